@@ -1,0 +1,70 @@
+import { Metadata } from '@grpc/grpc-js';
+import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
+import { OTLPTraceExporter as HttpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { ExportResult } from '@opentelemetry/core';
+
+/**
+ * Real OpenTelemetry JS SDK clients pointed at a Lantern server, for tests: the official OTLP
+ * exporters over gRPC, HTTP/protobuf and HTTP/JSON, with the DSN header. Results of every export
+ * are captured so a test can tell what the server acknowledged.
+ */
+export type Transport = 'grpc' | 'http-proto' | 'http-json';
+
+export interface TestTracer {
+  provider: NodeTracerProvider;
+  tracer: ReturnType<NodeTracerProvider['getTracer']>;
+  results: ExportResult[];
+  /** Flushes and shuts down; resolves when every export has been answered. */
+  shutdown(): Promise<void>;
+}
+
+export function exporterFor(transport: Transport, opts: { httpUrl: string; grpcUrl: string; dsn: string }): SpanExporter {
+  if (transport === 'grpc') {
+    const metadata = new Metadata();
+    metadata.set('lantern-dsn', opts.dsn);
+    return new GrpcTraceExporter({ url: opts.grpcUrl, metadata });
+  }
+  const config = { url: `${opts.httpUrl}/v1/traces`, headers: { 'lantern-dsn': opts.dsn } };
+  return transport === 'http-proto' ? new ProtoTraceExporter(config) : new HttpJsonTraceExporter(config);
+}
+
+class CapturingExporter implements SpanExporter {
+  constructor(
+    private readonly inner: SpanExporter,
+    readonly results: ExportResult[],
+  ) {}
+  export(spans: ReadableSpan[], done: (r: ExportResult) => void): void {
+    this.inner.export(spans, (r) => {
+      this.results.push(r);
+      done(r);
+    });
+  }
+  shutdown() {
+    return this.inner.shutdown();
+  }
+  forceFlush() {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
+
+export function createTestTracer(
+  transport: Transport,
+  opts: { httpUrl: string; grpcUrl: string; dsn: string; serviceName?: string },
+): TestTracer {
+  const results: ExportResult[] = [];
+  const exporter = new CapturingExporter(exporterFor(transport, opts), results);
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': opts.serviceName ?? 'test-service', 'host.name': 'test-host' }),
+    spanProcessors: [new BatchSpanProcessor(exporter, { maxExportBatchSize: 512, scheduledDelayMillis: 50 })],
+  });
+  return {
+    provider,
+    tracer: provider.getTracer('lantern-tests', '1.0.0'),
+    results,
+    shutdown: () => provider.shutdown(),
+  };
+}

@@ -1,0 +1,84 @@
+import { fileURLToPath } from 'node:url';
+import type * as grpc from '@grpc/grpc-js';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
+import { parseListenAddr, type Config } from '../config';
+import { createHttpApp, registerWebApp } from '../http';
+import { Batcher, bindGrpc, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
+import { createProjectsService, registerProjectRoutes } from '../projects';
+import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
+import { openTelemetryStore } from '../storage/telemetry';
+import { createTracingStore, registerTracingRoutes } from '../tracing';
+import { resolveSecretKey } from './secretKey';
+
+/** Wires every area together: the one place that knows all of them. */
+export interface Lantern {
+  http: FastifyInstance;
+  grpc: grpc.Server;
+  log: Logger;
+  /** Binds the listeners; resolves with the bound ports. */
+  listen(): Promise<{ httpPort: number; grpcPort: number }>;
+  /** Stops taking requests, commits what is queued, closes storage. */
+  close(): Promise<void>;
+}
+
+const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+export async function composeLantern(config: Config, opts: { webDist?: string; log?: Logger } = {}): Promise<Lantern> {
+  const log = opts.log ?? pino({ level: config.log_level });
+  const telemetry = openTelemetryStore(config);
+  await telemetry.migrate();
+  const db = openMetadataDb(config);
+  await migrateMetadataDb(db);
+
+  const projects = createProjectsService(config);
+  const users = createUsersStore(db);
+  await users.syncFromConfig(config.users);
+  const auth = createAuthService({
+    config,
+    users,
+    projects,
+    sessions: createSessionSigner(resolveSecretKey(config.secret_key, config.data_dir)),
+  });
+
+  const batcher = new Batcher({
+    batchRows: config.ingest.batch_rows,
+    flushIntervalMs: config.ingest.flush_interval_ms,
+    queueRows: config.ingest.queue_rows,
+    queueBytes: config.ingest.queue_bytes,
+    write: (rows) => telemetry.insertSpans(rows),
+    onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
+  });
+  const traces = createTraceIngest(batcher);
+
+  const http = await createHttpApp(log);
+  registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
+  registerProjectRoutes(http, projects);
+  registerTracingRoutes(http, { projects, store: createTracingStore(telemetry) });
+  await registerIngestHttpRoutes(http, { projects, traces, maxBodyBytes: config.ingest.max_body_bytes });
+  await registerWebApp(http, opts.webDist ?? WEB_DIST);
+
+  const grpcServer = createIngestGrpcServer({ projects, traces, maxBodyBytes: config.ingest.max_body_bytes, log });
+
+  return {
+    http,
+    grpc: grpcServer,
+    log,
+    async listen() {
+      const h = parseListenAddr(config.listen.http.addr);
+      await http.listen({ host: h.host, port: h.port });
+      const address = http.server.address();
+      const httpPort = typeof address === 'object' && address ? address.port : h.port;
+      const grpcPort = await bindGrpc(grpcServer, config.listen.grpc.addr.startsWith(':') ? `0.0.0.0${config.listen.grpc.addr}` : config.listen.grpc.addr);
+      return { httpPort, grpcPort };
+    },
+    async close() {
+      await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
+      await http.close();
+      await batcher.close();
+      await telemetry.close();
+      await db.destroy();
+    },
+  };
+}

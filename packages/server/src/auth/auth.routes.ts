@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LoginRequest } from '@lantern/shared';
+import { AppError } from '../http/appError';
+import { parseInput } from '../http/parseInput';
+import type { AuthService } from './auth.service';
+import { SESSION_COOKIE, SESSION_TTL_SEC } from './session';
+import type { UserRecord } from './users.store';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: UserRecord | null;
+  }
+}
+
+/** Routes under /api/v1 that work without a session. Everything else there answers 401 without one. */
+const PUBLIC_API = new Set(['/api/v1/users/login', '/api/v1/users/logout', '/api/v1/users/login-hint', '/api/v1/sso/methods', '/api/v1/health']);
+
+export function registerAuth(app: FastifyInstance, auth: AuthService, opts: { secureCookie: boolean }): void {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    const path = req.url.split('?')[0];
+    if (!path.startsWith('/api/v1/') || PUBLIC_API.has(path)) return;
+    req.user = await auth.userFromSession(req.cookies[SESSION_COOKIE]);
+    if (!req.user) throw new AppError('unauthenticated', 'unauthenticated', 'Please sign in.');
+  });
+
+  app.post('/api/v1/users/login', async (req, reply) => {
+    const body = parseInput(LoginRequest, req.body);
+    const { token, current } = await auth.login(body.email, body.password);
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: opts.secureCookie,
+      maxAge: SESSION_TTL_SEC,
+    });
+    return current;
+  });
+
+  app.post('/api/v1/users/logout', async (_req, reply) => {
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return {};
+  });
+
+  app.get('/api/v1/users/current', async (req) => auth.current(req.user!));
+  app.get('/api/v1/users/login-hint', async () => ({ hint: auth.loginHint() }));
+  // Single sign-on arrives with OIDC support; until then there are no methods to offer.
+  app.get('/api/v1/sso/methods', async () => ({ methods: [] }));
+}

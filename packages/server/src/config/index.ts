@@ -1,0 +1,4 @@
+// Configuration: one zod schema with defaults, loaded from defaults, lantern.yml, then LANTERN_* env.
+// Nothing else in the server reads process.env or the config file.
+export { ConfigSchema, type Config, type ProjectConfig, type UserConfig } from './schema';
+export { loadConfig, ConfigError, ENV_KEYS, parseListenAddr } from './loadConfig';

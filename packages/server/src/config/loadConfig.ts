@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { ConfigSchema, type Config } from './schema';
+
+/**
+ * Environment variables that override single keys of lantern.yml. Kept as an explicit table
+ * (documented in docs/configuration.md) rather than a name-mangling rule, so every variable is
+ * discoverable and typos are not silently ignored.
+ */
+export const ENV_KEYS: Record<string, { path: string[]; type: 'string' | 'int' }> = {
+  LANTERN_HTTP_ADDR: { path: ['listen', 'http', 'addr'], type: 'string' },
+  LANTERN_GRPC_ADDR: { path: ['listen', 'grpc', 'addr'], type: 'string' },
+  LANTERN_SITE_URL: { path: ['site', 'url'], type: 'string' },
+  LANTERN_DATA_DIR: { path: ['data_dir'], type: 'string' },
+  LANTERN_CH_URL: { path: ['storage', 'ch', 'url'], type: 'string' },
+  LANTERN_DB_URL: { path: ['storage', 'db', 'url'], type: 'string' },
+  LANTERN_SECRET_KEY: { path: ['secret_key'], type: 'string' },
+  LANTERN_SPANS_TTL_DAYS: { path: ['retention', 'spans_days'], type: 'int' },
+  LANTERN_METRICS_TTL_DAYS: { path: ['retention', 'metrics_days'], type: 'int' },
+  LANTERN_INGEST_BATCH_ROWS: { path: ['ingest', 'batch_rows'], type: 'int' },
+  LANTERN_INGEST_FLUSH_INTERVAL_MS: { path: ['ingest', 'flush_interval_ms'], type: 'int' },
+  LANTERN_INGEST_QUEUE_ROWS: { path: ['ingest', 'queue_rows'], type: 'int' },
+  LANTERN_INGEST_QUEUE_BYTES: { path: ['ingest', 'queue_bytes'], type: 'int' },
+  LANTERN_INGEST_MAX_BODY_BYTES: { path: ['ingest', 'max_body_bytes'], type: 'int' },
+  LANTERN_LOG_LEVEL: { path: ['log_level'], type: 'string' },
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Path to lantern.yml; when absent only defaults and env apply. */
+  file?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** Defaults, then the YAML file, then LANTERN_* variables; every invalid key is reported at once. */
+export function loadConfig({ file, env = process.env }: LoadConfigOptions = {}): Config {
+  const problems: string[] = [];
+  let raw: Record<string, unknown> = {};
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new ConfigError([`cannot read ${file}: ${(err as Error).message}`]);
+    }
+    let doc: unknown;
+    try {
+      doc = parseYaml(text);
+    } catch (err) {
+      throw new ConfigError([`${file} is not valid YAML: ${(err as Error).message}`]);
+    }
+    if (doc !== null && doc !== undefined) {
+      if (typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError([`${file} must be a YAML mapping`]);
+      raw = doc as Record<string, unknown>;
+    }
+  }
+  for (const [name, { path, type }] of Object.entries(ENV_KEYS)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    if (type === 'int' && !/^\d+$/.test(value)) {
+      problems.push(`${name}: must be a whole number, got ${JSON.stringify(value)}`);
+      continue;
+    }
+    setPath(raw, path, type === 'int' ? Number(value) : value);
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.length ? issue.path.join('.') : '(root)';
+      problems.push(`${key}: ${issue.message}`);
+    }
+  }
+  if (problems.length || !parsed.success) throw new ConfigError(problems);
+  return parsed.data;
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]] = value;
+}
+
+/** Splits `HOST:PORT` (host may be empty or a bracketed IPv6 address). */
+export function parseListenAddr(addr: string): { host: string; port: number } {
+  const i = addr.lastIndexOf(':');
+  const host = addr.slice(0, i).replace(/^\[(.*)\]$/, '$1');
+  return { host: host || '0.0.0.0', port: Number(addr.slice(i + 1)) };
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/**
+ * The whole configuration, with defaults. Keys are snake_case as they appear in lantern.yml;
+ * `config/lantern.example.yml` documents each one. Loaded by `loadConfig` (defaults, then the
+ * file, then LANTERN_* variables).
+ */
+const listenAddr = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d{1,5}$/, 'must be HOST:PORT, e.g. 0.0.0.0:14318 or :14318');
+
+const project = z
+  .object({
+    id: z.number().int().min(1).max(0xffffffff),
+    name: z.string().min(1),
+    tokens: z.array(z.string().min(8, 'tokens must be at least 8 characters')).min(1),
+    pinned_attrs: z.array(z.string()).default(['service.name', 'host.name', 'deployment.environment']),
+    group_by_env: z.boolean().default(false),
+    group_funcs_by_service: z.boolean().default(false),
+  })
+  .strict();
+
+const user = z
+  .object({
+    name: z.string().min(1),
+    email: z.string().email(),
+    password: z.string().min(1),
+  })
+  .strict();
+
+export const ConfigSchema = z
+  .object({
+    listen: z
+      .object({
+        http: z.object({ addr: listenAddr.default('0.0.0.0:14318') }).strict().prefault({}),
+        grpc: z.object({ addr: listenAddr.default('0.0.0.0:14317') }).strict().prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    site: z
+      .object({ url: z.string().url().default('http://localhost:14318') })
+      .strict()
+      .prefault({}),
+    data_dir: z.string().min(1).default('data'),
+    storage: z
+      .object({
+        ch: z
+          .object({
+            /** Empty: embedded chDB under `<data_dir>/ch`. Else a ClickHouse HTTP URL. */
+            url: z.string().default(''),
+            max_memory_usage: z.number().int().positive().default(4 * 1024 ** 3),
+            max_threads: z.number().int().positive().default(2),
+          })
+          .strict()
+          .prefault({}),
+        db: z
+          .object({
+            /** Empty: SQLite at `<data_dir>/lantern.db`. Else a postgres:// URL. */
+            url: z.string().default(''),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    projects: z
+      .array(project)
+      .min(1)
+      .default([
+        { id: 1, name: 'Lantern', tokens: ['project1_secret_token'], pinned_attrs: ['service.name', 'host.name', 'deployment.environment'], group_by_env: false, group_funcs_by_service: false },
+        { id: 2, name: 'My project', tokens: ['project2_secret_token'], pinned_attrs: ['service.name', 'host.name', 'deployment.environment'], group_by_env: false, group_funcs_by_service: false },
+      ])
+      .refine((ps) => new Set(ps.map((p) => p.id)).size === ps.length, 'project ids must be unique')
+      .refine((ps) => {
+        const all = ps.flatMap((p) => p.tokens);
+        return new Set(all).size === all.length;
+      }, 'a token may belong to one project only'),
+    users: z
+      .array(user)
+      .min(1)
+      .default([{ name: 'Admin', email: 'admin@lantern.local', password: 'lantern' }])
+      .refine((us) => new Set(us.map((u) => u.email.toLowerCase())).size === us.length, 'user e-mails must be unique'),
+    /** Signs session tokens. Empty: generated once and kept in `<data_dir>/secret.key`. */
+    secret_key: z.string().default(''),
+    retention: z
+      .object({
+        spans_days: z.number().int().min(1).default(30),
+        metrics_days: z.number().int().min(1).default(90),
+      })
+      .strict()
+      .prefault({}),
+    ingest: z
+      .object({
+        /** A batch is written when it holds this many rows... */
+        batch_rows: z.number().int().min(1).default(20_000),
+        /** ...or when its oldest row has waited this long. */
+        flush_interval_ms: z.number().int().min(1).default(200),
+        /** Rows queued (not yet committed) before new requests are refused with 429. */
+        queue_rows: z.number().int().min(1).default(200_000),
+        /** Bytes of decoded request bodies queued before new requests are refused with 429. */
+        queue_bytes: z.number().int().min(1024).default(256 * 1024 ** 2),
+        /** Largest request body, applied after decompression (413 above it). */
+        max_body_bytes: z.number().int().min(1024).default(32 * 1024 ** 2),
+      })
+      .strict()
+      .prefault({}),
+    log_level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  })
+  .strict();
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ProjectConfig = Config['projects'][number];
+export type UserConfig = Config['users'][number];

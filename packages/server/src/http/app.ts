@@ -1,0 +1,18 @@
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { installErrorHandler } from './errorHandler';
+
+/** The Fastify instance with what every route relies on: error rendering, cookies, JSON limits. */
+export async function createHttpApp(log: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  installErrorHandler(app);
+  await app.register(fastifyCookie);
+  app.get('/api/v1/health', async () => ({ status: 'ok' }));
+  return app;
+}

@@ -1,0 +1,23 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from './appError';
+
+/**
+ * Renders every error as `{code, message}`. AppErrors carry their own status; Fastify's own
+ * errors (body too large, bad JSON, unsupported media type) keep their 4xx status; anything else
+ * is a 500 with a generic message, and is logged.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
+    if (err instanceof AppError) {
+      if (err.retryAfterSec) reply.header('Retry-After', String(err.retryAfterSec));
+      return reply.status(err.status).send({ code: err.code, message: err.message });
+    }
+    const status = (err as FastifyError).statusCode;
+    if (status && status >= 400 && status < 500) {
+      const code = status === 413 ? 'request_too_large' : (err as FastifyError).code?.toLowerCase() ?? 'bad_request';
+      return reply.status(status).send({ code, message: err.message });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.status(500).send({ code: 'internal', message: 'Internal server error.' });
+  });
+}

@@ -1,0 +1,6 @@
+// HTTP plumbing shared by every area: the Fastify app, the one error type and its rendering,
+// input validation, and serving the web bundle. Holds no product rules.
+export { createHttpApp } from './app';
+export { AppError, invalidInput, notFound, type AppErrorType } from './appError';
+export { parseInput } from './parseInput';
+export { registerWebApp } from './webApp';

@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built web app. Unknown GET paths outside /api and /v1 get index.html (history-mode
+ * routes); unknown API paths get a JSON 404.
+ */
+export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+  const hasBundle = existsSync(join(distDir, 'index.html'));
+  if (hasBundle) await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const isApi = path.startsWith('/api/') || path.startsWith('/v1/');
+    if (req.method === 'GET' && !isApi) {
+      if (hasBundle) return reply.type('text/html').sendFile('index.html');
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The web app is not built. Run `npm start` (it builds packages/web) and reload.');
+    }
+    return reply.status(404).send({ code: 'not_found', message: `${req.method} ${path} is not a Lantern endpoint.` });
+  });
+}

@@ -1,0 +1,2 @@
+export { composeLantern, type Lantern } from './app/compose';
+export { loadConfig, type Config } from './config';

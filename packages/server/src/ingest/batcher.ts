@@ -1,0 +1,161 @@
+import type { SpanRow } from './spanRow';
+
+/**
+ * Group commit with a bounded queue (architecture §4). Requests enqueue their rows whole and get a
+ * promise that settles when the batch holding them has been written: success is never answered
+ * before the rows are committed. A batch is written when it reaches `batchRows` or when its oldest
+ * request has waited `flushIntervalMs`; one write runs at a time, and requests arriving meanwhile
+ * form the next batch. When queued rows or bytes would pass the limits the request is refused at
+ * once with QueueFullError (HTTP 429 / gRPC RESOURCE_EXHAUSTED), so memory stays bounded.
+ */
+export interface BatcherOptions {
+  batchRows: number;
+  flushIntervalMs: number;
+  queueRows: number;
+  queueBytes: number;
+  write(rows: SpanRow[]): Promise<void>;
+  onError?(err: unknown, rows: number): void;
+}
+
+export class QueueFullError extends Error {
+  constructor(readonly retryAfterSec: number) {
+    super('ingest queue is full; retry later');
+    this.name = 'QueueFullError';
+  }
+}
+
+export class BatcherClosedError extends Error {
+  constructor() {
+    super('server is shutting down');
+    this.name = 'BatcherClosedError';
+  }
+}
+
+interface Pending {
+  rows: SpanRow[];
+  bytes: number;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+export interface BatcherStats {
+  queuedRows: number;
+  queuedBytes: number;
+  committedRows: number;
+  throttledRequests: number;
+  failedRows: number;
+}
+
+export class Batcher {
+  private queue: Pending[] = [];
+  private queuedRows = 0;
+  private queuedBytes = 0;
+  private writing = false;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+  readonly stats: BatcherStats = { queuedRows: 0, queuedBytes: 0, committedRows: 0, throttledRequests: 0, failedRows: 0 };
+
+  constructor(private readonly opts: BatcherOptions) {}
+
+  /** Resolves when `rows` are committed; rejects with QueueFullError at once when over the limits. */
+  submit(rows: SpanRow[], bytes: number): Promise<void> {
+    if (this.closed) return Promise.reject(new BatcherClosedError());
+    if (rows.length === 0) return Promise.resolve();
+    // A single request larger than the whole queue still gets in when the queue is empty, so a
+    // legitimate big request is never refused forever.
+    const overLimit =
+      this.queuedRows + rows.length > this.opts.queueRows || this.queuedBytes + bytes > this.opts.queueBytes;
+    if (overLimit && this.queuedRows > 0) {
+      this.stats.throttledRequests++;
+      return Promise.reject(new QueueFullError(this.retryAfterSec()));
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ rows, bytes, resolve, reject });
+      this.queuedRows += rows.length;
+      this.queuedBytes += bytes;
+      this.syncStats();
+      this.schedule();
+    });
+  }
+
+  /** Stops taking requests and waits until everything queued has been written. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    void this.flush();
+    if (this.queue.length || this.writing) await new Promise<void>((r) => this.idleWaiters.push(r));
+  }
+
+  private retryAfterSec(): number {
+    // Rough time to drain what is queued at one batch per flush interval, at least 1 s.
+    const batches = Math.ceil(this.queuedRows / this.opts.batchRows);
+    return Math.max(1, Math.ceil((batches * this.opts.flushIntervalMs) / 1000));
+  }
+
+  private schedule(): void {
+    if (this.writing) return;
+    if (this.queuedRows >= this.opts.batchRows) {
+      void this.flush();
+    } else if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        void this.flush();
+      }, this.opts.flushIntervalMs);
+    }
+  }
+
+  private async flush(): Promise<void> {
+    if (this.writing) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch: Pending[] = [];
+    let rowCount = 0;
+    while (this.queue.length && (rowCount === 0 || rowCount + this.queue[0].rows.length <= this.opts.batchRows)) {
+      const p = this.queue.shift()!;
+      batch.push(p);
+      rowCount += p.rows.length;
+    }
+    if (batch.length === 0) {
+      this.notifyIdle();
+      return;
+    }
+    this.writing = true;
+    const rows = batch.length === 1 ? batch[0].rows : batch.flatMap((p) => p.rows);
+    try {
+      await this.opts.write(rows);
+      this.stats.committedRows += rows.length;
+      for (const p of batch) p.resolve();
+    } catch (err) {
+      this.stats.failedRows += rows.length;
+      this.opts.onError?.(err, rows.length);
+      for (const p of batch) p.reject(err);
+    } finally {
+      for (const p of batch) {
+        this.queuedRows -= p.rows.length;
+        this.queuedBytes -= p.bytes;
+      }
+      this.syncStats();
+      this.writing = false;
+    }
+    if (this.queue.length) {
+      if (this.closed || this.queuedRows >= this.opts.batchRows) void this.flush();
+      else this.schedule();
+    } else {
+      this.notifyIdle();
+    }
+  }
+
+  private notifyIdle(): void {
+    if (this.queue.length || this.writing) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private syncStats(): void {
+    this.stats.queuedRows = this.queuedRows;
+    this.stats.queuedBytes = this.queuedBytes;
+  }
+}

@@ -1,0 +1,79 @@
+import * as grpc from '@grpc/grpc-js';
+import { AppError, type AppErrorType } from '../http/appError';
+import type { ProjectsService } from '../projects';
+import { projectFromHeaders } from './ingestAuth';
+import { encodeTraceResponse } from './otlpResponse';
+import type { TraceIngest } from './tracesIngest';
+
+/**
+ * OTLP/gRPC receiver. Messages are taken as raw bytes and go through the same decode,
+ * normalisation and group commit as OTLP/HTTP; grpc-js handles message compression.
+ */
+const GRPC_CODE: Record<AppErrorType, grpc.status> = {
+  invalid_input: grpc.status.INVALID_ARGUMENT,
+  unauthenticated: grpc.status.UNAUTHENTICATED,
+  forbidden: grpc.status.PERMISSION_DENIED,
+  not_found: grpc.status.NOT_FOUND,
+  too_large: grpc.status.RESOURCE_EXHAUSTED,
+  rate_limited: grpc.status.RESOURCE_EXHAUSTED,
+  unavailable: grpc.status.UNAVAILABLE,
+  internal: grpc.status.INTERNAL,
+};
+
+const raw = (b: Buffer) => b;
+
+const traceService: grpc.ServiceDefinition = {
+  Export: {
+    path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: raw,
+    requestDeserialize: raw,
+    responseSerialize: raw,
+    responseDeserialize: raw,
+  },
+};
+
+export interface GrpcIngestDeps {
+  projects: ProjectsService;
+  traces: TraceIngest;
+  maxBodyBytes: number;
+  log: { error(obj: object, msg: string): void };
+}
+
+export function createIngestGrpcServer(deps: GrpcIngestDeps): grpc.Server {
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': deps.maxBodyBytes,
+    'grpc.max_send_message_length': 4 * 1024 * 1024,
+  });
+  server.addService(traceService, {
+    Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+      const md = call.metadata;
+      const get = (name: string) => {
+        const v = md.get(name)[0];
+        return v === undefined ? undefined : String(v);
+      };
+      (async () => {
+        const project = projectFromHeaders(deps.projects, get);
+        const partial = await deps.traces(project, 'protobuf', call.request);
+        callback(null, Buffer.from(encodeTraceResponse(partial)));
+      })().catch((err: unknown) => {
+        if (err instanceof AppError) {
+          const trailer = new grpc.Metadata();
+          if (err.retryAfterSec) trailer.set('retry-after', String(err.retryAfterSec));
+          callback({ code: GRPC_CODE[err.type], details: err.message, metadata: trailer });
+          return;
+        }
+        deps.log.error({ err }, 'grpc export failed');
+        callback({ code: grpc.status.INTERNAL, details: 'internal error' });
+      });
+    },
+  });
+  return server;
+}
+
+export function bindGrpc(server: grpc.Server, addr: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(addr, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port)));
+  });
+}

@@ -1,0 +1,49 @@
+import { DsnError, parseDsn } from '@lantern/shared';
+import type { ProjectConfig } from '../config';
+import { AppError } from '../http/appError';
+import type { ProjectsService } from '../projects';
+
+/**
+ * Finds the project an ingest request writes to, from the DSN token (architecture §4): the
+ * `lantern-dsn` or `uptrace-dsn` header (a DSN, or a bare token), else `Authorization: Bearer`.
+ * Only the token decides; a project id in the DSN must agree with it when present.
+ */
+export function projectFromHeaders(
+  projects: ProjectsService,
+  get: (name: string) => string | undefined,
+): ProjectConfig {
+  const dsnHeader = get('lantern-dsn') ?? get('uptrace-dsn');
+  let token: string | undefined;
+  let claimedId: number | null = null;
+  if (dsnHeader) {
+    if (dsnHeader.includes('://')) {
+      try {
+        const dsn = parseDsn(dsnHeader);
+        token = dsn.token;
+        claimedId = dsn.projectId;
+      } catch (err) {
+        if (err instanceof DsnError) throw new AppError('invalid_input', 'invalid_dsn', err.message);
+        throw err;
+      }
+    } else {
+      token = dsnHeader.trim();
+    }
+  } else {
+    const auth = get('authorization');
+    const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
+    if (m) token = m[1];
+  }
+  if (!token) {
+    throw new AppError(
+      'unauthenticated',
+      'dsn_required',
+      'a project DSN is required: send it in the lantern-dsn header (or uptrace-dsn, or Authorization: Bearer <token>)',
+    );
+  }
+  const project = projects.byToken(token);
+  if (!project) throw new AppError('unauthenticated', 'unknown_token', 'no project has this DSN token');
+  if (claimedId !== null && claimedId !== project.id) {
+    throw new AppError('unauthenticated', 'dsn_project_mismatch', `the DSN token does not belong to project ${claimedId}`);
+  }
+  return project;
+}

@@ -1,0 +1,29 @@
+import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/** Metadata migrations in code, applied in name order by Kysely's Migrator (SQLite and PostgreSQL). */
+const migrations: Record<string, Migration> = {
+  '0001_users': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('users')
+        .ifNotExists()
+        .addColumn('id', idType(db), (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
+        .execute();
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};
+
+/** SQLite assigns an INTEGER PRIMARY KEY itself; PostgreSQL needs a serial. */
+function idType(db: Kysely<unknown>): 'serial' | 'integer' {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'serial' : 'integer';
+}

@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import { Session } from 'chdb';
+import type { SpanRow } from '../../ingest/spanRow';
+import { compile, sql, param, type SqlFragment } from '../sql';
+import { applyMigrations } from './migrate';
+import { encodeSpanBatch } from './spanRowEncoding';
+import { StoreQueryError, type TelemetryStore } from './telemetryStore';
+
+export interface ChdbStoreOptions {
+  path: string;
+  ttl: { spansDays: number; metricsDays: number };
+  maxMemoryUsage: number;
+  maxThreads: number;
+}
+
+/**
+ * Embedded chDB. One session per data directory per process (chDB binds the path). Only the
+ * async calls are used: the sync ones block the event loop for the whole query.
+ */
+export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
+  mkdirSync(opts.path, { recursive: true });
+  const session = new Session(opts.path, {
+    connectionArgs: [
+      '--output_format_json_quote_64bit_integers=1',
+      `--max_memory_usage=${opts.maxMemoryUsage}`,
+      `--max_threads=${opts.maxThreads}`,
+    ],
+  });
+
+  const run = async <T>(q: SqlFragment): Promise<T[]> => {
+    const { text, params } = compile(q);
+    try {
+      const res = Object.keys(params).length
+        ? await session.queryBindAsync(text, params, { format: 'JSONEachRow' })
+        : await session.queryAsync(text, { format: 'JSONEachRow' });
+      return parseJsonEachRow<T>(res.text());
+    } catch (err) {
+      throw new StoreQueryError(cleanEngineMessage((err as Error).message), text);
+    }
+  };
+
+  return {
+    kind: 'chdb',
+    async migrate() {
+      await applyMigrations(
+        {
+          exec: async (statement) => {
+            await session.queryAsync(statement);
+          },
+          appliedVersions: async () =>
+            (await run<{ version: number }>(sql`SELECT version FROM lantern_migrations`)).map((r) => Number(r.version)),
+          record: async (version, name) => {
+            const { text, params } = compile(
+              sql`INSERT INTO lantern_migrations (version, name) VALUES (${param.uint32(version)}, ${param.string(name)})`,
+            );
+            await session.queryBindAsync(text, params);
+          },
+        },
+        opts.ttl,
+      );
+    },
+    async insertSpans(rows: readonly SpanRow[]) {
+      if (rows.length === 0) return;
+      const { index, data } = encodeSpanBatch(rows);
+      // Data first: a span the index points at must be readable on its page.
+      await session.insert({ table: 'spans_data', values: data, format: 'JSONEachRow' });
+      await session.insert({ table: 'spans_index', values: index, format: 'JSONEachRow' });
+    },
+    query: run,
+    async close() {
+      session.close();
+    },
+  };
+}
+
+export function parseJsonEachRow<T>(text: string): T[] {
+  const out: T[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    if (end > start) out.push(JSON.parse(text.slice(start, end)) as T);
+    start = end + 1;
+  }
+  return out;
+}
+
+/** Engine messages carry a stack and build info after the first line; users need the first line. */
+export function cleanEngineMessage(message: string): string {
+  return message.split('\n')[0].replace(/^Code: \d+\. DB::Exception: /, '').replace(/\. \([A-Z_]+\)$/, '');
+}

@@ -1,0 +1,77 @@
+import { Readable } from 'node:stream';
+import { createClient } from '@clickhouse/client';
+import type { SpanRow } from '../../ingest/spanRow';
+import { compile, sql, param, type SqlFragment } from '../sql';
+import { cleanEngineMessage } from './chdbStore';
+import { applyMigrations } from './migrate';
+import { encodeSpanBatch } from './spanRowEncoding';
+import { StoreQueryError, type TelemetryStore } from './telemetryStore';
+
+/**
+ * A remote ClickHouse server over HTTP. Same SQL and the same JSONEachRow encoding as the
+ * embedded store; inserts wait for the server to acknowledge the write.
+ */
+export function openClickHouseStore(opts: {
+  url: string;
+  ttl: { spansDays: number; metricsDays: number };
+  maxMemoryUsage: number;
+  maxThreads: number;
+}): TelemetryStore {
+  const client = createClient({
+    url: opts.url,
+    clickhouse_settings: {
+      output_format_json_quote_64bit_integers: 1,
+      max_memory_usage: String(opts.maxMemoryUsage),
+      max_threads: opts.maxThreads,
+      wait_end_of_query: 1,
+    },
+  });
+
+  const run = async <T>(q: SqlFragment): Promise<T[]> => {
+    const { text, params } = compile(q);
+    try {
+      const rs = await client.query({ query: text, query_params: params, format: 'JSONEachRow' });
+      return await rs.json<T>();
+    } catch (err) {
+      throw new StoreQueryError(cleanEngineMessage((err as Error).message), text);
+    }
+  };
+
+  const insertRaw = async (table: string, body: Buffer) => {
+    // exec with values sends the query as a URL parameter and the bytes as the body, untouched.
+    const res = await client.exec({ query: `INSERT INTO ${table} FORMAT JSONEachRow`, values: Readable.from([body]) });
+    res.stream.resume();
+  };
+
+  return {
+    kind: 'clickhouse',
+    async migrate() {
+      await applyMigrations(
+        {
+          exec: async (statement) => {
+            await client.command({ query: statement });
+          },
+          appliedVersions: async () =>
+            (await run<{ version: number }>(sql`SELECT version FROM lantern_migrations`)).map((r) => Number(r.version)),
+          record: async (version, name) => {
+            const { text, params } = compile(
+              sql`INSERT INTO lantern_migrations (version, name) VALUES (${param.uint32(version)}, ${param.string(name)})`,
+            );
+            await client.command({ query: text, query_params: params });
+          },
+        },
+        opts.ttl,
+      );
+    },
+    async insertSpans(rows: readonly SpanRow[]) {
+      if (rows.length === 0) return;
+      const { index, data } = encodeSpanBatch(rows);
+      await insertRaw('spans_data', data);
+      await insertRaw('spans_index', index);
+    },
+    query: run,
+    async close() {
+      await client.close();
+    },
+  };
+}

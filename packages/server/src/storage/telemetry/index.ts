@@ -1,0 +1,22 @@
+// Telemetry storage: spans (and later logs and metrics) in embedded chDB or a remote ClickHouse,
+// behind one TelemetryStore. Owns the schema and its migrations; knows nothing of HTTP or OTLP.
+import type { Config } from '../../config';
+import { openChdbStore } from './chdbStore';
+import { openClickHouseStore } from './clickhouseStore';
+import type { TelemetryStore } from './telemetryStore';
+import { join } from 'node:path';
+
+export { StoreQueryError, type TelemetryStore } from './telemetryStore';
+export { openChdbStore } from './chdbStore';
+export { openClickHouseStore } from './clickhouseStore';
+export type { SpanData } from './spanRowEncoding';
+
+export function openTelemetryStore(config: Config): TelemetryStore {
+  const common = {
+    ttl: { spansDays: config.retention.spans_days, metricsDays: config.retention.metrics_days },
+    maxMemoryUsage: config.storage.ch.max_memory_usage,
+    maxThreads: config.storage.ch.max_threads,
+  };
+  if (config.storage.ch.url) return openClickHouseStore({ url: config.storage.ch.url, ...common });
+  return openChdbStore({ path: join(config.data_dir, 'ch'), ...common });
+}

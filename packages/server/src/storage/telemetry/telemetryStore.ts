@@ -1,0 +1,28 @@
+import type { SpanRow } from '../../ingest/spanRow';
+import type { SqlFragment } from '../sql';
+
+/**
+ * Telemetry storage: the same SQL over embedded chDB or a remote ClickHouse. Nothing outside
+ * storage/ knows which one is in use.
+ */
+export interface TelemetryStore {
+  readonly kind: 'chdb' | 'clickhouse';
+  /** Applies pending schema migrations. */
+  migrate(): Promise<void>;
+  /** Resolves only once the rows are committed (durable across a process kill). */
+  insertSpans(rows: readonly SpanRow[]): Promise<void>;
+  /** Runs a SELECT; 64-bit integers come back as strings. */
+  query<T = Record<string, unknown>>(q: SqlFragment): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** The engine refused a query (bad SQL, type error, limits). Carries the engine's message. */
+export class StoreQueryError extends Error {
+  constructor(
+    message: string,
+    readonly queryText: string,
+  ) {
+    super(message);
+    this.name = 'StoreQueryError';
+  }
+}

@@ -1,0 +1,126 @@
+import type { Span, SpanEvent } from '@lantern/shared';
+
+/**
+ * Builds a trace's span tree from its stored rows (reference query §2.8), as a pure function.
+ * Events attach to their span (or the root when it is missing); spans whose parent is missing
+ * hang off the root; without a root a placeholder root explains the gap. Percent positions and
+ * self time are computed over the whole trace.
+ */
+export interface TraceRow {
+  span: Omit<Span, 'children' | 'events' | 'startPct' | 'endPct' | 'durationSelf'>;
+  /** Start in ns since the epoch (exact; `span.time` is its RFC 3339 text). */
+  startNs: bigint;
+  isEvent: boolean;
+}
+
+export const MISSING_ROOT_MESSAGE =
+  'The span is missing. Make sure to configure the upstream service to report to Lantern, end spans on all conditions, and shut down OpenTelemetry when the app exits.';
+
+export interface TraceTree {
+  trace: { id: string; time: string; duration: number };
+  root: Span;
+  numSpan: number;
+}
+
+export function buildTraceTree(traceId: string, rows: readonly TraceRow[]): TraceTree | null {
+  if (rows.length === 0) return null;
+  const spans = new Map<string, Span>();
+  const starts = new Map<Span, bigint>();
+  const events: TraceRow[] = [];
+  let root: Span | undefined;
+  for (const row of rows) {
+    if (row.isEvent) {
+      events.push(row);
+      continue;
+    }
+    const span: Span = { ...row.span, durationSelf: row.span.duration, startPct: 0, endPct: 0 };
+    spans.set(span.id, span);
+    starts.set(span, row.startNs);
+    if (!span.parentId) root = span;
+  }
+  let minStart = rows.reduce((m, r) => (r.startNs < m ? r.startNs : m), rows[0].startNs);
+  if (!root) {
+    root = {
+      id: '0',
+      traceId,
+      projectId: rows[0].span.projectId,
+      system: 'funcs:unknown',
+      groupId: '0',
+      kind: 'internal',
+      name: 'unknown',
+      displayName: MISSING_ROOT_MESSAGE,
+      time: nsToRfc3339(minStart),
+      duration: 0,
+      durationSelf: 0,
+      startPct: 0,
+      endPct: 0,
+      statusCode: 'unset',
+      statusMessage: '',
+      attrs: {},
+    };
+    starts.set(root, minStart);
+  }
+  for (const span of spans.values()) {
+    if (span === root) continue;
+    const parent = (span.parentId && spans.get(span.parentId)) || root;
+    (parent.children ??= []).push(span);
+  }
+  for (const e of events) {
+    const owner = (e.span.parentId && spans.get(e.span.parentId)) || root;
+    const event: SpanEvent = { name: e.span.displayName || e.span.eventName || e.span.name, time: e.span.time, attrs: e.span.attrs, system: e.span.system, groupId: e.span.groupId };
+    (owner.events ??= []).push(event);
+  }
+
+  let maxEnd = minStart;
+  for (const [span, start] of starts) {
+    const end = start + BigInt(span.duration);
+    if (end > maxEnd) maxEnd = end;
+    if (start < minStart) minStart = start;
+  }
+  const total = Number(maxEnd - minStart);
+  for (const [span, start] of starts) {
+    span.startPct = total > 0 ? Math.min(1, Number(start - minStart) / total) : 0;
+    span.endPct = total > 0 ? Math.min(1, Number(start + BigInt(span.duration) - minStart) / total) : 0;
+    if (span.children) {
+      span.children.sort((a, b) => cmp(starts.get(a)!, starts.get(b)!));
+      span.durationSelf = selfTime(start, span.duration, span.children.map((c) => [starts.get(c)!, c.duration]));
+    }
+    span.events?.sort((a, b) => a.time.localeCompare(b.time));
+  }
+  return {
+    trace: { id: traceId, time: nsToRfc3339(minStart), duration: total },
+    root,
+    numSpan: spans.size + (spans.has(root.id) ? 0 : 1),
+  };
+}
+
+/** Duration minus the union of child intervals clipped to the span; never negative. */
+export function selfTime(start: bigint, duration: number, children: readonly (readonly [bigint, number])[]): number {
+  const end = start + BigInt(duration);
+  const intervals = children
+    .map(([s, d]) => [s < start ? start : s, s + BigInt(d) > end ? end : s + BigInt(d)] as const)
+    .filter(([s, e]) => e > s)
+    .sort((a, b) => cmp(a[0], b[0]));
+  let covered = 0n;
+  let curS = -1n;
+  let curE = -1n;
+  for (const [s, e] of intervals) {
+    if (s > curE) {
+      if (curE > curS) covered += curE - curS;
+      curS = s;
+      curE = e;
+    } else if (e > curE) curE = e;
+  }
+  if (curE > curS) covered += curE - curS;
+  return Math.max(0, duration - Number(covered));
+}
+
+const cmp = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** RFC 3339 with nanoseconds when non-zero, always UTC. */
+export function nsToRfc3339(ns: bigint): string {
+  const ms = ns / 1_000_000n;
+  const base = new Date(Number(ms)).toISOString().slice(0, 19);
+  const frac = (ns % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  return `${base}${frac ? '.' + frac : ''}Z`;
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { normalizeTraceId } from '@lantern/shared';
+import { AppError } from '../http/appError';
+import { requireProject, type ProjectsService } from '../projects';
+import type { TracingStore } from './tracing.store';
+import { buildTraceTree } from './traceTree';
+
+export function registerTracingRoutes(app: FastifyInstance, deps: { projects: ProjectsService; store: TracingStore }): void {
+  app.get<{ Params: { projectId: string; traceId: string } }>('/api/v1/tracing/:projectId/traces/:traceId', async (req) => {
+    const project = requireProject(deps.projects, req.params.projectId);
+    const traceId = requireTraceId(req.params.traceId);
+    const tree = buildTraceTree(traceId, await deps.store.traceRows(project.id, traceId));
+    if (!tree) throw new AppError('not_found', 'trace_not_found', `Trace "${traceId}" not found. Try again later.`);
+    return tree;
+  });
+
+  app.get<{ Params: { projectId: string; traceId: string; spanId: string } }>(
+    '/api/v1/tracing/:projectId/traces/:traceId/:spanId',
+    async (req) => {
+      const project = requireProject(deps.projects, req.params.projectId);
+      const traceId = requireTraceId(req.params.traceId);
+      const spanId = requireSpanId(req.params.spanId);
+      const span = await deps.store.span(project.id, traceId, spanId);
+      if (!span) throw new AppError('not_found', 'span_not_found', `Span ${spanId} of trace "${traceId}" not found.`);
+      return { span };
+    },
+  );
+
+  app.get<{ Querystring: { trace_id?: string } }>('/api/v1/traces/search', async (req) => {
+    const traceId = requireTraceId(req.query.trace_id);
+    const found = await deps.store.findTrace(deps.projects.list().map((p) => p.id), traceId);
+    if (!found) throw new AppError('not_found', 'trace_not_found', `Trace "${traceId}" not found.`);
+    return { span: found };
+  });
+}
+
+function requireTraceId(raw: unknown): string {
+  const id = typeof raw === 'string' ? normalizeTraceId(raw) : null;
+  if (!id) throw new AppError('invalid_input', 'invalid_trace_id', 'trace id must be 32 hex characters, a dashed UUID, or 16 hex characters');
+  return id;
+}
+
+/** Span ids are decimal uint64 in the API (reference query §0.3); 16 hex chars are accepted too. */
+function requireSpanId(raw: string): bigint {
+  if (/^\d{1,20}$/.test(raw) && BigInt(raw) <= 0xffffffffffffffffn) return BigInt(raw);
+  if (/^[0-9a-fA-F]{16}$/.test(raw)) return BigInt('0x' + raw);
+  throw new AppError('invalid_input', 'invalid_span_id', 'span id must be a decimal uint64 or 16 hex characters');
+}

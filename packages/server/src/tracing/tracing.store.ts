@@ -1,0 +1,98 @@
+import type { Span } from '@lantern/shared';
+import { param, sql, uuidToTraceId } from '../storage/sql';
+import type { SpanData, TelemetryStore } from '../storage/telemetry';
+import { nsToRfc3339, type TraceRow } from './traceTree';
+
+/** Reads of the full-row table (`spans_data`) for the trace and span pages. */
+const MAX_TRACE_ROWS = 10_000;
+const MAX_SPAN_EVENTS = 100;
+
+interface DataRow {
+  trace_id: string;
+  id: string;
+  parent_id: string;
+  time_ns: string;
+  is_event: boolean;
+  project_id: number;
+  data: string;
+}
+
+export function createTracingStore(store: TelemetryStore) {
+  return {
+    async traceRows(projectId: number, traceId: string): Promise<TraceRow[]> {
+      const rows = await store.query<DataRow>(sql`
+        SELECT toString(trace_id) AS trace_id, id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, project_id, data
+        FROM spans_data
+        WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)}
+        ORDER BY time
+        LIMIT ${param.uint32(MAX_TRACE_ROWS)}`);
+      return rows.map(toTraceRow);
+    },
+
+    /** One span with up to 100 of its events, or null. */
+    async span(projectId: number, traceId: string, spanId: bigint): Promise<Span | null> {
+      const rows = await store.query<DataRow>(sql`
+        SELECT toString(trace_id) AS trace_id, id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, project_id, data
+        FROM spans_data
+        WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)}
+          AND (id = ${param.uint64(spanId)} OR (is_event AND parent_id = ${param.uint64(spanId)}))
+        ORDER BY is_event, time
+        LIMIT ${param.uint32(MAX_SPAN_EVENTS + 1)}`);
+      const spanRow = rows.find((r) => !r.is_event && r.id === spanId.toString());
+      if (!spanRow) return null;
+      const { span } = toTraceRow(spanRow);
+      const events = rows.filter((r) => r.is_event).map(toTraceRow);
+      return {
+        ...span,
+        durationSelf: span.duration,
+        startPct: 0,
+        endPct: 0,
+        ...(events.length
+          ? { events: events.map((e) => ({ name: e.span.displayName, time: e.span.time, attrs: e.span.attrs, system: e.span.system, groupId: e.span.groupId })) }
+          : {}),
+      };
+    },
+
+    /** Any row of the trace in one of `projectIds` (the user's projects), to find where it lives. */
+    async findTrace(projectIds: number[], traceId: string) {
+      const rows = await store.query<{ project_id: number; id: string; is_event: boolean; standalone: boolean }>(sql`
+        SELECT project_id, id, is_event, JSONExtractBool(data, 'standalone') AS standalone
+        FROM spans_data
+        WHERE project_id IN ${param.uint32s(projectIds)} AND trace_id = ${param.traceId(traceId)}
+        ORDER BY is_event, parent_id != 0, time
+        LIMIT 1`);
+      const r = rows[0];
+      return r ? { projectId: Number(r.project_id), traceId, id: r.id, standalone: Boolean(r.standalone) } : null;
+    },
+  };
+}
+
+export type TracingStore = ReturnType<typeof createTracingStore>;
+
+function toTraceRow(r: DataRow): TraceRow {
+  const d = JSON.parse(r.data) as SpanData;
+  const startNs = BigInt(r.time_ns);
+  return {
+    startNs,
+    isEvent: Boolean(r.is_event),
+    span: {
+      id: r.id,
+      ...(r.parent_id !== '0' ? { parentId: r.parent_id } : {}),
+      traceId: uuidToTraceId(r.trace_id),
+      ...(d.standalone ? { standalone: true } : {}),
+      projectId: Number(r.project_id),
+      system: d.system,
+      groupId: d.groupId,
+      kind: d.kind,
+      name: d.name,
+      ...(d.eventName ? { eventName: d.eventName } : {}),
+      displayName: d.displayName,
+      time: nsToRfc3339(startNs),
+      duration: d.durationNs,
+      statusCode: d.statusCode,
+      statusMessage: d.statusMessage,
+      attrs: d.attrs,
+      ...(d.links.length ? { links: d.links } : {}),
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export * from './api/errors';
+export * from './api/users';
+export * from './api/projects';
+export * from './api/tracing';
+export * from './dsn';
+export * from './traceId';

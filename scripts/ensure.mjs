@@ -1,0 +1,58 @@
+// Install and build steps shared by `npm start` and `npm test`, so a fresh clone on a fresh
+// machine needs nothing but Node and npm. Uses only Node built-ins: it runs before node_modules exists.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const root = new URL('..', import.meta.url).pathname;
+
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  if (r.status !== 0) {
+    console.error(`\n${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+    process.exit(r.status || 1);
+  }
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** npm install when node_modules is missing or older than package-lock.json / a package.json. */
+export function ensureDependencies() {
+  const marker = join(root, 'node_modules/.package-lock.json');
+  const manifests = ['package.json', 'package-lock.json', 'packages/shared/package.json', 'packages/server/package.json', 'packages/web/package.json', 'e2e/package.json', 'bench/package.json'];
+  const stale = !existsSync(marker) || manifests.some((m) => existsSync(join(root, m)) && statSync(join(root, m)).mtimeMs > statSync(marker).mtimeMs);
+  if (!stale) return;
+  console.log('Installing dependencies (npm install)...');
+  run('npm', ['install', '--no-audit', '--no-fund']);
+}
+
+/** Builds the web app when its bundle is missing or older than its sources. */
+export function ensureWebBuild() {
+  const index = join(root, 'packages/web/dist/index.html');
+  const sources = Math.max(newestMtime(join(root, 'packages/web')), newestMtime(join(root, 'packages/shared/src')));
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  console.log('Building the web app...');
+  run('npm', ['run', 'build', '-w', '@lantern/web']);
+}
+
+/** Debian's chromium for the browser tests; installed when missing (CI runs as root). */
+export function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return;
+  if (process.getuid?.() !== 0) {
+    console.error('Browser tests need /usr/bin/chromium: run `sudo apt-get install -y chromium` and retry.');
+    process.exit(1);
+  }
+  console.log('Installing chromium (apt-get)...');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-q'], { env });
+  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium', 'fonts-liberation'], { env });
+}

@@ -1,0 +1,9 @@
+// `npm test`: install what is missing (npm packages, Debian's chromium), typecheck, build the web
+// app, then run unit, integration and browser tests with Vitest.
+import { ensureChromium, ensureDependencies, ensureWebBuild, run } from './ensure.mjs';
+
+ensureDependencies();
+ensureChromium();
+for (const project of ['packages/shared', 'packages/server', 'packages/web', 'e2e', 'bench']) run('npx', ['tsc', '-p', project]);
+ensureWebBuild();
+run('npx', ['vitest', 'run', ...process.argv.slice(2)]);
