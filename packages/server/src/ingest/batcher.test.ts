@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { Batcher, BatcherClosedError, QueueFullError } from './batcher';
+import type { SpanRow } from './spanRow';
+
+const rows = (n: number) => Array.from({ length: n }, () => ({}) as SpanRow);
+
+function controlledWrite() {
+  const calls: { rows: number; release: (err?: Error) => void }[] = [];
+  const write = (r: SpanRow[]) =>
+    new Promise<void>((resolve, reject) => calls.push({ rows: r.length, release: (err) => (err ? reject(err) : resolve()) }));
+  return { calls, write };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('Batcher', () => {
+  it('answers a request only after the batch holding it is written', async () => {
+    const { calls, write } = controlledWrite();
+    const b = new Batcher({ batchRows: 10, flushIntervalMs: 5, queueRows: 100, queueBytes: 1e6, write });
+    let done = false;
+    const p = b.submit(rows(3), 10).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toHaveLength(1);
+    expect(done).toBe(false);
+    calls[0].release();
+    await p;
+    expect(done).toBe(true);
+    expect(b.stats.committedRows).toBe(3);
+  });
+
+  it('groups requests that arrive during a write into the next batch', async () => {
+    const { calls, write } = controlledWrite();
+    const b = new Batcher({ batchRows: 5, flushIntervalMs: 1000, queueRows: 100, queueBytes: 1e6, write });
+    const first = b.submit(rows(5), 1);
+    await tick();
+    expect(calls.map((c) => c.rows)).toEqual([5]);
+    const later = [b.submit(rows(2), 1), b.submit(rows(3), 1)];
+    calls[0].release();
+    await first;
+    await tick();
+    expect(calls.map((c) => c.rows)).toEqual([5, 5]);
+    calls[1].release();
+    await Promise.all(later);
+  });
+
+  it('refuses with QueueFullError when the queue is full, and recovers when it drains', async () => {
+    const { calls, write } = controlledWrite();
+    const b = new Batcher({ batchRows: 4, flushIntervalMs: 1, queueRows: 6, queueBytes: 1e6, write });
+    const a = b.submit(rows(4), 1);
+    await tick();
+    const c = b.submit(rows(2), 1);
+    await expect(b.submit(rows(1), 1)).rejects.toBeInstanceOf(QueueFullError);
+    expect(b.stats.throttledRequests).toBe(1);
+    calls[0].release();
+    await a;
+    await new Promise((r) => setTimeout(r, 5));
+    calls[1].release();
+    await c;
+    const d = b.submit(rows(1), 1);
+    await new Promise((r) => setTimeout(r, 5));
+    calls[2].release();
+    await d;
+  });
+
+  it('limits queued bytes as well as rows', async () => {
+    const { calls, write } = controlledWrite();
+    const b = new Batcher({ batchRows: 100, flushIntervalMs: 1000, queueRows: 1000, queueBytes: 100, write });
+    const a = b.submit(rows(1), 80);
+    await expect(b.submit(rows(1), 30)).rejects.toBeInstanceOf(QueueFullError);
+    void b.close();
+    calls[0]?.release();
+    await a;
+  });
+
+  it('takes a single request larger than the queue when the queue is empty', async () => {
+    const b = new Batcher({ batchRows: 10, flushIntervalMs: 1, queueRows: 10, queueBytes: 10, write: async () => {} });
+    await expect(b.submit(rows(50), 500)).resolves.toBeUndefined();
+  });
+
+  it('fails every request of a batch whose write fails, and reports nothing as committed', async () => {
+    const b = new Batcher({ batchRows: 10, flushIntervalMs: 1, queueRows: 100, queueBytes: 1e6, write: async () => { throw new Error('disk full'); } });
+    const results = await Promise.allSettled([b.submit(rows(2), 1), b.submit(rows(2), 1)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(b.stats.committedRows).toBe(0);
+    expect(b.stats.failedRows).toBe(4);
+    expect(b.stats.queuedRows).toBe(0);
+  });
+
+  it('commits what is queued on close and refuses new requests after', async () => {
+    let written = 0;
+    const b = new Batcher({ batchRows: 100, flushIntervalMs: 10_000, queueRows: 1000, queueBytes: 1e6, write: async (r) => { written += r.length; } });
+    const p = b.submit(rows(7), 1);
+    await b.close();
+    await p;
+    expect(written).toBe(7);
+    await expect(b.submit(rows(1), 1)).rejects.toBeInstanceOf(BatcherClosedError);
+  });
+});
