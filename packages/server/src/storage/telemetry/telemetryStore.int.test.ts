@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SpanRow } from '../../ingest/spanRow';
+import { param, sql } from '../sql';
+import { openChdbStore } from './chdbStore';
+import { openClickHouseStore } from './clickhouseStore';
+import type { TelemetryStore } from './telemetryStore';
+
+/**
+ * The same checks against every TelemetryStore: embedded chDB always, a remote ClickHouse when
+ * LANTERN_TEST_CH_URL points at one (CI has none, so that half is skipped with a printed reason).
+ */
+// Row times must be recent: rows older than the retention TTL are dropped by merges.
+const NOW_NS = BigInt(Date.now()) * 1_000_000n + 123_456_789n;
+const limits = { ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2 * 1024 ** 3, maxThreads: 2 };
+
+function span(i: number, extra: Partial<SpanRow> = {}): SpanRow {
+  return {
+    projectId: 1,
+    traceId: 'ab'.repeat(15) + i.toString(16).padStart(2, '0'),
+    id: 0xfffffffffffffff0n + BigInt(i),
+    parentId: 0n,
+    standalone: false,
+    type: 'http',
+    system: 'http:api',
+    groupId: 0xdeadbeefcafebaben,
+    kind: 'server',
+    name: 'GET /users/:id',
+    eventName: '',
+    displayName: 'GET /users/:id',
+    timeNs: NOW_NS + BigInt(i),
+    durationNs: 1500,
+    statusCode: 'ok',
+    statusMessage: '',
+    attrs: { 'service.name': 'api', 'http.status_code': 200, 'x.flag': true, 'x.list': ['a', 'b'] },
+    events: [],
+    links: [],
+    linkCount: 0,
+    eventCount: 0,
+    eventErrorCount: 0,
+    eventLogCount: 0,
+    ...extra,
+  };
+}
+
+function storeChecks(open: () => TelemetryStore) {
+  let store: TelemetryStore;
+  beforeAll(async () => {
+    store = open();
+    await store.migrate();
+    await store.migrate(); // idempotent
+  });
+  afterAll(async () => store?.close());
+
+  it('writes rows and reads them back exactly (64-bit ids, nanosecond times, promoted columns)', async () => {
+    await store.insertSpans([span(1), span(2)]);
+    const rows = await store.query<Record<string, unknown>>(sql`
+      SELECT id, group_id, service_name, attr_keys, attr_values, toUnixTimestamp64Nano(time) AS t
+      FROM spans_index WHERE project_id = ${param.uint32(1)} AND trace_id = ${param.traceId('ab'.repeat(15) + '01')}`);
+    expect(rows).toEqual([
+      {
+        id: (0xfffffffffffffff0n + 1n).toString(),
+        group_id: 0xdeadbeefcafebaben.toString(),
+        service_name: 'api',
+        attr_keys: ['http.status_code', 'x.flag', 'x.list'],
+        attr_values: ['200', 'true', '["a","b"]'],
+        t: (((NOW_NS + 1n) / 1000n) * 1000n).toString(),
+      },
+    ]);
+    const data = await store.query<{ t: string }>(sql`
+      SELECT toUnixTimestamp64Nano(time) AS t FROM spans_data WHERE trace_id = ${param.traceId('ab'.repeat(15) + '02')}`);
+    expect(data).toEqual([{ t: (NOW_NS + 2n).toString() }]);
+  });
+
+  it('keeps hostile text as data', async () => {
+    const hostile = "x'); DROP TABLE spans_index; --\\";
+    await store.insertSpans([span(3, { name: hostile, displayName: hostile })]);
+    const rows = await store.query<{ name: string }>(sql`SELECT name FROM spans_index WHERE name = ${param.string(hostile)}`);
+    expect(rows).toEqual([{ name: hostile }]);
+    const count = await store.query<{ c: string }>(sql`SELECT count() AS c FROM spans_index`);
+    expect(Number(count[0].c)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('reports engine errors as StoreQueryError with the query text', async () => {
+    await expect(store.query(sql`SELECT no_such_column FROM spans_index`)).rejects.toMatchObject({
+      name: 'StoreQueryError',
+      queryText: 'SELECT no_such_column FROM spans_index',
+    });
+  });
+}
+
+describe('chDB store', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-store-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  storeChecks(() => openChdbStore({ path: dir, ...limits }));
+});
+
+const chUrl = process.env.LANTERN_TEST_CH_URL;
+if (!chUrl) console.log('ClickHouse store checks skipped: set LANTERN_TEST_CH_URL=http://user:pass@host:8123/db to run them');
+describe.runIf(Boolean(chUrl))('remote ClickHouse store', () => {
+  storeChecks(() => openClickHouseStore({ url: chUrl!, ...limits }));
+});
