@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandler } from './errorHandler';
 
@@ -7,7 +7,8 @@ import { installErrorHandler } from './errorHandler';
 export async function createHttpApp(log: Logger): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Per-request lines would dominate the log under ingest load; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     trustProxy: true,
   });

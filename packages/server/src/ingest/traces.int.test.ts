@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse, type Span } from '@lantern/shared';
@@ -35,18 +35,17 @@ async function sendTrace(transport: Transport, service: string): Promise<string>
     dsn,
     serviceName: service,
   });
-  let traceId = '';
-  t.tracer.startActiveSpan('GET /users/:id', { kind: SpanKind.SERVER, attributes: { 'http.request.method': 'GET', 'http.route': '/users/:id', 'url.path': '/users/42', 'http.response.status_code': 200 } }, (root) => {
-    traceId = root.spanContext().traceId;
-    const db = t.tracer.startSpan('SELECT users', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': 'SELECT * FROM users WHERE id = $1', 'db.operation': 'SELECT', 'db.sql.table': 'users' } });
-    db.end();
-    t.tracer.startActiveSpan('GET', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'GET', 'server.address': 'billing', 'url.full': 'http://billing/invoices' } }, (http) => {
-      http.recordException(new Error('connection reset'));
-      http.setStatus({ code: SpanStatusCode.ERROR, message: 'connection reset' });
-      http.end();
-    });
-    root.end();
-  });
+  // Parents are passed explicitly: no global context manager is registered in tests.
+  const root = t.tracer.startSpan('GET /users/:id', { kind: SpanKind.SERVER, attributes: { 'http.request.method': 'GET', 'http.route': '/users/:id', 'url.path': '/users/42', 'http.response.status_code': 200 } });
+  const inRoot = trace.setSpan(context.active(), root);
+  const db = t.tracer.startSpan('SELECT users', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': 'SELECT * FROM users WHERE id = $1', 'db.operation': 'SELECT', 'db.sql.table': 'users' } }, inRoot);
+  db.end();
+  const http = t.tracer.startSpan('GET', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'GET', 'server.address': 'billing', 'url.full': 'http://billing/invoices' } }, inRoot);
+  http.recordException(new Error('connection reset'));
+  http.setStatus({ code: SpanStatusCode.ERROR, message: 'connection reset' });
+  http.end();
+  root.end();
+  const traceId = root.spanContext().traceId;
   await t.shutdown();
   expect(t.results.length).toBeGreaterThan(0);
   expect(t.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);

@@ -8,7 +8,7 @@ const MAX_TRACE_ROWS = 10_000;
 const MAX_SPAN_EVENTS = 100;
 
 interface DataRow {
-  trace_id: string;
+  trace_uuid: string;
   id: string;
   parent_id: string;
   time_ns: string;
@@ -21,7 +21,7 @@ export function createTracingStore(store: TelemetryStore) {
   return {
     async traceRows(projectId: number, traceId: string): Promise<TraceRow[]> {
       const rows = await store.query<DataRow>(sql`
-        SELECT toString(trace_id) AS trace_id, id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, project_id, data
+        SELECT toString(trace_id) AS trace_uuid, id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, project_id, data
         FROM spans_data
         WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)}
         ORDER BY time
@@ -32,7 +32,7 @@ export function createTracingStore(store: TelemetryStore) {
     /** One span with up to 100 of its events, or null. */
     async span(projectId: number, traceId: string, spanId: bigint): Promise<Span | null> {
       const rows = await store.query<DataRow>(sql`
-        SELECT toString(trace_id) AS trace_id, id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, project_id, data
+        SELECT toString(trace_id) AS trace_uuid, id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, project_id, data
         FROM spans_data
         WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)}
           AND (id = ${param.uint64(spanId)} OR (is_event AND parent_id = ${param.uint64(spanId)}))
@@ -78,7 +78,7 @@ function toTraceRow(r: DataRow): TraceRow {
     span: {
       id: r.id,
       ...(r.parent_id !== '0' ? { parentId: r.parent_id } : {}),
-      traceId: uuidToTraceId(r.trace_id),
+      traceId: uuidToTraceId(r.trace_uuid),
       ...(d.standalone ? { standalone: true } : {}),
       projectId: Number(r.project_id),
       system: d.system,

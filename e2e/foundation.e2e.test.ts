@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LOGIN, removeDataDir, startLantern, type RunningLantern } from './harness';
+import { launchBrowser, screenshot } from './pages/browser';
+import { LoginPage } from './pages/LoginPage';
+import { ProjectSettingsPage } from './pages/ProjectSettingsPage';
+import { TopBar } from './pages/TopBar';
+import { TracePage } from './pages/TracePage';
+
+/**
+ * The foundation screens end to end against the real server and its real ingest: sign in, find the
+ * DSN in Project settings, send a trace over OTLP/HTTP JSON with it, jump to it from the search
+ * box, see its span tree, sign out.
+ */
+
+const traceId = randomBytes(16).toString('hex');
+const spanIds = { root: randomBytes(8).toString('hex'), cart: randomBytes(8).toString('hex'), charge: randomBytes(8).toString('hex') };
+const NAMES = { root: 'checkout', cart: 'load cart', charge: 'charge card' };
+
+function otlpTrace(): unknown {
+  const start = BigInt(Date.now() - 5_000) * 1_000_000n;
+  const ms = (n: number) => String(start + BigInt(n) * 1_000_000n);
+  const span = (id: string, parent: string | undefined, name: string, kind: number, from: number, to: number, status?: object) => ({
+    traceId,
+    spanId: id,
+    ...(parent ? { parentSpanId: parent } : {}),
+    name,
+    kind,
+    startTimeUnixNano: ms(from),
+    endTimeUnixNano: ms(to),
+    attributes: [{ key: 'e2e.test', value: { stringValue: 'foundation' } }],
+    ...(status ? { status } : {}),
+  });
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'shop' } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'e2e' },
+            spans: [
+              span(spanIds.root, undefined, NAMES.root, 2, 0, 250),
+              span(spanIds.cart, spanIds.root, NAMES.cart, 1, 10, 40),
+              span(spanIds.charge, spanIds.root, NAMES.charge, 3, 50, 230, { code: 2, message: 'card declined' }),
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe('foundation screens', () => {
+  let lantern: RunningLantern;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const browserErrors: string[] = [];
+
+  beforeAll(async () => {
+    lantern = await startLantern();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    page = await context.newPage();
+    page.on('pageerror', (err) => browserErrors.push(err.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await lantern?.stop();
+    if (lantern) removeDataDir(lantern.dataDir);
+  });
+
+  it('signs in, sends a trace with the DSN from settings, finds it, signs out', async () => {
+    const login = new LoginPage(page);
+    const topBar = new TopBar(page);
+
+    // Signed out, any page leads to Login, and the top bar offers only a Login link.
+    await page.goto(`${lantern.baseUrl}/`);
+    await page.waitForURL(/\/login$/);
+    await login.submit.waitFor();
+    await expect(page.getByTestId('login-link').isVisible()).resolves.toBe(true);
+    await expect(topBar.search.count()).resolves.toBe(0);
+    await expect(login.hint.innerText()).resolves.toContain(DEFAULT_LOGIN.email);
+    await expect(login.submit.isDisabled()).resolves.toBe(true);
+
+    await login.email.fill('not-an-email');
+    await login.password.fill('x');
+    await expect(login.submit.isDisabled()).resolves.toBe(true);
+    await login.fill(DEFAULT_LOGIN.email, 'wrong password');
+    await expect(login.submit.isEnabled()).resolves.toBe(true);
+    await screenshot(page, '01-login-filled');
+
+    await login.submit.click();
+    await login.error.waitFor();
+    const message = await login.error.innerText();
+    expect(message.length).toBeGreaterThan(0);
+    expect(page.url()).toMatch(/\/login$/);
+    await screenshot(page, '02-login-error');
+
+    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+    await page.waitForURL(/\/overview\/\d+$/);
+    await topBar.projectName.waitFor();
+    await expect(topBar.search.getAttribute('placeholder')).resolves.toBe('Search or jump to trace id...');
+    for (const key of ['overview', 'spans', 'metrics', 'alerting'] as const) await topBar.section(key).waitFor();
+    const user = await topBar.openUserMenu();
+    await expect(user.email.innerText()).resolves.toBe(DEFAULT_LOGIN.email);
+    await page.keyboard.press('Escape');
+    await screenshot(page, '03-overview');
+
+    await topBar.openProjectSettings();
+    const settings = new ProjectSettingsPage(page);
+    const dsn = await settings.dsn('http');
+    expect(dsn).toMatch(/^http:\/\/[^@]+@[^/]+\/\d+$/);
+    await expect(settings.dsn('grpc')).resolves.toMatch(new RegExp(`:${lantern.grpcPort}/\\d+$`));
+    await screenshot(page, '04-project-settings');
+
+    const res = await fetch(`${lantern.baseUrl}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'lantern-dsn': dsn },
+      body: JSON.stringify(otlpTrace()),
+    });
+    expect(res.status, await res.text()).toBe(200);
+
+    // Dashed UUID form: the search normalises it to the 32-hex id.
+    const dashed = `${traceId.slice(0, 8)}-${traceId.slice(8, 12)}-${traceId.slice(12, 16)}-${traceId.slice(16, 20)}-${traceId.slice(20)}`;
+    await topBar.searchFor(dashed.toUpperCase());
+    await page.waitForURL(new RegExp(`/traces/(\\d+/)?${traceId}$`));
+    const trace = new TracePage(page);
+    await trace.waitForTrace();
+    await page.waitForURL(new RegExp(`/traces/\\d+/${traceId}$`));
+    await expect(trace.title.innerText()).resolves.toBe(NAMES.root);
+    await expect(trace.spanNameTexts()).resolves.toEqual([NAMES.root, NAMES.cart, NAMES.charge]);
+    await expect(page.getByTestId('header-duration').innerText()).resolves.toContain('250ms');
+    await expect(page.locator('[data-testid="span-row"] [data-status="error"]').count()).resolves.toBe(1);
+    await screenshot(page, '05-trace');
+
+    // Collapse the root: only it stays.
+    await page.getByTestId('span-toggle').first().click();
+    await expect(trace.rows.count()).resolves.toBe(1);
+    await page.getByTestId('span-toggle').first().click();
+    await expect(trace.rows.count()).resolves.toBe(3);
+
+    await topBar.signOut();
+    await page.waitForURL(/\/login$/);
+    await login.submit.waitFor();
+    await screenshot(page, '06-signed-out');
+
+    // The session is really gone: a protected page sends the user back to Login.
+    await page.goto(`${lantern.baseUrl}/projects/1`);
+    await page.waitForURL(/\/login$/);
+    expect(browserErrors).toEqual([]);
+  });
+
+  it('shows the not-found message for an unknown trace and a not-found page for unknown paths', async () => {
+    const login = new LoginPage(page);
+    await login.goto(lantern.baseUrl);
+    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+    await page.waitForURL(/\/overview\/\d+$/);
+
+    const missing = 'ffffffffffffffffffffffffffffffff';
+    await page.goto(`${lantern.baseUrl}/traces/${missing}`);
+    const trace = new TracePage(page);
+    await trace.notFound.waitFor();
+    await expect(trace.notFound.innerText()).resolves.toContain(`Trace ${missing} not found.`);
+    await trace.tryAgain.click();
+    await trace.notFound.waitFor();
+    await screenshot(page, '07-trace-not-found');
+
+    await page.goto(`${lantern.baseUrl}/no/such/page`);
+    await expect(page.getByTestId('not-found').innerText()).resolves.toContain("Sorry, the requested page can't be found.");
+
+    await page.goto(`${lantern.baseUrl}/help/1`);
+    await expect(page.getByTestId('help-sdk-env').innerText()).resolves.toContain('OTEL_EXPORTER_OTLP_HEADERS=lantern-dsn=');
+    await screenshot(page, '08-help');
+  });
+});

@@ -1,0 +1,17 @@
+import type { Locator, Page } from 'playwright-core';
+
+export class ProjectSettingsPage {
+  readonly root: Locator;
+  readonly name: Locator;
+  readonly dsnTable: Locator;
+
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId('project-settings');
+    this.name = page.getByTestId('project-name').and(page.locator('input'));
+    this.dsnTable = page.getByTestId('project-dsn-table');
+  }
+
+  async dsn(transport: 'http' | 'grpc'): Promise<string> {
+    return (await this.page.getByTestId(`dsn-${transport}`).innerText()).trim();
+  }
+}

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+
+/**
+ * A full queue refuses at once with 429 + Retry-After instead of buffering without bound, and a
+ * refused request stores nothing; what was accepted is committed.
+ */
+let lantern: RunningLantern;
+beforeAll(async () => {
+  // Ten queued rows at most, and a long flush interval so the queue stays full while we look.
+  lantern = await startLantern({ env: { LANTERN_INGEST_QUEUE_ROWS: '10', LANTERN_INGEST_BATCH_ROWS: '1000', LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500' } });
+});
+afterAll(async () => {
+  await lantern?.stop();
+  if (lantern) removeDataDir(lantern.dataDir);
+});
+
+function body(traceId: string, spans: number): string {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  return JSON.stringify({
+    resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: Array.from({ length: spans }, (_, i) => ({
+      traceId, spanId: (i + 1).toString(16).padStart(16, '0'), name: 'work', kind: 1,
+      startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1000n),
+    })) }] }],
+  });
+}
+
+describe('backpressure', () => {
+  it('answers 429 with Retry-After when the queue is full and stores only what it accepted', async () => {
+    const send = (traceId: string) =>
+      fetch(`${lantern.baseUrl}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` },
+        body: body(traceId, 8),
+      });
+    const first = send('e1'.repeat(16));
+    await new Promise((r) => setTimeout(r, 200));
+    const second = await send('e2'.repeat(16));
+    expect(second.status).toBe(429);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await second.json()).toMatchObject({ code: 'queue_full' });
+    expect((await first).status).toBe(200);
+
+    const cookie = await signIn(lantern.baseUrl);
+    const get = (id: string) => fetch(`${lantern.baseUrl}/api/v1/tracing/1/traces/${id}`, { headers: { cookie } });
+    expect((await get('e1'.repeat(16))).status).toBe(200);
+    expect((await get('e2'.repeat(16))).status).toBe(404);
+    // Once drained, the queue takes requests again.
+    expect((await send('e3'.repeat(16))).status).toBe(200);
+  });
+});

@@ -1,0 +1,77 @@
+import type { OtlpEvent } from '../otlp';
+import type { AttrMap, SpanRow } from '../spanRow';
+import { ALIAS_KEYS, normalizeAliases } from './attrAliases';
+import { addAttrs } from './attrValue';
+import { displayNameFor } from './displayName';
+import { canonicalEventName, classifyEvent, ERROR_SYSTEMS } from './eventSystem';
+import { groupId } from './groupId';
+import { groupEnv, type NormalizeOptions } from './options';
+import { eventRowId } from './rowIds';
+import { NAME_MAX_BYTES, SYSTEM_MAX_BYTES, truncateUtf8 } from './truncate';
+
+/**
+ * Span events → their own rows (reference ingest §2.8), so logs, exceptions and messages recorded
+ * on spans can be searched, grouped and alerted on like spans. Each row hangs off its span
+ * (parentId = span id, same trace id), takes the event's attributes plus the span's for keys the
+ * event lacks, and inherits the span's name, kind and status. The span row keeps the events too
+ * (for the trace page) and gets the event counters.
+ *
+ * QUIRK fixed: the reference skips the display-name step and truncation for these rows, leaving
+ * `other-events` rows without a display name; here they get the same §2.9/§2.10 treatment.
+ */
+export function splitSpanEvents(host: SpanRow, events: readonly OtlpEvent[], options: NormalizeOptions, out: SpanRow[]): void {
+  for (let i = 0; i < events.length; i++) {
+    const ev = events[i];
+    const own: AttrMap = {};
+    const ownHasAliasKey = addAttrs(own, ev.attributes, ALIAS_KEYS);
+    // An event without a time would sort to 1970 and fall out of retention: use the span start.
+    const timeNs = ev.timeUnixNano === 0n ? host.timeNs : ev.timeUnixNano;
+    host.events.push({ name: ev.name, timeNs, attrs: own });
+
+    const attrs: AttrMap = { ...host.attrs, ...own };
+    // The host's attributes are normalised already; only the event's own keys can add an alias.
+    if (ownHasAliasKey) normalizeAliases(attrs);
+    // A row is an event only when eventName is non-empty, so a nameless event needs a name.
+    const eventName = canonicalEventName(ev.name) || 'event';
+    const cls = classifyEvent(eventName, attrs, own, host);
+    const row: SpanRow = {
+      projectId: options.projectId,
+      traceId: host.traceId,
+      id: eventRowId(host.id, i),
+      parentId: host.id,
+      standalone: false,
+      type: cls.type,
+      system: truncateUtf8(cls.system, SYSTEM_MAX_BYTES),
+      groupId: groupId({
+        env: groupEnv(attrs, options),
+        system: cls.system,
+        kind: host.kind,
+        name: eventName,
+        attrs,
+        keys: cls.hashKeys,
+        suffix: cls.hashSuffix,
+      }),
+      kind: host.kind,
+      name: host.name,
+      eventName: truncateUtf8(eventName, NAME_MAX_BYTES),
+      displayName: '',
+      timeNs,
+      durationNs: 0,
+      statusCode: host.statusCode,
+      statusMessage: '',
+      attrs,
+      events: [],
+      links: [],
+      linkCount: 0,
+      eventCount: 0,
+      eventErrorCount: 0,
+      eventLogCount: 0,
+    };
+    row.displayName = displayNameFor(attrs, cls.displayName, row.eventName, row.name);
+    out.push(row);
+
+    if (ERROR_SYSTEMS.has(cls.system)) host.eventErrorCount++;
+    if (cls.system.startsWith('log:')) host.eventLogCount++;
+  }
+  host.eventCount = events.length;
+}
