@@ -123,6 +123,21 @@ describe('bad input and isolation', () => {
     expect((await getTrace(traceId)).status).toBe(404);
   });
 
+  it('refuses an unknown token over gRPC too, storing nothing', async () => {
+    const t = createTestTracer('grpc', {
+      httpUrl: lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
+      dsn: `http://wrong_token_123@127.0.0.1:${lantern.grpcPort}/1`,
+    });
+    const span = t.tracer.startSpan('refused');
+    span.end();
+    // The SDK's shutdown rethrows the failed export; what matters is what the exporter was told.
+    await t.shutdown().catch(() => undefined);
+    expect(t.results.map((r) => r.code)).toEqual([ExportResultCode.FAILED]);
+    expect(String(t.results[0].error)).toMatch(/UNAUTHENTICATED|no project has this DSN token/);
+    expect((await getTrace(span.spanContext().traceId)).status).toBe(404);
+  });
+
   it('writes with a project 1 token into project 1 only', async () => {
     const traceId = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2';
     const res = await post(oneSpanJson(traceId), { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` });
