@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEFAULT_LOGIN, removeDataDir, startLantern, type RunningLantern } from './harness';
 import { launchBrowser, screenshot } from './pages/browser';
 import { LoginPage } from './pages/LoginPage';
@@ -66,6 +66,9 @@ describe('foundation screens', () => {
     page.on('pageerror', (err) => browserErrors.push(err.message));
   });
 
+  // A failing step is easier to read with the server's own account of it.
+  const explainFailures = () => onTestFailed(() => console.error(`--- Lantern output ---\n${lantern.output()}`));
+
   afterAll(async () => {
     await browser?.close();
     await lantern?.stop();
@@ -73,6 +76,7 @@ describe('foundation screens', () => {
   });
 
   it('signs in, sends a trace with the DSN from settings, finds it, signs out', async () => {
+    explainFailures();
     const login = new LoginPage(page);
     const topBar = new TopBar(page);
 
@@ -142,10 +146,17 @@ describe('foundation screens', () => {
     await page.getByTestId('span-toggle').first().click();
     await expect(trace.rows.count()).resolves.toBe(3);
 
+    // A span name opens that span's page.
+    await trace.spanNames.filter({ hasText: NAMES.charge }).click();
+    await page.getByTestId('span-page').waitFor();
+    await expect(page.getByTestId('header-status').innerText()).resolves.toContain('error');
+    await expect(page.getByTestId('span-attrs').innerText()).resolves.toContain('e2e.test');
+    await screenshot(page, '06-span');
+
     await topBar.signOut();
     await page.waitForURL(/\/login$/);
     await login.submit.waitFor();
-    await screenshot(page, '06-signed-out');
+    await screenshot(page, '07-signed-out');
 
     // The session is really gone: a protected page sends the user back to Login.
     await page.goto(`${lantern.baseUrl}/projects/1`);
@@ -154,6 +165,7 @@ describe('foundation screens', () => {
   });
 
   it('shows the not-found message for an unknown trace and a not-found page for unknown paths', async () => {
+    explainFailures();
     const login = new LoginPage(page);
     await login.goto(lantern.baseUrl);
     await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
@@ -166,13 +178,27 @@ describe('foundation screens', () => {
     await expect(trace.notFound.innerText()).resolves.toContain(`Trace ${missing} not found.`);
     await trace.tryAgain.click();
     await trace.notFound.waitFor();
-    await screenshot(page, '07-trace-not-found');
+    await screenshot(page, '08-trace-not-found');
 
     await page.goto(`${lantern.baseUrl}/no/such/page`);
     await expect(page.getByTestId('not-found').innerText()).resolves.toContain("Sorry, the requested page can't be found.");
 
+    // The project picker keeps a projectId-only route for the chosen project.
+    const topBar = new TopBar(page);
+    await page.goto(`${lantern.baseUrl}/projects/1`);
+    await topBar.openProjectSelector();
+    await screenshot(page, '09-project-selector');
+    await topBar.chooseProject('My project');
+    await page.waitForURL(/\/projects\/2$/);
+    await expect(topBar.projectName.innerText()).resolves.toBe('My project');
+    await page.waitForFunction(() => (document.querySelector('[data-testid="project-settings-name"]') as HTMLInputElement | null)?.value === 'My project');
+
+    await topBar.openUserMenu();
+    await screenshot(page, '10-user-menu');
+    await page.keyboard.press('Escape');
+
     await page.goto(`${lantern.baseUrl}/help/1`);
     await expect(page.getByTestId('help-sdk-env').innerText()).resolves.toContain('OTEL_EXPORTER_OTLP_HEADERS=lantern-dsn=');
-    await screenshot(page, '08-help');
+    await screenshot(page, '11-help');
   });
 });

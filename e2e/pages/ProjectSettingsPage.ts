@@ -7,7 +7,7 @@ export class ProjectSettingsPage {
 
   constructor(readonly page: Page) {
     this.root = page.getByTestId('project-settings');
-    this.name = page.getByTestId('project-name').and(page.locator('input'));
+    this.name = page.getByTestId('project-settings-name');
     this.dsnTable = page.getByTestId('project-dsn-table');
   }
 

@@ -24,6 +24,18 @@ export class TopBar {
     await this.page.getByTestId('project-settings').waitFor();
   }
 
+  async openProjectSelector(): Promise<void> {
+    await this.page.getByTestId('project-picker').click();
+    await this.page.getByTestId('project-selector').waitFor();
+  }
+
+  /** Types into the selector's filter and picks the first match with Enter. */
+  async chooseProject(name: string): Promise<void> {
+    await this.page.getByTestId('project-filter').fill(name);
+    await this.page.getByTestId('project-option').filter({ hasText: name }).first().waitFor();
+    await this.page.getByTestId('project-filter').press('Enter');
+  }
+
   async searchFor(text: string): Promise<void> {
     await this.search.fill(text);
     await this.search.press('Enter');
@@ -31,6 +43,7 @@ export class TopBar {
 
   async openUserMenu(): Promise<{ name: Locator; email: Locator }> {
     await this.userMenu.click();
+    await this.page.getByTestId('sign-out').waitFor();
     return { name: this.page.getByTestId('user-name'), email: this.page.getByTestId('user-email') };
   }
 

@@ -24,5 +24,5 @@ const SCREENSHOT_DIR = new URL('../screenshots/', import.meta.url).pathname;
 /** Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) for a human to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
 }

@@ -50,7 +50,12 @@ export function messageWords(text: string): string[] {
       c = text.charCodeAt(i);
       if (isSpace(c) || c === 44 || c === 59) break;
       if (isTokenEnd(text, i)) break;
-      if (c === 34 || c === 39 || c === 96) {
+      if (c === 39 && isLetter(text.charCodeAt(i - 1)) && isLetter(text.charCodeAt(i + 1))) {
+        // An apostrophe inside a word (`can't`) is not a quote: swallowing to the next `'` would
+        // drop the rest of the message. The token is just not a word.
+        word = false;
+        i++;
+      } else if (c === 34 || c === 39 || c === 96) {
         i = skipPast(text, text[i], i + 1);
         word = false;
       } else if (c === 123 || c === 60) {

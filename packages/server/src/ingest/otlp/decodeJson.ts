@@ -12,7 +12,7 @@ import {
   type JsonObject,
   type Path,
 } from './jsonFields';
-import type { OtlpAnyValue, OtlpEvent, OtlpKeyValue, OtlpLink, OtlpSpan, OtlpTracesRequest } from './types';
+import { MAX_VALUE_DEPTH, type OtlpAnyValue, type OtlpEvent, type OtlpKeyValue, type OtlpLink, type OtlpSpan, type OtlpTracesRequest } from './types';
 
 /**
  * OTLP/JSON (an already parsed body) → OtlpTracesRequest, per the OTLP JSON mapping: hex ids,
@@ -92,13 +92,13 @@ function link(raw: unknown, path: Path): OtlpLink {
   };
 }
 
-function keyValues(raw: unknown, path: Path): OtlpKeyValue[] {
+function keyValues(raw: unknown, path: Path, depth = 0): OtlpKeyValue[] {
   return asArray(raw, path).map((kvRaw, i) => {
     const kv = asObject(kvRaw, () => `${path()}[${i}]`) ?? {};
     const value = asObject(kv.value, () => `${path()}[${i}].value`);
     return {
       key: asString(kv.key, () => `${path()}[${i}].key`),
-      value: value === undefined ? null : anyValue(value, () => `${path()}[${i}].value`),
+      value: value === undefined ? null : anyValue(value, () => `${path()}[${i}].value`, depth),
     };
   });
 }
@@ -106,7 +106,7 @@ function keyValues(raw: unknown, path: Path): OtlpKeyValue[] {
 const BASE64_RE = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /** One AnyValue object → the oneof shape with exactly the field that was set (or none). */
-function anyValue(v: JsonObject, path: Path): OtlpAnyValue {
+function anyValue(v: JsonObject, path: Path, depth: number): OtlpAnyValue {
   let x = field(v, 'stringValue', 'string_value');
   if (x !== undefined && x !== null) return { stringValue: asString(x, () => `${path()}.stringValue`) };
   x = field(v, 'intValue', 'int_value');
@@ -118,19 +118,23 @@ function anyValue(v: JsonObject, path: Path): OtlpAnyValue {
   }
   x = field(v, 'doubleValue', 'double_value');
   if (x !== undefined && x !== null) return { doubleValue: jsonDouble(x, () => `${path()}.doubleValue`) };
+  x = field(v, 'arrayValue', 'array_value') ?? field(v, 'kvlistValue', 'kvlist_value');
+  if (x !== undefined && x !== null && depth >= MAX_VALUE_DEPTH) {
+    throw new OtlpDecodeError(`${path()}: values nest deeper than ${MAX_VALUE_DEPTH} levels`);
+  }
   x = field(v, 'arrayValue', 'array_value');
   if (x !== undefined && x !== null) {
     const arr = asObject(x, () => `${path()}.arrayValue`) ?? {};
     const values = asArray(arr.values, () => `${path()}.arrayValue.values`).map((e, i) => {
       const p = () => `${path()}.arrayValue.values[${i}]`;
-      return anyValue(asObject(e, p) ?? {}, p);
+      return anyValue(asObject(e, p) ?? {}, p, depth + 1);
     });
     return { arrayValue: { values } };
   }
   x = field(v, 'kvlistValue', 'kvlist_value');
   if (x !== undefined && x !== null) {
     const kvl = asObject(x, () => `${path()}.kvlistValue`) ?? {};
-    return { kvlistValue: { values: keyValues(kvl.values, () => `${path()}.kvlistValue.values`) } };
+    return { kvlistValue: { values: keyValues(kvl.values, () => `${path()}.kvlistValue.values`, depth + 1) } };
   }
   x = field(v, 'bytesValue', 'bytes_value');
   if (x !== undefined && x !== null) {

@@ -1,5 +1,6 @@
 import { OtlpDecodeError } from './decodeError';
 import { bytesToHex, idError, validHexId, type IdKind } from './ids';
+import { MAX_VALUE_DEPTH } from './types';
 import { pbInt64, pbUint64 } from './int64';
 import { ExportTraceServiceRequest, type PbKeyValue, type PbSpan, type PbTracesRequest } from './protoRoot';
 import type { OtlpEvent, OtlpKeyValue, OtlpLink, OtlpResourceSpans, OtlpScopeSpans, OtlpSpan, OtlpTracesRequest } from './types';
@@ -125,26 +126,31 @@ const NO_KEY_VALUES: OtlpKeyValue[] = [];
  * protobufjs' KeyValue/AnyValue objects already have the OtlpKeyValue/OtlpAnyValue shape (oneof
  * fields, null when unset), so they are passed on without copying. Two fix-ups make them match
  * the type, in place (we own the freshly decoded tree): an absent key becomes '' and int64 values
- * (protobufjs Long) become a number or bigint. Nested arrays and kvlists are fixed the same way.
+ * (protobufjs Long) become a number or bigint. Nested arrays and kvlists are fixed the same way,
+ * down to MAX_VALUE_DEPTH so later recursive steps cannot overflow the stack.
  */
-function fixKeyValues(list: PbKeyValue[] | null | undefined): OtlpKeyValue[] {
+function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKeyValue[] {
   if (!list || list.length === 0) return NO_KEY_VALUES;
   for (let i = 0; i < list.length; i++) {
     const kv = list[i];
     if (kv.key == null) kv.key = '';
-    if (kv.value != null) fixAnyValue(kv.value);
+    if (kv.value != null) fixAnyValue(kv.value, depth);
   }
   return list as OtlpKeyValue[];
 }
 
-function fixAnyValue(v: NonNullable<PbKeyValue['value']>): void {
+function fixAnyValue(v: NonNullable<PbKeyValue['value']>, depth: number): void {
   if (v.stringValue != null) return;
   if (v.intValue != null) {
     if (typeof v.intValue !== 'number') v.intValue = pbInt64(v.intValue);
-  } else if (v.arrayValue != null) {
+    return;
+  }
+  if (v.arrayValue == null && v.kvlistValue == null) return;
+  if (depth >= MAX_VALUE_DEPTH) throw new OtlpDecodeError(`attributes: values nest deeper than ${MAX_VALUE_DEPTH} levels`);
+  if (v.arrayValue != null) {
     const values = v.arrayValue.values ?? [];
-    for (let i = 0; i < values.length; i++) if (values[i] != null) fixAnyValue(values[i]);
+    for (let i = 0; i < values.length; i++) if (values[i] != null) fixAnyValue(values[i], depth + 1);
   } else if (v.kvlistValue != null) {
-    fixKeyValues(v.kvlistValue.values);
+    fixKeyValues(v.kvlistValue.values, depth + 1);
   }
 }

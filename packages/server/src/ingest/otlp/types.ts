@@ -21,6 +21,12 @@ export interface OtlpAnyValue {
   bytesValue?: Uint8Array | null;
 }
 
+/**
+ * How deep arrays and kvlists may nest inside one attribute value. OTLP sets no limit; ours keeps
+ * every recursive step (decode, conversion, JSON encoding) far from the stack limit.
+ */
+export const MAX_VALUE_DEPTH = 32;
+
 export interface OtlpKeyValue {
   key: string;
   /** null when the sender left the value out. */

@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { normalizeTraces } from '../../packages/server/src/ingest/normalize';
+import { decodeTracesProto, type OtlpTracesRequest } from '../../packages/server/src/ingest/otlp';
+import type { SpanRow } from '../../packages/server/src/ingest/spanRow';
+import { sql } from '../../packages/server/src/storage/sql';
+import { openChdbStore } from '../../packages/server/src/storage/telemetry';
+import { encodeSpanBatch } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
+import { readPoolFile } from './requestPool';
+
+/**
+ * The server's ingest stages measured one by one on the very bodies the load run sends, in a
+ * process of its own (chDB binds one data directory per process, and the server must not share
+ * the cores while this runs): protobuf decode, normalisation, the store's row encoding, and the
+ * raw store insert (`insertSpans`, encoding included) in batches of the server's batch size.
+ * Also counts what the server's data directory holds after the load run, as a check that every
+ * acknowledged span was stored.
+ *
+ *   node --import tsx bench/ingest/stageRates.ts <pool file> <batch rows> <raw seconds> [server ch dir]
+ *
+ * Prints one JSON line (StageRates) on stdout.
+ */
+export interface StageRates {
+  spans: number;
+  rows: number;
+  decodeSpansPerSec: number;
+  normalizeSpansPerSec: number;
+  decodeNormalizeSpansPerSec: number;
+  /** SpanRow -> JSONEachRow bytes (the part of insertSpans that runs in JS, on the event loop). */
+  encodeRowsPerSec: number;
+  raw: { batches: number; rows: number; seconds: number; rowsPerSec: number; spansPerSec: number; encodeSeconds: number };
+  /** Rows found in the server's data directory after its run (spans, events), if asked. */
+  stored?: { spans: number; events: number };
+}
+
+const PROJECT = { projectId: 1, groupByEnv: false, groupFuncsByService: false };
+
+/** Runs `fn` over the items repeatedly, at least one full pass and until `minMs` has passed. */
+function timeLoop<T>(items: readonly T[], minMs: number, fn: (item: T) => void): { passes: number; ms: number } {
+  const t0 = performance.now();
+  let passes = 0;
+  do {
+    for (const item of items) fn(item);
+    passes++;
+  } while (performance.now() - t0 < minMs);
+  return { passes, ms: performance.now() - t0 };
+}
+
+async function main(): Promise<void> {
+  const [poolFile, batchRowsArg, rawSecondsArg, serverChDir] = process.argv.slice(2);
+  const bodies = readPoolFile(poolFile);
+  const batchRows = Number(batchRowsArg);
+  const rawSeconds = Number(rawSecondsArg);
+
+  const requests: OtlpTracesRequest[] = bodies.map((b) => decodeTracesProto(b));
+  const spans = requests.reduce((n, r) => n + r.resourceSpans.reduce((m, rs) => m + rs.scopeSpans.reduce((k, ss) => k + ss.spans.length, 0), 0), 0);
+  const rowsPerRequest = requests.map((r) => normalizeTraces(r, PROJECT));
+  const rows: SpanRow[] = rowsPerRequest.flat();
+
+  // Warm the JIT, then time each stage alone and both together.
+  timeLoop(bodies, 500, (b) => normalizeTraces(decodeTracesProto(b), PROJECT));
+  const dec = timeLoop(bodies, 3000, (b) => decodeTracesProto(b));
+  const norm = timeLoop(requests, 3000, (r) => normalizeTraces(r, PROJECT));
+  const both = timeLoop(bodies, 3000, (b) => normalizeTraces(decodeTracesProto(b), PROJECT));
+
+  // Server-sized batches cut from the pool's rows, cycling when the pool holds fewer.
+  const batch = (i: number): SpanRow[] => {
+    const out: SpanRow[] = new Array(batchRows);
+    for (let j = 0; j < batchRows; j++) out[j] = rows[(i * batchRows + j) % rows.length];
+    return out;
+  };
+  const encodeBatches = [batch(0), batch(1), batch(2)];
+  const enc = timeLoop(encodeBatches, 2000, (b) => encodeSpanBatch(b));
+
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-raw-'));
+  const raw = { batches: 0, rows: 0, seconds: 0, rowsPerSec: 0, spansPerSec: 0, encodeSeconds: 0 };
+  try {
+    const store = openChdbStore({ path: dir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
+    await store.migrate();
+    await store.insertSpans(batch(0)); // the first insert pays for part creation and code loading
+    const t0 = performance.now();
+    for (let i = 1; raw.batches < 5 || performance.now() - t0 < rawSeconds * 1000; i++) {
+      const b = batch(i);
+      await store.insertSpans(b);
+      raw.batches++;
+      raw.rows += b.length;
+    }
+    raw.seconds = (performance.now() - t0) / 1000;
+    raw.rowsPerSec = raw.rows / raw.seconds;
+    raw.spansPerSec = (raw.rowsPerSec * spans) / rows.length;
+    raw.encodeSeconds = (raw.rows / (enc.passes * encodeBatches.length * batchRows)) * (enc.ms / 1000);
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  let stored: StageRates['stored'];
+  if (serverChDir) {
+    const store = openChdbStore({ path: serverChDir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
+    const [c] = await store.query<{ spans: string; events: string }>(
+      sql`SELECT countIf(event_name = '') AS spans, countIf(event_name != '') AS events FROM spans_index`,
+    );
+    stored = { spans: Number(c.spans), events: Number(c.events) };
+    await store.close();
+  }
+
+  const perSec = (n: number, ms: number) => (n * 1000) / ms;
+  const result: StageRates = {
+    spans,
+    rows: rows.length,
+    decodeSpansPerSec: perSec(spans * dec.passes, dec.ms),
+    normalizeSpansPerSec: perSec(spans * norm.passes, norm.ms),
+    decodeNormalizeSpansPerSec: perSec(spans * both.passes, both.ms),
+    encodeRowsPerSec: perSec(batchRows * encodeBatches.length * enc.passes, enc.ms),
+    raw,
+    stored,
+  };
+  process.stdout.write(`STAGE_RATES ${JSON.stringify(result)}\n`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import { describe, it, expect } from 'vitest';
+import type { AttrMap } from '../spanRow';
+import { displayNameFor, joinName, joinTypeMessage, logDisplayName } from './displayName';
+
+describe('displayNameFor (reference ingest §2.9)', () => {
+  it.each<[string, AttrMap, string, string, string, string]>([
+    ['display.name overrides', { 'display.name': 'Checkout' }, 'SELECT 1', 'ev', 'span', 'Checkout'],
+    ['empty display.name ignored', { 'display.name': '' }, '', '', 'span', 'span'],
+    ['non-string display.name ignored', { 'display.name': 5 }, '', '', 'span', 'span'],
+    ['rule name next', {}, 'SELECT 1', 'ev', 'span', 'SELECT 1'],
+    ['then event name', {}, '', 'ev', 'span', 'ev'],
+    ['then span name', {}, '', '', 'span', 'span'],
+    ['then <empty>', {}, '', '', '', '<empty>'],
+  ])('%s', (_name, attrs, rule, eventName, name, want) => {
+    expect(displayNameFor({ ...attrs }, rule, eventName, name)).toBe(want);
+  });
+
+  it('removes display.name from the attributes', () => {
+    const attrs: AttrMap = { 'display.name': 'X', a: 1 };
+    displayNameFor(attrs, '', '', 'n');
+    expect(attrs).toEqual({ a: 1 });
+  });
+
+  it('truncates to 200 bytes', () => {
+    const out = displayNameFor({}, 'x'.repeat(300), '', '');
+    expect(out).toHaveLength(200);
+    expect(out.endsWith('...')).toBe(true);
+    expect(displayNameFor({ 'display.name': 'é'.repeat(150) }, '', '', '')).toBe('é'.repeat(98) + '...');
+  });
+});
+
+describe('joinTypeMessage / joinName', () => {
+  it.each([
+    ['Error', '', 'Error'],
+    ['Error', 'boom', 'Error: boom'],
+    ['Error', 'Error: boom', 'Error: boom'],
+    ['', 'boom', 'boom'],
+  ])('%j + %j → %j', (type, msg, want) => {
+    expect(joinTypeMessage(type, msg)).toBe(want);
+  });
+
+  it('joinName leaves out an empty name', () => {
+    expect(joinName('', 'SENT')).toBe('SENT');
+    expect(joinName('svc/M', 'SENT')).toBe('svc/M SENT');
+  });
+});
+
+describe('logDisplayName', () => {
+  it.each<[string, AttrMap, AttrMap, string]>([
+    ['severity + message', { 'log.message': 'user logged in' }, {}, 'INFO user logged in'],
+    ['message already starting with the severity', { 'log.message': 'INFO: ready' }, {}, 'INFO: ready'],
+    ['exception fallback', { 'exception.type': 'E', 'exception.message': 'bad' }, {}, 'E: bad'],
+    ['own attributes as JSON', { 'service.name': 'api', a: 1 }, { a: 1 }, '{"a":1}'],
+    ['event name last', { 'service.name': 'api' }, {}, 'log'],
+  ])('%s', (_name, attrs, own, want) => {
+    expect(logDisplayName('INFO', attrs, own, 'log')).toBe(want);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, it, expect } from 'vitest';
+import type { SpanKind } from '@lantern/shared';
+import type { AttrMap } from '../spanRow';
+import { classifySpan } from './spanSystem';
+
+const child = { parentId: 7n, kind: 'internal' as SpanKind };
+
+describe('classifySpan (reference ingest §2.7)', () => {
+  it.each<[string, AttrMap, string, string]>([
+    ['rpc.system → rpc:<service>', { 'service.name': 'cart', 'rpc.system': 'grpc' }, 'rpc', 'rpc:cart'],
+    ['rpc without service → rpc:unknown', { 'rpc.system': 'grpc' }, 'rpc', 'rpc:unknown'],
+    ['rpc wins over http', { 'rpc.system': 'grpc', 'http.route': '/x', 'service.name': 's' }, 'rpc', 'rpc:s'],
+    ['messaging.system → messaging:<system>', { 'service.name': 's', 'messaging.system': 'kafka' }, 'messaging', 'messaging:kafka'],
+    ['messaging wins over db', { 'messaging.system': 'rabbitmq', 'db.system': 'redis' }, 'messaging', 'messaging:rabbitmq'],
+    ['db.system → db:<system>', { 'db.system': 'postgresql', 'service.name': 's' }, 'db', 'db:postgresql'],
+    ['db.statement alone → db:unknown_db', { 'db.statement': 'SELECT 1' }, 'db', 'db:unknown_db'],
+    ['db.statement of any type counts', { 'db.statement': 5 }, 'db', 'db:unknown_db'],
+    ['stable semconv db.system.name', { 'db.system.name': 'mysql' }, 'db', 'db:mysql'],
+    ['stable semconv db.query.text', { 'db.query.text': 'SELECT 1' }, 'db', 'db:unknown_db'],
+    ['empty rpc.system does not count', { 'rpc.system': '', 'db.system': 'redis' }, 'db', 'db:redis'],
+    ['http.route → http:<service>', { 'http.route': '/users/:id', 'service.name': 'api' }, 'http', 'http:api'],
+    ['http.target → http:<service>', { 'http.target': '/users/1', 'service.name': 'api' }, 'http', 'http:api'],
+    ['stable semconv url.path → http', { 'url.path': '/users/1', 'service.name': 'api' }, 'http', 'http:api'],
+    ['client span with only http.url → funcs', { 'http.url': 'http://x/y', 'service.name': 'api' }, 'funcs', 'funcs'],
+    ['nothing special → funcs', { 'service.name': 'api' }, 'funcs', 'funcs'],
+  ])('%s', (_name, attrs, type, system) => {
+    const got = classifySpan(attrs, child, false);
+    expect([got.type, got.system]).toEqual([type, system]);
+  });
+
+  it.each<[string, AttrMap, bigint, SpanKind, string]>([
+    ['root span', { 'service.name': 'api' }, 0n, 'internal', 'funcs:api'],
+    ['non-internal kind', { 'service.name': 'api' }, 7n, 'server', 'funcs:api'],
+    ['code.function present', { 'service.name': 'api', 'code.function': 'f' }, 7n, 'internal', 'funcs:api'],
+    ['code.function.name present', { 'code.function.name': 'f' }, 7n, 'internal', 'funcs:unknown'],
+    ['inner internal span stays shared', { 'service.name': 'api' }, 7n, 'internal', 'funcs'],
+  ])('groupFuncsByService: %s → %s', (_name, attrs, parentId, kind, system) => {
+    expect(classifySpan(attrs, { parentId, kind }, true).system).toBe(system);
+  });
+
+  it('db spans take the statement as display name and its keywords as hash suffix', () => {
+    const got = classifySpan({ 'db.system': 'postgresql', 'db.statement': 'select * from t where a = 1' }, child, false);
+    expect(got.displayName).toBe('select * from t where a = 1');
+    expect(got.hashSuffix).toBe('SELECT FROM WHERE');
+    expect(got.hashKeys).toContain('db.sql.table');
+  });
+
+  it('a non-string statement neither names nor suffixes', () => {
+    const got = classifySpan({ 'db.statement': 42 }, child, false);
+    expect([got.displayName, got.hashSuffix]).toEqual(['', '']);
+  });
+
+  it('other rules set no display name', () => {
+    expect(classifySpan({ 'http.route': '/x' }, child, false).displayName).toBe('');
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, it, expect } from 'vitest';
+import { decodeTracesProto, OtlpDecodeError } from './index';
+import { ExportTraceServiceRequest } from './protoRoot';
+
+const hex = (h: string) => Buffer.from(h, 'hex');
+const TRACE = '0af7651916cd43dd8448eb211c80319c';
+const SPAN = 'b7ad6b7169203331';
+const PARENT = '00f067aa0ba902b7';
+
+function encode(req: unknown): Uint8Array {
+  return ExportTraceServiceRequest.encode(req as never).finish();
+}
+
+function span(over: Record<string, unknown> = {}) {
+  return {
+    traceId: hex(TRACE),
+    spanId: hex(SPAN),
+    parentSpanId: hex(PARENT),
+    name: 'GET /users',
+    kind: 2,
+    startTimeUnixNano: '1700000000123456789',
+    endTimeUnixNano: '1700000000223456789',
+    ...over,
+  };
+}
+
+function request(spans: unknown[], resource: unknown = { attributes: [{ key: 'service.name', value: { stringValue: 'api' } }] }, scope: unknown = { name: 'lib', version: '1.0' }) {
+  return { resourceSpans: [{ resource, scopeSpans: [{ scope, spans }] }] };
+}
+
+describe('decodeTracesProto', () => {
+  it('decodes a request encoded with the same protobufjs root', () => {
+    const buf = encode(
+      request([
+        span({
+          traceState: 'k=v',
+          attributes: [
+            { key: 's', value: { stringValue: 'x' } },
+            { key: 'i', value: { intValue: 42 } },
+            { key: 'big', value: { intValue: '9223372036854775807' } },
+            { key: 'neg', value: { intValue: -3 } },
+            { key: 'd', value: { doubleValue: 2.5 } },
+            { key: 'b', value: { boolValue: true } },
+            { key: 'arr', value: { arrayValue: { values: [{ stringValue: 'a' }, { intValue: 1 }] } } },
+            { key: 'kv', value: { kvlistValue: { values: [{ key: 'n', value: { intValue: 5 } }] } } },
+            { key: 'bytes', value: { bytesValue: Buffer.from([1, 2]) } },
+            { key: 'none', value: {} },
+          ],
+          events: [{ timeUnixNano: '1700000000150000000', name: 'exception', attributes: [{ key: 'exception.type', value: { stringValue: 'E' } }] }],
+          links: [{ traceId: hex('11'.repeat(16)), spanId: hex('22'.repeat(8)), traceState: '', attributes: [] }],
+          status: { code: 2, message: 'boom' },
+        }),
+      ]),
+    );
+    const req = decodeTracesProto(buf);
+    const rs = req.resourceSpans[0];
+    expect(rs.resource.attributes).toMatchObject([{ key: 'service.name', value: { stringValue: 'api' } }]);
+    expect(rs.scopeSpans[0].scope).toMatchObject({ name: 'lib', version: '1.0', attributes: [] });
+    const s = rs.scopeSpans[0].spans[0];
+    expect(s).toMatchObject({
+      traceId: TRACE,
+      spanId: SPAN,
+      parentSpanId: PARENT,
+      traceState: 'k=v',
+      name: 'GET /users',
+      kind: 2,
+      startTimeUnixNano: 1700000000123456789n,
+      endTimeUnixNano: 1700000000223456789n,
+      status: { code: 2, message: 'boom' },
+    });
+    const attrs = Object.fromEntries(s.attributes.map((kv) => [kv.key, kv.value]));
+    expect(attrs.s).toMatchObject({ stringValue: 'x' });
+    expect(attrs.i).toMatchObject({ intValue: 42 });
+    expect(attrs.big).toMatchObject({ intValue: 9223372036854775807n });
+    expect(attrs.neg).toMatchObject({ intValue: -3 });
+    expect(attrs.d).toMatchObject({ doubleValue: 2.5 });
+    expect(attrs.b).toMatchObject({ boolValue: true });
+    expect(attrs.arr?.arrayValue?.values).toMatchObject([{ stringValue: 'a' }, { intValue: 1 }]);
+    expect(attrs.kv?.kvlistValue?.values).toMatchObject([{ key: 'n', value: { intValue: 5 } }]);
+    expect([...(attrs.bytes?.bytesValue ?? [])]).toEqual([1, 2]);
+    expect(attrs.none?.stringValue ?? null).toBeNull();
+    expect(s.events).toMatchObject([{ timeUnixNano: 1700000000150000000n, name: 'exception', attributes: [{ key: 'exception.type' }] }]);
+    expect(s.links).toMatchObject([{ traceId: '11'.repeat(16), spanId: '22'.repeat(8), traceState: '' }]);
+  });
+
+  it('treats a missing resource and scope as empty (reference QUIRK: it crashed)', () => {
+    const req = decodeTracesProto(encode({ resourceSpans: [{ scopeSpans: [{ spans: [span()] }] }] }));
+    expect(req.resourceSpans[0].resource).toEqual({ attributes: [] });
+    expect(req.resourceSpans[0].scopeSpans[0].scope).toEqual({ name: '', version: '', attributes: [] });
+  });
+
+  it('fills defaults for absent span fields', () => {
+    const s = decodeTracesProto(encode(request([{ traceId: hex(TRACE), spanId: hex(SPAN) }]))).resourceSpans[0].scopeSpans[0].spans[0];
+    expect(s).toMatchObject({ parentSpanId: '', name: '', kind: 0, startTimeUnixNano: 0n, endTimeUnixNano: 0n, attributes: [], events: [], links: [], status: { code: 0, message: '' } });
+  });
+
+  it('reads an all-zero parent span id as "no parent"', () => {
+    const s = decodeTracesProto(encode(request([span({ parentSpanId: Buffer.alloc(8) })]))).resourceSpans[0].scopeSpans[0].spans[0];
+    expect(s.parentSpanId).toBe('');
+  });
+
+  it('reuses the trace id across spans and still sees a change', () => {
+    const other = 'ff'.repeat(16);
+    const spans = decodeTracesProto(encode(request([span(), span(), span({ traceId: hex(other) }), span()]))).resourceSpans[0].scopeSpans[0].spans;
+    expect(spans.map((s) => s.traceId)).toEqual([TRACE, TRACE, other, TRACE]);
+  });
+
+  it('decodes an empty body as an empty request', () => {
+    expect(decodeTracesProto(new Uint8Array(0))).toEqual({ resourceSpans: [] });
+  });
+
+  it.each<[string, Uint8Array, RegExp]>([
+    ['garbage bytes', Buffer.from('this is not protobuf at all'), /not a valid OTLP ExportTraceServiceRequest/],
+    ['truncated message', encode(request([span()])).subarray(0, 40), /not a valid OTLP/],
+    ['invalid wire type', new Uint8Array([0xff, 0xff, 0xff, 0xff]), /not a valid OTLP/],
+    ['missing trace id', encode(request([span({ traceId: undefined })])), /spans\[0\]\.traceId: expected a 16-byte id .* got nothing/],
+    ['short trace id', encode(request([span({ traceId: hex('abcd') })])), /spans\[0\]\.traceId: expected a 16-byte id \(32 hex chars\), got 2 bytes/],
+    ['all-zero trace id', encode(request([span({ traceId: Buffer.alloc(16) })])), /traceId: an all-zero id is invalid/],
+    ['long span id', encode(request([span({ spanId: hex('00'.repeat(9)) })])), /spanId: expected a 8-byte id/],
+    ['all-zero span id', encode(request([span({ spanId: Buffer.alloc(8) })])), /spanId: an all-zero id is invalid/],
+    ['bad parent id length', encode(request([span({ parentSpanId: hex('0102') })])), /parentSpanId: expected a 8-byte id/],
+    ['bad link span id', encode(request([span(), span({ links: [{ traceId: hex(TRACE), spanId: hex('01') }] })])), /resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\]\.links\[0\]\.spanId/],
+  ])('refuses %s with OtlpDecodeError', (_name, buf, message) => {
+    expect(() => decodeTracesProto(buf)).toThrow(OtlpDecodeError);
+    expect(() => decodeTracesProto(buf)).toThrow(message);
+  });
+
+  it('refuses a non-byte argument', () => {
+    expect(() => decodeTracesProto('x' as never)).toThrow(OtlpDecodeError);
+  });
+});

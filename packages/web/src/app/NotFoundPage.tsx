@@ -1,0 +1,19 @@
+import { Box, Typography } from '@mui/material';
+import { useEffect } from 'react';
+import { HelpLinks } from '../components/HelpLinks';
+
+/** Spec §2.2 not-found text, then where to get help. */
+export function NotFoundPage() {
+  useEffect(() => {
+    document.title = 'Page not found | Lantern';
+  }, []);
+  return (
+    <Box sx={{ textAlign: 'center', py: 10 }} data-testid="not-found">
+      <Typography variant="h4" component="h1" gutterBottom>
+        Page not found
+      </Typography>
+      <Typography sx={{ mb: 3 }}>Sorry, the requested page can't be found. The development team has been notified.</Typography>
+      <HelpLinks />
+    </Box>
+  );
+}

@@ -1,0 +1,21 @@
+import { Alert, Box, Button, LinearProgress } from '@mui/material';
+import { Navigate, Outlet } from 'react-router-dom';
+import { useCurrentUser } from '../features/auth/authApi';
+import { paths } from '../lib/routes/paths';
+
+/** Every page except Login needs a session; without one the user goes to Login. */
+export function RequireAuth() {
+  const { data, error, isPending, refetch } = useCurrentUser();
+  if (isPending) return <LinearProgress data-testid="auth-loading" />;
+  if (error) {
+    return (
+      <Box sx={{ p: 4 }}>
+        <Alert severity="error" action={<Button onClick={() => refetch()}>Retry</Button>}>
+          {error.message}
+        </Alert>
+      </Box>
+    );
+  }
+  if (!data) return <Navigate to={paths.login()} replace />;
+  return <Outlet />;
+}

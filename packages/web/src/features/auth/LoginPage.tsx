@@ -1,0 +1,111 @@
+import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import LockIcon from '@mui/icons-material/Lock';
+import { Alert, AppBar, Box, Button, Card, CardContent, Divider, InputAdornment, Stack, TextField, Toolbar, Typography } from '@mui/material';
+import { LoginRequest } from '@lantern/shared';
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Navigate } from 'react-router-dom';
+import { capitalize } from '../../lib/text/capitalize';
+import { externalLinks, paths } from '../../lib/routes/paths';
+import { SsoButtons } from './SsoButtons';
+import { useCurrentUser, useLoginHint, useLoginMutation } from './authApi';
+
+function fieldErrors(values: { email: string; password: string }): Partial<Record<'email' | 'password', string>> {
+  const parsed = LoginRequest.safeParse(values);
+  if (parsed.success) return {};
+  const errors: Partial<Record<'email' | 'password', string>> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0];
+    if ((field === 'email' || field === 'password') && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+/** Spec platform §2.3. */
+export function LoginPage() {
+  const currentUser = useCurrentUser();
+  const hint = useLoginHint();
+  const login = useLoginMutation();
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [touched, setTouched] = useState({ email: false, password: false });
+
+  useEffect(() => {
+    document.title = 'Log in | Lantern';
+  }, []);
+
+  if (currentUser.data) return <Navigate to={paths.home()} replace />;
+
+  const errors = fieldErrors(values);
+  const valid = Object.keys(errors).length === 0;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (valid && !login.isPending) login.mutate({ email: values.email.trim(), password: values.password });
+  };
+  const field = (name: 'email' | 'password') => ({
+    value: values[name],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    onBlur: () => setTouched((t) => ({ ...t, [name]: true })),
+    error: touched[name] && !!errors[name],
+    helperText: touched[name] ? errors[name] : undefined,
+  });
+
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', py: 8, bgcolor: '#FAFAFA', flexGrow: 1 }}>
+      <Card sx={{ width: 500, maxWidth: '100%', alignSelf: 'flex-start' }} data-testid="login-card">
+        <AppBar position="static" elevation={0}>
+          <Toolbar>
+            <Typography variant="h6" component="h1" sx={{ flexGrow: 1 }}>
+              Log in
+            </Typography>
+            <Button variant="outlined" color="inherit" size="small" href={externalLinks.createUser} target="_blank" rel="noopener" data-testid="create-user-link">
+              Create new user
+            </Button>
+          </Toolbar>
+        </AppBar>
+        <CardContent sx={{ p: 3 }}>
+          <SsoButtons />
+          <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+            {login.error && (
+              <Alert severity="error" data-testid="login-error">
+                {capitalize(login.error.message)}
+              </Alert>
+            )}
+            {hint.data?.hint && (
+              <Typography variant="body2" color="text.secondary" data-testid="login-hint">
+                The default login is <strong>{hint.data.hint.email}</strong> with password <strong>{hint.data.hint.password}</strong>.
+              </Typography>
+            )}
+            <TextField
+              {...field('email')}
+              label="Email"
+              type="email"
+              autoComplete="username"
+              variant="filled"
+              required
+              autoFocus
+              slotProps={{
+                input: { startAdornment: <InputAdornment position="start"><AccountCircleIcon /></InputAdornment> },
+                htmlInput: { 'data-testid': 'login-email' },
+              }}
+            />
+            <TextField
+              {...field('password')}
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              variant="filled"
+              required
+              slotProps={{
+                input: { startAdornment: <InputAdornment position="start"><LockIcon /></InputAdornment> },
+                htmlInput: { 'data-testid': 'login-password' },
+              }}
+            />
+            <Divider />
+            <Button type="submit" variant="contained" size="large" disabled={!valid || login.isPending} data-testid="login-submit">
+              Sign in
+            </Button>
+          </Stack>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

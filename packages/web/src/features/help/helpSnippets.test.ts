@@ -1,0 +1,43 @@
+import type { ProjectResponse } from '@lantern/shared';
+import { describe, expect, it } from 'vitest';
+import { collectorSnippet, sdkEnvSnippet } from './helpSnippets';
+
+const project: ProjectResponse = {
+  project: { id: 1, name: 'Demo', pinnedAttrs: [], groupByEnv: false, groupFuncsByService: false },
+  http: { endpoint: 'http://localhost:14318', dsn: 'http://tok@localhost:14318/1' },
+  grpc: { endpoint: 'http://localhost:14317', dsn: 'http://tok@localhost:14317/1' },
+};
+
+describe('sdkEnvSnippet', () => {
+  it('points the SDK at the HTTP endpoint with the DSN header', () => {
+    expect(sdkEnvSnippet(project, 'http')).toBe(
+      [
+        'export OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:14318',
+        'export OTEL_EXPORTER_OTLP_HEADERS=lantern-dsn=http://tok@localhost:14318/1',
+        'export OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf',
+        'export OTEL_SERVICE_NAME=my-service',
+      ].join('\n'),
+    );
+  });
+
+  it('uses the gRPC endpoint and protocol for gRPC', () => {
+    const text = sdkEnvSnippet(project, 'grpc');
+    expect(text).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:14317');
+    expect(text).toContain('OTEL_EXPORTER_OTLP_PROTOCOL=grpc');
+  });
+});
+
+describe('collectorSnippet', () => {
+  it('gives the gRPC exporter host:port and an insecure channel for http', () => {
+    const yaml = collectorSnippet(project, 'grpc');
+    expect(yaml).toContain('    endpoint: localhost:14317\n    tls:\n      insecure: true');
+    expect(yaml).toContain("lantern-dsn: 'http://tok@localhost:14317/1'");
+    expect(yaml).toContain('exporters: [otlp/lantern]');
+  });
+
+  it('adds the exporter to every pipeline (unused exporters are silently ignored)', () => {
+    const yaml = collectorSnippet(project, 'http');
+    expect(yaml.match(/exporters: \[otlphttp\/lantern\]/g)).toHaveLength(3);
+    expect(yaml).toContain('send_batch_size: 10000');
+  });
+});

@@ -1,0 +1,62 @@
+import type { ProjectResponse } from '@lantern/shared';
+
+/**
+ * Copy-paste configuration for sending data to a project, built from the DSNs the server reports.
+ * Pure so the exact text can be pinned by tests.
+ */
+
+/** OTLP exporters of every OpenTelemetry SDK read these variables (OTLP exporter spec). */
+export function sdkEnvSnippet(project: ProjectResponse, transport: 'http' | 'grpc'): string {
+  const target = project[transport];
+  return [
+    `export OTEL_EXPORTER_OTLP_ENDPOINT=${target.endpoint}`,
+    `export OTEL_EXPORTER_OTLP_HEADERS=lantern-dsn=${target.dsn}`,
+    `export OTEL_EXPORTER_OTLP_PROTOCOL=${transport === 'grpc' ? 'grpc' : 'http/protobuf'}`,
+    'export OTEL_SERVICE_NAME=my-service',
+  ].join('\n');
+}
+
+/** gRPC exporters take host:port, without a scheme. */
+function hostPort(endpoint: string): string {
+  return endpoint.replace(/^[a-z]+:\/\//, '');
+}
+
+/** An OpenTelemetry Collector forwarding traces, metrics and logs (batch 10000 / 10 s, spec tracing §2). */
+export function collectorSnippet(project: ProjectResponse, transport: 'http' | 'grpc'): string {
+  const exporter =
+    transport === 'grpc'
+      ? [
+          '  otlp/lantern:',
+          `    endpoint: ${hostPort(project.grpc.endpoint)}`,
+          '    tls:',
+          `      insecure: ${project.grpc.endpoint.startsWith('https') ? 'false' : 'true'}`,
+          '    headers:',
+          `      lantern-dsn: '${project.grpc.dsn}'`,
+        ]
+      : ['  otlphttp/lantern:', `    endpoint: ${project.http.endpoint}`, '    headers:', `      lantern-dsn: '${project.http.dsn}'`];
+  const name = transport === 'grpc' ? 'otlp/lantern' : 'otlphttp/lantern';
+  const pipeline = (signal: string) => [
+    `    ${signal}:`,
+    '      receivers: [otlp]',
+    '      processors: [batch]',
+    `      exporters: [${name}]`,
+  ];
+  return [
+    'receivers:',
+    '  otlp:',
+    '    protocols:',
+    '      grpc:',
+    '      http:',
+    'processors:',
+    '  batch:',
+    '    send_batch_size: 10000',
+    '    timeout: 10s',
+    'exporters:',
+    ...exporter,
+    'service:',
+    '  pipelines:',
+    ...pipeline('traces'),
+    ...pipeline('metrics'),
+    ...pipeline('logs'),
+  ].join('\n');
+}

@@ -1,0 +1,13 @@
+/**
+ * The span-list query the top-bar search sends for free text (spec §2.2: groups whose span name or
+ * event name contains the text; display_name is the event name when there is one, else the span
+ * name). The text is a double-quoted string literal of the query language, so quotes and
+ * backslashes are escaped.
+ */
+export function quoteQueryString(text: string): string {
+  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+export function spanSearchQuery(text: string): string {
+  return `where display_name contains ${quoteQueryString(text.trim())}`;
+}

@@ -1,0 +1,50 @@
+import type { Span } from '@lantern/shared';
+import { describe, expect, it } from 'vitest';
+import { parentSpanIds, spanTreeRows } from './spanTreeRows';
+
+function span(id: string, children?: Span[]): Span {
+  return {
+    id,
+    traceId: 't',
+    projectId: 1,
+    system: 'http:svc',
+    groupId: 'g',
+    kind: 'server',
+    name: id,
+    displayName: id,
+    time: '2024-01-01T00:00:00Z',
+    duration: 1,
+    durationSelf: 1,
+    startPct: 0,
+    endPct: 1,
+    statusCode: 'unset',
+    statusMessage: '',
+    attrs: {},
+    children,
+  };
+}
+
+const tree = span('root', [span('a', [span('a1'), span('a2')]), span('b')]);
+const view = (rows: ReturnType<typeof spanTreeRows>) => rows.map((r) => `${'-'.repeat(r.level)}${r.span.id}${r.collapsed ? '+' : ''}`);
+
+describe('spanTreeRows', () => {
+  it('lists every span depth-first with its level', () => {
+    expect(view(spanTreeRows(tree, new Set()))).toEqual(['root', '-a', '--a1', '--a2', '-b']);
+  });
+
+  it('hides the descendants of a collapsed span', () => {
+    expect(view(spanTreeRows(tree, new Set(['a'])))).toEqual(['root', '-a+', '-b']);
+    expect(view(spanTreeRows(tree, new Set(['root'])))).toEqual(['root+']);
+  });
+
+  it('marks which rows can expand', () => {
+    const rows = spanTreeRows(tree, new Set());
+    expect(rows.filter((r) => r.hasChildren).map((r) => r.span.id)).toEqual(['root', 'a']);
+  });
+});
+
+describe('parentSpanIds', () => {
+  it('lists spans with children', () => {
+    expect(parentSpanIds(tree).sort()).toEqual(['a', 'root']);
+  });
+});

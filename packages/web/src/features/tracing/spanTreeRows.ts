@@ -1,0 +1,41 @@
+import type { Span } from '@lantern/shared';
+
+/**
+ * Flattens a trace's span tree into the rows the tree table draws, depth-first in the server's
+ * order, skipping the descendants of collapsed spans. Pure: the collapsed set is the only state.
+ */
+export interface SpanTreeRow {
+  span: Span;
+  level: number;
+  hasChildren: boolean;
+  collapsed: boolean;
+}
+
+export function spanTreeRows(root: Span, collapsed: ReadonlySet<string>): SpanTreeRow[] {
+  const rows: SpanTreeRow[] = [];
+  // An explicit stack: traces can be thousands of spans deep in pathological cases.
+  const stack: { span: Span; level: number }[] = [{ span: root, level: 0 }];
+  while (stack.length > 0) {
+    const { span, level } = stack.pop()!;
+    const children = span.children ?? [];
+    const isCollapsed = collapsed.has(span.id);
+    rows.push({ span, level, hasChildren: children.length > 0, collapsed: isCollapsed });
+    if (isCollapsed) continue;
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ span: children[i], level: level + 1 });
+  }
+  return rows;
+}
+
+/** Ids of every span that has children: collapsing all of them leaves only the root row. */
+export function parentSpanIds(root: Span): string[] {
+  const ids: string[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const span = stack.pop()!;
+    if (span.children?.length) {
+      ids.push(span.id);
+      stack.push(...span.children);
+    }
+  }
+  return ids;
+}
