@@ -5,10 +5,10 @@ import pino, { type Logger } from 'pino';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { createHttpApp, registerWebApp } from '../http';
-import { Batcher, bindGrpc, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
+import { Batcher, bindGrpc, type SpanBatcher, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
-import { openTelemetryStore } from '../storage/telemetry';
+import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
 import { createTracingStore, registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
 
@@ -42,12 +42,12 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     sessions: createSessionSigner(resolveSecretKey(config.secret_key, config.data_dir)),
   });
 
-  const batcher = new Batcher({
+  const batcher: SpanBatcher = new Batcher<EncodedSpans>({
     batchRows: config.ingest.batch_rows,
     flushIntervalMs: config.ingest.flush_interval_ms,
     queueRows: config.ingest.queue_rows,
     queueBytes: config.ingest.queue_bytes,
-    write: (rows) => telemetry.insertSpans(rows),
+    write: (chunks) => telemetry.insertEncodedSpans(concatEncoded(chunks)),
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
   const traces = createTraceIngest(batcher);

@@ -95,4 +95,21 @@ describe('Batcher', () => {
     expect(written).toBe(7);
     await expect(b.submit(rows(1), 1)).rejects.toBeInstanceOf(BatcherClosedError);
   });
+
+  it('counts the rows a chunk holds, not the chunks, against the batch and queue limits', async () => {
+    const batches: string[][] = [];
+    const b = new Batcher<string>({
+      batchRows: 10,
+      flushIntervalMs: 50,
+      queueRows: 15,
+      queueBytes: 1e6,
+      write: async (chunks) => void batches.push(chunks),
+    });
+    const a = b.submit(['a'], 1, 6);
+    const c = b.submit(['b'], 1, 6); // 12 rows queued: the batch of 10 takes only the first chunk
+    await expect(b.submit(['c'], 1, 4)).rejects.toBeInstanceOf(QueueFullError);
+    await Promise.all([a, c]);
+    expect(batches).toEqual([['a'], ['b']]);
+    expect(b.stats.committedRows).toBe(12);
+  });
 });

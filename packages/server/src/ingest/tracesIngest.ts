@@ -5,6 +5,11 @@ import { normalizeTraces } from './normalize';
 import { decodeTracesJson, decodeTracesProto, OtlpDecodeError } from './otlp';
 import type { PartialSuccess } from './otlpResponse';
 import { parseJsonBody, type BodyFormat } from './requestBody';
+import type { SpanRow } from './spanRow';
+import { encodeSpans, type EncodedSpans } from '../storage/telemetry/spanRowEncoding';
+
+/** Span rows wait for their batch already encoded for storage (encoding overlaps the previous insert). */
+export type SpanBatcher = Batcher<EncodedSpans>;
 
 /**
  * The transport-independent part of trace ingest, shared by OTLP/HTTP and OTLP/gRPC:
@@ -12,7 +17,7 @@ import { parseJsonBody, type BodyFormat } from './requestBody';
  */
 export type TraceIngest = (project: ProjectConfig, format: BodyFormat, body: Buffer) => Promise<PartialSuccess | null>;
 
-export function createTraceIngest(batcher: Batcher): TraceIngest {
+export function createTraceIngest(batcher: SpanBatcher): TraceIngest {
   return async (project, format, body) => {
     let request;
     try {
@@ -26,14 +31,20 @@ export function createTraceIngest(batcher: Batcher): TraceIngest {
       groupByEnv: project.group_by_env,
       groupFuncsByService: project.group_funcs_by_service,
     });
-    await commit(batcher, rows, body.length);
+    await commitSpans(batcher, rows);
     return null;
   };
 }
 
-export async function commit(batcher: Batcher, rows: Parameters<Batcher['submit']>[0], bytes: number): Promise<void> {
+/** Encodes span rows (spans, events, logs) and waits until their batch is committed. */
+export function commitSpans(batcher: SpanBatcher, rows: SpanRow[]): Promise<void> {
+  const encoded = encodeSpans(rows);
+  return commit(batcher, [encoded], encoded.index.length + encoded.data.length, encoded.rows);
+}
+
+export async function commit<T>(batcher: Batcher<T>, items: T[], bytes: number, rows = items.length): Promise<void> {
   try {
-    await batcher.submit(rows, bytes);
+    await batcher.submit(items, bytes, rows);
   } catch (err) {
     if (err instanceof QueueFullError) {
       throw new AppError('rate_limited', 'queue_full', err.message, err.retryAfterSec);
