@@ -112,4 +112,22 @@ describe('Batcher', () => {
     expect(batches).toEqual([['a'], ['b']]);
     expect(b.stats.committedRows).toBe(12);
   });
+
+  it('writes at once when idle, then at most one partial batch per flush interval', async () => {
+    const starts: number[] = [];
+    const b = new Batcher({
+      batchRows: 100,
+      flushIntervalMs: 300,
+      queueRows: 1000,
+      queueBytes: 1e6,
+      write: async () => void starts.push(performance.now()),
+    });
+    const t0 = performance.now();
+    await b.submit(rows(1), 1);
+    expect(starts[0] - t0).toBeLessThan(150);
+    await b.submit(rows(1), 1);
+    expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(299);
+    await b.submit(rows(100), 1); // a full batch does not wait
+    expect(starts[2] - starts[1]).toBeLessThan(150);
+  });
 });
