@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { createHttpApp, registerWebApp } from '../http';
-import { Batcher, bindGrpc, type SpanBatcher, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
+import { Batcher, bindGrpc, createPreparePool, type SpanBatcher, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
 import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
@@ -50,7 +50,8 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     write: (chunks) => telemetry.insertEncodedSpans(concatEncoded(chunks)),
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
-  const traces = createTraceIngest(batcher);
+  const preparePool = createPreparePool({ threads: config.ingest.workers });
+  const traces = createTraceIngest({ batcher, pool: preparePool });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
@@ -77,6 +78,7 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
       await http.close();
       await batcher.close();
+      await preparePool.close();
       await telemetry.close();
       await db.destroy();
     },
