@@ -5,3 +5,4 @@ export * from './api/tracing';
 export * from './api/tracingQuery';
 export * from './dsn';
 export * from './traceId';
+export * from './query';
