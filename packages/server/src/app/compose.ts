@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { createHttpApp, registerWebApp } from '../http';
-import { Batcher, bindGrpc, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
+import { Batcher, bindGrpc, createIngest } from '../ingest';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
 import { openTelemetryStore } from '../storage/telemetry';
@@ -50,16 +50,16 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     write: (rows) => telemetry.insertSpans(rows),
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
-  const traces = createTraceIngest(batcher);
+  const ingest = createIngest({ config, batcher, projects, log });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
   registerProjectRoutes(http, projects);
   registerTracingRoutes(http, { projects, store: createTracingStore(telemetry) });
-  await registerIngestHttpRoutes(http, { projects, traces, maxBodyBytes: config.ingest.max_body_bytes });
+  await ingest.registerHttp(http);
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 
-  const grpcServer = createIngestGrpcServer({ projects, traces, maxBodyBytes: config.ingest.max_body_bytes, log });
+  const grpcServer = ingest.grpc;
 
   return {
     http,
@@ -76,6 +76,7 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     async close() {
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
       await http.close();
+      ingest.close();
       await batcher.close();
       await telemetry.close();
       await db.destroy();

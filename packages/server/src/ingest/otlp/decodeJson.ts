@@ -92,7 +92,7 @@ function link(raw: unknown, path: Path): OtlpLink {
   };
 }
 
-function keyValues(raw: unknown, path: Path, depth = 0): OtlpKeyValue[] {
+export function keyValues(raw: unknown, path: Path, depth = 0): OtlpKeyValue[] {
   return asArray(raw, path).map((kvRaw, i) => {
     const kv = asObject(kvRaw, () => `${path()}[${i}]`) ?? {};
     const value = asObject(kv.value, () => `${path()}[${i}].value`);
@@ -155,4 +155,10 @@ function jsonDouble(x: unknown, path: Path): number {
     if (x.trim() !== '' && !Number.isNaN(n)) return n;
   }
   throw new OtlpDecodeError(`${path()}: expected a number, got ${typeName(x)}`);
+}
+
+/** An optional AnyValue field (e.g. a log body): null when absent. */
+export function anyValueOrNull(raw: unknown, path: Path): OtlpAnyValue | null {
+  const v = asObject(raw, path);
+  return v === undefined ? null : anyValue(v, path, 0);
 }

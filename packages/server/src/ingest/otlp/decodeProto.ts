@@ -129,7 +129,7 @@ const NO_KEY_VALUES: OtlpKeyValue[] = [];
  * (protobufjs Long) become a number or bigint. Nested arrays and kvlists are fixed the same way,
  * down to MAX_VALUE_DEPTH so later recursive steps cannot overflow the stack.
  */
-function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKeyValue[] {
+export function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKeyValue[] {
   if (!list || list.length === 0) return NO_KEY_VALUES;
   for (let i = 0; i < list.length; i++) {
     const kv = list[i];
