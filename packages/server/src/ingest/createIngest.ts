@@ -9,9 +9,10 @@ import { createIngestPipeline } from './ingestPipeline';
 import { IngestStats } from './ingestStats';
 import { createLogsIngest } from './logsIngest';
 import { createTraceIngest } from './tracesIngest';
+import { createVectorIngest, createZipkinIngest } from './zipkinVectorIngest';
 
 /**
- * Builds every ingest path on one batcher: OTLP traces and logs (HTTP + gRPC), the self-telemetry
+ * Builds every ingest path on one batcher: OTLP traces and logs (HTTP + gRPC), Zipkin, Vector, the self-telemetry
  * counters with their `GET /api/v1/internal/stats` route and a once-a-minute log line.
  */
 export interface Ingest {
@@ -35,6 +36,7 @@ export function createIngest({ config, batcher, projects, log }: IngestDeps): In
   const pipeline = createIngestPipeline({ batcher, stats, maxRowsPerRequest: limits.max_rows_per_request });
   const otlp = { traces: createTraceIngest(pipeline), logs: createLogsIngest(pipeline) };
   const transport = { projects, pipeline, otlp, maxBodyBytes: limits.max_body_bytes };
+  const json = { zipkin: createZipkinIngest(pipeline), vector: createVectorIngest(pipeline) };
 
   const timer = setInterval(() => log.info({ ingest: stats.snapshot() }, 'ingest stats'), limits.stats_log_interval_ms);
   timer.unref();
@@ -43,7 +45,7 @@ export function createIngest({ config, batcher, projects, log }: IngestDeps): In
     stats,
     grpc: createIngestGrpcServer({ ...transport, log }),
     async registerHttp(app) {
-      await registerIngestHttpRoutes(app, transport);
+      await registerIngestHttpRoutes(app, { ...transport, ...json });
       // Under /api/v1, so the auth hook requires a session.
       app.get('/api/v1/internal/stats', async () => stats.snapshot());
     },

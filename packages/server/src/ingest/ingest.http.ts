@@ -4,7 +4,9 @@ import type { IngestPipeline, SignalIngest } from './ingestPipeline';
 import type { IngestSignal } from './ingestStats';
 import { projectFromHeaders } from './ingestAuth';
 import { encodeOtlpResponse, otlpResponseJson } from './otlpResponse';
+import { AppError } from '../http/appError';
 import { bodyFormat, decodeBody } from './requestBody';
+import type { JsonIngest } from './zipkinVectorIngest';
 
 /**
  * OTLP/HTTP endpoints. Bodies are taken raw (any content type) so gzip and the size limit after
@@ -14,6 +16,8 @@ export interface IngestHttpDeps {
   projects: ProjectsService;
   pipeline: IngestPipeline;
   otlp: Record<IngestSignal, SignalIngest>;
+  zipkin: JsonIngest;
+  vector: JsonIngest;
   maxBodyBytes: number;
 }
 
@@ -26,22 +30,40 @@ export async function registerIngestHttpRoutes(app: FastifyInstance, deps: Inges
 
     for (const signal of Object.keys(OTLP_PATHS) as IngestSignal[]) {
       scope.post(OTLP_PATHS[signal], async (req, reply) => {
-        const { project, format, body } = await readIngestRequest(req, deps, signal, 'otlp');
+        const { project, format, body } = await readIngestRequest(req, deps, signal);
         const partial = await deps.otlp[signal](project, format, body);
         return sendOtlp(reply, signal, format, partial);
+      });
+    }
+
+    // Zipkin v2 JSON (reference ingest §1.5): 202 like a Zipkin collector.
+    scope.post('/api/v2/spans', async (req, reply) => {
+      const { project, body } = await readIngestRequest(req, deps, 'traces', ['application/json']);
+      const partial = await deps.zipkin(project, body);
+      return reply.code(202).type('application/json').send(otlpResponseJson('traces', partial));
+    });
+
+    // Vector's http sink (reference ingest §1.6); both paths the reference serves.
+    for (const path of ['/api/v1/vector/logs', '/api/v1/vector-logs']) {
+      scope.post(path, async (req, reply) => {
+        const { project, body } = await readIngestRequest(req, deps, 'logs', ['application/x-ndjson', 'application/json'], VECTOR_HINT);
+        const partial = await deps.vector(project, body);
+        return reply.type('application/json').send(otlpResponseJson('logs', partial));
       });
     }
   });
 }
 
+const VECTOR_HINT = 'use encoding.codec = "json" and framing.method = "newline_delimited" in the Vector sink';
+
 /**
  * Auth, content type and decompression for one ingest request; a refusal here is counted
  * against the signal before it is thrown (the error handler renders it).
  */
-export async function readIngestRequest(req: FastifyRequest, deps: IngestHttpDeps, signal: IngestSignal, kind: 'otlp' | 'json') {
+async function readIngestRequest(req: FastifyRequest, deps: IngestHttpDeps, signal: IngestSignal, jsonTypes?: string[], hint = '') {
   try {
     const project = projectFromHeaders(deps.projects, (name) => header(req.headers[name]), queryDsn(req));
-    const format = kind === 'otlp' ? bodyFormat(req.headers['content-type']) : 'json';
+    const format = jsonTypes ? jsonContentType(req.headers['content-type'], jsonTypes, hint) : bodyFormat(req.headers['content-type']);
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const body = await decodeBody(raw, header(req.headers['content-encoding']), deps.maxBodyBytes);
     return { project, format, body };
@@ -56,11 +78,17 @@ function sendOtlp(reply: FastifyReply, signal: IngestSignal, format: 'protobuf' 
   return reply.type('application/json').send(otlpResponseJson(signal, partial));
 }
 
+function jsonContentType(contentType: string | undefined, allowed: string[], hint: string): 'json' {
+  const ct = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (allowed.includes(ct)) return 'json';
+  throw new AppError('invalid_input', 'unsupported_content_type', `Content-Type ${JSON.stringify(ct)} is not supported here (use ${allowed.join(' or ')})${hint ? `; ${hint}` : ''}`);
+}
+
 function queryDsn(req: FastifyRequest): string | undefined {
   const q = req.query as Record<string, unknown> | undefined;
   return typeof q?.dsn === 'string' ? q.dsn : undefined;
 }
 
-export function header(v: string | string[] | undefined): string | undefined {
+function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }

@@ -9,6 +9,6 @@ export function createTraceIngest(pipeline: IngestPipeline): SignalIngest {
     pipeline.run('traces', body.length, () => {
       const request = format === 'protobuf' ? decodeTracesProto(body) : decodeTracesJson(parseJsonBody(body));
       const rows = normalizeTraces(request, { projectId: project.id, groupByEnv: project.group_by_env, groupFuncsByService: project.group_funcs_by_service });
-      return { rows, rejected: 0, rejectedMessage: '' };
+      return { rows, rejected: request.rejected ?? 0, rejectedMessage: request.rejectedMessage ?? '' };
     });
 }

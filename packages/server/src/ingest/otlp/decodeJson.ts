@@ -23,8 +23,9 @@ export function decodeTracesJson(body: unknown): OtlpTracesRequest {
   const root = asObject(body, () => 'body');
   if (!root) throw new OtlpDecodeError('body: expected an ExportTraceServiceRequest JSON object, got nothing');
   const rsList = asArray(field(root, 'resourceSpans', 'resource_spans'), () => 'resourceSpans');
-  return {
-    resourceSpans: rsList.map((rsRaw, r) => {
+  let rejected = 0;
+  let rejectedMessage = '';
+  const resourceSpans = rsList.map((rsRaw, r) => {
       const rsPath = `resourceSpans[${r}]`;
       const rs = asObject(rsRaw, () => rsPath) ?? {};
       const resource = asObject(rs.resource, () => `${rsPath}.resource`) ?? {};
@@ -42,12 +43,21 @@ export function decodeTracesJson(body: unknown): OtlpTracesRequest {
               version: asString(scope.version, () => `${ssPath}.scope.version`),
               attributes: keyValues(scope.attributes, () => `${ssPath}.scope.attributes`),
             },
-            spans: spans.map((sp, i) => span(sp, () => `${ssPath}.spans[${i}]`)),
+            spans: spans.flatMap((sp, i) => {
+              try {
+                return [span(sp, () => `${ssPath}.spans[${i}]`)];
+              } catch (err) {
+                // One bad span is dropped and reported (partial success), not the whole request.
+                if (!(err instanceof OtlpDecodeError)) throw err;
+                if (rejected++ === 0) rejectedMessage = err.message;
+                return [];
+              }
+            }),
           };
         }),
       };
-    }),
-  };
+    });
+  return { resourceSpans, rejected, rejectedMessage };
 }
 
 function span(raw: unknown, path: Path): OtlpSpan {
