@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { createHttpApp, registerWebApp } from '../http';
-import { Batcher, bindGrpc, createPreparePool, type SpanBatcher, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
+import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
 import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
@@ -51,16 +51,16 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
   const preparePool = createPreparePool({ threads: config.ingest.workers });
-  const traces = createTraceIngest({ batcher, pool: preparePool });
+  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
   registerProjectRoutes(http, projects);
   registerTracingRoutes(http, { projects, telemetry, db });
-  await registerIngestHttpRoutes(http, { projects, traces, maxBodyBytes: config.ingest.max_body_bytes });
+  await ingest.registerHttp(http);
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 
-  const grpcServer = createIngestGrpcServer({ projects, traces, maxBodyBytes: config.ingest.max_body_bytes, log });
+  const grpcServer = ingest.grpc;
 
   return {
     http,
@@ -77,6 +77,7 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     async close() {
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
       await http.close();
+      ingest.close();
       await batcher.close();
       await preparePool.close();
       await telemetry.close();

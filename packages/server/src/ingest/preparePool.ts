@@ -1,7 +1,6 @@
 import { Piscina } from 'piscina';
-import type { EncodedSpans } from '../storage/telemetry/spanRowEncoding';
 import { QueueFullError } from './batcher';
-import { prepare, preparedSpans, type PrepareResult, type PrepareTask } from './prepare';
+import { prepare, type PrepareResult, type PrepareTask } from './prepare';
 
 /**
  * Runs `prepare` (decode, normalise, encode) off the event loop on a pool of worker threads, so
@@ -9,16 +8,16 @@ import { prepare, preparedSpans, type PrepareResult, type PrepareTask } from './
  * while the engine inserts. With `threads: 0` it runs inline on the event loop.
  */
 export interface PreparePool {
-  /** Rejects with AppError for bad input and QueueFullError when the pool's queue is full. */
-  run(task: PrepareTask): Promise<EncodedSpans>;
+  /** Rejects with QueueFullError when the pool's own queue is full. */
+  run(task: PrepareTask): Promise<PrepareResult>;
   close(): Promise<void>;
 }
 
 export function createPreparePool(opts: { threads: number }): PreparePool {
   if (opts.threads === 0) {
-    return { run: async (task) => preparedSpans(prepare(task)), close: async () => {} };
+    return { run: async (task) => prepare(task), close: async () => {} };
   }
-  // Bodies wait here before they are counted by the batcher's queue: keep this queue short.
+  // Bodies wait here before the batcher's queue counts them: keep this queue short.
   const maxQueue = opts.threads * 4;
   const pool = new Piscina<PrepareTask, PrepareResult>({
     filename: new URL('./prepareWorker.ts', import.meta.url).href,
@@ -30,7 +29,7 @@ export function createPreparePool(opts: { threads: number }): PreparePool {
   return {
     async run(task) {
       if (pool.queueSize >= maxQueue) throw new QueueFullError(1);
-      return preparedSpans(await pool.run(task));
+      return pool.run(task);
     },
     close: () => pool.destroy(),
   };
