@@ -4,3 +4,4 @@ export * from './api/projects';
 export * from './api/tracing';
 export * from './dsn';
 export * from './traceId';
+export * from './api/alerting';

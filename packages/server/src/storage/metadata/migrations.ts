@@ -1,3 +1,4 @@
+import { alertingMigration } from '../../alerting/alerting.migration';
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 /** Metadata migrations in code, applied in name order by Kysely's Migrator (SQLite and PostgreSQL). */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0004_alerting': alertingMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
