@@ -24,8 +24,8 @@ const PROMOTED: [column: string, attr: string][] = [
 ];
 
 interface IndexAttrs {
-  attr_keys: string[];
-  attr_values: string[];
+  l_attr_keys: string[];
+  l_attr_values: string[];
   [column: string]: unknown;
 }
 
@@ -45,16 +45,17 @@ export interface ErrorGroup {
 
 function attrsOf(r: IndexAttrs): Record<string, string> {
   const attrs: Record<string, string> = {};
-  r.attr_keys.forEach((k, i) => (attrs[k] = r.attr_values[i] ?? ''));
+  r.l_attr_keys.forEach((k, i) => (attrs[k] = r.l_attr_values[i] ?? ''));
   for (const [column, attr] of PROMOTED) {
-    const v = r[column];
+    const v = r[`l_${column}`];
     if (typeof v === 'string' && v !== '') attrs[attr] = v;
   }
   return attrs;
 }
 
-const promotedLatest = join(PROMOTED.map(([c]) => sql`argMax(${ident(c)}, time) AS ${ident(c)}`), ', ');
-const promotedColumns = join(PROMOTED.map(([c]) => sql`${ident(c)}`), ', ');
+// Aliases get an `l_` prefix: an alias equal to a column name would shadow it inside the aggregates.
+const promotedLatest = join(PROMOTED.map(([c]) => sql`argMax(${ident(c)}, time) AS ${ident(`l_${c}`)}`), ', ');
+const promotedColumns = join(PROMOTED.map(([c]) => sql`${ident(c)} AS ${ident(`l_${c}`)}`), ', ');
 
 /** The time column comes back as 'YYYY-MM-DD hh:mm:ss.ffffff' in UTC. */
 const chTime = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
@@ -63,10 +64,10 @@ export function createErrorSpans(store: TelemetryStore) {
   return {
     async groups(projectId: number, from: Date, to: Date): Promise<ErrorGroup[]> {
       const rows = await store.query<IndexAttrs & Record<string, string>>(sql`
-        SELECT toString(group_id) AS group_id, any(system) AS system, any(type) AS type, count() AS n,
+        SELECT toString(group_id) AS gid, system AS sys, any(type) AS span_type, count() AS n,
           toString(argMax(trace_id, time)) AS trace_uuid, toString(argMax(id, time)) AS span_id,
           argMax(display_name, time) AS display_name, toString(min(time)) AS first_time, toString(max(time)) AS last_time,
-          argMax(attr_keys, time) AS attr_keys, argMax(attr_values, time) AS attr_values, ${promotedLatest}
+          argMax(attr_keys, time) AS l_attr_keys, argMax(attr_values, time) AS l_attr_values, ${promotedLatest}
         FROM spans_index
         WHERE project_id = ${param.uint32(projectId)} AND status_code = 'error' AND event_name = ''
           AND time >= ${param.time(from)} AND time < ${param.time(to)}
@@ -74,9 +75,9 @@ export function createErrorSpans(store: TelemetryStore) {
         ORDER BY n DESC
         LIMIT ${param.uint32(MAX_GROUPS_PER_SCAN)}`);
       return rows.map((r) => ({
-        groupId: r.group_id,
-        system: r.system,
-        type: r.type,
+        groupId: r.gid,
+        system: r.sys,
+        type: r.span_type,
         count: Number(r.n),
         traceId: uuidToTraceId(r.trace_uuid),
         spanId: r.span_id,
@@ -91,7 +92,7 @@ export function createErrorSpans(store: TelemetryStore) {
     async spanAttrs(projectId: number, traceId: string, spanId: string): Promise<Record<string, string> | null> {
       if (!/^[0-9a-f]{32}$/.test(traceId) || !/^\d{1,20}$/.test(spanId)) return null;
       const rows = await store.query<IndexAttrs>(sql`
-        SELECT attr_keys, attr_values, ${promotedColumns}
+        SELECT attr_keys AS l_attr_keys, attr_values AS l_attr_values, ${promotedColumns}
         FROM spans_index
         WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)} AND id = ${param.uint64(BigInt(spanId))} AND event_name = ''
         LIMIT 1`);
