@@ -1,37 +1,24 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertListResponse, ChannelResponse, MonitorResponse, WebhookMessage, type Alert } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, signIn, tempDataDir } from '../../../../e2e/harness';
+import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '../../../../e2e/harness';
 import { createTestTracer } from '../../../../e2e/otlpClients';
 import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../../../../e2e/receivers';
-import { composeLantern, type Lantern } from '../app/compose';
-import { loadConfig } from '../config';
+import { startAlertingServer, TEST_SITE as SITE, type AlertingTestServer } from './alertingTestServer';
 
 /**
  * Alerting end to end in one process: the real server (HTTP API, OTLP ingest, chDB, SQLite), real
  * OpenTelemetry exporters sending failed spans, and real local receivers for webhook, Slack,
  * Alertmanager (HTTP) and e-mail (SMTP). The alerting clock is injected so minutes pass at once.
  */
-const SITE = 'http://lantern.test';
 let dataDir: string;
 let receiver: HttpReceiver;
 let smtp: SmtpReceiver;
-let lantern: Lantern;
-let baseUrl = '';
-let grpcPort = 0;
-let cookie = '';
+let server: AlertingTestServer;
 const clock = { now: new Date() };
 
 async function start(): Promise<void> {
-  const config = loadConfig({
-    env: { LANTERN_DATA_DIR: dataDir, LANTERN_HTTP_ADDR: '127.0.0.1:0', LANTERN_GRPC_ADDR: '127.0.0.1:0', LANTERN_LOG_LEVEL: 'silent', LANTERN_SITE_URL: SITE, LANTERN_INGEST_FLUSH_INTERVAL_MS: '20' },
-  });
-  config.notifications = { allow_networks: ['loopback'], smtp: { ...config.notifications.smtp, enabled: true, host: '127.0.0.1', port: smtp.port } };
-  lantern = await composeLantern(config, { now: () => clock.now, alertingLoop: false, webDist: '/nonexistent' });
-  const ports = await lantern.listen();
-  baseUrl = `http://127.0.0.1:${ports.httpPort}`;
-  grpcPort = ports.grpcPort;
-  cookie = await signIn(baseUrl);
+  server = await startAlertingServer({ dataDir, smtpPort: smtp.port, clock });
 }
 
 beforeAll(async () => {
@@ -41,26 +28,18 @@ beforeAll(async () => {
   await start();
 });
 afterAll(async () => {
-  await lantern?.close();
+  await server?.lantern.close();
   await receiver?.close();
   await smtp?.close();
   if (dataDir) removeDataDir(dataDir);
 });
 
-async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${baseUrl}/api/v1/projects/1${path}`, {
-    method,
-    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-}
+const call = <T = unknown>(method: string, path: string, body?: unknown) => server.call<T>(method, path, body);
 
 /** Sends one failed span per service through the OTLP/HTTP protobuf exporter, at `time`. */
 async function sendErrors(services: string[], time: Date, name = 'POST /checkout'): Promise<void> {
   for (const service of services) {
-    const t = createTestTracer('http-proto', { httpUrl: baseUrl, grpcUrl: `http://127.0.0.1:${grpcPort}`, dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`, serviceName: service });
+    const t = createTestTracer('http-proto', { httpUrl: server.baseUrl, grpcUrl: `http://127.0.0.1:${server.grpcPort}`, dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`, serviceName: service });
     const span = t.tracer.startSpan(name, { kind: SpanKind.SERVER, startTime: time, attributes: { 'http.request.method': 'POST', 'http.route': '/checkout' } });
     span.recordException(new Error('card declined'));
     span.setStatus({ code: SpanStatusCode.ERROR, message: 'card declined' });
@@ -148,12 +127,12 @@ describe('error monitors', () => {
     await sendErrors(['checkout', 'inventory'], spanTime);
     clock.now = new Date(spanTime.getTime() + 2 * 60_000);
     // Evaluate, then restart before delivering: the decided notifications survive the restart.
-    expect(await lantern.alerting.scheduler.evaluate()).toEqual({ leader: true });
+    expect(await server.lantern.alerting.scheduler.evaluate()).toEqual({ leader: true });
     expect(receiver.requests).toHaveLength(0);
-    await lantern.close();
+    await server.lantern.close();
     await start();
 
-    await lantern.alerting.scheduler.tick();
+    await server.lantern.alerting.scheduler.tick();
     const { alerts } = await listAlerts();
     expect(alerts.map((a) => a.attrs['service.name']).sort()).toEqual(['checkout', 'inventory']);
     checkoutAlert = alerts.find((a) => a.attrs['service.name'] === 'checkout')!;
@@ -200,9 +179,9 @@ describe('error monitors', () => {
     expect(smtp.mails[0].raw).toContain('A new error has just occurred');
 
     // Another tick at the same time, and a later one: nothing is sent twice.
-    await lantern.alerting.scheduler.tick();
+    await server.lantern.alerting.scheduler.tick();
     clock.now = minutes(3);
-    await lantern.alerting.scheduler.tick();
+    await server.lantern.alerting.scheduler.tick();
     expect(receiver.requests).toHaveLength(3);
     expect(smtp.mails).toHaveLength(1);
   });
@@ -214,7 +193,7 @@ describe('error monitors', () => {
     const closed = await call('PUT', '/alerts/closed', { alertIds: [checkoutAlert.id] });
     expect(closed).toEqual({ status: 200, body: { count: 1 } });
     expect((await call<{ alert: Alert }>('GET', `/alerts/${checkoutAlert.id}`)).body.alert.state).toBe('closed');
-    await lantern.alerting.scheduler.deliver();
+    await server.lantern.alerting.scheduler.deliver();
     const slack = receiver.on('/slack');
     expect((slack.at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text).toBe(':white_check_mark: *[Lantern] The error is closed by Admin*\nPOST /checkout');
     const hook = WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body);
@@ -228,17 +207,17 @@ describe('error monitors', () => {
     expect((await listAlerts('?attrs[alert.state]=closed')).alerts.map((a) => a.id)).toEqual([checkoutAlert.id]);
 
     expect(await call('PUT', '/alerts/open', { alertIds: [checkoutAlert.id] })).toEqual({ status: 200, body: { count: 1 } });
-    await lantern.alerting.scheduler.deliver();
+    await server.lantern.alerting.scheduler.deliver();
     expect((receiver.on('/slack').at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text).toBe(':red_circle: *[Lantern] The error is reopened by Admin*\nPOST /checkout');
   });
 
   it('reopens a closed error alert when the error recurs, with a recurring event', async () => {
     await call('PUT', '/alerts/closed', { alertIds: [checkoutAlert.id] });
-    await lantern.alerting.scheduler.deliver();
+    await server.lantern.alerting.scheduler.deliver();
     const before = receiver.on('/webhook').length;
     await sendErrors(['checkout'], minutes(0));
     clock.now = minutes(2);
-    await lantern.alerting.scheduler.tick();
+    await server.lantern.alerting.scheduler.tick();
     const alert = (await call<{ alert: Alert }>('GET', `/alerts/${checkoutAlert.id}`)).body.alert;
     expect(alert).toMatchObject({ state: 'open', params: { spanCount: 2 } });
     const hooks = receiver.on('/webhook');
@@ -253,13 +232,13 @@ describe('error monitors', () => {
     const hooks = receiver.on('/webhook').length;
     const slack = receiver.on('/slack').length;
     await call('PUT', '/alerts/closed', { alertIds: [checkoutAlert.id] });
-    await lantern.alerting.scheduler.deliver();
+    await server.lantern.alerting.scheduler.deliver();
     expect(receiver.on('/webhook')).toHaveLength(hooks);
     expect(receiver.on('/slack')).toHaveLength(slack + 1);
 
     await call('PUT', `/notification-channels/${webhookId}/unpaused`);
     await call('PUT', '/alerts/open', { alertIds: [checkoutAlert.id] });
-    await lantern.alerting.scheduler.deliver();
+    await server.lantern.alerting.scheduler.deliver();
     expect(receiver.on('/webhook')).toHaveLength(hooks + 1);
   });
 
@@ -270,15 +249,15 @@ describe('error monitors', () => {
     await call('PUT', `/monitors/${errorMonitorId}/error`, { name: monitor.name, notifyEveryoneByEmail: false, channelIds: [flaky.id], params: monitor.params });
 
     await call('PUT', '/alerts/closed', { alertIds: [checkoutAlert.id] });
-    await lantern.alerting.scheduler.deliver();
+    await server.lantern.alerting.scheduler.deliver();
     expect(receiver.on('/flaky')).toHaveLength(0);
     let ch = ChannelResponse.parse((await call('GET', `/notification-channels/webhook/${flaky.id}`)).body).channel;
     expect(ch.delivery).toMatchObject({ consecutiveFailures: 1, pending: 1, lastError: 'unexpected response: 503 (answered 503)' });
 
     // Not due yet: the first retry waits 30 s.
-    await lantern.alerting.scheduler.deliver(new Date(clock.now.getTime() + 10_000));
+    await server.lantern.alerting.scheduler.deliver(new Date(clock.now.getTime() + 10_000));
     expect(receiver.on('/flaky')).toHaveLength(0);
-    await lantern.alerting.scheduler.deliver(new Date(clock.now.getTime() + 31_000));
+    await server.lantern.alerting.scheduler.deliver(new Date(clock.now.getTime() + 31_000));
     expect(receiver.on('/flaky')).toHaveLength(1);
     ch = ChannelResponse.parse((await call('GET', `/notification-channels/webhook/${flaky.id}`)).body).channel;
     expect(ch.delivery).toMatchObject({ consecutiveFailures: 0, pending: 0 });
@@ -291,7 +270,7 @@ describe('error monitors', () => {
     const monitor = MonitorResponse.parse((await call('GET', `/monitors/${errorMonitorId}`)).body).monitor;
     await call('PUT', `/monitors/${errorMonitorId}/error`, { name: monitor.name, channelIds: [gone.id], params: monitor.params });
     await call('PUT', '/alerts/open', { alertIds: [checkoutAlert.id] });
-    await lantern.alerting.scheduler.deliver();
+    await server.lantern.alerting.scheduler.deliver();
     const ch = ChannelResponse.parse((await call('GET', `/notification-channels/slack/${gone.id}`)).body).channel;
     expect(ch.state).toBe('disabled');
     expect(ch.delivery.lastError).toContain('404');
@@ -321,7 +300,7 @@ describe('metric monitors without a metrics engine', () => {
     expect(r.status).toBe(200);
     const id = MonitorResponse.parse(r.body).monitor.id;
     clock.now = minutes(1);
-    await lantern.alerting.scheduler.tick();
+    await server.lantern.alerting.scheduler.tick();
     const m = MonitorResponse.parse((await call('GET', `/monitors/${id}`)).body).monitor;
     expect(m).toMatchObject({ state: 'no-data', stateReason: expect.stringContaining('no metrics query engine'), params: { forDurationUnit: 'hours' } });
     expect(m.lastCheckAt).not.toBeNull();
