@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Kysely, type Migration } from 'kysely';
+import { PostgresAdapter, type Generated, type Kysely, type Migration } from 'kysely';
 
 /**
  * Metadata migration `0004_alerting`: monitors, channels and their links, alerts, alert events,
@@ -130,7 +130,7 @@ export const alertingMigration: Migration = {
 
 export type AlertingTables = {
   monitors: {
-    id: import('kysely').Generated<number>;
+    id: Generated<number>;
     project_id: number;
     name: string;
     state: string;
@@ -143,7 +143,7 @@ export type AlertingTables = {
     last_check_at: string | null;
   };
   notif_channels: {
-    id: import('kysely').Generated<number>;
+    id: Generated<number>;
     project_id: number;
     name: string;
     type: string;
@@ -157,7 +157,7 @@ export type AlertingTables = {
   };
   monitor_channels: { monitor_id: number; channel_id: number };
   alerts: {
-    id: import('kysely').Generated<number>;
+    id: Generated<number>;
     project_id: number;
     dedup_key: string;
     name: string;
@@ -173,7 +173,7 @@ export type AlertingTables = {
     updated_at: string;
   };
   alert_events: {
-    id: import('kysely').Generated<number>;
+    id: Generated<number>;
     project_id: number;
     alert_id: number;
     user_id: number | null;
@@ -182,7 +182,7 @@ export type AlertingTables = {
     created_at: string;
   };
   alert_notifications: {
-    id: import('kysely').Generated<number>;
+    id: Generated<number>;
     project_id: number;
     event_id: number;
     target: string;

@@ -51,8 +51,8 @@ export async function evaluateErrors(deps: ErrorEvaluatorDeps, projectId: number
 
 async function applyGroup(trx: AlertingTrx, deps: ErrorEvaluatorDeps, projectId: number, g: ErrorGroup, scannedTo: Date, now: Date): Promise<'created' | 'notified' | 'silent'> {
   const existing = await deps.alerts.errorAlert(trx, projectId, g.groupId);
-  const prev = existing ? (JSON.parse(existing.params) as ErrorAlertParams) : null;
-  const action = decideErrorAlert(existing && prev ? { state: existing.state as 'open' | 'closed', spanCount: prev.spanCount } : null, g.count);
+  const prevCount = existing ? (JSON.parse(existing.params) as ErrorAlertParams).spanCount : 0;
+  const action = decideErrorAlert(existing ? { state: existing.state as 'open' | 'closed', spanCount: prevCount } : null, g.count);
 
   if (action.kind === 'create') {
     const params: ErrorAlertParams = { traceId: g.traceId, spanId: g.spanId, spanCount: action.spanCount, spanCountTime: scannedTo.toISOString() };
@@ -77,12 +77,8 @@ async function applyGroup(trx: AlertingTrx, deps: ErrorEvaluatorDeps, projectId:
   }
 
   const alert = existing!;
-  const params: ErrorAlertParams = {
-    ...prev!,
-    spanCount: action.spanCount,
-    spanCountTime: scannedTo.toISOString(),
-    ...(action.notify ? { traceId: g.traceId, spanId: g.spanId } : {}),
-  };
+  // The params always point at the latest failed span, so the alert card shows a current example.
+  const params: ErrorAlertParams = { traceId: g.traceId, spanId: g.spanId, spanCount: action.spanCount, spanCountTime: scannedTo.toISOString() };
   const set = action.notify
     ? { params: JSON.stringify(params), state: 'open', updated_at: g.lastTime.toISOString() }
     : { params: JSON.stringify(params) };
