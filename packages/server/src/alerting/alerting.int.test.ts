@@ -276,6 +276,25 @@ describe('error monitors', () => {
     expect(ch.delivery.lastError).toContain('404');
   });
 
+  it('disables a webhook channel after 5 permanent failures in a row, and unpausing re-enables it', async () => {
+    receiver.answer('/bad', 400);
+    const bad = ChannelResponse.parse((await call('POST', '/notification-channels/webhook', { name: 'bad', params: { url: `${receiver.url}/bad` } })).body).channel;
+    const monitor = MonitorResponse.parse((await call('GET', `/monitors/${errorMonitorId}`)).body).monitor;
+    await call('PUT', `/monitors/${errorMonitorId}/error`, { name: monitor.name, channelIds: [bad.id], params: monitor.params });
+    const states: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await call('PUT', i % 2 ? '/alerts/open' : '/alerts/closed', { alertIds: [checkoutAlert.id] });
+      await server.lantern.alerting.scheduler.deliver();
+      states.push(ChannelResponse.parse((await call('GET', `/notification-channels/webhook/${bad.id}`)).body).channel.state);
+    }
+    expect(states).toEqual(['delivering', 'delivering', 'delivering', 'delivering', 'disabled']);
+    // Permanent failures are not retried: nothing is left pending.
+    const ch = ChannelResponse.parse((await call('GET', `/notification-channels/webhook/${bad.id}`)).body).channel;
+    expect(ch.delivery).toMatchObject({ consecutiveFailures: 5, pending: 0, lastError: 'unexpected response: 400 (answered 400)' });
+    const unpaused = ChannelResponse.parse((await call('PUT', `/notification-channels/${bad.id}/unpaused`)).body).channel;
+    expect(unpaused).toMatchObject({ state: 'delivering', delivery: { consecutiveFailures: 0 } });
+  });
+
   it('closes all matching alerts, deletes alerts, and lists monitors with counts', async () => {
     const all = await call<{ count: number }>('PUT', '/alerts/close-all');
     expect(all.status).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertmanagerMessage, formatValue, headline, renderTemplate, rfc3339Nano, webhookMessage, type MessageAlert, type MessageEvent } from './messages';
+import { alertmanagerMessage, formatValue, headline, renderTemplate, rfc3339Nano, slackMessage, webhookMessage, type MessageAlert, type MessageEvent } from './messages';
 
 const metric: MessageAlert = {
   id: 7,
@@ -41,6 +41,10 @@ describe('messages', () => {
       alert: { id: '7', url: 'https://lantern.example/alerting/1/alerts/7', name: metric.name, type: 'metric', state: 'open', createdAt: '2026-11-23T10:00:00.000000000Z' },
     });
     expect(renderTemplate(null, {})).toBeNull();
+  });
+  it('escapes Slack control characters', () => {
+    const text = slackMessage({ ...metric, name: 'a < b & c' }, created, ctx).blocks[0].text.text;
+    expect(text.endsWith('\na &lt; b &amp; c')).toBe(true);
   });
   it('builds Alertmanager v2 alerts with sanitised labels and endsAt only when closed', () => {
     const [open] = alertmanagerMessage(metric, created, ctx);

@@ -109,14 +109,16 @@ export function renderTemplate(t: unknown, vars: Record<string, string>): unknow
 }
 
 export function slackMessage(a: MessageAlert, e: MessageEvent, ctx: MessageContext) {
-  const name = a.name.length > 255 ? `${a.name.slice(0, 252)}...` : a.name;
+  // Slack's mrkdwn treats &, < and > as control characters: they must be escaped.
+  const slackEscape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const name = slackEscape(a.name.length > 255 ? `${a.name.slice(0, 252)}...` : a.name);
   const p = `[${ctx.projectName}]`;
   let emoji: string;
   if (a.state === 'closed') emoji = ':white_check_mark:';
   else if (e.userName) emoji = ':red_circle:';
   else if (a.type === 'error') emoji = ':beetle:';
   else emoji = (a.params as MetricAlertParams).firing === 1 ? ':arrow_upper_right:' : (a.params as MetricAlertParams).firing === -1 ? ':arrow_lower_right:' : '';
-  const text = `${emoji ? `${emoji} ` : ''}*${p} ${headline(a, e)}*\n${name}`;
+  const text = `${emoji ? `${emoji} ` : ''}*${slackEscape(`${p} ${headline(a, e)}`)}*\n${name}`;
   return {
     text: `${p} ${a.name}`,
     blocks: [
