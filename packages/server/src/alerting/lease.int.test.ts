@@ -2,28 +2,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
+import { pgDatabaseFor } from './alertingTestServer';
 import { alertingDb } from './db';
 import { acquireLease, releaseLease } from './lease';
 
-/** Exactly one evaluator per deployment: the lease in the real metadata store (SQLite here). */
-let dir: string;
-let a: MetadataDb;
-let b: MetadataDb;
-beforeAll(async () => {
-  dir = tempDataDir();
-  const config = loadConfig({ env: { LANTERN_DATA_DIR: dir } });
-  // Two connections to one database file, as two Lantern processes would have.
-  a = openMetadataDb(config);
-  await migrateMetadataDb(a);
-  b = openMetadataDb(config);
-});
-afterAll(async () => {
-  await a?.destroy();
-  await b?.destroy();
-  removeDataDir(dir);
-});
+/**
+ * Exactly one evaluator per deployment: the lease in the real metadata store, SQLite and (with
+ * LANTERN_TEST_PG_URL) PostgreSQL, through two connections as two Lantern processes would have.
+ */
+const pgUrl = process.env.LANTERN_TEST_PG_URL;
+const backends = [{ name: 'SQLite', pg: false }, ...(pgUrl ? [{ name: 'PostgreSQL', pg: true }] : [])];
 
-describe('evaluator lease', () => {
+describe.each(backends)('evaluator lease in $name', ({ pg }) => {
+  let dir: string;
+  let a: MetadataDb;
+  let b: MetadataDb;
+  beforeAll(async () => {
+    dir = tempDataDir();
+    const config = loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(pgUrl!, dir) : '' } });
+    a = openMetadataDb(config);
+    await migrateMetadataDb(a);
+    b = openMetadataDb(config);
+  });
+  afterAll(async () => {
+    await a?.destroy();
+    await b?.destroy();
+    removeDataDir(dir);
+  });
+
   it('lets one holder evaluate at a time, hands over after expiry or release', async () => {
     const t0 = new Date('2026-11-23T10:00:00Z');
     const at = (s: number) => new Date(t0.getTime() + s * 1000);
