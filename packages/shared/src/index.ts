@@ -7,3 +7,4 @@ export * from './dsn';
 export * from './traceId';
 export * from './query';
 export * from './api/ingest';
+export * from './api/alerting';
