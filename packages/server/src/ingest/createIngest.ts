@@ -33,7 +33,7 @@ export interface IngestDeps {
 export function createIngest({ config, batcher, projects, log }: IngestDeps): Ingest {
   const limits = config.ingest;
   const stats = new IngestStats(batcher.stats, { maxRows: limits.queue_rows, maxBytes: limits.queue_bytes });
-  const pipeline = createIngestPipeline({ batcher, stats, maxRowsPerRequest: limits.max_rows_per_request });
+  const pipeline = createIngestPipeline({ batcher, stats, maxRowsPerRequest: limits.max_rows_per_request, queueRows: limits.queue_rows, queueBytes: limits.queue_bytes });
   const otlp = { traces: createTraceIngest(pipeline), logs: createLogsIngest(pipeline) };
   const transport = { projects, pipeline, otlp, maxBodyBytes: limits.max_body_bytes };
   const json = { zipkin: createZipkinIngest(pipeline), vector: createVectorIngest(pipeline) };
