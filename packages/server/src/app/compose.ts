@@ -5,11 +5,11 @@ import pino, { type Logger } from 'pino';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { createHttpApp, registerWebApp } from '../http';
-import { Batcher, bindGrpc, createIngest } from '../ingest';
+import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
-import { openTelemetryStore } from '../storage/telemetry';
-import { createTracingStore, registerTracingRoutes } from '../tracing';
+import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
+import { registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
 
 /** Wires every area together: the one place that knows all of them. */
@@ -42,20 +42,21 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     sessions: createSessionSigner(resolveSecretKey(config.secret_key, config.data_dir)),
   });
 
-  const batcher = new Batcher({
+  const batcher: SpanBatcher = new Batcher<EncodedSpans>({
     batchRows: config.ingest.batch_rows,
     flushIntervalMs: config.ingest.flush_interval_ms,
     queueRows: config.ingest.queue_rows,
     queueBytes: config.ingest.queue_bytes,
-    write: (rows) => telemetry.insertSpans(rows),
+    write: (chunks) => telemetry.insertEncodedSpans(concatEncoded(chunks)),
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
-  const ingest = createIngest({ config, batcher, projects, log });
+  const preparePool = createPreparePool({ threads: config.ingest.workers });
+  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
   registerProjectRoutes(http, projects);
-  registerTracingRoutes(http, { projects, store: createTracingStore(telemetry) });
+  registerTracingRoutes(http, { projects, telemetry, db });
   await ingest.registerHttp(http);
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 
@@ -78,6 +79,7 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
       await http.close();
       ingest.close();
       await batcher.close();
+      await preparePool.close();
       await telemetry.close();
       await db.destroy();
     },

@@ -2,14 +2,11 @@ import type * as grpc from '@grpc/grpc-js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { ProjectsService } from '../projects';
-import type { Batcher } from './batcher';
 import { createIngestGrpcServer } from './ingest.grpc';
-import { registerIngestHttpRoutes } from './ingest.http';
-import { createIngestPipeline } from './ingestPipeline';
-import { IngestStats } from './ingestStats';
-import { createLogsIngest } from './logsIngest';
-import { createTraceIngest } from './tracesIngest';
-import { createVectorIngest, createZipkinIngest } from './zipkinVectorIngest';
+import { registerIngestHttpRoutes, type JsonIngest } from './ingest.http';
+import { createIngestPipeline, type SignalIngest, type SpanBatcher } from './ingestPipeline';
+import { IngestStats, type IngestSignal } from './ingestStats';
+import type { PreparePool } from './preparePool';
 
 /**
  * Builds every ingest path on one batcher: OTLP traces and logs (HTTP + gRPC), Zipkin, Vector, the self-telemetry
@@ -25,18 +22,25 @@ export interface Ingest {
 
 export interface IngestDeps {
   config: Config;
-  batcher: Batcher;
+  batcher: SpanBatcher;
+  pool: PreparePool;
   projects: ProjectsService;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
-export function createIngest({ config, batcher, projects, log }: IngestDeps): Ingest {
+export function createIngest({ config, batcher, pool, projects, log }: IngestDeps): Ingest {
   const limits = config.ingest;
   const stats = new IngestStats(batcher.stats, { maxRows: limits.queue_rows, maxBytes: limits.queue_bytes });
-  const pipeline = createIngestPipeline({ batcher, stats, maxRowsPerRequest: limits.max_rows_per_request, queueRows: limits.queue_rows, queueBytes: limits.queue_bytes });
-  const otlp = { traces: createTraceIngest(pipeline), logs: createLogsIngest(pipeline) };
+  const pipeline = createIngestPipeline({ batcher, pool, stats, maxRowsPerRequest: limits.max_rows_per_request, queueRows: limits.queue_rows, queueBytes: limits.queue_bytes });
+  const otlp: Record<IngestSignal, SignalIngest> = {
+    traces: (project, format, body) => pipeline.run('traces', 'otlp_traces', project, format, body),
+    logs: (project, format, body) => pipeline.run('logs', 'otlp_logs', project, format, body),
+  };
   const transport = { projects, pipeline, otlp, maxBodyBytes: limits.max_body_bytes };
-  const json = { zipkin: createZipkinIngest(pipeline), vector: createVectorIngest(pipeline) };
+  const json: Record<'zipkin' | 'vector', JsonIngest> = {
+    zipkin: (project, body) => pipeline.run('traces', 'zipkin', project, 'json', body),
+    vector: (project, body) => pipeline.run('logs', 'vector', project, 'json', body),
+  };
 
   const timer = setInterval(() => log.info({ ingest: stats.snapshot() }, 'ingest stats'), limits.stats_log_interval_ms);
   timer.unref();

@@ -6,7 +6,11 @@ import { projectFromHeaders } from './ingestAuth';
 import { encodeOtlpResponse, otlpResponseJson } from './otlpResponse';
 import { AppError } from '../http/appError';
 import { bodyFormat, decodeBody } from './requestBody';
-import type { JsonIngest } from './zipkinVectorIngest';
+import type { PartialSuccess } from './otlpResponse';
+import type { ProjectConfig } from '../config';
+
+/** The non-OTLP paths (Zipkin, Vector): JSON bodies only. */
+export type JsonIngest = (project: ProjectConfig, body: Buffer) => Promise<PartialSuccess | null>;
 
 /**
  * OTLP/HTTP endpoints. Bodies are taken raw (any content type) so gzip and the size limit after

@@ -1,18 +1,10 @@
-import type { IngestPipeline, SignalIngest } from './ingestPipeline';
+import type { ProjectOptions, Produced } from './prepare';
 import { normalizeLogs } from './normalize';
 import { decodeLogsJson, decodeLogsProto } from './otlp';
-import { parseJsonBody } from './requestBody';
+import { parseJsonBody, type BodyFormat } from './requestBody';
 
-/** OTLP logs (HTTP and gRPC): decode, normalise into `log:<severity>` rows, commit. */
-export function createLogsIngest(pipeline: IngestPipeline, now: () => bigint = nowNs): SignalIngest {
-  return (project, format, body) =>
-    pipeline.run('logs', body.length, () => {
-      const request = format === 'protobuf' ? decodeLogsProto(body) : decodeLogsJson(parseJsonBody(body));
-      const rows = normalizeLogs(request, { projectId: project.id, groupByEnv: project.group_by_env, groupFuncsByService: project.group_funcs_by_service }, now());
-      return { rows, rejected: request.rejected, rejectedMessage: request.rejectedMessage };
-    });
-}
-
-export function nowNs(): bigint {
-  return BigInt(Date.now()) * 1_000_000n;
+/** OTLP logs (HTTP and gRPC): decode and normalise into `log:<severity>` rows. Runs on the prepare pool. */
+export function produceOtlpLogs(body: Buffer, format: BodyFormat, project: ProjectOptions, now: bigint): Produced {
+  const request = format === 'protobuf' ? decodeLogsProto(body) : decodeLogsJson(parseJsonBody(body));
+  return { rows: normalizeLogs(request, project, now), rejected: request.rejected, rejectedMessage: request.rejectedMessage };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DURATION_NS, MAX_TIME_NS, MIN_TIME_NS, storable } from './ingestPipeline';
+import { MAX_DURATION_NS, MAX_TIME_NS, MIN_TIME_NS, storable } from './storableRows';
 import type { SpanRow } from './spanRow';
 
 const row = (timeNs: bigint, durationNs = 1000): SpanRow =>
