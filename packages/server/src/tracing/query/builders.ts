@@ -51,7 +51,9 @@ export function groupsSql(scope: RangeScope, query: string, opts: { sortBy?: str
   const groupBy = q.groupBy.length ? sql` GROUP BY ${join(cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), ', ')}` : sql``;
   const having = q.having.length ? sql` HAVING ${join(q.having, ' AND ')}` : sql``;
   const dir = chosen.order.desc ? sql`DESC` : sql`ASC`;
-  const text = sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir} LIMIT ${param.uint32(opts.limit + 1)}`;
+  // Group keys break ties so pages are stable.
+  const ties = cols.filter((c) => c.isGroup && c !== chosen.col).map((c) => sql`, ${ident(c.key)} ASC`);
+  const text = sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir}${join(ties, '')} LIMIT ${param.uint32(opts.limit + 1)}`;
   return { q, cols, order: chosen.order, sql: text };
 }
 

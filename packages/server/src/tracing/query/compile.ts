@@ -189,7 +189,7 @@ export function filterExpr(f: Filter, o: CompileOptions): SqlFragment {
   if (op === 'in' || op === 'not in') {
     let set: SqlFragment;
     if (builtin && UINT64_FIELDS.has(lhs.attr) && values.every(isUint64Literal)) {
-      set = sql`${e} IN ${{ kind: 'param', type: 'Array(UInt64)', value: values.map((v) => v.value) }}`;
+      set = sql`${e} IN (SELECT toUInt64(arrayJoin(${param.strings(values.map((v) => v.value))})))`;
     } else {
       set = sql`${asText(lhs, e)} IN ${param.strings(values.map((v) => v.value))}`;
     }
