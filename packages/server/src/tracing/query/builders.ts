@@ -1,5 +1,6 @@
 import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import { rollupSelect } from './rollup';
 import { attrExpr, compileQuery, nameExpr, whereSql, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
 
 /**
@@ -53,8 +54,10 @@ export function groupsSql(scope: RangeScope, query: string, opts: { sortBy?: str
   const dir = chosen.order.desc ? sql`DESC` : sql`ASC`;
   // Group keys break ties so pages are stable.
   const ties = cols.filter((c) => c.isGroup && c !== chosen.col).map((c) => sql`, ${ident(c.key)} ASC`);
-  const text = sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir}${join(ties, '')} LIMIT ${param.uint32(opts.limit + 1)}`;
-  return { q, cols, order: chosen.order, sql: text };
+  const tail = sql`${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir}${join(ties, '')} LIMIT ${param.uint32(opts.limit + 1)}`;
+  const rollup = rollupSelect(q, cols, scope, minutesOf(scope));
+  if (rollup) return { q, cols, order: chosen.order, sql: sql`SELECT ${join(rollup.select, ', ')} FROM span_groups_1m AS s WHERE ${rollup.where}${tail}` };
+  return { q, cols, order: chosen.order, sql: sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${tail}` };
 }
 
 /** Candidate bucket sizes in minutes (reference §5.1), fallback 24h. */

@@ -144,6 +144,21 @@ describe('groups', () => {
     expect(spans.query.parts.map((p) => p.disabled)).toEqual([true, true, true, true, false]);
   });
 
+  it('answers the same from the per-minute rollup (whole minutes) as from the spans (any other range)', async () => {
+    const shifted = { time_gte: new Date(base - 30 * 60_000 + 1000).toISOString(), time_lt: new Date(base + 30 * 60_000 + 1000).toISOString() };
+    const q = `${DEFAULT_QUERY} | .error_count | max(.duration) | p95(.duration)`;
+    const rollup = GroupsResponse.parse((await get('groups', { query: q })).body);
+    const raw = GroupsResponse.parse((await get('groups', { query: q, ...shifted })).body);
+    expect(rollup.groups.length).toBe(raw.groups.length);
+    const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
+    for (const g of rollup.groups) {
+      const r = byId.get(g['.group_id'])!;
+      for (const k of ['.error_count', 'max(.duration)', '.system', 'display.name']) expect([k, g[k]]).toEqual([k, r[k]]);
+      expect(g['.count_per_min']).toBeCloseTo(r['.count_per_min'] as number);
+      for (const k of ['p50(.duration)', 'p99(.duration)', 'p95(.duration)']) near(g[k] as number, r[k] as number, 0.1);
+    }
+  });
+
   it('sorts server-side, pages with hasMore, and filters aggregates in HAVING', async () => {
     const q = 'group by service.name | .count | max(.duration)';
     const desc = GroupsResponse.parse((await get('groups', { query: q, sort_by: '.count', sort_desc: 'true' })).body);

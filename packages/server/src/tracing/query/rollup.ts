@@ -1,0 +1,61 @@
+import type { Name } from '@lantern/shared';
+import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import { systemClause, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
+
+/**
+ * Answers from the per-minute rollup `span_groups_1m` (telemetry migration 3) when a query only
+ * needs what it keeps: grouping by `.group_id` / `.system`, counts, error counts and rates, and
+ * min / max / percentiles of `.duration`, with no filters, over whole minutes. Otherwise null and
+ * the caller reads `spans_index`. Same column keys and names as the raw query.
+ */
+const LEVELS: Partial<Record<string, SqlFragment>> = { p50: sql`0.5`, p75: sql`0.75`, p90: sql`0.9`, p95: sql`0.95`, p99: sql`0.99` };
+
+function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIndex: number): SqlFragment | null {
+  const m = () => param.float64(minutes);
+  if (n.func === null) {
+    switch (n.attr) {
+      case '.group_id':
+        return sql`s.group_id`;
+      case '.system':
+        return sql`s.system`;
+      case '.count':
+        return sql`sum(s.count)`;
+      case '.count_per_min':
+        return sql`sum(s.count) / ${m()}`;
+      case '.error_count':
+        return sql`sum(s.error_count)`;
+      case '.error_rate':
+      case '.error_pct':
+        return sql`sum(s.error_count) / sum(s.count)`;
+    }
+    return null;
+  }
+  if (n.func === 'count') return sql`sum(s.count)`;
+  if (n.func === 'per_min' && n.inner?.func === 'count') return sql`sum(s.count) / ${m()}`;
+  if (n.attr !== '.duration') return null;
+  if (n.func === 'min') return sql`toFloat64(min(s.min_duration))`;
+  if (n.func === 'max') return sql`toFloat64(max(s.max_duration))`;
+  if (LEVELS[n.func] && quantiles) return sql`arrayElement(quantilesTDigestMerge(${quantiles})(s.duration), ${param.uint8(qIndex)})`;
+  return null;
+}
+
+export function rollupSelect(q: CompiledQuery, cols: (CompiledColumn & { key: string })[], scope: RangeScope, minutes: number): { select: SqlFragment[]; where: SqlFragment } | null {
+  const minute = 60_000;
+  if (scope.gte.getTime() % minute !== 0 || scope.lt.getTime() % minute !== 0) return null;
+  if (q.where.length || q.having.length) return null;
+  const pcols = cols.filter((c) => c.name_.func && LEVELS[c.name_.func] && c.name_.attr === '.duration');
+  const quantiles = pcols.length ? join(pcols.map((c) => LEVELS[c.name_.func!]!), ', ') : null;
+  const select: SqlFragment[] = [];
+  for (const c of cols) {
+    let e: SqlFragment | null;
+    if (c.hidden) e = c.name === '.system' ? sql`any(s.system)` : c.name === 'display.name' ? sql`any(s.display_name)` : null;
+    else e = rollupExpr(c.name_, minutes, quantiles, pcols.indexOf(c) + 1);
+    if (!e) return null;
+    select.push(sql`${e} AS ${ident(c.key)}`);
+  }
+  const conds = [sql`s.project_id = ${param.uint32(scope.projectId)}`, sql`s.time >= ${param.time(scope.gte)}`, sql`s.time < ${param.time(scope.lt)}`];
+  const sys = systemClause(scope.systems);
+  if (sys) conds.push(sys);
+  if (scope.groupId !== undefined) conds.push(sql`s.group_id = ${param.uint64(scope.groupId)}`);
+  return { select, where: join(conds, ' AND ') };
+}
