@@ -9,11 +9,11 @@ export interface TelemetryMigration {
   statements: (ttl: { spansDays: number; metricsDays: number }) => string[];
 }
 
-/** Spans -> per-minute group rows (migration 3). Output names differ from input names on purpose. */
-const ROLLUP_SELECT = `SELECT project_id, type, system, group_id, t AS time,
+/** Spans -> per-minute/hour group rows (migration 3). Output names differ from input names on purpose. */
+const rollupSelect = (bucket: 'toStartOfMinute' | 'toStartOfHour') => `SELECT project_id, type, system, group_id, t AS time,
     sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
     quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
-  FROM (SELECT project_id, type, system, group_id, toStartOfMinute(time) AS t, count AS c, status_code AS sc, duration AS d, display_name AS dn FROM spans_index)
+  FROM (SELECT project_id, type, system, group_id, ${bucket}(time) AS t, count AS c, status_code AS sc, duration AS d, display_name AS dn FROM spans_index)
   GROUP BY project_id, type, system, group_id, t`;
 
 export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
@@ -78,12 +78,17 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
     ],
   },
   {
-    // Tracing query engine: per-minute rollup of span groups, kept by a materialized view, so the
-    // group explorer's default query over long ranges reads ~groups x minutes rows, not every span.
+    // Tracing query engine: per-minute and per-hour rollups of span groups, kept by materialized
+    // views, so the group explorer's default query over long ranges reads groups x minutes/hours
+    // rows, not every span.
     version: 3,
-    name: 'span_groups_1m',
-    statements: ({ spansDays }) => [
-      `CREATE TABLE IF NOT EXISTS span_groups_1m (
+    name: 'span_groups_rollups',
+    statements: ({ spansDays }) =>
+      (['1m', '1h'] as const).flatMap((g) => {
+        const table = `span_groups_${g}`;
+        const select = rollupSelect(g === '1m' ? 'toStartOfMinute' : 'toStartOfHour');
+        return [
+          `CREATE TABLE IF NOT EXISTS ${table} (
         project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
         type LowCardinality(String) CODEC(ZSTD(1)),
         system LowCardinality(String) CODEC(ZSTD(1)),
@@ -100,9 +105,10 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
       ORDER BY (project_id, type, system, group_id, time)
       TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
       SETTINGS ttl_only_drop_parts = 1`,
-      `CREATE MATERIALIZED VIEW IF NOT EXISTS span_groups_1m_mv TO span_groups_1m AS ${ROLLUP_SELECT}`,
-      // Spans stored before this migration (an upgrade); nothing is ingested while migrations run.
-      `INSERT INTO span_groups_1m ${ROLLUP_SELECT}`,
-    ],
+          `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS ${select}`,
+          // Spans stored before this migration (an upgrade); nothing is ingested while migrations run.
+          `INSERT INTO ${table} ${select}`,
+        ];
+      }),
   },
 ];

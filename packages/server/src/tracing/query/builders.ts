@@ -56,7 +56,7 @@ export function groupsSql(scope: RangeScope, query: string, opts: { sortBy?: str
   const ties = cols.filter((c) => c.isGroup && c !== chosen.col).map((c) => sql`, ${ident(c.key)} ASC`);
   const tail = sql`${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir}${join(ties, '')} LIMIT ${param.uint32(opts.limit + 1)}`;
   const rollup = rollupSelect(q, cols, scope, minutesOf(scope));
-  if (rollup) return { q, cols, order: chosen.order, sql: sql`SELECT ${join(rollup.select, ', ')} FROM span_groups_1m AS s WHERE ${rollup.where}${tail}` };
+  if (rollup) return { q, cols, order: chosen.order, sql: sql`SELECT ${join(rollup.select, ', ')} FROM ${rollup.from}${tail}` };
   return { q, cols, order: chosen.order, sql: sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${tail}` };
 }
 

@@ -39,7 +39,7 @@ function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIn
   return null;
 }
 
-export function rollupSelect(q: CompiledQuery, cols: (CompiledColumn & { key: string })[], scope: RangeScope, minutes: number): { select: SqlFragment[]; where: SqlFragment } | null {
+export function rollupSelect(q: CompiledQuery, cols: (CompiledColumn & { key: string })[], scope: RangeScope, minutes: number): { select: SqlFragment[]; from: SqlFragment } | null {
   const minute = 60_000;
   if (scope.gte.getTime() % minute !== 0 || scope.lt.getTime() % minute !== 0) return null;
   if (q.where.length || q.having.length) return null;
@@ -53,9 +53,29 @@ export function rollupSelect(q: CompiledQuery, cols: (CompiledColumn & { key: st
     if (!e) return null;
     select.push(sql`${e} AS ${ident(c.key)}`);
   }
-  const conds = [sql`s.project_id = ${param.uint32(scope.projectId)}`, sql`s.time >= ${param.time(scope.gte)}`, sql`s.time < ${param.time(scope.lt)}`];
-  const sys = systemClause(scope.systems);
-  if (sys) conds.push(sys);
-  if (scope.groupId !== undefined) conds.push(sql`s.group_id = ${param.uint64(scope.groupId)}`);
-  return { select, where: join(conds, ' AND ') };
+  return { select, from: rollupFrom(scope) };
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The rollup rows of the range: whole hours from `span_groups_1h`, the minutes before the first
+ * and after the last whole hour from `span_groups_1m` (their states merge alike).
+ */
+function rollupFrom(scope: RangeScope): SqlFragment {
+  const scoped = (range: SqlFragment) => {
+    const conds = [sql`project_id = ${param.uint32(scope.projectId)}`, range];
+    const sys = systemClause(scope.systems);
+    if (sys) conds.push(sys);
+    if (scope.groupId !== undefined) conds.push(sql`group_id = ${param.uint64(scope.groupId)}`);
+    return join(conds, ' AND ');
+  };
+  const between = (a: number, b: number) => sql`(s.time >= ${param.time(new Date(a))} AND s.time < ${param.time(new Date(b))})`;
+  const gte = scope.gte.getTime();
+  const lt = scope.lt.getTime();
+  const h0 = Math.ceil(gte / HOUR) * HOUR;
+  const h1 = Math.floor(lt / HOUR) * HOUR;
+  if (h1 - h0 < 2 * HOUR) return sql`span_groups_1m AS s WHERE ${scoped(between(gte, lt))}`;
+  const edges = sql`(${between(gte, h0)} OR ${between(h1, lt)})`;
+  return sql`(SELECT * FROM span_groups_1h AS s WHERE ${scoped(between(h0, h1))} UNION ALL SELECT * FROM span_groups_1m AS s WHERE ${scoped(edges)}) AS s`;
 }
