@@ -80,7 +80,7 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   {
     // Tracing query engine: per-minute and per-hour rollups of span groups, kept by materialized
     // views, so the group explorer's default query over long ranges reads groups x minutes/hours
-    // rows, not every span.
+    // rows, not every span. Time leads the key: queries select a time range, then group.
     version: 3,
     name: 'span_groups_rollups',
     statements: ({ spansDays }) =>
@@ -102,7 +102,7 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
         display_name SimpleAggregateFunction(any, String) CODEC(ZSTD(1))
       ) ENGINE = AggregatingMergeTree
       PARTITION BY toDate(time)
-      ORDER BY (project_id, type, system, group_id, time)
+      ORDER BY (project_id, time, type, system, group_id)
       TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
       SETTINGS ttl_only_drop_parts = 1`,
           `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS ${select}`,

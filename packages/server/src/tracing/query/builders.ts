@@ -1,6 +1,6 @@
 import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
-import { rollupSelect } from './rollup';
+import { rollupSelect, rollupSystemsSql } from './rollup';
 import { attrExpr, compileQuery, nameExpr, whereSql, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
 
 /**
@@ -14,8 +14,8 @@ const minutesOf = (scope: { gte: Date; lt: Date }) => Math.max((scope.lt.getTime
 
 export function systemsSql(scope: RangeScope, query: string) {
   const q = compileQuery(query, 'where', { minutes: minutesOf(scope) });
-  const text = sql`SELECT s.system AS system, sum(s.count) AS count, sumIf(s.count, s.status_code = 'error') AS errorCount, uniqCombined64(s.group_id) AS groupCount ${FROM} WHERE ${whereSql(scope, q)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
-  return { q, sql: text };
+  const raw = sql`SELECT s.system AS system, sum(s.count) AS count, sumIf(s.count, s.status_code = 'error') AS errorCount, uniqExact(s.group_id) AS groupCount ${FROM} WHERE ${whereSql(scope, q)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
+  return { q, sql: rollupSystemsSql(q, scope) ?? raw };
 }
 
 export interface OutputColumn extends CompiledColumn {

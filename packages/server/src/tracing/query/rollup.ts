@@ -40,9 +40,7 @@ function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIn
 }
 
 export function rollupSelect(q: CompiledQuery, cols: (CompiledColumn & { key: string })[], scope: RangeScope, minutes: number): { select: SqlFragment[]; from: SqlFragment } | null {
-  const minute = 60_000;
-  if (scope.gte.getTime() % minute !== 0 || scope.lt.getTime() % minute !== 0) return null;
-  if (q.where.length || q.having.length) return null;
+  if (!wholeMinutes(scope) || q.where.length || q.having.length) return null;
   const pcols = cols.filter((c) => c.name_.func && LEVELS[c.name_.func] && c.name_.attr === '.duration');
   const quantiles = pcols.length ? join(pcols.map((c) => LEVELS[c.name_.func!]!), ', ') : null;
   const select: SqlFragment[] = [];
@@ -57,6 +55,13 @@ export function rollupSelect(q: CompiledQuery, cols: (CompiledColumn & { key: st
 }
 
 const HOUR = 3_600_000;
+const wholeMinutes = (scope: RangeScope) => scope.gte.getTime() % 60_000 === 0 && scope.lt.getTime() % 60_000 === 0;
+
+/** Per-system totals from the rollups (systems endpoint without filters), or null. */
+export function rollupSystemsSql(q: CompiledQuery, scope: RangeScope): SqlFragment | null {
+  if (!wholeMinutes(scope) || q.where.length) return null;
+  return sql`SELECT s.system AS system, sum(s.count) AS count, sum(s.error_count) AS errorCount, uniqExact(s.group_id) AS groupCount FROM ${rollupFrom(scope)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
+}
 
 /**
  * The rollup rows of the range: whole hours from `span_groups_1h`, the minutes before the first

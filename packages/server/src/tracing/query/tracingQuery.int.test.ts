@@ -82,6 +82,11 @@ describe('systems', () => {
     expect(r.systems.every((s) => s.projectId === 1)).toBe(true);
   });
 
+  it('answers the same from the rollups (whole minutes) as from the spans', async () => {
+    const shifted = { time_gte: new Date(base - 30 * 60_000 + 1000).toISOString(), time_lt: new Date(base + 30 * 60_000 + 1000).toISOString() };
+    expect((await get('systems', shifted)).body).toEqual((await get('systems')).body);
+  });
+
   it.each([
     [['http:all'], ['http:api']],
     [['spans:all'], ['db:postgresql', 'funcs', 'http:api', 'messaging:kafka', 'rpc:billing']],
