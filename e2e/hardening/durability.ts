@@ -11,7 +11,10 @@ import { buildRequest, REQUEST_KINDS, rng, send } from './traffic';
 export interface DurabilityOptions {
   trials: number;
   clients: number;
-  /** The kill comes uniformly between these many ms after the clients start. */
+  /**
+   * The kill comes uniformly between these many ms after the trial's first acknowledged request
+   * (so a slow start on a busy machine does not leave a trial with nothing acknowledged).
+   */
   killAfterMs: [number, number];
   rowsPerRequest: number;
   seed: number;
@@ -52,6 +55,10 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
       }
     };
     const clients = Array.from({ length: opts.clients }, (_, c) => client(c));
+    const ackedBefore = acked.length;
+    for (const deadline = Date.now() + 60_000; acked.length === ackedBefore && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const [lo, hi] = opts.killAfterMs;
     await new Promise((r) => setTimeout(r, lo + random() * (hi - lo)));
     await lantern.kill();
