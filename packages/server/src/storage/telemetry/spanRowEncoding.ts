@@ -11,9 +11,9 @@ import { traceIdToUuid } from '../sql';
  * the engine's insert of the previous batch instead of adding to it.
  */
 
-/** Attributes with their own columns in spans_index (reference ingest §2.12). */
+/** Attributes with their own columns in spans_index (reference ingest §2.12): [attribute, column]. */
 const COLUMN_ATTRS: Record<string, number> = {};
-const ATTR_COLUMNS = [
+export const ATTR_COLUMNS = [
   ['deployment.environment', 'deployment_environment'],
   ['service.name', 'service_name'],
   ['host.name', 'host_name'],

@@ -11,7 +11,8 @@ import {
   type Name,
   type QueryPart,
 } from '@lantern/shared';
-import { join, param, sql, type SqlFragment, type SqlParam } from '../../storage/sql';
+import { ident, join, param, sql, type SqlFragment, type SqlParam } from '../../storage/sql';
+import { ATTR_COLUMNS } from '../../storage/telemetry/spanRowEncoding';
 
 /**
  * Compiles parsed query parts to SQL fragments over `spans_index AS s` (reference query §1.4-1.7).
@@ -21,17 +22,7 @@ import { join, param, sql, type SqlFragment, type SqlParam } from '../../storage
 
 /** Attributes with their own column in spans_index (same table as ingest's encoding). */
 const COLUMN_ATTRS: Record<string, SqlFragment> = {
-  'deployment.environment': sql`s.deployment_environment`,
-  'service.name': sql`s.service_name`,
-  'host.name': sql`s.host_name`,
-  'db.system': sql`s.db_system`,
-  'db.statement': sql`s.db_statement`,
-  'db.operation': sql`s.db_operation`,
-  'db.sql.table': sql`s.db_sql_table`,
-  'log.severity': sql`s.log_severity`,
-  'log.message': sql`s.log_message`,
-  'exception.type': sql`s.exception_type`,
-  'exception.message': sql`s.exception_message`,
+  ...Object.fromEntries(ATTR_COLUMNS.map(([attr, column]) => [attr, sql`s.${ident(column)}`])),
   'display.name': sql`s.display_name`,
 };
 
