@@ -4,3 +4,6 @@ export * from './api/projects';
 export * from './api/tracing';
 export * from './dsn';
 export * from './traceId';
+export * from './api/metrics';
+export * from './api/dashboards';
+export * from './metricsQuery';

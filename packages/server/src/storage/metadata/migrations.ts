@@ -1,3 +1,4 @@
+import { dashboardsMigration } from '../../dashboards/dashboards.migration';
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 /** Metadata migrations in code, applied in name order by Kysely's Migrator (SQLite and PostgreSQL). */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_metrics': dashboardsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

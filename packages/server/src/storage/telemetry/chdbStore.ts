@@ -66,11 +66,19 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
       await session.insert({ table: 'spans_data', values: data, format: 'JSONEachRow' });
       await session.insert({ table: 'spans_index', values: index, format: 'JSONEachRow' });
     },
+    async insertRows(table, rows) {
+      if (rows.length === 0) return;
+      await session.insert({ table, values: jsonEachRow(rows), format: 'JSONEachRow' });
+    },
     query: run,
     async close() {
       session.close();
     },
   };
+}
+
+export function jsonEachRow(rows: readonly object[]): Buffer {
+  return Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }
 
 export function parseJsonEachRow<T>(text: string): T[] {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { createClient } from '@clickhouse/client';
 import type { SpanRow } from '../../ingest/spanRow';
 import { compile, sql, param, type SqlFragment } from '../sql';
-import { cleanEngineMessage } from './chdbStore';
+import { cleanEngineMessage, jsonEachRow } from './chdbStore';
 import { applyMigrations } from './migrate';
 import { encodeSpanBatch } from './spanRowEncoding';
 import { StoreQueryError, type TelemetryStore } from './telemetryStore';
@@ -68,6 +68,10 @@ export function openClickHouseStore(opts: {
       const { index, data } = encodeSpanBatch(rows);
       await insertRaw('spans_data', data);
       await insertRaw('spans_index', index);
+    },
+    async insertRows(table, rows) {
+      if (rows.length === 0) return;
+      await insertRaw(table, jsonEachRow(rows));
     },
     query: run,
     async close() {

@@ -1,3 +1,5 @@
+import { METRICS_MIGRATION } from '../../metrics/metricsSchema';
+
 /**
  * Versioned DDL for the telemetry tables (architecture §6, reference ingest §3). Applied in order by
  * `applyMigrations`; a database that has a migration this build does not know refuses to start.
@@ -70,4 +72,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
       SETTINGS ttl_only_drop_parts = 1, index_granularity = 2048`,
     ],
   },
+  METRICS_MIGRATION,
 ];
