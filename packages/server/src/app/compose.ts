@@ -6,6 +6,7 @@ import { createAuthService, createSessionSigner, createUsersStore, registerAuth 
 import { parseListenAddr, type Config } from '../config';
 import { createHttpApp, registerWebApp } from '../http';
 import { Batcher, bindGrpc, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
+import { createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
 import { openTelemetryStore } from '../storage/telemetry';
@@ -51,15 +52,18 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
   const traces = createTraceIngest(batcher);
+  const metrics = createMetricsPipeline({ config, telemetry, log });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
   registerProjectRoutes(http, projects);
   registerTracingRoutes(http, { projects, store: createTracingStore(telemetry) });
-  await registerIngestHttpRoutes(http, { projects, traces, maxBodyBytes: config.ingest.max_body_bytes });
+  const metricsStore = createMetricsStore(telemetry);
+  registerMetricsRoutes(http, { projects, store: metricsStore, query: createMetricsQueryService({ store: metricsStore, telemetry }) });
+  await registerIngestHttpRoutes(http, { projects, traces, metrics: metrics.ingest, maxBodyBytes: config.ingest.max_body_bytes });
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 
-  const grpcServer = createIngestGrpcServer({ projects, traces, maxBodyBytes: config.ingest.max_body_bytes, log });
+  const grpcServer = createIngestGrpcServer({ projects, traces, metrics: metrics.ingest, maxBodyBytes: config.ingest.max_body_bytes, log });
 
   return {
     http,
@@ -77,6 +81,7 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
       await http.close();
       await batcher.close();
+      await metrics.batcher.close();
       await telemetry.close();
       await db.destroy();
     },

@@ -1,8 +1,10 @@
 import * as grpc from '@grpc/grpc-js';
+import type { ProjectConfig } from '../config';
 import { AppError, type AppErrorType } from '../http/appError';
 import type { ProjectsService } from '../projects';
 import { projectFromHeaders } from './ingestAuth';
 import { encodeTraceResponse } from './otlpResponse';
+import { encodeMetricsResponse, type MetricsIngest } from '../metrics/ingest';
 import type { TraceIngest } from './tracesIngest';
 
 /**
@@ -22,9 +24,9 @@ const GRPC_CODE: Record<AppErrorType, grpc.status> = {
 
 const raw = (b: Buffer) => b;
 
-const traceService: grpc.ServiceDefinition = {
+const exportService = (path: string): grpc.ServiceDefinition => ({
   Export: {
-    path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+    path,
     requestStream: false,
     responseStream: false,
     requestSerialize: raw,
@@ -32,11 +34,12 @@ const traceService: grpc.ServiceDefinition = {
     responseSerialize: raw,
     responseDeserialize: raw,
   },
-};
+});
 
 export interface GrpcIngestDeps {
   projects: ProjectsService;
   traces: TraceIngest;
+  metrics: MetricsIngest;
   maxBodyBytes: number;
   log: { error(obj: object, msg: string): void };
 }
@@ -46,8 +49,9 @@ export function createIngestGrpcServer(deps: GrpcIngestDeps): grpc.Server {
     'grpc.max_receive_message_length': deps.maxBodyBytes,
     'grpc.max_send_message_length': 4 * 1024 * 1024,
   });
-  server.addService(traceService, {
-    Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+  const exportHandler =
+    (ingest: (project: ProjectConfig, body: Buffer) => Promise<Uint8Array>) =>
+    (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
       const md = call.metadata;
       const get = (name: string) => {
         const v = md.get(name)[0];
@@ -55,8 +59,7 @@ export function createIngestGrpcServer(deps: GrpcIngestDeps): grpc.Server {
       };
       (async () => {
         const project = projectFromHeaders(deps.projects, get);
-        const partial = await deps.traces(project, 'protobuf', call.request);
-        callback(null, Buffer.from(encodeTraceResponse(partial)));
+        callback(null, Buffer.from(await ingest(project, call.request)));
       })().catch((err: unknown) => {
         if (err instanceof AppError) {
           const trailer = new grpc.Metadata();
@@ -67,7 +70,12 @@ export function createIngestGrpcServer(deps: GrpcIngestDeps): grpc.Server {
         deps.log.error({ err }, 'grpc export failed');
         callback({ code: grpc.status.INTERNAL, details: 'internal error' });
       });
-    },
+    };
+  server.addService(exportService('/opentelemetry.proto.collector.trace.v1.TraceService/Export'), {
+    Export: exportHandler(async (project, body) => encodeTraceResponse(await deps.traces(project, 'protobuf', body))),
+  });
+  server.addService(exportService('/opentelemetry.proto.collector.metrics.v1.MetricsService/Export'), {
+    Export: exportHandler(async (project, body) => encodeMetricsResponse(await deps.metrics(project, 'protobuf', body))),
   });
   return server;
 }
