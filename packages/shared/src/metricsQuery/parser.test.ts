@@ -73,6 +73,11 @@ describe('parseMetricsQuery', () => {
     expect(parts('$a group by $a.host')[0]).toMatchObject({ kind: 'error', message: 'inline grouping can\'t contain a metric: $a' });
   });
 
+  it('reads unquoted values written without spaces as one value', () => {
+    expect(parts('host.name = web-2')[0]).toMatchObject({ kind: 'where', filters: [{ attr: 'host.name', op: '=', values: ['web-2'] }] });
+    expect(parts('$a{pod=api-7f9c}')[0]).toMatchObject({ expr: { filters: [{ values: ['api-7f9c'] }] } });
+  });
+
   it('keeps | inside quotes', () => {
     expect(parts('where path = "a|b"')[0]).toMatchObject({ filters: [{ values: ['a|b'] }] });
   });

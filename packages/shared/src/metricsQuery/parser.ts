@@ -311,10 +311,19 @@ class Parser {
     return done(ops[t.text], [this.value()]);
   }
 
+  /** A value; unquoted tokens written without spaces between them form one value (`web-2`, `a.b-c`). */
   private value(): string {
     const t = this.next();
     if (t.kind === 'eof' || t.kind === 'op') throw new ParseError(`expected a value, got ${describe(t)}`, t.range);
-    return t.text;
+    if (t.kind === 'string') return t.text;
+    let text = t.text;
+    let end = t.range.end;
+    for (let n = this.peek(); n.kind !== 'eof' && n.kind !== 'string' && n.range.start === end && !(n.kind === 'op' && [',', ')', '(', '}'].includes(n.text)); n = this.peek()) {
+      text += n.text;
+      end = n.range.end;
+      this.next();
+    }
+    return text;
   }
 
   private valueList(): string[] {
