@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
+import { setupDashboards } from '../dashboards';
 import { createHttpApp, registerWebApp } from '../http';
 import { Batcher, bindGrpc, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
 import { createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
@@ -52,7 +53,9 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
   const traces = createTraceIngest(batcher);
-  const metrics = createMetricsPipeline({ config, telemetry, log });
+  // Dashboard templates are installed when their metrics first appear (bound once dashboards exist).
+  let onNewMetrics = (_projectId: number) => {};
+  const metrics = createMetricsPipeline({ config, telemetry, log, onNewMetrics: (projectId) => onNewMetrics(projectId) });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
@@ -60,6 +63,11 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
   registerTracingRoutes(http, { projects, store: createTracingStore(telemetry) });
   const metricsStore = createMetricsStore(telemetry);
   registerMetricsRoutes(http, { projects, store: metricsStore, query: createMetricsQueryService({ store: metricsStore, telemetry }) });
+  const templates = await setupDashboards({
+    http, db, projects, siteUrl: config.site.url, log,
+    presentMetrics: async (projectId, names) => (await metricsStore.describe(projectId, names)).map((m) => m.name),
+  });
+  onNewMetrics = (projectId) => templates.schedule(projectId);
   await registerIngestHttpRoutes(http, { projects, traces, metrics: metrics.ingest, maxBodyBytes: config.ingest.max_body_bytes });
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 
@@ -80,6 +88,7 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     async close() {
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
       await http.close();
+      await templates.close();
       await batcher.close();
       await metrics.batcher.close();
       await telemetry.close();
