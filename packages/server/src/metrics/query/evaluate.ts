@@ -54,7 +54,7 @@ export function evaluateColumns(columns: readonly PlannedColumn[], ctx: EvalCont
   for (const column of columns) {
     try {
       let v = evaluate(column.expr, ctx, done);
-      if (v.kind === 'set' && ctx.mode !== 'timeseries') v = reduce(v, ctx);
+      if (v.kind === 'set' && ctx.mode !== 'timeseries') v = reduce(v);
       done.set(column.name, v);
       out.push({ column, set: v.kind === 'set' ? v : null, scalar: v.kind === 'num' ? v.value : null, error: '' });
     } catch (err) {
@@ -88,7 +88,7 @@ function evaluate(e: PExpr, ctx: EvalContext, done: Map<string, Value>): Value {
     case 'table': {
       const v = evaluate(e.arg, ctx, done);
       if (v.kind !== 'set' || ctx.mode === 'timeseries') return v;
-      return reduce({ ...v, reducer: e.func }, ctx);
+      return reduce({ ...v, reducer: e.func });
     }
     case 'op': {
       const v = evaluate(e.arg, ctx, done);
@@ -99,8 +99,8 @@ function evaluate(e: PExpr, ctx: EvalContext, done: Map<string, Value>): Value {
       let l = evaluate(e.left, ctx, done);
       let r = evaluate(e.right, ctx, done);
       if (ctx.mode !== 'timeseries') {
-        if (l.kind === 'set') l = reduce(l, ctx);
-        if (r.kind === 'set') r = reduce(r, ctx);
+        if (l.kind === 'set') l = reduce(l);
+        if (r.kind === 'set') r = reduce(r);
       }
       return binary(e.op, l, r);
     }
@@ -132,7 +132,7 @@ function reduceValues(values: number[], how: Reducer): number {
   }
 }
 
-function reduce(v: SeriesSet, _ctx: EvalContext): SeriesSet {
+function reduce(v: SeriesSet): SeriesSet {
   if (v.reduced) return v;
   return { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, v.reducer)] })) };
 }
@@ -148,8 +148,7 @@ function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalC
       });
     };
     if (ctx.mode === 'timeseries') return { ...v, series: v.series.map((s) => ({ ...s, values: delta(s.values) })) };
-    const sumDeltas = v.reduced ? v : { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [delta(s.values).reduce((a, b) => a + b, 0)] })) };
-    return sumDeltas;
+    return v.reduced ? v : { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [delta(s.values).reduce((a, b) => a + b, 0)] })) };
   }
   const perSec = func === 'per_sec';
   if (ctx.mode === 'timeseries') {
