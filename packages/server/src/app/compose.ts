@@ -6,12 +6,12 @@ import { createAuthService, createSessionSigner, createUsersStore, registerAuth 
 import { parseListenAddr, type Config } from '../config';
 import { setupDashboards } from '../dashboards';
 import { createHttpApp, registerWebApp } from '../http';
-import { Batcher, bindGrpc, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
+import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
 import { createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
-import { openTelemetryStore } from '../storage/telemetry';
-import { createTracingStore, registerTracingRoutes } from '../tracing';
+import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
+import { registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
 
 /** Wires every area together: the one place that knows all of them. */
@@ -44,23 +44,24 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     sessions: createSessionSigner(resolveSecretKey(config.secret_key, config.data_dir)),
   });
 
-  const batcher = new Batcher({
+  const batcher: SpanBatcher = new Batcher<EncodedSpans>({
     batchRows: config.ingest.batch_rows,
     flushIntervalMs: config.ingest.flush_interval_ms,
     queueRows: config.ingest.queue_rows,
     queueBytes: config.ingest.queue_bytes,
-    write: (rows) => telemetry.insertSpans(rows),
+    write: (chunks) => telemetry.insertEncodedSpans(concatEncoded(chunks)),
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
-  const traces = createTraceIngest(batcher);
+  const preparePool = createPreparePool({ threads: config.ingest.workers });
   // Dashboard templates are installed when their metrics first appear (bound once dashboards exist).
   let onNewMetrics = (_projectId: number) => {};
   const metrics = createMetricsPipeline({ config, telemetry, log, onNewMetrics: (projectId) => onNewMetrics(projectId) });
+  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log, metrics: metrics.ingest });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
   registerProjectRoutes(http, projects);
-  registerTracingRoutes(http, { projects, store: createTracingStore(telemetry) });
+  registerTracingRoutes(http, { projects, telemetry, db });
   const metricsStore = createMetricsStore(telemetry);
   registerMetricsRoutes(http, { projects, store: metricsStore, query: createMetricsQueryService({ store: metricsStore, telemetry }) });
   const templates = await setupDashboards({
@@ -68,10 +69,10 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     presentMetrics: async (projectId, names) => (await metricsStore.describe(projectId, names)).map((m) => m.name),
   });
   onNewMetrics = (projectId) => templates.schedule(projectId);
-  await registerIngestHttpRoutes(http, { projects, traces, metrics: metrics.ingest, maxBodyBytes: config.ingest.max_body_bytes });
+  await ingest.registerHttp(http);
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 
-  const grpcServer = createIngestGrpcServer({ projects, traces, metrics: metrics.ingest, maxBodyBytes: config.ingest.max_body_bytes, log });
+  const grpcServer = ingest.grpc;
 
   return {
     http,
@@ -88,9 +89,11 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     async close() {
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
       await http.close();
+      ingest.close();
       await templates.close();
       await batcher.close();
       await metrics.batcher.close();
+      await preparePool.close();
       await telemetry.close();
       await db.destroy();
     },

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -101,6 +102,12 @@ export const ConfigSchema = z
         queue_bytes: z.number().int().min(1024).default(256 * 1024 ** 2),
         /** Largest request body, applied after decompression (413 above it). */
         max_body_bytes: z.number().int().min(1024).default(32 * 1024 ** 2),
+        /** Worker threads that decode, normalise and encode requests; 0 runs them on the event loop. */
+        workers: z.number().int().min(0).max(64).default(availableParallelism()),
+        /** Most rows one request may produce (spans + span events, or log records); 413 above it. */
+        max_rows_per_request: z.number().int().min(1).default(100_000),
+        /** How often the server logs its ingest counters (`ingest stats` line). */
+        stats_log_interval_ms: z.number().int().min(1000).default(60_000),
       })
       .strict()
       .prefault({}),

@@ -7,8 +7,10 @@ import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLanter
  */
 let lantern: RunningLantern;
 beforeAll(async () => {
-  // Ten queued rows at most, and a long flush interval so the queue stays full while we look.
-  lantern = await startLantern({ env: { LANTERN_INGEST_QUEUE_ROWS: '10', LANTERN_INGEST_BATCH_ROWS: '1000', LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500' } });
+  // Ten queued rows at most, and a long flush interval so the queue stays full while we look
+  // (a partial batch waits for the interval since the previous write started). Requests are
+  // prepared on the event loop here (workers 0); the other ingest tests use the worker pool.
+  lantern = await startLantern({ env: { LANTERN_INGEST_WORKERS: '0', LANTERN_INGEST_QUEUE_ROWS: '10', LANTERN_INGEST_BATCH_ROWS: '1000', LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500' } });
 });
 afterAll(async () => {
   await lantern?.stop();
@@ -33,6 +35,8 @@ describe('backpressure', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` },
         body: body(traceId, 8),
       });
+    // An idle server writes at once; right after that write, the next partial batch has to wait.
+    expect((await send('e0'.repeat(16))).status).toBe(200);
     const first = send('e1'.repeat(16));
     await new Promise((r) => setTimeout(r, 200));
     const second = await send('e2'.repeat(16));

@@ -95,4 +95,39 @@ describe('Batcher', () => {
     expect(written).toBe(7);
     await expect(b.submit(rows(1), 1)).rejects.toBeInstanceOf(BatcherClosedError);
   });
+
+  it('counts the rows a chunk holds, not the chunks, against the batch and queue limits', async () => {
+    const batches: string[][] = [];
+    const b = new Batcher<string>({
+      batchRows: 10,
+      flushIntervalMs: 50,
+      queueRows: 15,
+      queueBytes: 1e6,
+      write: async (chunks) => void batches.push(chunks),
+    });
+    const a = b.submit(['a'], 1, 6);
+    const c = b.submit(['b'], 1, 6); // 12 rows queued: the batch of 10 takes only the first chunk
+    await expect(b.submit(['c'], 1, 4)).rejects.toBeInstanceOf(QueueFullError);
+    await Promise.all([a, c]);
+    expect(batches).toEqual([['a'], ['b']]);
+    expect(b.stats.committedRows).toBe(12);
+  });
+
+  it('writes at once when idle, then at most one partial batch per flush interval', async () => {
+    const starts: number[] = [];
+    const b = new Batcher({
+      batchRows: 100,
+      flushIntervalMs: 300,
+      queueRows: 1000,
+      queueBytes: 1e6,
+      write: async () => void starts.push(performance.now()),
+    });
+    const t0 = performance.now();
+    await b.submit(rows(1), 1);
+    expect(starts[0] - t0).toBeLessThan(150);
+    await b.submit(rows(1), 1);
+    expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(299);
+    await b.submit(rows(100), 1); // a full batch does not wait
+    expect(starts[2] - starts[1]).toBeLessThan(150);
+  });
 });

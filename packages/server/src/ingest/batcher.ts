@@ -1,19 +1,22 @@
-import type { SpanRow } from './spanRow';
-
 /**
- * Group commit with a bounded queue (architecture §4). Requests enqueue their rows whole and get a
+ * Group commit with a bounded queue (architecture §4). Requests enqueue their items whole and get a
  * promise that settles when the batch holding them has been written: success is never answered
- * before the rows are committed. A batch is written when it reaches `batchRows` or when its oldest
- * request has waited `flushIntervalMs`; one write runs at a time, and requests arriving meanwhile
- * form the next batch. When queued rows or bytes would pass the limits the request is refused at
+ * before the rows are committed. One write runs at a time, and requests arriving meanwhile form the
+ * next batch. A batch is written as soon as it reaches `batchRows`; a smaller one as soon as
+ * `flushIntervalMs` has passed since the previous write started. So an idle server writes a request
+ * at once, a busy one writes back to back, and the engine never sees more than one small insert
+ * (one new part per table) per interval. When queued rows or bytes would pass the limits the request is refused at
  * once with QueueFullError (HTTP 429 / gRPC RESOURCE_EXHAUSTED), so memory stays bounded.
+ *
+ * Items are whatever the writer takes: rows, or chunks of rows already encoded for storage (then
+ * `submit` is told how many rows a chunk holds, and the limits count rows, not items).
  */
-export interface BatcherOptions {
+export interface BatcherOptions<T> {
   batchRows: number;
   flushIntervalMs: number;
   queueRows: number;
   queueBytes: number;
-  write(rows: SpanRow[]): Promise<void>;
+  write(items: T[]): Promise<void>;
   onError?(err: unknown, rows: number): void;
 }
 
@@ -31,8 +34,9 @@ export class BatcherClosedError extends Error {
   }
 }
 
-interface Pending {
-  rows: SpanRow[];
+interface Pending<T> {
+  items: T[];
+  rows: number;
   bytes: number;
   resolve(): void;
   reject(err: unknown): void;
@@ -46,33 +50,37 @@ export interface BatcherStats {
   failedRows: number;
 }
 
-export class Batcher {
-  private queue: Pending[] = [];
+export class Batcher<T> {
+  private queue: Pending<T>[] = [];
   private queuedRows = 0;
   private queuedBytes = 0;
   private writing = false;
   private timer: NodeJS.Timeout | null = null;
+  private lastWriteStart = -Infinity;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
   readonly stats: BatcherStats = { queuedRows: 0, queuedBytes: 0, committedRows: 0, throttledRequests: 0, failedRows: 0 };
 
-  constructor(private readonly opts: BatcherOptions) {}
+  constructor(private readonly opts: BatcherOptions<T>) {}
 
-  /** Resolves when `rows` are committed; rejects with QueueFullError at once when over the limits. */
-  submit(rows: SpanRow[], bytes: number): Promise<void> {
+  /**
+   * Resolves when `items` are committed; rejects with QueueFullError at once when over the limits.
+   * `rows` is how many stored rows the items make (one per item unless they are chunks).
+   */
+  submit(items: T[], bytes: number, rows: number = items.length): Promise<void> {
     if (this.closed) return Promise.reject(new BatcherClosedError());
-    if (rows.length === 0) return Promise.resolve();
+    if (rows === 0) return Promise.resolve();
     // A single request larger than the whole queue still gets in when the queue is empty, so a
     // legitimate big request is never refused forever.
     const overLimit =
-      this.queuedRows + rows.length > this.opts.queueRows || this.queuedBytes + bytes > this.opts.queueBytes;
+      this.queuedRows + rows > this.opts.queueRows || this.queuedBytes + bytes > this.opts.queueBytes;
     if (overLimit && this.queuedRows > 0) {
       this.stats.throttledRequests++;
       return Promise.reject(new QueueFullError(this.retryAfterSec()));
     }
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ rows, bytes, resolve, reject });
-      this.queuedRows += rows.length;
+      this.queue.push({ items, rows, bytes, resolve, reject });
+      this.queuedRows += rows;
       this.queuedBytes += bytes;
       this.syncStats();
       this.schedule();
@@ -99,10 +107,12 @@ export class Batcher {
     if (this.queuedRows >= this.opts.batchRows) {
       void this.flush();
     } else if (!this.timer) {
+      // Even when no wait is due, let the requests decoded in this turn of the event loop join.
+      const wait = Math.max(0, this.lastWriteStart + this.opts.flushIntervalMs - performance.now());
       this.timer = setTimeout(() => {
         this.timer = null;
         void this.flush();
-      }, this.opts.flushIntervalMs);
+      }, wait);
     }
   }
 
@@ -110,30 +120,31 @@ export class Batcher {
     if (this.writing) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch: Pending[] = [];
+    const batch: Pending<T>[] = [];
     let rowCount = 0;
-    while (this.queue.length && (rowCount === 0 || rowCount + this.queue[0].rows.length <= this.opts.batchRows)) {
+    while (this.queue.length && (rowCount === 0 || rowCount + this.queue[0].rows <= this.opts.batchRows)) {
       const p = this.queue.shift()!;
       batch.push(p);
-      rowCount += p.rows.length;
+      rowCount += p.rows;
     }
     if (batch.length === 0) {
       this.notifyIdle();
       return;
     }
     this.writing = true;
-    const rows = batch.length === 1 ? batch[0].rows : batch.flatMap((p) => p.rows);
+    this.lastWriteStart = performance.now();
+    const items = batch.length === 1 ? batch[0].items : batch.flatMap((p) => p.items);
     try {
-      await this.opts.write(rows);
-      this.stats.committedRows += rows.length;
+      await this.opts.write(items);
+      this.stats.committedRows += rowCount;
       for (const p of batch) p.resolve();
     } catch (err) {
-      this.stats.failedRows += rows.length;
-      this.opts.onError?.(err, rows.length);
+      this.stats.failedRows += rowCount;
+      this.opts.onError?.(err, rowCount);
       for (const p of batch) p.reject(err);
     } finally {
       for (const p of batch) {
-        this.queuedRows -= p.rows.length;
+        this.queuedRows -= p.rows;
         this.queuedBytes -= p.bytes;
       }
       this.syncStats();

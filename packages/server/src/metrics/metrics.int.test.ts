@@ -1,6 +1,6 @@
 import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GaugeResponse, MetricsListResponse, TableResponse, TimeseriesResponse } from '@lantern/shared';
+import { GaugeResponse, MetricsListResponse, TableResponse, MetricTimeseriesResponse } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
 import { AggregationType, createTestMeter, type MetricsTransport } from '../../../../e2e/otlpMetrics';
 
@@ -68,7 +68,7 @@ describe.each<[MetricsTransport, boolean]>([
     const byRoute = Object.fromEntries(table.items.map((r) => [r.route, r.c]));
     expect(byRoute).toEqual({ '/a': 12, '/b': 3 });
 
-    const ts = TimeseriesResponse.parse((await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: `${prefix}.requests` }, 'per_min($c) as rpm')}`)).body);
+    const ts = MetricTimeseriesResponse.parse((await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: `${prefix}.requests` }, 'per_min($c) as rpm')}`)).body);
     expect(ts.columns).toEqual([{ name: 'rpm', unit: '{request}', isGroup: false }]);
     expect(ts.timeseries).toHaveLength(1);
     // 1-minute buckets: per_min is the count of each minute, so the buckets add up to the total.
@@ -181,7 +181,7 @@ describe('metrics endpoints', () => {
   });
 
   it('reports query errors per part and still answers the other parts', async () => {
-    const ts = TimeseriesResponse.parse((await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: 'listing.jobs', x: 'nope.missing' }, 'sum($c) | $x | avg($c) | group by')}`)).body);
+    const ts = MetricTimeseriesResponse.parse((await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: 'listing.jobs', x: 'nope.missing' }, 'sum($c) | $x | avg($c) | group by')}`)).body);
     expect(ts.query.parts.map((p) => p.error)).toEqual([
       '',
       'metric "nope.missing" not found',

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  AttrKeysParams,
-  AttrValuesParams,
+  MetricAttrKeysParams,
+  MetricAttrValuesParams,
   MetricsQueryParams,
   MetricsStatsParams,
   parseMetricsQuery,
@@ -37,7 +37,7 @@ export function registerMetricsRoutes(
 
   app.get<Req>('/api/v1/metrics/:projectId/describe', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(AttrKeysParams, queryParams(req.query));
+    const q = parseInput(MetricAttrKeysParams, queryParams(req.query));
     if (q.metric.length === 0) throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
     return { metrics: await deps.store.describe(project.id, q.metric) };
   });
@@ -72,7 +72,7 @@ export function registerMetricsRoutes(
 
   app.get<Req>('/api/v1/metrics/:projectId/attr-keys', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(AttrKeysParams, queryParams(req.query));
+    const q = parseInput(MetricAttrKeysParams, queryParams(req.query));
     const keys = await deps.store.attrKeys(project.id, bounds(q.time_gte, q.time_lt), q.metric, q.search_input);
     const pinned = new Set(project.pinned_attrs);
     return { items: keys.map((k) => ({ value: k.value, text: k.value, count: k.count, pinned: pinned.has(k.value) })), hasMore: false };
@@ -80,7 +80,7 @@ export function registerMetricsRoutes(
 
   app.get<Req>('/api/v1/metrics/:projectId/attr-values', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(AttrValuesParams, queryParams(req.query));
+    const q = parseInput(MetricAttrValuesParams, queryParams(req.query));
     if (q.metric.length === 0) throw new AppError('invalid_input', 'invalid_metrics', '"metric" query param is required');
     const values = await deps.store.attrValues(project.id, bounds(q.time_gte, q.time_lt), q.metric, q.attr_key, q.search_input);
     return { items: values.map((v) => ({ value: v, text: v })), hasMore: q.search_input !== '' || values.length === 1000 };

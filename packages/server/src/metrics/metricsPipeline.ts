@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { TelemetryStore } from '../storage/telemetry';
-import { createCatalogWriter, createDatapointBatcher, createMetricsIngest, CumulativeState } from './ingest';
+import { Batcher } from '../ingest';
+import { createCatalogWriter, createMetricsIngest, CumulativeState, type DatapointRow } from './ingest';
 
 /** Cumulative -> delta state entries kept (reference `metrics.cum_to_delta_size`). */
 const CUM_TO_DELTA_SIZE = 200_000;
@@ -13,7 +14,7 @@ export function createMetricsPipeline(deps: {
   onNewMetrics?(projectId: number, names: string[]): void;
 }) {
   const c = deps.config.ingest;
-  const batcher = createDatapointBatcher({
+  const batcher = new Batcher<DatapointRow>({
     batchRows: c.batch_rows,
     flushIntervalMs: c.flush_interval_ms,
     queueRows: c.queue_rows,

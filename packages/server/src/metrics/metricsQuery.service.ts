@@ -1,4 +1,4 @@
-import { parseMetricsQuery, type GaugeResponse, type MetricColumn, type TableResponse, type Timeseries, type TimeseriesResponse } from '@lantern/shared';
+import { parseMetricsQuery, type GaugeResponse, type MetricColumn, type TableResponse, type Timeseries, type MetricTimeseriesResponse } from '@lantern/shared';
 import { AppError } from '../http/appError';
 import { StoreQueryError, type TelemetryStore } from '../storage/telemetry';
 import type { MetricsStore } from './metrics.store';
@@ -94,7 +94,7 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
   }
 
   return {
-    async timeseries(projectId: number, input: MetricsQueryInput): Promise<TimeseriesResponse> {
+    async timeseries(projectId: number, input: MetricsQueryInput): Promise<MetricTimeseriesResponse> {
       const { info, columns } = await run(projectId, input, 'timeseries');
       const timeseries: Timeseries[] = [];
       const cols: MetricColumn[] = [];

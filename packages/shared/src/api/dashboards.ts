@@ -13,8 +13,8 @@ export const MetricAlias = z.object({
 });
 export type MetricAlias = z.infer<typeof MetricAlias>;
 
-export const ColumnInfo = z.object({ unit: z.string().default(''), color: z.string().default('') });
-export const ColumnMap = z.record(z.string(), ColumnInfo);
+export const MetricColumnInfo = z.object({ unit: z.string().default(''), color: z.string().default('') });
+export const ColumnMap = z.record(z.string(), MetricColumnInfo);
 export type ColumnMap = z.infer<typeof ColumnMap>;
 
 export const Dashboard = z.object({

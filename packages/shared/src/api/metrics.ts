@@ -63,25 +63,25 @@ export const MetricsStatsParams = TimeRangeQuery.partial().extend({
   instrument: z.string().optional(),
 });
 
-export const AttrKeysParams = TimeRangeQuery.partial().extend({ metric: stringList, search_input: z.string().optional().default('') });
-export const AttrValuesParams = TimeRangeQuery.extend({
+export const MetricAttrKeysParams = TimeRangeQuery.partial().extend({ metric: stringList, search_input: z.string().optional().default('') });
+export const MetricAttrValuesParams = TimeRangeQuery.extend({
   metric: stringList,
   attr_key: z.string({ error: '"attr_key" query param is required' }).min(1, '"attr_key" query param is required'),
   search_input: z.string().optional().default(''),
 });
-export const AttrKeysResponse = z.object({
+export const MetricAttrKeysResponse = z.object({
   items: z.array(z.object({ value: z.string(), text: z.string(), count: z.number().int(), pinned: z.boolean() })),
   hasMore: z.boolean(),
 });
-export const AttrValuesResponse = z.object({ items: z.array(z.object({ value: z.string(), text: z.string() })), hasMore: z.boolean() });
+export const MetricAttrValuesResponse = z.object({ items: z.array(z.object({ value: z.string(), text: z.string() })), hasMore: z.boolean() });
 
 /** One `|`-separated part of a metrics query with its error (`''` when none) and source range. */
-export const QueryPart = z.object({
+export const MetricQueryPart = z.object({
   query: z.string(),
   error: z.string(),
   disabled: z.boolean().optional(),
 });
-export const QueryInfo = z.object({ parts: z.array(QueryPart) });
+export const MetricQueryInfo = z.object({ parts: z.array(MetricQueryPart) });
 
 export const MetricColumn = z.object({ name: z.string(), unit: z.string(), isGroup: z.boolean() });
 export type MetricColumn = z.infer<typeof MetricColumn>;
@@ -96,17 +96,17 @@ export const Timeseries = z.object({
 });
 export type Timeseries = z.infer<typeof Timeseries>;
 
-export const TimeseriesResponse = z.object({
-  query: QueryInfo,
+export const MetricTimeseriesResponse = z.object({
+  query: MetricQueryInfo,
   timeseries: z.array(Timeseries),
   time: z.array(z.string()),
   columns: z.array(MetricColumn),
 });
-export type TimeseriesResponse = z.infer<typeof TimeseriesResponse>;
+export type MetricTimeseriesResponse = z.infer<typeof MetricTimeseriesResponse>;
 
 export const TableRow = z.record(z.string(), z.unknown());
 export const TableResponse = z.object({
-  query: QueryInfo,
+  query: MetricQueryInfo,
   columns: z.array(MetricColumn),
   items: z.array(TableRow),
   hasMore: z.boolean(),
@@ -114,11 +114,11 @@ export const TableResponse = z.object({
 });
 export type TableResponse = z.infer<typeof TableResponse>;
 
-export const GaugeResponse = z.object({ query: QueryInfo, columns: z.array(MetricColumn), values: TableRow });
+export const GaugeResponse = z.object({ query: MetricQueryInfo, columns: z.array(MetricColumn), values: TableRow });
 export type GaugeResponse = z.infer<typeof GaugeResponse>;
 
 export const HeatmapResponse = z.object({
-  query: QueryInfo,
+  query: MetricQueryInfo,
   heatmap: z.object({
     xAxis: z.array(z.string()),
     yAxis: z.array(z.tuple([z.number(), z.number()])),

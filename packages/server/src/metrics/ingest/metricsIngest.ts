@@ -1,33 +1,23 @@
 import type { ProjectConfig } from '../../config';
 import { AppError } from '../../http/appError';
-import { Batcher } from '../../ingest';
-import type { BatcherOptions } from '../../ingest/batcher';
+import { BatcherClosedError, QueueFullError, type Batcher } from '../../ingest/batcher';
 import { OtlpDecodeError } from '../../ingest/otlp';
+import type { PartialSuccess } from '../../ingest/otlpResponse';
 import { parseJsonBody, type BodyFormat } from '../../ingest/requestBody';
-import { commit } from '../../ingest/tracesIngest';
-import type { SpanRow } from '../../ingest/spanRow';
 import type { MetricsCatalogWriter } from './catalog';
 import type { CumulativeState } from './cumulativeState';
 import { normalizeMetrics, type DatapointRow } from './normalizeMetrics';
-import { decodeMetricsJson, decodeMetricsProto, type MetricsPartialSuccess } from './otlpMetricsProto';
+import { decodeMetricsJson, decodeMetricsProto } from './otlpMetricsProto';
 
 /**
  * The transport-independent part of metrics ingest (OTLP/HTTP and OTLP/gRPC): decode, map to
  * datapoint rows, record the catalogue, then wait for the group commit of the rows. Same contract
  * as trace ingest: success only after the rows are committed; a full queue is a 429.
  */
-export type MetricsIngest = (project: ProjectConfig, format: BodyFormat, body: Buffer) => Promise<MetricsPartialSuccess | null>;
-
-/**
- * The shared Batcher is typed for span rows; it only counts and forwards rows, so datapoint rows
- * pass through it unchanged. The casts live here and nowhere else.
- */
-export function createDatapointBatcher(opts: Omit<BatcherOptions, 'write'> & { write(rows: DatapointRow[]): Promise<void> }): Batcher {
-  return new Batcher({ ...opts, write: (rows: SpanRow[]) => opts.write(rows as unknown as DatapointRow[]) });
-}
+export type MetricsIngest = (project: ProjectConfig, format: BodyFormat, body: Buffer) => Promise<PartialSuccess | null>;
 
 export function createMetricsIngest(deps: {
-  batcher: Batcher;
+  batcher: Batcher<DatapointRow>;
   state: CumulativeState;
   catalog: MetricsCatalogWriter;
   onNewMetrics?(projectId: number, names: string[]): void;
@@ -45,8 +35,20 @@ export function createMetricsIngest(deps: {
     const fresh = await deps.catalog.record(project.id, metrics).catch((err: unknown) => {
       throw new AppError('unavailable', 'storage_unavailable', `metrics could not be stored: ${(err as Error).message}`, 1);
     });
-    await commit(deps.batcher, rows as unknown as SpanRow[], body.length);
+    await commit(deps.batcher, rows, body.length);
     if (fresh.length) deps.onNewMetrics?.(project.id, fresh);
     return rejected ? { rejected, message: errors.join('; ') } : null;
   };
+}
+
+/** Waits for the commit of the batch holding `rows`; queue and storage failures become AppErrors. */
+async function commit(batcher: Batcher<DatapointRow>, rows: DatapointRow[], bytes: number): Promise<void> {
+  try {
+    await batcher.submit(rows, bytes);
+  } catch (err) {
+    if (err instanceof QueueFullError) throw new AppError('rate_limited', 'queue_full', err.message, err.retryAfterSec);
+    if (err instanceof BatcherClosedError) throw new AppError('unavailable', 'shutting_down', err.message, 5);
+    // A failed write: the client must retry; nothing is reported as stored.
+    throw new AppError('unavailable', 'storage_unavailable', `datapoints could not be stored: ${(err as Error).message}`, 1);
+  }
 }

@@ -86,14 +86,13 @@ export interface PbMetricsRequest {
 interface MessageType<T> {
   decode(buf: Uint8Array): T;
   fromObject(obj: unknown): T;
-  encode(msg: object): { finish(): Uint8Array };
 }
 
 interface MetricsRoot {
   opentelemetry: {
     proto: {
       collector: {
-        metrics: { v1: { ExportMetricsServiceRequest: MessageType<PbMetricsRequest>; ExportMetricsServiceResponse: MessageType<object> } };
+        metrics: { v1: { ExportMetricsServiceRequest: MessageType<PbMetricsRequest> } };
       };
     };
   };
@@ -119,21 +118,4 @@ export function decodeMetricsJson(body: unknown): PbMetricsRequest {
     // protobufjs names the offending field, e.g. "...ExportMetricsServiceRequest.resourceMetrics: object expected".
     throw new OtlpDecodeError(`body is not a valid OTLP/JSON ExportMetricsServiceRequest: ${(err as Error).message.replace(/^\.opentelemetry\.proto\.[a-z.0-9]+\./, '')}`);
   }
-}
-
-export interface MetricsPartialSuccess {
-  rejected: number;
-  message: string;
-}
-
-export function encodeMetricsResponse(partial: MetricsPartialSuccess | null): Uint8Array {
-  if (!partial || partial.rejected === 0) return new Uint8Array(0);
-  return collector.ExportMetricsServiceResponse.encode({
-    partialSuccess: { rejectedDataPoints: partial.rejected, errorMessage: partial.message },
-  }).finish();
-}
-
-export function metricsResponseJson(partial: MetricsPartialSuccess | null): object {
-  if (!partial || partial.rejected === 0) return {};
-  return { partialSuccess: { rejectedDataPoints: String(partial.rejected), errorMessage: partial.message } };
 }

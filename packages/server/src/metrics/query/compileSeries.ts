@@ -1,4 +1,4 @@
-import type { Filter, Instrument } from '@lantern/shared';
+import type { MetricFilter, Instrument } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import type { TimeGrid } from './timeRange';
 
@@ -17,7 +17,7 @@ export type Agg = 'sum' | 'avg' | 'min' | 'max' | 'count' | 'uniq' | 'p50' | 'p7
 export const QUANTILES: Record<string, number> = { p50: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 };
 
 export interface WhereClause {
-  filters: Filter[];
+  filters: MetricFilter[];
   conjunctions: ('and' | 'or')[];
 }
 
@@ -26,7 +26,7 @@ export interface SeriesQuery {
   instrument: Exclude<Instrument, 'deleted'>;
   agg: Agg;
   /** Brace filters of this occurrence (ANDed). */
-  filters: Filter[];
+  filters: MetricFilter[];
   /** Where parts that apply to this occurrence (each one ANDed with the rest). */
   where: WhereClause[];
   /** `all`: one group per series; else group by these attributes in this order. */
@@ -41,7 +41,7 @@ export function attrCol(key: string): SqlFragment {
   return sql`string_values[indexOf(string_keys, ${param.string(key)})]`;
 }
 
-export function compileFilter(f: Filter): SqlFragment {
+export function compileFilter(f: MetricFilter): SqlFragment {
   const col = attrCol(f.attr);
   const v = f.values[0] ?? '';
   switch (f.op) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { printExpr, printFilter, type Expr } from '@lantern/shared';
+import { printExpr, printFilter, type MetricExpr } from '@lantern/shared';
 import type { Agg } from './compileSeries';
 import { convertLiteral, UnitError } from './unitConversion';
 import type { Mode, PExpr, PlannedColumn, TableFunc } from './plan';
@@ -241,7 +241,7 @@ export function seriesKey(s: Series): string {
 export function seriesName(column: PlannedColumn, s: Series): string {
   const attrs = s.keys.map((k) => `${k}=${s.attrs[k]}`);
   if (column.aliased) return attrs.length ? `${column.name}{${attrs.join(',')}}` : column.name;
-  return printExpr(column.source, (series: Extract<Expr, { kind: 'series' }>) => {
+  return printExpr(column.source, (series: Extract<MetricExpr, { kind: 'series' }>) => {
     const inner = [...series.filters.map(printFilter), ...attrs];
     return inner.length ? `$${series.alias}{${inner.join(',')}}` : `$${series.alias}`;
   });

@@ -1,4 +1,4 @@
-import { printExpr, type Expr, type Filter, type Instrument, type Part, type ParsedQuery, type Grouping } from '@lantern/shared';
+import { printExpr, type MetricExpr, type MetricFilter, type Instrument, type MetricPart, type ParsedMetricsQuery, type MetricGrouping } from '@lantern/shared';
 import { QUANTILES, type Agg, type SeriesQuery, type WhereClause } from './compileSeries';
 
 /**
@@ -21,17 +21,17 @@ export type OpFunc = 'per_min' | 'per_sec' | 'delta';
 export type PExpr =
   | { k: 'num'; value: number; unit: 'none' | 'duration' | 'bytes'; text: string }
   | { k: 'ref'; name: string }
-  | { k: 'leaf'; query: number; alias: string; filters: Filter[]; agg: Agg; explicitAgg: boolean; instrument: Instrument; unit: string }
+  | { k: 'leaf'; query: number; alias: string; filters: MetricFilter[]; agg: Agg; explicitAgg: boolean; instrument: Instrument; unit: string }
   | { k: 'op'; func: OpFunc; arg: PExpr }
   | { k: 'table'; func: TableFunc; arg: PExpr }
-  | { k: 'bin'; op: Extract<Expr, { kind: 'binary' }>['op']; left: PExpr; right: PExpr };
+  | { k: 'bin'; op: Extract<MetricExpr, { kind: 'binary' }>['op']; left: PExpr; right: PExpr };
 
 export interface PlannedColumn {
   part: number;
   name: string;
   /** Aliased columns name their series `alias{attrs}`; others decorate the expression text. */
   aliased: boolean;
-  source: Expr;
+  source: MetricExpr;
   expr: PExpr;
 }
 
@@ -56,11 +56,11 @@ const SUPPORTED: Record<Exclude<Instrument, 'deleted'>, { def: Agg | null; aggs:
   histogram: { def: null, aggs: ['avg', 'min', 'max', 'count', 'p50', 'p75', 'p90', 'p95', 'p99'] },
 };
 
-export function planQuery(parsed: ParsedQuery, metrics: readonly MetricRef[], mode: Mode, search = ''): Plan {
+export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRef[], mode: Mode, search = ''): Plan {
   const byAlias = new Map(metrics.map((m) => [m.alias, m]));
   const partErrors = new Map<number, string>();
   const wheres: { alias: string; clause: WhereClause }[] = [];
-  const groupings: { alias: string; grouping: Grouping }[] = [];
+  const groupings: { alias: string; grouping: MetricGrouping }[] = [];
 
   parsed.parts.forEach((part, i) => {
     if (part.kind === 'error') partErrors.set(i, part.message);
@@ -92,7 +92,7 @@ export function planQuery(parsed: ParsedQuery, metrics: readonly MetricRef[], mo
       if (part.grouping && mode === 'gauge') throw new PlanError('grouping is forbidden');
       const name = part.alias || printExpr(part.expr);
       if (names.has(name)) throw new PlanError(`column "${name}" already exists`);
-      const leaf = (series: Extract<Expr, { kind: 'series' }>, aggName: string | null, uniqAttrs: string[]): PExpr => {
+      const leaf = (series: Extract<MetricExpr, { kind: 'series' }>, aggName: string | null, uniqAttrs: string[]): PExpr => {
         const m = byAlias.get(series.alias);
         if (!m) throw new PlanError(`can't find metric with alias "$${series.alias}"`);
         if (m.instrument === 'deleted') throw new PlanError(`metric "${m.name}" not found`);
@@ -125,7 +125,7 @@ export function planQuery(parsed: ParsedQuery, metrics: readonly MetricRef[], mo
         const unit = agg === 'count' || agg === 'uniq' ? '' : m.unit;
         return { k: 'leaf', query: idx, alias: series.alias, filters: series.filters, agg, explicitAgg: aggName !== null && aggName !== 'last', instrument: m.instrument, unit };
       };
-      const plan = (e: Expr): PExpr => {
+      const plan = (e: MetricExpr): PExpr => {
         switch (e.kind) {
           case 'number':
             return { k: 'num', value: e.value, unit: e.unit, text: e.text };
@@ -164,7 +164,7 @@ export function planQuery(parsed: ParsedQuery, metrics: readonly MetricRef[], mo
   return { columns, queries, partErrors };
 }
 
-function leafGrouping(inline: Grouping | null, parts: { grouping: Grouping }[], alias: string): 'all' | string[] {
+function leafGrouping(inline: MetricGrouping | null, parts: { grouping: MetricGrouping }[], alias: string): 'all' | string[] {
   if (inline) return inline.all ? 'all' : inline.names.map((n) => n.attr);
   const out: string[] = [];
   for (const { grouping } of parts) {
@@ -175,6 +175,6 @@ function leafGrouping(inline: Grouping | null, parts: { grouping: Grouping }[], 
 }
 
 /** The parts as the answer reports them: text and error ('' when none). */
-export function partInfo(parsed: ParsedQuery, errors: Map<number, string>): { query: string; error: string }[] {
-  return parsed.parts.map((p: Part, i) => ({ query: p.text, error: errors.get(i) ?? '' }));
+export function partInfo(parsed: ParsedMetricsQuery, errors: Map<number, string>): { query: string; error: string }[] {
+  return parsed.parts.map((p: MetricPart, i) => ({ query: p.text, error: errors.get(i) ?? '' }));
 }

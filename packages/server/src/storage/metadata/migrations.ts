@@ -1,5 +1,6 @@
 import { dashboardsMigration } from '../../dashboards/dashboards.migration';
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { tracingMigration } from '../../tracing/tracing.migration';
 
 /** Metadata migrations in code, applied in name order by Kysely's Migrator (SQLite and PostgreSQL). */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_tracing': tracingMigration,
   '0003_metrics': dashboardsMigration,
 };
 

@@ -3,7 +3,7 @@ import { Session } from 'chdb';
 import type { SpanRow } from '../../ingest/spanRow';
 import { compile, sql, param, type SqlFragment } from '../sql';
 import { applyMigrations } from './migrate';
-import { encodeSpanBatch } from './spanRowEncoding';
+import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS, type EncodedSpans } from './spanRowEncoding';
 import { StoreQueryError, type TelemetryStore } from './telemetryStore';
 
 export interface ChdbStoreOptions {
@@ -39,6 +39,13 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
     }
   };
 
+  const insertEncodedSpans = async ({ rows, index, data }: EncodedSpans) => {
+    if (rows === 0) return;
+    // Data first: a span the index points at must be readable on its page.
+    await session.insert({ table: 'spans_data', values: data, format: 'TSV', columns: SPANS_DATA_COLUMNS });
+    await session.insert({ table: 'spans_index', values: index, format: 'TSV', columns: SPANS_INDEX_COLUMNS });
+  };
+
   return {
     kind: 'chdb',
     async migrate() {
@@ -59,13 +66,10 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
         opts.ttl,
       );
     },
-    async insertSpans(rows: readonly SpanRow[]) {
-      if (rows.length === 0) return;
-      const { index, data } = encodeSpanBatch(rows);
-      // Data first: a span the index points at must be readable on its page.
-      await session.insert({ table: 'spans_data', values: data, format: 'JSONEachRow' });
-      await session.insert({ table: 'spans_index', values: index, format: 'JSONEachRow' });
+    insertSpans: async (rows: readonly SpanRow[]) => {
+      if (rows.length > 0) await insertEncodedSpans(encodeSpans(rows));
     },
+    insertEncodedSpans,
     async insertRows(table, rows) {
       if (rows.length === 0) return;
       await session.insert({ table, values: jsonEachRow(rows), format: 'JSONEachRow' });

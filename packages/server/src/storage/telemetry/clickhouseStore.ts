@@ -2,13 +2,13 @@ import { Readable } from 'node:stream';
 import { createClient } from '@clickhouse/client';
 import type { SpanRow } from '../../ingest/spanRow';
 import { compile, sql, param, type SqlFragment } from '../sql';
-import { cleanEngineMessage, jsonEachRow } from './chdbStore';
+import { cleanEngineMessage } from './chdbStore';
 import { applyMigrations } from './migrate';
-import { encodeSpanBatch } from './spanRowEncoding';
+import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS, type EncodedSpans } from './spanRowEncoding';
 import { StoreQueryError, type TelemetryStore } from './telemetryStore';
 
 /**
- * A remote ClickHouse server over HTTP. Same SQL and the same JSONEachRow encoding as the
+ * A remote ClickHouse server over HTTP. Same SQL and the same TabSeparated encoding as the
  * embedded store; inserts wait for the server to acknowledge the write.
  */
 export function openClickHouseStore(opts: {
@@ -37,10 +37,18 @@ export function openClickHouseStore(opts: {
     }
   };
 
-  const insertRaw = async (table: string, body: Buffer) => {
+  const insertRaw = async (table: string, columns: readonly string[], body: Buffer) => {
     // exec with values sends the query as a URL parameter and the bytes as the body, untouched.
-    const res = await client.exec({ query: `INSERT INTO ${table} FORMAT JSONEachRow`, values: Readable.from([body]) });
+    // Table and column names are our own constants, never input.
+    const query = `INSERT INTO ${table} (${columns.join(', ')}) FORMAT TabSeparated`;
+    const res = await client.exec({ query, values: Readable.from([body]) });
     res.stream.resume();
+  };
+
+  const insertEncodedSpans = async ({ rows, index, data }: EncodedSpans) => {
+    if (rows === 0) return;
+    await insertRaw('spans_data', SPANS_DATA_COLUMNS, data);
+    await insertRaw('spans_index', SPANS_INDEX_COLUMNS, index);
   };
 
   return {
@@ -63,15 +71,13 @@ export function openClickHouseStore(opts: {
         opts.ttl,
       );
     },
-    async insertSpans(rows: readonly SpanRow[]) {
-      if (rows.length === 0) return;
-      const { index, data } = encodeSpanBatch(rows);
-      await insertRaw('spans_data', data);
-      await insertRaw('spans_index', index);
+    insertSpans: async (rows: readonly SpanRow[]) => {
+      if (rows.length > 0) await insertEncodedSpans(encodeSpans(rows));
     },
+    insertEncodedSpans,
     async insertRows(table, rows) {
       if (rows.length === 0) return;
-      await insertRaw(table, jsonEachRow(rows));
+      await client.insert({ table, values: rows as object[], format: 'JSONEachRow' });
     },
     query: run,
     async close() {

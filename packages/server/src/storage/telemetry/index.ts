@@ -9,7 +9,7 @@ import { join } from 'node:path';
 export { StoreQueryError, type InsertTable, type TelemetryStore } from './telemetryStore';
 export { openChdbStore } from './chdbStore';
 export { openClickHouseStore } from './clickhouseStore';
-export type { SpanData } from './spanRowEncoding';
+export { concatEncoded, encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
 
 export function openTelemetryStore(config: Config): TelemetryStore {
   const common = {

@@ -4,6 +4,11 @@ import { METRICS_MIGRATION } from '../../metrics/metricsSchema';
  * Versioned DDL for the telemetry tables (architecture §6, reference ingest §3). Applied in order by
  * `applyMigrations`; a database that has a migration this build does not know refuses to start.
  * TTLs come from config; changing them later is a `MODIFY TTL`, not a new table.
+ *
+ * spans_index codecs are chosen for insert cost (bench/ingest): LZ4 rather than ZSTD, and
+ * LowCardinality only on columns with a small value set (a high-cardinality LowCardinality column,
+ * or an array of them, costs more on insert than it saves on read). spans_data keeps ZSTD(1): its
+ * JSON compresses several times better and ZSTD(1) costs about what LZ4 does there.
  */
 export interface TelemetryMigration {
   version: number;
@@ -17,41 +22,41 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
     name: 'spans',
     statements: ({ spansDays }) => [
       `CREATE TABLE IF NOT EXISTS spans_index (
-        project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
-        system LowCardinality(String) CODEC(ZSTD(1)),
-        group_id UInt64 CODEC(Delta, ZSTD(1)),
-        time DateTime64(6, 'UTC') CODEC(Delta, ZSTD(1)),
-        trace_id UUID CODEC(ZSTD(1)),
-        id UInt64 CODEC(ZSTD(1)),
-        parent_id UInt64 CODEC(ZSTD(1)),
-        type LowCardinality(String) CODEC(ZSTD(1)),
-        kind LowCardinality(String) CODEC(ZSTD(1)),
-        name LowCardinality(String) CODEC(ZSTD(1)),
-        event_name String CODEC(ZSTD(1)),
-        display_name String CODEC(ZSTD(1)),
-        duration Int64 CODEC(T64, ZSTD(1)),
-        count Float32 CODEC(ZSTD(1)),
-        status_code LowCardinality(String) CODEC(ZSTD(1)),
-        status_message String CODEC(ZSTD(1)),
-        standalone Bool CODEC(ZSTD(1)),
-        link_count UInt8 CODEC(ZSTD(1)),
-        event_count UInt8 CODEC(ZSTD(1)),
-        event_error_count UInt8 CODEC(ZSTD(1)),
-        event_log_count UInt8 CODEC(ZSTD(1)),
-        all_keys Array(LowCardinality(String)) CODEC(ZSTD(1)),
-        attr_keys Array(LowCardinality(String)) CODEC(ZSTD(1)),
-        attr_values Array(String) CODEC(ZSTD(1)),
-        deployment_environment LowCardinality(String) CODEC(ZSTD(1)),
-        service_name LowCardinality(String) CODEC(ZSTD(1)),
-        host_name LowCardinality(String) CODEC(ZSTD(1)),
-        db_system LowCardinality(String) CODEC(ZSTD(1)),
-        db_statement String CODEC(ZSTD(1)),
-        db_operation LowCardinality(String) CODEC(ZSTD(1)),
-        db_sql_table LowCardinality(String) CODEC(ZSTD(1)),
-        log_severity LowCardinality(String) CODEC(ZSTD(1)),
-        log_message String CODEC(ZSTD(1)),
-        exception_type LowCardinality(String) CODEC(ZSTD(1)),
-        exception_message String CODEC(ZSTD(1))
+        project_id UInt32 CODEC(DoubleDelta, LZ4),
+        system LowCardinality(String) CODEC(LZ4),
+        group_id UInt64 CODEC(Delta, LZ4),
+        time DateTime64(6, 'UTC') CODEC(Delta, LZ4),
+        trace_id UUID CODEC(LZ4),
+        id UInt64 CODEC(LZ4),
+        parent_id UInt64 CODEC(LZ4),
+        type LowCardinality(String) CODEC(LZ4),
+        kind LowCardinality(String) CODEC(LZ4),
+        name String CODEC(LZ4),
+        event_name String CODEC(LZ4),
+        display_name String CODEC(LZ4),
+        duration Int64 CODEC(T64, LZ4),
+        count Float32 CODEC(LZ4),
+        status_code LowCardinality(String) CODEC(LZ4),
+        status_message String CODEC(LZ4),
+        standalone Bool CODEC(LZ4),
+        link_count UInt8 CODEC(LZ4),
+        event_count UInt8 CODEC(LZ4),
+        event_error_count UInt8 CODEC(LZ4),
+        event_log_count UInt8 CODEC(LZ4),
+        all_keys Array(String) CODEC(LZ4),
+        attr_keys Array(String) CODEC(LZ4),
+        attr_values Array(String) CODEC(LZ4),
+        deployment_environment LowCardinality(String) CODEC(LZ4),
+        service_name LowCardinality(String) CODEC(LZ4),
+        host_name String CODEC(LZ4),
+        db_system LowCardinality(String) CODEC(LZ4),
+        db_statement String CODEC(LZ4),
+        db_operation String CODEC(LZ4),
+        db_sql_table String CODEC(LZ4),
+        log_severity LowCardinality(String) CODEC(LZ4),
+        log_message String CODEC(LZ4),
+        exception_type String CODEC(LZ4),
+        exception_message String CODEC(LZ4)
       ) ENGINE = MergeTree
       PARTITION BY toDate(time)
       ORDER BY (project_id, system, group_id, time)
@@ -64,7 +69,7 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
         parent_id UInt64 CODEC(ZSTD(1)),
         time DateTime64(9, 'UTC') CODEC(Delta, ZSTD(1)),
         is_event Bool CODEC(ZSTD(1)),
-        data String CODEC(ZSTD(3))
+        data String CODEC(ZSTD(1))
       ) ENGINE = MergeTree
       PARTITION BY toDate(time)
       ORDER BY (project_id, trace_id, id)

@@ -83,6 +83,28 @@ function storeChecks(open: () => TelemetryStore) {
     expect(Number(count[0].c)).toBeGreaterThanOrEqual(3);
   });
 
+  it('round-trips every awkward character in names, attribute keys and values', async () => {
+    const nasty = "tab\there, new\nline, cr\r, nul\0, back\\slash, quote' \"dq\" [a,b] 'x','y' ünï €";
+    const attrs = { 'service.name': nasty, [`k'${nasty}`]: nasty, 'x.obj': { [nasty]: [nasty, 1.5] } };
+    await store.insertSpans([span(4, { name: nasty, statusMessage: nasty, attrs })]);
+    const traceId = 'ab'.repeat(15) + '04';
+    const rows = await store.query<Record<string, unknown>>(sql`
+      SELECT name, status_message, service_name, all_keys, attr_keys, attr_values
+      FROM spans_index WHERE trace_id = ${param.traceId(traceId)}`);
+    expect(rows).toEqual([
+      {
+        name: nasty,
+        status_message: nasty,
+        service_name: nasty,
+        all_keys: Object.keys(attrs),
+        attr_keys: [`k'${nasty}`, 'x.obj'],
+        attr_values: [nasty, JSON.stringify(attrs['x.obj'])],
+      },
+    ]);
+    const data = await store.query<{ data: string }>(sql`SELECT data FROM spans_data WHERE trace_id = ${param.traceId(traceId)}`);
+    expect(JSON.parse(data[0].data)).toMatchObject({ name: nasty, statusMessage: nasty, attrs });
+  });
+
   it('reports engine errors as StoreQueryError with the query text', async () => {
     await expect(store.query(sql`SELECT no_such_column FROM spans_index`)).rejects.toMatchObject({
       name: 'StoreQueryError',

@@ -1,4 +1,5 @@
 import type { SpanRow } from '../../ingest/spanRow';
+import type { EncodedSpans } from './spanRowEncoding';
 import type { SqlFragment } from '../sql';
 
 /**
@@ -11,6 +12,8 @@ export interface TelemetryStore {
   migrate(): Promise<void>;
   /** Resolves only once the rows are committed (durable across a process kill). */
   insertSpans(rows: readonly SpanRow[]): Promise<void>;
+  /** Same, for rows already encoded with `encodeSpans` (what the ingest batcher holds). */
+  insertEncodedSpans(spans: EncodedSpans): Promise<void>;
   /**
    * Inserts plain JSON rows (JSONEachRow) into one of our tables; resolves once committed.
    * `table` is an identifier we own, never user text.
