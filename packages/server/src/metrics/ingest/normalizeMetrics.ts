@@ -4,7 +4,7 @@ import { pbInt64, pbUint64 } from '../../ingest/otlp/int64';
 import type { OtlpKeyValue } from '../../ingest/otlp';
 import type { PbInt64, PbKeyValue } from '../../ingest/otlp/protoRoot';
 import { cleanAttrKey } from '../../ingest/normalize';
-import { addAttrs } from '../../ingest/normalize/attrValue';
+import { addAttrs, convertAnyValue } from '../../ingest/normalize/attrValue';
 import type { AttrMap, AttrValue } from '../../ingest';
 import { CumulativeState, histogramDiff, numberDiff, type CumHistogram } from './cumulativeState';
 import { bucketRange, explicitBuckets, exponentialBuckets, type BucketMap } from './histogram';
@@ -65,8 +65,9 @@ export function normalizeMetrics(req: PbMetricsRequest, projectId: number, state
     addAttrs(base, fixKeyValues(rm.resource?.attributes));
     for (const sm of rm.scopeMetrics ?? []) {
       // Scope attributes only (reference: scope name/version are not added for metrics).
-      const scoped: AttrMap = { ...base };
-      addAttrs(scoped, fixKeyValues(sm.scope?.attributes));
+      const scopedMap: AttrMap = { ...base };
+      addAttrs(scopedMap, fixKeyValues(sm.scope?.attributes));
+      const scoped = baseAttrs(scopedMap);
       for (const m of sm.metrics ?? []) {
         const before = out.rows.length;
         const instrument = metricRows(m, projectId, scoped, state, out);
@@ -92,7 +93,7 @@ export function normalizeMetrics(req: PbMetricsRequest, projectId: number, state
 }
 
 /** Appends the rows of one metric; returns its instrument, or null when it was rejected whole. */
-function metricRows(m: PbMetric, projectId: number, base: AttrMap, state: CumulativeState, out: NormalizedMetrics): Exclude<Instrument, 'deleted'> | null {
+function metricRows(m: PbMetric, projectId: number, base: BaseAttrs, state: CumulativeState, out: NormalizedMetrics): Exclude<Instrument, 'deleted'> | null {
   const name = cleanAttrKey(m.name ?? '');
   const reject = (n: number, why: string) => {
     out.rejected += n;
@@ -150,10 +151,51 @@ function metricRows(m: PbMetric, projectId: number, base: AttrMap, state: Cumula
   return null;
 }
 
+const NO_HISTOGRAM: [number[], number[]] = [[], []];
+
+/** Resource + scope attributes of a group of metrics, sorted by key, values as text. */
+interface BaseAttrs {
+  keys: string[];
+  vals: string[];
+}
+
+function baseAttrs(attrs: AttrMap): BaseAttrs {
+  const keys = Object.keys(attrs).sort();
+  return { keys, vals: keys.map((k) => attrText(attrs[k])) };
+}
+
+/**
+ * The base attributes overridden and extended by a datapoint's, sorted by key. Without datapoint
+ * attributes the base arrays are shared as they are (rows never modify them): this runs for
+ * every datapoint, so it avoids building a map per point.
+ */
+function seriesAttrs(base: BaseAttrs, kvs: readonly OtlpKeyValue[]): BaseAttrs {
+  if (kvs.length === 0) return base;
+  const keys = base.keys.slice();
+  const vals = base.vals.slice();
+  let added = false;
+  for (const kv of kvs) {
+    const key = cleanAttrKey(kv.key);
+    if (key === '' || key === '__proto__') continue;
+    const v = convertAnyValue(kv.value);
+    if (v === undefined) continue;
+    const i = keys.indexOf(key);
+    if (i >= 0) vals[i] = attrText(v);
+    else {
+      keys.push(key);
+      vals.push(attrText(v));
+      added = true;
+    }
+  }
+  if (!added) return { keys, vals };
+  const order = keys.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+  return { keys: order.map((i) => keys[i]), vals: order.map((i) => vals[i]) };
+}
+
 interface Ctx {
   projectId: number;
   name: string;
-  base: AttrMap;
+  base: BaseAttrs;
   state: CumulativeState;
   out: NormalizedMetrics;
   reject(n: number, why: string): void;
@@ -181,14 +223,11 @@ function point<P extends CommonPoint>(
     ctx.reject(1, `metric "${ctx.name}": datapoint without a time`);
     return;
   }
-  const attrs: AttrMap = { ...ctx.base };
-  addAttrs(attrs, fixKeyValues(dp.attributes));
-  const keys = Object.keys(attrs).sort();
-  const vals = keys.map((k) => attrText(attrs[k]));
+  const { keys, vals } = seriesAttrs(ctx.base, fixKeyValues(dp.attributes));
   const hash = seriesHash(keys, vals);
   const v = values(`${ctx.projectId}\u0000${ctx.name}\u0000${hash}`, pbUint64(dp.startTimeUnixNano), timeNs);
   if (v === null) return;
-  const h = v.histogram ?? { values: [], counts: [] };
+  const h = v.histogram;
   ctx.out.rows.push({
     project_id: ctx.projectId,
     metric: ctx.name,
@@ -200,7 +239,7 @@ function point<P extends CommonPoint>(
     sum: finite(v.sum),
     count: Math.max(0, Math.round(v.count ?? 0)),
     gauge: finite(v.gauge),
-    histogram: [h.values, h.counts],
+    histogram: h ? [h.values, h.counts] : NO_HISTOGRAM,
     string_keys: keys,
     string_values: vals,
   });
@@ -314,10 +353,21 @@ function attrText(v: AttrValue | undefined): string {
  * `ab`+`c` and `a`+`bc` differ (same hash family as span group ids).
  */
 export function seriesHash(keys: readonly string[], values: readonly string[]): string {
-  const h = createHash('sha1');
-  for (let i = 0; i < keys.length; i++) h.update(keys[i] + '\u0000' + values[i] + '\u0000');
-  return h.digest().readBigUInt64BE(0).toString();
+  let text = '';
+  for (let i = 0; i < keys.length; i++) text += keys[i] + '\u0000' + values[i] + '\u0000';
+  // The same series come back with every export: a Map lookup is far cheaper than SHA-1. Bounded
+  // (cleared when full); the result is the same with or without it.
+  let hash = hashMemo.get(text);
+  if (hash === undefined) {
+    hash = createHash('sha1').update(text).digest().readBigUInt64BE(0).toString();
+    if (hashMemo.size >= HASH_MEMO_MAX) hashMemo.clear();
+    hashMemo.set(text, hash);
+  }
+  return hash;
 }
+
+const HASH_MEMO_MAX = 100_000;
+const hashMemo = new Map<string, string>();
 
 /** protobufjs leaves int64 attribute values as Long; make them the OtlpKeyValue shape in place. */
 function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKeyValue[] {
