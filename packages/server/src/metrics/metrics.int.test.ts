@@ -1,6 +1,6 @@
 import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GaugeResponse, MetricsListResponse, TableResponse, MetricTimeseriesResponse } from '@lantern/shared';
+import { GaugeResponse, HeatmapResponse, MetricsListResponse, TableResponse, MetricTimeseriesResponse } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
 import { AggregationType, createTestMeter, type MetricsTransport } from '../../../../e2e/otlpMetrics';
 
@@ -114,6 +114,12 @@ describe.each<[MetricsTransport, boolean]>([
     expect(table.columns.find((c) => c.name === 'p90')?.unit).toBe('milliseconds');
     // The range is 62 one-minute buckets: the rate over the range is 100 / 62 per minute.
     expect(row.rpm as number).toBeCloseTo(100 / 62, 6);
+
+    const heat = HeatmapResponse.parse((await api(`/api/v1/metrics/1/heatmap?${range()}&metric=${prefix}.latency&query=${encodeURIComponent('where host = web-1')}`)).body);
+    expect(heat.query.parts).toEqual([{ query: 'where host = web-1', error: '' }]);
+    expect(heat.heatmap.yAxis).toHaveLength(16);
+    expect(heat.heatmap.xAxis).toHaveLength(62);
+    expect(heat.heatmap.data.reduce((n, [, , c]) => n + c, 0)).toBe(100);
   });
 
   it('reads exponential histograms with the OTel bucket base', async () => {
