@@ -27,6 +27,7 @@ export function createMetricsPipeline(deps: {
     state: new CumulativeState(CUM_TO_DELTA_SIZE, BigInt(Date.now()) * 1_000_000n),
     catalog: createCatalogWriter(deps.telemetry),
     onNewMetrics: deps.onNewMetrics,
+    log: deps.log,
   });
   return { ingest, batcher };
 }

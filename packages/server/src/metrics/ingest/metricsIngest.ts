@@ -11,7 +11,7 @@ import { decodeMetricsJson, decodeMetricsProto } from './otlpMetricsProto';
 
 /**
  * The transport-independent part of metrics ingest (OTLP/HTTP and OTLP/gRPC): decode, map to
- * datapoint rows, record the catalogue, then wait for the group commit of the rows. Same contract
+ * datapoint rows, wait for the group commit of the rows, then record the catalogue. Same contract
  * as trace ingest: success only after the rows are committed; a full queue is a 429.
  */
 export type MetricsIngest = (project: ProjectConfig, format: BodyFormat, body: Buffer) => Promise<PartialSuccess | null>;
@@ -21,6 +21,7 @@ export function createMetricsIngest(deps: {
   state: CumulativeState;
   catalog: MetricsCatalogWriter;
   onNewMetrics?(projectId: number, names: string[]): void;
+  log: { error(obj: object, msg: string): void };
 }): MetricsIngest {
   return async (project, format, body) => {
     let request;
@@ -31,11 +32,14 @@ export function createMetricsIngest(deps: {
       throw err;
     }
     const { rows, metrics, rejected, errors } = normalizeMetrics(request, project.id, deps.state);
-    // The catalogue first: a metric's datapoints are never visible without its description.
-    const fresh = await deps.catalog.record(project.id, metrics).catch((err: unknown) => {
-      throw new AppError('unavailable', 'storage_unavailable', `metrics could not be stored: ${(err as Error).message}`, 1);
-    });
     await commit(deps.batcher, rows, body.length);
+    // The catalogue after the commit, so a refused request writes nothing at all. Its failure is
+    // not the client's (the datapoints are stored; a retry would count them twice): it is logged,
+    // and the entries are written again with the next request of those metrics.
+    const fresh = await deps.catalog.record(project.id, metrics).catch((err: unknown) => {
+      deps.log.error({ err, projectId: project.id }, 'metric catalogue write failed');
+      return [];
+    });
     if (fresh.length) deps.onNewMetrics?.(project.id, fresh);
     return rejected ? { rejected, message: errors.join('; ') } : null;
   };
