@@ -10,3 +10,4 @@ export * from './api/ingest';
 export * from './api/metrics';
 export * from './api/dashboards';
 export * from './metricsQuery';
+export * from './api/alerting';

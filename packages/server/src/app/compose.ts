@@ -2,12 +2,13 @@ import { fileURLToPath } from 'node:url';
 import type * as grpc from '@grpc/grpc-js';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { createAlerting, type Alerting, type MetricQueryRunner } from '../alerting';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { setupDashboards } from '../dashboards';
 import { createHttpApp, registerWebApp } from '../http';
 import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
-import { createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
+import { createMetricQueryRunner, createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
 import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
@@ -19,6 +20,7 @@ export interface Lantern {
   http: FastifyInstance;
   grpc: grpc.Server;
   log: Logger;
+  alerting: Alerting;
   /** Binds the listeners; resolves with the bound ports. */
   listen(): Promise<{ httpPort: number; grpcPort: number }>;
   /** Stops taking requests, commits what is queued, closes storage. */
@@ -27,7 +29,19 @@ export interface Lantern {
 
 const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
-export async function composeLantern(config: Config, opts: { webDist?: string; log?: Logger } = {}): Promise<Lantern> {
+export interface ComposeOptions {
+  webDist?: string;
+  log?: Logger;
+  /**
+   * Alerting: the clock (tests inject one), whether its timers run, and the metrics engine for
+   * metric monitors (undefined: the built-in one; null: none).
+   */
+  now?: () => Date;
+  alertingLoop?: boolean;
+  metrics?: MetricQueryRunner | null;
+}
+
+export async function composeLantern(config: Config, opts: ComposeOptions = {}): Promise<Lantern> {
   const log = opts.log ?? pino({ level: config.log_level });
   const telemetry = openTelemetryStore(config);
   await telemetry.migrate();
@@ -63,12 +77,15 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
   registerProjectRoutes(http, projects);
   registerTracingRoutes(http, { projects, telemetry, db });
   const metricsStore = createMetricsStore(telemetry);
-  registerMetricsRoutes(http, { projects, store: metricsStore, query: createMetricsQueryService({ store: metricsStore, telemetry }) });
+  const metricsQuery = createMetricsQueryService({ store: metricsStore, telemetry });
+  registerMetricsRoutes(http, { projects, store: metricsStore, query: metricsQuery });
   const templates = await setupDashboards({
     http, db, projects, siteUrl: config.site.url, log,
     presentMetrics: async (projectId, names) => (await metricsStore.describe(projectId, names)).map((m) => m.name),
   });
   onNewMetrics = (projectId) => templates.schedule(projectId);
+  const alerting = createAlerting({ config, db, telemetry, projects, log, now: opts.now, metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery) });
+  alerting.register(http);
   await ingest.registerHttp(http);
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 
@@ -78,17 +95,20 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     http,
     grpc: grpcServer,
     log,
+    alerting,
     async listen() {
       const h = parseListenAddr(config.listen.http.addr);
       await http.listen({ host: h.host, port: h.port });
       const address = http.server.address();
       const httpPort = typeof address === 'object' && address ? address.port : h.port;
       const grpcPort = await bindGrpc(grpcServer, config.listen.grpc.addr.startsWith(':') ? `0.0.0.0${config.listen.grpc.addr}` : config.listen.grpc.addr);
+      if (opts.alertingLoop !== false) alerting.scheduler.start();
       return { httpPort, grpcPort };
     },
     async close() {
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
       await http.close();
+      await alerting.close();
       ingest.close();
       await templates.close();
       await batcher.close();

@@ -111,6 +111,29 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    notifications: z
+      .object({
+        /**
+         * Network classes notification URLs may reach. Empty (the default) refuses URLs that are or
+         * resolve to loopback, link-local or private addresses (SSRF guard).
+         */
+        allow_networks: z.array(z.enum(['loopback', 'link_local', 'private'])).default([]),
+        smtp: z
+          .object({
+            enabled: z.boolean().default(false),
+            host: z.string().default('localhost'),
+            port: z.number().int().min(1).max(65535).default(25),
+            /** true: TLS from the first byte (port 465); false: STARTTLS when the server offers it. */
+            tls: z.boolean().default(false),
+            username: z.string().default(''),
+            password: z.string().default(''),
+            from: z.string().default('no-reply@localhost'),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
     log_level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   })
   .strict();

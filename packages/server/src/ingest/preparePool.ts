@@ -25,6 +25,9 @@ export function createPreparePool(opts: { threads: number }): PreparePool {
     maxThreads: opts.threads,
     maxQueue,
     idleTimeout: Infinity,
+    // The worker is TypeScript like the rest of the server: make sure it loads with tsx even
+    // when the host process got its TypeScript support some other way (a test runner).
+    execArgv: process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
   });
   return {
     async run(task) {

@@ -5,3 +5,4 @@ export { createMetricsPipeline } from './metricsPipeline';
 export { createMetricsStore, type MetricsStore } from './metrics.store';
 export { createMetricsQueryService, type MetricsQueryService } from './metricsQuery.service';
 export { registerMetricsRoutes } from './metrics.routes';
+export { createMetricQueryRunner } from './metricQueryRunner';

@@ -94,6 +94,8 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
   }
 
   return {
+    /** Parts and evaluated columns, for callers that shape their own answer (metric monitors). */
+    evaluate: run,
     async timeseries(projectId: number, input: MetricsQueryInput): Promise<MetricTimeseriesResponse> {
       const { info, columns } = await run(projectId, input, 'timeseries');
       const timeseries: Timeseries[] = [];

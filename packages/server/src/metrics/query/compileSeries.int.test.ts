@@ -97,3 +97,25 @@ describe('golden metrics queries on the real engine', () => {
     expect(hosts.values).toEqual([2, 1]);
   });
 });
+
+describe('metric monitors through the engine (MetricQueryRunner)', () => {
+  it('answers one value per minute per series of the column, and refuses unknown metrics', async () => {
+    const { createMetricsStore } = await import('../metrics.store');
+    const { createMetricsQueryService } = await import('../metricsQuery.service');
+    const { createMetricQueryRunner } = await import('../metricQueryRunner');
+    const { MetricQueryError } = await import('../../alerting');
+    await store.insertRows('metrics_catalog', [
+      { project_id: 1, name: 'app.req', description: '', unit: '', instrument: 'counter', attr_keys: ['code', 'host.name', 'route'], created_at: minute(0), updated_at: minute(0) },
+    ]);
+    const runner = createMetricQueryRunner(createMetricsQueryService({ store: createMetricsStore(store), telemetry: store }));
+    const metrics = [{ name: 'app.req', alias: 'req' }];
+    expect(await runner.columns({ projectId: 1, metrics, query: 'per_min($req) as rpm | $req as _hidden | group by host.name' })).toEqual(['rpm']);
+    const series = await runner.series({ projectId: 1, metrics, query: 'per_min($req) as rpm | group by host.name', column: 'rpm', from: new Date(minute(4) * 1000), to: new Date(minute(8) * 1000) });
+    expect(series.sort((a, b) => a.attrs['host.name'].localeCompare(b.attrs['host.name']))).toEqual([
+      { attrs: { 'host.name': 'web-1' }, values: [null, 5, 7, null] },
+      { attrs: { 'host.name': 'web-2' }, values: [null, 3, null, null] },
+    ]);
+    await expect(runner.columns({ projectId: 1, metrics: [{ name: 'nope', alias: 'x' }], query: '$x' })).rejects.toMatchObject({ kind: 'unknown_metric' });
+    await expect(runner.columns({ projectId: 1, metrics, query: 'avg(' })).rejects.toBeInstanceOf(MetricQueryError);
+  });
+});
