@@ -37,7 +37,7 @@ export const SortParams = z.object({
 export const PageParams = z.object({
   /** 1-based. */
   page: intParam.optional(),
-  /** Default 100 (spans: 10), max 1000. */
+  /** Default 1000 for groups, 10 for spans; max 1000. */
   limit: intParam.optional(),
 });
 
@@ -109,6 +109,7 @@ export const SystemsResponse = z.object({
   systems: z.array(SystemStats),
   /** True when nothing at all matched and no query was given (show the "send data" help). */
   hasNoData: z.boolean(),
+  query: QueryInfo,
 });
 export type SystemsResponse = z.infer<typeof SystemsResponse>;
 
