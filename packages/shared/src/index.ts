@@ -7,4 +7,7 @@ export * from './dsn';
 export * from './traceId';
 export * from './query';
 export * from './api/ingest';
+export * from './api/metrics';
+export * from './api/dashboards';
+export * from './metricsQuery';
 export * from './api/alerting';

@@ -5,8 +5,10 @@ import pino, { type Logger } from 'pino';
 import { createAlerting, type Alerting, type MetricQueryRunner } from '../alerting';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
+import { setupDashboards } from '../dashboards';
 import { createHttpApp, registerWebApp } from '../http';
 import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
+import { createMetricQueryRunner, createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
 import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
@@ -30,7 +32,10 @@ const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 export interface ComposeOptions {
   webDist?: string;
   log?: Logger;
-  /** Alerting: the clock (tests inject one), whether its timers run, and the metrics engine. */
+  /**
+   * Alerting: the clock (tests inject one), whether its timers run, and the metrics engine for
+   * metric monitors (undefined: the built-in one; null: none).
+   */
   now?: () => Date;
   alertingLoop?: boolean;
   metrics?: MetricQueryRunner | null;
@@ -62,13 +67,24 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
   const preparePool = createPreparePool({ threads: config.ingest.workers });
-  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log });
+  // Dashboard templates are installed when their metrics first appear (bound once dashboards exist).
+  let onNewMetrics = (_projectId: number) => {};
+  const metrics = createMetricsPipeline({ config, telemetry, log, onNewMetrics: (projectId) => onNewMetrics(projectId) });
+  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log, metrics: metrics.ingest });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
   registerProjectRoutes(http, projects);
   registerTracingRoutes(http, { projects, telemetry, db });
-  const alerting = createAlerting({ config, db, telemetry, projects, log, now: opts.now, metrics: opts.metrics });
+  const metricsStore = createMetricsStore(telemetry);
+  const metricsQuery = createMetricsQueryService({ store: metricsStore, telemetry });
+  registerMetricsRoutes(http, { projects, store: metricsStore, query: metricsQuery });
+  const templates = await setupDashboards({
+    http, db, projects, siteUrl: config.site.url, log,
+    presentMetrics: async (projectId, names) => (await metricsStore.describe(projectId, names)).map((m) => m.name),
+  });
+  onNewMetrics = (projectId) => templates.schedule(projectId);
+  const alerting = createAlerting({ config, db, telemetry, projects, log, now: opts.now, metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery) });
   alerting.register(http);
   await ingest.registerHttp(http);
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
@@ -94,7 +110,9 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
       await http.close();
       await alerting.close();
       ingest.close();
+      await templates.close();
       await batcher.close();
+      await metrics.batcher.close();
       await preparePool.close();
       await telemetry.close();
       await db.destroy();

@@ -26,15 +26,18 @@ export interface IngestDeps {
   pool: PreparePool;
   projects: ProjectsService;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** OTLP metrics (the metrics area's own decode, mapping and batcher). */
+  metrics: SignalIngest;
 }
 
-export function createIngest({ config, batcher, pool, projects, log }: IngestDeps): Ingest {
+export function createIngest({ config, batcher, pool, projects, log, metrics }: IngestDeps): Ingest {
   const limits = config.ingest;
   const stats = new IngestStats(batcher.stats, { maxRows: limits.queue_rows, maxBytes: limits.queue_bytes });
   const pipeline = createIngestPipeline({ batcher, pool, stats, maxRowsPerRequest: limits.max_rows_per_request, queueRows: limits.queue_rows, queueBytes: limits.queue_bytes });
   const otlp: Record<IngestSignal, SignalIngest> = {
     traces: (project, format, body) => pipeline.run('traces', 'otlp_traces', project, format, body),
     logs: (project, format, body) => pipeline.run('logs', 'otlp_logs', project, format, body),
+    metrics,
   };
   const transport = { projects, pipeline, otlp, maxBodyBytes: limits.max_body_bytes };
   const json: Record<'zipkin' | 'vector', JsonIngest> = {

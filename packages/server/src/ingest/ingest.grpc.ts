@@ -24,6 +24,7 @@ const GRPC_CODE: Record<AppErrorType, grpc.status> = {
 const SERVICE_PATHS: Record<IngestSignal, string> = {
   traces: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
   logs: '/opentelemetry.proto.collector.logs.v1.LogsService/Export',
+  metrics: '/opentelemetry.proto.collector.metrics.v1.MetricsService/Export',
 };
 
 const raw = (b: Buffer) => b;

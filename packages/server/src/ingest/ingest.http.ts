@@ -25,7 +25,7 @@ export interface IngestHttpDeps {
   maxBodyBytes: number;
 }
 
-const OTLP_PATHS: Record<IngestSignal, string> = { traces: '/v1/traces', logs: '/v1/logs' };
+const OTLP_PATHS: Record<IngestSignal, string> = { traces: '/v1/traces', logs: '/v1/logs', metrics: '/v1/metrics' };
 
 export async function registerIngestHttpRoutes(app: FastifyInstance, deps: IngestHttpDeps): Promise<void> {
   await app.register(async (scope) => {

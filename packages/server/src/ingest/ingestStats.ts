@@ -6,7 +6,7 @@ import type { BatcherStats } from './batcher';
  * plus the queue depth, for `GET /api/v1/internal/stats` and the server's once-a-minute log line.
  * Plain counters in memory; they restart at zero with the process.
  */
-export type IngestSignal = 'traces' | 'logs';
+export type IngestSignal = 'traces' | 'logs' | 'metrics';
 
 export class IngestStats {
   private readonly startedAt = new Date().toISOString();

@@ -23,6 +23,7 @@ interface ResponseShape {
 const RESPONSES: Record<IngestSignal, { type: ResponseShape; rejectedField: string }> = {
   traces: { type: collector.trace.v1.ExportTraceServiceResponse, rejectedField: 'rejectedSpans' },
   logs: { type: collector.logs.v1.ExportLogsServiceResponse, rejectedField: 'rejectedLogRecords' },
+  metrics: { type: collector.metrics.v1.ExportMetricsServiceResponse, rejectedField: 'rejectedDataPoints' },
 };
 
 export function encodeOtlpResponse(signal: IngestSignal, partial: PartialSuccess | null): Uint8Array {

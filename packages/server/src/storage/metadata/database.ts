@@ -1,3 +1,4 @@
+import type { DashboardsTables } from '../../dashboards/dashboards.migration';
 import type { Generated } from 'kysely';
 
 /** Metadata tables. Every project-scoped table carries project_id (architecture §4, isolation). */
@@ -9,6 +10,6 @@ export interface UsersTable {
   created_at: string;
 }
 
-export interface Database {
+export interface Database extends DashboardsTables {
   users: UsersTable;
 }

@@ -1,3 +1,4 @@
+import { dashboardsMigration } from '../../dashboards/dashboards.migration';
 import { alertingMigration } from '../../alerting/alerting.migration';
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { tracingMigration } from '../../tracing/tracing.migration';
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0002_tracing': tracingMigration,
+  '0003_metrics': dashboardsMigration,
   '0004_alerting': alertingMigration,
 };
 

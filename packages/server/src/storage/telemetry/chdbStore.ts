@@ -70,11 +70,19 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
       if (rows.length > 0) await insertEncodedSpans(encodeSpans(rows));
     },
     insertEncodedSpans,
+    async insertRows(table, rows) {
+      if (rows.length === 0) return;
+      await session.insert({ table, values: jsonEachRow(rows), format: 'JSONEachRow' });
+    },
     query: run,
     async close() {
       session.close();
     },
   };
+}
+
+export function jsonEachRow(rows: readonly object[]): Buffer {
+  return Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }
 
 export function parseJsonEachRow<T>(text: string): T[] {

@@ -75,6 +75,10 @@ export function openClickHouseStore(opts: {
       if (rows.length > 0) await insertEncodedSpans(encodeSpans(rows));
     },
     insertEncodedSpans,
+    async insertRows(table, rows) {
+      if (rows.length === 0) return;
+      await client.insert({ table, values: rows as object[], format: 'JSONEachRow' });
+    },
     query: run,
     async close() {
       await client.close();

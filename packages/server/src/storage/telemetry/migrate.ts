@@ -32,4 +32,7 @@ export async function applyMigrations(
   // Retention follows the config on every start.
   await runner.exec(`ALTER TABLE spans_index MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`);
   await runner.exec(`ALTER TABLE spans_data MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`);
+  for (const table of ['datapoint_minutes', 'datapoint_hours']) {
+    await runner.exec(`ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`);
+  }
 }

@@ -1,3 +1,5 @@
+import { METRICS_MIGRATION } from '../../metrics/metricsSchema';
+
 /**
  * Versioned DDL for the telemetry tables (architecture §6, reference ingest §3). Applied in order by
  * `applyMigrations`; a database that has a migration this build does not know refuses to start.
@@ -82,6 +84,7 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
       SETTINGS ttl_only_drop_parts = 1, index_granularity = 2048`,
     ],
   },
+  METRICS_MIGRATION,
   {
     // Tracing query engine: per-minute and per-hour rollups of span groups, kept by materialized
     // views, so the group explorer's default query over long ranges reads groups x minutes/hours

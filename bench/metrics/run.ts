@@ -1,0 +1,232 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '../../e2e/harness';
+import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrite';
+
+/**
+ * `bench/metrics`: 10k counter series over the last 24 hours (one point per series every 5
+ * minutes by default) sent to Lantern as OTLP/HTTP protobuf delta counters, counted when
+ * acknowledged (after commit); then 1-hour and 24-hour timeseries queries over all series, as a
+ * total and grouped by host. Then the same series, as cumulative counters, into Prometheus
+ * (Debian's 2.42) by remote write, and the equivalent query_range calls. One system at a time.
+ */
+const { values: args } = parseArgs({
+  options: {
+    series: { type: 'string', default: '10000' },
+    'step-min': { type: 'string', default: '5' },
+    hours: { type: 'string', default: '24' },
+    clients: { type: 'string', default: '4' },
+    'points-per-request': { type: 'string', default: '5000' },
+    runs: { type: 'string', default: '10' },
+    prometheus: { type: 'string', default: '/usr/bin/prometheus' },
+    'skip-prometheus': { type: 'boolean', default: false },
+  },
+});
+const SERIES = Number(args.series);
+const STEP_MS = Number(args['step-min']) * 60_000;
+const HOURS = Number(args.hours);
+const CLIENTS = Number(args.clients);
+const PER_REQUEST = Number(args['points-per-request']);
+const RUNS = Number(args.runs);
+
+const require = createRequire(import.meta.url);
+const root = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js');
+const ExportMetricsServiceRequest = root.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+
+const end = Math.floor(Date.now() / STEP_MS) * STEP_MS;
+const start = end - HOURS * 3600_000;
+const times: number[] = [];
+for (let t = start + STEP_MS; t <= end; t += STEP_MS) times.push(t);
+const seriesAttrs = (i: number) => ({ host: `host-${i % 100}`, route: `/route/${Math.floor(i / 100)}` });
+/** A deterministic per-series, per-step increment. */
+const inc = (i: number, k: number) => 1 + ((i * 7 + k * 13) % 10);
+
+function otlpBodies(): { bodies: Buffer[]; points: number } {
+  const bodies: Buffer[] = [];
+  let batch: object[] = [];
+  let points = 0;
+  const flush = () => {
+    if (!batch.length) return;
+    const msg = ExportMetricsServiceRequest.fromObject({
+      resourceMetrics: [{
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'bench' } }] },
+        scopeMetrics: [{ metrics: [{ name: 'bench.requests', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: batch } }] }],
+      }],
+    });
+    bodies.push(Buffer.from(ExportMetricsServiceRequest.encode(msg).finish()));
+    batch = [];
+  };
+  times.forEach((t, k) => {
+    const ns = String(BigInt(t) * 1_000_000n);
+    const startNs = String(BigInt(t - STEP_MS) * 1_000_000n);
+    for (let i = 0; i < SERIES; i++) {
+      const a = seriesAttrs(i);
+      batch.push({
+        attributes: [{ key: 'host', value: { stringValue: a.host } }, { key: 'route', value: { stringValue: a.route } }],
+        startTimeUnixNano: startNs,
+        timeUnixNano: ns,
+        asInt: inc(i, k),
+      });
+      points++;
+      if (batch.length >= PER_REQUEST) flush();
+    }
+  });
+  flush();
+  return { bodies, points };
+}
+
+function promBodies(): Buffer[] {
+  const totals = new Float64Array(SERIES);
+  return times.map((t, k) => {
+    const series: PromSeries[] = [];
+    for (let i = 0; i < SERIES; i++) {
+      totals[i] += inc(i, k);
+      const a = seriesAttrs(i);
+      series.push({ labels: [['__name__', 'bench_requests_total'], ['host', a.host], ['route', a.route]], samples: [{ value: totals[i], timestampMs: t }] });
+    }
+    return snappyLiteral(encodeWriteRequest(series));
+  });
+}
+
+async function sendAll(bodies: Buffer[], send: (b: Buffer) => Promise<Response>): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < bodies.length) {
+        const b = bodies[next++];
+        for (;;) {
+          const res = await send(b);
+          if (res.status === 429 || res.status === 503) {
+            await res.arrayBuffer();
+            await new Promise((r) => setTimeout(r, 200));
+            continue;
+          }
+          if (res.status >= 300) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+          await res.arrayBuffer();
+          break;
+        }
+      }
+    }),
+  );
+  return (performance.now() - t0) / 1000;
+}
+
+async function timeQueries(label: string, run: () => Promise<unknown>): Promise<{ label: string; medianMs: number; p95Ms: number; maxMs: number }> {
+  await run(); // warm
+  const ms: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await run();
+    ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
+  return { label, medianMs: round(at(0.5)), p95Ms: round(at(0.95)), maxMs: round(ms[ms.length - 1]) };
+}
+const round = (x: number) => Math.round(x * 10) / 10;
+
+async function benchLantern() {
+  console.log(`encoding ${SERIES} series x ${times.length} points as OTLP...`);
+  const { bodies, points } = otlpBodies();
+  const lantern = await startLantern();
+  try {
+    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
+    console.log(`sending ${points} datapoints in ${bodies.length} requests with ${CLIENTS} clients...`);
+    const secs = await sendAll(bodies, (b) =>
+      fetch(`${lantern.baseUrl}/v1/metrics`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'lantern-dsn': dsn }, body: b }),
+    );
+    const cookie = await signIn(lantern.baseUrl);
+    const query = async (hours: number, q: string, expectSeries: number) => {
+      const gte = new Date(end - hours * 3600_000).toISOString();
+      const lt = new Date(end).toISOString();
+      const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/1/timeseries?time_gte=${gte}&time_lt=${lt}&metric=bench.requests&alias=c&query=${encodeURIComponent(q)}`, { headers: { cookie } });
+      const body = (await res.json()) as { timeseries: unknown[]; query: { parts: { error: string }[] } };
+      if (res.status !== 200 || body.timeseries.length !== expectSeries || body.query.parts.some((p) => p.error)) {
+        throw new Error(`unexpected answer ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+      }
+    };
+    const queries = [];
+    for (const hours of [1, 24].filter((h) => h <= HOURS)) {
+      queries.push(await timeQueries(`${hours}h per_min($c) (all series summed)`, () => query(hours, 'per_min($c)', 1)));
+      queries.push(await timeQueries(`${hours}h per_min($c) | group by host (100 series out)`, () => query(hours, 'per_min($c) | group by host', 100)));
+    }
+    return { points, seconds: round(secs), pointsPerSec: Math.round(points / secs), queries };
+  } finally {
+    await lantern.stop();
+    removeDataDir(lantern.dataDir);
+  }
+}
+
+async function benchPrometheus() {
+  console.log(`encoding ${SERIES} series x ${times.length} samples as remote write...`);
+  const bodies = promBodies();
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-prom-'));
+  const port = await freePort();
+  writeFileSync(join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 1h\n');
+  const prom: ChildProcess = spawn(args.prometheus!, [
+    `--config.file=${join(dir, 'prometheus.yml')}`,
+    `--storage.tsdb.path=${join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--web.enable-remote-write-receiver',
+    '--log.level=warn',
+  ], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/-/ready`)).status === 200) break;
+      } catch {
+        /* not up yet */
+      }
+      if (i > 100) throw new Error('prometheus did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    console.log(`sending ${SERIES * times.length} samples in ${bodies.length} remote-write requests (in time order)...`);
+    // One client: remote write needs samples of a series in time order.
+    const secs = await (async () => {
+      const t0 = performance.now();
+      for (const b of bodies) {
+        const res = await fetch(`${base}/api/v1/write`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0' },
+          body: b,
+        });
+        if (res.status >= 300) throw new Error(`remote write answered ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+      return (performance.now() - t0) / 1000;
+    })();
+    const query = async (hours: number, expr: string, step: number, expectSeries: number) => {
+      const params = new URLSearchParams({ query: expr, start: String((end - hours * 3600_000) / 1000), end: String(end / 1000), step: String(step) });
+      const res = await fetch(`${base}/api/v1/query_range?${params}`);
+      const body = (await res.json()) as { status: string; data: { result: unknown[] } };
+      if (body.status !== 'success' || body.data.result.length !== expectSeries) throw new Error(`unexpected answer: ${JSON.stringify(body).slice(0, 300)}`);
+    };
+    const queries = [];
+    for (const hours of [1, 24].filter((h) => h <= HOURS)) {
+      // The steps Lantern picks (1 min for 1 h, 15 min for 24 h); the window must hold two samples.
+      const step = hours === 1 ? 60 : 900;
+      const window = Math.max(step, (2 * STEP_MS) / 1000);
+      queries.push(await timeQueries(`${hours}h sum(increase[${window / 60}m]) step ${step / 60}m`, () => query(hours, `sum(increase(bench_requests_total[${window}s]))`, step, 1)));
+      queries.push(await timeQueries(`${hours}h sum by (host)(increase[${window / 60}m]) step ${step / 60}m`, () => query(hours, `sum by (host) (increase(bench_requests_total[${window}s]))`, step, 100)));
+    }
+    const samples = SERIES * times.length;
+    return { samples, seconds: round(secs), samplesPerSec: Math.round(samples / secs), queries };
+  } finally {
+    prom.kill('SIGTERM');
+    await new Promise((r) => prom.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const lantern = await benchLantern();
+console.log(JSON.stringify({ lantern }, null, 2));
+if (!args['skip-prometheus']) {
+  const prometheus = await benchPrometheus();
+  console.log(JSON.stringify({ prometheus }, null, 2));
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { parseMetricsQuery } from '@lantern/shared';
+import { dashboardToYaml, parseDashboardYaml } from './dashboardYaml';
+import { loadTemplates, applicableTemplate } from './templates';
+import { specFields } from './dashboards.service';
+
+const doc = `schema: v1
+id: acme.queue
+name: 'Queue: workers'
+table:
+  gauges:
+    - name: Hosts
+      description: Hosts running workers
+      metrics: [queue.jobs as $jobs]
+      query: [uniq($jobs.host.name) as hosts]
+      template: \${hosts} hosts
+  metrics:
+    - queue.jobs as $jobs
+    - queue.latency as $lat
+  query:
+    - group by host.name
+    - per_min($jobs) as jobs_per_min
+  columns:
+    jobs_per_min: { unit: '', color: red }
+grid:
+  - name: Processed
+    metrics: [queue.jobs as $jobs]
+    query: [per_min($jobs) as processed group by status]
+    chart: stacked-bar
+    legend: { type: table, placement: right, values: [avg, max] }
+    styles:
+      processed: { color: '#f00', line_width: 3 }
+  - name: Latency
+    metrics: [queue.latency as $lat]
+    query: [p50($lat) as p50]
+  - name: Heat
+    type: heatmap
+    metric: queue.latency
+    unit: milliseconds
+  - name: Slowest
+    type: table
+    metrics: [queue.latency as $lat]
+    query: [group by queue, p90($lat)]
+`;
+
+describe('dashboard YAML', () => {
+  it('parses every section, with defaults and the implicit chart kind', () => {
+    const [spec] = parseDashboardYaml(doc);
+    expect(spec.table.metrics).toEqual([{ name: 'queue.jobs', alias: 'jobs' }, { name: 'queue.latency', alias: 'lat' }]);
+    expect(spec.table.query).toBe('group by host.name | per_min($jobs) as jobs_per_min');
+    expect(spec.table.gauges[0]).toMatchObject({ dashKind: 'table', template: '${hosts} hosts' });
+    expect(spec.grid.map((g) => g.type)).toEqual(['chart', 'chart', 'heatmap', 'table']);
+    expect(spec.grid[1]).toMatchObject({ params: { chartKind: 'area' } });
+    expect(spec.grid[0]).toMatchObject({ params: { chartKind: 'stacked-bar', legend: { type: 'table', placement: 'right', values: ['avg', 'max'] }, timeseriesMap: { processed: { color: '#f00', lineWidth: 3, opacity: 15 } } } });
+  });
+
+  it('round-trips: export, import, export gives the same text', () => {
+    const [spec] = parseDashboardYaml(doc);
+    const once = dashboardToYaml(spec);
+    const [again] = parseDashboardYaml(once);
+    expect(again).toEqual(spec);
+    expect(dashboardToYaml(again)).toBe(once);
+  });
+
+  it('reports one clear error per bad key, with its path', () => {
+    const bad = `schema: v2
+name: x
+size: large
+table:
+  metrics: [queue.jobs as jobs, nope]
+grid:
+  - name: a
+    type: pie
+  - name: b
+    metrics: [m as $a]
+    query: [p50($a)]
+    chart: donut
+    legend: { placement: top }
+    width: -1
+`;
+    expect(() => parseDashboardYaml(bad)).toThrow(
+      [
+        'size: unknown key (expected one of: schema, id, name, table, grid_gauges, grid, monitors)',
+        'schema: unsupported template schema: "v2"',
+        'table.metrics[0]: alias "jobs" must start with a dollar sign',
+        'table.metrics[1]: can\'t parse metric alias "nope"',
+        'id: is required',
+        'grid[0].type: unsupported grid column type: "pie"',
+        'grid[1].width: expected a non-negative integer',
+        'grid[1].chart: unsupported chart kind: "donut"',
+        'grid[1].legend.placement: expected bottom or right, got "top"',
+      ].join('; '),
+    );
+  });
+
+  it('refuses invalid YAML with the parser message', () => {
+    expect(() => parseDashboardYaml('schema: v1\n  bad: [')).toThrow(/^invalid YAML: /);
+  });
+});
+
+describe('built-in templates', () => {
+  const templates = loadTemplates();
+  it('parse, have unique lantern.* ids and valid queries', () => {
+    expect(templates.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(templates.map((t) => t.id)).size).toBe(templates.length);
+    for (const t of templates) {
+      expect(t.id).toMatch(/^lantern\./);
+      specFields(t); // throws on an invalid table, grid item or gauge
+      const queries = [t.table.query, ...t.grid.map((g) => g.params.query), ...t.table.gauges.map((g) => g.query)];
+      for (const q of queries) expect(parseMetricsQuery(q).diagnostics).toEqual([]);
+    }
+  });
+
+  it('cover host, HTTP server/client, Node/Go/JVM runtimes and DB clients', () => {
+    expect(templates.map((t) => t.id).sort()).toEqual([
+      'lantern.db.client', 'lantern.http.client', 'lantern.http.server', 'lantern.runtime.go', 'lantern.runtime.jvm',
+      'lantern.runtime.nodejs', 'lantern.system.disk', 'lantern.system.filesystem', 'lantern.system.host', 'lantern.system.network',
+    ]);
+  });
+
+  it('apply only when the table metrics exist, keeping the items whose metrics exist', () => {
+    const http = templates.find((t) => t.id === 'lantern.http.server')!;
+    expect(applicableTemplate(http, new Set())).toBeNull();
+    expect(applicableTemplate(http, new Set(['http.server.request.duration']))?.grid).toHaveLength(3);
+    const host = templates.find((t) => t.id === 'lantern.system.host')!;
+    const partial = applicableTemplate(host, new Set(['system.cpu.time', 'system.memory.usage']));
+    expect(partial?.grid.map((g) => g.name)).toEqual(['CPU time by state', 'Memory by state']);
+  });
+});

@@ -1,0 +1,274 @@
+import { formatMetricAlias, parseMetricAlias, type ColumnMap, type GaugeInput, type GridColumnInput, type MetricAlias } from '@lantern/shared';
+import { parseAllDocuments, stringify } from 'yaml';
+
+/**
+ * Dashboard YAML, schema `v1` (reference alerting-dashboards §4.5): the format of export, import
+ * and our built-in templates. Parsing collects one error per bad key, with its path
+ * (`grid[2].metrics[0]: can't parse metric alias "x"`); unknown keys are errors too, so a typo is
+ * never silently dropped. Queries are lists of parts in YAML and `" | "`-joined strings inside.
+ */
+export interface DashboardSpec {
+  id: string;
+  name: string;
+  table: { gauges: GaugeInput[]; metrics: MetricAlias[]; query: string; columns: ColumnMap };
+  gridGauges: GaugeInput[];
+  grid: GridColumnInput[];
+}
+
+export class DashboardYamlError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
+  }
+}
+
+type Obj = Record<string, unknown>;
+
+class Reader {
+  problems: string[] = [];
+  fail(path: string, msg: string): void {
+    this.problems.push(`${path}: ${msg}`);
+  }
+  obj(v: unknown, path: string, keys: readonly string[]): Obj {
+    if (v === undefined || v === null) return {};
+    if (typeof v !== 'object' || Array.isArray(v)) {
+      this.fail(path, 'expected a mapping');
+      return {};
+    }
+    for (const k of Object.keys(v)) if (!keys.includes(k)) this.fail(path ? `${path}.${k}` : k, `unknown key (expected one of: ${keys.join(', ')})`);
+    return v as Obj;
+  }
+  str(v: unknown, path: string, required = false): string {
+    if (v === undefined || v === null) {
+      if (required) this.fail(path, 'is required');
+      return '';
+    }
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    if (typeof v !== 'string') {
+      this.fail(path, 'expected a string');
+      return '';
+    }
+    if (required && !v.trim()) this.fail(path, "can't be empty");
+    return v;
+  }
+  int(v: unknown, path: string): number {
+    if (v === undefined || v === null) return 0;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+      this.fail(path, 'expected a non-negative integer');
+      return 0;
+    }
+    return v;
+  }
+  list(v: unknown, path: string): unknown[] {
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v)) {
+      this.fail(path, 'expected a list');
+      return [];
+    }
+    return v;
+  }
+  metrics(v: unknown, path: string): MetricAlias[] {
+    const out: MetricAlias[] = [];
+    this.list(v, path).forEach((m, i) => {
+      try {
+        const parsed = parseMetricAlias(this.str(m, `${path}[${i}]`, true));
+        if (out.some((x) => x.alias === parsed.alias)) this.fail(`${path}[${i}]`, `duplicated metric alias "$${parsed.alias}"`);
+        out.push(parsed);
+      } catch (err) {
+        this.fail(`${path}[${i}]`, (err as Error).message);
+      }
+    });
+    return out;
+  }
+  query(v: unknown, path: string): string {
+    if (typeof v === 'string') return v;
+    return this.list(v, path).map((p, i) => this.str(p, `${path}[${i}]`, true)).join(' | ');
+  }
+  columns(v: unknown, path: string): ColumnMap {
+    const o = this.obj(v, path, []);
+    const out: ColumnMap = {};
+    // obj() reported every key as unknown; column names are free, so undo that and check values.
+    this.problems = this.problems.filter((p) => !p.startsWith(`${path}.`));
+    for (const [name, info] of Object.entries(o)) {
+      const c = this.obj(info, `${path}.${name}`, ['unit', 'color']);
+      out[name] = { unit: this.str(c.unit, `${path}.${name}.unit`), color: this.str(c.color, `${path}.${name}.color`) };
+    }
+    return out;
+  }
+}
+
+const TOP_KEYS = ['schema', 'id', 'name', 'table', 'grid_gauges', 'grid', 'monitors'] as const;
+const GAUGE_KEYS = ['name', 'description', 'template', 'metrics', 'query', 'columns', 'grid_query_template'] as const;
+const ITEM_COMMON = ['name', 'description', 'width', 'height', 'xAxis', 'yAxis', 'grid_query_template', 'type'];
+const ITEM_KEYS: Record<string, readonly string[]> = {
+  chart: [...ITEM_COMMON, 'chart', 'metrics', 'query', 'columns', 'styles', 'legend'],
+  table: [...ITEM_COMMON, 'metrics', 'query', 'columns'],
+  heatmap: [...ITEM_COMMON, 'metric', 'unit', 'query'],
+};
+const CHART_KINDS = ['line', 'area', 'bar', 'stacked-area', 'stacked-bar'];
+
+/** Parses every document of a YAML text (templates hold several); errors name the document. */
+export function parseDashboardYaml(text: string): DashboardSpec[] {
+  const docs = parseAllDocuments(text);
+  const specs: DashboardSpec[] = [];
+  const problems: string[] = [];
+  (Array.isArray(docs) ? docs : [docs]).forEach((doc, i) => {
+    const prefix = Array.isArray(docs) && docs.length > 1 ? `document ${i + 1}: ` : '';
+    if (doc.errors.length) {
+      problems.push(`${prefix}invalid YAML: ${doc.errors[0].message.split('\n')[0]}`);
+      return;
+    }
+    const r = new Reader();
+    const spec = readSpec(doc.toJS(), r);
+    if (r.problems.length) problems.push(...r.problems.map((p) => prefix + p));
+    else specs.push(spec);
+  });
+  if (problems.length) throw new DashboardYamlError(problems);
+  if (specs.length === 0) throw new DashboardYamlError(['the YAML holds no dashboard']);
+  return specs;
+}
+
+function readSpec(v: unknown, r: Reader): DashboardSpec {
+  const top = r.obj(v, '', TOP_KEYS);
+  const schema = r.str(top.schema, 'schema', true);
+  if (schema && schema !== 'v1') r.fail('schema', `unsupported template schema: "${schema}"`);
+  const table = r.obj(top.table, 'table', ['gauges', 'metrics', 'query', 'columns']);
+  const tableMetrics = r.metrics(table.metrics, 'table.metrics');
+  if (tableMetrics.length > 6) r.fail('table.metrics', "you can't use more than 6 metrics in a single table");
+  return {
+    id: r.str(top.id, 'id', true),
+    name: r.str(top.name, 'name', true),
+    table: {
+      gauges: r.list(table.gauges, 'table.gauges').map((g, i) => readGauge(g, `table.gauges[${i}]`, 'table', r)),
+      metrics: tableMetrics,
+      query: r.query(table.query, 'table.query'),
+      columns: r.columns(table.columns, 'table.columns'),
+    },
+    gridGauges: r.list(top.grid_gauges, 'grid_gauges').map((g, i) => readGauge(g, `grid_gauges[${i}]`, 'grid', r)),
+    grid: r.list(top.grid, 'grid').map((g, i) => readItem(g, `grid[${i}]`, r)),
+  };
+}
+
+function readGauge(v: unknown, path: string, dashKind: 'grid' | 'table', r: Reader): GaugeInput {
+  const g = r.obj(v, path, GAUGE_KEYS);
+  return {
+    dashKind,
+    name: r.str(g.name, `${path}.name`, true),
+    description: r.str(g.description, `${path}.description`),
+    template: r.str(g.template, `${path}.template`),
+    metrics: r.metrics(g.metrics, `${path}.metrics`),
+    query: r.query(g.query, `${path}.query`),
+    columnMap: r.columns(g.columns, `${path}.columns`),
+    gridQueryTemplate: r.str(g.grid_query_template, `${path}.grid_query_template`),
+  };
+}
+
+function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
+  const type = (v && typeof v === 'object' && 'type' in v ? String((v as Obj).type) : 'chart') as GridColumnInput['type'];
+  if (!ITEM_KEYS[type]) {
+    r.fail(`${path}.type`, `unsupported grid column type: "${type}"`);
+    return { type: 'chart', name: '', description: '', gridQueryTemplate: '', width: 0, height: 0, xAxis: 0, yAxis: 0, params: { chartKind: 'line', metrics: [], query: '', columnMap: {}, timeseriesMap: {} } };
+  }
+  const o = r.obj(v, path, ITEM_KEYS[type]);
+  const common = {
+    name: r.str(o.name, `${path}.name`, true),
+    description: r.str(o.description, `${path}.description`),
+    gridQueryTemplate: r.str(o.grid_query_template, `${path}.grid_query_template`),
+    width: r.int(o.width, `${path}.width`),
+    height: r.int(o.height, `${path}.height`),
+    xAxis: r.int(o.xAxis, `${path}.xAxis`),
+    yAxis: r.int(o.yAxis, `${path}.yAxis`),
+  };
+  if (type === 'heatmap') {
+    return { ...common, type, params: { metric: r.str(o.metric, `${path}.metric`, true), unit: r.str(o.unit, `${path}.unit`), query: r.query(o.query, `${path}.query`) } };
+  }
+  const metrics = r.metrics(o.metrics, `${path}.metrics`);
+  const query = r.query(o.query, `${path}.query`);
+  const columnMap = r.columns(o.columns, `${path}.columns`);
+  if (type === 'table') return { ...common, type, params: { metrics, query, columnMap } };
+  let chartKind = r.str(o.chart, `${path}.chart`);
+  if (!chartKind) chartKind = metrics.length === 1 && !/group by/i.test(query) ? 'area' : 'line';
+  if (!CHART_KINDS.includes(chartKind)) r.fail(`${path}.chart`, `unsupported chart kind: "${chartKind}"`);
+  const styles = r.obj(o.styles, `${path}.styles`, []);
+  r.problems = r.problems.filter((p) => !p.startsWith(`${path}.styles.`));
+  const timeseriesMap: Record<string, { color: string; opacity: number; lineWidth: number; symbol: string; symbolSize: number }> = {};
+  for (const [series, st] of Object.entries(styles)) {
+    const s = r.obj(st, `${path}.styles.${series}`, ['color', 'opacity', 'line_width', 'symbol', 'symbol_size']);
+    timeseriesMap[series] = {
+      color: r.str(s.color, `${path}.styles.${series}.color`),
+      opacity: s.opacity === undefined ? 15 : r.int(s.opacity, `${path}.styles.${series}.opacity`),
+      lineWidth: s.line_width === undefined ? 2 : r.int(s.line_width, `${path}.styles.${series}.line_width`),
+      symbol: s.symbol === undefined ? 'none' : r.str(s.symbol, `${path}.styles.${series}.symbol`),
+      symbolSize: s.symbol_size === undefined ? 4 : r.int(s.symbol_size, `${path}.styles.${series}.symbol_size`),
+    };
+  }
+  let legend: { type: 'none' | 'list' | 'table'; placement: 'bottom' | 'right'; values: ('avg' | 'last' | 'min' | 'max')[] } | undefined;
+  if (o.legend !== undefined) {
+    const l = r.obj(o.legend, `${path}.legend`, ['type', 'placement', 'values']);
+    const lt = r.str(l.type, `${path}.legend.type`) || 'list';
+    const lp = r.str(l.placement, `${path}.legend.placement`) || 'bottom';
+    const lv = r.list(l.values, `${path}.legend.values`).map((x) => String(x));
+    if (!['none', 'list', 'table'].includes(lt)) r.fail(`${path}.legend.type`, `expected none, list or table, got "${lt}"`);
+    if (!['bottom', 'right'].includes(lp)) r.fail(`${path}.legend.placement`, `expected bottom or right, got "${lp}"`);
+    const badValue = lv.find((x) => !['avg', 'last', 'min', 'max'].includes(x));
+    if (badValue) r.fail(`${path}.legend.values`, `expected avg, last, min or max, got "${badValue}"`);
+    legend = { type: lt as 'list', placement: lp as 'bottom', values: lv as 'avg'[] };
+  }
+  return {
+    ...common,
+    type: 'chart',
+    params: { chartKind: chartKind as 'line', metrics, query, columnMap, timeseriesMap, ...(legend ? { legend } : {}) },
+  };
+}
+
+/** Export (reference §4.5): keys in the order schema, id, name, table, grid_gauges, grid. */
+export function dashboardToYaml(spec: DashboardSpec): string {
+  const parts = (q: string) => q.split(' | ').map((p) => p.trim()).filter(Boolean);
+  const columns = (c: ColumnMap) => (Object.keys(c).length ? c : undefined);
+  const gauge = (g: GaugeInput) =>
+    clean({
+      name: g.name,
+      description: g.description || undefined,
+      template: g.template || undefined,
+      metrics: g.metrics.map(formatMetricAlias),
+      query: parts(g.query),
+      columns: columns(g.columnMap),
+      grid_query_template: g.gridQueryTemplate || undefined,
+    });
+  const item = (c: GridColumnInput) => {
+    const common = {
+      name: c.name,
+      description: c.description || undefined,
+      width: c.width,
+      height: c.height,
+      xAxis: c.xAxis,
+      yAxis: c.yAxis,
+      grid_query_template: c.gridQueryTemplate || undefined,
+      type: c.type,
+    };
+    if (c.type === 'heatmap') return clean({ ...common, metric: c.params.metric, unit: c.params.unit || undefined, query: parts(c.params.query) });
+    const base = { ...common, metrics: c.params.metrics.map(formatMetricAlias), query: parts(c.params.query), columns: columns(c.params.columnMap) };
+    if (c.type === 'table') return clean(base);
+    const styles = Object.fromEntries(
+      Object.entries(c.params.timeseriesMap ?? {}).map(([k, s]) => [k, { color: s.color, opacity: s.opacity, line_width: s.lineWidth, symbol: s.symbol, symbol_size: s.symbolSize }]),
+    );
+    return clean({ ...base, chart: c.params.chartKind, styles: Object.keys(styles).length ? styles : undefined, legend: c.params.legend });
+  };
+  const doc = clean({
+    schema: 'v1',
+    id: spec.id,
+    name: spec.name,
+    table: clean({
+      gauges: spec.table.gauges.length ? spec.table.gauges.map(gauge) : undefined,
+      metrics: spec.table.metrics.length ? spec.table.metrics.map(formatMetricAlias) : undefined,
+      query: spec.table.query ? parts(spec.table.query) : undefined,
+      columns: columns(spec.table.columns),
+    }),
+    grid_gauges: spec.gridGauges.length ? spec.gridGauges.map(gauge) : undefined,
+    grid: spec.grid.map(item),
+  });
+  return stringify(doc, { lineWidth: 0 });
+}
+
+function clean(o: Obj): Obj {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0) && !(v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)));
+}

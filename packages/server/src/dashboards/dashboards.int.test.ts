@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dashboard, type GridColumn } from '@lantern/shared';
+import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { createTestMeter } from '../../../../e2e/otlpMetrics';
+
+/** Dashboards API against the real server and SQLite, and template installation from real metrics. */
+let lantern: RunningLantern;
+let cookie: string;
+
+beforeAll(async () => {
+  lantern = await startLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+  cookie = await signIn(lantern.baseUrl);
+});
+afterAll(async () => {
+  await lantern?.stop();
+  if (lantern) removeDataDir(lantern.dataDir);
+});
+
+async function call(method: string, path: string, body?: unknown, type = 'application/json'): Promise<{ status: number; body: any; text: string; headers: Headers }> {
+  const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/1/dashboards${path}`, {
+    method,
+    headers: { cookie, ...(body !== undefined ? { 'content-type': type } : {}) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
+
+const chart = (name: string, query = 'per_min($req) as rpm') => ({
+  type: 'chart',
+  name,
+  params: { chartKind: 'line', metrics: [{ name: 'app.requests', alias: 'req' }], query },
+});
+const gauge = (name: string, dashKind = 'grid') => ({
+  dashKind,
+  name,
+  description: `${name} gauge`,
+  metrics: [{ name: 'app.requests', alias: 'req' }],
+  query: 'per_min($req) as rpm',
+});
+
+describe('dashboards API', () => {
+  it('creates, lists (pinned first), shows, renames, pins and deletes', async () => {
+    const a = await call('POST', '', { name: 'Zeta' });
+    expect(a.status).toBe(200);
+    const zeta = Dashboard.parse(a.body.dashboard);
+    const alpha = Dashboard.parse((await call('POST', '', { name: 'Alpha' })).body.dashboard);
+    expect((await call('POST', '', { name: ' ' })).body).toEqual({ code: 'invalid_dashboard', message: 'dashboard name is required' });
+
+    expect((await call('PUT', `/${zeta.id}/pinned`)).status).toBe(200);
+    const names = (await call('GET', '')).body.dashboards.map((d: Dashboard) => d.name);
+    expect(names.indexOf('Zeta')).toBeLessThan(names.indexOf('Alpha'));
+
+    const shown = await call('GET', `/${alpha.id}`);
+    expect(shown.body).toMatchObject({ dashboard: { name: 'Alpha' }, grid: [], yamlUrl: `${lantern.baseUrl}/api/v1/metrics/1/dashboards/${alpha.id}/yaml` });
+
+    const renamed = await call('PUT', `/${alpha.id}`, { name: 'Alpha 2', gridQuery: 'where host = a' });
+    expect(renamed.body.dashboard).toMatchObject({ name: 'Alpha 2', gridQuery: 'where host = a' });
+    expect((await call('PUT', `/${alpha.id}`, { gridQuery: 'where (' })).status).toBe(400);
+
+    expect((await call('DELETE', `/${alpha.id}`)).body.dashboard.id).toBe(alpha.id);
+    expect((await call('GET', `/${alpha.id}`)).status).toBe(404);
+    expect((await call('PUT', `/${zeta.id}/unpinned`)).status).toBe(200);
+  });
+
+  it('updates the table and derives its grouping', async () => {
+    const d = (await call('POST', '', { name: 'Table' })).body.dashboard;
+    const res = await call('PUT', `/${d.id}/table`, {
+      tableMetrics: [{ name: 'app.requests', alias: 'req' }],
+      tableQuery: 'group by service.name | per_min($req) as rpm | group by host.name',
+      tableColumnMap: { rpm: { unit: '', color: 'blue' } },
+    });
+    expect(res.body.dashboard).toMatchObject({ tableGrouping: ['service.name', 'host.name'], tableColumnMap: { rpm: { unit: '', color: 'blue' } } });
+    const bad = await call('PUT', `/${d.id}/table`, { tableMetrics: [], tableQuery: 'avg(', tableColumnMap: {} });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^dashboard "Table" is invalid: can't parse query: /);
+  });
+
+  it('manages grid items: defaults, validation, layout, limits, and type changes refused', async () => {
+    const d = (await call('POST', '', { name: 'Grid' })).body.dashboard;
+    const c = (await call('POST', `/${d.id}/grid`, chart('Requests'))).body.column as GridColumn;
+    expect(c).toMatchObject({ type: 'chart', width: 6, height: 14, params: { columnMap: {}, timeseriesMap: {} } });
+    const t = (await call('POST', `/${d.id}/grid`, { type: 'table', name: 'By host', params: { metrics: [{ name: 'm', alias: 'm' }], query: '$m | group by host' } })).body.column;
+    expect(t).toMatchObject({ width: 12, height: 21 });
+    const h = (await call('POST', `/${d.id}/grid`, { type: 'heatmap', name: 'Heat', params: { metric: 'app.latency' } })).body.column;
+    expect(h).toMatchObject({ width: 12, height: 18, params: { metric: 'app.latency', unit: '', query: '' } });
+
+    expect((await call('POST', `/${d.id}/grid`, chart('', '$req'))).body.message).toBe('grid column "" is invalid: grid column name can\'t be empty');
+    expect((await call('POST', `/${d.id}/grid`, chart('x', ''))).body.message).toBe('grid column "x" is invalid: query can\'t be empty');
+    expect((await call('POST', `/${d.id}/grid`, { ...chart('x'), params: { ...chart('x').params, metrics: [] } })).body.message).toBe('grid column "x" is invalid: at least one metric is required');
+    expect((await call('POST', `/${d.id}/grid`, { type: 'pie', name: 'x', params: {} })).status).toBe(400);
+
+    const upd = await call('PUT', `/${d.id}/grid/${c.id}`, chart('Requests per minute'));
+    expect(upd.body.column).toMatchObject({ id: c.id, name: 'Requests per minute' });
+    expect((await call('PUT', `/${d.id}/grid/${c.id}`, { type: 'heatmap', name: 'x', params: { metric: 'm' } })).body.message).toBe('the type of a grid column cannot change');
+
+    const layout = await call('PUT', `/${d.id}/grid`, [{ id: c.id, width: 4, height: 10, xAxis: 8, yAxis: 2 }]);
+    expect(layout.body.grid.find((x: GridColumn) => x.id === c.id)).toMatchObject({ width: 4, height: 10, xAxis: 8, yAxis: 2 });
+
+    expect((await call('DELETE', `/${d.id}/grid/${h.id}`)).body.column.id).toBe(h.id);
+    for (let i = 0; i < 18; i++) expect((await call('POST', `/${d.id}/grid`, chart(`c${i}`))).status).toBe(200);
+    expect((await call('POST', `/${d.id}/grid`, chart('one too many'))).body.message).toBe("dashboard grid can't have more than 20 columns");
+  });
+
+  it('manages gauges: validation, kinds, reorder by index, update and delete', async () => {
+    const d = (await call('POST', '', { name: 'Gauges' })).body.dashboard;
+    const g1 = (await call('POST', `/${d.id}/gauges`, gauge('one'))).body.gauge;
+    const g2 = (await call('POST', `/${d.id}/gauges`, gauge('two'))).body.gauge;
+    await call('POST', `/${d.id}/gauges`, gauge('table one', 'table'));
+    expect((await call('POST', `/${d.id}/gauges`, { ...gauge('x'), description: '' })).body.message).toBe('gauge "x" is invalid: description can\'t be empty');
+    expect((await call('GET', `/${d.id}/gauges?dash_kind=grid`)).body.gauges.map((g: { name: string }) => g.name)).toEqual(['one', 'two']);
+    const reordered = await call('PUT', `/${d.id}/gauges`, [{ id: g1.id, index: 1 }, { id: g2.id, index: 0 }]);
+    expect(reordered.body.gauges.map((g: { name: string }) => g.name)).toEqual(['two', 'one', 'table one']);
+    expect((await call('PUT', `/${d.id}/gauges/${g1.id}`, { ...gauge('uno'), template: '${rpm} rpm' })).body.gauge).toMatchObject({ name: 'uno', template: '${rpm} rpm' });
+    expect((await call('DELETE', `/${d.id}/gauges/${g1.id}`)).body.gauge.id).toBe(g1.id);
+    expect((await call('DELETE', `/${d.id}/gauges/${g1.id}`)).status).toBe(404);
+  });
+
+  it('clones a dashboard with its items and gauges', async () => {
+    const d = (await call('POST', '', { name: 'Original' })).body.dashboard;
+    await call('POST', `/${d.id}/grid`, chart('A'));
+    await call('POST', `/${d.id}/gauges`, gauge('G'));
+    const clone = (await call('POST', `/${d.id}`)).body.dashboard;
+    expect(clone).toMatchObject({ name: 'Original clone', templateId: '' });
+    expect(clone.id).not.toBe(d.id);
+    expect((await call('GET', `/${clone.id}`)).body.grid.map((c: GridColumn) => c.name)).toEqual(['A']);
+    expect((await call('GET', `/${clone.id}/gauges`)).body.gauges.map((g: { name: string }) => g.name)).toEqual(['G']);
+  });
+
+  it('exports YAML and imports it back to the same dashboard (round trip)', async () => {
+    const d = (await call('POST', '', { name: 'Round trip' })).body.dashboard;
+    await call('PUT', `/${d.id}/table`, { tableMetrics: [{ name: 'app.requests', alias: 'req' }], tableQuery: 'group by host | per_min($req) as rpm', tableColumnMap: { rpm: { unit: '', color: 'red' } } });
+    await call('POST', `/${d.id}/grid`, { ...chart('Requests'), params: { ...chart('x').params, legend: { type: 'table', placement: 'right', values: ['max'] } } });
+    await call('POST', `/${d.id}/grid`, { type: 'heatmap', name: 'Heat', params: { metric: 'app.latency', unit: 'milliseconds', query: 'where host = a' } });
+    await call('POST', `/${d.id}/gauges`, gauge('Grid gauge'));
+    await call('POST', `/${d.id}/gauges`, gauge('Table gauge', 'table'));
+
+    const exported = await call('GET', `/${d.id}/yaml`);
+    expect(exported.headers.get('content-type')).toMatch(/^text\/yaml/);
+    expect(exported.headers.get('content-disposition')).toBe(`attachment; filename="project_1.dashboard_${d.id}.yaml"`);
+    expect(exported.text).toMatch(/^schema: v1\nid: project_1\.dashboard_\d+\nname: Round trip\ntable:/);
+
+    const imported = await call('PUT', `/${d.id}/yaml`, exported.text, 'text/yaml');
+    expect(imported.status).toBe(200);
+    expect(imported.body.dashboard).toMatchObject({ id: d.id, name: 'Round trip', tableGrouping: ['host'] });
+    expect((await call('GET', `/${d.id}/yaml`)).text).toBe(exported.text);
+
+    const changed = exported.text.replace('name: Round trip', 'name: Renamed by YAML');
+    expect((await call('PUT', `/${d.id}/yaml`, changed, 'text/yaml')).body.dashboard.name).toBe('Renamed by YAML');
+
+    const bad = await call('PUT', `/${d.id}/yaml`, exported.text.replace('schema: v1', 'schema: v1\ncolour: red').replace(/metrics:\n {6}- app\.requests as \$req/, 'metrics:\n      - app.requests as req'), 'text/yaml');
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('invalid_yaml');
+    expect(bad.body.message).toContain('colour: unknown key');
+    expect(bad.body.message).toContain('alias "req" must start with a dollar sign');
+
+    const otherId = await call('PUT', `/${d.id}/yaml`, exported.text.replace(/id: project_1\.dashboard_\d+/, 'id: someone.else'), 'text/yaml');
+    expect(otherId.body.message).toBe(`template id does not match: got "someone.else", has "project_1.dashboard_${d.id}"`);
+  });
+
+  it('keeps dashboards to their project', async () => {
+    const d = (await call('POST', '', { name: 'Mine' })).body.dashboard;
+    const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/2/dashboards/${d.id}`, { headers: { cookie } });
+    expect(res.status).toBe(404);
+    expect((await fetch(`${lantern.baseUrl}/api/v1/metrics/1/dashboards`)).status).toBe(401);
+  });
+});
+
+describe('dashboard templates', () => {
+  async function waitFor<T>(f: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const v = await f();
+      if (v !== undefined) return v;
+      if (Date.now() > until) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  const byTemplate = async (id: string) => ((await call('GET', '')).body.dashboards as Dashboard[]).find((d) => d.templateId === id);
+
+  it('installs a template when its metrics appear, and never overwrites a user edit', async () => {
+    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
+    const m = createTestMeter('http-proto', { httpUrl: lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    m.meter.createHistogram('http.server.request.duration', { unit: 's' }).record(0.2, { 'http.route': '/cart' });
+    await m.flush();
+    await m.shutdown();
+
+    const dash = await waitFor(() => byTemplate('lantern.http.server'));
+    expect(dash.name).toBe('HTTP: server');
+    const shown = (await call('GET', `/${dash.id}`)).body;
+    expect(shown.grid.map((c: GridColumn) => c.type)).toEqual(['chart', 'chart', 'heatmap']);
+    expect(await byTemplate('lantern.http.client')).toBeUndefined();
+
+    // The user renames it; new metrics later trigger another sync, which must leave it alone.
+    await call('PUT', `/${dash.id}`, { name: 'Our HTTP' });
+    const m2 = createTestMeter('http-proto', { httpUrl: lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    m2.meter.createHistogram('http.client.request.duration', { unit: 's' }).record(0.1, { 'server.address': 'pay' });
+    await m2.flush();
+    await m2.shutdown();
+    await waitFor(() => byTemplate('lantern.http.client'));
+    const again = (await call('GET', `/${dash.id}`)).body;
+    expect(again.dashboard.name).toBe('Our HTTP');
+    expect(again.grid.map((c: GridColumn) => c.id)).toEqual(shown.grid.map((c: GridColumn) => c.id));
+  });
+});

@@ -1,0 +1,238 @@
+import { parseMetricsQuery, type Dashboard, type GaugeInput, type GridColumnInput, type MetricAlias } from '@lantern/shared';
+import { AppError } from '../http/appError';
+import { dashboardToYaml, DashboardYamlError, parseDashboardYaml, type DashboardSpec } from './dashboardYaml';
+import type { DashboardFields, DashboardsStore } from './dashboards.store';
+
+/**
+ * Dashboard rules (reference alerting-dashboards §4.3–4.8): validation with the reference's
+ * messages, table grouping derived from the table query, clone, YAML export and import. Handlers
+ * call this; persistence is the store's.
+ */
+const MAX_GRID_ITEMS = 20;
+const DEFAULT_SIZE: Record<GridColumnInput['type'], [number, number]> = { chart: [6, 14], table: [12, 21], heatmap: [12, 18] };
+
+const invalid = (code: string, message: string) => new AppError('invalid_input', code, message);
+const notFound = (what: string) => new AppError('not_found', `${what}_not_found`, `${what.replace('_', ' ')} not found`);
+
+export function queryProblem(query: string, required: boolean): string | null {
+  if (!query.trim()) return required ? "query can't be empty" : null;
+  const d = parseMetricsQuery(query).diagnostics[0];
+  return d ? `can't parse query: ${d.message}` : null;
+}
+
+function metricsProblem(metrics: MetricAlias[], max: number, what: string): string | null {
+  if (metrics.length === 0) return 'at least one metric is required';
+  if (metrics.length > max) return `you can't use more than ${max} metrics in a single ${what}`;
+  const seen = new Set<string>();
+  for (const m of metrics) {
+    if (seen.has(m.alias)) return `duplicated metric alias "$${m.alias}"`;
+    seen.add(m.alias);
+  }
+  return null;
+}
+
+export function validateColumn(c: GridColumnInput): GridColumnInput {
+  const fail = (reason: string) => invalid('invalid_grid_column', `grid column "${c.name}" is invalid: ${reason}`);
+  if (!c.name.trim()) throw fail("grid column name can't be empty");
+  if (c.type === 'heatmap') {
+    if (!c.params.metric) throw fail("metric can't be empty");
+    const q = queryProblem(c.params.query, false);
+    if (q) throw fail(q);
+  } else {
+    const m = metricsProblem(c.params.metrics, 5, 'visualization');
+    if (m) throw fail(m);
+    const q = queryProblem(c.params.query, true);
+    if (q) throw fail(q);
+  }
+  if (c.width === 0 && c.height === 0) {
+    const [w, h] = DEFAULT_SIZE[c.type];
+    return { ...c, width: w, height: h };
+  }
+  return c;
+}
+
+export function validateGauge(g: GaugeInput): GaugeInput {
+  const fail = (reason: string) => invalid('invalid_gauge', `gauge "${g.name}" is invalid: ${reason}`);
+  if (!g.name.trim()) throw fail("gauge name can't be empty");
+  if (!g.description.trim()) throw fail("description can't be empty");
+  const m = metricsProblem(g.metrics, 5, 'gauge');
+  if (m) throw fail(m);
+  const q = queryProblem(g.query, true);
+  if (q) throw fail(q);
+  return g;
+}
+
+/** `group by a, b` parts of the table query -> ['a', 'b'] (the table's row key). */
+export function tableGrouping(query: string): string[] {
+  const out: string[] = [];
+  for (const p of parseMetricsQuery(query).parts) {
+    if (p.kind === 'grouping' && !p.grouping.all) for (const n of p.grouping.names) if (!out.includes(n.attr)) out.push(n.attr);
+  }
+  return out;
+}
+
+function validateTable(name: string, metrics: MetricAlias[], query: string): void {
+  const fail = (reason: string) => invalid('invalid_dashboard', `dashboard "${name}" is invalid: ${reason}`);
+  if (metrics.length > 6) throw fail("you can't use more than 6 metrics in a single table");
+  const q = queryProblem(query, false);
+  if (q) throw fail(q);
+}
+
+/** The dashboard as YAML would describe it. */
+export function specFields(spec: DashboardSpec): { fields: DashboardFields; grid: GridColumnInput[]; gauges: GaugeInput[] } {
+  validateTable(spec.name, spec.table.metrics, spec.table.query);
+  return {
+    fields: {
+      name: spec.name,
+      templateId: spec.id,
+      gridQuery: '',
+      tableMetrics: spec.table.metrics,
+      tableQuery: spec.table.query,
+      tableGrouping: tableGrouping(spec.table.query),
+      tableColumnMap: spec.table.columns,
+    },
+    grid: spec.grid.map(validateColumn),
+    gauges: [...spec.table.gauges, ...spec.gridGauges].map(validateGauge),
+  };
+}
+
+export function createDashboardsService(store: DashboardsStore) {
+  const requireDash = async (projectId: number, id: string): Promise<Dashboard> => {
+    const d = /^\d{1,12}$/.test(id) ? await store.get(projectId, Number(id)) : undefined;
+    if (!d) throw notFound('dashboard');
+    return d;
+  };
+  const exportId = (d: Dashboard) => d.templateId || `project_${d.projectId}.dashboard_${d.id}`;
+
+  return {
+    requireDash,
+    async create(projectId: number, name: string): Promise<Dashboard> {
+      if (!name.trim()) throw invalid('invalid_dashboard', 'dashboard name is required');
+      return store.insert(projectId, { name, templateId: '', gridQuery: '', tableMetrics: [], tableQuery: '', tableGrouping: [], tableColumnMap: {} }, { edited: true });
+    },
+    async update(projectId: number, id: string, body: { name?: string; gridQuery?: string }): Promise<Dashboard> {
+      const d = await requireDash(projectId, id);
+      if (body.name !== undefined && !body.name.trim()) throw invalid('invalid_dashboard', 'dashboard name is required');
+      if (body.gridQuery !== undefined) {
+        const q = queryProblem(body.gridQuery, false);
+        if (q) throw invalid('invalid_dashboard', `dashboard "${d.name}" is invalid: ${q}`);
+      }
+      return (await store.update(projectId, Number(id), body, { edited: true }))!;
+    },
+    async updateTable(projectId: number, id: string, body: { tableMetrics: MetricAlias[]; tableQuery: string; tableColumnMap: Dashboard['tableColumnMap'] }): Promise<Dashboard> {
+      const d = await requireDash(projectId, id);
+      validateTable(d.name, body.tableMetrics, body.tableQuery);
+      return (await store.update(projectId, Number(id), { ...body, tableGrouping: tableGrouping(body.tableQuery) }, { edited: true }))!;
+    },
+    async clone(projectId: number, id: string): Promise<Dashboard> {
+      const d = await requireDash(projectId, id);
+      const grid = await store.columns(projectId, Number(id));
+      const gauges = await store.gauges(projectId, Number(id));
+      return store.save(
+        projectId,
+        null,
+        { name: `${d.name} clone`, templateId: '', gridQuery: d.gridQuery, tableMetrics: d.tableMetrics, tableQuery: d.tableQuery, tableGrouping: d.tableGrouping, tableColumnMap: d.tableColumnMap },
+        { grid, gauges },
+        { edited: true, pinned: d.pinned },
+      );
+    },
+    async exportYaml(projectId: number, id: string): Promise<{ yaml: string; fileName: string }> {
+      const d = await requireDash(projectId, id);
+      const grid = await store.columns(projectId, Number(id));
+      const gauges = await store.gauges(projectId, Number(id));
+      const strip = <T extends object>(x: T) => {
+        const { id: _i, projectId: _p, dashId: _d, createdAt: _c, updatedAt: _u, ...rest } = x as T & { id: string; projectId: number; dashId: string; createdAt: string; updatedAt: string };
+        return rest;
+      };
+      const spec: DashboardSpec = {
+        id: exportId(d),
+        name: d.name,
+        table: { gauges: gauges.filter((g) => g.dashKind === 'table').map(strip) as GaugeInput[], metrics: d.tableMetrics, query: d.tableQuery, columns: d.tableColumnMap },
+        gridGauges: gauges.filter((g) => g.dashKind === 'grid').map(strip) as GaugeInput[],
+        grid: grid.map(strip) as GridColumnInput[],
+      };
+      return { yaml: dashboardToYaml(spec), fileName: `${spec.id}.yaml` };
+    },
+    async importYaml(projectId: number, id: string, text: string): Promise<Dashboard> {
+      const d = await requireDash(projectId, id);
+      let specs: DashboardSpec[];
+      try {
+        specs = parseDashboardYaml(text);
+      } catch (err) {
+        if (err instanceof DashboardYamlError) throw invalid('invalid_yaml', err.message);
+        throw err;
+      }
+      if (specs.length !== 1) throw invalid('invalid_yaml', `expected one dashboard, the YAML holds ${specs.length}`);
+      const spec = specs[0];
+      if (spec.id !== exportId(d)) throw invalid('invalid_yaml', `template id does not match: got "${spec.id}", has "${exportId(d)}"`);
+      const { fields, grid, gauges } = specFields(spec);
+      if (grid.length > MAX_GRID_ITEMS) throw invalid('invalid_yaml', `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
+      return store.save(projectId, Number(id), { ...fields, templateId: d.templateId, gridQuery: d.gridQuery }, { grid, gauges }, { edited: true, pinned: d.pinned });
+    },
+
+    async addColumn(projectId: number, dashId: string, input: GridColumnInput) {
+      await requireDash(projectId, dashId);
+      const c = validateColumn(input);
+      if ((await store.columns(projectId, Number(dashId))).length >= MAX_GRID_ITEMS) {
+        throw invalid('too_many_grid_columns', `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
+      }
+      await store.markEdited(projectId, Number(dashId));
+      return store.insertColumn(projectId, Number(dashId), c);
+    },
+    async updateColumn(projectId: number, dashId: string, colId: string, input: GridColumnInput) {
+      await requireDash(projectId, dashId);
+      const existing = (await store.columns(projectId, Number(dashId))).find((c) => c.id === colId);
+      if (!existing) throw notFound('grid_column');
+      if (existing.type !== input.type) throw invalid('invalid_grid_column', 'the type of a grid column cannot change');
+      await store.markEdited(projectId, Number(dashId));
+      return (await store.updateColumn(projectId, Number(dashId), Number(colId), validateColumn(input)))!;
+    },
+    async deleteColumn(projectId: number, dashId: string, colId: string) {
+      await requireDash(projectId, dashId);
+      const existing = (await store.columns(projectId, Number(dashId))).find((c) => c.id === colId);
+      if (!existing) throw notFound('grid_column');
+      await store.deleteColumn(projectId, Number(dashId), Number(colId));
+      await store.markEdited(projectId, Number(dashId));
+      return existing;
+    },
+    async layout(projectId: number, dashId: string, items: { id: string; width: number; height: number; xAxis: number; yAxis: number }[]) {
+      await requireDash(projectId, dashId);
+      const ids = new Set((await store.columns(projectId, Number(dashId))).map((c) => c.id));
+      const unknown = items.find((i) => !ids.has(i.id));
+      if (unknown) throw notFound('grid_column');
+      for (const i of items) await store.layoutColumn(projectId, Number(dashId), Number(i.id), i);
+      await store.markEdited(projectId, Number(dashId));
+      return store.columns(projectId, Number(dashId));
+    },
+
+    async addGauge(projectId: number, dashId: string, input: GaugeInput) {
+      await requireDash(projectId, dashId);
+      await store.markEdited(projectId, Number(dashId));
+      return store.insertGauge(projectId, Number(dashId), validateGauge(input));
+    },
+    async updateGauge(projectId: number, dashId: string, gaugeId: string, input: GaugeInput) {
+      await requireDash(projectId, dashId);
+      if (!(await store.gauges(projectId, Number(dashId))).some((g) => g.id === gaugeId)) throw notFound('gauge');
+      await store.markEdited(projectId, Number(dashId));
+      return (await store.updateGauge(projectId, Number(dashId), Number(gaugeId), validateGauge(input)))!;
+    },
+    async deleteGauge(projectId: number, dashId: string, gaugeId: string) {
+      await requireDash(projectId, dashId);
+      const g = (await store.gauges(projectId, Number(dashId))).find((x) => x.id === gaugeId);
+      if (!g) throw notFound('gauge');
+      await store.deleteGauge(projectId, Number(dashId), Number(gaugeId));
+      await store.markEdited(projectId, Number(dashId));
+      return g;
+    },
+    async reorderGauges(projectId: number, dashId: string, order: { id: string; index: number }[]) {
+      await requireDash(projectId, dashId);
+      const ids = new Set((await store.gauges(projectId, Number(dashId))).map((g) => g.id));
+      if (order.some((o) => !ids.has(o.id))) throw notFound('gauge');
+      for (const o of order) await store.setGaugeIndex(projectId, Number(dashId), Number(o.id), o.index);
+      await store.markEdited(projectId, Number(dashId));
+      return store.gauges(projectId, Number(dashId));
+    },
+  };
+}
+
+export type DashboardsService = ReturnType<typeof createDashboardsService>;

@@ -1,0 +1,242 @@
+import type { Dashboard, Gauge, GaugeInput, GridColumn, GridColumnInput } from '@lantern/shared';
+import type { MetadataDb } from '../storage/metadata';
+import type { DashboardsTable, DashGaugesTable, DashGridColumnsTable } from './dashboards.migration';
+
+/**
+ * Dashboards, grid items and gauges in the metadata DB. Every read and write is scoped by
+ * project (and by dashboard for items), so an id from another project is simply not found.
+ * JSON fields are text columns (one schema for SQLite and PostgreSQL).
+ */
+type Row<T> = Omit<T, 'id'> & { id: number };
+
+const now = () => new Date().toISOString();
+
+function toDashboard(r: Row<DashboardsTable>): Dashboard {
+  return {
+    id: String(r.id),
+    projectId: r.project_id,
+    templateId: r.template_id,
+    name: r.name,
+    pinned: Boolean(r.pinned),
+    gridQuery: r.grid_query,
+    tableMetrics: JSON.parse(r.table_metrics),
+    tableQuery: r.table_query,
+    tableGrouping: JSON.parse(r.table_grouping),
+    tableColumnMap: JSON.parse(r.table_column_map),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+function toColumn(r: Row<DashGridColumnsTable>): GridColumn {
+  return {
+    id: String(r.id),
+    projectId: r.project_id,
+    dashId: String(r.dash_id),
+    name: r.name,
+    description: r.description,
+    width: r.width,
+    height: r.height,
+    xAxis: r.x_axis,
+    yAxis: r.y_axis,
+    gridQueryTemplate: r.grid_query_template,
+    type: r.type as GridColumn['type'],
+    params: JSON.parse(r.params),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  } as GridColumn;
+}
+
+function toGauge(r: Row<DashGaugesTable>): Gauge {
+  return {
+    id: String(r.id),
+    projectId: r.project_id,
+    dashId: String(r.dash_id),
+    dashKind: r.dash_kind as Gauge['dashKind'],
+    name: r.name,
+    description: r.description,
+    template: r.template,
+    metrics: JSON.parse(r.metrics),
+    query: r.query,
+    columnMap: JSON.parse(r.column_map),
+    gridQueryTemplate: r.grid_query_template,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export interface DashboardFields {
+  name: string;
+  templateId: string;
+  gridQuery: string;
+  tableMetrics: Dashboard['tableMetrics'];
+  tableQuery: string;
+  tableGrouping: string[];
+  tableColumnMap: Dashboard['tableColumnMap'];
+}
+
+const columnValues = (c: GridColumnInput) => ({
+  name: c.name,
+  description: c.description,
+  width: c.width,
+  height: c.height,
+  x_axis: c.xAxis,
+  y_axis: c.yAxis,
+  grid_query_template: c.gridQueryTemplate,
+  type: c.type,
+  params: JSON.stringify(c.params),
+});
+
+const gaugeValues = (g: GaugeInput) => ({
+  dash_kind: g.dashKind,
+  name: g.name,
+  description: g.description,
+  template: g.template,
+  metrics: JSON.stringify(g.metrics),
+  query: g.query,
+  column_map: JSON.stringify(g.columnMap),
+  grid_query_template: g.gridQueryTemplate,
+});
+
+export function createDashboardsStore(db: MetadataDb) {
+  const dashRow = (projectId: number, id: number) =>
+    db.selectFrom('dashboards').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+
+  return {
+    async list(projectId: number): Promise<Dashboard[]> {
+      const rows = await db.selectFrom('dashboards').selectAll().where('project_id', '=', projectId).orderBy('pinned', 'desc').orderBy('name').limit(1000).execute();
+      return rows.map(toDashboard);
+    },
+    async get(projectId: number, id: number): Promise<Dashboard | undefined> {
+      const r = await dashRow(projectId, id);
+      return r && toDashboard(r);
+    },
+    async byTemplate(projectId: number, templateId: string): Promise<(Dashboard & { edited: boolean }) | undefined> {
+      const r = await db.selectFrom('dashboards').selectAll().where('project_id', '=', projectId).where('template_id', '=', templateId).executeTakeFirst();
+      return r && { ...toDashboard(r), edited: Boolean(r.edited) };
+    },
+    async insert(projectId: number, f: DashboardFields, opts: { id?: number; edited: boolean; pinned?: boolean }): Promise<Dashboard> {
+      const t = now();
+      const r = await db
+        .insertInto('dashboards')
+        .values({
+          ...(opts.id !== undefined ? { id: opts.id } : {}),
+          project_id: projectId,
+          template_id: f.templateId,
+          name: f.name,
+          pinned: opts.pinned ? 1 : 0,
+          edited: opts.edited ? 1 : 0,
+          grid_query: f.gridQuery,
+          table_metrics: JSON.stringify(f.tableMetrics),
+          table_query: f.tableQuery,
+          table_grouping: JSON.stringify(f.tableGrouping),
+          table_column_map: JSON.stringify(f.tableColumnMap),
+          created_at: t,
+          updated_at: t,
+        } as never)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toDashboard(r);
+    },
+    /** Any user change marks the dashboard edited: template sync then leaves it alone. */
+    async update(projectId: number, id: number, f: Partial<DashboardFields> & { pinned?: boolean }, opts: { edited: boolean }): Promise<Dashboard | undefined> {
+      const set: Record<string, unknown> = { updated_at: now() };
+      if (opts.edited) set.edited = 1;
+      if (f.name !== undefined) set.name = f.name;
+      if (f.templateId !== undefined) set.template_id = f.templateId;
+      if (f.gridQuery !== undefined) set.grid_query = f.gridQuery;
+      if (f.tableMetrics !== undefined) set.table_metrics = JSON.stringify(f.tableMetrics);
+      if (f.tableQuery !== undefined) set.table_query = f.tableQuery;
+      if (f.tableGrouping !== undefined) set.table_grouping = JSON.stringify(f.tableGrouping);
+      if (f.tableColumnMap !== undefined) set.table_column_map = JSON.stringify(f.tableColumnMap);
+      if (f.pinned !== undefined) set.pinned = f.pinned ? 1 : 0;
+      await db.updateTable('dashboards').set(set).where('project_id', '=', projectId).where('id', '=', id).execute();
+      return this.get(projectId, id);
+    },
+    async remove(projectId: number, id: number): Promise<void> {
+      // Items first: SQLite enforces ON DELETE CASCADE only with foreign_keys on.
+      await db.deleteFrom('dash_grid_columns').where('project_id', '=', projectId).where('dash_id', '=', id).execute();
+      await db.deleteFrom('dash_gauges').where('project_id', '=', projectId).where('dash_id', '=', id).execute();
+      await db.deleteFrom('dashboards').where('project_id', '=', projectId).where('id', '=', id).execute();
+    },
+    async markEdited(projectId: number, id: number): Promise<void> {
+      await db.updateTable('dashboards').set({ edited: 1, updated_at: now() }).where('project_id', '=', projectId).where('id', '=', id).execute();
+    },
+
+    async columns(projectId: number, dashId: number): Promise<GridColumn[]> {
+      const rows = await db.selectFrom('dash_grid_columns').selectAll().where('project_id', '=', projectId).where('dash_id', '=', dashId).orderBy('id').execute();
+      return rows.map(toColumn);
+    },
+    async insertColumn(projectId: number, dashId: number, c: GridColumnInput): Promise<GridColumn> {
+      const t = now();
+      const r = await db
+        .insertInto('dash_grid_columns')
+        .values({ project_id: projectId, dash_id: dashId, ...columnValues(c), created_at: t, updated_at: t } as never)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toColumn(r);
+    },
+    async updateColumn(projectId: number, dashId: number, id: number, c: GridColumnInput): Promise<GridColumn | undefined> {
+      const { type: _type, ...values } = columnValues(c); // the type of an item never changes
+      await db.updateTable('dash_grid_columns').set({ ...values, updated_at: now() }).where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+      return (await this.columns(projectId, dashId)).find((x) => x.id === String(id));
+    },
+    async layoutColumn(projectId: number, dashId: number, id: number, l: { width: number; height: number; xAxis: number; yAxis: number }): Promise<void> {
+      await db
+        .updateTable('dash_grid_columns')
+        .set({ width: l.width, height: l.height, x_axis: l.xAxis, y_axis: l.yAxis, updated_at: now() })
+        .where('project_id', '=', projectId)
+        .where('dash_id', '=', dashId)
+        .where('id', '=', id)
+        .execute();
+    },
+    async deleteColumn(projectId: number, dashId: number, id: number): Promise<void> {
+      await db.deleteFrom('dash_grid_columns').where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+    },
+
+    async gauges(projectId: number, dashId: number, kind?: string): Promise<Gauge[]> {
+      let q = db.selectFrom('dash_gauges').selectAll().where('project_id', '=', projectId).where('dash_id', '=', dashId);
+      if (kind) q = q.where('dash_kind', '=', kind);
+      const rows = await q.execute();
+      // index ASC NULLS LAST, then id (the same in SQLite and PostgreSQL).
+      rows.sort((a, b) => (a.idx ?? Infinity) - (b.idx ?? Infinity) || a.id - b.id);
+      return rows.map(toGauge);
+    },
+    async insertGauge(projectId: number, dashId: number, g: GaugeInput, index: number | null = null): Promise<Gauge> {
+      const t = now();
+      const r = await db
+        .insertInto('dash_gauges')
+        .values({ project_id: projectId, dash_id: dashId, ...gaugeValues(g), idx: index, created_at: t, updated_at: t } as never)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toGauge(r);
+    },
+    async updateGauge(projectId: number, dashId: number, id: number, g: GaugeInput): Promise<Gauge | undefined> {
+      await db.updateTable('dash_gauges').set({ ...gaugeValues(g), updated_at: now() }).where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+      return (await this.gauges(projectId, dashId)).find((x) => x.id === String(id));
+    },
+    async setGaugeIndex(projectId: number, dashId: number, id: number, index: number): Promise<void> {
+      await db.updateTable('dash_gauges').set({ idx: index }).where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+    },
+    async deleteGauge(projectId: number, dashId: number, id: number): Promise<void> {
+      await db.deleteFrom('dash_gauges').where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+    },
+
+    /**
+     * Writes a whole dashboard with its items in one transaction: a new one (`id` null), or in
+     * place of an existing one, keeping its id (YAML import, template sync).
+     */
+    async save(projectId: number, id: number | null, f: DashboardFields, items: { grid: GridColumnInput[]; gauges: GaugeInput[] }, opts: { edited: boolean; pinned?: boolean }): Promise<Dashboard> {
+      return db.transaction().execute(async (trx) => {
+        const tx = createDashboardsStore(trx as unknown as MetadataDb);
+        if (id !== null) await tx.remove(projectId, id);
+        const d = await tx.insert(projectId, f, { ...(id !== null ? { id } : {}), ...opts });
+        for (const c of items.grid) await tx.insertColumn(projectId, Number(d.id), c);
+        for (const [i, g] of items.gauges.entries()) await tx.insertGauge(projectId, Number(d.id), g, i);
+        return d;
+      });
+    },
+  };
+}
+
+export type DashboardsStore = ReturnType<typeof createDashboardsStore>;

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { ProjectsService } from '../projects';
+import type { MetadataDb } from '../storage/metadata';
+import { registerDashboardRoutes } from './dashboards.routes';
+import { createDashboardsService } from './dashboards.service';
+import { createDashboardsStore } from './dashboards.store';
+import { createTemplateInstaller, loadTemplates } from './templates';
+
+/** Wires the dashboards area: store, service, routes, and template installation (at start and on demand). */
+export async function setupDashboards(deps: {
+  http: FastifyInstance;
+  db: MetadataDb;
+  projects: ProjectsService;
+  siteUrl: string;
+  presentMetrics(projectId: number, names: string[]): Promise<string[]>;
+  log: { error(obj: object, msg: string): void };
+}) {
+  const store = createDashboardsStore(deps.db);
+  const service = createDashboardsService(store);
+  await registerDashboardRoutes(deps.http, { projects: deps.projects, service, store, siteUrl: deps.siteUrl });
+  const templates = createTemplateInstaller({ templates: loadTemplates(), store, service, presentMetrics: deps.presentMetrics, log: deps.log });
+  for (const p of deps.projects.list()) {
+    templates.run(p.id).catch((err: unknown) => deps.log.error({ err, projectId: p.id }, 'dashboard template sync failed'));
+  }
+  return templates;
+}

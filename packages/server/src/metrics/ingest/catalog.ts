@@ -1,0 +1,54 @@
+import type { TelemetryStore } from '../../storage/telemetry';
+import type { MetricInfo } from './normalizeMetrics';
+
+/**
+ * Keeps the metric catalogue (name, description, unit, instrument, attribute keys) current
+ * (reference ingest §5.4): a metric is written when this process has not written it in the last
+ * 15 minutes or when what it knows about it changed. The table folds rows per (project, name), so
+ * writing again is harmless. Reports names this process had not seen, so dashboard templates can
+ * be installed when their metrics appear.
+ */
+const REFRESH_MS = 15 * 60_000;
+const MAX_ENTRIES = 100_000;
+
+export interface MetricsCatalogWriter {
+  /** Writes what needs writing; resolves with the metric names new to this process. */
+  record(projectId: number, metrics: readonly MetricInfo[]): Promise<string[]>;
+}
+
+export function createCatalogWriter(store: TelemetryStore, now: () => number = Date.now): MetricsCatalogWriter {
+  const seen = new Map<string, { at: number; sig: string }>();
+  return {
+    async record(projectId, metrics) {
+      const t = now();
+      const rows: object[] = [];
+      const fresh: string[] = [];
+      const marks: [string, { at: number; sig: string }][] = [];
+      for (const m of metrics) {
+        const key = `${projectId}\u0000${m.name}`;
+        const sig = `${m.description}\u0000${m.unit}\u0000${m.instrument}\u0000${m.attrKeys.join(',')}`;
+        const prev = seen.get(key);
+        if (prev && prev.sig === sig && t - prev.at < REFRESH_MS) continue;
+        if (!prev) fresh.push(m.name);
+        const ts = Math.floor(t / 1000);
+        rows.push({
+          project_id: projectId,
+          name: m.name,
+          description: m.description,
+          unit: m.unit,
+          instrument: m.instrument,
+          attr_keys: m.attrKeys,
+          created_at: ts,
+          updated_at: ts,
+        });
+        marks.push([key, { at: t, sig }]);
+      }
+      if (rows.length === 0) return [];
+      await store.insertRows('metrics_catalog', rows);
+      // Marked only once written, so a failed write is retried with the next request.
+      if (seen.size + marks.length > MAX_ENTRIES) seen.clear();
+      for (const [k, v] of marks) seen.set(k, v);
+      return fresh;
+    },
+  };
+}

@@ -1,0 +1,388 @@
+import { createHash } from 'node:crypto';
+import type { Instrument } from '@lantern/shared';
+import { pbInt64, pbUint64 } from '../../ingest/otlp/int64';
+import type { OtlpKeyValue } from '../../ingest/otlp';
+import type { PbInt64, PbKeyValue } from '../../ingest/otlp/protoRoot';
+import { cleanAttrKey } from '../../ingest/normalize';
+import { addAttrs, convertAnyValue } from '../../ingest/normalize/attrValue';
+import type { AttrMap, AttrValue } from '../../ingest';
+import { CumulativeState, histogramDiff, numberDiff, type CumHistogram } from './cumulativeState';
+import { bucketRange, explicitBuckets, exponentialBuckets, type BucketMap } from './histogram';
+import type { PbExpHistogramDataPoint, PbHistogramDataPoint, PbMetric, PbMetricsRequest, PbNumberDataPoint, PbSummaryDataPoint } from './otlpMetricsProto';
+import { normalizeUnit } from './units';
+
+/**
+ * OTLP metrics -> stored datapoint rows (reference ingest §5.1–5.3). Each OTLP type maps to one of
+ * five instruments: gauge; non-monotonic sum -> additive (its level); monotonic sum -> counter
+ * (delta `sum`); histogram and exponential histogram -> histogram (`sum`, `count`, min/max and the
+ * bucket map); summary. Cumulative points become deltas through CumulativeState. Attributes are
+ * resource + scope + datapoint (later wins), all values as text; a series is identified by a hash
+ * of its sorted key/value pairs. Times are truncated to the minute: ClickHouse folds the rows of one
+ * (series, minute) together.
+ */
+export interface DatapointRow {
+  project_id: number;
+  metric: string;
+  /** Unix seconds, on a minute boundary. */
+  time: number;
+  /** Decimal UInt64 (never a JS number: it would lose bits). */
+  attrs_hash: string;
+  instrument: Exclude<Instrument, 'deleted'>;
+  min: number;
+  max: number;
+  sum: number;
+  count: number;
+  gauge: number;
+  histogram: [number[], number[]];
+  string_keys: string[];
+  string_values: string[];
+}
+
+export interface MetricInfo {
+  name: string;
+  description: string;
+  unit: string;
+  instrument: Exclude<Instrument, 'deleted'>;
+  attrKeys: string[];
+}
+
+export interface NormalizedMetrics {
+  rows: DatapointRow[];
+  metrics: MetricInfo[];
+  rejected: number;
+  errors: string[];
+}
+
+const TEMPORALITY_DELTA = 1;
+const TEMPORALITY_CUMULATIVE = 2;
+const FLAG_NO_RECORDED_VALUE = 1;
+
+export function normalizeMetrics(req: PbMetricsRequest, projectId: number, state: CumulativeState): NormalizedMetrics {
+  const out: NormalizedMetrics = { rows: [], metrics: [], rejected: 0, errors: [] };
+  const infos = new Map<string, { info: MetricInfo; keys: Set<string> }>();
+  for (const rm of req.resourceMetrics ?? []) {
+    const base: AttrMap = {};
+    addAttrs(base, fixKeyValues(rm.resource?.attributes));
+    for (const sm of rm.scopeMetrics ?? []) {
+      // Scope attributes only (reference: scope name/version are not added for metrics).
+      const scopedMap: AttrMap = { ...base };
+      addAttrs(scopedMap, fixKeyValues(sm.scope?.attributes));
+      const scoped = baseAttrs(scopedMap);
+      for (const m of sm.metrics ?? []) {
+        const before = out.rows.length;
+        const instrument = metricRows(m, projectId, scoped, state, out);
+        if (!instrument) continue;
+        const name = cleanAttrKey(m.name ?? '');
+        let entry = infos.get(name);
+        if (!entry) {
+          entry = {
+            info: { name, description: m.description ?? '', unit: normalizeUnit(m.unit ?? ''), instrument, attrKeys: [] },
+            keys: new Set(),
+          };
+          infos.set(name, entry);
+        }
+        for (let i = before; i < out.rows.length; i++) for (const k of out.rows[i].string_keys) entry.keys.add(k);
+      }
+    }
+  }
+  for (const { info, keys } of infos.values()) {
+    info.attrKeys = [...keys].sort();
+    out.metrics.push(info);
+  }
+  return out;
+}
+
+/** Appends the rows of one metric; returns its instrument, or null when it was rejected whole. */
+function metricRows(m: PbMetric, projectId: number, base: BaseAttrs, state: CumulativeState, out: NormalizedMetrics): Exclude<Instrument, 'deleted'> | null {
+  const name = cleanAttrKey(m.name ?? '');
+  const reject = (n: number, why: string) => {
+    out.rejected += n;
+    if (out.errors.length < 5) out.errors.push(why);
+  };
+  const points = dataPointCount(m);
+  if (name === '') {
+    reject(points, 'metric name is empty');
+    return null;
+  }
+  const ctx = { projectId, name, base, state, out, reject };
+  if (m.gauge) {
+    for (const dp of m.gauge.dataPoints ?? []) numberPoint(ctx, 'gauge', dp, (v) => ({ gauge: v, min: v, max: v, sum: v, count: 1 }));
+    return 'gauge';
+  }
+  if (m.sum) {
+    const temporality = m.sum.aggregationTemporality ?? 0;
+    if (temporality !== TEMPORALITY_DELTA && temporality !== TEMPORALITY_CUMULATIVE) {
+      reject(points, `metric "${name}": unknown aggregation temporality ${temporality}`);
+      return null;
+    }
+    const cumulative = temporality === TEMPORALITY_CUMULATIVE;
+    if (!m.sum.isMonotonic) {
+      for (const dp of m.sum.dataPoints ?? []) {
+        numberPoint(ctx, 'additive', dp, (v, key) => {
+          const level = cumulative ? v : state.accumulate(key, v);
+          return { gauge: level, min: level, max: level, sum: level, count: 1 };
+        });
+      }
+      return 'additive';
+    }
+    for (const dp of m.sum.dataPoints ?? []) {
+      numberPoint(ctx, 'counter', dp, (v, key, startNs, timeNs) => {
+        const delta = cumulative ? state.step(key, startNs, timeNs, v, numberDiff) : v;
+        return delta === null ? null : { sum: delta, count: 1 };
+      });
+    }
+    return 'counter';
+  }
+  if (m.histogram) {
+    const cumulative = m.histogram.aggregationTemporality === TEMPORALITY_CUMULATIVE;
+    for (const dp of m.histogram.dataPoints ?? []) histogramPoint(ctx, dp, cumulative);
+    return 'histogram';
+  }
+  if (m.exponentialHistogram) {
+    const cumulative = m.exponentialHistogram.aggregationTemporality === TEMPORALITY_CUMULATIVE;
+    for (const dp of m.exponentialHistogram.dataPoints ?? []) expHistogramPoint(ctx, dp, cumulative);
+    return 'histogram';
+  }
+  if (m.summary) {
+    for (const dp of m.summary.dataPoints ?? []) summaryPoint(ctx, dp);
+    return 'summary';
+  }
+  reject(Math.max(points, 1), `metric "${name}": unknown instrument (no gauge, sum, histogram, exponential histogram or summary data)`);
+  return null;
+}
+
+const NO_HISTOGRAM: [number[], number[]] = [[], []];
+
+/** Resource + scope attributes of a group of metrics, sorted by key, values as text. */
+interface BaseAttrs {
+  keys: string[];
+  vals: string[];
+}
+
+function baseAttrs(attrs: AttrMap): BaseAttrs {
+  const keys = Object.keys(attrs).sort();
+  return { keys, vals: keys.map((k) => attrText(attrs[k])) };
+}
+
+/**
+ * The base attributes overridden and extended by a datapoint's, sorted by key. Without datapoint
+ * attributes the base arrays are shared as they are (rows never modify them): this runs for
+ * every datapoint, so it avoids building a map per point.
+ */
+function seriesAttrs(base: BaseAttrs, kvs: readonly OtlpKeyValue[]): BaseAttrs {
+  if (kvs.length === 0) return base;
+  const keys = base.keys.slice();
+  const vals = base.vals.slice();
+  let added = false;
+  for (const kv of kvs) {
+    const key = cleanAttrKey(kv.key);
+    if (key === '' || key === '__proto__') continue;
+    const v = convertAnyValue(kv.value);
+    if (v === undefined) continue;
+    const i = keys.indexOf(key);
+    if (i >= 0) vals[i] = attrText(v);
+    else {
+      keys.push(key);
+      vals.push(attrText(v));
+      added = true;
+    }
+  }
+  if (!added) return { keys, vals };
+  const order = keys.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+  return { keys: order.map((i) => keys[i]), vals: order.map((i) => vals[i]) };
+}
+
+interface Ctx {
+  projectId: number;
+  name: string;
+  base: BaseAttrs;
+  state: CumulativeState;
+  out: NormalizedMetrics;
+  reject(n: number, why: string): void;
+}
+
+type Values = Partial<Pick<DatapointRow, 'min' | 'max' | 'sum' | 'count' | 'gauge'>> & { histogram?: BucketMap };
+
+interface CommonPoint {
+  attributes?: PbKeyValue[] | null;
+  startTimeUnixNano?: PbInt64;
+  timeUnixNano?: PbInt64;
+  flags?: number | null;
+}
+
+/** Builds the row of one datapoint; `values` may return null to drop it (c2d). */
+function point<P extends CommonPoint>(
+  ctx: Ctx,
+  instrument: DatapointRow['instrument'],
+  dp: P,
+  values: (key: string, startNs: bigint, timeNs: bigint) => Values | null,
+): void {
+  if ((dp.flags ?? 0) & FLAG_NO_RECORDED_VALUE) return;
+  const timeNs = pbUint64(dp.timeUnixNano);
+  if (timeNs === 0n) {
+    ctx.reject(1, `metric "${ctx.name}": datapoint without a time`);
+    return;
+  }
+  const { keys, vals } = seriesAttrs(ctx.base, fixKeyValues(dp.attributes));
+  const hash = seriesHash(keys, vals);
+  const v = values(`${ctx.projectId}\u0000${ctx.name}\u0000${hash}`, pbUint64(dp.startTimeUnixNano), timeNs);
+  if (v === null) return;
+  const h = v.histogram;
+  ctx.out.rows.push({
+    project_id: ctx.projectId,
+    metric: ctx.name,
+    time: Number(timeNs / 60_000_000_000n) * 60,
+    attrs_hash: hash,
+    instrument,
+    min: finite(v.min),
+    max: finite(v.max),
+    sum: finite(v.sum),
+    count: Math.max(0, Math.round(v.count ?? 0)),
+    gauge: finite(v.gauge),
+    histogram: h ? [h.values, h.counts] : NO_HISTOGRAM,
+    string_keys: keys,
+    string_values: vals,
+  });
+}
+
+function numberPoint(
+  ctx: Ctx,
+  instrument: DatapointRow['instrument'],
+  dp: PbNumberDataPoint,
+  values: (v: number, key: string, startNs: bigint, timeNs: bigint) => Values | null,
+): void {
+  const v = dp.asDouble != null ? dp.asDouble : Number(pbInt64(dp.asInt ?? 0));
+  point(ctx, instrument, dp, (key, startNs, timeNs) => values(v, key, startNs, timeNs));
+}
+
+function histogramPoint(ctx: Ctx, dp: PbHistogramDataPoint, cumulative: boolean): void {
+  const cur: CumHistogram = {
+    count: Number(pbUint64(dp.count)),
+    sum: dp.sum ?? 0,
+    buckets: (dp.bucketCounts ?? []).map((c) => Number(pbUint64(c))),
+    bounds: dp.explicitBounds ?? [],
+  };
+  point(ctx, 'histogram', dp, (key, startNs, timeNs) => {
+    const d = cumulative ? ctx.state.step(key, startNs, timeNs, cur, histogramDiff) : cur;
+    if (d === null) return null;
+    // A cumulative point's min/max cover its whole window, not this delta: use the buckets.
+    const min = cumulative ? undefined : (dp.min ?? undefined);
+    const max = cumulative ? undefined : (dp.max ?? undefined);
+    const histogram = explicitBuckets(d.bounds ?? [], d.buckets as number[], min, max);
+    return withRange({ sum: d.sum, count: d.count, histogram }, min, max);
+  });
+}
+
+function expHistogramPoint(ctx: Ctx, dp: PbExpHistogramDataPoint, cumulative: boolean): void {
+  const byIndex = (b: PbExpHistogramDataPoint['positive']) => {
+    const m = new Map<number, number>();
+    const offset = b?.offset ?? 0;
+    (b?.bucketCounts ?? []).forEach((c, i) => {
+      const n = Number(pbUint64(c));
+      if (n > 0) m.set(offset + i, n);
+    });
+    return m;
+  };
+  const cur: CumHistogram = {
+    count: Number(pbUint64(dp.count)),
+    sum: dp.sum ?? 0,
+    scale: dp.scale ?? 0,
+    zeroCount: Number(pbUint64(dp.zeroCount)),
+    buckets: byIndex(dp.positive),
+    negative: byIndex(dp.negative),
+  };
+  point(ctx, 'histogram', dp, (key, startNs, timeNs) => {
+    const d = cumulative ? ctx.state.step(key, startNs, timeNs, cur, histogramDiff) : cur;
+    if (d === null) return null;
+    const histogram = exponentialBuckets({
+      scale: d.scale ?? 0,
+      zeroCount: d.zeroCount ?? 0,
+      positive: fromIndex(d.buckets as Map<number, number>),
+      negative: fromIndex(d.negative ?? new Map()),
+    });
+    const min = cumulative ? undefined : (dp.min ?? undefined);
+    const max = cumulative ? undefined : (dp.max ?? undefined);
+    return withRange({ sum: d.sum, count: d.count, histogram }, min, max);
+  });
+}
+
+function fromIndex(m: Map<number, number>): { offset: number; counts: number[] } {
+  if (m.size === 0) return { offset: 0, counts: [] };
+  const idx = [...m.keys()];
+  const lo = Math.min(...idx);
+  const hi = Math.max(...idx);
+  const counts = new Array<number>(hi - lo + 1).fill(0);
+  for (const [i, c] of m) counts[i - lo] = c;
+  return { offset: lo, counts };
+}
+
+function withRange(v: Values & { histogram: BucketMap }, min?: number, max?: number): Values {
+  const r = bucketRange(v.histogram);
+  const avg = v.count ? (v.sum ?? 0) / v.count : 0;
+  return { ...v, min: min ?? r?.min ?? avg, max: max ?? r?.max ?? avg };
+}
+
+function summaryPoint(ctx: Ctx, dp: PbSummaryDataPoint): void {
+  const count = Number(pbUint64(dp.count));
+  const sum = dp.sum ?? 0;
+  point(ctx, 'summary', dp, () => {
+    const qs = (dp.quantileValues ?? []).map((q) => q.value ?? 0);
+    const avg = count > 0 ? sum / count : NaN;
+    const all = Number.isNaN(avg) ? qs : [avg, ...qs];
+    return { sum, count, min: all.length ? Math.min(...all) : 0, max: all.length ? Math.max(...all) : 0 };
+  });
+}
+
+function dataPointCount(m: PbMetric): number {
+  const d = m.gauge ?? m.sum ?? m.histogram ?? m.exponentialHistogram ?? m.summary;
+  return d?.dataPoints?.length ?? 0;
+}
+
+const finite = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? v : 0);
+
+/** Attribute values as text (all metric attributes are strings, reference §5.1). */
+function attrText(v: AttrValue | undefined): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+/**
+ * Series identity: the first 8 bytes of SHA-1 over the sorted key/value pairs, NUL-separated so
+ * `ab`+`c` and `a`+`bc` differ (same hash family as span group ids).
+ */
+export function seriesHash(keys: readonly string[], values: readonly string[]): string {
+  let text = '';
+  for (let i = 0; i < keys.length; i++) text += keys[i] + '\u0000' + values[i] + '\u0000';
+  // The same series come back with every export: a Map lookup is far cheaper than SHA-1. Bounded
+  // (cleared when full); the result is the same with or without it.
+  let hash = hashMemo.get(text);
+  if (hash === undefined) {
+    hash = createHash('sha1').update(text).digest().readBigUInt64BE(0).toString();
+    if (hashMemo.size >= HASH_MEMO_MAX) hashMemo.clear();
+    hashMemo.set(text, hash);
+  }
+  return hash;
+}
+
+const HASH_MEMO_MAX = 100_000;
+const hashMemo = new Map<string, string>();
+
+/** protobufjs leaves int64 attribute values as Long; make them the OtlpKeyValue shape in place. */
+function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKeyValue[] {
+  if (!list) return [];
+  for (const kv of list) {
+    if (kv.key == null) kv.key = '';
+    const v = kv.value;
+    if (!v || depth > 16) continue;
+    if (v.intValue != null && typeof v.intValue !== 'number' && typeof v.intValue !== 'bigint') v.intValue = pbInt64(v.intValue);
+    if (v.kvlistValue?.values) fixKeyValues(v.kvlistValue.values, depth + 1);
+    if (v.arrayValue?.values) {
+      for (const el of v.arrayValue.values) {
+        if (el.intValue != null && typeof el.intValue !== 'number' && typeof el.intValue !== 'bigint') el.intValue = pbInt64(el.intValue);
+      }
+    }
+  }
+  return list as OtlpKeyValue[];
+}

@@ -1,0 +1,121 @@
+import { createRequire } from 'node:module';
+import { OtlpDecodeError } from '../../ingest/otlp';
+import type { PbInt64, PbKeyValue } from '../../ingest/otlp/protoRoot';
+
+/**
+ * OTLP metrics on the wire: the generated protobufjs root of the pinned
+ * `@opentelemetry/otlp-proto-exporter-base` (architecture §2) decodes protobuf, and its
+ * `fromObject` reads OTLP/JSON (camelCase keys, int64 as string or number, enums as numbers or
+ * names) into the same message objects, so one walker serves both formats.
+ */
+const require = createRequire(import.meta.url);
+const root = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js') as MetricsRoot;
+
+export interface PbNumberDataPoint {
+  attributes?: PbKeyValue[] | null;
+  startTimeUnixNano?: PbInt64;
+  timeUnixNano?: PbInt64;
+  asDouble?: number | null;
+  asInt?: PbInt64;
+  flags?: number | null;
+}
+
+export interface PbHistogramDataPoint {
+  attributes?: PbKeyValue[] | null;
+  startTimeUnixNano?: PbInt64;
+  timeUnixNano?: PbInt64;
+  count?: PbInt64;
+  sum?: number | null;
+  bucketCounts?: PbInt64[] | null;
+  explicitBounds?: number[] | null;
+  flags?: number | null;
+  min?: number | null;
+  max?: number | null;
+}
+
+export interface PbBuckets {
+  offset?: number | null;
+  bucketCounts?: PbInt64[] | null;
+}
+
+export interface PbExpHistogramDataPoint {
+  attributes?: PbKeyValue[] | null;
+  startTimeUnixNano?: PbInt64;
+  timeUnixNano?: PbInt64;
+  count?: PbInt64;
+  sum?: number | null;
+  scale?: number | null;
+  zeroCount?: PbInt64;
+  positive?: PbBuckets | null;
+  negative?: PbBuckets | null;
+  flags?: number | null;
+  min?: number | null;
+  max?: number | null;
+}
+
+export interface PbSummaryDataPoint {
+  attributes?: PbKeyValue[] | null;
+  startTimeUnixNano?: PbInt64;
+  timeUnixNano?: PbInt64;
+  count?: PbInt64;
+  sum?: number | null;
+  quantileValues?: { quantile?: number | null; value?: number | null }[] | null;
+  flags?: number | null;
+}
+
+export interface PbMetric {
+  name?: string | null;
+  description?: string | null;
+  unit?: string | null;
+  gauge?: { dataPoints?: PbNumberDataPoint[] | null } | null;
+  sum?: { dataPoints?: PbNumberDataPoint[] | null; aggregationTemporality?: number | null; isMonotonic?: boolean | null } | null;
+  histogram?: { dataPoints?: PbHistogramDataPoint[] | null; aggregationTemporality?: number | null } | null;
+  exponentialHistogram?: { dataPoints?: PbExpHistogramDataPoint[] | null; aggregationTemporality?: number | null } | null;
+  summary?: { dataPoints?: PbSummaryDataPoint[] | null } | null;
+}
+
+export interface PbMetricsRequest {
+  resourceMetrics?:
+    | {
+        resource?: { attributes?: PbKeyValue[] | null } | null;
+        scopeMetrics?: { scope?: { attributes?: PbKeyValue[] | null } | null; metrics?: PbMetric[] | null }[] | null;
+      }[]
+    | null;
+}
+
+interface MessageType<T> {
+  decode(buf: Uint8Array): T;
+  fromObject(obj: unknown): T;
+}
+
+interface MetricsRoot {
+  opentelemetry: {
+    proto: {
+      collector: {
+        metrics: { v1: { ExportMetricsServiceRequest: MessageType<PbMetricsRequest> } };
+      };
+    };
+  };
+}
+
+const collector = root.opentelemetry.proto.collector.metrics.v1;
+
+export function decodeMetricsProto(buf: Uint8Array): PbMetricsRequest {
+  try {
+    return collector.ExportMetricsServiceRequest.decode(buf);
+  } catch (err) {
+    throw new OtlpDecodeError(`body is not a valid OTLP ExportMetricsServiceRequest protobuf: ${(err as Error).message}`);
+  }
+}
+
+export function decodeMetricsJson(body: unknown): PbMetricsRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new OtlpDecodeError('body: expected an ExportMetricsServiceRequest JSON object');
+  }
+  try {
+    return collector.ExportMetricsServiceRequest.fromObject(body);
+  } catch (err) {
+    // protobufjs names the offending field, e.g. "...ExportMetricsServiceRequest.resourceMetrics: object expected".
+    throw new OtlpDecodeError(`body is not a valid OTLP/JSON ExportMetricsServiceRequest: ${(err as Error).message.replace(/^\.opentelemetry\.proto\.[a-z.0-9]+\./, '')}`);
+  }
+}

@@ -1,0 +1,151 @@
+import type { Instrument, Metric } from '@lantern/shared';
+import { join, param, sql, ident, type SqlFragment } from '../storage/sql';
+import type { TelemetryStore } from '../storage/telemetry';
+import { compileWhere, type WhereClause } from './query/compileSeries';
+
+/**
+ * Reads of the metric catalogue and datapoints (reference query §6.3–6.4, ingest §5.4). Listing
+ * and key/value lookups use the hourly rollup for ranges of 6 hours or more.
+ */
+interface CatalogRow {
+  name: string;
+  m_description: string;
+  m_unit: string;
+  m_instrument: string;
+  m_attr_keys: string[];
+  m_created_at: string;
+  m_updated_at: string;
+}
+
+const INSTRUMENTS = new Set(['gauge', 'additive', 'counter', 'histogram', 'summary']);
+
+function toMetric(projectId: number, r: CatalogRow, numTimeseries?: number): Metric {
+  return {
+    id: `${projectId}:${r.name}`,
+    projectId,
+    name: r.name,
+    description: r.m_description,
+    instrument: (INSTRUMENTS.has(r.m_instrument) ? r.m_instrument : 'deleted') as Instrument,
+    unit: r.m_unit,
+    attrKeys: r.m_attr_keys,
+    createdAt: chTime(r.m_created_at),
+    updatedAt: chTime(r.m_updated_at),
+    ...(numTimeseries !== undefined ? { numTimeseries } : {}),
+  };
+}
+
+/** ClickHouse DateTime text (`2026-01-01 10:00:00`, UTC) -> RFC 3339. */
+export function chTime(s: string): string {
+  return s.includes('T') ? s : `${s.replace(' ', 'T')}Z`;
+}
+
+// Output names differ from the columns: a ClickHouse alias would shadow the column inside the aggregates.
+const catalogSelect = sql`SELECT name, argMax(description, updated_at) AS m_description, argMax(unit, updated_at) AS m_unit,
+  argMax(instrument, updated_at) AS m_instrument, argMax(attr_keys, updated_at) AS m_attr_keys,
+  toString(min(created_at)) AS m_created_at, toString(max(updated_at)) AS m_updated_at FROM metrics_catalog`;
+
+export interface TimeBounds {
+  gte: Date;
+  lt: Date;
+}
+
+function rangeTable(b: TimeBounds): SqlFragment {
+  return sql`${ident(b.lt.getTime() - b.gte.getTime() >= 6 * 3600_000 ? 'datapoint_hours' : 'datapoint_minutes')}`;
+}
+
+export function createMetricsStore(store: TelemetryStore) {
+  return {
+    /** Metrics seen in the last 24 hours (reference: the catalogue rows updated within a day). */
+    async list(projectId: number, opts: { instrument?: string; attrKeys?: string[] } = {}): Promise<Metric[]> {
+      const having: SqlFragment[] = [sql`max(updated_at) >= now() - INTERVAL 1 DAY`];
+      if (opts.instrument) having.push(sql`m_instrument = ${param.string(opts.instrument)}`);
+      if (opts.attrKeys?.length) having.push(sql`hasAll(m_attr_keys, ${param.strings(opts.attrKeys)})`);
+      const rows = await store.query<CatalogRow>(
+        sql`${catalogSelect} WHERE project_id = ${param.uint32(projectId)} GROUP BY name HAVING ${join(having, ' AND ')} ORDER BY name LIMIT 10000`,
+      );
+      return rows.map((r) => toMetric(projectId, r));
+    },
+
+    /** Catalogue entries of the given names (any age): instrument and unit for the query engine. */
+    async describe(projectId: number, names: readonly string[]): Promise<Metric[]> {
+      if (names.length === 0) return [];
+      const rows = await store.query<CatalogRow>(
+        sql`${catalogSelect} WHERE project_id = ${param.uint32(projectId)} AND has(${param.strings(names)}, name) GROUP BY name ORDER BY name`,
+      );
+      return rows.map((r) => toMetric(projectId, r));
+    },
+
+    /** Metrics with data in the range, with their number of series (reference `stats`). */
+    async stats(projectId: number, b: TimeBounds, opts: { search: string; attrKeys: string[]; instrument?: string }): Promise<{ metrics: Metric[]; hasMore: boolean }> {
+      const conds: SqlFragment[] = [
+        sql`project_id = ${param.uint32(projectId)}`,
+        sql`time >= ${param.time(b.gte)}`,
+        sql`time < ${param.time(b.lt)}`,
+      ];
+      if (opts.attrKeys.length) conds.push(sql`hasAll(string_keys, ${param.strings(opts.attrKeys)})`);
+      if (opts.search) conds.push(sql`positionCaseInsensitiveUTF8(metric, ${param.string(opts.search)}) != 0`);
+      if (opts.instrument) conds.push(sql`instrument = ${param.string(opts.instrument)}`);
+      const LIMIT = 1000;
+      const rows = await store.query<{ name: string; num: string | number }>(
+        sql`SELECT metric AS name, uniqCombined64(attrs_hash) AS num FROM ${rangeTable(b)} WHERE ${join(conds, ' AND ')} GROUP BY metric ORDER BY metric LIMIT ${param.uint32(LIMIT + 1)}`,
+      );
+      const hasMore = rows.length > LIMIT;
+      const counts = new Map(rows.slice(0, LIMIT).map((r) => [r.name, Number(r.num)]));
+      const described = await this.describe(projectId, [...counts.keys()]);
+      return { metrics: described.map((m) => ({ ...m, numTimeseries: counts.get(m.name) ?? 0 })), hasMore };
+    },
+
+    /**
+     * Attribute keys: without metrics, keys of every metric in the range with the number of metrics
+     * having each; with metrics, only keys every one of them has (so they can be joined on).
+     */
+    async attrKeys(projectId: number, b: TimeBounds, metrics: readonly string[], search: string): Promise<{ value: string; count: number }[]> {
+      const conds: SqlFragment[] = [sql`project_id = ${param.uint32(projectId)}`, sql`time >= ${param.time(b.gte)}`, sql`time < ${param.time(b.lt)}`];
+      const uniq = [...new Set(metrics)];
+      if (uniq.length) conds.push(sql`has(${param.strings(uniq)}, metric)`);
+      const filter = search ? sql` WHERE positionCaseInsensitiveUTF8(key, ${param.string(search)}) != 0` : sql``;
+      const having = uniq.length ? sql` HAVING count = ${param.uint32(uniq.length)}` : sql``;
+      const rows = await store.query<{ key: string; count: string | number }>(
+        sql`SELECT key, uniqExact(metric) AS count FROM (SELECT DISTINCT metric, arrayJoin(string_keys) AS key FROM ${rangeTable(b)} WHERE ${join(conds, ' AND ')})${filter} GROUP BY key${having} ORDER BY count DESC, key LIMIT 10000`,
+      );
+      return rows.map((r) => ({ value: r.key, count: Number(r.count) }));
+    },
+
+    async attrValues(projectId: number, b: TimeBounds, metrics: readonly string[], key: string, search: string): Promise<string[]> {
+      const conds: SqlFragment[] = [
+        sql`project_id = ${param.uint32(projectId)}`,
+        sql`time >= ${param.time(b.gte)}`,
+        sql`time < ${param.time(b.lt)}`,
+        sql`has(string_keys, ${param.string(key)})`,
+      ];
+      if (metrics.length) conds.push(sql`has(${param.strings([...new Set(metrics)])}, metric)`);
+      if (search) conds.push(sql`positionCaseInsensitiveUTF8(string_values[indexOf(string_keys, ${param.string(key)})], ${param.string(search)}) != 0`);
+      const rows = await store.query<{ value: string }>(
+        sql`SELECT DISTINCT string_values[indexOf(string_keys, ${param.string(key)})] AS value FROM ${rangeTable(b)} WHERE ${join(conds, ' AND ')} ORDER BY value LIMIT 1000`,
+      );
+      return rows.map((r) => r.value);
+    },
+
+    /** Per bucket, the histogram's summed bucket map (heatmap). */
+    async histogramBuckets(
+      projectId: number,
+      metric: string,
+      grid: { gte: Date; lt: Date; bucketMin: number; table: string },
+      where: WhereClause[],
+    ): Promise<{ t: number; values: number[]; counts: number[] }[]> {
+      const conds: SqlFragment[] = [
+        sql`project_id = ${param.uint32(projectId)}`,
+        sql`metric = ${param.string(metric)}`,
+        sql`time >= ${param.time(grid.gte)}`,
+        sql`time < ${param.time(grid.lt)}`,
+        ...where.map(compileWhere),
+      ];
+      const rows = await store.query<{ t: string | number; h: [number[], (string | number)[]] }>(
+        sql`SELECT toUnixTimestamp(toStartOfInterval(time, toIntervalMinute(${param.uint32(grid.bucketMin)}))) AS t, sumMap(histogram) AS h FROM ${ident(grid.table)} WHERE ${join(conds, ' AND ')} GROUP BY t ORDER BY t LIMIT 10000`,
+      );
+      return rows.map((r) => ({ t: Number(r.t), values: r.h[0], counts: r.h[1].map(Number) }));
+    },
+  };
+}
+
+export type MetricsStore = ReturnType<typeof createMetricsStore>;

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GaugeResponse } from '@lantern/shared';
+import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+
+/**
+ * Metrics keep the ingest contract: a full datapoint queue answers 429 with Retry-After at once,
+ * a refused request stores nothing, and what was acknowledged is committed.
+ */
+let lantern: RunningLantern;
+beforeAll(async () => {
+  // Ten queued rows at most and a long flush interval, so the queue stays full while we look.
+  lantern = await startLantern({ env: { LANTERN_INGEST_QUEUE_ROWS: '10', LANTERN_INGEST_BATCH_ROWS: '1000', LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500' } });
+});
+afterAll(async () => {
+  await lantern?.stop();
+  if (lantern) removeDataDir(lantern.dataDir);
+});
+
+function body(metric: string, points: number): string {
+  const now = String(BigInt(Date.now()) * 1_000_000n);
+  return JSON.stringify({
+    resourceMetrics: [{ scopeMetrics: [{ metrics: [{
+      name: metric,
+      gauge: { dataPoints: Array.from({ length: points }, (_, i) => ({ timeUnixNano: now, asDouble: 1, attributes: [{ key: 'i', value: { intValue: i } }] })) },
+    }] }] }],
+  });
+}
+
+describe('metrics backpressure', () => {
+  it('answers 429 with Retry-After when the datapoint queue is full and stores only what it accepted', async () => {
+    const send = (metric: string) =>
+      fetch(`${lantern.baseUrl}/v1/metrics`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` }, body: body(metric, 8) });
+    // An idle server writes at once; right after that write, the next partial batch has to wait.
+    expect((await send('bp.zero')).status).toBe(200);
+    const first = send('bp.one');
+    await new Promise((r) => setTimeout(r, 200));
+    const second = await send('bp.two');
+    expect(second.status).toBe(429);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await second.json()).toMatchObject({ code: 'queue_full' });
+    expect((await first).status).toBe(200);
+
+    const cookie = await signIn(lantern.baseUrl);
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const range = `time_gte=${new Date(minute - 600_000).toISOString()}&time_lt=${new Date(minute + 120_000).toISOString()}`;
+    const count = async (metric: string) => {
+      const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/1/gauge?${range}&metric=${metric}&alias=m&query=${encodeURIComponent('uniq($m) as n')}`, { headers: { cookie } });
+      return GaugeResponse.parse(await res.json());
+    };
+    expect((await count('bp.one')).values.n).toBe(8);
+    expect((await count('bp.two')).query.parts[0].error).toBe('metric "bp.two" not found');
+  });
+});

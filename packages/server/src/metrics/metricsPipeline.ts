@@ -1,0 +1,33 @@
+import type { Config } from '../config';
+import type { TelemetryStore } from '../storage/telemetry';
+import { Batcher } from '../ingest';
+import { createCatalogWriter, createMetricsIngest, CumulativeState, type DatapointRow } from './ingest';
+
+/** Cumulative -> delta state entries kept (reference `metrics.cum_to_delta_size`). */
+const CUM_TO_DELTA_SIZE = 200_000;
+
+/** Builds metrics ingest: its own group-commit queue (same limits as spans) over datapoint_minutes. */
+export function createMetricsPipeline(deps: {
+  config: Config;
+  telemetry: TelemetryStore;
+  log: { error(obj: object, msg: string): void };
+  onNewMetrics?(projectId: number, names: string[]): void;
+}) {
+  const c = deps.config.ingest;
+  const batcher = new Batcher<DatapointRow>({
+    batchRows: c.batch_rows,
+    flushIntervalMs: c.flush_interval_ms,
+    queueRows: c.queue_rows,
+    queueBytes: c.queue_bytes,
+    write: (rows) => deps.telemetry.insertRows('datapoint_minutes', rows),
+    onError: (err, rows) => deps.log.error({ err, rows }, 'datapoint batch insert failed'),
+  });
+  const ingest = createMetricsIngest({
+    batcher,
+    state: new CumulativeState(CUM_TO_DELTA_SIZE, BigInt(Date.now()) * 1_000_000n),
+    catalog: createCatalogWriter(deps.telemetry),
+    onNewMetrics: deps.onNewMetrics,
+    log: deps.log,
+  });
+  return { ingest, batcher };
+}

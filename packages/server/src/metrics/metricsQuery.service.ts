@@ -1,0 +1,178 @@
+import { parseMetricsQuery, type GaugeResponse, type MetricColumn, type TableResponse, type Timeseries, type MetricTimeseriesResponse } from '@lantern/shared';
+import { AppError } from '../http/appError';
+import { StoreQueryError, type TelemetryStore } from '../storage/telemetry';
+import type { MetricsStore } from './metrics.store';
+import { compileSeriesQuery, type SeriesQuery } from './query/compileSeries';
+import { evaluateColumns, seriesId, seriesKey, seriesName, type ColumnResult, type Series } from './query/evaluate';
+import { partInfo, planQuery, type MetricRef, type Mode } from './query/plan';
+import { bucketTimes, type TimeGrid } from './query/timeRange';
+
+/**
+ * Runs metrics queries end to end: validate metric/alias params, parse, plan against the
+ * catalogue, run one SQL query per timeseries expression, evaluate, and shape the answers of the
+ * timeseries, table and gauge endpoints (reference query §3.8–3.10).
+ */
+export interface MetricsQueryInput {
+  metrics: string[];
+  aliases: string[];
+  query: string;
+  grid: TimeGrid;
+  search?: string;
+}
+
+const MAX_METRICS = 6;
+const TABLE_LIMIT = 1000;
+
+export function validateMetricParams(metrics: string[], aliases: string[]): void {
+  const bad = (m: string) => new AppError('invalid_input', 'invalid_metrics', m);
+  if (metrics.length === 0) throw bad('at least one metric is required');
+  if (metrics.length > MAX_METRICS) throw bad(`at most ${MAX_METRICS} metrics are allowed`);
+  if (metrics.length !== aliases.length) throw bad(`got ${metrics.length} metrics and ${aliases.length} aliases`);
+  if (metrics.some((m) => !m)) throw bad("metric name can't be empty");
+  if (aliases.some((a) => !a)) throw bad("metric alias can't be empty");
+  const bare = aliases.map((a) => a.replace(/^\$/, ''));
+  const invalid = bare.find((a) => !/^[a-z][a-z0-9_]*$/.test(a));
+  if (invalid) throw bad(`invalid alias: "${invalid}"`);
+  if (new Set(bare).size !== bare.length) throw bad('metric aliases must be unique');
+}
+
+export function createMetricsQueryService(deps: { store: MetricsStore; telemetry: TelemetryStore }) {
+  async function run(projectId: number, input: MetricsQueryInput, mode: Mode) {
+    validateMetricParams(input.metrics, input.aliases);
+    const described = new Map((await deps.store.describe(projectId, input.metrics)).map((m) => [m.name, m]));
+    const refs: MetricRef[] = input.metrics.map((name, i) => ({
+      name,
+      alias: input.aliases[i].replace(/^\$/, ''),
+      instrument: described.get(name)?.instrument ?? 'deleted',
+      unit: described.get(name)?.unit ?? '',
+    }));
+    const parsed = parseMetricsQuery(input.query);
+    const plan = planQuery(parsed, refs, mode, input.search ?? '');
+    const results = await Promise.all(plan.queries.map((q) => runSeries(projectId, q, input.grid)));
+    const columns = evaluateColumns(plan.columns, {
+      mode,
+      grid: input.grid,
+      results,
+      groupings: plan.queries.map((q) => (q.grouping === 'all' ? 'all' : q.grouping.join(','))),
+    });
+    for (const c of columns) if (c.error) plan.partErrors.set(c.column.part, c.error);
+    return { info: { parts: partInfo(parsed, plan.partErrors) }, columns };
+  }
+
+  async function runSeries(projectId: number, q: SeriesQuery, grid: TimeGrid): Promise<Series[]> {
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await deps.telemetry.query(compileSeriesQuery(projectId, q, grid));
+    } catch (err) {
+      if (err instanceof StoreQueryError) {
+        throw new AppError('invalid_input', 'invalid_query', `the query could not run: ${err.message}`);
+      }
+      throw err;
+    }
+    const bucketSec = grid.bucketMin * 60;
+    const start = grid.gte.getTime() / 1000;
+    return rows.map((row) => {
+      let keys: string[];
+      let attrs: Record<string, string>;
+      if (q.grouping === 'all') {
+        keys = row.attr_keys as string[];
+        const vals = row.attr_values as string[];
+        attrs = Object.fromEntries(keys.map((k, i) => [k, vals[i]]));
+      } else {
+        keys = q.grouping;
+        attrs = Object.fromEntries(keys.map((k, i) => [k, String(row[`g${i}`] ?? '')]));
+      }
+      const values = new Array<number>(grid.points).fill(NaN);
+      const times = row.times as (string | number)[];
+      const vs = row.values as (number | null)[];
+      times.forEach((t, i) => {
+        const idx = Math.floor((Number(t) - start) / bucketSec);
+        if (idx >= 0 && idx < grid.points) values[idx] = vs[i] === null ? NaN : Number(vs[i]);
+      });
+      return { keys, attrs, values };
+    });
+  }
+
+  return {
+    /** Parts and evaluated columns, for callers that shape their own answer (metric monitors). */
+    evaluate: run,
+    async timeseries(projectId: number, input: MetricsQueryInput): Promise<MetricTimeseriesResponse> {
+      const { info, columns } = await run(projectId, input, 'timeseries');
+      const timeseries: Timeseries[] = [];
+      const cols: MetricColumn[] = [];
+      for (const c of visible(columns)) {
+        cols.push({ name: c.column.name, unit: c.set?.unit ?? '', isGroup: false });
+        for (const s of c.set?.series ?? []) {
+          const name = seriesName(c.column, s);
+          timeseries.push({ id: seriesId(name), name, metric: c.column.name, unit: c.set!.unit, attrs: s.attrs, value: s.values.map(nullable) });
+        }
+      }
+      return { query: info, timeseries, time: bucketTimes(input.grid), columns: cols };
+    },
+
+    async table(projectId: number, input: MetricsQueryInput, sort: { by: string; desc: boolean }): Promise<TableResponse> {
+      const { info, columns } = await run(projectId, input, 'table');
+      const { cols, rows } = tableRows(visible(columns));
+      const firstCol = cols.find((c) => !c.isGroup)?.name ?? '';
+      const by = rows.length && sort.by in rows[0] ? sort.by : firstCol;
+      const desc = by === sort.by ? sort.desc : true;
+      rows.sort((a, b) => compareCells(a[by], b[by]) * (desc ? -1 : 1));
+      return { query: info, columns: cols, items: rows.slice(0, TABLE_LIMIT), hasMore: rows.length > TABLE_LIMIT, order: { column: by, desc } };
+    },
+
+    async gauge(projectId: number, input: MetricsQueryInput): Promise<GaugeResponse> {
+      const { info, columns } = await run(projectId, input, 'gauge');
+      const { cols, rows } = tableRows(visible(columns));
+      const first = rows[0];
+      const values = first ? Object.fromEntries(Object.entries(first).filter(([k]) => k !== '_query')) : {};
+      return { query: info, columns: cols, values };
+    },
+  };
+}
+
+export type MetricsQueryService = ReturnType<typeof createMetricsQueryService>;
+
+const visible = (cols: ColumnResult[]) => cols.filter((c) => !c.column.name.startsWith('_'));
+const nullable = (v: number) => (Number.isFinite(v) ? v : null);
+
+/** One row per attribute set across all columns (reference §3.9). Missing cells are null. */
+function tableRows(columns: ColumnResult[]): { cols: MetricColumn[]; rows: Record<string, unknown>[] } {
+  const cols: MetricColumn[] = columns.map((c) => ({ name: c.column.name, unit: c.set?.unit ?? '', isGroup: false }));
+  const groupKeys: string[] = [];
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const c of columns) {
+    const entries: { key: string; s: Series | null; value: number }[] = c.set
+      ? c.set.series.map((s) => ({ key: seriesKey(s), s, value: s.values[0] }))
+      : c.scalar !== null
+        ? [{ key: '', s: null, value: c.scalar }]
+        : [];
+    for (const { key, s, value } of entries) {
+      let row = rows.get(key);
+      if (!row) {
+        const attrs = s?.attrs ?? {};
+        const keys = s?.keys ?? [];
+        for (const k of keys) if (!groupKeys.includes(k)) groupKeys.push(k);
+        row = {
+          _name: keys.map((k) => `${k}=${attrs[k]}`).join(', '),
+          _query: keys.map((k) => `where ${k} = ${JSON.stringify(attrs[k])}`).join(' | '),
+          _attrs: attrs,
+          ...attrs,
+        };
+        rows.set(key, row);
+      }
+      row[c.column.name] = nullable(value);
+    }
+  }
+  for (const row of rows.values()) {
+    for (const c of cols) if (!(c.name in row)) row[c.name] = null;
+    for (const k of groupKeys) if (!(k in row)) row[k] = '';
+  }
+  return { cols: [...cols, ...groupKeys.map((k) => ({ name: k, unit: '', isGroup: true }))], rows: [...rows.values()] };
+}
+
+function compareCells(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (a === null || a === undefined) return b === null || b === undefined ? 0 : -1;
+  if (b === null || b === undefined) return 1;
+  return String(a).localeCompare(String(b));
+}

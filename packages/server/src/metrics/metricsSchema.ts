@@ -1,0 +1,64 @@
+import type { TelemetryMigration } from '../storage/telemetry/schema';
+
+/**
+ * Telemetry migration 2 (reserved for metrics): datapoints per minute per series, an hourly
+ * rollup fed by a materialized view, and the metric catalogue (reference ingest §3.4, §5.4).
+ *
+ * Every column is a SimpleAggregateFunction so ClickHouse folds rows of one (project, metric,
+ * minute, series) together on merge: sums and counts add, min/max combine, `gauge` keeps the last
+ * value. Histograms are stored as a (representative value -> count) map folded with `sumMap`, so
+ * quantiles are computed from exact bucket counts at query time (no bfloat16 state to encode).
+ */
+const DATAPOINT_COLUMNS = `
+  project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+  metric LowCardinality(String) CODEC(ZSTD(1)),
+  time DateTime CODEC(DoubleDelta, ZSTD(1)),
+  attrs_hash UInt64 CODEC(Delta, ZSTD(1)),
+  instrument SimpleAggregateFunction(anyLast, LowCardinality(String)) CODEC(ZSTD(1)),
+  min SimpleAggregateFunction(min, Float64) CODEC(ZSTD(1)),
+  max SimpleAggregateFunction(max, Float64) CODEC(ZSTD(1)),
+  sum SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+  count SimpleAggregateFunction(sum, UInt64) CODEC(T64, ZSTD(1)),
+  gauge SimpleAggregateFunction(anyLast, Float64) CODEC(ZSTD(1)),
+  histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64))) CODEC(ZSTD(1)),
+  string_keys SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1)),
+  string_values SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1))`;
+
+export const METRICS_MIGRATION: TelemetryMigration = {
+  version: 2,
+  name: 'metrics',
+  statements: ({ metricsDays }) => [
+    `CREATE TABLE IF NOT EXISTS datapoint_minutes (${DATAPOINT_COLUMNS}
+    ) ENGINE = AggregatingMergeTree
+    PARTITION BY toDate(time)
+    ORDER BY (project_id, metric, time, attrs_hash)
+    TTL toDate(time) + INTERVAL ${metricsDays} DAY DELETE
+    SETTINGS ttl_only_drop_parts = 1`,
+    `CREATE TABLE IF NOT EXISTS datapoint_hours (${DATAPOINT_COLUMNS}
+    ) ENGINE = AggregatingMergeTree
+    PARTITION BY toDate(time)
+    ORDER BY (project_id, metric, time, attrs_hash)
+    TTL toDate(time) + INTERVAL ${metricsDays} DAY DELETE
+    SETTINGS ttl_only_drop_parts = 1`,
+    // prefer_column_name_to_alias: `min(min) AS min` would otherwise be a cyclic alias.
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_hours_mv TO datapoint_hours AS
+    SELECT project_id, metric, toStartOfHour(time) AS time, attrs_hash,
+      anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
+      sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
+      anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values
+    FROM datapoint_minutes
+    GROUP BY project_id, metric, toStartOfHour(time), attrs_hash
+    SETTINGS prefer_column_name_to_alias = 1`,
+    `CREATE TABLE IF NOT EXISTS metrics_catalog (
+      project_id UInt32,
+      name String,
+      description SimpleAggregateFunction(anyLast, String),
+      unit SimpleAggregateFunction(anyLast, String),
+      instrument SimpleAggregateFunction(anyLast, String),
+      attr_keys SimpleAggregateFunction(anyLast, Array(String)),
+      created_at SimpleAggregateFunction(min, DateTime),
+      updated_at SimpleAggregateFunction(max, DateTime)
+    ) ENGINE = AggregatingMergeTree
+    ORDER BY (project_id, name)`,
+  ],
+};

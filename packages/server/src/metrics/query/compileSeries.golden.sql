@@ -1,0 +1,229 @@
+## counter, no func
+-- query: $req
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000"}
+
+## counter sum
+-- query: sum($req)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000"}
+
+## counter per_min
+-- query: per_min($req)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000"}
+
+## counter per_sec grouped
+-- query: per_sec($req) | group by host.name
+SELECT g0, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT string_values[indexOf(string_keys, {p0:String})] AS g0, toStartOfInterval(time, toIntervalMinute({p1:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p2:UInt32} AND metric = {p3:String} AND time >= {p4:DateTime64(6)} AND time < {p5:DateTime64(6)} GROUP BY g0, t ORDER BY t) GROUP BY g0 LIMIT 10000
+-- params: {"p0":"host.name","p1":1,"p2":1,"p3":"app.req","p4":"1767261600.000","p5":"1767265200.000"}
+
+## counter grouped by two keys
+-- query: $req | group by service.name, host.name
+SELECT g0, g1, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT string_values[indexOf(string_keys, {p0:String})] AS g0, string_values[indexOf(string_keys, {p1:String})] AS g1, toStartOfInterval(time, toIntervalMinute({p2:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p3:UInt32} AND metric = {p4:String} AND time >= {p5:DateTime64(6)} AND time < {p6:DateTime64(6)} GROUP BY g0, g1, t ORDER BY t) GROUP BY g0, g1 LIMIT 10000
+-- params: {"p0":"service.name","p1":"host.name","p2":1,"p3":1,"p4":"app.req","p5":"1767261600.000","p6":"1767265200.000"}
+
+## counter group by all
+-- query: $req | group by all
+SELECT any(k1) AS attr_keys, any(v1) AS attr_values, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT attrs_hash, anyLast(string_keys) AS k1, anyLast(string_values) AS v1, toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY attrs_hash, t ORDER BY t) GROUP BY attrs_hash LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000"}
+
+## counter brace filter
+-- query: $req{status=500}
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND string_values[indexOf(string_keys, {p5:String})] = {p6:String} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"status","p6":"500"}
+
+## counter brace filters in/!~
+-- query: $req{code in (500, 503), path!~"^/health"}
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND has({p5:Array(String)}, string_values[indexOf(string_keys, {p6:String})]) AND NOT match(string_values[indexOf(string_keys, {p7:String})], {p8:String}) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":["500","503"],"p6":"code","p7":"path","p8":"^/health"}
+
+## counter where =
+-- query: $req | where host.name = "web-1"
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND string_values[indexOf(string_keys, {p5:String})] = {p6:String} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"host.name","p6":"web-1"}
+
+## counter where != and like
+-- query: $req | where host.name != a and path like "/api/%"
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND (string_values[indexOf(string_keys, {p5:String})] != {p6:String} AND string_values[indexOf(string_keys, {p7:String})] LIKE {p8:String}) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"host.name","p6":"a","p7":"path","p8":"/api/%"}
+
+## counter where or binds looser than and
+-- query: $req | where a = 1 and b = 2 or c = 3
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND ((string_values[indexOf(string_keys, {p5:String})] = {p6:String} AND string_values[indexOf(string_keys, {p7:String})] = {p8:String}) OR string_values[indexOf(string_keys, {p9:String})] = {p10:String}) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"a","p6":"1","p7":"b","p8":"2","p9":"c","p10":"3"}
+
+## counter where in / not in
+-- query: $req | where code in (200, 204) | where env not in (dev)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND has({p5:Array(String)}, string_values[indexOf(string_keys, {p6:String})]) AND NOT has({p7:Array(String)}, string_values[indexOf(string_keys, {p8:String})]) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":["200","204"],"p6":"code","p7":["dev"],"p8":"env"}
+
+## counter where regexp
+-- query: $req | where path ~ "^/v[12]/"
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND match(string_values[indexOf(string_keys, {p5:String})], {p6:String}) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"path","p6":"^/v[12]/"}
+
+## counter where exists not first
+-- query: $req | where a = 1 and b exists
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND (string_values[indexOf(string_keys, {p5:String})] = {p6:String} AND has(string_keys, {p7:String})) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"a","p6":"1","p7":"b"}
+
+## counter where not exists
+-- query: $req | where b not exists
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND NOT has(string_keys, {p5:String}) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"b"}
+
+## counter where numeric <=
+-- query: $req | where code <= 299
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND toFloat64OrNull(string_values[indexOf(string_keys, {p5:String})]) <= {p6:Float64} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"code","p6":299}
+
+## counter where numeric >
+-- query: $req | where code > 499
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND toFloat64OrNull(string_values[indexOf(string_keys, {p5:String})]) > {p6:Float64} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"code","p6":499}
+
+## counter implicit where
+-- query: $req | host.name = web-2
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} AND string_values[indexOf(string_keys, {p5:String})] = {p6:String} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000","p5":"host.name","p6":"web-2"}
+
+## counter inline grouping
+-- query: per_min($req) group by route
+SELECT g0, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT string_values[indexOf(string_keys, {p0:String})] AS g0, toStartOfInterval(time, toIntervalMinute({p1:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p2:UInt32} AND metric = {p3:String} AND time >= {p4:DateTime64(6)} AND time < {p5:DateTime64(6)} GROUP BY g0, t ORDER BY t) GROUP BY g0 LIMIT 10000
+-- params: {"p0":"route","p1":1,"p2":1,"p3":"app.req","p4":"1767261600.000","p5":"1767265200.000"}
+
+## counter search (table)
+-- query: $req | group by route
+SELECT g0, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT string_values[indexOf(string_keys, {p0:String})] AS g0, toStartOfInterval(time, toIntervalMinute({p1:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p2:UInt32} AND metric = {p3:String} AND time >= {p4:DateTime64(6)} AND time < {p5:DateTime64(6)} AND arrayExists(x -> positionCaseInsensitiveUTF8(x, {p6:String}) != 0, string_values) GROUP BY g0, t ORDER BY t) GROUP BY g0 LIMIT 10000
+-- params: {"p0":"route","p1":1,"p2":1,"p3":"app.req","p4":"1767261600.000","p5":"1767265200.000","p6":"api"}
+
+## gauge, no func (avg of last values)
+-- query: $mem
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT t, avg(v) AS value FROM (SELECT attrs_hash, toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, argMax(gauge, time) AS v FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY attrs_hash, t) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.mem","p3":"1767261600.000","p4":"1767265200.000"}
+
+## gauge sum
+-- query: sum($mem)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT t, sum(v) AS value FROM (SELECT attrs_hash, toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, argMax(gauge, time) AS v FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY attrs_hash, t) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.mem","p3":"1767261600.000","p4":"1767265200.000"}
+
+## gauge min
+-- query: min($mem)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT t, min(v) AS value FROM (SELECT attrs_hash, toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, min(min) AS v FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY attrs_hash, t) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.mem","p3":"1767261600.000","p4":"1767265200.000"}
+
+## gauge max grouped
+-- query: max($mem) | group by host.name
+SELECT g0, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT g0, t, max(v) AS value FROM (SELECT attrs_hash, string_values[indexOf(string_keys, {p0:String})] AS g0, toStartOfInterval(time, toIntervalMinute({p1:UInt32})) AS t, max(max) AS v FROM datapoint_minutes WHERE project_id = {p2:UInt32} AND metric = {p3:String} AND time >= {p4:DateTime64(6)} AND time < {p5:DateTime64(6)} GROUP BY attrs_hash, g0, t) GROUP BY g0, t ORDER BY t) GROUP BY g0 LIMIT 10000
+-- params: {"p0":"host.name","p1":1,"p2":1,"p3":"app.mem","p4":"1767261600.000","p5":"1767265200.000"}
+
+## gauge group by all
+-- query: $mem | group by all
+SELECT any(k1) AS attr_keys, any(v1) AS attr_values, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT attrs_hash, any(k0) AS k1, any(v0) AS v1, t, avg(v) AS value FROM (SELECT attrs_hash, anyLast(string_keys) AS k0, anyLast(string_values) AS v0, toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, argMax(gauge, time) AS v FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY attrs_hash, t) GROUP BY attrs_hash, t ORDER BY t) GROUP BY attrs_hash LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.mem","p3":"1767261600.000","p4":"1767265200.000"}
+
+## gauge last
+-- query: last($mem)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT t, avg(v) AS value FROM (SELECT attrs_hash, toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, argMax(gauge, time) AS v FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY attrs_hash, t) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.mem","p3":"1767261600.000","p4":"1767265200.000"}
+
+## additive, no func (sum of last values)
+-- query: $conns
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT t, sum(v) AS value FROM (SELECT attrs_hash, toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, argMax(gauge, time) AS v FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY attrs_hash, t) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.conns","p3":"1767261600.000","p4":"1767265200.000"}
+
+## additive avg
+-- query: avg($conns)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT t, avg(v) AS value FROM (SELECT attrs_hash, toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, argMax(gauge, time) AS v FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY attrs_hash, t) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.conns","p3":"1767261600.000","p4":"1767265200.000"}
+
+## histogram p50
+-- query: p50($lat)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, if(arraySum((sumMap(histogram) AS h).2) = 0, nan, arrayElement(h.1, arrayFirstIndex(x -> x >= {p1:Float64} * arraySum(h.2), arrayCumSum(h.2)))) AS value FROM datapoint_minutes WHERE project_id = {p2:UInt32} AND metric = {p3:String} AND time >= {p4:DateTime64(6)} AND time < {p5:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":0.5,"p2":1,"p3":"app.lat","p4":"1767261600.000","p5":"1767265200.000"}
+
+## histogram p99 grouped
+-- query: p99($lat) | group by http.route
+SELECT g0, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT string_values[indexOf(string_keys, {p0:String})] AS g0, toStartOfInterval(time, toIntervalMinute({p1:UInt32})) AS t, if(arraySum((sumMap(histogram) AS h).2) = 0, nan, arrayElement(h.1, arrayFirstIndex(x -> x >= {p2:Float64} * arraySum(h.2), arrayCumSum(h.2)))) AS value FROM datapoint_minutes WHERE project_id = {p3:UInt32} AND metric = {p4:String} AND time >= {p5:DateTime64(6)} AND time < {p6:DateTime64(6)} GROUP BY g0, t ORDER BY t) GROUP BY g0 LIMIT 10000
+-- params: {"p0":"http.route","p1":1,"p2":0.99,"p3":1,"p4":"app.lat","p5":"1767261600.000","p6":"1767265200.000"}
+
+## histogram avg
+-- query: avg($lat)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, if(sum(count) = 0, nan, sum(sum) / sum(count)) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.lat","p3":"1767261600.000","p4":"1767265200.000"}
+
+## histogram count per_min
+-- query: per_min(count($lat))
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, toFloat64(sum(count)) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.lat","p3":"1767261600.000","p4":"1767265200.000"}
+
+## histogram min and max
+-- query: min($lat) | max($lat)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, min(min) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.lat","p3":"1767261600.000","p4":"1767265200.000"}
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, max(max) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.lat","p3":"1767261600.000","p4":"1767265200.000"}
+
+## summary avg
+-- query: avg($rpc)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, if(sum(count) = 0, nan, sum(sum) / sum(count)) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.rpc","p3":"1767261600.000","p4":"1767265200.000"}
+
+## summary count and sum
+-- query: count($rpc) | sum($rpc)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, toFloat64(sum(count)) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.rpc","p3":"1767261600.000","p4":"1767265200.000"}
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.rpc","p3":"1767261600.000","p4":"1767265200.000"}
+
+## uniq of series
+-- query: uniq($req)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, toFloat64(uniqCombined64(attrs_hash)) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000"}
+
+## uniq of an attribute
+-- query: uniq($mem.host.name)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, toFloat64(uniqCombined64(string_values[indexOf(string_keys, {p1:String})])) AS value FROM datapoint_minutes WHERE project_id = {p2:UInt32} AND metric = {p3:String} AND time >= {p4:DateTime64(6)} AND time < {p5:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":"host.name","p2":1,"p3":"app.mem","p4":"1767261600.000","p5":"1767265200.000"}
+
+## uniq of two attributes
+-- query: uniq($req, host.name, route) as n
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, toFloat64(uniqCombined64(string_values[indexOf(string_keys, {p1:String})], string_values[indexOf(string_keys, {p2:String})])) AS value FROM datapoint_minutes WHERE project_id = {p3:UInt32} AND metric = {p4:String} AND time >= {p5:DateTime64(6)} AND time < {p6:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":"host.name","p2":"route","p3":1,"p4":"app.req","p5":"1767261600.000","p6":"1767265200.000"}
+
+## where scoped to one metric
+-- query: $req | p50($lat) | where $lat.http.route = "/a"
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000"}
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, if(arraySum((sumMap(histogram) AS h).2) = 0, nan, arrayElement(h.1, arrayFirstIndex(x -> x >= {p1:Float64} * arraySum(h.2), arrayCumSum(h.2)))) AS value FROM datapoint_minutes WHERE project_id = {p2:UInt32} AND metric = {p3:String} AND time >= {p4:DateTime64(6)} AND time < {p5:DateTime64(6)} AND string_values[indexOf(string_keys, {p6:String})] = {p7:String} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":0.5,"p2":1,"p3":"app.lat","p4":"1767261600.000","p5":"1767265200.000","p6":"http.route","p7":"/a"}
+
+## group by scoped to one metric
+-- query: $req | p50($lat) | group by $lat.host.name
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000"}
+SELECT g0, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT string_values[indexOf(string_keys, {p0:String})] AS g0, toStartOfInterval(time, toIntervalMinute({p1:UInt32})) AS t, if(arraySum((sumMap(histogram) AS h).2) = 0, nan, arrayElement(h.1, arrayFirstIndex(x -> x >= {p2:Float64} * arraySum(h.2), arrayCumSum(h.2)))) AS value FROM datapoint_minutes WHERE project_id = {p3:UInt32} AND metric = {p4:String} AND time >= {p5:DateTime64(6)} AND time < {p6:DateTime64(6)} GROUP BY g0, t ORDER BY t) GROUP BY g0 LIMIT 10000
+-- params: {"p0":"host.name","p1":1,"p2":0.5,"p3":1,"p4":"app.lat","p5":"1767261600.000","p6":"1767265200.000"}
+
+## arithmetic between metrics
+-- query: per_min($req) / per_min(count($lat)) as ratio | group by host.name
+SELECT g0, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT string_values[indexOf(string_keys, {p0:String})] AS g0, toStartOfInterval(time, toIntervalMinute({p1:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p2:UInt32} AND metric = {p3:String} AND time >= {p4:DateTime64(6)} AND time < {p5:DateTime64(6)} GROUP BY g0, t ORDER BY t) GROUP BY g0 LIMIT 10000
+-- params: {"p0":"host.name","p1":1,"p2":1,"p3":"app.req","p4":"1767261600.000","p5":"1767265200.000"}
+SELECT g0, groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT string_values[indexOf(string_keys, {p0:String})] AS g0, toStartOfInterval(time, toIntervalMinute({p1:UInt32})) AS t, toFloat64(sum(count)) AS value FROM datapoint_minutes WHERE project_id = {p2:UInt32} AND metric = {p3:String} AND time >= {p4:DateTime64(6)} AND time < {p5:DateTime64(6)} GROUP BY g0, t ORDER BY t) GROUP BY g0 LIMIT 10000
+-- params: {"p0":"host.name","p1":1,"p2":1,"p3":"app.lat","p4":"1767261600.000","p5":"1767265200.000"}
+
+## same occurrence used twice is one query
+-- query: $req as a | $req * 2 as b
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_minutes WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":1,"p1":1,"p2":"app.req","p3":"1767261600.000","p4":"1767265200.000"}
+
+## hourly rollup for long ranges
+-- query: per_min($req)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, sum(sum) AS value FROM datapoint_hours WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":120,"p1":1,"p2":"app.req","p3":"1767225600.000","p4":"1767830400.000"}
+
+## hourly rollup gauge
+-- query: max($mem)
+SELECT groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (SELECT t, max(v) AS value FROM (SELECT attrs_hash, toStartOfInterval(time, toIntervalMinute({p0:UInt32})) AS t, max(max) AS v FROM datapoint_hours WHERE project_id = {p1:UInt32} AND metric = {p2:String} AND time >= {p3:DateTime64(6)} AND time < {p4:DateTime64(6)} GROUP BY attrs_hash, t) GROUP BY t ORDER BY t) LIMIT 10000
+-- params: {"p0":120,"p1":1,"p2":"app.mem","p3":"1767225600.000","p4":"1767830400.000"}

@@ -1,0 +1,169 @@
+import type { MetricFilter, Instrument } from '@lantern/shared';
+import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import type { TimeGrid } from './timeRange';
+
+/**
+ * One timeseries expression -> one SQL query (reference query §3.6). Rows come back one per
+ * group: the group's attribute values and two parallel arrays of bucket times and values. Every
+ * user-supplied text (metric, attribute names and values, search) is a bound parameter.
+ *
+ * Gauge and additive metrics are first reduced per series and bucket (the last value, or min/max)
+ * and only then aggregated across series, so a series reported twice in a bucket is not counted
+ * twice. Histogram quantiles are read from the summed bucket map: the first representative value
+ * whose cumulative count reaches q of the total.
+ */
+export type Agg = 'sum' | 'avg' | 'min' | 'max' | 'count' | 'uniq' | 'p50' | 'p75' | 'p90' | 'p95' | 'p99';
+
+export const QUANTILES: Record<string, number> = { p50: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 };
+
+export interface WhereClause {
+  filters: MetricFilter[];
+  conjunctions: ('and' | 'or')[];
+}
+
+export interface SeriesQuery {
+  metric: string;
+  instrument: Exclude<Instrument, 'deleted'>;
+  agg: Agg;
+  /** Brace filters of this occurrence (ANDed). */
+  filters: MetricFilter[];
+  /** Where parts that apply to this occurrence (each one ANDed with the rest). */
+  where: WhereClause[];
+  /** `all`: one group per series; else group by these attributes in this order. */
+  grouping: 'all' | string[];
+  /** uniq over these attributes instead of over series. */
+  uniqAttrs: string[];
+  /** Keep only series with an attribute value containing this text (table search). */
+  search: string;
+}
+
+export function attrCol(key: string): SqlFragment {
+  return sql`string_values[indexOf(string_keys, ${param.string(key)})]`;
+}
+
+export function compileFilter(f: MetricFilter): SqlFragment {
+  const col = attrCol(f.attr);
+  const v = f.values[0] ?? '';
+  switch (f.op) {
+    case '=':
+      return sql`${col} = ${param.string(v)}`;
+    case '!=':
+      return sql`${col} != ${param.string(v)}`;
+    case '~':
+      return sql`match(${col}, ${param.string(v)})`;
+    case '!~':
+      return sql`NOT match(${col}, ${param.string(v)})`;
+    case 'like':
+      return sql`${col} LIKE ${param.string(v)}`;
+    case 'not like':
+      return sql`${col} NOT LIKE ${param.string(v)}`;
+    case 'in':
+      return sql`has(${param.strings(f.values)}, ${col})`;
+    case 'not in':
+      return sql`NOT has(${param.strings(f.values)}, ${col})`;
+    case 'exists':
+      return sql`has(string_keys, ${param.string(f.attr)})`;
+    case 'not exists':
+      return sql`NOT has(string_keys, ${param.string(f.attr)})`;
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const n = Number(v);
+      if (!Number.isFinite(n)) throw new Error(`"${f.attr} ${f.op} ${v}" needs a number`);
+      const num = sql`toFloat64OrNull(${col})`;
+      const p = param.float64(n);
+      if (f.op === '<') return sql`${num} < ${p}`;
+      if (f.op === '<=') return sql`${num} <= ${p}`;
+      if (f.op === '>') return sql`${num} > ${p}`;
+      return sql`${num} >= ${p}`;
+    }
+  }
+}
+
+/** `a and b or c` with AND binding tighter than OR. */
+export function compileWhere(w: WhereClause): SqlFragment {
+  const groups: SqlFragment[][] = [[compileFilter(w.filters[0])]];
+  w.conjunctions.forEach((c, i) => {
+    const f = compileFilter(w.filters[i + 1]);
+    if (c === 'and') groups[groups.length - 1].push(f);
+    else groups.push([f]);
+  });
+  const ors = groups.map((g) => (g.length === 1 ? g[0] : sql`(${join(g, ' AND ')})`));
+  return ors.length === 1 ? ors[0] : sql`(${join(ors, ' OR ')})`;
+}
+
+function conditions(projectId: number, q: SeriesQuery, grid: TimeGrid): SqlFragment {
+  const conds: SqlFragment[] = [
+    sql`project_id = ${param.uint32(projectId)}`,
+    sql`metric = ${param.string(q.metric)}`,
+    sql`time >= ${param.time(grid.gte)}`,
+    sql`time < ${param.time(grid.lt)}`,
+  ];
+  for (const f of q.filters) conds.push(compileFilter(f));
+  for (const w of q.where) conds.push(compileWhere(w));
+  if (q.search) conds.push(sql`arrayExists(x -> positionCaseInsensitiveUTF8(x, ${param.string(q.search)}) != 0, string_values)`);
+  return join(conds, ' AND ');
+}
+
+/** The value of one group in one bucket, over the rows of the middle level. */
+function valueExpr(q: SeriesQuery): SqlFragment {
+  if (q.agg === 'uniq') {
+    if (q.uniqAttrs.length === 0) return sql`toFloat64(uniqCombined64(attrs_hash))`;
+    return sql`toFloat64(uniqCombined64(${join(q.uniqAttrs.map(attrCol), ', ')}))`;
+  }
+  if (q.instrument === 'gauge' || q.instrument === 'additive') {
+    // Over per-series values `v` from the inner level.
+    if (q.agg === 'sum') return sql`sum(v)`;
+    if (q.agg === 'min') return sql`min(v)`;
+    if (q.agg === 'max') return sql`max(v)`;
+    return sql`avg(v)`;
+  }
+  const q0 = QUANTILES[q.agg];
+  if (q0 !== undefined) {
+    return sql`if(arraySum((sumMap(histogram) AS h).2) = 0, nan, arrayElement(h.1, arrayFirstIndex(x -> x >= ${param.float64(q0)} * arraySum(h.2), arrayCumSum(h.2))))`;
+  }
+  switch (q.agg) {
+    case 'avg':
+      return sql`if(sum(count) = 0, nan, sum(sum) / sum(count))`;
+    case 'min':
+      return sql`min(min)`;
+    case 'max':
+      return sql`max(max)`;
+    case 'count':
+      return sql`toFloat64(sum(count))`;
+    default:
+      return sql`sum(sum)`;
+  }
+}
+
+export function compileSeriesQuery(projectId: number, q: SeriesQuery, grid: TimeGrid): SqlFragment {
+  const table = ident(grid.table);
+  const bucket = sql`toStartOfInterval(time, toIntervalMinute(${param.uint32(grid.bucketMin)}))`;
+  const all = q.grouping === 'all';
+  const names = all ? [] : (q.grouping as string[]);
+  const g = names.map((_, i) => ident(`g${i}`));
+  const list = (xs: SqlFragment[]) => (xs.length ? sql`${join(xs, ', ')}, ` : sql``);
+  const gCols = list(g.map((x) => sql`${x}`));
+  const gSelect = list(names.map((n, i) => sql`${attrCol(n)} AS ${g[i]}`));
+  const where = conditions(projectId, q, grid);
+
+  // Group keys per level; `group by all` carries the series' attribute arrays along.
+  let inner: SqlFragment;
+  if ((q.instrument === 'gauge' || q.instrument === 'additive') && q.agg !== 'uniq') {
+    // Per series and bucket first: the last value (argMax by time), or the bucket's min/max.
+    const perSeries = q.agg === 'min' ? sql`min(min)` : q.agg === 'max' ? sql`max(max)` : sql`argMax(gauge, time)`;
+    const seriesKeys = all ? sql`anyLast(string_keys) AS k0, anyLast(string_values) AS v0, ` : gSelect;
+    const series = sql`SELECT attrs_hash, ${seriesKeys}${bucket} AS t, ${perSeries} AS v FROM ${table} WHERE ${where} GROUP BY attrs_hash, ${gCols}t`;
+    const keys = all ? sql`attrs_hash, any(k0) AS k1, any(v0) AS v1, ` : gCols;
+    const groupBy = all ? sql`attrs_hash, ` : gCols;
+    inner = sql`SELECT ${keys}t, ${valueExpr(q)} AS value FROM (${series}) GROUP BY ${groupBy}t ORDER BY t`;
+  } else {
+    const keys = all ? sql`attrs_hash, anyLast(string_keys) AS k1, anyLast(string_values) AS v1, ` : gSelect;
+    const groupBy = all ? sql`attrs_hash, ` : gCols;
+    inner = sql`SELECT ${keys}${bucket} AS t, ${valueExpr(q)} AS value FROM ${table} WHERE ${where} GROUP BY ${groupBy}t ORDER BY t`;
+  }
+  const outerKeys = all ? sql`any(k1) AS attr_keys, any(v1) AS attr_values, ` : gCols;
+  const outerGroup = all ? sql` GROUP BY attrs_hash` : g.length ? sql` GROUP BY ${join(g.map((x) => sql`${x}`), ', ')}` : sql``;
+  return sql`SELECT ${outerKeys}groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (${inner})${outerGroup} LIMIT 10000`;
+}

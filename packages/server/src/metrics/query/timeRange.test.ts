@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { groupingPeriodMin, parseTime, timeGrid } from './timeRange';
+
+describe('groupingPeriodMin', () => {
+  it.each([
+    [15, 1], [60, 1], [180, 2], [360, 3], [720, 10], [1440, 15], [3 * 1440, 60], [7 * 1440, 120], [14 * 1440, 180], [30 * 1440, 360],
+  ])('%i minutes -> %i', (minutes, want) => expect(groupingPeriodMin(minutes * 60_000)).toBe(want));
+});
+
+describe('timeGrid', () => {
+  it('aligns the start down to the bucket and picks the table', () => {
+    const g = timeGrid('2026-01-01T10:07:30Z', '2026-01-01T16:07:30Z');
+    expect(g.bucketMin).toBe(3);
+    expect(g.gte.toISOString()).toBe('2026-01-01T10:06:00.000Z');
+    expect(g.points).toBe(121);
+    expect(g.table).toBe('datapoint_minutes');
+    expect(timeGrid('20260101T000000', '20260108T000000').table).toBe('datapoint_hours');
+  });
+  it('parses the three time forms and refuses others', () => {
+    expect(parseTime('1767225600', 't').toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(parseTime('20260101T010000+01:00', 't').toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(() => parseTime('yesterday', 'time_gte')).toThrow('time_gte must be');
+    expect(() => timeGrid('1767225600', '1767225600')).toThrow('time_lt must be after time_gte');
+  });
+});

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+/**
+ * Dashboards API contracts (spec tracing-and-metrics §Dashboards, reference alerting-dashboards §4).
+ * Every path is under `/api/v1/metrics/{projectId}/dashboards`. Ids are strings on the wire.
+ */
+
+export const METRIC_ALIAS_RE = /^[a-z][a-z0-9_]*$/;
+
+export const MetricAlias = z.object({
+  name: z.string().min(1, 'metric name can\'t be empty'),
+  alias: z.string().min(1, 'metric alias can\'t be empty').regex(METRIC_ALIAS_RE, 'invalid alias'),
+});
+export type MetricAlias = z.infer<typeof MetricAlias>;
+
+export const MetricColumnInfo = z.object({ unit: z.string().default(''), color: z.string().default('') });
+export const ColumnMap = z.record(z.string(), MetricColumnInfo);
+export type ColumnMap = z.infer<typeof ColumnMap>;
+
+export const Dashboard = z.object({
+  id: z.string(),
+  projectId: z.number().int(),
+  templateId: z.string(),
+  name: z.string(),
+  pinned: z.boolean(),
+  gridQuery: z.string(),
+  tableMetrics: z.array(MetricAlias),
+  tableQuery: z.string(),
+  tableGrouping: z.array(z.string()),
+  tableColumnMap: ColumnMap,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Dashboard = z.infer<typeof Dashboard>;
+
+export const ChartKind = z.enum(['line', 'area', 'bar', 'stacked-area', 'stacked-bar']);
+export const TimeseriesStyle = z.object({
+  color: z.string().default(''),
+  opacity: z.number().default(15),
+  lineWidth: z.number().default(2),
+  symbol: z.string().default('none'),
+  symbolSize: z.number().default(4),
+});
+export const Legend = z.object({
+  type: z.enum(['none', 'list', 'table']).default('list'),
+  placement: z.enum(['bottom', 'right']).default('bottom'),
+  values: z.array(z.enum(['avg', 'last', 'min', 'max'])).default(['avg']),
+});
+
+export const ChartParams = z.object({
+  chartKind: ChartKind.default('line'),
+  metrics: z.array(MetricAlias),
+  query: z.string(),
+  columnMap: ColumnMap.default({}),
+  timeseriesMap: z.record(z.string(), TimeseriesStyle).default({}),
+  legend: Legend.optional(),
+});
+export const TableParams = z.object({ metrics: z.array(MetricAlias), query: z.string(), columnMap: ColumnMap.default({}) });
+export const HeatmapParams = z.object({ metric: z.string(), unit: z.string().default(''), query: z.string().default('') });
+
+export const GridColumnType = z.enum(['chart', 'table', 'heatmap']);
+export type GridColumnType = z.infer<typeof GridColumnType>;
+
+export const GridColumnInput = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('chart'), params: ChartParams }),
+  z.object({ type: z.literal('table'), params: TableParams }),
+  z.object({ type: z.literal('heatmap'), params: HeatmapParams }),
+]).and(
+  z.object({
+    name: z.string(),
+    description: z.string().default(''),
+    gridQueryTemplate: z.string().default(''),
+    width: z.number().int().min(0).default(0),
+    height: z.number().int().min(0).default(0),
+    xAxis: z.number().int().min(0).default(0),
+    yAxis: z.number().int().min(0).default(0),
+  }),
+);
+export type GridColumnInput = z.infer<typeof GridColumnInput>;
+
+export type GridColumn = GridColumnInput & {
+  id: string;
+  projectId: number;
+  dashId: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export const DashKind = z.enum(['grid', 'table']);
+export type DashKind = z.infer<typeof DashKind>;
+
+export const GaugeInput = z.object({
+  dashKind: DashKind,
+  name: z.string(),
+  description: z.string(),
+  template: z.string().default(''),
+  metrics: z.array(MetricAlias),
+  query: z.string(),
+  columnMap: ColumnMap.default({}),
+  gridQueryTemplate: z.string().default(''),
+});
+export type GaugeInput = z.infer<typeof GaugeInput>;
+export type Gauge = GaugeInput & { id: string; projectId: number; dashId: string; createdAt: string; updatedAt: string };
+
+export const CreateDashboardBody = z.object({ name: z.string() });
+export const UpdateDashboardBody = z.object({ name: z.string().optional(), gridQuery: z.string().optional() });
+export const UpdateDashboardTableBody = z.object({
+  tableMetrics: z.array(MetricAlias),
+  tableQuery: z.string(),
+  tableColumnMap: ColumnMap.default({}),
+});
+export const GridLayoutBody = z.array(
+  z.object({
+    id: z.union([z.string(), z.number()]).transform(String),
+    width: z.number().int().min(0),
+    height: z.number().int().min(0),
+    xAxis: z.number().int().min(0),
+    yAxis: z.number().int().min(0),
+  }),
+);
+export const GaugeOrderBody = z.array(z.object({ id: z.union([z.string(), z.number()]).transform(String), index: z.number().int() }));
+
+export interface DashboardResponse {
+  dashboard: Dashboard;
+}
+export interface DashboardShowResponse {
+  dashboard: Dashboard;
+  grid: GridColumn[];
+  yamlUrl: string;
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+/**
+ * Metrics API contracts (spec tracing-and-metrics §Metrics, reference query §3 and §6.3–6.4).
+ * Times travel as RFC 3339 strings; gaps in series values are `null` (NaN on the server).
+ */
+
+/** The five stored instruments, plus `deleted` for a metric the query names but storage lacks. */
+export const Instrument = z.enum(['deleted', 'gauge', 'additive', 'counter', 'histogram', 'summary']);
+export type Instrument = z.infer<typeof Instrument>;
+
+/** Aggregations the metric picker offers per instrument (spec platform §9). */
+export const AGGREGATIONS_BY_INSTRUMENT: Record<Exclude<Instrument, 'deleted'>, readonly string[]> = {
+  gauge: ['avg', 'last', 'min', 'max', 'sum'],
+  additive: ['sum', 'avg', 'last', 'min', 'max'],
+  counter: ['sum', 'per_min', 'per_sec'],
+  summary: ['avg', 'last', 'sum', 'count', 'per_min(count)', 'per_sec(count)'],
+  histogram: ['p50', 'p75', 'p90', 'p95', 'p99', 'avg', 'last', 'min', 'max', 'count', 'per_min(count)', 'per_sec(count)'],
+};
+
+export const Metric = z.object({
+  id: z.string(),
+  projectId: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  instrument: Instrument,
+  unit: z.string(),
+  attrKeys: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  numTimeseries: z.number().int().optional(),
+});
+export type Metric = z.infer<typeof Metric>;
+
+export const MetricsListResponse = z.object({ metrics: z.array(Metric) });
+export const MetricsStatsResponse = z.object({ metrics: z.array(Metric), hasMore: z.boolean() });
+export const MetricsDescribeResponse = z.object({ metrics: z.array(Metric) });
+
+/** A `[]` suffix on a query-string name is accepted (axios' default array form, reference §0.1). */
+const stringList = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+
+export const TimeRangeQuery = z.object({
+  time_gte: z.string({ error: 'time_gte is required' }),
+  time_lt: z.string({ error: 'time_lt is required' }),
+});
+
+export const MetricsQueryParams = TimeRangeQuery.extend({
+  metric: stringList,
+  alias: stringList,
+  query: z.string().optional().default(''),
+  search: z.string().optional().default(''),
+  sort_by: z.string().optional().default(''),
+  sort_desc: z.string().optional(),
+});
+export type MetricsQueryParams = z.infer<typeof MetricsQueryParams>;
+
+export const MetricsStatsParams = TimeRangeQuery.partial().extend({
+  search_input: z.string().optional().default(''),
+  attr_key: stringList,
+  instrument: z.string().optional(),
+});
+
+export const MetricAttrKeysParams = TimeRangeQuery.partial().extend({ metric: stringList, search_input: z.string().optional().default('') });
+export const MetricAttrValuesParams = TimeRangeQuery.extend({
+  metric: stringList,
+  attr_key: z.string({ error: '"attr_key" query param is required' }).min(1, '"attr_key" query param is required'),
+  search_input: z.string().optional().default(''),
+});
+export const MetricAttrKeysResponse = z.object({
+  items: z.array(z.object({ value: z.string(), text: z.string(), count: z.number().int(), pinned: z.boolean() })),
+  hasMore: z.boolean(),
+});
+export const MetricAttrValuesResponse = z.object({ items: z.array(z.object({ value: z.string(), text: z.string() })), hasMore: z.boolean() });
+
+/** One `|`-separated part of a metrics query with its error (`''` when none) and source range. */
+export const MetricQueryPart = z.object({
+  query: z.string(),
+  error: z.string(),
+  disabled: z.boolean().optional(),
+});
+export const MetricQueryInfo = z.object({ parts: z.array(MetricQueryPart) });
+
+export const MetricColumn = z.object({ name: z.string(), unit: z.string(), isGroup: z.boolean() });
+export type MetricColumn = z.infer<typeof MetricColumn>;
+
+export const Timeseries = z.object({
+  id: z.string(),
+  name: z.string(),
+  metric: z.string(),
+  unit: z.string(),
+  attrs: z.record(z.string(), z.string()),
+  value: z.array(z.number().nullable()),
+});
+export type Timeseries = z.infer<typeof Timeseries>;
+
+export const MetricTimeseriesResponse = z.object({
+  query: MetricQueryInfo,
+  timeseries: z.array(Timeseries),
+  time: z.array(z.string()),
+  columns: z.array(MetricColumn),
+});
+export type MetricTimeseriesResponse = z.infer<typeof MetricTimeseriesResponse>;
+
+export const TableRow = z.record(z.string(), z.unknown());
+export const TableResponse = z.object({
+  query: MetricQueryInfo,
+  columns: z.array(MetricColumn),
+  items: z.array(TableRow),
+  hasMore: z.boolean(),
+  order: z.object({ column: z.string(), desc: z.boolean() }),
+});
+export type TableResponse = z.infer<typeof TableResponse>;
+
+export const GaugeResponse = z.object({ query: MetricQueryInfo, columns: z.array(MetricColumn), values: TableRow });
+export type GaugeResponse = z.infer<typeof GaugeResponse>;
+
+export const HeatmapResponse = z.object({
+  query: MetricQueryInfo,
+  heatmap: z.object({
+    xAxis: z.array(z.string()),
+    yAxis: z.array(z.tuple([z.number(), z.number()])),
+    data: z.array(z.tuple([z.number(), z.number(), z.number()])),
+  }),
+});
+export type HeatmapResponse = z.infer<typeof HeatmapResponse>;
