@@ -63,6 +63,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     flushIntervalMs: config.ingest.flush_interval_ms,
     queueRows: config.ingest.queue_rows,
     queueBytes: config.ingest.queue_bytes,
+    maxQueueWaitMs: config.ingest.max_queue_wait_ms,
     write: (chunks) => telemetry.insertEncodedSpans(concatEncoded(chunks)),
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });

@@ -100,6 +100,11 @@ export const ConfigSchema = z
         queue_rows: z.number().int().min(1).default(200_000),
         /** Bytes of decoded request bodies queued before new requests are refused with 429. */
         queue_bytes: z.number().int().min(1024).default(256 * 1024 ** 2),
+        /**
+         * Longest a newly queued row may expect to wait (queued rows / measured insert rate) before
+         * requests are refused with 429: shorter than clients' export timeouts (10 s in the SDKs).
+         */
+        max_queue_wait_ms: z.number().int().min(100).default(5_000),
         /** Largest request body, applied after decompression (413 above it). */
         max_body_bytes: z.number().int().min(1024).default(32 * 1024 ** 2),
         /** Worker threads that decode, normalise and encode requests; 0 runs them on the event loop. */

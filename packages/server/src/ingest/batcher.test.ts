@@ -117,17 +117,40 @@ describe('Batcher', () => {
     const starts: number[] = [];
     const b = new Batcher({
       batchRows: 100,
-      flushIntervalMs: 300,
+      flushIntervalMs: 1000,
       queueRows: 1000,
       queueBytes: 1e6,
       write: async () => void starts.push(performance.now()),
     });
     const t0 = performance.now();
     await b.submit(rows(1), 1);
-    expect(starts[0] - t0).toBeLessThan(150);
+    expect(starts[0] - t0).toBeLessThan(500);
     await b.submit(rows(1), 1);
-    expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(299);
+    expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(999);
     await b.submit(rows(100), 1); // a full batch does not wait
-    expect(starts[2] - starts[1]).toBeLessThan(150);
+    expect(starts[2] - starts[1]).toBeLessThan(500);
+  });
+
+  it('refuses what would wait longer than maxQueueWaitMs at the measured write rate', async () => {
+    const { calls, write } = controlledWrite();
+    const b = new Batcher({ batchRows: 100, flushIntervalMs: 1, queueRows: 100_000, queueBytes: 1e9, maxQueueWaitMs: 1000, write });
+    const first = b.submit(rows(100), 1); // no rate known yet: only the row limit applies
+    await tick();
+    await new Promise((r) => setTimeout(r, 200));
+    calls[0].release(); // 100 rows in ~200 ms: about 500 rows/s
+    await first;
+    const accepted = [b.submit(rows(100), 1)]; // written at once, held open
+    await tick();
+    accepted.push(b.submit(rows(300), 1)); // 400 rows queued: ~0.8 s
+    const refused = b.submit(rows(200), 1); // 600 rows: ~1.2 s
+    await expect(refused).rejects.toBeInstanceOf(QueueFullError);
+    await expect(refused).rejects.toMatchObject({ retryAfterSec: 1 });
+    for (let i = 1; i < 5; i++) {
+      while (calls.length <= i) await tick();
+      calls[i].release();
+      if ((await Promise.race([Promise.all(accepted).then(() => true), tick().then(() => false)])) === true) break;
+    }
+    await Promise.all(accepted);
+    expect(b.stats.committedRows).toBe(500);
   });
 });

@@ -16,6 +16,12 @@ export interface BatcherOptions<T> {
   flushIntervalMs: number;
   queueRows: number;
   queueBytes: number;
+  /**
+   * Longest expected wait for a newly queued row (queued rows / measured write rate). Keeps the
+   * queue shorter than clients' export timeouts, so an accepted request is not retried as a
+   * duplicate. Unset: rows and bytes are the only limits.
+   */
+  maxQueueWaitMs?: number;
   write(items: T[]): Promise<void>;
   onError?(err: unknown, rows: number): void;
 }
@@ -57,6 +63,8 @@ export class Batcher<T> {
   private writing = false;
   private timer: NodeJS.Timeout | null = null;
   private lastWriteStart = -Infinity;
+  /** Rows per second the writer sustains, from recent large writes (null until one is seen). */
+  private writeRate: number | null = null;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
   readonly stats: BatcherStats = { queuedRows: 0, queuedBytes: 0, committedRows: 0, throttledRequests: 0, failedRows: 0 };
@@ -73,7 +81,9 @@ export class Batcher<T> {
     // A single request larger than the whole queue still gets in when the queue is empty, so a
     // legitimate big request is never refused forever.
     const overLimit =
-      this.queuedRows + rows > this.opts.queueRows || this.queuedBytes + bytes > this.opts.queueBytes;
+      this.queuedRows + rows > this.opts.queueRows ||
+      this.queuedBytes + bytes > this.opts.queueBytes ||
+      this.expectedWaitMs(this.queuedRows + rows) > (this.opts.maxQueueWaitMs ?? Infinity);
     if (overLimit && this.queuedRows > 0) {
       this.stats.throttledRequests++;
       return Promise.reject(new QueueFullError(this.retryAfterSec()));
@@ -96,10 +106,22 @@ export class Batcher<T> {
     if (this.queue.length || this.writing) await new Promise<void>((r) => this.idleWaiters.push(r));
   }
 
+  private expectedWaitMs(rows: number): number {
+    return this.writeRate === null ? 0 : (rows / this.writeRate) * 1000;
+  }
+
   private retryAfterSec(): number {
-    // Rough time to drain what is queued at one batch per flush interval, at least 1 s.
+    // Time to drain what is queued: at the measured rate, else at one batch per flush interval.
     const batches = Math.ceil(this.queuedRows / this.opts.batchRows);
-    return Math.max(1, Math.ceil((batches * this.opts.flushIntervalMs) / 1000));
+    const ms = this.writeRate === null ? batches * this.opts.flushIntervalMs : this.expectedWaitMs(this.queuedRows);
+    return Math.max(1, Math.ceil(ms / 1000));
+  }
+
+  /** Small writes are dominated by per-insert overhead and would understate the rate. */
+  private recordWriteRate(rows: number, ms: number): void {
+    if (rows < this.opts.batchRows / 4 || ms <= 0) return;
+    const rate = (rows * 1000) / ms;
+    this.writeRate = this.writeRate === null ? rate : 0.7 * this.writeRate + 0.3 * rate;
   }
 
   private schedule(): void {
@@ -136,6 +158,7 @@ export class Batcher<T> {
     const items = batch.length === 1 ? batch[0].items : batch.flatMap((p) => p.items);
     try {
       await this.opts.write(items);
+      this.recordWriteRate(rowCount, performance.now() - this.lastWriteStart);
       this.stats.committedRows += rowCount;
       for (const p of batch) p.resolve();
     } catch (err) {

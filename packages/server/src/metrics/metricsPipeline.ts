@@ -19,6 +19,7 @@ export function createMetricsPipeline(deps: {
     flushIntervalMs: c.flush_interval_ms,
     queueRows: c.queue_rows,
     queueBytes: c.queue_bytes,
+    maxQueueWaitMs: c.max_queue_wait_ms,
     write: (rows) => deps.telemetry.insertRows('datapoint_minutes', rows),
     onError: (err, rows) => deps.log.error({ err, rows }, 'datapoint batch insert failed'),
   });
