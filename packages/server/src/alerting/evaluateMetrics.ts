@@ -43,12 +43,14 @@ export async function evaluateMetricMonitor(deps: MetricEvaluatorDeps, monitor: 
 
   const forPoints = forDurationPoints(params.forDuration, params.forDurationUnit);
   let anyOpen = false;
+  let withData = 0; // an ungrouped query yields its one series even when the window is empty
   for (const s of series) {
     const check = checkSeries(s.values, forPoints, { min: params.minValue, max: params.maxValue });
     const open = await applySeries(deps, monitor, params, s, check, from, tick);
     anyOpen ||= open;
+    if (!check.noData) withData++;
   }
-  return setState(nextMonitorState(series.length, anyOpen), '');
+  return setState(nextMonitorState(withData, anyOpen), '');
 }
 
 /** Applies the decision for one series; true when the series ends the tick with an open alert. */
