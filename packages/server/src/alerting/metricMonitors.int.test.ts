@@ -191,7 +191,7 @@ describe('a metric monitor over two hosts', () => {
   });
 });
 
-describe('forDuration in hours, and below min', () => {
+describe('forDuration in hours, below min', () => {
   it('needs the whole hour below min before it fires', async () => {
     const body = { name: 'Queue', params: metricParams({ metrics: [{ name: 'queue.consumers', alias: 'q' }], query: 'avg($q) as consumers | group by queue', column: 'consumers', forDuration: 1, forDurationUnit: 'hours', minValue: 1, maxValue: null, columnUnit: '' }) };
     const created = await server.call('POST', '/monitors/metric', body);
@@ -216,11 +216,29 @@ describe('forDuration in hours, and below min', () => {
     expect(alerts[0]).toMatchObject({ name: 'Queue: consumers{queue=jobs}', attrs: { queue: 'jobs' }, params: { firing: -1, minutes: 60, outlier: 0, bounds: { min: 1, max: null } }, createdAt: minute(-47).toISOString() });
   });
 
-  it('is no-data while the metric has no datapoints in the window', async () => {
+});
+
+describe('when data stops', () => {
+  it('closes the alert of a host that stopped reporting, and the monitor turns no-data', async () => {
+    const cpu = (await server.call<{ monitors: { id: string; name: string }[] }>('GET', '/monitors')).body.monitors.find((m) => m.name === 'CPU')!;
+    await sendGauge(CPU, { 'host.name': 'web3' }, 13, constant(4, 0.99));
+    clock.now = at(17);
+    await server.lantern.alerting.scheduler.tick();
+    const [web3] = (await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${cpu.id}`)).body.alerts;
+    expect(web3).toMatchObject({ name: 'CPU: cpu{host.name=web3}', state: 'open', createdAt: minute(14).toISOString() });
+    expect(await monitorOf(cpu.id)).toMatchObject({ state: 'firing' });
+
+    clock.now = at(80); // web3's last datapoint (minute 16) is out of the window: the engine no longer returns it
+    await server.lantern.alerting.scheduler.tick();
+    expect((await server.call<{ alert: Alert }>('GET', `/alerts/${web3.id}`)).body.alert.state).toBe('closed');
+    expect(WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body)).toMatchObject({ eventName: 'state-changed', alert: { id: String(web3.id), state: 'closed' } });
+    expect(await monitorOf(cpu.id)).toMatchObject({ state: 'no-data', alertOpenCount: 0 });
+  });
+
+  it('is no-data while an ungrouped query has no datapoint in the window', async () => {
     const created = await server.call('POST', '/monitors/metric', { name: 'Old', params: metricParams({ metrics: [{ name: 'queue.consumers', alias: 'q' }], query: 'avg($q) as consumers', column: 'consumers', minValue: 1, maxValue: null }) });
     const id = MonitorResponse.parse(created.body).monitor.id;
-    clock.now = at(80); // the newest datapoint (minute 12) is out of the 60-minute window
-    await server.lantern.alerting.scheduler.tick();
+    await server.lantern.alerting.scheduler.tick(); // at 80: queue.consumers' last datapoint (minute 12) is out of the window
     expect(await monitorOf(id)).toMatchObject({ state: 'no-data' });
   });
 });
