@@ -45,6 +45,9 @@ export function createAlertsStore(db: AlertingDb) {
     },
 
     /** The most recent alert of a metric monitor's series. */
+    /** The series (attrs, attrs_hash) of a metric monitor's open alerts. */
+    openMetricSeries: (monitorId: number): Promise<Pick<AlertRow, 'attrs' | 'attrs_hash'>[]> =>
+      db.selectFrom('alerts').select(['attrs', 'attrs_hash']).where('monitor_id', '=', monitorId).where('type', '=', 'metric').where('state', '=', 'open').execute(),
     lastMetricAlert: (trx: AlertingTrx | AlertingDb, monitorId: number, attrsHash: string): Promise<AlertRow | undefined> =>
       trx
         .selectFrom('alerts')

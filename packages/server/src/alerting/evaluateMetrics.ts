@@ -41,14 +41,22 @@ export async function evaluateMetricMonitor(deps: MetricEvaluatorDeps, monitor: 
     return setState(monitor.state as MonitorState, `query failed: ${(err as Error).message}`);
   }
 
+  // A grouped series with no datapoint left in the window (a host gone) is not returned at all:
+  // its open alert takes the no-data path (auto-close) like an empty series.
+  const returned = new Set(series.map((s) => hashAttrs(s.attrs)));
+  for (const gone of await deps.alerts.openMetricSeries(monitor.id)) {
+    if (!returned.has(gone.attrs_hash)) series.push({ attrs: JSON.parse(gone.attrs) as Record<string, string>, values: new Array<null>(points).fill(null) });
+  }
   const forPoints = forDurationPoints(params.forDuration, params.forDurationUnit);
   let anyOpen = false;
+  let withData = 0; // an ungrouped query yields its one series even when the window is empty
   for (const s of series) {
     const check = checkSeries(s.values, forPoints, { min: params.minValue, max: params.maxValue });
     const open = await applySeries(deps, monitor, params, s, check, from, tick);
     anyOpen ||= open;
+    if (!check.noData) withData++;
   }
-  return setState(nextMonitorState(series.length, anyOpen), '');
+  return setState(nextMonitorState(withData, anyOpen), '');
 }
 
 /** Applies the decision for one series; true when the series ends the tick with an open alert. */

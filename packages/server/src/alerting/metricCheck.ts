@@ -110,7 +110,7 @@ export function decideMetricAlert(check: SeriesCheck, last: LastAlert | null, no
   return { kind: 'none' };
 }
 
-/** A monitor's state after a check: no series at all -> no-data, any open alert -> firing. */
+/** A monitor's state after a check: no series with data -> no-data, any open alert -> firing. */
 export function nextMonitorState(seriesCount: number, anyOpenAlert: boolean): MonitorState {
   if (seriesCount === 0) return 'no-data';
   return anyOpenAlert ? 'firing' : 'active';

@@ -1,57 +1,74 @@
+import { ExportResultCode, millisToHrTime, type ExportResult } from '@opentelemetry/core';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, MetricReader, type MetricData, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelResponse, MonitorResponse, WebhookMessage, type Alert, type AlertListResponse, type MonitorMetric } from '@lantern/shared';
-import { removeDataDir } from '../../../../e2e/harness';
+import { ChannelResponse, MonitorResponse, WebhookMessage, type Alert, type AlertListResponse } from '@lantern/shared';
+import { PROJECT1_TOKEN, removeDataDir } from '../../../../e2e/harness';
 import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../../../../e2e/receivers';
 import { startAlertingServer, TEST_SITE, type AlertingTestServer } from './alertingTestServer';
-import { MetricQueryError, type MetricQueryRunner, type MetricSeries, type MetricSeriesRequest } from './metricQueryRunner';
 
 /**
- * Metric monitors through the real scheduler, stores, API and delivery. The metrics query engine is
- * built on another branch; until it is merged, this test answers the MetricQueryRunner interface
- * from a table of per-minute values the test writes (a stand-in for the engine only — everything
- * after the runner is the production path). Once the engine lands, a test that sends metrics over
- * OTLP should replace this table.
+ * Metric monitors end to end: gauges recorded with the OpenTelemetry JS metrics SDK go through the
+ * real OTLP/HTTP protobuf endpoint into chDB, and the built-in metrics query engine answers the
+ * monitors that the real scheduler (ticked by the test on an injected clock), stores, API and
+ * delivery act on. The test's timeline lies 30 minutes in the past, so every minute it writes is
+ * already over when the monitors look at it.
  */
-class MinuteTable implements MetricQueryRunner {
-  readonly rows = new Map<string, { attrs: Record<string, string>; byMinute: Map<number, number> }>();
-  requests: MetricSeriesRequest[] = [];
-
-  set(attrs: Record<string, string>, from: Date, minutes: number, value: number) {
-    const key = JSON.stringify(attrs);
-    const s = this.rows.get(key) ?? { attrs, byMinute: new Map() };
-    for (let i = 0; i < minutes; i++) s.byMinute.set(from.getTime() + i * 60_000, value);
-    this.rows.set(key, s);
-  }
-
-  async columns(req: { metrics: MonitorMetric[]; query: string }): Promise<string[]> {
-    if (req.metrics.some((m) => m.name === 'no.such.metric')) throw new MetricQueryError('unknown_metric', 'metric no.such.metric does not exist');
-    return req.query.split(',').map((c) => c.trim());
-  }
-
-  async series(req: MetricSeriesRequest): Promise<MetricSeries[]> {
-    this.requests.push(req);
-    if (req.metrics.some((m) => m.name === 'gone.metric')) throw new MetricQueryError('unknown_metric', 'metric gone.metric does not exist');
-    const n = (req.to.getTime() - req.from.getTime()) / 60_000;
-    return [...this.rows.values()].map((s) => ({
-      attrs: s.attrs,
-      values: Array.from({ length: n }, (_, i) => s.byMinute.get(req.from.getTime() + i * 60_000) ?? null),
-    }));
-  }
-}
-
 let receiver: HttpReceiver;
 let smtp: SmtpReceiver;
 let server: AlertingTestServer;
-const table = new MinuteTable();
-const T0 = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
+const T0 = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 30 * 60_000 + 30_000);
 const clock = { now: T0 };
 const at = (min: number) => new Date(T0.getTime() + min * 60_000);
 const minute = (min: number) => new Date(Math.floor(at(min).getTime() / 60_000) * 60_000);
 
+/** Collects on demand only: the test stamps each collection with the minute it stands for. */
+class OnDemandReader extends MetricReader {
+  protected async onForceFlush() {}
+  protected async onShutdown() {}
+}
+
+/**
+ * Sends one gauge of one host (the `host.name` resource attribute, as host metrics carry it):
+ * `values[i]` is recorded for minute `fromMin + i` (null: nothing that minute). The SDK stamps a
+ * collection with the current time, so each minute's datapoints are re-stamped with that minute
+ * before the real OTLP exporter sends them all in one request.
+ */
+async function sendGauge(name: string, resource: Record<string, string>, fromMin: number, values: (number | null)[]) {
+  const reader = new OnDemandReader();
+  const provider = new MeterProvider({ resource: resourceFromAttributes({ 'service.name': 'alert-tests', ...resource }), readers: [reader] });
+  const gauge = provider.getMeter('alert-tests').createGauge(name, { unit: '1' });
+  let batch: ResourceMetrics | undefined;
+  let metric: MetricData | undefined;
+  for (const [i, v] of values.entries()) {
+    if (v === null) continue;
+    gauge.record(v);
+    const { resourceMetrics } = await reader.collect();
+    const time = millisToHrTime(minute(fromMin + i).getTime() + 10_000);
+    const collected = resourceMetrics.scopeMetrics[0].metrics[0];
+    for (const dp of collected.dataPoints) Object.assign(dp, { startTime: time, endTime: time });
+    if (!batch || !metric) [batch, metric] = [resourceMetrics, collected];
+    else (metric.dataPoints as unknown[]).push(...collected.dataPoints);
+  }
+  await provider.shutdown();
+  if (!batch) return;
+  const exporter = new OTLPMetricExporter({ url: `${server.baseUrl}/v1/metrics`, headers: { 'lantern-dsn': `http://${PROJECT1_TOKEN}@127.0.0.1/1` } });
+  const result = await new Promise<ExportResult>((resolve) => exporter.export(batch, resolve));
+  await exporter.shutdown();
+  expect(result.code, String(result.error)).toBe(ExportResultCode.SUCCESS);
+}
+
+const constant = (n: number, v: number) => Array.from({ length: n }, () => v);
+const CPU = 'system.cpu.utilization';
+
 beforeAll(async () => {
   receiver = await startHttpReceiver();
   smtp = await startSmtpReceiver();
-  server = await startAlertingServer({ smtpPort: smtp.port, clock, metrics: table });
+  server = await startAlertingServer({ smtpPort: smtp.port, clock, metrics: 'built-in' });
+  // Minutes -10..-1: web1 is at 0.5 then above 0.9 for its last two minutes; web2 stays at 0.5.
+  await sendGauge(CPU, { 'host.name': 'web1' }, -10, [...constant(8, 0.5), 0.95, 0.95]);
+  await sendGauge(CPU, { 'host.name': 'web2' }, -10, constant(10, 0.5));
 });
 afterAll(async () => {
   await server?.lantern.close();
@@ -61,9 +78,10 @@ afterAll(async () => {
 });
 
 const slackText = () => (receiver.on('/slack').at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text;
+const QUERY = 'avg($cpu) as cpu | group by host.name';
 const metricParams = (over: Record<string, unknown> = {}) => ({
-  metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }],
-  query: 'cpu',
+  metrics: [{ name: CPU, alias: 'cpu' }],
+  query: QUERY,
   column: 'cpu',
   columnUnit: 'utilization',
   forDuration: 3,
@@ -71,23 +89,34 @@ const metricParams = (over: Record<string, unknown> = {}) => ({
   maxValue: 0.9,
   ...over,
 });
+const monitorOf = async (id: string) => MonitorResponse.parse((await server.call('GET', `/monitors/${id}`)).body).monitor;
 
-describe('metric monitor validation with an engine', () => {
-  it('requires exactly one column, the one saved, and known metrics', async () => {
-    const two = await server.call<{ message: string }>('POST', '/monitors/metric', { name: 'x', params: metricParams({ query: 'cpu, mem' }) });
-    expect(two).toMatchObject({ status: 400, body: { message: 'The query returns 2 columns, but only a single column is allowed.' } });
-    const unknown = await server.call('POST', '/monitors/metric', { name: 'x', params: metricParams({ metrics: [{ name: 'no.such.metric', alias: 'cpu' }] }) });
-    expect(unknown).toMatchObject({ status: 400, body: { code: 'unknown_metric', message: 'metric no.such.metric does not exist' } });
-    const other = await server.call<{ message: string }>('POST', '/monitors/metric', { name: 'x', params: metricParams({ column: 'mem' }) });
-    expect(other.status).toBe(400);
+describe('metric monitor validation against the engine', () => {
+  it.each([
+    ['two columns', { query: 'avg($cpu) as cpu | max($cpu) as peak' }, 'invalid_query', 'The query returns 2 columns, but only a single column is allowed.'],
+    ['no visible column', { query: 'avg($cpu) as _hidden' }, 'invalid_query', 'The query must return at least one column to monitor.'],
+    ['an unknown metric', { metrics: [{ name: 'no.such.metric', alias: 'cpu' }] }, 'unknown_metric', 'metric no.such.metric does not exist'],
+    ['an unknown metric the query does not use', { metrics: [{ name: CPU, alias: 'cpu' }, { name: 'no.such.metric', alias: 'other' }] }, 'unknown_metric', 'metric no.such.metric does not exist'],
+    ['another column than the query yields', { column: 'load' }, 'invalid_query', 'column "load" is not what the query returns ("cpu")'],
+    ['a query that does not parse', { query: 'avg($cpu' }, 'invalid_query', expect.any(String)],
+    ['an alias the metrics do not declare', { query: 'avg($mem) as cpu' }, 'invalid_query', expect.stringContaining('$mem')],
+  ])('refuses %s', async (_name, over, code, message) => {
+    const r = await server.call('POST', '/monitors/metric', { name: 'x', params: metricParams(over) });
+    expect(r).toMatchObject({ status: 400, body: { code, message } });
+  });
+
+  it('accepts the query and column the engine yields', async () => {
+    const r = await server.call('POST', '/monitors/metric', { name: 'valid', params: metricParams() });
+    expect(r.status).toBe(200);
+    await server.call('DELETE', `/monitors/${MonitorResponse.parse(r.body).monitor.id}`);
   });
 });
 
-describe('a metric monitor over two series', () => {
+describe('a metric monitor over two hosts', () => {
   let monitorId = '';
   let alert: Alert;
 
-  it('fires for the series above max for forDuration, and notifies every channel', async () => {
+  it('fires for the host above max for forDuration, and notifies every channel', async () => {
     const hook = ChannelResponse.parse((await server.call('POST', '/notification-channels/webhook', { name: 'hook', params: { url: `${receiver.url}/webhook` } })).body).channel;
     const slack = ChannelResponse.parse((await server.call('POST', '/notification-channels/slack', { name: 'slack', params: { webhookUrl: `${receiver.url}/slack` } })).body).channel;
     const am = ChannelResponse.parse((await server.call('POST', '/notification-channels/webhook', { type: 'alertmanager', name: 'am', params: { url: `${receiver.url}/am` } })).body).channel;
@@ -95,19 +124,14 @@ describe('a metric monitor over two series', () => {
     expect(created.status).toBe(200);
     monitorId = MonitorResponse.parse(created.body).monitor.id;
 
-    // web1 is above 0.9 for 2 minutes only: not yet firing.
-    table.set({ 'host.name': 'web1' }, minute(-10), 8, 0.5);
-    table.set({ 'host.name': 'web1' }, minute(-2), 2, 0.95);
-    table.set({ 'host.name': 'web2' }, minute(-10), 10, 0.5);
+    // web1 has been above 0.9 for 2 minutes only: not yet firing.
     await server.lantern.alerting.scheduler.tick();
-    expect(table.requests.at(-1)).toMatchObject({ projectId: 1, column: 'cpu', to: minute(0) });
-    expect(table.requests.at(-1)!.to.getTime() - table.requests.at(-1)!.from.getTime()).toBe(60 * 60_000);
     expect(receiver.requests).toHaveLength(0);
-    expect(MonitorResponse.parse((await server.call('GET', `/monitors/${monitorId}`)).body).monitor.state).toBe('active');
+    expect(await monitorOf(monitorId)).toMatchObject({ state: 'active', stateReason: '' });
 
     // One more minute above: 3 minutes = forDuration.
-    table.set({ 'host.name': 'web1' }, minute(0), 1, 0.95);
-    table.set({ 'host.name': 'web2' }, minute(0), 1, 0.5);
+    await sendGauge(CPU, { 'host.name': 'web1' }, 0, [0.95]);
+    await sendGauge(CPU, { 'host.name': 'web2' }, 0, [0.5]);
     clock.now = at(1);
     await server.lantern.alerting.scheduler.tick();
 
@@ -120,7 +144,7 @@ describe('a metric monitor over two series', () => {
       state: 'open',
       monitorId: Number(monitorId),
       attrs: { 'host.name': 'web1' },
-      params: { firing: 1, outlier: 0.95, minutes: 3, bounds: { min: null, max: 0.9 }, monitor: { query: 'cpu | where host.name = "web1"', column: 'cpu', columnUnit: 'utilization' } },
+      params: { firing: 1, outlier: 0.95, minutes: 3, bounds: { min: null, max: 0.9 }, monitor: { query: `${QUERY} | where host.name = "web1"`, column: 'cpu', columnUnit: 'utilization' } },
       createdAt: minute(-2).toISOString(),
     });
     const msg = WebhookMessage.parse(receiver.on('/webhook')[0].body);
@@ -129,17 +153,17 @@ describe('a metric monitor over two series', () => {
     expect(receiver.on('/am')[0].body).toEqual([{ labels: { host_name: 'web1', alertname: alert.name, alerturl: `${TEST_SITE}/alerting/1/alerts/${alert.id}` }, annotations: { summary: '95% is greater than 90%' }, startsAt: alert.createdAt, generatorURL: `${TEST_SITE}/alerting/1/alerts/${alert.id}` }]);
     expect(smtp.mails).toHaveLength(1);
     expect(smtp.mails[0].raw).toContain('Subject: [Lantern] CPU: cpu{host.name=web1}');
-    expect(MonitorResponse.parse((await server.call('GET', `/monitors/${monitorId}`)).body).monitor).toMatchObject({ state: 'firing', alertOpenCount: 1 });
+    expect(await monitorOf(monitorId)).toMatchObject({ state: 'firing', alertOpenCount: 1 });
   });
 
   it('does not repeat while it keeps firing, and reopens an alert a user closed while still firing', async () => {
-    table.set({ 'host.name': 'web1' }, minute(1), 1, 0.97);
+    await sendGauge(CPU, { 'host.name': 'web1' }, 1, [0.97]);
     clock.now = at(2);
     await server.lantern.alerting.scheduler.tick();
     expect(receiver.on('/webhook')).toHaveLength(1);
 
     await server.call('PUT', '/alerts/closed', { alertIds: [alert.id] });
-    table.set({ 'host.name': 'web1' }, minute(2), 1, 0.97);
+    await sendGauge(CPU, { 'host.name': 'web1' }, 2, [0.97]);
     clock.now = at(3);
     await server.lantern.alerting.scheduler.tick();
     const hooks = receiver.on('/webhook').map((r) => WebhookMessage.parse(r.body));
@@ -149,47 +173,72 @@ describe('a metric monitor over two series', () => {
   });
 
   it('closes itself once back in bounds for forDuration + 5 minutes', async () => {
-    table.set({ 'host.name': 'web1' }, minute(3), 7, 0.4);
-    table.set({ 'host.name': 'web2' }, minute(1), 10, 0.5);
+    await sendGauge(CPU, { 'host.name': 'web1' }, 3, constant(7, 0.4));
+    await sendGauge(CPU, { 'host.name': 'web2' }, 1, constant(10, 0.5));
     clock.now = at(10); // 7 clean minutes: one short of 3 + 5
     await server.lantern.alerting.scheduler.tick();
     expect((await server.call<{ alert: Alert }>('GET', `/alerts/${alert.id}`)).body.alert.state).toBe('open');
 
-    table.set({ 'host.name': 'web1' }, minute(10), 1, 0.4);
+    await sendGauge(CPU, { 'host.name': 'web1' }, 10, [0.4]);
     clock.now = at(11);
     await server.lantern.alerting.scheduler.tick();
     expect((await server.call<{ alert: Alert }>('GET', `/alerts/${alert.id}`)).body.alert.state).toBe('closed');
+    expect(WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body)).toMatchObject({ eventName: 'state-changed', alert: { id: String(alert.id), state: 'closed' } });
     expect(slackText()).toBe(':white_check_mark: *[Lantern] The metric is back to normal*\nCPU: cpu{host.name=web1}');
     expect(receiver.on('/am').at(-1)!.body).toEqual([expect.objectContaining({ endsAt: minute(11).toISOString() })]);
-    expect(MonitorResponse.parse((await server.call('GET', `/monitors/${monitorId}`)).body).monitor.state).toBe('active');
+    expect(await monitorOf(monitorId)).toMatchObject({ state: 'active', alertOpenCount: 0 });
+    expect((await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${monitorId}&state=all`)).body.alerts).toHaveLength(1);
   });
 });
 
-describe('forDuration in hours', () => {
-  it('needs the whole hour out of bounds, and asks for a window that covers it', async () => {
-    table.rows.clear();
-    const created = await server.call('POST', '/monitors/metric', { name: 'Queue', params: metricParams({ metrics: [{ name: 'queue.depth', alias: 'cpu' }], forDuration: 1, forDurationUnit: 'hours', maxValue: 100, columnUnit: '' }) });
-    const id = MonitorResponse.parse(created.body).monitor.id;
-    table.set({ queue: 'jobs' }, minute(-47), 59, 500); // minutes -47..11
-    clock.now = at(12);
-    const before = (await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${id}`)).body.alerts;
-    await server.lantern.alerting.scheduler.tick();
-    expect((await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${id}`)).body.alerts).toHaveLength(before.length);
-    const req = table.requests.at(-1)!;
-    expect((req.to.getTime() - req.from.getTime()) / 60_000).toBe(66);
+describe('forDuration in hours, below min', () => {
+  it('needs the whole hour below min before it fires', async () => {
+    const body = { name: 'Queue', params: metricParams({ metrics: [{ name: 'queue.consumers', alias: 'q' }], query: 'avg($q) as consumers | group by queue', column: 'consumers', forDuration: 1, forDurationUnit: 'hours', minValue: 1, maxValue: null, columnUnit: '' }) };
+    const created = await server.call('POST', '/monitors/metric', body);
+    // Saving needs the metric in the catalogue: send one older minute first.
+    expect(created).toMatchObject({ status: 400, body: { code: 'unknown_metric', message: 'metric queue.consumers does not exist' } });
+    await sendGauge('queue.consumers', { queue: 'jobs' }, -48, [2]);
+    const saved = await server.call('POST', '/monitors/metric', body);
+    expect(saved.status).toBe(200);
+    const id = MonitorResponse.parse(saved.body).monitor.id;
+    const alertsOf = async () => (await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${id}`)).body.alerts;
 
-    table.set({ queue: 'jobs' }, minute(12), 1, 500);
+    await sendGauge('queue.consumers', { queue: 'jobs' }, -47, constant(59, 0)); // minutes -47..11
+    clock.now = at(12);
+    await server.lantern.alerting.scheduler.tick();
+    expect(await alertsOf()).toHaveLength(0);
+
+    await sendGauge('queue.consumers', { queue: 'jobs' }, 12, [0]);
     clock.now = at(13);
     await server.lantern.alerting.scheduler.tick();
-    const alerts = (await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${id}`)).body.alerts;
+    const alerts = await alertsOf();
     expect(alerts).toHaveLength(1);
-    expect(alerts[0].params).toMatchObject({ firing: 1, minutes: 60, outlier: 500 });
+    expect(alerts[0]).toMatchObject({ name: 'Queue: consumers{queue=jobs}', attrs: { queue: 'jobs' }, params: { firing: -1, minutes: 60, outlier: 0, bounds: { min: 1, max: null } }, createdAt: minute(-47).toISOString() });
   });
 
-  it('marks a monitor failed when its metric no longer exists', async () => {
-    const created = await server.call('POST', '/monitors/metric', { name: 'Gone', params: metricParams({ metrics: [{ name: 'gone.metric', alias: 'cpu' }] }) });
-    const id = MonitorResponse.parse(created.body).monitor.id;
+});
+
+describe('when data stops', () => {
+  it('closes the alert of a host that stopped reporting, and the monitor turns no-data', async () => {
+    const cpu = (await server.call<{ monitors: { id: string; name: string }[] }>('GET', '/monitors')).body.monitors.find((m) => m.name === 'CPU')!;
+    await sendGauge(CPU, { 'host.name': 'web3' }, 13, constant(4, 0.99));
+    clock.now = at(17);
     await server.lantern.alerting.scheduler.tick();
-    expect(MonitorResponse.parse((await server.call('GET', `/monitors/${id}`)).body).monitor).toMatchObject({ state: 'failed', stateReason: 'metric gone.metric does not exist' });
+    const [web3] = (await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${cpu.id}`)).body.alerts;
+    expect(web3).toMatchObject({ name: 'CPU: cpu{host.name=web3}', state: 'open', createdAt: minute(14).toISOString() });
+    expect(await monitorOf(cpu.id)).toMatchObject({ state: 'firing' });
+
+    clock.now = at(80); // web3's last datapoint (minute 16) is out of the window: the engine no longer returns it
+    await server.lantern.alerting.scheduler.tick();
+    expect((await server.call<{ alert: Alert }>('GET', `/alerts/${web3.id}`)).body.alert.state).toBe('closed');
+    expect(WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body)).toMatchObject({ eventName: 'state-changed', alert: { id: String(web3.id), state: 'closed' } });
+    expect(await monitorOf(cpu.id)).toMatchObject({ state: 'no-data', alertOpenCount: 0 });
+  });
+
+  it('is no-data while an ungrouped query has no datapoint in the window', async () => {
+    const created = await server.call('POST', '/monitors/metric', { name: 'Old', params: metricParams({ metrics: [{ name: 'queue.consumers', alias: 'q' }], query: 'avg($q) as consumers', column: 'consumers', minValue: 1, maxValue: null }) });
+    const id = MonitorResponse.parse(created.body).monitor.id;
+    await server.lantern.alerting.scheduler.tick(); // at 80: queue.consumers' last datapoint (minute 12) is out of the window
+    expect(await monitorOf(id)).toMatchObject({ state: 'no-data' });
   });
 });

@@ -1,14 +1,17 @@
+import type { MonitorMetric } from '@lantern/shared';
 import { MetricQueryError, type MetricQueryRunner } from '../alerting';
 import { AppError } from '../http/appError';
-import type { MetricsQueryService } from './metricsQuery.service';
+import { visible, type MetricsQueryService } from './metricsQuery.service';
 import { fixedGrid } from './query/timeRange';
 
 /**
  * The metrics query engine behind metric monitors (alerting's MetricQueryRunner seam): the same
  * parse, plan and SQL as the timeseries endpoint, over one-minute buckets of the monitor window.
+ * Every metric must be in the catalogue ("metric <name> does not exist", reference alerting §2.1),
+ * even one the query does not use; any other part error makes the query invalid.
  */
 export function createMetricQueryRunner(query: MetricsQueryService): MetricQueryRunner {
-  const evaluate = async (req: { projectId: number; metrics: { name: string; alias: string }[]; query: string }, from: Date, minutes: number) => {
+  const evaluate = async (req: { projectId: number; metrics: MonitorMetric[]; query: string }, from: Date, minutes: number) => {
     let result;
     try {
       result = await query.evaluate(req.projectId, { metrics: req.metrics.map((m) => m.name), aliases: req.metrics.map((m) => m.alias), query: req.query, grid: fixedGrid(from, 1, minutes) }, 'timeseries');
@@ -16,9 +19,11 @@ export function createMetricQueryRunner(query: MetricsQueryService): MetricQuery
       if (err instanceof AppError && err.type === 'invalid_input') throw new MetricQueryError('invalid_query', err.message);
       throw err;
     }
+    const unknown = result.metrics.find((m) => m.instrument === 'deleted');
+    if (unknown) throw new MetricQueryError('unknown_metric', `metric ${unknown.name} does not exist`);
     const error = result.info.parts.find((p) => p.error)?.error;
-    if (error) throw new MetricQueryError(/^metric ".*" not found$/.test(error) ? 'unknown_metric' : 'invalid_query', error);
-    return result.columns.filter((c) => !c.column.name.startsWith('_'));
+    if (error) throw new MetricQueryError('invalid_query', error);
+    return visible(result.columns);
   };
   return {
     async columns(req) {

@@ -56,7 +56,7 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
       groupings: plan.queries.map((q) => (q.grouping === 'all' ? 'all' : q.grouping.join(','))),
     });
     for (const c of columns) if (c.error) plan.partErrors.set(c.column.part, c.error);
-    return { info: { parts: partInfo(parsed, plan.partErrors) }, columns };
+    return { info: { parts: partInfo(parsed, plan.partErrors) }, columns, metrics: refs };
   }
 
   async function runSeries(projectId: number, q: SeriesQuery, grid: TimeGrid): Promise<Series[]> {
@@ -132,7 +132,8 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
 
 export type MetricsQueryService = ReturnType<typeof createMetricsQueryService>;
 
-const visible = (cols: ColumnResult[]) => cols.filter((c) => !c.column.name.startsWith('_'));
+/** The columns a query shows: `_`-prefixed ones are helpers (reference query §4.7). */
+export const visible = (cols: ColumnResult[]) => cols.filter((c) => !c.column.name.startsWith('_'));
 const nullable = (v: number) => (Number.isFinite(v) ? v : null);
 
 /** One row per attribute set across all columns (reference §3.9). Missing cells are null. */

@@ -115,7 +115,7 @@ describe('metric monitors through the engine (MetricQueryRunner)', () => {
       { attrs: { 'host.name': 'web-1' }, values: [null, 5, 7, null] },
       { attrs: { 'host.name': 'web-2' }, values: [null, 3, null, null] },
     ]);
-    await expect(runner.columns({ projectId: 1, metrics: [{ name: 'nope', alias: 'x' }], query: '$x' })).rejects.toMatchObject({ kind: 'unknown_metric' });
+    await expect(runner.columns({ projectId: 1, metrics: [{ name: 'nope', alias: 'x' }], query: '$x' })).rejects.toMatchObject({ kind: 'unknown_metric', message: 'metric nope does not exist' });
     await expect(runner.columns({ projectId: 1, metrics, query: 'avg(' })).rejects.toBeInstanceOf(MetricQueryError);
   });
 });
