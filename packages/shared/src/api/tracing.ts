@@ -38,6 +38,8 @@ export interface Span {
   durationSelf: number;
   startPct: number;
   endPct: number;
+  /** Depth in the trace tree (root 0); only set on the trace endpoint. */
+  level?: number;
   statusCode: StatusCode;
   statusMessage: string;
   attrs: Record<string, unknown>;
@@ -64,6 +66,7 @@ export const Span: z.ZodType<Span> = z.lazy(() =>
     durationSelf: z.number(),
     startPct: z.number(),
     endPct: z.number(),
+    level: z.number().int().optional(),
     statusCode: StatusCode,
     statusMessage: z.string(),
     attrs: Attrs,

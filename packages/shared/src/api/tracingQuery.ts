@@ -1,0 +1,261 @@
+import { z } from 'zod';
+import { Span } from './tracing';
+
+/**
+ * Contracts of the tracing query endpoints (`/api/v1/tracing/{projectId}/...`, reference query
+ * §2, §6; spec tracing-and-metrics §7). Request params are query-string text; the server
+ * validates them with these schemas after folding `name[]` into `name` and repeated keys into
+ * arrays. Times (`time_gte`, `time_lt`) are RFC 3339 (what `Date.toISOString()` sends), Unix
+ * seconds, or compact `YYYYMMDDTHHMMSS` UTC. Durations in answers are integer nanoseconds.
+ */
+
+/** One value or a list: `system=a&system=b` and `system[]=a` both arrive as a list. */
+const stringList = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v]));
+const boolParam = z
+  .union([z.boolean(), z.enum(['1', '0', 't', 'f', 'true', 'false', 'T', 'F', 'TRUE', 'FALSE', 'True', 'False'])])
+  .transform((v) => v === true || (typeof v === 'string' && ['1', 't', 'true'].includes(v.toLowerCase())));
+const intParam = z.union([z.number(), z.string().regex(/^\d{1,9}$/, 'must be a non-negative integer')]).transform((v) => Number(v));
+
+/** Parameters every tracing query endpoint takes. */
+export const TracingRangeParams = z.object({
+  time_gte: z.string({ error: 'time_gte is required' }).min(1, 'time_gte is required'),
+  time_lt: z.string({ error: 'time_lt is required' }).min(1, 'time_lt is required'),
+  /** `all`, `<type>:all` (e.g. `http:all`, `spans:all`, `events:all`), or an exact system (`db:postgresql`). */
+  system: stringList.optional(),
+  /** Decimal uint64: restricts to one span group. */
+  group_id: z.string().regex(/^\d{1,20}$/, 'group_id must be a decimal uint64').optional(),
+  /** The query language text: parts joined by ` | `. */
+  query: z.string().max(10_000).optional(),
+});
+export type TracingRangeParams = z.input<typeof TracingRangeParams>;
+
+export const SortParams = z.object({
+  sort_by: z.string().max(500).optional(),
+  sort_desc: boolParam.optional(),
+});
+
+export const PageParams = z.object({
+  /** 1-based. */
+  page: intParam.optional(),
+  /** Default 100 (spans: 10), max 1000. */
+  limit: intParam.optional(),
+});
+
+/** A 0-based [start, end) character range into the full `query` text. */
+export const SourceRange = z.object({ start: z.number().int(), end: z.number().int() });
+export type SourceRange = z.infer<typeof SourceRange>;
+
+/**
+ * One ` | `-separated part of the query as the server understood it. The UI matches parts by
+ * position to decorate its chips. `error` is empty when the part is fine; `errorRange` points at
+ * the offending token(s). A disabled part was not applied (e.g. a `group by` on the span list).
+ */
+export const QueryPart = z.object({
+  query: z.string(),
+  disabled: z.boolean(),
+  error: z.string(),
+  /** Where this part sits in the full query text. */
+  range: SourceRange,
+  /** Present when `error` is non-empty: the bad token(s), in full-query offsets. */
+  errorRange: SourceRange.optional(),
+});
+export type QueryPart = z.infer<typeof QueryPart>;
+
+export const QueryInfo = z.object({ parts: z.array(QueryPart) });
+export type QueryInfo = z.infer<typeof QueryInfo>;
+
+export const ColumnInfo = z.object({
+  /** Canonical name (`p50(.duration)`, `service.name`) or the alias given with `as`. */
+  name: z.string(),
+  /** `nanoseconds`, `utilization` (0..1 fraction) or ``. */
+  unit: z.string(),
+  isGroup: z.boolean(),
+  isNum: z.boolean(),
+});
+export type ColumnInfo = z.infer<typeof ColumnInfo>;
+
+export const Order = z.object({ column: z.string(), desc: z.boolean() });
+export type Order = z.infer<typeof Order>;
+
+/** Row helpers every group carries next to its column values. */
+export const GroupRow = z
+  .object({
+    /** Stable id of the row's group-by values (decimal string). */
+    _id: z.string(),
+    /** Display name: the group's display name when grouped by `.group_id`, else `col="value"` pairs. */
+    _name: z.string(),
+    /** A `where` part selecting exactly this group, e.g. `where service.name = "api"`. */
+    _query: z.string(),
+  })
+  .catchall(z.unknown());
+export type GroupRow = z.infer<typeof GroupRow>;
+
+// ---- systems ---------------------------------------------------------------------------------
+
+export const SystemsParams = TracingRangeParams;
+export const SystemStats = z.object({
+  projectId: z.number().int(),
+  system: z.string(),
+  count: z.number(),
+  errorCount: z.number(),
+  /** Spans per minute over the range. */
+  rate: z.number(),
+  /** Fraction 0..1. */
+  errorRate: z.number(),
+  groupCount: z.number(),
+});
+export type SystemStats = z.infer<typeof SystemStats>;
+export const SystemsResponse = z.object({
+  systems: z.array(SystemStats),
+  /** True when nothing at all matched and no query was given (show the "send data" help). */
+  hasNoData: z.boolean(),
+});
+export type SystemsResponse = z.infer<typeof SystemsResponse>;
+
+// ---- groups ----------------------------------------------------------------------------------
+
+export const GroupsParams = TracingRangeParams.extend(SortParams.shape).extend({ limit: intParam.optional() });
+export const GroupsResponse = z.object({
+  groups: z.array(GroupRow),
+  columns: z.array(ColumnInfo),
+  query: QueryInfo,
+  hasMore: z.boolean(),
+  order: Order,
+});
+export type GroupsResponse = z.infer<typeof GroupsResponse>;
+
+/** 400 answer of `groups` (and other query endpoints) when the backend rejected the query. */
+export const InvalidQueryBody = z.object({
+  code: z.literal('invalid_query'),
+  message: z.string(),
+  /** The generated backend query text. */
+  query: z.string(),
+});
+export type InvalidQueryBody = z.infer<typeof InvalidQueryBody>;
+
+// ---- group-stats -----------------------------------------------------------------------------
+
+export const GroupStatsParams = TracingRangeParams.extend({
+  /** Canonical column names from `columns[].name` (repeatable, required). */
+  column: stringList,
+});
+/** `{"<column>": number[], ..., "_time": string[]}` zero-filled per bucket; `{}` when nothing matched. */
+export const GroupStatsResponse = z.record(z.string(), z.array(z.union([z.number(), z.string(), z.null()])));
+export type GroupStatsResponse = z.infer<typeof GroupStatsResponse>;
+
+// ---- percentiles -----------------------------------------------------------------------------
+
+export const PercentilesParams = TracingRangeParams;
+/** Arrays aligned with `time`, zero-filled; `rate`/`errorRate` per minute; durations in ns. `{}` when nothing matched. */
+export const PercentilesResponse = z.object({
+  count: z.array(z.number()).optional(),
+  rate: z.array(z.number()).optional(),
+  time: z.array(z.string()).optional(),
+  errorCount: z.array(z.number()).optional(),
+  errorRate: z.array(z.number()).optional(),
+  p50: z.array(z.number()).optional(),
+  p90: z.array(z.number()).optional(),
+  p99: z.array(z.number()).optional(),
+  max: z.array(z.number()).optional(),
+});
+export type PercentilesResponse = z.infer<typeof PercentilesResponse>;
+
+// ---- spans -----------------------------------------------------------------------------------
+
+export const SpansParams = TracingRangeParams.extend(SortParams.shape).extend(PageParams.shape);
+export const SpansResponse = z.object({
+  spans: z.array(Span),
+  count: z.number().int(),
+  hasMore: z.boolean(),
+  order: Order,
+  query: QueryInfo,
+});
+export type SpansResponse = z.infer<typeof SpansResponse>;
+
+// ---- timeseries ------------------------------------------------------------------------------
+
+export const TimeseriesParams = TracingRangeParams;
+export const TimeseriesResponse = z.object({
+  /** Group-by values as scalars, numeric columns as arrays aligned with `time` (zero-filled). */
+  groups: z.array(GroupRow),
+  time: z.array(z.string()).nullable(),
+  columns: z.array(ColumnInfo),
+  query: QueryInfo,
+});
+export type TimeseriesResponse = z.infer<typeof TimeseriesResponse>;
+
+// ---- attribute keys / values -----------------------------------------------------------------
+
+export const AttrKeysParams = TracingRangeParams.extend({ kind: z.string().optional() });
+export const AttrKeysResponse = z.object({ items: z.array(z.object({ value: z.string(), pinned: z.boolean() })) });
+export type AttrKeysResponse = z.infer<typeof AttrKeysResponse>;
+
+export const AttrValuesParams = TracingRangeParams.extend({
+  attr_key: z.string({ error: '"attr_key" query param is required' }).min(1, '"attr_key" query param is required').max(500),
+  search_input: z.string().max(500).optional(),
+});
+export const AttrValuesResponse = z.object({
+  /** Ordered by count desc, then value. */
+  items: z.array(z.object({ value: z.string(), count: z.number(), hint: z.string() })),
+  /** More distinct values exist than were returned (send `search_input` to narrow). */
+  hasMore: z.boolean(),
+});
+export type AttrValuesResponse = z.infer<typeof AttrValuesResponse>;
+
+// ---- saved views -----------------------------------------------------------------------------
+
+export const SavedViewInput = z.object({
+  name: z.string().trim().min(1, "name can't be empty").max(200),
+  /** Route name the view reopens, e.g. `SpanGroupList`, `SpanList`. */
+  route: z.string().trim().min(1, "route can't be empty").max(200),
+  params: z.record(z.string(), z.unknown()).default({}),
+  /** Address-bar query (minus time_gte). */
+  query: z.record(z.string(), z.unknown()).default({}),
+});
+export type SavedViewInput = z.input<typeof SavedViewInput>;
+
+export const SavedView = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  projectId: z.number().int(),
+  name: z.string(),
+  route: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  query: z.record(z.string(), z.unknown()),
+  pinned: z.boolean(),
+  createdAt: z.string(),
+  user: z.object({ id: z.number().int(), email: z.string(), name: z.string() }),
+});
+export type SavedView = z.infer<typeof SavedView>;
+
+/** Pinned first, then newest first; at most 100. */
+export const SavedViewsResponse = z.object({ views: z.array(SavedView) });
+export type SavedViewsResponse = z.infer<typeof SavedViewsResponse>;
+export const SavedViewResponse = z.object({ view: SavedView });
+export type SavedViewResponse = z.infer<typeof SavedViewResponse>;
+
+// ---- pinned facets (user-scoped, /api/v1/pinned-facets) ---------------------------------------
+
+export const PinnedFacetInput = z.object({ attr: z.string().trim().min(1, "attr can't be empty").max(500) });
+export type PinnedFacetInput = z.infer<typeof PinnedFacetInput>;
+export const PinnedFacetsResponse = z.object({ attrs: z.array(z.string()) });
+export type PinnedFacetsResponse = z.infer<typeof PinnedFacetsResponse>;
+
+/** Attributes pinned for everyone unless a user unpins them, in display order (reference query §6.1). */
+export const CORE_ATTRS = [
+  'deployment.environment',
+  'service.name',
+  'host.name',
+  'rpc.method',
+  'http.method',
+  'http.status_code',
+  'http.status_class',
+  'db.operation',
+  'log.severity',
+  'log.source',
+  'log.file.path',
+  'log.file.name',
+  'exception.type',
+  'code.filepath',
+  'code.function',
+] as const;

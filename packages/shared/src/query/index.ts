@@ -1,0 +1,3 @@
+export * from './lexer';
+export * from './parser';
+export * from './fields';
