@@ -9,7 +9,7 @@ import { Batcher, bindGrpc, type SpanBatcher, createIngestGrpcServer, createTrac
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
 import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
-import { createTracingStore, registerTracingRoutes } from '../tracing';
+import { registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
 
 /** Wires every area together: the one place that knows all of them. */
@@ -55,7 +55,7 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
   registerProjectRoutes(http, projects);
-  registerTracingRoutes(http, { projects, store: createTracingStore(telemetry) });
+  registerTracingRoutes(http, { projects, telemetry, db });
   await registerIngestHttpRoutes(http, { projects, traces, maxBodyBytes: config.ingest.max_body_bytes });
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 

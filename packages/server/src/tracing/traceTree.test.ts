@@ -44,6 +44,16 @@ describe('buildTraceTree', () => {
     expect(tree.root.children![1].endPct).toBeCloseTo(0.8);
     expect(tree.trace.duration).toBe(100);
     expect(tree.numSpan).toBe(4);
+    expect([tree.root.level, tree.root.children![0].level, tree.root.children![0].children![0].level]).toEqual([0, 1, 2]);
+  });
+
+  it('builds a 10,000-deep chain without overflowing', () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => row(String(i + 1), i ? String(i) : undefined, i, 10_000 - i));
+    const tree = buildTraceTree('ab'.repeat(16), rows)!;
+    let s = tree.root;
+    while (s.children) s = s.children[0];
+    expect(s.level).toBe(9_999);
+    expect(tree.numSpan).toBe(10_000);
   });
 
   it('attaches events to their span and orphans to the root', () => {

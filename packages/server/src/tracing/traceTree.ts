@@ -87,6 +87,13 @@ export function buildTraceTree(traceId: string, rows: readonly TraceRow[]): Trac
     }
     span.events?.sort((a, b) => a.time.localeCompare(b.time));
   }
+  // Depth from the root, iteratively: a deep trace must not overflow the stack.
+  const stack: [Span, number][] = [[root, 0]];
+  while (stack.length) {
+    const [span, level] = stack.pop()!;
+    span.level = level;
+    for (const c of span.children ?? []) stack.push([c, level + 1]);
+  }
   return {
     trace: { id: traceId, time: nsToRfc3339(minStart), duration: total },
     root,

@@ -2,10 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { normalizeTraceId } from '@lantern/shared';
 import { AppError } from '../http/appError';
 import { requireProject, type ProjectsService } from '../projects';
-import type { TracingStore } from './tracing.store';
+import type { MetadataDb } from '../storage/metadata';
+import type { TelemetryStore } from '../storage/telemetry';
+import { registerTracingQueryRoutes } from './query/query.routes';
+import { createQueryService } from './query/service';
+import { createTracingMetaStore } from './savedViews.store';
+import { createTracingStore } from './tracing.store';
 import { buildTraceTree } from './traceTree';
 
-export function registerTracingRoutes(app: FastifyInstance, deps: { projects: ProjectsService; store: TracingStore }): void {
+export function registerTracingRoutes(app: FastifyInstance, opts: { projects: ProjectsService; telemetry: TelemetryStore; db: MetadataDb }): void {
+  const deps = { projects: opts.projects, store: createTracingStore(opts.telemetry) };
+  registerTracingQueryRoutes(app, { projects: opts.projects, query: createQueryService(opts.telemetry), spans: deps.store, meta: createTracingMetaStore(opts.db) });
   app.get<{ Params: { projectId: string; traceId: string } }>('/api/v1/tracing/:projectId/traces/:traceId', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
     const traceId = requireTraceId(req.params.traceId);

@@ -1,5 +1,5 @@
 import type { Span } from '@lantern/shared';
-import { param, sql, uuidToTraceId } from '../storage/sql';
+import { param, sql, uuidToTraceId, type SqlParam } from '../storage/sql';
 import type { SpanData, TelemetryStore } from '../storage/telemetry';
 import { nsToRfc3339, type TraceRow } from './traceTree';
 
@@ -48,9 +48,33 @@ export function createTracingStore(store: TelemetryStore) {
         startPct: 0,
         endPct: 0,
         ...(events.length
-          ? { events: events.map((e) => ({ name: e.span.displayName, time: e.span.time, attrs: e.span.attrs, system: e.span.system, groupId: e.span.groupId })) }
+          ? { events: events.map(toEvent) }
           : {}),
       };
+    },
+
+    /** Full spans (with up to 100 events each) for a page of (trace, span) ids, in the given order. */
+    async spansByIds(projectId: number, ids: readonly { trace_uuid: string; id: string }[]): Promise<Span[]> {
+      if (ids.length === 0) return [];
+      const spanIds: SqlParam = { kind: 'param', type: 'Array(UInt64)', value: ids.map((r) => r.id) };
+      const rows = await store.query<DataRow>(sql`
+        SELECT toString(trace_id) AS trace_uuid, id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, project_id, data
+        FROM spans_data
+        WHERE project_id = ${param.uint32(projectId)} AND trace_id IN (SELECT arrayJoin(arrayMap(x -> toUUID(x), ${param.strings([...new Set(ids.map((r) => r.trace_uuid))])})))
+          AND (id IN ${spanIds} OR (is_event AND parent_id IN ${spanIds}))
+        ORDER BY time
+        LIMIT ${param.uint32(ids.length * (MAX_SPAN_EVENTS + 1))}`);
+      const byKey = new Map<string, Span>();
+      for (const r of rows) if (!r.is_event) byKey.set(`${r.trace_uuid}/${r.id}`, { ...toTraceRow(r).span, durationSelf: 0, startPct: 0, endPct: 0 });
+      for (const r of rows) {
+        if (!r.is_event) continue;
+        const owner = byKey.get(`${r.trace_uuid}/${r.parent_id}`);
+        if (owner && (owner.events?.length ?? 0) < MAX_SPAN_EVENTS) (owner.events ??= []).push(toEvent(toTraceRow(r)));
+      }
+      return ids.flatMap((r) => {
+        const s = byKey.get(`${r.trace_uuid}/${r.id}`);
+        return s ? [{ ...s, durationSelf: s.duration }] : [];
+      });
     },
 
     /** Any row of the trace in one of `projectIds` (the user's projects), to find where it lives. */
@@ -68,6 +92,8 @@ export function createTracingStore(store: TelemetryStore) {
 }
 
 export type TracingStore = ReturnType<typeof createTracingStore>;
+
+const toEvent = (e: TraceRow) => ({ name: e.span.displayName, time: e.span.time, attrs: e.span.attrs, system: e.span.system, groupId: e.span.groupId });
 
 function toTraceRow(r: DataRow): TraceRow {
   const d = JSON.parse(r.data) as SpanData;

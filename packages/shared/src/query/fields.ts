@@ -29,7 +29,7 @@ export const BUILTIN_FIELDS: Record<string, BuiltinField> = {
   '.event_count': { numeric: true, aggregate: false, unit: '' },
   '.event_error_count': { numeric: true, aggregate: false, unit: '' },
   '.event_log_count': { numeric: true, aggregate: false, unit: '' },
-  '.is_event': { numeric: false, aggregate: false, unit: '' },
+  '.is_event': { numeric: true, aggregate: false, unit: '' },
   '.count': { numeric: true, aggregate: true, unit: '' },
   '.count_per_min': { numeric: true, aggregate: true, unit: '' },
   '.error_count': { numeric: true, aggregate: true, unit: '' },

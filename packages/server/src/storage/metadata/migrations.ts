@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { tracingMigration } from '../../tracing/tracing.migration';
 
 /** Metadata migrations in code, applied in name order by Kysely's Migrator (SQLite and PostgreSQL). */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_tracing': tracingMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

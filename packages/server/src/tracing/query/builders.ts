@@ -1,0 +1,154 @@
+import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
+import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import { attrExpr, compileQuery, nameExpr, whereSql, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
+
+/**
+ * SQL for each tracing endpoint, as pure functions of the request (golden-tested). Output columns
+ * are aliased `g<i>` (group-by), `c<i>` (aggregates), `h<i>` (hidden) so no user text ever
+ * becomes an identifier; callers map them back to column names.
+ */
+
+const FROM = sql`FROM spans_index AS s`;
+const minutesOf = (scope: { gte: Date; lt: Date }) => Math.max((scope.lt.getTime() - scope.gte.getTime()) / 60_000, 1 / 60);
+
+export function systemsSql(scope: RangeScope, query: string) {
+  const q = compileQuery(query, 'where', { minutes: minutesOf(scope) });
+  const text = sql`SELECT s.system AS system, sum(s.count) AS count, sumIf(s.count, s.status_code = 'error') AS errorCount, uniqCombined64(s.group_id) AS groupCount ${FROM} WHERE ${whereSql(scope, q)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
+  return { q, sql: text };
+}
+
+export interface OutputColumn extends CompiledColumn {
+  /** Alias in the SQL answer. */
+  key: string;
+}
+
+function outputColumns(q: CompiledQuery): OutputColumn[] {
+  return [
+    ...q.groupBy.map((c, i) => ({ ...c, key: `g${i}` })),
+    ...q.columns.map((c, i) => ({ ...c, key: `c${i}` })),
+    ...q.hidden.map((c, i) => ({ ...c, key: `h${i}` })),
+  ];
+}
+
+const selectList = (cols: OutputColumn[]) => join(cols.map((c) => sql`${c.expr} AS ${ident(c.key)}`), ', ');
+
+/** Sort by the named column if the query has it; else the first aggregate desc; else the first group asc. */
+function chooseOrder(cols: OutputColumn[], sortBy: string | undefined, sortDesc: boolean | undefined): { order: Order; col: OutputColumn } | null {
+  const visible = cols.filter((c) => !c.hidden);
+  const named = sortBy ? visible.find((c) => c.name === sortBy) : undefined;
+  if (named) return { order: { column: named.name, desc: sortDesc ?? true }, col: named };
+  const agg = visible.find((c) => !c.isGroup);
+  if (agg) return { order: { column: agg.name, desc: true }, col: agg };
+  if (visible[0]) return { order: { column: visible[0].name, desc: false }, col: visible[0] };
+  return null;
+}
+
+export function groupsSql(scope: RangeScope, query: string, opts: { sortBy?: string; sortDesc?: boolean; limit: number }) {
+  const q = compileQuery(query, 'full', { minutes: minutesOf(scope) });
+  const cols = outputColumns(q);
+  const chosen = chooseOrder(cols, opts.sortBy, opts.sortDesc);
+  if (!chosen || q.columns.length + q.groupBy.length === 0) return { q, cols, order: { column: opts.sortBy ?? '', desc: opts.sortDesc ?? true }, sql: null };
+  const groupBy = q.groupBy.length ? sql` GROUP BY ${join(cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), ', ')}` : sql``;
+  const having = q.having.length ? sql` HAVING ${join(q.having, ' AND ')}` : sql``;
+  const dir = chosen.order.desc ? sql`DESC` : sql`ASC`;
+  const text = sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir} LIMIT ${param.uint32(opts.limit + 1)}`;
+  return { q, cols, order: chosen.order, sql: text };
+}
+
+/** Candidate bucket sizes in minutes (reference §5.1), fallback 24h. */
+const PERIODS_MIN = [1, 2, 3, 5, 10, 15, 30, 60, 120, 180, 240, 300, 360, 720];
+export function groupingPeriodMs(rangeMs: number, maxPoints: number): number {
+  for (const m of PERIODS_MIN) if (Math.floor(rangeMs / (m * 60_000)) <= maxPoints) return m * 60_000;
+  return 1440 * 60_000;
+}
+
+const bucketExpr = (bucketMs: number) => sql`toStartOfInterval(s.time, toIntervalMinute(${param.uint32(bucketMs / 60_000)}))`;
+
+export function timeseriesSql(scope: RangeScope, query: string) {
+  const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 120);
+  const ceil = (d: Date) => new Date(Math.ceil(d.getTime() / bucketMs) * bucketMs);
+  const aligned: RangeScope = { ...scope, gte: ceil(scope.gte), lt: ceil(scope.lt) };
+  const q = compileQuery(query, 'full', { minutes: bucketMs / 60_000 });
+  // Only the first 4 numeric aggregates are plotted (§2.3).
+  q.columns = q.columns.filter((c) => c.isNum).slice(0, 4);
+  const cols = outputColumns(q);
+  if (q.columns.length === 0) return { q, cols, bucketMs, scope: aligned, sql: null };
+  const groupBy = join([...cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), sql`t`], ', ');
+  const having = q.having.length ? sql` HAVING ${join(q.having, ' AND ')}` : sql``;
+  const text = sql`SELECT ${selectList(cols)}, toUnixTimestamp(${bucketExpr(bucketMs)}) AS t ${FROM} WHERE ${whereSql(aligned, q)} GROUP BY ${groupBy}${having} ORDER BY t ASC LIMIT 100000`;
+  return { q, cols, bucketMs, scope: aligned, sql: text };
+}
+
+export function percentilesSql(scope: RangeScope, query: string, withDurations: boolean) {
+  const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 300);
+  const q = compileQuery(query, 'filters', { minutes: bucketMs / 60_000 });
+  const durations = withDurations
+    ? sql`, sumIf(s.count, s.status_code = 'error') AS errorCount, quantilesTDigest(0.5, 0.9, 0.99)(s.duration) AS q, max(s.duration) AS max`
+    : sql``;
+  const text = sql`SELECT toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, sum(s.count) AS count${durations} ${FROM} WHERE ${whereSql(scope, q)} GROUP BY t ORDER BY t ASC LIMIT 10000`;
+  return { q, bucketMs, sql: text };
+}
+
+export function groupStatsSql(scope: RangeScope, query: string, columns: readonly string[]) {
+  const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 300);
+  const o = { minutes: bucketMs / 60_000 };
+  const q = compileQuery(query, 'filters', o);
+  const cols: { name: string; key: string; expr: SqlFragment }[] = [];
+  const errors: string[] = [];
+  columns.forEach((text, i) => {
+    const p = parsePart(text);
+    const col = p.ast?.kind === 'select' && p.ast.columns.length === 1 ? p.ast.columns[0] : undefined;
+    if (!col) return void errors.push(`column ${JSON.stringify(text)}: ${p.error?.message ?? 'must be one column'}`);
+    if (!isAggregate(col.name)) return void errors.push(`column ${JSON.stringify(text)}: must be an aggregate`);
+    try {
+      cols.push({ name: text, key: `c${i}`, expr: nameExpr(col.name, o) });
+    } catch (e) {
+      errors.push(`column ${JSON.stringify(text)}: ${(e as Error).message}`);
+    }
+  });
+  const select = join(cols.map((c) => sql`${c.expr} AS ${ident(c.key)}`), ', ');
+  const text = sql`SELECT toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, ${select} ${FROM} WHERE ${whereSql(scope, q)} GROUP BY t ORDER BY t ASC LIMIT 10000`;
+  return { q, bucketMs, cols, errors, sql: text };
+}
+
+/** Span list: a page of (trace id, span id) and the total count of the same filter. */
+export function spansSql(scope: RangeScope, query: string, opts: { sortBy?: string; sortDesc?: boolean; page: number; limit: number; eventsOnly: boolean }) {
+  const o = { minutes: minutesOf(scope) };
+  const q = compileQuery(query, 'filters', o);
+  const fallback: Order = { column: opts.eventsOnly ? '.time' : '.duration', desc: true };
+  let order: Order = fallback;
+  let sortName: Name = { func: null, attr: fallback.column, text: fallback.column, start: 0, end: 0 };
+  if (opts.sortBy) {
+    const p = parsePart(opts.sortBy);
+    const n = p.ast?.kind === 'select' && p.ast.columns.length === 1 ? p.ast.columns[0].name : undefined;
+    if (n && !isAggregate(n)) {
+      sortName = n;
+      order = { column: n.text, desc: opts.sortDesc ?? true };
+    }
+  }
+  const sortExpr = attrExpr(sortName.attr, o);
+  const where = whereSql(scope, q);
+  const dir = order.desc ? sql`DESC` : sql`ASC`;
+  const page = sql`SELECT toString(s.trace_id) AS trace_uuid, s.id AS id ${FROM} WHERE ${where} ORDER BY ${sortExpr} ${dir}, s.id ASC LIMIT ${param.uint32(opts.limit)} OFFSET ${param.uint32((opts.page - 1) * opts.limit)}`;
+  const count = sql`SELECT count() AS count ${FROM} WHERE ${where}`;
+  return { q, order, page, count };
+}
+
+export function attrKeysSql(scope: RangeScope, query: string) {
+  const q = compileQuery(query, 'filters', { minutes: minutesOf(scope) });
+  return { q, sql: sql`SELECT groupUniqArrayArray(1000)(s.all_keys) AS keys ${FROM} WHERE ${whereSql(scope, q)}` };
+}
+
+export const ATTR_VALUES_LIMIT = 1000;
+
+/** Distinct values of one attribute with counts; filters on that same attribute are left out (§6.2). */
+export function attrValuesSql(scope: RangeScope, query: string, attrKey: string, searchInput: string | undefined) {
+  const q = compileQuery(query, 'filters', { minutes: minutesOf(scope) }, { skipFilterOn: attrKey });
+  const e = attrExpr(attrKey, { minutes: minutesOf(scope) });
+  const value = BUILTIN_FIELDS[attrKey]?.numeric || attrKey === '.time' ? sql`toString(${e})` : e;
+  const conds = [whereSql(scope, q)];
+  if (!isBuiltin(attrKey)) conds.push(sql`has(s.all_keys, ${param.string(attrKey)})`);
+  if (searchInput) conds.push(sql`positionCaseInsensitiveUTF8(${value}, ${param.string(searchInput)}) > 0`);
+  const text = sql`SELECT ${value} AS value, count() AS count ${FROM} WHERE ${join(conds, ' AND ')} GROUP BY value ORDER BY count DESC, value ASC LIMIT ${param.uint32(ATTR_VALUES_LIMIT + 1)}`;
+  return { q, sql: text };
+}

@@ -1,0 +1,207 @@
+import type {
+  AttrKeysResponse,
+  AttrValuesResponse,
+  ColumnInfo,
+  GroupRow,
+  GroupStatsResponse,
+  GroupsResponse,
+  PercentilesResponse,
+  SystemsResponse,
+  TimeseriesResponse,
+} from '@lantern/shared';
+import { BUILTIN_FIELDS, UINT64_FIELDS } from '@lantern/shared';
+import type { TelemetryStore } from '../../storage/telemetry';
+import { sortCoreFirst } from '../savedViews.store';
+import {
+  ATTR_VALUES_LIMIT,
+  attrKeysSql,
+  attrValuesSql,
+  groupsSql,
+  groupStatsSql,
+  percentilesSql,
+  spansSql,
+  systemsSql,
+  timeseriesSql,
+  type OutputColumn,
+} from './builders';
+import { allEventSystems, type RangeScope } from './compile';
+
+/** Runs the endpoint queries and shapes their answers (reference query §2, §5.3 gap filling). */
+
+type Row = Record<string, unknown>;
+const num = (v: unknown): number => {
+  if (v === null || v === undefined) return 0;
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isFinite(n) ? n : 0;
+};
+/** NaN/Inf are null on the wire (reference §0.3); 64-bit integers stay strings. */
+const jsonValue = (v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? null : v);
+export const isoTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+const BUILTIN_ATTR_KEYS = ['.system', '.kind', '.name', '.event_name', '.status_code', '.status_message'];
+
+export function createQueryService(store: TelemetryStore) {
+  const minutes = (s: RangeScope) => (s.lt.getTime() - s.gte.getTime()) / 60_000;
+
+  return {
+    async systems(scope: RangeScope, query: string): Promise<SystemsResponse & { query: unknown }> {
+      const { q, sql } = systemsSql(scope, query);
+      const rows = await store.query<Row>(sql);
+      const m = minutes(scope);
+      const systems = rows.map((r) => {
+        const count = num(r.count);
+        const errorCount = num(r.errorCount);
+        return { projectId: scope.projectId, system: String(r.system), count, errorCount, rate: count / m, errorRate: count ? errorCount / count : 0, groupCount: num(r.groupCount) };
+      });
+      return { systems, hasNoData: systems.length === 0 && query.trim() === '', query: { parts: q.parts } };
+    },
+
+    async groups(scope: RangeScope, query: string, opts: { sortBy?: string; sortDesc?: boolean; limit: number }): Promise<GroupsResponse & { querySql?: string }> {
+      const built = groupsSql(scope, query, opts);
+      const columns = columnInfos(built.cols);
+      if (!built.sql) return { groups: [], columns, query: { parts: built.q.parts }, hasMore: false, order: built.order };
+      const rows = await store.query<Row>(built.sql);
+      const hasMore = rows.length > opts.limit;
+      const groups = rows.slice(0, opts.limit).map((r) => groupRow(built.cols, r));
+      return { groups, columns, query: { parts: built.q.parts }, hasMore, order: built.order };
+    },
+
+    async timeseries(scope: RangeScope, query: string): Promise<TimeseriesResponse> {
+      const built = timeseriesSql(scope, query);
+      const columns = columnInfos(built.cols);
+      if (!built.sql) return { groups: [], time: null, columns, query: { parts: built.q.parts } };
+      const rows = await store.query<Row>(built.sql);
+      const { gte, lt } = built.scope;
+      const points = Math.floor((lt.getTime() - gte.getTime()) / built.bucketMs);
+      const numCols = built.cols.filter((c) => !c.isGroup && !c.hidden);
+      const groupCols = built.cols.filter((c) => c.isGroup);
+      const series = new Map<string, { first: Row; arrays: number[][] }>();
+      for (const r of rows) {
+        const key = JSON.stringify(groupCols.map((c) => r[c.key]));
+        let s = series.get(key);
+        if (!s) series.set(key, (s = { first: r, arrays: numCols.map(() => new Array<number>(points).fill(0)) }));
+        const idx = Math.trunc((num(r.t) * 1000 - gte.getTime()) / built.bucketMs);
+        if (idx < 0 || idx >= points) continue;
+        numCols.forEach((c, i) => (s.arrays[i][idx] = num(r[c.key])));
+      }
+      const ranked = [...series.values()].sort((a, b) => sum(b.arrays[0]) - sum(a.arrays[0])).slice(0, 100);
+      const groups = ranked.map((s) => {
+        const row = groupRow(built.cols.filter((c) => c.isGroup || c.hidden), s.first);
+        numCols.forEach((c, i) => (row[c.name] = s.arrays[i]));
+        return row;
+      });
+      const time = groups.length ? Array.from({ length: points }, (_, i) => isoTime(gte.getTime() + i * built.bucketMs)) : null;
+      return { groups, time, columns, query: { parts: built.q.parts } };
+    },
+
+    async percentiles(scope: RangeScope, query: string): Promise<PercentilesResponse> {
+      const withDurations = !allEventSystems(scope.systems);
+      const built = percentilesSql(scope, query, withDurations);
+      const rows = await store.query<Row>(built.sql);
+      if (rows.length === 0) return {};
+      const fill = bucketFiller(scope, built.bucketMs, rows);
+      const m = built.bucketMs / 60_000;
+      const out: PercentilesResponse = { count: fill((r) => num(r.count)), rate: fill((r) => num(r.count) / m), time: fill.time };
+      if (withDurations) {
+        const q = (r: Row, i: number) => Math.round(num((r.q as unknown[] | undefined)?.[i]));
+        Object.assign(out, {
+          errorCount: fill((r) => num(r.errorCount)),
+          errorRate: fill((r) => num(r.errorCount) / m),
+          p50: fill((r) => q(r, 0)),
+          p90: fill((r) => q(r, 1)),
+          p99: fill((r) => q(r, 2)),
+          max: fill((r) => num(r.max)),
+        });
+      }
+      return out;
+    },
+
+    async groupStats(scope: RangeScope, query: string, columns: readonly string[]): Promise<{ errors: string[]; answer: GroupStatsResponse }> {
+      const built = groupStatsSql(scope, query, columns);
+      if (built.errors.length) return { errors: built.errors, answer: {} };
+      const rows = await store.query<Row>(built.sql);
+      if (rows.length === 0) return { errors: [], answer: {} };
+      const fill = bucketFiller(scope, built.bucketMs, rows);
+      const answer: GroupStatsResponse = {};
+      for (const c of built.cols) answer[c.name] = fill((r) => num(r[c.key]));
+      answer._time = fill.time;
+      return { errors: [], answer };
+    },
+
+    /** A page of (trace id, span id) pairs, the total, and the order used. */
+    async spanPage(scope: RangeScope, query: string, opts: { sortBy?: string; sortDesc?: boolean; page: number; limit: number }) {
+      const built = spansSql(scope, query, { ...opts, eventsOnly: allEventSystems(scope.systems) });
+      const [page, count] = await Promise.all([store.query<{ trace_uuid: string; id: string }>(built.page), store.query<{ count: string }>(built.count)]);
+      return { ids: page, count: num(count[0]?.count), order: built.order, query: { parts: built.q.parts } };
+    },
+
+    async attrKeys(scope: RangeScope, query: string, pinned: readonly string[]): Promise<AttrKeysResponse & { query: unknown }> {
+      const built = attrKeysSql(scope, query);
+      const rows = await store.query<{ keys: string[] }>(built.sql);
+      const keys = sortCoreFirst([...new Set([...(rows[0]?.keys ?? []), ...BUILTIN_ATTR_KEYS])]);
+      const pin = new Set(pinned);
+      return { items: keys.map((value) => ({ value, pinned: pin.has(value) })), query: { parts: built.q.parts } };
+    },
+
+    async attrValues(scope: RangeScope, query: string, attrKey: string, searchInput?: string): Promise<AttrValuesResponse & { query: unknown }> {
+      const built = attrValuesSql(scope, query, attrKey, searchInput);
+      const rows = await store.query<{ value: unknown; count: unknown }>(built.sql);
+      return {
+        items: rows.slice(0, ATTR_VALUES_LIMIT).map((r) => ({ value: String(r.value), count: num(r.count), hint: '' })),
+        hasMore: rows.length > ATTR_VALUES_LIMIT,
+        query: { parts: built.q.parts },
+      };
+    },
+  };
+}
+
+export type QueryService = ReturnType<typeof createQueryService>;
+
+const sum = (a: readonly number[] | undefined) => (a ?? []).reduce((x, y) => x + y, 0);
+
+function columnInfos(cols: OutputColumn[]): ColumnInfo[] {
+  return cols.filter((c) => !c.hidden).map((c) => ({ name: c.name, unit: c.unit, isGroup: c.isGroup, isNum: c.isNum }));
+}
+
+/** Zero-filled arrays over [gte, lt) in `bucketMs` steps; rows carry `t` in Unix seconds. */
+function bucketFiller(scope: RangeScope, bucketMs: number, rows: Row[]) {
+  const points = Math.floor((scope.lt.getTime() - scope.gte.getTime()) / bucketMs);
+  const at = rows.map((r) => Math.trunc((num(r.t) * 1000 - scope.gte.getTime()) / bucketMs));
+  const fill = (f: (r: Row) => number): number[] => {
+    const out = new Array<number>(points).fill(0);
+    rows.forEach((r, i) => {
+      const idx = Math.max(0, at[i]);
+      if (idx < points) out[idx] += f(r);
+    });
+    return out;
+  };
+  return Object.assign(fill, { time: Array.from({ length: points }, (_, i) => isoTime(scope.gte.getTime() + i * bucketMs)) });
+}
+
+/** A row of a grouped answer: every column by name plus `_id`, `_name`, `_query` (§2.2). */
+function groupRow(cols: OutputColumn[], r: Row): GroupRow {
+  const row: Record<string, unknown> = {};
+  for (const c of cols) row[c.name] = jsonValue(r[c.key]);
+  const groups = cols.filter((c) => c.isGroup);
+  const displayName = typeof row['display.name'] === 'string' ? row['display.name'] : '';
+  const literal = (c: OutputColumn, v: unknown) =>
+    c.name_.func === null && BUILTIN_FIELDS[c.name_.attr]?.numeric && (UINT64_FIELDS.has(c.name_.attr) || typeof v === 'number') ? String(v) : JSON.stringify(String(v ?? ''));
+  const key = (c: OutputColumn) => (/^[A-Za-z_$.][A-Za-z0-9_.]*$/.test(c.name) ? c.name : JSON.stringify(c.name));
+  const pairs = groups.map((c) => `${c.name}=${literal(c, row[c.name])}`);
+  return {
+    ...row,
+    _id: fnv1a64(JSON.stringify(groups.map((c) => row[c.name]))),
+    _name: groups.length === 1 && groups[0].name === '.group_id' && displayName ? displayName : pairs.join(' '),
+    _query: groups.length ? `where ${groups.map((c) => `${key(c)} = ${literal(c, row[c.name])}`).join(' and ')}` : '',
+  };
+}
+
+/** 64-bit FNV-1a as a decimal string: a stable row id. */
+export function fnv1a64(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const b of new TextEncoder().encode(text)) {
+    h ^= BigInt(b);
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h.toString();
+}

@@ -1,0 +1,109 @@
+import { CORE_ATTRS, type SavedView, type SavedViewInput } from '@lantern/shared';
+import type { MetadataDb } from '../storage/metadata';
+import type { TracingTables } from './tracing.migration';
+
+const MAX_VIEWS = 100;
+
+/** Saved views (per project, visible to every user of it) and per-user pinned facets. */
+export function createTracingMetaStore(metadata: MetadataDb) {
+  const db = metadata.withTables<TracingTables>();
+
+  const toView = (r: {
+    id: number;
+    user_id: number;
+    project_id: number;
+    name: string;
+    route: string;
+    params: string;
+    query: string;
+    pinned: number;
+    created_at: string;
+    user_name: string | null;
+    user_email: string | null;
+  }): SavedView => ({
+    id: Number(r.id),
+    userId: Number(r.user_id),
+    projectId: Number(r.project_id),
+    name: r.name,
+    route: r.route,
+    params: JSON.parse(r.params) as Record<string, unknown>,
+    query: JSON.parse(r.query) as Record<string, unknown>,
+    pinned: Boolean(Number(r.pinned)),
+    createdAt: r.created_at,
+    user: { id: Number(r.user_id), name: r.user_name ?? '', email: r.user_email ?? '' },
+  });
+
+  const selectViews = () =>
+    db
+      .selectFrom('saved_views as v')
+      .leftJoin('users as u', 'u.id', 'v.user_id')
+      .select(['v.id', 'v.user_id', 'v.project_id', 'v.name', 'v.route', 'v.params', 'v.query', 'v.pinned', 'v.created_at', 'u.name as user_name', 'u.email as user_email']);
+
+  return {
+    /** Pinned first, then newest first. */
+    async listViews(projectId: number): Promise<SavedView[]> {
+      const rows = await selectViews().where('v.project_id', '=', projectId).orderBy('v.pinned', 'desc').orderBy('v.created_at', 'desc').orderBy('v.id', 'desc').limit(MAX_VIEWS).execute();
+      return rows.map(toView);
+    },
+
+    async createView(projectId: number, userId: number, input: SavedViewInput & { params: Record<string, unknown>; query: Record<string, unknown> }): Promise<SavedView> {
+      const row = await db
+        .insertInto('saved_views')
+        .values({
+          user_id: userId,
+          project_id: projectId,
+          name: input.name,
+          route: input.route,
+          params: JSON.stringify(input.params),
+          query: JSON.stringify(input.query),
+          pinned: 0,
+          created_at: new Date().toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const view = await selectViews().where('v.id', '=', Number(row.id)).executeTakeFirstOrThrow();
+      return toView(view);
+    },
+
+    /** False when the view does not exist in this project. */
+    async deleteView(projectId: number, id: number): Promise<boolean> {
+      const r = await db.deleteFrom('saved_views').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+
+    async setPinned(projectId: number, id: number, pinned: boolean): Promise<boolean> {
+      const r = await db.updateTable('saved_views').set({ pinned: pinned ? 1 : 0 }).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    /** The user's pinned attributes: their own pins plus the core attributes they did not unpin, core first. */
+    async pinnedFacets(userId: number): Promise<string[]> {
+      const rows = await db.selectFrom('pinned_facets').select(['attr', 'unpinned']).where('user_id', '=', userId).execute();
+      const unpinned = new Set(rows.filter((r) => Number(r.unpinned)).map((r) => r.attr));
+      const attrs = new Set<string>(CORE_ATTRS.filter((a) => !unpinned.has(a)));
+      for (const r of rows) if (!Number(r.unpinned)) attrs.add(r.attr);
+      return sortCoreFirst([...attrs]);
+    },
+
+    async setFacetPinned(userId: number, attr: string, pinned: boolean): Promise<void> {
+      await db
+        .insertInto('pinned_facets')
+        .values({ user_id: userId, attr, unpinned: pinned ? 0 : 1 })
+        .onConflict((oc) => oc.columns(['user_id', 'attr']).doUpdateSet({ unpinned: pinned ? 0 : 1 }))
+        .execute();
+    },
+  };
+}
+
+export type TracingMetaStore = ReturnType<typeof createTracingMetaStore>;
+
+const CORE_RANK = new Map<string, number>(CORE_ATTRS.map((a, i) => [a, i]));
+/** Core attributes in their fixed order, then the rest alphabetically (reference query §6.1). */
+export function sortCoreFirst(keys: string[]): string[] {
+  return keys.sort((a, b) => {
+    const ra = CORE_RANK.get(a);
+    const rb = CORE_RANK.get(b);
+    if (ra !== undefined || rb !== undefined) return (ra ?? Infinity) - (rb ?? Infinity);
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
+}
