@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
+import { registerDemoRoutes } from '../demo';
 import { createHttpApp, registerWebApp } from '../http';
 import { Batcher, bindGrpc, type SpanBatcher, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
 import { createProjectsService, registerProjectRoutes } from '../projects';
@@ -56,6 +57,7 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
   registerProjectRoutes(http, projects);
   registerTracingRoutes(http, { projects, telemetry, db });
+  registerDemoRoutes(http, { projects });
   await registerIngestHttpRoutes(http, { projects, traces, maxBodyBytes: config.ingest.max_body_bytes });
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 

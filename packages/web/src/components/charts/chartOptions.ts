@@ -144,10 +144,10 @@ export function pctileOption(d: PctileData): Record<string, unknown> {
   return {
     ...BASE,
     grid: { top: 30, left: 60, right: 30, height: 75 },
-    legend: { type: 'scroll', width: '90%', selected: { p50: true, p90: true, p99: false, max: false } },
+    legend: { type: 'scroll', top: 0, left: 'center', width: '90%', selected: { p50: true, p90: true, p99: false, max: false } },
     tooltip: { trigger: 'axis', appendToBody: true, axisPointer: { type: 'cross' }, formatter: (p: TooltipParam[]) => tooltipHtml(p, keys.map(() => 'nanoseconds')) },
     xAxis: { type: 'time', axisTick: { show: false }, axisLabel: { show: false }, splitLine: { show: false }, axisPointer: { label: { show: false } } },
-    yAxis: { type: 'value', splitLine: { show: false }, axisLabel: { formatter: (v: number) => formatUnit(v, 'nanoseconds') } },
+    yAxis: { type: 'value', splitNumber: 2, splitLine: { show: false }, axisLabel: { formatter: (v: number) => formatUnit(v, 'nanoseconds') } },
     series: keys.map((k) => ({
       name: k,
       type: 'line',
@@ -169,7 +169,7 @@ export function rateOption(d: PctileData): Record<string, unknown> {
     grid: { top: 15, left: 60, right: 30, height: 70 },
     tooltip: { trigger: 'axis', appendToBody: true, axisPointer: { type: 'cross' }, formatter: (p: TooltipParam[]) => tooltipHtml(p, ['', '']) },
     xAxis: { type: 'time', splitLine: { show: false } },
-    yAxis: { type: 'value', splitLine: { show: false }, axisLabel: { formatter: (v: number) => formatUnit(v, '') } },
+    yAxis: { type: 'value', splitNumber: 2, splitLine: { show: false }, axisLabel: { formatter: (v: number) => formatUnit(v, '') } },
     series: [
       { name: 'count per min', type: 'line', symbol: 'none', color: '#42A5F5', areaStyle: { opacity: 0.15 }, data: d.time.map((t, i) => [t, d.rate?.[i] ?? 0]) },
       { name: 'errors per min', type: 'line', symbol: 'none', color: '#F44336', data: d.time.map((t, i) => [t, d.errorRate?.[i] ?? 0]) },
