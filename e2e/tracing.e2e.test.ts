@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, type RunningLantern } from './harness';
 import { launchBrowser, screenshot } from './pages/browser';
+import { ExplorePage } from './pages/ExplorePage';
 import { LoginPage } from './pages/LoginPage';
 import { SpanCard } from './pages/SpanCard';
 import { TracePage } from './pages/TracePage';
@@ -115,5 +116,153 @@ describe('tracing screens', () => {
     console.log(`10,000-span trace: load ${loadMs} ms, scroll to end ${scrollMs} ms, collapse+expand ${toggleMs} ms`);
     expect(toggleMs).toBeLessThan(5000);
     await screenshot(page, 'tracing-04-big-trace', { fullPage: false });
+  });
+
+  it('explore spans: build a query with the builder, see the groups change, open spans and a span', async () => {
+    explainFailures();
+    const explore = new ExplorePage(page);
+    await explore.goto(lantern.baseUrl, 1);
+    // The picker chooses the first system and the page gets the default group query.
+    await page.waitForURL(/system=all/);
+    await page.waitForURL(/query=group/);
+    await explore.waitForGroups();
+    expect(await explore.chipTexts()).toEqual(['.group_id', '.count_per_min', '.error_rate', '{p50,p90,p99}(.duration)']);
+    const allGroups = await explore.groupNameTexts();
+    await screenshot(page, 'tracing-10-explore-groups');
+    expect(allGroups).toContain('render page');
+    expect(allGroups).toHaveLength(15);
+    await expect(explore.groupsCount.innerText()).resolves.toMatch(/^\d+ groups$/);
+    expect(Number((await explore.groupsCount.innerText()).split(' ')[0])).toBeGreaterThan(15);
+    await page.getByTestId('groups-pager-text').waitFor();
+
+    // Duration >= 1 ms keeps fewer groups (redis calls are under a millisecond).
+    const duration = await explore.openMenu('duration');
+    await duration.getByTestId('duration-gte').fill('1');
+    await duration.getByTestId('duration-apply').click();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('.duration >= 1ms')));
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).every((e) => !e.textContent?.startsWith('GET session:')));
+    expect(explore.url().searchParams.get('query')).toContain('where .duration >= 1ms');
+
+    // Where service.name = "checkout" leaves only the checkout service's groups.
+    const where = await explore.openMenu('where');
+    await where.getByTestId('where-column').fill('service.name');
+    await page.getByRole('option', { name: 'service.name', exact: true }).waitFor();
+    await where.getByTestId('where-value').fill('checkout');
+    await where.getByText('For example').click();
+    await where.getByTestId('where-apply').click();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).every((e) => !e.textContent?.includes('GET /api/products')));
+    const checkoutGroups = await explore.groupNameTexts();
+    expect(checkoutGroups).toContain('POST /checkout');
+    expect(checkoutGroups).not.toContain('GET /products/:id');
+    await screenshot(page, 'tracing-11-explore-filtered');
+
+    // A broken part gets its own error under its chip, from the shared parser.
+    await page.getByTestId('query-add').click();
+    await page.getByTestId('query-chip-input').fill('where .duration >');
+    await page.getByTestId('query-chip-input').press('Enter');
+    await page.getByTestId('query-chip-error').waitFor();
+    await expect(page.getByTestId('query-chip-error').innerText()).resolves.toMatch(/value/);
+    await screenshot(page, 'tracing-12-explore-chip-error');
+    await page.locator('[data-testid="query-chip"][data-error="true"] [data-testid="query-chip-delete"]').click();
+    await page.getByTestId('query-chip-error').waitFor({ state: 'detached' });
+
+    // Group by service.name: one row per service.
+    const groupBy = await explore.openMenu('group-by');
+    await groupBy.getByTestId('group-chip').filter({ hasText: 'service.name' }).click();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).some((e) => e.textContent?.includes('service.name=')));
+    await expect(explore.groupNameTexts()).resolves.toEqual(['service.name="checkout"']);
+
+    // Reset, search for checkout, then a row expands to its spans and a span opens its card.
+    await page.getByTestId('qb-reset').click();
+    await page.waitForFunction(() => !Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('checkout')));
+    const search = await explore.openMenu('search');
+    await search.getByTestId('search-text').fill('api/checkout');
+    await search.getByTestId('search-apply').click();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).every((e) => e.textContent?.includes('checkout')));
+    await explore.groupRows.filter({ hasText: 'POST /api/checkout' }).first().click();
+    await page.waitForTimeout(3000);
+    await screenshot(page, 'tracing-13-explore-group-spans');
+    await page.getByTestId('group-spans').getByTestId('span-list-row').first().waitFor();
+    await page.getByTestId('group-spans').getByTestId('span-list-row').first().click();
+    const card = new SpanCard(page, page.getByTestId('span-dialog'));
+    await expect(card.title.innerText()).resolves.toBe('POST /api/checkout');
+    await card.tab('attrs').click();
+    expect(await card.attrKeys()).toContain('http.route');
+    await card.root.getByTestId('attrs-view-json').click();
+    await expect(card.root.getByTestId('attrs-json').innerText()).resolves.toContain('"route": "/api/checkout"');
+    await card.tab('percentiles').click();
+    await card.root.getByTestId('pctile-chart').waitFor();
+    await page.getByTestId('span-dialog-close').click();
+
+    // 'Filter spans for this group' opens the Spans tab for that group.
+    await explore.groupRows.filter({ hasText: 'POST /api/checkout' }).first().getByTestId('group-spans-link').click();
+    await page.waitForURL(/\/spans\/1\/items\?/);
+    await explore.spanRows.first().waitFor();
+    const names = (await page.getByTestId('span-list-name').allInnerTexts()).map((t) => t.trim());
+    expect(new Set(names)).toEqual(new Set(['POST /api/checkout']));
+    await expect(page.getByTestId('spans-count').innerText()).resolves.toMatch(/\d+ spans/);
+    await page.getByTestId('pctile-chart').waitFor();
+    await screenshot(page, 'tracing-14-explore-spans');
+    expect(browserErrors).toEqual([]);
+  });
+
+  it('explore spans: saved views, date range in the address across reloads, timeseries', async () => {
+    explainFailures();
+    const explore = new ExplorePage(page);
+    await explore.goto(lantern.baseUrl, 1);
+    await explore.waitForGroups();
+
+    // The period menu writes time_dur; the address survives a reload.
+    await page.getByTestId('period-picker').click();
+    await page.getByTestId('period-option').filter({ hasText: 'Last 3 hours' }).click();
+    await page.waitForURL(/time_dur=10800/);
+    expect(explore.url().searchParams.get('time_gte')).toMatch(/^\d{8}T\d{6}$/);
+    await expect(page.getByTestId('date-next').isDisabled()).resolves.toBe(true);
+    await page.getByTestId('date-prev').click();
+    await page.getByTestId('date-now').waitFor();
+    await expect(page.getByTestId('date-next').isEnabled()).resolves.toBe(true);
+    const before = explore.url().searchParams.get('time_gte');
+    await page.reload();
+    await explore.root.waitFor();
+    await page.getByTestId('date-from-text').waitFor();
+    expect(explore.url().searchParams.get('time_gte')).toBe(before);
+    expect(explore.url().searchParams.get('time_dur')).toBe('10800');
+    await screenshot(page, 'tracing-15-explore-past-range');
+    await page.getByTestId('date-now').click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="date-now"]'));
+
+    // Save a view, pin it, open it, delete it.
+    const search = await explore.openMenu('search');
+    await search.getByTestId('search-text').fill('checkout');
+    await search.getByTestId('search-apply').click();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('"checkout"')));
+    await page.getByTestId('view-save-open').click();
+    await page.getByTestId('views-empty').waitFor();
+    await page.getByTestId('view-name').fill('Checkout groups');
+    await page.getByTestId('view-save').click();
+    await page.getByTestId('saved-view').first().waitFor();
+    await expect(page.getByTestId('saved-view-name').first().innerText()).resolves.toBe('Groups > all > Checkout groups');
+    await page.getByTestId('view-pin').click();
+    await page.locator('[data-testid="saved-view"][data-pinned="true"]').waitFor();
+    await screenshot(page, 'tracing-16-saved-views');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('qb-reset').click();
+    await page.waitForFunction(() => !Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('"checkout"')));
+    await page.getByTestId('views-open').click();
+    await page.getByTestId('saved-view-name').first().click();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('"checkout"')));
+    await page.getByTestId('views-open').click();
+    await page.getByTestId('view-delete').click();
+    await page.getByTestId('views-empty').waitFor();
+    await page.keyboard.press('Escape');
+
+    // Timeseries: one chart per metric column and the groups table.
+    await page.getByTestId('tab-timeseries').click();
+    await page.waitForURL(/\/spans\/1\/timeseries/);
+    await page.getByTestId('timeseries-chart').first().waitFor();
+    expect(await page.getByTestId('timeseries-chart').count()).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('timeseries-groups').waitFor();
+    await screenshot(page, 'tracing-17-timeseries');
+    expect(browserErrors).toEqual([]);
   });
 });

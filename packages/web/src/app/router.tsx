@@ -6,7 +6,7 @@ import { TracingHelpPage } from '../features/help/TracingHelpPage';
 import { MetricsHelpPage, MetricsPage } from '../features/metrics/MetricsPage';
 import { OverviewPage } from '../features/overview/OverviewPage';
 import { ProjectSettingsPage } from '../features/projects/ProjectSettingsPage';
-import { SpanGroupListPage } from '../features/spans/SpanGroupListPage';
+import { ExploreSpansPage } from '../features/tracing/explore/ExploreSpansPage';
 import { SpanPage } from '../features/tracing/SpanPage';
 import { TraceFindPage } from '../features/tracing/TraceFindPage';
 import { TracePage } from '../features/tracing/TracePage';
@@ -41,7 +41,7 @@ export const router = createBrowserRouter([
           { path: '/overview/:projectId/*', element: <OverviewPage /> },
           { path: '/spans', element: <FirstProjectRedirect to={(id) => paths.spanGroups(id)} /> },
           { path: '/events', element: <FirstProjectRedirect to={(id) => paths.spanGroups(id)} /> },
-          { path: '/spans/:projectId/*', element: <SpanGroupListPage /> },
+          { path: '/spans/:projectId/*', element: <ExploreSpansPage /> },
           { path: '/traces/:traceId', element: <TraceFindPage /> },
           { path: '/traces/:projectId/:traceId', element: <TracePage /> },
           { path: '/traces/:projectId/:traceId/:spanId', element: <SpanPage /> },
