@@ -6,6 +6,10 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { ExportResult } from '@opentelemetry/core';
+import { OTLPLogExporter as GrpcLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc';
+import { OTLPLogExporter as HttpJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
+import { OTLPLogExporter as ProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
+import { BatchLogRecordProcessor, LoggerProvider, type LogRecordExporter, type ReadableLogRecord } from '@opentelemetry/sdk-logs';
 
 /**
  * Real OpenTelemetry JS SDK clients pointed at a Lantern server, for tests: the official OTLP
@@ -67,4 +71,44 @@ export function createTestTracer(
     results,
     shutdown: () => provider.shutdown(),
   };
+}
+
+export function logExporterFor(transport: Transport, opts: { httpUrl: string; grpcUrl: string; dsn: string }): LogRecordExporter {
+  if (transport === 'grpc') {
+    const metadata = new Metadata();
+    metadata.set('lantern-dsn', opts.dsn);
+    return new GrpcLogExporter({ url: opts.grpcUrl, metadata });
+  }
+  const config = { url: `${opts.httpUrl}/v1/logs`, headers: { 'lantern-dsn': opts.dsn } };
+  return transport === 'http-proto' ? new ProtoLogExporter(config) : new HttpJsonLogExporter(config);
+}
+
+export interface TestLogger {
+  logger: ReturnType<LoggerProvider['getLogger']>;
+  results: ExportResult[];
+  shutdown(): Promise<void>;
+}
+
+/** The OpenTelemetry JS logs SDK with the official OTLP log exporter for `transport`. */
+export function createTestLogger(
+  transport: Transport,
+  opts: { httpUrl: string; grpcUrl: string; dsn: string; serviceName?: string },
+): TestLogger {
+  const results: ExportResult[] = [];
+  const inner = logExporterFor(transport, opts);
+  const exporter: LogRecordExporter = {
+    export(records: ReadableLogRecord[], done: (r: ExportResult) => void) {
+      inner.export(records, (r) => {
+        results.push(r);
+        done(r);
+      });
+    },
+    shutdown: () => inner.shutdown(),
+    forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
+  };
+  const provider = new LoggerProvider({
+    resource: resourceFromAttributes({ 'service.name': opts.serviceName ?? 'test-service', 'host.name': 'test-host' }),
+    processors: [new BatchLogRecordProcessor({ exporter, maxExportBatchSize: 512, scheduledDelayMillis: 50 })],
+  });
+  return { logger: provider.getLogger('lantern-tests', '1.0.0'), results, shutdown: () => provider.shutdown() };
 }

@@ -17,7 +17,7 @@ import { formatSummary, type IngestBenchResult } from './summary';
  * `bench/ingest`: realistic OTLP/HTTP protobuf trace load from concurrent clients against the real
  * server (default settings), counted only when acknowledged, which is after commit. Then, in a
  * process of its own, the same bodies through the server's stages one at a time, down to the raw
- * chDB insert of the same rows in the server's batch size. See bench/README.md.
+ * chDB insert of the same rows in the server's batch size. Figures: docs/benchmarks.md.
  */
 const { values: args } = parseArgs({
   options: {

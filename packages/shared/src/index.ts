@@ -6,3 +6,5 @@ export * from './api/tracingQuery';
 export * from './dsn';
 export * from './traceId';
 export * from './query';
+export * from './api/ingest';
+export * from './api/alerting';

@@ -2,11 +2,12 @@ import { fileURLToPath } from 'node:url';
 import type * as grpc from '@grpc/grpc-js';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { createAlerting, type Alerting, type MetricQueryRunner } from '../alerting';
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { registerDemoRoutes } from '../demo';
 import { createHttpApp, registerWebApp } from '../http';
-import { Batcher, bindGrpc, type SpanBatcher, createIngestGrpcServer, createTraceIngest, registerIngestHttpRoutes } from '../ingest';
+import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
 import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
@@ -18,6 +19,7 @@ export interface Lantern {
   http: FastifyInstance;
   grpc: grpc.Server;
   log: Logger;
+  alerting: Alerting;
   /** Binds the listeners; resolves with the bound ports. */
   listen(): Promise<{ httpPort: number; grpcPort: number }>;
   /** Stops taking requests, commits what is queued, closes storage. */
@@ -26,7 +28,16 @@ export interface Lantern {
 
 const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
-export async function composeLantern(config: Config, opts: { webDist?: string; log?: Logger } = {}): Promise<Lantern> {
+export interface ComposeOptions {
+  webDist?: string;
+  log?: Logger;
+  /** Alerting: the clock (tests inject one), whether its timers run, and the metrics engine. */
+  now?: () => Date;
+  alertingLoop?: boolean;
+  metrics?: MetricQueryRunner | null;
+}
+
+export async function composeLantern(config: Config, opts: ComposeOptions = {}): Promise<Lantern> {
   const log = opts.log ?? pino({ level: config.log_level });
   const telemetry = openTelemetryStore(config);
   await telemetry.migrate();
@@ -51,34 +62,42 @@ export async function composeLantern(config: Config, opts: { webDist?: string; l
     write: (chunks) => telemetry.insertEncodedSpans(concatEncoded(chunks)),
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
-  const traces = createTraceIngest(batcher);
+  const preparePool = createPreparePool({ threads: config.ingest.workers });
+  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
   registerProjectRoutes(http, projects);
   registerTracingRoutes(http, { projects, telemetry, db });
   registerDemoRoutes(http, { projects });
-  await registerIngestHttpRoutes(http, { projects, traces, maxBodyBytes: config.ingest.max_body_bytes });
+  const alerting = createAlerting({ config, db, telemetry, projects, log, now: opts.now, metrics: opts.metrics });
+  alerting.register(http);
+  await ingest.registerHttp(http);
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 
-  const grpcServer = createIngestGrpcServer({ projects, traces, maxBodyBytes: config.ingest.max_body_bytes, log });
+  const grpcServer = ingest.grpc;
 
   return {
     http,
     grpc: grpcServer,
     log,
+    alerting,
     async listen() {
       const h = parseListenAddr(config.listen.http.addr);
       await http.listen({ host: h.host, port: h.port });
       const address = http.server.address();
       const httpPort = typeof address === 'object' && address ? address.port : h.port;
       const grpcPort = await bindGrpc(grpcServer, config.listen.grpc.addr.startsWith(':') ? `0.0.0.0${config.listen.grpc.addr}` : config.listen.grpc.addr);
+      if (opts.alertingLoop !== false) alerting.scheduler.start();
       return { httpPort, grpcPort };
     },
     async close() {
       await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
       await http.close();
+      await alerting.close();
+      ingest.close();
       await batcher.close();
+      await preparePool.close();
       await telemetry.close();
       await db.destroy();
     },

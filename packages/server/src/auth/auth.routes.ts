@@ -12,8 +12,19 @@ declare module 'fastify' {
   }
 }
 
-/** Routes under /api/v1 that work without a session. Everything else there answers 401 without one. */
-const PUBLIC_API = new Set(['/api/v1/users/login', '/api/v1/users/logout', '/api/v1/users/login-hint', '/api/v1/sso/methods', '/api/v1/health']);
+/**
+ * Routes under /api/v1 that work without a session. Everything else there answers 401 without one.
+ * The Vector ingest paths authenticate with the project DSN instead (ingest/).
+ */
+const PUBLIC_API = new Set([
+  '/api/v1/users/login',
+  '/api/v1/users/logout',
+  '/api/v1/users/login-hint',
+  '/api/v1/sso/methods',
+  '/api/v1/health',
+  '/api/v1/vector/logs',
+  '/api/v1/vector-logs',
+]);
 
 export function registerAuth(app: FastifyInstance, auth: AuthService, opts: { secureCookie: boolean }): void {
   app.decorateRequest('user', null);

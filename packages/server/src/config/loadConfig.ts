@@ -22,6 +22,9 @@ export const ENV_KEYS: Record<string, { path: string[]; type: 'string' | 'int' }
   LANTERN_INGEST_QUEUE_ROWS: { path: ['ingest', 'queue_rows'], type: 'int' },
   LANTERN_INGEST_QUEUE_BYTES: { path: ['ingest', 'queue_bytes'], type: 'int' },
   LANTERN_INGEST_MAX_BODY_BYTES: { path: ['ingest', 'max_body_bytes'], type: 'int' },
+  LANTERN_INGEST_WORKERS: { path: ['ingest', 'workers'], type: 'int' },
+  LANTERN_INGEST_MAX_ROWS_PER_REQUEST: { path: ['ingest', 'max_rows_per_request'], type: 'int' },
+  LANTERN_INGEST_STATS_LOG_INTERVAL_MS: { path: ['ingest', 'stats_log_interval_ms'], type: 'int' },
   LANTERN_LOG_LEVEL: { path: ['log_level'], type: 'string' },
 };
 

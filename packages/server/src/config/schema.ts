@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -101,6 +102,35 @@ export const ConfigSchema = z
         queue_bytes: z.number().int().min(1024).default(256 * 1024 ** 2),
         /** Largest request body, applied after decompression (413 above it). */
         max_body_bytes: z.number().int().min(1024).default(32 * 1024 ** 2),
+        /** Worker threads that decode, normalise and encode requests; 0 runs them on the event loop. */
+        workers: z.number().int().min(0).max(64).default(availableParallelism()),
+        /** Most rows one request may produce (spans + span events, or log records); 413 above it. */
+        max_rows_per_request: z.number().int().min(1).default(100_000),
+        /** How often the server logs its ingest counters (`ingest stats` line). */
+        stats_log_interval_ms: z.number().int().min(1000).default(60_000),
+      })
+      .strict()
+      .prefault({}),
+    notifications: z
+      .object({
+        /**
+         * Network classes notification URLs may reach. Empty (the default) refuses URLs that are or
+         * resolve to loopback, link-local or private addresses (SSRF guard).
+         */
+        allow_networks: z.array(z.enum(['loopback', 'link_local', 'private'])).default([]),
+        smtp: z
+          .object({
+            enabled: z.boolean().default(false),
+            host: z.string().default('localhost'),
+            port: z.number().int().min(1).max(65535).default(25),
+            /** true: TLS from the first byte (port 465); false: STARTTLS when the server offers it. */
+            tls: z.boolean().default(false),
+            username: z.string().default(''),
+            password: z.string().default(''),
+            from: z.string().default('no-reply@localhost'),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),

@@ -54,7 +54,9 @@ describe('durability', () => {
       }
     };
     const clients = [1, 2, 3, 4].map(client);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Kill once a good number of requests has been acknowledged (however slow the machine), with
+    // more of them in flight.
+    for (const deadline = Date.now() + 30_000; acked.length < 40 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
     await lantern.kill();
     stop = true;
     await Promise.all(clients);

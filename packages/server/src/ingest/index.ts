@@ -1,7 +1,9 @@
-// Ingest: OTLP over HTTP and gRPC in, committed rows out. Owns decoding, normalisation, the
-// group-commit batcher and backpressure; it never answers success before storage has the rows.
+// Ingest: OTLP (traces, logs) over HTTP and gRPC, Zipkin and Vector in; committed rows out. Owns
+// decoding, normalisation, the group-commit batcher, backpressure and ingest self-telemetry; it
+// never answers success before storage has the rows.
 export { Batcher, QueueFullError, type BatcherStats } from './batcher';
-export { createTraceIngest, type SpanBatcher, type TraceIngest } from './tracesIngest';
-export { registerIngestHttpRoutes } from './ingest.http';
-export { createIngestGrpcServer, bindGrpc } from './ingest.grpc';
+export { createIngest, type Ingest } from './createIngest';
+export { createPreparePool, type PreparePool } from './preparePool';
+export type { SpanBatcher } from './ingestPipeline';
+export { bindGrpc } from './ingest.grpc';
 export type { SpanRow, AttrMap, AttrValue } from './spanRow';

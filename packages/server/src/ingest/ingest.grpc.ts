@@ -1,9 +1,10 @@
 import * as grpc from '@grpc/grpc-js';
 import { AppError, type AppErrorType } from '../http/appError';
 import type { ProjectsService } from '../projects';
+import type { IngestPipeline, SignalIngest } from './ingestPipeline';
+import type { IngestSignal } from './ingestStats';
 import { projectFromHeaders } from './ingestAuth';
-import { encodeTraceResponse } from './otlpResponse';
-import type { TraceIngest } from './tracesIngest';
+import { encodeOtlpResponse } from './otlpResponse';
 
 /**
  * OTLP/gRPC receiver. Messages are taken as raw bytes and go through the same decode,
@@ -20,23 +21,23 @@ const GRPC_CODE: Record<AppErrorType, grpc.status> = {
   internal: grpc.status.INTERNAL,
 };
 
+const SERVICE_PATHS: Record<IngestSignal, string> = {
+  traces: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+  logs: '/opentelemetry.proto.collector.logs.v1.LogsService/Export',
+};
+
 const raw = (b: Buffer) => b;
 
-const traceService: grpc.ServiceDefinition = {
-  Export: {
-    path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: raw,
-    requestDeserialize: raw,
-    responseSerialize: raw,
-    responseDeserialize: raw,
-  },
-};
+function exportService(path: string): grpc.ServiceDefinition {
+  return {
+    Export: { path, requestStream: false, responseStream: false, requestSerialize: raw, requestDeserialize: raw, responseSerialize: raw, responseDeserialize: raw },
+  };
+}
 
 export interface GrpcIngestDeps {
   projects: ProjectsService;
-  traces: TraceIngest;
+  pipeline: IngestPipeline;
+  otlp: Record<IngestSignal, SignalIngest>;
   maxBodyBytes: number;
   log: { error(obj: object, msg: string): void };
 }
@@ -46,29 +47,36 @@ export function createIngestGrpcServer(deps: GrpcIngestDeps): grpc.Server {
     'grpc.max_receive_message_length': deps.maxBodyBytes,
     'grpc.max_send_message_length': 4 * 1024 * 1024,
   });
-  server.addService(traceService, {
-    Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-      const md = call.metadata;
-      const get = (name: string) => {
-        const v = md.get(name)[0];
-        return v === undefined ? undefined : String(v);
-      };
-      (async () => {
-        const project = projectFromHeaders(deps.projects, get);
-        const partial = await deps.traces(project, 'protobuf', call.request);
-        callback(null, Buffer.from(encodeTraceResponse(partial)));
-      })().catch((err: unknown) => {
-        if (err instanceof AppError) {
-          const trailer = new grpc.Metadata();
-          if (err.retryAfterSec) trailer.set('retry-after', String(err.retryAfterSec));
-          callback({ code: GRPC_CODE[err.type], details: err.message, metadata: trailer });
-          return;
-        }
-        deps.log.error({ err }, 'grpc export failed');
-        callback({ code: grpc.status.INTERNAL, details: 'internal error' });
-      });
-    },
-  });
+  for (const signal of Object.keys(SERVICE_PATHS) as IngestSignal[]) {
+    server.addService(exportService(SERVICE_PATHS[signal]), {
+      Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        const get = (name: string) => {
+          const v = call.metadata.get(name)[0];
+          return v === undefined ? undefined : String(v);
+        };
+        (async () => {
+          let project;
+          try {
+            project = projectFromHeaders(deps.projects, get);
+          } catch (err) {
+            deps.pipeline.refused(signal);
+            throw err;
+          }
+          const partial = await deps.otlp[signal](project, 'protobuf', call.request);
+          callback(null, Buffer.from(encodeOtlpResponse(signal, partial)));
+        })().catch((err: unknown) => {
+          if (err instanceof AppError) {
+            const trailer = new grpc.Metadata();
+            if (err.retryAfterSec) trailer.set('retry-after', String(err.retryAfterSec));
+            callback({ code: GRPC_CODE[err.type], details: err.message, metadata: trailer });
+            return;
+          }
+          deps.log.error({ err }, 'grpc export failed');
+          callback({ code: grpc.status.INTERNAL, details: 'internal error' });
+        });
+      },
+    });
+  }
   return server;
 }
 

@@ -1,34 +1,96 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectsService } from '../projects';
+import type { IngestPipeline, SignalIngest } from './ingestPipeline';
+import type { IngestSignal } from './ingestStats';
 import { projectFromHeaders } from './ingestAuth';
-import { encodeTraceResponse, traceResponseJson } from './otlpResponse';
+import { encodeOtlpResponse, otlpResponseJson } from './otlpResponse';
+import { AppError } from '../http/appError';
 import { bodyFormat, decodeBody } from './requestBody';
-import type { TraceIngest } from './tracesIngest';
+import type { PartialSuccess } from './otlpResponse';
+import type { ProjectConfig } from '../config';
+
+/** The non-OTLP paths (Zipkin, Vector): JSON bodies only. */
+export type JsonIngest = (project: ProjectConfig, body: Buffer) => Promise<PartialSuccess | null>;
 
 /**
  * OTLP/HTTP endpoints. Bodies are taken raw (any content type) so gzip and the size limit after
  * decompression are ours to apply; the compressed body is capped at the same limit by Fastify.
  */
-export async function registerIngestHttpRoutes(
-  app: FastifyInstance,
-  deps: { projects: ProjectsService; traces: TraceIngest; maxBodyBytes: number },
-): Promise<void> {
+export interface IngestHttpDeps {
+  projects: ProjectsService;
+  pipeline: IngestPipeline;
+  otlp: Record<IngestSignal, SignalIngest>;
+  zipkin: JsonIngest;
+  vector: JsonIngest;
+  maxBodyBytes: number;
+}
+
+const OTLP_PATHS: Record<IngestSignal, string> = { traces: '/v1/traces', logs: '/v1/logs' };
+
+export async function registerIngestHttpRoutes(app: FastifyInstance, deps: IngestHttpDeps): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.maxBodyBytes }, (_req, body, done) => done(null, body));
 
-    scope.post('/v1/traces', async (req, reply) => {
-      const project = projectFromHeaders(deps.projects, (name) => header(req.headers[name]));
-      const format = bodyFormat(req.headers['content-type']);
-      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const body = await decodeBody(raw, header(req.headers['content-encoding']), deps.maxBodyBytes);
-      const partial = await deps.traces(project, format, body);
-      if (format === 'protobuf') {
-        return reply.type('application/x-protobuf').send(Buffer.from(encodeTraceResponse(partial)));
-      }
-      return reply.type('application/json').send(traceResponseJson(partial));
+    for (const signal of Object.keys(OTLP_PATHS) as IngestSignal[]) {
+      scope.post(OTLP_PATHS[signal], async (req, reply) => {
+        const { project, format, body } = await readIngestRequest(req, deps, signal);
+        const partial = await deps.otlp[signal](project, format, body);
+        return sendOtlp(reply, signal, format, partial);
+      });
+    }
+
+    // Zipkin v2 JSON (reference ingest §1.5): 202 like a Zipkin collector.
+    scope.post('/api/v2/spans', async (req, reply) => {
+      const { project, body } = await readIngestRequest(req, deps, 'traces', ['application/json']);
+      const partial = await deps.zipkin(project, body);
+      return reply.code(202).type('application/json').send(otlpResponseJson('traces', partial));
     });
+
+    // Vector's http sink (reference ingest §1.6); both paths the reference serves.
+    for (const path of ['/api/v1/vector/logs', '/api/v1/vector-logs']) {
+      scope.post(path, async (req, reply) => {
+        const { project, body } = await readIngestRequest(req, deps, 'logs', ['application/x-ndjson', 'application/json'], VECTOR_HINT);
+        const partial = await deps.vector(project, body);
+        return reply.type('application/json').send(otlpResponseJson('logs', partial));
+      });
+    }
   });
+}
+
+const VECTOR_HINT = 'use encoding.codec = "json" and framing.method = "newline_delimited" in the Vector sink';
+
+/**
+ * Auth, content type and decompression for one ingest request; a refusal here is counted
+ * against the signal before it is thrown (the error handler renders it).
+ */
+async function readIngestRequest(req: FastifyRequest, deps: IngestHttpDeps, signal: IngestSignal, jsonTypes?: string[], hint = '') {
+  try {
+    const project = projectFromHeaders(deps.projects, (name) => header(req.headers[name]), queryDsn(req));
+    const format = jsonTypes ? jsonContentType(req.headers['content-type'], jsonTypes, hint) : bodyFormat(req.headers['content-type']);
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const body = await decodeBody(raw, header(req.headers['content-encoding']), deps.maxBodyBytes);
+    return { project, format, body };
+  } catch (err) {
+    deps.pipeline.refused(signal);
+    throw err;
+  }
+}
+
+function sendOtlp(reply: FastifyReply, signal: IngestSignal, format: 'protobuf' | 'json', partial: Parameters<typeof encodeOtlpResponse>[1]) {
+  if (format === 'protobuf') return reply.type('application/x-protobuf').send(Buffer.from(encodeOtlpResponse(signal, partial)));
+  return reply.type('application/json').send(otlpResponseJson(signal, partial));
+}
+
+function jsonContentType(contentType: string | undefined, allowed: string[], hint: string): 'json' {
+  const ct = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (allowed.includes(ct)) return 'json';
+  throw new AppError('invalid_input', 'unsupported_content_type', `Content-Type ${JSON.stringify(ct)} is not supported here (use ${allowed.join(' or ')})${hint ? `; ${hint}` : ''}`);
+}
+
+function queryDsn(req: FastifyRequest): string | undefined {
+  const q = req.query as Record<string, unknown> | undefined;
+  return typeof q?.dsn === 'string' ? q.dsn : undefined;
 }
 
 function header(v: string | string[] | undefined): string | undefined {

@@ -5,33 +5,31 @@ import type { ProjectsService } from '../projects';
 
 /**
  * Finds the project an ingest request writes to, from the DSN token (architecture §4): the
- * `lantern-dsn` or `uptrace-dsn` header (a DSN, or a bare token), else `Authorization: Bearer`.
- * Only the token decides; a project id in the DSN must agree with it when present.
+ * `lantern-dsn` or `uptrace-dsn` header, else `Authorization: Bearer`, else a `?dsn=` query
+ * parameter (what Zipkin and Vector senders can set). Each may hold a DSN or a bare token. Only
+ * the token decides; a project id in the DSN must agree with it when present.
  */
 export function projectFromHeaders(
   projects: ProjectsService,
   get: (name: string) => string | undefined,
+  queryDsn?: string,
 ): ProjectConfig {
-  const dsnHeader = get('lantern-dsn') ?? get('uptrace-dsn');
+  const auth = get('authorization');
+  const bearer = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
+  const value = (get('lantern-dsn') ?? get('uptrace-dsn') ?? bearer ?? queryDsn)?.trim();
   let token: string | undefined;
   let claimedId: number | null = null;
-  if (dsnHeader) {
-    if (dsnHeader.includes('://')) {
-      try {
-        const dsn = parseDsn(dsnHeader);
-        token = dsn.token;
-        claimedId = dsn.projectId;
-      } catch (err) {
-        if (err instanceof DsnError) throw new AppError('invalid_input', 'invalid_dsn', err.message);
-        throw err;
-      }
-    } else {
-      token = dsnHeader.trim();
+  if (value && value.includes('://')) {
+    try {
+      const dsn = parseDsn(value);
+      token = dsn.token;
+      claimedId = dsn.projectId;
+    } catch (err) {
+      if (err instanceof DsnError) throw new AppError('invalid_input', 'invalid_dsn', err.message);
+      throw err;
     }
   } else {
-    const auth = get('authorization');
-    const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
-    if (m) token = m[1];
+    token = value;
   }
   if (!token) {
     throw new AppError(

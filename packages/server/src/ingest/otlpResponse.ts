@@ -1,27 +1,37 @@
 import { createRequire } from 'node:module';
+import type { IngestSignal } from './ingestStats';
 
 /**
- * Encodes OTLP Export*ServiceResponse messages. An empty response is zero bytes; a partial
- * success carries the rejected count and a message so the client can log what was dropped.
+ * Encodes OTLP Export*ServiceResponse messages. Full success is an empty response (zero bytes,
+ * `{}` in JSON); a partial success carries the rejected count and a message so the client can log
+ * what was dropped (OTLP spec: it must not retry it).
  */
 const require = createRequire(import.meta.url);
 // The generated OTLP root shipped by this pinned package (architecture §2).
 const root = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js');
-const TraceResponse = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+const collector = root.opentelemetry.proto.collector;
 
 export interface PartialSuccess {
   rejected: number;
   message: string;
 }
 
-export function encodeTraceResponse(partial: PartialSuccess | null): Uint8Array {
-  if (!partial || partial.rejected === 0) return new Uint8Array(0);
-  return TraceResponse.encode({
-    partialSuccess: { rejectedSpans: partial.rejected, errorMessage: partial.message },
-  }).finish();
+interface ResponseShape {
+  encode(m: object): { finish(): Uint8Array };
 }
 
-export function traceResponseJson(partial: PartialSuccess | null): object {
-  if (!partial || partial.rejected === 0) return {};
-  return { partialSuccess: { rejectedSpans: String(partial.rejected), errorMessage: partial.message } };
+const RESPONSES: Record<IngestSignal, { type: ResponseShape; rejectedField: string }> = {
+  traces: { type: collector.trace.v1.ExportTraceServiceResponse, rejectedField: 'rejectedSpans' },
+  logs: { type: collector.logs.v1.ExportLogsServiceResponse, rejectedField: 'rejectedLogRecords' },
+};
+
+export function encodeOtlpResponse(signal: IngestSignal, partial: PartialSuccess | null): Uint8Array {
+  if (!partial) return new Uint8Array(0);
+  const { type, rejectedField } = RESPONSES[signal];
+  return type.encode({ partialSuccess: { [rejectedField]: partial.rejected, errorMessage: partial.message } }).finish();
+}
+
+export function otlpResponseJson(signal: IngestSignal, partial: PartialSuccess | null): object {
+  if (!partial) return {};
+  return { partialSuccess: { [RESPONSES[signal].rejectedField]: String(partial.rejected), errorMessage: partial.message } };
 }

@@ -1,6 +1,7 @@
 import { gunzip, inflate, brotliDecompress } from 'node:zlib';
 import { promisify } from 'node:util';
 import { AppError } from '../http/appError';
+import { jsonNestingDepth } from './normalize/jsonDepth';
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
@@ -49,20 +50,7 @@ export function bodyFormat(contentType: string | undefined): BodyFormat {
 /** JSON.parse with a clear 400 instead of a SyntaxError, and a depth cap against stack abuse. */
 export function parseJsonBody(buf: Buffer): unknown {
   const text = buf.toString('utf8');
-  let depth = 0;
-  let maxDepth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash escapes the next char
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      if (++depth > maxDepth) maxDepth = depth;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  if (maxDepth > 64) throw new AppError('invalid_input', 'json_too_deep', 'JSON body is nested deeper than 64 levels');
+  if (jsonNestingDepth(text) > 64) throw new AppError('invalid_input', 'json_too_deep', 'JSON body is nested deeper than 64 levels');
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -1,5 +1,5 @@
 import type { Span } from '@lantern/shared';
-import { param, sql, uuidToTraceId, type SqlParam } from '../storage/sql';
+import { param, sql, uuidToTraceId } from '../storage/sql';
 import type { SpanData, TelemetryStore } from '../storage/telemetry';
 import { nsToRfc3339, type TraceRow } from './traceTree';
 
@@ -56,7 +56,7 @@ export function createTracingStore(store: TelemetryStore) {
     /** Full spans (with up to 100 events each) for a page of (trace, span) ids, in the given order. */
     async spansByIds(projectId: number, ids: readonly { trace_uuid: string; id: string }[]): Promise<Span[]> {
       if (ids.length === 0) return [];
-      const spanIds: SqlParam = { kind: 'param', type: 'Array(UInt64)', value: ids.map((r) => r.id) };
+      const spanIds = sql`(SELECT toUInt64(arrayJoin(${param.strings(ids.map((r) => r.id))})))`;
       const rows = await store.query<DataRow>(sql`
         SELECT toString(trace_id) AS trace_uuid, id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, project_id, data
         FROM spans_data

@@ -109,6 +109,7 @@ export const SystemsResponse = z.object({
   systems: z.array(SystemStats),
   /** True when nothing at all matched and no query was given (show the "send data" help). */
   hasNoData: z.boolean(),
+  query: QueryInfo,
 });
 export type SystemsResponse = z.infer<typeof SystemsResponse>;
 

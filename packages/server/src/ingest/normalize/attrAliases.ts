@@ -21,6 +21,9 @@ const SEVERITY_ALIASES = ['log_severity', 'severity', 'error_severity', 'log.lev
 /** Every key normalizeAliases may move; a map holding none of them needs no pass. */
 export const ALIAS_KEYS: ReadonlySet<string> = new Set([...ALIASES.flatMap(([, aliases]) => aliases), ...SEVERITY_ALIASES]);
 
+/** The canonical keys the aliases map to (log.severity included). */
+export const ALIAS_CANONICAL_KEYS: readonly string[] = [...ALIASES.map(([canonical]) => canonical), 'log.severity'];
+
 export function normalizeAliases(attrs: AttrMap): void {
   for (const [canonical, aliases] of ALIASES) {
     if (attrs[canonical] !== undefined) continue;

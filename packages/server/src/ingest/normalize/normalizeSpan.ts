@@ -1,6 +1,7 @@
 import type { OtlpSpan } from '../otlp';
 import type { AttrMap, SpanLinkData, SpanRow } from '../spanRow';
 import { ALIAS_KEYS, normalizeAliases } from './attrAliases';
+import { limitAttrs } from './attrLimits';
 import { addAttrs, toAttrMap } from './attrValue';
 import { displayNameFor } from './displayName';
 import { groupId } from './groupId';
@@ -25,6 +26,7 @@ export interface ScopeAttrs {
 export function normalizeSpan(span: OtlpSpan, base: ScopeAttrs, options: NormalizeOptions, out: SpanRow[]): void {
   const attrs: AttrMap = { ...base.attrs };
   if (addAttrs(attrs, span.attributes, ALIAS_KEYS) || base.hasAliasKey) normalizeAliases(attrs);
+  limitAttrs(attrs);
 
   const id = hexToU64(span.spanId);
   const parentId = hexToU64(span.parentSpanId);

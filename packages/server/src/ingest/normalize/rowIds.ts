@@ -22,3 +22,8 @@ export function eventRowId(spanId: bigint, index: number): bigint {
   z ^= z >> 31n;
   return z === 0n ? 1n : z;
 }
+
+/** uint64 → 16 lowercase hex chars. */
+export function u64ToHex(n: bigint): string {
+  return n.toString(16).padStart(16, '0');
+}

@@ -30,3 +30,14 @@ export function normalizeSeverity(value: unknown): LogSeverity | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
   return Object.hasOwn(SEVERITY, value.toLowerCase()) ? SEVERITY[value.toLowerCase()] : undefined;
 }
+
+const BY_NUMBER: readonly LogSeverity[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'];
+
+/**
+ * OTLP SeverityNumber (1–4 TRACE … 21–24 FATAL) → severity; undefined for 0 (unspecified) or out
+ * of range. QUIRK fixed (reference ingest §7 item 4): the reference ignores the number, so a record
+ * carrying only `severity_number: ERROR` was stored as INFO.
+ */
+export function severityFromNumber(n: number): LogSeverity | undefined {
+  return n >= 1 && n <= 24 ? BY_NUMBER[Math.floor((n - 1) / 4)] : undefined;
+}

@@ -1,6 +1,7 @@
 import type { OtlpEvent } from '../otlp';
 import type { AttrMap, SpanRow } from '../spanRow';
 import { ALIAS_KEYS, normalizeAliases } from './attrAliases';
+import { limitAttrs } from './attrLimits';
 import { addAttrs } from './attrValue';
 import { displayNameFor } from './displayName';
 import { canonicalEventName, classifyEvent, ERROR_SYSTEMS } from './eventSystem';
@@ -31,6 +32,7 @@ export function splitSpanEvents(host: SpanRow, events: readonly OtlpEvent[], opt
     const attrs: AttrMap = { ...host.attrs, ...own };
     // The host's attributes are normalised already; only the event's own keys can add an alias.
     if (ownHasAliasKey) normalizeAliases(attrs);
+    limitAttrs(attrs);
     // A row is an event only when eventName is non-empty, so a nameless event needs a name.
     const eventName = canonicalEventName(ev.name) || 'event';
     const cls = classifyEvent(eventName, attrs, own, host);

@@ -23,8 +23,9 @@ export function decodeTracesJson(body: unknown): OtlpTracesRequest {
   const root = asObject(body, () => 'body');
   if (!root) throw new OtlpDecodeError('body: expected an ExportTraceServiceRequest JSON object, got nothing');
   const rsList = asArray(field(root, 'resourceSpans', 'resource_spans'), () => 'resourceSpans');
-  return {
-    resourceSpans: rsList.map((rsRaw, r) => {
+  let rejected = 0;
+  let rejectedMessage = '';
+  const resourceSpans = rsList.map((rsRaw, r) => {
       const rsPath = `resourceSpans[${r}]`;
       const rs = asObject(rsRaw, () => rsPath) ?? {};
       const resource = asObject(rs.resource, () => `${rsPath}.resource`) ?? {};
@@ -42,12 +43,21 @@ export function decodeTracesJson(body: unknown): OtlpTracesRequest {
               version: asString(scope.version, () => `${ssPath}.scope.version`),
               attributes: keyValues(scope.attributes, () => `${ssPath}.scope.attributes`),
             },
-            spans: spans.map((sp, i) => span(sp, () => `${ssPath}.spans[${i}]`)),
+            spans: spans.flatMap((sp, i) => {
+              try {
+                return [span(sp, () => `${ssPath}.spans[${i}]`)];
+              } catch (err) {
+                // One bad span is dropped and reported (partial success), not the whole request.
+                if (!(err instanceof OtlpDecodeError)) throw err;
+                if (rejected++ === 0) rejectedMessage = err.message;
+                return [];
+              }
+            }),
           };
         }),
       };
-    }),
-  };
+    });
+  return { resourceSpans, rejected, rejectedMessage };
 }
 
 function span(raw: unknown, path: Path): OtlpSpan {
@@ -92,7 +102,7 @@ function link(raw: unknown, path: Path): OtlpLink {
   };
 }
 
-function keyValues(raw: unknown, path: Path, depth = 0): OtlpKeyValue[] {
+export function keyValues(raw: unknown, path: Path, depth = 0): OtlpKeyValue[] {
   return asArray(raw, path).map((kvRaw, i) => {
     const kv = asObject(kvRaw, () => `${path()}[${i}]`) ?? {};
     const value = asObject(kv.value, () => `${path()}[${i}].value`);
@@ -155,4 +165,10 @@ function jsonDouble(x: unknown, path: Path): number {
     if (x.trim() !== '' && !Number.isNaN(n)) return n;
   }
   throw new OtlpDecodeError(`${path()}: expected a number, got ${typeName(x)}`);
+}
+
+/** An optional AnyValue field (e.g. a log body): null when absent. */
+export function anyValueOrNull(raw: unknown, path: Path): OtlpAnyValue | null {
+  const v = asObject(raw, path);
+  return v === undefined ? null : anyValue(v, path, 0);
 }

@@ -106,23 +106,31 @@ describe('decodeTracesProto', () => {
   });
 
   it('decodes an empty body as an empty request', () => {
-    expect(decodeTracesProto(new Uint8Array(0))).toEqual({ resourceSpans: [] });
+    expect(decodeTracesProto(new Uint8Array(0))).toMatchObject({ resourceSpans: [], rejected: 0 });
   });
 
   it.each<[string, Uint8Array, RegExp]>([
     ['garbage bytes', Buffer.from('this is not protobuf at all'), /not a valid OTLP ExportTraceServiceRequest/],
     ['truncated message', encode(request([span()])).subarray(0, 40), /not a valid OTLP/],
     ['invalid wire type', new Uint8Array([0xff, 0xff, 0xff, 0xff]), /not a valid OTLP/],
-    ['missing trace id', encode(request([span({ traceId: undefined })])), /spans\[0\]\.traceId: expected a 16-byte id .* got nothing/],
-    ['short trace id', encode(request([span({ traceId: hex('abcd') })])), /spans\[0\]\.traceId: expected a 16-byte id \(32 hex chars\), got 2 bytes/],
-    ['all-zero trace id', encode(request([span({ traceId: Buffer.alloc(16) })])), /traceId: an all-zero id is invalid/],
-    ['long span id', encode(request([span({ spanId: hex('00'.repeat(9)) })])), /spanId: expected a 8-byte id/],
-    ['all-zero span id', encode(request([span({ spanId: Buffer.alloc(8) })])), /spanId: an all-zero id is invalid/],
-    ['bad parent id length', encode(request([span({ parentSpanId: hex('0102') })])), /parentSpanId: expected a 8-byte id/],
-    ['bad link span id', encode(request([span(), span({ links: [{ traceId: hex(TRACE), spanId: hex('01') }] })])), /resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\]\.links\[0\]\.spanId/],
   ])('refuses %s with OtlpDecodeError', (_name, buf, message) => {
     expect(() => decodeTracesProto(buf)).toThrow(OtlpDecodeError);
     expect(() => decodeTracesProto(buf)).toThrow(message);
+  });
+
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ['missing trace id', { traceId: undefined }, /spans\[1\]\.traceId: expected a 16-byte id .* got nothing/],
+    ['short trace id', { traceId: hex('abcd') }, /spans\[1\]\.traceId: expected a 16-byte id \(32 hex chars\), got 2 bytes/],
+    ['all-zero trace id', { traceId: Buffer.alloc(16) }, /traceId: an all-zero id is invalid/],
+    ['long span id', { spanId: hex('00'.repeat(9)) }, /spanId: expected a 8-byte id/],
+    ['all-zero span id', { spanId: Buffer.alloc(8) }, /spanId: an all-zero id is invalid/],
+    ['bad parent id length', { parentSpanId: hex('0102') }, /parentSpanId: expected a 8-byte id/],
+    ['bad link span id', { links: [{ traceId: hex(TRACE), spanId: hex('01') }] }, /resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\]\.links\[0\]\.spanId/],
+  ])('drops a span with %s, keeps the others and says why (partial success)', (_name, over, message) => {
+    const req = decodeTracesProto(encode(request([span({ name: 'a' }), span(over), span({ name: 'c' })])));
+    expect(req.resourceSpans[0].scopeSpans[0].spans.map((s) => s.name)).toEqual(['a', 'c']);
+    expect(req.rejected).toBe(1);
+    expect(req.rejectedMessage).toMatch(message);
   });
 
   it('refuses a non-byte argument', () => {

@@ -21,6 +21,8 @@ export function decodeTracesProto(buf: Uint8Array): OtlpTracesRequest {
     throw new OtlpDecodeError(`body is not a valid OTLP ExportTraceServiceRequest protobuf: ${(err as Error).message}`);
   }
   const traceIds = new TraceIdCache();
+  let rejected = 0;
+  let rejectedMessage = '';
   const rsList = msg.resourceSpans ?? [];
   const resourceSpans: OtlpResourceSpans[] = new Array(rsList.length);
   for (let r = 0; r < rsList.length; r++) {
@@ -31,17 +33,19 @@ export function decodeTracesProto(buf: Uint8Array): OtlpTracesRequest {
       const ss = ssList[s];
       const pbSpans = ss.spans ?? [];
       const spans: OtlpSpan[] = new Array(pbSpans.length);
+      let kept = 0;
       for (let i = 0; i < pbSpans.length; i++) {
         try {
-          spans[i] = span(pbSpans[i], traceIds);
+          spans[kept++] = span(pbSpans[i], traceIds);
         } catch (err) {
-          // Errors name the field inside the span; prefix where the span is (built only now).
-          if (err instanceof OtlpDecodeError) {
-            throw new OtlpDecodeError(`resourceSpans[${r}].scopeSpans[${s}].spans[${i}].${err.message}`);
-          }
-          throw err;
+          if (!(err instanceof OtlpDecodeError)) throw err;
+          // One bad span is dropped and reported (partial success), not the whole request. The
+          // error names the field inside the span; where the span is is prefixed only now.
+          kept--;
+          if (rejected++ === 0) rejectedMessage = `resourceSpans[${r}].scopeSpans[${s}].spans[${i}].${err.message}`;
         }
       }
+      spans.length = kept;
       const scope = ss.scope;
       scopeSpans[s] = {
         scope: { name: scope?.name ?? '', version: scope?.version ?? '', attributes: fixKeyValues(scope?.attributes) },
@@ -50,7 +54,7 @@ export function decodeTracesProto(buf: Uint8Array): OtlpTracesRequest {
     }
     resourceSpans[r] = { resource: { attributes: fixKeyValues(rs.resource?.attributes) }, scopeSpans };
   }
-  return { resourceSpans };
+  return { resourceSpans, rejected, rejectedMessage };
 }
 
 /**
@@ -129,7 +133,7 @@ const NO_KEY_VALUES: OtlpKeyValue[] = [];
  * (protobufjs Long) become a number or bigint. Nested arrays and kvlists are fixed the same way,
  * down to MAX_VALUE_DEPTH so later recursive steps cannot overflow the stack.
  */
-function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKeyValue[] {
+export function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKeyValue[] {
   if (!list || list.length === 0) return NO_KEY_VALUES;
   for (let i = 0; i < list.length; i++) {
     const kv = list[i];

@@ -77,3 +77,24 @@ export function typeName(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   return `a ${typeof v}`;
 }
+
+/**
+ * An id that may be absent (log records need not belong to a trace): '' when absent or all
+ * zeros, the hex when it has `bytes` bytes, null when it has the wrong length.
+ */
+export function optionalHexId(hex: string, bytes: number): string | null {
+  if (hex === '' || (hex.length === bytes * 2 && isAllZeroHex(hex))) return '';
+  return hex.length === bytes * 2 ? hex : null;
+}
+
+/** optionalHexId for OTLP/JSON text (hex, or base64 as protobuf-JSON encoders write it). */
+export function optionalJsonId(value: unknown, bytes: number): string | null {
+  if (value === undefined || value === null || value === '') return '';
+  if (typeof value !== 'string') return null;
+  if (value.length === bytes * 2 && HEX_RE.test(value)) return optionalHexId(value.toLowerCase(), bytes);
+  if (value.length <= 4 * Math.ceil(bytes / 3) && BASE64_RE.test(value)) {
+    const b = Buffer.from(value, 'base64');
+    if (b.length === bytes) return optionalHexId(bytesToHex(b), bytes);
+  }
+  return null;
+}

@@ -60,3 +60,11 @@ export const SPAN_KIND_NAMES = [
 ] as const;
 
 export const STATUS_CODE_NAMES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'] as const;
+
+/** SeverityNumber names in proto order (0 = UNSPECIFIED, 1..4 TRACE..TRACE4, ... 21..24 FATAL..FATAL4). */
+export const SEVERITY_NUMBER_NAMES = [
+  'SEVERITY_NUMBER_UNSPECIFIED',
+  ...['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'].flatMap((s) =>
+    ['', '2', '3', '4'].map((n) => `SEVERITY_NUMBER_${s}${n}`),
+  ),
+] as const;

@@ -75,6 +75,31 @@ export interface PbTracesRequest {
     | null;
 }
 
+export interface PbLogRecord {
+  timeUnixNano?: PbInt64;
+  observedTimeUnixNano?: PbInt64;
+  severityNumber?: number | null;
+  severityText?: string | null;
+  body?: PbAnyValue | null;
+  attributes?: PbKeyValue[] | null;
+  traceId?: Uint8Array | null;
+  spanId?: Uint8Array | null;
+}
+
+export interface PbLogsRequest {
+  resourceLogs?:
+    | {
+        resource?: { attributes?: PbKeyValue[] | null } | null;
+        scopeLogs?:
+          | {
+              scope?: { name?: string | null; version?: string | null; attributes?: PbKeyValue[] | null } | null;
+              logRecords?: PbLogRecord[] | null;
+            }[]
+          | null;
+      }[]
+    | null;
+}
+
 interface ProtoWriter {
   finish(): Uint8Array;
 }
@@ -86,8 +111,14 @@ export interface ProtoMessageType<T> {
 
 interface ProtoRoot {
   opentelemetry: {
-    proto: { collector: { trace: { v1: { ExportTraceServiceRequest: ProtoMessageType<PbTracesRequest> } } } };
+    proto: {
+      collector: {
+        trace: { v1: { ExportTraceServiceRequest: ProtoMessageType<PbTracesRequest> } };
+        logs: { v1: { ExportLogsServiceRequest: ProtoMessageType<PbLogsRequest> } };
+      };
+    };
   };
 }
 
 export const ExportTraceServiceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+export const ExportLogsServiceRequest = root.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;

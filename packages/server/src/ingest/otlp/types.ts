@@ -109,4 +109,8 @@ export interface OtlpResourceSpans {
 
 export interface OtlpTracesRequest {
   resourceSpans: OtlpResourceSpans[];
+  /** Spans dropped because they cannot be stored as sent (bad ids, bad field types). */
+  rejected?: number;
+  /** Why the first of them was dropped, for OTLP partial_success. */
+  rejectedMessage?: string;
 }

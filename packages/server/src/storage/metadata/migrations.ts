@@ -1,3 +1,4 @@
+import { alertingMigration } from '../../alerting/alerting.migration';
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { tracingMigration } from '../../tracing/tracing.migration';
 
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0002_tracing': tracingMigration,
+  '0004_alerting': alertingMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

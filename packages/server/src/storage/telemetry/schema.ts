@@ -14,6 +14,13 @@ export interface TelemetryMigration {
   statements: (ttl: { spansDays: number; metricsDays: number }) => string[];
 }
 
+/** Spans -> per-minute/hour group rows (migration 3). Output names differ from input names on purpose. */
+const rollupSelect = (bucket: 'toStartOfMinute' | 'toStartOfHour') => `SELECT project_id, type, system, group_id, t AS time,
+    sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
+    quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
+  FROM (SELECT project_id, type, system, group_id, ${bucket}(time) AS t, count AS c, status_code AS sc, duration AS d, display_name AS dn FROM spans_index)
+  GROUP BY project_id, type, system, group_id, t`;
+
 export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   {
     version: 1,
@@ -74,5 +81,39 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
       TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
       SETTINGS ttl_only_drop_parts = 1, index_granularity = 2048`,
     ],
+  },
+  {
+    // Tracing query engine: per-minute and per-hour rollups of span groups, kept by materialized
+    // views, so the group explorer's default query over long ranges reads groups x minutes/hours
+    // rows, not every span. Time leads the key: queries select a time range, then group.
+    version: 3,
+    name: 'span_groups_rollups',
+    statements: ({ spansDays }) =>
+      (['1m', '1h'] as const).flatMap((g) => {
+        const table = `span_groups_${g}`;
+        const select = rollupSelect(g === '1m' ? 'toStartOfMinute' : 'toStartOfHour');
+        return [
+          `CREATE TABLE IF NOT EXISTS ${table} (
+        project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+        type LowCardinality(String) CODEC(ZSTD(1)),
+        system LowCardinality(String) CODEC(ZSTD(1)),
+        group_id UInt64 CODEC(Delta, ZSTD(1)),
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        error_count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        min_duration SimpleAggregateFunction(min, Int64) CODEC(ZSTD(1)),
+        max_duration SimpleAggregateFunction(max, Int64) CODEC(ZSTD(1)),
+        duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(1)),
+        display_name SimpleAggregateFunction(any, String) CODEC(ZSTD(1))
+      ) ENGINE = AggregatingMergeTree
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, time, type, system, group_id)
+      TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1`,
+          `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS ${select}`,
+          // Spans stored before this migration (an upgrade); nothing is ingested while migrations run.
+          `INSERT INTO ${table} ${select}`,
+        ];
+      }),
   },
 ];

@@ -1,5 +1,6 @@
 import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import { rollupSelect, rollupSystemsSql } from './rollup';
 import { attrExpr, compileQuery, nameExpr, whereSql, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
 
 /**
@@ -13,8 +14,8 @@ const minutesOf = (scope: { gte: Date; lt: Date }) => Math.max((scope.lt.getTime
 
 export function systemsSql(scope: RangeScope, query: string) {
   const q = compileQuery(query, 'where', { minutes: minutesOf(scope) });
-  const text = sql`SELECT s.system AS system, sum(s.count) AS count, sumIf(s.count, s.status_code = 'error') AS errorCount, uniqCombined64(s.group_id) AS groupCount ${FROM} WHERE ${whereSql(scope, q)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
-  return { q, sql: text };
+  const raw = sql`SELECT s.system AS system, sum(s.count) AS count, sumIf(s.count, s.status_code = 'error') AS errorCount, uniqExact(s.group_id) AS groupCount ${FROM} WHERE ${whereSql(scope, q)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
+  return { q, sql: rollupSystemsSql(q, scope) ?? raw };
 }
 
 export interface OutputColumn extends CompiledColumn {
@@ -51,8 +52,12 @@ export function groupsSql(scope: RangeScope, query: string, opts: { sortBy?: str
   const groupBy = q.groupBy.length ? sql` GROUP BY ${join(cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), ', ')}` : sql``;
   const having = q.having.length ? sql` HAVING ${join(q.having, ' AND ')}` : sql``;
   const dir = chosen.order.desc ? sql`DESC` : sql`ASC`;
-  const text = sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir} LIMIT ${param.uint32(opts.limit + 1)}`;
-  return { q, cols, order: chosen.order, sql: text };
+  // Group keys break ties so pages are stable.
+  const ties = cols.filter((c) => c.isGroup && c !== chosen.col).map((c) => sql`, ${ident(c.key)} ASC`);
+  const tail = sql`${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir}${join(ties, '')} LIMIT ${param.uint32(opts.limit + 1)}`;
+  const rollup = rollupSelect(q, cols, scope, minutesOf(scope));
+  if (rollup) return { q, cols, order: chosen.order, sql: sql`SELECT ${join(rollup.select, ', ')} FROM ${rollup.from}${tail}` };
+  return { q, cols, order: chosen.order, sql: sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${tail}` };
 }
 
 /** Candidate bucket sizes in minutes (reference §5.1), fallback 24h. */

@@ -189,7 +189,7 @@ export function filterExpr(f: Filter, o: CompileOptions): SqlFragment {
   if (op === 'in' || op === 'not in') {
     let set: SqlFragment;
     if (builtin && UINT64_FIELDS.has(lhs.attr) && values.every(isUint64Literal)) {
-      set = sql`${e} IN ${{ kind: 'param', type: 'Array(UInt64)', value: values.map((v) => v.value) }}`;
+      set = sql`${e} IN (SELECT toUInt64(arrayJoin(${param.strings(values.map((v) => v.value))})))`;
     } else {
       set = sql`${asText(lhs, e)} IN ${param.strings(values.map((v) => v.value))}`;
     }
@@ -336,6 +336,7 @@ export function compileQuery(query: string, mode: CompileMode, o: CompileOptions
     if (having.length && mode === 'full') out.having.push(sql`(${join(having, '')})`);
   });
 
+  shareQuantiles(out.columns, o);
   if (out.groupBy.some((c) => c.name === '.group_id')) {
     for (const [name, expr] of [
       ['.system', sql`any(s.system)`],
@@ -345,6 +346,22 @@ export function compileQuery(query: string, mode: CompileMode, o: CompileOptions
     }
   }
   return out;
+}
+
+const QUANTILE_LEVELS: Partial<Record<string, SqlFragment>> = { p50: sql`0.5`, p75: sql`0.75`, p90: sql`0.9`, p95: sql`0.95`, p99: sql`0.99` };
+
+/**
+ * Several percentiles of one attribute (`{p50,p90,p99}(.duration)`) share one digest:
+ * `quantilesTDigest(0.5, 0.9, 0.99)(x)[i]`; the engine computes the identical aggregate once.
+ */
+function shareQuantiles(columns: CompiledColumn[], o: CompileOptions): void {
+  const byAttr = new Map<string, CompiledColumn[]>();
+  for (const c of columns) if (c.name_.func && QUANTILE_LEVELS[c.name_.func]) byAttr.set(c.name_.attr, [...(byAttr.get(c.name_.attr) ?? []), c]);
+  for (const cols of byAttr.values()) {
+    if (cols.length < 2) continue;
+    const levels = join(cols.map((c) => QUANTILE_LEVELS[c.name_.func!]!), ', ');
+    cols.forEach((c, i) => (c.expr = sql`arrayElement(quantilesTDigest(${levels})(${numericArg(c.name_, o)}), ${param.uint8(i + 1)})`));
+  }
 }
 
 /** The `system` param (§1.8): `all`, `spans:all`, `events:all`, `<type>:all`, a bare type, or an exact system. */

@@ -44,7 +44,7 @@ export function createQueryService(store: TelemetryStore) {
   const minutes = (s: RangeScope) => (s.lt.getTime() - s.gte.getTime()) / 60_000;
 
   return {
-    async systems(scope: RangeScope, query: string): Promise<SystemsResponse & { query: unknown }> {
+    async systems(scope: RangeScope, query: string): Promise<SystemsResponse> {
       const { q, sql } = systemsSql(scope, query);
       const rows = await store.query<Row>(sql);
       const m = minutes(scope);
@@ -178,10 +178,16 @@ function bucketFiller(scope: RangeScope, bucketMs: number, rows: Row[]) {
   return Object.assign(fill, { time: Array.from({ length: points }, (_, i) => isoTime(scope.gte.getTime() + i * bucketMs)) });
 }
 
+/** Aggregates come back as numbers, or as strings for 64-bit integers: numbers when exact. */
+function numericValue(v: unknown): unknown {
+  if (typeof v === 'string' && /^-?\d+$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+  return jsonValue(v);
+}
+
 /** A row of a grouped answer: every column by name plus `_id`, `_name`, `_query` (§2.2). */
 function groupRow(cols: OutputColumn[], r: Row): GroupRow {
   const row: Record<string, unknown> = {};
-  for (const c of cols) row[c.name] = jsonValue(r[c.key]);
+  for (const c of cols) row[c.name] = c.isNum ? numericValue(r[c.key]) : jsonValue(r[c.key]);
   const groups = cols.filter((c) => c.isGroup);
   const displayName = typeof row['display.name'] === 'string' ? row['display.name'] : '';
   const literal = (c: OutputColumn, v: unknown) =>

@@ -1,0 +1,121 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { signIn, startLantern } from '../../e2e/harness';
+import { sql } from '../../packages/server/src/storage/sql';
+import { openChdbStore } from '../../packages/server/src/storage/telemetry';
+import { bigTraceStatements, generationStatements } from './generate';
+
+/**
+ * `bench/tracing`: loads N generated spans (default 10M over 24 h) straight into the embedded
+ * store, then starts the real server on that data directory and measures the tracing endpoints
+ * over HTTP with a signed-in session (p50/p95 of `--runs` requests after a warm-up each).
+ *
+ *   node --import tsx bench/tracing/run.ts [--spans 10000000] [--runs 15] [--data-dir bench/results/tracing-data]
+ *
+ * The data directory is reused when it already holds the spans (loading is skipped).
+ */
+const { values: args } = parseArgs({
+  options: {
+    spans: { type: 'string', default: '10000000' },
+    runs: { type: 'string', default: '15' },
+    chunk: { type: 'string', default: '1000000' },
+    'trace-spans': { type: 'string', default: '1000' },
+    'data-dir': { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SPANS = Number(args.spans);
+const RUNS = Number(args.runs);
+const DATA_DIR = args['data-dir'] ?? join(ROOT, 'bench/results/tracing-data');
+const TRACE_HEX = 'b1'.repeat(16);
+const MARKER = join(DATA_DIR, 'bench-tracing.json');
+
+async function load(): Promise<{ endMs: number }> {
+  if (existsSync(MARKER)) {
+    const m = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(MARKER, 'utf8'))) as { spans: number; endMs: number };
+    if (m.spans === SPANS) {
+      console.log(`reusing ${SPANS} spans in ${DATA_DIR}`);
+      return { endMs: m.endMs };
+    }
+    throw new Error(`${DATA_DIR} holds ${m.spans} spans; use another --data-dir`);
+  }
+  mkdirSync(DATA_DIR, { recursive: true });
+  const store = openChdbStore({ path: join(DATA_DIR, 'ch'), ttl: { spansDays: 30, metricsDays: 30 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
+  await store.migrate();
+  const endMs = Math.floor(Date.now() / 60_000) * 60_000;
+  const t0 = performance.now();
+  const statements = generationStatements({ spans: SPANS, endMs, rangeMs: 24 * 3600_000, chunk: Number(args.chunk), projectId: 1 });
+  for (const [i, s] of statements.entries()) {
+    await store.query(s);
+    if (i % 2 === 1) console.log(`  loaded ${Math.min(SPANS, ((i + 1) / 2) * Number(args.chunk))} spans, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  for (const s of bigTraceStatements({ spans: Number(args['trace-spans']), traceHex: TRACE_HEX, startMs: endMs - 30 * 60_000, projectId: 1 })) await store.query(s);
+  const loadSec = (performance.now() - t0) / 1000;
+  await store.query(sql`OPTIMIZE TABLE spans_index FINAL`);
+  const [parts] = await store.query<{ rows: string; bytes: string }>(sql`SELECT sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND table IN ('spans_index', 'spans_data')`);
+  await store.close();
+  console.log(`loaded ${SPANS} spans in ${loadSec.toFixed(0)} s (+ merge); ${parts.rows} rows, ${(Number(parts.bytes) / 1e9).toFixed(2)} GB on disk`);
+  writeFileSync(MARKER, JSON.stringify({ spans: SPANS, endMs, loadSec }));
+  return { endMs };
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function main() {
+  const { endMs } = await load();
+  const lantern = await startLantern({ dataDir: DATA_DIR, env: { LANTERN_LOG_LEVEL: 'error' } });
+  try {
+    const cookie = await signIn(lantern.baseUrl);
+    const range = (hours: number) => ({ time_gte: new Date(endMs - hours * 3600_000).toISOString(), time_lt: new Date(endMs).toISOString() });
+    const call = async (path: string, params: Record<string, string>) => {
+      const res = await fetch(`${lantern.baseUrl}/api/v1/tracing/1/${path}?${new URLSearchParams(params)}`, { headers: { cookie } });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`${path} ${res.status}: ${body.slice(0, 500)}`);
+      return JSON.parse(body) as Record<string, unknown>;
+    };
+    const DEFAULT = 'group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration)';
+    const groups = (await call('groups', { ...range(1), 'system[]': 'http:all', query: DEFAULT })) as { groups: { '.group_id': string }[] };
+    const groupId = groups.groups[0]['.group_id'];
+    const cases: [string, string, Record<string, string>][] = [
+      ['systems (1h)', 'systems', range(1)],
+      ['systems (24h)', 'systems', range(24)],
+      ['groups default (1h, all)', 'groups', { ...range(1), query: DEFAULT }],
+      ['groups default (24h, all)', 'groups', { ...range(24), query: DEFAULT }],
+      ['groups default (24h, http:all)', 'groups', { ...range(24), 'system[]': 'http:all', query: DEFAULT }],
+      ['spans page (1h, .duration desc)', 'spans', { ...range(1), 'system[]': 'http:all', sort_by: '.duration', sort_desc: 'true', limit: '10' }],
+      ['spans page (1h, one group)', 'spans', { ...range(1), query: `where .group_id = ${groupId}`, sort_by: '.duration', sort_desc: 'true', limit: '10' }],
+      ['percentiles (1h, one group)', 'percentiles', { ...range(1), 'system[]': 'http:all', group_id: groupId }],
+      ['percentiles (24h, http:all)', 'percentiles', { ...range(24), 'system[]': 'http:all' }],
+      ['timeseries (1h, default)', 'timeseries', { ...range(1), 'system[]': 'http:all', query: DEFAULT }],
+      [`trace (${args['trace-spans']} spans)`, `traces/${TRACE_HEX}`, {}],
+    ];
+    // Sanity: the generated data answers like real data would.
+    const page = (await call('spans', cases[5][2])) as { spans: unknown[]; count: number };
+    const tree = (await call(`traces/${TRACE_HEX}`, {})) as { numSpan: number };
+    if (page.spans.length !== 10 || tree.numSpan !== Number(args['trace-spans'])) throw new Error(`bad data: ${page.spans.length} spans on a page, trace of ${tree.numSpan}`);
+    console.log(`spans in the last hour (http:all): ${page.count}; groups (1h, http:all): ${groups.groups.length}`);
+    const results: { name: string; p50: number; p95: number; max: number }[] = [];
+    for (const [name, path, params] of cases) {
+      await call(path, params); // warm-up
+      const ms: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const t = performance.now();
+        await call(path, params);
+        ms.push(performance.now() - t);
+      }
+      ms.sort((a, b) => a - b);
+      results.push({ name, p50: pct(ms, 50), p95: pct(ms, 95), max: ms[ms.length - 1] });
+      console.log(`${name.padEnd(36)} p50 ${pct(ms, 50).toFixed(0).padStart(6)} ms   p95 ${pct(ms, 95).toFixed(0).padStart(6)} ms`);
+    }
+    if (args.json) writeFileSync(args.json, JSON.stringify({ spans: SPANS, runs: RUNS, results }, null, 2));
+  } finally {
+    await lantern.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,81 @@
+import { EmailSettings, SlackChannelInput, WebhookChannelInput, type ChannelType } from '@lantern/shared';
+import { AppError } from '../http/appError';
+import { parseInput } from '../http/parseInput';
+import { toChannel, type ChannelParams, type ChannelRow, type ChannelsStore } from './channels.store';
+import type { AlertingDb } from './db';
+import { RefusedAddressError, type AddressGuard } from './delivery/ssrf';
+import { readEmailSettings, writeEmailSettings } from './emailSettings.store';
+
+/** Notification channels (reference alerting §3.7) and the per-user e-mail settings. */
+export function createChannelsService(deps: { db: AlertingDb; channels: ChannelsStore; guard: AddressGuard; now: () => Date }) {
+  const { channels } = deps;
+
+  async function own(projectId: number, rawId: string, types?: ChannelType[]): Promise<ChannelRow> {
+    const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
+    const row = Number.isFinite(id) ? await channels.get(id) : undefined;
+    if (!row || (types && !types.includes(row.type as ChannelType))) throw new AppError('not_found', 'channel_not_found', `Notification channel ${JSON.stringify(rawId)} not found.`);
+    if (row.project_id !== projectId) throw new AppError('forbidden', 'forbidden', "you don't have enough permissions to access this notification channel");
+    return row;
+  }
+
+  /** Refuses URLs that point into networks the config does not allow; DNS failures pass (checked again at send time). */
+  async function checkUrl(url: string) {
+    try {
+      await deps.guard.checkHost(new URL(url).hostname);
+    } catch (err) {
+      if (err instanceof RefusedAddressError) throw new AppError('invalid_input', 'url_refused', err.message);
+    }
+  }
+
+  async function parsed(body: unknown, kind: 'slack' | 'webhook'): Promise<{ name: string; type: ChannelType; params: ChannelParams }> {
+    if (kind === 'slack') {
+      const v = parseInput(SlackChannelInput, body);
+      await checkUrl(v.params.webhookUrl);
+      return { name: v.name, type: 'slack', params: { webhookUrl: v.params.webhookUrl } };
+    }
+    const v = parseInput(WebhookChannelInput, body);
+    await checkUrl(v.params.url);
+    return { name: v.name, type: v.type, params: { url: v.params.url, payload: v.params.payload } };
+  }
+
+  const show = async (row: ChannelRow) => ({ channel: toChannel(row, (await channels.pendingCounts([row.id])).get(row.id) ?? 0) });
+  const kindTypes = (kind: 'slack' | 'webhook'): ChannelType[] => (kind === 'slack' ? ['slack'] : ['webhook', 'alertmanager']);
+
+  return {
+    async list(projectId: number) {
+      const rows = await channels.list(projectId);
+      const pending = await channels.pendingCounts(rows.map((r) => r.id));
+      return { channels: rows.map((r) => toChannel(r, pending.get(r.id) ?? 0)) };
+    },
+    async create(projectId: number, kind: 'slack' | 'webhook', body: unknown) {
+      const id = await channels.create(projectId, await parsed(body, kind), deps.now());
+      return show((await channels.get(id))!);
+    },
+    show: async (projectId: number, kind: 'slack' | 'webhook', id: string) => show(await own(projectId, id, kindTypes(kind))),
+    async update(projectId: number, kind: 'slack' | 'webhook', id: string, body: unknown) {
+      const row = await own(projectId, id, kindTypes(kind));
+      await channels.update(row.id, await parsed(body, kind));
+      return show((await channels.get(row.id))!);
+    },
+    async setState(projectId: number, id: string, state: 'paused' | 'delivering') {
+      const row = await own(projectId, id);
+      await channels.setState(row.id, state);
+      return show((await channels.get(row.id))!);
+    },
+    async remove(projectId: number, id: string) {
+      const row = await own(projectId, id);
+      await channels.delete(row.id);
+      return { channel: toChannel(row) };
+    },
+    async emailSettings(projectId: number, user: { id: number; email: string }) {
+      return { channel: { ...(await readEmailSettings(deps.db, user.id, projectId)), email: user.email } };
+    },
+    async saveEmailSettings(projectId: number, user: { id: number; email: string }, body: unknown) {
+      const s = parseInput(EmailSettings, body);
+      await writeEmailSettings(deps.db, user.id, projectId, s);
+      return { channel: { ...s, email: user.email } };
+    },
+  };
+}
+
+export type ChannelsService = ReturnType<typeof createChannelsService>;

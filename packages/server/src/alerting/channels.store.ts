@@ -1,0 +1,129 @@
+import type { ChannelState, ChannelType, NotifChannel } from '@lantern/shared';
+import type { AlertingDb, AlertingTrx } from './db';
+
+export interface ChannelRow {
+  id: number;
+  project_id: number;
+  name: string;
+  type: string;
+  state: string;
+  params: string;
+  last_delivered_at: string | null;
+  last_error: string;
+  last_error_at: string | null;
+  consecutive_failures: number;
+  created_at: string;
+}
+
+/** slack: {webhookUrl}; webhook / alertmanager: {url, payload}. */
+export interface ChannelParams {
+  webhookUrl?: string;
+  url?: string;
+  payload?: unknown;
+}
+
+export const MAX_CHANNELS = 100;
+
+export function createChannelsStore(db: AlertingDb) {
+  return {
+    get: (id: number): Promise<ChannelRow | undefined> => db.selectFrom('notif_channels').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    list: (projectId: number): Promise<ChannelRow[]> =>
+      db.selectFrom('notif_channels').selectAll().where('project_id', '=', projectId).orderBy('id').limit(MAX_CHANNELS).execute(),
+
+    /** Which of `ids` are channels of the project. */
+    async existing(projectId: number, ids: number[]): Promise<Set<number>> {
+      if (!ids.length) return new Set();
+      const rows = await db.selectFrom('notif_channels').select('id').where('project_id', '=', projectId).where('id', 'in', ids).execute();
+      return new Set(rows.map((r) => r.id));
+    },
+
+    async pendingCounts(ids: number[]): Promise<Map<number, number>> {
+      if (!ids.length) return new Map();
+      const rows = await db
+        .selectFrom('alert_notifications')
+        .where('channel_id', 'in', ids)
+        .where('state', '=', 'pending')
+        .select(['channel_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('channel_id')
+        .execute();
+      return new Map(rows.map((r) => [r.channel_id!, Number(r.n)]));
+    },
+
+    async create(projectId: number, v: { name: string; type: ChannelType; params: ChannelParams }, now: Date): Promise<number> {
+      const { id } = await db
+        .insertInto('notif_channels')
+        .values({ project_id: projectId, name: v.name, type: v.type, state: 'delivering', params: JSON.stringify(v.params), last_error: '', consecutive_failures: 0, created_at: now.toISOString(), last_delivered_at: null, last_error_at: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return id;
+    },
+
+    async update(id: number, v: { name: string; type: ChannelType; params: ChannelParams }): Promise<void> {
+      await db.updateTable('notif_channels').set({ name: v.name, type: v.type, params: JSON.stringify(v.params) }).where('id', '=', id).execute();
+    },
+
+    /** Pause / unpause. Unpausing also re-enables a disabled channel and clears its failure count. */
+    async setState(id: number, state: ChannelState): Promise<void> {
+      await db
+        .updateTable('notif_channels')
+        .set(state === 'delivering' ? { state, consecutive_failures: 0 } : { state })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    delete: (id: number): Promise<void> =>
+      db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('monitor_channels').where('channel_id', '=', id).execute();
+        await trx.deleteFrom('alert_notifications').where('channel_id', '=', id).where('state', '=', 'pending').execute();
+        await trx.deleteFrom('notif_channels').where('id', '=', id).execute();
+      }),
+
+    /** Delivering channels linked to any of the monitors (max 100): the fan-out targets. */
+    async deliveringForMonitors(trx: AlertingTrx, monitorIds: number[]): Promise<ChannelRow[]> {
+      if (!monitorIds.length) return [];
+      return trx
+        .selectFrom('notif_channels')
+        .selectAll()
+        .where('state', '=', 'delivering')
+        .where('id', 'in', trx.selectFrom('monitor_channels').select('channel_id').where('monitor_id', 'in', monitorIds))
+        .orderBy('id')
+        .limit(MAX_CHANNELS)
+        .execute();
+    },
+
+    async recordSuccess(id: number, now: Date): Promise<void> {
+      await db.updateTable('notif_channels').set({ last_delivered_at: now.toISOString(), consecutive_failures: 0 }).where('id', '=', id).execute();
+    },
+
+    /** Records a failure; `disable` moves a still-delivering channel to disabled. */
+    async recordFailure(id: number, error: string, now: Date, disable: boolean): Promise<void> {
+      await db
+        .updateTable('notif_channels')
+        .set((eb) => ({ last_error: error.slice(0, 1000), last_error_at: now.toISOString(), consecutive_failures: eb('consecutive_failures', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+      if (disable) await db.updateTable('notif_channels').set({ state: 'disabled' }).where('id', '=', id).where('state', '=', 'delivering').execute();
+    },
+  };
+}
+
+export type ChannelsStore = ReturnType<typeof createChannelsStore>;
+
+export function toChannel(row: ChannelRow, pending = 0): NotifChannel {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    name: row.name,
+    type: row.type as ChannelType,
+    state: row.state as ChannelState,
+    params: JSON.parse(row.params) as Record<string, unknown>,
+    delivery: {
+      lastDeliveredAt: row.last_delivered_at,
+      lastError: row.last_error,
+      lastErrorAt: row.last_error_at,
+      consecutiveFailures: row.consecutive_failures,
+      pending,
+    },
+  };
+}

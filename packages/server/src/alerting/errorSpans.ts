@@ -1,0 +1,120 @@
+import { ident, join, param, sql, uuidToTraceId } from '../storage/sql';
+import type { TelemetryStore } from '../storage/telemetry';
+
+/**
+ * Reads of the span index for error monitors: failed spans (status error) grouped by span group
+ * over a time window, and the attributes of one span. Only spans, not their events: a failed span
+ * with an exception raises one alert, for the span's group.
+ */
+const MAX_GROUPS_PER_SCAN = 1000;
+
+/** Promoted columns of spans_index and the attribute each holds. */
+const PROMOTED: [column: string, attr: string][] = [
+  ['deployment_environment', 'deployment.environment'],
+  ['service_name', 'service.name'],
+  ['host_name', 'host.name'],
+  ['db_system', 'db.system'],
+  ['db_statement', 'db.statement'],
+  ['db_operation', 'db.operation'],
+  ['db_sql_table', 'db.sql.table'],
+  ['log_severity', 'log.severity'],
+  ['log_message', 'log.message'],
+  ['exception_type', 'exception.type'],
+  ['exception_message', 'exception.message'],
+];
+
+interface IndexAttrs {
+  l_attr_keys: string[];
+  l_attr_values: string[];
+  [column: string]: unknown;
+}
+
+export interface ErrorGroup {
+  groupId: string;
+  system: string;
+  type: string;
+  count: number;
+  traceId: string;
+  spanId: string;
+  displayName: string;
+  firstTime: Date;
+  lastTime: Date;
+  /** All attributes of the group's latest failed span in the window, as strings. */
+  attrs: Record<string, string>;
+}
+
+function attrsOf(r: IndexAttrs): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  r.l_attr_keys.forEach((k, i) => (attrs[k] = r.l_attr_values[i] ?? ''));
+  for (const [column, attr] of PROMOTED) {
+    const v = r[`l_${column}`];
+    if (typeof v === 'string' && v !== '') attrs[attr] = v;
+  }
+  return attrs;
+}
+
+// Aliases get an `l_` prefix: an alias equal to a column name would shadow it inside the aggregates.
+const promotedLatest = join(PROMOTED.map(([c]) => sql`argMax(${ident(c)}, time) AS ${ident(`l_${c}`)}`), ', ');
+const promotedColumns = join(PROMOTED.map(([c]) => sql`${ident(c)} AS ${ident(`l_${c}`)}`), ', ');
+
+/** The time column comes back as 'YYYY-MM-DD hh:mm:ss.ffffff' in UTC. */
+const chTime = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
+
+export function createErrorSpans(store: TelemetryStore) {
+  return {
+    async groups(projectId: number, from: Date, to: Date): Promise<ErrorGroup[]> {
+      const rows = await store.query<IndexAttrs & Record<string, string>>(sql`
+        SELECT toString(group_id) AS gid, system AS sys, any(type) AS span_type, count() AS n,
+          toString(argMax(trace_id, time)) AS trace_uuid, toString(argMax(id, time)) AS span_id,
+          argMax(display_name, time) AS display_name, toString(min(time)) AS first_time, toString(max(time)) AS last_time,
+          argMax(attr_keys, time) AS l_attr_keys, argMax(attr_values, time) AS l_attr_values, ${promotedLatest}
+        FROM spans_index
+        WHERE project_id = ${param.uint32(projectId)} AND status_code = 'error' AND event_name = ''
+          AND time >= ${param.time(from)} AND time < ${param.time(to)}
+        GROUP BY system, group_id
+        ORDER BY n DESC
+        LIMIT ${param.uint32(MAX_GROUPS_PER_SCAN)}`);
+      return rows.map((r) => ({
+        groupId: r.gid,
+        system: r.sys,
+        type: r.span_type,
+        count: Number(r.n),
+        traceId: uuidToTraceId(r.trace_uuid),
+        spanId: r.span_id,
+        displayName: r.display_name,
+        firstTime: chTime(r.first_time),
+        lastTime: chTime(r.last_time),
+        attrs: attrsOf(r),
+      }));
+    },
+
+    /** Attributes of one span (for matchers on manual events), or null when it is gone. */
+    async spanAttrs(projectId: number, traceId: string, spanId: string): Promise<Record<string, string> | null> {
+      if (!/^[0-9a-f]{32}$/.test(traceId) || !/^\d{1,20}$/.test(spanId)) return null;
+      const rows = await store.query<IndexAttrs>(sql`
+        SELECT attr_keys AS l_attr_keys, attr_values AS l_attr_values, ${promotedColumns}
+        FROM spans_index
+        WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)} AND id = ${param.uint64(BigInt(spanId))} AND event_name = ''
+        LIMIT 1`);
+      return rows[0] ? attrsOf(rows[0]) : null;
+    },
+  };
+}
+
+export type ErrorSpans = ReturnType<typeof createErrorSpans>;
+
+/** The attributes an error alert keeps for its list facets (reference alerting §2.5). */
+const ALERT_ATTRS_BY_TYPE: Record<string, string[]> = {
+  http: ['http.method', 'http.request.method'],
+  db: ['db.system', 'db.name', 'db.operation', 'db.sql.table'],
+  rpc: ['rpc.system', 'rpc.service', 'rpc.method'],
+  messaging: ['messaging.system'],
+  log: ['log.severity', 'exception.type'],
+};
+
+export function errorAlertAttrs(type: string, attrs: Record<string, string>): Record<string, string> {
+  const keys = ['service.name', 'service.version', 'deployment.environment', 'host.name', ...(ALERT_ATTRS_BY_TYPE[type] ?? [])];
+  const out: Record<string, string> = {};
+  for (const k of keys) if (attrs[k]) out[k] = attrs[k];
+  return out;
+}

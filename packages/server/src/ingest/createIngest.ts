@@ -1,0 +1,58 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import type { ProjectsService } from '../projects';
+import { createIngestGrpcServer } from './ingest.grpc';
+import { registerIngestHttpRoutes, type JsonIngest } from './ingest.http';
+import { createIngestPipeline, type SignalIngest, type SpanBatcher } from './ingestPipeline';
+import { IngestStats, type IngestSignal } from './ingestStats';
+import type { PreparePool } from './preparePool';
+
+/**
+ * Builds every ingest path on one batcher: OTLP traces and logs (HTTP + gRPC), Zipkin, Vector, the self-telemetry
+ * counters with their `GET /api/v1/internal/stats` route and a once-a-minute log line.
+ */
+export interface Ingest {
+  stats: IngestStats;
+  grpc: grpc.Server;
+  registerHttp(app: FastifyInstance): Promise<void>;
+  /** Stops the periodic stats log line. */
+  close(): void;
+}
+
+export interface IngestDeps {
+  config: Config;
+  batcher: SpanBatcher;
+  pool: PreparePool;
+  projects: ProjectsService;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+export function createIngest({ config, batcher, pool, projects, log }: IngestDeps): Ingest {
+  const limits = config.ingest;
+  const stats = new IngestStats(batcher.stats, { maxRows: limits.queue_rows, maxBytes: limits.queue_bytes });
+  const pipeline = createIngestPipeline({ batcher, pool, stats, maxRowsPerRequest: limits.max_rows_per_request });
+  const otlp: Record<IngestSignal, SignalIngest> = {
+    traces: (project, format, body) => pipeline.run('traces', 'otlp_traces', project, format, body),
+    logs: (project, format, body) => pipeline.run('logs', 'otlp_logs', project, format, body),
+  };
+  const transport = { projects, pipeline, otlp, maxBodyBytes: limits.max_body_bytes };
+  const json: Record<'zipkin' | 'vector', JsonIngest> = {
+    zipkin: (project, body) => pipeline.run('traces', 'zipkin', project, 'json', body),
+    vector: (project, body) => pipeline.run('logs', 'vector', project, 'json', body),
+  };
+
+  const timer = setInterval(() => log.info({ ingest: stats.snapshot() }, 'ingest stats'), limits.stats_log_interval_ms);
+  timer.unref();
+
+  return {
+    stats,
+    grpc: createIngestGrpcServer({ ...transport, log }),
+    async registerHttp(app) {
+      await registerIngestHttpRoutes(app, { ...transport, ...json });
+      // Under /api/v1, so the auth hook requires a session.
+      app.get('/api/v1/internal/stats', async () => stats.snapshot());
+    },
+    close: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,89 @@
+import type { ProjectConfig } from '../config';
+import { AppError } from '../http/appError';
+import type { EncodedSpans } from '../storage/telemetry/spanRowEncoding';
+import { BatcherClosedError, QueueFullError, type Batcher } from './batcher';
+import type { IngestSignal, IngestStats } from './ingestStats';
+import type { PartialSuccess } from './otlpResponse';
+import { toBuffer, type PrepareKind } from './prepare';
+import type { PreparePool } from './preparePool';
+import type { BodyFormat } from './requestBody';
+
+/**
+ * The transport-independent end of every ingest path (OTLP traces and logs over HTTP and gRPC,
+ * Zipkin, Vector): decode, normalise, cap and encode on the prepare pool, then wait for the batch
+ * holding the rows to be committed. Success is answered only after commit; records dropped as
+ * invalid come back as a partial success. Every outcome is counted.
+ */
+
+/** Span rows (spans, events, logs) wait for their batch already encoded for storage. */
+export type SpanBatcher = Batcher<EncodedSpans>;
+
+/** One signal's ingest: the project it writes to, the body format and the decoded body bytes. */
+export type SignalIngest = (project: ProjectConfig, format: BodyFormat, body: Buffer) => Promise<PartialSuccess | null>;
+
+export interface IngestPipeline {
+  run(signal: IngestSignal, kind: PrepareKind, project: ProjectConfig, format: BodyFormat, body: Buffer): Promise<PartialSuccess | null>;
+  /** Counts a request refused before decoding (bad auth, content type, encoding, size). */
+  refused(signal: IngestSignal): void;
+}
+
+export function createIngestPipeline(deps: {
+  batcher: SpanBatcher;
+  pool: PreparePool;
+  stats: IngestStats;
+  maxRowsPerRequest: number;
+}): IngestPipeline {
+  const { batcher, pool, stats } = deps;
+  return {
+    refused(signal) {
+      stats.signal(signal).rejectedRequests++;
+    },
+    async run(signal, kind, project, format, body) {
+      const counters = stats.signal(signal);
+      const result = await throttled(() =>
+        pool.run({
+          kind,
+          format,
+          body,
+          project: { projectId: project.id, groupByEnv: project.group_by_env, groupFuncsByService: project.group_funcs_by_service },
+          nowNs: (BigInt(Date.now()) * 1_000_000n).toString(),
+          maxRows: deps.maxRowsPerRequest,
+        }),
+        () => counters.rejectedRequests++,
+      );
+      if (!result.ok) {
+        if (result.rows > 0) counters.rejectedRows += result.rows;
+        else counters.rejectedRequests++;
+        throw new AppError(result.type, result.code, result.message);
+      }
+      counters.rejectedRows += result.rejected;
+      const index = toBuffer(result.index);
+      const data = toBuffer(result.data);
+      try {
+        await throttled(
+          () => batcher.submit([{ rows: result.rows, index, data }], index.length + data.length, result.rows),
+          () => (counters.throttledRows += result.rows),
+        );
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        counters.failedRows += result.rows;
+        if (err instanceof BatcherClosedError) throw new AppError('unavailable', 'shutting_down', err.message, 5);
+        // A failed write: the client must retry; nothing is reported as stored.
+        throw new AppError('unavailable', 'storage_unavailable', `rows could not be stored: ${(err as Error).message}`, 1);
+      }
+      counters.acceptedRows += result.rows;
+      return result.rejected > 0 ? { rejected: result.rejected, message: result.rejectedMessage } : null;
+    },
+  };
+}
+
+/** QueueFullError -> 429 / RESOURCE_EXHAUSTED with Retry-After, counted by `onThrottled`. */
+async function throttled<T>(fn: () => Promise<T>, onThrottled: () => void): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof QueueFullError)) throw err;
+    onThrottled();
+    throw new AppError('rate_limited', 'queue_full', err.message, err.retryAfterSec);
+  }
+}

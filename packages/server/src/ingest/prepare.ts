@@ -1,0 +1,86 @@
+import { AppError, type AppErrorType } from '../http/appError';
+import { encodeSpans, type EncodedSpans } from '../storage/telemetry/spanRowEncoding';
+import { produceOtlpLogs } from './logsIngest';
+import { OtlpDecodeError } from './otlp';
+import type { BodyFormat } from './requestBody';
+import type { SpanRow } from './spanRow';
+import { produceOtlpTraces } from './tracesIngest';
+import { produceVector, produceZipkin } from './zipkinVectorIngest';
+
+/**
+ * The CPU-heavy part of every ingest path, from decoded request body to rows encoded for storage:
+ * decode, normalise, check the per-request row cap, encode. Pure and synchronous, so it runs the
+ * same in a worker thread (see preparePool.ts) or inline.
+ */
+export type PrepareKind = 'otlp_traces' | 'otlp_logs' | 'zipkin' | 'vector';
+
+export interface ProjectOptions {
+  projectId: number;
+  groupByEnv: boolean;
+  groupFuncsByService: boolean;
+}
+
+export interface PrepareTask {
+  kind: PrepareKind;
+  format: BodyFormat;
+  body: Uint8Array;
+  project: ProjectOptions;
+  /** Receive time in Unix nanoseconds (decimal), for records without a timestamp. */
+  nowNs: string;
+  maxRows: number;
+}
+
+/** What a path's decode + normalise step yields. */
+export interface Produced {
+  rows: SpanRow[];
+  /** Records dropped as invalid (not stored), for OTLP partial_success. */
+  rejected: number;
+  rejectedMessage: string;
+}
+
+const PRODUCERS: Record<PrepareKind, (body: Buffer, format: BodyFormat, project: ProjectOptions, now: bigint) => Produced> = {
+  otlp_traces: (body, format, project) => produceOtlpTraces(body, format, project),
+  otlp_logs: produceOtlpLogs,
+  zipkin: (body, _format, project, now) => produceZipkin(body, project, now),
+  vector: (body, _format, project, now) => produceVector(body, project, now),
+};
+
+/**
+ * Bad input comes back as a value rather than a thrown error, so it survives the trip between
+ * threads with its type and code. `rows` on a failure is how many rows were refused (0 when the
+ * body could not be read at all).
+ */
+export type PrepareResult =
+  | { ok: true; rows: number; index: Uint8Array; data: Uint8Array; rejected: number; rejectedMessage: string }
+  | { ok: false; type: AppErrorType; code: string; message: string; rows: number };
+
+export function prepare(task: PrepareTask): PrepareResult {
+  let produced: Produced;
+  try {
+    const body = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
+    produced = PRODUCERS[task.kind](body, task.format, task.project, BigInt(task.nowNs));
+  } catch (err) {
+    if (err instanceof OtlpDecodeError) return { ok: false, type: 'invalid_input', code: 'invalid_otlp', message: err.message, rows: 0 };
+    if (err instanceof AppError) return { ok: false, type: err.type, code: err.code, message: err.message, rows: 0 };
+    throw err;
+  }
+  const { rows, rejected, rejectedMessage } = produced;
+  if (rows.length > task.maxRows) {
+    // Refused whole rather than cut: a partial write the client cannot see is worse.
+    const message = `the request holds ${rows.length} rows; at most ${task.maxRows} are taken per request (send smaller batches)`;
+    return { ok: false, type: 'too_large', code: 'too_many_rows', message, rows: rows.length };
+  }
+  const { index, data } = encodeSpans(rows);
+  return { ok: true, rows: rows.length, index, data, rejected, rejectedMessage };
+}
+
+export interface Prepared {
+  encoded: EncodedSpans;
+  rejected: number;
+  rejectedMessage: string;
+}
+
+/** Typed arrays lose their Buffer class between threads; this wraps the same memory again. */
+export function toBuffer(u8: Uint8Array): Buffer {
+  return Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+}

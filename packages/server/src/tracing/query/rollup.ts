@@ -1,0 +1,86 @@
+import type { Name } from '@lantern/shared';
+import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import { systemClause, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
+
+/**
+ * Answers from the per-minute rollup `span_groups_1m` (telemetry migration 3) when a query only
+ * needs what it keeps: grouping by `.group_id` / `.system`, counts, error counts and rates, and
+ * min / max / percentiles of `.duration`, with no filters, over whole minutes. Otherwise null and
+ * the caller reads `spans_index`. Same column keys and names as the raw query.
+ */
+const LEVELS: Partial<Record<string, SqlFragment>> = { p50: sql`0.5`, p75: sql`0.75`, p90: sql`0.9`, p95: sql`0.95`, p99: sql`0.99` };
+
+function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIndex: number): SqlFragment | null {
+  const m = () => param.float64(minutes);
+  if (n.func === null) {
+    switch (n.attr) {
+      case '.group_id':
+        return sql`s.group_id`;
+      case '.system':
+        return sql`s.system`;
+      case '.count':
+        return sql`sum(s.count)`;
+      case '.count_per_min':
+        return sql`sum(s.count) / ${m()}`;
+      case '.error_count':
+        return sql`sum(s.error_count)`;
+      case '.error_rate':
+      case '.error_pct':
+        return sql`sum(s.error_count) / sum(s.count)`;
+    }
+    return null;
+  }
+  if (n.func === 'count') return sql`sum(s.count)`;
+  if (n.func === 'per_min' && n.inner?.func === 'count') return sql`sum(s.count) / ${m()}`;
+  if (n.attr !== '.duration') return null;
+  if (n.func === 'min') return sql`toFloat64(min(s.min_duration))`;
+  if (n.func === 'max') return sql`toFloat64(max(s.max_duration))`;
+  if (LEVELS[n.func] && quantiles) return sql`arrayElement(quantilesTDigestMerge(${quantiles})(s.duration), ${param.uint8(qIndex)})`;
+  return null;
+}
+
+export function rollupSelect(q: CompiledQuery, cols: (CompiledColumn & { key: string })[], scope: RangeScope, minutes: number): { select: SqlFragment[]; from: SqlFragment } | null {
+  if (!wholeMinutes(scope) || q.where.length || q.having.length) return null;
+  const pcols = cols.filter((c) => c.name_.func && LEVELS[c.name_.func] && c.name_.attr === '.duration');
+  const quantiles = pcols.length ? join(pcols.map((c) => LEVELS[c.name_.func!]!), ', ') : null;
+  const select: SqlFragment[] = [];
+  for (const c of cols) {
+    let e: SqlFragment | null;
+    if (c.hidden) e = c.name === '.system' ? sql`any(s.system)` : c.name === 'display.name' ? sql`any(s.display_name)` : null;
+    else e = rollupExpr(c.name_, minutes, quantiles, pcols.indexOf(c) + 1);
+    if (!e) return null;
+    select.push(sql`${e} AS ${ident(c.key)}`);
+  }
+  return { select, from: rollupFrom(scope) };
+}
+
+const HOUR = 3_600_000;
+const wholeMinutes = (scope: RangeScope) => scope.gte.getTime() % 60_000 === 0 && scope.lt.getTime() % 60_000 === 0;
+
+/** Per-system totals from the rollups (systems endpoint without filters), or null. */
+export function rollupSystemsSql(q: CompiledQuery, scope: RangeScope): SqlFragment | null {
+  if (!wholeMinutes(scope) || q.where.length) return null;
+  return sql`SELECT s.system AS system, sum(s.count) AS count, sum(s.error_count) AS errorCount, uniqExact(s.group_id) AS groupCount FROM ${rollupFrom(scope)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
+}
+
+/**
+ * The rollup rows of the range: whole hours from `span_groups_1h`, the minutes before the first
+ * and after the last whole hour from `span_groups_1m` (their states merge alike).
+ */
+function rollupFrom(scope: RangeScope): SqlFragment {
+  const scoped = (range: SqlFragment) => {
+    const conds = [sql`project_id = ${param.uint32(scope.projectId)}`, range];
+    const sys = systemClause(scope.systems);
+    if (sys) conds.push(sys);
+    if (scope.groupId !== undefined) conds.push(sql`group_id = ${param.uint64(scope.groupId)}`);
+    return join(conds, ' AND ');
+  };
+  const between = (a: number, b: number) => sql`(s.time >= ${param.time(new Date(a))} AND s.time < ${param.time(new Date(b))})`;
+  const gte = scope.gte.getTime();
+  const lt = scope.lt.getTime();
+  const h0 = Math.ceil(gte / HOUR) * HOUR;
+  const h1 = Math.floor(lt / HOUR) * HOUR;
+  if (h1 - h0 < 2 * HOUR) return sql`span_groups_1m AS s WHERE ${scoped(between(gte, lt))}`;
+  const edges = sql`(${between(gte, h0)} OR ${between(h1, lt)})`;
+  return sql`(SELECT * FROM span_groups_1h AS s WHERE ${scoped(between(h0, h1))} UNION ALL SELECT * FROM span_groups_1m AS s WHERE ${scoped(edges)}) AS s`;
+}
