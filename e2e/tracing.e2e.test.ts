@@ -180,9 +180,8 @@ describe('tracing screens', () => {
     await search.getByTestId('search-apply').click();
     await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).every((e) => e.textContent?.includes('checkout')));
     await explore.groupRows.filter({ hasText: 'POST /api/checkout' }).first().click();
-    await page.waitForTimeout(3000);
-    await screenshot(page, 'tracing-13-explore-group-spans');
     await page.getByTestId('group-spans').getByTestId('span-list-row').first().waitFor();
+    await screenshot(page, 'tracing-13-explore-group-spans');
     await page.getByTestId('group-spans').getByTestId('span-list-row').first().click();
     const card = new SpanCard(page, page.getByTestId('span-dialog'));
     await expect(card.title.innerText()).resolves.toBe('POST /api/checkout');
@@ -263,6 +262,68 @@ describe('tracing screens', () => {
     expect(await page.getByTestId('timeseries-chart').count()).toBeGreaterThanOrEqual(2);
     await page.getByTestId('timeseries-groups').waitFor();
     await screenshot(page, 'tracing-17-timeseries');
+    expect(browserErrors).toEqual([]);
+  });
+
+  it('overview: quick metrics, system tabs, env/service quick filters, slowest groups', async () => {
+    explainFailures();
+    await page.goto(`${lantern.baseUrl}/overview/1`);
+    await page.waitForURL(/\/overview\/1\/systems/);
+    await page.getByTestId('overview').waitFor();
+    await page.getByTestId('quick-metric').first().waitFor();
+    const metrics = await page.getByTestId('quick-metric').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+    expect(metrics).toEqual(expect.arrayContaining(['spans', 'http', 'db', 'memdb', 'failures']));
+    await page.getByTestId('group-row').first().waitFor();
+    await expect(page.getByTestId('groups-card').innerText()).resolves.toContain('.system overview');
+    const systems = await page.getByTestId('group-name').allInnerTexts();
+    expect(systems).toEqual(expect.arrayContaining(['.system="http:frontend"', '.system="db:postgresql"']));
+    await screenshot(page, 'tracing-20-overview');
+
+    // service: checkout narrows the systems list.
+    await page.getByTestId('quick-filter-service.name').click();
+    await page.getByTestId('quick-filter-option').filter({ hasText: 'checkout' }).click();
+    await page.keyboard.press('Escape');
+    await page.waitForURL(/query=where\+service\.name/);
+    await page.waitForFunction(() => !Array.from(document.querySelectorAll('[data-testid="group-name"]')).some((e) => e.textContent?.includes('http:frontend')));
+    await expect(page.getByTestId('group-name').allInnerTexts()).resolves.toContain('.system="http:checkout"');
+    await screenshot(page, 'tracing-21-overview-filtered');
+
+    // Slowest groups, sorted by p50 descending, with 'View groups' into Explore spans.
+    await page.getByTestId('overview-tab').filter({ hasText: 'Slowest groups' }).click();
+    await page.waitForURL(/slowest-groups/);
+    await page.getByTestId('group-row').first().waitFor();
+    const p50 = await page.locator('[data-testid="group-value"][data-column="p50(.duration)"]').allInnerTexts();
+    expect(p50.length).toBeGreaterThan(1);
+    await screenshot(page, 'tracing-22-overview-slowest');
+    await page.getByTestId('view-groups').click();
+    await page.waitForURL(/\/spans\/1\?/);
+    await page.getByTestId('explore-spans').waitFor();
+    expect(browserErrors).toEqual([]);
+  });
+
+  it('getting started: snippets with the DSN, copy buttons, and "Send demo data" fills an empty project', async () => {
+    explainFailures();
+    // Project 2 has no data: its overview is the getting-started card.
+    await page.goto(`${lantern.baseUrl}/overview/2`);
+    await page.getByTestId('tracing-help').waitFor();
+    await expect(page.getByTestId('help-collector').innerText()).resolves.toContain('send_batch_size: 10000');
+    await expect(page.getByTestId('pipelines-warning').innerText()).resolves.toContain('silently ignores');
+    await expect(page.getByTestId('help-vector').innerText()).resolves.toContain('compression = "gzip"');
+    await expect(page.getByTestId('help-zipkin').innerText()).resolves.toContain('lantern-dsn:');
+    await page.getByTestId('collector-tab-http').click();
+    await expect(page.getByTestId('help-collector').innerText()).resolves.toContain('otlphttp/lantern');
+    await page.getByTestId('help-sdk-env-copy').click();
+    await page.locator('[data-testid="help-sdk-env-copy"][data-copied="true"]').waitFor();
+    await screenshot(page, 'tracing-30-getting-started');
+
+    await page.getByTestId('send-demo-data').click();
+    await page.getByTestId('demo-data-sent').waitFor({ timeout: 60_000 });
+    await expect(page.getByTestId('demo-data-sent').innerText()).resolves.toMatch(/Sent 300 traces \(\d+ spans\)/);
+    await page.getByTestId('demo-data-open').click();
+    await page.getByTestId('overview').waitFor();
+    await page.getByTestId('group-row').first().waitFor();
+    await expect(page.getByTestId('group-name').allInnerTexts()).resolves.toContain('.system="http:frontend"');
+    await screenshot(page, 'tracing-31-demo-overview');
     expect(browserErrors).toEqual([]);
   });
 });
