@@ -1,5 +1,6 @@
 import { Box, Stack, Tab, Tabs } from '@mui/material';
-import { useEffect } from 'react';
+import type { QueryPart } from '@lantern/shared';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
 import { useDateRange } from '../../../components/date/useDateRange';
@@ -33,6 +34,8 @@ export function ExploreSpansPage() {
   const dateRange = useDateRange();
   const state = useExploreState();
   const systemsQuery = useSystems(projectId, dateRange.apiParams);
+  // The server's reading of each query part (errors, disabled parts) from the tab on screen.
+  const [serverParts, setServerParts] = useState<QueryPart[] | undefined>();
 
   useEffect(() => {
     document.title = 'Explore spans | Lantern';
@@ -77,20 +80,22 @@ export function ExploreSpansPage() {
       </Box>
       <SpanQueryBuilder
         ctx={{ projectId, range, query: state.query, setQuery: state.setQuery }}
+        serverParts={serverParts}
         isEvents={isEvents}
         canAggregate={tab === 'groups'}
         onSystem={(s) => state.setSystems([s])}
         onReset={() => state.setQuery(defaultGroupQuery(state.systems))}
       />
-      {ready && tab === 'groups' && <GroupsTabView projectId={projectId} range={range} state={state} />}
-      {ready && tab === 'spans' && <SpansTab projectId={projectId} range={range} state={state} />}
-      {ready && tab === 'timeseries' && <TimeseriesTab projectId={projectId} range={range} />}
+      {ready && tab === 'groups' && <GroupsTabView projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />}
+      {ready && tab === 'spans' && <SpansTab projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />}
+      {ready && tab === 'timeseries' && <TimeseriesTab projectId={projectId} range={range} onQueryInfo={setServerParts} />}
     </Stack>
   );
 }
 
-function GroupsTabView({ projectId, range, state }: { projectId: number; range: { time_gte: string; time_lt: string; system?: string[]; query?: string }; state: ExploreState }) {
+function GroupsTabView({ projectId, range, state, onQueryInfo }: { projectId: number; range: { time_gte: string; time_lt: string; system?: string[]; query?: string }; state: ExploreState; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
   const { data, isFetching, error } = useGroups(projectId, { ...range, limit: 1000 } as typeof range);
+  useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   const order = { column: state.sortBy ?? data?.order.column ?? '.count_per_min', desc: state.sortBy ? state.sortDesc : (data?.order.desc ?? true) };
   return (
     <GroupsCard

@@ -1,4 +1,5 @@
 import { Box, Card, Stack, Typography } from '@mui/material';
+import type { QueryPart } from '@lantern/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Pager } from '../../../components/Pager';
 import { LoadPctileChart } from '../LoadPctileChart';
@@ -8,7 +9,7 @@ import { SPANS_PER_PAGE, SpansTable, serverPager, type SpanOrder } from './Spans
 import type { ExploreState } from './useExploreState';
 
 /** Spec §2 Spans tab: 'Spans' with a count, the load percentile chart, the span list and pager. */
-export function SpansTab({ projectId, range, state }: { projectId: number; range: RangeQuery; state: ExploreState }) {
+export function SpansTab({ projectId, range, state, onQueryInfo }: { projectId: number; range: RangeQuery; state: ExploreState; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
   const events = isEventSystem(state.systems[0]);
   const order: SpanOrder = { column: state.sortBy === '.time' || state.sortBy === '.duration' ? state.sortBy : events ? '.time' : '.duration', desc: state.sortDesc };
   const [page, setPage] = useState(1);
@@ -22,6 +23,7 @@ export function SpansTab({ projectId, range, state }: { projectId: number; range
     setPage(1);
   }, [systemsKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const { data, isFetching } = useSpans(projectId, { ...range, sort_by: order.column, sort_desc: order.desc, page, limit: SPANS_PER_PAGE });
+  useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   return (
     <Stack spacing={2}>
       <Card variant="outlined">

@@ -1,5 +1,6 @@
 import { Box, Card, Checkbox, Grid, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useMemo, useState } from 'react';
+import type { QueryPart } from '@lantern/shared';
+import { useEffect, useMemo, useState } from 'react';
 import { MetricChart } from '../../../components/charts/MetricChart';
 import { legendValues } from '../../../components/charts/chartOptions';
 import { PALETTE } from '../../../components/charts/palette';
@@ -14,8 +15,9 @@ import { useTimeseries, type RangeQuery } from '../tracingApi';
 const PER_PAGE = 9;
 
 /** Spec §2 Timeseries tab: one chart per numeric column, then the groups table (selection picks plotted groups). */
-export function TimeseriesTab({ projectId, range }: { projectId: number; range: RangeQuery }) {
+export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: number; range: RangeQuery; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
   const { data, isPending, error } = useTimeseries(projectId, range);
+  useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   const metrics = (data?.columns ?? []).filter((c) => c.isNum && !c.isGroup);
   const groups = data?.groups ?? [];
   const pager = usePager(groups.length, PER_PAGE);

@@ -95,7 +95,7 @@ export function QueryChips({ query, serverParts, onChange, onRaw }: { query: str
         editing === i ? (
           <ChipEditor key={i} text={p.text} error={p.error} onDone={(t) => finishEdit(i, t)} />
         ) : (
-          <Box key={i} data-testid="query-chip" data-error={p.error ? 'true' : undefined} sx={{ opacity: p.disabled ? 0.5 : 1 }}>
+          <Box key={i} data-testid="query-chip" data-error={p.error ? 'true' : undefined} data-disabled={p.disabled || undefined} sx={{ opacity: p.disabled ? 0.5 : 1 }}>
             <Box
               sx={{ display: 'inline-flex', alignItems: 'center', bgcolor: '#F5F5F5', borderRadius: 1, px: 0.5, py: 0.25, maxWidth: 600, cursor: 'pointer', border: 1, borderColor: p.error ? 'error.main' : 'transparent' }}
               onClick={() => setEditing(i)}
