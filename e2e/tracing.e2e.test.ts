@@ -131,8 +131,7 @@ describe('tracing screens', () => {
     await screenshot(page, 'tracing-10-explore-groups');
     expect(allGroups).toContain('render page');
     expect(allGroups).toHaveLength(15);
-    await expect(explore.groupsCount.innerText()).resolves.toMatch(/^\d+ groups$/);
-    expect(Number((await explore.groupsCount.innerText()).split(' ')[0])).toBeGreaterThan(15);
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="groups-count"]')?.textContent?.split(' ')[0]) > 15);
     await page.getByTestId('groups-pager-text').waitFor();
 
     // Duration >= 1 ms keeps fewer groups (redis calls are under a millisecond).

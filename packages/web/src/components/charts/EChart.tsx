@@ -1,24 +1,23 @@
-import { BarChart, LineChart } from 'echarts/charts';
-import { DatasetComponent, GridComponent, LegendComponent, MarkAreaComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import type { ECharts } from 'echarts/core';
+import { useEffect, useRef, useState } from 'react';
 
-echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, DatasetComponent, MarkAreaComponent, CanvasRenderer]);
+type EchartsModule = typeof import('./echartsCore');
+let loading: Promise<EchartsModule> | undefined;
+/** ECharts (~200 kB gzip) loads with the first chart, so pages paint their numbers before their charts. */
+const loadEcharts = () => (loading ??= import('./echartsCore'));
 
 /**
  * Thin ECharts wrapper (reference frontend §3.1): the option is replaced whole (notMerge), the chart
  * follows its container's size, charts with the same `group` share their crosshair, and the
- * instance is disposed on unmount. Only the chart kinds we draw are bundled.
+ * instance is disposed on unmount.
  */
 export function EChart({
   option,
   height,
   width = '100%',
   group,
-  loading,
+  loading: busy,
   testId,
-  onReady,
 }: {
   option: Record<string, unknown>;
   height: number;
@@ -26,44 +25,50 @@ export function EChart({
   group?: string;
   loading?: boolean;
   testId?: string;
-  onReady?: (chart: echarts.ECharts) => void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  const chartRef = useRef<echarts.ECharts | null>(null);
+  const chartRef = useRef<ECharts | null>(null);
+  const libRef = useRef<EchartsModule['echarts'] | null>(null);
+  const [ready, setReady] = useState(false);
 
   useEffect(() => {
     const el = ref.current!;
-    const chart = echarts.init(el);
-    chartRef.current = chart;
-    const observer = new ResizeObserver(() => chart.resize());
-    observer.observe(el);
+    let disposed = false;
+    let observer: ResizeObserver | undefined;
+    void loadEcharts().then(({ echarts }) => {
+      if (disposed) return;
+      libRef.current = echarts;
+      const chart = echarts.init(el);
+      chartRef.current = chart;
+      observer = new ResizeObserver(() => chart.resize());
+      observer.observe(el);
+      setReady(true);
+    });
     return () => {
-      observer.disconnect();
-      chart.dispose();
+      disposed = true;
+      observer?.disconnect();
+      chartRef.current?.dispose();
       chartRef.current = null;
     };
   }, []);
 
   useEffect(() => {
-    const chart = chartRef.current;
-    if (!chart) return;
-    chart.setOption(option, { notMerge: true, lazyUpdate: true, silent: true });
-    onReady?.(chart);
-  }, [option, onReady]);
+    chartRef.current?.setOption(option, { notMerge: true, lazyUpdate: true, silent: true });
+  }, [option, ready]);
 
   useEffect(() => {
     const chart = chartRef.current;
-    if (!chart || !group) return;
+    if (!chart || !group || !libRef.current) return;
     chart.group = group;
-    echarts.connect(group);
-  }, [group]);
+    libRef.current.connect(group);
+  }, [group, ready]);
 
   useEffect(() => {
     const chart = chartRef.current;
     if (!chart) return;
-    if (loading) chart.showLoading('default', { text: '' });
+    if (busy) chart.showLoading('default', { text: '' });
     else chart.hideLoading();
-  }, [loading]);
+  }, [busy, ready]);
 
-  return <div ref={ref} style={{ width, height }} data-testid={testId ?? 'echart'} />;
+  return <div ref={ref} style={{ width, height }} data-testid={testId ?? 'echart'} data-ready={ready || undefined} />;
 }

@@ -1,4 +1,5 @@
 import { Autocomplete, Box, Button, Checkbox, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { externalLinks } from '../../lib/routes/paths';
 import { formatNum } from '../../lib/format/number';
@@ -8,7 +9,9 @@ import { useAttrValues, type RangeQuery } from '../tracing/tracingApi';
 
 /** 'env: ' / 'service: ' quick filters: a multi-select of an attribute's values that writes a where part (spec §2 Overview). */
 export function QuickSpanFilter({ projectId, range, label, attr, query, onQuery }: { projectId: number; range: RangeQuery; label: string; attr: string; query: string; onQuery: (q: string) => void }) {
-  const { data, isPending } = useAttrValues(projectId, { ...range, attr_key: attr });
+  // Values load when the list first opens (then stay cached): the page's first paint waits for nothing it does not show.
+  const [wanted, setWanted] = useState(false);
+  const { data, isPending } = useAttrValues(projectId, { ...range, attr_key: attr }, wanted);
   const selected = selectedValues(query, attr);
   const items = data?.items ?? [];
   return (
@@ -16,7 +19,8 @@ export function QuickSpanFilter({ projectId, range, label, attr, query, onQuery 
       multiple
       disableCloseOnSelect
       size="small"
-      loading={isPending}
+      loading={wanted && isPending}
+      onOpen={() => setWanted(true)}
       options={[...new Set([...items.map((i) => i.value), ...selected])]}
       value={selected}
       onChange={(_e, v) => onQuery(withValues(query, attr, v))}

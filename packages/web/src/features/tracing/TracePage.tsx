@@ -1,4 +1,4 @@
-import { Box, Breadcrumbs, Button, Card, CardContent, Link, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
 import type { Span } from '@lantern/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
@@ -13,6 +13,7 @@ import { LabelValues } from './LabelValues';
 import { LoadPctileChart } from './LoadPctileChart';
 import { groupSpansQuery } from './query/defaultQueries';
 import { RequestError } from './RequestError';
+import { SpanBreadcrumbs } from './SpanBreadcrumbs';
 import { EventPanels } from './span/EventPanels';
 import { SpanDialog } from './span/SpanDialog';
 import { SpanStatus } from './SpanStatus';
@@ -79,20 +80,11 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
 
   return (
     <Stack spacing={2} data-testid="trace-page">
-      <Stack direction="row" sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1, borderRadius: 1, flexWrap: 'wrap', gap: 1 }}>
-        <Breadcrumbs separator=">" sx={{ flexGrow: 1 }} data-testid="trace-breadcrumbs">
-          <Link component={RouterLink} to={paths.spanGroups(projectId, { system: root.system })} underline="hover">
-            {root.system}
-          </Link>
-          <Link component={RouterLink} to={paths.spanItems(projectId, { system: root.system, query: groupQuery })} underline="hover" title={root.displayName}>
-            {truncate(root.displayName, 60)}
-          </Link>
-          <Typography color="text.primary" data-testid="trace-id">
-            {traceId}
-          </Typography>
-        </Breadcrumbs>
-        <FixedDateRangePicker state={dateRange} anchor={anchor} />
-      </Stack>
+      <SpanBreadcrumbs span={root} nameMax={60} testId="trace-breadcrumbs" right={<FixedDateRangePicker state={dateRange} anchor={anchor} />}>
+        <Typography color="text.primary" data-testid="trace-id">
+          {traceId}
+        </Typography>
+      </SpanBreadcrumbs>
 
       <Box data-testid="span-header">
         <Typography variant="h5" component="h1" sx={{ wordBreak: 'break-word', mb: 2 }} data-testid="span-header-title">

@@ -77,10 +77,12 @@ export function GroupsCard({
         </Typography>
         {action}
         <Box sx={{ flexGrow: 1 }} />
-        <Typography variant="body2" data-testid="groups-count">
-          {result?.hasMore ? 'more than ' : ''}
-          <b>{shown.length}</b> groups
-        </Typography>
+        {result && (
+          <Typography variant="body2" data-testid="groups-count">
+            {result.hasMore ? 'more than ' : ''}
+            <b>{shown.length}</b> groups
+          </Typography>
+        )}
       </Stack>
       {loading && <LinearProgress sx={{ height: 2 }} />}
       {error && !(error instanceof ApiError && error.code === 'invalid_query') && <Alert severity="error">{error.message}</Alert>}

@@ -1,4 +1,4 @@
-import { Box, Breadcrumbs, Button, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Box, Button, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
 import type { Span } from '@lantern/shared';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -13,6 +13,7 @@ import { LabelValues } from '../LabelValues';
 import { LoadPctileChart } from '../LoadPctileChart';
 import { NewMonitorMenu } from '../NewMonitorMenu';
 import { groupSpansQuery, isEventSystem, whereQuery } from '../query/defaultQueries';
+import { SpanBreadcrumbs } from '../SpanBreadcrumbs';
 import { SpanStatus } from '../SpanStatus';
 import { EventPanels } from './EventPanels';
 import { SpanAttrs } from './SpanAttrs';
@@ -76,25 +77,16 @@ export function SpanCard({
 
   return (
     <Stack spacing={2} data-testid="span-card">
-      <Stack direction="row" sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1, borderRadius: 1, flexWrap: 'wrap', gap: 1 }}>
-        <Breadcrumbs separator=">" sx={{ flexGrow: 1 }} data-testid="span-breadcrumbs">
-          <Link component={RouterLink} to={paths.spanGroups(projectId, { system: span.system })} underline="hover">
-            {span.system}
+      <SpanBreadcrumbs span={span} nameMax={40} testId="span-breadcrumbs" right={<FixedDateRangePicker state={dateRange} anchor={anchor} />}>
+        {!span.standalone && span.traceId && (
+          <Link component={RouterLink} to={paths.trace(projectId, span.traceId)} underline="hover" data-testid="span-trace-link">
+            {span.traceId}
           </Link>
-          <Link component={RouterLink} to={paths.spanItems(projectId, { system: span.system, query: groupQuery })} underline="hover" title={span.displayName}>
-            {truncate(span.displayName, 40)}
-          </Link>
-          {!span.standalone && span.traceId && (
-            <Link component={RouterLink} to={paths.trace(projectId, span.traceId)} underline="hover" data-testid="span-trace-link">
-              {span.traceId}
-            </Link>
-          )}
-          <Link component={RouterLink} to={paths.span(projectId, span.traceId, span.id)} underline="hover">
-            Span
-          </Link>
-        </Breadcrumbs>
-        <FixedDateRangePicker state={dateRange} anchor={anchor} />
-      </Stack>
+        )}
+        <Link component={RouterLink} to={paths.span(projectId, span.traceId, span.id)} underline="hover">
+          Span
+        </Link>
+      </SpanBreadcrumbs>
 
       <Box>
         <Typography variant="h5" component="h2" sx={{ wordBreak: 'break-word', mb: 2 }} data-testid="span-card-title">
