@@ -12,7 +12,7 @@ import { bigTraceStatements, generationStatements } from './generate';
  * store, then starts the real server on that data directory and measures the tracing endpoints
  * over HTTP with a signed-in session (p50/p95 of `--runs` requests after a warm-up each).
  *
- *   node --import tsx bench/tracing/run.ts [--spans 10000000] [--runs 15] [--data-dir bench/results/tracing-data]
+ *   node --import tsx bench/tracing/run.ts [--spans 10000000] [--runs 15] [--warmup 3] [--data-dir bench/results/tracing-data]
  *
  * The data directory is reused when it already holds the spans (loading is skipped).
  */
@@ -20,6 +20,8 @@ const { values: args } = parseArgs({
   options: {
     spans: { type: 'string', default: '10000000' },
     runs: { type: 'string', default: '15' },
+    /** Requests per case before measuring: the first ones after a start read cold files. */
+    warmup: { type: 'string', default: '3' },
     chunk: { type: 'string', default: '1000000' },
     'trace-spans': { type: 'string', default: '1000' },
     'data-dir': { type: 'string' },
@@ -101,7 +103,7 @@ async function main() {
     console.log(`spans in the last hour (http:all): ${page.count}; groups (1h, http:all): ${groups.groups.length}`);
     const results: { name: string; p50: number; p95: number; max: number }[] = [];
     for (const [name, path, params] of cases) {
-      await call(path, params); // warm-up
+      for (let i = 0; i < Number(args.warmup); i++) await call(path, params);
       const ms: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         const t = performance.now();
@@ -112,7 +114,7 @@ async function main() {
       results.push({ name, p50: pct(ms, 50), p95: pct(ms, 95), max: ms[ms.length - 1] });
       console.log(`${name.padEnd(36)} p50 ${pct(ms, 50).toFixed(0).padStart(6)} ms   p95 ${pct(ms, 95).toFixed(0).padStart(6)} ms`);
     }
-    if (args.json) writeFileSync(args.json, JSON.stringify({ spans: SPANS, runs: RUNS, results }, null, 2));
+    if (args.json) writeFileSync(args.json, JSON.stringify({ spans: SPANS, runs: RUNS, warmup: Number(args.warmup), results }, null, 2));
   } finally {
     await lantern.stop();
   }

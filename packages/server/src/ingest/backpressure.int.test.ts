@@ -1,34 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { runOverload } from '../../../../e2e/hardening/overload';
 
 /**
- * A full queue refuses at once with 429 + Retry-After instead of buffering without bound, and a
- * refused request stores nothing; what was accepted is committed.
+ * Backpressure: a full queue refuses at once with 429 + Retry-After instead of buffering without
+ * bound; a refused request stores nothing; what was accepted is committed. Then the short form of
+ * the overload check (long form: `bench/ingest-hardening`): 3x the measured sustainable rate.
  */
-let lantern: RunningLantern;
-beforeAll(async () => {
-  // Ten queued rows at most, and a long flush interval so the queue stays full while we look
-  // (a partial batch waits for the interval since the previous write started). Requests are
-  // prepared on the event loop here (workers 0); the other ingest tests use the worker pool.
-  lantern = await startLantern({ env: { LANTERN_INGEST_WORKERS: '0', LANTERN_INGEST_QUEUE_ROWS: '10', LANTERN_INGEST_BATCH_ROWS: '1000', LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500' } });
-});
-afterAll(async () => {
-  await lantern?.stop();
-  if (lantern) removeDataDir(lantern.dataDir);
-});
-
-function body(traceId: string, spans: number): string {
-  const now = BigInt(Date.now()) * 1_000_000n;
-  return JSON.stringify({
-    resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: Array.from({ length: spans }, (_, i) => ({
-      traceId, spanId: (i + 1).toString(16).padStart(16, '0'), name: 'work', kind: 1,
-      startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1000n),
-    })) }] }],
+describe('a full queue', () => {
+  let lantern: RunningLantern;
+  beforeAll(async () => {
+    // Ten queued rows at most, and a long flush interval so the queue stays full while we look
+    // (a partial batch waits for the interval since the previous write started). Requests are
+    // prepared on the event loop here (workers 0); the other ingest tests use the worker pool.
+    lantern = await startLantern({ env: { LANTERN_INGEST_WORKERS: '0', LANTERN_INGEST_QUEUE_ROWS: '10', LANTERN_INGEST_BATCH_ROWS: '1000', LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500' } });
   });
-}
+  afterAll(async () => {
+    await lantern?.stop();
+    if (lantern) removeDataDir(lantern.dataDir);
+  });
 
-describe('backpressure', () => {
-  it('answers 429 with Retry-After when the queue is full and stores only what it accepted', async () => {
+  function body(traceId: string, spans: number): string {
+    const now = BigInt(Date.now()) * 1_000_000n;
+    return JSON.stringify({
+      resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: Array.from({ length: spans }, (_, i) => ({
+        traceId, spanId: (i + 1).toString(16).padStart(16, '0'), name: 'work', kind: 1,
+        startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1000n),
+      })) }] }],
+    });
+  }
+
+  it('answers 429 with Retry-After and stores only what it accepted', async () => {
     const send = (traceId: string) =>
       fetch(`${lantern.baseUrl}/v1/traces`, {
         method: 'POST',
@@ -52,4 +54,33 @@ describe('backpressure', () => {
     // Once drained, the queue takes requests again.
     expect((await send('e3'.repeat(16))).status).toBe(200);
   });
+});
+
+describe('overload at 3x the sustainable rate', () => {
+  let dataDir = '';
+  afterAll(() => {
+    if (dataDir) removeDataDir(dataDir);
+  });
+
+  it('keeps answering, bounds memory and stores every acknowledged row', async () => {
+    // A small queue so the short run reaches the limit: what matters is the behaviour at it.
+    const result = await runOverload({
+      seconds: 15,
+      calibrateSeconds: 5,
+      calibrateClients: 32,
+      multiplier: 3,
+      rowsPerRequest: 200,
+      maxInFlight: 256,
+      kinds: ['traces-proto', 'logs-proto'],
+      env: { LANTERN_INGEST_QUEUE_ROWS: '20000' },
+    });
+    dataDir = result.dataDir;
+    console.log(JSON.stringify({ ...result, lost: result.lost.length }));
+    expect(result.statuses['0'] ?? 0).toBe(0); // never a dropped connection
+    expect(Object.keys(result.statuses).every((s) => ['200', '429'].includes(s))).toBe(true);
+    expect(result.statuses['429']).toBeGreaterThan(0);
+    expect(result.retryAfterShare).toBe(1);
+    expect(result.peakRssBytes).toBeLessThan(3 * 1024 ** 3);
+    expect(result.lost).toEqual([]);
+  }, 90_000);
 });

@@ -31,7 +31,7 @@ export interface IngestDeps {
 export function createIngest({ config, batcher, pool, projects, log }: IngestDeps): Ingest {
   const limits = config.ingest;
   const stats = new IngestStats(batcher.stats, { maxRows: limits.queue_rows, maxBytes: limits.queue_bytes });
-  const pipeline = createIngestPipeline({ batcher, pool, stats, maxRowsPerRequest: limits.max_rows_per_request });
+  const pipeline = createIngestPipeline({ batcher, pool, stats, maxRowsPerRequest: limits.max_rows_per_request, queueRows: limits.queue_rows, queueBytes: limits.queue_bytes });
   const otlp: Record<IngestSignal, SignalIngest> = {
     traces: (project, format, body) => pipeline.run('traces', 'otlp_traces', project, format, body),
     logs: (project, format, body) => pipeline.run('logs', 'otlp_logs', project, format, body),

@@ -27,19 +27,32 @@ export interface IngestPipeline {
   refused(signal: IngestSignal): void;
 }
 
-export function createIngestPipeline(deps: {
+export interface PipelineDeps {
   batcher: SpanBatcher;
   pool: PreparePool;
   stats: IngestStats;
   maxRowsPerRequest: number;
-}): IngestPipeline {
+  /** The batcher's queue limits, to refuse before any decoding when it is already full. */
+  queueRows: number;
+  queueBytes: number;
+}
+
+export function createIngestPipeline(deps: PipelineDeps): IngestPipeline {
   const { batcher, pool, stats } = deps;
+  const queue = batcher.stats;
   return {
     refused(signal) {
       stats.signal(signal).rejectedRequests++;
     },
     async run(signal, kind, project, format, body) {
       const counters = stats.signal(signal);
+      // Admission before any work: under overload, decoding and normalising requests only to
+      // refuse them at the queue would spend the CPU the queue needs to drain (measured: with
+      // this check the accepted rate under 3x overload stays near the sustainable rate).
+      if (queue.queuedRows >= deps.queueRows || queue.queuedBytes >= deps.queueBytes) {
+        counters.throttledRequests++;
+        throw new AppError('rate_limited', 'queue_full', 'ingest queue is full; retry later', retryAfterSec(queue.queuedRows, deps.queueRows));
+      }
       const result = await throttled(() =>
         pool.run({
           kind,
@@ -86,4 +99,9 @@ async function throttled<T>(fn: () => Promise<T>, onThrottled: () => void): Prom
     onThrottled();
     throw new AppError('rate_limited', 'queue_full', err.message, err.retryAfterSec);
   }
+}
+
+/** Seconds a refused client should wait: longer the fuller the queue, 1 to 5. */
+function retryAfterSec(queuedRows: number, queueRows: number): number {
+  return Math.max(1, Math.min(5, Math.ceil((queuedRows / queueRows) * 5)));
 }

@@ -1,6 +1,7 @@
 import { AppError, type AppErrorType } from '../http/appError';
 import { encodeSpans, type EncodedSpans } from '../storage/telemetry/spanRowEncoding';
 import { produceOtlpLogs } from './logsIngest';
+import { storable } from './storableRows';
 import { OtlpDecodeError } from './otlp';
 import type { BodyFormat } from './requestBody';
 import type { SpanRow } from './spanRow';
@@ -64,7 +65,7 @@ export function prepare(task: PrepareTask): PrepareResult {
     if (err instanceof AppError) return { ok: false, type: err.type, code: err.code, message: err.message, rows: 0 };
     throw err;
   }
-  const { rows, rejected, rejectedMessage } = produced;
+  const { rows, rejected, rejectedMessage } = storable(produced);
   if (rows.length > task.maxRows) {
     // Refused whole rather than cut: a partial write the client cannot see is worse.
     const message = `the request holds ${rows.length} rows; at most ${task.maxRows} are taken per request (send smaller batches)`;

@@ -8,6 +8,8 @@ export const IngestSignalStats = z.object({
   rejectedRows: z.number(),
   /** Rows refused because the queue was full (429 / RESOURCE_EXHAUSTED); the client retries them. */
   throttledRows: z.number(),
+  /** Requests refused before decoding because the queue was full (429 / RESOURCE_EXHAUSTED). */
+  throttledRequests: z.number(),
   /** Rows whose insert failed (503 / UNAVAILABLE); the client retries them. */
   failedRows: z.number(),
   /** Requests refused before any row was known: bad auth, bad encoding, undecodable bodies. */

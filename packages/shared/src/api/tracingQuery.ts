@@ -37,7 +37,7 @@ export const SortParams = z.object({
 export const PageParams = z.object({
   /** 1-based. */
   page: intParam.optional(),
-  /** Default 100 (spans: 10), max 1000. */
+  /** Default 1000 for groups, 10 for spans; max 1000. */
   limit: intParam.optional(),
 });
 

@@ -87,7 +87,7 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
     // views, so the group explorer's default query over long ranges reads groups x minutes/hours
     // rows, not every span. Time leads the key: queries select a time range, then group.
     version: 3,
-    name: 'span_groups_rollups',
+    name: 'span_groups_rollups_and_skip_indexes',
     statements: ({ spansDays }) =>
       (['1m', '1h'] as const).flatMap((g) => {
         const table = `span_groups_${g}`;
@@ -114,6 +114,12 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
           // Spans stored before this migration (an upgrade); nothing is ingested while migrations run.
           `INSERT INTO ${table} ${select}`,
         ];
-      }),
+      }).concat([
+        // Skip indexes for span lists: a system type selects few granules; so does a short time range.
+        `ALTER TABLE spans_index ADD INDEX IF NOT EXISTS idx_type type TYPE set(100) GRANULARITY 1`,
+        `ALTER TABLE spans_index ADD INDEX IF NOT EXISTS idx_time time TYPE minmax GRANULARITY 1`,
+        `ALTER TABLE spans_index MATERIALIZE INDEX idx_type`,
+        `ALTER TABLE spans_index MATERIALIZE INDEX idx_time`,
+      ]),
   },
 ];

@@ -80,7 +80,14 @@ export function timeseriesSql(scope: RangeScope, query: string) {
   if (q.columns.length === 0) return { q, cols, bucketMs, scope: aligned, sql: null };
   const groupBy = join([...cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), sql`t`], ', ');
   const having = q.having.length ? sql` HAVING ${join(q.having, ' AND ')}` : sql``;
-  const text = sql`SELECT ${selectList(cols)}, toUnixTimestamp(${bucketExpr(bucketMs)}) AS t ${FROM} WHERE ${whereSql(aligned, q)} GROUP BY ${groupBy}${having} ORDER BY t ASC LIMIT 100000`;
+  const tail = sql` GROUP BY ${groupBy}${having} ORDER BY t ASC LIMIT 100000`;
+  const bucket = sql`toUnixTimestamp(${bucketExpr(bucketMs)}) AS t`;
+  // Rollups only for whole-hour buckets: minute rows merge t-digest states, which costs more than
+  // reading raw spans when groups see about a span a minute (measured in bench/tracing).
+  const rollup = bucketMs % 3_600_000 === 0 ? rollupSelect(q, cols, aligned, bucketMs / 60_000, bucketMs) : null;
+  const text = rollup
+    ? sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail}`
+    : sql`SELECT ${selectList(cols)}, ${bucket} ${FROM} WHERE ${whereSql(aligned, q)}${tail}`;
   return { q, cols, bucketMs, scope: aligned, sql: text };
 }
 

@@ -36,6 +36,8 @@ describe('query compiler golden output', () => {
     out.push(`# systems all\n` + render('systems', systemsSql({ ...scope, systems: ['all', 'http:all'] }, '').sql));
     out.push(`# timeseries\n` + render('ts', timeseriesSql({ ...scope, lt: new Date('2026-01-01T13:00:00Z') }, 'group by service.name | .count_per_min | p50(.duration) | top3(.name)').sql!));
     out.push(`# groups over 24h from the hour and minute rollups\n` + render('groups', groupsSql({ ...scope, gte: new Date('2026-01-01T09:30:00Z'), lt: new Date('2026-01-02T09:30:00Z'), systems: ['http:all'] }, 'group by .group_id | .count | p99(.duration)', { limit: 100 }).sql!));
+    out.push(`# timeseries with 15-minute buckets reads the spans\n` + render('ts', timeseriesSql({ ...scope, lt: new Date('2026-01-02T10:00:00Z') }, 'group by .group_id | .count_per_min | p99(.duration)').sql!));
+    out.push(`# timeseries from the hour rollup (2-hour buckets)\n` + render('ts', timeseriesSql({ ...scope, lt: new Date('2026-01-08T10:00:00Z') }, 'group by .group_id | .count_per_min | p99(.duration)').sql!));
     out.push(`# percentiles\n` + render('pct', percentilesSql({ ...scope, groupId: 42n }, 'where service.name = "api" | group by host.name', true).sql));
     out.push(`# percentiles events\n` + render('pct', percentilesSql({ ...scope, systems: ['log:all'] }, '', false).sql));
     out.push(`# group-stats\n` + render('gs', groupStatsSql(scope, 'where .group_id = 5', ['.count_per_min', 'p95(.duration)', '.error_rate']).sql));

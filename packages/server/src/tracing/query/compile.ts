@@ -348,7 +348,8 @@ export function compileQuery(query: string, mode: CompileMode, o: CompileOptions
   return out;
 }
 
-const QUANTILE_LEVELS: Partial<Record<string, SqlFragment>> = { p50: sql`0.5`, p75: sql`0.75`, p90: sql`0.9`, p95: sql`0.95`, p99: sql`0.99` };
+/** Percentile functions and their levels, as our own SQL text. */
+export const QUANTILE_LEVELS: Partial<Record<string, SqlFragment>> = { p50: sql`0.5`, p75: sql`0.75`, p90: sql`0.9`, p95: sql`0.95`, p99: sql`0.99` };
 
 /**
  * Several percentiles of one attribute (`{p50,p90,p99}(.duration)`) share one digest:

@@ -60,7 +60,7 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
 
   get(`${P}/groups`, async (req) => {
     const { scope, query, params } = input(GroupsParams, req);
-    return deps.query.groups(scope, query, { sortBy: params.sort_by, sortDesc: params.sort_desc, limit: clampLimit(params.limit, 1000) });
+    return deps.query.groups(scope, query, { sortBy: params.sort_by, sortDesc: params.sort_desc, limit: clampLimit(params.limit, 1000, 1000) });
   });
 
   get(`${P}/group-stats`, async (req) => {

@@ -1,6 +1,6 @@
 import type { Name } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
-import { systemClause, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
+import { QUANTILE_LEVELS, systemClause, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
 
 /**
  * Answers from the per-minute rollup `span_groups_1m` (telemetry migration 3) when a query only
@@ -8,7 +8,6 @@ import { systemClause, type CompiledColumn, type CompiledQuery, type RangeScope 
  * min / max / percentiles of `.duration`, with no filters, over whole minutes. Otherwise null and
  * the caller reads `spans_index`. Same column keys and names as the raw query.
  */
-const LEVELS: Partial<Record<string, SqlFragment>> = { p50: sql`0.5`, p75: sql`0.75`, p90: sql`0.9`, p95: sql`0.95`, p99: sql`0.99` };
 
 function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIndex: number): SqlFragment | null {
   const m = () => param.float64(minutes);
@@ -35,14 +34,21 @@ function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIn
   if (n.attr !== '.duration') return null;
   if (n.func === 'min') return sql`toFloat64(min(s.min_duration))`;
   if (n.func === 'max') return sql`toFloat64(max(s.max_duration))`;
-  if (LEVELS[n.func] && quantiles) return sql`arrayElement(quantilesTDigestMerge(${quantiles})(s.duration), ${param.uint8(qIndex)})`;
+  if (QUANTILE_LEVELS[n.func] && quantiles) return sql`arrayElement(quantilesTDigestMerge(${quantiles})(s.duration), ${param.uint8(qIndex)})`;
   return null;
 }
 
-export function rollupSelect(q: CompiledQuery, cols: (CompiledColumn & { key: string })[], scope: RangeScope, minutes: number): { select: SqlFragment[]; from: SqlFragment } | null {
+/** `bucketMs`: time series buckets; hourly rows are only used when buckets are whole hours. */
+export function rollupSelect(
+  q: CompiledQuery,
+  cols: (CompiledColumn & { key: string })[],
+  scope: RangeScope,
+  minutes: number,
+  bucketMs?: number,
+): { select: SqlFragment[]; from: SqlFragment } | null {
   if (!wholeMinutes(scope) || q.where.length || q.having.length) return null;
-  const pcols = cols.filter((c) => c.name_.func && LEVELS[c.name_.func] && c.name_.attr === '.duration');
-  const quantiles = pcols.length ? join(pcols.map((c) => LEVELS[c.name_.func!]!), ', ') : null;
+  const pcols = cols.filter((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func] && c.name_.attr === '.duration');
+  const quantiles = pcols.length ? join(pcols.map((c) => QUANTILE_LEVELS[c.name_.func!]!), ', ') : null;
   const select: SqlFragment[] = [];
   for (const c of cols) {
     let e: SqlFragment | null;
@@ -51,7 +57,7 @@ export function rollupSelect(q: CompiledQuery, cols: (CompiledColumn & { key: st
     if (!e) return null;
     select.push(sql`${e} AS ${ident(c.key)}`);
   }
-  return { select, from: rollupFrom(scope) };
+  return { select, from: rollupFrom(scope, bucketMs === undefined || bucketMs % HOUR === 0) };
 }
 
 const HOUR = 3_600_000;
@@ -67,7 +73,7 @@ export function rollupSystemsSql(q: CompiledQuery, scope: RangeScope): SqlFragme
  * The rollup rows of the range: whole hours from `span_groups_1h`, the minutes before the first
  * and after the last whole hour from `span_groups_1m` (their states merge alike).
  */
-function rollupFrom(scope: RangeScope): SqlFragment {
+function rollupFrom(scope: RangeScope, hours = true): SqlFragment {
   const scoped = (range: SqlFragment) => {
     const conds = [sql`project_id = ${param.uint32(scope.projectId)}`, range];
     const sys = systemClause(scope.systems);
@@ -80,7 +86,7 @@ function rollupFrom(scope: RangeScope): SqlFragment {
   const lt = scope.lt.getTime();
   const h0 = Math.ceil(gte / HOUR) * HOUR;
   const h1 = Math.floor(lt / HOUR) * HOUR;
-  if (h1 - h0 < 2 * HOUR) return sql`span_groups_1m AS s WHERE ${scoped(between(gte, lt))}`;
+  if (!hours || h1 - h0 < 2 * HOUR) return sql`span_groups_1m AS s WHERE ${scoped(between(gte, lt))}`;
   const edges = sql`(${between(gte, h0)} OR ${between(h1, lt)})`;
   return sql`(SELECT * FROM span_groups_1h AS s WHERE ${scoped(between(h0, h1))} UNION ALL SELECT * FROM span_groups_1m AS s WHERE ${scoped(edges)}) AS s`;
 }

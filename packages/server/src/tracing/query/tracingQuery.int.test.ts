@@ -264,6 +264,24 @@ describe('percentiles, group-stats and timeseries', () => {
     expect((await get('group-stats', { column: 'host.name' })).body.code).toBe('invalid_column');
   });
 
+  it('timeseries: the hourly rollup (no filters) and the spans (a filter matching all) agree', async () => {
+    // 3 days: one-hour buckets, read from the hourly rollup
+    for (const hours of [72]) {
+      const r = { time_gte: new Date(base - hours * 1800_000).toISOString(), time_lt: new Date(base + hours * 1800_000).toISOString() };
+      const q = 'group by .group_id | .count_per_min | .error_count | max(.duration) | p90(.duration)';
+      const rollup = TimeseriesResponse.parse((await get('timeseries', { ...r, query: q })).body);
+      const raw = TimeseriesResponse.parse((await get('timeseries', { ...r, query: `${q} | where .duration >= 0` })).body);
+      expect(rollup.time).toEqual(raw.time);
+      expect(rollup.groups.length).toBeGreaterThan(50);
+      const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
+      for (const g of rollup.groups) {
+        const w = byId.get(g['.group_id'])!;
+        for (const k of ['.count_per_min', '.error_count', 'max(.duration)', 'display.name']) expect([k, g[k]]).toEqual([k, w[k]]);
+        (g['p90(.duration)'] as number[]).forEach((v, i) => near(v, (w['p90(.duration)'] as number[])[i], 0.1));
+      }
+    }
+  });
+
   it('timeseries: one series per group with zero-filled arrays', async () => {
     const r = TimeseriesResponse.parse((await get('timeseries', { query: 'group by service.name | .count_per_min | top3(.name)' })).body);
     expect(r.columns.map((c) => c.name)).toEqual(['service.name', '.count_per_min']);

@@ -1,0 +1,78 @@
+import { freePort, PROJECT1_TOKEN, startLantern, tempDataDir, type RunningLantern } from '../harness';
+import { findLost, type Acked, type Lost } from './ackCheck';
+import { storedTraceRowCounts } from './storeCounts';
+import { buildRequest, REQUEST_KINDS, rng, send } from './traffic';
+
+/**
+ * Durability under SIGKILL: in each trial the server (re)starts on the same data directory,
+ * clients send on every ingest path, and the server is killed at a random moment. Afterwards every
+ * request that was answered with success must have all its rows in storage (both span tables).
+ */
+export interface DurabilityOptions {
+  trials: number;
+  clients: number;
+  /**
+   * The kill comes uniformly between these many ms after the trial's first acknowledged request
+   * (so a slow start on a busy machine does not leave a trial with nothing acknowledged).
+   */
+  killAfterMs: [number, number];
+  rowsPerRequest: number;
+  seed: number;
+  /** Reuse this directory (else a fresh temp one); the caller removes it. */
+  dataDir?: string;
+  onTrial?(trial: number, ackedSoFar: number): void;
+}
+
+export interface DurabilityResult {
+  dataDir: string;
+  trials: number;
+  ackedRequests: number;
+  ackedRows: number;
+  /** Requests answered with something else than success (429/503/4xx) or cut by the kill. */
+  notAcked: number;
+  lost: Lost[];
+}
+
+export async function runDurability(opts: DurabilityOptions): Promise<DurabilityResult> {
+  const random = rng(opts.seed);
+  const dataDir = opts.dataDir ?? tempDataDir();
+  const httpPort = await freePort();
+  const grpcPort = await freePort();
+  const acked: Acked[] = [];
+  let notAcked = 0;
+  for (let trial = 0; trial < opts.trials; trial++) {
+    const lantern: RunningLantern = await startLantern({ dataDir, httpPort, grpcPort, env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+    let stop = false;
+    const client = async (c: number) => {
+      for (let seq = 0; !stop; seq++) {
+        const kind = REQUEST_KINDS[(c + seq) % REQUEST_KINDS.length];
+        const traceId = trial.toString(16).padStart(4, '0') + c.toString(16).padStart(4, '0') + (seq + 1).toString(16).padStart(24, '0');
+        const req = buildRequest(kind, traceId, opts.rowsPerRequest, PROJECT1_TOKEN);
+        const res = await send(lantern.baseUrl, req);
+        if (res.status === 200 || res.status === 202) acked.push({ traceId, rows: req.rows });
+        else notAcked++;
+        if (res.status === 0) return; // the server is gone
+      }
+    };
+    const clients = Array.from({ length: opts.clients }, (_, c) => client(c));
+    const ackedBefore = acked.length;
+    for (const deadline = Date.now() + 60_000; acked.length === ackedBefore && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const [lo, hi] = opts.killAfterMs;
+    await new Promise((r) => setTimeout(r, lo + random() * (hi - lo)));
+    await lantern.kill();
+    stop = true;
+    await Promise.all(clients);
+    opts.onTrial?.(trial, acked.length);
+  }
+  const stored = await storedTraceRowCounts(dataDir);
+  return {
+    dataDir,
+    trials: opts.trials,
+    ackedRequests: acked.length,
+    ackedRows: acked.reduce((n, a) => n + a.rows, 0),
+    notAcked,
+    lost: findLost(acked, stored),
+  };
+}

@@ -1,0 +1,145 @@
+import { gzipSync } from 'node:zlib';
+import { ExportLogsServiceRequest, ExportTraceServiceRequest } from '../../packages/server/src/ingest/otlp/protoRoot';
+
+/**
+ * Ingest traffic for the hardening checks (durability, overload): requests on every path, each
+ * with its own trace id so what was acknowledged can be looked up in storage afterwards, and the
+ * number of rows each one must leave there.
+ */
+export type RequestKind = 'traces-proto' | 'traces-json' | 'logs-proto' | 'logs-json-gzip' | 'zipkin' | 'vector';
+export const REQUEST_KINDS: RequestKind[] = ['traces-proto', 'traces-json', 'logs-proto', 'logs-json-gzip', 'zipkin', 'vector'];
+
+export interface IngestRequest {
+  kind: RequestKind;
+  traceId: string;
+  /** Rows the request stores (spans, or log records). */
+  rows: number;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+const hexId = (n: bigint, len: number) => n.toString(16).padStart(len, '0');
+
+/** `size` spans or log records under trace id `traceId` (32 hex chars). */
+export function buildRequest(kind: RequestKind, traceId: string, size: number, token: string): IngestRequest {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const auth = { 'lantern-dsn': token };
+  const resource = { attributes: [{ key: 'service.name', value: { stringValue: `hardening-${kind}` } }] };
+  const spanIds = Array.from({ length: size }, (_, i) => hexId(BigInt(i + 1), 16));
+  const base = { kind, traceId, rows: size };
+  switch (kind) {
+    case 'traces-proto':
+    case 'traces-json': {
+      const spans = spanIds.map((id, i) => ({
+        traceId: kind === 'traces-proto' ? Buffer.from(traceId, 'hex') : traceId,
+        spanId: kind === 'traces-proto' ? Buffer.from(id, 'hex') : id,
+        ...(i > 0 ? { parentSpanId: kind === 'traces-proto' ? Buffer.from(spanIds[0], 'hex') : spanIds[0] } : {}),
+        name: i === 0 ? 'GET /orders/:id' : `SELECT orders ${i % 3}`,
+        kind: i === 0 ? 2 : 3,
+        startTimeUnixNano: String(now + BigInt(i * 1000)),
+        endTimeUnixNano: String(now + BigInt(i * 1000 + 500_000)),
+        attributes: i === 0
+          ? [{ key: 'http.route', value: { stringValue: '/orders/:id' } }, { key: 'http.method', value: { stringValue: 'GET' } }]
+          : [{ key: 'db.system', value: { stringValue: 'postgresql' } }, { key: 'db.statement', value: { stringValue: `SELECT * FROM orders WHERE id = ${i}` } }],
+      }));
+      const req = { resourceSpans: [{ resource, scopeSpans: [{ scope: { name: 'hardening' }, spans }] }] };
+      if (kind === 'traces-json') return { ...base, path: '/v1/traces', headers: { ...auth, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(req)) };
+      return { ...base, path: '/v1/traces', headers: { ...auth, 'content-type': 'application/x-protobuf' }, body: Buffer.from(ExportTraceServiceRequest.encode(req as never).finish()) };
+    }
+    case 'logs-proto':
+    case 'logs-json-gzip': {
+      const records = spanIds.map((id, i) => ({
+        timeUnixNano: String(now + BigInt(i)),
+        severityNumber: i % 5 === 0 ? 17 : 9,
+        body: { stringValue: `order ${i} processed in ${i * 3} ms user=${i % 7}` },
+        traceId: kind === 'logs-proto' ? Buffer.from(traceId, 'hex') : traceId,
+        spanId: kind === 'logs-proto' ? Buffer.from(id, 'hex') : id,
+        attributes: [{ key: 'order.id', value: { intValue: i } }],
+      }));
+      const req = { resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'hardening' }, logRecords: records }] }] };
+      if (kind === 'logs-proto') return { ...base, path: '/v1/logs', headers: { ...auth, 'content-type': 'application/x-protobuf' }, body: Buffer.from(ExportLogsServiceRequest.encode(req as never).finish()) };
+      return { ...base, path: '/v1/logs', headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(JSON.stringify(req)) };
+    }
+    case 'zipkin': {
+      const spans = spanIds.map((id, i) => ({
+        traceId,
+        id,
+        ...(i > 0 ? { parentId: spanIds[0] } : {}),
+        name: i === 0 ? 'get /cart' : 'redis get',
+        kind: i === 0 ? 'SERVER' : 'CLIENT',
+        timestamp: Number(now / 1000n) + i,
+        duration: 150,
+        localEndpoint: { serviceName: `hardening-${kind}` },
+        tags: i === 0 ? { 'http.route': '/cart' } : { 'db.system': 'redis' },
+      }));
+      return { ...base, path: '/api/v2/spans', headers: { ...auth, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(spans)) };
+    }
+    case 'vector': {
+      const lines = spanIds.map((id, i) => JSON.stringify({ message: `GET /static/${i}.js 200`, timestamp: new Date().toISOString(), service: `hardening-${kind}`, level: 'info', trace_id: traceId, span_id: id }));
+      return { ...base, path: '/api/v1/vector/logs', headers: { ...auth, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, body: gzipSync(lines.join('\n')) };
+    }
+  }
+}
+
+export interface SendResult {
+  status: number;
+  /** ms from send to answer. */
+  latencyMs: number;
+  retryAfter: string | null;
+  body: string;
+}
+
+/** One request; resolves with status 0 when the connection failed (server gone). */
+export async function send(baseUrl: string, req: IngestRequest, timeoutMs = 30_000): Promise<SendResult> {
+  const started = performance.now();
+  try {
+    const res = await fetch(`${baseUrl}${req.path}`, { method: 'POST', headers: req.headers, body: new Uint8Array(req.body), signal: AbortSignal.timeout(timeoutMs) });
+    const body = await res.text();
+    return { status: res.status, latencyMs: performance.now() - started, retryAfter: res.headers.get('retry-after'), body };
+  } catch {
+    return { status: 0, latencyMs: performance.now() - started, retryAfter: null, body: '' };
+  }
+}
+
+/** A deterministic 32-bit PRNG (mulberry32): runs are reproducible from their seed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SENTINEL = 'a5c3'.repeat(8);
+
+/**
+ * buildRequest, cheaper: uncompressed bodies are built once per kind and only the trace id bytes
+ * are swapped in, so a load generator sharing the cores with the server spends little CPU on
+ * making requests. Compressed bodies are built afresh.
+ */
+export class RequestFactory {
+  private readonly templates = new Map<RequestKind, IngestRequest>();
+  constructor(
+    private readonly rowsPerRequest: number,
+    private readonly token: string,
+  ) {}
+
+  next(kind: RequestKind, traceId: string): IngestRequest {
+    if (kind === 'logs-json-gzip' || kind === 'vector') return buildRequest(kind, traceId, this.rowsPerRequest, this.token);
+    let t = this.templates.get(kind);
+    if (!t) {
+      t = buildRequest(kind, SENTINEL, this.rowsPerRequest, this.token);
+      this.templates.set(kind, t);
+    }
+    const binary = t.headers['content-type'] === 'application/x-protobuf';
+    const from = binary ? Buffer.from(SENTINEL, 'hex') : Buffer.from(SENTINEL);
+    const to = binary ? Buffer.from(traceId, 'hex') : Buffer.from(traceId);
+    const body = Buffer.from(t.body);
+    for (let i = body.indexOf(from); i >= 0; i = body.indexOf(from, i + from.length)) to.copy(body, i);
+    return { ...t, traceId, body };
+  }
+}
