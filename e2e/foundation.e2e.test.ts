@@ -192,7 +192,8 @@ describe('foundation screens', () => {
     await screenshot(page, '09-project-selector');
     await topBar.chooseProject('My project');
     await page.waitForURL(/\/projects\/2$/);
-    await expect(topBar.projectName.innerText()).resolves.toBe('My project');
+    // The top bar follows the route's project once the page has rendered it.
+    await topBar.projectName.filter({ hasText: 'My project' }).waitFor();
     await page.waitForFunction(() => (document.querySelector('[data-testid="project-settings-name"]') as HTMLInputElement | null)?.value === 'My project');
 
     await topBar.openUserMenu();
