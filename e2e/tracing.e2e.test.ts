@@ -178,6 +178,13 @@ describe('tracing screens', () => {
     await search.getByTestId('search-text').fill('api/checkout');
     await search.getByTestId('search-apply').click();
     await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).every((e) => e.textContent?.includes('checkout')));
+    // The chart dialog plots the group's columns over its own date range.
+    await explore.groupRows.filter({ hasText: 'POST /api/checkout' }).first().getByTestId('group-chart-open').click();
+    await page.getByTestId('group-chart').nth(1).waitFor();
+    expect(await page.getByTestId('group-chart').count()).toBeGreaterThanOrEqual(4);
+    await screenshot(page, 'tracing-13a-group-chart');
+    await page.getByTestId('group-chart-close').click();
+    await page.getByTestId('group-chart-dialog').waitFor({ state: 'detached' });
     await explore.groupRows.filter({ hasText: 'POST /api/checkout' }).first().click();
     await page.getByTestId('group-spans').getByTestId('span-list-row').first().waitFor();
     await screenshot(page, 'tracing-13-explore-group-spans');

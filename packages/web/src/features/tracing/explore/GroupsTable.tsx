@@ -1,5 +1,6 @@
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import ShowChartIcon from '@mui/icons-material/ShowChart';
 import FilterAltIcon from '@mui/icons-material/FilterAlt';
 import { Box, Button, IconButton, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, TableSortLabel, Tooltip, Typography } from '@mui/material';
 import type { ColumnInfo, GroupRow } from '@lantern/shared';
@@ -15,6 +16,7 @@ import { NewMonitorMenu } from '../NewMonitorMenu';
 import { defaultGroupQuery, isEventSystem, joinQuery, whereQuery } from '../query/defaultQueries';
 import { useGroupStats, type RangeQuery } from '../tracingApi';
 import { headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
+import { GroupChartDialog } from './GroupChartDialog';
 import { SpansList } from './SpansTable';
 
 /** Spec §9: 15 group rows per page. */
@@ -76,6 +78,7 @@ export function GroupsTable({
   const sorted = useMemo(() => sortGroups(groups, order.column, order.desc), [groups, order]);
   const pager = usePager(sorted.length, GROUPS_PER_PAGE);
   const [expanded, setExpanded] = useState<string | null>(null);
+  const [charted, setCharted] = useState<GroupRow | null>(null);
   const plain = plainColumns(columns);
   const nums = plottableColumns(columns);
   const hasSystem = showSystem || columns.some((c) => c.name === '.system');
@@ -124,6 +127,11 @@ export function GroupsTable({
                   )}
                   <RowSparklines projectId={projectId} range={range} group={g} plotted={plotted} columns={nums} />
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
+                    <Tooltip title="View chart">
+                      <IconButton size="small" onClick={() => setCharted(g)} data-testid="group-chart-open">
+                        <ShowChartIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
                     <NewMonitorMenu projectId={projectId} name={`${system ?? systems.join(',')} > ${g._name}`} where={g._query} isEvent={isEventSystem(system)} />
                     <Tooltip title="Filter spans for this group">
                       <IconButton size="small" component={RouterLink} to={paths.spanItems(projectId, { system: system ?? systems, query: spansQuery })} data-testid="group-spans-link">
@@ -150,6 +158,7 @@ export function GroupsTable({
         </TableBody>
       </Table>
       <Pager pager={pager} testId="groups-pager" />
+      {charted && <GroupChartDialog projectId={projectId} group={charted} range={range} onClose={() => setCharted(null)} />}
     </Box>
   );
 }
