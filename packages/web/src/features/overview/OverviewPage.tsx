@@ -90,7 +90,7 @@ export function OverviewPage() {
           Overview
         </Typography>
         <SystemPicker
-          systems={spanSystems.map((s) => s)}
+          systems={spanSystems}
           value={chosen}
           loading={systemsQuery.isPending}
           onChange={(s) => address.set({ system: s }, { replace: chosen.length === 0 })}
