@@ -217,6 +217,8 @@ describe('tracing screens', () => {
     explainFailures();
     const explore = new ExplorePage(page);
     await explore.goto(lantern.baseUrl, 1);
+    // The page first writes its defaults (systems, query, time) into the address.
+    await page.waitForURL((u) => ['system', 'query', 'time_dur'].every((k) => u.searchParams.has(k)));
     await explore.waitForGroups();
 
     // The period menu writes time_dur; the address survives a reload.
@@ -225,8 +227,10 @@ describe('tracing screens', () => {
     await page.waitForURL(/time_dur=10800/);
     expect(explore.url().searchParams.get('time_gte')).toMatch(/^\d{8}T\d{6}$/);
     await expect(page.getByTestId('date-next').isDisabled()).resolves.toBe(true);
+    const nowGte = explore.url().searchParams.get('time_gte');
     await page.getByTestId('date-prev').click();
     await page.getByTestId('date-now').waitFor();
+    await page.waitForFunction((g) => new URL(location.href).searchParams.get('time_gte') !== g, nowGte);
     await expect(page.getByTestId('date-next').isEnabled()).resolves.toBe(true);
     const before = explore.url().searchParams.get('time_gte');
     await page.reload();
@@ -262,6 +266,23 @@ describe('tracing screens', () => {
     await page.getByTestId('view-delete').click();
     await page.getByTestId('views-empty').waitFor();
     await page.keyboard.press('Escape');
+
+    // Filters drawer: an attribute's values with counts; a click filters by that value.
+    await page.getByTestId('qb-filters').click();
+    await page.getByTestId('facet-search').fill('deployment');
+    await page.locator('[data-testid="facet-item"][data-attr="deployment.environment"]').click();
+    await page.getByTestId('facet-value').filter({ hasText: 'staging' }).click();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent === 'deployment.environment = "staging"'));
+    await screenshot(page, 'tracing-16a-facets');
+    await page.keyboard.press('Escape');
+    // Status: '.status_code = "error"' keeps only groups with errors.
+    const status = await explore.openMenu('status');
+    await status.getByTestId('status-option').filter({ hasText: 'error' }).click();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent === '.status_code = "error"'));
+    await page.waitForFunction(() => {
+      const rates = Array.from(document.querySelectorAll('[data-testid="group-value"][data-column=".error_rate"]')).map((e) => e.textContent);
+      return rates.length > 0 && rates.every((t) => t === '100%');
+    });
 
     // Timeseries: one chart per metric column and the groups table.
     await page.getByTestId('tab-timeseries').click();

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate, type NavigateFunction } from 'react-router-dom';
 import { applyPatch, shouldReplace, type AddressPatch } from './addressPatch';
 
@@ -12,6 +12,8 @@ export const ADDRESS_DEBOUNCE_MS = 100;
 
 const store = {
   pending: {} as AddressPatch,
+  /** Written but not yet seen in the router's location (navigation is asynchronous): still read through. */
+  inflight: {} as AddressPatch,
   listeners: new Set<() => void>(),
   timer: undefined as ReturnType<typeof setTimeout> | undefined,
   forceReplace: undefined as boolean | undefined,
@@ -41,6 +43,7 @@ function flush() {
   if (target !== current && store.navigate) {
     const replace = shouldReplace(current, store.lastWrittenUrl, forced);
     store.lastWrittenUrl = target;
+    store.inflight = { ...store.inflight, ...patch };
     store.navigate(target, { replace, preventScrollReset: true });
   }
   emit();
@@ -64,8 +67,13 @@ export function useAddressState(): AddressState {
   store.navigate = navigate;
   const version = useSyncExternalStore(subscribe, () => store.version);
 
+  // Once the location changed, it holds what was in flight.
+  useEffect(() => {
+    store.inflight = {};
+  }, [location.search]);
+
   const params = useMemo(
-    () => new URLSearchParams(applyPatch(location.search, store.pending)),
+    () => new URLSearchParams(applyPatch(applyPatch(location.search, store.inflight), store.pending)),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [location.search, version],
   );
