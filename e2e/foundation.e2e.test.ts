@@ -137,7 +137,7 @@ describe('foundation screens', () => {
     await expect(trace.title.innerText()).resolves.toBe(NAMES.root);
     await expect(trace.spanNameTexts()).resolves.toEqual([NAMES.root, NAMES.cart, NAMES.charge]);
     await expect(page.getByTestId('header-duration').innerText()).resolves.toContain('250ms');
-    await expect(page.locator('[data-testid="span-row"] [data-status="error"]').count()).resolves.toBe(1);
+    await expect(page.locator('[data-testid="span-row"] [data-testid="span-error-icon"]').count()).resolves.toBe(1);
     await screenshot(page, '05-trace');
 
     // Collapse the root: only it stays.
@@ -146,11 +146,13 @@ describe('foundation screens', () => {
     await page.getByTestId('span-toggle').first().click();
     await expect(trace.rows.count()).resolves.toBe(3);
 
-    // A span name opens that span's page.
-    await trace.spanNames.filter({ hasText: NAMES.charge }).click();
+    // A span row opens that span's card; its 'Span' link opens the span page.
+    await trace.openSpan(NAMES.charge);
+    await expect(trace.dialog.getByTestId('header-status').innerText()).resolves.toContain('error');
+    await expect(trace.dialog.getByTestId('span-attrs').innerText()).resolves.toContain('e2e.test');
+    await trace.dialog.getByTestId('span-breadcrumbs').getByText('Span', { exact: true }).click();
     await page.getByTestId('span-page').waitFor();
-    await expect(page.getByTestId('header-status').innerText()).resolves.toContain('error');
-    await expect(page.getByTestId('span-attrs').innerText()).resolves.toContain('e2e.test');
+    await expect(page.getByTestId('span-card-title').innerText()).resolves.toBe(NAMES.charge);
     await screenshot(page, '06-span');
 
     await topBar.signOut();
@@ -190,7 +192,8 @@ describe('foundation screens', () => {
     await screenshot(page, '09-project-selector');
     await topBar.chooseProject('My project');
     await page.waitForURL(/\/projects\/2$/);
-    await expect(topBar.projectName.innerText()).resolves.toBe('My project');
+    // The top bar follows the route's project once the page has rendered it.
+    await topBar.projectName.filter({ hasText: 'My project' }).waitFor();
     await page.waitForFunction(() => (document.querySelector('[data-testid="project-settings-name"]') as HTMLInputElement | null)?.value === 'My project');
 
     await topBar.openUserMenu();

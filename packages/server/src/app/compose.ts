@@ -6,6 +6,7 @@ import { createAlerting, type Alerting, type MetricQueryRunner } from '../alerti
 import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { setupDashboards } from '../dashboards';
+import { registerDemoRoutes } from '../demo';
 import { createHttpApp, registerWebApp } from '../http';
 import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
 import { createMetricQueryRunner, createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
@@ -86,6 +87,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
   });
   onNewMetrics = (projectId) => templates.schedule(projectId);
   const alerting = createAlerting({ config, db, telemetry, projects, log, now: opts.now, metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery) });
+  registerDemoRoutes(http, { projects });
   alerting.register(http);
   await ingest.registerHttp(http);
   await registerWebApp(http, opts.webDist ?? WEB_DIST);

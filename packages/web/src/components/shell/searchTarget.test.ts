@@ -15,7 +15,7 @@ describe('searchTarget', () => {
     const url = new URL(target, 'http://x');
     expect(url.pathname).toBe('/spans/7');
     expect(url.searchParams.get('system')).toBe('all');
-    expect(url.searchParams.get('query')).toBe('where display_name contains "GET /users \\"x\\""');
+    expect(url.searchParams.get('query')).toBe('group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | where {.name,.event_name} contains "GET /users \\"x\\""');
   });
 
   it('does nothing for blank text or free text without a project', () => {

@@ -1,6 +1,6 @@
 import type { ProjectResponse } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
-import { collectorSnippet, sdkEnvSnippet } from './helpSnippets';
+import { collectorSnippet, sdkEnvSnippet, vectorSnippet, zipkinSnippet } from './helpSnippets';
 
 const project: ProjectResponse = {
   project: { id: 1, name: 'Demo', pinnedAttrs: [], groupByEnv: false, groupFuncsByService: false },
@@ -39,5 +39,13 @@ describe('collectorSnippet', () => {
     const yaml = collectorSnippet(project, 'http');
     expect(yaml.match(/exporters: \[otlphttp\/lantern\]/g)).toHaveLength(3);
     expect(yaml).toContain('send_batch_size: 10000');
+  });
+});
+
+describe('vector and zipkin snippets', () => {
+  it('carry the endpoint and the DSN header', () => {
+    expect(vectorSnippet(project)).toContain(`uri = "${project.http.endpoint}/api/v1/vector/logs"`);
+    expect(vectorSnippet(project)).toContain(`request.headers.lantern-dsn = "${project.http.dsn}"`);
+    expect(zipkinSnippet(project)).toContain(`-H 'lantern-dsn: ${project.http.dsn}'`);
   });
 });

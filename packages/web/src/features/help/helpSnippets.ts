@@ -60,3 +60,23 @@ export function collectorSnippet(project: ProjectResponse, transport: 'http' | '
     ...pipeline('logs'),
   ].join('\n');
 }
+
+/** Vector (0.23.0 or newer) shipping logs as newline-delimited gzip JSON to the project's logs endpoint. */
+export function vectorSnippet(project: ProjectResponse): string {
+  return [
+    '[sinks.lantern]',
+    'type = "http"',
+    'method = "post"',
+    'inputs = ["my_logs"]',
+    'encoding.codec = "json"',
+    'framing.method = "newline_delimited"',
+    'compression = "gzip"',
+    `uri = "${project.http.endpoint}/api/v1/vector/logs"`,
+    `request.headers.lantern-dsn = "${project.http.dsn}"`,
+  ].join('\n');
+}
+
+/** Zipkin JSON v2 spans posted to the project's HTTP endpoint. */
+export function zipkinSnippet(project: ProjectResponse): string {
+  return [`curl -X POST '${project.http.endpoint}/api/v2/spans' \\`, `  -H 'content-type: application/json' \\`, `  -H 'lantern-dsn: ${project.http.dsn}' \\`, `  -d @spans.json`].join('\n');
+}

@@ -1,27 +1,114 @@
-import { Button } from '@mui/material';
-import { Link as RouterLink } from 'react-router-dom';
-import { ComingSoon } from '../../components/ComingSoon';
+import { Box, Card, CardContent, Skeleton, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
+import { useEffect, useMemo } from 'react';
+import { Link as RouterLink, Navigate, useLocation, useParams } from 'react-router-dom';
+import { DateRangePicker } from '../../components/date/DateRangePicker';
+import { useDateRange } from '../../components/date/useDateRange';
+import { NotFoundPage } from '../../app/NotFoundPage';
+import { formatNum, formatPercents } from '../../lib/format/number';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { paths } from '../../lib/routes/paths';
+import { useAddressState } from '../../lib/url/useAddressState';
+import { TracingHelpCard } from '../help/TracingHelpCard';
+import { useProject } from '../projects/projectsApi';
+import { SystemPicker } from '../tracing/system/SystemPicker';
+import { isSpanSystem } from '../tracing/query/defaultQueries';
+import { useSystems, type RangeQuery } from '../tracing/tracingApi';
+import { OverviewGroups } from './OverviewGroups';
+import { QuickSpanFilter } from './QuickSpanFilter';
+import { quickMetrics } from './quickMetrics';
 
-/** Placeholder until the Overview (spec tracing §2 Overview) is delivered. */
+function QuickMetricCards({ systems }: { systems: Parameters<typeof quickMetrics>[0] | undefined }) {
+  if (!systems) {
+    return (
+      <Stack direction="row" spacing={2}>
+        {Array.from({ length: 8 }, (_, i) => (
+          <Skeleton key={i} variant="rectangular" width={120} height={80} />
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="quick-metrics">
+      {quickMetrics(systems).map((m) => (
+        <Card key={m.key} variant="outlined" sx={{ minWidth: 120, borderBottom: `6px solid ${m.color}` }} data-testid="quick-metric" data-key={m.key}>
+          <CardContent sx={{ py: 1, '&:last-child': { pb: 1 } }}>
+            <Tooltip title={m.tooltip}>
+              <Typography variant="caption" sx={{ textTransform: 'uppercase', color: 'text.secondary' }}>
+                {m.title}
+              </Typography>
+            </Tooltip>
+            <Typography variant="h5" data-testid="quick-metric-value">
+              {m.isPercent ? formatPercents(m.value) : formatNum(m.value)}{' '}
+              <Typography component="span" variant="caption">
+                {m.suffix}
+              </Typography>
+            </Typography>
+          </CardContent>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+type OverviewTab = { value: string; label: string; to: string };
+
+/** Spec tracing §2 Overview: the toolbar, quick metrics and the group lists by tab. */
 export function OverviewPage() {
   const projectId = useProjectIdParam();
+  const location = useLocation();
+  const rest = useParams()['*'] ?? '';
+  const dateRange = useDateRange();
+  const address = useAddressState();
+  const project = useProject(projectId);
+  const systemsKey = address.params.getAll('system').join('\n');
+  const chosen = useMemo(() => (systemsKey ? systemsKey.split('\n') : []), [systemsKey]);
+  const query = address.params.get('query') ?? '';
+  const systemsQuery = useSystems(projectId, { ...dateRange.apiParams, query: query || undefined });
+
+  useEffect(() => {
+    document.title = 'Overview | Lantern';
+  }, []);
+  if (projectId === undefined) return <NotFoundPage />;
+  if (rest === '') return <Navigate to={`${paths.overviewSystems(projectId)}${location.search}`} replace />;
+  if (systemsQuery.data?.hasNoData) return <TracingHelpCard projectId={projectId} title="Send data to Lantern" />;
+
+  const spanSystems = (systemsQuery.data?.systems ?? []).filter((s) => isSpanSystem(s.system));
+  const range: RangeQuery = { ...dateRange.apiParams, system: chosen.length ? chosen : undefined, query: query || undefined };
+  const keep = location.search;
+  const tabs: OverviewTab[] = [
+    { value: 'systems', label: 'Systems', to: `${paths.overviewSystems(projectId)}${keep}` },
+    ...chosen.filter((s) => !s.endsWith('all')).map((s) => ({ value: `groups/${s}`, label: s, to: `${paths.overviewSystem(projectId, s)}${keep}` })),
+    { value: 'slowest-groups', label: 'Slowest groups', to: `${paths.overviewSlowest(projectId)}${keep}` },
+    ...(project.data?.project.pinnedAttrs ?? []).map((a) => ({ value: `attributes/${a}`, label: a, to: `${paths.overviewAttr(projectId, a)}${keep}` })),
+  ];
+  const current = tabs.find((t) => decodeURIComponent(rest) === t.value)?.value ?? false;
+
   return (
-    <ComingSoon
-      title="Overview"
-      summary="The overview will summarise everything this project sends, per system and service."
-      planned={[
-        'A date range, system picker and quick filters by environment and service',
-        'Quick metrics: span rate, error rate and latency percentiles',
-        'Groups per system and per pinned attribute, and the slowest groups',
-      ]}
-    >
-      {projectId !== undefined && (
-        <Button component={RouterLink} to={paths.tracingHelp(projectId)} variant="outlined" size="small">
-          How to send data to this project
-        </Button>
-      )}
-    </ComingSoon>
+    <Stack spacing={2} data-testid="overview">
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1, borderRadius: 1, flexWrap: 'wrap', rowGap: 1 }}>
+        <Typography variant="h6" component="h1" sx={{ fontSize: '1.1rem' }}>
+          Overview
+        </Typography>
+        <SystemPicker
+          systems={spanSystems}
+          value={chosen}
+          loading={systemsQuery.isPending}
+          onChange={(s) => address.set({ system: s }, { replace: chosen.length === 0 })}
+        />
+        <QuickSpanFilter projectId={projectId} range={{ ...range, query: undefined }} label="env:" attr="deployment.environment" query={query} onQuery={(q) => address.set({ query: q })} />
+        <QuickSpanFilter projectId={projectId} range={{ ...range, query: undefined }} label="service:" attr="service.name" query={query} onQuery={(q) => address.set({ query: q })} />
+        <Box sx={{ flexGrow: 1 }} />
+        <DateRangePicker state={dateRange} />
+      </Stack>
+      <Box sx={{ bgcolor: '#FAFAFA', p: 2, borderRadius: 1 }}>
+        <QuickMetricCards systems={systemsQuery.data?.systems} />
+      </Box>
+      <Tabs value={current} variant="scrollable" data-testid="overview-tabs">
+        {tabs.map((t) => (
+          <Tab key={t.value} value={t.value} label={t.label} component={RouterLink} to={t.to} data-testid="overview-tab" />
+        ))}
+      </Tabs>
+      {chosen.length > 0 && <OverviewGroups key={rest} projectId={projectId} view={decodeURIComponent(rest)} range={range} systems={chosen} />}
+    </Stack>
   );
 }

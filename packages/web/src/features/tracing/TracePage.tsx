@@ -1,12 +1,25 @@
-import { Box, Breadcrumbs, Card, CardContent, Link, Skeleton, Stack, Typography } from '@mui/material';
-import { useEffect } from 'react';
+import { Box, Button, Card, CardContent, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
+import type { Span } from '@lantern/shared';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
+import { FixedDateRangePicker } from '../../components/date/DateRangePicker';
+import { useLocalDateRange } from '../../components/date/useDateRange';
+import { formatDateTimeFull } from '../../lib/format/dateTime';
+import { formatDuration } from '../../lib/format/duration';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { paths } from '../../lib/routes/paths';
 import { truncate } from '../../lib/text/truncate';
+import { LabelValues } from './LabelValues';
+import { LoadPctileChart } from './LoadPctileChart';
+import { groupSpansQuery } from './query/defaultQueries';
 import { RequestError } from './RequestError';
-import { SpanHeader } from './SpanHeader';
-import { SpanTree } from './SpanTree';
+import { SpanBreadcrumbs } from './SpanBreadcrumbs';
+import { EventPanels } from './span/EventPanels';
+import { SpanDialog } from './span/SpanDialog';
+import { SpanStatus } from './SpanStatus';
+import { SpanSystemBar } from './trace/SpanSystemBar';
+import { TraceTimeline } from './trace/TraceTimeline';
+import { ancestorIds, colorTrace, eventsBySystem } from './trace/traceTimeline';
 import { useTrace } from './tracingApi';
 
 function TraceSkeleton() {
@@ -19,7 +32,9 @@ function TraceSkeleton() {
   );
 }
 
-/** Spec tracing §2 'Trace page (TraceShow)': header plus the span tree. The timeline comes later. */
+const exploreTraceQuery = (traceId: string) => `where .trace_id = ${JSON.stringify(traceId)} | group by .group_id | .count | .error_count | {p50,p90,p99,sum}(.duration)`;
+
+/** Spec tracing §2 'Trace page (TraceShow)'. */
 export function TracePage() {
   const projectId = useProjectIdParam();
   const traceId = useParams().traceId ?? '';
@@ -31,31 +46,93 @@ export function TracePage() {
 
   if (error) return <RequestError error={error} />;
   if (isPending || projectId === undefined) return <TraceSkeleton />;
-  const { root } = data;
+  return <TraceView projectId={projectId} traceId={data.trace.id} root={data.root} />;
+}
+
+function TraceView({ projectId, traceId, root }: { projectId: number; traceId: string; root: Span }) {
+  const anchor = new Date(root.time).getTime();
+  const dateRange = useLocalDateRange(anchor);
+  const colors = useMemo(() => colorTrace(root), [root]);
+  const events = useMemo(() => eventsBySystem(root), [root]);
+  const [tab, setTab] = useState('trace');
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [active, setActive] = useState<Span | null>(null);
+  const groupQuery = groupSpansQuery(root.groupId, root.system);
+
+  const toggle = useCallback(
+    (id: string) =>
+      setCollapsed((prev) => {
+        const next = new Set(prev);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+  // Selecting a span reveals it: its collapsed ancestors open.
+  const select = useCallback(
+    (span: Span) => {
+      const path = ancestorIds(root, span.id);
+      setCollapsed((prev) => (path.some((id) => prev.has(id)) ? new Set([...prev].filter((id) => !path.includes(id))) : prev));
+      setActive(span);
+    },
+    [root],
+  );
 
   return (
     <Stack spacing={2} data-testid="trace-page">
-      <Breadcrumbs separator=">" data-testid="trace-breadcrumbs">
-        <Link component={RouterLink} to={paths.spanGroups(projectId, { system: root.system })} underline="hover">
-          {root.system}
-        </Link>
-        <Typography color="text.secondary">{truncate(root.displayName, 60)}</Typography>
+      <SpanBreadcrumbs span={root} nameMax={60} testId="trace-breadcrumbs" right={<FixedDateRangePicker state={dateRange} anchor={anchor} />}>
         <Typography color="text.primary" data-testid="trace-id">
-          {data.trace.id}
+          {traceId}
         </Typography>
-      </Breadcrumbs>
+      </SpanBreadcrumbs>
+
+      <Box data-testid="span-header">
+        <Typography variant="h5" component="h1" sx={{ wordBreak: 'break-word', mb: 2 }} data-testid="span-header-title">
+          {root.displayName}
+        </Typography>
+        <LabelValues
+          items={[
+            { label: 'Kind', value: root.kind, testId: 'header-kind' },
+            { label: 'Status', value: <SpanStatus code={root.statusCode} message={root.statusMessage} />, testId: 'header-status' },
+            { label: 'Time', value: formatDateTimeFull(new Date(root.time)), testId: 'header-time' },
+            { label: 'Duration', value: formatDuration(root.duration), testId: 'header-duration' },
+          ]}
+        />
+        <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+          <Button size="small" variant="contained" component={RouterLink} to={paths.spanItems(projectId, { system: root.system, query: groupQuery })} data-testid="view-group">
+            View group
+          </Button>
+          <Button size="small" variant="outlined" component={RouterLink} to={paths.spanGroups(projectId, { system: 'spans:all', query: exploreTraceQuery(traceId) })} data-testid="explore-trace">
+            Explore trace
+          </Button>
+        </Stack>
+      </Box>
+
+      {root.groupId && root.groupId !== '0' && (
+        <Card variant="outlined">
+          <CardContent>
+            <LoadPctileChart projectId={projectId} params={{ ...dateRange.apiParams, system: [root.system], group_id: root.groupId }} />
+          </CardContent>
+        </Card>
+      )}
+      <SpanSystemBar systems={colors.systems} />
+
       <Card variant="outlined">
+        <Tabs value={tab} onChange={(_e, v: string) => setTab(v)} sx={{ bgcolor: '#E1F5FE' }} data-testid="trace-tabs">
+          <Tab value="trace" label="Trace" data-testid="trace-tab-trace" />
+          {[...events.entries()].map(([system, list]) => (
+            <Tab key={system} value={system} label={`${system} (${list.length})`} data-testid="trace-tab-events" />
+          ))}
+        </Tabs>
         <CardContent>
-          <SpanHeader span={root} extra={[{ label: 'Spans', value: String(data.numSpan), testId: 'header-num-spans' }]} />
+          {tab === 'trace' ? (
+            <TraceTimeline root={root} colors={colors} activeId={active?.id} collapsed={collapsed} onToggle={toggle} onSelect={select} />
+          ) : (
+            <EventPanels events={(events.get(tab) ?? []).map((e) => e.event)} />
+          )}
         </CardContent>
       </Card>
-      <Card variant="outlined">
-        <CardContent>
-          <Box sx={{ overflowX: 'auto' }}>
-            <SpanTree root={root} />
-          </Box>
-        </CardContent>
-      </Card>
+      <SpanDialog span={active} onClose={() => setActive(null)} onTracePage />
     </Stack>
   );
 }

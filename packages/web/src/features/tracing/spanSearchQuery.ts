@@ -1,7 +1,8 @@
+import { SPAN_GROUP_QUERY } from './query/defaultQueries';
+
 /**
  * The span-list query the top-bar search sends for free text (spec §2.2: groups whose span name or
- * event name contains the text; display_name is the event name when there is one, else the span
- * name). The text is a double-quoted string literal of the query language, so quotes and
+ * event name contains the text). The text is a double-quoted string literal of the query language, so quotes and
  * backslashes are escaped.
  */
 export function quoteQueryString(text: string): string {
@@ -9,5 +10,5 @@ export function quoteQueryString(text: string): string {
 }
 
 export function spanSearchQuery(text: string): string {
-  return `where display_name contains ${quoteQueryString(text.trim())}`;
+  return `${SPAN_GROUP_QUERY} | where {.name,.event_name} contains ${quoteQueryString(text.trim())}`;
 }

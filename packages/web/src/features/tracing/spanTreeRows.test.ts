@@ -1,6 +1,6 @@
 import type { Span } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
-import { parentSpanIds, spanTreeRows } from './spanTreeRows';
+import { spanTreeRows } from './spanTreeRows';
 
 function span(id: string, children?: Span[]): Span {
   return {
@@ -40,11 +40,5 @@ describe('spanTreeRows', () => {
   it('marks which rows can expand', () => {
     const rows = spanTreeRows(tree, new Set());
     expect(rows.filter((r) => r.hasChildren).map((r) => r.span.id)).toEqual(['root', 'a']);
-  });
-});
-
-describe('parentSpanIds', () => {
-  it('lists spans with children', () => {
-    expect(parentSpanIds(tree).sort()).toEqual(['a', 'root']);
   });
 });

@@ -25,17 +25,3 @@ export function spanTreeRows(root: Span, collapsed: ReadonlySet<string>): SpanTr
   }
   return rows;
 }
-
-/** Ids of every span that has children: collapsing all of them leaves only the root row. */
-export function parentSpanIds(root: Span): string[] {
-  const ids: string[] = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const span = stack.pop()!;
-    if (span.children?.length) {
-      ids.push(span.id);
-      stack.push(...span.children);
-    }
-  }
-  return ids;
-}

@@ -11,12 +11,15 @@ import type { z } from 'zod';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** The whole error body, for answers that carry more than code and message (invalid_query's query text). */
+  readonly body: unknown;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, body?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -66,7 +69,7 @@ export async function apiRequest<S extends z.ZodType>(schema: S, path: string, o
   const data: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
     const body = ErrorBody.safeParse(data);
-    if (body.success) throw new ApiError(res.status, body.data.code, body.data.message);
+    if (body.success) throw new ApiError(res.status, body.data.code, body.data.message, data);
     throw new ApiError(res.status, 'http_error', `${res.status} ${res.statusText || 'error'}`);
   }
   const parsed = schema.safeParse(data);

@@ -4,9 +4,14 @@
  */
 type Id = number | string;
 
-function withQuery(path: string, query?: Record<string, string | undefined>): string {
+export type PathQuery = Record<string, string | string[] | undefined>;
+
+function withQuery(path: string, query?: PathQuery): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(key, value);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
+  }
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;
 }
@@ -18,8 +23,17 @@ export const paths = {
   tracingHelp: (projectId: Id) => `/help/${projectId}`,
   metricsHelp: (projectId: Id) => `/metrics/${projectId}/help`,
   projectSettings: (projectId: Id) => `/projects/${projectId}`,
-  overview: (projectId: Id) => `/overview/${projectId}`,
-  spanGroups: (projectId: Id, query?: { system?: string; query?: string }) => withQuery(`/spans/${projectId}`, query),
+  overview: (projectId: Id, query?: PathQuery) => withQuery(`/overview/${projectId}`, query),
+  overviewSystems: (projectId: Id, query?: PathQuery) => withQuery(`/overview/${projectId}/systems`, query),
+  overviewSystem: (projectId: Id, system: string, query?: PathQuery) => withQuery(`/overview/${projectId}/groups/${encodeURIComponent(system)}`, query),
+  overviewAttr: (projectId: Id, attr: string, query?: PathQuery) => withQuery(`/overview/${projectId}/attributes/${encodeURIComponent(attr)}`, query),
+  overviewSlowest: (projectId: Id, query?: PathQuery) => withQuery(`/overview/${projectId}/slowest-groups`, query),
+  /** SpanGroupList (Explore spans, Groups tab). */
+  spanGroups: (projectId: Id, query?: PathQuery) => withQuery(`/spans/${projectId}`, query),
+  /** SpanList (Explore spans, Spans tab). */
+  spanItems: (projectId: Id, query?: PathQuery) => withQuery(`/spans/${projectId}/items`, query),
+  /** SpanTimeseries (Explore spans, Timeseries tab). */
+  spanTimeseries: (projectId: Id, query?: PathQuery) => withQuery(`/spans/${projectId}/timeseries`, query),
   metrics: (projectId: Id) => `/metrics/${projectId}`,
   alerting: (projectId: Id) => `/alerting/${projectId}`,
   traceFind: (traceId: string) => `/traces/${traceId}`,

@@ -1,0 +1,74 @@
+import type { ECharts } from 'echarts/core';
+import { useEffect, useRef, useState } from 'react';
+
+type EchartsModule = typeof import('./echartsCore');
+let loading: Promise<EchartsModule> | undefined;
+/** ECharts (~200 kB gzip) loads with the first chart, so pages paint their numbers before their charts. */
+const loadEcharts = () => (loading ??= import('./echartsCore'));
+
+/**
+ * Thin ECharts wrapper (reference frontend §3.1): the option is replaced whole (notMerge), the chart
+ * follows its container's size, charts with the same `group` share their crosshair, and the
+ * instance is disposed on unmount.
+ */
+export function EChart({
+  option,
+  height,
+  width = '100%',
+  group,
+  loading: busy,
+  testId,
+}: {
+  option: Record<string, unknown>;
+  height: number;
+  width?: number | string;
+  group?: string;
+  loading?: boolean;
+  testId?: string;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<ECharts | null>(null);
+  const libRef = useRef<EchartsModule['echarts'] | null>(null);
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    const el = ref.current!;
+    let disposed = false;
+    let observer: ResizeObserver | undefined;
+    void loadEcharts().then(({ echarts }) => {
+      if (disposed) return;
+      libRef.current = echarts;
+      const chart = echarts.init(el);
+      chartRef.current = chart;
+      observer = new ResizeObserver(() => chart.resize());
+      observer.observe(el);
+      setReady(true);
+    });
+    return () => {
+      disposed = true;
+      observer?.disconnect();
+      chartRef.current?.dispose();
+      chartRef.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chartRef.current?.setOption(option, { notMerge: true, lazyUpdate: true, silent: true });
+  }, [option, ready]);
+
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart || !group || !libRef.current) return;
+    chart.group = group;
+    libRef.current.connect(group);
+  }, [group, ready]);
+
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart) return;
+    if (busy) chart.showLoading('default', { text: '' });
+    else chart.hideLoading();
+  }, [busy, ready]);
+
+  return <div ref={ref} style={{ width, height }} data-testid={testId ?? 'echart'} data-ready={ready || undefined} />;
+}

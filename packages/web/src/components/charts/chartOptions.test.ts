@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { legendValues, metricChartOption, pctileOption, TOOLTIP_MAX_SERIES, tooltipHtml } from './chartOptions';
+import { assignColors, PALETTE } from './palette';
+
+describe('assignColors', () => {
+  it('keeps explicit colours, drops duplicates, fills from the unused palette', () => {
+    expect(assignColors([undefined, undefined])).toEqual([PALETTE[0], PALETTE[1]]);
+    expect(assignColors([PALETTE[0], undefined])).toEqual([PALETTE[0], PALETTE[1]]);
+    expect(assignColors(['#000', '#000'])).toEqual(['#000', PALETTE[0]]);
+    expect(assignColors(Array(10).fill(undefined))[9]).toBe(PALETTE[0]);
+  });
+});
+
+describe('tooltip', () => {
+  const params = Array.from({ length: 25 }, (_, i) => ({ seriesName: `s${i}`, seriesIndex: i, value: ['2024-01-01T00:00:00Z', 1_500_000], axisValue: '2024-01-01T00:00:00Z' }));
+  it(`lists at most ${TOOLTIP_MAX_SERIES} series, formatted in their unit`, () => {
+    const html = tooltipHtml(params, params.map(() => 'nanoseconds'));
+    expect(html.match(/<tr>/g)).toHaveLength(20);
+    expect(html).toContain('1.5ms');
+    expect(html).not.toContain('s20');
+  });
+  it('escapes names', () => {
+    expect(tooltipHtml([{ seriesName: '<b>', value: 1 }], [''])).toContain('&#60;b&#62;');
+  });
+});
+
+describe('legendValues', () => {
+  it('computes avg, last, min and max, ignoring gaps', () => {
+    expect(legendValues([1, null, 3, 2])).toEqual({ avg: 2, last: 2, min: 1, max: 3 });
+    expect(legendValues([])).toEqual({ avg: 0, last: 0, min: 0, max: 0 });
+  });
+});
+
+describe('metricChartOption', () => {
+  const time = ['2024-01-01T00:00:00Z', '2024-01-01T00:01:00Z'];
+  it('makes one y-axis per unit and stacks when asked', () => {
+    const opt = metricChartOption(
+      time,
+      [
+        { name: 'rate', unit: '', values: [1, 2] },
+        { name: 'p50', unit: 'nanoseconds', values: [5, 6] },
+      ],
+      { kind: 'stacked-bar' },
+    ) as { yAxis: unknown[]; series: { type: string; stack?: string; yAxisIndex: number }[] };
+    expect(opt.yAxis).toHaveLength(2);
+    expect(opt.series.map((s) => [s.type, s.stack, s.yAxisIndex])).toEqual([
+      ['bar', 'all', 0],
+      ['bar', 'all', 1],
+    ]);
+  });
+});
+
+describe('pctileOption', () => {
+  it('shows p50 and p90, hides p99 and max', () => {
+    const opt = pctileOption({ time: ['t'], p50: [1], p90: [2], p99: [3], max: [4] }) as { legend: { selected: Record<string, boolean> }; series: unknown[] };
+    expect(opt.legend.selected).toEqual({ p50: true, p90: true, p99: false, max: false });
+    expect(opt.series).toHaveLength(4);
+  });
+});

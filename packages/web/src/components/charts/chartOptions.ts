@@ -1,0 +1,190 @@
+import { formatDateTime } from '../../lib/format/dateTime';
+import { formatUnit } from '../../lib/format/number';
+import { truncateMiddle } from '../../lib/text/truncate';
+import { assignColors } from './palette';
+
+/**
+ * Pure builders of ECharts options (reference frontend §3): one timeseries chart for line, area,
+ * bar and stacked kinds with one y-axis per unit, the sparkline, the percentile pair, and the
+ * tooltip with at most 20 series. Kept free of React so the rules are unit-tested.
+ */
+export type ChartKind = 'line' | 'area' | 'bar' | 'stacked-area' | 'stacked-bar';
+
+export interface Series {
+  name: string;
+  unit: string;
+  values: (number | null)[];
+  color?: string;
+}
+
+/** Tooltips list at most this many series (spec §9). */
+export const TOOLTIP_MAX_SERIES = 20;
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+interface TooltipParam {
+  marker?: string;
+  seriesName?: string;
+  seriesIndex?: number;
+  axisValueLabel?: string;
+  axisValue?: string | number;
+  value?: unknown;
+  data?: unknown;
+}
+
+/** The axis tooltip: the time, then one row per series (name middle-truncated to 60, value in its unit). */
+export function tooltipHtml(params: TooltipParam[], units: string[], showTime = true): string {
+  if (params.length === 0) return '';
+  const first = params[0];
+  const time = first.axisValue !== undefined ? formatDateTime(new Date(first.axisValue)) : (first.axisValueLabel ?? '');
+  const rows = params.slice(0, TOOLTIP_MAX_SERIES).map((p) => {
+    const raw = Array.isArray(p.value) ? p.value[1] : p.value;
+    const unit = units[p.seriesIndex ?? 0] ?? '';
+    return `<tr><td>${p.marker ?? ''}${escapeHtml(truncateMiddle(p.seriesName ?? '', 60))}</td><td style="text-align:right;padding-left:15px;font-weight:600">${escapeHtml(formatUnit(raw ?? 0, unit))}</td></tr>`;
+  });
+  return `<div class="chart-tooltip" style="font-size:0.85rem">${showTime ? `<div style="font-weight:600">${escapeHtml(time)}</div>` : ''}<table>${rows.join('')}</table></div>`;
+}
+
+/** Per-series legend values (client side, reference §3.5). */
+export function legendValues(values: (number | null)[]): { avg: number; last: number; min: number; max: number } {
+  const nums = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  if (nums.length === 0) return { avg: 0, last: 0, min: 0, max: 0 };
+  return {
+    avg: nums.reduce((a, b) => a + b, 0) / nums.length,
+    last: nums[nums.length - 1],
+    min: Math.min(...nums),
+    max: Math.max(...nums),
+  };
+}
+
+const BASE = { animation: false, textStyle: { fontFamily: 'Roboto, sans-serif' } };
+
+/** Line/area/bar/stacked chart over shared time stamps; one y-axis per distinct unit. */
+export function metricChartOption(time: string[], series: Series[], opts: { kind?: ChartKind; height?: number } = {}): Record<string, unknown> {
+  const kind = opts.kind ?? 'line';
+  const height = opts.height ?? 200;
+  const units = [...new Set(series.map((s) => s.unit))];
+  const colors = assignColors(series.map((s) => s.color));
+  const seriesUnits = series.map((s) => s.unit);
+  const stacked = kind === 'stacked-area' || kind === 'stacked-bar';
+  const isBar = kind === 'bar' || kind === 'stacked-bar';
+  const hasArea = kind === 'area' || kind === 'stacked-area';
+  return {
+    ...BASE,
+    color: colors,
+    grid: { top: 20, left: 50, right: units.length > 1 ? 50 : 20, height: height - 50 },
+    tooltip: {
+      trigger: 'axis',
+      appendToBody: true,
+      axisPointer: { type: 'cross' },
+      formatter: (params: TooltipParam[]) => tooltipHtml(params, seriesUnits),
+    },
+    xAxis: { type: 'time', axisLabel: { hideOverlap: true }, axisPointer: { label: { show: false } } },
+    yAxis: units.map((unit, i) => ({
+      type: 'value',
+      id: unit || 'none',
+      position: i === 0 ? 'left' : 'right',
+      splitLine: { show: i === 0 },
+      axisLabel: { formatter: (v: number) => formatUnit(v, unit) },
+      axisPointer: { label: { formatter: ({ value }: { value: number }) => formatUnit(value, unit) } },
+    })),
+    series: series.map((s, i) => ({
+      name: s.name,
+      type: isBar ? 'bar' : 'line',
+      yAxisIndex: units.indexOf(s.unit),
+      data: time.map((t, j) => [t, s.values[j] ?? null]),
+      showSymbol: false,
+      symbol: 'none',
+      emphasis: { focus: 'series' },
+      color: colors[i],
+      ...(isBar ? {} : { lineStyle: { width: 2 } }),
+      ...(hasArea ? { areaStyle: { opacity: 0.15 }, z: series.length - i } : {}),
+      ...(stacked ? { stack: 'all' } : {}),
+    })),
+  };
+}
+
+/** 100x30 sparkline: a thin line with a light area, no axes but a base line (reference §3.7). */
+export function sparklineOption(time: string[], values: (number | null)[], unit: string, color = '#42A5F5'): Record<string, unknown> {
+  return {
+    ...BASE,
+    grid: { top: 2, left: 2, right: 2, height: 27 },
+    tooltip: { trigger: 'axis', appendToBody: true, axisPointer: { type: 'none' }, formatter: (p: TooltipParam[]) => tooltipHtml(p, [unit]) },
+    xAxis: { type: 'time', show: true, axisLine: { lineStyle: { color: '#E0E0E0' } }, axisTick: { show: false }, axisLabel: { show: false }, splitLine: { show: false } },
+    yAxis: { type: 'value', show: false },
+    series: [
+      {
+        type: 'line',
+        name: 'value',
+        data: time.map((t, i) => [t, values[i] ?? 0]),
+        symbol: 'none',
+        color,
+        lineStyle: { width: 1 },
+        areaStyle: { opacity: 0.15 },
+      },
+    ],
+  };
+}
+
+export interface PctileData {
+  time: string[];
+  p50?: number[];
+  p90?: number[];
+  p99?: number[];
+  max?: number[];
+  rate?: number[];
+  errorRate?: number[];
+}
+
+export const PCTILE_COLORS = { p50: '#81C784', p90: '#FF9800', p99: '#F06292', max: '#D32F2F' } as const;
+
+/** Percentiles over time: p50 and p90 shown, p99 and max in the legend but hidden (spec §2 span card). */
+export function pctileOption(d: PctileData): Record<string, unknown> {
+  const keys = (['p50', 'p90', 'p99', 'max'] as const).filter((k) => d[k]);
+  return {
+    ...BASE,
+    grid: { top: 30, left: 60, right: 30, height: 75 },
+    legend: { type: 'scroll', top: 0, left: 'center', width: '90%', selected: { p50: true, p90: true, p99: false, max: false } },
+    tooltip: { trigger: 'axis', appendToBody: true, axisPointer: { type: 'cross' }, formatter: (p: TooltipParam[]) => tooltipHtml(p, keys.map(() => 'nanoseconds')) },
+    xAxis: { type: 'time', axisTick: { show: false }, axisLabel: { show: false }, splitLine: { show: false }, axisPointer: { label: { show: false } } },
+    yAxis: { type: 'value', splitNumber: 2, splitLine: { show: false }, axisLabel: { formatter: (v: number) => formatUnit(v, 'nanoseconds') } },
+    series: keys.map((k) => ({
+      name: k,
+      type: 'line',
+      symbol: 'none',
+      color: PCTILE_COLORS[k],
+      data: d.time.map((t, i) => [t, d[k]![i]]),
+      areaStyle: {
+        color: { type: 'linear', x: 0, y: 0, x2: 0, y2: 1, colorStops: [{ offset: 0, color: PCTILE_COLORS[k] }, { offset: 1, color: '#ffe' }] },
+        opacity: 0.3,
+      },
+    })),
+  };
+}
+
+/** Spans per minute and errors per minute under the percentile chart. */
+export function rateOption(d: PctileData): Record<string, unknown> {
+  return {
+    ...BASE,
+    grid: { top: 15, left: 60, right: 30, height: 70 },
+    tooltip: { trigger: 'axis', appendToBody: true, axisPointer: { type: 'cross' }, formatter: (p: TooltipParam[]) => tooltipHtml(p, ['', '']) },
+    xAxis: { type: 'time', splitLine: { show: false } },
+    yAxis: { type: 'value', splitNumber: 2, splitLine: { show: false }, axisLabel: { formatter: (v: number) => formatUnit(v, '') } },
+    series: [
+      { name: 'count per min', type: 'line', symbol: 'none', color: '#42A5F5', areaStyle: { opacity: 0.15 }, data: d.time.map((t, i) => [t, d.rate?.[i] ?? 0]) },
+      { name: 'errors per min', type: 'line', symbol: 'none', color: '#F44336', data: d.time.map((t, i) => [t, d.errorRate?.[i] ?? 0]) },
+    ],
+  };
+}
+
+/** Events have no durations: one bar chart of events per minute. */
+export function eventRateOption(d: PctileData): Record<string, unknown> {
+  return {
+    ...BASE,
+    grid: { top: 15, left: 60, right: 30, height: 120 },
+    tooltip: { trigger: 'axis', appendToBody: true, formatter: (p: TooltipParam[]) => tooltipHtml(p, ['']) },
+    xAxis: { type: 'time' },
+    yAxis: { type: 'value', axisLabel: { formatter: (v: number) => formatUnit(v, '') } },
+    series: [{ name: 'events per min', type: 'bar', color: '#1E88E5', data: d.time.map((t, i) => [t, d.rate?.[i] ?? 0]) }],
+  };
+}

@@ -1,0 +1,146 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useAddressState } from '../../lib/url/useAddressState';
+import {
+  DEFAULT_DURATION,
+  NOW_REFRESH_MS,
+  around,
+  changeDuration as changeDurationOf,
+  fromAddress,
+  hasNext,
+  hasPrev,
+  limitRange,
+  nextPeriod,
+  nowRange,
+  prevPeriod,
+  toAddress,
+  toApiParams,
+  type DateRange,
+} from '../../lib/time/dateRange';
+
+/**
+ * Date range state for the pickers. `useDateRange` is the app-wide range (one for the whole app,
+ * like the reference product), synced to the address as time_gte/time_dur: a link without time
+ * params keeps the current range and writes it back. `useLocalDateRange` is a page's own range
+ * around a fixed time (trace, span pages).
+ */
+export interface DateRangeState {
+  range: DateRange;
+  /** time_gte / time_lt (ISO) for API calls. */
+  apiParams: { time_gte: string; time_lt: string };
+  maxDays?: number;
+  change: (r: DateRange) => void;
+  changeDuration: (ms: number) => void;
+  prev: () => void;
+  next: () => void;
+  hasPrev: boolean;
+  hasNext: boolean;
+  /** Refetch everything on screen (and move the end to now in 'now' mode). */
+  reload: () => void;
+  /** Back to 'now' mode with the same duration. */
+  reloadNow: () => void;
+}
+
+const app = {
+  range: nowRange(DEFAULT_DURATION, Date.now()),
+  listeners: new Set<() => void>(),
+};
+function setAppRange(r: DateRange) {
+  app.range = r;
+  for (const l of app.listeners) l();
+}
+const subscribe = (l: () => void) => {
+  app.listeners.add(l);
+  return () => app.listeners.delete(l);
+};
+
+const sameRange = (a: DateRange, b: DateRange) => a.isNow === b.isNow && a.duration === b.duration && (a.isNow || a.lt === b.lt);
+
+function useControls(range: DateRange, set: (r: DateRange) => void, maxDays?: number): DateRangeState {
+  const queryClient = useQueryClient();
+  const apply = useCallback((r: DateRange) => set(limitRange(r, maxDays)), [set, maxDays]);
+  const now = Date.now();
+  return useMemo(
+    () => ({
+      range,
+      apiParams: toApiParams(range),
+      maxDays,
+      change: apply,
+      changeDuration: (ms: number) => apply(changeDurationOf(range, ms, Date.now())),
+      prev: () => apply(prevPeriod(range)),
+      next: () => apply(nextPeriod(range, Date.now())),
+      hasPrev: hasPrev(range, now),
+      hasNext: hasNext(range, now),
+      reload: () => {
+        if (range.isNow) apply(nowRange(range.duration, Date.now()));
+        void queryClient.invalidateQueries({ type: 'active' });
+      },
+      reloadNow: () => {
+        apply(nowRange(range.duration, Date.now()));
+        void queryClient.invalidateQueries({ type: 'active' });
+      },
+    }),
+    // `now` only feeds the arrow rules; re-evaluated on every render of the range anyway.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [range, apply, maxDays, queryClient],
+  );
+}
+
+/** The app-wide range, synced to the address bar. */
+export function useDateRange(opts: { maxDays?: number } = {}): DateRangeState {
+  const range = useSyncExternalStore(subscribe, () => app.range);
+  const address = useAddressState();
+  const gte = address.params.get('time_gte');
+  const dur = address.params.get('time_dur');
+
+  // The address wins when it names a range; otherwise the current range is written into it.
+  useEffect(() => {
+    const fromUrl = fromAddress({ time_gte: gte, time_dur: dur }, Date.now());
+    if (fromUrl) {
+      const limited = limitRange(fromUrl, opts.maxDays);
+      if (!sameRange(limited, app.range)) setAppRange(limited);
+      if (limited !== fromUrl) address.set(toAddress(limited), { replace: true });
+    } else {
+      const current = app.range.isNow ? nowRange(app.range.duration, Date.now()) : app.range;
+      const limited = limitRange(current, opts.maxDays);
+      setAppRange(limited);
+      address.set(toAddress(limited), { replace: true });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [gte, dur, opts.maxDays]);
+
+  // 'now' mode follows the clock.
+  useEffect(() => {
+    if (!range.isNow) return;
+    const timer = setInterval(() => {
+      const r = nowRange(app.range.duration, Date.now());
+      setAppRange(r);
+      address.set(toAddress(r), { replace: true });
+    }, NOW_REFRESH_MS);
+    return () => clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [range.isNow]);
+
+  const set = useCallback(
+    (r: DateRange) => {
+      setAppRange(r);
+      address.set(toAddress(r));
+    },
+    [address],
+  );
+  return useControls(range, set, opts.maxDays);
+}
+
+/** A page's own range: `duration` around `anchor` (ms), re-centred when the anchor changes. */
+export function useLocalDateRange(anchor: number | undefined, opts: { maxDays?: number; duration?: number } = {}): DateRangeState {
+  const duration = opts.duration ?? DEFAULT_DURATION;
+  const [range, setRange] = useState<DateRange>(() => (anchor === undefined ? nowRange(duration, Date.now()) : around(anchor, duration, Date.now())));
+  useEffect(() => {
+    if (anchor !== undefined) setRange((r) => around(anchor, r.duration, Date.now()));
+  }, [anchor]);
+  const state = useControls(range, setRange, opts.maxDays);
+  return useMemo(
+    () => (anchor === undefined ? state : { ...state, changeDuration: (ms: number) => setRange(around(anchor, ms, Date.now())) }),
+    [state, anchor],
+  );
+}

@@ -1,0 +1,117 @@
+import { Box, Stack, Tab, Tabs } from '@mui/material';
+import type { QueryPart } from '@lantern/shared';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { DateRangePicker } from '../../../components/date/DateRangePicker';
+import { useDateRange } from '../../../components/date/useDateRange';
+import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
+import { paths } from '../../../lib/routes/paths';
+import { NotFoundPage } from '../../../app/NotFoundPage';
+import { defaultGroupQuery, isEventSystem } from '../query/defaultQueries';
+import { SpanQueryBuilder } from '../query/SpanQueryBuilder';
+import { SystemGroupPicker, SystemPicker } from '../system/SystemPicker';
+import { KIND_ALL, kindOf } from '../system/systemItems';
+import { useGroups, useSystems } from '../tracingApi';
+import { GroupsCard } from './GroupsTab';
+import { SavedViews } from './SavedViews';
+import { SpansTab } from './SpansTab';
+import { TimeseriesTab } from './TimeseriesTab';
+import { useExploreState, type ExploreState } from './useExploreState';
+
+type TabKey = 'groups' | 'spans' | 'timeseries';
+const ROUTE_OF: Record<TabKey, string> = { groups: 'SpanGroupList', spans: 'SpanList', timeseries: 'SpanTimeseries' };
+
+function tabOf(pathname: string): TabKey {
+  if (pathname.endsWith('/items')) return 'spans';
+  if (pathname.endsWith('/timeseries')) return 'timeseries';
+  return 'groups';
+}
+
+/** Spec §2 Explore spans: toolbar, tabs Groups / Spans / Timeseries, saved views, the query builder. */
+export function ExploreSpansPage() {
+  const projectId = useProjectIdParam();
+  const tab = tabOf(useLocation().pathname);
+  const dateRange = useDateRange();
+  const state = useExploreState();
+  const systemsQuery = useSystems(projectId, dateRange.apiParams);
+  // The server's reading of each query part (errors, disabled parts) from the tab on screen.
+  const [serverParts, setServerParts] = useState<QueryPart[] | undefined>();
+
+  useEffect(() => {
+    document.title = 'Explore spans | Lantern';
+  }, []);
+  if (projectId === undefined) return <NotFoundPage />;
+
+  const range = { ...dateRange.apiParams, system: state.systems.length ? state.systems : undefined, query: state.query || undefined };
+  const ready = state.systems.length > 0 && state.hasQuery;
+  const isEvents = isEventSystem(state.systems[0]);
+  // Tab links keep only system, query and the time params (spec §2).
+  const keep = new URLSearchParams();
+  for (const key of ['system', 'query', 'time_gte', 'time_dur']) for (const v of state.address.params.getAll(key)) keep.append(key, v);
+  const tabLink = (path: string) => `${path}${keep.toString() ? `?${keep}` : ''}`;
+
+  return (
+    <Stack spacing={2} data-testid="explore-spans">
+      <Box sx={{ borderBottom: 1, borderColor: 'divider', pb: 1 }}>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+          <SystemPicker
+            systems={systemsQuery.data?.systems}
+            value={state.systems}
+            loading={systemsQuery.isPending}
+            onChange={state.setSystems}
+            kind={state.systems.length ? kindOf(state.systems[0]) : undefined}
+          />
+          <SystemGroupPicker
+            systems={systemsQuery.data?.systems}
+            active={state.systems}
+            onChoose={(kind) => state.address.set({ system: [KIND_ALL[kind]], query: defaultGroupQuery([KIND_ALL[kind]], state.query) })}
+          />
+          <Box sx={{ flexGrow: 1 }} />
+          <DateRangePicker state={dateRange} />
+        </Stack>
+        <Stack direction="row" sx={{ alignItems: 'center', mt: 1 }}>
+          <Tabs value={tab} sx={{ flexGrow: 1, minHeight: 40, '& .MuiTab-root': { minHeight: 40 } }}>
+            <Tab value="groups" label="Groups" component={RouterLink} to={tabLink(paths.spanGroups(projectId))} data-testid="tab-groups" />
+            <Tab value="spans" label="Spans" component={RouterLink} to={tabLink(paths.spanItems(projectId))} data-testid="tab-spans" />
+            <Tab value="timeseries" label="Timeseries" component={RouterLink} to={tabLink(paths.spanTimeseries(projectId))} data-testid="tab-timeseries" />
+          </Tabs>
+          <SavedViews projectId={projectId} route={ROUTE_OF[tab]} query={state.address.params} />
+        </Stack>
+      </Box>
+      <SpanQueryBuilder
+        ctx={{ projectId, range, query: state.query, setQuery: state.setQuery }}
+        serverParts={serverParts}
+        isEvents={isEvents}
+        canAggregate={tab === 'groups'}
+        onSystem={(s) => state.setSystems([s])}
+        onReset={() => state.setQuery(defaultGroupQuery(state.systems))}
+      />
+      {ready && tab === 'groups' && <GroupsTabView projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />}
+      {ready && tab === 'spans' && <SpansTab projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />}
+      {ready && tab === 'timeseries' && <TimeseriesTab projectId={projectId} range={range} onQueryInfo={setServerParts} />}
+    </Stack>
+  );
+}
+
+function GroupsTabView({ projectId, range, state, onQueryInfo }: { projectId: number; range: { time_gte: string; time_lt: string; system?: string[]; query?: string }; state: ExploreState; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
+  const { data, isFetching, error } = useGroups(projectId, { ...range, limit: 1000 } as typeof range);
+  useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
+  const order = { column: state.sortBy ?? data?.order.column ?? '.count_per_min', desc: state.sortBy ? state.sortDesc : (data?.order.desc ?? true) };
+  return (
+    <GroupsCard
+      title="Groups"
+      projectId={projectId}
+      range={range}
+      systems={state.systems}
+      result={data}
+      loading={isFetching}
+      error={error}
+      plotted={state.columns}
+      onPlotted={state.setColumns}
+      order={order}
+      onOrder={(o) => state.setSort(o.column, o.desc)}
+      showSystem={state.systems.some((s) => s.endsWith('all'))}
+    />
+  );
+}
+

@@ -1,0 +1,176 @@
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import ShowChartIcon from '@mui/icons-material/ShowChart';
+import FilterAltIcon from '@mui/icons-material/FilterAlt';
+import { Box, Button, IconButton, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, TableSortLabel, Tooltip, Typography } from '@mui/material';
+import type { ColumnInfo, GroupRow } from '@lantern/shared';
+import { Fragment, useMemo, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { Sparkline } from '../../../components/charts/Sparkline';
+import { PALETTE } from '../../../components/charts/palette';
+import { Pager, usePager } from '../../../components/Pager';
+import { formatUnit } from '../../../lib/format/number';
+import { paths } from '../../../lib/routes/paths';
+import { truncate } from '../../../lib/text/truncate';
+import { NewMonitorMenu } from '../NewMonitorMenu';
+import { defaultGroupQuery, isEventSystem, joinQuery, whereQuery } from '../query/defaultQueries';
+import { useGroupStats, type RangeQuery } from '../tracingApi';
+import { headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
+import { GroupChartDialog } from './GroupChartDialog';
+import { SpansList } from './SpansTable';
+
+/** Spec §9: 15 group rows per page. */
+export const GROUPS_PER_PAGE = 15;
+
+export interface GroupOrder {
+  column: string;
+  desc: boolean;
+}
+
+function RowSparklines({ projectId, range, group, plotted, columns }: { projectId: number; range: RangeQuery; group: GroupRow; plotted: string[]; columns: ColumnInfo[] }) {
+  const { data } = useGroupStats(projectId, { ...range, query: joinQuery([range.query, group._query]), column: plotted });
+  const time = (data?._time ?? []) as string[];
+  return (
+    <>
+      {columns.map((c) => {
+        const values = plotted.includes(c.name) ? (data?.[c.name] as number[] | undefined) : undefined;
+        return (
+          <TableCell key={c.name} align="right" sx={{ whiteSpace: 'nowrap' }}>
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
+              {values && time.length > 0 && <Sparkline time={time} values={values} unit={c.unit} color={PALETTE[plotted.indexOf(c.name) % PALETTE.length]} group={`row-${group._id}`} />}
+              <span data-testid="group-value" data-column={c.name}>
+                {formatUnit(group[c.name], c.unit)}
+              </span>
+            </Stack>
+          </TableCell>
+        );
+      })}
+    </>
+  );
+}
+
+/**
+ * Groups with their metric columns (spec §2 Groups tab, reference §1.3.9): 15 per page, always
+ * sorted (the whole list), sparklines for plotted columns, a single expanded row showing its spans,
+ * and per-row links to the group's spans, its system and the monitor menu.
+ */
+export function GroupsTable({
+  projectId,
+  range,
+  systems,
+  groups,
+  columns,
+  plotted,
+  order,
+  onOrder,
+  showSystem,
+}: {
+  projectId: number;
+  range: RangeQuery;
+  systems: string[];
+  groups: GroupRow[];
+  columns: ColumnInfo[];
+  plotted: string[];
+  order: GroupOrder;
+  onOrder: (o: GroupOrder) => void;
+  showSystem?: boolean;
+}) {
+  const sorted = useMemo(() => sortGroups(groups, order.column, order.desc), [groups, order]);
+  const pager = usePager(sorted.length, GROUPS_PER_PAGE);
+  const [expanded, setExpanded] = useState<string | null>(null);
+  const [charted, setCharted] = useState<GroupRow | null>(null);
+  const plain = plainColumns(columns);
+  const nums = plottableColumns(columns);
+  const hasSystem = showSystem || columns.some((c) => c.name === '.system');
+  const sortHeader = (name: string, label: string, align: 'left' | 'right' = 'right') => (
+    <TableCell key={name} align={align} sx={{ whiteSpace: 'nowrap' }}>
+      <TableSortLabel active={order.column === name} direction={order.column === name && !order.desc ? 'asc' : 'desc'} onClick={() => onOrder({ column: name, desc: order.column === name ? !order.desc : true })} data-testid="group-sort" data-column={name}>
+        {label}
+      </TableSortLabel>
+    </TableCell>
+  );
+
+  return (
+    <Box data-testid="groups-table">
+      <Table size="small">
+        <TableHead>
+          <TableRow>
+            {sortHeader('_name', 'Group name', 'left')}
+            {plain.map((c) => sortHeader(c.name, headerLabel(c.name), 'left'))}
+            {hasSystem && <TableCell>System</TableCell>}
+            {nums.map((c) => sortHeader(c.name, headerLabel(c.name)))}
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {sorted.slice(pager.start, pager.end).map((g) => {
+            const system = typeof g['.system'] === 'string' ? (g['.system'] as string) : systems.length === 1 ? systems[0] : undefined;
+            const open = expanded === g._id;
+            const spansQuery = joinQuery([range.query ? whereQuery(range.query) : undefined, defaultGroupQuery(system ? [system] : systems), g._query]);
+            return (
+              <Fragment key={g._id}>
+                <TableRow hover sx={{ cursor: 'pointer' }} onClick={() => setExpanded(open ? null : g._id)} data-testid="group-row" data-group-id={g._id}>
+                  <TableCell sx={{ wordBreak: 'break-word' }} data-testid="group-name" title={g._name}>
+                    {truncate(g._name || '<empty>', 120)}
+                  </TableCell>
+                  {plain.map((c) => (
+                    <TableCell key={c.name}>{formatUnit(g[c.name], c.unit)}</TableCell>
+                  ))}
+                  {hasSystem && (
+                    <TableCell onClick={(e) => e.stopPropagation()}>
+                      {system && (
+                        <Link component={RouterLink} to={paths.spanGroups(projectId, { system, query: joinQuery([defaultGroupQuery([system]), range.query ? whereQuery(range.query) : undefined]) })} underline="hover" data-testid="group-system">
+                          {truncate(system, 32)}
+                        </Link>
+                      )}
+                    </TableCell>
+                  )}
+                  <RowSparklines projectId={projectId} range={range} group={g} plotted={plotted} columns={nums} />
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
+                    <Tooltip title="View chart">
+                      <IconButton size="small" onClick={() => setCharted(g)} data-testid="group-chart-open">
+                        <ShowChartIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <NewMonitorMenu projectId={projectId} name={`${system ?? systems.join(',')} > ${g._name}`} where={g._query} isEvent={isEventSystem(system)} />
+                    <Tooltip title="Filter spans for this group">
+                      <IconButton size="small" component={RouterLink} to={paths.spanItems(projectId, { system: system ?? systems, query: spansQuery })} data-testid="group-spans-link">
+                        <FilterAltIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={open ? 'Hide spans' : 'View spans'}>
+                      <IconButton size="small" onClick={() => setExpanded(open ? null : g._id)} data-testid="group-expand">
+                        {open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+                {open && (
+                  <TableRow>
+                    <TableCell colSpan={plain.length + nums.length + (hasSystem ? 3 : 2)} sx={{ bgcolor: '#FAFAFA' }}>
+                      <SpansList projectId={projectId} range={{ ...range, system: system ? [system] : systems, query: spansQuery }} />
+                    </TableCell>
+                  </TableRow>
+                )}
+              </Fragment>
+            );
+          })}
+        </TableBody>
+      </Table>
+      <Pager pager={pager} testId="groups-pager" />
+      {charted && <GroupChartDialog projectId={projectId} group={charted} range={range} onClose={() => setCharted(null)} />}
+    </Box>
+  );
+}
+
+/** Spec §8 empty state of the groups list, with the Help link. */
+export function NoGroups({ projectId }: { projectId: number }) {
+  return (
+    <Box sx={{ textAlign: 'center', py: 6 }} data-testid="groups-empty">
+      <Typography sx={{ mb: 2 }}>There are no matching groups. Try to change filters.</Typography>
+      <Button variant="outlined" size="small" component={RouterLink} to={paths.tracingHelp(projectId)}>
+        Help
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,62 @@
+import { Box, Card, Stack, Typography } from '@mui/material';
+import type { QueryPart } from '@lantern/shared';
+import { useEffect, useRef, useState } from 'react';
+import { Pager } from '../../../components/Pager';
+import { LoadPctileChart } from '../LoadPctileChart';
+import { isEventSystem, setWhere } from '../query/defaultQueries';
+import { useSpans, type RangeQuery } from '../tracingApi';
+import { SPANS_PER_PAGE, SpansTable, serverPager, type SpanOrder } from './SpansTable';
+import type { ExploreState } from './useExploreState';
+
+/** Spec §2 Spans tab: 'Spans' with a count, the load percentile chart, the span list and pager. */
+export function SpansTab({ projectId, range, state, onQueryInfo }: { projectId: number; range: RangeQuery; state: ExploreState; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
+  const events = isEventSystem(state.systems[0]);
+  const order: SpanOrder = { column: state.sortBy === '.time' || state.sortBy === '.duration' ? state.sortBy : events ? '.time' : '.duration', desc: state.sortDesc };
+  const [page, setPage] = useState(1);
+  // Changing systems resets the order: time for events, duration for spans (spec §4).
+  const systemsKey = state.systems.join(',');
+  const first = useRef(systemsKey);
+  useEffect(() => {
+    if (first.current === systemsKey) return;
+    first.current = systemsKey;
+    state.setSort(events ? '.time' : '.duration', true);
+    setPage(1);
+  }, [systemsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const { data, isFetching } = useSpans(projectId, { ...range, sort_by: order.column, sort_desc: order.desc, page, limit: SPANS_PER_PAGE });
+  useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
+  return (
+    <Stack spacing={2}>
+      <Card variant="outlined">
+        <Box sx={{ p: 2 }}>
+          <LoadPctileChart projectId={projectId} params={range} />
+        </Box>
+      </Card>
+      <Card variant="outlined" data-testid="spans-card">
+        <Stack direction="row" sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, minHeight: 48 }}>
+          <Typography variant="h6" sx={{ fontSize: '1.1rem', flexGrow: 1 }}>
+            Spans
+          </Typography>
+          <Typography variant="body2" data-testid="spans-count">
+            {data?.hasMore ? 'more than ' : ''}
+            <b>{data?.count ?? 0}</b> spans
+          </Typography>
+        </Stack>
+        <SpansTable
+          projectId={projectId}
+          spans={data?.spans ?? []}
+          loading={isFetching}
+          order={order}
+          onOrder={(o) => {
+            state.setSort(o.column, o.desc);
+            setPage(1);
+          }}
+          showSystem={state.systems.some((s) => s.endsWith('all'))}
+          eventsMode={events}
+          onChip={(key, value) => state.setQuery(setWhere(state.query, key, '=', value))}
+          pageQuery={state.query}
+        />
+        <Pager pager={serverPager(page, setPage, data?.count ?? 0)} testId="spans-pager" />
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,113 @@
+import { Box, Card, Checkbox, Grid, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import type { QueryPart } from '@lantern/shared';
+import { useEffect, useMemo, useState } from 'react';
+import { MetricChart } from '../../../components/charts/MetricChart';
+import { legendValues } from '../../../components/charts/chartOptions';
+import { PALETTE } from '../../../components/charts/palette';
+import { Pager, usePager } from '../../../components/Pager';
+import { formatUnit } from '../../../lib/format/number';
+import { headerLabel } from './groupColumns';
+import { InvalidQuery } from './GroupsTab';
+import { ApiError } from '../../../lib/api/apiClient';
+import { useTimeseries, type RangeQuery } from '../tracingApi';
+
+/** Spec §9: 9 groups per page; the pager hides at 9 or fewer. */
+const PER_PAGE = 9;
+
+/** Spec §2 Timeseries tab: one chart per numeric column, then the groups table (selection picks plotted groups). */
+export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: number; range: RangeQuery; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
+  const { data, isPending, error } = useTimeseries(projectId, range);
+  useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
+  const metrics = (data?.columns ?? []).filter((c) => c.isNum && !c.isGroup);
+  const groups = data?.groups ?? [];
+  const pager = usePager(groups.length, PER_PAGE);
+  const onPage = groups.slice(pager.start, pager.end);
+  const [unselected, setUnselected] = useState<Set<string>>(new Set());
+  const plotted = onPage.filter((g) => !unselected.has(g._id));
+  const time = data?.time ?? [];
+  const charts = useMemo(
+    () =>
+      metrics.map((m) => ({
+        column: m,
+        series: plotted.map((g) => ({ name: g._name || m.name, unit: m.unit, values: (g[m.name] as number[]) ?? [], color: PALETTE[onPage.indexOf(g) % PALETTE.length] })),
+      })),
+    [metrics, plotted, onPage],
+  );
+
+  if (error instanceof ApiError && error.code === 'invalid_query') return <InvalidQuery error={error} />;
+  return (
+    <Card variant="outlined" data-testid="timeseries-card">
+      <Stack direction="row" sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, minHeight: 40 }}>
+        <Typography variant="h6" sx={{ fontSize: '1.1rem' }}>
+          Timeseries
+        </Typography>
+      </Stack>
+      <Box sx={{ p: 2 }}>
+        {isPending ? (
+          <Grid container spacing={2}>
+            {[0, 1, 2, 3].map((i) => (
+              <Grid key={i} size={6}>
+                <Skeleton variant="rectangular" height={200} />
+              </Grid>
+            ))}
+          </Grid>
+        ) : metrics.length === 0 || groups.length === 0 ? (
+          <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }} data-testid="timeseries-empty">
+            There are no metrics
+          </Typography>
+        ) : (
+          <>
+            <Grid container spacing={2}>
+              {charts.map((c) => (
+                <Grid key={c.column.name} size={metrics.length > 1 ? 6 : 12} data-testid="timeseries-chart">
+                  <Typography variant="subtitle2">{c.column.name}</Typography>
+                  <MetricChart time={time} series={c.series} legend={false} />
+                </Grid>
+              ))}
+            </Grid>
+            <Table size="small" sx={{ mt: 2 }} data-testid="timeseries-groups">
+              <TableHead>
+                <TableRow>
+                  <TableCell padding="checkbox" />
+                  <TableCell>Group</TableCell>
+                  {metrics.map((m) => (
+                    <TableCell key={m.name} align="right">
+                      avg {headerLabel(m.name)}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {onPage.map((g, i) => (
+                  <TableRow key={g._id} hover>
+                    <TableCell padding="checkbox">
+                      <Checkbox
+                        size="small"
+                        checked={!unselected.has(g._id)}
+                        sx={{ color: PALETTE[i % PALETTE.length], '&.Mui-checked': { color: PALETTE[i % PALETTE.length] } }}
+                        onChange={() =>
+                          setUnselected((prev) => {
+                            const next = new Set(prev);
+                            if (!next.delete(g._id)) next.add(g._id);
+                            return next;
+                          })
+                        }
+                      />
+                    </TableCell>
+                    <TableCell>{g._name}</TableCell>
+                    {metrics.map((m) => (
+                      <TableCell key={m.name} align="right">
+                        {formatUnit(legendValues((g[m.name] as number[]) ?? []).avg, m.unit)}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            {groups.length > PER_PAGE && <Pager pager={pager} />}
+          </>
+        )}
+      </Box>
+    </Card>
+  );
+}

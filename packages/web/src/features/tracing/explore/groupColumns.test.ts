@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
+
+const col = (name: string, isNum: boolean, isGroup = false) => ({ name, unit: '', isNum, isGroup });
+
+describe('group columns', () => {
+  const cols = [col('.group_id', true, true), col('display.name', false), col('service.name', false, true), col('.count_per_min', true), col('p50(.duration)', true)];
+  it('splits plottable and plain columns', () => {
+    expect(plottableColumns(cols).map((c) => c.name)).toEqual(['.count_per_min', 'p50(.duration)']);
+    expect(plainColumns(cols).map((c) => c.name)).toEqual(['service.name']);
+  });
+  it('shortens headers', () => {
+    expect(['.error_count', '.error_rate', 'p90(.duration)', 'span.name', '.count_per_min', 'uniq(enduser.id)'].map(headerLabel)).toEqual(['errors', 'err%', 'p90', 'name', '.count/min', 'uniq(enduser.id)']);
+  });
+  it('sorts the whole list with missing values last', () => {
+    const groups = [{ _id: 'a', _name: '', _query: '', n: 2 }, { _id: 'b', _name: '', _query: '' }, { _id: 'c', _name: '', _query: '', n: 5 }];
+    expect(sortGroups(groups, 'n', true).map((g) => g._id)).toEqual(['c', 'a', 'b']);
+    expect(sortGroups(groups, 'n', false).map((g) => g._id)).toEqual(['a', 'c', 'b']);
+  });
+});

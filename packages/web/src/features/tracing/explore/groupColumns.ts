@@ -1,0 +1,38 @@
+import type { ColumnInfo, GroupRow } from '@lantern/shared';
+
+/**
+ * Which columns the groups table shows and how their headers read (reference frontend §1.3.9):
+ * numeric non-group columns are plottable; `.system` gets its own column; `.group_id` and
+ * `display.name` hide behind the group name; `.error_count` reads 'errors', `.error_rate` 'err%',
+ * `p50(.duration)` 'p50'.
+ */
+export function plottableColumns(columns: ColumnInfo[]): ColumnInfo[] {
+  return columns.filter((c) => c.isNum && !c.isGroup);
+}
+
+export function plainColumns(columns: ColumnInfo[]): ColumnInfo[] {
+  return columns.filter((c) => !(c.isNum && !c.isGroup) && !['.system', '.group_id', 'display.name', '.display_name'].includes(c.name));
+}
+
+export function headerLabel(name: string): string {
+  if (name === '.error_count') return 'errors';
+  if (name === '.error_rate') return 'err%';
+  const fn = /^(\w+)\(\.duration\)$/.exec(name);
+  if (fn) return fn[1];
+  return name.replace(/^span\./, '').replace(/^\.([a-z]+)_per_([a-z]+)$/, '.$1/$2');
+}
+
+/** Sorts the whole list (not just the page) by a column; missing values last. */
+export function sortGroups(groups: GroupRow[], column: string | undefined, desc: boolean): GroupRow[] {
+  if (!column) return groups;
+  const dir = desc ? -1 : 1;
+  return [...groups].sort((a, b) => {
+    const x = a[column];
+    const y = b[column];
+    if (x === y) return 0;
+    if (x === undefined || x === null) return 1;
+    if (y === undefined || y === null) return -1;
+    if (typeof x === 'number' && typeof y === 'number') return (x - y) * dir;
+    return String(x).localeCompare(String(y)) * dir;
+  });
+}

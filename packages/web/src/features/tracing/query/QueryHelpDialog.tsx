@@ -1,0 +1,53 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Grid, Typography } from '@mui/material';
+import { CodeBlock } from '../../../components/CodeBlock';
+import { externalLinks } from '../../../lib/routes/paths';
+
+const FILTERING = [
+  ['Spans slower than 100ms', 'where .duration > 100ms'],
+  ['Failed spans of a service', 'where .status_code = "error" | where service.name = "checkout"'],
+  ['Name contains one of several words', 'where .name contains "select|insert"'],
+  ['Attribute exists', 'where db.statement exists'],
+  ['Values in a list', 'where http.status_code in (500, 502, 503)'],
+];
+const AGGREGATION = [
+  ['Groups with rate, errors and percentiles', 'group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration)'],
+  ['Slowest routes', 'group by http.route | p99(.duration) | where .system = "http:frontend"'],
+  ['Users per service', 'group by service.name | uniq(enduser.id)'],
+  ['Only busy groups', 'group by .group_id | .count | where .count > 100'],
+];
+
+/** The 'Spans Querying Cheat Sheet' (spec §2 Explore spans, Help). */
+export function QueryHelpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const section = (title: string, rows: string[][]) => (
+    <Grid size={{ xs: 12, md: 6 }}>
+      <Typography variant="h6" gutterBottom>
+        {title}
+      </Typography>
+      {rows.map(([label, code]) => (
+        <div key={code}>
+          <Typography variant="body2" sx={{ mt: 1 }}>
+            {label}
+          </Typography>
+          <CodeBlock code={code} />
+        </div>
+      ))}
+    </Grid>
+  );
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth={false} slotProps={{ paper: { sx: { width: '100%', maxWidth: 1280 } } }} data-testid="query-help">
+      <DialogTitle>Spans Querying Cheat Sheet</DialogTitle>
+      <DialogContent>
+        <Grid container spacing={3}>
+          {section('Filtering', FILTERING)}
+          {section('Aggregation', AGGREGATION)}
+        </Grid>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+        <Button href={externalLinks.docs} target="_blank" rel="noopener">
+          Read more ↗
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,147 @@
+import { Box, Button, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
+import type { Span } from '@lantern/shared';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { CodeBlock } from '../../../components/CodeBlock';
+import { FixedDateRangePicker } from '../../../components/date/DateRangePicker';
+import { useLocalDateRange } from '../../../components/date/useDateRange';
+import { formatDateTimeFull } from '../../../lib/format/dateTime';
+import { formatDuration } from '../../../lib/format/duration';
+import { paths } from '../../../lib/routes/paths';
+import { truncate } from '../../../lib/text/truncate';
+import { LabelValues } from '../LabelValues';
+import { LoadPctileChart } from '../LoadPctileChart';
+import { NewMonitorMenu } from '../NewMonitorMenu';
+import { groupSpansQuery, isEventSystem, whereQuery } from '../query/defaultQueries';
+import { SpanBreadcrumbs } from '../SpanBreadcrumbs';
+import { SpanStatus } from '../SpanStatus';
+import { EventPanels } from './EventPanels';
+import { SpanAttrs } from './SpanAttrs';
+
+type TabKey = 'attrs' | 'sql' | 'sqlPretty' | 'stacktrace' | 'events' | 'percentiles';
+
+const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+
+/** SQL:pretty is a formatter of its own (~100 kB), loaded only when the tab is opened. */
+function PrettySql({ sql }: { sql: string }) {
+  const [text, setText] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    import('sql-formatter')
+      .then(({ format }) => live && setText(format(sql)))
+      .catch(() => live && setText(sql));
+    return () => {
+      live = false;
+    };
+  }, [sql]);
+  return <CodeBlock code={text ?? sql} testId="span-sql-pretty" />;
+}
+
+/**
+ * The span card (spec tracing §2 and platform §2.7), used by the span dialog and SpanShow:
+ * breadcrumbs and a date range around the span, the title and facts, View trace / View spans /
+ * Monitor, and the tabs Attrs, SQL:raw, SQL:pretty, Stacktrace, Events (n), Percentiles.
+ */
+export function SpanCard({
+  span,
+  onTracePage,
+  onSpanList,
+  pageQuery,
+  onFilter,
+}: {
+  span: Span;
+  /** Hide 'View trace' when already on this span's trace. */
+  onTracePage?: boolean;
+  /** Hide 'View spans' on the span list pages. */
+  onSpanList?: boolean;
+  /** The current page's query: its where parts narrow the percentiles. */
+  pageQuery?: string;
+  onFilter?: (key: string, value: string) => void;
+}) {
+  const projectId = span.projectId;
+  const anchor = new Date(span.time).getTime();
+  const dateRange = useLocalDateRange(anchor);
+  const [tab, setTab] = useState<TabKey>('attrs');
+  const sql = str(span.attrs['db.statement']) ?? str(span.attrs['db.query.text']);
+  const events = span.events ?? [];
+  // Exceptions are recorded as events: their stack trace belongs to the span's card too.
+  const stack = str(span.attrs['exception.stacktrace']) ?? events.map((e) => str(e.attrs['exception.stacktrace'])).find(Boolean);
+  const isEvent = isEventSystem(span.system) || Boolean(span.eventName);
+  const title = span.system === 'db:redis' && sql ? truncate(sql, 1000) : span.eventName ? `${span.eventName} • ${span.name}` : span.displayName;
+  const groupQuery = groupSpansQuery(span.groupId, span.system);
+  const range = { ...dateRange.apiParams, system: [span.system] };
+
+  useEffect(() => {
+    if (tab === 'sql' && !sql) setTab('attrs');
+  }, [tab, sql]);
+
+  return (
+    <Stack spacing={2} data-testid="span-card">
+      <SpanBreadcrumbs span={span} nameMax={40} testId="span-breadcrumbs" right={<FixedDateRangePicker state={dateRange} anchor={anchor} />}>
+        {!span.standalone && span.traceId && (
+          <Link component={RouterLink} to={paths.trace(projectId, span.traceId)} underline="hover" data-testid="span-trace-link">
+            {span.traceId}
+          </Link>
+        )}
+        <Link component={RouterLink} to={paths.span(projectId, span.traceId, span.id)} underline="hover">
+          Span
+        </Link>
+      </SpanBreadcrumbs>
+
+      <Box>
+        <Typography variant="h5" component="h2" sx={{ wordBreak: 'break-word', mb: 2 }} data-testid="span-card-title">
+          {title}
+        </Typography>
+        <LabelValues
+          items={[
+            ...(str(span.attrs['deployment.environment']) ? [{ label: 'Env', value: str(span.attrs['deployment.environment'])!, testId: 'header-env' }] : []),
+            ...(str(span.attrs['service.name']) ? [{ label: 'Service', value: str(span.attrs['service.name'])!, testId: 'header-service' }] : []),
+            { label: 'Kind', value: span.kind, testId: 'header-kind' },
+            { label: 'Status', value: <SpanStatus code={span.statusCode} message={span.statusMessage} />, testId: 'header-status' },
+            { label: 'Time', value: formatDateTimeFull(new Date(span.time)), testId: 'header-time' },
+            { label: 'Duration', value: formatDuration(span.duration), testId: 'header-duration' },
+          ]}
+        />
+        {span.statusCode === 'error' && span.statusMessage && (
+          <Typography color="error" variant="body2" sx={{ mt: 1 }}>
+            {span.statusMessage}
+          </Typography>
+        )}
+        <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
+          {!span.standalone && !onTracePage && span.traceId && (
+            <Button size="small" variant="contained" component={RouterLink} to={paths.trace(projectId, span.traceId)} data-testid="view-trace">
+              View trace
+            </Button>
+          )}
+          {!onSpanList && (
+            <Button size="small" variant="outlined" component={RouterLink} to={paths.spanItems(projectId, { system: span.system, query: groupQuery })} data-testid="view-spans">
+              View spans
+            </Button>
+          )}
+          <NewMonitorMenu projectId={projectId} name={`${span.system} > ${span.displayName}`} where={`where .group_id = ${span.groupId}`} isEvent={isEvent} verbose />
+        </Stack>
+      </Box>
+
+      <Box>
+        <Tabs value={tab} onChange={(_e, v: TabKey) => setTab(v)} sx={{ bgcolor: '#E1F5FE', borderRadius: 1 }} variant="scrollable">
+          <Tab value="attrs" label="Attrs" data-testid="span-tab-attrs" />
+          {sql && <Tab value="sql" label="SQL:raw" data-testid="span-tab-sql" />}
+          {sql && <Tab value="sqlPretty" label="SQL:pretty" data-testid="span-tab-sql-pretty" />}
+          {stack && <Tab value="stacktrace" label="Stacktrace" data-testid="span-tab-stacktrace" />}
+          {events.length > 0 && <Tab value="events" label={`Events (${events.length})`} data-testid="span-tab-events" />}
+          {span.groupId && <Tab value="percentiles" label="Percentiles" data-testid="span-tab-percentiles" />}
+        </Tabs>
+        <Box sx={{ pt: 2 }}>
+          {tab === 'attrs' && <SpanAttrs span={span} ctx={{ projectId, range, onFilter }} />}
+          {tab === 'sql' && sql && <CodeBlock code={sql} testId="span-sql" />}
+          {tab === 'sqlPretty' && sql && <PrettySql sql={sql} />}
+          {tab === 'stacktrace' && stack && <CodeBlock code={stack} testId="span-stacktrace" />}
+          {tab === 'events' && <EventPanels events={events} />}
+          {tab === 'percentiles' && (
+            <LoadPctileChart projectId={projectId} params={{ ...range, group_id: span.groupId, query: pageQuery ? whereQuery(pageQuery) || undefined : undefined }} />
+          )}
+        </Box>
+      </Box>
+    </Stack>
+  );
+}

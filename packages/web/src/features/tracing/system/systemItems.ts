@@ -1,0 +1,76 @@
+import type { SystemStats } from '@lantern/shared';
+import { isEventSystem, isLogSystem, isSpanSystem } from '../query/defaultQueries';
+
+/**
+ * The system picker's list (reference frontend §1.3.7): a synthetic `all` summed over real
+ * systems, a `<type>:all` entry for every type with more than one system (its members indented),
+ * sorted by name; systems chosen in the address but absent from the data are kept with zero counts.
+ */
+export interface SystemItem {
+  system: string;
+  count: number;
+  rate: number;
+  errorCount: number;
+  errorRate: number;
+  groupCount: number;
+  isGroup: boolean;
+  indent: boolean;
+}
+
+const typeOf = (system: string) => (system.includes(':') ? system.slice(0, system.indexOf(':')) : system);
+
+function sum(system: string, list: SystemStats[], isGroup: boolean): SystemItem {
+  const count = list.reduce((s, x) => s + x.count, 0);
+  const errorCount = list.reduce((s, x) => s + x.errorCount, 0);
+  return {
+    system,
+    count,
+    rate: list.reduce((s, x) => s + x.rate, 0),
+    errorCount,
+    errorRate: count ? errorCount / count : 0,
+    groupCount: list.reduce((s, x) => s + x.groupCount, 0),
+    isGroup,
+    indent: false,
+  };
+}
+
+export function systemItems(systems: SystemStats[], active: string[] = []): SystemItem[] {
+  const byType = new Map<string, SystemStats[]>();
+  for (const s of systems) {
+    const t = typeOf(s.system);
+    if (!byType.has(t)) byType.set(t, []);
+    byType.get(t)!.push(s);
+  }
+  const items: SystemItem[] = [sum('all', systems, true)];
+  for (const [type, list] of byType) {
+    const grouped = list.length > 1;
+    if (grouped) items.push(sum(`${type}:all`, list, true));
+    for (const s of list) items.push({ ...sum(s.system, [s], false), indent: grouped });
+  }
+  for (const a of active) {
+    if (!items.some((i) => i.system === a)) items.push({ ...sum(a, [], a.endsWith(':all')), indent: false });
+  }
+  const key = (i: SystemItem) => (i.system === 'all' ? '' : i.isGroup ? `${i.system.replace(':all', '')}:` : i.system.includes(':') ? i.system : `${i.system}:`);
+  return items.sort((a, b) => key(a).localeCompare(key(b)));
+}
+
+export type SystemKind = 'spans' | 'logs' | 'events';
+
+export function kindOf(system: string): SystemKind {
+  if (system === 'spans:all') return 'spans';
+  if (system === 'log:all' || (isLogSystem(system) && !isEventSystem(system))) return 'logs';
+  if (isEventSystem(system)) return 'events';
+  return 'spans';
+}
+
+export const KIND_ALL: Record<SystemKind, string> = { spans: 'spans:all', logs: 'log:all', events: 'events:all' };
+
+/** Buttons of the system group picker: a kind shows when it has at least one real system; n = its groups. */
+export function systemKinds(systems: SystemStats[]): { kind: SystemKind; groupCount: number }[] {
+  const out: { kind: SystemKind; groupCount: number }[] = [];
+  for (const kind of ['spans', 'logs', 'events'] as const) {
+    const list = systems.filter((s) => (kind === 'spans' ? isSpanSystem(s.system) : kind === 'logs' ? isLogSystem(s.system) && !isEventSystem(s.system) : isEventSystem(s.system)));
+    if (list.length > 0) out.push({ kind, groupCount: list.reduce((n, s) => n + s.groupCount, 0) });
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+import type { Span } from '@lantern/shared';
+import { describe, expect, it } from 'vitest';
+import { PALETTE } from '../../../components/charts/palette';
+import { ancestorIds, barStyle, colorTrace, descendantBars, eventsBySystem, labelPosition, mergeBars, OTHER_COLOR } from './traceTimeline';
+
+function span(id: string, system: string, self: number, extra: Partial<Span> = {}, children?: Span[]): Span {
+  return {
+    id,
+    traceId: 't',
+    projectId: 1,
+    system,
+    groupId: 'g',
+    kind: 'internal',
+    name: id,
+    displayName: id,
+    time: '2024-01-01T00:00:00Z',
+    duration: self,
+    durationSelf: self,
+    startPct: 0,
+    endPct: 1,
+    statusCode: 'unset',
+    statusMessage: '',
+    attrs: {},
+    children,
+    ...extra,
+  };
+}
+
+describe('colorTrace', () => {
+  it('ranks systems by self time, keeps 6 and merges the rest into other', () => {
+    const kids = Array.from({ length: 8 }, (_, i) => span(`s${i}`, `db:sys${i}`, 100 - i));
+    const { systems, colorOf } = colorTrace(span('root', 'http:api', 1000, {}, kids));
+    expect(systems.map((s) => s.name)).toEqual(['http:api', 'db:sys0', 'db:sys1', 'db:sys2', 'db:sys3', 'db:sys4', 'other']);
+    expect(systems[6]).toEqual({ name: 'other', duration: 95 + 94 + 93, color: OTHER_COLOR });
+    expect(colorOf.get('root')).toBe(PALETTE[0]);
+    expect(colorOf.get('s7')).toBe(OTHER_COLOR);
+  });
+
+  it('names funcs spans after their parent', () => {
+    const { systems } = colorTrace(span('root', 'http:api', 10, {}, [span('f', 'funcs', 50)]));
+    expect(systems).toEqual([{ name: 'http:api', duration: 60, color: PALETTE[0] }]);
+  });
+});
+
+describe('bars', () => {
+  it('positions bars and gives tiny ones 1px', () => {
+    expect(barStyle(0.25, 0.75)).toEqual({ left: '25.000%', width: '50.000%' });
+    expect(barStyle(0.5, 0.5005)).toEqual({ left: '50.000%', width: '1px' });
+  });
+
+  it('overlays descendants clipped to the span and skips consumer subtrees', () => {
+    const tree = span('root', 'http:a', 1, { startPct: 0.1, endPct: 0.5 }, [
+      span('a', 'db:x', 1, { startPct: 0.2, endPct: 0.9 }, [span('a1', 'db:x', 1, { startPct: 0.3, endPct: 0.4 })]),
+      span('c', 'messaging', 1, { kind: 'consumer', startPct: 0.6, endPct: 0.7 }, [span('c1', 'db:x', 1, { startPct: 0.6, endPct: 0.7 })]),
+    ]);
+    const bars = descendantBars(tree, () => 'red').map((b) => [b.id, b.startPct, b.endPct]);
+    expect(bars.sort()).toEqual([
+      ['a', 0.2, 0.5],
+      ['a1', 0.3, 0.4],
+    ]);
+  });
+
+  it('merges touching bars of one colour', () => {
+    const merged = mergeBars([
+      { id: 'a', startPct: 0.1, endPct: 0.2, color: 'red' },
+      { id: 'b', startPct: 0.2005, endPct: 0.3, color: 'red' },
+      { id: 'c', startPct: 0.5, endPct: 0.6, color: 'red' },
+      { id: 'd', startPct: 0.1, endPct: 0.6, color: 'blue' },
+    ]);
+    expect(merged.map((b) => [b.color, b.startPct, b.endPct])).toEqual([
+      ['red', 0.1, 0.3],
+      ['red', 0.5, 0.6],
+      ['blue', 0.1, 0.6],
+    ]);
+  });
+
+  it('places labels so they never run off the right edge', () => {
+    expect(labelPosition(0.2, 0.3)).toEqual({ left: '20.000%' });
+    expect(labelPosition(0.8, 0.9)).toEqual({ right: '10.000%' });
+  });
+});
+
+describe('tree helpers', () => {
+  const tree = span('root', 'http:a', 1, {}, [span('a', 'x', 1, { events: [{ name: 'e2', time: '2024-01-01T00:00:02Z', attrs: {}, system: 'log:error' }] }, [span('a1', 'x', 1, { events: [{ name: 'e1', time: '2024-01-01T00:00:01Z', attrs: {}, system: 'log:error' }] })])]);
+  it('finds ancestors', () => {
+    expect(ancestorIds(tree, 'a1')).toEqual(['root', 'a']);
+    expect(ancestorIds(tree, 'root')).toEqual([]);
+  });
+  it('groups events by system in time order', () => {
+    expect(eventsBySystem(tree).get('log:error')!.map((e) => e.event.name)).toEqual(['e1', 'e2']);
+  });
+});

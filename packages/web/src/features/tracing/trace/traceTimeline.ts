@@ -1,0 +1,151 @@
+import type { Span } from '@lantern/shared';
+import { PALETTE } from '../../../components/charts/palette';
+
+/**
+ * The trace timeline's pure parts (reference frontend §4): system colours by self time (top 6,
+ * the rest merged into 'other'), bar geometry, descendant overlay bars (consumer subtrees skipped),
+ * and label placement. The tree rows themselves come from spanTreeRows.
+ */
+export const TOP_SYSTEMS = 6;
+export const OTHER_COLOR = PALETTE[PALETTE.length - 1];
+
+export interface SystemShare {
+  name: string;
+  /** Sum of self time, ns. */
+  duration: number;
+  color: string;
+}
+
+export interface ColoredTrace {
+  systems: SystemShare[];
+  colorOf: Map<string, string>;
+}
+
+/** `funcs` spans borrow their parent's system name (or their service name). */
+function systemName(span: Span, parentName: string | undefined): string {
+  if (span.system === 'funcs') return parentName ?? (typeof span.attrs['service.name'] === 'string' ? (span.attrs['service.name'] as string) : span.system);
+  return span.system;
+}
+
+function walk(root: Span, visit: (span: Span, parentName: string | undefined) => string) {
+  const stack: { span: Span; parentName: string | undefined }[] = [{ span: root, parentName: undefined }];
+  while (stack.length) {
+    const { span, parentName } = stack.pop()!;
+    const name = visit(span, parentName);
+    for (const child of span.children ?? []) stack.push({ span: child, parentName: name });
+  }
+}
+
+export function colorTrace(root: Span): ColoredTrace {
+  const totals = new Map<string, number>();
+  const names = new Map<string, string>();
+  walk(root, (span, parentName) => {
+    const name = systemName(span, parentName);
+    names.set(span.id, name);
+    totals.set(name, (totals.get(name) ?? 0) + Math.max(0, span.durationSelf));
+    return name;
+  });
+  const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const kept = ranked.slice(0, TOP_SYSTEMS).map(([name, duration], i) => ({ name, duration, color: PALETTE[i] }));
+  const other = ranked.slice(TOP_SYSTEMS).reduce((sum, [, d]) => sum + d, 0);
+  const systems = other > 0 ? [...kept, { name: 'other', duration: other, color: OTHER_COLOR }] : kept;
+  const colorByName = new Map(kept.map((s) => [s.name, s.color]));
+  const colorOf = new Map<string, string>();
+  for (const [id, name] of names) colorOf.set(id, colorByName.get(name) ?? OTHER_COLOR);
+  return { systems, colorOf };
+}
+
+/** Left offset and width of a bar inside its timeline cell, as CSS values; tiny bars get 1px. */
+export function barStyle(startPct: number, endPct: number): { left: string; width: string } {
+  const width = Math.max(0, endPct - startPct);
+  return { left: `${(startPct * 100).toFixed(3)}%`, width: width < 0.001 ? '1px' : `${(width * 100).toFixed(3)}%` };
+}
+
+export interface Bar {
+  id: string;
+  startPct: number;
+  endPct: number;
+  color: string;
+}
+
+/**
+ * Every descendant's bar, clipped to the span's own range, drawn in the span's row: a mini flame
+ * view of a collapsed subtree. Consumer-kind children are skipped with their subtrees (their work
+ * runs after the producer returns, so it would paint the whole row).
+ */
+export function descendantBars(span: Span, colorOf: (id: string) => string): Bar[] {
+  const bars: Bar[] = [];
+  const stack = [...(span.children ?? [])];
+  while (stack.length) {
+    const child = stack.pop()!;
+    if (child.kind === 'consumer') continue;
+    const startPct = Math.max(child.startPct, span.startPct);
+    const endPct = Math.min(child.endPct, span.endPct);
+    if (endPct >= startPct) bars.push({ id: child.id, startPct, endPct, color: colorOf(child.id) });
+    stack.push(...(child.children ?? []));
+  }
+  return bars;
+}
+
+/**
+ * Merges bars of one colour that touch or overlap at the given resolution (1/1000 of the trace by
+ * default): a 10,000-span subtree collapses to a few dozen segments, which is all the eye can see.
+ */
+export function mergeBars(bars: Bar[], resolution = 0.001): Bar[] {
+  const byColor = new Map<string, Bar[]>();
+  for (const b of bars) {
+    if (!byColor.has(b.color)) byColor.set(b.color, []);
+    byColor.get(b.color)!.push(b);
+  }
+  const out: Bar[] = [];
+  for (const list of byColor.values()) {
+    list.sort((a, b) => a.startPct - b.startPct);
+    let cur: Bar | undefined;
+    for (const b of list) {
+      if (cur && b.startPct <= cur.endPct + resolution) cur.endPct = Math.max(cur.endPct, b.endPct);
+      else {
+        if (cur) out.push(cur);
+        cur = { ...b };
+      }
+    }
+    if (cur) out.push(cur);
+  }
+  return out;
+}
+
+/** Labels sit left-aligned at the bar start in the left half, right-aligned at its end otherwise. */
+export function labelPosition(startPct: number, endPct: number): { left?: string; right?: string } {
+  return startPct <= 0.5 ? { left: `${(startPct * 100).toFixed(3)}%` } : { right: `${((1 - endPct) * 100).toFixed(3)}%` };
+}
+
+/** Events grouped by their system, for the per-kind tabs of the trace page. */
+export function eventsBySystem(root: Span): Map<string, { span: Span; event: NonNullable<Span['events']>[number] }[]> {
+  const out = new Map<string, { span: Span; event: NonNullable<Span['events']>[number] }[]>();
+  walk(root, (span) => {
+    for (const event of span.events ?? []) {
+      const system = event.system ?? 'events';
+      if (!out.has(system)) out.set(system, []);
+      out.get(system)!.push({ span, event });
+    }
+    return span.system;
+  });
+  for (const list of out.values()) list.sort((a, b) => a.event.time.localeCompare(b.event.time));
+  return out;
+}
+
+/** Ids of the spans on the path from the root to `id` (excluding it), to reveal a selected span. */
+export function ancestorIds(root: Span, id: string): string[] {
+  const path: string[] = [];
+  const find = (span: Span): boolean => {
+    if (span.id === id) return true;
+    for (const child of span.children ?? []) {
+      if (find(child)) {
+        path.push(span.id);
+        return true;
+      }
+    }
+    return false;
+  };
+  find(root);
+  return path.reverse();
+}
