@@ -1,5 +1,5 @@
 import { AppError, type AppErrorType } from '../http/appError';
-import { encodeSpans, type EncodedSpans } from '../storage/telemetry/spanRowEncoding';
+import { encodeSpans } from '../storage/telemetry/spanRowEncoding';
 import { produceOtlpLogs } from './logsIngest';
 import { storable } from './storableRows';
 import { OtlpDecodeError } from './otlp';
@@ -73,12 +73,6 @@ export function prepare(task: PrepareTask): PrepareResult {
   }
   const { index, data } = encodeSpans(rows);
   return { ok: true, rows: rows.length, index, data, rejected, rejectedMessage };
-}
-
-export interface Prepared {
-  encoded: EncodedSpans;
-  rejected: number;
-  rejectedMessage: string;
 }
 
 /** Typed arrays lose their Buffer class between threads; this wraps the same memory again. */
