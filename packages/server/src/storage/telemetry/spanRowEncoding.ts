@@ -71,8 +71,9 @@ export interface SpanData {
 }
 
 export function encodeSpans(rows: readonly SpanRow[]): EncodedSpans {
-  const index = new LineWriter();
-  const data = new LineWriter();
+  // About 1.3 kB per row in each table for typical spans; the writers grow when needed.
+  const index = new LineWriter(rows.length * 1536);
+  const data = new LineWriter(rows.length * 1536);
   for (const r of rows) {
     index.write(encodeIndexLine(r));
     data.write(encodeDataLine(r));
@@ -82,22 +83,34 @@ export function encodeSpans(rows: readonly SpanRow[]): EncodedSpans {
 
 /** Appends lines straight into a growing buffer: no large intermediate strings for the GC. */
 class LineWriter {
-  private buf = Buffer.allocUnsafe(256 * 1024);
+  private buf: Buffer;
   private len = 0;
+
+  constructor(expectedBytes: number) {
+    this.buf = Buffer.allocUnsafeSlow(Math.max(4096, expectedBytes));
+  }
 
   write(line: string): void {
     // utf8 is at most 3 bytes per UTF-16 unit.
     const max = line.length * 3;
     if (this.len + max > this.buf.length) {
-      const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + max));
+      const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.len + max));
       this.buf.copy(next, 0, 0, this.len);
       this.buf = next;
     }
     this.len += this.buf.write(line, this.len);
   }
 
+  /**
+   * The written bytes in a buffer of their own size when the spare room is large: a queued chunk
+   * (and its copy between threads, which takes the whole backing memory) must not hold more memory
+   * than the queue's byte limit counts.
+   */
   finish(): Buffer {
-    return this.buf.subarray(0, this.len);
+    if (this.len >= this.buf.length * 0.75) return this.buf.subarray(0, this.len);
+    const exact = Buffer.allocUnsafeSlow(this.len);
+    this.buf.copy(exact, 0, 0, this.len);
+    return exact;
   }
 }
 

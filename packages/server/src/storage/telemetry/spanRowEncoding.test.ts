@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { SpanRow } from '../../ingest/spanRow';
+import { concatEncoded, encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
+
+function span(i: number, attrs: SpanRow['attrs'] = {}): SpanRow {
+  return {
+    projectId: 1,
+    traceId: '0af7651916cd43dd8448eb211c80319c',
+    id: BigInt(i + 1),
+    parentId: 0n,
+    standalone: false,
+    type: 'http',
+    system: 'http:api',
+    groupId: 42n,
+    kind: 'server',
+    name: 'GET /users/:id',
+    eventName: '',
+    displayName: 'GET /users/:id',
+    timeNs: 1_700_000_000_123_456_789n,
+    durationNs: 1500,
+    statusCode: 'ok',
+    statusMessage: '',
+    attrs: { 'service.name': 'api', 'http.status_code': 200, ...attrs },
+    events: [],
+    links: [],
+    linkCount: 0,
+    eventCount: 0,
+    eventErrorCount: 0,
+    eventLogCount: 0,
+  };
+}
+
+describe('encodeSpans', () => {
+  it('writes one TSV line per row with a field per column', () => {
+    const { rows, index, data } = encodeSpans([span(0), span(1, { note: 'tab\there' })]);
+    expect(rows).toBe(2);
+    const indexLines = index.toString().split('\n');
+    expect(indexLines.pop()).toBe('');
+    expect(indexLines.map((l) => l.split('\t').length)).toEqual([SPANS_INDEX_COLUMNS.length, SPANS_INDEX_COLUMNS.length]);
+    expect(indexLines[0].split('\t').slice(0, 4)).toEqual(['1', 'http:api', '42', '1700000000.123456']);
+    expect(indexLines[1]).toContain("['http.status_code','note']\t['200','tab\\there']");
+    const dataLines = data.toString().split('\n');
+    expect(dataLines.pop()).toBe('');
+    expect(dataLines.map((l) => l.split('\t').length)).toEqual([SPANS_DATA_COLUMNS.length, SPANS_DATA_COLUMNS.length]);
+    expect(dataLines[0].split('\t')[4]).toBe('1700000000.123456789');
+  });
+
+  it('keeps no more memory behind a chunk than its bytes, small or large', () => {
+    for (const n of [1, 3, 1000]) {
+      const { index, data } = encodeSpans(Array.from({ length: n }, (_, i) => span(i)));
+      for (const b of [index, data]) expect(b.buffer.byteLength).toBeLessThanOrEqual(Math.max(4096, Math.ceil(b.length / 0.75)));
+    }
+  });
+
+  it('concatenates the chunks of a batch', () => {
+    const a = encodeSpans([span(0)]);
+    const b = encodeSpans([span(1), span(2)]);
+    const all = concatEncoded([a, b]);
+    expect(all.rows).toBe(3);
+    expect(all.index.toString()).toBe(a.index.toString() + b.index.toString());
+    expect(all.data.toString()).toBe(a.data.toString() + b.data.toString());
+  });
+});
