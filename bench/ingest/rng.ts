@@ -1,20 +1,14 @@
+import { mulberry32 } from '@lantern/shared';
 /**
  * A small seeded PRNG (mulberry32) so a run's data is reproducible from `--seed`, plus the few
  * draws the generator needs.
  */
 export class Rng {
-  private state: number;
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = mulberry32(seed);
   }
 
   /** Integer in [min, max]. */

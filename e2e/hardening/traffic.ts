@@ -1,3 +1,4 @@
+import { mulberry32 } from '@lantern/shared';
 import { gzipSync } from 'node:zlib';
 import { ExportLogsServiceRequest, ExportTraceServiceRequest } from '../../packages/server/src/ingest/otlp/protoRoot';
 
@@ -102,17 +103,8 @@ export async function send(baseUrl: string, req: IngestRequest, timeoutMs = 30_0
   }
 }
 
-/** A deterministic 32-bit PRNG (mulberry32): runs are reproducible from their seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG: runs are reproducible from their seed. */
+export const rng = mulberry32;
 
 const SENTINEL = 'a5c3'.repeat(8);
 

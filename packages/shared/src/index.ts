@@ -11,3 +11,4 @@ export * from './api/metrics';
 export * from './api/dashboards';
 export * from './metricsQuery';
 export * from './api/alerting';
+export * from './random';

@@ -1,3 +1,4 @@
+import { mulberry32 } from '@lantern/shared';
 /**
  * A built-in generator of realistic OTLP/JSON traces for a small shop (web frontend, catalog and
  * checkout services, PostgreSQL, Redis, a payment provider), with logs and exceptions recorded as
@@ -34,17 +35,7 @@ interface OtlpSpan {
 
 const KIND = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
 
-/** Mulberry32: a tiny seeded PRNG, good enough for demo data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 const attr = (key: string, value: string | number | boolean): KeyValue => ({
   key,
