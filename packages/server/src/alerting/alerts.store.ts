@@ -1,22 +1,10 @@
 import type { Alert, AlertState, AlertType } from '@lantern/shared';
+import type { Selectable } from 'kysely';
+import type { AlertingTables } from './alerting.migration';
 import type { AlertingDb, AlertingTrx } from './db';
 
-export interface AlertRow {
-  id: number;
-  project_id: number;
-  dedup_key: string;
-  name: string;
-  state: string;
-  type: string;
-  monitor_id: number;
-  trackable_model: string;
-  trackable_id: string;
-  attrs: string;
-  attrs_hash: string;
-  params: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A row as read from the table. */
+export type AlertRow = Selectable<AlertingTables['alerts']>;
 
 export type NewAlert = Omit<AlertRow, 'id'>;
 

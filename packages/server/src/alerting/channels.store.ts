@@ -1,19 +1,10 @@
 import type { ChannelState, ChannelType, NotifChannel } from '@lantern/shared';
+import type { Selectable } from 'kysely';
+import type { AlertingTables } from './alerting.migration';
 import type { AlertingDb, AlertingTrx } from './db';
 
-export interface ChannelRow {
-  id: number;
-  project_id: number;
-  name: string;
-  type: string;
-  state: string;
-  params: string;
-  last_delivered_at: string | null;
-  last_error: string;
-  last_error_at: string | null;
-  consecutive_failures: number;
-  created_at: string;
-}
+/** A row as read from the table. */
+export type ChannelRow = Selectable<AlertingTables['notif_channels']>;
 
 /** slack: {webhookUrl}; webhook / alertmanager: {url, payload}. */
 export interface ChannelParams {

@@ -1,19 +1,10 @@
 import type { ErrorMonitorParams, MetricMonitorParams, Monitor, MonitorState, MonitorType } from '@lantern/shared';
+import type { Selectable } from 'kysely';
+import type { AlertingTables } from './alerting.migration';
 import type { AlertingDb, AlertingTrx } from './db';
 
-export interface MonitorRow {
-  id: number;
-  project_id: number;
-  name: string;
-  state: string;
-  state_reason: string;
-  notify_everyone_by_email: number;
-  type: string;
-  params: string;
-  created_at: string;
-  updated_at: string | null;
-  last_check_at: string | null;
-}
+/** A row as read from the table. */
+export type MonitorRow = Selectable<AlertingTables['monitors']>;
 
 export interface MonitorValues {
   name: string;

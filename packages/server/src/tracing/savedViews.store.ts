@@ -1,5 +1,6 @@
 import { CORE_ATTRS, type SavedView, type SavedViewInput } from '@lantern/shared';
 import type { MetadataDb } from '../storage/metadata';
+import type { Selectable } from 'kysely';
 import type { TracingTables } from './tracing.migration';
 
 const MAX_VIEWS = 100;
@@ -8,19 +9,7 @@ const MAX_VIEWS = 100;
 export function createTracingMetaStore(metadata: MetadataDb) {
   const db = metadata.withTables<TracingTables>();
 
-  const toView = (r: {
-    id: number;
-    user_id: number;
-    project_id: number;
-    name: string;
-    route: string;
-    params: string;
-    query: string;
-    pinned: number;
-    created_at: string;
-    user_name: string | null;
-    user_email: string | null;
-  }): SavedView => ({
+  const toView = (r: Selectable<TracingTables['saved_views']> & { user_name: string | null; user_email: string | null }): SavedView => ({
     id: Number(r.id),
     userId: Number(r.user_id),
     projectId: Number(r.project_id),
