@@ -92,13 +92,13 @@ export const ConfigSchema = z
       .prefault({}),
     ingest: z
       .object({
-        /** A batch is written when it holds this many rows... */
+        /** A batch is written as soon as it holds this many rows... */
         batch_rows: z.number().int().min(1).default(20_000),
-        /** ...or when its oldest row has waited this long. */
+        /** ...a smaller one once this long has passed since the previous write started. */
         flush_interval_ms: z.number().int().min(1).default(200),
         /** Rows queued (not yet committed) before new requests are refused with 429. */
         queue_rows: z.number().int().min(1).default(200_000),
-        /** Bytes of decoded request bodies queued before new requests are refused with 429. */
+        /** Bytes of encoded rows queued before new requests are refused with 429. */
         queue_bytes: z.number().int().min(1024).default(256 * 1024 ** 2),
         /**
          * Longest a newly queued row may expect to wait (queued rows / measured insert rate) before
