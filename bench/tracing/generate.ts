@@ -43,13 +43,12 @@ const columns = (totalTraces: number, startMs: number, rangeMs: number) => sql`
 function indexInsert(first: number, count: number, totalTraces: number, startMs: number, rangeMs: number, projectId: number): SqlFragment {
   return sql`INSERT INTO spans_index (project_id, system, group_id, time, trace_id, id, parent_id, type, kind, name, event_name, display_name,
       duration, count, status_code, status_message, standalone, link_count, event_count, event_error_count, event_log_count,
-      all_keys, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement)
+      attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement)
     ${columns(totalTraces, startMs, rangeMs)}
     SELECT ${param.uint32(projectId)}, sys, cityHash64(sys, span_name), ts, tid, sid, pid, typ,
       multiIf(k = 0, 'server', typ IN ('db', 'rpc'), 'client', typ = 'messaging', 'consumer', 'internal'),
       span_name, if(typ = 'log', 'log', ''), span_name, dur, 1, if(is_error, 'error', 'ok'), if(is_error, 'failed', ''), false, 0,
       0, 0, 0,
-      ['service.name', 'host.name', 'deployment.environment', 'http.route', 'http.status_code', 'enduser.id'],
       ['http.route', 'http.status_code', 'enduser.id'], [route, status, user], 'prod', service, host,
       if(typ = 'db', 'postgresql', ''), if(typ = 'db', concat(span_name, ' WHERE id = $1'), '')
     FROM (SELECT number AS n FROM numbers(${param.uint32(first)}, ${param.uint32(count)}))`;
@@ -87,9 +86,9 @@ export function bigTraceStatements(opts: { spans: number; traceHex: string; star
       toDateTime64(${param.float64(opts.startMs / 1000)} + n * 0.0005, 6, 'UTC') AS ts, toInt64(1000000000 - n * 900000) AS dur,
       if(n = 0, 'http:svc-0', if(n % 3 = 0, 'db:postgresql', 'funcs')) AS sys, concat('op', toString(n % 50)) AS span_name`;
   return [
-    sql`INSERT INTO spans_index (project_id, system, group_id, time, trace_id, id, parent_id, type, kind, name, display_name, duration, count, status_code, all_keys, attr_keys, attr_values, service_name)
+    sql`INSERT INTO spans_index (project_id, system, group_id, time, trace_id, id, parent_id, type, kind, name, display_name, duration, count, status_code, attr_keys, attr_values, service_name)
       ${w} SELECT ${param.uint32(opts.projectId)}, sys, cityHash64(sys, span_name), ts, toUUID(${param.string(uuid)}), sid, pid, splitByChar(':', sys)[1], 'internal', span_name, span_name, dur, 1, 'ok',
-        ['service.name', 'enduser.id'], ['enduser.id'], ['user-1'], 'svc-0' FROM numbers(${param.uint32(opts.spans)})`,
+        ['enduser.id'], ['user-1'], 'svc-0' FROM numbers(${param.uint32(opts.spans)})`,
     sql`INSERT INTO spans_data (project_id, trace_id, id, parent_id, time, is_event, data)
       ${w} SELECT ${param.uint32(opts.projectId)}, toUUID(${param.string(uuid)}), sid, pid, ts, false,
         concat('{"standalone":false,"type":"', splitByChar(':', sys)[1], '","system":"', sys, '","groupId":"', toString(cityHash64(sys, span_name)),

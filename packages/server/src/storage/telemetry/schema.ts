@@ -10,6 +10,9 @@ import { METRICS_MIGRATION } from '../../metrics/metricsSchema';
  * or an array of them, costs more on insert than it saves on read). spans_data keeps ZSTD(1): its
  * JSON compresses several times better and ZSTD(1) costs about what LZ4 does there.
  */
+/** ClickHouse's default is 5; 20 about halved merge CPU per ingested row in bench/ingest. */
+const SPANS_MERGE_SELECTOR_BASE = 20;
+
 export interface TelemetryMigration {
   version: number;
   name: string;
@@ -124,5 +127,19 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
         `ALTER TABLE spans_index MATERIALIZE INDEX idx_type`,
         `ALTER TABLE spans_index MATERIALIZE INDEX idx_time`,
       ]),
+  },
+  {
+    // Ingest cost (bench/ingest, docs/benchmarks.md). all_keys repeated every attribute key next
+    // to attr_keys and the attribute columns: it was a fifth of spans_index's insert cost, and
+    // "has attribute k" reads attr_keys or the attribute's column instead. A higher merge
+    // selector base lets a few more parts wait so that each row is rewritten fewer times:
+    // background merges had cost more CPU than the inserts themselves.
+    version: 4,
+    name: 'spans_leaner_inserts',
+    statements: () => [
+      `ALTER TABLE spans_index DROP COLUMN IF EXISTS all_keys`,
+      `ALTER TABLE spans_index MODIFY SETTING merge_selector_base = ${SPANS_MERGE_SELECTOR_BASE}`,
+      `ALTER TABLE spans_data MODIFY SETTING merge_selector_base = ${SPANS_MERGE_SELECTOR_BASE}`,
+    ],
   },
 ];

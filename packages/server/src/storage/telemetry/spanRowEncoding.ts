@@ -31,7 +31,7 @@ ATTR_COLUMNS.forEach(([attr], i) => (COLUMN_ATTRS[attr] = i));
 export const SPANS_INDEX_COLUMNS: readonly string[] = [
   'project_id', 'system', 'group_id', 'time', 'trace_id', 'id', 'parent_id', 'type', 'kind', 'name',
   'event_name', 'display_name', 'duration', 'count', 'status_code', 'status_message', 'standalone',
-  'link_count', 'event_count', 'event_error_count', 'event_log_count', 'all_keys', 'attr_keys', 'attr_values',
+  'link_count', 'event_count', 'event_error_count', 'event_log_count', 'attr_keys', 'attr_values',
   ...ATTR_COLUMNS.map(([, column]) => column),
 ];
 export const SPANS_DATA_COLUMNS: readonly string[] = ['project_id', 'trace_id', 'id', 'parent_id', 'time', 'is_event', 'data'];
@@ -124,19 +124,17 @@ export function concatEncoded(chunks: readonly EncodedSpans[]): EncodedSpans {
 
 function encodeIndexLine(r: SpanRow): string {
   const columnValues: string[] = new Array<string>(ATTR_COLUMNS.length).fill('');
-  let allKeys = '';
   let keys = '';
   let values = '';
   for (const key in r.attrs) {
     const v = r.attrs[key];
-    const q = quotedKey(key);
-    allKeys += allKeys ? ',' + q : q;
     const column = COLUMN_ATTRS[key];
     if (column !== undefined) {
       if (typeof v === 'string') columnValues[column] = tsv(v);
       continue;
     }
     if (key === 'display.name' || key.charCodeAt(0) === 95 /* _ */) continue;
+    const q = quotedKey(key);
     keys += keys ? ',' + q : q;
     const qv = quoted(stringifyAttr(v));
     values += values ? ',' + qv : qv;
@@ -146,7 +144,7 @@ function encodeIndexLine(r: SpanRow): string {
     `${r.id}\t${r.parentId}\t${tsv(r.type)}\t${r.kind}\t${tsv(r.name)}\t${tsv(r.eventName)}\t${tsv(r.displayName)}\t` +
     `${Math.max(0, Math.round(r.durationNs))}\t1\t${r.statusCode}\t${tsv(r.statusMessage)}\t${r.standalone ? 1 : 0}\t` +
     `${Math.min(255, r.linkCount)}\t${Math.min(255, r.eventCount)}\t${Math.min(255, r.eventErrorCount)}\t` +
-    `${Math.min(255, r.eventLogCount)}\t[${allKeys}]\t[${keys}]\t[${values}]\t${columnValues.join('\t')}\n`
+    `${Math.min(255, r.eventLogCount)}\t[${keys}]\t[${values}]\t${columnValues.join('\t')}\n`
   );
 }
 

@@ -1,7 +1,7 @@
 import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { rollupSelect, rollupSystemsSql } from './rollup';
-import { attrExpr, compileQuery, nameExpr, whereSql, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
+import { attrExpr, compileQuery, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL, whereSql, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
 
 /**
  * SQL for each tracing endpoint, as pure functions of the request (golden-tested). Output columns
@@ -148,7 +148,7 @@ export function spansSql(scope: RangeScope, query: string, opts: { sortBy?: stri
 
 export function attrKeysSql(scope: RangeScope, query: string) {
   const q = compileQuery(query, 'filters', { minutes: minutesOf(scope) });
-  return { q, sql: sql`SELECT groupUniqArrayArray(1000)(s.all_keys) AS keys ${FROM} WHERE ${whereSql(scope, q)}` };
+  return { q, sql: sql`SELECT groupUniqArrayArray(1000)(${ROW_ATTR_KEYS_SQL}) AS keys ${FROM} WHERE ${whereSql(scope, q)}` };
 }
 
 export const ATTR_VALUES_LIMIT = 1000;
@@ -159,7 +159,7 @@ export function attrValuesSql(scope: RangeScope, query: string, attrKey: string,
   const e = attrExpr(attrKey, { minutes: minutesOf(scope) });
   const value = BUILTIN_FIELDS[attrKey]?.numeric || attrKey === '.time' ? sql`toString(${e})` : e;
   const conds = [whereSql(scope, q)];
-  if (!isBuiltin(attrKey)) conds.push(sql`has(s.all_keys, ${param.string(attrKey)})`);
+  if (!isBuiltin(attrKey)) conds.push(hasAttrExpr(attrKey));
   if (searchInput) conds.push(sql`positionCaseInsensitiveUTF8(${value}, ${param.string(searchInput)}) > 0`);
   const text = sql`SELECT ${value} AS value, count() AS count ${FROM} WHERE ${join(conds, ' AND ')} GROUP BY value ORDER BY count DESC, value ASC LIMIT ${param.uint32(ATTR_VALUES_LIMIT + 1)}`;
   return { q, sql: text };

@@ -26,6 +26,21 @@ const COLUMN_ATTRS: Record<string, SqlFragment> = {
   'display.name': sql`s.display_name`,
 };
 
+/**
+ * Whether a row has attribute `attr`: its column is set, or its key is in attr_keys (the keys of
+ * the attributes without a column; spans_index keeps no list of every key, see migration 4).
+ */
+export function hasAttrExpr(attr: string): SqlFragment {
+  const column = COLUMN_ATTRS[attr];
+  return column ? sql`${column} != ''` : sql`has(s.attr_keys, ${param.string(attr)})`;
+}
+
+/** Every attribute key a row has: attr_keys, then the column attributes that are set. */
+export const ROW_ATTR_KEYS_SQL = sql`arrayConcat(s.attr_keys, arrayFilter(k -> k != '', [${join(
+  ATTR_COLUMNS.map(([attr, column]) => sql`if(s.${ident(column)} != '', ${param.string(attr)}, '')`),
+  ', ',
+)}]))`;
+
 export const EVENT_TYPES_SQL = sql`('log', 'message', 'other-events')`;
 const ERROR_COUNT = sql`sumIf(s.count, s.status_code = 'error')`;
 
@@ -173,7 +188,7 @@ export function filterExpr(f: Filter, o: CompileOptions): SqlFragment {
   const builtin = lhs.func === null && isBuiltin(lhs.attr);
   if (op === 'exists' || op === 'not exists') {
     if (lhs.func !== null || builtin) return op === 'exists' ? sql`1` : sql`0`;
-    const has = sql`has(s.all_keys, ${param.string(lhs.attr)})`;
+    const has = hasAttrExpr(lhs.attr);
     return op === 'exists' ? has : sql`NOT ${has}`;
   }
   const e = nameExpr(lhs, o);

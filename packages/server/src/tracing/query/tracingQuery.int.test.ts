@@ -356,6 +356,10 @@ describe('attribute keys and values, pinned facets', () => {
     expect(keys.slice(0, 2)).toEqual(['service.name', 'host.name']);
     expect(keys).toEqual(expect.arrayContaining(['enduser.id', 'http.route', '.system', '.name', '.status_code']));
     expect(r.items.find((i) => i.value === 'service.name')!.pinned).toBe(true);
+    // Attributes kept in their own columns count as keys where a row has them, and only there.
+    const db = AttrKeysResponse.parse((await get('attr-keys', { 'system[]': 'db:postgresql' })).body).items.map((i) => i.value);
+    expect(db).toEqual(expect.arrayContaining(['db.system', 'db.statement', 'db.sql.table']));
+    expect(keys).not.toContain('db.statement');
     expect(r.items.find((i) => i.value === 'enduser.id')!.pinned).toBe(false);
 
     expect((await send('POST', '/api/v1/pinned-facets', { attr: 'enduser.id' })).body).toEqual({ attr: 'enduser.id' });
