@@ -74,11 +74,34 @@ export function encodeSpans(rows: readonly SpanRow[]): EncodedSpans {
   // About 1.3 kB per row in each table for typical spans; the writers grow when needed.
   const index = new LineWriter(rows.length * 1536);
   const data = new LineWriter(rows.length * 1536);
+  let traceId = '';
+  let uuid = '';
   for (const r of rows) {
-    index.write(encodeIndexLine(r));
-    data.write(encodeDataLine(r));
+    // Work both lines share is done once per row: rows of one trace mostly come together.
+    if (r.traceId !== traceId) {
+      traceId = r.traceId;
+      uuid = traceIdToUuid(traceId);
+    }
+    const shared: SharedFields = {
+      ids: `${uuid}\t${r.id}\t${r.parentId}`,
+      groupId: r.groupId.toString(),
+      time: decimalSeconds(r.timeNs),
+      durationNs: Math.max(0, Math.round(r.durationNs)),
+    };
+    index.write(encodeIndexLine(r, shared));
+    data.write(encodeDataLine(r, shared));
   }
   return { rows: rows.length, index: index.finish(), data: data.finish() };
+}
+
+/** Fields both tables' lines hold, formatted once per row. */
+interface SharedFields {
+  /** `trace_id \t id \t parent_id`: the same three columns, in this order, in both tables. */
+  ids: string;
+  groupId: string;
+  /** Unix seconds with 9 decimals (spans_index keeps 6). */
+  time: string;
+  durationNs: number;
 }
 
 /** Appends lines straight into a growing buffer: no large intermediate strings for the GC. */
@@ -122,7 +145,7 @@ export function concatEncoded(chunks: readonly EncodedSpans[]): EncodedSpans {
   return { rows, index: Buffer.concat(chunks.map((c) => c.index)), data: Buffer.concat(chunks.map((c) => c.data)) };
 }
 
-function encodeIndexLine(r: SpanRow): string {
+function encodeIndexLine(r: SpanRow, f: SharedFields): string {
   const columnValues: string[] = new Array<string>(ATTR_COLUMNS.length).fill('');
   let keys = '';
   let values = '';
@@ -140,41 +163,40 @@ function encodeIndexLine(r: SpanRow): string {
     values += values ? ',' + qv : qv;
   }
   return (
-    `${r.projectId}\t${tsv(r.system)}\t${r.groupId}\t${nsToDecimalSeconds(r.timeNs, 6)}\t${traceIdToUuid(r.traceId)}\t` +
-    `${r.id}\t${r.parentId}\t${tsv(r.type)}\t${r.kind}\t${tsv(r.name)}\t${tsv(r.eventName)}\t${tsv(r.displayName)}\t` +
-    `${Math.max(0, Math.round(r.durationNs))}\t1\t${r.statusCode}\t${tsv(r.statusMessage)}\t${r.standalone ? 1 : 0}\t` +
+    `${r.projectId}\t${tsv(r.system)}\t${f.groupId}\t${f.time.slice(0, -3)}\t${f.ids}\t` +
+    `${tsv(r.type)}\t${r.kind}\t${tsv(r.name)}\t${tsv(r.eventName)}\t${tsv(r.displayName)}\t` +
+    `${f.durationNs}\t1\t${r.statusCode}\t${tsv(r.statusMessage)}\t${r.standalone ? 1 : 0}\t` +
     `${Math.min(255, r.linkCount)}\t${Math.min(255, r.eventCount)}\t${Math.min(255, r.eventErrorCount)}\t` +
     `${Math.min(255, r.eventLogCount)}\t[${keys}]\t[${values}]\t${columnValues.join('\t')}\n`
   );
 }
 
-function encodeDataLine(r: SpanRow): string {
+function encodeDataLine(r: SpanRow, f: SharedFields): string {
   const data: SpanData = {
     standalone: r.standalone,
     type: r.type,
     system: r.system,
-    groupId: r.groupId.toString(),
+    groupId: f.groupId,
     kind: r.kind,
     name: r.name,
     eventName: r.eventName,
     displayName: r.displayName,
-    durationNs: Math.max(0, Math.round(r.durationNs)),
+    durationNs: f.durationNs,
     statusCode: r.statusCode,
     statusMessage: r.statusMessage,
     attrs: r.attrs,
     links: r.links.map((l) => ({ traceId: l.traceId, spanId: l.spanId.toString(), attrs: l.attrs })),
   };
   return (
-    `${r.projectId}\t${traceIdToUuid(r.traceId)}\t${r.id}\t${r.parentId}\t${nsToDecimalSeconds(r.timeNs, 9)}\t` +
+    `${r.projectId}\t${f.ids}\t${f.time}\t` +
     `${r.eventName !== '' ? 1 : 0}\t${tsvJson(JSON.stringify(data))}\n`
   );
 }
 
-/** `1700000000123456789n` -> `1700000000.123456789`; the engine parses it exactly. */
-function nsToDecimalSeconds(ns: bigint, digits: 6 | 9): string {
-  const s = ns / 1_000_000_000n;
-  const frac = (ns % 1_000_000_000n).toString().padStart(9, '0').slice(0, digits);
-  return `${s}.${frac}`;
+/** `1700000000123456789n` -> `1700000000.123456789` (one BigInt conversion); the engine parses it exactly. */
+function decimalSeconds(ns: bigint): string {
+  const digits = ns.toString().padStart(10, '0');
+  return `${digits.slice(0, -9)}.${digits.slice(-9)}`;
 }
 
 const TSV_SPECIAL = /[\\\t\n\r\0]/;
