@@ -207,5 +207,16 @@ describe('dashboard templates', () => {
     const again = (await call('GET', `/${dash.id}`)).body;
     expect(again.dashboard.name).toBe('Our HTTP');
     expect(again.grid.map((c: GridColumn) => c.id)).toEqual(shown.grid.map((c: GridColumn) => c.id));
+
+    // The user deletes the client dashboard; the sync that the DB metrics set off installs the DB
+    // template and must not bring the deleted one back.
+    const client = (await byTemplate('lantern.http.client'))!;
+    expect((await call('DELETE', `/${client.id}`)).status).toBe(200);
+    const m3 = createTestMeter('http-proto', { httpUrl: lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    m3.meter.createHistogram('db.client.operation.duration', { unit: 's' }).record(0.01, { 'db.system': 'postgresql' });
+    await m3.flush();
+    await m3.shutdown();
+    await waitFor(() => byTemplate('lantern.db.client'));
+    expect(await byTemplate('lantern.http.client')).toBeUndefined();
   });
 });

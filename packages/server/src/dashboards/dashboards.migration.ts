@@ -68,6 +68,30 @@ export const dashboardsMigration: Migration = {
   },
 };
 
+/**
+ * Metadata migration `0005_dismissed_templates`: built-in templates a user deleted from a project.
+ * Template sync does not install them again (the reference reinstalled a deleted template
+ * dashboard on the next sync).
+ */
+export const dismissedTemplatesMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('dash_dismissed_templates')
+      .ifNotExists()
+      .addColumn('project_id', 'integer', (c) => c.notNull())
+      .addColumn('template_id', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
+      .addPrimaryKeyConstraint('dash_dismissed_templates_pk', ['project_id', 'template_id'])
+      .execute();
+  },
+};
+
+export interface DashDismissedTemplatesTable {
+  project_id: number;
+  template_id: string;
+  created_at: Generated<string>;
+}
+
 export interface DashboardsTable {
   id: Generated<number>;
   project_id: number;
@@ -122,4 +146,5 @@ export interface DashboardsTables {
   dashboards: DashboardsTable;
   dash_grid_columns: DashGridColumnsTable;
   dash_gauges: DashGaugesTable;
+  dash_dismissed_templates: DashDismissedTemplatesTable;
 }

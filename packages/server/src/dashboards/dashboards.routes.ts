@@ -48,6 +48,7 @@ export async function registerDashboardRoutes(
     scope.delete<R>(`${base}/:dashId`, async (req) => {
       const pid = project(req);
       const dashboard = await s.requireDash(pid, req.params.dashId);
+      if (dashboard.templateId !== '') await deps.store.dismissTemplate(pid, dashboard.templateId);
       await deps.store.remove(pid, Number(dashboard.id));
       return { dashboard };
     });

@@ -159,6 +159,14 @@ export function createDashboardsStore(db: MetadataDb) {
       await db.deleteFrom('dash_gauges').where('project_id', '=', projectId).where('dash_id', '=', id).execute();
       await db.deleteFrom('dashboards').where('project_id', '=', projectId).where('id', '=', id).execute();
     },
+    /** A user deleted the dashboard of this built-in template: sync must not bring it back. */
+    async dismissTemplate(projectId: number, templateId: string): Promise<void> {
+      await db.insertInto('dash_dismissed_templates').values({ project_id: projectId, template_id: templateId }).onConflict((oc) => oc.doNothing()).execute();
+    },
+    async dismissedTemplates(projectId: number): Promise<Set<string>> {
+      const rows = await db.selectFrom('dash_dismissed_templates').select('template_id').where('project_id', '=', projectId).execute();
+      return new Set(rows.map((r) => r.template_id));
+    },
     async markEdited(projectId: number, id: number): Promise<void> {
       await db.updateTable('dashboards').set({ edited: 1, updated_at: now() }).where('project_id', '=', projectId).where('id', '=', id).execute();
     },

@@ -11,7 +11,8 @@ import type { DashboardsStore } from './dashboards.store';
  *   items and gauges whose metrics exist (none left: not installed);
  * - an installed dashboard is rebuilt when the template's result changes (new metrics appeared),
  *   but never once a user changed it in any way (rename, pin, layout, items, YAML...): the
- *   reference rebuilt pinned or re-laid-out dashboards and lost those edits.
+ *   reference rebuilt pinned or re-laid-out dashboards and lost those edits;
+ * - a template whose dashboard the user deleted is not installed again in that project.
  * Runs at start and when ingest sees metrics new to a project (debounced, one run per project at
  * a time).
  */
@@ -51,8 +52,10 @@ export function createTemplateInstaller(deps: {
 
   async function sync(projectId: number): Promise<number> {
     const present = new Set(await deps.presentMetrics(projectId, allNames));
+    const dismissed = await deps.store.dismissedTemplates(projectId);
     let installed = 0;
     for (const template of deps.templates) {
+      if (dismissed.has(template.id)) continue;
       const spec = applicableTemplate(template, present);
       if (!spec) continue;
       const existing = await deps.store.byTemplate(projectId, spec.id);

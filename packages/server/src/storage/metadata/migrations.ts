@@ -1,4 +1,4 @@
-import { dashboardsMigration } from '../../dashboards/dashboards.migration';
+import { dashboardsMigration, dismissedTemplatesMigration } from '../../dashboards/dashboards.migration';
 import { alertingMigration } from '../../alerting/alerting.migration';
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { tracingMigration } from '../../tracing/tracing.migration';
@@ -21,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0002_tracing': tracingMigration,
   '0003_metrics': dashboardsMigration,
   '0004_alerting': alertingMigration,
+  '0005_dismissed_templates': dismissedTemplatesMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
