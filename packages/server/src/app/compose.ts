@@ -71,7 +71,14 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
   const preparePool = createPreparePool({ threads: config.ingest.workers });
   // Dashboard templates are installed when their metrics first appear (bound once dashboards exist).
   let onNewMetrics = (_projectId: number) => {};
-  const metrics = createMetricsPipeline({ config, telemetry, log, onNewMetrics: (projectId) => onNewMetrics(projectId) });
+  const metrics = createMetricsPipeline({
+    config,
+    telemetry,
+    log,
+    onNewMetrics: (projectId) => onNewMetrics(projectId),
+    // Runs per request, after `ingest` below exists.
+    counters: () => ingest.stats.signal('metrics'),
+  });
   const ingest = createIngest({ config, batcher, pool: preparePool, projects, log, metrics: metrics.ingest });
 
   const http = await createHttpApp(log);

@@ -1,6 +1,6 @@
 import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GaugeResponse, HeatmapResponse, MetricsListResponse, TableResponse, MetricTimeseriesResponse } from '@lantern/shared';
+import { GaugeResponse, HeatmapResponse, IngestStatsResponse, MetricsListResponse, TableResponse, MetricTimeseriesResponse } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
 import { AggregationType, createTestMeter, type MetricsTransport } from '../../../../e2e/otlpMetrics';
 
@@ -233,5 +233,11 @@ describe('metrics endpoints', () => {
     expect(body.partialSuccess.errorMessage).toContain('unknown instrument');
     const g = GaugeResponse.parse((await api(`/api/v1/metrics/1/gauge?${metricQuery({ g: 'json.gauge' }, '$g')}`)).body);
     expect(g.values.g).toBe(1.5);
+
+    // Ingest's self-telemetry counts datapoints like rows of the other signals.
+    const stats = IngestStatsResponse.parse((await api('/api/v1/internal/stats')).body);
+    expect(stats.signals.metrics.acceptedRows).toBeGreaterThan(0);
+    expect(stats.signals.metrics.rejectedRows).toBeGreaterThanOrEqual(1); // json.mystery
+    expect(stats.signals.metrics.rejectedRequests).toBeGreaterThanOrEqual(2); // bad protobuf, unknown token
   });
 });

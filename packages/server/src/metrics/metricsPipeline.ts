@@ -1,3 +1,4 @@
+import type { IngestSignalStats } from '@lantern/shared';
 import type { Config } from '../config';
 import type { TelemetryStore } from '../storage/telemetry';
 import { Batcher } from '../ingest';
@@ -12,6 +13,7 @@ export function createMetricsPipeline(deps: {
   telemetry: TelemetryStore;
   log: { error(obj: object, msg: string): void };
   onNewMetrics?(projectId: number, names: string[]): void;
+  counters(): IngestSignalStats;
 }) {
   const c = deps.config.ingest;
   const batcher = new Batcher<DatapointRow>({
@@ -29,6 +31,7 @@ export function createMetricsPipeline(deps: {
     catalog: createCatalogWriter(deps.telemetry),
     onNewMetrics: deps.onNewMetrics,
     log: deps.log,
+    counters: deps.counters,
   });
   return { ingest, batcher };
 }

@@ -1,3 +1,4 @@
+import type { IngestSignalStats } from '@lantern/shared';
 import type { ProjectConfig } from '../../config';
 import { AppError } from '../../http/appError';
 import { BatcherClosedError, QueueFullError, type Batcher } from '../../ingest/batcher';
@@ -22,17 +23,31 @@ export function createMetricsIngest(deps: {
   catalog: MetricsCatalogWriter;
   onNewMetrics?(projectId: number, names: string[]): void;
   log: { error(obj: object, msg: string): void };
+  /** The `metrics` counters of ingest's self-telemetry (GET /api/v1/internal/stats). */
+  counters(): IngestSignalStats;
 }): MetricsIngest {
   return async (project, format, body) => {
+    const counters = deps.counters();
     let request;
     try {
       request = format === 'protobuf' ? decodeMetricsProto(body) : decodeMetricsJson(parseJsonBody(body));
     } catch (err) {
+      counters.rejectedRequests++;
       if (err instanceof OtlpDecodeError) throw new AppError('invalid_input', 'invalid_otlp', err.message);
       throw err;
     }
     const { rows, metrics, rejected, errors } = normalizeMetrics(request, project.id, deps.state);
-    await commit(deps.batcher, rows, body.length);
+    counters.rejectedRows += rejected;
+    try {
+      await commit(deps.batcher, rows, body.length);
+    } catch (err) {
+      if (err instanceof AppError && err.type === 'rate_limited') {
+        counters.throttledRequests++;
+        counters.throttledRows += rows.length;
+      } else counters.failedRows += rows.length;
+      throw err;
+    }
+    counters.acceptedRows += rows.length;
     // The catalogue after the commit, so a refused request writes nothing at all. Its failure is
     // not the client's (the datapoints are stored; a retry would count them twice): it is logged,
     // and the entries are written again with the next request of those metrics.
