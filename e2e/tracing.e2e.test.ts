@@ -290,7 +290,19 @@ describe('tracing screens', () => {
     await page.getByTestId('timeseries-chart').first().waitFor();
     expect(await page.getByTestId('timeseries-chart').count()).toBeGreaterThanOrEqual(2);
     await page.getByTestId('timeseries-groups').waitFor();
+    // Hovering a group's row emphasises its line (the chart's pixels change), leaving it restores.
+    const chart = page.getByTestId('timeseries-chart').first().getByTestId('echart');
+    await page.waitForSelector('[data-testid="timeseries-chart"] [data-testid="echart"][data-ready] canvas');
+    await page.waitForTimeout(800); // the first draw's animation
+    const plain = await chart.screenshot();
+    await page.getByTestId('timeseries-group-row').first().hover();
+    await page.waitForTimeout(600);
+    const emphasised = await chart.screenshot();
     await screenshot(page, 'tracing-17-timeseries');
+    expect(emphasised.equals(plain)).toBe(false);
+    await page.mouse.move(5, 5);
+    await page.waitForTimeout(600);
+    expect((await chart.screenshot()).equals(emphasised)).toBe(false);
     expect(browserErrors).toEqual([]);
   });
 

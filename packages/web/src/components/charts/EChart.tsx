@@ -8,8 +8,8 @@ const loadEcharts = () => (loading ??= import('./echartsCore'));
 
 /**
  * Thin ECharts wrapper (reference frontend §3.1): the option is replaced whole (notMerge), the chart
- * follows its container's size, charts with the same `group` share their crosshair, and the
- * instance is disposed on unmount.
+ * follows its container's size, charts with the same `group` share their crosshair, `highlight`
+ * emphasises one series by name (the others fade), and the instance is disposed on unmount.
  */
 export function EChart({
   option,
@@ -17,6 +17,7 @@ export function EChart({
   width = '100%',
   group,
   loading: busy,
+  highlight,
   testId,
 }: {
   option: Record<string, unknown>;
@@ -24,6 +25,7 @@ export function EChart({
   width?: number | string;
   group?: string;
   loading?: boolean;
+  highlight?: string;
   testId?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -62,6 +64,16 @@ export function EChart({
     chart.group = group;
     libRef.current.connect(group);
   }, [group, ready]);
+
+  // After the option too: a new option (notMerge) starts with nothing emphasised.
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart || highlight === undefined) return;
+    chart.dispatchAction({ type: 'highlight', seriesName: highlight });
+    return () => {
+      if (!chart.isDisposed()) chart.dispatchAction({ type: 'downplay', seriesName: highlight });
+    };
+  }, [highlight, option, ready]);
 
   useEffect(() => {
     const chart = chartRef.current;

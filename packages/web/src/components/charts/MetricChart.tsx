@@ -11,7 +11,8 @@ const LEGEND_PAGE = 9;
 
 /**
  * A timeseries chart with its legend table (avg, last, min, max per series; reference frontend
- * §3.5). Only the series on the legend's current page are plotted; clicking a name hides or shows it.
+ * §3.5). Only the series on the legend's current page are plotted; clicking a name hides or shows it,
+ * hovering a legend row (or `highlight`, from a table of the caller's) emphasises its line.
  */
 export function MetricChart({
   time,
@@ -20,6 +21,7 @@ export function MetricChart({
   height = 200,
   legend = true,
   legendMaxLength = 40,
+  highlight,
   testId,
 }: {
   time: string[];
@@ -28,6 +30,7 @@ export function MetricChart({
   height?: number;
   legend?: boolean;
   legendMaxLength?: number;
+  highlight?: string;
   testId?: string;
 }) {
   const colored = useMemo(() => {
@@ -36,8 +39,10 @@ export function MetricChart({
   }, [series]);
   const pager = usePager(colored.length, LEGEND_PAGE);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
-  const onPage = colored.slice(pager.start, pager.end);
-  const plotted = onPage.filter((s) => !hidden.has(s.name));
+  const [hovered, setHovered] = useState<string | undefined>();
+  // Memoised so that re-renders (a hovered legend row) keep the same option, and the emphasis.
+  const onPage = useMemo(() => colored.slice(pager.start, pager.end), [colored, pager.start, pager.end]);
+  const plotted = useMemo(() => onPage.filter((s) => !hidden.has(s.name)), [onPage, hidden]);
   const option = useMemo(() => metricChartOption(time, plotted, { kind, height }), [time, plotted, kind, height]);
 
   if (series.length === 0 || time.length === 0) {
@@ -51,7 +56,7 @@ export function MetricChart({
   }
   return (
     <Box data-testid={testId}>
-      <EChart option={option} height={height} />
+      <EChart option={option} height={height} highlight={hovered ?? highlight} />
       {legend && (
         <>
           <Table size="small" data-testid="legend-table">
@@ -70,7 +75,7 @@ export function MetricChart({
                 const values = legendValues(s.values);
                 const off = hidden.has(s.name);
                 return (
-                  <TableRow key={s.name} hover sx={{ '& td': { py: '3px' } }}>
+                  <TableRow key={s.name} hover sx={{ '& td': { py: '3px' } }} onMouseEnter={() => setHovered(s.name)} onMouseLeave={() => setHovered(undefined)}>
                     <TableCell
                       sx={{ cursor: 'pointer', opacity: off ? 0.5 : 1 }}
                       title={s.name}

@@ -14,17 +14,23 @@ import { useTimeseries, type RangeQuery } from '../tracingApi';
 /** Spec §9: 9 groups per page; the pager hides at 9 or fewer. */
 const PER_PAGE = 9;
 
-/** Spec §2 Timeseries tab: one chart per numeric column, then the groups table (selection picks plotted groups). */
+/**
+ * Spec §2 Timeseries tab: one chart per numeric column, then the groups table (selection picks
+ * plotted groups; hovering a row emphasises its lines).
+ */
 export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: number; range: RangeQuery; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
   const { data, isPending, error } = useTimeseries(projectId, range);
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
-  const metrics = (data?.columns ?? []).filter((c) => c.isNum && !c.isGroup);
-  const groups = data?.groups ?? [];
+  // Memoised so that re-renders (a hovered row) do not rebuild the charts.
+  const metrics = useMemo(() => (data?.columns ?? []).filter((c) => c.isNum && !c.isGroup), [data]);
+  const groups = useMemo(() => data?.groups ?? [], [data]);
   const pager = usePager(groups.length, PER_PAGE);
-  const onPage = groups.slice(pager.start, pager.end);
+  const onPage = useMemo(() => groups.slice(pager.start, pager.end), [groups, pager.start, pager.end]);
   const [unselected, setUnselected] = useState<Set<string>>(new Set());
-  const plotted = onPage.filter((g) => !unselected.has(g._id));
-  const time = data?.time ?? [];
+  /** The group whose row the pointer is on: its line is emphasised in every chart. */
+  const [hovered, setHovered] = useState<(typeof groups)[number] | undefined>();
+  const plotted = useMemo(() => onPage.filter((g) => !unselected.has(g._id)), [onPage, unselected]);
+  const time = useMemo(() => data?.time ?? [], [data]);
   const charts = useMemo(
     () =>
       metrics.map((m) => ({
@@ -61,7 +67,7 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
               {charts.map((c) => (
                 <Grid key={c.column.name} size={metrics.length > 1 ? 6 : 12} data-testid="timeseries-chart">
                   <Typography variant="subtitle2">{c.column.name}</Typography>
-                  <MetricChart time={time} series={c.series} legend={false} />
+                  <MetricChart time={time} series={c.series} legend={false} highlight={hovered && (hovered._name || c.column.name)} />
                 </Grid>
               ))}
             </Grid>
@@ -79,7 +85,7 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
               </TableHead>
               <TableBody>
                 {onPage.map((g, i) => (
-                  <TableRow key={g._id} hover>
+                  <TableRow key={g._id} hover onMouseEnter={() => setHovered(g)} onMouseLeave={() => setHovered(undefined)} data-testid="timeseries-group-row">
                     <TableCell padding="checkbox">
                       <Checkbox
                         size="small"
