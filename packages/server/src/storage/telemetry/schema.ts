@@ -10,14 +10,17 @@ import { METRICS_MIGRATION } from '../../metrics/metricsSchema';
  * or an array of them, costs more on insert than it saves on read). spans_data keeps ZSTD(1): its
  * JSON compresses several times better and ZSTD(1) costs about what LZ4 does there.
  */
-/** ClickHouse's default is 5; 20 about halved merge CPU per ingested row in bench/ingest. */
-const SPANS_MERGE_SELECTOR_BASE = 20;
-
 export interface TelemetryMigration {
   version: number;
   name: string;
   statements: (ttl: { spansDays: number; metricsDays: number }) => string[];
 }
+
+/**
+ * ClickHouse's default is 5. With 10,000-row inserts, 20 saved about 10 of ~25 µs of merge CPU
+ * per row (bench/ingest/engineCost.ts, docs/benchmarks.md).
+ */
+const SPANS_MERGE_SELECTOR_BASE = 20;
 
 /** Spans -> per-minute/hour group rows (migration 3). Output names differ from input names on purpose. */
 const rollupSelect = (bucket: 'toStartOfMinute' | 'toStartOfHour') => `SELECT project_id, type, system, group_id, t AS time,
@@ -130,7 +133,7 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   },
   {
     // Ingest cost (bench/ingest, docs/benchmarks.md). all_keys repeated every attribute key next
-    // to attr_keys and the attribute columns: it was a fifth of spans_index's insert cost, and
+    // to attr_keys and the attribute columns: it was a sixth of spans_index's insert cost, and
     // "has attribute k" reads attr_keys or the attribute's column instead. A higher merge
     // selector base lets a few more parts wait so that each row is rewritten fewer times:
     // background merges had cost more CPU than the inserts themselves.
