@@ -2,14 +2,11 @@ import type { AttrMap, SpanRow } from '../spanRow';
 import { normalizeAliases } from './attrAliases';
 import { limitAttrs } from './attrLimits';
 import { textAttr } from './attrValue';
-import { displayNameFor } from './displayName';
-import { classifyEvent } from './eventSystem';
-import { groupId } from './groupId';
+import { eventRow, type EventHost } from './eventRow';
 import { parseLogMessage, popMessage } from './logMessage';
 import { mergeParams, type ParamIds } from './logParams';
-import { groupEnv, type NormalizeOptions } from './options';
+import type { NormalizeOptions } from './options';
 import { eventRowId, u64ToHex } from './rowIds';
-import { NAME_MAX_BYTES, SYSTEM_MAX_BYTES, truncateUtf8 } from './truncate';
 
 /**
  * One log record → its row (and an exception row when it carries an exception), whatever the
@@ -37,7 +34,7 @@ export interface LogInput {
   seed: bigint;
 }
 
-const LOG_HOST = { name: '', kind: 'internal' as const };
+const LOG_HOST: EventHost = { name: '', kind: 'internal', statusCode: 'unset' };
 
 export function buildLogRows(input: LogInput, options: NormalizeOptions, out: SpanRow[]): void {
   const attrs = input.attrs;
@@ -61,51 +58,14 @@ export function buildLogRows(input: LogInput, options: NormalizeOptions, out: Sp
   const id = eventRowId(input.seed, 0);
 
   const logAttrs = hasException(attrs) ? { ...attrs } : attrs;
-  out.push(eventRow('log', logAttrs, input.ownAttrs, { traceId, id, parentId, standalone, timeNs: input.timeNs }, options));
+  out.push(eventRow('log', logAttrs, input.ownAttrs, LOG_HOST, { traceId, id, parentId, standalone, timeNs: input.timeNs }, options));
   if (logAttrs !== attrs) {
     // An exception carried by a log also counts as an exception (grouped by type and message
     // words, system log:error), like one recorded on a span.
-    out.push(eventRow('exception', attrs, input.ownAttrs, { traceId, id: eventRowId(input.seed, 4), parentId, standalone, timeNs: input.timeNs }, options));
+    out.push(eventRow('exception', attrs, input.ownAttrs, LOG_HOST, { traceId, id: eventRowId(input.seed, 4), parentId, standalone, timeNs: input.timeNs }, options));
   }
 }
 
 function hasException(attrs: AttrMap): boolean {
   return textAttr(attrs, 'exception.type') !== '' || textAttr(attrs, 'exception.message') !== '';
-}
-
-interface RowPlace {
-  traceId: string;
-  id: bigint;
-  parentId: bigint;
-  standalone: boolean;
-  timeNs: bigint;
-}
-
-function eventRow(eventName: string, attrs: AttrMap, ownAttrs: AttrMap, place: RowPlace, options: NormalizeOptions): SpanRow {
-  const cls = classifyEvent(eventName, attrs, ownAttrs, LOG_HOST);
-  return {
-    projectId: options.projectId,
-    traceId: place.traceId,
-    id: place.id,
-    parentId: place.parentId,
-    standalone: place.standalone,
-    type: cls.type,
-    system: truncateUtf8(cls.system, SYSTEM_MAX_BYTES),
-    groupId: groupId({ env: groupEnv(attrs, options), system: cls.system, kind: 'internal', name: eventName, attrs, keys: cls.hashKeys, suffix: cls.hashSuffix }),
-    kind: 'internal',
-    name: '',
-    eventName: truncateUtf8(eventName, NAME_MAX_BYTES),
-    displayName: displayNameFor(attrs, cls.displayName, eventName, ''),
-    timeNs: place.timeNs,
-    durationNs: 0,
-    statusCode: 'unset',
-    statusMessage: '',
-    attrs,
-    events: [],
-    links: [],
-    linkCount: 0,
-    eventCount: 0,
-    eventErrorCount: 0,
-    eventLogCount: 0,
-  };
 }

@@ -3,12 +3,10 @@ import type { AttrMap, SpanRow } from '../spanRow';
 import { ALIAS_KEYS, normalizeAliases } from './attrAliases';
 import { limitAttrs } from './attrLimits';
 import { addAttrs } from './attrValue';
-import { displayNameFor } from './displayName';
-import { canonicalEventName, classifyEvent, ERROR_SYSTEMS } from './eventSystem';
-import { groupId } from './groupId';
-import { groupEnv, type NormalizeOptions } from './options';
+import { eventRow } from './eventRow';
+import { canonicalEventName, ERROR_SYSTEMS } from './eventSystem';
+import type { NormalizeOptions } from './options';
 import { eventRowId } from './rowIds';
-import { NAME_MAX_BYTES, SYSTEM_MAX_BYTES, truncateUtf8 } from './truncate';
 
 /**
  * Span events → their own rows (reference ingest §2.8), so logs, exceptions and messages recorded
@@ -35,45 +33,11 @@ export function splitSpanEvents(host: SpanRow, events: readonly OtlpEvent[], opt
     limitAttrs(attrs);
     // A row is an event only when eventName is non-empty, so a nameless event needs a name.
     const eventName = canonicalEventName(ev.name) || 'event';
-    const cls = classifyEvent(eventName, attrs, own, host);
-    const row: SpanRow = {
-      projectId: options.projectId,
-      traceId: host.traceId,
-      id: eventRowId(host.id, i),
-      parentId: host.id,
-      standalone: false,
-      type: cls.type,
-      system: truncateUtf8(cls.system, SYSTEM_MAX_BYTES),
-      groupId: groupId({
-        env: groupEnv(attrs, options),
-        system: cls.system,
-        kind: host.kind,
-        name: eventName,
-        attrs,
-        keys: cls.hashKeys,
-        suffix: cls.hashSuffix,
-      }),
-      kind: host.kind,
-      name: host.name,
-      eventName: truncateUtf8(eventName, NAME_MAX_BYTES),
-      displayName: '',
-      timeNs,
-      durationNs: 0,
-      statusCode: host.statusCode,
-      statusMessage: '',
-      attrs,
-      events: [],
-      links: [],
-      linkCount: 0,
-      eventCount: 0,
-      eventErrorCount: 0,
-      eventLogCount: 0,
-    };
-    row.displayName = displayNameFor(attrs, cls.displayName, row.eventName, row.name);
+    const row = eventRow(eventName, attrs, own, host, { traceId: host.traceId, id: eventRowId(host.id, i), parentId: host.id, standalone: false, timeNs }, options);
     out.push(row);
 
-    if (ERROR_SYSTEMS.has(cls.system)) host.eventErrorCount++;
-    if (cls.system.startsWith('log:')) host.eventLogCount++;
+    if (ERROR_SYSTEMS.has(row.system)) host.eventErrorCount++;
+    if (row.system.startsWith('log:')) host.eventLogCount++;
   }
   host.eventCount = events.length;
 }
