@@ -1,4 +1,4 @@
-import type { AggFunc, Name } from './parser';
+import type { AggFunc, Name } from './ast';
 
 /**
  * Built-in span fields (reference query §1.4), written `.x` or `span.x`. `aggregate` fields are

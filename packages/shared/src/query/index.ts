@@ -1,3 +1,4 @@
 export * from './lexer';
+export * from './ast';
 export * from './parser';
 export * from './fields';
