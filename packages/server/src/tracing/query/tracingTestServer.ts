@@ -1,0 +1,62 @@
+import { beforeAll, afterAll } from 'vitest';
+import { PROJECT1_TOKEN, PROJECT2_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../../e2e/harness';
+import { sendTracingFixtures } from './tracingFixtures';
+
+/** The Explore page's default query. */
+export const DEFAULT_QUERY = 'group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration)';
+
+/**
+ * For the tracing API integration tests: the real server (own process, temp data dir) with the
+ * tracing fixtures sent over real OTLP, 20 minutes ago, and helpers that call the API signed in.
+ * Registers its own beforeAll/afterAll; call it once at the top of a test file.
+ */
+export function tracingTestServer() {
+  const base = Math.floor((Date.now() - 20 * 60_000) / 60_000) * 60_000;
+  const range = { time_gte: new Date(base - 30 * 60_000).toISOString(), time_lt: new Date(base + 30 * 60_000).toISOString() };
+  let lantern: RunningLantern;
+  let cookie: string;
+  let fx: Awaited<ReturnType<typeof sendTracingFixtures>>;
+
+  beforeAll(async () => {
+    lantern = await startLantern();
+    cookie = await signIn(lantern.baseUrl);
+    fx = await sendTracingFixtures(
+      {
+        httpUrl: lantern.baseUrl,
+        grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
+        dsn1: `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`,
+        dsn2: `http://${PROJECT2_TOKEN}@127.0.0.1:${lantern.httpPort}/2`,
+      },
+      base,
+    );
+  });
+  afterAll(async () => {
+    await lantern?.stop();
+    if (lantern) removeDataDir(lantern.dataDir);
+  });
+
+  return {
+    /** The minute the fixtures were sent at; `range` is the hour around it. */
+    base,
+    range,
+    baseUrl: () => lantern.baseUrl,
+    cookie: () => cookie,
+    fixtures: () => fx,
+    /** GET /api/v1/tracing/{project}/{path} over `range` plus `params`. */
+    async get(path: string, params: Record<string, string | string[]> = {}, project = 1) {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries({ ...range, ...params })) for (const x of [v].flat()) qs.append(k, x);
+      const res = await fetch(`${lantern.baseUrl}/api/v1/tracing/${project}/${path}?${qs}`, { headers: { cookie } });
+      return { status: res.status, body: (await res.json()) as any };
+    },
+    async send(method: string, path: string, body?: unknown) {
+      const res = await fetch(`${lantern.baseUrl}${path}`, {
+        method,
+        headers: { cookie, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : null) as any };
+    },
+  };
+}
