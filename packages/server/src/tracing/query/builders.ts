@@ -1,7 +1,8 @@
 import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { rollupSelect, rollupSystemsSql } from './rollup';
-import { attrExpr, compileQuery, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL, whereSql, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
+import { attrExpr, compileQuery, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL, type CompiledColumn, type CompiledQuery } from './compile';
+import { whereSql, type RangeScope } from './scope';
 
 /**
  * SQL for each tracing endpoint, as pure functions of the request (golden-tested). Output columns

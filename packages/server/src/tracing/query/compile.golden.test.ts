@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../storage/sql';
 import { attrValuesSql, groupsSql, groupStatsSql, percentilesSql, spansSql, systemsSql, timeseriesSql } from './builders';
-import type { RangeScope } from './compile';
+import type { RangeScope } from './scope';
 import { GROUP_QUERIES } from './goldenQueries';
 
 /**

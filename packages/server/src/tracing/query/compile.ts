@@ -12,6 +12,7 @@ import {
   type QueryPart,
 } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment, type SqlParam } from '../../storage/sql';
+import { EVENT_TYPES_SQL } from './scope';
 import { ATTR_COLUMNS } from '../../storage/telemetry/spanRowEncoding';
 
 /**
@@ -41,7 +42,6 @@ export const ROW_ATTR_KEYS_SQL = sql`arrayConcat(s.attr_keys, arrayFilter(k -> k
   ', ',
 )}]))`;
 
-export const EVENT_TYPES_SQL = sql`('log', 'message', 'other-events')`;
 const ERROR_COUNT = sql`sumIf(s.count, s.status_code = 'error')`;
 
 /** What `per_min` divides by: minutes in the range (or in a bucket for time series). */
@@ -370,43 +370,3 @@ function shareQuantiles(columns: CompiledColumn[], o: CompileOptions): void {
     cols.forEach((c, i) => (c.expr = sql`arrayElement(quantilesTDigest(${levels})(${numericArg(c.name_, o)}), ${param.uint8(i + 1)})`));
   }
 }
-
-/** The `system` param (§1.8): `all`, `spans:all`, `events:all`, `<type>:all`, a bare type, or an exact system. */
-export function systemClause(systems: readonly string[]): SqlFragment | null {
-  if (systems.length === 0 || systems.some((s) => s === '' || s === 'all')) return null;
-  const conds = systems.map((s) => {
-    if (s === 'spans:all') return sql`s.type NOT IN ${EVENT_TYPES_SQL}`;
-    if (s === 'events:all') return sql`s.type IN ${EVENT_TYPES_SQL}`;
-    const colon = s.indexOf(':');
-    if (colon === -1) return sql`s.type = ${param.string(s)}`;
-    const type = s.slice(0, colon);
-    if (s.slice(colon + 1) === 'all') return sql`s.type = ${param.string(type)}`;
-    return sql`(s.type = ${param.string(type)} AND s.system = ${param.string(s)})`;
-  });
-  return sql`(${join(conds, ' OR ')})`;
-}
-
-const EVENT_TYPES = new Set(['log', 'message', 'other-events']);
-/** True when every selected system is an event system (so duration stats make no sense). */
-export function allEventSystems(systems: readonly string[]): boolean {
-  return systems.length > 0 && systems.every((s) => s === 'events:all' || EVENT_TYPES.has(s.split(':')[0]));
-}
-
-export interface RangeScope {
-  projectId: number;
-  gte: Date;
-  lt: Date;
-  systems: readonly string[];
-  groupId?: bigint;
-}
-
-/** Project, time range, system and group: the conditions every query starts from. */
-export function baseWhere(scope: RangeScope): SqlFragment[] {
-  const conds = [sql`s.project_id = ${param.uint32(scope.projectId)}`, sql`s.time >= ${param.time(scope.gte)}`, sql`s.time < ${param.time(scope.lt)}`];
-  const sys = systemClause(scope.systems);
-  if (sys) conds.push(sys);
-  if (scope.groupId !== undefined) conds.push(sql`s.group_id = ${param.uint64(scope.groupId)}`);
-  return conds;
-}
-
-export const whereSql = (scope: RangeScope, q: CompiledQuery): SqlFragment => join([...baseWhere(scope), ...q.where], ' AND ');

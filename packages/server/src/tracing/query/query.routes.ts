@@ -21,7 +21,7 @@ import { requireProject, type ProjectsService } from '../../projects';
 import { StoreQueryError } from '../../storage/telemetry';
 import type { TracingMetaStore } from '../savedViews.store';
 import type { TracingStore } from '../tracing.store';
-import type { RangeScope } from './compile';
+import type { RangeScope } from './scope';
 import type { QueryService } from './service';
 
 export interface QueryRouteDeps {

@@ -1,6 +1,7 @@
 import type { Name } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
-import { QUANTILE_LEVELS, systemClause, type CompiledColumn, type CompiledQuery, type RangeScope } from './compile';
+import { QUANTILE_LEVELS, type CompiledColumn, type CompiledQuery } from './compile';
+import { systemClause, type RangeScope } from './scope';
 
 /**
  * Answers from the per-minute rollup `span_groups_1m` (telemetry migration 3) when a query only

@@ -24,7 +24,7 @@ import {
   timeseriesSql,
   type OutputColumn,
 } from './builders';
-import { allEventSystems, type RangeScope } from './compile';
+import { allEventSystems, type RangeScope } from './scope';
 
 /** Runs the endpoint queries and shapes their answers (reference query §2, §5.3 gap filling). */
 
