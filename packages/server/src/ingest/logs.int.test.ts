@@ -2,9 +2,9 @@ import { gzipSync } from 'node:zlib';
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ExportResultCode } from '@opentelemetry/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { useLantern } from '../../../../e2e/useLantern';
 import { createTestLogger, type Transport } from '../../../../e2e/otlpClients';
 import { readStoredRows, type StoredRow } from './storedRows';
 
@@ -13,26 +13,14 @@ import { readStoredRows, type StoredRow } from './storedRows';
  * HTTP/JSON) against the real server; correlated logs are read back through the trace API while
  * it runs, and every stored row is read from chDB itself once it has stopped.
  */
-let lantern: RunningLantern;
-let cookie: string;
-let dsn: string;
+const server = useLantern();
 let stored: StoredRow[] = [];
 const TRANSPORTS: Transport[] = ['http-proto', 'grpc', 'http-json'];
-
-beforeAll(async () => {
-  lantern = await startLantern();
-  cookie = await signIn(lantern.baseUrl);
-  dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
-});
-afterAll(async () => {
-  await lantern?.stop();
-  if (lantern) removeDataDir(lantern.dataDir);
-});
 
 const hex = (n: number, len: number) => n.toString(16).padStart(len, '0');
 
 async function sendLogs(transport: Transport, traceId: string): Promise<void> {
-  const t = createTestLogger(transport, { httpUrl: lantern.baseUrl, grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`, dsn, serviceName: `logs-${transport}` });
+  const t = createTestLogger(transport, { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: `logs-${transport}` });
   const inSpan = trace.setSpanContext(context.active(), { traceId, spanId: 'aaaaaaaaaaaaaaa1', traceFlags: TraceFlags.SAMPLED });
   t.logger.emit({ context: inSpan, severityNumber: SeverityNumber.WARN, severityText: 'WARN', body: 'disk 91% full on /var', attributes: { 'disk.path': '/var' } });
   t.logger.emit({ context: inSpan, severityNumber: SeverityNumber.ERROR, body: 'charge failed', attributes: { 'exception.type': 'CardError', 'exception.message': 'card 4242 declined' } });
@@ -51,7 +39,7 @@ describe.each(TRANSPORTS)('OTLP logs over %s', (transport) => {
   it('stores log records as log rows, correlated ones inside their trace', async () => {
     const traceId = hex(TRANSPORTS.indexOf(transport) + 1, 32);
     await sendLogs(transport, traceId);
-    const res = await fetch(`${lantern.baseUrl}/api/v1/tracing/1/traces/${traceId}`, { headers: { cookie } });
+    const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/traces/${traceId}`, { headers: { cookie: server.cookie } });
     expect(res.status).toBe(200);
     const tree = TraceResponse.parse(await res.json());
     // No span was sent: the logs hang off the placeholder root, as in the reference.
@@ -67,9 +55,9 @@ describe('what is stored (read from chDB after the server stopped)', () => {
   beforeAll(async () => {
     // One raw OTLP/JSON request too, gzip-compressed, with one record whose span id is bad.
     const now = String(BigInt(Date.now()) * 1_000_000n);
-    const res = await fetch(`${lantern.baseUrl}/v1/logs`, {
+    const res = await fetch(`${server.lantern.baseUrl}/v1/logs`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'lantern-dsn': dsn },
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'lantern-dsn': server.dsn },
       body: gzipSync(JSON.stringify({
         resourceLogs: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'raw-json' } }] }, scopeLogs: [{ logRecords: [
           { timeUnixNano: now, severityText: 'Warning', body: { stringValue: 'raw json record' } },
@@ -79,8 +67,8 @@ describe('what is stored (read from chDB after the server stopped)', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ partialSuccess: { rejectedLogRecords: '1', errorMessage: expect.stringMatching(/logRecords\[1\].*spanId/) } });
-    await lantern.stop();
-    stored = await readStoredRows(lantern.dataDir);
+    await server.lantern.stop();
+    stored = await readStoredRows(server.lantern.dataDir);
   });
 
   const byService = (s: string) => stored.filter((r) => r.service_name === s);

@@ -1,26 +1,15 @@
 import { gzipSync } from 'node:zlib';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TraceResponse, type Span } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { PROJECT1_TOKEN } from '../../../../e2e/harness';
+import { useLantern } from '../../../../e2e/useLantern';
 import { createTestTracer, type Transport } from '../../../../e2e/otlpClients';
 
-let lantern: RunningLantern;
-let cookie: string;
-let dsn: string;
+const server = useLantern();
 
-beforeAll(async () => {
-  lantern = await startLantern();
-  cookie = await signIn(lantern.baseUrl);
-  dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
-});
-afterAll(async () => {
-  await lantern?.stop();
-  if (lantern) removeDataDir(lantern.dataDir);
-});
-
-const api = (path: string) => fetch(`${lantern.baseUrl}${path}`, { headers: { cookie } });
+const api = (path: string) => fetch(`${server.lantern.baseUrl}${path}`, { headers: { cookie: server.cookie } });
 
 async function getTrace(traceId: string, projectId = 1) {
   const res = await api(`/api/v1/tracing/${projectId}/traces/${traceId}`);
@@ -30,9 +19,9 @@ async function getTrace(traceId: string, projectId = 1) {
 /** Sends one trace (server span -> db client span + http client span with an exception event). */
 async function sendTrace(transport: Transport, service: string): Promise<string> {
   const t = createTestTracer(transport, {
-    httpUrl: lantern.baseUrl,
-    grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
-    dsn,
+    httpUrl: server.lantern.baseUrl,
+    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+    dsn: server.dsn,
     serviceName: service,
   });
   // Parents are passed explicitly: no global context manager is registered in tests.
@@ -105,7 +94,7 @@ describe('same span shape, same group', () => {
 
 describe('bad input and isolation', () => {
   const post = (body: Buffer | string, headers: Record<string, string>) =>
-    fetch(`${lantern.baseUrl}/v1/traces`, { method: 'POST', body, headers });
+    fetch(`${server.lantern.baseUrl}/v1/traces`, { method: 'POST', body, headers });
   const oneSpanJson = (traceId: string) =>
     JSON.stringify({
       resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'iso' } }] }, scopeSpans: [{ spans: [
@@ -115,7 +104,7 @@ describe('bad input and isolation', () => {
 
   it('answers an unknown token with 401 and stores nothing', async () => {
     const traceId = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1';
-    const res = await post(oneSpanJson(traceId), { 'content-type': 'application/json', 'lantern-dsn': `http://wrong_token_123@127.0.0.1:${lantern.httpPort}/1` });
+    const res = await post(oneSpanJson(traceId), { 'content-type': 'application/json', 'lantern-dsn': `http://wrong_token_123@127.0.0.1:${server.lantern.httpPort}/1` });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'unknown_token' });
     const missing = await post(oneSpanJson(traceId), { 'content-type': 'application/json' });
@@ -125,9 +114,9 @@ describe('bad input and isolation', () => {
 
   it('refuses an unknown token over gRPC too, storing nothing', async () => {
     const t = createTestTracer('grpc', {
-      httpUrl: lantern.baseUrl,
-      grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
-      dsn: `http://wrong_token_123@127.0.0.1:${lantern.grpcPort}/1`,
+      httpUrl: server.lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+      dsn: `http://wrong_token_123@127.0.0.1:${server.lantern.grpcPort}/1`,
     });
     const span = t.tracer.startSpan('refused');
     span.end();
@@ -147,12 +136,12 @@ describe('bad input and isolation', () => {
   });
 
   it('refuses a DSN whose project id does not match its token', async () => {
-    const res = await post(oneSpanJson('cccccccccccccccccccccccccccccc03'), { 'content-type': 'application/json', 'uptrace-dsn': `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/2` });
+    const res = await post(oneSpanJson('cccccccccccccccccccccccccccccc03'), { 'content-type': 'application/json', 'uptrace-dsn': `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/2` });
     expect(res.status).toBe(401);
   });
 
   it('answers malformed protobuf, bad JSON, bad gzip and oversize bodies with 4xx and keeps serving', async () => {
-    const auth = { 'lantern-dsn': dsn };
+    const auth = { 'lantern-dsn': server.dsn };
     const garbage = await post(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), { ...auth, 'content-type': 'application/x-protobuf' });
     expect(garbage.status).toBe(400);
     expect(await garbage.json()).toMatchObject({ code: 'invalid_otlp' });

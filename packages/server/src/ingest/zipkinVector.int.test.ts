@@ -4,31 +4,19 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse, type Span } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { useLantern } from '../../../../e2e/useLantern';
 import { readStoredRows, type StoredRow } from './storedRows';
 
 /**
  * Zipkin v2 through the OpenTelemetry Zipkin exporter (a real Zipkin JSON client), and Vector's
  * http sink body (gzip NDJSON, DSN header, as the getting-started page configures it).
  */
-let lantern: RunningLantern;
-let cookie: string;
-let dsn: string;
-
-beforeAll(async () => {
-  lantern = await startLantern();
-  cookie = await signIn(lantern.baseUrl);
-  dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
-});
-afterAll(async () => {
-  await lantern?.stop();
-  if (lantern) removeDataDir(lantern.dataDir);
-});
+const server = useLantern();
 
 const getTrace = async (traceId: string) => {
-  const res = await fetch(`${lantern.baseUrl}/api/v1/tracing/1/traces/${traceId}`, { headers: { cookie } });
+  const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/traces/${traceId}`, { headers: { cookie: server.cookie } });
   return { status: res.status, body: res.status === 200 ? TraceResponse.parse(await res.json()) : null };
 };
 const flatten = (s: Span): Span[] => [s, ...(s.children ?? []).flatMap(flatten)];
@@ -36,7 +24,7 @@ const flatten = (s: Span): Span[] => [s, ...(s.children ?? []).flatMap(flatten)]
 describe('Zipkin v2 spans', () => {
   it('stores spans sent by the OpenTelemetry Zipkin exporter, ids as OTLP reads them', async () => {
     const results: ExportResult[] = [];
-    const exporter = new ZipkinExporter({ url: `${lantern.baseUrl}/api/v2/spans`, headers: { 'lantern-dsn': dsn } });
+    const exporter = new ZipkinExporter({ url: `${server.lantern.baseUrl}/api/v2/spans`, headers: { 'lantern-dsn': server.dsn } });
     const provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ 'service.name': 'zipkin-svc' }),
       spanProcessors: [new SimpleSpanProcessor({
@@ -66,19 +54,19 @@ describe('Zipkin v2 spans', () => {
   it('takes the DSN from ?dsn= and Authorization: Bearer, refuses unknown tokens and non-arrays', async () => {
     const span = (id: string) => [{ traceId: id.repeat(32), id: '1'.repeat(16), name: 'op', timestamp: Date.now() * 1000, duration: 5, localEndpoint: { serviceName: 'q' } }];
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${lantern.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    expect((await post(`/api/v2/spans?dsn=${encodeURIComponent(dsn)}`, span('a'))).status).toBe(202);
-    expect((await post('/api/v2/spans', span('b'), { authorization: `Bearer ${dsn}` })).status).toBe(202);
+      fetch(`${server.lantern.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    expect((await post(`/api/v2/spans?dsn=${encodeURIComponent(server.dsn)}`, span('a'))).status).toBe(202);
+    expect((await post('/api/v2/spans', span('b'), { authorization: `Bearer ${server.dsn}` })).status).toBe(202);
     expect((await getTrace('a'.repeat(32))).status).toBe(200);
     expect((await getTrace('b'.repeat(32))).status).toBe(200);
 
     const unknown = await post('/api/v2/spans', span('c'), { 'uptrace-dsn': 'http://nope_nope_nope@localhost/1' });
     expect(unknown.status).toBe(401);
     expect((await getTrace('c'.repeat(32))).status).toBe(404);
-    const notArray = await post('/api/v2/spans', { spans: [] }, { 'lantern-dsn': dsn });
+    const notArray = await post('/api/v2/spans', { spans: [] }, { 'lantern-dsn': server.dsn });
     expect(notArray.status).toBe(400);
     expect(await notArray.json()).toMatchObject({ code: 'invalid_otlp' });
-    const partial = await post('/api/v2/spans', [...span('d'), { traceId: 'zz', id: '1' }], { 'lantern-dsn': dsn });
+    const partial = await post('/api/v2/spans', [...span('d'), { traceId: 'zz', id: '1' }], { 'lantern-dsn': server.dsn });
     expect(partial.status).toBe(202);
     expect(await partial.json()).toMatchObject({ partialSuccess: { rejectedSpans: '1', errorMessage: expect.stringContaining('spans[1].traceId') } });
   });
@@ -88,7 +76,7 @@ describe('Vector logs', () => {
   const TRACE = '1234567890abcdef1234567890abcdef';
   const vectorBody = (lines: object[]) => gzipSync(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const send = (body: Buffer, headers: Record<string, string>) =>
-    fetch(`${lantern.baseUrl}/api/v1/vector/logs`, { method: 'POST', body, headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', ...headers } });
+    fetch(`${server.lantern.baseUrl}/api/v1/vector/logs`, { method: 'POST', body, headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', ...headers } });
   let stored: StoredRow[] = [];
 
   beforeAll(async () => {
@@ -99,14 +87,14 @@ describe('Vector logs', () => {
         { message: '{"msg":"job failed","job":"export","attempt":3}', timestamp: now, service: 'vector-svc', level: 'error' },
         { message: 'correlated', service: 'vector-svc', trace_id: TRACE, span_id: 'abcdefabcdefabcd' },
       ]),
-      { 'uptrace-dsn': dsn },
+      { 'uptrace-dsn': server.dsn },
     );
     expect(res.status).toBe(200);
     // The alias path, a bad line (partial success) and refusals.
-    const alias = await fetch(`${lantern.baseUrl}/api/v1/vector-logs`, { method: 'POST', body: '{"message":"via alias","service":"vector-svc"}\nnot json\n', headers: { 'content-type': 'application/json', 'uptrace-dsn': dsn } });
+    const alias = await fetch(`${server.lantern.baseUrl}/api/v1/vector-logs`, { method: 'POST', body: '{"message":"via alias","service":"vector-svc"}\nnot json\n', headers: { 'content-type': 'application/json', 'uptrace-dsn': server.dsn } });
     expect(alias.status).toBe(200);
     expect(await alias.json()).toMatchObject({ partialSuccess: { rejectedLogRecords: '1', errorMessage: expect.stringContaining('line 2') } });
-    const wrongType = await send(vectorBody([{ message: 'x' }]), { 'uptrace-dsn': dsn, 'content-type': 'text/plain' });
+    const wrongType = await send(vectorBody([{ message: 'x' }]), { 'uptrace-dsn': server.dsn, 'content-type': 'text/plain' });
     expect(wrongType.status).toBe(400);
     expect(((await wrongType.json()) as { message: string }).message).toContain('framing.method = "newline_delimited"');
     const noDsn = await send(vectorBody([{ message: 'refused', service: 'vector-svc' }]), {});
@@ -114,8 +102,8 @@ describe('Vector logs', () => {
 
     const corr = await getTrace(TRACE);
     expect(corr.body!.root.events?.map((e) => e.name)).toEqual(['INFO correlated']);
-    await lantern.stop();
-    stored = (await readStoredRows(lantern.dataDir)).filter((r) => r.service_name === 'vector-svc');
+    await server.lantern.stop();
+    stored = (await readStoredRows(server.lantern.dataDir)).filter((r) => r.service_name === 'vector-svc');
   });
 
   it('stores each line as a log row with its fields as attributes', () => {

@@ -1,5 +1,6 @@
-import { beforeAll, afterAll } from 'vitest';
-import { PROJECT1_TOKEN, PROJECT2_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../../e2e/harness';
+import { beforeAll } from 'vitest';
+import { PROJECT2_TOKEN } from '../../../../../e2e/harness';
+import { useLantern } from '../../../../../e2e/useLantern';
 import { sendTracingFixtures } from './tracingFixtures';
 
 /** The Explore page's default query. */
@@ -13,46 +14,38 @@ export const DEFAULT_QUERY = 'group by .group_id | .count_per_min | .error_rate 
 export function tracingTestServer() {
   const base = Math.floor((Date.now() - 20 * 60_000) / 60_000) * 60_000;
   const range = { time_gte: new Date(base - 30 * 60_000).toISOString(), time_lt: new Date(base + 30 * 60_000).toISOString() };
-  let lantern: RunningLantern;
-  let cookie: string;
+  const server = useLantern();
   let fx: Awaited<ReturnType<typeof sendTracingFixtures>>;
-
   beforeAll(async () => {
-    lantern = await startLantern();
-    cookie = await signIn(lantern.baseUrl);
     fx = await sendTracingFixtures(
       {
-        httpUrl: lantern.baseUrl,
-        grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
-        dsn1: `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`,
-        dsn2: `http://${PROJECT2_TOKEN}@127.0.0.1:${lantern.httpPort}/2`,
+        httpUrl: server.lantern.baseUrl,
+        grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+        dsn1: server.dsn,
+        dsn2: `http://${PROJECT2_TOKEN}@127.0.0.1:${server.lantern.httpPort}/2`,
       },
       base,
     );
-  });
-  afterAll(async () => {
-    await lantern?.stop();
-    if (lantern) removeDataDir(lantern.dataDir);
   });
 
   return {
     /** The minute the fixtures were sent at; `range` is the hour around it. */
     base,
     range,
-    baseUrl: () => lantern.baseUrl,
-    cookie: () => cookie,
+    baseUrl: () => server.lantern.baseUrl,
+    cookie: () => server.cookie,
     fixtures: () => fx,
     /** GET /api/v1/tracing/{project}/{path} over `range` plus `params`. */
     async get(path: string, params: Record<string, string | string[]> = {}, project = 1) {
       const qs = new URLSearchParams();
       for (const [k, v] of Object.entries({ ...range, ...params })) for (const x of [v].flat()) qs.append(k, x);
-      const res = await fetch(`${lantern.baseUrl}/api/v1/tracing/${project}/${path}?${qs}`, { headers: { cookie } });
+      const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/${project}/${path}?${qs}`, { headers: { cookie: server.cookie } });
       return { status: res.status, body: (await res.json()) as any };
     },
     async send(method: string, path: string, body?: unknown) {
-      const res = await fetch(`${lantern.baseUrl}${path}`, {
+      const res = await fetch(`${server.lantern.baseUrl}${path}`, {
         method,
-        headers: { cookie, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: { cookie: server.cookie, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       const text = await res.text();
