@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Dashboard, type GridColumn } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { PROJECT1_TOKEN } from '../../../../e2e/harness';
+import { useLantern } from '../../../../e2e/useLantern';
 import { createTestMeter } from '../../../../e2e/otlpMetrics';
 
 /** Dashboards API against the real server and SQLite, and template installation from real metrics. */
-let lantern: RunningLantern;
-let cookie: string;
-
-beforeAll(async () => {
-  lantern = await startLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
-  cookie = await signIn(lantern.baseUrl);
-});
-afterAll(async () => {
-  await lantern?.stop();
-  if (lantern) removeDataDir(lantern.dataDir);
-});
+const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
 async function call(method: string, path: string, body?: unknown, type = 'application/json'): Promise<{ status: number; body: any; text: string; headers: Headers }> {
-  const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/1/dashboards${path}`, {
+  const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards${path}`, {
     method,
-    headers: { cookie, ...(body !== undefined ? { 'content-type': type } : {}) },
+    headers: { cookie: server.cookie, ...(body !== undefined ? { 'content-type': type } : {}) },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -58,7 +49,7 @@ describe('dashboards API', () => {
     expect(names.indexOf('Zeta')).toBeLessThan(names.indexOf('Alpha'));
 
     const shown = await call('GET', `/${alpha.id}`);
-    expect(shown.body).toMatchObject({ dashboard: { name: 'Alpha' }, grid: [], yamlUrl: `${lantern.baseUrl}/api/v1/metrics/1/dashboards/${alpha.id}/yaml` });
+    expect(shown.body).toMatchObject({ dashboard: { name: 'Alpha' }, grid: [], yamlUrl: `${server.lantern.baseUrl}/api/v1/metrics/1/dashboards/${alpha.id}/yaml` });
 
     const renamed = await call('PUT', `/${alpha.id}`, { name: 'Alpha 2', gridQuery: 'where host = a' });
     expect(renamed.body.dashboard).toMatchObject({ name: 'Alpha 2', gridQuery: 'where host = a' });
@@ -166,9 +157,9 @@ describe('dashboards API', () => {
 
   it('keeps dashboards to their project', async () => {
     const d = (await call('POST', '', { name: 'Mine' })).body.dashboard;
-    const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/2/dashboards/${d.id}`, { headers: { cookie } });
+    const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/2/dashboards/${d.id}`, { headers: { cookie: server.cookie } });
     expect(res.status).toBe(404);
-    expect((await fetch(`${lantern.baseUrl}/api/v1/metrics/1/dashboards`)).status).toBe(401);
+    expect((await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards`)).status).toBe(401);
   });
 });
 
@@ -185,8 +176,8 @@ describe('dashboard templates', () => {
   const byTemplate = async (id: string) => ((await call('GET', '')).body.dashboards as Dashboard[]).find((d) => d.templateId === id);
 
   it('installs a template when its metrics appear, and never overwrites a user edit', async () => {
-    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
-    const m = createTestMeter('http-proto', { httpUrl: lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/1`;
+    const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
     m.meter.createHistogram('http.server.request.duration', { unit: 's' }).record(0.2, { 'http.route': '/cart' });
     await m.flush();
     await m.shutdown();
@@ -199,7 +190,7 @@ describe('dashboard templates', () => {
 
     // The user renames it; new metrics later trigger another sync, which must leave it alone.
     await call('PUT', `/${dash.id}`, { name: 'Our HTTP' });
-    const m2 = createTestMeter('http-proto', { httpUrl: lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    const m2 = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
     m2.meter.createHistogram('http.client.request.duration', { unit: 's' }).record(0.1, { 'server.address': 'pay' });
     await m2.flush();
     await m2.shutdown();
@@ -212,7 +203,7 @@ describe('dashboard templates', () => {
     // template and must not bring the deleted one back.
     const client = (await byTemplate('lantern.http.client'))!;
     expect((await call('DELETE', `/${client.id}`)).status).toBe(200);
-    const m3 = createTestMeter('http-proto', { httpUrl: lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    const m3 = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
     m3.meter.createHistogram('db.client.operation.duration', { unit: 's' }).record(0.01, { 'db.system': 'postgresql' });
     await m3.flush();
     await m3.shutdown();

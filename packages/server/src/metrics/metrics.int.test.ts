@@ -1,7 +1,8 @@
 import { ExportResultCode } from '@opentelemetry/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GaugeResponse, HeatmapResponse, IngestStatsResponse, MetricsListResponse, TableResponse, MetricTimeseriesResponse } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { PROJECT1_TOKEN } from '../../../../e2e/harness';
+import { useLantern } from '../../../../e2e/useLantern';
 import { AggregationType, createTestMeter, type MetricsTransport } from '../../../../e2e/otlpMetrics';
 
 /**
@@ -9,22 +10,10 @@ import { AggregationType, createTestMeter, type MetricsTransport } from '../../.
  * (HTTP/protobuf and gRPC, cumulative and delta), and exact values come back through the
  * timeseries, table and gauge endpoints.
  */
-let lantern: RunningLantern;
-let cookie: string;
-let dsn: string;
-
-beforeAll(async () => {
-  lantern = await startLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
-  cookie = await signIn(lantern.baseUrl);
-  dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
-});
-afterAll(async () => {
-  await lantern?.stop();
-  if (lantern) removeDataDir(lantern.dataDir);
-});
+const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
 async function api(path: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${lantern.baseUrl}${path}`, { headers: { cookie } });
+  const res = await fetch(`${server.lantern.baseUrl}${path}`, { headers: { cookie: server.cookie } });
   return { status: res.status, body: await res.json() };
 }
 
@@ -40,7 +29,7 @@ function metricQuery(metrics: Record<string, string>, query: string): string {
 }
 
 const meterFor = (transport: MetricsTransport, service: string, extra: { delta?: boolean; views?: Parameters<typeof createTestMeter>[1]['views'] } = {}) =>
-  createTestMeter(transport, { httpUrl: lantern.baseUrl, grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`, dsn, serviceName: service, ...extra });
+  createTestMeter(transport, { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: service, ...extra });
 
 const sumNonNull = (xs: (number | null)[]) => xs.reduce<number>((a, b) => a + (b ?? 0), 0);
 
@@ -206,13 +195,13 @@ describe('metrics endpoints', () => {
     expect(r3.status).toBe(400);
     expect(r3.body.message).toContain('time_gte is required');
     expect((await api(`/api/v1/metrics/999/timeseries?${range()}`)).status).toBe(404);
-    const anon = await fetch(`${lantern.baseUrl}/api/v1/metrics/1`);
+    const anon = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1`);
     expect(anon.status).toBe(401);
   });
 
   it('refuses bad OTLP and counts an unknown instrument as rejected', async () => {
     const post = (body: string | Buffer, type: string, token = PROJECT1_TOKEN) =>
-      fetch(`${lantern.baseUrl}/v1/metrics`, { method: 'POST', headers: { 'content-type': type, 'lantern-dsn': `http://${token}@x/1` }, body });
+      fetch(`${server.lantern.baseUrl}/v1/metrics`, { method: 'POST', headers: { 'content-type': type, 'lantern-dsn': `http://${token}@x/1` }, body });
     const bad = await post(Buffer.from([0x0a, 0xff, 0xff]), 'application/x-protobuf');
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: string }).code).toBe('invalid_otlp');
