@@ -68,7 +68,12 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     write: (chunks) => telemetry.insertEncodedSpans(concatEncoded(chunks)),
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
-  const preparePool = createPreparePool({ threads: config.ingest.workers });
+  const preparePool = createPreparePool({
+    threads: config.ingest.workers,
+    // Bodies waiting to be decoded: up to one largest body's worth, and 16 requests per thread.
+    maxBytes: config.ingest.max_body_bytes,
+    maxRequests: config.ingest.workers * 16,
+  });
   // Dashboard templates are installed when their metrics first appear (bound once dashboards exist).
   let onNewMetrics = (_projectId: number) => {};
   const metrics = createMetricsPipeline({

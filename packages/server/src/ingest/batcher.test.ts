@@ -129,6 +129,26 @@ describe('Batcher', () => {
     expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(999);
     await b.submit(rows(100), 1); // a full batch does not wait
     expect(starts[2] - starts[1]).toBeLessThan(500);
+    await b.submit(rows(13), 1); // nor does an eighth of one
+    expect(starts[3] - starts[2]).toBeLessThan(500);
+    await b.submit(rows(12), 1); // a smaller one does
+    expect(starts[4] - starts[3]).toBeGreaterThanOrEqual(999);
+  });
+
+  it('writes a batch of an eighth of batchRows as soon as the write before it ends', async () => {
+    const { calls, write } = controlledWrite();
+    const b = new Batcher({ batchRows: 80, flushIntervalMs: 60_000, queueRows: 1000, queueBytes: 1e6, write });
+    const first = b.submit(rows(1), 1);
+    await tick();
+    expect(calls).toHaveLength(1);
+    const small = b.submit(rows(5), 1);
+    const enough = b.submit(rows(5), 1); // 10 rows queued: an eighth of 80
+    calls[0].release();
+    await first;
+    await tick();
+    expect(calls.map((c) => c.rows)).toEqual([1, 10]);
+    calls[1].release();
+    await Promise.all([small, enough]);
   });
 
   it('refuses what would wait longer than maxQueueWaitMs at the measured write rate', async () => {

@@ -2,11 +2,12 @@
  * Group commit with a bounded queue (architecture §4). Requests enqueue their items whole and get a
  * promise that settles when the batch holding them has been written: success is never answered
  * before the rows are committed. One write runs at a time, and requests arriving meanwhile form the
- * next batch. A batch is written as soon as it reaches `batchRows`; a smaller one as soon as
- * `flushIntervalMs` has passed since the previous write started. So an idle server writes a request
- * at once, a busy one writes back to back, and the engine never sees more than one small insert
- * (one new part per table) per interval. When queued rows or bytes would pass the limits the request is refused at
- * once with QueueFullError (HTTP 429 / gRPC RESOURCE_EXHAUSTED), so memory stays bounded.
+ * next batch. A batch is written as soon as the writer is free and it holds at least an eighth of
+ * `batchRows`; a smaller one once `flushIntervalMs` has passed since the previous write started.
+ * So an idle server writes a request at once, a busy one writes back to back, and the engine never
+ * sees more than one small insert (one new part per table) per interval: each insert costs tens of
+ * milliseconds of engine CPU whatever its size (bench/ingest/engineCost.ts). When queued rows or
+ * bytes would pass the limits the request is refused at once with QueueFullError (HTTP 429 / gRPC RESOURCE_EXHAUSTED), so memory stays bounded.
  *
  * Items are whatever the writer takes: rows, or chunks of rows already encoded for storage (then
  * `submit` is told how many rows a chunk holds, and the limits count rows, not items).
@@ -62,6 +63,7 @@ export class Batcher<T> {
   private queuedBytes = 0;
   private writing = false;
   private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
   private lastWriteStart = -Infinity;
   /** Rows per second the writer sustains, from recent large writes (null until one is seen). */
   private writeRate: number | null = null;
@@ -128,14 +130,20 @@ export class Batcher<T> {
     if (this.writing) return;
     if (this.queuedRows >= this.opts.batchRows) {
       void this.flush();
-    } else if (!this.timer) {
-      // Even when no wait is due, let the requests decoded in this turn of the event loop join.
-      const wait = Math.max(0, this.lastWriteStart + this.opts.flushIntervalMs - performance.now());
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        void this.flush();
-      }, wait);
+      return;
     }
+    // A batch of an eighth of batchRows is large enough to be worth its own insert; smaller
+    // ones wait out the flush interval. Either way the requests decoded in this turn of the
+    // event loop join.
+    const eager = this.queuedRows >= this.opts.batchRows / 8;
+    const due = eager ? performance.now() : this.lastWriteStart + this.opts.flushIntervalMs;
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, Math.max(0, due - performance.now()));
   }
 
   private async flush(): Promise<void> {
