@@ -2,17 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Session } from 'chdb';
 import { normalizeTraces } from '../../packages/server/src/ingest/normalize';
 import { decodeTracesProto } from '../../packages/server/src/ingest/otlp';
-import { TELEMETRY_MIGRATIONS } from '../../packages/server/src/storage/telemetry/schema';
-import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
+import { sql } from '../../packages/server/src/storage/sql';
+import { openChdbStore } from '../../packages/server/src/storage/telemetry';
+import { encodeSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
 import { buildRequestPool } from './requestPool';
 
 /**
  * The engine's CPU per stored row, split the ways that matter for ingest cost: per table, and with
  * or without background merges. Inserts the bench's rows (pre-encoded, as the server sends them)
- * into a fresh chDB with the real schema, one batch after the other, then waits for merges to
+ * through the embedded store into a fresh chDB, one batch after the other, then waits for merges to
  * settle. CPU is this process's (chDB runs in it), so it includes the engine's parsing, merging and
  * materialized-view threads. Figures: docs/benchmarks.md.
  *
@@ -37,15 +37,17 @@ const rows = pool.bodies.flatMap((b) => normalizeTraces(decodeTracesProto(b), pr
 const encoded = [0, 1, 2].map((i) => encodeSpans(Array.from({ length: batchRows }, (_, j) => rows[(i * batchRows + j) % rows.length])));
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-engine-cost-'));
-const session = new Session(dir, { connectionArgs: ['--max_threads=2'] });
+const store = openChdbStore({ path: dir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
+const none = Buffer.alloc(0);
 try {
-  for (const m of TELEMETRY_MIGRATIONS) for (const st of m.statements({ spansDays: 30, metricsDays: 90 })) await session.queryAsync(st);
-  if (args['no-merges']) await session.queryAsync('SYSTEM STOP MERGES');
+  await store.migrate();
+  if (args['no-merges']) await store.query(sql`SYSTEM STOP MERGES`);
   const insert = (e: (typeof encoded)[number]) =>
-    Promise.all([
-      args.tables !== 'index' && session.insert({ table: 'spans_data', values: e.data, format: 'TSV', columns: SPANS_DATA_COLUMNS }),
-      args.tables !== 'data' && session.insert({ table: 'spans_index', values: e.index, format: 'TSV', columns: SPANS_INDEX_COLUMNS }),
-    ]);
+    store.insertEncodedSpans({
+      rows: e.rows,
+      index: args.tables === 'data' ? none : e.index,
+      data: args.tables === 'index' ? none : e.data,
+    });
   await insert(encoded[0]); // the first insert pays for loading code
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -55,21 +57,24 @@ try {
   // Merges still running after the last insert belong to these rows too.
   for (let idle = 0; idle < 6; ) {
     await new Promise((r) => setTimeout(r, 500));
-    const res = await session.queryAsync('SELECT count() AS n FROM system.merges', { format: 'JSONEachRow' });
-    idle = Number(JSON.parse(res.text()).n) === 0 ? idle + 1 : 0;
+    const [{ n }] = await store.query<{ n: string }>(sql`SELECT count() AS n FROM system.merges`);
+    idle = Number(n) === 0 ? idle + 1 : 0;
   }
   const cpuAll = process.cpuUsage(cpu0);
   const n = batches * batchRows;
   const us = (c: NodeJS.CpuUsage) => ((c.user + c.system) / n).toFixed(1);
-  const parts = (await session.queryAsync(`SELECT table, count() AS parts FROM system.parts WHERE active AND table LIKE 'span%' GROUP BY table ORDER BY table`, { format: 'CSV' }))
-    .text()
-    .trim()
-    .replace(/\n/g, ', ');
+  const parts = (
+    await store.query<{ table: string; parts: string }>(
+      sql`SELECT table, count() AS parts FROM system.parts WHERE active AND table LIKE 'span%' GROUP BY table ORDER BY table`,
+    )
+  )
+    .map((p) => `${p.table} ${p.parts}`)
+    .join(', ');
   console.log(`tables ${args.tables}${args['no-merges'] ? ', merges stopped' : ''}; ${batches} batches of ${batchRows} rows`);
   console.log(`insert rate      ${(n / wall / 1000).toFixed(1)}k rows/s (one batch at a time)`);
   console.log(`engine CPU       ${us(cpuInsert)} µs/row while inserting, ${us(cpuAll)} µs/row once merges settled`);
   console.log(`active parts     ${parts}`);
 } finally {
-  session.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -47,7 +47,9 @@ export function openClickHouseStore(opts: {
 
   const insertEncodedSpans = async ({ rows, index, data }: EncodedSpans) => {
     if (rows === 0) return;
-    // Both at once, as the embedded store does (see there).
+    // Both at once: a ClickHouse server runs them in parallel (embedded chDB would not; see there).
+    // For the moment between the two commits a span may be listed before its page can be read,
+    // which the trace page allows for ("it may take up to 30 seconds to process a trace").
     await Promise.all([insertRaw('spans_data', SPANS_DATA_COLUMNS, data), insertRaw('spans_index', SPANS_INDEX_COLUMNS, index)]);
   };
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,37 @@ describe('chDB store', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-store-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   storeChecks(() => openChdbStore({ path: dir, ...limits }));
+});
+
+describe('chDB store, staged batch files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-store-staging-'));
+  const staging = join(dir, 'ingest-staging');
+  let store: TelemetryStore;
+  beforeAll(async () => {
+    // What a crash in the middle of an insert leaves behind.
+    mkdirSync(staging, { recursive: true });
+    writeFileSync(join(staging, '7.tsv'), 'half a batch');
+    store = openChdbStore({ path: dir, ...limits });
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('clears left-over batch files when it opens', () => {
+    expect(readdirSync(staging)).toEqual([]);
+  });
+
+  it('removes each batch file once inserted, and after a refused insert too, storing nothing of it', async () => {
+    await store.insertSpans([span(1), span(2)]);
+    expect(readdirSync(staging)).toEqual([]);
+    const broken = { rows: 1, index: Buffer.from('not a row\n'), data: Buffer.from('1\tnot\ta\trow\n') };
+    await expect(store.insertEncodedSpans(broken)).rejects.toMatchObject({ name: 'StoreQueryError' });
+    expect(readdirSync(staging)).toEqual([]);
+    const [{ n }] = await store.query<{ n: string }>(sql`SELECT count() AS n FROM spans_data`);
+    expect(n).toBe('2');
+  });
 });
 
 const chUrl = process.env.LANTERN_TEST_CH_URL;
