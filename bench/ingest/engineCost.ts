@@ -7,13 +7,14 @@ import { decodeTracesProto } from '../../packages/server/src/ingest/otlp';
 import { sql } from '../../packages/server/src/storage/sql';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { encodeSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
+import { stageSpans } from '../../packages/server/src/storage/telemetry/spanStaging';
 import { buildRequestPool } from './requestPool';
 
 /**
  * The engine's CPU per stored row, split the ways that matter for ingest cost: per table, and with
- * or without background merges. Inserts the bench's rows (pre-encoded, as the server sends them)
- * through the embedded store into a fresh chDB, one batch after the other, then waits for merges to
- * settle. CPU is this process's (chDB runs in it), so it includes the engine's parsing, merging and
+ * or without background merges. Inserts the bench's rows (pre-encoded and staged, as the server
+ * does) through the embedded store into a fresh chDB, one batch after the other, then waits for
+ * merges to settle. CPU is this process's (chDB runs in it), so it includes the engine's parsing, merging and
  * materialized-view threads. Figures: docs/benchmarks.md.
  *
  *   node --import tsx bench/ingest/engineCost.ts [--tables both|index|data] [--no-merges] [--batches 30] [--batch-rows 20000]
@@ -43,11 +44,13 @@ try {
   await store.migrate();
   if (args['no-merges']) await store.query(sql`SYSTEM STOP MERGES`);
   const insert = (e: (typeof encoded)[number]) =>
-    store.insertEncodedSpans({
-      rows: e.rows,
-      index: args.tables === 'data' ? none : e.index,
-      data: args.tables === 'index' ? none : e.data,
-    });
+    store.insertStagedSpans([
+      stageSpans(store.stagingDir, {
+        rows: e.rows,
+        index: args.tables === 'data' ? none : e.index,
+        data: args.tables === 'index' ? none : e.data,
+      }),
+    ]);
   await insert(encoded[0]); // the first insert pays for loading code
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

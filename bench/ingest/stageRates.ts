@@ -6,14 +6,15 @@ import { decodeTracesProto, type OtlpTracesRequest } from '../../packages/server
 import type { SpanRow } from '../../packages/server/src/ingest/spanRow';
 import { sql } from '../../packages/server/src/storage/sql';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
-import { encodeSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
+import { encodeSpans, type EncodedSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
+import { stageSpans } from '../../packages/server/src/storage/telemetry/spanStaging';
 import { readPoolFile } from './requestPool';
 
 /**
  * The server's ingest stages measured one by one on the very bodies the load run sends, in a
  * process of its own (chDB binds one data directory per process, and the server must not share
  * the cores while this runs): protobuf decode, normalisation, the store's row encoding (TSV), and
- * the raw engine insert of those encoded rows (`insertEncodedSpans`) in batches of the server's
+ * the raw engine insert of those encoded rows (staged, then `insertStagedSpans`) in batches of the server's
  * batch size: the most the engine can take, with no JS work in the way.
  * Also counts what the server's data directory holds after the load run, as a check that every
  * acknowledged span was stored.
@@ -81,11 +82,13 @@ async function main(): Promise<void> {
   try {
     const store = openChdbStore({ path: dir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
     await store.migrate();
-    await store.insertEncodedSpans(encoded[0]); // the first insert pays for part creation and code loading
+    // Each batch is staged as the prepare workers do, then inserted (the staging write is timed too).
+    const insert = (b: EncodedSpans) => store.insertStagedSpans([stageSpans(store.stagingDir, b)]);
+    await insert(encoded[0]); // the first insert pays for part creation and code loading
     const t0 = performance.now();
     for (let i = 1; raw.batches < 5 || performance.now() - t0 < rawSeconds * 1000; i++) {
       const b = encoded[i % encoded.length];
-      await store.insertEncodedSpans(b);
+      await insert(b);
       raw.batches++;
       raw.rows += b.rows;
     }

@@ -62,7 +62,7 @@ export function formatSummary(r: IngestBenchResult): string {
     const ratio = e2e / stages.raw.spansPerSec;
     lines.push(
       '',
-      `raw chDB        ${k(stages.raw.spansPerSec)} spans/s = ${k(stages.raw.rowsPerSec)} rows/s (insertEncodedSpans of pre-encoded rows, ` +
+      `raw chDB        ${k(stages.raw.spansPerSec)} spans/s = ${k(stages.raw.rowsPerSec)} rows/s (insertStagedSpans of pre-encoded rows, ` +
         `${stages.raw.batches} batches of ${r.settings.ingest.batch_rows} rows)`,
       `ratio           end to end / raw = ${ratio.toFixed(2)}`,
       `stages alone    decode ${k(stages.decodeSpansPerSec)} spans/s, normalise ${k(stages.normalizeSpansPerSec)} spans/s, ` +

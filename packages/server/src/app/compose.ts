@@ -12,7 +12,7 @@ import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } 
 import { createMetricQueryRunner, createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
-import { concatEncoded, openTelemetryStore, type EncodedSpans } from '../storage/telemetry';
+import { openTelemetryStore, type StagedSpans } from '../storage/telemetry';
 import { registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
 
@@ -59,13 +59,13 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     sessions: createSessionSigner(resolveSecretKey(config.secret_key, config.data_dir)),
   });
 
-  const batcher: SpanBatcher = new Batcher<EncodedSpans>({
+  const batcher: SpanBatcher = new Batcher<StagedSpans>({
     batchRows: config.ingest.batch_rows,
     flushIntervalMs: config.ingest.flush_interval_ms,
     queueRows: config.ingest.queue_rows,
     queueBytes: config.ingest.queue_bytes,
     maxQueueWaitMs: config.ingest.max_queue_wait_ms,
-    write: (chunks) => telemetry.insertEncodedSpans(concatEncoded(chunks)),
+    write: (chunks) => telemetry.insertStagedSpans(chunks),
     onError: (err, rows) => log.error({ err, rows }, 'span batch insert failed'),
   });
   const preparePool = createPreparePool({
@@ -84,7 +84,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     // Runs per request, after `ingest` below exists.
     counters: () => ingest.stats.signal('metrics'),
   });
-  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log, metrics: metrics.ingest });
+  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log, metrics: metrics.ingest, stagingDir: telemetry.stagingDir });
 
   const http = await createHttpApp(log);
   registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });

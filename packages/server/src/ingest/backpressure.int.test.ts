@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
 import { runOverload } from '../../../../e2e/hardening/overload';
@@ -20,11 +22,14 @@ describe('a full queue', () => {
     if (lantern) removeDataDir(lantern.dataDir);
   });
 
+  // Each request encodes to more than STAGE_FILE_MIN_BYTES, so its rows wait in staged files.
+  const payload = 'x'.repeat(20_000);
   function body(traceId: string, spans: number): string {
     const now = BigInt(Date.now()) * 1_000_000n;
     return JSON.stringify({
       resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: Array.from({ length: spans }, (_, i) => ({
         traceId, spanId: (i + 1).toString(16).padStart(16, '0'), name: 'work', kind: 1,
+        attributes: [{ key: 'payload', value: { stringValue: payload } }],
         startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1000n),
       })) }] }],
     });
@@ -45,7 +50,11 @@ describe('a full queue', () => {
     expect(second.status).toBe(429);
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(await second.json()).toMatchObject({ code: 'queue_full' });
+    // The refused request's staged rows are gone; the waiting one's are still there.
+    const staged = () => readdirSync(join(lantern.dataDir, 'ch', 'ingest-staging'));
+    expect(staged()).toHaveLength(2);
     expect((await first).status).toBe(200);
+    expect(staged()).toEqual([]);
 
     const cookie = await signIn(lantern.baseUrl);
     const get = (id: string) => fetch(`${lantern.baseUrl}/api/v1/tracing/1/traces/${id}`, { headers: { cookie } });

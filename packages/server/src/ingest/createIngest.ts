@@ -28,12 +28,22 @@ export interface IngestDeps {
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** OTLP metrics (the metrics area's own decode, mapping and batcher). */
   metrics: SignalIngest;
+  /** Where encoded span rows wait for their batch (TelemetryStore.stagingDir). */
+  stagingDir: string;
 }
 
-export function createIngest({ config, batcher, pool, projects, log, metrics }: IngestDeps): Ingest {
+export function createIngest({ config, batcher, pool, projects, log, metrics, stagingDir }: IngestDeps): Ingest {
   const limits = config.ingest;
   const stats = new IngestStats(batcher.stats, { maxRows: limits.queue_rows, maxBytes: limits.queue_bytes });
-  const pipeline = createIngestPipeline({ batcher, pool, stats, maxRowsPerRequest: limits.max_rows_per_request, queueRows: limits.queue_rows, queueBytes: limits.queue_bytes });
+  const pipeline = createIngestPipeline({
+    batcher,
+    pool,
+    stats,
+    stagingDir,
+    maxRowsPerRequest: limits.max_rows_per_request,
+    queueRows: limits.queue_rows,
+    queueBytes: limits.queue_bytes,
+  });
   const otlp: Record<IngestSignal, SignalIngest> = {
     traces: (project, format, body) => pipeline.run('traces', 'otlp_traces', project, format, body),
     logs: (project, format, body) => pipeline.run('logs', 'otlp_logs', project, format, body),

@@ -1,10 +1,10 @@
 import type { ProjectConfig } from '../config';
 import { AppError } from '../http/appError';
-import type { EncodedSpans } from '../storage/telemetry/spanRowEncoding';
+import { unstageSpans, type StagedSpans } from '../storage/telemetry/spanStaging';
 import { BatcherClosedError, QueueFullError, type Batcher } from './batcher';
 import type { IngestSignal, IngestStats } from './ingestStats';
 import type { PartialSuccess } from './otlpResponse';
-import { toBuffer, type PrepareKind } from './prepare';
+import type { PrepareKind } from './prepare';
 import type { PreparePool } from './preparePool';
 import type { BodyFormat } from './requestBody';
 
@@ -15,8 +15,8 @@ import type { BodyFormat } from './requestBody';
  * invalid come back as a partial success. Every outcome is counted.
  */
 
-/** Span rows (spans, events, logs) wait for their batch already encoded for storage. */
-export type SpanBatcher = Batcher<EncodedSpans>;
+/** Span rows (spans, events, logs) wait for their batch encoded and staged for storage. */
+export type SpanBatcher = Batcher<StagedSpans>;
 
 /** One signal's ingest: the project it writes to, the body format and the decoded body bytes. */
 export type SignalIngest = (project: ProjectConfig, format: BodyFormat, body: Buffer) => Promise<PartialSuccess | null>;
@@ -35,6 +35,8 @@ export interface PipelineDeps {
   /** The batcher's queue limits, to refuse before any decoding when it is already full. */
   queueRows: number;
   queueBytes: number;
+  /** Where prepare stages encoded rows (TelemetryStore.stagingDir). */
+  stagingDir: string;
 }
 
 export function createIngestPipeline(deps: PipelineDeps): IngestPipeline {
@@ -61,6 +63,7 @@ export function createIngestPipeline(deps: PipelineDeps): IngestPipeline {
           project: { projectId: project.id, groupByEnv: project.group_by_env, groupFuncsByService: project.group_funcs_by_service },
           nowNs: (BigInt(Date.now()) * 1_000_000n).toString(),
           maxRows: deps.maxRowsPerRequest,
+          stagingDir: deps.stagingDir,
         }),
         () => counters.rejectedRequests++,
       );
@@ -70,21 +73,24 @@ export function createIngestPipeline(deps: PipelineDeps): IngestPipeline {
         throw new AppError(result.type, result.code, result.message);
       }
       counters.rejectedRows += result.rejected;
-      const index = toBuffer(result.index);
-      const data = toBuffer(result.data);
-      try {
-        await throttled(
-          () => batcher.submit([{ rows: result.rows, index, data }], index.length + data.length, result.rows),
-          () => (counters.throttledRows += result.rows),
-        );
-      } catch (err) {
-        if (err instanceof AppError) throw err;
-        counters.failedRows += result.rows;
-        if (err instanceof BatcherClosedError) throw new AppError('unavailable', 'shutting_down', err.message, 5);
-        // A failed write: the client must retry; nothing is reported as stored.
-        throw new AppError('unavailable', 'storage_unavailable', `rows could not be stored: ${(err as Error).message}`, 1);
+      const { staged } = result;
+      if (staged) {
+        try {
+          await throttled(
+            () => batcher.submit([staged], staged.indexBytes + staged.dataBytes, staged.rows),
+            () => (counters.throttledRows += staged.rows),
+          );
+        } catch (err) {
+          // Refused by the queue (the files are still ours) or a failed write (already removed).
+          await unstageSpans([staged]);
+          if (err instanceof AppError) throw err;
+          counters.failedRows += staged.rows;
+          if (err instanceof BatcherClosedError) throw new AppError('unavailable', 'shutting_down', err.message, 5);
+          // A failed write: the client must retry; nothing is reported as stored.
+          throw new AppError('unavailable', 'storage_unavailable', `rows could not be stored: ${(err as Error).message}`, 1);
+        }
+        counters.acceptedRows += staged.rows;
       }
-      counters.acceptedRows += result.rows;
       return result.rejected > 0 ? { rejected: result.rejected, message: result.rejectedMessage } : null;
     },
   };

@@ -1,5 +1,6 @@
 import { AppError, type AppErrorType } from '../http/appError';
 import { encodeSpans } from '../storage/telemetry/spanRowEncoding';
+import { stageSpans, type StagedSpans } from '../storage/telemetry/spanStaging';
 import { produceOtlpLogs } from './logsIngest';
 import { storable } from './storableRows';
 import { OtlpDecodeError } from './otlp';
@@ -9,9 +10,10 @@ import { produceOtlpTraces } from './tracesIngest';
 import { produceVector, produceZipkin } from './zipkinVectorIngest';
 
 /**
- * The CPU-heavy part of every ingest path, from decoded request body to rows encoded for storage:
- * decode, normalise, check the per-request row cap, encode. Pure and synchronous, so it runs the
- * same in a worker thread (see preparePool.ts) or inline.
+ * The CPU-heavy part of every ingest path, from decoded request body to rows staged for storage:
+ * decode, normalise, check the per-request row cap, encode, stage (a large chunk is written to the
+ * store's staging directory, see spanStaging.ts). Synchronous, so it runs the same in a worker
+ * thread (see preparePool.ts) or inline.
  */
 export type PrepareKind = 'otlp_traces' | 'otlp_logs' | 'zipkin' | 'vector';
 
@@ -29,6 +31,8 @@ export interface PrepareTask {
   /** Receive time in Unix nanoseconds (decimal), for records without a timestamp. */
   nowNs: string;
   maxRows: number;
+  /** The store's staging directory, where the encoded rows are written (TelemetryStore.stagingDir). */
+  stagingDir: string;
 }
 
 /** What a path's decode + normalise step yields. */
@@ -52,7 +56,7 @@ const PRODUCERS: Record<PrepareKind, (body: Buffer, format: BodyFormat, project:
  * body could not be read at all).
  */
 export type PrepareResult =
-  | { ok: true; rows: number; index: Uint8Array; data: Uint8Array; rejected: number; rejectedMessage: string }
+  | { ok: true; staged: StagedSpans | null; rejected: number; rejectedMessage: string }
   | { ok: false; type: AppErrorType; code: string; message: string; rows: number };
 
 export function prepare(task: PrepareTask): PrepareResult {
@@ -71,11 +75,6 @@ export function prepare(task: PrepareTask): PrepareResult {
     const message = `the request holds ${rows.length} rows; at most ${task.maxRows} are taken per request (send smaller batches)`;
     return { ok: false, type: 'too_large', code: 'too_many_rows', message, rows: rows.length };
   }
-  const { index, data } = encodeSpans(rows);
-  return { ok: true, rows: rows.length, index, data, rejected, rejectedMessage };
-}
-
-/** Typed arrays lose their Buffer class between threads; this wraps the same memory again. */
-export function toBuffer(u8: Uint8Array): Buffer {
-  return Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+  const staged = rows.length > 0 ? stageSpans(task.stagingDir, encodeSpans(rows)) : null;
+  return { ok: true, staged, rejected, rejectedMessage };
 }

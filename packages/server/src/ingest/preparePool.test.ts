@@ -10,6 +10,7 @@ const task = (bytes: number): PrepareTask => ({
   project: { projectId: 1, groupByEnv: false, groupFuncsByService: false },
   nowNs: '0',
   maxRows: 10,
+  stagingDir: '/nonexistent',
 });
 const done: PrepareResult = { ok: false, type: 'invalid_input', code: 'x', message: 'x', rows: 0 };
 

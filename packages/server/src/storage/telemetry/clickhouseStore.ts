@@ -1,10 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createClient } from '@clickhouse/client';
 import type { SpanRow } from '../../ingest/spanRow';
 import { compile, sql, param, type SqlFragment } from '../sql';
 import { cleanEngineMessage } from './chdbStore';
 import { applyMigrations } from './migrate';
-import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS, type EncodedSpans } from './spanRowEncoding';
+import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
+import { resetStagingDir, stagedFile, stageSpans, unstageSpans, type StagedSpans, type StagedTable } from './spanStaging';
 import { StoreQueryError, type TelemetryStore } from './telemetryStore';
 
 /**
@@ -13,6 +15,8 @@ import { StoreQueryError, type TelemetryStore } from './telemetryStore';
  */
 export function openClickHouseStore(opts: {
   url: string;
+  /** Where ingest stages encoded rows before they are sent (a local directory). */
+  stagingDir: string;
   ttl: { spansDays: number; metricsDays: number };
   maxMemoryUsage: number;
   maxThreads: number;
@@ -37,20 +41,28 @@ export function openClickHouseStore(opts: {
     }
   };
 
-  const insertRaw = async (table: string, columns: readonly string[], body: Buffer) => {
+  const insertRaw = async (table: string, columns: readonly string[], body: Buffer[]) => {
+    if (body.every((b) => b.length === 0)) return;
     // exec with values sends the query as a URL parameter and the bytes as the body, untouched.
     // Table and column names are our own constants, never input.
     const query = `INSERT INTO ${table} (${columns.join(', ')}) FORMAT TabSeparated`;
-    const res = await client.exec({ query, values: Readable.from([body]) });
+    const res = await client.exec({ query, values: Readable.from([Buffer.concat(body)]) });
     res.stream.resume();
   };
 
-  const insertEncodedSpans = async ({ rows, index, data }: EncodedSpans) => {
-    if (rows === 0) return;
-    // Both at once: a ClickHouse server runs them in parallel (embedded chDB would not; see there).
-    // For the moment between the two commits a span may be listed before its page can be read,
-    // which the trace page allows for ("it may take up to 30 seconds to process a trace").
-    await Promise.all([insertRaw('spans_data', SPANS_DATA_COLUMNS, data), insertRaw('spans_index', SPANS_INDEX_COLUMNS, index)]);
+  resetStagingDir(opts.stagingDir);
+  const insertStagedSpans = async (chunks: readonly StagedSpans[]) => {
+    try {
+      const read = (t: StagedTable) =>
+        Promise.all(chunks.map(({ file, bytes }) => (file ? readFile(stagedFile(file, t)) : Promise.resolve(toBuffer(bytes![t])))));
+      const [index, data] = await Promise.all([read('index'), read('data')]);
+      // Both at once: a ClickHouse server runs them in parallel (embedded chDB would not; see there).
+      // For the moment between the two commits a span may be listed before its page can be read,
+      // which the trace page allows for ("it may take up to 30 seconds to process a trace").
+      await Promise.all([insertRaw('spans_data', SPANS_DATA_COLUMNS, data), insertRaw('spans_index', SPANS_INDEX_COLUMNS, index)]);
+    } finally {
+      await unstageSpans(chunks);
+    }
   };
 
   return {
@@ -74,9 +86,10 @@ export function openClickHouseStore(opts: {
       );
     },
     insertSpans: async (rows: readonly SpanRow[]) => {
-      if (rows.length > 0) await insertEncodedSpans(encodeSpans(rows));
+      if (rows.length > 0) await insertStagedSpans([stageSpans(opts.stagingDir, encodeSpans(rows))]);
     },
-    insertEncodedSpans,
+    stagingDir: opts.stagingDir,
+    insertStagedSpans,
     async insertRows(table, rows) {
       if (rows.length === 0) return;
       await client.insert({ table, values: rows as object[], format: 'JSONEachRow' });
@@ -86,4 +99,9 @@ export function openClickHouseStore(opts: {
       await client.close();
     },
   };
+}
+
+/** Typed arrays lose their Buffer class between threads; this wraps the same memory again. */
+function toBuffer(u8: Uint8Array): Buffer {
+  return Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 }

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 export { StoreQueryError, type InsertTable, type TelemetryStore } from './telemetryStore';
 export { openChdbStore } from './chdbStore';
 export { openClickHouseStore } from './clickhouseStore';
-export { concatEncoded, encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
+export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
+export { stageSpans, unstageSpans, type StagedSpans } from './spanStaging';
 
 export function openTelemetryStore(config: Config): TelemetryStore {
   const common = {
@@ -17,6 +18,8 @@ export function openTelemetryStore(config: Config): TelemetryStore {
     maxMemoryUsage: config.storage.ch.max_memory_usage,
     maxThreads: config.storage.ch.max_threads,
   };
-  if (config.storage.ch.url) return openClickHouseStore({ url: config.storage.ch.url, ...common });
+  if (config.storage.ch.url) {
+    return openClickHouseStore({ url: config.storage.ch.url, stagingDir: join(config.data_dir, 'ingest-staging'), ...common });
+  }
   return openChdbStore({ path: join(config.data_dir, 'ch'), ...common });
 }

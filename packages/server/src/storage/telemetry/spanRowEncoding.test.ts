@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SpanRow } from '../../ingest/spanRow';
-import { concatEncoded, encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
+import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 
 function span(i: number, attrs: SpanRow['attrs'] = {}): SpanRow {
   return {
@@ -50,14 +50,5 @@ describe('encodeSpans', () => {
       const { index, data } = encodeSpans(Array.from({ length: n }, (_, i) => span(i)));
       for (const b of [index, data]) expect(b.buffer.byteLength).toBeLessThanOrEqual(Math.max(4096, Math.ceil(b.length / 0.75)));
     }
-  });
-
-  it('concatenates the chunks of a batch', () => {
-    const a = encodeSpans([span(0)]);
-    const b = encodeSpans([span(1), span(2)]);
-    const all = concatEncoded([a, b]);
-    expect(all.rows).toBe(3);
-    expect(all.index.toString()).toBe(a.index.toString() + b.index.toString());
-    expect(all.data.toString()).toBe(a.data.toString() + b.data.toString());
   });
 });

@@ -137,14 +137,6 @@ class LineWriter {
   }
 }
 
-/** Concatenates the chunks of a batch (each line already ends with a newline). */
-export function concatEncoded(chunks: readonly EncodedSpans[]): EncodedSpans {
-  if (chunks.length === 1) return chunks[0];
-  let rows = 0;
-  for (const c of chunks) rows += c.rows;
-  return { rows, index: Buffer.concat(chunks.map((c) => c.index)), data: Buffer.concat(chunks.map((c) => c.data)) };
-}
-
 function encodeIndexLine(r: SpanRow, f: SharedFields): string {
   const columnValues: string[] = new Array<string>(ATTR_COLUMNS.length).fill('');
   let keys = '';

@@ -6,6 +6,8 @@ import type { SpanRow } from '../../ingest/spanRow';
 import { param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { openClickHouseStore } from './clickhouseStore';
+import { encodeSpans } from './spanRowEncoding';
+import { stageSpans } from './spanStaging';
 import type { TelemetryStore } from './telemetryStore';
 
 /**
@@ -141,16 +143,37 @@ describe('chDB store, staged batch files', () => {
   it('removes each batch file once inserted, and after a refused insert too, storing nothing of it', async () => {
     await store.insertSpans([span(1), span(2)]);
     expect(readdirSync(staging)).toEqual([]);
-    const broken = { rows: 1, index: Buffer.from('not a row\n'), data: Buffer.from('1\tnot\ta\trow\n') };
-    await expect(store.insertEncodedSpans(broken)).rejects.toMatchObject({ name: 'StoreQueryError' });
+    // Staged as files whatever their size (minFileBytes 0), next to a small chunk kept in memory.
+    const good = stageSpans(store.stagingDir, encodeSpans([span(3)]), 0);
+    const broken = stageSpans(store.stagingDir, { rows: 1, index: Buffer.from('not a row\n'), data: Buffer.from('1\tnot\ta\trow\n') }, 0);
+    const small = stageSpans(store.stagingDir, encodeSpans([span(4)]));
+    expect(small.file).toBeNull();
+    expect(readdirSync(staging)).toHaveLength(4);
+    await expect(store.insertStagedSpans([good, small, broken])).rejects.toMatchObject({ name: 'StoreQueryError' });
     expect(readdirSync(staging)).toEqual([]);
     const [{ n }] = await store.query<{ n: string }>(sql`SELECT count() AS n FROM spans_data`);
     expect(n).toBe('2');
+  });
+
+  it('inserts the chunks of a batch from their files together, however many there are', async () => {
+    const chunks = [stageSpans(store.stagingDir, encodeSpans([span(10), span(11)]), 0), stageSpans(store.stagingDir, encodeSpans([span(12)]))];
+    await store.insertStagedSpans(chunks);
+    expect(readdirSync(staging)).toEqual([]);
+    const ids = await store.query<{ id: string }>(sql`SELECT id FROM spans_index WHERE id > ${param.uint64(0xfffffffffffffff0n + 9n)} ORDER BY id`);
+    expect(ids.map((r) => BigInt(r.id) - 0xfffffffffffffff0n)).toEqual([10n, 11n, 12n]);
+    // A batch of many one-span requests, in files and in memory.
+    const many = Array.from({ length: 3000 }, (_, i) => stageSpans(store.stagingDir, encodeSpans([span(1, { id: BigInt(i + 1) })]), i % 2 ? 0 : undefined));
+    await store.insertStagedSpans(many);
+    expect(readdirSync(staging)).toEqual([]);
+    const [{ n }] = await store.query<{ n: string }>(sql`SELECT count() AS n FROM spans_data`);
+    expect(n).toBe(String(2 + 3 + 3000));
   });
 });
 
 const chUrl = process.env.LANTERN_TEST_CH_URL;
 if (!chUrl) console.log('ClickHouse store checks skipped: set LANTERN_TEST_CH_URL=http://user:pass@host:8123/db to run them');
 describe.runIf(Boolean(chUrl))('remote ClickHouse store', () => {
-  storeChecks(() => openClickHouseStore({ url: chUrl!, ...limits }));
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-store-ch-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  storeChecks(() => openClickHouseStore({ url: chUrl!, stagingDir: dir, ...limits }));
 });

@@ -1,5 +1,5 @@
 import type { SpanRow } from '../../ingest/spanRow';
-import type { EncodedSpans } from './spanRowEncoding';
+import type { StagedSpans } from './spanStaging';
 import type { SqlFragment } from '../sql';
 
 /**
@@ -12,8 +12,14 @@ export interface TelemetryStore {
   migrate(): Promise<void>;
   /** Resolves only once the rows are committed (durable across a process kill). */
   insertSpans(rows: readonly SpanRow[]): Promise<void>;
-  /** Same, for rows already encoded with `encodeSpans` (what the ingest batcher holds). */
-  insertEncodedSpans(spans: EncodedSpans): Promise<void>;
+  /** Where `stageSpans` puts rows for `insertStagedSpans` (emptied when the store opens). */
+  readonly stagingDir: string;
+  /**
+   * Same, for rows encoded and staged with `stageSpans` (what the ingest batcher holds), as one
+   * insert per table. Takes the chunks over: their files are removed once it returns, committed
+   * or not.
+   */
+  insertStagedSpans(chunks: readonly StagedSpans[]): Promise<void>;
   /**
    * Inserts plain JSON rows (JSONEachRow) into one of our tables; resolves once committed.
    * `table` is an identifier we own, never user text.
