@@ -265,7 +265,10 @@ describe('tracing screens', () => {
     await page.getByTestId('views-open').click();
     await page.getByTestId('view-delete').click();
     await page.getByTestId('views-empty').waitFor();
+    // The delete button is gone with its view; Escape reaches the drawer once focus is back in it.
+    await page.waitForFunction(() => document.querySelector('[data-testid="views-drawer"]')?.contains(document.activeElement));
     await page.keyboard.press('Escape');
+    await page.getByTestId('views-drawer').waitFor({ state: 'detached' });
 
     // Filters drawer: an attribute's values with counts; a click filters by that value.
     await page.getByTestId('qb-filters').click();
