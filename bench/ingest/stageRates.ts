@@ -14,8 +14,8 @@ import { readPoolFile } from './requestPool';
  * The server's ingest stages measured one by one on the very bodies the load run sends, in a
  * process of its own (chDB binds one data directory per process, and the server must not share
  * the cores while this runs): protobuf decode, normalisation, the store's row encoding (TSV), and
- * the raw engine insert of those encoded rows (staged, then `insertStagedSpans`) in batches of the server's
- * batch size: the most the engine can take, with no JS work in the way.
+ * the raw engine insert of those encoded rows (staged, then `insertStagedSpans`) in batches of the
+ * server's batch size: the most the engine can take, with no JS work in the way.
  * Also counts what the server's data directory holds after the load run, as a check that every
  * acknowledged span was stored.
  *

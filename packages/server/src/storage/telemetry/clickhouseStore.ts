@@ -41,7 +41,7 @@ export function openClickHouseStore(opts: {
     }
   };
 
-  const insertRaw = async (table: string, columns: readonly string[], body: Buffer[]) => {
+  const insertRaw = async (table: string, columns: readonly string[], body: Uint8Array[]) => {
     if (body.every((b) => b.length === 0)) return;
     // exec with values sends the query as a URL parameter and the bytes as the body, untouched.
     // Table and column names are our own constants, never input.
@@ -54,7 +54,7 @@ export function openClickHouseStore(opts: {
   const insertStagedSpans = async (chunks: readonly StagedSpans[]) => {
     try {
       const read = (t: StagedTable) =>
-        Promise.all(chunks.map(({ file, bytes }) => (file ? readFile(stagedFile(file, t)) : Promise.resolve(toBuffer(bytes![t])))));
+        Promise.all(chunks.map(({ file, bytes }) => (file ? readFile(stagedFile(file, t)) : bytes![t])));
       const [index, data] = await Promise.all([read('index'), read('data')]);
       // Both at once: a ClickHouse server runs them in parallel (embedded chDB would not; see there).
       // For the moment between the two commits a span may be listed before its page can be read,
@@ -101,7 +101,3 @@ export function openClickHouseStore(opts: {
   };
 }
 
-/** Typed arrays lose their Buffer class between threads; this wraps the same memory again. */
-function toBuffer(u8: Uint8Array): Buffer {
-  return Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
-}
