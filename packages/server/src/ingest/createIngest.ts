@@ -29,7 +29,7 @@ export interface IngestDeps {
   /** OTLP metrics (the metrics area's own decode, mapping and batcher). */
   metrics: SignalIngest;
   /** Where encoded span rows wait for their batch (TelemetryStore.stagingDir). */
-  stagingDir: string;
+  stagingDir: string | null;
 }
 
 export function createIngest({ config, batcher, pool, projects, log, metrics, stagingDir }: IngestDeps): Ingest {

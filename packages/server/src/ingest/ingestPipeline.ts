@@ -36,7 +36,7 @@ export interface PipelineDeps {
   queueRows: number;
   queueBytes: number;
   /** Where prepare stages encoded rows (TelemetryStore.stagingDir). */
-  stagingDir: string;
+  stagingDir: string | null;
 }
 
 export function createIngestPipeline(deps: PipelineDeps): IngestPipeline {

@@ -31,8 +31,8 @@ export interface PrepareTask {
   /** Receive time in Unix nanoseconds (decimal), for records without a timestamp. */
   nowNs: string;
   maxRows: number;
-  /** The store's staging directory, where the encoded rows are written (TelemetryStore.stagingDir). */
-  stagingDir: string;
+  /** Where large encoded chunks are written (TelemetryStore.stagingDir; null: all kept in memory). */
+  stagingDir: string | null;
 }
 
 /** What a path's decode + normalise step yields. */

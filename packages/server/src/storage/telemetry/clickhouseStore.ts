@@ -6,7 +6,7 @@ import { compile, sql, param, type SqlFragment } from '../sql';
 import { cleanEngineMessage } from './chdbStore';
 import { applyMigrations } from './migrate';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
-import { resetStagingDir, stagedFile, stageSpans, unstageSpans, type StagedSpans, type StagedTable } from './spanStaging';
+import { stagedFile, stageSpans, unstageSpans, type StagedSpans, type StagedTable } from './spanStaging';
 import { StoreQueryError, type TelemetryStore } from './telemetryStore';
 
 /**
@@ -15,8 +15,6 @@ import { StoreQueryError, type TelemetryStore } from './telemetryStore';
  */
 export function openClickHouseStore(opts: {
   url: string;
-  /** Where ingest stages encoded rows before they are sent (a local directory). */
-  stagingDir: string;
   ttl: { spansDays: number; metricsDays: number };
   maxMemoryUsage: number;
   maxThreads: number;
@@ -50,7 +48,7 @@ export function openClickHouseStore(opts: {
     res.stream.resume();
   };
 
-  resetStagingDir(opts.stagingDir);
+  // Chunks come in memory (stagingDir null below): the bytes go over HTTP anyway.
   const insertStagedSpans = async (chunks: readonly StagedSpans[]) => {
     try {
       const read = (t: StagedTable) =>
@@ -86,9 +84,9 @@ export function openClickHouseStore(opts: {
       );
     },
     insertSpans: async (rows: readonly SpanRow[]) => {
-      if (rows.length > 0) await insertStagedSpans([stageSpans(opts.stagingDir, encodeSpans(rows))]);
+      if (rows.length > 0) await insertStagedSpans([stageSpans(null, encodeSpans(rows))]);
     },
-    stagingDir: opts.stagingDir,
+    stagingDir: null,
     insertStagedSpans,
     async insertRows(table, rows) {
       if (rows.length === 0) return;

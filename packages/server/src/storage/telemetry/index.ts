@@ -18,8 +18,6 @@ export function openTelemetryStore(config: Config): TelemetryStore {
     maxMemoryUsage: config.storage.ch.max_memory_usage,
     maxThreads: config.storage.ch.max_threads,
   };
-  if (config.storage.ch.url) {
-    return openClickHouseStore({ url: config.storage.ch.url, stagingDir: join(config.data_dir, 'ingest-staging'), ...common });
-  }
+  if (config.storage.ch.url) return openClickHouseStore({ url: config.storage.ch.url, ...common });
   return openChdbStore({ path: join(config.data_dir, 'ch'), ...common });
 }

@@ -12,8 +12,11 @@ export interface TelemetryStore {
   migrate(): Promise<void>;
   /** Resolves only once the rows are committed (durable across a process kill). */
   insertSpans(rows: readonly SpanRow[]): Promise<void>;
-  /** Where `stageSpans` puts rows for `insertStagedSpans` (emptied when the store opens). */
-  readonly stagingDir: string;
+  /**
+   * Where `stageSpans` puts large chunks for `insertStagedSpans` (emptied when the store opens);
+   * null when the store takes every chunk in memory.
+   */
+  readonly stagingDir: string | null;
   /**
    * Same, for rows encoded and staged with `stageSpans` (what the ingest batcher holds), as one
    * insert per table. Takes the chunks over: their files are removed once it returns, committed
