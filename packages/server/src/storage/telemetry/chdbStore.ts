@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join as joinPath } from 'node:path';
+import { join as joinPath, resolve } from 'node:path';
 import { Session } from 'chdb';
 import type { SpanRow } from '../../ingest/spanRow';
 import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
@@ -46,7 +46,8 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
   // INSERT ... SELECT FROM file('<dir>/*') per table reads: the engine parses files in about half
   // the time and CPU it takes for the same bytes sent inline after INSERT ... FORMAT
   // (bench/ingest/engineCost.ts), and reads several files in parallel.
-  const stagingDir = joinPath(opts.path, 'ingest-staging');
+  // Absolute: file() must not resolve a relative path against anything but our data directory.
+  const stagingDir = resolve(opts.path, 'ingest-staging');
   if (/[*?{]/.test(stagingDir)) {
     // file() would read them as glob characters.
     throw new Error(`the embedded store's path must not contain *, ? or { (it is ${JSON.stringify(opts.path)}): choose another data_dir`);

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpanRow } from '../../ingest/spanRow';
 import { param, sql } from '../sql';
@@ -128,7 +128,8 @@ describe('chDB store, staged batch files', () => {
     // What a crash in the middle of an insert leaves behind.
     mkdirSync(staging, { recursive: true });
     writeFileSync(join(staging, '7.tsv'), 'half a batch');
-    store = openChdbStore({ path: dir, ...limits });
+    // A data directory given relative to the working directory, as the default `data` is.
+    store = openChdbStore({ path: relative(process.cwd(), dir), ...limits });
     await store.migrate();
   });
   afterAll(async () => {
