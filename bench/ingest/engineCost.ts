@@ -14,8 +14,8 @@ import { buildRequestPool } from './requestPool';
  * The engine's CPU per stored row, split the ways that matter for ingest cost: per table, and with
  * or without background merges. Inserts the bench's rows (pre-encoded and staged, as the server
  * does) through the embedded store into a fresh chDB, one batch after the other, then waits for
- * merges to settle. CPU is this process's (chDB runs in it), so it includes the engine's parsing, merging and
- * materialized-view threads. Figures: docs/benchmarks.md.
+ * merges to settle. CPU is this process's (chDB runs in it), so it includes the engine's parsing,
+ * merging and materialized-view threads. Figures: docs/benchmarks.md.
  *
  *   node --import tsx bench/ingest/engineCost.ts [--tables both|index|data] [--no-merges] [--batches 30] [--batch-rows 20000]
  */

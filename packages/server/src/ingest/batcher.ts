@@ -7,7 +7,8 @@
  * So an idle server writes a request at once, a busy one writes back to back, and the engine never
  * sees more than one small insert (one new part per table) per interval: each insert costs tens of
  * milliseconds of engine CPU whatever its size (bench/ingest/engineCost.ts). When queued rows or
- * bytes would pass the limits the request is refused at once with QueueFullError (HTTP 429 / gRPC RESOURCE_EXHAUSTED), so memory stays bounded.
+ * bytes would pass the limits the request is refused at once with QueueFullError (HTTP 429 / gRPC
+ * RESOURCE_EXHAUSTED), so memory stays bounded.
  *
  * Items are whatever the writer takes: rows, or chunks of rows already encoded for storage (then
  * `submit` is told how many rows a chunk holds, and the limits count rows, not items).

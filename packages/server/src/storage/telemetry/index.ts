@@ -10,7 +10,7 @@ export { StoreQueryError, type InsertTable, type TelemetryStore } from './teleme
 export { openChdbStore } from './chdbStore';
 export { openClickHouseStore } from './clickhouseStore';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
-export { stageSpans, unstageSpans, type StagedSpans } from './spanStaging';
+export type { StagedSpans } from './spanStaging';
 
 export function openTelemetryStore(config: Config): TelemetryStore {
   const common = {
