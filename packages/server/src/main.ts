@@ -20,7 +20,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const lantern = await composeLantern(config);
+  // A web bundle built elsewhere (tests and parallel builds point here); packages/web/dist otherwise.
+  const lantern = await composeLantern(config, { webDist: process.env.LANTERN_WEB_DIST || undefined });
   const { httpPort, grpcPort } = await lantern.listen();
   const site = config.site.url.replace(/\/$/, '');
   lantern.log.info({ httpPort, grpcPort, dataDir: config.data_dir, config: file ?? '(defaults)' }, 'Lantern is up');

@@ -1,8 +1,6 @@
 import { createBrowserRouter, Navigate, useParams } from 'react-router-dom';
-import { AlertingPage } from '../features/alerting/AlertingPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ProjectCreatePage } from '../features/help/ProjectCreatePage';
-import { MetricsHelpPage, MetricsPage } from '../features/metrics/MetricsPage';
 import { ProjectSettingsPage } from '../features/projects/ProjectSettingsPage';
 import { TraceFindPage } from '../features/tracing/TraceFindPage';
 import { paths } from '../lib/routes/paths';
@@ -22,6 +20,10 @@ function ProjectRedirect({ to }: { to: (projectId: number) => string }) {
   const projectId = parseProjectId(useParams().projectId);
   return projectId === undefined ? <NotFoundPage /> : <Navigate to={to(projectId)} replace />;
 }
+
+const dashboardPage = () => import('../features/metrics/dashboards/DashboardPage').then((m) => ({ Component: m.DashboardPage }));
+const monitorMetricPage = () => import('../features/alerting/monitors/MonitorMetricPage').then((m) => ({ Component: m.MonitorMetricPage }));
+const monitorErrorPage = () => import('../features/alerting/monitors/MonitorErrorPage').then((m) => ({ Component: m.MonitorErrorPage }));
 
 export const router = createBrowserRouter([
   {
@@ -45,11 +47,35 @@ export const router = createBrowserRouter([
           { path: '/traces/:projectId/:traceId', lazy: () => import('../features/tracing/TracePage').then((m) => ({ Component: m.TracePage })) },
           { path: '/traces/:projectId/:traceId/:spanId', lazy: () => import('../features/tracing/SpanPage').then((m) => ({ Component: m.SpanPage })) },
           { path: '/metrics', element: <FirstProjectRedirect to={paths.metrics} /> },
-          { path: '/metrics/:projectId/help', element: <MetricsHelpPage /> },
-          { path: '/metrics/:projectId/*', element: <MetricsPage /> },
-          { path: '/alerting/:projectId/*', element: <AlertingPage /> },
-          { path: '/alerts', element: <FirstProjectRedirect to={paths.alerting} /> },
-          { path: '/alerts/:projectId/:alertId', element: <ProjectRedirect to={paths.alerting} /> },
+          { path: '/metrics/:projectId/help', lazy: () => import('../features/metrics/help/MetricsHelpPage').then((m) => ({ Component: m.MetricsHelpPage })) },
+          {
+            path: '/metrics/:projectId',
+            lazy: () => import('../features/metrics/MetricsLayout').then((m) => ({ Component: m.MetricsLayout })),
+            children: [
+              { index: true, lazy: dashboardPage },
+              { path: 'explore', lazy: () => import('../features/metrics/explore/MetricsExplorePage').then((m) => ({ Component: m.MetricsExplorePage })) },
+              { path: ':dashId', lazy: dashboardPage },
+            ],
+          },
+          {
+            path: '/alerting/:projectId',
+            lazy: () => import('../features/alerting/AlertingLayout').then((m) => ({ Component: m.AlertingLayout })),
+            children: [
+              { index: true, element: <ProjectRedirect to={paths.alerts} /> },
+              { path: 'alerts', lazy: () => import('../features/alerting/alerts/AlertListPage').then((m) => ({ Component: m.AlertListPage })) },
+              { path: 'alerts/:alertId', lazy: () => import('../features/alerting/alerts/AlertShowPage').then((m) => ({ Component: m.AlertShowPage })) },
+              { path: 'monitors', lazy: () => import('../features/alerting/monitors/MonitorListPage').then((m) => ({ Component: m.MonitorListPage })) },
+              { path: 'monitors/new-metric', lazy: monitorMetricPage },
+              { path: 'monitors/:monitorId/metric', lazy: monitorMetricPage },
+              { path: 'monitors/new-error', lazy: monitorErrorPage },
+              { path: 'monitors/:monitorId/error', lazy: monitorErrorPage },
+              { path: 'channels', lazy: () => import('../features/alerting/channels/ChannelListPage').then((m) => ({ Component: m.ChannelListPage })) },
+              { path: 'channels/:channelType/:channelId', lazy: () => import('../features/alerting/channels/ChannelShowPage').then((m) => ({ Component: m.ChannelShowPage })) },
+              { path: 'email', lazy: () => import('../features/alerting/email/EmailNotificationsPage').then((m) => ({ Component: m.EmailNotificationsPage })) },
+            ],
+          },
+          { path: '/alerts', element: <FirstProjectRedirect to={paths.alerts} /> },
+          { path: '/alerts/:projectId/:alertId', element: <ProjectRedirect to={paths.alerts} /> },
           { path: '/:projectId', element: <ProjectRedirect to={paths.overview} /> },
           { path: '*', element: <NotFoundPage /> },
         ],

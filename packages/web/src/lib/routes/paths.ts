@@ -34,8 +34,24 @@ export const paths = {
   spanItems: (projectId: Id, query?: PathQuery) => withQuery(`/spans/${projectId}/items`, query),
   /** SpanTimeseries (Explore spans, Timeseries tab). */
   spanTimeseries: (projectId: Id, query?: PathQuery) => withQuery(`/spans/${projectId}/timeseries`, query),
+  /** MetricsDashList: the picker goes on to the last opened (or first) dashboard. */
   metrics: (projectId: Id) => `/metrics/${projectId}`,
+  /** MetricsDashShow; `tab` is table | grid | yaml. */
+  dashboard: (projectId: Id, dashId: Id, query?: PathQuery) => withQuery(`/metrics/${projectId}/${dashId}`, query),
+  metricsExplore: (projectId: Id, query?: PathQuery) => withQuery(`/metrics/${projectId}/explore`, query),
   alerting: (projectId: Id) => `/alerting/${projectId}`,
+  /** AlertList; `query` may carry q, attrs filters, sort. */
+  alerts: (projectId: Id, query?: PathQuery) => withQuery(`/alerting/${projectId}/alerts`, query),
+  alert: (projectId: Id, alertId: Id) => `/alerting/${projectId}/alerts/${alertId}`,
+  monitors: (projectId: Id, query?: PathQuery) => withQuery(`/alerting/${projectId}/monitors`, query),
+  /** MonitorMetricNew: prefilled from name, metric[], alias[], query, columns (JSON text). */
+  monitorMetricNew: (projectId: Id, query?: PathQuery) => withQuery(`/alerting/${projectId}/monitors/new-metric`, query),
+  monitorMetric: (projectId: Id, monitorId: Id) => `/alerting/${projectId}/monitors/${monitorId}/metric`,
+  monitorErrorNew: (projectId: Id) => `/alerting/${projectId}/monitors/new-error`,
+  monitorError: (projectId: Id, monitorId: Id) => `/alerting/${projectId}/monitors/${monitorId}/error`,
+  channels: (projectId: Id) => `/alerting/${projectId}/channels`,
+  channel: (projectId: Id, type: 'slack' | 'webhook' | 'alertmanager', channelId: Id) => `/alerting/${projectId}/channels/${type}/${channelId}`,
+  emailNotifications: (projectId: Id) => `/alerting/${projectId}/email`,
   traceFind: (traceId: string) => `/traces/${traceId}`,
   trace: (projectId: Id, traceId: string) => `/traces/${projectId}/${traceId}`,
   span: (projectId: Id, traceId: string, spanId: string) => `/traces/${projectId}/${traceId}/${spanId}`,
