@@ -333,9 +333,9 @@ describe('metric monitors without a metrics engine', () => {
 
 describe('e-mail settings', () => {
   it('are all on by default and saved per user and project', async () => {
-    expect((await call('GET', '/notification-channels/email')).body).toEqual({ channel: { notifyOnMetrics: true, notifyOnNewErrors: true, notifyOnRecurringErrors: true, errorMatchers: [], email: 'admin@lantern.local' } });
+    expect((await call('GET', '/notification-channels/email')).body).toEqual({ channel: { notifyOnMetrics: true, notifyOnNewErrors: true, notifyOnRecurringErrors: true, errorMatchers: [], email: 'admin@lantern.local' }, smtpEnabled: true });
     const saved = await call('PUT', '/notification-channels/email', { notifyOnMetrics: false, notifyOnNewErrors: true, notifyOnRecurringErrors: false, errorMatchers: [{ attr: 'service.name', value: 'api' }, { attr: '', value: '' }] });
-    expect(saved.body).toEqual({ channel: { notifyOnMetrics: false, notifyOnNewErrors: true, notifyOnRecurringErrors: false, errorMatchers: [{ attr: 'service.name', value: 'api' }], email: 'admin@lantern.local' } });
+    expect(saved.body).toEqual({ channel: { notifyOnMetrics: false, notifyOnNewErrors: true, notifyOnRecurringErrors: false, errorMatchers: [{ attr: 'service.name', value: 'api' }], email: 'admin@lantern.local' }, smtpEnabled: true });
     expect((await call('GET', '/notification-channels/email')).body).toEqual(saved.body);
   });
 });

@@ -45,6 +45,7 @@ export function registerAlertingRoutes(
     app.get(`${ch}/${kind}/:id`, (req) => deps.channels.show(project(req), kind, id(req)));
     app.put(`${ch}/${kind}/:id`, (req) => deps.channels.update(project(req), kind, id(req), req.body));
   }
+  app.post(`${ch}/:id/test`, (req) => deps.channels.test(project(req), id(req)));
   app.put(`${ch}/:id/paused`, (req) => deps.channels.setState(project(req), id(req), 'paused'));
   app.put(`${ch}/:id/unpaused`, (req) => deps.channels.setState(project(req), id(req), 'delivering'));
   app.delete(`${ch}/:id`, (req) => deps.channels.remove(project(req), id(req)));

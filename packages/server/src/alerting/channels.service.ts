@@ -4,10 +4,22 @@ import { parseInput } from '../http/parseInput';
 import { toChannel, type ChannelParams, type ChannelRow, type ChannelsStore } from './channels.store';
 import type { AlertingDb } from './db';
 import { RefusedAddressError, type AddressGuard } from './delivery/ssrf';
+import { sendTestNotification } from './delivery/testNotification';
 import { readEmailSettings, writeEmailSettings } from './emailSettings.store';
 
 /** Notification channels (reference alerting §3.7) and the per-user e-mail settings. */
-export function createChannelsService(deps: { db: AlertingDb; channels: ChannelsStore; guard: AddressGuard; now: () => Date }) {
+export interface ChannelsServiceDeps {
+  db: AlertingDb;
+  channels: ChannelsStore;
+  guard: AddressGuard;
+  now: () => Date;
+  /** Whether notifications.smtp is enabled: the e-mail settings page says so when it is not. */
+  smtpEnabled: boolean;
+  siteUrl: string;
+  projectName(projectId: number): string;
+}
+
+export function createChannelsService(deps: ChannelsServiceDeps) {
   const { channels } = deps;
 
   async function own(projectId: number, rawId: string, types?: ChannelType[]): Promise<ChannelRow> {
@@ -67,13 +79,20 @@ export function createChannelsService(deps: { db: AlertingDb; channels: Channels
       await channels.delete(row.id);
       return { channel: toChannel(row) };
     },
+    /** Sends a sample message now through the real delivery code and reports the receiver's answer. */
+    async test(projectId: number, id: string) {
+      const row = await own(projectId, id);
+      const result = await sendTestNotification(row, { siteUrl: deps.siteUrl, projectName: deps.projectName(projectId) }, deps.guard, deps.now);
+      await channels.recordTest(row.id, result.ok, result.error, new Date(result.sentAt));
+      return { result, ...(await show((await channels.get(row.id))!)) };
+    },
     async emailSettings(projectId: number, user: { id: number; email: string }) {
-      return { channel: { ...(await readEmailSettings(deps.db, user.id, projectId)), email: user.email } };
+      return { channel: { ...(await readEmailSettings(deps.db, user.id, projectId)), email: user.email }, smtpEnabled: deps.smtpEnabled };
     },
     async saveEmailSettings(projectId: number, user: { id: number; email: string }, body: unknown) {
       const s = parseInput(EmailSettings, body);
       await writeEmailSettings(deps.db, user.id, projectId, s);
-      return { channel: { ...s, email: user.email } };
+      return { channel: { ...s, email: user.email }, smtpEnabled: deps.smtpEnabled };
     },
   };
 }

@@ -87,6 +87,18 @@ export function createChannelsStore(db: AlertingDb) {
       await db.updateTable('notif_channels').set({ last_delivered_at: now.toISOString(), consecutive_failures: 0 }).where('id', '=', id).execute();
     },
 
+    /**
+     * Records a test notification's outcome as the channel's latest delivery news. A failed test
+     * never counts towards disabling the channel: the user is trying things out.
+     */
+    async recordTest(id: number, ok: boolean, error: string, now: Date): Promise<void> {
+      await db
+        .updateTable('notif_channels')
+        .set(ok ? { last_delivered_at: now.toISOString() } : { last_error: error.slice(0, 1000), last_error_at: now.toISOString() })
+        .where('id', '=', id)
+        .execute();
+    },
+
     /** Records a failure; `disable` moves a still-delivering channel to disabled. */
     async recordFailure(id: number, error: string, now: Date, disable: boolean): Promise<void> {
       await db

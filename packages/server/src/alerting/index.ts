@@ -75,7 +75,15 @@ export function createAlerting(opts: AlertingOptions) {
         projects: opts.projects,
         monitors: createMonitorsService({ monitors, channels, runner, now }),
         alerts: createAlertsService({ ...eventDeps, db, alerts, errorSpans, now }),
-        channels: createChannelsService({ db, channels, guard, now }),
+        channels: createChannelsService({
+          db,
+          channels,
+          guard,
+          now,
+          smtpEnabled: mailer !== null,
+          siteUrl: opts.config.site.url,
+          projectName: (id) => opts.projects.get(id)?.name ?? String(id),
+        }),
       });
     },
     scheduler,

@@ -278,6 +278,22 @@ export type NotifChannel = z.infer<typeof NotifChannel>;
 export const ChannelListResponse = z.object({ channels: z.array(NotifChannel) });
 export const ChannelResponse = z.object({ channel: NotifChannel });
 
+/** What the receiver answered to a test notification (POST .../notification-channels/:id/test). */
+export const ChannelTestResult = z.object({
+  ok: z.boolean(),
+  /** The receiver's HTTP status; null when no answer came (refused address, DNS, timeout). */
+  status: z.number().int().nullable(),
+  /** The first bytes of the receiver's answer. */
+  body: z.string(),
+  /** Why the test failed; empty when ok. */
+  error: z.string(),
+  durationMs: z.number().int(),
+  sentAt: z.string(),
+});
+export type ChannelTestResult = z.infer<typeof ChannelTestResult>;
+export const ChannelTestResponse = z.object({ result: ChannelTestResult, channel: NotifChannel });
+export type ChannelTestResponse = z.infer<typeof ChannelTestResponse>;
+
 export const EmailSettings = z.object({
   notifyOnMetrics: z.boolean().default(true),
   notifyOnNewErrors: z.boolean().default(true),
@@ -290,7 +306,12 @@ export const EmailSettings = z.object({
     .transform((ms) => ms.filter((m) => m.attr !== '' && m.value !== '')),
 });
 export type EmailSettings = z.infer<typeof EmailSettings>;
-export const EmailChannelResponse = z.object({ channel: EmailSettings.extend({ email: z.string() }) });
+export const EmailChannelResponse = z.object({
+  channel: EmailSettings.extend({ email: z.string() }),
+  /** False when notifications.smtp is disabled in the config: no alert e-mail is sent at all. */
+  smtpEnabled: z.boolean(),
+});
+export type EmailChannelResponse = z.infer<typeof EmailChannelResponse>;
 
 /** The JSON a generic webhook receives (spec §3). */
 export const WebhookMessage = z.object({

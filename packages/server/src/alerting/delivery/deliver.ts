@@ -2,11 +2,12 @@ import type { AlertEventName } from '@lantern/shared';
 import type { Logger } from 'pino';
 import type { AlertRow } from '../alerts.store';
 import { toAlert } from '../alerts.store';
-import type { ChannelParams, ChannelRow, ChannelsStore } from '../channels.store';
+import type { ChannelRow, ChannelsStore } from '../channels.store';
 import type { AlertingDb } from '../db';
+import { channelRequest } from './channelRequest';
 import { describeAnswer, postJson } from './httpPost';
 import { isPermanentMailError, type Mailer } from './mailer';
-import { alertmanagerMessage, emailMessage, slackMessage, webhookMessage, type MessageAlert, type MessageContext, type MessageEvent } from './messages';
+import { emailMessage, type MessageAlert, type MessageContext, type MessageEvent } from './messages';
 import { RefusedAddressError, type AddressGuard } from './ssrf';
 
 /**
@@ -61,13 +62,7 @@ export function createDelivery(deps: DeliveryDeps) {
       }
       return;
     }
-    const params = JSON.parse(channel!.params) as ChannelParams;
-    const [url, body] =
-      channel!.type === 'slack'
-        ? [params.webhookUrl!, slackMessage(alert, event, ctx)]
-        : channel!.type === 'alertmanager'
-          ? [params.url!, alertmanagerMessage(alert, event, ctx)]
-          : [params.url!, webhookMessage(alert, event, ctx, params.payload)];
+    const { url, body } = channelRequest(channel!, alert, event, ctx);
     let answer;
     try {
       answer = await postJson(url, body, deps.guard);
