@@ -1,11 +1,20 @@
 import type { Alert, AlertListQuery, Facet } from '@lantern/shared';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { toAlert } from './alerts.store';
+import type { Database } from '../storage/metadata/database';
+import type { AlertingTables } from './alerting.migration';
+import type { AlertingDb } from './db';
 
 /**
- * Filtering, facets, sorting and paging of the alert list (reference alerting §2.11), over the
- * newest alerts of a project. Pure, so the rules are tested without a database.
+ * The alert list (reference alerting §2.11) in SQL, on SQLite and PostgreSQL alike: free-text
+ * words, `attrs[key]` filters (OR within a key, AND across keys), facet counts, sorting and paging
+ * are all done by the database, over every alert of the project (no newest-N window). Attribute
+ * filters and facets read `alert_attrs` (one row per attribute, indexed by project, key, value).
  */
 const STATE_KEYS = new Set(['alert.state', 'state']);
 const TYPE_KEY = 'alert.type';
+/** A facet lists at most this many values (the most frequent first). */
+export const MAX_FACET_VALUES = 1000;
 
 /** Splits `q` into a `monitor:<id>` filter and lower-cased words. */
 export function parseAlertQuery(q: string): { monitorId?: number; words: string[] } {
@@ -19,48 +28,136 @@ export function parseAlertQuery(q: string): { monitorId?: number; words: string[
   return { monitorId, words };
 }
 
-type Filter = { key: string; values: Set<string> };
-
-function valueOf(a: Alert, key: string): string | undefined {
-  if (STATE_KEYS.has(key)) return a.state;
-  if (key === TYPE_KEY) return a.type;
-  return a.attrs[key];
+export interface AlertFilter {
+  projectId: number;
+  monitorId?: number;
+  words: string[];
+  /** updated_at bounds (ISO). */
+  from?: string;
+  to?: string;
+  /** Keyed by facet key: `alert.state`, `alert.type` or an attribute key. */
+  filters: { key: string; values: string[] }[];
 }
 
-const facetKey = (key: string) => (STATE_KEYS.has(key) ? 'alert.state' : key);
+export type AlertListInput = Pick<AlertListQuery, 'q' | 'attrs' | 'sort_by' | 'sort_desc' | 'page' | 'limit' | 'time_gte' | 'time_lt'>;
 
-export function listAlerts(all: Alert[], query: Pick<AlertListQuery, 'q' | 'attrs' | 'sort_by' | 'sort_desc' | 'page' | 'limit'>): { alerts: Alert[]; count: number; facets: Facet[] } {
-  const { words } = parseAlertQuery(query.q);
-  const filters: Filter[] = Object.entries(query.attrs)
-    .filter(([, vs]) => vs.length)
-    .map(([key, vs]) => ({ key: facetKey(key), values: new Set(vs) }));
-
-  const textOk = all.filter((a) => {
-    if (!words.length) return true;
-    const text = [a.name, ...Object.values(a.attrs)].join(' ').toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
-  const matches = (a: Alert, except?: string) => filters.every((f) => f.key === except || f.values.has(valueOf(a, f.key) ?? '\u0000'));
-  const matching = textOk.filter((a) => matches(a));
-
-  const facetFor = (key: string): Facet => {
-    const counts = new Map<string, number>();
-    for (const a of textOk) {
-      if (!matches(a, key)) continue;
-      const v = valueOf(a, key);
-      if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
-    }
-    const items = [...counts].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0])).map(([value, count]) => ({ key, value, count }));
-    return { key, items };
+export function toFilter(projectId: number, q: AlertListInput): AlertFilter {
+  const { monitorId, words } = parseAlertQuery(q.q);
+  const merged = new Map<string, string[]>();
+  for (const [key, values] of Object.entries(q.attrs)) {
+    if (!values.length) continue;
+    const k = STATE_KEYS.has(key) ? 'alert.state' : key;
+    merged.set(k, [...new Set([...(merged.get(k) ?? []), ...values])]);
+  }
+  return {
+    projectId,
+    monitorId,
+    words,
+    from: q.time_gte && new Date(q.time_gte).toISOString(),
+    to: q.time_lt && new Date(q.time_lt).toISOString(),
+    filters: [...merged].map(([key, values]) => ({ key, values })),
   };
-  const attrKeys = new Set<string>();
-  for (const a of matching) for (const k of Object.keys(a.attrs)) attrKeys.add(k);
-  for (const f of filters) if (f.key !== 'alert.state' && f.key !== TYPE_KEY) attrKeys.add(f.key);
-  const facets = [facetFor('alert.state'), facetFor(TYPE_KEY), ...[...attrKeys].sort().map(facetFor)];
-
-  const col = query.sort_by === 'created_at' ? 'createdAt' : 'updatedAt';
-  const dir = query.sort_desc ? -1 : 1;
-  const sorted = [...matching].sort((x, y) => (x[col] < y[col] ? -dir : x[col] > y[col] ? dir : (x.id - y.id) * dir));
-  const start = (query.page - 1) * query.limit;
-  return { alerts: sorted.slice(start, start + query.limit), count: matching.length, facets };
 }
+
+/** `%word%` for LIKE, with the wildcards of the word itself escaped. */
+const likePattern = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The WHERE of the list, leaving out the filter on `except` (a facet counts without its own filter). */
+function matching(f: AlertFilter, except?: string) {
+  return (eb: ExpressionBuilder<AlertingTables & Database, 'alerts'>): Expression<SqlBool> => {
+    const parts: Expression<SqlBool>[] = [eb('alerts.project_id', '=', f.projectId)];
+    if (f.monitorId !== undefined) parts.push(eb('alerts.monitor_id', '=', f.monitorId));
+    if (f.from) parts.push(eb('alerts.updated_at', '>=', f.from));
+    if (f.to) parts.push(eb('alerts.updated_at', '<', f.to));
+    for (const w of f.words) {
+      const pat = likePattern(w);
+      const inAttrs = eb
+        .selectFrom('alert_attrs as s')
+        .select('s.alert_id')
+        .whereRef('s.alert_id', '=', 'alerts.id')
+        .where(sql<SqlBool>`lower(s.value) like ${pat} escape '\\'`);
+      parts.push(eb.or([sql<SqlBool>`lower(alerts.name) like ${pat} escape '\\'`, eb.exists(inAttrs)]));
+    }
+    for (const flt of f.filters) {
+      if (flt.key === except) continue;
+      if (flt.key === 'alert.state') parts.push(eb('alerts.state', 'in', flt.values));
+      else if (flt.key === TYPE_KEY) parts.push(eb('alerts.type', 'in', flt.values));
+      else {
+        const has = eb.selectFrom('alert_attrs as f').select('f.alert_id').whereRef('f.alert_id', '=', 'alerts.id').where('f.key', '=', flt.key).where('f.value', 'in', flt.values);
+        parts.push(eb.exists(has));
+      }
+    }
+    return eb.and(parts);
+  };
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+const byCount = (x: { value: string; count: number }, y: { value: string; count: number }) => y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0);
+
+export function createAlertList(db: AlertingDb) {
+  /** Counts per state or type, without that facet's own filter. */
+  async function columnFacet(f: AlertFilter, key: 'alert.state' | 'alert.type'): Promise<Facet> {
+    const col = key === 'alert.state' ? 'alerts.state' : 'alerts.type';
+    const rows = await db
+      .selectFrom('alerts')
+      .select([`${col} as value`, (eb) => eb.fn.countAll().as('count')])
+      .where(matching(f, key))
+      .groupBy(col)
+      .execute();
+    return { key, items: rows.map((r) => ({ key, value: String(r.value), count: num(r.count) })).sort(byCount) };
+  }
+
+  /** Counts per (key, value) of the alerts matching `f` without `except`'s filter; only `onlyKey` when given. */
+  async function attrCounts(f: AlertFilter, except?: string, onlyKey?: string) {
+    let q = db
+      .selectFrom('alert_attrs as a')
+      .innerJoin('alerts', 'alerts.id', 'a.alert_id')
+      .select(['a.key as key', 'a.value as value', (eb) => eb.fn.countAll().as('count')])
+      .where('a.project_id', '=', f.projectId)
+      .where(matching(f, except));
+    if (onlyKey !== undefined) q = q.where('a.key', '=', onlyKey);
+    const rows = await q.groupBy(['a.key', 'a.value']).execute();
+    return rows.map((r) => ({ key: r.key, value: r.value, count: num(r.count) }));
+  }
+
+  async function facets(f: AlertFilter): Promise<Facet[]> {
+    const attrFiltered = f.filters.filter((x) => x.key !== 'alert.state' && x.key !== TYPE_KEY).map((x) => x.key);
+    const [state, type, all, ...own] = await Promise.all([
+      columnFacet(f, 'alert.state'),
+      columnFacet(f, TYPE_KEY),
+      attrCounts(f),
+      ...attrFiltered.map((k) => attrCounts(f, k, k)),
+    ]);
+    const byKey = new Map<string, { key: string; value: string; count: number }[]>();
+    for (const r of all) if (!attrFiltered.includes(r.key)) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
+    attrFiltered.forEach((k, i) => byKey.set(k, own[i]));
+    const attrFacets = [...byKey.keys()].sort().map((key) => ({ key, items: byKey.get(key)!.sort(byCount).slice(0, MAX_FACET_VALUES) }));
+    return [state, type, ...attrFacets];
+  }
+
+  return {
+    async list(f: AlertFilter, q: Pick<AlertListInput, 'sort_by' | 'sort_desc' | 'page' | 'limit'>): Promise<{ alerts: Alert[]; count: number; facets: Facet[] }> {
+      const dir = q.sort_desc ? 'desc' : 'asc';
+      const col = q.sort_by === 'created_at' ? 'alerts.created_at' : 'alerts.updated_at';
+      const [rows, total, facetList] = await Promise.all([
+        db
+          .selectFrom('alerts')
+          .selectAll()
+          .where(matching(f))
+          .orderBy(col, dir)
+          .orderBy('alerts.id', dir)
+          .limit(q.limit)
+          .offset((q.page - 1) * q.limit)
+          .execute(),
+        db.selectFrom('alerts').select((eb) => eb.fn.countAll().as('count')).where(matching(f)).executeTakeFirstOrThrow(),
+        facets(f),
+      ]);
+      return { alerts: rows.map(toAlert), count: num(total.count), facets: facetList };
+    },
+
+    /** Ids of every alert matching `f` (no paging), for bulk actions over a filter. */
+    ids: async (f: AlertFilter): Promise<number[]> => (await db.selectFrom('alerts').select('alerts.id').where(matching(f)).orderBy('alerts.id').execute()).map((r) => r.id),
+  };
+}
+
+export type AlertList = ReturnType<typeof createAlertList>;

@@ -128,6 +128,41 @@ export const alertingMigration: Migration = {
   },
 };
 
+/**
+ * Metadata migration `0006_alert_list`: the alert list filters, facets, sorts and pages in SQL
+ * (not over the newest N alerts in memory). Attributes get a row each in `alert_attrs` (an alert's
+ * attrs never change after insert), so `attrs[key]=value` filters and per-key facet counts use an
+ * index; the list's sort orders get indexes of their own.
+ */
+export const alertListMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('alert_attrs')
+      .addColumn('alert_id', 'integer', (c) => c.notNull())
+      .addColumn('project_id', 'integer', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('alert_attrs_pk', ['alert_id', 'key'])
+      .execute();
+    await db.schema.createIndex('alert_attrs_facet_idx').on('alert_attrs').columns(['project_id', 'key', 'value']).execute();
+    await db.schema.createIndex('alerts_project_state_updated_idx').on('alerts').columns(['project_id', 'state', 'updated_at']).execute();
+    await db.schema.createIndex('alerts_project_created_idx').on('alerts').columns(['project_id', 'created_at']).execute();
+    await db.schema.createIndex('alerts_project_state_created_idx').on('alerts').columns(['project_id', 'state', 'created_at']).execute();
+    await db.schema.createIndex('alert_notifications_event_idx').on('alert_notifications').column('event_id').execute();
+
+    // Existing alerts: one row per attribute of their JSON attrs.
+    const alerts = db as unknown as Kysely<Pick<AlertingTables, 'alerts' | 'alert_attrs'>>;
+    let after = 0;
+    for (;;) {
+      const rows = await alerts.selectFrom('alerts').select(['id', 'project_id', 'attrs']).where('id', '>', after).orderBy('id').limit(1000).execute();
+      if (!rows.length) break;
+      after = rows[rows.length - 1].id;
+      const values = rows.flatMap((r) => Object.entries(JSON.parse(r.attrs) as Record<string, string>).map(([key, value]) => ({ alert_id: r.id, project_id: r.project_id, key, value: String(value) })));
+      for (let i = 0; i < values.length; i += 200) await alerts.insertInto('alert_attrs').values(values.slice(i, i + 200)).execute();
+    }
+  },
+};
+
 export type AlertingTables = {
   monitors: {
     id: Generated<number>;
@@ -204,5 +239,7 @@ export type AlertingTables = {
     error_matchers: string;
   };
   alerting_leases: { name: string; holder: string; expires_at: string };
+  /** One row per attribute of an alert (migration 0006), for SQL filters and facets. */
+  alert_attrs: { alert_id: number; project_id: number; key: string; value: string };
   alerting_error_cursors: { project_id: number; scanned_to: string };
 };

@@ -30,6 +30,7 @@ export function registerAlertingRoutes(
   // Alerts
   app.get(`${base}/alerts`, (req) => deps.alerts.list(project(req), query(req)));
   app.get(`${base}/alerts/:id`, (req) => deps.alerts.show(project(req), id(req)));
+  app.get(`${base}/alerts/:id/events`, (req) => deps.alerts.events(project(req), id(req)));
   app.put(`${base}/alerts/closed`, (req) => deps.alerts.close(project(req), req.body, user(req).id));
   app.put(`${base}/alerts/open`, (req) => deps.alerts.open(project(req), req.body, user(req).id));
   app.put(`${base}/alerts/close-all`, (req) => deps.alerts.closeAll(project(req), query(req), user(req).id));

@@ -2,7 +2,8 @@ import { AlertIdsInput, AlertListQuery, type AlertListResponse, type AlertState,
 import { AppError } from '../http/appError';
 import { parseInput } from '../http/parseInput';
 import { emitAlertEvent, type EventDeps } from './alertEvents';
-import { listAlerts, parseAlertQuery } from './alertList';
+import { alertHistory } from './alertHistory';
+import { createAlertList, toFilter } from './alertList';
 import { toAlert, type AlertRow, type AlertsStore } from './alerts.store';
 import type { AlertingDb } from './db';
 import type { ErrorSpans } from './errorSpans';
@@ -10,6 +11,7 @@ import type { ErrorSpans } from './errorSpans';
 /** Alert reads and the user's actions on alerts: close, reopen, close all, delete. */
 export function createAlertsService(deps: EventDeps & { db: AlertingDb; alerts: AlertsStore; errorSpans: ErrorSpans; now: () => Date }) {
   const { alerts } = deps;
+  const alertList = createAlertList(deps.db);
 
   /** `attrs[key]=v` query parameters (repeatable) -> {key: [v...]}. */
   function listQuery(raw: Record<string, unknown>) {
@@ -20,15 +22,10 @@ export function createAlertsService(deps: EventDeps & { db: AlertingDb; alerts: 
       if (m) attrs[m[1]] = (Array.isArray(v) ? v : [v]).map(String);
       else rest[k] = v;
     }
-    // With no filter at all the list shows open alerts (spec §2.5).
-    if (!Object.keys(attrs).length && !rest.q) attrs['alert.state'] = ['open'];
+    // With no filter parameter at all the list shows open alerts (spec §2.5); a `q` (even empty)
+    // or any attrs[...] makes the filter explicit, so the UI can list every state.
+    if (!Object.keys(attrs).length && rest.q === undefined) attrs['alert.state'] = ['open'];
     return parseInput(AlertListQuery, { ...rest, attrs });
-  }
-
-  async function filtered(projectId: number, raw: Record<string, unknown>) {
-    const q = listQuery(raw);
-    const rows = await alerts.scan(projectId, { monitorId: parseAlertQuery(q.q).monitorId, from: q.time_gte && new Date(q.time_gte).toISOString(), to: q.time_lt && new Date(q.time_lt).toISOString() });
-    return { q, all: rows.map(toAlert) };
   }
 
   /** Attributes of the error's current span for monitor matchers; the alert's own when it is gone. */
@@ -55,6 +52,14 @@ export function createAlertsService(deps: EventDeps & { db: AlertingDb; alerts: 
     return changed;
   }
 
+  async function own(projectId: number, rawId: string): Promise<AlertRow> {
+    const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
+    const row = Number.isFinite(id) ? await alerts.get(id) : undefined;
+    if (!row) throw new AppError('not_found', 'alert_not_found', `Alert ${JSON.stringify(rawId)} not found.`);
+    if (row.project_id !== projectId) throw new AppError('forbidden', 'forbidden', 'access denied');
+    return row;
+  }
+
   async function ownIds(projectId: number, body: unknown): Promise<AlertRow[]> {
     const { alertIds } = parseInput(AlertIdsInput, body);
     const rows = await alerts.byIds(projectId, alertIds);
@@ -64,23 +69,27 @@ export function createAlertsService(deps: EventDeps & { db: AlertingDb; alerts: 
 
   return {
     async list(projectId: number, raw: Record<string, unknown>): Promise<AlertListResponse> {
-      const { q, all } = await filtered(projectId, raw);
-      return listAlerts(all, q);
+      const q = listQuery(raw);
+      return alertList.list(toFilter(projectId, q), q);
     },
     async show(projectId: number, rawId: string) {
-      const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
-      const row = Number.isFinite(id) ? await alerts.get(id) : undefined;
-      if (!row) throw new AppError('not_found', 'alert_not_found', `Alert ${JSON.stringify(rawId)} not found.`);
-      if (row.project_id !== projectId) throw new AppError('forbidden', 'forbidden', 'access denied');
-      return { alert: toAlert(row) };
+      return { alert: toAlert(await own(projectId, rawId)) };
+    },
+    /** The alert's events with the notifications decided for each (the card's history). */
+    async events(projectId: number, rawId: string) {
+      const row = await own(projectId, rawId);
+      return { events: await alertHistory(deps.db, row.id) };
     },
     close: async (projectId: number, body: unknown, userId: number) => ({ count: await setState(await ownIds(projectId, body), 'closed', userId) }),
     open: async (projectId: number, body: unknown, userId: number) => ({ count: await setState(await ownIds(projectId, body), 'open', userId) }),
     /** Closes every open alert that matches the list filter in the query string. */
     async closeAll(projectId: number, raw: Record<string, unknown>, userId: number) {
-      const { q, all } = await filtered(projectId, raw);
-      const open = listAlerts(all, { ...q, page: 1, limit: all.length || 1 }).alerts.filter((a) => a.state === 'open');
-      return { count: await setState(await alerts.byIds(projectId, open.map((a) => a.id)), 'closed', userId) };
+      const f = toFilter(projectId, listQuery(raw));
+      const ids = await alertList.ids({ ...f, filters: [...f.filters.filter((x) => x.key !== 'alert.state'), { key: 'alert.state', values: ['open'] }] });
+      let count = 0;
+      // In slices, so a filter over many thousands of alerts never builds one huge IN list.
+      for (let i = 0; i < ids.length; i += 500) count += await setState(await alerts.byIds(projectId, ids.slice(i, i + 500)), 'closed', userId);
+      return { count };
     },
     async remove(projectId: number, body: unknown) {
       const { alertIds } = parseInput(AlertIdsInput, body);

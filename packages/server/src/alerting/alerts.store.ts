@@ -8,8 +8,6 @@ export type AlertRow = Selectable<AlertingTables['alerts']>;
 
 export type NewAlert = Omit<AlertRow, 'id'>;
 
-/** The list scans at most this many alerts (newest first) before filtering and faceting. */
-export const MAX_LISTED_ALERTS = 10_000;
 const MAX_NAME = 1000;
 
 export function truncateName(name: string): string {
@@ -23,16 +21,6 @@ export function createAlertsStore(db: AlertingDb) {
     byIds: (projectId: number, ids: number[]): Promise<AlertRow[]> =>
       ids.length ? db.selectFrom('alerts').selectAll().where('project_id', '=', projectId).where('id', 'in', ids).execute() : Promise.resolve([]),
 
-    /** Newest alerts of a project by update time, optionally of one monitor and in a time range. */
-    scan(projectId: number, f: { monitorId?: number; from?: string; to?: string }): Promise<AlertRow[]> {
-      let q = db.selectFrom('alerts').selectAll().where('project_id', '=', projectId);
-      if (f.monitorId !== undefined) q = q.where('monitor_id', '=', f.monitorId);
-      if (f.from) q = q.where('updated_at', '>=', f.from);
-      if (f.to) q = q.where('updated_at', '<', f.to);
-      return q.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(MAX_LISTED_ALERTS).execute();
-    },
-
-    /** The most recent alert of a metric monitor's series. */
     /** The series (attrs, attrs_hash) of a metric monitor's open alerts. */
     openMetricSeries: (monitorId: number): Promise<Pick<AlertRow, 'attrs' | 'attrs_hash'>[]> =>
       db.selectFrom('alerts').select(['attrs', 'attrs_hash']).where('monitor_id', '=', monitorId).where('type', '=', 'metric').where('state', '=', 'open').execute(),
@@ -51,7 +39,11 @@ export function createAlertsStore(db: AlertingDb) {
     errorAlert: (trx: AlertingTrx | AlertingDb, projectId: number, groupId: string): Promise<AlertRow | undefined> =>
       trx.selectFrom('alerts').selectAll().where('project_id', '=', projectId).where('dedup_key', '=', `error:${groupId}`).executeTakeFirst(),
 
-    /** Inserts unless the dedup key exists; the new row, or null when it was a duplicate. */
+    /**
+     * Inserts unless the dedup key exists; the new row, or null when it was a duplicate. The attrs
+     * get their `alert_attrs` rows (the list's filters and facets) in the same transaction; rows
+     * left by a deleted alert whose id SQLite hands out again are replaced.
+     */
     async insert(trx: AlertingTrx, a: NewAlert): Promise<AlertRow | null> {
       const r = await trx
         .insertInto('alerts')
@@ -59,7 +51,11 @@ export function createAlertsStore(db: AlertingDb) {
         .onConflict((oc) => oc.columns(['project_id', 'dedup_key']).doNothing())
         .returning('id')
         .executeTakeFirst();
-      return r ? { ...a, name: truncateName(a.name), id: r.id } : null;
+      if (!r) return null;
+      await trx.deleteFrom('alert_attrs').where('alert_id', '=', r.id).execute();
+      const attrs = Object.entries(JSON.parse(a.attrs) as Record<string, unknown>).map(([key, value]) => ({ alert_id: r.id, project_id: a.project_id, key, value: String(value) }));
+      if (attrs.length) await trx.insertInto('alert_attrs').values(attrs).execute();
+      return { ...a, name: truncateName(a.name), id: r.id };
     },
 
     /** Compare-and-set on state: true when this call made the change. */
@@ -74,6 +70,7 @@ export function createAlertsStore(db: AlertingDb) {
         const events = trx.selectFrom('alert_events').select('id').where('alert_id', 'in', own);
         await trx.deleteFrom('alert_notifications').where('event_id', 'in', events).execute();
         await trx.deleteFrom('alert_events').where('alert_id', 'in', own).execute();
+        await trx.deleteFrom('alert_attrs').where('alert_id', 'in', own).execute();
         const r = await trx.deleteFrom('alerts').where('project_id', '=', projectId).where('id', 'in', ids).executeTakeFirst();
         return Number(r.numDeletedRows);
       }),

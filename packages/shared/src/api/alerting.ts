@@ -199,9 +199,38 @@ export type AlertListQuery = z.infer<typeof AlertListQuery>;
 export const FacetItem = z.object({ key: z.string(), value: z.string(), count: z.number().int() });
 export const Facet = z.object({ key: z.string(), items: z.array(FacetItem) });
 export type Facet = z.infer<typeof Facet>;
+/** `count` is the total of alerts matching the filter; `alerts` is the requested page of them. */
 export const AlertListResponse = z.object({ alerts: z.array(Alert), count: z.number().int(), facets: z.array(Facet) });
 export type AlertListResponse = z.infer<typeof AlertListResponse>;
 export const AlertResponse = z.object({ alert: Alert });
+
+/** One notification decided for an alert event: a channel (`channel:<id>`) or the e-mail target. */
+export const AlertNotification = z.object({
+  target: z.string(),
+  channelId: z.number().int().nullable(),
+  /** The channel's name and type when it still exists; '' otherwise (and for e-mail). */
+  channelName: z.string(),
+  channelType: z.string(),
+  recipients: z.array(z.string()),
+  state: z.string(),
+  attempts: z.number().int(),
+  lastError: z.string(),
+  updatedAt: z.string(),
+});
+export type AlertNotification = z.infer<typeof AlertNotification>;
+/** The alert's history: created, recurring, state changes (by whom), and what was sent where. */
+export const AlertEvent = z.object({
+  id: z.number().int(),
+  name: AlertEventName,
+  params: z.unknown(),
+  /** The acting user of a manual close / reopen; null for the evaluator's events. */
+  user: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+  notifications: z.array(AlertNotification),
+});
+export type AlertEvent = z.infer<typeof AlertEvent>;
+export const AlertEventsResponse = z.object({ events: z.array(AlertEvent) });
+export type AlertEventsResponse = z.infer<typeof AlertEventsResponse>;
 
 export const AlertIdsInput = z.object({
   alertIds: z.array(z.number().int().positive()).min(1, 'at least one alert is required').max(1000),

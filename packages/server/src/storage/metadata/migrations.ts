@@ -1,5 +1,5 @@
 import { dashboardsMigration, dismissedTemplatesMigration } from '../../dashboards/dashboards.migration';
-import { alertingMigration } from '../../alerting/alerting.migration';
+import { alertListMigration, alertingMigration } from '../../alerting/alerting.migration';
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { tracingMigration } from '../../tracing/tracing.migration';
 
@@ -22,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0003_metrics': dashboardsMigration,
   '0004_alerting': alertingMigration,
   '0005_dismissed_templates': dismissedTemplatesMigration,
+  '0006_alert_list': alertListMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
