@@ -2,3 +2,5 @@
 // Nothing else in the server reads process.env or the config file.
 export { ConfigSchema, type Config, type ProjectConfig, type UserConfig } from './schema';
 export { loadConfig, ConfigError, ENV_KEYS, parseListenAddr } from './loadConfig';
+export { DEFAULT_METRICS_FROM_SPANS, spanMetricViewKey, type SpanMetricDefinition } from './metricsFromSpans';
+export { parseAliased, parseSpanExpr, SPAN_COLUMNS, type SpanExpr } from './spanMetricExpr';

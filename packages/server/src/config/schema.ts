@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { metricsFromSpansSchema } from './metricsFromSpans';
 
 /**
  * The whole configuration, with defaults. Keys are snake_case as they appear in lantern.yml;
@@ -139,6 +140,8 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** Metrics derived from spans at ingest (config/metricsFromSpans.ts). */
+    metrics_from_spans: metricsFromSpansSchema,
     log_level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   })
   .strict();

@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join as joinPath, resolve } from 'node:path';
 import { Session } from 'chdb';
-import type { SpanRow } from '../../ingest/spanRow';
+import type { SpanRow } from './spanRow';
 import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
-import { applyMigrations } from './migrate';
+import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
+import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 import { resetStagingDir, STAGED_SUFFIX, STAGED_TABLES, stagedFile, stageSpans, unstageSpans, type StagedSpans } from './spanStaging';
 import { StoreQueryError, type TelemetryStore } from './telemetryStore';
@@ -12,6 +13,8 @@ import { StoreQueryError, type TelemetryStore } from './telemetryStore';
 export interface ChdbStoreOptions {
   path: string;
   ttl: { spansDays: number; metricsDays: number };
+  /** metrics_from_spans definitions (default: the built-in two; [] for none). */
+  spanMetrics?: readonly SpanMetricDefinition[];
   maxMemoryUsage: number;
   maxThreads: number;
 }
@@ -92,6 +95,7 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
           },
           appliedVersions: async () =>
             (await run<{ version: number }>(sql`SELECT version FROM lantern_migrations`)).map((r) => Number(r.version)),
+          viewNames: async () => (await run<{ name: string }>(VIEW_NAMES_SQL)).map((r) => r.name),
           record: async (version, name) => {
             const { text, params } = compile(
               sql`INSERT INTO lantern_migrations (version, name) VALUES (${param.uint32(version)}, ${param.string(name)})`,
@@ -100,6 +104,7 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
           },
         },
         opts.ttl,
+        opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS,
       );
     },
     insertSpans: async (rows: readonly SpanRow[]) => {

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createClient } from '@clickhouse/client';
-import type { SpanRow } from '../../ingest/spanRow';
+import type { SpanRow } from './spanRow';
 import { compile, sql, param, type SqlFragment } from '../sql';
 import { cleanEngineMessage } from './chdbStore';
-import { applyMigrations } from './migrate';
+import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
+import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 import { stagedFile, stageSpans, unstageSpans, type StagedSpans, type StagedTable } from './spanStaging';
 import { StoreQueryError, type TelemetryStore } from './telemetryStore';
@@ -16,6 +17,8 @@ import { StoreQueryError, type TelemetryStore } from './telemetryStore';
 export function openClickHouseStore(opts: {
   url: string;
   ttl: { spansDays: number; metricsDays: number };
+  /** metrics_from_spans definitions (default: the built-in two; [] for none). */
+  spanMetrics?: readonly SpanMetricDefinition[];
   maxMemoryUsage: number;
   maxThreads: number;
 }): TelemetryStore {
@@ -73,6 +76,7 @@ export function openClickHouseStore(opts: {
           },
           appliedVersions: async () =>
             (await run<{ version: number }>(sql`SELECT version FROM lantern_migrations`)).map((r) => Number(r.version)),
+          viewNames: async () => (await run<{ name: string }>(VIEW_NAMES_SQL)).map((r) => r.name),
           record: async (version, name) => {
             const { text, params } = compile(
               sql`INSERT INTO lantern_migrations (version, name) VALUES (${param.uint32(version)}, ${param.string(name)})`,
@@ -81,6 +85,7 @@ export function openClickHouseStore(opts: {
           },
         },
         opts.ttl,
+        opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS,
       );
     },
     insertSpans: async (rows: readonly SpanRow[]) => {

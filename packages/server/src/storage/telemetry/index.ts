@@ -17,6 +17,7 @@ export function openTelemetryStore(config: Config): TelemetryStore {
     ttl: { spansDays: config.retention.spans_days, metricsDays: config.retention.metrics_days },
     maxMemoryUsage: config.storage.ch.max_memory_usage,
     maxThreads: config.storage.ch.max_threads,
+    spanMetrics: config.metrics_from_spans,
   };
   if (config.storage.ch.url) return openClickHouseStore({ url: config.storage.ch.url, ...common });
   return openChdbStore({ path: join(config.data_dir, 'ch'), ...common });

@@ -1,4 +1,4 @@
-import { METRICS_MIGRATION } from '../../metrics/metricsSchema';
+import { ANNOTATIONS_MIGRATION, METRICS_MIGRATION } from './metricsSchema';
 
 /**
  * Versioned DDL for the telemetry tables (architecture §6, reference ingest §3). Applied in order by
@@ -158,4 +158,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
         (column) => `ALTER TABLE spans_index MODIFY COLUMN ${column} String CODEC(LZ4)`,
       ),
   },
+  ANNOTATIONS_MIGRATION,
 ];

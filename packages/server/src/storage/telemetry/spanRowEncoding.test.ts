@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SpanRow } from '../../ingest/spanRow';
+import type { SpanRow } from './spanRow';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 
 function span(i: number, attrs: SpanRow['attrs'] = {}): SpanRow {

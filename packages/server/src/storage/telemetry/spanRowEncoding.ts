@@ -1,4 +1,4 @@
-import type { AttrMap, AttrValue, SpanRow } from '../../ingest/spanRow';
+import type { AttrMap, AttrValue, SpanRow } from './spanRow';
 import { traceIdToUuid } from '../sql';
 
 /**

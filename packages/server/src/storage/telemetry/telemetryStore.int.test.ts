@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SpanRow } from '../../ingest/spanRow';
+import type { SpanRow } from './spanRow';
 import { param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { openClickHouseStore } from './clickhouseStore';

@@ -1,4 +1,4 @@
-import type { SpanRow } from '../../ingest/spanRow';
+import type { SpanRow } from './spanRow';
 import type { StagedSpans } from './spanStaging';
 import type { SqlFragment } from '../sql';
 

@@ -1,4 +1,4 @@
-import type { TelemetryMigration } from '../storage/telemetry/schema';
+import type { TelemetryMigration } from './schema';
 
 /**
  * Telemetry migration 2 (reserved for metrics): datapoints per minute per series, an hourly
@@ -24,6 +24,35 @@ const DATAPOINT_COLUMNS = `
   string_keys SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1)),
   string_values SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1))`;
 
+/**
+ * The hourly rollup. `annotations` (migration 6) is kept from the minutes once that column exists.
+ * prefer_column_name_to_alias: `min(min) AS min` would otherwise be a cyclic alias.
+ */
+export const HOURS_VIEW = (withAnnotations: boolean) => `CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_hours_mv TO datapoint_hours AS
+    SELECT project_id, metric, toStartOfHour(time) AS time, attrs_hash,
+      anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
+      sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
+      anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values${withAnnotations ? ',\n      anyLast(annotations) AS annotations' : ''}
+    FROM datapoint_minutes
+    GROUP BY project_id, metric, toStartOfHour(time), attrs_hash
+    SETTINGS prefer_column_name_to_alias = 1`;
+
+/**
+ * Migration 6: per-series annotations (JSON of names such as `display.name`, for legends and
+ * tables; not part of the series identity), written by the metrics-from-spans views.
+ */
+export const ANNOTATIONS_MIGRATION: TelemetryMigration = {
+  version: 6,
+  name: 'datapoint_annotations',
+  statements: () => [
+    ...['datapoint_minutes', 'datapoint_hours'].map(
+      (t) => `ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS annotations SimpleAggregateFunction(anyLast, String) CODEC(ZSTD(1))`,
+    ),
+    `DROP VIEW IF EXISTS datapoint_hours_mv`,
+    HOURS_VIEW(true),
+  ],
+};
+
 export const METRICS_MIGRATION: TelemetryMigration = {
   version: 2,
   name: 'metrics',
@@ -40,15 +69,7 @@ export const METRICS_MIGRATION: TelemetryMigration = {
     ORDER BY (project_id, metric, time, attrs_hash)
     TTL toDate(time) + INTERVAL ${metricsDays} DAY DELETE
     SETTINGS ttl_only_drop_parts = 1`,
-    // prefer_column_name_to_alias: `min(min) AS min` would otherwise be a cyclic alias.
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_hours_mv TO datapoint_hours AS
-    SELECT project_id, metric, toStartOfHour(time) AS time, attrs_hash,
-      anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
-      sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
-      anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values
-    FROM datapoint_minutes
-    GROUP BY project_id, metric, toStartOfHour(time), attrs_hash
-    SETTINGS prefer_column_name_to_alias = 1`,
+    HOURS_VIEW(false),
     `CREATE TABLE IF NOT EXISTS metrics_catalog (
       project_id UInt32,
       name String,
