@@ -234,25 +234,6 @@ export function dashboardToYaml(spec: DashboardSpec): string {
       columns: columns(g.columnMap),
       grid_query_template: g.gridQueryTemplate || undefined,
     });
-  const item = (c: GridColumnInput) => {
-    const common = {
-      name: c.name,
-      description: c.description || undefined,
-      width: c.width,
-      height: c.height,
-      xAxis: c.xAxis,
-      yAxis: c.yAxis,
-      grid_query_template: c.gridQueryTemplate || undefined,
-      type: c.type,
-    };
-    if (c.type === 'heatmap') return clean({ ...common, metric: c.params.metric, unit: c.params.unit || undefined, query: parts(c.params.query) });
-    const base = { ...common, metrics: c.params.metrics.map(formatMetricAlias), query: parts(c.params.query), columns: columns(c.params.columnMap) };
-    if (c.type === 'table') return clean(base);
-    const styles = Object.fromEntries(
-      Object.entries(c.params.timeseriesMap ?? {}).map(([k, s]) => [k, { color: s.color, opacity: s.opacity, line_width: s.lineWidth, symbol: s.symbol, symbol_size: s.symbolSize }]),
-    );
-    return clean({ ...base, chart: c.params.chartKind, styles: Object.keys(styles).length ? styles : undefined, legend: c.params.legend });
-  };
   const doc = clean({
     schema: 'v1',
     id: spec.id,
@@ -264,9 +245,36 @@ export function dashboardToYaml(spec: DashboardSpec): string {
       columns: columns(spec.table.columns),
     }),
     grid_gauges: spec.gridGauges.length ? spec.gridGauges.map(gauge) : undefined,
-    grid: spec.grid.map(item),
+    grid: spec.grid.map(gridItem),
   });
   return stringify(doc, { lineWidth: 0 });
+}
+
+/** One grid item as the dashboard export writes it (a panel's 'Copy as YAML'). */
+export function gridColumnToYaml(c: GridColumnInput): string {
+  return stringify([gridItem(c)], { lineWidth: 0 });
+}
+
+function gridItem(c: GridColumnInput): Obj {
+  const parts = (q: string) => q.split(' | ').map((p) => p.trim()).filter(Boolean);
+  const columns = (m: ColumnMap) => (Object.keys(m).length ? m : undefined);
+  const common = {
+    name: c.name,
+    description: c.description || undefined,
+    width: c.width,
+    height: c.height,
+    xAxis: c.xAxis,
+    yAxis: c.yAxis,
+    grid_query_template: c.gridQueryTemplate || undefined,
+    type: c.type,
+  };
+  if (c.type === 'heatmap') return clean({ ...common, metric: c.params.metric, unit: c.params.unit || undefined, query: parts(c.params.query) });
+  const base = { ...common, metrics: c.params.metrics.map(formatMetricAlias), query: parts(c.params.query), columns: columns(c.params.columnMap) };
+  if (c.type === 'table') return clean(base);
+  const styles = Object.fromEntries(
+    Object.entries(c.params.timeseriesMap ?? {}).map(([k, s]) => [k, { color: s.color, opacity: s.opacity, line_width: s.lineWidth, symbol: s.symbol, symbol_size: s.symbolSize }]),
+  );
+  return clean({ ...base, chart: c.params.chartKind, styles: Object.keys(styles).length ? styles : undefined, legend: c.params.legend });
 }
 
 function clean(o: Obj): Obj {

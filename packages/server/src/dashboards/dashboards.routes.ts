@@ -74,6 +74,9 @@ export async function registerDashboardRoutes(
     scope.put<R>(`${base}/:dashId/grid/:colId`, async (req) => ({
       column: await s.updateColumn(project(req), req.params.dashId, req.params.colId, parseInput(GridColumnInput, req.body)),
     }));
+    scope.get<R>(`${base}/:dashId/grid/:colId/yaml`, async (req, reply) =>
+      reply.type('text/yaml; charset=utf-8').send(await s.columnYaml(project(req), req.params.dashId, req.params.colId)),
+    );
     scope.delete<R>(`${base}/:dashId/grid/:colId`, async (req) => ({ column: await s.deleteColumn(project(req), req.params.dashId, req.params.colId) }));
 
     scope.get<R>(`${base}/:dashId/gauges`, async (req) => {

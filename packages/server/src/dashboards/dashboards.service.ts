@@ -1,6 +1,6 @@
 import { parseMetricsQuery, type Dashboard, type GaugeInput, type GridColumnInput, type MetricAlias } from '@lantern/shared';
 import { AppError } from '../http/appError';
-import { dashboardToYaml, DashboardYamlError, parseDashboardYaml, type DashboardSpec } from './dashboardYaml';
+import { dashboardToYaml, DashboardYamlError, gridColumnToYaml, parseDashboardYaml, type DashboardSpec } from './dashboardYaml';
 import type { DashboardFields, DashboardsStore } from './dashboards.store';
 
 /**
@@ -186,6 +186,14 @@ export function createDashboardsService(store: DashboardsStore) {
       if (existing.type !== input.type) throw invalid('invalid_grid_column', 'the type of a grid column cannot change');
       await store.markEdited(projectId, Number(dashId));
       return (await store.updateColumn(projectId, Number(dashId), Number(colId), validateColumn(input)))!;
+    },
+    /** One grid column's YAML, as the dashboard export writes it (the panel's 'Copy as YAML'). */
+    async columnYaml(projectId: number, dashId: string, colId: string): Promise<string> {
+      await requireDash(projectId, dashId);
+      const existing = (await store.columns(projectId, Number(dashId))).find((c) => c.id === colId);
+      if (!existing) throw notFound('grid_column');
+      const { id: _i, projectId: _p, dashId: _d, createdAt: _c, updatedAt: _u, ...input } = existing;
+      return gridColumnToYaml(input as GridColumnInput);
     },
     async deleteColumn(projectId: number, dashId: string, colId: string) {
       await requireDash(projectId, dashId);

@@ -1,0 +1,93 @@
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { formatUnit } from '../../lib/format/number';
+import { truncateMiddle } from '../../lib/text/truncate';
+import { Pager, type PagerState } from '../Pager';
+import { legendValues, type Series } from './chartOptions';
+
+export type LegendValue = 'avg' | 'last' | 'min' | 'max';
+
+interface LegendProps {
+  series: (Series & { color: string })[];
+  values: LegendValue[];
+  hidden: ReadonlySet<string>;
+  onToggle: (name: string) => void;
+  onHover: (name: string | undefined) => void;
+  maxLength: number;
+  vertical?: boolean;
+}
+
+/** The list legend (reference frontend §3.5): a dot, the name, the chosen values; click isolates, hover emphasises. */
+export function ListLegend({ series, values, hidden, onToggle, onHover, maxLength, vertical }: LegendProps) {
+  return (
+    <Box
+      data-testid="legend-list"
+      sx={{ display: 'flex', flexDirection: vertical ? 'column' : 'row', flexWrap: vertical ? 'nowrap' : 'wrap', justifyContent: 'center', gap: vertical ? 0.25 : 1.5, py: 0.5, px: 1 }}
+    >
+      {series.map((s) => {
+        const off = hidden.has(s.name);
+        const v = legendValues(s.values);
+        return (
+          <Box
+            key={s.name}
+            data-testid="legend-item"
+            data-hidden={off || undefined}
+            onClick={() => onToggle(s.name)}
+            onMouseEnter={() => onHover(s.name)}
+            onMouseLeave={() => onHover(undefined)}
+            sx={{ display: 'flex', alignItems: 'center', gap: 0.75, cursor: 'pointer', userSelect: 'none', minWidth: 0 }}
+          >
+            <Box component="span" sx={{ flex: 'none', width: 10, height: 10, borderRadius: '50%', bgcolor: off ? 'grey.400' : s.color }} />
+            <Typography variant="caption" noWrap title={s.name} sx={{ color: off ? 'text.disabled' : 'text.primary' }}>
+              {truncateMiddle(s.name, maxLength)}
+            </Typography>
+            {values.map((k) => (
+              <Typography key={k} variant="caption" title={`${k}: ${formatUnit(v[k], s.unit)}`} sx={{ fontWeight: 500, fontVariantNumeric: 'tabular-nums' }}>
+                {formatUnit(v[k], s.unit)}
+              </Typography>
+            ))}
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** The table legend: metric plus the chosen values, 9 rows a page (pager from the caller). */
+export function TableLegend({ series, values, hidden, onToggle, onHover, maxLength, pager }: LegendProps & { pager: PagerState }) {
+  return (
+    <Box data-testid="legend-table">
+      <Table size="small" sx={{ '& td, & th': { py: '3px', fontSize: 12 } }}>
+        <TableHead>
+          <TableRow>
+            <TableCell>metric</TableCell>
+            {values.map((k) => (
+              <TableCell key={k} align="right">
+                {k}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {series.slice(pager.start, pager.end).map((s) => {
+            const off = hidden.has(s.name);
+            const v = legendValues(s.values);
+            return (
+              <TableRow key={s.name} hover data-testid="legend-row" onMouseEnter={() => onHover(s.name)} onMouseLeave={() => onHover(undefined)}>
+                <TableCell sx={{ cursor: 'pointer', opacity: off ? 0.5 : 1 }} title={s.name} onClick={() => onToggle(s.name)} data-testid="legend-name">
+                  <Box component="span" sx={{ display: 'inline-block', width: 10, height: 10, borderRadius: '50%', bgcolor: off ? 'grey.400' : s.color, mr: 1 }} />
+                  {truncateMiddle(s.name, maxLength)}
+                </TableCell>
+                {values.map((k) => (
+                  <TableCell key={k} align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                    {formatUnit(v[k], s.unit)}
+                  </TableCell>
+                ))}
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+      {series.length > 9 && <Pager pager={pager} />}
+    </Box>
+  );
+}

@@ -1,0 +1,122 @@
+import { Box, Typography } from '@mui/material';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { usePager } from '../Pager';
+import { ListLegend, TableLegend, type LegendValue } from './ChartLegend';
+import { metricChartOption, type ChartKind, type Series } from './chartOptions';
+import { EChart } from './EChart';
+import { assignColors } from './palette';
+
+export interface SeriesStyle {
+  color: string;
+  opacity: number;
+  lineWidth: number;
+  symbol: string;
+  symbolSize: number;
+}
+
+export interface ChartLegendConfig {
+  type: 'none' | 'list' | 'table';
+  placement: 'bottom' | 'right';
+  values: LegendValue[];
+}
+
+export const DEFAULT_LEGEND: ChartLegendConfig = { type: 'list', placement: 'bottom', values: ['avg'] };
+export const DEFAULT_STYLE: SeriesStyle = { color: '', opacity: 15, lineWidth: 2, symbol: 'none', symbolSize: 4 };
+
+/** Applies per-series styles (colour, fill opacity, line width, symbol) to a metricChartOption. */
+function styled(option: Record<string, unknown>, series: Series[], styles: Record<string, Partial<SeriesStyle>>, kind: ChartKind) {
+  const hasArea = kind === 'area' || kind === 'stacked-area';
+  const isBar = kind === 'bar' || kind === 'stacked-bar';
+  const list = option.series as Record<string, unknown>[];
+  return {
+    ...option,
+    series: list.map((s, i) => {
+      const st = { ...DEFAULT_STYLE, ...styles[series[i].name] };
+      if (isBar) return s;
+      return {
+        ...s,
+        lineStyle: { width: st.lineWidth },
+        symbol: st.symbol,
+        showSymbol: st.symbol !== 'none',
+        symbolSize: st.symbolSize,
+        ...(hasArea ? { areaStyle: { opacity: st.opacity / 100 } } : {}),
+      };
+    }),
+  };
+}
+
+/**
+ * A dashboard chart (reference frontend §3.4–3.5): the kinds line / area / bar / stacked, one y
+ * axis per unit, per-series styles, and a list or table legend below or to the right with avg / last /
+ * min / max. Hovering a legend entry emphasises its series; clicking one isolates it (click again to
+ * show all); with a table legend only the current page is plotted.
+ */
+export function GridChart({
+  time,
+  series,
+  kind = 'line',
+  height,
+  legend = DEFAULT_LEGEND,
+  styles = {},
+  legendMaxLength = 40,
+  testId = 'grid-chart',
+}: {
+  time: string[];
+  series: Series[];
+  kind?: ChartKind;
+  height: number;
+  legend?: ChartLegendConfig;
+  styles?: Record<string, Partial<SeriesStyle>>;
+  legendMaxLength?: number;
+  testId?: string;
+}) {
+  const colored = useMemo(() => {
+    const colors = assignColors(series.map((s) => styles[s.name]?.color || s.color));
+    return series.map((s, i) => ({ ...s, color: colors[i] }));
+  }, [series, styles]);
+  const [isolated, setIsolated] = useState<string | undefined>();
+  const [hovered, setHovered] = useState<string | undefined>();
+  const pager = usePager(colored.length, 9);
+  const legendRef = useRef<HTMLDivElement>(null);
+  const [legendH, setLegendH] = useState(0);
+  const bottom = legend.type !== 'none' && legend.placement === 'bottom';
+  useEffect(() => {
+    const el = legendRef.current;
+    if (!el || !bottom) return setLegendH(0);
+    const observer = new ResizeObserver(() => setLegendH(el.offsetHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [bottom, legend.type]);
+
+  const visible = legend.type === 'table' ? colored.slice(pager.start, pager.end) : colored;
+  const hidden = useMemo(() => new Set(isolated === undefined ? [] : colored.filter((s) => s.name !== isolated).map((s) => s.name)), [colored, isolated]);
+  const plotted = useMemo(() => visible.filter((s) => !hidden.has(s.name)), [visible, hidden]);
+  const chartH = bottom ? Math.max(140, height - legendH) : height;
+  const option = useMemo(() => styled(metricChartOption(time, plotted, { kind, height: chartH }), plotted, styles, kind), [time, plotted, kind, chartH, styles]);
+
+  if (series.length === 0 || time.length === 0) {
+    return (
+      <Box sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }} data-testid={testId} data-empty>
+        <Typography variant="h5" sx={{ color: '#E0E0E0' }}>
+          NO DATA
+        </Typography>
+      </Box>
+    );
+  }
+  const toggle = (name: string) => setIsolated((cur) => (cur === name ? undefined : name));
+  const props = { series: colored, values: legend.values, hidden, onToggle: toggle, onHover: setHovered, maxLength: legendMaxLength };
+  const legendEl =
+    legend.type === 'list' ? <ListLegend {...props} vertical={!bottom} /> : legend.type === 'table' ? <TableLegend {...props} pager={pager} /> : null;
+  return (
+    <Box data-testid={testId} data-series={plotted.length} sx={{ display: 'flex', flexDirection: bottom ? 'column' : 'row', height, overflow: 'hidden' }}>
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <EChart option={option} height={chartH} highlight={hovered} />
+      </Box>
+      {legendEl && (
+        <Box ref={legendRef} sx={bottom ? { maxHeight: Math.max(0, height - 140), overflowY: 'auto' } : { width: '35%', maxWidth: 360, height, overflowY: 'auto' }}>
+          {legendEl}
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,124 @@
+import { Box, Paper, TextField, Typography } from '@mui/material';
+import type { ColumnMap, DashKind, Gauge, MetricAlias } from '@lantern/shared';
+import { useState } from 'react';
+import { MetricsPicker } from '../../query/MetricsPicker';
+import { MetricsQueryBuilder } from '../../query/MetricsQueryBuilder';
+import { ColumnUnits } from '../grid/forms/ColumnUnits';
+import { FormShell } from '../grid/forms/FormShell';
+import { metricsError, required } from '../grid/forms/validation';
+import { joinQuery, useGaugeValues, useSaveGauge, type Range } from '../grid/gridApi';
+import { queryError } from '../grid/units';
+import { formatGauge } from './gaugeFormat';
+
+/**
+ * New / Edit text gauge (reference frontend §1.3.13): metrics, query, units, an optional template
+ * with `${column}` placeholders, name and description (both required, spec §5), and a live preview
+ * card of the formatted value.
+ */
+export function GaugeForm({
+  projectId,
+  dashId,
+  dashKind,
+  gauge,
+  range,
+  query: extraQuery,
+  editable,
+  onClose,
+}: {
+  projectId: number;
+  dashId: string;
+  dashKind: DashKind;
+  gauge?: Gauge;
+  range: Range;
+  query?: string;
+  editable: boolean;
+  onClose: () => void;
+}) {
+  const [metrics, setMetrics] = useState<MetricAlias[]>(gauge?.metrics ?? []);
+  const [query, setQuery] = useState(gauge?.query ?? '');
+  const [columnMap, setColumnMap] = useState<ColumnMap>(gauge?.columnMap ?? {});
+  const [template, setTemplate] = useState(gauge?.template ?? '');
+  const [name, setName] = useState(gauge?.name ?? '');
+  const [description, setDescription] = useState(gauge?.description ?? '');
+  const [submitted, setSubmitted] = useState(false);
+  const save = useSaveGauge(projectId, dashId);
+  const preview = useGaugeValues(projectId, { metrics, query: joinQuery(query, extraQuery) }, range);
+  const value = preview.data ? formatGauge(template, preview.data.columns, preview.data.values, columnMap) : undefined;
+  const previewErr = preview.error?.message ?? queryError(preview.data?.query.parts);
+
+  const errs = { metrics: metricsError(metrics), name: required(name, 'Name'), description: required(description, 'Description') };
+  const shown = submitted ? errs : { metrics: undefined, name: undefined, description: undefined };
+  const submit = () => {
+    setSubmitted(true);
+    if (errs.metrics || errs.name || errs.description) return;
+    save.mutate(
+      { id: gauge?.id, input: { dashKind, name: name.trim(), description, template, metrics, query, columnMap, gridQueryTemplate: gauge?.gridQueryTemplate ?? '' } },
+      { onSuccess: onClose },
+    );
+  };
+
+  return (
+    <FormShell
+      title={gauge ? 'Edit text gauge' : 'New text gauge'}
+      testId="gauge-form"
+      width={1000}
+      editable={editable}
+      isNew={!gauge}
+      saving={save.isPending}
+      error={save.error?.message}
+      onSave={submit}
+      onClose={onClose}
+      preview={
+        <Paper variant="outlined" sx={{ p: 2, display: 'inline-block', minWidth: 200, borderBottom: '8px solid #1976D2' }} data-testid="gauge-preview">
+          <Typography variant="body2" color="text.secondary">
+            {name || 'Gauge name'}
+          </Typography>
+          <Typography variant="h5" data-testid="gauge-preview-value">
+            {metrics.length === 0 ? 'Select a metric first...' : (value ?? '…')}
+          </Typography>
+          {previewErr && (
+            <Typography variant="caption" color="error" sx={{ whiteSpace: 'pre-wrap' }}>
+              {previewErr}
+            </Typography>
+          )}
+        </Paper>
+      }
+    >
+      <Typography variant="body2" color="text.secondary">
+        A gauge shows one value, or a sentence built from several: the template
+        <Box component="code" sx={{ mx: 0.5 }}>{'${up_dbs} out of ${total_dbs} are up'}</Box>
+        takes the columns of the query.
+      </Typography>
+      <div>
+        <MetricsPicker projectId={projectId} value={metrics} onChange={setMetrics} />
+        {shown.metrics && (
+          <Typography variant="caption" color="error" data-testid="metrics-error">
+            {shown.metrics}
+          </Typography>
+        )}
+      </div>
+      <MetricsQueryBuilder projectId={projectId} metrics={metrics} query={query} onChange={setQuery} range={range} parts={preview.data?.query.parts} disabled={!metrics.length} />
+      <ColumnUnits columns={preview.data?.columns ?? []} value={columnMap} onChange={setColumnMap} />
+      <TextField
+        size="small"
+        label="Optional format"
+        placeholder={'${sum($db_up)} dbs up out of ${count($db_up)}'}
+        value={template}
+        onChange={(e) => setTemplate(e.target.value)}
+        helperText={value !== undefined && metrics.length ? `Formatted value: ${value}` : undefined}
+        slotProps={{ htmlInput: { 'data-testid': 'gauge-template' } }}
+      />
+      <TextField size="small" label="Gauge name" required value={name} onChange={(e) => setName(e.target.value)} error={!!shown.name} helperText={shown.name} slotProps={{ htmlInput: { 'data-testid': 'gauge-name' } }} />
+      <TextField
+        size="small"
+        label="Gauge description"
+        required
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={!!shown.description}
+        helperText={shown.description}
+        slotProps={{ htmlInput: { 'data-testid': 'gauge-description' } }}
+      />
+    </FormShell>
+  );
+}

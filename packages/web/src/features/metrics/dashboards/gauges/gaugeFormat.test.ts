@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatUnit } from '../../../../lib/format/number';
+import { formatGauge } from './gaugeFormat';
+
+const cols = [
+  { name: 'up', unit: '', isGroup: false },
+  { name: 'total', unit: '', isGroup: false },
+  { name: 'mem', unit: 'bytes', isGroup: false },
+];
+
+describe('formatGauge', () => {
+  it('fills ${column} placeholders with formatted values, - when missing', () => {
+    expect(formatGauge('${up} out of ${total} are up', cols, { up: 3, total: 5 }, {})).toBe(`${formatUnit(3, '')} out of ${formatUnit(5, '')} are up`);
+    expect(formatGauge('${up} / ${nope}', cols, { up: 3 }, {})).toBe(`${formatUnit(3, '')} / -`);
+  });
+  it('shows the first value column without a template, in its unit (column map first)', () => {
+    expect(formatGauge('', [cols[2]], { mem: 2048 }, {})).toMatch(/^2(\.0+)? KB$/);
+    expect(formatGauge('', [cols[0]], { up: 1500 }, { up: { unit: 'milliseconds', color: '' } })).toMatch(/s$/);
+  });
+  it('is - with no columns', () => {
+    expect(formatGauge('', [], {}, {})).toBe('-');
+  });
+});

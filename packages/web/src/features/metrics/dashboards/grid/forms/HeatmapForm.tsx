@@ -1,0 +1,89 @@
+import { Autocomplete, Box, Chip, MenuItem, TextField, Typography } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { joinQuery, useHeatmap, useMetricsList } from '../gridApi';
+import { HeatmapPanel } from '../panels/HeatmapPanel';
+import { UNITS, cleanUnit, queryError, unitLabel } from '../units';
+import type { ColumnFormProps } from './ChartForm';
+import { FormShell } from './FormShell';
+import { useColumnFormBase } from './useColumnFormBase';
+import { required } from './validation';
+
+/** New / Edit heatmap column: one histogram metric, its unit (filled from the metric), a where filter, the live heatmap. */
+export function HeatmapForm({ projectId, dashId, column, range, gridQuery, editable, onClose }: ColumnFormProps) {
+  const init = column?.type === 'heatmap' ? column.params : undefined;
+  const base = useColumnFormBase(projectId, dashId, column, onClose);
+  const [metric, setMetric] = useState(init?.metric ?? '');
+  const [unit, setUnit] = useState(init?.unit ?? '');
+  const [query, setQuery] = useState(init?.query ?? '');
+  const list = useMetricsList(projectId);
+  const histograms = useMemo(() => (list.data?.metrics ?? []).filter((m) => m.instrument === 'histogram'), [list.data]);
+  const selected = histograms.find((m) => m.name === metric) ?? null;
+  const effective = joinQuery(query, gridQuery);
+  const preview = useHeatmap(projectId, metric ? { metric, query: effective } : undefined, range);
+  const whereErr = queryError(preview.data?.query.parts);
+  const nameErr = base.submitted ? required(base.name, 'Name') : undefined;
+  const metricErr = base.submitted && !metric ? 'Select a histogram metric' : undefined;
+  const save = () => base.submit({ type: 'heatmap', params: { metric, unit, query } }, !required(base.name, 'Name') && !!metric);
+
+  return (
+    <FormShell
+      title={column ? 'Edit heatmap column' : 'New heatmap column'}
+      testId="heatmap-form"
+      editable={editable}
+      isNew={!column}
+      saving={base.saving}
+      error={base.error}
+      onSave={save}
+      onClose={onClose}
+      preview={metric ? <HeatmapPanel projectId={projectId} metric={metric} unit={unit} query={effective} range={range} /> : <Typography color="text.secondary">Select a metric first...</Typography>}
+    >
+      <Autocomplete
+        options={histograms}
+        value={selected}
+        loading={list.isLoading}
+        getOptionLabel={(m) => m.name}
+        isOptionEqualToValue={(a, b) => a.name === b.name}
+        onChange={(_, m) => {
+          setMetric(m?.name ?? '');
+          setUnit(cleanUnit(m?.unit ?? ''));
+        }}
+        renderOption={({ key, ...props }, m) => (
+          <Box component="li" key={key} {...props} sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start !important' }}>
+            <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+              <Typography variant="body2">{m.name}</Typography>
+              <Chip size="small" label={m.instrument} />
+              {m.unit && <Chip size="small" variant="outlined" label={m.unit} />}
+            </Box>
+            {m.description && (
+              <Typography variant="caption" color="text.secondary">
+                {m.description}
+              </Typography>
+            )}
+          </Box>
+        )}
+        renderInput={(params) => <TextField {...params} size="small" label="Histogram metric" required error={!!metricErr} helperText={metricErr ?? (list.data && !histograms.length ? 'This project has no histogram metrics yet' : undefined)} />}
+        noOptionsText="No histogram metrics"
+        data-testid="heatmap-metric"
+      />
+      <TextField select size="small" label="Metric unit" value={unit} onChange={(e) => setUnit(e.target.value)} slotProps={{ select: { renderValue: (v) => unitLabel(String(v)) } }} data-testid="heatmap-unit">
+        {[...new Set([...UNITS, unit])].map((u) => (
+          <MenuItem key={u} value={u}>
+            {unitLabel(u)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        size="small"
+        label="Where"
+        placeholder='where host.name = "server1"'
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        error={!!whereErr}
+        helperText={whereErr ?? 'Only where filters; joined with | for several.'}
+        slotProps={{ htmlInput: { 'data-testid': 'heatmap-where' } }}
+      />
+      <TextField size="small" label="Heatmap name" required value={base.name} onChange={(e) => base.setName(e.target.value)} error={!!nameErr} helperText={nameErr} slotProps={{ htmlInput: { 'data-testid': 'column-name' } }} />
+      <TextField size="small" label="Description" value={base.description} onChange={(e) => base.setDescription(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'column-description' } }} />
+    </FormShell>
+  );
+}
