@@ -1,0 +1,74 @@
+import { SlackChannelInput, WebhookChannelInput, type ChannelType, type NotifChannel } from '@lantern/shared';
+import { ApiError } from '../../../lib/api/apiClient';
+import type { ChannelBody } from './channelsApi';
+
+/**
+ * The channel form's values, checks and request body. The checks are the contract's own schemas
+ * (spec §5: name required; Slack webhook URL; URL; the payload must parse as JSON, its parse error
+ * is the message), so the form and the server say the same thing at the same field.
+ */
+export interface ChannelFormValues {
+  name: string;
+  webhookUrl: string;
+  url: string;
+  payload: string;
+}
+
+export type ChannelField = keyof ChannelFormValues;
+export type ChannelFieldErrors = Partial<Record<ChannelField, string>>;
+
+export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = { slack: 'Slack', webhook: 'WebHook', alertmanager: 'AlertManager' };
+
+export const emptyChannelForm: ChannelFormValues = { name: '', webhookUrl: '', url: '', payload: '' };
+
+export function channelFormValues(channel: NotifChannel): ChannelFormValues {
+  const p = channel.params;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  return {
+    name: channel.name,
+    webhookUrl: text(p.webhookUrl),
+    url: text(p.url),
+    payload: p.payload === null || p.payload === undefined ? '' : JSON.stringify(p.payload, null, 2),
+  };
+}
+
+export function channelBody(type: ChannelType, v: ChannelFormValues): ChannelBody {
+  if (type === 'slack') return { name: v.name, params: { webhookUrl: v.webhookUrl } };
+  return { type, name: v.name, params: { url: v.url, payload: type === 'webhook' ? v.payload : '' } };
+}
+
+const FIELD_BY_PATH: Record<string, ChannelField> = { name: 'name', 'params.webhookUrl': 'webhookUrl', 'params.url': 'url', 'params.payload': 'payload' };
+
+/** The first problem per field, or {} when the form may be sent. */
+export function validateChannel(type: ChannelType, v: ChannelFormValues): ChannelFieldErrors {
+  const body = channelBody(type, v);
+  const r = type === 'slack' ? SlackChannelInput.safeParse(body) : WebhookChannelInput.safeParse(body);
+  const errors: ChannelFieldErrors = {};
+  if (r.success) return errors;
+  for (const issue of r.error.issues) {
+    const field = FIELD_BY_PATH[issue.path.join('.')];
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+/**
+ * Places a rejected save at its fields: the server answers "params.url: ..." for input errors and
+ * `url_refused` when the URL points into a network the config does not allow (the SSRF guard).
+ * What belongs to no field comes back as `form`.
+ */
+export function serverErrors(type: ChannelType, err: unknown): { fields: ChannelFieldErrors; form: string } {
+  const urlField: ChannelField = type === 'slack' ? 'webhookUrl' : 'url';
+  if (!(err instanceof ApiError)) return { fields: {}, form: err instanceof Error ? err.message : String(err) };
+  if (err.code === 'url_refused') return { fields: { [urlField]: err.message }, form: '' };
+  if (err.code !== 'invalid_input') return { fields: {}, form: err.message };
+  const fields: ChannelFieldErrors = {};
+  const rest: string[] = [];
+  for (const part of err.message.split('; ')) {
+    const m = /^([\w.]+): (.*)$/s.exec(part);
+    const field = m ? FIELD_BY_PATH[m[1]] : undefined;
+    if (field && m) fields[field] ??= m[2];
+    else rest.push(part);
+  }
+  return { fields, form: rest.join('; ') };
+}
