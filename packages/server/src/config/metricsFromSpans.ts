@@ -89,7 +89,7 @@ export const DEFAULT_METRICS_FROM_SPANS: SpanMetricDefinition[] = [
     instrument: 'counter',
     unit: '',
     value: '.count',
-    attrs: ['.system', '.group_id', '.name', 'host.name', 'log.severity'],
+    attrs: ['.system', '.group_id', '.event_name as .name', 'host.name', 'log.severity'],
     annotations: ['display.name'],
     where: '.is_event = 1',
   },
