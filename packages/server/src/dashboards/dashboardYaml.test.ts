@@ -111,10 +111,11 @@ describe('built-in templates', () => {
     }
   });
 
-  it('cover host, HTTP server/client, Node/Go/JVM runtimes and DB clients', () => {
+  it('cover host, HTTP server/client, Node/Go/JVM runtimes, DB clients and services (from spans)', () => {
     expect(templates.map((t) => t.id).sort()).toEqual([
       'lantern.db.client', 'lantern.http.client', 'lantern.http.server', 'lantern.runtime.go', 'lantern.runtime.jvm',
       'lantern.runtime.nodejs', 'lantern.system.disk', 'lantern.system.filesystem', 'lantern.system.host', 'lantern.system.network',
+      'lantern.tracing.services',
     ]);
   });
 

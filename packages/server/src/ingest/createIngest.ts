@@ -30,9 +30,16 @@ export interface IngestDeps {
   metrics: SignalIngest;
   /** Where encoded span rows wait for their batch (TelemetryStore.stagingDir). */
   stagingDir: string | null;
+  /**
+   * Spans or logs of a project were stored, so its metrics from spans (metrics_from_spans) exist:
+   * called once per project per quarter of an hour at most (dashboard templates over them).
+   */
+  onSpansStored?(projectId: number): void;
 }
 
-export function createIngest({ config, batcher, pool, projects, log, metrics, stagingDir }: IngestDeps): Ingest {
+const SPANS_STORED_EVERY_MS = 15 * 60_000;
+
+export function createIngest({ config, batcher, pool, projects, log, metrics, stagingDir, onSpansStored }: IngestDeps): Ingest {
   const limits = config.ingest;
   const stats = new IngestStats(batcher.stats, { maxRows: limits.queue_rows, maxBytes: limits.queue_bytes });
   const pipeline = createIngestPipeline({
@@ -44,15 +51,26 @@ export function createIngest({ config, batcher, pool, projects, log, metrics, st
     queueRows: limits.queue_rows,
     queueBytes: limits.queue_bytes,
   });
+  const told = new Map<number, number>();
+  const stored = <T>(projectId: number, result: T): T => {
+    const now = Date.now();
+    if (onSpansStored && now - (told.get(projectId) ?? -Infinity) >= SPANS_STORED_EVERY_MS) {
+      told.set(projectId, now);
+      onSpansStored(projectId);
+    }
+    return result;
+  };
+  const run: typeof pipeline.run = async (signal, kind, project, format, body) =>
+    stored(project.id, await pipeline.run(signal, kind, project, format, body));
   const otlp: Record<IngestSignal, SignalIngest> = {
-    traces: (project, format, body) => pipeline.run('traces', 'otlp_traces', project, format, body),
-    logs: (project, format, body) => pipeline.run('logs', 'otlp_logs', project, format, body),
+    traces: (project, format, body) => run('traces', 'otlp_traces', project, format, body),
+    logs: (project, format, body) => run('logs', 'otlp_logs', project, format, body),
     metrics,
   };
   const transport = { projects, pipeline, otlp, maxBodyBytes: limits.max_body_bytes };
   const json: Record<'zipkin' | 'vector', JsonIngest> = {
-    zipkin: (project, body) => pipeline.run('traces', 'zipkin', project, 'json', body),
-    vector: (project, body) => pipeline.run('logs', 'vector', project, 'json', body),
+    zipkin: (project, body) => run('traces', 'zipkin', project, 'json', body),
+    vector: (project, body) => run('logs', 'vector', project, 'json', body),
   };
 
   const timer = setInterval(() => log.info({ ingest: stats.snapshot() }, 'ingest stats'), limits.stats_log_interval_ms);

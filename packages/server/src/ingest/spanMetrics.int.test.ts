@@ -174,6 +174,34 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
   });
 });
 
+describe('the Services dashboard', () => {
+  it('is installed once spans arrive, and every query of it answers with data', async () => {
+    type Dash = { id: string; templateId: string; name: string; tableMetrics: { name: string; alias: string }[]; tableQuery: string };
+    type Item = { type: string; name: string; params: { metrics?: { name: string; alias: string }[]; metric?: string; query: string } };
+    let dash: Dash | undefined;
+    for (const until = Date.now() + 15_000; !dash && Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+      dash = (await api<{ dashboards: Dash[] }>('/api/v1/metrics/1/dashboards')).body.dashboards.find((d) => d.templateId === 'lantern.tracing.services');
+    }
+    expect(dash?.name).toBe('Services');
+    const metricsOf = (ms: { name: string; alias: string }[]) => Object.fromEntries(ms.map((m) => [m.alias, m.name]));
+
+    const services = await table(dash!.tableQuery, -10, -3, metricsOf(dash!.tableMetrics));
+    expect(services.items).toHaveLength(1);
+    expect(services.items[0]).toMatchObject({ 'service.name': 'shop', requests_per_min: 20 });
+    expect(services.items[0].error_rate).toBeCloseTo(0.2, 6);
+
+    const { grid } = (await api<{ grid: Item[] }>(`/api/v1/metrics/1/dashboards/${dash!.id}`)).body;
+    expect(grid.map((c) => c.name)).toEqual([
+      'Requests per minute', 'Errors per minute', 'Error rate', 'Latency percentiles', 'p99 latency per service', 'Latency heatmap', 'Slowest operations', 'Requests per minute per operation',
+    ]);
+    for (const item of grid.filter((c) => c.type !== 'heatmap')) {
+      const t = await table(item.params.query, -10, -3, metricsOf(item.params.metrics!));
+      expect(t.items.length, item.name).toBeGreaterThan(0);
+      for (const row of t.items) for (const c of t.columns.filter((c) => !c.isGroup)) expect(Number.isFinite(row[c.name]), `${item.name}: ${c.name}`).toBe(true);
+    }
+  });
+});
+
 describe('a latency monitor over lantern.tracing.spans', () => {
   const monitorOf = async (id: string) => MonitorResponse.parse((await server.call('GET', `/monitors/${id}`)).body).monitor;
 
