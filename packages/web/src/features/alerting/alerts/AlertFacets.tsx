@@ -1,0 +1,64 @@
+import SearchIcon from '@mui/icons-material/Search';
+import { Box, Button, InputAdornment, Paper, Stack, TextField, Typography } from '@mui/material';
+import type { Facet } from '@lantern/shared';
+import { useEffect, useRef, useState } from 'react';
+import { FacetValues } from '../../../components/FacetValues';
+import type { AlertListState } from './useAlertListState';
+
+/** Spec platform §9: the alert search waits 500 ms after the last key. */
+export const ALERT_SEARCH_DEBOUNCE_MS = 500;
+
+/** 'Search alerts...' typed into the address after a pause; follows the address when it changes elsewhere. */
+function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
+  const [text, setText] = useState(value);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const typed = useRef(value);
+  useEffect(() => {
+    if (value !== typed.current) setText(value);
+    typed.current = value;
+  }, [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <TextField
+      size="small"
+      fullWidth
+      placeholder="Search alerts..."
+      value={text}
+      onChange={(e) => {
+        const next = e.target.value;
+        setText(next);
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => {
+          typed.current = next;
+          onChange(next);
+        }, ALERT_SEARCH_DEBOUNCE_MS);
+      }}
+      slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> }, htmlInput: { 'data-testid': 'alert-search' } }}
+    />
+  );
+}
+
+/** The alert list's sidebar: search, one outlined value list per facet, and Reset all. */
+export function AlertFacets({ state, facets }: { state: AlertListState; facets: Facet[] | undefined }) {
+  const filtered = state.q !== '' || Object.keys(state.attrs).length > 0;
+  return (
+    <Stack spacing={2} data-testid="alert-facets">
+      <SearchBox value={state.q} onChange={state.setQ} />
+      {filtered && (
+        <Box>
+          <Button size="small" onClick={state.resetAll} data-testid="alert-reset-all">
+            Reset all
+          </Button>
+        </Box>
+      )}
+      {(facets ?? []).map((f) => (
+        <Paper key={f.key} variant="outlined" sx={{ p: 1 }} data-testid="alert-facet" data-key={f.key}>
+          <Typography variant="subtitle2" sx={{ px: 0.5, pb: 0.5, color: 'text.secondary', wordBreak: 'break-all' }}>
+            {f.key}
+          </Typography>
+          <FacetValues items={f.items} selected={state.attrs[f.key] ?? []} onChange={(values) => state.setAttr(f.key, values)} testId={`facet-${f.key}`} />
+        </Paper>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,78 @@
+import { Box, Button, Chip, Stack, Typography } from '@mui/material';
+import type { Alert, MetricAlertParams } from '@lantern/shared';
+import { useMemo } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { metricChartOption } from '../../../components/charts/chartOptions';
+import { EChart } from '../../../components/charts/EChart';
+import { formatDateTimeFull } from '../../../lib/format/dateTime';
+import { paths } from '../../../lib/routes/paths';
+import { LabelValues } from '../../tracing/LabelValues';
+import { withAllowedRange } from './allowedRange';
+import { useAlertTimeseries } from './alertsApi';
+import { matchingSpansQuery, metricQueryChips, metricTrigger } from './alertText';
+
+export const ALERT_CHART_HEIGHT = 300;
+
+/** The monitored column over the card's range with the allowed range shaded; 'NO DATA' when empty. */
+function AlertChart({ projectId, p, range }: { projectId: number; p: MetricAlertParams; range: { time_gte: string; time_lt: string } }) {
+  const ts = useAlertTimeseries(projectId, { metric: p.monitor.metrics.map((m) => m.name), alias: p.monitor.metrics.map((m) => m.alias), query: p.monitor.query, ...range });
+  const data = ts.data;
+  const option = useMemo(() => {
+    if (!data) return undefined;
+    const series = data.timeseries.filter((s) => s.metric === p.monitor.column).map((s) => ({ name: s.name, unit: s.unit || p.monitor.columnUnit, values: s.value }));
+    if (!series.length || !data.time.length) return undefined;
+    return withAllowedRange(metricChartOption(data.time, series, { height: ALERT_CHART_HEIGHT }), p.bounds);
+  }, [data, p]);
+
+  if (ts.error) {
+    return (
+      <Typography color="error" variant="body2" data-testid="alert-chart-error">
+        {ts.error.message}
+      </Typography>
+    );
+  }
+  if (!option) {
+    return (
+      <Box sx={{ height: ALERT_CHART_HEIGHT, display: 'flex', alignItems: 'center', justifyContent: 'center' }} data-testid="alert-chart-empty">
+        <Typography variant="h5" sx={{ color: '#BDBDBD' }}>
+          {ts.isPending ? '' : 'NO DATA'}
+        </Typography>
+      </Box>
+    );
+  }
+  return <EChart option={option} height={ALERT_CHART_HEIGHT} testId="alert-chart" />;
+}
+
+/** Spec platform §2.6, a metric alert: query chips, State, Trigger, Time, First seen, links and the chart. */
+export function AlertMetricBody({ alert, range }: { alert: Alert & { params: MetricAlertParams }; range: { time_gte: string; time_lt: string } }) {
+  const p = alert.params;
+  const spansQuery = matchingSpansQuery(p.monitor.query);
+  return (
+    <Stack spacing={2} data-testid="alert-metric">
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="alert-query-chips">
+        {metricQueryChips(p).map((c) => (
+          <Chip key={c} label={c} size="small" variant="outlined" sx={{ fontFamily: 'monospace' }} />
+        ))}
+      </Stack>
+      <LabelValues
+        items={[
+          { label: 'State', value: alert.state, testId: 'alert-fact-state' },
+          { label: 'Trigger', value: metricTrigger(p) || 'back in range', testId: 'alert-fact-trigger' },
+          { label: 'Time', value: formatDateTimeFull(new Date(alert.updatedAt)), testId: 'alert-fact-time' },
+          ...(alert.createdAt !== alert.updatedAt ? [{ label: 'First seen', value: formatDateTimeFull(new Date(alert.createdAt)), testId: 'alert-fact-first-seen' }] : []),
+        ]}
+      />
+      <Stack direction="row" spacing={1}>
+        <Button size="small" variant="outlined" component={RouterLink} to={paths.monitorMetric(alert.projectId, alert.monitorId)} data-testid="alert-view-monitor">
+          View monitor
+        </Button>
+        {spansQuery && (
+          <Button size="small" variant="outlined" component={RouterLink} to={paths.spanItems(alert.projectId, { system: 'all', query: spansQuery })} data-testid="alert-matching-spans">
+            Matching spans
+          </Button>
+        )}
+      </Stack>
+      <AlertChart projectId={alert.projectId} p={p} range={range} />
+    </Stack>
+  );
+}

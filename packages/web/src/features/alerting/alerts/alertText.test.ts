@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { MetricAlertParams } from '@lantern/shared';
+import { matchingSpansQuery, metricQueryChips, metricTrigger, occurrences } from './alertText';
+
+const params = (over: Partial<MetricAlertParams> = {}): MetricAlertParams => ({
+  firing: 1,
+  outlier: 0.97,
+  minutes: 5,
+  bounds: { min: null, max: 0.9 },
+  monitor: { metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }], query: 'avg($cpu) as cpu | where host.name = "web1"', column: 'cpu', columnUnit: 'utilization' },
+  ...over,
+});
+
+describe('alert texts', () => {
+  it('says how the value left the allowed range, in the column unit', () => {
+    expect(metricTrigger(params())).toBe('97% more than 90%');
+    expect(metricTrigger(params({ firing: -1, outlier: 2, bounds: { min: 5, max: null }, monitor: { ...params().monitor, columnUnit: '' } }))).toBe('2 less than 5');
+    expect(metricTrigger(params({ firing: 0 }))).toBe('');
+  });
+  it('counts occurrences', () => {
+    expect(occurrences({ traceId: '', spanId: '', spanCount: 1, spanCountTime: '' })).toBe('1 occurrence');
+    expect(occurrences({ traceId: '', spanId: '', spanCount: 12, spanCountTime: '' })).toBe('12 occurrences');
+  });
+  it('splits the monitor query into chips and finds its where parts', () => {
+    expect(metricQueryChips(params())).toEqual(['avg($cpu) as cpu', 'where host.name = "web1"', 'from system.cpu.utilization as $cpu']);
+    expect(matchingSpansQuery(params().monitor.query)).toBe('.count_per_min | .error_rate | {p50,p90,p99}(.duration) | where host.name = "web1"');
+    expect(matchingSpansQuery('avg($cpu)')).toBeUndefined();
+  });
+});

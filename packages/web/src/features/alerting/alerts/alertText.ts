@@ -1,0 +1,46 @@
+import type { Alert, ErrorAlertParams, MetricAlertParams } from '@lantern/shared';
+import { formatUnit } from '../../../lib/format/number';
+
+/**
+ * Words shown for an alert in the list and on its card (reference frontend §1.3.14, alerting
+ * §2.8): the metric trigger, the error's occurrences, and the query chips of a metric alert.
+ */
+export const isMetricParams = (a: Alert): a is Alert & { params: MetricAlertParams } => a.type === 'metric' && 'bounds' in a.params;
+export const isErrorParams = (a: Alert): a is Alert & { params: ErrorAlertParams } => a.type === 'error' && 'spanCount' in a.params;
+
+/** "97% more than 90%" / "3 less than 5"; '' when the series is back in range. */
+export function metricTrigger(p: MetricAlertParams): string {
+  const unit = p.monitor.columnUnit;
+  const value = p.outlier === null ? 'no value' : formatUnit(p.outlier, unit);
+  if (p.firing === 1 && p.bounds.max !== null) return `${value} more than ${formatUnit(p.bounds.max, unit)}`;
+  if (p.firing === -1 && p.bounds.min !== null) return `${value} less than ${formatUnit(p.bounds.min, unit)}`;
+  return '';
+}
+
+export function occurrences(p: ErrorAlertParams): string {
+  return `${p.spanCount} ${p.spanCount === 1 ? 'occurrence' : 'occurrences'}`;
+}
+
+/** The monitor query as chips: its parts, then `from <metric> as $<alias>, ...`. */
+export function metricQueryChips(p: MetricAlertParams): string[] {
+  const parts = p.monitor.query
+    .split('|')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const from = p.monitor.metrics.map((m) => `${m.name} as $${m.alias}`).join(', ');
+  return from ? [...parts, `from ${from}`] : parts;
+}
+
+/** The `where` parts of a monitor query: 'Matching spans' exists only when there are some. */
+export function whereParts(query: string): string[] {
+  return query
+    .split('|')
+    .map((s) => s.trim())
+    .filter((s) => /^where\s/i.test(s));
+}
+
+/** The span list query of 'Matching spans' (reference frontend §1.2): rates and percentiles under the where parts. */
+export function matchingSpansQuery(query: string): string | undefined {
+  const where = whereParts(query);
+  return where.length ? ['.count_per_min', '.error_rate', '{p50,p90,p99}(.duration)', ...where].join(' | ') : undefined;
+}
