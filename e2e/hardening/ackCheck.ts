@@ -9,15 +9,21 @@ export interface Acked {
 export interface Lost extends Acked {
   index: number;
   data: number;
+  /** Rows counted by the metric from spans (with `derived`). */
+  derived?: number;
 }
 
-/** Every acknowledged request must have all its rows in both span tables. */
-export function findLost(acked: readonly Acked[], stored: TraceRowCounts): Lost[] {
+/**
+ * Every acknowledged request must have all its rows in both span tables and, with `derived`, its
+ * rows counted in the metric derived from spans (the same commit as the spans).
+ */
+export function findLost(acked: readonly Acked[], stored: TraceRowCounts, opts: { derived?: boolean } = {}): Lost[] {
   const lost: Lost[] = [];
   for (const a of acked) {
     const index = stored.index.get(a.traceId) ?? 0;
     const data = stored.data.get(a.traceId) ?? 0;
-    if (index < a.rows || data < a.rows) lost.push({ ...a, index, data });
+    const derived = stored.derived.get(a.traceId) ?? 0;
+    if (index < a.rows || data < a.rows || (opts.derived && derived < a.rows)) lost.push({ ...a, index, data, ...(opts.derived ? { derived } : {}) });
   }
   return lost;
 }

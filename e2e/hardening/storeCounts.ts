@@ -10,7 +10,12 @@ import { join } from 'node:path';
 export interface TraceRowCounts {
   index: Map<string, number>;
   data: Map<string, number>;
+  /** Rows per trace id as counted by the metric from spans DERIVED_ROWS_METRIC, when configured. */
+  derived: Map<string, number>;
 }
+
+/** A `metrics_from_spans` counter of every stored row per trace id (durability.ts configures it). */
+export const DERIVED_ROWS_METRIC = 'hardening.rows_per_trace';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -22,6 +27,6 @@ export async function storedTraceRowCounts(dataDir: string): Promise<TraceRowCou
   child.stderr.on('data', (d) => (err += d));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`reading ${dataDir} failed (${code}): ${err}`);
-  const parsed = JSON.parse(out) as { index: [string, number][]; data: [string, number][] };
-  return { index: new Map(parsed.index), data: new Map(parsed.data) };
+  const parsed = JSON.parse(out) as { index: [string, number][]; data: [string, number][]; derived: [string, number][] };
+  return { index: new Map(parsed.index), data: new Map(parsed.data), derived: new Map(parsed.derived) };
 }

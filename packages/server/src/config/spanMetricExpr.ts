@@ -5,6 +5,7 @@
  * (storage/telemetry/spanMetricViews.ts); nothing of the text reaches SQL unparsed.
  *
  * - `.name`: a column of the span row (the leading dot), e.g. `.duration` (nanoseconds),
+ *   `.trace_id` (32 hex digits),
  *   `.status_code`, `.group_id`, `.system`, `.event_name`, `.is_event` (an event or log row);
  * - `service.name`: an attribute (the indexed ones read their own column, others the attribute map);
  * - numbers, 'strings', + - * /, = != < <= > >=, and, or, not, parentheses.
@@ -21,6 +22,7 @@ export type BinaryOp = '+' | '-' | '*' | '/' | '=' | '!=' | '<' | '<=' | '>' | '
 
 /** Row columns an expression may name with a leading dot, and whether each is a number. */
 export const SPAN_COLUMNS = {
+  trace_id: 'string',
   system: 'string',
   group_id: 'number',
   type: 'string',

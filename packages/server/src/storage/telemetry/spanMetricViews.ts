@@ -44,6 +44,7 @@ export function compileSpanExpr(e: SpanExpr): Compiled {
     case 'column':
       if (e.name === 'is_event') return { sql: `(event_name != '')`, type: 'number' };
       if (e.name === 'standalone') return { sql: 'toUInt8(standalone)', type: 'number' };
+      if (e.name === 'trace_id') return { sql: `replaceAll(toString(trace_id), '-', '')`, type: 'string' };
       return { sql: e.name, type: SPAN_COLUMNS[e.name] };
     case 'attr': {
       const column = INDEXED.get(e.key);
