@@ -73,13 +73,20 @@ export function ChannelShowPage() {
       <PageToolbar
         title={
           <Breadcrumbs data-testid="channel-breadcrumbs" sx={{ fontSize: 'inherit' }}>
-            <Link component={RouterLink} to={paths.projectSettings(projectId)} underline="hover" color="inherit">
+            <Link
+              component={RouterLink}
+              to={paths.projectSettings(projectId)}
+              underline="hover"
+              color="inherit"
+              data-testid="channel-breadcrumb-project"
+              data-loaded={String(project.data !== undefined)}
+            >
               {project.data?.project.name ?? 'Project'}
             </Link>
             <Link component={RouterLink} to={paths.channels(projectId)} underline="hover" color="inherit" data-testid="channel-breadcrumb-list">
               Channels
             </Link>
-            <Typography color="text.primary" sx={{ fontSize: 'inherit', fontWeight: 500 }}>
+            <Typography component="span" color="text.primary" sx={{ fontSize: 'inherit', fontWeight: 500 }}>
               {type ? CHANNEL_TYPE_LABELS[type] : 'Channel'}
             </Typography>
           </Breadcrumbs>

@@ -56,19 +56,19 @@ export function ChannelTable({ projectId, channels, busyId, onTogglePause, onDel
                 </TableCell>
                 <TableCell align="right">
                   <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
-                    <Tooltip title={pausable ? 'Pause' : 'Unpause'}>
+                    <Tooltip disableInteractive title={pausable ? 'Pause' : 'Unpause'}>
                       <span>
                         <IconButton size="small" disabled={busyId === c.id} onClick={() => onTogglePause(c)} data-testid={pausable ? 'channel-pause' : 'channel-unpause'}>
                           {pausable ? <PauseIcon fontSize="small" /> : <PlayIcon fontSize="small" />}
                         </IconButton>
                       </span>
                     </Tooltip>
-                    <Tooltip title="Edit">
+                    <Tooltip disableInteractive title="Edit">
                       <IconButton size="small" component={RouterLink} to={editPath} data-testid="channel-edit">
                         <EditIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
-                    <Tooltip title="Delete">
+                    <Tooltip disableInteractive title="Delete">
                       <span>
                         <IconButton size="small" disabled={busyId === c.id} onClick={() => onDelete(c)} data-testid="channel-delete">
                           <DeleteIcon fontSize="small" />
