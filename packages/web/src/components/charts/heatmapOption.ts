@@ -43,7 +43,7 @@ export function heatmapOption(d: HeatmapData, unit: string, size: number): Recor
       type: 'category',
       data: d.xAxis,
       offset: padding,
-      axisLabel: { interval: every - 1, formatter: axisTime },
+      axisLabel: { interval: every - 1, formatter: axisTime, lineHeight: 14 },
       splitArea: { show: false },
     },
     yAxis: {

@@ -1,0 +1,184 @@
+import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '../../e2e/harness';
+import { launchBrowser } from '../../e2e/pages/browser';
+
+/**
+ * `bench/web/dashboard.ts`: a grid dashboard of 8 panels (5 charts, 2 tables, 1 heatmap) over 24
+ * hours of 10,000 counter series (host x route, one point every 5 minutes, 2.88M datapoints) and a
+ * latency histogram per host, all sent as OTLP/HTTP protobuf to the real server. Measures, in
+ * headless Chromium, the time from navigation to every panel painted (chart canvases drawn, table
+ * rows shown), median of N cold page loads after one warm-up, and the production bundle (gzip).
+ *
+ *   cd packages/web && npx vite build --outDir /tmp/web-bench --emptyOutDir && cd ../..
+ *   LANTERN_WEB_DIST=/tmp/web-bench node --import tsx bench/web/dashboard.ts [--series 10000] [--runs 5]
+ */
+const { values: args } = parseArgs({
+  options: {
+    series: { type: 'string', default: '10000' },
+    'step-min': { type: 'string', default: '5' },
+    hours: { type: 'string', default: '24' },
+    runs: { type: 'string', default: '5' },
+    clients: { type: 'string', default: '4' },
+  },
+});
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DIST = process.env.LANTERN_WEB_DIST ?? join(ROOT, 'packages/web/dist');
+const SERIES = Number(args.series);
+const STEP_MS = Number(args['step-min']) * 60_000;
+const HOURS = Number(args.hours);
+const RUNS = Number(args.runs);
+const CLIENTS = Number(args.clients);
+const HOSTS = 100;
+const BOUNDS = [5, 10, 25, 50, 100, 250, 500, 1000];
+
+const require = createRequire(import.meta.url);
+const root = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js');
+const ExportMetricsServiceRequest = root.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+
+const end = Math.floor(Date.now() / STEP_MS) * STEP_MS;
+const times: number[] = [];
+for (let t = end - HOURS * 3600_000 + STEP_MS; t <= end; t += STEP_MS) times.push(t);
+const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
+const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+
+/** One OTLP request per time step: every counter series (delta) and one latency histogram per host. */
+function bodies(): Buffer[] {
+  return times.map((t, k) => {
+    const counter = Array.from({ length: SERIES }, (_, i) => ({
+      attributes: [attr('host', `host-${i % HOSTS}`), attr('route', `/route/${Math.floor(i / HOSTS)}`)],
+      startTimeUnixNano: ns(t - STEP_MS),
+      timeUnixNano: ns(t),
+      asInt: 1 + ((i * 7 + k * 13) % 10),
+    }));
+    const hist = Array.from({ length: HOSTS }, (_, h) => {
+      const counts = BOUNDS.map((_, b) => 1 + ((h + b * 3 + k) % 7)).concat([1]);
+      return {
+        attributes: [attr('host', `host-${h}`)],
+        startTimeUnixNano: ns(t - STEP_MS),
+        timeUnixNano: ns(t),
+        count: counts.reduce((a, b) => a + b, 0),
+        sum: counts.reduce((a, c, b) => a + c * (BOUNDS[b] ?? 2000) * 0.7, 0),
+        bucketCounts: counts,
+        explicitBounds: BOUNDS,
+      };
+    });
+    const msg = ExportMetricsServiceRequest.fromObject({
+      resourceMetrics: [
+        {
+          resource: { attributes: [attr('service.name', 'bench')] },
+          scopeMetrics: [
+            {
+              metrics: [
+                { name: 'bench.requests', unit: '{request}', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: counter } },
+                { name: 'bench.latency', unit: 'ms', histogram: { aggregationTemporality: 1, dataPoints: hist } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    return Buffer.from(ExportMetricsServiceRequest.encode(msg).finish());
+  });
+}
+
+async function send(baseUrl: string, dsn: string, list: Buffer[]): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < list.length) {
+        const b = list[next++];
+        for (;;) {
+          const res = await fetch(`${baseUrl}/v1/metrics`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'lantern-dsn': dsn }, body: b });
+          await res.arrayBuffer();
+          if (res.status === 429 || res.status === 503) {
+            await new Promise((r) => setTimeout(r, 200));
+            continue;
+          }
+          if (res.status >= 300) throw new Error(`ingest answered ${res.status}`);
+          break;
+        }
+      }
+    }),
+  );
+}
+
+const req = [{ name: 'bench.requests', alias: 'req' }];
+const lat = [{ name: 'bench.latency', alias: 'lat' }];
+/** The 8 panels: 100-series charts, tables over all series, a heatmap; two per row. */
+const PANELS = [
+  { type: 'chart', name: 'Requests', params: { chartKind: 'area', metrics: req, query: 'per_min($req)' } },
+  { type: 'chart', name: 'Requests by host', params: { chartKind: 'line', metrics: req, query: 'per_min($req) | group by host' } },
+  { type: 'chart', name: 'Requests by route', params: { chartKind: 'stacked-bar', metrics: req, query: 'per_min($req) | group by route' } },
+  { type: 'table', name: 'Hosts', params: { metrics: req, query: 'per_min($req) | sum($req) | group by host' } },
+  { type: 'heatmap', name: 'Latency heatmap', params: { metric: 'bench.latency', unit: 'milliseconds', query: '' } },
+  { type: 'chart', name: 'p90 latency by host', params: { chartKind: 'line', metrics: lat, query: 'p90($lat) | group by host' } },
+  { type: 'table', name: 'Routes', params: { metrics: req, query: 'sum($req) | group by route' } },
+  { type: 'chart', name: 'host-1 by route', params: { chartKind: 'stacked-area', metrics: req, query: 'per_min($req) | where host = host-1 | group by route' } },
+];
+
+function bundleKb(): { initial: number; total: number } {
+  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+  const files = readdirSync(join(DIST, 'assets')).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
+  const gz = (f: string) => gzipSync(readFileSync(join(DIST, 'assets', f))).length / 1024;
+  return { initial: files.filter((f) => html.includes(f)).reduce((n, f) => n + gz(f), 0), total: files.reduce((n, f) => n + gz(f), 0) };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** True once every panel shows its data: a drawn chart canvas, a table row, or a heatmap. */
+const ALL_PAINTED = `(() => {
+  const panels = [...document.querySelectorAll('[data-testid="grid-panel"]')];
+  return panels.length === ${PANELS.length} && panels.every((p) =>
+    !p.querySelector('[data-testid="panel-loading"],[data-testid="panel-error"]') &&
+    (p.querySelector('[data-testid="table-panel-row"]') || p.querySelector('[data-testid="echart"][data-ready] canvas')));
+})()`;
+
+async function main() {
+  const size = bundleKb();
+  console.log(`bundle (${DIST}): initial ${size.initial.toFixed(0)} kB gzip, all chunks ${size.total.toFixed(0)} kB gzip`);
+  const lantern = await startLantern({ env: { LANTERN_LOG_LEVEL: 'error' } });
+  const browser = await launchBrowser();
+  try {
+    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
+    console.log(`encoding ${SERIES} series x ${times.length} steps (+ ${HOSTS} histograms) as OTLP...`);
+    const list = bodies();
+    const t0 = performance.now();
+    await send(lantern.baseUrl, dsn, list);
+    console.log(`sent ${SERIES * times.length} counter points in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const cookie = await signIn(lantern.baseUrl);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${lantern.baseUrl}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { dashboard: { id: string } };
+    };
+    const dashId = (await call('POST', '/api/v1/metrics/1/dashboards', { name: 'Bench' })).dashboard.id;
+    for (const p of PANELS) await call('POST', `/api/v1/metrics/1/dashboards/${dashId}/grid`, p);
+
+    const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
+    await page.goto(`${lantern.baseUrl}/login`);
+    await page.getByTestId('login-email').fill(DEFAULT_LOGIN.email);
+    await page.getByTestId('login-password').fill(DEFAULT_LOGIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/overview\//);
+    const url = `${lantern.baseUrl}/metrics/1/${dashId}?tab=grid&time_dur=${HOURS * 3600}`;
+    const ms: number[] = [];
+    for (let i = 0; i < RUNS + 1; i++) {
+      const t = Date.now();
+      await page.goto(url);
+      await page.waitForFunction(ALL_PAINTED, undefined, { timeout: 120_000, polling: 16 });
+      if (i > 0) ms.push(Date.now() - t);
+    }
+    console.log(`grid dashboard, 8 panels over ${HOURS} h of ${SERIES} series: all panels painted ${median(ms)} ms median (runs: ${ms.join(', ')} ms)`);
+  } finally {
+    await browser.close();
+    await lantern.stop();
+    removeDataDir(lantern.dataDir);
+  }
+}
+
+await main();
