@@ -17,7 +17,9 @@ import { buildRequestPool } from './requestPool';
  * merges to settle. CPU is this process's (chDB runs in it), so it includes the engine's parsing,
  * merging and materialized-view threads. Figures: docs/benchmarks.md.
  *
- *   node --import tsx bench/ingest/engineCost.ts [--tables both|index|data] [--no-merges] [--batches 30] [--batch-rows 20000]
+ *   node --import tsx bench/ingest/engineCost.ts [--tables both|index|data] [--no-merges] [--batches 30] [--batch-rows 20000] [--span-metrics on|off]
+ *
+ * `--span-metrics off` runs without the views of metrics_from_spans (on: the built-in definitions).
  */
 const { values: args } = parseArgs({
   options: {
@@ -25,11 +27,13 @@ const { values: args } = parseArgs({
     'no-merges': { type: 'boolean', default: false },
     batches: { type: 'string', default: '30' },
     'batch-rows': { type: 'string', default: '20000' },
+    'span-metrics': { type: 'string', default: 'on' },
   },
 });
 const batches = Number(args.batches);
 const batchRows = Number(args['batch-rows']);
 if (!['both', 'index', 'data'].includes(args.tables!)) throw new Error('--tables is both, index or data');
+if (!['on', 'off'].includes(args['span-metrics']!)) throw new Error('--span-metrics is on or off');
 if (!(batches > 0 && batchRows > 0)) throw new Error('--batches and --batch-rows must be positive');
 
 const pool = buildRequestPool({ requests: 32, spansPerRequest: 1000, seed: 1 });
@@ -38,7 +42,7 @@ const rows = pool.bodies.flatMap((b) => normalizeTraces(decodeTracesProto(b), pr
 const encoded = [0, 1, 2].map((i) => encodeSpans(Array.from({ length: batchRows }, (_, j) => rows[(i * batchRows + j) % rows.length])));
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-engine-cost-'));
-const store = openChdbStore({ path: dir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
+const store = openChdbStore({ path: dir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2, ...(args['span-metrics'] === 'off' ? { spanMetrics: [] } : {}) });
 const none = Buffer.alloc(0);
 try {
   await store.migrate();
@@ -73,7 +77,7 @@ try {
   )
     .map((p) => `${p.table} ${p.parts}`)
     .join(', ');
-  console.log(`tables ${args.tables}${args['no-merges'] ? ', merges stopped' : ''}; ${batches} batches of ${batchRows} rows`);
+  console.log(`tables ${args.tables}${args['no-merges'] ? ', merges stopped' : ''}, metrics from spans ${args['span-metrics']}; ${batches} batches of ${batchRows} rows`);
   console.log(`insert rate      ${(n / wall / 1000).toFixed(1)}k rows/s (one batch at a time)`);
   console.log(`engine CPU       ${us(cpuInsert)} µs/row while inserting, ${us(cpuAll)} µs/row once merges settled`);
   console.log(`active parts     ${parts}`);

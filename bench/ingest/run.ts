@@ -11,6 +11,7 @@ import { readCpuSeconds, watchMemory } from './procStatus';
 import { summariseProfile } from './profileSummary';
 import { buildRequestPool, writePoolFile } from './requestPool';
 import type { StageRates } from './stageRates';
+import { formatAb, runSpanMetricsAb } from './spanMetricsAb';
 import { formatSummary, type IngestBenchResult } from './summary';
 
 /**
@@ -33,6 +34,8 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     json: { type: 'string' },
     'skip-stages': { type: 'boolean', default: false },
+    /** Rounds of with / without metrics from spans (spanMetricsAb.ts); 0: the ordinary run. */
+    'span-metrics-ab': { type: 'string', default: '0' },
   },
 });
 
@@ -115,6 +118,12 @@ async function main(): Promise<void> {
     const pool = buildRequestPool({ requests: poolSize, spansPerRequest, seed: Number(args.seed) });
     const poolFile = join(work, 'pool.bin');
     writePoolFile(poolFile, pool.bodies);
+    const abRounds = Math.min(Number(args['span-metrics-ab']) || 0, 10);
+    if (abRounds > 0) {
+      const rounds = await runSpanMetricsAb({ rounds: abRounds, env: serverEnv, workDir: work, measure: (l) => measureLoad(l, pool.bodies) });
+      console.log(formatAb(rounds));
+      return;
+    }
 
     const env: Record<string, string> = { ...serverEnv };
     if (args['cpu-prof']) {

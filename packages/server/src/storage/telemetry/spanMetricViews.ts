@@ -2,7 +2,7 @@ import { parseAliased, parseSpanExpr, SPAN_COLUMNS, spanMetricViewKey, type Span
 import { ATTR_COLUMNS } from './spanRowEncoding';
 
 /**
- * Metrics from spans (reference ingest §3.5, docs/decisions/0007-metrics-from-spans.md): per
+ * Metrics from spans (reference ingest §3.5, docs/decisions/metrics-from-spans.md): per
  * `metrics_from_spans` definition, two materialized views over spans_index, (re)created at every
  * start from the config:
  *
