@@ -153,6 +153,10 @@ describe('notification channels and e-mail settings', () => {
     await expect(show.testTitle.innerText()).resolves.toBe('Not delivered (HTTP 500)');
     await expect(show.testError.innerText()).resolves.toBe('unexpected response: 500 (answered 500)');
     await expect(show.deliveryField('last-error').innerText()).resolves.toMatch(/ago: unexpected response: 500 \(answered 500\)$/);
+    // A test never counts towards disabling the channel, and nothing waits in the outbox.
+    await expect(show.deliveryField('failures').innerText()).resolves.toBe('0');
+    await expect(show.deliveryField('pending').innerText()).resolves.toBe('0');
+    await expect(show.deliveryField('failed').innerText()).resolves.toBe('0');
     await screenshot(page, 'channels-04-webhook-test-failed');
 
     await page.getByTestId('channel-breadcrumb-list').click();

@@ -46,7 +46,7 @@ export class ChannelShowPage {
     return (await this.breadcrumbs.innerText()).replace(/\s+/g, ' ').trim();
   }
 
-  deliveryField(name: 'state' | 'last-delivered' | 'pending' | 'last-error' | 'failures'): Locator {
+  deliveryField(name: 'state' | 'last-delivered' | 'pending' | 'failed' | 'last-error' | 'failures'): Locator {
     return this.page.getByTestId(`delivery-${name}`);
   }
 

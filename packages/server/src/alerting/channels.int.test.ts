@@ -1,6 +1,8 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelResponse, ChannelTestResponse, WebhookMessage } from '@lantern/shared';
-import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
+import { ChannelListResponse, ChannelResponse, ChannelTestResponse, MonitorResponse, WebhookMessage } from '@lantern/shared';
+import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '../../../../e2e/harness';
+import { createTestTracer } from '../../../../e2e/otlpClients';
 import { startHttpReceiver, type HttpReceiver } from '../../../../e2e/receivers';
 import { startAlertingServer, TEST_SITE, type AlertingTestServer } from './alertingTestServer';
 import { TEST_ALERT_NAME } from './delivery/testNotification';
@@ -9,11 +11,12 @@ import { TEST_ALERT_NAME } from './delivery/testNotification';
 let dataDir: string;
 let receiver: HttpReceiver;
 let server: AlertingTestServer;
+const clock = { now: new Date() };
 
 beforeAll(async () => {
   dataDir = tempDataDir();
   receiver = await startHttpReceiver();
-  server = await startAlertingServer({ dataDir, smtpPort: 1, clock: { now: new Date() } });
+  server = await startAlertingServer({ dataDir, smtpPort: 1, clock });
 });
 afterAll(async () => {
   await server?.lantern.close();
@@ -74,5 +77,41 @@ describe('POST /notification-channels/:id/test', () => {
       expect(res.body.code).toBe('channel_not_found');
       expect(res.body.message).toContain(id);
     }
+  });
+});
+
+describe('channel delivery state', () => {
+  it('reports what the outbox holds: pending with the next try, then given up, then delivered', async () => {
+    receiver.answer('/flaky', 503, 400, 200);
+    const id = await createWebhook('/flaky');
+    const monitor = await call('POST', '/monitors/error', { name: 'Flaky errors', channelIds: [id], params: {} });
+    expect(MonitorResponse.parse(monitor.body).monitor.channelIds).toEqual([id]);
+
+    // A real failed span, over OTLP, for the error monitor to turn into an alert.
+    const spanTime = new Date();
+    const t = createTestTracer('http-proto', { httpUrl: server.baseUrl, grpcUrl: `http://127.0.0.1:${server.grpcPort}`, dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`, serviceName: 'flaky' });
+    const span = t.tracer.startSpan('GET /flaky', { kind: SpanKind.SERVER, startTime: spanTime });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'boom' });
+    span.end(new Date(spanTime.getTime() + 5));
+    await t.shutdown();
+    clock.now = new Date(spanTime.getTime() + 2 * 60_000);
+    const delivery = async () => ChannelListResponse.parse((await call('GET', '/notification-channels')).body).channels.find((c) => c.id === id)!.delivery;
+
+    // 503 is transient: the row stays pending, due again after its backoff.
+    await server.lantern.alerting.scheduler.tick();
+    let d = await delivery();
+    expect(d).toMatchObject({ pending: 1, failed: 0, lastDeliveredAt: null, lastError: 'unexpected response: 503 (answered 503)' });
+    expect(Date.parse(d.nextAttemptAt!)).toBe(clock.now.getTime() + 30_000);
+
+    // 400 is permanent: the row is given up on.
+    await server.lantern.alerting.scheduler.deliver(new Date(clock.now.getTime() + 31_000));
+    d = await delivery();
+    expect(d).toMatchObject({ pending: 0, nextAttemptAt: null, failed: 1, lastError: 'unexpected response: 400 (answered 400)', consecutiveFailures: 2 });
+
+    // The receiver is fixed: the test button proves it and the channel shows the delivery.
+    const { result } = ChannelTestResponse.parse((await call('POST', `/notification-channels/${id}/test`)).body);
+    expect(result.ok).toBe(true);
+    d = await delivery();
+    expect(d).toMatchObject({ pending: 0, failed: 1, lastDeliveredAt: result.sentAt });
   });
 });

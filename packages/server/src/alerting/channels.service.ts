@@ -50,14 +50,14 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     return { name: v.name, type: v.type, params: { url: v.params.url, payload: v.params.payload } };
   }
 
-  const show = async (row: ChannelRow) => ({ channel: toChannel(row, (await channels.pendingCounts([row.id])).get(row.id) ?? 0) });
+  const show = async (row: ChannelRow) => ({ channel: toChannel(row, (await channels.outboxStats([row.id])).get(row.id)) });
   const kindTypes = (kind: 'slack' | 'webhook'): ChannelType[] => (kind === 'slack' ? ['slack'] : ['webhook', 'alertmanager']);
 
   return {
     async list(projectId: number) {
       const rows = await channels.list(projectId);
-      const pending = await channels.pendingCounts(rows.map((r) => r.id));
-      return { channels: rows.map((r) => toChannel(r, pending.get(r.id) ?? 0)) };
+      const outbox = await channels.outboxStats(rows.map((r) => r.id));
+      return { channels: rows.map((r) => toChannel(r, outbox.get(r.id))) };
     },
     async create(projectId: number, kind: 'slack' | 'webhook', body: unknown) {
       const id = await channels.create(projectId, await parsed(body, kind), deps.now());

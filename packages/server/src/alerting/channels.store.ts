@@ -15,6 +15,13 @@ export interface ChannelParams {
 
 export const MAX_CHANNELS = 100;
 
+export interface OutboxStats {
+  pending: number;
+  nextAttemptAt: string | null;
+  failed: number;
+}
+export const NO_OUTBOX: OutboxStats = { pending: 0, nextAttemptAt: null, failed: 0 };
+
 export function createChannelsStore(db: AlertingDb) {
   return {
     get: (id: number): Promise<ChannelRow | undefined> => db.selectFrom('notif_channels').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -29,16 +36,29 @@ export function createChannelsStore(db: AlertingDb) {
       return new Set(rows.map((r) => r.id));
     },
 
-    async pendingCounts(ids: number[]): Promise<Map<number, number>> {
-      if (!ids.length) return new Map();
+    /**
+     * What the outbox holds for each channel: notifications still to send (and when the next try
+     * is due) and those given up on. Both filters lead with `state`, so the due index serves them.
+     */
+    async outboxStats(ids: number[]): Promise<Map<number, OutboxStats>> {
+      const stats = new Map<number, OutboxStats>();
+      if (!ids.length) return stats;
       const rows = await db
         .selectFrom('alert_notifications')
         .where('channel_id', 'in', ids)
-        .where('state', '=', 'pending')
-        .select(['channel_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('channel_id')
+        .where('state', 'in', ['pending', 'failed'])
+        .select(['channel_id', 'state', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min('next_attempt_at').as('next')])
+        .groupBy(['channel_id', 'state'])
         .execute();
-      return new Map(rows.map((r) => [r.channel_id!, Number(r.n)]));
+      for (const r of rows) {
+        const s = stats.get(r.channel_id!) ?? { ...NO_OUTBOX };
+        if (r.state === 'pending') {
+          s.pending = Number(r.n);
+          s.nextAttemptAt = r.next as string | null;
+        } else s.failed = Number(r.n);
+        stats.set(r.channel_id!, s);
+      }
+      return stats;
     },
 
     async create(projectId: number, v: { name: string; type: ChannelType; params: ChannelParams }, now: Date): Promise<number> {
@@ -113,7 +133,7 @@ export function createChannelsStore(db: AlertingDb) {
 
 export type ChannelsStore = ReturnType<typeof createChannelsStore>;
 
-export function toChannel(row: ChannelRow, pending = 0): NotifChannel {
+export function toChannel(row: ChannelRow, outbox: OutboxStats = NO_OUTBOX): NotifChannel {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -126,7 +146,7 @@ export function toChannel(row: ChannelRow, pending = 0): NotifChannel {
       lastError: row.last_error,
       lastErrorAt: row.last_error_at,
       consecutiveFailures: row.consecutive_failures,
-      pending,
+      ...outbox,
     },
   };
 }

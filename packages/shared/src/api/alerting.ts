@@ -291,7 +291,11 @@ export const ChannelDelivery = z.object({
   lastError: z.string(),
   lastErrorAt: z.string().nullable(),
   consecutiveFailures: z.number().int(),
+  /** Outbox rows still to send, and when the earliest of them is due (a retry waits its backoff). */
   pending: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+  /** Outbox rows given up on (a permanent failure, or every retry used). */
+  failed: z.number().int(),
 });
 export const NotifChannel = z.object({
   id: z.number().int(),

@@ -21,6 +21,15 @@ const when = (iso: string, now: number) => (
   </Tooltip>
 );
 
+/** "in 25 s", "in 4 min", "in 2 h": when a pending retry is due ("now" once it is). */
+export function dueIn(iso: string, now: number): string {
+  const s = Math.round((Date.parse(iso) - now) / 1000);
+  if (s <= 0) return 'now';
+  if (s < 60) return `in ${s} s`;
+  if (s < 3600) return `in ${Math.round(s / 60)} min`;
+  return `in ${Math.round(s / 3600)} h`;
+}
+
 /** Whether the last error is newer than the last delivery: only then is it the channel's news. */
 export function failingNow(d: NotifChannel['delivery']): boolean {
   return d.lastErrorAt !== null && (d.lastDeliveredAt === null || d.lastErrorAt >= d.lastDeliveredAt);
@@ -33,7 +42,21 @@ export function DeliverySummary({ channel, now }: { channel: NotifChannel; now: 
     <Stack spacing={0.25} data-testid="channel-delivery">
       <Typography variant="body2" color="text.secondary" data-testid="channel-last-delivered">
         {d.lastDeliveredAt ? <>Delivered {when(d.lastDeliveredAt, now)}</> : 'Nothing delivered yet'}
-        {d.pending > 0 && <Chip size="small" color="warning" variant="outlined" label={`${d.pending} pending`} sx={{ ml: 1 }} data-testid="channel-pending" />}
+        {d.pending > 0 && (
+          <Chip
+            size="small"
+            color="warning"
+            variant="outlined"
+            label={`${d.pending} pending${d.nextAttemptAt ? `, next try ${dueIn(d.nextAttemptAt, now)}` : ''}`}
+            sx={{ ml: 1 }}
+            data-testid="channel-pending"
+          />
+        )}
+        {d.failed > 0 && (
+          <Tooltip title="Notifications given up on after a permanent failure or the last retry">
+            <Chip size="small" color="error" variant="outlined" label={`${d.failed} failed`} sx={{ ml: 1 }} data-testid="channel-failed" />
+          </Tooltip>
+        )}
       </Typography>
       {failingNow(d) && (
         <Typography variant="body2" color="error" noWrap sx={{ maxWidth: 420 }} title={d.lastError} data-testid="channel-last-error">
@@ -50,7 +73,8 @@ export function DeliveryDetails({ channel, now }: { channel: NotifChannel; now: 
   const rows: [string, ReactNode, string][] = [
     ['State', <ChannelStateDot key="s" state={channel.state} />, 'state'],
     ['Last delivered', d.lastDeliveredAt ? when(d.lastDeliveredAt, now) : 'never', 'last-delivered'],
-    ['Pending notifications', String(d.pending), 'pending'],
+    ['Pending notifications', d.pending && d.nextAttemptAt ? `${d.pending}, next try ${dueIn(d.nextAttemptAt, now)}` : String(d.pending), 'pending'],
+    ['Given up', String(d.failed), 'failed'],
     ['Last error', d.lastErrorAt ? <>{when(d.lastErrorAt, now)}: {d.lastError}</> : 'none', 'last-error'],
     ['Failures in a row', String(d.consecutiveFailures), 'failures'],
   ];

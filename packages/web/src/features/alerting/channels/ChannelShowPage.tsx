@@ -1,7 +1,7 @@
 import { ChannelType, type NotifChannel } from '@lantern/shared';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayIcon from '@mui/icons-material/PlayArrow';
-import { Alert, Box, Breadcrumbs, Button, Card, CardContent, Link, Skeleton, Stack, Typography } from '@mui/material';
+import { Alert, Breadcrumbs, Button, Card, CardContent, Grid, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
@@ -69,7 +69,7 @@ export function ChannelShowPage() {
   const notFound = wrongType || isApiError(channel.error, 404);
 
   return (
-    <Stack spacing={2} sx={{ maxWidth: 900 }} data-testid="channel-show">
+    <Stack spacing={2} sx={{ maxWidth: 1400 }} data-testid="channel-show">
       <PageToolbar
         title={
           <Breadcrumbs data-testid="channel-breadcrumbs" sx={{ fontSize: 'inherit' }}>
@@ -107,24 +107,28 @@ export function ChannelShowPage() {
         <Skeleton variant="rectangular" height={320} />
       ) : (
         <>
-          <Card variant="outlined">
-            <CardContent>
-              <ChannelForm
-                key={channel.data.id}
-                projectId={projectId}
-                type={channel.data.type}
-                channel={channel.data}
-                onSaved={() => snackbar.notifySuccess('The notification channel has been saved')}
-              />
-            </CardContent>
-          </Card>
-          <DeliveryCard projectId={projectId} channel={channel.data} />
+          <Grid container spacing={2}>
+            <Grid size={{ xs: 12, lg: 7 }}>
+              <Card variant="outlined">
+                <CardContent>
+                  <ChannelForm
+                    key={channel.data.id}
+                    projectId={projectId}
+                    type={channel.data.type}
+                    channel={channel.data}
+                    onSaved={() => snackbar.notifySuccess('The notification channel has been saved')}
+                  />
+                </CardContent>
+              </Card>
+            </Grid>
+            <Grid size={{ xs: 12, lg: 5 }}>
+              <DeliveryCard projectId={projectId} channel={channel.data} />
+            </Grid>
+          </Grid>
           {type === 'webhook' && (
             <Card variant="outlined">
               <CardContent>
-                <Box>
-                  <WebhookHelp />
-                </Box>
+                <WebhookHelp />
               </CardContent>
             </Card>
           )}
