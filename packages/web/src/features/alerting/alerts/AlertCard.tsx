@@ -75,13 +75,16 @@ export function AlertCard({ projectId, alertId }: { projectId: number; alertId: 
         {isMetricParams(alert) ? (
           <AlertMetricBody alert={alert} range={dateRange.apiParams} />
         ) : isErrorParams(alert) ? (
-          <AlertErrorBody alert={alert} />
+          // The span card is long: the history goes above it.
+          <AlertErrorBody alert={alert}>
+            <AlertHistory projectId={projectId} alert={alert} />
+          </AlertErrorBody>
         ) : (
           <Typography color="text.secondary">This alert has no details.</Typography>
         )}
       </Box>
 
-      <AlertHistory projectId={projectId} alert={alert} />
+      {!isErrorParams(alert) && <AlertHistory projectId={projectId} alert={alert} />}
     </Stack>
   );
 }

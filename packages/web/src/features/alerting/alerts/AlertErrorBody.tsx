@@ -1,5 +1,6 @@
 import { Alert as MuiAlert, Skeleton, Stack } from '@mui/material';
 import type { Alert, ErrorAlertParams } from '@lantern/shared';
+import type { ReactNode } from 'react';
 import { formatDateTimeFull } from '../../../lib/format/dateTime';
 import { isApiError } from '../../../lib/api/apiClient';
 import { LabelValues } from '../../tracing/LabelValues';
@@ -9,9 +10,9 @@ import { occurrences } from './alertText';
 
 /**
  * Spec platform §2.6, an error alert: the occurrences, 'First seen' when the alert was updated
- * since it was created, and the span card of the error's latest span.
+ * since it was created, `children` (the card's history), and the span card of the error's span.
  */
-export function AlertErrorBody({ alert }: { alert: Alert & { params: ErrorAlertParams } }) {
+export function AlertErrorBody({ alert, children }: { alert: Alert & { params: ErrorAlertParams }; children?: ReactNode }) {
   const p = alert.params;
   const span = useSpan(alert.projectId, p.traceId, p.spanId);
   return (
@@ -24,6 +25,7 @@ export function AlertErrorBody({ alert }: { alert: Alert & { params: ErrorAlertP
           ...(alert.createdAt !== alert.updatedAt ? [{ label: 'First seen', value: formatDateTimeFull(new Date(alert.createdAt)), testId: 'alert-fact-first-seen' }] : []),
         ]}
       />
+      {children}
       {span.error ? (
         <MuiAlert severity={isApiError(span.error, 404) ? 'info' : 'error'} data-testid="alert-span-missing">
           {isApiError(span.error, 404) ? "The error's span is no longer stored (it is older than the retention period)." : span.error.message}

@@ -38,6 +38,12 @@ function SearchBox({ value, onChange }: { value: string; onChange: (q: string) =
   );
 }
 
+/** A chosen value that no alert has any more still shows (with 0), so it can be unchecked. */
+export function withSelected(items: { value: string; count: number }[], selected: string[] | undefined): { value: string; count: number }[] {
+  const missing = (selected ?? []).filter((v) => !items.some((i) => i.value === v));
+  return missing.length ? [...items, ...missing.map((value) => ({ value, count: 0 }))] : items;
+}
+
 /** The alert list's sidebar: search, one outlined value list per facet, and Reset all. */
 export function AlertFacets({ state, facets }: { state: AlertListState; facets: Facet[] | undefined }) {
   const filtered = state.q !== '' || Object.keys(state.attrs).length > 0;
@@ -56,7 +62,7 @@ export function AlertFacets({ state, facets }: { state: AlertListState; facets: 
           <Typography variant="subtitle2" sx={{ px: 0.5, pb: 0.5, color: 'text.secondary', wordBreak: 'break-all' }}>
             {f.key}
           </Typography>
-          <FacetValues items={f.items} selected={state.attrs[f.key] ?? []} onChange={(values) => state.setAttr(f.key, values)} testId={`facet-${f.key}`} />
+          <FacetValues items={withSelected(f.items, state.attrs[f.key])} selected={state.attrs[f.key] ?? []} onChange={(values) => state.setAttr(f.key, values)} testId={`facet-${f.key}`} />
         </Paper>
       ))}
     </Stack>

@@ -1,7 +1,7 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { Box, Button, Dialog, DialogContent, Grid, LinearProgress, Paper, Skeleton, Stack, Table, TableBody, Typography } from '@mui/material';
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import { PageToolbar } from '../../../components/PageToolbar';
 import { Pager, type PagerState } from '../../../components/Pager';
@@ -11,13 +11,15 @@ import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { useAddressState } from '../../../lib/url/useAddressState';
 import { RequestError } from '../../tracing/RequestError';
-import { AlertCard } from './AlertCard';
 import { AlertFacets } from './AlertFacets';
 import { AlertRow } from './AlertRow';
 import { AlertSelectionBar, type BulkAction } from './AlertSelectionBar';
 import { alertListParams, fetchAllAlertIds, useAlertAction, useAlerts, useCloseAll } from './alertsApi';
 import { ALERTS_PER_PAGE, useAlertListState } from './useAlertListState';
 import { allCounts, useAlertSelection } from './useAlertSelection';
+
+// The card (with the span card and charts) loads when an alert is opened, not with the list.
+const AlertCard = lazy(() => import('./AlertCard').then((m) => ({ default: m.AlertCard })));
 
 export const EMPTY_ALERTS_TEXT = "You don't have alerts that match selected filters.";
 
@@ -120,7 +122,9 @@ export function AlertListPage() {
         </Grid>
       </Grid>
       <Dialog open={openId !== undefined} onClose={() => address.set({ alert: null })} maxWidth={false} fullWidth slotProps={{ paper: { sx: { maxWidth: 1200 } } }} data-testid="alert-dialog">
-        <DialogContent>{openId !== undefined && <AlertCard projectId={projectId} alertId={openId} />}</DialogContent>
+        <DialogContent>
+          <Suspense fallback={<Skeleton variant="rectangular" height={300} />}>{openId !== undefined && <AlertCard projectId={projectId} alertId={openId} />}</Suspense>
+        </DialogContent>
       </Dialog>
     </Stack>
   );

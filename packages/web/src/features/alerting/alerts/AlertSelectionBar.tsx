@@ -71,7 +71,7 @@ export function AlertSelectionBar({
         value={sortBy}
         onChange={(e) => onSort(e.target.value as AlertSort)}
         startAdornment={<SortIcon fontSize="small" sx={{ mr: 1, color: 'text.secondary' }} />}
-        sx={{ bgcolor: '#F5F5F5', '& fieldset': { border: 'none' }, minWidth: 160 }}
+        sx={{ bgcolor: '#F5F5F5', '& fieldset': { border: 'none' }, minWidth: 160, height: 32, fontSize: 14 }}
         data-testid="alert-sort"
       >
         <MenuItem value="updated_at">Updated at</MenuItem>

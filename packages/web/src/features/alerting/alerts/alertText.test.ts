@@ -14,7 +14,7 @@ const params = (over: Partial<MetricAlertParams> = {}): MetricAlertParams => ({
 describe('alert texts', () => {
   it('says how the value left the allowed range, in the column unit', () => {
     expect(metricTrigger(params())).toBe('97% more than 90%');
-    expect(metricTrigger(params({ firing: -1, outlier: 2, bounds: { min: 5, max: null }, monitor: { ...params().monitor, columnUnit: '' } }))).toBe('2 less than 5');
+    expect(metricTrigger(params({ firing: -1, outlier: 2, bounds: { min: 5, max: null }, monitor: { ...params().monitor, columnUnit: '' } }))).toBe('2.0 less than 5.0');
     expect(metricTrigger(params({ firing: 0 }))).toBe('');
   });
   it('counts occurrences', () => {
