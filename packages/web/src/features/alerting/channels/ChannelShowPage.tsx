@@ -108,7 +108,7 @@ export function ChannelShowPage() {
       ) : (
         <>
           <Grid container spacing={2}>
-            <Grid size={{ xs: 12, lg: 7 }}>
+            <Grid size={{ xs: 12, md: 7 }}>
               <Card variant="outlined">
                 <CardContent>
                   <ChannelForm
@@ -121,7 +121,7 @@ export function ChannelShowPage() {
                 </CardContent>
               </Card>
             </Grid>
-            <Grid size={{ xs: 12, lg: 5 }}>
+            <Grid size={{ xs: 12, md: 5 }}>
               <DeliveryCard projectId={projectId} channel={channel.data} />
             </Grid>
           </Grid>
