@@ -23,7 +23,8 @@ export class AlertCard {
     this.reopenButton = this.root.getByTestId('alert-reopen');
     this.events = this.root.getByTestId('alert-event');
     this.spanCard = this.root.getByTestId('span-card');
-    this.dateRange = this.root.getByTestId('fixed-date-range');
+    // The card's own range picker (an error alert's span card has another one).
+    this.dateRange = this.root.getByTestId('fixed-date-range').first();
   }
 
   fact(name: 'state' | 'occurrences' | 'time' | 'first-seen' | 'trigger'): Locator {

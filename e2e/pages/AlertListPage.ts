@@ -58,9 +58,11 @@ export class AlertListPage {
     for (;;) {
       if ((await this.rows.count()) >= count) return;
       if (Date.now() > deadline) throw new Error(`expected ${count} alerts, the list shows ${await this.rows.count()}`);
-      await this.reload.click();
       // The next answer, then look again.
-      await this.page.waitForResponse((r) => r.url().includes('/alerts?'), { timeout: 10_000 });
+      const answer = this.page.waitForResponse((r) => r.url().includes('/alerts?'), { timeout: 10_000 });
+      await this.reload.click();
+      await answer;
+      await this.page.waitForFunction(() => !document.querySelector('[data-testid="alert-list"] .MuiLinearProgress-root'));
     }
   }
 
@@ -72,8 +74,13 @@ export class AlertListPage {
     return this.facet(key).getByTestId('facet-value').filter({ hasText: value });
   }
 
+  /** "value count" per listed value of a facet. */
   async facetCounts(key: string): Promise<string[]> {
-    return this.facet(key).getByTestId('facet-value').allInnerTexts();
+    const texts = await this.facet(key).getByTestId('facet-value').allInnerTexts();
+    return texts.map((t) => {
+      const [value, count] = t.trim().split(/\s+/);
+      return `${value} ${Number.parseFloat(count)}`;
+    });
   }
 
   async open(name: string): Promise<AlertCard> {
