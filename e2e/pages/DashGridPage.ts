@@ -42,12 +42,14 @@ export class DashGridPage {
 
   /** Drags a panel by its title bar by (dx, dy) pixels with real mouse moves. */
   async dragPanel(name: string, dx: number, dy: number): Promise<void> {
+    await this.item(name).scrollIntoViewIfNeeded();
     const box = (await this.panel(name).getByTestId('panel-title').boundingBox())!;
     await this.moveMouse(box.x + 40, box.y + box.height / 2, dx, dy);
   }
 
   /** Resizes a panel from its bottom-right handle by (dx, dy) pixels. */
   async resizePanel(name: string, dx: number, dy: number): Promise<void> {
+    await this.item(name).scrollIntoViewIfNeeded();
     const handle = this.item(name).locator('.react-resizable-handle-se');
     const box = (await handle.boundingBox())!;
     await this.moveMouse(box.x + box.width / 2, box.y + box.height / 2, dx, dy);
@@ -61,12 +63,17 @@ export class DashGridPage {
     await m.up();
   }
 
-  /** The panel's box once it stops moving (grid items animate to their place). */
+  /** The panel's box in the grid (relative to the grid's top left), once it stops moving (items animate to their place). */
   async box(name: string): Promise<{ x: number; y: number; width: number; height: number }> {
-    let last = (await this.item(name).boundingBox())!;
+    const read = async () => {
+      const grid = (await this.page.getByTestId('grid-layout').boundingBox())!;
+      const b = (await this.item(name).boundingBox())!;
+      return { x: Math.round(b.x - grid.x), y: Math.round(b.y - grid.y), width: Math.round(b.width), height: Math.round(b.height) };
+    };
+    let last = await read();
     for (let i = 0; i < 50; i++) {
       await this.page.waitForTimeout(50);
-      const next = (await this.item(name).boundingBox())!;
+      const next = await read();
       if (JSON.stringify(next) === JSON.stringify(last)) return next;
       last = next;
     }

@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { usePager } from '../Pager';
 import { ListLegend, TableLegend, type LegendValue } from './ChartLegend';
 import { metricChartOption, type ChartKind, type Series } from './chartOptions';
@@ -33,11 +33,13 @@ function styled(option: Record<string, unknown>, series: Series[], styles: Recor
     series: list.map((s, i) => {
       const st = { ...DEFAULT_STYLE, ...styles[series[i].name] };
       if (isBar) return s;
+      // A series with one or two points draws no line: show its points.
+      const sparse = series[i].values.filter((v) => v !== null).length < 3;
       return {
         ...s,
         lineStyle: { width: st.lineWidth },
-        symbol: st.symbol,
-        showSymbol: st.symbol !== 'none',
+        symbol: st.symbol === 'none' && sparse ? 'circle' : st.symbol,
+        showSymbol: st.symbol !== 'none' || sparse,
         symbolSize: st.symbolSize,
         ...(hasArea ? { areaStyle: { opacity: st.opacity / 100 } } : {}),
       };
@@ -77,16 +79,17 @@ export function GridChart({
   const [isolated, setIsolated] = useState<string | undefined>();
   const [hovered, setHovered] = useState<string | undefined>();
   const pager = usePager(colored.length, 9);
-  const legendRef = useRef<HTMLDivElement>(null);
+  const [legendEl, setLegendEl] = useState<HTMLDivElement | null>(null);
   const [legendH, setLegendH] = useState(0);
   const bottom = legend.type !== 'none' && legend.placement === 'bottom';
+  // A callback ref: the legend mounts only once there is data, after the first render.
   useEffect(() => {
-    const el = legendRef.current;
-    if (!el || !bottom) return setLegendH(0);
-    const observer = new ResizeObserver(() => setLegendH(el.offsetHeight));
-    observer.observe(el);
+    if (!legendEl || !bottom) return setLegendH(0);
+    const observer = new ResizeObserver(() => setLegendH(legendEl.offsetHeight));
+    observer.observe(legendEl);
+    setLegendH(legendEl.offsetHeight);
     return () => observer.disconnect();
-  }, [bottom, legend.type]);
+  }, [legendEl, bottom]);
 
   const visible = legend.type === 'table' ? colored.slice(pager.start, pager.end) : colored;
   const hidden = useMemo(() => new Set(isolated === undefined ? [] : colored.filter((s) => s.name !== isolated).map((s) => s.name)), [colored, isolated]);
@@ -105,16 +108,16 @@ export function GridChart({
   }
   const toggle = (name: string) => setIsolated((cur) => (cur === name ? undefined : name));
   const props = { series: colored, values: legend.values, hidden, onToggle: toggle, onHover: setHovered, maxLength: legendMaxLength };
-  const legendEl =
+  const legendBody =
     legend.type === 'list' ? <ListLegend {...props} vertical={!bottom} /> : legend.type === 'table' ? <TableLegend {...props} pager={pager} /> : null;
   return (
     <Box data-testid={testId} data-series={plotted.length} sx={{ display: 'flex', flexDirection: bottom ? 'column' : 'row', height, overflow: 'hidden' }}>
-      <Box sx={{ flex: 1, minWidth: 0 }}>
+      <Box sx={{ flex: 1, minWidth: 0, minHeight: 0 }}>
         <EChart option={option} height={chartH} highlight={hovered} />
       </Box>
-      {legendEl && (
-        <Box ref={legendRef} sx={bottom ? { maxHeight: Math.max(0, height - 140), overflowY: 'auto' } : { width: '35%', maxWidth: 360, height, overflowY: 'auto' }}>
-          {legendEl}
+      {legendBody && (
+        <Box ref={setLegendEl} sx={bottom ? { flexShrink: 0, maxHeight: Math.max(0, height - 140), overflowY: 'auto' } : { flexShrink: 0, width: '35%', maxWidth: 360, height, overflowY: 'auto' }}>
+          {legendBody}
         </Box>
       )}
     </Box>

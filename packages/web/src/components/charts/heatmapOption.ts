@@ -50,6 +50,7 @@ export function heatmapOption(d: HeatmapData, unit: string, size: number): Recor
       type: 'category',
       data: d.yAxis.map(([lo]) => formatUnit(lo, unit)),
       offset: padding,
+      axisLabel: { hideOverlap: true, fontSize: 11 },
       splitArea: { show: false },
     },
     visualMap: { show: false, min, max: Math.max(max, min + 1), inRange: { color: ['#E3F2FD', '#42A5F5', '#0D47A1'] } },
