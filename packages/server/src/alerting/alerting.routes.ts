@@ -41,6 +41,7 @@ export function registerAlertingRoutes(
   app.get(ch, (req) => deps.channels.list(project(req)));
   app.get(`${ch}/email`, (req) => deps.channels.emailSettings(project(req), user(req)));
   app.put(`${ch}/email`, (req) => deps.channels.saveEmailSettings(project(req), user(req), req.body));
+  app.post(`${ch}/email/test`, (req) => deps.channels.testEmail(project(req), user(req)));
   for (const kind of ['slack', 'webhook'] as const) {
     app.post(`${ch}/${kind}`, (req) => deps.channels.create(project(req), kind, req.body));
     app.get(`${ch}/${kind}/:id`, (req) => deps.channels.show(project(req), kind, id(req)));

@@ -1,26 +1,31 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelListResponse, ChannelResponse, ChannelTestResponse, MonitorResponse, WebhookMessage } from '@lantern/shared';
+import { ChannelListResponse, ChannelResponse, ChannelTestResponse, EmailTestResponse, MonitorResponse, WebhookMessage } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '../../../../e2e/harness';
 import { createTestTracer } from '../../../../e2e/otlpClients';
-import { startHttpReceiver, type HttpReceiver } from '../../../../e2e/receivers';
+import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../../../../e2e/receivers';
 import { startAlertingServer, TEST_SITE, type AlertingTestServer } from './alertingTestServer';
+import { createChannelsService } from './channels.service';
+import { createAddressGuard } from './delivery/ssrf';
 import { TEST_ALERT_NAME } from './delivery/testNotification';
 
 /** The channel test button's endpoint against the real server and a real local receiver. */
 let dataDir: string;
 let receiver: HttpReceiver;
+let smtp: SmtpReceiver;
 let server: AlertingTestServer;
 const clock = { now: new Date() };
 
 beforeAll(async () => {
   dataDir = tempDataDir();
   receiver = await startHttpReceiver();
-  server = await startAlertingServer({ dataDir, smtpPort: 1, clock });
+  smtp = await startSmtpReceiver();
+  server = await startAlertingServer({ dataDir, smtpPort: smtp.port, clock });
 });
 afterAll(async () => {
   await server?.lantern.close();
   await receiver?.close();
+  await smtp?.close();
   if (dataDir) removeDataDir(dataDir);
 });
 
@@ -113,5 +118,24 @@ describe('channel delivery state', () => {
     expect(result.ok).toBe(true);
     d = await delivery();
     expect(d).toMatchObject({ pending: 0, failed: 1, lastDeliveredAt: result.sentAt });
+  });
+});
+
+describe('POST /notification-channels/email/test', () => {
+  it('sends the sample alert e-mail to the signed-in user through SMTP and reports the reply', async () => {
+    const res = await call('POST', '/notification-channels/email/test');
+    expect(res.status).toBe(200);
+    const { result } = EmailTestResponse.parse(res.body);
+    expect(result).toMatchObject({ ok: true, status: 250, error: '' });
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0].to).toEqual(['admin@lantern.local']);
+    expect(smtp.mails[0].raw).toContain(TEST_ALERT_NAME);
+  });
+});
+
+describe('the test e-mail without SMTP', () => {
+  it('is refused with 400 smtp_disabled', async () => {
+    const service = createChannelsService({ db: {} as never, channels: {} as never, guard: createAddressGuard([]), now: () => new Date(), smtpEnabled: false, mailer: null, siteUrl: TEST_SITE, projectName: () => 'p' });
+    await expect(service.testEmail(1, { email: 'a@b.c' })).rejects.toMatchObject({ status: 400, code: 'smtp_disabled' });
   });
 });

@@ -4,7 +4,8 @@ import { parseInput } from '../http/parseInput';
 import { toChannel, type ChannelParams, type ChannelRow, type ChannelsStore } from './channels.store';
 import type { AlertingDb } from './db';
 import { RefusedAddressError, type AddressGuard } from './delivery/ssrf';
-import { sendTestNotification } from './delivery/testNotification';
+import type { Mailer } from './delivery/mailer';
+import { sendTestEmail, sendTestNotification } from './delivery/testNotification';
 import { readEmailSettings, writeEmailSettings } from './emailSettings.store';
 
 /** Notification channels (reference alerting §3.7) and the per-user e-mail settings. */
@@ -15,6 +16,8 @@ export interface ChannelsServiceDeps {
   now: () => Date;
   /** Whether notifications.smtp is enabled: the e-mail settings page says so when it is not. */
   smtpEnabled: boolean;
+  /** Sends the test e-mail; null (or absent) when SMTP is disabled. */
+  mailer?: Mailer | null;
   siteUrl: string;
   projectName(projectId: number): string;
 }
@@ -85,6 +88,11 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       const result = await sendTestNotification(row, { siteUrl: deps.siteUrl, projectName: deps.projectName(projectId) }, deps.guard, deps.now);
       await channels.recordTest(row.id, result.ok, result.error, new Date(result.sentAt));
       return { result, ...(await show((await channels.get(row.id))!)) };
+    },
+    /** Sends the sample alert e-mail to the signed-in user now, to check the SMTP settings. */
+    async testEmail(projectId: number, user: { email: string }) {
+      if (!deps.mailer) throw new AppError('invalid_input', 'smtp_disabled', 'SMTP is disabled in the config (notifications.smtp.enabled): no e-mail can be sent');
+      return { result: await sendTestEmail(deps.mailer, user.email, projectId, { siteUrl: deps.siteUrl, projectName: deps.projectName(projectId) }, deps.now) };
     },
     async emailSettings(projectId: number, user: { id: number; email: string }) {
       return { channel: { ...(await readEmailSettings(deps.db, user.id, projectId)), email: user.email }, smtpEnabled: deps.smtpEnabled };

@@ -81,6 +81,7 @@ export function createAlerting(opts: AlertingOptions) {
           guard,
           now,
           smtpEnabled: mailer !== null,
+          mailer,
           siteUrl: opts.config.site.url,
           projectName: (id) => opts.projects.get(id)?.name ?? String(id),
         }),

@@ -326,6 +326,9 @@ export const ChannelTestResult = z.object({
 export type ChannelTestResult = z.infer<typeof ChannelTestResult>;
 export const ChannelTestResponse = z.object({ result: ChannelTestResult, channel: NotifChannel });
 export type ChannelTestResponse = z.infer<typeof ChannelTestResponse>;
+/** The test e-mail (POST .../notification-channels/email/test): `status` is the SMTP reply code. */
+export const EmailTestResponse = z.object({ result: ChannelTestResult });
+export type EmailTestResponse = z.infer<typeof EmailTestResponse>;
 
 export const EmailSettings = z.object({
   notifyOnMetrics: z.boolean().default(true),

@@ -3,7 +3,8 @@ import type { Config } from '../../config';
 
 /** Sends alert e-mails over SMTP with nodemailer; null when `notifications.smtp.enabled` is false. */
 export interface Mailer {
-  send(msg: { to: string[]; subject: string; html: string; text: string }): Promise<void>;
+  /** Resolves with the SMTP server's final answer, e.g. "250 2.0.0 Ok: queued". */
+  send(msg: { to: string[]; subject: string; html: string; text: string }): Promise<string>;
   close(): void;
 }
 
@@ -23,7 +24,8 @@ export function createMailer(smtp: Config['notifications']['smtp']): Mailer | nu
   });
   return {
     async send(msg) {
-      await transport.sendMail({ from: `Lantern <${smtp.from}>`, to: msg.to, subject: msg.subject, html: msg.html, text: msg.text });
+      const info = await transport.sendMail({ from: `Lantern <${smtp.from}>`, to: msg.to, subject: msg.subject, html: msg.html, text: msg.text });
+      return String(info.response ?? '');
     },
     close: () => transport.close(),
   };

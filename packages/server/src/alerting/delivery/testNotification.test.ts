@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createAddressGuard } from './ssrf';
-import { sendTestNotification, TEST_BODY_CHARS } from './testNotification';
+import { sendTestEmail, sendTestNotification, TEST_BODY_CHARS } from './testNotification';
 
 const ctx = { siteUrl: 'http://lantern.test', projectName: 'Shop' };
 const now = () => new Date('2026-01-02T03:04:05.000Z');
@@ -34,5 +34,17 @@ describe('sendTestNotification', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('sendTestEmail', () => {
+  it('reports the SMTP reply code and text, or the failure with its code', async () => {
+    const sent: string[][] = [];
+    const ok = await sendTestEmail({ send: async (m) => (sent.push(m.to), '250 2.0.0 Ok: queued'), close() {} }, 'a@b.c', 1, ctx, now);
+    expect(ok).toMatchObject({ ok: true, status: 250, body: '250 2.0.0 Ok: queued', error: '' });
+    expect(sent).toEqual([['a@b.c']]);
+    const refused = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
+    const bad = await sendTestEmail({ send: () => Promise.reject(refused), close() {} }, 'a@b.c', 1, ctx, now);
+    expect(bad).toMatchObject({ ok: false, status: 550, error: 'smtp: Mailbox unavailable' });
   });
 });

@@ -1,7 +1,8 @@
 import type { ChannelTestResult } from '@lantern/shared';
 import { channelRequest } from './channelRequest';
 import { describeAnswer, postJson } from './httpPost';
-import type { MessageAlert, MessageContext, MessageEvent } from './messages';
+import type { Mailer } from './mailer';
+import { emailMessage, type MessageAlert, type MessageContext, type MessageEvent } from './messages';
 import type { AddressGuard } from './ssrf';
 
 /** How much of the receiver's answer the UI gets back: enough to read an error message. */
@@ -57,5 +58,24 @@ export async function sendTestNotification(
     return { ok, status: answer.status, body: answer.body.slice(0, TEST_BODY_CHARS), error: ok ? '' : describeAnswer(answer), durationMs: elapsed(), sentAt: started.toISOString() };
   } catch (err) {
     return { ok: false, status: null, body: '', error: (err as Error).message, durationMs: elapsed(), sentAt: started.toISOString() };
+  }
+}
+
+/**
+ * Sends the sample alert e-mail to one address now, through the configured SMTP server, and
+ * reports the server's answer: `status` is its reply code (250), `body` its reply text.
+ */
+export async function sendTestEmail(mailer: Mailer, to: string, projectId: number, ctx: MessageContext, now: () => Date): Promise<ChannelTestResult> {
+  const started = now();
+  const { alert, event } = sampleAlert(projectId, started);
+  const t0 = performance.now();
+  const elapsed = () => Math.round(performance.now() - t0);
+  try {
+    const reply = await mailer.send({ to: [to], ...emailMessage(alert, event, ctx) });
+    const code = /^(\d{3})/.exec(reply);
+    return { ok: true, status: code ? Number(code[1]) : null, body: reply.slice(0, TEST_BODY_CHARS), error: '', durationMs: elapsed(), sentAt: started.toISOString() };
+  } catch (err) {
+    const code = (err as { responseCode?: unknown }).responseCode;
+    return { ok: false, status: typeof code === 'number' ? code : null, body: '', error: `smtp: ${(err as Error).message}`, durationMs: elapsed(), sentAt: started.toISOString() };
   }
 }
