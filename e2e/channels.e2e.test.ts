@@ -261,6 +261,7 @@ describe('notification channels and e-mail settings', () => {
     await expect(email.address.inputValue()).resolves.toBe(DEFAULT_LOGIN.email);
     await expect(email.address.isDisabled()).resolves.toBe(true);
     await expect(email.smtpDisabled.innerText()).resolves.toMatch(/E-mail is disabled on this server/);
+    await expect(email.sendTest.isDisabled()).resolves.toBe(true);
     for (const flag of ['notifyOnMetrics', 'notifyOnNewErrors', 'notifyOnRecurringErrors'] as const) await expect(email.flag(flag).isChecked()).resolves.toBe(true);
     await expect(email.matchers.count()).resolves.toBe(1);
 

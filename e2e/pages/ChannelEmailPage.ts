@@ -10,6 +10,7 @@ export class ChannelEmailPage {
   readonly matchers: Locator;
   readonly addMatcher: Locator;
   readonly save: Locator;
+  readonly sendTest: Locator;
 
   constructor(readonly page: Page) {
     this.root = page.getByTestId('email-notifications');
@@ -18,6 +19,7 @@ export class ChannelEmailPage {
     this.matchers = page.getByTestId('email-matcher');
     this.addMatcher = page.getByTestId('email-matcher-add');
     this.save = page.getByTestId('email-save');
+    this.sendTest = page.getByTestId('email-test-send');
   }
 
   async goto(baseUrl: string, projectId: number): Promise<void> {

@@ -122,7 +122,7 @@ export function ChannelShowPage() {
               </Card>
             </Grid>
             <Grid size={{ xs: 12, md: 5 }}>
-              <DeliveryCard projectId={projectId} channel={channel.data} />
+              <DeliveryCard key={channel.data.id} projectId={projectId} channel={channel.data} />
             </Grid>
           </Grid>
           {type === 'webhook' && (

@@ -1,12 +1,13 @@
 import type { EmailSettings } from '@lantern/shared';
 import AddIcon from '@mui/icons-material/Add';
 import CloseIcon from '@mui/icons-material/Close';
-import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, IconButton, Skeleton, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Checkbox, Divider, FormControlLabel, IconButton, Skeleton, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
 import { PageToolbar } from '../../../components/PageToolbar';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { useEmailSettings, useSaveEmailSettings } from './emailSettingsApi';
+import { EmailTestButton } from './EmailTestButton';
 
 type Matcher = EmailSettings['errorMatchers'][number];
 const blank = (): Matcher => ({ attr: '', value: '' });
@@ -132,6 +133,8 @@ export function EmailNotificationsPage() {
                 </Alert>
               )}
               <SettingsForm projectId={projectId} initial={settings.data.channel} email={settings.data.channel.email} />
+              <Divider />
+              <EmailTestButton projectId={projectId} email={settings.data.channel.email} smtpEnabled={settings.data.smtpEnabled} />
             </Stack>
           )}
         </CardContent>

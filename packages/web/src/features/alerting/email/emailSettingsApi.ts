@@ -1,4 +1,4 @@
-import { EmailChannelResponse, type EmailSettings } from '@lantern/shared';
+import { EmailChannelResponse, EmailTestResponse, type EmailSettings } from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiRequest } from '../../../lib/api/apiClient';
 
@@ -24,5 +24,13 @@ export function useSaveEmailSettings(projectId: number | undefined) {
         body: { ...s, errorMatchers: s.errorMatchers.map((m) => ({ attr: m.attr.trim(), value: m.value })).filter((m) => m.attr !== '' && m.value !== '') },
       }),
     onSuccess: (d) => qc.setQueryData(key(projectId), d),
+  });
+}
+
+/** Sends the sample alert e-mail to the signed-in user now; the SMTP reply is shown by the page. */
+export function useSendTestEmail(projectId: number | undefined) {
+  return useMutation({
+    mutationFn: () => apiRequest(EmailTestResponse, `${path(projectId)}/test`, { method: 'POST' }),
+    meta: { silent: true },
   });
 }
