@@ -3,7 +3,8 @@ import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelResponse, MetricsListResponse, MonitorResponse, TableResponse, WebhookMessage, type Alert, type AlertListResponse } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, signIn } from '../../../../e2e/harness';
-import { createTestTracer } from '../../../../e2e/otlpClients';
+import { SeverityNumber } from '@opentelemetry/api-logs';
+import { createTestLogger, createTestTracer } from '../../../../e2e/otlpClients';
 import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../../../../e2e/receivers';
 import { startAlertingServer, type AlertingTestServer } from '../alerting/alertingTestServer';
 
@@ -84,6 +85,16 @@ const BUCKET = 2 ** (1 / 8);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1];
 const p = (q: number, xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * q) - 1];
 
+/** Log records with the logs SDK in minute `min`: `warn` WARN records and `error` ERROR ones. */
+async function sendLogs(min: number, warn: number, error: number): Promise<void> {
+  const t = createTestLogger('http-proto', { httpUrl: server.baseUrl, grpcUrl: '', dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`, serviceName: 'shop' });
+  const time = minute(min).getTime() + 5000;
+  for (let i = 0; i < warn; i++) t.logger.emit({ timestamp: time + i, severityNumber: SeverityNumber.WARN, severityText: 'WARN', body: `stock low for sku ${i}` });
+  for (let i = 0; i < error; i++) t.logger.emit({ timestamp: time + i, severityNumber: SeverityNumber.ERROR, severityText: 'ERROR', body: `payment gateway timeout after ${i} ms` });
+  await t.shutdown();
+  expect(t.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);
+}
+
 let normal: Sent;
 
 beforeAll(async () => {
@@ -94,6 +105,7 @@ beforeAll(async () => {
   // Minutes -10..-4: 20 spans a minute lasting 20..115 ms. Minutes -3..-1: the same, 10x slower.
   normal = await sendSpans(-10, -3, 20, (i) => 20 + i * 5);
   await sendSpans(-3, 0, 20, (i) => 200 + i * 50);
+  await sendLogs(-5, 3, 2);
 });
 afterAll(async () => {
   await server?.lantern.close();
@@ -115,7 +127,7 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
     expect(await values('lantern.tracing.spans', '.status_code')).toEqual(['error', 'unset']);
     expect(await values('lantern.tracing.spans', 'service.name')).toEqual(['shop']);
     expect(await values('lantern.tracing.spans', '.system')).toEqual(['http:shop']);
-    expect(await values('lantern.tracing.events', '.name')).toEqual(['cache.miss', 'exception']);
+    expect(await values('lantern.tracing.events', '.name')).toEqual(['cache.miss', 'exception', 'log']);
   });
 
   it('count per status equals the spans sent, per_min and error rate too', async () => {
@@ -140,10 +152,12 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
     expect(row.max).toBe(115_000);
   });
 
-  it('counts events and exceptions', async () => {
+  it('counts events, exceptions and logs (by severity), not spans', async () => {
     const t = await table('sum($events) as n | group by .name', -10, -3, { events: 'lantern.tracing.events' });
     const byName = Object.fromEntries(t.items.map((r) => [r['.name'], r.n]));
-    expect(byName).toEqual({ 'cache.miss': normal.events - normal.error, exception: normal.error });
+    expect(byName).toEqual({ 'cache.miss': normal.events - normal.error, exception: normal.error, log: 5 });
+    const logs = await table('sum($events{.name="log"}) as n | group by log.severity', -10, -3, { events: 'lantern.tracing.events' });
+    expect(Object.fromEntries(logs.items.map((r) => [r['log.severity'], r.n]))).toEqual({ WARN: 3, ERROR: 2 });
   });
 
   it('answers every query the Monitor menus fill in, with the group where they add', async () => {
