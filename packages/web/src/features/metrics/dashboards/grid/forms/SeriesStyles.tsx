@@ -2,7 +2,7 @@ import { Accordion, AccordionDetails, AccordionSummary, Box, Button, MenuItem, S
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import type { ChartKind } from '../../../../../components/charts/chartOptions';
 import { DEFAULT_STYLE, type SeriesStyle } from '../../../../../components/charts/GridChart';
-import { PALETTE } from '../../../../../components/charts/palette';
+import { assignColors, PALETTE } from '../../../../../components/charts/palette';
 
 const SYMBOLS = ['none', 'circle', 'rect', 'roundRect', 'triangle', 'diamond', 'pin', 'arrow'];
 const SWATCHES = [...PALETTE, '#1976D2', '#D32F2F', '#388E3C', '#F57C00', '#7B1FA2', '#455A64'];
@@ -26,6 +26,7 @@ export function SeriesStyles({
     delete next[name];
     onChange(next);
   };
+  const colors = assignColors(names.map((n) => value[n]?.color));
   const isBar = kind === 'bar' || kind === 'stacked-bar';
   const hasArea = kind === 'area' || kind === 'stacked-area';
   return (
@@ -33,12 +34,12 @@ export function SeriesStyles({
       <Typography variant="subtitle2" sx={{ mb: 1 }}>
         Timeseries styles
       </Typography>
-      {names.slice(0, 20).map((name) => {
+      {names.slice(0, 20).map((name, i) => {
         const st = { ...DEFAULT_STYLE, ...value[name] };
         return (
           <Accordion key={name} disableGutters variant="outlined" slotProps={{ transition: { unmountOnExit: true } }}>
             <AccordionSummary expandIcon={<ExpandMoreIcon />} sx={{ minHeight: 36, '& .MuiAccordionSummary-content': { my: 0.5, alignItems: 'center', gap: 1, minWidth: 0 } }}>
-              <Box sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: st.color || 'grey.400', flex: 'none' }} />
+              <Box sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: st.color || colors[i], flex: 'none' }} />
               <Typography variant="body2" noWrap title={name}>
                 {name}
               </Typography>
