@@ -9,7 +9,8 @@ import type { AlertingDb } from './db';
  * The alert list (reference alerting §2.11) in SQL, on SQLite and PostgreSQL alike: free-text
  * words, `attrs[key]` filters (OR within a key, AND across keys), facet counts, sorting and paging
  * are all done by the database, over every alert of the project (no newest-N window). Attribute
- * filters and facets read `alert_attrs` (one row per attribute, indexed by project, key, value).
+ * filters and facets read `alert_attrs` (one row per attribute, indexed by project, key, value);
+ * words are matched against the name and `attrs_text` (the attribute values, lower-cased).
  */
 const STATE_KEYS = new Set(['alert.state', 'state']);
 const TYPE_KEY = 'alert.type';
@@ -71,20 +72,16 @@ function matching(f: AlertFilter, except?: string) {
     if (f.to) parts.push(eb('alerts.updated_at', '<', f.to));
     for (const w of f.words) {
       const pat = likePattern(w);
-      const inAttrs = eb
-        .selectFrom('alert_attrs as s')
-        .select('s.alert_id')
-        .whereRef('s.alert_id', '=', 'alerts.id')
-        .where(sql<SqlBool>`lower(s.value) like ${pat} escape '\\'`);
-      parts.push(eb.or([sql<SqlBool>`lower(alerts.name) like ${pat} escape '\\'`, eb.exists(inAttrs)]));
+      parts.push(eb.or([sql<SqlBool>`lower(alerts.name) like ${pat} escape '\\'`, sql<SqlBool>`alerts.attrs_text like ${pat} escape '\\'`]));
     }
     for (const flt of f.filters) {
       if (flt.key === except) continue;
       if (flt.key === 'alert.state') parts.push(eb('alerts.state', 'in', flt.values));
       else if (flt.key === TYPE_KEY) parts.push(eb('alerts.type', 'in', flt.values));
       else {
-        const has = eb.selectFrom('alert_attrs as f').select('f.alert_id').whereRef('f.alert_id', '=', 'alerts.id').where('f.key', '=', flt.key).where('f.value', 'in', flt.values);
-        parts.push(eb.exists(has));
+        // A semi-join driven by the (project, key, value) index: the few matching ids, not a probe per alert.
+        const ids = eb.selectFrom('alert_attrs as f').select('f.alert_id').where('f.project_id', '=', f.projectId).where('f.key', '=', flt.key).where('f.value', 'in', flt.values);
+        parts.push(eb('alerts.id', 'in', ids));
       }
     }
     return eb.and(parts);

@@ -145,6 +145,8 @@ export const alertListMigration: Migration = {
       .addPrimaryKeyConstraint('alert_attrs_pk', ['alert_id', 'key'])
       .execute();
     await db.schema.createIndex('alert_attrs_facet_idx').on('alert_attrs').columns(['project_id', 'key', 'value']).execute();
+    // The attribute values, lower-cased and joined, so a search word is one LIKE per alert.
+    await db.schema.alterTable('alerts').addColumn('attrs_text', 'text', (c) => c.notNull().defaultTo('')).execute();
     await db.schema.createIndex('alerts_project_state_updated_idx').on('alerts').columns(['project_id', 'state', 'updated_at']).execute();
     await db.schema.createIndex('alerts_project_created_idx').on('alerts').columns(['project_id', 'created_at']).execute();
     await db.schema.createIndex('alerts_project_state_created_idx').on('alerts').columns(['project_id', 'state', 'created_at']).execute();
@@ -159,9 +161,17 @@ export const alertListMigration: Migration = {
       after = rows[rows.length - 1].id;
       const values = rows.flatMap((r) => Object.entries(JSON.parse(r.attrs) as Record<string, string>).map(([key, value]) => ({ alert_id: r.id, project_id: r.project_id, key, value: String(value) })));
       for (let i = 0; i < values.length; i += 200) await alerts.insertInto('alert_attrs').values(values.slice(i, i + 200)).execute();
+      for (const r of rows) await alerts.updateTable('alerts').set({ attrs_text: attrsText(JSON.parse(r.attrs) as Record<string, unknown>) }).where('id', '=', r.id).execute();
     }
   },
 };
+
+/** `alerts.attrs_text`: what a search word is matched against besides the name. */
+export function attrsText(attrs: Record<string, unknown>): string {
+  return Object.values(attrs)
+    .map((v) => String(v).toLowerCase())
+    .join('\n');
+}
 
 export type AlertingTables = {
   monitors: {
@@ -206,6 +216,8 @@ export type AlertingTables = {
     params: string;
     created_at: string;
     updated_at: string;
+    /** Migration 0006; written by the alerts store from attrs. */
+    attrs_text: Generated<string>;
   };
   alert_events: {
     id: Generated<number>;

@@ -1,12 +1,12 @@
 import type { Alert, AlertState, AlertType } from '@lantern/shared';
 import type { Selectable } from 'kysely';
-import type { AlertingTables } from './alerting.migration';
+import { attrsText, type AlertingTables } from './alerting.migration';
 import type { AlertingDb, AlertingTrx } from './db';
 
 /** A row as read from the table. */
 export type AlertRow = Selectable<AlertingTables['alerts']>;
 
-export type NewAlert = Omit<AlertRow, 'id'>;
+export type NewAlert = Omit<AlertRow, 'id' | 'attrs_text'>;
 
 const MAX_NAME = 1000;
 
@@ -47,7 +47,7 @@ export function createAlertsStore(db: AlertingDb) {
     async insert(trx: AlertingTrx, a: NewAlert): Promise<AlertRow | null> {
       const r = await trx
         .insertInto('alerts')
-        .values({ ...a, name: truncateName(a.name) })
+        .values({ ...a, name: truncateName(a.name), attrs_text: attrsText(JSON.parse(a.attrs) as Record<string, unknown>) })
         .onConflict((oc) => oc.columns(['project_id', 'dedup_key']).doNothing())
         .returning('id')
         .executeTakeFirst();
@@ -55,7 +55,7 @@ export function createAlertsStore(db: AlertingDb) {
       await trx.deleteFrom('alert_attrs').where('alert_id', '=', r.id).execute();
       const attrs = Object.entries(JSON.parse(a.attrs) as Record<string, unknown>).map(([key, value]) => ({ alert_id: r.id, project_id: a.project_id, key, value: String(value) }));
       if (attrs.length) await trx.insertInto('alert_attrs').values(attrs).execute();
-      return { ...a, name: truncateName(a.name), id: r.id };
+      return { ...a, name: truncateName(a.name), id: r.id, attrs_text: attrsText(JSON.parse(a.attrs) as Record<string, unknown>) };
     },
 
     /** Compare-and-set on state: true when this call made the change. */
