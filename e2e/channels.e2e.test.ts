@@ -94,7 +94,7 @@ describe('notification channels and e-mail settings', () => {
     // The server's SSRF guard: a private address is not allowed by this server's config (loopback is).
     await form.fill({ url: 'http://10.1.2.3/hook', payload: '' });
     await form.save.click();
-    await expect.poll(() => form.helper('url').innerText()).toMatch(/^10\.1\.2\.3 resolves to 10\.1\.2\.3, a private address; notifications to it are not allowed/);
+    await expect.poll(() => form.helper('url').innerText(), { timeout: 10_000 }).toMatch(/^10\.1\.2\.3 resolves to 10\.1\.2\.3, a private address; notifications to it are not allowed/);
     await form.cancel.click();
     await list.dialog.waitFor({ state: 'hidden' });
 
@@ -166,9 +166,9 @@ describe('notification channels and e-mail settings', () => {
     await page.getByTestId('channel-breadcrumb-list').click();
     await list.row('broken hook').waitFor();
     // The list may show its cached answer for a moment while it reloads.
-    await expect.poll(() => list.row('broken hook').getByTestId('channel-last-error').innerText()).toMatch(/^Failed .+ ago: unexpected response: 500 \(answered 500\)$/);
+    await expect.poll(() => list.row('broken hook').getByTestId('channel-last-error').innerText(), { timeout: 10_000 }).toMatch(/^Failed .+ ago: unexpected response: 500 \(answered 500\)$/);
     await expect(list.row('checkout hook').getByTestId('channel-last-error').count()).resolves.toBe(0);
-    await expect.poll(() => list.row('checkout hook').getByTestId('channel-last-delivered').innerText()).toMatch(/^Delivered .+ ago$/);
+    await expect.poll(() => list.row('checkout hook').getByTestId('channel-last-delivered').innerText(), { timeout: 10_000 }).toMatch(/^Delivered .+ ago$/);
   });
 
   it('creates and edits Slack and Alertmanager channels', async () => {
