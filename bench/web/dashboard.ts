@@ -174,6 +174,14 @@ async function main() {
       if (i > 0) ms.push(Date.now() - t);
     }
     console.log(`grid dashboard, 8 panels over ${HOURS} h of ${SERIES} series: all panels painted ${median(ms)} ms median (runs: ${ms.join(', ')} ms)`);
+    // Where the last load's time went: each metrics call as the browser saw it (queued + server + transfer).
+    const calls = (await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => /\/api\/v1\/metrics\/1\/(timeseries|table|heatmap|gauge)\?/.test(e.name))
+        .map((e) => ({ url: decodeURIComponent(e.name.split('?')[1] ?? ''), start: Math.round(e.startTime), ms: Math.round(e.duration) })),
+    )) as { url: string; start: number; ms: number }[];
+    for (const c of calls) console.log(`  +${c.start} ms, ${c.ms} ms: ${c.url.replace(/time_(gte|lt)=[^&]+&?/g, '').slice(0, 110)}`);
   } finally {
     await browser.close();
     await lantern.stop();
