@@ -1,10 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests of the metadata store that run a second time with PostgreSQL instead of SQLite (the
+// `integration-pg` project): users and sessions, saved views, dashboards, monitors, alerts,
+// channels and the notification outbox. Tests that open both stores themselves (users.store, lease,
+// alertList) are in `integration` only.
+const METADATA_TESTS = [
+  'packages/server/src/auth/auth.int.test.ts',
+  'packages/server/src/tracing/query/tracingApi.int.test.ts',
+  'packages/server/src/dashboards/dashboards.int.test.ts',
+  'packages/server/src/alerting/alerting.int.test.ts',
+  'packages/server/src/alerting/metricMonitors.int.test.ts',
+  'packages/server/src/alerting/channels.int.test.ts',
+];
+
 // Unit tests run in parallel; integration and browser tests start real servers (each with its own
-// embedded chDB, ~1 GB), so they run one file at a time on this 2-core machine.
+// embedded chDB, ~1 GB), so they run one file at a time on this 2-core machine. One PostgreSQL
+// server serves the whole run (e2e/globalSetup.ts).
 export default defineConfig({
   test: {
     pool: 'forks',
+    globalSetup: ['e2e/globalSetup.ts'],
     projects: [
       {
         test: {
@@ -17,6 +32,16 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['packages/*/src/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'integration-pg',
+          include: METADATA_TESTS,
+          env: { LANTERN_TEST_METADATA: 'postgres' },
           testTimeout: 60_000,
           hookTimeout: 90_000,
           fileParallelism: false,

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports';
+import { testDbUrl } from './postgres';
+
+export { freePort };
 
 /**
  * Starts the real Lantern server as a child process on free ports with its own data directory,
@@ -38,19 +41,6 @@ export const PROJECT2_TOKEN = 'project2_secret_token';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'lantern-test-'));
 }
@@ -70,6 +60,7 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
       LANTERN_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
       LANTERN_SITE_URL: baseUrl,
       LANTERN_LOG_LEVEL: 'warn',
+      LANTERN_DB_URL: await testDbUrl(dataDir),
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -44,15 +44,31 @@ export function ensureWebBuild() {
   run('npm', ['run', 'build', '-w', '@lantern/web']);
 }
 
-/** Debian's chromium for the browser tests; installed when missing (CI runs as root). */
-export function ensureChromium() {
-  if (existsSync('/usr/bin/chromium')) return;
+/** Debian packages for the tests, installed with apt-get when `present()` is false (CI runs as root). */
+function ensureDebian(what, present, packages) {
+  if (present()) return;
   if (process.getuid?.() !== 0) {
-    console.error('Browser tests need /usr/bin/chromium: run `sudo apt-get install -y chromium` and retry.');
+    console.error(`${what}: run \`sudo apt-get install -y ${packages.join(' ')}\` and retry.`);
     process.exit(1);
   }
-  console.log('Installing chromium (apt-get)...');
+  console.log(`Installing ${packages.join(', ')} (apt-get)...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-q'], { env });
-  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium', 'fonts-liberation'], { env });
+  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env });
+}
+
+/** Debian's chromium for the browser tests. */
+export function ensureChromium() {
+  ensureDebian('Browser tests need /usr/bin/chromium', () => existsSync('/usr/bin/chromium'), ['chromium', 'fonts-liberation']);
+}
+
+/**
+ * Debian's PostgreSQL server binaries: the metadata tests run over SQLite and over a throwaway
+ * PostgreSQL cluster that the test run starts itself (e2e/globalSetup.ts). Not needed when
+ * LANTERN_TEST_PG_URL names a server.
+ */
+export function ensurePostgres() {
+  if (process.env.LANTERN_TEST_PG_URL) return;
+  const present = () => existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')));
+  ensureDebian('The metadata tests need PostgreSQL server binaries (/usr/lib/postgresql/*/bin)', present, ['postgresql']);
 }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertEventsResponse, AlertListResponse } from '@lantern/shared';
 import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
+import { pgDatabaseFor, testPgUrl } from '../../../../e2e/postgres';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
-import { pgDatabaseFor } from './alertingTestServer';
 import { createAlertsService, type AlertsService } from './alerts.service';
 import { createAlertsStore, type NewAlert } from './alerts.store';
 import { createChannelsStore } from './channels.store';
@@ -12,11 +12,13 @@ import type { ErrorSpans } from './errorSpans';
 import { createMonitorsStore } from './monitors.store';
 
 /**
- * The alert list filtered, faceted, sorted and paged by the database (SQLite, and PostgreSQL with
- * LANTERN_TEST_PG_URL): every alert of the project counts, not a newest-N window.
+ * The alert list filtered, faceted, sorted and paged by the database (SQLite and
+ * PostgreSQL): every alert of the project counts, not a newest-N window.
  */
-const pgUrl = process.env.LANTERN_TEST_PG_URL;
-const backends = [{ name: 'SQLite', pg: false }, ...(pgUrl ? [{ name: 'PostgreSQL', pg: true }] : [])];
+const backends = [
+  { name: 'SQLite', pg: false },
+  { name: 'PostgreSQL', pg: true },
+];
 
 const T0 = Date.parse('2026-11-20T00:00:00Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
@@ -50,7 +52,7 @@ describe.each(backends)('alert list in SQL on $name', ({ pg }) => {
 
   beforeAll(async () => {
     dir = tempDataDir();
-    const config = loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(pgUrl!, dir) : '' } });
+    const config = loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(testPgUrl(), dir) : '' } });
     raw = openMetadataDb(config);
     await migrateMetadataDb(raw);
     db = alertingDb(raw);

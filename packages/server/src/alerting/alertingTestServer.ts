@@ -1,6 +1,5 @@
-import { basename } from 'node:path';
-import pg from 'pg';
 import { signIn, tempDataDir } from '../../../../e2e/harness';
+import { testDbUrl } from '../../../../e2e/postgres';
 import { composeLantern, type Lantern } from '../app/compose';
 import { loadConfig } from '../config';
 import type { MetricQueryRunner } from './metricQueryRunner';
@@ -8,7 +7,7 @@ import type { MetricQueryRunner } from './metricQueryRunner';
 /**
  * For alerting integration tests: the real server in-process on free ports with a temp data dir,
  * an injected alerting clock (timers off: the test ticks), loopback notification URLs allowed and
- * e-mail sent to a local SMTP port. With LANTERN_TEST_PG_URL set, metadata lives in PostgreSQL (a
+ * e-mail sent to a local SMTP port. In the `integration-pg` test project, metadata lives in PostgreSQL (a
  * database per data dir, so a restart on the same data dir finds its data again).
  */
 export const TEST_SITE = 'http://lantern.test';
@@ -23,9 +22,8 @@ export interface AlertingTestServer {
 
 export async function startAlertingServer(opts: { dataDir?: string; smtpPort: number; clock: { now: Date }; metrics?: MetricQueryRunner | 'built-in' }): Promise<AlertingTestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
-  const pgUrl = process.env.LANTERN_TEST_PG_URL;
   const config = loadConfig({
-    env: { LANTERN_DB_URL: pgUrl ? await pgDatabaseFor(pgUrl, dataDir) : '', LANTERN_DATA_DIR: dataDir, LANTERN_HTTP_ADDR: '127.0.0.1:0', LANTERN_GRPC_ADDR: '127.0.0.1:0', LANTERN_LOG_LEVEL: 'silent', LANTERN_SITE_URL: TEST_SITE, LANTERN_INGEST_FLUSH_INTERVAL_MS: '20' },
+    env: { LANTERN_DB_URL: await testDbUrl(dataDir), LANTERN_DATA_DIR: dataDir, LANTERN_HTTP_ADDR: '127.0.0.1:0', LANTERN_GRPC_ADDR: '127.0.0.1:0', LANTERN_LOG_LEVEL: 'silent', LANTERN_SITE_URL: TEST_SITE, LANTERN_INGEST_FLUSH_INTERVAL_MS: '20' },
   });
   config.notifications = { allow_networks: ['loopback'], smtp: { ...config.notifications.smtp, enabled: true, host: '127.0.0.1', port: opts.smtpPort } };
   // Without `metrics` the server gets no engine (null): the alerting tests pin the no-engine mode.
@@ -49,20 +47,4 @@ export async function startAlertingServer(opts: { dataDir?: string; smtpPort: nu
       return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
     },
   };
-}
-
-export async function pgDatabaseFor(serverUrl: string, dataDir: string): Promise<string> {
-  // Only [a-z0-9_] survive, so the name is safe to use as an identifier below.
-  const name = `lantern_${basename(dataDir).toLowerCase().replace(/[^a-z0-9]/g, '_')}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!found.rowCount) await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }

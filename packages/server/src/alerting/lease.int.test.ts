@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
+import { pgDatabaseFor, testPgUrl } from '../../../../e2e/postgres';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
-import { pgDatabaseFor } from './alertingTestServer';
 import { alertingDb } from './db';
 import { acquireLease, releaseLease } from './lease';
 
 /**
- * Exactly one evaluator per deployment: the lease in the real metadata store, SQLite and (with
- * LANTERN_TEST_PG_URL) PostgreSQL, through two connections as two Lantern processes would have.
+ * Exactly one evaluator per deployment: the lease in the real metadata store, SQLite and
+ * PostgreSQL (the test run's server, e2e/globalSetup.ts), through two connections as two Lantern processes would have.
  */
-const pgUrl = process.env.LANTERN_TEST_PG_URL;
-const backends = [{ name: 'SQLite', pg: false }, ...(pgUrl ? [{ name: 'PostgreSQL', pg: true }] : [])];
+const backends = [
+  { name: 'SQLite', pg: false },
+  { name: 'PostgreSQL', pg: true },
+];
 
 describe.each(backends)('evaluator lease in $name', ({ pg }) => {
   let dir: string;
@@ -19,7 +21,7 @@ describe.each(backends)('evaluator lease in $name', ({ pg }) => {
   let b: MetadataDb;
   beforeAll(async () => {
     dir = tempDataDir();
-    const config = loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(pgUrl!, dir) : '' } });
+    const config = loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(testPgUrl(), dir) : '' } });
     a = openMetadataDb(config);
     await migrateMetadataDb(a);
     b = openMetadataDb(config);

@@ -2,14 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testPgUrl } from '../../../../e2e/postgres';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
 import { verifyPassword } from './password';
 import { createUsersStore } from './users.store';
 
 /**
- * Users synced from config into the metadata DB: SQLite always, PostgreSQL when
- * LANTERN_TEST_PG_URL points at one (skipped with a printed reason otherwise).
+ * Users synced from config into the metadata DB, in SQLite and in PostgreSQL (the test run's
+ * server, e2e/globalSetup.ts).
  */
 function checks(open: () => MetadataDb) {
   let db: MetadataDb;
@@ -50,8 +51,6 @@ describe('users in SQLite', () => {
   checks(() => openMetadataDb(loadConfig({ env: { LANTERN_DATA_DIR: dir } })));
 });
 
-const pgUrl = process.env.LANTERN_TEST_PG_URL;
-if (!pgUrl) console.log('PostgreSQL metadata checks skipped: set LANTERN_TEST_PG_URL=postgres://user:pass@host/db to run them');
-describe.runIf(Boolean(pgUrl))('users in PostgreSQL', () => {
-  checks(() => openMetadataDb(loadConfig({ env: { LANTERN_DB_URL: pgUrl! } })));
+describe('users in PostgreSQL', () => {
+  checks(() => openMetadataDb(loadConfig({ env: { LANTERN_DB_URL: testPgUrl() } })));
 });
