@@ -13,6 +13,19 @@ const METADATA_TESTS = [
   'packages/server/src/alerting/channels.int.test.ts',
 ];
 
+// Tests of telemetry that run a second time with the remote ClickHouse store (`storage.ch.url`)
+// instead of embedded chDB (the `integration-ch` project): each server gets the ClickHouse test
+// stand-in (e2e/clickhouse/server.ts) in front of it. The store contract tests open both themselves.
+const TELEMETRY_TESTS = [
+  'packages/server/src/ingest/traces.int.test.ts',
+  'packages/server/src/ingest/logs.int.test.ts',
+  'packages/server/src/ingest/zipkinVector.int.test.ts',
+  'packages/server/src/ingest/durability.int.test.ts',
+  'packages/server/src/metrics/metrics.int.test.ts',
+  'packages/server/src/tracing/query/tracingQuery.int.test.ts',
+  'packages/server/src/tracing/query/tracingApi.int.test.ts',
+];
+
 // Unit tests run in parallel; integration and browser tests start real servers (each with its own
 // embedded chDB, ~1 GB), so they run one file at a time on this 2-core machine. One PostgreSQL
 // server serves the whole run (e2e/globalSetup.ts).
@@ -42,6 +55,16 @@ export default defineConfig({
           name: 'integration-pg',
           include: METADATA_TESTS,
           env: { LANTERN_TEST_METADATA: 'postgres' },
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'integration-ch',
+          include: TELEMETRY_TESTS,
+          env: { LANTERN_TEST_TELEMETRY: 'clickhouse' },
           testTimeout: 60_000,
           hookTimeout: 90_000,
           fileParallelism: false,

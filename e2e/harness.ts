@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports';
+import { startClickHouseStandIn } from './clickhouse/fixture';
 import { testDbUrl } from './postgres';
 
 export { freePort };
@@ -50,6 +51,10 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
   const httpPort = opts.httpPort ?? (await freePort());
   const grpcPort = opts.grpcPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${httpPort}`;
+  // In the `integration-ch` test project telemetry goes to the remote store, through the ClickHouse
+  // stand-in, whose engine keeps its data where the embedded one would (<dataDir>/ch), so that
+  // readers of a stopped server's data and restarts on the same data dir work alike.
+  const standIn = process.env.LANTERN_TEST_TELEMETRY === 'clickhouse' ? await startClickHouseStandIn(join(dataDir, 'ch')) : undefined;
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -61,6 +66,7 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
       LANTERN_SITE_URL: baseUrl,
       LANTERN_LOG_LEVEL: 'warn',
       LANTERN_DB_URL: await testDbUrl(dataDir),
+      ...(standIn ? { LANTERN_CH_URL: standIn.url } : {}),
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,7 +76,7 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  await new Promise<void>((resolve, reject) => {
+  const serving = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Lantern did not start in 60 s:\n${out}`)), 60_000);
     const onData = () => {
       if (out.includes('Lantern is serving')) {
@@ -84,10 +90,16 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
       reject(new Error(`Lantern exited with ${code} before serving:\n${out}`));
     });
   });
+  await serving.catch(async (err: unknown) => {
+    child.kill('SIGKILL');
+    await standIn?.stop();
+    throw err;
+  });
 
   const waitExit = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
+    await standIn?.stop();
   };
   return {
     baseUrl,

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startClickHouseStandIn, type ClickHouseStandIn } from '../../../../../e2e/clickhouse/fixture';
 import type { SpanRow } from './spanRow';
 import { param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
@@ -11,8 +12,7 @@ import { stageSpans } from './spanStaging';
 import type { TelemetryStore } from './telemetryStore';
 
 /**
- * The same checks against every TelemetryStore: embedded chDB always, a remote ClickHouse when
- * LANTERN_TEST_CH_URL points at one (CI has none, so that half is skipped with a printed reason).
+ * The same checks against every TelemetryStore: embedded chDB and the remote ClickHouse store.
  */
 // Row times must be recent: rows older than the retention TTL are dropped by merges.
 const NOW_NS = BigInt(Date.now()) * 1_000_000n + 123_456_789n;
@@ -171,8 +171,16 @@ describe('chDB store, staged batch files', () => {
   });
 });
 
-const chUrl = process.env.LANTERN_TEST_CH_URL;
-if (!chUrl) console.log('ClickHouse store checks skipped: set LANTERN_TEST_CH_URL=http://user:pass@host:8123/db to run them');
-describe.runIf(Boolean(chUrl))('remote ClickHouse store', () => {
-  storeChecks(() => openClickHouseStore({ url: chUrl!, ...limits }));
+// Over HTTP through @clickhouse/client: a ClickHouse server given in LANTERN_TEST_CH_URL, else the
+// test stand-in (the ClickHouse HTTP interface in front of chDB, e2e/clickhouse/server.ts).
+describe('remote ClickHouse store', () => {
+  let standIn: ClickHouseStandIn | undefined;
+  let url = process.env.LANTERN_TEST_CH_URL ?? '';
+  beforeAll(async () => {
+    if (url) return;
+    standIn = await startClickHouseStandIn();
+    url = standIn.url;
+  });
+  afterAll(async () => standIn?.stop());
+  storeChecks(() => openClickHouseStore({ url, ...limits }));
 });

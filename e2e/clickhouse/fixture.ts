@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Starts the ClickHouse test stand-in (`e2e/clickhouse/server.ts`: the ClickHouse HTTP interface in
+ * front of a chDB session, in a process of its own like a real server) on a free port with its own
+ * data directory. For tests of the remote store path (`storage.ch.url`).
+ */
+export interface ClickHouseStandIn {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const SERVER = new URL('./server.ts', import.meta.url).pathname;
+
+/** `dataDir`: where its engine keeps its data (kept after stop); a temp directory removed at stop otherwise. */
+export async function startClickHouseStandIn(dataDir?: string): Promise<ClickHouseStandIn> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'lantern-ch-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, dataDir ?? join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`ClickHouse stand-in did not start in 60 s:\n${out}`)), 60_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`ClickHouse stand-in exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
