@@ -27,8 +27,10 @@ const TELEMETRY_TESTS = [
 ];
 
 // Unit tests run in parallel; integration and browser tests start real servers (each with its own
-// embedded chDB, ~1 GB), so they run one file at a time on this 2-core machine. One PostgreSQL
-// server serves the whole run (e2e/globalSetup.ts).
+// embedded chDB, ~1 GB), so each of those projects runs one file at a time, and two such projects at
+// most run side by side on this 2-core machine (`groupOrder`: unit, then integration with
+// integration-pg, then e2e with integration-ch). One PostgreSQL server serves the whole run
+// (e2e/globalSetup.ts).
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -37,6 +39,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
         },
@@ -44,6 +47,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: ['packages/*/src/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
@@ -53,6 +57,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration-pg',
+          sequence: { groupOrder: 1 },
           include: METADATA_TESTS,
           env: { LANTERN_TEST_METADATA: 'postgres' },
           testTimeout: 60_000,
@@ -63,6 +68,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration-ch',
+          sequence: { groupOrder: 2 },
           include: TELEMETRY_TESTS,
           env: { LANTERN_TEST_TELEMETRY: 'clickhouse' },
           testTimeout: 60_000,
@@ -73,6 +79,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 2 },
           include: ['e2e/**/*.e2e.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
