@@ -1,5 +1,6 @@
 export * from './api/errors';
 export * from './api/users';
+export * from './api/authSso';
 export * from './api/projects';
 export * from './api/tracing';
 export * from './api/tracingQuery';

@@ -3,7 +3,9 @@ import type * as grpc from '@grpc/grpc-js';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { createAlerting, type Alerting, type MetricQueryRunner } from '../alerting';
-import { createAuthService, createSessionSigner, createUsersStore, registerAuth } from '../auth';
+import {
+  createAuthService, createLoginLimiter, createSessionSigner, createSessionsStore, createSsoProviders, createSsoService, createUsersStore, registerAuth, registerSsoRoutes, sessionCookie,
+} from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { setupDashboards } from '../dashboards';
 import { registerDemoRoutes } from '../demo';
@@ -40,6 +42,8 @@ export interface ComposeOptions {
   now?: () => Date;
   alertingLoop?: boolean;
   metrics?: MetricQueryRunner | null;
+  /** Clock of the login rate limiter, in ms (tests step it instead of waiting out the window). */
+  authNow?: () => number;
 }
 
 export async function composeLantern(config: Config, opts: ComposeOptions = {}): Promise<Lantern> {
@@ -52,12 +56,15 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
   const projects = createProjectsService(config);
   const users = createUsersStore(db);
   await users.syncFromConfig(config.users);
-  const auth = createAuthService({
-    config,
-    users,
-    projects,
-    sessions: createSessionSigner(resolveSecretKey(config.secret_key, config.data_dir)),
+  const signer = createSessionSigner(resolveSecretKey(config.secret_key, config.data_dir));
+  const limiter = createLoginLimiter({
+    maxFailures: config.auth.login_rate_limit.max_failures,
+    windowMs: config.auth.login_rate_limit.window_seconds * 1000,
+    now: opts.authNow,
   });
+  const auth = createAuthService({ config, users, projects, signer, sessions: createSessionsStore(db), limiter });
+  // Unreachable identity providers do not stop the start: their methods are listed as unavailable.
+  const sso = createSsoService({ providers: await createSsoProviders(config.auth.oidc, config.site.url, log), users, auth, signer });
 
   const batcher: SpanBatcher = new Batcher<StagedSpans>({
     batchRows: config.ingest.batch_rows,
@@ -87,7 +94,9 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
   const ingest = createIngest({ config, batcher, pool: preparePool, projects, log, metrics: metrics.ingest, stagingDir: telemetry.stagingDir, onSpansStored: (projectId) => onNewMetrics(projectId) });
 
   const http = await createHttpApp(log);
-  registerAuth(http, auth, { secureCookie: config.site.url.startsWith('https:') });
+  const secureCookie = config.site.url.startsWith('https:');
+  registerAuth(http, auth, { secureCookie });
+  registerSsoRoutes(http, { sso, cookie: sessionCookie(secureCookie), secureCookie, log });
   registerProjectRoutes(http, projects);
   registerTracingRoutes(http, { projects, telemetry, db });
   const metricsStore = createMetricsStore(telemetry);

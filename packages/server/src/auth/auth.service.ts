@@ -3,14 +3,21 @@ import type { CurrentUserResponse, User } from '@lantern/shared';
 import type { Config } from '../config';
 import { AppError } from '../http/appError';
 import type { ProjectsService } from '../projects';
+import { loginKeys, type LoginLimiter } from './loginLimiter';
 import { verifyPassword } from './password';
-import type { SessionSigner } from './session';
+import { SESSION_TTL_SEC, type SessionSigner } from './session';
+import type { SessionsStore } from './sessions.store';
 import type { UserRecord, UsersStore } from './users.store';
 
 export interface AuthService {
-  login(email: string, password: string): Promise<{ token: string; current: CurrentUserResponse }>;
+  /** Password sign-in from a client address; refused with 429 after too many failures. */
+  login(email: string, password: string, address: string): Promise<{ token: string; current: CurrentUserResponse }>;
+  /** A new session for a user already authenticated (by single sign-on); the session token. */
+  startSession(user: UserRecord): Promise<string>;
   /** The signed-in user for a session token, or null. */
   userFromSession(token: string | undefined): Promise<UserRecord | null>;
+  /** Ends the session of a token on the server (a no-op for an invalid one). */
+  logout(token: string | undefined): Promise<void>;
   current(user: UserRecord): CurrentUserResponse;
   /** The default login, shown on the Login page while it is still the shipped default. */
   loginHint(): { email: string; password: string } | null;
@@ -21,35 +28,53 @@ export const DEFAULT_USER = { email: 'admin@lantern.local', password: 'lantern' 
 export function createAuthService(deps: {
   config: Config;
   users: UsersStore;
-  sessions: SessionSigner;
+  sessions: SessionsStore;
+  signer: SessionSigner;
   projects: ProjectsService;
+  limiter: LoginLimiter;
 }): AuthService {
-  const toUser = (u: UserRecord): User => ({
-    id: u.id,
-    name: u.name,
-    email: u.email,
-    avatar: `https://www.gravatar.com/avatar/${createHash('md5').update(u.email.trim().toLowerCase()).digest('hex')}?d=identicon`,
-  });
+  // Gravatar only when the config turns it on: otherwise no page makes an outside request (the
+  // web app draws initials) and no hash of an e-mail leaves the deployment.
+  const avatar = (email: string) =>
+    deps.config.auth.gravatar ? `https://www.gravatar.com/avatar/${createHash('md5').update(email.trim().toLowerCase()).digest('hex')}?d=identicon` : '';
+  const toUser = (u: UserRecord): User => ({ id: u.id, name: u.name, email: u.email, avatar: avatar(u.email) });
   const current = (u: UserRecord): CurrentUserResponse => ({
     user: toUser(u),
     // Only signed-in vs signed-out is distinguished (spec platform §6): every user sees every project.
     projects: deps.projects.list().map((p) => ({ id: p.id, name: p.name })),
   });
+  const startSession = async (user: UserRecord) => {
+    const sessionId = await deps.sessions.create(user.id, SESSION_TTL_SEC);
+    return deps.signer.sign({ userId: user.id, sessionId });
+  };
 
   return {
-    async login(email, password) {
+    async login(email, password, address) {
+      const keys = loginKeys(address, email);
+      const wait = deps.limiter.retryAfterSec(keys);
+      if (wait > 0) {
+        throw new AppError('rate_limited', 'too_many_attempts', `Too many failed sign-in attempts. Try again in ${humanWait(wait)}.`, wait);
+      }
       const user = await deps.users.byEmail(email.trim());
       // The same message for an unknown e-mail and a wrong password: no account probing.
       if (!user || !(await verifyPassword(password, user.password_hash))) {
+        deps.limiter.fail(keys);
         throw new AppError('invalid_input', 'invalid_credentials', 'The e-mail or password is wrong.');
       }
-      return { token: await deps.sessions.sign(user.id), current: current(user) };
+      deps.limiter.reset(keys);
+      await deps.sessions.removeExpired();
+      return { token: await startSession(user), current: current(user) };
     },
+    startSession,
     async userFromSession(token) {
       if (!token) return null;
-      const id = await deps.sessions.verify(token);
-      if (id === null) return null;
-      return (await deps.users.byId(id)) ?? null;
+      const claims = await deps.signer.verify(token);
+      if (!claims) return null;
+      return (await deps.sessions.userOf(claims.sessionId, claims.userId)) ?? null;
+    },
+    async logout(token) {
+      const claims = token ? await deps.signer.verify(token) : null;
+      if (claims) await deps.sessions.remove(claims.sessionId);
     },
     current,
     loginHint() {
@@ -59,4 +84,10 @@ export function createAuthService(deps: {
       return isDefault ? { ...DEFAULT_USER } : null;
     },
   };
+}
+
+function humanWait(sec: number): string {
+  if (sec < 60) return `${sec} second${sec === 1 ? '' : 's'}`;
+  const min = Math.ceil(sec / 60);
+  return `${min} minute${min === 1 ? '' : 's'}`;
 }

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { authSchema } from './authConfig';
 import { metricsFromSpansSchema } from './metricsFromSpans';
 
 /**
@@ -82,6 +83,8 @@ export const ConfigSchema = z
       .min(1)
       .default([{ name: 'Admin', email: 'admin@lantern.local', password: 'lantern' }])
       .refine((us) => new Set(us.map((u) => u.email.toLowerCase())).size === us.length, 'user e-mails must be unique'),
+    /** Single sign-on (OIDC), login rate limiting, avatars (config/authConfig.ts). */
+    auth: authSchema,
     /** Signs session tokens. Empty: generated once and kept in `<data_dir>/secret.key`. */
     secret_key: z.string().default(''),
     retention: z

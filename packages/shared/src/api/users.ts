@@ -29,7 +29,17 @@ export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
 export const LoginResponse = CurrentUserResponse;
 export type LoginResponse = CurrentUserResponse;
 
-export const SsoMethod = z.object({ id: z.string(), name: z.string(), url: z.string() });
+/**
+ * A single sign-on method. `available` is false while its provider could not be reached (the
+ * button is shown disabled, with `reason`); `url` starts the sign-in and takes `?return_to=<path>`.
+ */
+export const SsoMethod = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  available: z.boolean().default(true),
+  reason: z.string().optional(),
+});
 export const SsoMethodsResponse = z.object({ methods: z.array(SsoMethod) });
 export type SsoMethodsResponse = z.infer<typeof SsoMethodsResponse>;
 

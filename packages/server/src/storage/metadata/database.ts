@@ -1,3 +1,4 @@
+import type { SessionsTable } from '../../auth/auth.migration';
 import type { DashboardsTables } from '../../dashboards/dashboards.migration';
 import type { Generated } from 'kysely';
 
@@ -8,8 +9,11 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: string;
+  /** Null for users from the config; the OIDC provider id for users created by single sign-on. */
+  sso_provider: string | null;
 }
 
 export interface Database extends DashboardsTables {
   users: UsersTable;
+  sessions: SessionsTable;
 }

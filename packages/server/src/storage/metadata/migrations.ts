@@ -1,5 +1,6 @@
 import { dashboardsMigration, dismissedTemplatesMigration } from '../../dashboards/dashboards.migration';
 import { alertListMigration, alertingMigration } from '../../alerting/alerting.migration';
+import { authSessionsMigration } from '../../auth/auth.migration';
 import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { tracingMigration } from '../../tracing/tracing.migration';
 
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0004_alerting': alertingMigration,
   '0005_dismissed_templates': dismissedTemplatesMigration,
   '0006_alert_list': alertListMigration,
+  '0007_auth_sessions': authSessionsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CurrentUserResponse } from '@lantern/shared';
+import { removeDataDir } from '../../../../e2e/harness';
+import { startAuthServer, type AuthTestServer } from './authTestServer';
+
+/**
+ * Password sign-in limits (an injected clock steps over the window) and sessions kept on the
+ * server: sign out ends the session for every copy of the cookie, a restart keeps it, a user
+ * removed from the config loses it.
+ */
+let server: AuthTestServer;
+
+beforeAll(async () => {
+  server = await startAuthServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (server) removeDataDir(server.dataDir);
+});
+
+const login = (email: string, password: string, from = '198.51.100.7') =>
+  fetch(`${server.baseUrl}/api/v1/users/login`, {
+    method: 'POST',
+    // The server trusts X-Forwarded-For (it runs behind proxies): each test client gets an address.
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+    body: JSON.stringify({ email, password }),
+  });
+
+const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith('lantern_session='))!;
+const current = (cookie: string) => fetch(`${server.baseUrl}/api/v1/users/current`, { headers: { cookie: cookie.split(';')[0] } });
+
+describe('login rate limiting', () => {
+  it('answers the 11th wrong password in 5 minutes with 429 and Retry-After, and lets the right one in once the window has passed', async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = await login('admin@lantern.local', `wrong-${i}`);
+      expect(res.status).toBe(400);
+      server.clock.ms += 1000;
+    }
+    const limited = await login('admin@lantern.local', 'wrong-again');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBe(290);
+    expect(await limited.json()).toEqual({ code: 'too_many_attempts', message: 'Too many failed sign-in attempts. Try again in 5 minutes.' });
+    // The right password is refused too while the account is limited, from another address as well.
+    expect((await login('admin@lantern.local', 'lantern')).status).toBe(429);
+    expect((await login('admin@lantern.local', 'lantern', '203.0.113.9')).status).toBe(429);
+
+    server.clock.ms += 290_000;
+    const ok = await login('admin@lantern.local', 'lantern');
+    expect(ok.status).toBe(200);
+    // Success cleared the count: ten more failures are allowed before the next 429.
+    for (let i = 0; i < 10; i++) expect((await login('admin@lantern.local', 'nope')).status).toBe(400);
+    expect((await login('admin@lantern.local', 'nope')).status).toBe(429);
+    server.clock.ms += 300_000;
+  });
+
+  it('limits one address trying many accounts', async () => {
+    for (let i = 0; i < 10; i++) expect((await login(`user${i}@example.com`, 'x', '192.0.2.50')).status).toBe(400);
+    expect((await login('someone@example.com', 'x', '192.0.2.50')).status).toBe(429);
+    expect((await login('admin@lantern.local', 'lantern', '192.0.2.51')).status).toBe(200);
+    server.clock.ms += 300_000;
+  });
+});
+
+describe('sessions', () => {
+  it('sets an HttpOnly, SameSite=Lax session cookie without Secure on an http site', async () => {
+    const cookie = cookieOf(await login('admin@lantern.local', 'lantern'));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Secure/i);
+  });
+
+  it('ends the session on the server at sign out: a kept copy of the cookie no longer works', async () => {
+    const a = cookieOf(await login('admin@lantern.local', 'lantern'));
+    const b = cookieOf(await login('admin@lantern.local', 'lantern'));
+    expect((await current(a)).status).toBe(200);
+    const out = await fetch(`${server.baseUrl}/api/v1/users/logout`, { method: 'POST', headers: { cookie: a.split(';')[0] } });
+    expect(out.status).toBe(200);
+    expect(out.headers.getSetCookie().join()).toMatch(/lantern_session=;/);
+    expect((await current(a)).status).toBe(401);
+    // Another session of the same user goes on.
+    expect((await current(b)).status).toBe(200);
+  });
+
+  it('keeps sessions across a restart, sets Secure on an https site, and drops users removed from the config', async () => {
+    const admin = cookieOf(await login('admin@lantern.local', 'lantern'));
+    await server.close();
+    server = await startAuthServer({
+      dataDir: server.dataDir,
+      configure(config) {
+        config.site.url = 'https://lantern.example';
+        config.users = [...config.users, { name: 'Ops', email: 'ops@example.com', password: 'ops-password' }];
+      },
+    });
+    expect(CurrentUserResponse.parse(await (await current(admin)).json()).user.email).toBe('admin@lantern.local');
+    const ops = cookieOf(await login('ops@example.com', 'ops-password'));
+    expect(ops).toMatch(/Secure/i);
+
+    await server.close();
+    server = await startAuthServer({
+      dataDir: server.dataDir,
+      configure(config) {
+        config.users = [{ name: 'Admin', email: 'admin@lantern.local', password: 'lantern' }];
+      },
+    });
+    expect((await current(admin)).status).toBe(200);
+    expect((await current(ops)).status).toBe(401);
+    expect((await login('ops@example.com', 'ops-password')).status).toBe(400);
+  });
+});
