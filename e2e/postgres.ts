@@ -14,7 +14,12 @@ import { freePort } from './ports';
 export interface TestPostgres {
   /** postgres://… of the server's `postgres` database. */
   url: string;
+  /** Stops the server and removes its cluster. */
   stop(): void;
+  /** Stops the server, keeping its cluster, as an outage would ('fast': connections are cut). */
+  halt(): void;
+  /** Starts a halted server again on the same port with the same data. */
+  resume(): void;
 }
 
 const PG_LIB = '/usr/lib/postgresql';
@@ -44,18 +49,28 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--no-locale']);
   const port = await freePort();
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  exec('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', '-t', '60', 'start']);
-  let stopped = false;
+  const start = () => exec('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', '-t', '60', 'start']);
+  start();
+  let running = true;
+  let removed = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
-      if (stopped) return;
-      stopped = true;
+      if (removed) return;
+      removed = true;
       try {
-        exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        if (running) exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+    halt() {
+      exec('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      running = false;
+    },
+    resume() {
+      start();
+      running = true;
     },
   };
 }

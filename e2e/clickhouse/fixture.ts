@@ -15,14 +15,17 @@ export interface ClickHouseStandIn {
 
 const SERVER = new URL('./server.ts', import.meta.url).pathname;
 
-/** `dataDir`: where its engine keeps its data (kept after stop); a temp directory removed at stop otherwise. */
-export async function startClickHouseStandIn(dataDir?: string): Promise<ClickHouseStandIn> {
+/**
+ * `dataDir`: where its engine keeps its data (kept after stop); a temp directory removed at stop
+ * otherwise. `port`: to come back on the address of a stopped one (a free port otherwise).
+ */
+export async function startClickHouseStandIn(dataDir?: string, port = 0): Promise<ClickHouseStandIn> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'lantern-ch-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, dataDir ?? join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, dataDir ?? join(dir, 'data'), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
+  const listening = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`ClickHouse stand-in did not start in 60 s:\n${out}`)), 60_000);
     child.stdout!.on('data', (d) => {
       out += d;
@@ -38,7 +41,7 @@ export async function startClickHouseStandIn(dataDir?: string): Promise<ClickHou
     });
   });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening}`,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

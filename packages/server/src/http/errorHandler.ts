@@ -1,10 +1,14 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isMetadataUnavailable } from '../storage/metadata';
+import { StoreUnavailableError } from '../storage/telemetry';
 import { AppError } from './appError';
 
 /**
  * Renders every error as `{code, message}`. AppErrors carry their own status; Fastify's own
  * errors (body too large, bad JSON, unsupported media type) keep their 4xx status; anything else
- * is a 500 with a generic message, and is logged.
+ * is a 500 with a generic message, and is logged; a metadata database that cannot be reached is a
+ * 503 `metadata_unavailable`, an unreachable telemetry store a 503 `telemetry_unavailable`, both
+ * with Retry-After.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
@@ -16,6 +20,14 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status && status >= 400 && status < 500) {
       const code = status === 413 ? 'request_too_large' : (err as FastifyError).code?.toLowerCase() ?? 'bad_request';
       return reply.status(status).send({ code, message: err.message });
+    }
+    if (err instanceof StoreUnavailableError) {
+      req.log.warn({ err: err.message }, 'telemetry store unavailable');
+      return reply.status(503).header('Retry-After', '5').send({ code: 'telemetry_unavailable', message: 'The telemetry store is unavailable; try again in a few seconds.' });
+    }
+    if (isMetadataUnavailable(err)) {
+      req.log.warn({ err: (err as Error).message }, 'metadata database unavailable');
+      return reply.status(503).header('Retry-After', '5').send({ code: 'metadata_unavailable', message: 'The metadata database is unavailable; try again in a few seconds.' });
     }
     req.log.error({ err }, 'request failed');
     return reply.status(500).send({ code: 'internal', message: 'Internal server error.' });

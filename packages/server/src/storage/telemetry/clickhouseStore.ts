@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { createClient } from '@clickhouse/client';
+import { ClickHouseError, createClient } from '@clickhouse/client';
 import type { SpanRow } from './spanRow';
 import { compile, sql, param, type SqlFragment } from '../sql';
 import { cleanEngineMessage } from './chdbStore';
@@ -8,7 +8,7 @@ import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../con
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 import { stagedFile, stageSpans, unstageSpans, type StagedSpans, type StagedTable } from './spanStaging';
-import { StoreQueryError, type TelemetryStore } from './telemetryStore';
+import { StoreQueryError, StoreUnavailableError, type TelemetryStore } from './telemetryStore';
 
 /**
  * A remote ClickHouse server over HTTP. Same SQL and the same TabSeparated encoding as the
@@ -38,7 +38,9 @@ export function openClickHouseStore(opts: {
       const rs = await client.query({ query: text, query_params: params, format: 'JSONEachRow' });
       return await rs.json<T>();
     } catch (err) {
-      throw new StoreQueryError(cleanEngineMessage((err as Error).message), text);
+      // The server's own errors carry its numeric code; anything else is the way there failing.
+      if (!(err instanceof ClickHouseError)) throw new StoreUnavailableError(`ClickHouse is unreachable: ${(err as Error).message}`);
+      throw new StoreQueryError(cleanEngineMessage(err.message), text);
     }
   };
 

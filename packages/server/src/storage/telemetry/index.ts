@@ -6,7 +6,7 @@ import { openClickHouseStore } from './clickhouseStore';
 import type { TelemetryStore } from './telemetryStore';
 import { join } from 'node:path';
 
-export { StoreQueryError, type InsertTable, type TelemetryStore } from './telemetryStore';
+export { StoreQueryError, StoreUnavailableError, type InsertTable, type TelemetryStore } from './telemetryStore';
 export { openChdbStore } from './chdbStore';
 export { openClickHouseStore } from './clickhouseStore';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';

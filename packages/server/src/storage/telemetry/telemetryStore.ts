@@ -46,3 +46,11 @@ export class StoreQueryError extends Error {
     this.name = 'StoreQueryError';
   }
 }
+
+/** The store cannot be reached (remote server down or unreachable): retry later, nothing is wrong with the query. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TraceResponse } from '@lantern/shared';
+import { startClickHouseStandIn, type ClickHouseStandIn } from '../../../../e2e/clickhouse/fixture';
+import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, tempDataDir, type RunningLantern } from '../../../../e2e/harness';
+import { pgDatabaseFor, startTestPostgres, type TestPostgres } from '../../../../e2e/postgres';
+
+/**
+ * Scale-out: two Lantern processes over one PostgreSQL (metadata) and one remote ClickHouse store
+ * (the test stand-in, e2e/clickhouse), as N stateless nodes behind a load balancer would run.
+ * PostgreSQL is a cluster of this file's own, so that it can be stopped and started again.
+ */
+let pg: TestPostgres;
+let ch: ClickHouseStandIn;
+let chDir: string;
+let chPort: number;
+const nodes: RunningLantern[] = [];
+let a: RunningLantern;
+let b: RunningLantern;
+let cookieA: string;
+
+const traceId = () => randomBytes(16).toString('hex');
+const dsnOf = (n: RunningLantern) => `http://${PROJECT1_TOKEN}@127.0.0.1:${n.httpPort}/1`;
+
+/** One OTLP/JSON request of `n` spans in one trace; answers the HTTP status. */
+async function sendSpans(node: RunningLantern, id: string, n: number, service = 'scale-out'): Promise<number> {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const spans = Array.from({ length: n }, (_, i) => ({
+    traceId: id,
+    spanId: (i + 1).toString(16).padStart(16, '0'),
+    ...(i ? { parentSpanId: '0000000000000001' } : {}),
+    name: i ? `child ${i}` : 'GET /checkout',
+    kind: i ? 3 : 2,
+    startTimeUnixNano: String(now + BigInt(i) * 1000n),
+    endTimeUnixNano: String(now + BigInt(i) * 1000n + 5_000_000n),
+  }));
+  const res = await fetch(`${node.baseUrl}/v1/traces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'lantern-dsn': dsnOf(node) },
+    body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] }, scopeSpans: [{ spans }] }] }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function spanCount(node: RunningLantern, cookie: string, id: string): Promise<number> {
+  const res = await fetch(`${node.baseUrl}/api/v1/tracing/1/traces/${id}`, { headers: { cookie } });
+  if (res.status === 404) return 0;
+  expect(res.status).toBe(200);
+  return TraceResponse.parse(await res.json()).numSpan;
+}
+
+async function eventually(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  pg = await startTestPostgres();
+  chDir = tempDataDir();
+  ch = await startClickHouseStandIn(join(chDir, 'data'));
+  chPort = Number(new URL(ch.url).port);
+  const env = {
+    LANTERN_DB_URL: await pgDatabaseFor(pg.url, chDir),
+    LANTERN_CH_URL: ch.url,
+    LANTERN_SECRET_KEY: randomBytes(32).toString('hex'),
+    LANTERN_INGEST_FLUSH_INTERVAL_MS: '20',
+  };
+  // One after the other: both run the migrations, the second finds them applied.
+  a = await startLantern({ env });
+  nodes.push(a);
+  b = await startLantern({ env });
+  nodes.push(b);
+  cookieA = await signIn(a.baseUrl);
+}, 180_000);
+
+afterAll(async () => {
+  for (const n of nodes) {
+    await n.stop();
+    removeDataDir(n.dataDir);
+  }
+  await ch?.stop();
+  if (chDir) removeDataDir(chDir);
+  pg?.stop();
+});
+
+describe('two nodes over one PostgreSQL and one ClickHouse', () => {
+  it('serves spans sent to either node from both nodes', async () => {
+    const viaA = traceId();
+    const viaB = traceId();
+    expect(await sendSpans(a, viaA, 3)).toBe(200);
+    expect(await sendSpans(b, viaB, 4)).toBe(200);
+    const cookieB = await signIn(b.baseUrl);
+    for (const [node, cookie] of [
+      [a, cookieA],
+      [b, cookieB],
+    ] as const) {
+      expect(await spanCount(node, cookie, viaA)).toBe(3);
+      expect(await spanCount(node, cookie, viaB)).toBe(4);
+    }
+  });
+
+  it('takes a session made on one node on the other, and shares what users save', async () => {
+    const me = await fetch(`${b.baseUrl}/api/v1/users/current`, { headers: { cookie: cookieA } });
+    expect(me.status).toBe(200);
+    const created = await fetch(`${a.baseUrl}/api/v1/metrics/1/dashboards`, {
+      method: 'POST',
+      headers: { cookie: cookieA, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Made on node A' }),
+    });
+    expect(created.status).toBe(200);
+    const list = (await (await fetch(`${b.baseUrl}/api/v1/metrics/1/dashboards`, { headers: { cookie: cookieA } })).json()) as { dashboards: { name: string }[] };
+    expect(list.dashboards.map((d) => d.name)).toContain('Made on node A');
+  });
+
+  it('answers 503 while the telemetry store is down, acknowledges nothing it did not store, and recovers', async () => {
+    const before = traceId();
+    expect(await sendSpans(a, before, 2)).toBe(200);
+    await ch.stop();
+    const during = traceId();
+    const status = await sendSpans(a, during, 5);
+    expect(status).toBe(503);
+    // The API says what is wrong rather than failing blankly.
+    const q = await fetch(`${b.baseUrl}/api/v1/tracing/1/traces/${before}`, { headers: { cookie: cookieA } });
+    expect(q.status).toBe(503);
+    expect(await q.json()).toMatchObject({ code: 'telemetry_unavailable', message: expect.stringMatching(/unavailable/) });
+
+    ch = await startClickHouseStandIn(join(chDir, 'data'), chPort);
+    const after = traceId();
+    await eventually('ingest accepted again', async () => (await sendSpans(b, after, 2)) === 200);
+    expect(await spanCount(a, cookieA, before)).toBe(2);
+    expect(await spanCount(a, cookieA, after)).toBe(2);
+    // What was refused with 503 was not half-stored: the client's retry sends it again.
+    expect(await spanCount(a, cookieA, during)).toBe(0);
+  });
+
+  it('answers 503 on the API while PostgreSQL is down, keeps ingesting, and recovers', async () => {
+    pg.halt();
+    try {
+      const me = await fetch(`${a.baseUrl}/api/v1/users/current`, { headers: { cookie: cookieA } });
+      expect(me.status).toBe(503);
+      expect(await me.json()).toMatchObject({ code: 'metadata_unavailable', message: expect.stringMatching(/database/i) });
+      expect(await sendSpans(a, traceId(), 2)).toBe(200);
+    } finally {
+      pg.resume();
+    }
+    await eventually('API answers again', async () => (await fetch(`${a.baseUrl}/api/v1/users/current`, { headers: { cookie: cookieA } })).status === 200);
+  });
+});
