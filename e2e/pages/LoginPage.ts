@@ -6,6 +6,8 @@ export class LoginPage {
   readonly submit: Locator;
   readonly error: Locator;
   readonly hint: Locator;
+  /** A single sign-on failure the server sent the browser back with. */
+  readonly ssoError: Locator;
 
   constructor(readonly page: Page) {
     this.email = page.getByTestId('login-email');
@@ -13,6 +15,12 @@ export class LoginPage {
     this.submit = page.getByTestId('login-submit');
     this.error = page.getByTestId('login-error');
     this.hint = page.getByTestId('login-hint');
+    this.ssoError = page.getByTestId('sso-error');
+  }
+
+  /** The single sign-on button of a configured OIDC provider. */
+  ssoButton(id: string): Locator {
+    return this.page.getByTestId(`sso-${id}`);
   }
 
   async goto(baseUrl: string): Promise<void> {

@@ -24,3 +24,11 @@ export type SsoErrorCode = keyof typeof SSO_ERROR_MESSAGES;
 export function ssoErrorMessage(code: string): string {
   return Object.hasOwn(SSO_ERROR_MESSAGES, code) ? SSO_ERROR_MESSAGES[code as SsoErrorCode] : SSO_ERROR_MESSAGES.failed;
 }
+
+/**
+ * The page to return to after signing in, when it is a path of this site; else Home. Refuses
+ * schemes, hosts, `//` and `/\` (which browsers read as a host) and API paths.
+ */
+export function safeReturnPath(value: unknown): string {
+  return typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && !value.startsWith('/api/') ? value : '/';
+}

@@ -1,11 +1,12 @@
 import { Alert, Box, Button, LinearProgress } from '@mui/material';
-import { Navigate, Outlet } from 'react-router-dom';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useCurrentUser } from '../features/auth/authApi';
 import { paths } from '../lib/routes/paths';
 
-/** Every page except Login needs a session; without one the user goes to Login. */
+/** Every page except Login needs a session; without one the user goes to Login, which brings them back here. */
 export function RequireAuth() {
   const { data, error, isPending, refetch } = useCurrentUser();
+  const location = useLocation();
   if (isPending) return <LinearProgress data-testid="auth-loading" />;
   if (error) {
     return (
@@ -16,6 +17,9 @@ export function RequireAuth() {
       </Box>
     );
   }
-  if (!data) return <Navigate to={paths.login()} replace />;
+  if (!data) {
+    const here = location.pathname + location.search;
+    return <Navigate to={paths.login(here === paths.home() ? undefined : { next: here })} replace />;
+  }
   return <Outlet />;
 }

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import type { SsoMethodsResponse } from '@lantern/shared';
+import { safeReturnPath, type SsoMethodsResponse } from '@lantern/shared';
 import type { AuthService } from '../auth.service';
 import type { SessionSigner } from '../session';
 import type { UsersStore } from '../users.store';
@@ -24,10 +24,8 @@ export interface SsoService {
   callback(id: string, query: URLSearchParams, stateCookie: string | undefined): Promise<{ sessionToken: string; returnTo: string }>;
 }
 
-/** Only paths of this site: no scheme, no host, no `//` or `/\` that a browser reads as a host. */
-export function safeReturnTo(value: unknown): string {
-  return typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && !value.startsWith('/api/') ? value : '/';
-}
+/** Only paths of this site (shared with the Login page). */
+export const safeReturnTo = safeReturnPath;
 
 export function createSsoService(deps: { providers: SsoProviders; users: UsersStore; auth: AuthService; signer: SessionSigner }): SsoService {
   const { providers } = deps;

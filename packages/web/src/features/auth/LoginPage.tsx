@@ -1,11 +1,11 @@
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import LockIcon from '@mui/icons-material/Lock';
 import { Alert, AppBar, Box, Button, Card, CardContent, Divider, InputAdornment, Stack, TextField, Toolbar, Typography } from '@mui/material';
-import { LoginRequest } from '@lantern/shared';
+import { LoginRequest, safeReturnPath, ssoErrorMessage } from '@lantern/shared';
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Navigate, useSearchParams } from 'react-router-dom';
 import { capitalize } from '../../lib/text/capitalize';
-import { externalLinks, paths } from '../../lib/routes/paths';
+import { externalLinks } from '../../lib/routes/paths';
 import { SsoButtons } from './SsoButtons';
 import { useCurrentUser, useLoginHint, useLoginMutation } from './authApi';
 
@@ -20,11 +20,17 @@ function fieldErrors(values: { email: string; password: string }): Partial<Recor
   return errors;
 }
 
-/** Spec platform §2.3. */
+/**
+ * Spec platform §2.3. `?next=` is the page to return to after signing in (password or single
+ * sign-on); `?sso_error=` a single sign-on failure the server sent the browser back with.
+ */
 export function LoginPage() {
+  const [search] = useSearchParams();
+  const next = safeReturnPath(search.get('next') ?? '/');
+  const ssoError = search.get('sso_error');
   const currentUser = useCurrentUser();
   const hint = useLoginHint();
-  const login = useLoginMutation();
+  const login = useLoginMutation(next);
   const [values, setValues] = useState({ email: '', password: '' });
   const [touched, setTouched] = useState({ email: false, password: false });
 
@@ -32,7 +38,7 @@ export function LoginPage() {
     document.title = 'Log in | Lantern';
   }, []);
 
-  if (currentUser.data) return <Navigate to={paths.home()} replace />;
+  if (currentUser.data) return <Navigate to={next} replace />;
 
   const errors = fieldErrors(values);
   const valid = Object.keys(errors).length === 0;
@@ -62,7 +68,12 @@ export function LoginPage() {
           </Toolbar>
         </AppBar>
         <CardContent sx={{ p: 3 }}>
-          <SsoButtons />
+          {ssoError && !login.error && (
+            <Alert severity="error" sx={{ mb: 2 }} data-testid="sso-error">
+              {ssoErrorMessage(ssoError)}
+            </Alert>
+          )}
+          <SsoButtons next={next} />
           <Stack component="form" spacing={2} onSubmit={submit} noValidate>
             {login.error && (
               <Alert severity="error" data-testid="login-error">

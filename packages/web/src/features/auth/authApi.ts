@@ -45,8 +45,11 @@ export function useSsoMethods() {
   });
 }
 
-/** Spec §2.3: after a successful login the current user is reloaded, then the user goes Home. */
-export function useLoginMutation() {
+/**
+ * Spec §2.3: after a successful login the current user is reloaded, then the user goes Home, or
+ * back to the page they first asked for (`next`, a path of this site).
+ */
+export function useLoginMutation(next = paths.home()) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
@@ -55,7 +58,7 @@ export function useLoginMutation() {
     meta: { silent: true },
     onSuccess: async () => {
       await queryClient.refetchQueries({ queryKey: currentUserKey });
-      navigate(paths.home(), { replace: true });
+      navigate(next, { replace: true });
     },
   });
 }

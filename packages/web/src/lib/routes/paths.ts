@@ -18,7 +18,8 @@ function withQuery(path: string, query?: PathQuery): string {
 
 export const paths = {
   home: () => '/',
-  login: () => '/login',
+  /** `next`: the page to return to after signing in; `sso_error`: a single sign-on failure code. */
+  login: (query?: PathQuery) => withQuery('/login', query),
   projectCreate: () => '/help/projects',
   tracingHelp: (projectId: Id) => `/help/${projectId}`,
   metricsHelp: (projectId: Id) => `/metrics/${projectId}/help`,
