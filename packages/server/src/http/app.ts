@@ -10,7 +10,9 @@ export async function createHttpApp(log: Logger): Promise<FastifyInstance> {
     // Per-request lines would dominate the log under ingest load; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from a proxy on this host or a private network: a client
+    // reaching Lantern directly cannot pick its own address (login rate limiting counts per address).
+    trustProxy: 'loopback,linklocal,uniquelocal',
   });
   installErrorHandler(app);
   await app.register(fastifyCookie);
