@@ -160,9 +160,10 @@ describe('foundation screens', () => {
     await login.submit.waitFor();
     await screenshot(page, '07-signed-out');
 
-    // The session is really gone: a protected page sends the user back to Login.
+    // The session is really gone: a protected page sends the user back to Login (which returns
+    // them there after signing in).
     await page.goto(`${lantern.baseUrl}/projects/1`);
-    await page.waitForURL(/\/login$/);
+    await page.waitForURL(/\/login\?next=%2Fprojects%2F1$/);
     expect(browserErrors).toEqual([]);
   });
 
