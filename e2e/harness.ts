@@ -31,6 +31,11 @@ export interface StartOptions {
   dataDir?: string;
   /** Extra LANTERN_* variables. */
   env?: Record<string, string>;
+  /**
+   * Where telemetry goes: embedded chDB, or the remote store through a ClickHouse test stand-in
+   * (default: `clickhouse` in the `integration-ch` test project, LANTERN_TEST_TELEMETRY).
+   */
+  telemetry?: 'embedded' | 'clickhouse';
   /** Reuse ports (a restart keeps its DSNs). */
   httpPort?: number;
   grpcPort?: number;
@@ -54,7 +59,8 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
   // In the `integration-ch` test project telemetry goes to the remote store, through the ClickHouse
   // stand-in, whose engine keeps its data where the embedded one would (<dataDir>/ch), so that
   // readers of a stopped server's data and restarts on the same data dir work alike.
-  const standIn = process.env.LANTERN_TEST_TELEMETRY === 'clickhouse' ? await startClickHouseStandIn(join(dataDir, 'ch')) : undefined;
+  const telemetry = opts.telemetry ?? (process.env.LANTERN_TEST_TELEMETRY === 'clickhouse' ? 'clickhouse' : 'embedded');
+  const standIn = telemetry === 'clickhouse' ? await startClickHouseStandIn(join(dataDir, 'ch')) : undefined;
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: ROOT,
     env: {

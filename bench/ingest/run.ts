@@ -11,7 +11,7 @@ import { readCpuSeconds, watchMemory } from './procStatus';
 import { summariseProfile } from './profileSummary';
 import { buildRequestPool, writePoolFile } from './requestPool';
 import type { StageRates } from './stageRates';
-import { formatAb, runSpanMetricsAb } from './spanMetricsAb';
+import { formatAb, runAb, type AbVariant } from './ab';
 import { formatSummary, type IngestBenchResult } from './summary';
 
 /**
@@ -34,8 +34,10 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     json: { type: 'string' },
     'skip-stages': { type: 'boolean', default: false },
-    /** Rounds of with / without metrics from spans (spanMetricsAb.ts); 0: the ordinary run. */
+    /** Rounds of with / without metrics from spans (ab.ts); 0: the ordinary run. */
     'span-metrics-ab': { type: 'string', default: '0' },
+    /** Rounds of embedded chDB / remote ClickHouse store through the test stand-in (ab.ts). */
+    'remote-ab': { type: 'string', default: '0' },
   },
 });
 
@@ -110,6 +112,35 @@ async function measureLoad(lantern: RunningLantern, bodies: Buffer[]) {
   }
 }
 
+/** The A/B run asked for, if any. */
+function abVariants(work: string): { title: string; rounds: number; variants: [AbVariant, AbVariant] } | null {
+  const spanMetrics = Math.min(Number(args['span-metrics-ab']) || 0, 10);
+  if (spanMetrics > 0) {
+    const without = join(work, 'no-span-metrics.yml');
+    writeFileSync(without, 'metrics_from_spans: []\n');
+    return {
+      title: 'metrics from spans',
+      rounds: spanMetrics,
+      variants: [
+        { name: 'with', start: { env: serverEnv } },
+        { name: 'without', start: { env: { ...serverEnv, LANTERN_CONFIG: without } } },
+      ],
+    };
+  }
+  const remote = Math.min(Number(args['remote-ab']) || 0, 10);
+  if (remote > 0) {
+    return {
+      title: 'remote ClickHouse store (test stand-in over chDB) vs embedded chDB',
+      rounds: remote,
+      variants: [
+        { name: 'remote', start: { env: serverEnv, telemetry: 'clickhouse' } },
+        { name: 'embedded', start: { env: serverEnv, telemetry: 'embedded' } },
+      ],
+    };
+  }
+  return null;
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'lantern-bench-'));
   const profDir = join(ROOT, 'bench/results/profiles');
@@ -118,10 +149,10 @@ async function main(): Promise<void> {
     const pool = buildRequestPool({ requests: poolSize, spansPerRequest, seed: Number(args.seed) });
     const poolFile = join(work, 'pool.bin');
     writePoolFile(poolFile, pool.bodies);
-    const abRounds = Math.min(Number(args['span-metrics-ab']) || 0, 10);
-    if (abRounds > 0) {
-      const rounds = await runSpanMetricsAb({ rounds: abRounds, env: serverEnv, workDir: work, measure: (l) => measureLoad(l, pool.bodies) });
-      console.log(formatAb(rounds));
+    const ab = abVariants(work);
+    if (ab) {
+      const rounds = await runAb({ rounds: ab.rounds, variants: ab.variants, measure: (l) => measureLoad(l, pool.bodies) });
+      console.log(formatAb(ab.title, rounds));
       return;
     }
 

@@ -2,13 +2,21 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 import { composeLantern } from './app/compose';
+import { freshSchema } from './storage/telemetry';
 
 /**
  * `lantern [--config lantern.yml]`: starts the HTTP (UI, API, OTLP/HTTP) and gRPC (OTLP) listeners.
+ * `lantern schema print [--cluster NAME]`: prints the telemetry DDL a fresh database gets (its
+ * cluster form with a cluster name, default `storage.ch.cluster`), to review before a first start.
  * The config path comes from --config, then LANTERN_CONFIG, then ./lantern.yml when it exists.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { config: { type: 'string', short: 'c' } } });
+  const { values, positionals } = parseArgs({ options: { config: { type: 'string', short: 'c' }, cluster: { type: 'string' } }, allowPositionals: true });
+  const command = positionals.join(' ');
+  if (command !== '' && command !== 'schema print') {
+    console.error(`unknown command "${command}": use \`lantern [--config FILE]\` or \`lantern schema print [--cluster NAME]\``);
+    process.exit(2);
+  }
   const file = values.config ?? process.env.LANTERN_CONFIG ?? (existsSync('lantern.yml') ? 'lantern.yml' : undefined);
   let config;
   try {
@@ -19,6 +27,16 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  if (command === 'schema print') {
+    const ttl = { spansDays: config.retention.spans_days, metricsDays: config.retention.metrics_days };
+    try {
+      console.log(freshSchema(ttl, config.metrics_from_spans, values.cluster ?? config.storage.ch.cluster).join(';\n\n') + ';');
+    } catch (err) {
+      console.error((err as Error).message);
+      process.exit(2);
+    }
+    return;
   }
   // A web bundle built elsewhere (tests and parallel builds point here); packages/web/dist otherwise.
   const lantern = await composeLantern(config, { webDist: process.env.LANTERN_WEB_DIST || undefined });

@@ -13,6 +13,7 @@ export const ENV_KEYS: Record<string, { path: string[]; type: 'string' | 'int' }
   LANTERN_SITE_URL: { path: ['site', 'url'], type: 'string' },
   LANTERN_DATA_DIR: { path: ['data_dir'], type: 'string' },
   LANTERN_CH_URL: { path: ['storage', 'ch', 'url'], type: 'string' },
+  LANTERN_CH_CLUSTER: { path: ['storage', 'ch', 'cluster'], type: 'string' },
   LANTERN_DB_URL: { path: ['storage', 'db', 'url'], type: 'string' },
   LANTERN_SECRET_KEY: { path: ['secret_key'], type: 'string' },
   LANTERN_SPANS_TTL_DAYS: { path: ['retention', 'spans_days'], type: 'int' },

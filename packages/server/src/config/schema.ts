@@ -51,10 +51,19 @@ export const ConfigSchema = z
           .object({
             /** Empty: embedded chDB under `<data_dir>/ch`. Else a ClickHouse HTTP URL. */
             url: z.string().default(''),
+            /**
+             * A ClickHouse cluster name (remote store only): tables are created ON CLUSTER as
+             * Replicated*MergeTree with Distributed tables over them (docs/scale-out.md).
+             */
+            cluster: z
+              .string()
+              .regex(/^([A-Za-z_][A-Za-z0-9_]*)?$/, 'a cluster name is letters, digits and _')
+              .default(''),
             max_memory_usage: z.number().int().positive().default(4 * 1024 ** 3),
             max_threads: z.number().int().positive().default(2),
           })
           .strict()
+          .refine((ch) => !ch.cluster || ch.url, { message: 'cluster needs url: a cluster is a remote ClickHouse', path: ['cluster'] })
           .prefault({}),
         db: z
           .object({

@@ -16,6 +16,8 @@ import { StoreQueryError, StoreUnavailableError, type TelemetryStore } from './t
  */
 export function openClickHouseStore(opts: {
   url: string;
+  /** A cluster name: cluster DDL (cluster.ts), and inserts into Distributed tables acknowledged only once the shards have them. */
+  cluster?: string;
   ttl: { spansDays: number; metricsDays: number };
   /** metrics_from_spans definitions (default: the built-in two; [] for none). */
   spanMetrics?: readonly SpanMetricDefinition[];
@@ -29,6 +31,7 @@ export function openClickHouseStore(opts: {
       max_memory_usage: String(opts.maxMemoryUsage),
       max_threads: opts.maxThreads,
       wait_end_of_query: 1,
+      ...(opts.cluster ? { insert_distributed_sync: 1 } : {}),
     },
   });
 
@@ -88,6 +91,7 @@ export function openClickHouseStore(opts: {
         },
         opts.ttl,
         opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS,
+        opts.cluster,
       );
     },
     insertSpans: async (rows: readonly SpanRow[]) => {

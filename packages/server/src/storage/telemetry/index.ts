@@ -9,6 +9,7 @@ import { join } from 'node:path';
 export { StoreQueryError, StoreUnavailableError, type InsertTable, type TelemetryStore } from './telemetryStore';
 export { openChdbStore } from './chdbStore';
 export { openClickHouseStore } from './clickhouseStore';
+export { freshSchema } from './migrate';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
 export type { StagedSpans } from './spanStaging';
 
@@ -19,6 +20,6 @@ export function openTelemetryStore(config: Config): TelemetryStore {
     maxThreads: config.storage.ch.max_threads,
     spanMetrics: config.metrics_from_spans,
   };
-  if (config.storage.ch.url) return openClickHouseStore({ url: config.storage.ch.url, ...common });
+  if (config.storage.ch.url) return openClickHouseStore({ url: config.storage.ch.url, cluster: config.storage.ch.cluster, ...common });
   return openChdbStore({ path: join(config.data_dir, 'ch'), ...common });
 }

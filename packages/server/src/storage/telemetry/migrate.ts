@@ -1,5 +1,6 @@
 import type { SpanMetricDefinition } from '../../config';
 import { sql } from '../sql';
+import { clusterStatements } from './cluster';
 import { TELEMETRY_MIGRATIONS } from './schema';
 import { spanMetricViewStatements } from './spanMetricViews';
 
@@ -18,12 +19,32 @@ export const MIGRATIONS_TABLE_DDL = `CREATE TABLE IF NOT EXISTS lantern_migratio
   version UInt32, name String, applied_at DateTime DEFAULT now()
 ) ENGINE = MergeTree ORDER BY version`;
 
+type Ttl = { spansDays: number; metricsDays: number };
+
+/** Retention follows the config on every start. */
+const retentionStatements = (ttl: Ttl): string[] => [
+  `ALTER TABLE spans_index MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
+  `ALTER TABLE spans_data MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
+  ...['datapoint_minutes', 'datapoint_hours'].map((table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`),
+];
+
+/** Everything a fresh database gets, in order (`lantern schema print`); the cluster form with `cluster`. */
+export function freshSchema(ttl: Ttl, spanMetrics: readonly SpanMetricDefinition[], cluster = ''): string[] {
+  const all = [MIGRATIONS_TABLE_DDL, ...TELEMETRY_MIGRATIONS.flatMap((m) => m.statements(ttl)), ...retentionStatements(ttl), ...spanMetricViewStatements(spanMetrics, [])];
+  return cluster ? all.flatMap((s) => clusterStatements(s, cluster)) : all;
+}
+
+/** `cluster`: a ClickHouse cluster name; every statement then runs in its cluster form (cluster.ts). */
 export async function applyMigrations(
   runner: MigrationRunner,
-  ttl: { spansDays: number; metricsDays: number },
+  ttl: Ttl,
   spanMetrics: readonly SpanMetricDefinition[] = [],
+  cluster = '',
 ): Promise<void> {
-  await runner.exec(MIGRATIONS_TABLE_DDL);
+  const exec = async (statement: string) => {
+    for (const s of cluster ? clusterStatements(statement, cluster) : [statement]) await runner.exec(s);
+  };
+  await exec(MIGRATIONS_TABLE_DDL);
   const applied = new Set(await runner.appliedVersions());
   const known = new Set(TELEMETRY_MIGRATIONS.map((m) => m.version));
   const unknown = [...applied].filter((v) => !known.has(v));
@@ -34,19 +55,14 @@ export async function applyMigrations(
   }
   for (const m of TELEMETRY_MIGRATIONS) {
     if (applied.has(m.version)) continue;
-    for (const stmt of m.statements(ttl)) await runner.exec(stmt);
+    for (const stmt of m.statements(ttl)) await exec(stmt);
     await runner.record(m.version, m.name);
   }
-  // Retention follows the config on every start.
-  await runner.exec(`ALTER TABLE spans_index MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`);
-  await runner.exec(`ALTER TABLE spans_data MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`);
-  for (const table of ['datapoint_minutes', 'datapoint_hours']) {
-    await runner.exec(`ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`);
-  }
+  for (const stmt of retentionStatements(ttl)) await exec(stmt);
   // Metrics from spans follow the config on every start. Nothing is ingested while this runs.
   for (const stmt of spanMetricViewStatements(spanMetrics, await runner.viewNames())) {
     try {
-      await runner.exec(stmt);
+      await exec(stmt);
     } catch (err) {
       throw new Error(`metrics_from_spans: the engine refused a view: ${(err as Error).message.split('\n')[0]}`);
     }

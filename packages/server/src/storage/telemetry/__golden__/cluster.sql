@@ -1,0 +1,279 @@
+CREATE TABLE IF NOT EXISTS lantern_migrations_local ON CLUSTER lantern (
+  version UInt32, name String, applied_at DateTime DEFAULT now()
+) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/lantern_migrations_local', '{replica}') ORDER BY version;
+
+CREATE TABLE IF NOT EXISTS lantern_migrations ON CLUSTER lantern AS lantern_migrations_local ENGINE = Distributed(lantern, currentDatabase(), lantern_migrations_local, rand());
+
+CREATE TABLE IF NOT EXISTS spans_index_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(DoubleDelta, LZ4),
+        system LowCardinality(String) CODEC(LZ4),
+        group_id UInt64 CODEC(Delta, LZ4),
+        time DateTime64(6, 'UTC') CODEC(Delta, LZ4),
+        trace_id UUID CODEC(LZ4),
+        id UInt64 CODEC(LZ4),
+        parent_id UInt64 CODEC(LZ4),
+        type LowCardinality(String) CODEC(LZ4),
+        kind LowCardinality(String) CODEC(LZ4),
+        name String CODEC(LZ4),
+        event_name String CODEC(LZ4),
+        display_name String CODEC(LZ4),
+        duration Int64 CODEC(T64, LZ4),
+        count Float32 CODEC(LZ4),
+        status_code LowCardinality(String) CODEC(LZ4),
+        status_message String CODEC(LZ4),
+        standalone Bool CODEC(LZ4),
+        link_count UInt8 CODEC(LZ4),
+        event_count UInt8 CODEC(LZ4),
+        event_error_count UInt8 CODEC(LZ4),
+        event_log_count UInt8 CODEC(LZ4),
+        all_keys Array(String) CODEC(LZ4),
+        attr_keys Array(String) CODEC(LZ4),
+        attr_values Array(String) CODEC(LZ4),
+        deployment_environment LowCardinality(String) CODEC(LZ4),
+        service_name LowCardinality(String) CODEC(LZ4),
+        host_name String CODEC(LZ4),
+        db_system LowCardinality(String) CODEC(LZ4),
+        db_statement String CODEC(LZ4),
+        db_operation String CODEC(LZ4),
+        db_sql_table String CODEC(LZ4),
+        log_severity LowCardinality(String) CODEC(LZ4),
+        log_message String CODEC(LZ4),
+        exception_type String CODEC(LZ4),
+        exception_message String CODEC(LZ4)
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/spans_index_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, system, group_id, time)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS spans_index ON CLUSTER lantern AS spans_index_local ENGINE = Distributed(lantern, currentDatabase(), spans_index_local, cityHash64(trace_id));
+
+CREATE TABLE IF NOT EXISTS spans_data_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(Delta, ZSTD(1)),
+        trace_id UUID CODEC(ZSTD(1)),
+        id UInt64 CODEC(T64, ZSTD(1)),
+        parent_id UInt64 CODEC(ZSTD(1)),
+        time DateTime64(9, 'UTC') CODEC(Delta, ZSTD(1)),
+        is_event Bool CODEC(ZSTD(1)),
+        data String CODEC(ZSTD(1))
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/spans_data_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, trace_id, id)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1, index_granularity = 2048;
+
+CREATE TABLE IF NOT EXISTS spans_data ON CLUSTER lantern AS spans_data_local ENGINE = Distributed(lantern, currentDatabase(), spans_data_local, cityHash64(trace_id));
+
+CREATE TABLE IF NOT EXISTS datapoint_minutes_local ON CLUSTER lantern (
+  project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+  metric LowCardinality(String) CODEC(ZSTD(1)),
+  time DateTime CODEC(DoubleDelta, ZSTD(1)),
+  attrs_hash UInt64 CODEC(Delta, ZSTD(1)),
+  instrument SimpleAggregateFunction(anyLast, LowCardinality(String)) CODEC(ZSTD(1)),
+  min SimpleAggregateFunction(min, Float64) CODEC(ZSTD(1)),
+  max SimpleAggregateFunction(max, Float64) CODEC(ZSTD(1)),
+  sum SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+  count SimpleAggregateFunction(sum, UInt64) CODEC(T64, ZSTD(1)),
+  gauge SimpleAggregateFunction(anyLast, Float64) CODEC(ZSTD(1)),
+  histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64))) CODEC(ZSTD(1)),
+  string_keys SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1)),
+  string_values SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1))
+    ) ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/datapoint_minutes_local', '{replica}')
+    PARTITION BY toDate(time)
+    ORDER BY (project_id, metric, time, attrs_hash)
+    TTL toDate(time) + INTERVAL 90 DAY DELETE
+    SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS datapoint_minutes ON CLUSTER lantern AS datapoint_minutes_local ENGINE = Distributed(lantern, currentDatabase(), datapoint_minutes_local, rand());
+
+CREATE TABLE IF NOT EXISTS datapoint_hours_local ON CLUSTER lantern (
+  project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+  metric LowCardinality(String) CODEC(ZSTD(1)),
+  time DateTime CODEC(DoubleDelta, ZSTD(1)),
+  attrs_hash UInt64 CODEC(Delta, ZSTD(1)),
+  instrument SimpleAggregateFunction(anyLast, LowCardinality(String)) CODEC(ZSTD(1)),
+  min SimpleAggregateFunction(min, Float64) CODEC(ZSTD(1)),
+  max SimpleAggregateFunction(max, Float64) CODEC(ZSTD(1)),
+  sum SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+  count SimpleAggregateFunction(sum, UInt64) CODEC(T64, ZSTD(1)),
+  gauge SimpleAggregateFunction(anyLast, Float64) CODEC(ZSTD(1)),
+  histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64))) CODEC(ZSTD(1)),
+  string_keys SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1)),
+  string_values SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1))
+    ) ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/datapoint_hours_local', '{replica}')
+    PARTITION BY toDate(time)
+    ORDER BY (project_id, metric, time, attrs_hash)
+    TTL toDate(time) + INTERVAL 90 DAY DELETE
+    SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS datapoint_hours ON CLUSTER lantern AS datapoint_hours_local ENGINE = Distributed(lantern, currentDatabase(), datapoint_hours_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_hours_mv ON CLUSTER lantern TO datapoint_hours_local AS
+    SELECT project_id, metric, toStartOfHour(time) AS time, attrs_hash,
+      anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
+      sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
+      anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values
+    FROM datapoint_minutes_local
+    GROUP BY project_id, metric, toStartOfHour(time), attrs_hash
+    SETTINGS prefer_column_name_to_alias = 1;
+
+CREATE TABLE IF NOT EXISTS metrics_catalog_local ON CLUSTER lantern (
+      project_id UInt32,
+      name String,
+      description SimpleAggregateFunction(anyLast, String),
+      unit SimpleAggregateFunction(anyLast, String),
+      instrument SimpleAggregateFunction(anyLast, String),
+      attr_keys SimpleAggregateFunction(anyLast, Array(String)),
+      created_at SimpleAggregateFunction(min, DateTime),
+      updated_at SimpleAggregateFunction(max, DateTime)
+    ) ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/metrics_catalog_local', '{replica}')
+    ORDER BY (project_id, name);
+
+CREATE TABLE IF NOT EXISTS metrics_catalog ON CLUSTER lantern AS metrics_catalog_local ENGINE = Distributed(lantern, currentDatabase(), metrics_catalog_local, rand());
+
+CREATE TABLE IF NOT EXISTS span_groups_1m_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+        type LowCardinality(String) CODEC(ZSTD(1)),
+        system LowCardinality(String) CODEC(ZSTD(1)),
+        group_id UInt64 CODEC(Delta, ZSTD(1)),
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        error_count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        min_duration SimpleAggregateFunction(min, Int64) CODEC(ZSTD(1)),
+        max_duration SimpleAggregateFunction(max, Int64) CODEC(ZSTD(1)),
+        duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(1)),
+        display_name SimpleAggregateFunction(any, String) CODEC(ZSTD(1))
+      ) ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/span_groups_1m_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, time, type, system, group_id)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS span_groups_1m ON CLUSTER lantern AS span_groups_1m_local ENGINE = Distributed(lantern, currentDatabase(), span_groups_1m_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS span_groups_1m_mv ON CLUSTER lantern TO span_groups_1m_local AS SELECT project_id, type, system, group_id, t AS time,
+    sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
+    quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
+  FROM (SELECT project_id, type, system, group_id, toStartOfMinute(time) AS t, count AS c, status_code AS sc, duration AS d, display_name AS dn FROM spans_index_local)
+  GROUP BY project_id, type, system, group_id, t;
+
+INSERT INTO span_groups_1m SELECT project_id, type, system, group_id, t AS time,
+    sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
+    quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
+  FROM (SELECT project_id, type, system, group_id, toStartOfMinute(time) AS t, count AS c, status_code AS sc, duration AS d, display_name AS dn FROM spans_index)
+  GROUP BY project_id, type, system, group_id, t;
+
+CREATE TABLE IF NOT EXISTS span_groups_1h_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+        type LowCardinality(String) CODEC(ZSTD(1)),
+        system LowCardinality(String) CODEC(ZSTD(1)),
+        group_id UInt64 CODEC(Delta, ZSTD(1)),
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        error_count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        min_duration SimpleAggregateFunction(min, Int64) CODEC(ZSTD(1)),
+        max_duration SimpleAggregateFunction(max, Int64) CODEC(ZSTD(1)),
+        duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(1)),
+        display_name SimpleAggregateFunction(any, String) CODEC(ZSTD(1))
+      ) ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/span_groups_1h_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, time, type, system, group_id)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS span_groups_1h ON CLUSTER lantern AS span_groups_1h_local ENGINE = Distributed(lantern, currentDatabase(), span_groups_1h_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS span_groups_1h_mv ON CLUSTER lantern TO span_groups_1h_local AS SELECT project_id, type, system, group_id, t AS time,
+    sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
+    quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
+  FROM (SELECT project_id, type, system, group_id, toStartOfHour(time) AS t, count AS c, status_code AS sc, duration AS d, display_name AS dn FROM spans_index_local)
+  GROUP BY project_id, type, system, group_id, t;
+
+INSERT INTO span_groups_1h SELECT project_id, type, system, group_id, t AS time,
+    sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
+    quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
+  FROM (SELECT project_id, type, system, group_id, toStartOfHour(time) AS t, count AS c, status_code AS sc, duration AS d, display_name AS dn FROM spans_index)
+  GROUP BY project_id, type, system, group_id, t;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern ADD INDEX IF NOT EXISTS idx_type type TYPE set(100) GRANULARITY 1;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern ADD INDEX IF NOT EXISTS idx_time time TYPE minmax GRANULARITY 1;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MATERIALIZE INDEX idx_type;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MATERIALIZE INDEX idx_time;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern DROP COLUMN IF EXISTS all_keys;
+
+ALTER TABLE spans_index ON CLUSTER lantern DROP COLUMN IF EXISTS all_keys;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY SETTING merge_selector_base = 20;
+
+ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY SETTING merge_selector_base = 20;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY COLUMN type String CODEC(LZ4);
+
+ALTER TABLE spans_index ON CLUSTER lantern MODIFY COLUMN type String;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY COLUMN kind String CODEC(LZ4);
+
+ALTER TABLE spans_index ON CLUSTER lantern MODIFY COLUMN kind String;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY COLUMN status_code String CODEC(LZ4);
+
+ALTER TABLE spans_index ON CLUSTER lantern MODIFY COLUMN status_code String;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY COLUMN deployment_environment String CODEC(LZ4);
+
+ALTER TABLE spans_index ON CLUSTER lantern MODIFY COLUMN deployment_environment String;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY COLUMN db_system String CODEC(LZ4);
+
+ALTER TABLE spans_index ON CLUSTER lantern MODIFY COLUMN db_system String;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY COLUMN log_severity String CODEC(LZ4);
+
+ALTER TABLE spans_index ON CLUSTER lantern MODIFY COLUMN log_severity String;
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern ADD COLUMN IF NOT EXISTS annotations SimpleAggregateFunction(anyLast, String) CODEC(ZSTD(1));
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern ADD COLUMN IF NOT EXISTS annotations SimpleAggregateFunction(anyLast, String);
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern ADD COLUMN IF NOT EXISTS annotations SimpleAggregateFunction(anyLast, String) CODEC(ZSTD(1));
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern ADD COLUMN IF NOT EXISTS annotations SimpleAggregateFunction(anyLast, String);
+
+DROP VIEW IF EXISTS datapoint_hours_mv ON CLUSTER lantern;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_hours_mv ON CLUSTER lantern TO datapoint_hours_local AS
+    SELECT project_id, metric, toStartOfHour(time) AS time, attrs_hash,
+      anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
+      sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
+      anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values,
+      anyLast(annotations) AS annotations
+    FROM datapoint_minutes_local
+    GROUP BY project_id, metric, toStartOfHour(time), attrs_hash
+    SETTINGS prefer_column_name_to_alias = 1;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
+
+CREATE MATERIALIZED VIEW span_metrics_mv ON CLUSTER lantern TO datapoint_minutes_local AS SELECT _p AS project_id, ['lantern.tracing.spans', 'lantern.tracing.events'][_d + 1] AS metric, _t AS time,
+    sipHash64(['lantern.tracing.spans', 'lantern.tracing.events'][_d + 1], _a0, _a1, _a2, _a3, _a4) AS attrs_hash, ['histogram', 'counter'][_d + 1] AS instrument,
+    if([1, 0][_d + 1], min(_v), 0) AS min, if([1, 0][_d + 1], max(_v), 0) AS max, sum(_v) AS sum, count() AS count, 0 AS gauge,
+    if([1, 0][_d + 1], sumMap([if(_v > 0, (pow(2, (ceil(log2(_v) * 8) - 1) / 8) + pow(2, ceil(log2(_v) * 8) / 8)) / 2, 0)], [toUInt64(1)]), ([]::Array(Float64), []::Array(UInt64))) AS histogram,
+    [['.system', '.group_id', 'service.name', 'host.name', '.status_code']::Array(String), ['.system', '.group_id', '.name', 'host.name', 'log.severity']::Array(String)][_d + 1] AS string_keys,
+    arraySlice([_a0, _a1, _a2, _a3, _a4]::Array(String), 1, [5, 5][_d + 1]) AS string_values,
+    multiIf(_d = 0, toJSONString(map('display.name', any(_n0))), _d = 1, toJSONString(map('display.name', any(_n0))), '') AS annotations
+  FROM (SELECT project_id AS _p, toStartOfMinute(time) AS _t, _d, toFloat64(multiIf(_d = 0, (duration / 1000), _d = 1, count, 0)) AS _v, multiIf(_d = 0, toString(system), _d = 1, toString(system), '') AS _a0, multiIf(_d = 0, toString(group_id), _d = 1, toString(group_id), '') AS _a1, multiIf(_d = 0, toString(service_name), _d = 1, toString(event_name), '') AS _a2, multiIf(_d = 0, toString(host_name), _d = 1, toString(host_name), '') AS _a3, multiIf(_d = 0, toString(status_code), _d = 1, toString(log_severity), '') AS _a4, multiIf(_d = 0, toString(display_name), _d = 1, toString(display_name), '') AS _n0 FROM spans_index_local ARRAY JOIN range(2) AS _d WHERE multiIf(_d = 0, (toString(event_name) = toString('')), _d = 1, ((event_name != '') = 1), 0))
+  GROUP BY _p, _t, _d, _a0, _a1, _a2, _a3, _a4;
+
+CREATE MATERIALIZED VIEW span_metrics_catalog_mv ON CLUSTER lantern TO metrics_catalog_local AS SELECT _p AS project_id, _e.1 AS name, _e.2 AS description, _e.3 AS unit, _e.4 AS instrument, _e.5 AS attr_keys,
+    now() AS created_at, now() AS updated_at
+  FROM (SELECT project_id AS _p, max(toUInt8((toString(event_name) = toString('')) != 0)) AS _h0, max(toUInt8(((event_name != '') = 1) != 0)) AS _h1 FROM spans_index_local GROUP BY _p)
+  ARRAY JOIN arrayFilter((e, h) -> h = 1, [('lantern.tracing.spans', 'Spans duration (excluding events and logs)', 'microseconds', 'histogram', ['.system', '.group_id', 'service.name', 'host.name', '.status_code']::Array(String)), ('lantern.tracing.events', 'Events and logs count (excluding spans)', '', 'counter', ['.system', '.group_id', '.name', 'host.name', 'log.severity']::Array(String))], [_h0, _h1]) AS _e;
