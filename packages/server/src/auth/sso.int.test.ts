@@ -12,6 +12,7 @@ import { CookieJar, locationOf, request, signInAtProvider, ssoSignIn, ssoStart }
 let idp: TestOidcProvider;
 let server: AuthTestServer;
 let base: string;
+let downPort: number;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -20,7 +21,8 @@ beforeAll(async () => {
   idp = await startOidcProvider([
     { client_id: 'lantern', client_secret: 'lantern-secret', redirect_uris: [cb('test'), cb('corp'), cb('badsecret'), cb('invite')] },
   ]);
-  const down = `http://127.0.0.1:${await freePort()}`;
+  downPort = await freePort();
+  const down = `http://127.0.0.1:${downPort}`;
   idp.accounts.set('no-email', { name: 'No Mail' });
   idp.accounts.set('unverified@example.com', { email: 'unverified@example.com', email_verified: false });
   server = await startAuthServer({
@@ -174,6 +176,22 @@ describe('single sign-on (OpenID Connect)', () => {
     for (const evil of ['https://evil.example/', '//evil.example/x', '/\\evil.example']) {
       const done = await ssoSignIn(new CookieJar(), base, 'test', 'jane.doe@example.com', evil);
       expect(done.headers.get('location')).toBe('/');
+    }
+  });
+
+  it('offers a provider that was unreachable at start once it answers', async () => {
+    const late = await startOidcProvider([{ client_id: 'lantern', client_secret: 'lantern-secret', redirect_uris: [`${base}/api/v1/sso/down/callback`] }], { port: downPort });
+    try {
+      // Discovery is tried again when the method is used (at most once a second).
+      await expect
+        .poll(async () => (await ssoStart(new CookieJar(), base, 'down')).headers.get('location'), { timeout: 10_000, interval: 300 })
+        .toMatch(new RegExp(`^${late.issuer}/auth\\?`));
+      const { methods } = SsoMethodsResponse.parse(await (await fetch(`${base}/api/v1/sso/methods`)).json());
+      expect(methods.find((m) => m.id === 'down')?.available).toBe(true);
+      expect((await ssoSignIn(new CookieJar(), base, 'down', 'late@example.com')).headers.get('location')).toBe('/');
+      expect(server.logLines().some((l) => l.provider === 'down' && l.msg === 'OIDC provider ready')).toBe(true);
+    } finally {
+      await late.close();
     }
   });
 });
