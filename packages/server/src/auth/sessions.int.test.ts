@@ -69,6 +69,7 @@ describe('sessions', () => {
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).toMatch(/Path=\//);
     expect(cookie).not.toMatch(/Secure/i);
+    expect(CurrentUserResponse.parse(await (await current(cookie)).json()).user.avatar).toBe('');
   });
 
   it('ends the session on the server at sign out: a kept copy of the cookie no longer works', async () => {
@@ -90,12 +91,16 @@ describe('sessions', () => {
       dataDir: server.dataDir,
       configure(config) {
         config.site.url = 'https://lantern.example';
+        config.auth.gravatar = true;
         config.users = [...config.users, { name: 'Ops', email: 'ops@example.com', password: 'ops-password' }];
       },
     });
     expect(CurrentUserResponse.parse(await (await current(admin)).json()).user.email).toBe('admin@lantern.local');
-    const ops = cookieOf(await login('ops@example.com', 'ops-password'));
+    const opsLogin = await login('ops@example.com', 'ops-password');
+    const ops = cookieOf(opsLogin);
     expect(ops).toMatch(/Secure/i);
+    // Gravatar only because this config turns it on (the other tests see an empty avatar).
+    expect(CurrentUserResponse.parse(await opsLogin.json()).user.avatar).toBe('https://www.gravatar.com/avatar/12aea85353c80f1be481b35b0c315798?d=identicon');
 
     await server.close();
     server = await startAuthServer({

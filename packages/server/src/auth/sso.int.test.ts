@@ -110,9 +110,11 @@ describe('single sign-on (OpenID Connect)', () => {
     const first = await currentUser(jar);
     expect(first?.user).toMatchObject({ email: 'jane.doe@example.com', name: 'Jane Doe', avatar: '' });
 
+    // The provider renamed her meanwhile: same user, the provider's new name.
+    idp.accounts.set('Jane.Doe@example.com', { email: 'Jane.Doe@example.com', email_verified: true, name: 'Jane Roe' });
     const again = new CookieJar();
     expect((await ssoSignIn(again, base, 'test', 'Jane.Doe@example.com')).headers.get('location')).toBe('/');
-    expect((await currentUser(again))?.user.id).toBe(first!.user.id);
+    expect((await currentUser(again))?.user).toMatchObject({ id: first!.user.id, name: 'Jane Roe' });
   });
 
   it('signs a configured user in as that user', async () => {

@@ -31,6 +31,10 @@ export function createUsersStore(db: MetadataDb) {
         .execute();
       return (await this.byEmail(email))!;
     },
+    /** A single sign-on user's name, as the provider now has it. */
+    async rename(id: number, name: string): Promise<void> {
+      await db.updateTable('users').set({ name }).where('id', '=', id).execute();
+    },
     /**
      * Makes the config's users match the config: inserts or updates each configured user (a changed
      * password is re-hashed, an unchanged one kept) and removes config users no longer listed, with

@@ -104,6 +104,9 @@ export function createSsoService(deps: { providers: SsoProviders; users: UsersSt
       if (!user) {
         if (!provider.config.allow_sign_up) throw new SsoFailure('no_account', `${identity.email} has no account and allow_sign_up is off`);
         user = await deps.users.createFromSso({ name: identity.name, email: identity.email, provider: id });
+      } else if (user.sso_provider !== null && user.name !== identity.name) {
+        // The provider owns a single sign-on user's name; config users keep the config's.
+        await deps.users.rename(user.id, identity.name);
       }
       return { sessionToken: await deps.auth.startSession(user), returnTo: safeReturnTo(saved.r) };
     },
