@@ -44,6 +44,8 @@ export function createAuthService(deps: {
     projects: deps.projects.list().map((p) => ({ id: p.id, name: p.name })),
   });
   const startSession = async (user: UserRecord) => {
+    // Expired rows go when new ones come: the table holds about the live sessions only.
+    await deps.sessions.removeExpired();
     const sessionId = await deps.sessions.create(user.id, SESSION_TTL_SEC);
     return deps.signer.sign({ userId: user.id, sessionId });
   };
@@ -62,7 +64,6 @@ export function createAuthService(deps: {
         throw new AppError('invalid_input', 'invalid_credentials', 'The e-mail or password is wrong.');
       }
       deps.limiter.reset(keys);
-      await deps.sessions.removeExpired();
       return { token: await startSession(user), current: current(user) };
     },
     startSession,
