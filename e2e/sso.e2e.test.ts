@@ -96,6 +96,8 @@ describe('single sign-on in the browser', () => {
     expect(new URL(page.url()).searchParams.get('next')).toBe('/overview/1/slowest-groups');
     await expect.poll(() => login.ssoButton('offline').textContent()).toContain('unavailable');
     expect(await login.ssoButton('offline').isDisabled()).toBe(true);
+    // The server started all the same, and its log says why the method is unavailable.
+    expect(lantern.output()).toMatch(/"provider":"offline".*"reason":"fetch failed: ECONNREFUSED".*OIDC provider unavailable/);
     expect(await login.ssoButton('testidp').textContent()).toBe('Sign in with Test IdP');
     await screenshot(page, 'sso-login-buttons');
 
