@@ -62,6 +62,11 @@ export function ensureChromium() {
   ensureDebian('Browser tests need /usr/bin/chromium', () => existsSync('/usr/bin/chromium'), ['chromium', 'fonts-liberation']);
 }
 
+/** Debian's Prometheus (2.42): the remote write test scrapes a target with it and writes into Lantern. */
+export function ensurePrometheus() {
+  ensureDebian('The remote write test needs /usr/bin/prometheus', () => existsSync('/usr/bin/prometheus'), ['prometheus']);
+}
+
 /**
  * Debian's PostgreSQL server binaries: the metadata tests run over SQLite and over a throwaway
  * PostgreSQL cluster that the test run starts itself (e2e/globalSetup.ts). Not needed when

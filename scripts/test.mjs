@@ -1,10 +1,11 @@
-// `npm test`: install what is missing (npm packages, Debian's chromium and postgresql), typecheck, build the web
+// `npm test`: install what is missing (npm packages, Debian's chromium, postgresql and prometheus), typecheck, build the web
 // app, then run unit, integration and browser tests with Vitest.
-import { ensureChromium, ensureDependencies, ensurePostgres, ensureWebBuild, run } from './ensure.mjs';
+import { ensureChromium, ensureDependencies, ensurePostgres, ensurePrometheus, ensureWebBuild, run } from './ensure.mjs';
 
 ensureDependencies();
 ensureChromium();
 ensurePostgres();
+ensurePrometheus();
 for (const project of ['packages/shared', 'packages/server', 'packages/web', 'e2e', 'bench']) run('npx', ['tsc', '-p', project]);
 ensureWebBuild();
 run('npx', ['vitest', 'run', ...process.argv.slice(2)]);

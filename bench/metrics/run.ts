@@ -162,6 +162,31 @@ async function benchLantern() {
   }
 }
 
+/** The Prometheus bodies (remote write, cumulative counters) into Lantern's receiver, in time order. */
+async function benchLanternRemoteWrite() {
+  console.log(`encoding ${SERIES} series x ${times.length} samples as remote write...`);
+  const bodies = promBodies();
+  const lantern = await startLantern();
+  try {
+    console.log(`sending ${SERIES * times.length} samples in ${bodies.length} remote-write requests to Lantern (in time order)...`);
+    const t0 = performance.now();
+    for (const b of bodies) {
+      const res = await fetch(`${lantern.baseUrl}/api/v1/prometheus/write`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', authorization: `Bearer ${PROJECT1_TOKEN}` },
+        body: b,
+      });
+      if (res.status !== 204) throw new Error(`remote write answered ${res.status}: ${await res.text()}`);
+    }
+    const secs = (performance.now() - t0) / 1000;
+    const samples = SERIES * times.length;
+    return { samples, seconds: round(secs), samplesPerSec: Math.round(samples / secs) };
+  } finally {
+    await lantern.stop();
+    removeDataDir(lantern.dataDir);
+  }
+}
+
 async function benchPrometheus() {
   console.log(`encoding ${SERIES} series x ${times.length} samples as remote write...`);
   const bodies = promBodies();
@@ -226,6 +251,8 @@ async function benchPrometheus() {
 
 const lantern = await benchLantern();
 console.log(JSON.stringify({ lantern }, null, 2));
+const lanternRemoteWrite = await benchLanternRemoteWrite();
+console.log(JSON.stringify({ lanternRemoteWrite }, null, 2));
 if (!args['skip-prometheus']) {
   const prometheus = await benchPrometheus();
   console.log(JSON.stringify({ prometheus }, null, 2));

@@ -91,7 +91,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     // Runs per request, after `ingest` below exists.
     counters: () => ingest.stats.signal('metrics'),
   });
-  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log, metrics: metrics.ingest, stagingDir: telemetry.stagingDir, onSpansStored: (projectId) => onNewMetrics(projectId) });
+  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log, metrics: metrics.ingest.otlp, promWrite: metrics.ingest.prometheus, stagingDir: telemetry.stagingDir, onSpansStored: (projectId) => onNewMetrics(projectId) });
 
   const http = await createHttpApp(log);
   const secureCookie = config.site.url.startsWith('https:');

@@ -14,7 +14,7 @@ declare module 'fastify' {
 
 /**
  * Routes under /api/v1 that work without a session. Everything else there answers 401 without one.
- * The Vector ingest paths authenticate with the project DSN instead (ingest/); single sign-on
+ * The Vector and Prometheus remote write ingest paths authenticate with the project DSN instead (ingest/); single sign-on
  * (/api/v1/sso/...) is how a session starts.
  */
 const PUBLIC_API = new Set([
@@ -24,6 +24,7 @@ const PUBLIC_API = new Set([
   '/api/v1/health',
   '/api/v1/vector/logs',
   '/api/v1/vector-logs',
+  '/api/v1/prometheus/write',
 ]);
 const PUBLIC_PREFIX = '/api/v1/sso/';
 

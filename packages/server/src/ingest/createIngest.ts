@@ -28,6 +28,8 @@ export interface IngestDeps {
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** OTLP metrics (the metrics area's own decode, mapping and batcher). */
   metrics: SignalIngest;
+  /** Prometheus remote write (the metrics area's too). */
+  promWrite: JsonIngest;
   /** Where encoded span rows wait for their batch (TelemetryStore.stagingDir). */
   stagingDir: string | null;
   /**
@@ -39,7 +41,7 @@ export interface IngestDeps {
 
 const SPANS_STORED_EVERY_MS = 15 * 60_000;
 
-export function createIngest({ config, batcher, pool, projects, log, metrics, stagingDir, onSpansStored }: IngestDeps): Ingest {
+export function createIngest({ config, batcher, pool, projects, log, metrics, promWrite, stagingDir, onSpansStored }: IngestDeps): Ingest {
   const limits = config.ingest;
   const stats = new IngestStats(batcher.stats, { maxRows: limits.queue_rows, maxBytes: limits.queue_bytes });
   const pipeline = createIngestPipeline({
@@ -68,9 +70,10 @@ export function createIngest({ config, batcher, pool, projects, log, metrics, st
     metrics,
   };
   const transport = { projects, pipeline, otlp, maxBodyBytes: limits.max_body_bytes };
-  const json: Record<'zipkin' | 'vector', JsonIngest> = {
+  const json: Record<'zipkin' | 'vector' | 'promWrite', JsonIngest> = {
     zipkin: (project, body) => run('traces', 'zipkin', project, 'json', body),
     vector: (project, body) => run('logs', 'vector', project, 'json', body),
+    promWrite,
   };
 
   const timer = setInterval(() => log.info({ ingest: stats.snapshot() }, 'ingest stats'), limits.stats_log_interval_ms);

@@ -9,7 +9,7 @@ import { bodyFormat, decodeBody } from './requestBody';
 import type { PartialSuccess } from './otlpResponse';
 import type { ProjectConfig } from '../config';
 
-/** The non-OTLP paths (Zipkin, Vector): JSON bodies only. */
+/** The non-OTLP paths (Zipkin, Vector: JSON bodies; Prometheus remote write: snappy protobuf). */
 export type JsonIngest = (project: ProjectConfig, body: Buffer) => Promise<PartialSuccess | null>;
 
 /**
@@ -22,6 +22,7 @@ export interface IngestHttpDeps {
   otlp: Record<IngestSignal, SignalIngest>;
   zipkin: JsonIngest;
   vector: JsonIngest;
+  promWrite: JsonIngest;
   maxBodyBytes: number;
 }
 
@@ -47,6 +48,8 @@ export async function registerIngestHttpRoutes(app: FastifyInstance, deps: Inges
       return reply.code(202).type('application/json').send(otlpResponseJson('traces', partial));
     });
 
+    scope.post('/api/v1/prometheus/write', (req, reply) => promWriteRoute(req, reply, deps));
+
     // Vector's http sink (reference ingest §1.6); both paths the reference serves.
     for (const path of ['/api/v1/vector/logs', '/api/v1/vector-logs']) {
       scope.post(path, async (req, reply) => {
@@ -56,6 +59,30 @@ export async function registerIngestHttpRoutes(app: FastifyInstance, deps: Inges
       });
     }
   });
+}
+
+/**
+ * Prometheus remote write 1.0 (`remote_write: [{url: <site>/api/v1/prometheus/write}]` with the
+ * DSN as a bearer token, basic-auth password or `?dsn=`). 204 once stored. Prometheus drops a
+ * batch answered 4xx and retries 5xx (and 429 only when configured to), so a full queue is a 503
+ * here, and a batch with samples that cannot be mapped is a 400 after the others were stored.
+ */
+async function promWriteRoute(req: FastifyRequest, reply: FastifyReply, deps: IngestHttpDeps) {
+  try {
+    const project = projectFromHeaders(deps.projects, (name) => header(req.headers[name]), queryDsn(req));
+    const enc = (header(req.headers['content-encoding']) ?? '').trim().toLowerCase();
+    if (enc !== 'snappy') throw new AppError('invalid_input', 'unsupported_encoding', `remote write bodies are snappy-compressed protobuf (Content-Encoding: snappy), not ${JSON.stringify(enc || 'identity')}`);
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const partial = await deps.promWrite(project, body).catch((err: unknown) => {
+      if (err instanceof AppError && err.type === 'rate_limited') throw new AppError('unavailable', err.code, err.message, err.retryAfterSec);
+      throw err;
+    });
+    if (partial) throw new AppError('invalid_input', 'samples_rejected', `${partial.rejected} samples not stored (the others are): ${partial.message}`);
+    return reply.code(204).send();
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === 'samples_rejected')) deps.pipeline.refused('metrics');
+    throw err;
+  }
 }
 
 const VECTOR_HINT = 'use encoding.codec = "json" and framing.method = "newline_delimited" in the Vector sink';

@@ -32,6 +32,7 @@ export function createMetricsPipeline(deps: {
     onNewMetrics: deps.onNewMetrics,
     log: deps.log,
     counters: deps.counters,
+    maxBodyBytes: c.max_body_bytes,
   });
   return { ingest, batcher };
 }

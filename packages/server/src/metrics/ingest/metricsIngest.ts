@@ -8,14 +8,21 @@ import { parseJsonBody, type BodyFormat } from '../../ingest/requestBody';
 import type { MetricsCatalogWriter } from './catalog';
 import type { CumulativeState } from './cumulativeState';
 import { normalizeMetrics, type DatapointRow } from './normalizeMetrics';
-import { decodeMetricsJson, decodeMetricsProto } from './otlpMetricsProto';
+import { decodeMetricsJson, decodeMetricsProto, type PbMetricsRequest } from './otlpMetricsProto';
+import { decodePromWrite, PromWriteMapper } from './promRemoteWrite';
 
 /**
- * The transport-independent part of metrics ingest (OTLP/HTTP and OTLP/gRPC): decode, map to
+ * The transport-independent part of metrics ingest (OTLP/HTTP, OTLP/gRPC and Prometheus remote write): decode, map to
  * datapoint rows, wait for the group commit of the rows, then record the catalogue. Same contract
  * as trace ingest: success only after the rows are committed; a full queue is a 429.
  */
 export type MetricsIngest = (project: ProjectConfig, format: BodyFormat, body: Buffer) => Promise<PartialSuccess | null>;
+
+/**
+ * Prometheus remote write (promRemoteWrite.ts): the snappy body in, the same mapping and commit;
+ * `rejected` counts the samples that could not be stored (the rest is stored).
+ */
+export type PromWriteIngest = (project: ProjectConfig, body: Buffer) => Promise<PartialSuccess | null>;
 
 export function createMetricsIngest(deps: {
   batcher: Batcher<DatapointRow>;
@@ -25,21 +32,38 @@ export function createMetricsIngest(deps: {
   log: { error(obj: object, msg: string): void };
   /** The `metrics` counters of ingest's self-telemetry (GET /api/v1/internal/stats). */
   counters(): IngestSignalStats;
-}): MetricsIngest {
-  return async (project, format, body) => {
-    const counters = deps.counters();
-    let request;
+  /** Largest remote write body after decompression. */
+  maxBodyBytes: number;
+}): { otlp: MetricsIngest; prometheus: PromWriteIngest } {
+  const decodeOrRefuse = async <T>(decode: () => T | Promise<T>, code: string): Promise<T> => {
     try {
-      request = format === 'protobuf' ? decodeMetricsProto(body) : decodeMetricsJson(parseJsonBody(body));
+      return await decode();
     } catch (err) {
-      counters.rejectedRequests++;
-      if (err instanceof OtlpDecodeError) throw new AppError('invalid_input', 'invalid_otlp', err.message);
+      deps.counters().rejectedRequests++;
+      if (err instanceof OtlpDecodeError) throw new AppError('invalid_input', code, err.message);
       throw err;
     }
-    const { rows, metrics, rejected, errors } = normalizeMetrics(request, project.id, deps.state);
+  };
+  const prom = new PromWriteMapper();
+  return {
+    otlp: async (project, format, body) =>
+      ingestRequest(project, await decodeOrRefuse(() => (format === 'protobuf' ? decodeMetricsProto(body) : decodeMetricsJson(parseJsonBody(body))), 'invalid_otlp'), body.length),
+    prometheus: async (project, body) => {
+      const mapped = prom.map(await decodeOrRefuse(() => decodePromWrite(body, deps.maxBodyBytes), 'invalid_remote_write'), project.id);
+      return ingestRequest(project, mapped.request, body.length, mapped);
+    },
+  };
+
+  /** Maps an OTLP request to rows, commits them, then records the catalogue. */
+  async function ingestRequest(project: ProjectConfig, request: PbMetricsRequest, bytes: number, earlier?: { rejected: number; errors: string[] }): Promise<PartialSuccess | null> {
+    const counters = deps.counters();
+    const normalized = normalizeMetrics(request, project.id, deps.state);
+    const { rows, metrics } = normalized;
+    const rejected = normalized.rejected + (earlier?.rejected ?? 0);
+    const errors = [...(earlier?.errors ?? []), ...normalized.errors];
     counters.rejectedRows += rejected;
     try {
-      await commit(deps.batcher, rows, body.length);
+      await commit(deps.batcher, rows, bytes);
     } catch (err) {
       if (err instanceof AppError && err.type === 'rate_limited') {
         counters.throttledRequests++;
@@ -57,7 +81,7 @@ export function createMetricsIngest(deps: {
     });
     if (fresh.length) deps.onNewMetrics?.(project.id, fresh);
     return rejected ? { rejected, message: errors.join('; ') } : null;
-  };
+  }
 }
 
 /** Waits for the commit of the batch holding `rows`; queue and storage failures become AppErrors. */
