@@ -7,3 +7,12 @@ export { createPreparePool, type PreparePool } from './preparePool';
 export type { SpanBatcher } from './ingestPipeline';
 export { bindGrpc } from './ingest.grpc';
 export type { SpanRow, AttrMap, AttrValue } from './spanRow';
+// Building blocks of the metrics area's own ingest (OTLP metrics, Prometheus remote write).
+export { BatcherClosedError } from './batcher';
+export { OtlpDecodeError, type OtlpKeyValue } from './otlp';
+export type { PbInt64, PbKeyValue } from './otlp/protoRoot';
+export { pbInt64, pbUint64 } from './otlp/int64';
+export { cleanAttrKey } from './normalize';
+export { addAttrs, convertAnyValue } from './normalize/attrValue';
+export type { PartialSuccess } from './otlpResponse';
+export { parseJsonBody, type BodyFormat } from './requestBody';

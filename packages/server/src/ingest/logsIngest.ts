@@ -1,4 +1,4 @@
-import type { ProjectOptions, Produced } from './prepare';
+import type { ProjectOptions, Produced } from './produced';
 import { normalizeLogs } from './normalize';
 import { decodeLogsJson, decodeLogsProto } from './otlp';
 import { parseJsonBody, type BodyFormat } from './requestBody';

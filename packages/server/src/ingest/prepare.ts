@@ -5,9 +5,10 @@ import { produceOtlpLogs } from './logsIngest';
 import { storable } from './storableRows';
 import { OtlpDecodeError } from './otlp';
 import type { BodyFormat } from './requestBody';
-import type { SpanRow } from './spanRow';
+import type { ProjectOptions, Produced } from './produced';
 import { produceOtlpTraces } from './tracesIngest';
 import { produceVector, produceZipkin } from './zipkinVectorIngest';
+
 
 /**
  * The CPU-heavy part of every ingest path, from decoded request body to rows staged for storage:
@@ -16,12 +17,6 @@ import { produceVector, produceZipkin } from './zipkinVectorIngest';
  * thread (see preparePool.ts) or inline.
  */
 export type PrepareKind = 'otlp_traces' | 'otlp_logs' | 'zipkin' | 'vector';
-
-export interface ProjectOptions {
-  projectId: number;
-  groupByEnv: boolean;
-  groupFuncsByService: boolean;
-}
 
 export interface PrepareTask {
   kind: PrepareKind;
@@ -36,13 +31,6 @@ export interface PrepareTask {
 }
 
 /** What a path's decode + normalise step yields. */
-export interface Produced {
-  rows: SpanRow[];
-  /** Records dropped as invalid (not stored), for OTLP partial_success. */
-  rejected: number;
-  rejectedMessage: string;
-}
-
 const PRODUCERS: Record<PrepareKind, (body: Buffer, format: BodyFormat, project: ProjectOptions, now: bigint) => Produced> = {
   otlp_traces: (body, format, project) => produceOtlpTraces(body, format, project),
   otlp_logs: produceOtlpLogs,

@@ -1,4 +1,4 @@
-import type { Produced } from './prepare';
+import type { Produced } from './produced';
 import type { AttrMap, AttrValue, SpanRow } from './spanRow';
 
 /**

@@ -1,4 +1,4 @@
-import type { ProjectOptions, Produced } from './prepare';
+import type { ProjectOptions, Produced } from './produced';
 import { normalizeTraces } from './normalize';
 import { decodeTracesJson, decodeTracesProto } from './otlp';
 import { parseJsonBody, type BodyFormat } from './requestBody';

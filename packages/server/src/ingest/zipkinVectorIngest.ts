@@ -1,4 +1,4 @@
-import type { ProjectOptions, Produced } from './prepare';
+import type { ProjectOptions, Produced } from './produced';
 import { normalizeTraces } from './normalize';
 import { normalizeVector } from './normalize/normalizeVector';
 import { parseJsonBody } from './requestBody';

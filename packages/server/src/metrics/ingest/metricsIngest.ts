@@ -1,10 +1,7 @@
 import type { IngestSignalStats } from '@lantern/shared';
 import type { ProjectConfig } from '../../config';
 import { AppError } from '../../http/appError';
-import { BatcherClosedError, QueueFullError, type Batcher } from '../../ingest/batcher';
-import { OtlpDecodeError } from '../../ingest/otlp';
-import type { PartialSuccess } from '../../ingest/otlpResponse';
-import { parseJsonBody, type BodyFormat } from '../../ingest/requestBody';
+import { BatcherClosedError, OtlpDecodeError, parseJsonBody, QueueFullError, type Batcher, type BodyFormat, type PartialSuccess } from '../../ingest';
 import type { MetricsCatalogWriter } from './catalog';
 import type { CumulativeState } from './cumulativeState';
 import { normalizeMetrics, type DatapointRow } from './normalizeMetrics';

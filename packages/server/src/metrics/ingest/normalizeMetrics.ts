@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Instrument } from '@lantern/shared';
-import { pbInt64, pbUint64 } from '../../ingest/otlp/int64';
-import type { OtlpKeyValue } from '../../ingest/otlp';
-import type { PbInt64, PbKeyValue } from '../../ingest/otlp/protoRoot';
-import { cleanAttrKey } from '../../ingest/normalize';
-import { addAttrs, convertAnyValue } from '../../ingest/normalize/attrValue';
-import type { AttrMap, AttrValue } from '../../ingest';
+import { addAttrs, cleanAttrKey, convertAnyValue, pbInt64, pbUint64, type AttrMap, type AttrValue, type OtlpKeyValue, type PbInt64, type PbKeyValue } from '../../ingest';
 import { CumulativeState, histogramDiff, numberDiff, type CumHistogram } from './cumulativeState';
 import { bucketRange, explicitBuckets, exponentialBuckets, type BucketMap } from './histogram';
 import type { PbExpHistogramDataPoint, PbHistogramDataPoint, PbMetric, PbMetricsRequest, PbNumberDataPoint, PbSummaryDataPoint } from './otlpMetricsProto';

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import { OtlpDecodeError } from '../../ingest/otlp';
-import type { PbInt64, PbKeyValue } from '../../ingest/otlp/protoRoot';
+import { OtlpDecodeError, type PbInt64, type PbKeyValue } from '../../ingest';
 
 /**
  * OTLP metrics on the wire: the generated protobufjs root of the pinned

@@ -1,7 +1,6 @@
 import protobuf from 'protobufjs';
 import { uncompress } from 'snappy';
-import { OtlpDecodeError } from '../../ingest/otlp';
-import type { PbKeyValue } from '../../ingest/otlp/protoRoot';
+import { OtlpDecodeError, type PbKeyValue } from '../../ingest';
 import type { PbMetric, PbMetricsRequest, PbNumberDataPoint } from './otlpMetricsProto';
 
 /**

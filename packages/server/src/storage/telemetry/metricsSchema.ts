@@ -1,4 +1,4 @@
-import type { TelemetryMigration } from './schema';
+import type { TelemetryMigration } from './migration';
 
 /**
  * Telemetry migration 2 (reserved for metrics): datapoints per minute per series, an hourly

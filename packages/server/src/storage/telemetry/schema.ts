@@ -1,4 +1,5 @@
 import { ANNOTATIONS_MIGRATION, METRICS_MIGRATION } from './metricsSchema';
+import type { TelemetryMigration } from './migration';
 
 /**
  * Versioned DDL for the telemetry tables (architecture §6, reference ingest §3). Applied in order by
@@ -11,11 +12,7 @@ import { ANNOTATIONS_MIGRATION, METRICS_MIGRATION } from './metricsSchema';
  * repeated strings compress well under LZ4 anyway (migration 5). spans_data keeps ZSTD(1): its
  * JSON compresses several times better and ZSTD(1) costs about what LZ4 does there.
  */
-export interface TelemetryMigration {
-  version: number;
-  name: string;
-  statements: (ttl: { spansDays: number; metricsDays: number }) => string[];
-}
+export type { TelemetryMigration } from './migration';
 
 /**
  * ClickHouse's default is 5. With 10,000-row inserts, 20 saved about 10 of ~25 µs of merge CPU
