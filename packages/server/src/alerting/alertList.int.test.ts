@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertEventsResponse, AlertListResponse } from '@lantern/shared';
 import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
 import { pgDatabaseFor, testPgUrl } from '../../../../e2e/postgres';
+import { METADATA_MIGRATIONS } from '../app/metadataMigrations';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
 import { createAlertsService, type AlertsService } from './alerts.service';
@@ -54,7 +55,7 @@ describe.each(backends)('alert list in SQL on $name', ({ pg }) => {
     dir = tempDataDir();
     const config = loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(testPgUrl(), dir) : '' } });
     raw = openMetadataDb(config);
-    await migrateMetadataDb(raw);
+    await migrateMetadataDb(raw, METADATA_MIGRATIONS);
     db = alertingDb(raw);
     const alerts = createAlertsStore(db);
     const noSpans = { spanAttrs: async () => null } as unknown as ErrorSpans;

@@ -1,7 +1,7 @@
 import type { Alert, AlertListQuery, Facet } from '@lantern/shared';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { toAlert } from './alerts.store';
-import type { Database } from '../storage/metadata/database';
+import type { AuthTables } from '../auth';
 import type { AlertingTables } from './alerting.migration';
 import type { AlertingDb } from './db';
 
@@ -65,7 +65,7 @@ const likePattern = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The WHERE of the list, leaving out the filter on `except` (a facet counts without its own filter). */
 function matching(f: AlertFilter, except?: string) {
-  return (eb: ExpressionBuilder<AlertingTables & Database, 'alerts'>): Expression<SqlBool> => {
+  return (eb: ExpressionBuilder<AlertingTables & AuthTables, 'alerts'>): Expression<SqlBool> => {
     const parts: Expression<SqlBool>[] = [eb('alerts.project_id', '=', f.projectId)];
     if (f.monitorId !== undefined) parts.push(eb('alerts.monitor_id', '=', f.monitorId));
     if (f.from) parts.push(eb('alerts.updated_at', '>=', f.from));

@@ -1,9 +1,9 @@
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
+import { METADATA_MIGRATIONS } from '../app/metadataMigrations';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
-import { migrationProvider } from '../storage/metadata/migrations';
 import { createAlertList, toFilter } from './alertList';
 import { alertingDb } from './db';
 
@@ -14,7 +14,7 @@ describe('alert list migration over existing alerts', () => {
   beforeAll(async () => {
     dir = tempDataDir();
     raw = openMetadataDb(loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: '' } }));
-    const { error } = await new Migrator({ db: raw, provider: migrationProvider }).migrateTo('0005_dismissed_templates');
+    const { error } = await new Migrator({ db: raw, provider: { getMigrations: async () => ({ ...METADATA_MIGRATIONS }) } }).migrateTo('0005_dismissed_templates');
     expect(error).toBeUndefined();
   });
   afterAll(async () => {
@@ -35,7 +35,7 @@ describe('alert list migration over existing alerts', () => {
         { ...old, dedup_key: 'error:2', attrs: JSON.stringify({ 'service.name': 'api' }) },
       ])
       .execute();
-    await migrateMetadataDb(raw);
+    await migrateMetadataDb(raw, METADATA_MIGRATIONS);
 
     expect(await db.selectFrom('alert_attrs').select(['alert_id', 'key', 'value']).orderBy('alert_id').orderBy('key').execute()).toEqual([
       { alert_id: 1, key: 'host.name', value: 'web1' },

@@ -1,14 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { MetadataDb } from '../storage/metadata';
-import type { Database } from '../storage/metadata/database';
+import type { AuthTables } from '../auth';
 import type { AlertingTables } from './alerting.migration';
 
 /** The metadata database seen with the alerting tables. */
-export type AlertingDb = Kysely<Database & AlertingTables>;
-export type AlertingTrx = Transaction<Database & AlertingTables>;
+export type AlertingDb = Kysely<AuthTables & AlertingTables>;
+export type AlertingTrx = Transaction<AuthTables & AlertingTables>;
 
 export function alertingDb(db: MetadataDb): AlertingDb {
-  return db.withTables<AlertingTables>();
+  return db.withTables<AuthTables & AlertingTables>();
 }
 
 export const iso = (d: Date) => d.toISOString();

@@ -24,7 +24,7 @@ import { createMonitorsStore } from './monitors.store';
 import { createScheduler } from './scheduler';
 
 export { MetricQueryError, type MetricQueryRunner, type MetricSeries, type MetricSeriesRequest } from './metricQueryRunner';
-export { alertingMigration } from './alerting.migration';
+export { alertingMigration, alertListMigration } from './alerting.migration';
 
 export interface AlertingOptions {
   config: Config;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
 import { pgDatabaseFor, testPgUrl } from '../../../../e2e/postgres';
+import { METADATA_MIGRATIONS } from '../app/metadataMigrations';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
 import { alertingDb } from './db';
@@ -23,7 +24,7 @@ describe.each(backends)('evaluator lease in $name', ({ pg }) => {
     dir = tempDataDir();
     const config = loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(testPgUrl(), dir) : '' } });
     a = openMetadataDb(config);
-    await migrateMetadataDb(a);
+    await migrateMetadataDb(a, METADATA_MIGRATIONS);
     b = openMetadataDb(config);
   });
   afterAll(async () => {

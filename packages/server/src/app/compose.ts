@@ -14,6 +14,7 @@ import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } 
 import { createMetricQueryRunner, createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
+import { METADATA_MIGRATIONS } from './metadataMigrations';
 import { openTelemetryStore, type StagedSpans } from '../storage/telemetry';
 import { registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
@@ -51,7 +52,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
   const telemetry = openTelemetryStore(config);
   await telemetry.migrate();
   const db = openMetadataDb(config);
-  await migrateMetadataDb(db);
+  await migrateMetadataDb(db, METADATA_MIGRATIONS);
 
   const projects = createProjectsService(config);
   const users = createUsersStore(db);

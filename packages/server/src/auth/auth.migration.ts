@@ -1,4 +1,20 @@
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Generated, type Kysely, type Migration } from 'kysely';
+import { idColumnType } from '../storage/metadata';
+
+/** Metadata migration `0001_users`. */
+export const usersMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('users')
+      .ifNotExists()
+      .addColumn('id', idColumnType(db), (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('email', 'text', (c) => c.notNull().unique())
+      .addColumn('password_hash', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
+      .execute();
+  },
+};
 
 /**
  * Metadata migration `0007_auth_sessions`: sessions kept on the server (sign out ends them, a
@@ -21,9 +37,22 @@ export const authSessionsMigration: Migration = {
   },
 };
 
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  password_hash: string;
+  created_at: string;
+  /** Null for users from the config; the OIDC provider id for users created by single sign-on. */
+  sso_provider: string | null;
+}
+
 export interface SessionsTable {
   id: string;
   user_id: number;
   created_at: string;
   expires_at: string;
 }
+
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- withTables needs an index-compatible type
+export type AuthTables = { users: UsersTable; sessions: SessionsTable };

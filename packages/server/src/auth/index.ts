@@ -2,6 +2,7 @@
 // sign-in with rate limiting, OpenID Connect sign-in (sso/), and server-side sessions behind the
 // cookie that every /api/v1 route but sign-in requires. Owns no project rules.
 export { createAuthService, DEFAULT_USER, type AuthService } from './auth.service';
+export { authSessionsMigration, usersMigration, type AuthTables } from './auth.migration';
 export { registerAuth, sessionCookie } from './auth.routes';
 export { createLoginLimiter, type LoginLimiter } from './loginLimiter';
 export { createSessionSigner } from './session';

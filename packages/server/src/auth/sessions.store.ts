@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { MetadataDb } from '../storage/metadata';
+import type { AuthTables } from './auth.migration';
 import type { UserRecord } from './users.store';
 
 /**
  * Sessions on the server: the signed cookie names a row here, so sign out (deleting the row) ends
  * the session even for a copy of the cookie, and a restart keeps every session.
  */
-export function createSessionsStore(db: MetadataDb) {
+export function createSessionsStore(metadata: MetadataDb) {
+  const db = metadata.withTables<AuthTables>();
   return {
     async create(userId: number, ttlSec: number, now = new Date()): Promise<string> {
       const id = randomBytes(18).toString('base64url');

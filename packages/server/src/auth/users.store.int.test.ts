@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testPgUrl } from '../../../../e2e/postgres';
+import { METADATA_MIGRATIONS } from '../app/metadataMigrations';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
 import { verifyPassword } from './password';
@@ -17,8 +18,8 @@ function checks(open: () => MetadataDb) {
   let db: MetadataDb;
   beforeAll(async () => {
     db = open();
-    await migrateMetadataDb(db);
-    await migrateMetadataDb(db);
+    await migrateMetadataDb(db, METADATA_MIGRATIONS);
+    await migrateMetadataDb(db, METADATA_MIGRATIONS);
   });
   afterAll(async () => db?.destroy());
 

@@ -1,5 +1,6 @@
 import type { UserConfig } from '../config';
 import type { MetadataDb } from '../storage/metadata';
+import type { AuthTables } from './auth.migration';
 import { hashPassword, verifyPassword } from './password';
 
 export interface UserRecord {
@@ -15,7 +16,8 @@ export interface UserRecord {
 const COLUMNS = ['id', 'name', 'email', 'password_hash', 'sso_provider'] as const;
 
 /** Users live in the metadata DB; the config's users are synced in at start (passwords hashed). */
-export function createUsersStore(db: MetadataDb) {
+export function createUsersStore(metadata: MetadataDb) {
+  const db = metadata.withTables<AuthTables>();
   return {
     byEmail: (email: string): Promise<UserRecord | undefined> =>
       db.selectFrom('users').select(COLUMNS).where('email', '=', email.toLowerCase()).executeTakeFirst(),

@@ -142,9 +142,10 @@ export interface DashGaugesTable {
   updated_at: string;
 }
 
-export interface DashboardsTables {
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- withTables needs an index-compatible type
+export type DashboardsTables = {
   dashboards: DashboardsTable;
   dash_grid_columns: DashGridColumnsTable;
   dash_gauges: DashGaugesTable;
   dash_dismissed_templates: DashDismissedTemplatesTable;
-}
+};

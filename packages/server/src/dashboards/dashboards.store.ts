@@ -1,6 +1,6 @@
 import type { Dashboard, Gauge, GaugeInput, GridColumn, GridColumnInput } from '@lantern/shared';
 import type { MetadataDb } from '../storage/metadata';
-import type { DashboardsTable, DashGaugesTable, DashGridColumnsTable } from './dashboards.migration';
+import type { DashboardsTable, DashboardsTables, DashGaugesTable, DashGridColumnsTable } from './dashboards.migration';
 
 /**
  * Dashboards, grid items and gauges in the metadata DB. Every read and write is scoped by
@@ -98,7 +98,8 @@ const gaugeValues = (g: GaugeInput) => ({
   grid_query_template: g.gridQueryTemplate,
 });
 
-export function createDashboardsStore(db: MetadataDb) {
+export function createDashboardsStore(metadata: MetadataDb) {
+  const db = metadata.withTables<DashboardsTables>();
   const dashRow = (projectId: number, id: number) =>
     db.selectFrom('dashboards').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
 

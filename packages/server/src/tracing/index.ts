@@ -2,4 +2,5 @@
 // query language endpoints). Reads through TelemetryStore only; never writes.
 export { createTracingStore, type TracingStore } from './tracing.store';
 export { registerTracingRoutes } from './tracing.routes';
+export { tracingMigration } from './tracing.migration';
 export { buildTraceTree, selfTime, nsToRfc3339, type TraceRow } from './traceTree';

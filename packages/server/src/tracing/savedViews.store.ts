@@ -1,13 +1,14 @@
 import { CORE_ATTRS, type SavedView, type SavedViewInput } from '@lantern/shared';
 import type { MetadataDb } from '../storage/metadata';
 import type { Selectable } from 'kysely';
+import type { AuthTables } from '../auth';
 import type { TracingTables } from './tracing.migration';
 
 const MAX_VIEWS = 100;
 
 /** Saved views (per project, visible to every user of it) and per-user pinned facets. */
 export function createTracingMetaStore(metadata: MetadataDb) {
-  const db = metadata.withTables<TracingTables>();
+  const db = metadata.withTables<TracingTables & AuthTables>();
 
   const toView = (r: Selectable<TracingTables['saved_views']> & { user_name: string | null; user_email: string | null }): SavedView => ({
     id: Number(r.id),

@@ -1,19 +1,10 @@
-import type { SessionsTable } from '../../auth/auth.migration';
-import type { DashboardsTables } from '../../dashboards/dashboards.migration';
-import type { Generated } from 'kysely';
+import type { Kysely } from 'kysely';
 
-/** Metadata tables. Every project-scoped table carries project_id (architecture §4, isolation). */
-export interface UsersTable {
-  id: Generated<number>;
-  name: string;
-  email: string;
-  password_hash: string;
-  created_at: string;
-  /** Null for users from the config; the OIDC provider id for users created by single sign-on. */
-  sso_provider: string | null;
-}
-
-export interface Database extends DashboardsTables {
-  users: UsersTable;
-  sessions: SessionsTable;
-}
+/**
+ * The metadata database as storage knows it: a Kysely connection with no tables of its own. Each
+ * domain defines its tables and migrations (`<domain>.migration.ts`) and sees the database with
+ * them through `db.withTables<ItsTables>()`; `app/metadataMigrations.ts` lists the migrations.
+ * Every project-scoped table carries project_id (architecture §4, isolation).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no tables until a domain adds its own
+export type MetadataDb = Kysely<{}>;

@@ -1,16 +1,14 @@
-// Metadata storage: users and (later) monitors, alerts, channels, dashboards, saved views, in SQLite
-// by default or PostgreSQL for scale-out, behind one Kysely database. Knows nothing of HTTP.
+// Metadata storage: one Kysely database, SQLite by default or PostgreSQL for scale-out, and the
+// migrator. The tables and their migrations are the domains' own. Knows nothing of HTTP.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config';
-import type { Database } from './database';
-import { migrationProvider } from './migrations';
+import type { MetadataDb } from './database';
 
-export type { Database } from './database';
-export type MetadataDb = Kysely<Database>;
+export type { MetadataDb } from './database';
 
 export function openMetadataDb(config: Config): MetadataDb {
   const url = config.storage.db.url;
@@ -20,7 +18,7 @@ export function openMetadataDb(config: Config): MetadataDb {
     // An idle connection that the server drops (restart, failover) is reported here; without a
     // listener it would end the process. The next query gets a new connection or the error itself.
     pool.on('error', () => undefined);
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<{}>({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(config.data_dir, { recursive: true });
   const db = new SQLite(join(config.data_dir, 'lantern.db'));
@@ -28,11 +26,16 @@ export function openMetadataDb(config: Config): MetadataDb {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
+  return new Kysely<{}>({ dialect: new SqliteDialect({ database: db }) });
 }
 
-export async function migrateMetadataDb(db: MetadataDb): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+/**
+ * Applies the domains' migrations (`app/metadataMigrations.ts`), in name order, each once (Kysely's
+ * Migrator, SQLite and PostgreSQL).
+ */
+export async function migrateMetadataDb(db: MetadataDb, migrations: Readonly<Record<string, Migration>>): Promise<void> {
+  const provider = { getMigrations: async () => ({ ...migrations }) };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`metadata migration ${failed?.migrationName ?? ''} failed: ${(error as Error | undefined)?.message ?? 'unknown error'}`);
@@ -52,4 +55,9 @@ export function isMetadataUnavailable(err: unknown): boolean {
   const code = typeof e.code === 'string' ? e.code : '';
   if (UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return true;
   return typeof e.message === 'string' && /^(Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect)/.test(e.message);
+}
+
+/** The id column of a new table: SQLite assigns an INTEGER PRIMARY KEY itself; PostgreSQL needs a serial. */
+export function idColumnType(db: Kysely<unknown>): 'serial' | 'integer' {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'serial' : 'integer';
 }
