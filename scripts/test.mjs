@@ -7,5 +7,7 @@ ensureChromium();
 ensurePostgres();
 ensurePrometheus();
 for (const project of ['packages/shared', 'packages/server', 'packages/web', 'e2e', 'bench']) run('npx', ['tsc', '-p', project]);
+// The layers and no import cycles (.dependency-cruiser.cjs): a violation fails with the rule's name.
+run('npx', ['depcruise', 'packages', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
 ensureWebBuild();
 run('npx', ['vitest', 'run', ...process.argv.slice(2)]);

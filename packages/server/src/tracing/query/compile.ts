@@ -12,7 +12,7 @@ import {
   type QueryPart,
 } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment, type SqlParam } from '../../storage/sql';
-import { EVENT_TYPES_SQL } from './scope';
+import { EVENT_TYPES_SQL } from './eventTypes';
 import { ATTR_COLUMNS } from '../../storage/telemetry/spanRowEncoding';
 
 /**

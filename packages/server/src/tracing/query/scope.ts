@@ -1,11 +1,10 @@
 import { join, param, sql, type SqlFragment } from '../../storage/sql';
 import type { CompiledQuery } from './compile';
+import { EVENT_TYPES_SQL } from './eventTypes';
 
 // The conditions every tracing query starts from (reference query §1.8): project, time range, the
 // `system` param and the group, over `spans_index AS s`.
 
-/** The types of event rows: logs, messages and other span events. */
-export const EVENT_TYPES_SQL = sql`('log', 'message', 'other-events')`;
 
 /** The `system` param (§1.8): `all`, `spans:all`, `events:all`, `<type>:all`, a bare type, or an exact system. */
 export function systemClause(systems: readonly string[]): SqlFragment | null {

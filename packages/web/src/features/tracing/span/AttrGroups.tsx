@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { formatUnit } from '../../../lib/format/number';
 import { isEventSystem, joinQuery } from '../query/defaultQueries';
 import { useGroups } from '../tracingApi';
-import type { AttrContext } from './SpanAttrs';
+import type { AttrContext } from './attrContext';
 
 const SPAN_COLUMNS = ['.count', '.count_per_min', 'min(.time)', 'max(.time)', 'p50(.duration)', 'p90(.duration)', 'p99(.duration)'];
 const EVENT_COLUMNS = SPAN_COLUMNS.slice(0, 4);

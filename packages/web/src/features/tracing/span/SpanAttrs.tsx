@@ -9,9 +9,9 @@ import { CodeBlock } from '../../../components/CodeBlock';
 import { paths } from '../../../lib/routes/paths';
 import { truncate } from '../../../lib/text/truncate';
 import { AttrGroups } from './AttrGroups';
+import type { AttrContext } from './attrContext';
 import { attrPrefixes, keysForPrefix, nestAttrs } from './attrPrefixes';
 import { exploreAttrQuery, isEventSystem, joinQuery, quoteValue } from '../query/defaultQueries';
-import type { RangeQuery } from '../tracingApi';
 
 const attrText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -33,12 +33,6 @@ export function SpanAttrsTable({ attrs }: { attrs: Record<string, unknown> }) {
   );
 }
 
-export interface AttrContext {
-  projectId: number;
-  range: RangeQuery;
-  /** Set on pages with a query builder: the menu then filters the current page. */
-  onFilter?: (key: string, value: string) => void;
-}
 
 function AttrMenu({ span, attrKey, value, ctx }: { span: Span; attrKey: string; value: string; ctx: AttrContext }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
