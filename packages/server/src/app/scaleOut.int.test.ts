@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import postgres from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TraceResponse } from '@lantern/shared';
+import { TraceResponse, WebhookMessage } from '@lantern/shared';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../../../../e2e/clickhouse/fixture';
 import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, tempDataDir, type RunningLantern } from '../../../../e2e/harness';
 import { pgDatabaseFor, startTestPostgres, type TestPostgres } from '../../../../e2e/postgres';
+import { startHttpReceiver, type HttpReceiver } from '../../../../e2e/receivers';
 
 /**
  * Scale-out: two Lantern processes over one PostgreSQL (metadata) and one remote ClickHouse store
@@ -19,12 +22,14 @@ const nodes: RunningLantern[] = [];
 let a: RunningLantern;
 let b: RunningLantern;
 let cookieA: string;
+let dbUrl: string;
+let receiver: HttpReceiver;
 
 const traceId = () => randomBytes(16).toString('hex');
 const dsnOf = (n: RunningLantern) => `http://${PROJECT1_TOKEN}@127.0.0.1:${n.httpPort}/1`;
 
 /** One OTLP/JSON request of `n` spans in one trace; answers the HTTP status. */
-async function sendSpans(node: RunningLantern, id: string, n: number, service = 'scale-out'): Promise<number> {
+async function sendSpans(node: RunningLantern, id: string, n: number, service = 'scale-out', failed = ''): Promise<number> {
   const now = BigInt(Date.now()) * 1_000_000n;
   const spans = Array.from({ length: n }, (_, i) => ({
     traceId: id,
@@ -32,6 +37,7 @@ async function sendSpans(node: RunningLantern, id: string, n: number, service = 
     ...(i ? { parentSpanId: '0000000000000001' } : {}),
     name: i ? `child ${i}` : 'GET /checkout',
     kind: i ? 3 : 2,
+    ...(failed && i === 0 ? { name: failed, status: { code: 2, message: 'card declined' } } : {}),
     startTimeUnixNano: String(now + BigInt(i) * 1000n),
     endTimeUnixNano: String(now + BigInt(i) * 1000n + 5_000_000n),
   }));
@@ -64,8 +70,13 @@ beforeAll(async () => {
   chDir = tempDataDir();
   ch = await startClickHouseStandIn(join(chDir, 'data'));
   chPort = Number(new URL(ch.url).port);
+  receiver = await startHttpReceiver();
+  // Notifications go to a receiver in this test, on loopback.
+  writeFileSync(join(chDir, 'lantern.yml'), 'notifications:\n  allow_networks: [loopback]\n');
+  dbUrl = await pgDatabaseFor(pg.url, chDir);
   const env = {
-    LANTERN_DB_URL: await pgDatabaseFor(pg.url, chDir),
+    LANTERN_CONFIG: join(chDir, 'lantern.yml'),
+    LANTERN_DB_URL: dbUrl,
     LANTERN_CH_URL: ch.url,
     LANTERN_SECRET_KEY: randomBytes(32).toString('hex'),
     LANTERN_INGEST_FLUSH_INTERVAL_MS: '20',
@@ -84,6 +95,7 @@ afterAll(async () => {
     removeDataDir(n.dataDir);
   }
   await ch?.stop();
+  await receiver?.close();
   if (chDir) removeDataDir(chDir);
   pg?.stop();
 });
@@ -149,5 +161,60 @@ describe('two nodes over one PostgreSQL and one ClickHouse', () => {
       pg.resume();
     }
     await eventually('API answers again', async () => (await fetch(`${a.baseUrl}/api/v1/users/current`, { headers: { cookie: cookieA } })).status === 200);
+  });
+});
+
+describe('the evaluator lease across nodes', () => {
+  const call = async (node: RunningLantern, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${node.baseUrl}/api/v1/projects/1${path}`, {
+      method,
+      headers: { cookie: cookieA, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status, `${method} ${path}`).toBe(200);
+    return res.json() as Promise<any>;
+  };
+  const hooks = () => receiver.on('/hook').map((r) => WebhookMessage.parse(r.body).alert.name);
+  const holderPid = async (): Promise<number> => {
+    const client = new postgres.Client({ connectionString: dbUrl });
+    await client.connect();
+    try {
+      const r = await client.query<{ holder: string }>('SELECT holder FROM alerting_leases WHERE expires_at > $1', [new Date().toISOString()]);
+      return Number(r.rows[0]?.holder.split('-')[0] ?? 0);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('has one node notify once, and the other take over within the lease time when it is killed', { timeout: 420_000 }, async () => {
+    const channel = await call(a, 'POST', '/notification-channels/webhook', { name: 'hook', params: { url: `${receiver.url}/hook` } });
+    await call(b, 'POST', '/monitors/error', {
+      name: 'Lease errors',
+      notifyEveryoneByEmail: false,
+      channelIds: [channel.channel.id],
+      params: { notifyOnNewErrors: true, notifyOnRecurringErrors: false, matchers: [{ attr: 'service.name', op: '=', value: 'lease-test' }] },
+    });
+    expect(await sendSpans(a, traceId(), 1, 'lease-test', 'POST /pay')).toBe(200);
+    // The evaluator runs each minute at :30 on the lease holder only.
+    await eventually('the first notification', async () => hooks().length > 0, 150_000);
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(hooks()).toEqual(['POST /pay']);
+
+    const pid = await holderPid();
+    const holder = nodes.find((n) => n.process.pid === pid);
+    expect(holder, `lease holder pid ${pid}`).toBeDefined();
+    const survivor = holder === a ? b : a;
+    await holder!.kill();
+    nodes.splice(nodes.indexOf(holder!), 1);
+    const killedAt = Date.now();
+
+    expect(await sendSpans(survivor, traceId(), 1, 'lease-test', 'POST /refund')).toBe(200);
+    // The lease expires 90 s after the dead node's last renewal; the survivor then evaluates at its next :30.
+    await eventually('the survivor notifies', async () => hooks().length > 1, 240_000);
+    const tookMs = Date.now() - killedAt;
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(hooks()).toEqual(['POST /pay', 'POST /refund']);
+    expect(tookMs).toBeLessThan(90_000 + 60_000 + 15_000);
+    expect(await holderPid()).toBe(survivor.process.pid);
   });
 });
