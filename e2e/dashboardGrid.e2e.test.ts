@@ -276,4 +276,27 @@ describe('dashboard grid', () => {
     await grid.gauges.first().waitFor();
     expect(await grid.gauges.evaluateAll((els) => els.map((e) => e.getAttribute('data-gauge-name')))).toEqual(['web-1', 'All requests']);
   });
+
+  it('below 1000 px the panels stack in one column and a drag moves nothing', async () => {
+    explainFailures();
+    await page.setViewportSize({ width: 900, height: 1000 });
+    try {
+      await grid.goto(server.lantern.baseUrl, 1, dashId);
+      await expect(page.getByTestId('grid-layout').getAttribute('data-cols')).resolves.toBe('1');
+      await grid.panel('Latency heatmap').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+      const boxes = await Promise.all(['Broken panel', 'Latency heatmap', 'Requests by route'].map((n) => grid.box(n)));
+      expect(new Set(boxes.map((b) => b.x))).toEqual(new Set([0]));
+      const before = await grid.box('Broken panel');
+      let saved = false;
+      page.on('request', (r) => {
+        if (r.method() === 'PUT' && r.url().endsWith(`/dashboards/${dashId}/grid`)) saved = true;
+      });
+      await grid.dragPanel('Broken panel', 0, 400);
+      expect(await grid.box('Broken panel')).toEqual(before);
+      expect(saved).toBe(false);
+      await screenshot(page, 'dash-grid-07-narrow');
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 1000 });
+    }
+  });
 });

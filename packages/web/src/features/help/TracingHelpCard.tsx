@@ -2,8 +2,7 @@ import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Link, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { CodeBlock } from '../../components/CodeBlock';
-import { CopyButton } from '../../components/CopyButton';
+import { CopySnippet } from '../../components/CopySnippet';
 import { HelpLinks } from '../../components/HelpLinks';
 import { PageToolbar } from '../../components/PageToolbar';
 import { externalLinks, paths } from '../../lib/routes/paths';
@@ -23,16 +22,6 @@ function TransportTabs({ value, onChange, testId }: { value: Transport; onChange
   );
 }
 
-function Snippet({ code, testId }: { code: string; testId: string }) {
-  return (
-    <Box sx={{ position: 'relative' }}>
-      <CodeBlock code={code} testId={testId} />
-      <Box sx={{ position: 'absolute', top: 4, right: 4 }}>
-        <CopyButton text={code} testId={`${testId}-copy`} />
-      </Box>
-    </Box>
-  );
-}
 
 const INTEGRATIONS = [
   ['Go', 'https://opentelemetry.io/docs/languages/go/'],
@@ -117,7 +106,7 @@ export function TracingHelpCard({ projectId, title = 'Getting started with the p
             for your libraries.
           </Typography>
           <TransportTabs value={sdkTransport} onChange={setSdkTransport} testId="help-tab" />
-          <Snippet code={sdkEnvSnippet(data, sdkTransport)} testId="help-sdk-env" />
+          <CopySnippet code={sdkEnvSnippet(data, sdkTransport)} testId="help-sdk-env" />
         </CardContent>
       </Card>
       <Card variant="outlined">
@@ -129,7 +118,7 @@ export function TracingHelpCard({ projectId, title = 'Getting started with the p
             Add this exporter to the Collector's <code>config.yaml</code> (batches of 10000 spans or every 10 s).
           </Typography>
           <TransportTabs value={collectorTransport} onChange={setCollectorTransport} testId="collector-tab" />
-          <Snippet code={collectorSnippet(data, collectorTransport)} testId="help-collector" />
+          <CopySnippet code={collectorSnippet(data, collectorTransport)} testId="help-collector" />
           <Alert severity="warning" sx={{ mt: 1 }} data-testid="pipelines-warning">
             The Collector silently ignores exporters that are not added to a <code>service.pipelines</code> entry.
           </Alert>
@@ -143,7 +132,7 @@ export function TracingHelpCard({ projectId, title = 'Getting started with the p
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             Vector 0.23.0 or newer can ship logs as newline-delimited gzip JSON with this sink.
           </Typography>
-          <Snippet code={vectorSnippet(data)} testId="help-vector" />
+          <CopySnippet code={vectorSnippet(data)} testId="help-vector" />
         </CardContent>
       </Card>
       <Card variant="outlined">
@@ -154,7 +143,7 @@ export function TracingHelpCard({ projectId, title = 'Getting started with the p
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             Zipkin-compatible JSON spans are accepted with a POST to the project's HTTP endpoint, with the DSN in a header.
           </Typography>
-          <Snippet code={zipkinSnippet(data)} testId="help-zipkin" />
+          <CopySnippet code={zipkinSnippet(data)} testId="help-zipkin" />
         </CardContent>
       </Card>
       <Box sx={{ py: 2 }}>

@@ -1,6 +1,37 @@
-import { Typography } from '@mui/material';
+import { Alert, Box, Skeleton, Stack, Tab, Tabs } from '@mui/material';
+import { Link as RouterLink, Outlet, useLocation } from 'react-router-dom';
+import { NotFoundPage } from '../../app/NotFoundPage';
+import { paths } from '../../lib/routes/paths';
+import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
+import { MetricsHelpCard } from './help/MetricsHelpCard';
+import { useMetricsList } from './metricsApi';
 
-/** Metrics: being built in this session (M1); replaced before the session ends. */
+/** `dashboards` for the list and a dashboard, `explore` for Metrics explore. */
+function tabOf(pathname: string): 'dashboards' | 'explore' {
+  return pathname.split('/')[3] === 'explore' ? 'explore' : 'dashboards';
+}
+
+/**
+ * Spec tracing §2 Metrics layout: the help card while the project has no metrics, otherwise the
+ * tabs Dashboards and Explore around the page.
+ */
 export function MetricsLayout() {
-  return <Typography data-testid="wip">Metrics</Typography>;
+  const projectId = useProjectIdParam();
+  const { pathname } = useLocation();
+  const metrics = useMetricsList(projectId);
+  if (projectId === undefined) return <NotFoundPage />;
+  if (metrics.error) return <Alert severity="error">{metrics.error.message}</Alert>;
+  if (metrics.isPending) return <Skeleton variant="rectangular" height={300} />;
+  if (metrics.data.metrics.length === 0) return <MetricsHelpCard projectId={projectId} />;
+  return (
+    <Stack spacing={2} data-testid="metrics-layout">
+      <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs value={tabOf(pathname)} aria-label="Metrics" sx={{ '& .MuiTab-root': { textTransform: 'none', fontSize: 15 } }}>
+          <Tab value="dashboards" label="Dashboards" component={RouterLink} to={paths.metrics(projectId)} data-testid="metrics-tab-dashboards" />
+          <Tab value="explore" label="Explore" component={RouterLink} to={paths.metricsExplore(projectId)} data-testid="metrics-tab-explore" />
+        </Tabs>
+      </Box>
+      <Outlet />
+    </Stack>
+  );
 }

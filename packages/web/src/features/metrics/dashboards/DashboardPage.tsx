@@ -1,6 +1,106 @@
-import { Typography } from '@mui/material';
+import { Alert, Box, Skeleton, Stack, Tab, Tabs } from '@mui/material';
+import type { Dashboard } from '@lantern/shared';
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { useDateRange } from '../../../components/date/useDateRange';
+import { useConfirm } from '../../../components/feedback/ConfirmProvider';
+import { useAddressState } from '../../../lib/url/useAddressState';
+import { paths } from '../../../lib/routes/paths';
+import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
+import { NotFoundPage } from '../../../app/NotFoundPage';
+import { useCloneDashboard, useCreateDashboard, useDashboard, useDashboards, useDeleteDashboard, usePinDashboard, useRenameDashboard } from './dashboardsApi';
+import { dashboardTab, lastDashboard, rememberDashboard } from './dashboardTab';
+import { DashboardToolbar, type DashboardAction } from './DashboardToolbar';
+import { GridTab } from './grid/GridTab';
+import { NameDialog } from './NameDialog';
+import { NewDashboardForm } from './NewDashboardForm';
+import { DashTableTab } from './table/DashTableTab';
+import { DashYamlTab } from './yaml/DashYamlTab';
 
-/** Dashboard: being built in this session (M2); replaced before the session ends. */
+/**
+ * Spec Dashboard page (`/metrics/:projectId` and `/metrics/:projectId/:dashId`): the new-dashboard
+ * form when there are none; otherwise the picker goes to the last opened (or first) dashboard, and
+ * a dashboard shows its toolbar and the tabs Table / Grid / YAML (in the `tab` parameter).
+ */
 export function DashboardPage() {
-  return <Typography data-testid="wip">Dashboard</Typography>;
+  const projectId = useProjectIdParam();
+  const { dashId } = useParams();
+  const list = useDashboards(projectId ?? 0);
+  const create = useCreateDashboard(projectId ?? 0);
+  const navigate = useNavigate();
+  if (projectId === undefined) return <NotFoundPage />;
+  if (list.error) return <Alert severity="error">{list.error.message}</Alert>;
+  if (list.isPending) return <Skeleton variant="rectangular" height={300} />;
+  const dashboards = list.data.dashboards;
+  if (dashboards.length === 0) {
+    return <NewDashboardForm busy={create.isPending} error={create.error?.message} onCreate={(name) => create.mutate(name, { onSuccess: (r) => navigate(paths.dashboard(projectId, r.dashboard.id)) })} />;
+  }
+  if (dashId === undefined) {
+    const last = lastDashboard(projectId);
+    const target = dashboards.find((d) => d.id === last) ?? dashboards[0];
+    return <Navigate to={paths.dashboard(projectId, target.id)} replace />;
+  }
+  return <DashboardView projectId={projectId} dashId={dashId} dashboards={dashboards} />;
+}
+
+function DashboardView({ projectId, dashId, dashboards }: { projectId: number; dashId: string; dashboards: Dashboard[] }) {
+  const show = useDashboard(projectId, dashId);
+  const range = useDateRange({ maxDays: 90 });
+  const address = useAddressState();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const [naming, setNaming] = useState<'new' | 'edit' | null>(null);
+  const create = useCreateDashboard(projectId);
+  const rename = useRenameDashboard(projectId);
+  const clone = useCloneDashboard(projectId);
+  const remove = useDeleteDashboard(projectId);
+  const pin = usePinDashboard(projectId);
+
+  useEffect(() => {
+    if (show.data) rememberDashboard(projectId, dashId);
+  }, [show.data, projectId, dashId]);
+
+  if (show.error) return <Alert severity="error">{show.error.message}</Alert>;
+  if (show.isPending) return <Skeleton variant="rectangular" height={300} />;
+  const { dashboard, grid, yamlUrl } = show.data;
+  const tab = dashboardTab(address.params.get('tab'), dashboard, grid.length);
+  const open = (d: { id: string }) => navigate(paths.dashboard(projectId, d.id));
+
+  const onAction = async (a: DashboardAction) => {
+    if (a === 'new' || a === 'edit') setNaming(a);
+    if (a === 'clone') clone.mutate(dashId, { onSuccess: (r) => open(r.dashboard) });
+    if (a === 'delete' && (await confirm({ title: 'Delete dashboard', message: `Do you really want to delete "${dashboard.name}" dashboard?` }))) {
+      remove.mutate(dashId, { onSuccess: () => navigate(paths.metrics(projectId), { replace: true }) });
+    }
+  };
+
+  return (
+    <Stack spacing={2} data-testid="dashboard-page" data-dashboard={dashboard.name}>
+      <DashboardToolbar dashboards={dashboards} current={dashboard} range={range} onPick={open} onAction={onAction} onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })} />
+      <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs value={tab} onChange={(_e, v: string) => address.set({ tab: v })} aria-label="Dashboard view">
+          <Tab value="table" label="Table" data-testid="dash-tab-table" />
+          <Tab value="grid" label="Grid" data-testid="dash-tab-grid" />
+          <Tab value="yaml" label="YAML" data-testid="dash-tab-yaml" />
+        </Tabs>
+      </Box>
+      {tab === 'table' && <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
+      {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
+      {tab === 'yaml' && <DashYamlTab key={dashboard.updatedAt} projectId={projectId} dashId={dashId} yamlUrl={yamlUrl} />}
+      {naming && (
+        <NameDialog
+          title={naming === 'new' ? 'New dashboard' : 'Edit dashboard'}
+          action={naming === 'new' ? 'Create' : 'Update'}
+          initial={naming === 'edit' ? dashboard.name : ''}
+          busy={create.isPending || rename.isPending}
+          error={(naming === 'new' ? create.error : rename.error)?.message}
+          onClose={() => setNaming(null)}
+          onSubmit={(name) => {
+            if (naming === 'new') create.mutate(name, { onSuccess: (r) => (setNaming(null), open(r.dashboard)) });
+            else rename.mutate({ dashId, name }, { onSuccess: () => setNaming(null) });
+          }}
+        />
+      )}
+    </Stack>
+  );
 }

@@ -1,6 +1,10 @@
-import { Typography } from '@mui/material';
+import { NotFoundPage } from '../../../app/NotFoundPage';
+import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
+import { MetricsHelpCard } from './MetricsHelpCard';
 
-/** Metrics help: being built in this session (M1); replaced before the session ends. */
+/** `/metrics/:projectId/help` (MetricsHelp): the help card whether or not the project has metrics. */
 export function MetricsHelpPage() {
-  return <Typography data-testid="wip">Metrics help</Typography>;
+  const projectId = useProjectIdParam();
+  if (projectId === undefined) return <NotFoundPage />;
+  return <MetricsHelpCard projectId={projectId} />;
 }

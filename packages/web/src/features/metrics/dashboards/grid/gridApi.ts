@@ -4,7 +4,6 @@ import {
   GridColumnInput,
   HeatmapResponse,
   MetricTimeseriesResponse,
-  MetricsListResponse,
   TableResponse,
   type Gauge,
   type GridColumn,
@@ -27,7 +26,7 @@ const dashListKey = (pid: number) => ['metrics', pid, 'dashboards'] as const;
 export const gaugesKey = (pid: number, dashId: string, kind: string) => ['metrics', pid, 'dashboards', dashId, 'gauges', kind] as const;
 
 const Stamps = z.object({ id: z.string(), projectId: z.number(), dashId: z.string(), createdAt: z.string(), updatedAt: z.string() });
-const GridColumnSchema = GridColumnInput.and(Stamps);
+export const GridColumnSchema = GridColumnInput.and(Stamps);
 const GaugeSchema = GaugeInput.and(Stamps);
 const GaugesResponse = z.object({ gauges: z.array(GaugeSchema) });
 
@@ -70,15 +69,6 @@ export const useGaugeValues = (pid: number, p: MetricParams | undefined, range: 
 
 export const useHeatmap = (pid: number, p: { metric: string; query: string } | undefined, range: Range) =>
   useMetricCall(HeatmapResponse, pid, 'heatmap', p && p.metric ? { metric: [p.metric], query: p.query, ...range } : undefined);
-
-/** Every metric of the project (the heatmap form lists its histograms). */
-export function useMetricsList(pid: number) {
-  return useQuery({
-    queryKey: ['metrics', pid, 'list'],
-    queryFn: ({ signal }) => apiGet(MetricsListResponse, `/api/v1/metrics/${pid}`, undefined, signal),
-    staleTime: 30_000,
-  });
-}
 
 export function useDashGauges(pid: number, dashId: string, kind: 'grid' | 'table') {
   return useQuery({

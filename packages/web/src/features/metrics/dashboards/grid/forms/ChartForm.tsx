@@ -4,16 +4,14 @@ import type { ColumnMap, GridColumn, MetricAlias } from '@lantern/shared';
 import { useMemo, useState } from 'react';
 import type { ChartKind } from '../../../../../components/charts/chartOptions';
 import { DEFAULT_LEGEND, DEFAULT_STYLE, type ChartLegendConfig, type SeriesStyle } from '../../../../../components/charts/GridChart';
-import { MetricsPicker } from '../../../query/MetricsPicker';
-import { MetricsQueryBuilder } from '../../../query/MetricsQueryBuilder';
 import { joinQuery, useTimeseries, type Range } from '../gridApi';
 import { ChartPanel } from '../panels/ChartPanel';
-import { ColumnUnits } from './ColumnUnits';
 import { FormShell } from './FormShell';
 import { LegendFields } from './LegendFields';
 import { SeriesStyles } from './SeriesStyles';
 import { useColumnFormBase } from './useColumnFormBase';
 import { metricsError, required } from './validation';
+import { MetricsFields } from './MetricsFields';
 
 const KINDS: [ChartKind, string][] = [
   ['line', 'Line chart'],
@@ -82,16 +80,7 @@ export function ChartForm({ projectId, dashId, column, range, gridQuery, editabl
           </MenuItem>
         ))}
       </TextField>
-      <div>
-        <MetricsPicker projectId={projectId} value={metrics} onChange={setMetrics} />
-        {metricsErr && (
-          <Typography variant="caption" color="error" data-testid="metrics-error">
-            {metricsErr}
-          </Typography>
-        )}
-      </div>
-      <MetricsQueryBuilder projectId={projectId} metrics={metrics} query={query} onChange={setQuery} range={range} parts={preview.data?.query.parts} disabled={!metrics.length} />
-      <ColumnUnits columns={preview.data?.columns ?? []} value={columnMap} onChange={setColumnMap} />
+      <MetricsFields projectId={projectId} metrics={metrics} onMetrics={setMetrics} metricsError={metricsErr} query={query} onQuery={setQuery} range={range} preview={preview.data} columnMap={columnMap} onColumnMap={setColumnMap} />
       <TextField size="small" label="Chart name" required value={base.name} onChange={(e) => base.setName(e.target.value)} error={!!nameErr} helperText={nameErr} slotProps={{ htmlInput: { 'data-testid': 'column-name' } }} />
       <TextField size="small" label="Description" value={base.description} onChange={(e) => base.setDescription(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'column-description' } }} />
       <LegendFields value={legend} onChange={setLegend} />

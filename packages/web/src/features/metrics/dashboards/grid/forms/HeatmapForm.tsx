@@ -1,6 +1,7 @@
 import { Autocomplete, Box, Chip, MenuItem, TextField, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
-import { joinQuery, useHeatmap, useMetricsList } from '../gridApi';
+import { useMetricsList } from '../../../metricsApi';
+import { joinQuery, useHeatmap } from '../gridApi';
 import { HeatmapPanel } from '../panels/HeatmapPanel';
 import { UNITS, cleanUnit, queryError, unitLabel } from '../units';
 import type { ColumnFormProps } from './ChartForm';

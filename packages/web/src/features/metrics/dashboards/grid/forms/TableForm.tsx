@@ -1,15 +1,13 @@
 import { TextField, Typography } from '@mui/material';
 import type { ColumnMap, MetricAlias } from '@lantern/shared';
 import { useState } from 'react';
-import { MetricsPicker } from '../../../query/MetricsPicker';
-import { MetricsQueryBuilder } from '../../../query/MetricsQueryBuilder';
 import { joinQuery, useMetricTable } from '../gridApi';
 import { TablePanel } from '../panels/TablePanel';
 import type { ColumnFormProps } from './ChartForm';
-import { ColumnUnits } from './ColumnUnits';
 import { FormShell } from './FormShell';
 import { useColumnFormBase } from './useColumnFormBase';
 import { metricsError, required } from './validation';
+import { MetricsFields } from './MetricsFields';
 
 /** New / Edit table column: metrics, query (aggregations and group by), units, with the live table. */
 export function TableForm({ projectId, dashId, column, range, gridQuery, editable, onClose }: ColumnFormProps) {
@@ -42,16 +40,7 @@ export function TableForm({ projectId, dashId, column, range, gridQuery, editabl
         )
       }
     >
-      <div>
-        <MetricsPicker projectId={projectId} value={metrics} onChange={setMetrics} />
-        {metricsErr && (
-          <Typography variant="caption" color="error" data-testid="metrics-error">
-            {metricsErr}
-          </Typography>
-        )}
-      </div>
-      <MetricsQueryBuilder projectId={projectId} metrics={metrics} query={query} onChange={setQuery} range={range} parts={preview.data?.query.parts} disabled={!metrics.length} />
-      <ColumnUnits columns={preview.data?.columns ?? []} value={columnMap} onChange={setColumnMap} />
+      <MetricsFields projectId={projectId} metrics={metrics} onMetrics={setMetrics} metricsError={metricsErr} query={query} onQuery={setQuery} range={range} preview={preview.data} columnMap={columnMap} onColumnMap={setColumnMap} />
       <TextField size="small" label="Table name" required value={base.name} onChange={(e) => base.setName(e.target.value)} error={!!nameErr} helperText={nameErr} slotProps={{ htmlInput: { 'data-testid': 'column-name' } }} />
       <TextField size="small" label="Description" value={base.description} onChange={(e) => base.setDescription(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'column-description' } }} />
     </FormShell>

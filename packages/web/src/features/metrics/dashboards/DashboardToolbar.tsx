@@ -1,0 +1,102 @@
+import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import PushPinIcon from '@mui/icons-material/PushPin';
+import PushPinOutlinedIcon from '@mui/icons-material/PushPinOutlined';
+import { Autocomplete, Box, IconButton, ListItemText, Menu, MenuItem, Popover, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import type { Dashboard } from '@lantern/shared';
+import { useState } from 'react';
+import { DateRangePicker } from '../../../components/date/DateRangePicker';
+import type { DateRangeState } from '../../../components/date/useDateRange';
+
+export type DashboardAction = 'new' | 'edit' | 'clone' | 'delete';
+
+/** Pinned first (with a pin icon), then by name: the order the server lists them in. */
+function DashboardPicker({ dashboards, current, onPick }: { dashboards: Dashboard[]; current: Dashboard; onPick: (d: Dashboard) => void }) {
+  return (
+    <Autocomplete
+      size="small"
+      disableClearable
+      options={dashboards}
+      value={current}
+      onChange={(_e, d) => d && onPick(d)}
+      getOptionLabel={(d) => d.name}
+      isOptionEqualToValue={(a, b) => a.id === b.id}
+      sx={{ width: 340 }}
+      renderOption={(props, d) => {
+        const { key, ...rest } = props as typeof props & { key: string };
+        return (
+          <Box component="li" key={key} {...rest} data-testid="dashboard-option">
+            {d.pinned && <PushPinIcon fontSize="inherit" sx={{ mr: 1, color: 'text.secondary' }} data-testid="dashboard-option-pin" />}
+            {d.name}
+          </Box>
+        );
+      }}
+      renderInput={(p) => <TextField {...p} label="Dashboard" slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'dashboard-picker' } }} />}
+    />
+  );
+}
+
+function KindsHelp() {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Tooltip title="Table and grid dashboards">
+        <IconButton size="small" onClick={(e) => setAnchor(e.currentTarget)} data-testid="dashboard-help">
+          <HelpOutlineIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Popover open={anchor !== null} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}>
+        <Box sx={{ p: 2, maxWidth: 420 }} data-testid="dashboard-help-popup">
+          <Typography variant="subtitle2" gutterBottom>
+            Two kinds of dashboards in one
+          </Typography>
+          <Typography variant="body2" gutterBottom>
+            <b>Table</b>: one row per group (a service, a host, any attribute), with a column per metric query. Click a row to see the grid for that row alone.
+          </Typography>
+          <Typography variant="body2">
+            <b>Grid</b>: charts, tables and heatmaps laid out freely; the dashboard's query (for example <code>where service.name = api</code>) applies to every panel.
+          </Typography>
+        </Box>
+      </Popover>
+    </>
+  );
+}
+
+/** Spec Dashboard page: picker, menu, pin, help, and the date range (at most 90 days). */
+export function DashboardToolbar(props: { dashboards: Dashboard[]; current: Dashboard; range: DateRangeState; onPick: (d: Dashboard) => void; onAction: (a: DashboardAction) => void; onPin: () => void }) {
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const act = (a: DashboardAction) => {
+    setMenu(null);
+    props.onAction(a);
+  };
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }} data-testid="dashboard-toolbar">
+      <DashboardPicker dashboards={props.dashboards} current={props.current} onPick={props.onPick} />
+      <Tooltip title={props.current.pinned ? 'Unpin' : 'Pin to the top of the list'}>
+        <IconButton onClick={props.onPin} data-testid="dashboard-pin" aria-pressed={props.current.pinned}>
+          {props.current.pinned ? <PushPinIcon /> : <PushPinOutlinedIcon />}
+        </IconButton>
+      </Tooltip>
+      <IconButton onClick={(e) => setMenu(e.currentTarget)} aria-label="Dashboard menu" data-testid="dashboard-menu">
+        <MoreVertIcon />
+      </IconButton>
+      <Menu open={menu !== null} anchorEl={menu} onClose={() => setMenu(null)}>
+        <MenuItem onClick={() => act('new')}>
+          <ListItemText>New dashboard</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={() => act('edit')}>
+          <ListItemText>Edit dashboard</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={() => act('clone')}>
+          <ListItemText>Clone dashboard</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={() => act('delete')}>
+          <ListItemText sx={{ color: 'error.main' }}>Delete dashboard</ListItemText>
+        </MenuItem>
+      </Menu>
+      <KindsHelp />
+      <Box sx={{ flexGrow: 1 }} />
+      <DateRangePicker state={props.range} />
+    </Stack>
+  );
+}
