@@ -12,6 +12,6 @@ export type {
   Diagnostic as MetricDiagnostic,
   ParsedQuery as ParsedMetricsQuery,
 } from './ast';
-export { parseMetricsQuery } from './parser';
+export { parseMetricsQuery, splitParts as splitMetricsQueryParts } from './parser';
 export { printExpr, printFilter } from './print';
 export { parseMetricAlias, formatMetricAlias } from './metricAlias';

@@ -1,8 +1,12 @@
-import type { MetricAlias, MetricQueryPart } from '@lantern/shared';
-import { Typography } from '@mui/material';
+import EditIcon from '@mui/icons-material/Edit';
+import { Box, Button, Chip, ListSubheader, Menu, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { AGGREGATIONS_BY_INSTRUMENT, type MetricAlias, type MetricQueryPart } from '@lantern/shared';
+import { useMemo, useState } from 'react';
 import type { z } from 'zod';
+import { useMetricsList } from '../metricsApi';
+import { addPart, aggregationPart, groupByKeys, queryParts, removePart, toggleGroupBy } from './queryEdit';
+import { WhereDialog } from './WhereDialog';
 
-/** Interface agreed for this session (M1 builds it): the chip row + raw editor of a metrics query. */
 export interface MetricsQueryBuilderProps {
   projectId: number;
   /** The chosen metrics; aggregations, group by and where are offered over their aliases and attributes. */
@@ -16,6 +20,132 @@ export interface MetricsQueryBuilderProps {
   disabled?: boolean;
 }
 
-export function MetricsQueryBuilder(_props: MetricsQueryBuilderProps) {
-  return <Typography data-testid="wip">Query builder</Typography>;
+/**
+ * A metrics query as chips, one per `|` part, with the server's error under each; menus add an
+ * aggregation per metric (by its instrument), a group by over the metrics' attributes, and a where
+ * filter; Edit switches to the raw text (Enter applies, Escape cancels).
+ */
+export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range, parts, disabled }: MetricsQueryBuilderProps) {
+  const list = useMetricsList(projectId);
+  const [menu, setMenu] = useState<{ kind: 'agg' | 'group'; anchor: HTMLElement } | null>(null);
+  const [where, setWhere] = useState(false);
+  const [raw, setRaw] = useState<string | null>(null);
+  const info = useMemo(() => new Map((list.data?.metrics ?? []).map((m) => [m.name, m])), [list.data]);
+  const attrKeys = useMemo(() => [...new Set(metrics.flatMap((m) => info.get(m.name)?.attrKeys ?? []))].sort(), [metrics, info]);
+  const grouped = groupByKeys(query);
+  const chips = queryParts(query);
+  const errorOf = (text: string, i: number) => parts?.find((p, j) => j === i && p.query.trim() === text)?.error ?? parts?.find((p) => p.query.trim() === text)?.error ?? '';
+
+  if (raw !== null) {
+    return (
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }} data-testid="query-builder">
+        <TextField
+          size="small"
+          fullWidth
+          autoFocus
+          label="Query"
+          value={raw}
+          onChange={(e) => setRaw(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              onChange(raw.trim());
+              setRaw(null);
+            }
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              setRaw(null);
+            }
+          }}
+          helperText="Enter applies, Escape cancels. Parts are separated by |, e.g. p90($lat) | where service.name = api | group by host.name"
+          slotProps={{ htmlInput: { 'data-testid': 'query-raw' } }}
+        />
+        <Button onClick={() => (onChange(raw.trim()), setRaw(null))} data-testid="query-raw-apply">
+          Apply
+        </Button>
+        <Button onClick={() => setRaw(null)}>Cancel</Button>
+      </Stack>
+    );
+  }
+
+  return (
+    <Box data-testid="query-builder">
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'flex-start', mb: 1 }}>
+        {chips.map((text, i) => {
+          const error = errorOf(text, i);
+          return (
+            <Box key={`${i}:${text}`} data-testid="query-part" data-error={error || undefined}>
+              <Chip
+                label={text}
+                size="small"
+                color={error ? 'error' : 'default'}
+                variant="outlined"
+                onDelete={disabled ? undefined : () => onChange(removePart(query, i))}
+                sx={{ fontFamily: 'ui-monospace, monospace' }}
+              />
+              {error && (
+                <Typography variant="caption" color="error" component="div" sx={{ maxWidth: 360 }} data-testid="query-part-error">
+                  {error}
+                </Typography>
+              )}
+            </Box>
+          );
+        })}
+        {chips.length === 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ py: 0.25 }}>
+            {metrics.length ? 'No query yet: add an aggregation' : 'Select a metric first'}
+          </Typography>
+        )}
+      </Stack>
+      <Stack direction="row" spacing={1}>
+        <Button size="small" variant="outlined" disabled={disabled || !metrics.length} onClick={(e) => setMenu({ kind: 'agg', anchor: e.currentTarget })} data-testid="add-aggregation">
+          Aggregate
+        </Button>
+        <Button size="small" variant="outlined" disabled={disabled || !attrKeys.length} onClick={(e) => setMenu({ kind: 'group', anchor: e.currentTarget })} data-testid="add-group-by">
+          Group by
+        </Button>
+        <Button size="small" variant="outlined" disabled={disabled || !attrKeys.length} onClick={() => setWhere(true)} data-testid="add-where">
+          Where
+        </Button>
+        <Tooltip title="Edit the query as text">
+          <span>
+            <Button size="small" startIcon={<EditIcon />} disabled={disabled} onClick={() => setRaw(query)} data-testid="query-edit">
+              Edit
+            </Button>
+          </span>
+        </Tooltip>
+      </Stack>
+      <Menu open={menu !== null} anchorEl={menu?.anchor} onClose={() => setMenu(null)} slotProps={{ paper: { sx: { maxHeight: 420 } } }}>
+        {menu?.kind === 'agg' &&
+          metrics.flatMap((m) => {
+            const instrument = info.get(m.name)?.instrument;
+            const fns = instrument && instrument !== 'deleted' ? AGGREGATIONS_BY_INSTRUMENT[instrument] : [];
+            return [
+              <ListSubheader key={`h-${m.alias}`}>
+                ${m.alias} · {instrument ?? 'unknown'}
+              </ListSubheader>,
+              ...fns.map((fn) => (
+                <MenuItem
+                  key={`${m.alias}-${fn}`}
+                  onClick={() => {
+                    onChange(addPart(query, aggregationPart(fn, m.alias)));
+                    setMenu(null);
+                  }}
+                  sx={{ fontFamily: 'ui-monospace, monospace', fontSize: 13 }}
+                >
+                  {aggregationPart(fn, m.alias)}
+                </MenuItem>
+              )),
+            ];
+          })}
+        {menu?.kind === 'group' &&
+          attrKeys.map((k) => (
+            <MenuItem key={k} selected={grouped.includes(k)} onClick={() => (onChange(toggleGroupBy(query, k)), setMenu(null))} data-testid="group-by-key">
+              {k}
+            </MenuItem>
+          ))}
+      </Menu>
+      {where && <WhereDialog projectId={projectId} metrics={metrics} attrKeys={attrKeys} range={range} onAdd={(p) => onChange(addPart(query, p))} onClose={() => setWhere(false)} />}
+    </Box>
+  );
 }

@@ -1,0 +1,162 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { DEFAULT_LOGIN } from './harness';
+import { createTestMeter } from './otlpMetrics';
+import { launchBrowser, screenshot } from './pages/browser';
+import { LoginPage } from './pages/LoginPage';
+import { useLantern } from './useLantern';
+
+/**
+ * The Metrics section as a new user meets it: the help card before any metrics, then (after the
+ * OpenTelemetry metrics SDK sent some) a first dashboard made through the new-dashboard form, its
+ * table set up with the metric picker and the query builder, search and the row dialog, rename,
+ * pin, clone and delete from the menu, and the YAML tab with an error shown at its line.
+ */
+const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+const HOSTS = ['web-1', 'web-2', 'web-3'];
+
+async function sendShopMetrics(): Promise<void> {
+  const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: 'shop' });
+  const requests = m.meter.createCounter('shop.requests', { description: 'Requests served', unit: '{request}' });
+  HOSTS.forEach((host, i) => requests.add(10 * (i + 1), { host, route: '/cart' }));
+  await m.flush();
+  await m.shutdown();
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1`, { headers: { cookie: server.cookie } });
+    if (((await res.json()) as { metrics: { name: string }[] }).metrics.some((x) => x.name === 'shop.requests')) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('shop.requests never listed');
+}
+
+describe('metrics dashboards', () => {
+  let browser: Browser;
+  let page: Page;
+  const browserErrors: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+    page.on('pageerror', (err) => browserErrors.push(err.message));
+    const login = new LoginPage(page);
+    await login.goto(server.lantern.baseUrl);
+    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+    await page.waitForURL(/\/overview\/\d+/);
+  });
+  afterAll(async () => browser?.close());
+
+  const explainFailures = () =>
+    onTestFailed(async () => {
+      console.error(`--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`);
+      await screenshot(page, 'dashboards-failure').catch(() => undefined);
+    });
+  const open = (path: string) => page.goto(`${server.lantern.baseUrl}${path}`);
+
+  it('shows how to send metrics while there are none', async () => {
+    explainFailures();
+    await open('/metrics/1');
+    const help = page.getByTestId('metrics-help');
+    await help.waitFor();
+    for (const heading of ['Send metrics to the product', 'In-app metrics', 'Infrastructure metrics', 'Supported software']) await expect(help.getByText(heading, { exact: true }).count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByTestId('help-remote-write').innerText()).resolves.toContain('/api/v1/prometheus/write');
+    await expect(page.getByTestId('help-infra-collector').innerText()).resolves.toContain('hostmetrics');
+    await screenshot(page, 'dashboards-01-help');
+  });
+
+  it('creates the first dashboard and sets up its table with the picker and the query builder', async () => {
+    explainFailures();
+    await sendShopMetrics();
+    await open('/metrics/1');
+    await page.getByTestId('metrics-tab-dashboards').waitFor();
+    await page.getByTestId('new-dashboard-name').fill('Shop');
+    await page.getByTestId('new-dashboard-create').click();
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Shop"]').waitFor();
+    await page.getByTestId('table-not-configured').waitFor();
+
+    await page.getByTestId('edit-table').click();
+    const form = page.getByTestId('dash-table-form');
+    await form.getByTestId('metric-search').click();
+    await page.getByTestId('metric-option').filter({ hasText: 'shop.requests' }).click();
+    await expect(form.getByTestId('picked-metric-alias').inputValue()).resolves.toBe('requests');
+    await form.getByTestId('add-aggregation').click();
+    await page.getByRole('menuitem', { name: 'per_min($requests)' }).waitFor();
+    await page.getByRole('menuitem', { name: 'sum($requests)' }).click();
+    await form.getByTestId('add-group-by').click();
+    await page.getByRole('menuitem', { name: 'host', exact: true }).click();
+    await expect(form.getByTestId('query-part').allInnerTexts()).resolves.toEqual(['sum($requests)', 'group by host']);
+    await form.getByTestId('table-panel-row').nth(2).waitFor();
+    await screenshot(page, 'dashboards-02-edit-table');
+    await form.getByTestId('form-save').click();
+    await form.waitFor({ state: 'detached' });
+
+    const rows = page.getByTestId('dash-table-row');
+    await rows.nth(2).waitFor();
+    await expect(rows.allInnerTexts()).resolves.toEqual(expect.arrayContaining([expect.stringContaining('web-3')]));
+    await page.getByTestId('table-search').fill('web-2');
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect(rows.first().innerText()).resolves.toMatch(/web-2\s+20/);
+    await page.getByTestId('table-search').fill('');
+    await screenshot(page, 'dashboards-03-table');
+  });
+
+  it('renames, pins, clones and deletes from the menu; the picker lists pinned first', async () => {
+    explainFailures();
+    await page.getByTestId('dashboard-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit dashboard' }).click();
+    await page.getByTestId('dashboard-name-input').fill('Shop overview');
+    await page.getByTestId('dashboard-name-submit').click();
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Shop overview"]').waitFor();
+
+    await page.getByTestId('dashboard-menu').click();
+    await page.getByRole('menuitem', { name: 'Clone dashboard' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="dashboard-page"]')?.getAttribute('data-dashboard') !== 'Shop overview');
+    const cloneName = await page.getByTestId('dashboard-page').getAttribute('data-dashboard');
+    expect(cloneName).toContain('Shop overview');
+    await page.getByTestId('dashboard-pin').click();
+    await expect.poll(() => page.getByTestId('dashboard-pin').getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('dashboard-picker').click();
+    const options = page.getByTestId('dashboard-option');
+    await expect.poll(() => options.count()).toBe(2);
+    await expect(options.first().innerText()).resolves.toBe(cloneName);
+    await expect(options.first().getByTestId('dashboard-option-pin').count()).resolves.toBe(1);
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('dashboard-menu').click();
+    await page.getByRole('menuitem', { name: 'Delete dashboard' }).click();
+    await expect(page.getByTestId('confirm-title').innerText()).resolves.toBe('Delete dashboard');
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Shop overview"]').waitFor();
+  });
+
+  it('edits the dashboard as YAML: an unknown key is shown at its line and nothing changes; valid YAML saves', async () => {
+    explainFailures();
+    await page.getByTestId('dash-tab-yaml').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBe('yaml');
+    const editor = page.locator('[data-testid="yaml-editor"] .cm-content');
+    await editor.waitFor();
+    await expect(editor.innerText()).resolves.toContain('name: Shop overview');
+    // Rename through YAML, with a typo'd key on the way.
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\ncolour: red');
+    await page.getByTestId('yaml-save-top').click();
+    const errors = page.getByTestId('yaml-errors');
+    await errors.waitFor();
+    await expect(errors.innerText()).resolves.toMatch(/Line \d+: colour: unknown key/);
+    await page.locator('.cm-lintRange-error').first().waitFor();
+    await screenshot(page, 'dashboards-04-yaml-error');
+
+    const text = await editor.innerText();
+    await editor.click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(text.replace(/\n+colour: red\s*$/, '\n').replace('name: Shop overview', 'name: Shop from YAML'));
+    await page.getByTestId('yaml-save-bottom').click();
+    await page.getByText('The dashboard has beed successfully updated from the YAML').waitFor();
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Shop from YAML"]').waitFor();
+    await expect(page.getByTestId('yaml-download').getAttribute('href')).resolves.toMatch(/\/yaml$/);
+
+    // The address restores the tab.
+    await page.reload();
+    await page.getByTestId('yaml-tab').waitFor();
+  });
+});
