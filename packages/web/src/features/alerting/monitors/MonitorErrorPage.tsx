@@ -1,6 +1,104 @@
-import { Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import CloseIcon from '@mui/icons-material/Close';
+import { Alert, Button, Card, CardContent, Checkbox, FormControlLabel, IconButton, MenuItem, Skeleton, Stack, TextField, Typography } from '@mui/material';
+import type { ErrorMatcher, Monitor } from '@lantern/shared';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { NotFoundPage } from '../../../app/NotFoundPage';
+import { paths } from '../../../lib/routes/paths';
+import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
+import { MonitorHeader } from './MonitorHeader';
+import { useMonitor, useSaveMonitor } from './monitorsApi';
+import { NotifyFields } from './NotifyFields';
 
-/** Error monitor: being built in this session (A2); replaced before the session ends. */
+const blank = (): ErrorMatcher => ({ attr: '', op: '=', value: '' });
+
+/** Spec platform §2.10: the error monitor form (new at monitors/new-error, edit at monitors/:id/error). */
 export function MonitorErrorPage() {
-  return <Typography data-testid="wip">Error monitor</Typography>;
+  const projectId = useProjectIdParam();
+  const { monitorId } = useParams();
+  const existing = useMonitor(projectId ?? 0, monitorId);
+  if (projectId === undefined) return <NotFoundPage />;
+  if (monitorId && existing.error) return <Alert severity="error">{existing.error.message}</Alert>;
+  if (monitorId && existing.isPending) return <Skeleton variant="rectangular" height={300} />;
+  return <ErrorMonitorForm key={monitorId ?? 'new'} projectId={projectId} monitor={existing.data?.monitor} />;
+}
+
+function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?: Monitor }) {
+  const init = monitor?.type === 'error' && 'matchers' in monitor.params ? monitor.params : undefined;
+  const [name, setName] = useState(monitor?.name ?? '');
+  const [onNew, setOnNew] = useState(init?.notifyOnNewErrors ?? true);
+  const [onRecurring, setOnRecurring] = useState(init?.notifyOnRecurringErrors ?? false);
+  const [matchers, setMatchers] = useState<ErrorMatcher[]>([...(init?.matchers ?? []), blank()]);
+  const [everyone, setEveryone] = useState(monitor?.notifyEveryoneByEmail ?? true);
+  const [channelIds, setChannelIds] = useState<number[]>(monitor?.channelIds ?? []);
+  const [submitted, setSubmitted] = useState(false);
+  const save = useSaveMonitor(projectId, 'error');
+  const navigate = useNavigate();
+  const nameErr = submitted && !name.trim() ? "Name can't be empty" : undefined;
+  const setAt = (i: number, m: ErrorMatcher) => {
+    const next = matchers.map((x, j) => (j === i ? m : x));
+    // At least one blank row is always there to type into.
+    setMatchers(next.some((x) => !x.attr && !x.value) ? next : [...next, blank()]);
+  };
+
+  const onSave = () => {
+    setSubmitted(true);
+    if (!name.trim()) return;
+    const body = { name, notifyEveryoneByEmail: everyone, channelIds, params: { notifyOnNewErrors: onNew, notifyOnRecurringErrors: onRecurring, matchers: matchers.filter((m) => m.attr && m.value) } };
+    save.mutate({ id: monitor?.id, body }, { onSuccess: () => navigate(paths.monitors(projectId)) });
+  };
+
+  return (
+    <Stack spacing={2} sx={{ maxWidth: 900 }} data-testid="error-monitor-form">
+      <MonitorHeader projectId={projectId} title={monitor ? monitor.name : 'New errors monitor'} monitor={monitor} />
+      <Card variant="outlined">
+        <CardContent>
+          <Stack spacing={2} component="form" onSubmit={(e) => (e.preventDefault(), onSave())}>
+            <TextField size="small" label="Monitor name" value={name} onChange={(e) => setName(e.target.value)} error={Boolean(nameErr)} helperText={nameErr} slotProps={{ htmlInput: { 'data-testid': 'monitor-name-input' } }} />
+            <Stack direction="row" spacing={2}>
+              <FormControlLabel control={<Checkbox checked={onNew} onChange={(e) => setOnNew(e.target.checked)} data-testid="notify-new" />} label="Notify on new errors" />
+              <FormControlLabel control={<Checkbox checked={onRecurring} onChange={(e) => setOnRecurring(e.target.checked)} data-testid="notify-recurring" />} label="Notify on recurring errors" />
+            </Stack>
+            <div>
+              <Typography variant="subtitle2" gutterBottom>
+                Only errors whose attributes match (all of them)
+              </Typography>
+              <Stack spacing={1}>
+                {matchers.map((m, i) => (
+                  <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="matcher-row">
+                    {i > 0 && (
+                      <Typography variant="caption" color="text.secondary" sx={{ width: 32 }}>
+                        AND
+                      </Typography>
+                    )}
+                    <TextField size="small" label="Attribute" placeholder="service.name" value={m.attr} onChange={(e) => setAt(i, { ...m, attr: e.target.value })} sx={{ flex: 1, ml: i === 0 ? '40px' : 0 }} slotProps={{ htmlInput: { 'data-testid': 'matcher-attr' } }} />
+                    <TextField select size="small" value={m.op} onChange={(e) => setAt(i, { ...m, op: e.target.value as '=' | '!=' })} sx={{ width: 80 }} slotProps={{ htmlInput: { 'data-testid': 'matcher-op' } }}>
+                      <MenuItem value="=">=</MenuItem>
+                      <MenuItem value="!=">!=</MenuItem>
+                    </TextField>
+                    <TextField size="small" label="Value" value={m.value} onChange={(e) => setAt(i, { ...m, value: e.target.value })} sx={{ flex: 1 }} slotProps={{ htmlInput: { 'data-testid': 'matcher-value' } }} />
+                    <IconButton size="small" aria-label="Remove matcher" disabled={matchers.length === 1} onClick={() => setMatchers(matchers.length > 1 ? matchers.filter((_, j) => j !== i) : [blank()])}>
+                      <CloseIcon fontSize="small" />
+                    </IconButton>
+                  </Stack>
+                ))}
+                <Button size="small" startIcon={<AddIcon />} onClick={() => setMatchers([...matchers, blank()])} sx={{ alignSelf: 'flex-start' }}>
+                  Add a matcher
+                </Button>
+              </Stack>
+            </div>
+            <NotifyFields projectId={projectId} everyone={everyone} onEveryone={setEveryone} channelIds={channelIds} onChannelIds={setChannelIds} />
+            {save.error && <Alert severity="error">{save.error.message}</Alert>}
+            <Stack direction="row" spacing={1}>
+              <Button type="submit" variant="contained" disabled={save.isPending} data-testid="monitor-save">
+                {monitor ? 'Save' : 'Create monitor'}
+              </Button>
+              <Button onClick={() => navigate(paths.monitors(projectId))}>Cancel</Button>
+            </Stack>
+          </Stack>
+        </CardContent>
+      </Card>
+    </Stack>
+  );
 }

@@ -1,6 +1,131 @@
-import { Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { Alert, Box, Button, Chip, IconButton, Link, Menu, MenuItem, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import PauseIcon from '@mui/icons-material/Pause';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import EditIcon from '@mui/icons-material/Edit';
+import DeleteIcon from '@mui/icons-material/Delete';
+import { MonitorState, type Monitor } from '@lantern/shared';
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Pager, usePager } from '../../../components/Pager';
+import { useConfirm } from '../../../components/feedback/ConfirmProvider';
+import { formatDateTime } from '../../../lib/format/dateTime';
+import { paths } from '../../../lib/routes/paths';
+import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
+import { useAddressState } from '../../../lib/url/useAddressState';
+import { NotFoundPage } from '../../../app/NotFoundPage';
+import { useDeleteMonitor, useMonitors, useSetMonitorState } from './monitorsApi';
 
-/** Monitors: being built in this session (A2); replaced before the session ends. */
+const STATE_COLOR: Record<MonitorState, 'default' | 'success' | 'error' | 'warning' | 'info'> = { active: 'success', paused: 'default', firing: 'error', 'no-data': 'warning', failed: 'error' };
+const editPath = (m: Monitor) => (m.type === 'metric' ? paths.monitorMetric(m.projectId, m.id) : paths.monitorError(m.projectId, m.id));
+const alertsOf = (m: Monitor, state: 'open' | 'closed') => paths.alerts(m.projectId, { q: `monitor:${m.id}`, 'attrs.alert.state': state });
+
+/** Spec platform §2.8: Create monitor menu, state chips, the monitor table with its actions. */
 export function MonitorListPage() {
-  return <Typography data-testid="wip">Monitors</Typography>;
+  const projectId = useProjectIdParam();
+  const address = useAddressState();
+  const stateParam = address.params.get('state') ?? '';
+  const state = MonitorState.safeParse(stateParam).success ? (stateParam as MonitorState) : '';
+  const list = useMonitors(projectId ?? 0, state);
+  const all = useMonitors(projectId ?? 0, '');
+  const setState = useSetMonitorState(projectId ?? 0);
+  const remove = useDeleteMonitor(projectId ?? 0);
+  const confirm = useConfirm();
+  const navigate = useNavigate();
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const monitors = list.data?.monitors ?? [];
+  const pager = usePager(monitors.length, 10);
+  if (projectId === undefined) return <NotFoundPage />;
+
+  const onDelete = async (m: Monitor) => {
+    if (await confirm({ title: 'Delete monitor', message: `Do you really want to delete "${m.name}" monitor?` })) remove.mutate(m.id);
+  };
+
+  return (
+    <Stack spacing={2} data-testid="monitor-list">
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <Button variant="contained" startIcon={<AddIcon />} onClick={(e) => setMenu(e.currentTarget)} data-testid="create-monitor">
+          Create monitor
+        </Button>
+        <Menu open={menu !== null} anchorEl={menu} onClose={() => setMenu(null)}>
+          <MenuItem onClick={() => navigate(paths.monitorMetricNew(projectId))} data-testid="create-metric-monitor">
+            Metrics monitor
+          </MenuItem>
+          <MenuItem onClick={() => navigate(paths.monitorErrorNew(projectId))} data-testid="create-error-monitor">
+            Errors monitor
+          </MenuItem>
+        </Menu>
+        <Box sx={{ flexGrow: 1 }} />
+        <Chip label={`All ${all.data?.count ?? ''}`} color={state === '' ? 'primary' : 'default'} onClick={() => address.set({ state: null })} data-testid="monitor-state-all" />
+        {(all.data?.states ?? []).map((s) => (
+          <Chip key={s.state} label={`${s.state} ${s.count}`} color={state === s.state ? 'primary' : 'default'} onClick={() => address.set({ state: s.state })} data-testid={`monitor-state-${s.state}`} />
+        ))}
+      </Stack>
+      {list.error && <Alert severity="error">{list.error.message}</Alert>}
+      {list.isPending ? (
+        <Skeleton variant="rectangular" height={200} />
+      ) : monitors.length === 0 ? (
+        <Typography sx={{ py: 4, textAlign: 'center' }} color="text.secondary" data-testid="monitors-empty">
+          There are no monitors
+        </Typography>
+      ) : (
+        <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" data-testid="monitor-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>Monitor Name</TableCell>
+                <TableCell>Type</TableCell>
+                <TableCell>State</TableCell>
+                <TableCell>Alerts</TableCell>
+                <TableCell>Last activity at</TableCell>
+                <TableCell align="right">Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {monitors.slice(pager.start, pager.end).map((m) => (
+                <TableRow key={m.id} hover data-testid="monitor-row" data-monitor={m.name}>
+                  <TableCell>
+                    <Link component={RouterLink} to={editPath(m)} data-testid="monitor-name">
+                      {m.name}
+                    </Link>
+                  </TableCell>
+                  <TableCell>{m.type}</TableCell>
+                  <TableCell>
+                    <Tooltip title={m.stateReason}>
+                      <Chip size="small" label={m.state} color={STATE_COLOR[m.state]} data-testid="monitor-state" />
+                    </Tooltip>
+                  </TableCell>
+                  <TableCell>
+                    <Stack direction="row" spacing={0.5}>
+                      <Chip size="small" clickable component={RouterLink} to={alertsOf(m, 'open')} label={`${m.alertOpenCount} open`} color={m.alertOpenCount ? 'error' : 'default'} variant="outlined" data-testid="monitor-open-alerts" />
+                      <Chip size="small" clickable component={RouterLink} to={alertsOf(m, 'closed')} label={`${m.alertClosedCount} closed`} variant="outlined" data-testid="monitor-closed-alerts" />
+                    </Stack>
+                  </TableCell>
+                  <TableCell>{formatDateTime(new Date(m.lastCheckAt ?? m.updatedAt ?? m.createdAt))}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={m.state === 'paused' ? 'Resume' : 'Pause'}>
+                      <IconButton size="small" onClick={() => setState.mutate({ id: m.id, state: m.state === 'paused' ? 'active' : 'paused' })} data-testid={m.state === 'paused' ? 'monitor-resume' : 'monitor-pause'}>
+                        {m.state === 'paused' ? <PlayArrowIcon fontSize="small" /> : <PauseIcon fontSize="small" />}
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title="Edit">
+                      <IconButton size="small" component={RouterLink} to={editPath(m)} data-testid="monitor-edit">
+                        <EditIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title="Delete">
+                      <IconButton size="small" onClick={() => void onDelete(m)} data-testid="monitor-delete">
+                        <DeleteIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {monitors.length > 10 && <Pager pager={pager} />}
+        </Box>
+      )}
+    </Stack>
+  );
 }

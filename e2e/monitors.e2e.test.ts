@@ -1,0 +1,152 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { DEFAULT_LOGIN } from './harness';
+import { createTestMeter } from './otlpMetrics';
+import { launchBrowser, screenshot } from './pages/browser';
+import { LoginPage } from './pages/LoginPage';
+import { useLantern } from './useLantern';
+
+/**
+ * Monitors as a person sets them up, over a gauge sent with the OpenTelemetry metrics SDK: the
+ * empty list, a metric monitor through its form (every validation message at its field, nothing
+ * saved until valid, the preview chart and its "would have fired" line), the form prefilled from
+ * a tracing Monitor menu's address, an error monitor with matchers, and pause / resume / delete.
+ */
+const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+
+async function sendQueueMetrics(): Promise<void> {
+  const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: 'worker' });
+  const depth = m.meter.createObservableGauge('queue.depth', { description: 'Jobs waiting' });
+  depth.addCallback((r) => {
+    r.observe(42, { queue: 'emails' });
+    r.observe(3, { queue: 'reports' });
+  });
+  await m.flush();
+  await m.shutdown();
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1`, { headers: { cookie: server.cookie } });
+    if (((await res.json()) as { metrics: { name: string }[] }).metrics.some((x) => x.name === 'queue.depth')) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('queue.depth never listed');
+}
+
+async function monitorsSaved(): Promise<{ name: string; state: string; type: string }[]> {
+  const res = await fetch(`${server.lantern.baseUrl}/api/v1/projects/1/monitors`, { headers: { cookie: server.cookie } });
+  return ((await res.json()) as { monitors: { name: string; state: string; type: string }[] }).monitors;
+}
+
+describe('monitors', () => {
+  let browser: Browser;
+  let page: Page;
+  const browserErrors: string[] = [];
+
+  beforeAll(async () => {
+    await sendQueueMetrics();
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+    page.on('pageerror', (err) => browserErrors.push(err.message));
+    const login = new LoginPage(page);
+    await login.goto(server.lantern.baseUrl);
+    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+    await page.waitForURL(/\/overview\/\d+/);
+  });
+  afterAll(async () => browser?.close());
+
+  const explainFailures = () =>
+    onTestFailed(async () => {
+      console.error(`--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`);
+      await screenshot(page, 'monitors-failure').catch(() => undefined);
+    });
+
+  it('says there are none yet', async () => {
+    explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors`);
+    await page.getByTestId('monitors-empty').waitFor();
+    await expect(page.getByTestId('monitors-empty').innerText()).resolves.toBe('There are no monitors');
+  });
+
+  it('creates a metric monitor: validation at its fields, the preview and how often it would have fired', async () => {
+    explainFailures();
+    await page.getByTestId('create-monitor').click();
+    await page.getByTestId('create-metric-monitor').click();
+    const form = page.getByTestId('metric-monitor-form');
+    await form.waitFor();
+    await form.getByTestId('monitor-save').click();
+    await expect(form.innerText()).resolves.toContain("Name can't be empty");
+    await expect(form.getByTestId('metrics-error').innerText()).resolves.toBe('at least one metric is required');
+
+    await form.getByTestId('monitor-name-input').fill('Email queue backlog');
+    await form.getByTestId('metric-search').click();
+    await page.getByTestId('metric-option').filter({ hasText: 'queue.depth' }).click();
+    await form.getByTestId('add-aggregation').click();
+    await page.getByRole('menuitem', { name: 'max($depth)' }).click();
+    await form.getByTestId('add-group-by').click();
+    await page.getByRole('menuitem', { name: 'queue', exact: true }).click();
+    await form.getByTestId('monitor-chart').waitFor();
+
+    await form.getByTestId('monitor-save').click();
+    await expect(form.innerText()).resolves.toContain('At least min value is required');
+    await form.getByTestId('monitor-min').fill('10');
+    await form.getByTestId('monitor-max').fill('5');
+    await form.getByTestId('monitor-save').click();
+    await expect(form.innerText()).resolves.toContain('Max value should be greater than min');
+    expect(await monitorsSaved()).toEqual([]);
+
+    await form.getByTestId('monitor-min').fill('');
+    await form.getByTestId('monitor-max').fill('20');
+    await form.getByTestId('monitor-for').getByRole('combobox').click();
+    await page.getByRole('option', { name: '1 minute' }).click();
+    // The emails queue (42) is over 20 in every point of the preview.
+    await expect.poll(() => form.getByTestId('monitor-would-fire').innerText()).toMatch(/would have fired [1-9]\d* times?/);
+    await screenshot(page, 'monitors-01-metric-form');
+    await form.getByTestId('monitor-save').click();
+    await page.getByTestId('monitor-table').waitFor();
+    const row = page.locator('[data-testid="monitor-row"][data-monitor="Email queue backlog"]');
+    await row.waitFor();
+    await expect(row.innerText()).resolves.toContain('metric');
+    expect(await monitorsSaved()).toEqual([expect.objectContaining({ name: 'Email queue backlog', type: 'metric' })]);
+  });
+
+  it('opens prefilled from a tracing Monitor menu address', async () => {
+    explainFailures();
+    const q = new URLSearchParams({ name: 'http:api > GET /users', metric: 'lantern.tracing.spans', alias: 'spans', query: 'p90($spans) | where .group_id = 123' });
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
+    const form = page.getByTestId('metric-monitor-form');
+    await form.waitFor();
+    await expect(form.getByTestId('monitor-name-input').inputValue()).resolves.toBe('http:api > GET /users');
+    await expect(form.getByTestId('picked-metric-name').inputValue()).resolves.toBe('lantern.tracing.spans');
+    await expect(form.getByTestId('picked-metric-alias').inputValue()).resolves.toBe('spans');
+    await expect.poll(() => form.getByTestId('query-part').locator('.MuiChip-label').allInnerTexts()).toEqual(['p90($spans)', 'where .group_id = 123']);
+    // No spans were sent here: the server says so under the chip, and the preview has no data.
+    await expect(form.getByTestId('query-part-error').first().innerText()).resolves.toContain('lantern.tracing.spans');
+    await form.getByTestId('monitor-chart-empty').waitFor();
+  });
+
+  it('creates an error monitor with a matcher, then pauses, resumes and deletes it from the list', async () => {
+    explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-error`);
+    const form = page.getByTestId('error-monitor-form');
+    await form.getByTestId('monitor-name-input').fill('Checkout errors');
+    await form.getByTestId('matcher-attr').first().fill('service.name');
+    await form.getByTestId('matcher-value').first().fill('checkout');
+    // A blank row is always there to type into.
+    await expect.poll(() => form.getByTestId('matcher-row').count()).toBe(2);
+    await screenshot(page, 'monitors-02-error-form');
+    await form.getByTestId('monitor-save').click();
+    const row = page.locator('[data-testid="monitor-row"][data-monitor="Checkout errors"]');
+    await row.waitFor();
+    expect((await monitorsSaved()).find((m) => m.name === 'Checkout errors')).toMatchObject({ type: 'error', state: 'active' });
+
+    await row.getByTestId('monitor-pause').click();
+    await expect.poll(() => row.getByTestId('monitor-state').innerText()).toBe('paused');
+    await row.getByTestId('monitor-resume').click();
+    await expect.poll(() => row.getByTestId('monitor-state').innerText()).toBe('active');
+    await screenshot(page, 'monitors-03-list');
+    await row.getByTestId('monitor-delete').click();
+    await expect(page.getByText('Do you really want to delete "Checkout errors" monitor?').count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await monitorsSaved()).map((m) => m.name)).toEqual(['Email queue backlog']);
+  });
+});
