@@ -1,9 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN } from './harness';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestMeter } from './otlpMetrics';
-import { launchBrowser, screenshot } from './pages/browser';
-import { LoginPage } from './pages/LoginPage';
+import { screenshot } from './pages/browser';
+import { useSignedInPage } from './pages/session';
 import { useLantern } from './useLantern';
 
 /**
@@ -30,26 +29,12 @@ async function sendShopMetrics(): Promise<void> {
 }
 
 describe('metrics dashboards', () => {
-  let browser: Browser;
+  const session = useSignedInPage(server, 'dashboards');
+  const explainFailures = session.explainFailures;
   let page: Page;
-  const browserErrors: string[] = [];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(server.lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
+  beforeAll(() => {
+    page = session.page();
   });
-  afterAll(async () => browser?.close());
-
-  const explainFailures = () =>
-    onTestFailed(async () => {
-      console.error(`--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`);
-      await screenshot(page, 'dashboards-failure').catch(() => undefined);
-    });
   const open = (path: string) => page.goto(`${server.lantern.baseUrl}${path}`);
 
   it('shows how to send metrics while there are none', async () => {

@@ -1,9 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN } from './harness';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestMeter } from './otlpMetrics';
-import { launchBrowser, screenshot } from './pages/browser';
-import { LoginPage } from './pages/LoginPage';
+import { screenshot } from './pages/browser';
+import { useSignedInPage } from './pages/session';
 import { useLantern } from './useLantern';
 
 /**
@@ -37,27 +36,12 @@ async function monitorsSaved(): Promise<{ name: string; state: string; type: str
 }
 
 describe('monitors', () => {
-  let browser: Browser;
+  const session = useSignedInPage(server, 'monitors', sendQueueMetrics);
+  const explainFailures = session.explainFailures;
   let page: Page;
-  const browserErrors: string[] = [];
-
-  beforeAll(async () => {
-    await sendQueueMetrics();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(server.lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
+  beforeAll(() => {
+    page = session.page();
   });
-  afterAll(async () => browser?.close());
-
-  const explainFailures = () =>
-    onTestFailed(async () => {
-      console.error(`--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`);
-      await screenshot(page, 'monitors-failure').catch(() => undefined);
-    });
 
   it('says there are none yet', async () => {
     explainFailures();

@@ -7,6 +7,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
+import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
 import { useMonitor, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
@@ -89,13 +90,7 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
               </Stack>
             </div>
             <NotifyFields projectId={projectId} everyone={everyone} onEveryone={setEveryone} channelIds={channelIds} onChannelIds={setChannelIds} />
-            {save.error && <Alert severity="error">{save.error.message}</Alert>}
-            <Stack direction="row" spacing={1}>
-              <Button type="submit" variant="contained" disabled={save.isPending} data-testid="monitor-save">
-                {monitor ? 'Save' : 'Create monitor'}
-              </Button>
-              <Button onClick={() => navigate(paths.monitors(projectId))}>Cancel</Button>
-            </Stack>
+            <MonitorFormActions projectId={projectId} isNew={!monitor} saving={save.isPending} error={save.error?.message} />
           </Stack>
         </CardContent>
       </Card>

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Card, CardContent, MenuItem, Skeleton, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Card, CardContent, MenuItem, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import { FOR_DURATION_CHOICES, MetricMonitorParams, type MetricAlias, type Monitor } from '@lantern/shared';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -14,6 +14,7 @@ import { UNITS, unitLabel } from '../../metrics/dashboards/grid/units';
 import { MetricsPicker } from '../../metrics/query/MetricsPicker';
 import { MetricsQueryBuilder } from '../../metrics/query/MetricsQueryBuilder';
 import { withAllowedRange } from '../alerts/allowedRange';
+import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
 import { useMonitor, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
@@ -146,13 +147,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 </TextField>
               </Stack>
               <NotifyFields projectId={projectId} everyone={everyone} onEveryone={setEveryone} channelIds={channelIds} onChannelIds={setChannelIds} />
-              {save.error && <Alert severity="error">{save.error.message}</Alert>}
-              <Stack direction="row" spacing={1}>
-                <Button type="submit" variant="contained" disabled={save.isPending} data-testid="monitor-save">
-                  {monitor ? 'Save' : 'Create monitor'}
-                </Button>
-                <Button onClick={() => navigate(paths.monitors(projectId))}>Cancel</Button>
-              </Stack>
+              <MonitorFormActions projectId={projectId} isNew={!monitor} saving={save.isPending} error={save.error?.message} />
             </Stack>
           </CardContent>
         </Card>

@@ -1,0 +1,34 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
+import { DEFAULT_LOGIN } from '../harness';
+import type { TestLantern } from '../useLantern';
+import { launchBrowser, screenshot } from './browser';
+import { LoginPage } from './LoginPage';
+
+/**
+ * A browser signed in to the file's server, opened before its tests (after `before`, e.g. sending
+ * telemetry) and closed after them; `explainFailures()` prints the server's output and the page's
+ * errors and saves a screenshot when a test fails.
+ */
+export function useSignedInPage(server: TestLantern, name: string, before?: () => Promise<void>) {
+  const s = { browser: undefined as Browser | undefined, page: undefined as unknown as Page, errors: [] as string[] };
+  beforeAll(async () => {
+    await before?.();
+    s.browser = await launchBrowser();
+    s.page = await (await s.browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+    s.page.on('pageerror', (err) => s.errors.push(err.message));
+    const login = new LoginPage(s.page);
+    await login.goto(server.lantern.baseUrl);
+    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+    await s.page.waitForURL(/\/overview\/\d+/);
+  });
+  afterAll(async () => s.browser?.close());
+  return {
+    page: () => s.page,
+    explainFailures: () =>
+      onTestFailed(async () => {
+        console.error(`--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${s.errors.join('\n')}`);
+        await screenshot(s.page, `${name}-failure`).catch(() => undefined);
+      }),
+  };
+}
