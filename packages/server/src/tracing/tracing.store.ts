@@ -38,10 +38,11 @@ export function createTracingStore(store: TelemetryStore) {
           AND (id = ${param.uint64(spanId)} OR (is_event AND parent_id = ${param.uint64(spanId)}))
         ORDER BY is_event, time
         LIMIT ${param.uint32(MAX_SPAN_EVENTS + 1)}`);
-      const spanRow = rows.find((r) => !r.is_event && r.id === spanId.toString());
+      // A span with the events under it, or a log or event row opened by its own id (no events of its own).
+      const spanRow = rows.find((r) => !r.is_event && r.id === spanId.toString()) ?? rows.find((r) => r.is_event && r.id === spanId.toString());
       if (!spanRow) return null;
       const { span } = toTraceRow(spanRow);
-      const events = rows.filter((r) => r.is_event).map(toTraceRow);
+      const events = spanRow.is_event ? [] : rows.filter((r) => r.is_event && r.parent_id === spanRow.id).map(toTraceRow);
       return {
         ...span,
         durationSelf: span.duration,
@@ -64,15 +65,18 @@ export function createTracingStore(store: TelemetryStore) {
           AND (id IN ${spanIds} OR (is_event AND parent_id IN ${spanIds}))
         ORDER BY time
         LIMIT ${param.uint32(ids.length * (MAX_SPAN_EVENTS + 1))}`);
-      const byKey = new Map<string, Span>();
-      for (const r of rows) if (!r.is_event) byKey.set(`${r.trace_uuid}/${r.id}`, { ...toTraceRow(r).span, durationSelf: 0, startPct: 0, endPct: 0 });
+      // Every row asked for by its own id is a row of the answer: spans, and logs and events listed
+      // as themselves; a span also carries the events under it.
+      const spans = new Map<string, Span>();
+      const events = new Map<string, Span>();
+      for (const r of rows) (r.is_event ? events : spans).set(`${r.trace_uuid}/${r.id}`, { ...toTraceRow(r).span, durationSelf: 0, startPct: 0, endPct: 0 });
       for (const r of rows) {
         if (!r.is_event) continue;
-        const owner = byKey.get(`${r.trace_uuid}/${r.parent_id}`);
+        const owner = spans.get(`${r.trace_uuid}/${r.parent_id}`);
         if (owner && (owner.events?.length ?? 0) < MAX_SPAN_EVENTS) (owner.events ??= []).push(toEvent(toTraceRow(r)));
       }
       return ids.flatMap((r) => {
-        const s = byKey.get(`${r.trace_uuid}/${r.id}`);
+        const s = spans.get(`${r.trace_uuid}/${r.id}`) ?? events.get(`${r.trace_uuid}/${r.id}`);
         return s ? [{ ...s, durationSelf: s.duration }] : [];
       });
     },
