@@ -1,10 +1,15 @@
-import { MetricsListResponse } from '@lantern/shared';
-import { useQuery } from '@tanstack/react-query';
+import { MetricAttrKeysResponse, MetricsListResponse, MetricsStatsResponse, MetricTimeseriesResponse } from '@lantern/shared';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api/apiClient';
+
+type Range = { time_gte: string; time_lt: string };
 
 /** Keys of the metrics calls: `['metrics', projectId, name, params]`. */
 export const metricsKeys = {
   list: (projectId: number) => ['metrics', projectId, 'list'] as const,
+  stats: (projectId: number, params: object) => ['metrics', projectId, 'stats', params] as const,
+  attrKeys: (projectId: number, params: object) => ['metrics', projectId, 'attr-keys', params] as const,
+  timeseries: (projectId: number, params: object) => ['metrics', projectId, 'timeseries', params] as const,
 };
 
 /** The project's metrics (catalogue): name, description, instrument, unit, attribute keys. */
@@ -14,5 +19,35 @@ export function useMetricsList(projectId: number | undefined) {
     queryFn: ({ signal }) => apiGet(MetricsListResponse, `/api/v1/metrics/${projectId}`, undefined, signal),
     enabled: projectId !== undefined,
     staleTime: 30_000,
+  });
+}
+
+/** Metrics seen in the range with their number of timeseries, filtered by attribute keys they all have. */
+export function useMetricsStats(projectId: number, p: Range & { attr_key: string[] }) {
+  return useQuery({
+    queryKey: metricsKeys.stats(projectId, p),
+    queryFn: ({ signal }) => apiGet(MetricsStatsResponse, `/api/v1/metrics/${projectId}/stats`, p, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Attribute keys with the number of metrics having each (all metrics when `metric` is empty). */
+export function useMetricAttrKeys(projectId: number, p: Range & { metric: string[] }) {
+  return useQuery({
+    queryKey: metricsKeys.attrKeys(projectId, p),
+    queryFn: ({ signal }) => apiGet(MetricAttrKeysResponse, `/api/v1/metrics/${projectId}/attr-keys`, p, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Timeseries of a metrics query; the server's per-part errors come back in `query.parts`. */
+export function useMetricTimeseries(projectId: number, p: (Range & { metric: string[]; alias: string[]; query: string }) | undefined) {
+  return useQuery({
+    queryKey: metricsKeys.timeseries(projectId, p ?? {}),
+    queryFn: ({ signal }) => apiGet(MetricTimeseriesResponse, `/api/v1/metrics/${projectId}/timeseries`, p, signal),
+    enabled: p !== undefined && p.metric.length > 0,
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+    retry: false,
   });
 }

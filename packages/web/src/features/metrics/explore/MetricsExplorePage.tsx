@@ -1,6 +1,84 @@
-import { Typography } from '@mui/material';
+import type { Metric, MetricAlias } from '@lantern/shared';
+import { Alert, Box, LinearProgress, Paper, Skeleton } from '@mui/material';
+import { useCallback, useMemo, useState } from 'react';
+import { DateRangePicker } from '../../../components/date/DateRangePicker';
+import { useDateRange } from '../../../components/date/useDateRange';
+import { PageToolbar } from '../../../components/PageToolbar';
+import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
+import { useAddressState } from '../../../lib/url/useAddressState';
+import { useMetricAttrKeys, useMetricsStats } from '../metricsApi';
+import { suggestAlias } from '../query/queryEdit';
+import { AttrKeyList } from './AttrKeyList';
+import { defaultQuery, metricsFromParams, metricsToParams } from './exploreState';
+import { ExploreMetricDialog } from './ExploreMetricDialog';
+import { MetricsTable } from './MetricsTable';
 
-/** Metrics explore: being built in this session (M1); replaced before the session ends. */
+/** The dialog's range is limited to 90 days (spec tracing §Metrics explore); the page shares it. */
+const MAX_DAYS = 90;
+
+/**
+ * Metrics explore (`/metrics/:projectId/explore`): attribute keys on the side filter the metrics
+ * seen in the range; a row opens 'Explore metric'. Everything is in the address: `attr_key`
+ * (checked keys), `metric` / `alias` (the dialog's metrics) and `query`.
+ */
 export function MetricsExplorePage() {
-  return <Typography data-testid="wip">Metrics explore</Typography>;
+  const projectId = useProjectIdParam() ?? 0;
+  const dateRange = useDateRange({ maxDays: MAX_DAYS });
+  const address = useAddressState();
+  const attrKeys = address.params.getAll('attr_key');
+  const names = address.params.getAll('metric');
+  const aliases = address.params.getAll('alias');
+  const query = address.params.get('query') ?? '';
+  const picked = useMemo(() => metricsFromParams(names, aliases), [names.join('\n'), aliases.join('\n')]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const stats = useMetricsStats(projectId, { ...dateRange.apiParams, attr_key: attrKeys });
+  const keys = useMetricAttrKeys(projectId, { ...dateRange.apiParams, metric: [] });
+
+  const open = useCallback(
+    (m: Metric) => {
+      const alias = suggestAlias(m.name, []);
+      address.set({ ...metricsToParams([{ name: m.name, alias }]), query: defaultQuery(alias, m.instrument) });
+    },
+    [address],
+  );
+  // Removing the last metric keeps the dialog open for the next one.
+  const [emptied, setEmptied] = useState(false);
+  const setMetrics = useCallback(
+    (m: MetricAlias[]) => {
+      setEmptied(m.length === 0);
+      address.set(metricsToParams(m));
+    },
+    [address],
+  );
+  const setQuery = useCallback((q: string) => address.set({ query: q || null }), [address]);
+  const close = useCallback(() => {
+    setEmptied(false);
+    address.set({ metric: null, alias: null, query: null });
+  }, [address]);
+
+  return (
+    <Box data-testid="metrics-explore">
+      <PageToolbar title="Explore metrics">
+        <DateRangePicker state={dateRange} />
+      </PageToolbar>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '260px minmax(0, 1fr)' }, gap: 2, mt: 2 }}>
+        <Paper variant="outlined" sx={{ p: 1.5, alignSelf: 'start' }}>
+          {keys.error ? <Alert severity="error">{keys.error.message}</Alert> : <AttrKeyList keys={keys.data?.items ?? []} selected={attrKeys} onChange={(k) => address.set({ attr_key: k })} />}
+        </Paper>
+        <Paper variant="outlined" sx={{ p: 1.5, minWidth: 0, position: 'relative' }}>
+          {stats.isFetching && stats.data && <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, height: 2 }} />}
+          {stats.error ? (
+            <Alert severity="error">{stats.error.message}</Alert>
+          ) : !stats.data ? (
+            <Skeleton variant="rectangular" height={240} />
+          ) : (
+            <MetricsTable metrics={stats.data.metrics} hasMore={stats.data.hasMore} onOpen={open} />
+          )}
+        </Paper>
+      </Box>
+      {(names.length > 0 || emptied) && (
+        <ExploreMetricDialog projectId={projectId} metrics={picked} query={query} onMetrics={setMetrics} onQuery={setQuery} onClose={close} dateRange={dateRange} />
+      )}
+    </Box>
+  );
 }

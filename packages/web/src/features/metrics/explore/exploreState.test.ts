@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { defaultQuery, metricsFromParams, metricsToParams, sortMetrics } from './exploreState';
+
+describe('metrics explore state', () => {
+  it('pairs metric and alias params both ways', () => {
+    const m = metricsFromParams(['a.b', 'c'], ['b']);
+    expect(m).toEqual([
+      { name: 'a.b', alias: 'b' },
+      { name: 'c', alias: '' },
+    ]);
+    expect(metricsToParams(m)).toEqual({ metric: ['a.b', 'c'], alias: ['b', ''] });
+  });
+
+  it('opens a metric with an aggregation its instrument offers', () => {
+    expect(defaultQuery('req', 'counter')).toBe('per_min($req)');
+    expect(defaultQuery('mem', 'gauge')).toBe('avg($mem)');
+    expect(defaultQuery('dur', 'histogram')).toBe('p50($dur)');
+    expect(defaultQuery('x', 'additive')).toBe('sum($x)');
+  });
+
+  it('sorts by timeseries, then name', () => {
+    const rows = [
+      { name: 'b', instrument: 'gauge', numTimeseries: 2 },
+      { name: 'a', instrument: 'counter', numTimeseries: 2 },
+      { name: 'c', instrument: 'gauge', numTimeseries: 5 },
+    ];
+    expect(sortMetrics(rows, { by: 'numTimeseries', desc: true }).map((r) => r.name)).toEqual(['c', 'b', 'a']);
+    expect(sortMetrics(rows, { by: 'instrument', desc: false }).map((r) => r.name)).toEqual(['a', 'b', 'c']);
+  });
+});

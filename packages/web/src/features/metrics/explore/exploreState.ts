@@ -1,0 +1,34 @@
+import { AGGREGATIONS_BY_INSTRUMENT, type Instrument, type MetricAlias } from '@lantern/shared';
+
+/**
+ * Pure helpers of Metrics explore: the dialog's state as address params (`metric`, `alias` lists
+ * and `query`) and the query a metric opens with.
+ */
+
+/** Pairs the address's `metric` and `alias` lists; a missing alias is left empty for the picker to flag. */
+export function metricsFromParams(names: readonly string[], aliases: readonly string[]): MetricAlias[] {
+  return names.filter(Boolean).map((name, i) => ({ name, alias: aliases[i] ?? '' }));
+}
+
+export function metricsToParams(metrics: readonly MetricAlias[]): { metric: string[]; alias: string[] } {
+  return { metric: metrics.map((m) => m.name), alias: metrics.map((m) => m.alias) };
+}
+
+/** The first chart of a metric: rate for counters, the instrument's first aggregation otherwise. */
+export function defaultQuery(alias: string, instrument: Instrument | undefined): string {
+  if (!instrument || instrument === 'deleted') return `avg($${alias})`;
+  if (instrument === 'counter') return `per_min($${alias})`;
+  const agg = AGGREGATIONS_BY_INSTRUMENT[instrument][0];
+  const m = /^(\w+)\((\w+)\)$/.exec(agg);
+  return m ? `${m[1]}(${m[2]}($${alias}))` : `${agg}($${alias})`;
+}
+
+/** Sorts the explore table's rows. */
+export type MetricSort = { by: 'name' | 'instrument' | 'numTimeseries'; desc: boolean };
+export function sortMetrics<T extends { name: string; instrument: string; numTimeseries?: number }>(rows: readonly T[], s: MetricSort): T[] {
+  const dir = s.desc ? -1 : 1;
+  return [...rows].sort((a, b) => {
+    const c = s.by === 'numTimeseries' ? (a.numTimeseries ?? 0) - (b.numTimeseries ?? 0) : a[s.by].localeCompare(b[s.by]);
+    return (c || a.name.localeCompare(b.name)) * dir;
+  });
+}
