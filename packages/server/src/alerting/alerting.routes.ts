@@ -20,6 +20,7 @@ export function registerAlertingRoutes(
   app.get(`${base}/monitors`, (req) => deps.monitors.list(project(req), query(req)));
   app.post(`${base}/monitors/metric`, (req) => deps.monitors.create(project(req), 'metric', req.body));
   app.post(`${base}/monitors/error`, (req) => deps.monitors.create(project(req), 'error', req.body));
+  app.post(`${base}/monitors/metric/preview`, (req) => deps.monitors.preview(project(req), req.body));
   app.get(`${base}/monitors/:id`, (req) => deps.monitors.show(project(req), id(req)));
   app.put(`${base}/monitors/:id/metric`, (req) => deps.monitors.update(project(req), id(req), 'metric', req.body));
   app.put(`${base}/monitors/:id/error`, (req) => deps.monitors.update(project(req), id(req), 'error', req.body));

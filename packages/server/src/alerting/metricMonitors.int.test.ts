@@ -91,6 +91,24 @@ const metricParams = (over: Record<string, unknown> = {}) => ({
 });
 const monitorOf = async (id: string) => MonitorResponse.parse((await server.call('GET', `/monitors/${id}`)).body).monitor;
 
+describe('metric monitor preview (the evaluator replayed over a range)', () => {
+  const range = { time_gte: at(-20).toISOString(), time_lt: at(1).toISOString() };
+  it('tells how often a monitor would have fired, and when first', async () => {
+    // web1 is above 0.9 for its last two minutes: a 1-minute monitor fires once, a 3-minute one never.
+    const one = await server.call('POST', '/monitors/metric/preview', { params: metricParams({ forDuration: 1 }), ...range });
+    expect(one).toMatchObject({ status: 200, body: { fired: 1, series: 2, firstAt: minute(-1).toISOString() } });
+    const three = await server.call('POST', '/monitors/metric/preview', { params: metricParams(), ...range });
+    expect(three).toMatchObject({ status: 200, body: { fired: 0, firstAt: null } });
+  });
+
+  it('refuses bad input with the same messages as saving', async () => {
+    const bad = await server.call('POST', '/monitors/metric/preview', { params: metricParams({ maxValue: null }), ...range });
+    expect(bad).toMatchObject({ status: 400, body: { message: expect.stringContaining('At least min value is required') } });
+    const unknown = await server.call('POST', '/monitors/metric/preview', { params: metricParams({ metrics: [{ name: 'no.such', alias: 'cpu' }] }), ...range });
+    expect(unknown).toMatchObject({ status: 400, body: { code: 'unknown_metric' } });
+  });
+});
+
 describe('metric monitor validation against the engine', () => {
   it.each([
     ['two columns', { query: 'avg($cpu) as cpu | max($cpu) as peak' }, 'invalid_query', 'The query returns 2 columns, but only a single column is allowed.'],

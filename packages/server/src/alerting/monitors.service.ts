@@ -1,11 +1,15 @@
-import { ErrorMonitorInput, MetricMonitorInput, MonitorListQuery, type Monitor, type MonitorListResponse, type MonitorType } from '@lantern/shared';
+import { ErrorMonitorInput, MetricMonitorInput, MetricMonitorPreviewBody, MonitorListQuery, type MetricMonitorPreviewResponse, type Monitor, type MonitorListResponse, type MonitorType } from '@lantern/shared';
 import { AppError } from '../http/appError';
 import { parseInput } from '../http/parseInput';
 import type { ChannelsStore } from './channels.store';
+import { replaySeries } from './metricDryRun';
 import { MetricQueryError, type MetricQueryRunner } from './metricQueryRunner';
 import { toMonitor, type MonitorRow, type MonitorsStore } from './monitors.store';
 
 /** Monitor rules: validation on save (spec §5, reference §2.1), project ownership, state changes. */
+/** The dry run replays at most this much of a range (7 days of minutes per series). */
+const PREVIEW_MAX_MS = 7 * 24 * 3600_000;
+
 export function createMonitorsService(deps: { monitors: MonitorsStore; channels: ChannelsStore; runner: MetricQueryRunner | null; now: () => Date }) {
   const { monitors } = deps;
 
@@ -21,6 +25,31 @@ export function createMonitorsService(deps: { monitors: MonitorsStore; channels:
     const existing = await deps.channels.existing(projectId, ids);
     const missing = ids.find((id) => !existing.has(id));
     if (missing !== undefined) throw new AppError('invalid_input', 'channel_not_found', `notification channel ${missing} does not exist`);
+  }
+
+  /** How often a metric monitor would have fired over (the last 7 days of) a range: the evaluator replayed. */
+  async function preview(projectId: number, body: unknown): Promise<MetricMonitorPreviewResponse> {
+    const input = parseInput(MetricMonitorPreviewBody, body);
+    if (!deps.runner) throw new AppError('unavailable', 'no_engine', 'No metrics query engine is available to preview the monitor.');
+    const to = new Date(Math.floor(Date.parse(input.time_lt) / 60_000) * 60_000);
+    const from = new Date(Math.max(Math.floor(Date.parse(input.time_gte) / 60_000) * 60_000, to.getTime() - PREVIEW_MAX_MS));
+    if (!(from < to)) throw new AppError('invalid_input', 'invalid_range', 'time_gte must be before time_lt');
+    let series;
+    try {
+      series = await deps.runner.series({ projectId, metrics: input.params.metrics, query: input.params.query, column: input.params.column, from, to });
+    } catch (err) {
+      if (err instanceof MetricQueryError) throw new AppError('invalid_input', err.kind, err.message);
+      throw err;
+    }
+    const runs = series.map((s) => replaySeries(s.values, input.params, from.getTime()));
+    const firsts = runs.flatMap((r) => (r.firstAt === null ? [] : [r.firstAt]));
+    return {
+      fired: runs.reduce((n, r) => n + r.fired, 0),
+      firstAt: firsts.length ? new Date(Math.min(...firsts)).toISOString() : null,
+      series: series.length,
+      from: from.toISOString(),
+      to: to.toISOString(),
+    };
   }
 
   /** The query must yield exactly one column, the one saved (spec §5). Needs the metrics engine. */
@@ -51,6 +80,7 @@ export function createMonitorsService(deps: { monitors: MonitorsStore; channels:
   };
 
   return {
+    preview,
     async list(projectId: number, rawQuery: unknown): Promise<MonitorListResponse> {
       const q = parseInput(MonitorListQuery, rawQuery);
       const { rows, count, states } = await monitors.list(projectId, q);

@@ -126,6 +126,23 @@ export type MonitorListResponse = z.infer<typeof MonitorListResponse>;
 export const MonitorResponse = z.object({ monitor: Monitor });
 export type MonitorResponse = z.infer<typeof MonitorResponse>;
 
+/** POST .../monitors/metric/preview: a dry run of the evaluator over a range (at most the last 7 days of it). */
+export const MetricMonitorPreviewBody = z.object({
+  params: MetricMonitorParams,
+  time_gte: z.iso.datetime({ offset: true }),
+  time_lt: z.iso.datetime({ offset: true }),
+});
+export const MetricMonitorPreviewResponse = z.object({
+  /** Alerts it would have created or reopened, over all series. */
+  fired: z.number().int(),
+  firstAt: z.string().nullable(),
+  series: z.number().int(),
+  /** The minutes replayed (the range, cut to its last 7 days). */
+  from: z.string(),
+  to: z.string(),
+});
+export type MetricMonitorPreviewResponse = z.infer<typeof MetricMonitorPreviewResponse>;
+
 // --- alerts ---------------------------------------------------------------------------------
 
 export const AlertState = z.enum(['open', 'closed']);

@@ -7,6 +7,7 @@ import { metricChartOption } from '../../../components/charts/chartOptions';
 import { EChart } from '../../../components/charts/EChart';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
 import { useDateRange } from '../../../components/date/useDateRange';
+import { formatDateTime } from '../../../lib/format/dateTime';
 import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { useTimeseries } from '../../metrics/dashboards/grid/gridApi';
@@ -16,9 +17,8 @@ import { MetricsQueryBuilder } from '../../metrics/query/MetricsQueryBuilder';
 import { withAllowedRange } from '../alerts/allowedRange';
 import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
-import { useMonitor, useSaveMonitor } from './monitorsApi';
+import { useMonitor, useMonitorPreview, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
-import { wouldFire } from './wouldFire';
 
 const PREVIEW_HEIGHT = 300;
 
@@ -81,9 +81,10 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
     const series = data.timeseries.filter((s) => s.metric === effectiveColumn);
     if (!series.length || !data.time.length) return undefined;
     const option = metricChartOption(data.time, series.map((s) => ({ name: s.name, unit: columnUnit || s.unit, values: s.value })), { height: PREVIEW_HEIGHT });
-    return { option: withAllowedRange(option, bounds), fired: wouldFire(data.time, series.map((s) => s.value), bounds, forDuration) };
+    return withAllowedRange(option, bounds);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [preview.data, effectiveColumn, columnUnit, minValue, maxValue, forDuration]);
+  }, [preview.data, effectiveColumn, columnUnit, minValue, maxValue]);
+  const dryRun = useMonitorPreview(projectId, check.success ? check.data : undefined, range.apiParams);
 
   const onSave = () => {
     setSubmitted(true);
@@ -158,11 +159,15 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
             </Typography>
             {chart ? (
               <>
-                <EChart option={chart.option} height={PREVIEW_HEIGHT} testId="monitor-chart" />
-                <Typography variant="body2" sx={{ mt: 1 }} data-testid="monitor-would-fire">
-                  {bounds.min === null && bounds.max === null
-                    ? 'Set a min or max value to see when the monitor would have fired.'
-                    : `In this range the monitor would have fired ${chart.fired.times} ${chart.fired.times === 1 ? 'time' : 'times'} (${chart.fired.outsidePoints} of ${chart.fired.points} points outside the allowed range).`}
+                <EChart option={chart} height={PREVIEW_HEIGHT} testId="monitor-chart" />
+                <Typography variant="body2" sx={{ mt: 1 }} color={dryRun.error ? 'error' : undefined} data-testid="monitor-would-fire">
+                  {!check.success
+                    ? 'Set a min or max value to see how often the monitor would have fired.'
+                    : dryRun.error
+                      ? dryRun.error.message
+                      : dryRun.data
+                        ? `From ${formatDateTime(new Date(dryRun.data.from))} the monitor would have fired ${dryRun.data.fired} ${dryRun.data.fired === 1 ? 'time' : 'times'}${dryRun.data.firstAt ? `, first at ${formatDateTime(new Date(dryRun.data.firstAt))}` : ''}.`
+                        : 'Replaying the monitor over the range...'}
                 </Typography>
               </>
             ) : (

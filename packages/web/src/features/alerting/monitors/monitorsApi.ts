@@ -1,5 +1,5 @@
-import { MonitorListResponse, MonitorResponse, type MonitorState, type MonitorType } from '@lantern/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { MetricMonitorPreviewResponse, MonitorListResponse, MonitorResponse, type MetricMonitorParams, type MonitorState, type MonitorType } from '@lantern/shared';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiGet, apiRequest } from '../../../lib/api/apiClient';
 
@@ -51,5 +51,17 @@ export function useDeleteMonitor(projectId: number) {
   return useMutation({
     mutationFn: (id: string) => apiRequest(z.unknown(), `${base(projectId)}/${id}`, { method: 'DELETE' }),
     onSuccess: () => qc.invalidateQueries({ queryKey: monitorKeys.all(projectId) }),
+  });
+}
+
+/** The evaluator replayed over (the last 7 days of) the range: how often the monitor would have fired. */
+export function useMonitorPreview(projectId: number, params: MetricMonitorParams | undefined, range: { time_gte: string; time_lt: string }) {
+  return useQuery({
+    queryKey: ['alerting', projectId, 'monitors', 'preview', params, range],
+    queryFn: () => apiRequest(MetricMonitorPreviewResponse, `${base(projectId)}/metric/preview`, { method: 'POST', body: { params, ...range } }),
+    enabled: params !== undefined,
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+    retry: false,
   });
 }
