@@ -37,7 +37,7 @@ export function MetricsExplorePage() {
   const open = useCallback(
     (m: Metric) => {
       const alias = suggestAlias(m.name, []);
-      address.set({ ...metricsToParams([{ name: m.name, alias }]), query: defaultQuery(alias, m.instrument) });
+      address.set({ ...metricsToParams([{ name: m.name, alias }]), query: defaultQuery(alias, m.instrument) }, { replace: false });
     },
     [address],
   );
@@ -53,7 +53,7 @@ export function MetricsExplorePage() {
   const setQuery = useCallback((q: string) => address.set({ query: q || null }), [address]);
   const close = useCallback(() => {
     setEmptied(false);
-    address.set({ metric: null, alias: null, query: null });
+    address.set({ metric: null, alias: null, query: null }, { replace: false });
   }, [address]);
 
   return (

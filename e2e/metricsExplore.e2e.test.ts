@@ -1,0 +1,138 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { DEFAULT_LOGIN } from './harness';
+import { createTestMeter } from './otlpMetrics';
+import { launchBrowser, screenshot } from './pages/browser';
+import { LoginPage } from './pages/LoginPage';
+import { MetricsExplorePage } from './pages/MetricsExplorePage';
+import { useLantern } from './useLantern';
+
+/**
+ * Metrics explore as a user meets it: the help card before any metrics, the Dashboards / Explore
+ * tabs once the OpenTelemetry metrics SDK sent some, the attribute-key side list filtering the
+ * metrics table, a metric opened in 'Explore metric' and charted grouped by an attribute, and the
+ * address restoring the dialog after a reload.
+ */
+const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+const HOSTS = ['web-1', 'web-2', 'web-3'];
+
+async function sendMetrics(): Promise<void> {
+  const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: 'shop' });
+  const requests = m.meter.createCounter('shop.requests', { description: 'Requests served', unit: '{request}' });
+  HOSTS.forEach((host, i) => requests.add(10 * (i + 1), { host, route: '/cart' }));
+  const queue = m.meter.createGauge('shop.queue.size', { description: 'Jobs waiting' });
+  queue.record(7, { queue: 'emails' });
+  await m.flush();
+  await m.shutdown();
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1`, { headers: { cookie: server.cookie } });
+    const names = ((await res.json()) as { metrics: { name: string }[] }).metrics.map((x) => x.name);
+    if (names.includes('shop.requests') && names.includes('shop.queue.size')) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('metrics never listed');
+}
+
+describe('metrics explore', () => {
+  let browser: Browser;
+  let page: Page;
+  let explore: MetricsExplorePage;
+  const browserErrors: string[] = [];
+  const explainFailures = () => onTestFailed(() => console.error(`--- Lantern output ---\n${server.lantern.output().slice(-5000)}\n--- browser errors ---\n${browserErrors.join('\n')}`));
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    page = await context.newPage();
+    page.on('pageerror', (err) => browserErrors.push(err.message));
+    const login = new LoginPage(page);
+    await login.goto(server.lantern.baseUrl);
+    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+    await page.waitForURL(/\/overview\/\d+/);
+    explore = new MetricsExplorePage(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the help card until metrics arrive, then the Dashboards and Explore tabs', async () => {
+    explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/metrics/1/explore`);
+    const help = page.getByTestId('metrics-help');
+    await help.waitFor();
+    await expect(help.getByText('Send metrics to the product', { exact: true }).count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByTestId('metrics-tab-explore').count()).resolves.toBe(0);
+
+    await sendMetrics();
+    await explore.goto(server.lantern.baseUrl, 1);
+    await page.getByTestId('metrics-tab-dashboards').waitFor();
+    await expect(page.getByTestId('metrics-tab-explore').getAttribute('aria-selected')).resolves.toBe('true');
+  });
+
+  it('filters the metrics table by attribute keys', async () => {
+    explainFailures();
+    await expect(explore.metricNames(2)).resolves.toEqual(['shop.queue.size', 'shop.requests']);
+    await expect(explore.rows.filter({ hasText: 'shop.requests' }).innerText()).resolves.toContain('Requests served');
+    await expect(explore.rows.filter({ hasText: 'shop.requests' }).innerText()).resolves.toMatch(/counter\s+3/);
+    // The pager shows only past 10 rows.
+    await expect(page.getByTestId('metrics-pager').count()).resolves.toBe(0);
+
+    await page.getByTestId('attr-key-search').fill('rou');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="attr-key"]').length === 1);
+    await expect(explore.keyList.getByTestId('attr-key').allInnerTexts()).resolves.toEqual([expect.stringMatching(/^route\s+1$/)]);
+    await explore.toggleKey('route');
+    await expect(explore.metricNames(1)).resolves.toEqual(['shop.requests']);
+    await page.waitForFunction(() => new URL(location.href).searchParams.getAll('attr_key').join() === 'route');
+    await screenshot(page, 'metrics-explore-01-table');
+
+    // Sorting by Timeseries puts the busiest first.
+    await explore.toggleKey('route');
+    await explore.metricNames(2);
+    await page.getByText('Timeseries', { exact: true }).click();
+    await expect(explore.metricNames(2)).resolves.toEqual(['shop.requests', 'shop.queue.size']);
+  });
+
+  it('opens a metric and charts it grouped by an attribute', async () => {
+    explainFailures();
+    await explore.open('shop.requests');
+    await expect(explore.dialog.getByTestId('picked-metric-alias').inputValue()).resolves.toBe('requests');
+    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual(['per_min($requests)']);
+    await expect(explore.legendRows().count()).resolves.toBeGreaterThan(0);
+    await explore.chart.getByTestId('legend-name').first().waitFor();
+
+    await explore.dialog.getByTestId('add-group-by').click();
+    await page.getByRole('menuitem', { name: 'host', exact: true }).click();
+    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual(['per_min($requests)', 'group by host']);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3);
+    const names = await explore.chart.getByTestId('legend-name').allInnerTexts();
+    for (const host of HOSTS) expect(names.join('\n')).toContain(host);
+    await explore.dialog.getByTestId('column-units').waitFor();
+    await screenshot(page, 'metrics-explore-02-dialog');
+
+    // A bad query shows the server's message under its part.
+    await explore.dialog.getByTestId('query-edit').click();
+    await explore.dialog.getByTestId('query-raw').fill('per_min($requests) | group by host | bogus');
+    await explore.dialog.getByTestId('query-raw').press('Enter');
+    await explore.dialog.getByTestId('query-part-error').first().waitFor();
+    await explore.dialog.getByTestId('query-edit').click();
+    await explore.dialog.getByTestId('query-raw').fill('per_min($requests) | group by host');
+    await explore.dialog.getByTestId('query-raw').press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3);
+  });
+
+  it('restores the dialog from the address', async () => {
+    explainFailures();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('query') === 'per_min($requests) | group by host');
+    const url = page.url();
+    expect(new URL(url).searchParams.getAll('metric')).toEqual(['shop.requests']);
+    expect(new URL(url).searchParams.getAll('alias')).toEqual(['requests']);
+    await page.goto(url);
+    await explore.dialog.waitFor();
+    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual(['per_min($requests)', 'group by host']);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3);
+
+    await explore.dialog.getByTestId('explore-metric-close').click();
+    await explore.dialog.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => !new URL(location.href).searchParams.has('metric'));
+  });
+});

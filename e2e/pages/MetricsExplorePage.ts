@@ -1,0 +1,42 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** Metrics explore (`/metrics/:projectId/explore`) and its 'Explore metric' dialog. */
+export class MetricsExplorePage {
+  readonly keyList: Locator;
+  readonly rows: Locator;
+  readonly dialog: Locator;
+  readonly chart: Locator;
+
+  constructor(readonly page: Page) {
+    this.keyList = page.getByTestId('attr-key-list');
+    this.rows = page.getByTestId('metric-row');
+    this.dialog = page.getByTestId('explore-metric-dialog');
+    this.chart = this.dialog.getByTestId('explore-metric-chart');
+  }
+
+  async goto(baseUrl: string, projectId: number, query = ''): Promise<void> {
+    await this.page.goto(`${baseUrl}/metrics/${projectId}/explore${query}`);
+    await this.page.getByTestId('metrics-explore').waitFor();
+  }
+
+  /** Checks or unchecks an attribute key in the side list. */
+  async toggleKey(key: string): Promise<void> {
+    await this.keyList.getByTestId('attr-key').filter({ hasText: key }).first().click();
+  }
+
+  /** Names of the metrics the table shows, once it shows exactly `count` rows. */
+  async metricNames(count: number): Promise<string[]> {
+    await this.page.waitForFunction((n) => document.querySelectorAll('[data-testid="metric-row"]').length === n, count);
+    return this.rows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-metric') ?? ''));
+  }
+
+  async open(metric: string): Promise<void> {
+    await this.page.locator(`[data-testid="metric-row"][data-metric="${metric}"]`).click();
+    await this.dialog.waitFor();
+  }
+
+  /** Legend rows of the dialog's chart (series names with avg / last / min / max). */
+  legendRows(): Locator {
+    return this.chart.locator('tbody tr');
+  }
+}
