@@ -81,6 +81,12 @@ describe('metrics dashboards', () => {
     await expect.poll(() => rows.count()).toBe(1);
     await expect(rows.first().innerText()).resolves.toMatch(/web-2\s+20/);
     await page.getByTestId('table-search').fill('');
+    // The grouping toggle adds route to the group by; Save keeps it.
+    await page.getByTestId('grouping-key').filter({ hasText: 'route' }).click();
+    await expect.poll(() => page.getByTestId('table-tab').getByTestId('query-part').locator('.MuiChip-label').allInnerTexts()).toEqual(['sum($requests)', 'group by host, route']);
+    await expect.poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts()).toEqual(['host', 'route', 'sum($requests)']);
+    await page.getByTestId('table-query-save').click();
+    await page.getByTestId('table-query-save').waitFor({ state: 'detached' });
     await screenshot(page, 'dashboards-03-table');
   });
 
@@ -143,5 +149,13 @@ describe('metrics dashboards', () => {
     // The address restores the tab.
     await page.reload();
     await page.getByTestId('yaml-tab').waitFor();
+
+    // A YAML file makes a new dashboard; a file that is not one is refused with the reason.
+    const exported = await page.locator('[data-testid="yaml-editor"] .cm-content').innerText();
+    await page.getByTestId('import-yaml-file').setInputFiles({ name: 'shop.yaml', mimeType: 'text/yaml', buffer: Buffer.from(exported.replace('name: Shop from YAML', 'name: Imported shop')) });
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Imported shop"]').waitFor();
+    await page.getByTestId('import-yaml-file').setInputFiles({ name: 'notes.yaml', mimeType: 'text/yaml', buffer: Buffer.from('shopping:\n  - milk\n') });
+    await page.getByText('notes.yaml is not a dashboard').waitFor();
+    await expect(page.getByTestId('dashboard-page').getAttribute('data-dashboard')).resolves.toBe('Imported shop');
   });
 });

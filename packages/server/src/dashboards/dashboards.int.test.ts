@@ -153,6 +153,20 @@ describe('dashboards API', () => {
 
     const otherId = await call('PUT', `/${d.id}/yaml`, exported.text.replace(/id: project_1\.dashboard_\d+/, 'id: someone.else'), 'text/yaml');
     expect(otherId.body.message).toBe(`template id does not match: got "someone.else", has "project_1.dashboard_${d.id}"`);
+
+    // A YAML file makes a new dashboard with the same table, grid and gauges; one that is not a dashboard changes nothing.
+    const before = (await call('GET', '')).body.dashboards.length;
+    const created = await call('POST', '/yaml', exported.text.replace('name: Round trip', 'name: From a file'), 'text/yaml');
+    expect(created.status).toBe(200);
+    expect(created.body.dashboard).toMatchObject({ name: 'From a file', tableGrouping: ['host'] });
+    expect(created.body.dashboard.id).not.toBe(d.id);
+    expect((await call('GET', `/${created.body.dashboard.id}`)).body.grid.map((c: { name: string }) => c.name)).toEqual(['Requests', 'Heat']);
+    for (const junk of ['just: a mapping\nof: things', 'not yaml: [', '']) {
+      const refused = await call('POST', '/yaml', junk, 'text/yaml');
+      expect(refused.status, junk).toBe(400);
+      expect(refused.body.code).toBe('invalid_yaml');
+    }
+    expect((await call('GET', '')).body.dashboards.length).toBe(before + 1);
   });
 
   it('keeps dashboards to their project', async () => {

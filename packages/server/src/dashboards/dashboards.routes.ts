@@ -31,6 +31,8 @@ export async function registerDashboardRoutes(
 
     scope.get<R>(base, async (req) => ({ dashboards: await deps.store.list(project(req)) }));
     scope.post<R>(base, async (req) => ({ dashboard: await s.create(project(req), parseInput(CreateDashboardBody, req.body).name) }));
+    // A dashboard from a YAML file (text/yaml body); registered before `:dashId` routes take `yaml` as an id.
+    scope.post<R>(`${base}/yaml`, async (req) => ({ dashboard: await s.createFromYaml(project(req), typeof req.body === 'string' ? req.body : '') }));
     scope.get<R>(`${base}/:dashId`, async (req): Promise<DashboardShowResponse> => {
       const pid = project(req);
       const dashboard = await s.requireDash(pid, req.params.dashId);

@@ -155,19 +155,16 @@ export function createDashboardsService(store: DashboardsStore) {
     },
     async importYaml(projectId: number, id: string, text: string): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
-      let specs: DashboardSpec[];
-      try {
-        specs = parseDashboardYaml(text);
-      } catch (err) {
-        if (err instanceof DashboardYamlError) throw invalid('invalid_yaml', err.message);
-        throw err;
-      }
-      if (specs.length !== 1) throw invalid('invalid_yaml', `expected one dashboard, the YAML holds ${specs.length}`);
-      const spec = specs[0];
+      const spec = oneSpec(text);
       if (spec.id !== exportId(d)) throw invalid('invalid_yaml', `template id does not match: got "${spec.id}", has "${exportId(d)}"`);
-      const { fields, grid, gauges } = specFields(spec);
-      if (grid.length > MAX_GRID_ITEMS) throw invalid('invalid_yaml', `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
+      const { fields, grid, gauges } = specItems(spec);
       return store.save(projectId, Number(id), { ...fields, templateId: d.templateId, gridQuery: d.gridQuery }, { grid, gauges }, { edited: true, pinned: d.pinned });
+    },
+    /** A new dashboard from a YAML file (the export format); a file that is not one dashboard changes nothing. */
+    async createFromYaml(projectId: number, text: string): Promise<Dashboard> {
+      const { fields, grid, gauges } = specItems(oneSpec(text));
+      if (!fields.name.trim()) throw invalid('invalid_yaml', 'name: a dashboard needs a name');
+      return store.save(projectId, null, { ...fields, templateId: '', gridQuery: '' }, { grid, gauges }, { edited: true });
     },
 
     async addColumn(projectId: number, dashId: string, input: GridColumnInput) {
@@ -244,3 +241,22 @@ export function createDashboardsService(store: DashboardsStore) {
 }
 
 export type DashboardsService = ReturnType<typeof createDashboardsService>;
+
+/** The one dashboard a YAML text holds, or a 400 saying what is wrong with it. */
+function oneSpec(text: string): DashboardSpec {
+  let specs: DashboardSpec[];
+  try {
+    specs = parseDashboardYaml(text);
+  } catch (err) {
+    if (err instanceof DashboardYamlError) throw invalid('invalid_yaml', err.message);
+    throw err;
+  }
+  if (specs.length !== 1) throw invalid('invalid_yaml', `expected one dashboard, the YAML holds ${specs.length}`);
+  return specs[0];
+}
+
+function specItems(spec: DashboardSpec) {
+  const items = specFields(spec);
+  if (items.grid.length > MAX_GRID_ITEMS) throw invalid('invalid_yaml', `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
+  return items;
+}

@@ -12,6 +12,7 @@ import { useCloneDashboard, useCreateDashboard, useDashboard, useDashboards, use
 import { dashboardTab, lastDashboard, rememberDashboard } from './dashboardTab';
 import { DashboardToolbar, type DashboardAction } from './DashboardToolbar';
 import { GridTab } from './grid/GridTab';
+import { ImportYamlButton } from './ImportYamlButton';
 import { NameDialog } from './NameDialog';
 import { NewDashboardForm } from './NewDashboardForm';
 import { DashTableTab } from './table/DashTableTab';
@@ -33,7 +34,12 @@ export function DashboardPage() {
   if (list.isPending) return <Skeleton variant="rectangular" height={300} />;
   const dashboards = list.data.dashboards;
   if (dashboards.length === 0) {
-    return <NewDashboardForm busy={create.isPending} error={create.error?.message} onCreate={(name) => create.mutate(name, { onSuccess: (r) => navigate(paths.dashboard(projectId, r.dashboard.id)) })} />;
+    return (
+      <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <NewDashboardForm busy={create.isPending} error={create.error?.message} onCreate={(name) => create.mutate(name, { onSuccess: (r) => navigate(paths.dashboard(projectId, r.dashboard.id)) })} />
+        <ImportYamlButton projectId={projectId} />
+      </Stack>
+    );
   }
   if (dashId === undefined) {
     const last = lastDashboard(projectId);
@@ -76,7 +82,7 @@ function DashboardView({ projectId, dashId, dashboards }: { projectId: number; d
 
   return (
     <Stack spacing={2} data-testid="dashboard-page" data-dashboard={dashboard.name}>
-      <DashboardToolbar dashboards={dashboards} current={dashboard} range={range} onPick={open} onAction={onAction} onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })} />
+      <DashboardToolbar projectId={projectId} dashboards={dashboards} current={dashboard} range={range} onPick={open} onAction={onAction} onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs value={tab} onChange={(_e, v: string) => address.set({ tab: v })} aria-label="Dashboard view">
           <Tab value="table" label="Table" data-testid="dash-tab-table" />
@@ -86,7 +92,7 @@ function DashboardView({ projectId, dashId, dashboards }: { projectId: number; d
       </Box>
       {tab === 'table' && <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
       {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
-      {tab === 'yaml' && <DashYamlTab key={dashboard.updatedAt} projectId={projectId} dashId={dashId} yamlUrl={yamlUrl} />}
+      {tab === 'yaml' && <DashYamlTab key={dashId} projectId={projectId} dashId={dashId} yamlUrl={yamlUrl} />}
       {naming && (
         <NameDialog
           title={naming === 'new' ? 'New dashboard' : 'Edit dashboard'}

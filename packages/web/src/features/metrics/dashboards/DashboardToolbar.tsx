@@ -7,6 +7,7 @@ import type { Dashboard } from '@lantern/shared';
 import { useState } from 'react';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
 import type { DateRangeState } from '../../../components/date/useDateRange';
+import { ImportYamlButton } from './ImportYamlButton';
 
 export type DashboardAction = 'new' | 'edit' | 'clone' | 'delete';
 
@@ -63,7 +64,7 @@ function KindsHelp() {
 }
 
 /** Spec Dashboard page: picker, menu, pin, help, and the date range (at most 90 days). */
-export function DashboardToolbar(props: { dashboards: Dashboard[]; current: Dashboard; range: DateRangeState; onPick: (d: Dashboard) => void; onAction: (a: DashboardAction) => void; onPin: () => void }) {
+export function DashboardToolbar(props: { projectId: number; dashboards: Dashboard[]; current: Dashboard; range: DateRangeState; onPick: (d: Dashboard) => void; onAction: (a: DashboardAction) => void; onPin: () => void }) {
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const act = (a: DashboardAction) => {
     setMenu(null);
@@ -95,6 +96,7 @@ export function DashboardToolbar(props: { dashboards: Dashboard[]; current: Dash
         </MenuItem>
       </Menu>
       <KindsHelp />
+      <ImportYamlButton projectId={props.projectId} />
       <Box sx={{ flexGrow: 1 }} />
       <DateRangePicker state={props.range} />
     </Stack>

@@ -76,3 +76,18 @@ export function useSaveDashboardYaml(pid: number, dashId: string) {
     onSuccess: () => qc.invalidateQueries({ queryKey: ['metrics', pid, 'dashboards'] }),
   });
 }
+
+/** A new dashboard from a YAML file's text; a file that is not a dashboard is refused with the server's message. */
+export function useImportDashboardYaml(pid: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (yaml: string) => {
+      const res = await fetch(`${base(pid)}/yaml`, { method: 'POST', credentials: 'include', headers: { 'content-type': 'text/yaml' }, body: yaml });
+      const data = (await res.json().catch(() => undefined)) as { code?: string; message?: string } | undefined;
+      if (!res.ok) throw new ApiError(res.status, data?.code ?? 'http_error', data?.message ?? `${res.status} ${res.statusText}`, data);
+      return OneDashboard.parse(data);
+    },
+    meta: { silent: true },
+    onSuccess: () => qc.invalidateQueries({ queryKey: dashboardKeys.list(pid) }),
+  });
+}

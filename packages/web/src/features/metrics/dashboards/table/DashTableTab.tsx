@@ -12,6 +12,7 @@ import { GridTab } from '../grid/GridTab';
 import { useMetricTable, type Range } from '../grid/gridApi';
 import { columnUnit, queryError } from '../grid/units';
 import { DashTableForm } from './DashTableForm';
+import { GroupingToggle } from './GroupingToggle';
 import { rowFilter, searchRows, sortRows } from './rowFilter';
 
 /**
@@ -55,6 +56,7 @@ export function DashTableTab({ projectId, dashboard, grid, range }: { projectId:
           <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
             <Box sx={{ flex: 1, minWidth: 0 }}>
               <MetricsQueryBuilder projectId={projectId} metrics={dashboard.tableMetrics} query={query} onChange={setDraft} range={range} parts={res.data?.query.parts} />
+              <GroupingToggle projectId={projectId} metrics={dashboard.tableMetrics} query={query} onChange={(q) => !res.isLoading && setDraft(q)} />
             </Box>
             {draft !== undefined && draft !== dashboard.tableQuery && (
               <Button
