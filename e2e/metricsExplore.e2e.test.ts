@@ -135,4 +135,22 @@ describe('metrics explore', () => {
     await explore.dialog.waitFor({ state: 'detached' });
     await page.waitForFunction(() => !new URL(location.href).searchParams.has('metric'));
   });
+  it('keeps every section reachable in the top bar at 800 px', async () => {
+    explainFailures();
+    await page.setViewportSize({ width: 800, height: 900 });
+    await explore.goto(server.lantern.baseUrl, 1);
+    const menu = page.getByTestId('nav-menu');
+    await expect(menu.innerText()).resolves.toBe('Metrics');
+    await expect(page.getByTestId('app-search').isVisible()).resolves.toBe(true);
+    // Nothing in the bar is pushed off the screen.
+    await expect(page.evaluate(() => document.querySelector('[data-testid="top-bar"]')!.scrollWidth <= window.innerWidth)).resolves.toBe(true);
+    await menu.click();
+    await expect(page.getByRole('menuitem').allInnerTexts()).resolves.toEqual(['Overview', 'Traces & Logs', 'Metrics', 'Alerts']);
+    await screenshot(page, 'metrics-explore-03-narrow-menu', { fullPage: false });
+    await page.getByTestId('nav-menu-alerting').click();
+    await page.waitForURL(/\/alerting\/1/);
+    await page.waitForFunction(() => document.querySelector('[data-testid="nav-menu"]')?.textContent === 'Alerts');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByTestId('nav-metrics').waitFor();
+  });
 });
