@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestMeter } from './otlpMetrics';
+import { sendTracingData } from './tracingData';
 import { screenshot } from './pages/browser';
 import { useSignedInPage } from './pages/session';
 import { useLantern } from './useLantern';
@@ -157,5 +158,23 @@ describe('metrics dashboards', () => {
     await page.getByTestId('import-yaml-file').setInputFiles({ name: 'notes.yaml', mimeType: 'text/yaml', buffer: Buffer.from('shopping:\n  - milk\n') });
     await page.getByText('notes.yaml is not a dashboard').waitFor();
     await expect(page.getByTestId('dashboard-page').getAttribute('data-dashboard')).resolves.toBe('Imported shop');
+  });
+
+  it('offers the built-in Services dashboard once spans arrive, and opens it with one row per service', async () => {
+    explainFailures();
+    await sendTracingData(server.lantern.baseUrl, server.dsn);
+    for (let i = 0; i < 150; i++) {
+      const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards`, { headers: { cookie: server.cookie } });
+      if (((await res.json()) as { dashboards: { name: string }[] }).dashboards.some((d) => d.name === 'Services')) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await page.getByTestId('dashboard-picker').click();
+    await page.getByTestId('dashboard-option').filter({ hasText: /^Services$/ }).click();
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Services"]').waitFor();
+    await page.getByTestId('dash-tab-table').click();
+    const rows = page.getByTestId('dash-table-row');
+    await rows.nth(1).waitFor();
+    await expect(page.getByTestId('dash-table').locator('th').first().innerText()).resolves.toBe('service.name');
+    await screenshot(page, 'dashboards-05-template');
   });
 });

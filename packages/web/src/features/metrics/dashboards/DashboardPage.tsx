@@ -46,10 +46,10 @@ export function DashboardPage() {
     const target = dashboards.find((d) => d.id === last) ?? dashboards[0];
     return <Navigate to={paths.dashboard(projectId, target.id)} replace />;
   }
-  return <DashboardView projectId={projectId} dashId={dashId} dashboards={dashboards} />;
+  return <DashboardView projectId={projectId} dashId={dashId} dashboards={dashboards} onOpenPicker={() => void list.refetch()} />;
 }
 
-function DashboardView({ projectId, dashId, dashboards }: { projectId: number; dashId: string; dashboards: Dashboard[] }) {
+function DashboardView({ projectId, dashId, dashboards, onOpenPicker }: { projectId: number; dashId: string; dashboards: Dashboard[]; onOpenPicker: () => void }) {
   const show = useDashboard(projectId, dashId);
   const range = useDateRange({ maxDays: 90 });
   const address = useAddressState();
@@ -82,7 +82,7 @@ function DashboardView({ projectId, dashId, dashboards }: { projectId: number; d
 
   return (
     <Stack spacing={2} data-testid="dashboard-page" data-dashboard={dashboard.name}>
-      <DashboardToolbar projectId={projectId} dashboards={dashboards} current={dashboard} range={range} onPick={open} onAction={onAction} onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })} />
+      <DashboardToolbar projectId={projectId} onOpenPicker={onOpenPicker} dashboards={dashboards} current={dashboard} range={range} onPick={open} onAction={onAction} onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs value={tab} onChange={(_e, v: string) => address.set({ tab: v })} aria-label="Dashboard view">
           <Tab value="table" label="Table" data-testid="dash-tab-table" />

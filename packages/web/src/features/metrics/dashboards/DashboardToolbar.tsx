@@ -12,7 +12,7 @@ import { ImportYamlButton } from './ImportYamlButton';
 export type DashboardAction = 'new' | 'edit' | 'clone' | 'delete';
 
 /** Pinned first (with a pin icon), then by name: the order the server lists them in. */
-function DashboardPicker({ dashboards, current, onPick }: { dashboards: Dashboard[]; current: Dashboard; onPick: (d: Dashboard) => void }) {
+function DashboardPicker({ dashboards, current, onPick, onOpen }: { dashboards: Dashboard[]; current: Dashboard; onPick: (d: Dashboard) => void; onOpen?: () => void }) {
   return (
     <Autocomplete
       size="small"
@@ -20,6 +20,7 @@ function DashboardPicker({ dashboards, current, onPick }: { dashboards: Dashboar
       options={dashboards}
       value={current}
       onChange={(_e, d) => d && onPick(d)}
+      onOpen={onOpen}
       getOptionLabel={(d) => d.name}
       isOptionEqualToValue={(a, b) => a.id === b.id}
       sx={{ width: 340 }}
@@ -64,7 +65,8 @@ function KindsHelp() {
 }
 
 /** Spec Dashboard page: picker, menu, pin, help, and the date range (at most 90 days). */
-export function DashboardToolbar(props: { projectId: number; dashboards: Dashboard[]; current: Dashboard; range: DateRangeState; onPick: (d: Dashboard) => void; onAction: (a: DashboardAction) => void; onPin: () => void }) {
+/** `onOpenPicker`: refresh the list as it opens (built-in dashboards appear as their metrics arrive). */
+export function DashboardToolbar(props: { projectId: number; dashboards: Dashboard[]; current: Dashboard; range: DateRangeState; onPick: (d: Dashboard) => void; onOpenPicker?: () => void; onAction: (a: DashboardAction) => void; onPin: () => void }) {
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const act = (a: DashboardAction) => {
     setMenu(null);
@@ -72,7 +74,7 @@ export function DashboardToolbar(props: { projectId: number; dashboards: Dashboa
   };
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }} data-testid="dashboard-toolbar">
-      <DashboardPicker dashboards={props.dashboards} current={props.current} onPick={props.onPick} />
+      <DashboardPicker dashboards={props.dashboards} current={props.current} onPick={props.onPick} onOpen={props.onOpenPicker} />
       <Tooltip title={props.current.pinned ? 'Unpin' : 'Pin to the top of the list'}>
         <IconButton onClick={props.onPin} data-testid="dashboard-pin" aria-pressed={props.current.pinned}>
           {props.current.pinned ? <PushPinIcon /> : <PushPinOutlinedIcon />}
