@@ -108,6 +108,10 @@ describe('metrics explore', () => {
     for (const host of HOSTS) expect(names.join('\n')).toContain(host);
     await explore.dialog.getByTestId('column-units').waitFor();
     await screenshot(page, 'metrics-explore-02-dialog');
+    await explore.dialog.getByTestId('query-help').click();
+    await expect(page.getByTestId('query-help-dialog').innerText()).resolves.toContain('group by host.name');
+    await page.getByTestId('query-help-dialog').getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('query-help-dialog').waitFor({ state: 'detached' });
 
     // A bad query shows the server's message under its part.
     await explore.dialog.getByTestId('query-edit').click();

@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import { useMetricsList } from '../metricsApi';
 import { addPart, aggregationPart, groupByKeys, queryParts, removePart, toggleGroupBy } from './queryEdit';
+import { QueryHelpButton } from './QueryHelpButton';
 import { WhereDialog } from './WhereDialog';
 
 export interface MetricsQueryBuilderProps {
@@ -114,6 +115,7 @@ export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range
             </Button>
           </span>
         </Tooltip>
+        <QueryHelpButton />
       </Stack>
       <Menu open={menu !== null} anchorEl={menu?.anchor} onClose={() => setMenu(null)} slotProps={{ paper: { sx: { maxHeight: 420 } } }}>
         {menu?.kind === 'agg' &&
