@@ -10,8 +10,9 @@ import { useLantern } from './useLantern';
 /**
  * Metrics explore as a user meets it: the help card before any metrics, the Dashboards / Explore
  * tabs once the OpenTelemetry metrics SDK sent some, the attribute-key side list filtering the
- * metrics table, a metric opened in 'Explore metric' and charted grouped by an attribute, and the
- * address restoring the dialog after a reload.
+ * metrics table, a metric opened in 'Explore metric' and charted grouped by an attribute, the
+ * address restoring the dialog after a reload and the Back button after closing it, and the
+ * Filters drawer narrowing the chart to checked attribute values.
  */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 const HOSTS = ['web-1', 'web-2', 'web-3'];
@@ -139,6 +140,34 @@ describe('metrics explore', () => {
     await explore.dialog.waitFor({ state: 'detached' });
     await page.waitForFunction(() => !new URL(location.href).searchParams.has('metric'));
   });
+  it('goes back to the dialog with the browser Back button after closing it', async () => {
+    explainFailures();
+    await page.goBack();
+    await explore.dialog.waitFor({ state: 'visible' });
+    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual(['per_min($requests)', 'group by host']);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3);
+  });
+
+  it('filters by attribute values in the Filters drawer: one value, then two', async () => {
+    explainFailures();
+    await explore.dialog.getByTestId('query-filters').click();
+    const drawer = page.getByTestId('facet-drawer');
+    // The few keys of shop.requests form one category; its first items open with their values and timeseries counts.
+    const host = drawer.locator('[data-testid="facet-item"][data-attr="host"]');
+    await expect.poll(() => host.getByTestId('facet-value').allInnerTexts()).toEqual(HOSTS.map((h) => expect.stringMatching(new RegExp(`^${h}\\s+1$`))));
+    await screenshot(page, 'metrics-explore-04-filters');
+    await host.getByTestId('facet-value').filter({ hasText: 'web-2' }).click();
+    await expect.poll(() => explore.dialog.getByTestId('query-part').allInnerTexts()).toEqual(['per_min($requests)', 'group by host', 'where host = "web-2"']);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 1);
+    await host.getByTestId('facet-value').filter({ hasText: 'web-3' }).locator('input[type="checkbox"]').check();
+    await expect.poll(() => explore.dialog.getByTestId('query-part').allInnerTexts()).toEqual(['per_min($requests)', 'group by host', 'where host in ("web-2", "web-3")']);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 2);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+    await explore.dialog.getByTestId('explore-metric-close').click();
+    await explore.dialog.waitFor({ state: 'detached' });
+  });
+
   it('keeps every section reachable in the top bar at 800 px', async () => {
     explainFailures();
     await page.setViewportSize({ width: 800, height: 900 });

@@ -169,7 +169,11 @@ describe('metrics endpoints', () => {
     const keys = (await api(`/api/v1/metrics/1/attr-keys?${range()}&metric=listing.jobs`)).body;
     expect(keys.items.map((k: { value: string }) => k.value).sort()).toEqual(['host.name', 'queue', 'service.name']);
     const values = (await api(`/api/v1/metrics/1/attr-values?${range()}&metric=listing.jobs&attr_key=queue`)).body;
-    expect(values.items.map((v: { value: string }) => v.value)).toEqual(['q1', 'q2']);
+    // Each queue is one timeseries of listing.jobs: the count is timeseries, not datapoints.
+    expect(values.items.map((v: { value: string; count: number }) => [v.value, v.count])).toEqual([
+      ['q1', 1],
+      ['q2', 1],
+    ]);
 
     const described = (await api('/api/v1/metrics/1/describe?metric[]=listing.size')).body;
     expect(described.metrics).toHaveLength(1);

@@ -83,7 +83,7 @@ export function registerMetricsRoutes(
     const q = parseInput(MetricAttrValuesParams, queryParams(req.query));
     if (q.metric.length === 0) throw new AppError('invalid_input', 'invalid_metrics', '"metric" query param is required');
     const values = await deps.store.attrValues(project.id, bounds(q.time_gte, q.time_lt), q.metric, q.attr_key, q.search_input);
-    return { items: values.map((v) => ({ value: v, text: v })), hasMore: q.search_input !== '' || values.length === 1000 };
+    return { items: values.map((v) => ({ value: v.value, text: v.value, count: v.count })), hasMore: q.search_input !== '' || values.length === 1000 };
   });
 }
 

@@ -111,7 +111,8 @@ export function createMetricsStore(store: TelemetryStore) {
       return rows.map((r) => ({ value: r.key, count: Number(r.count) }));
     },
 
-    async attrValues(projectId: number, b: TimeBounds, metrics: readonly string[], key: string, search: string): Promise<string[]> {
+    /** Values of one attribute key with the number of timeseries having each, by value. */
+    async attrValues(projectId: number, b: TimeBounds, metrics: readonly string[], key: string, search: string): Promise<{ value: string; count: number }[]> {
       const conds: SqlFragment[] = [
         sql`project_id = ${param.uint32(projectId)}`,
         sql`time >= ${param.time(b.gte)}`,
@@ -120,10 +121,10 @@ export function createMetricsStore(store: TelemetryStore) {
       ];
       if (metrics.length) conds.push(sql`has(${param.strings([...new Set(metrics)])}, metric)`);
       if (search) conds.push(sql`positionCaseInsensitiveUTF8(string_values[indexOf(string_keys, ${param.string(key)})], ${param.string(search)}) != 0`);
-      const rows = await store.query<{ value: string }>(
-        sql`SELECT DISTINCT string_values[indexOf(string_keys, ${param.string(key)})] AS value FROM ${rangeTable(b)} WHERE ${join(conds, ' AND ')} ORDER BY value LIMIT 1000`,
+      const rows = await store.query<{ value: string; count: string | number }>(
+        sql`SELECT string_values[indexOf(string_keys, ${param.string(key)})] AS value, uniqCombined64(metric, attrs_hash) AS count FROM ${rangeTable(b)} WHERE ${join(conds, ' AND ')} GROUP BY value ORDER BY value LIMIT 1000`,
       );
-      return rows.map((r) => r.value);
+      return rows.map((r) => ({ value: r.value, count: Number(r.count) }));
     },
 
     /** Per bucket, the histogram's summed bucket map (heatmap). */

@@ -73,7 +73,8 @@ export const MetricAttrKeysResponse = z.object({
   items: z.array(z.object({ value: z.string(), text: z.string(), count: z.number().int(), pinned: z.boolean() })),
   hasMore: z.boolean(),
 });
-export const MetricAttrValuesResponse = z.object({ items: z.array(z.object({ value: z.string(), text: z.string() })), hasMore: z.boolean() });
+/** Values of an attribute; `count` is the number of timeseries (of the given metrics) with the value. */
+export const MetricAttrValuesResponse = z.object({ items: z.array(z.object({ value: z.string(), text: z.string(), count: z.number().int() })), hasMore: z.boolean() });
 
 /** One `|`-separated part of a metrics query with its error (`''` when none) and source range. */
 export const MetricQueryPart = z.object({

@@ -1,7 +1,7 @@
 import { Box, Checkbox, List, ListItemButton, Pagination, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { truncateMiddle } from '../lib/text/truncate';
-import { formatNum } from '../lib/format/number';
+import { formatCount } from '../lib/format/number';
 import { pagerWindow } from './pagerWindow';
 
 /** Facet lists page at 10 and show a filter field above 10 values (spec platform §9). */
@@ -42,7 +42,7 @@ export function FacetValues({ items, selected, onChange, testId = 'facet-values'
                 {truncateMiddle(i.value, 80)}
               </Typography>
               <Typography variant="body2" color="text.secondary" sx={{ ml: 1 }}>
-                {formatNum(i.count)}
+                {formatCount(i.count)}
               </Typography>
             </ListItemButton>
           ))}

@@ -1,4 +1,4 @@
-import { MetricAttrKeysResponse, MetricsListResponse, MetricsStatsResponse, MetricTimeseriesResponse } from '@lantern/shared';
+import { MetricAttrKeysResponse, MetricAttrValuesResponse, MetricsListResponse, MetricsStatsResponse, MetricTimeseriesResponse } from '@lantern/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api/apiClient';
 
@@ -9,6 +9,7 @@ export const metricsKeys = {
   list: (projectId: number) => ['metrics', projectId, 'list'] as const,
   stats: (projectId: number, params: object) => ['metrics', projectId, 'stats', params] as const,
   attrKeys: (projectId: number, params: object) => ['metrics', projectId, 'attr-keys', params] as const,
+  attrValues: (projectId: number, params: object) => ['metrics', projectId, 'attr-values', params] as const,
   timeseries: (projectId: number, params: object) => ['metrics', projectId, 'timeseries', params] as const,
 };
 
@@ -32,11 +33,22 @@ export function useMetricsStats(projectId: number, p: Range & { attr_key: string
 }
 
 /** Attribute keys with the number of metrics having each (all metrics when `metric` is empty). */
-export function useMetricAttrKeys(projectId: number, p: Range & { metric: string[] }) {
+export function useMetricAttrKeys(projectId: number, p: Range & { metric: string[] }, enabled = true) {
   return useQuery({
     queryKey: metricsKeys.attrKeys(projectId, p),
     queryFn: ({ signal }) => apiGet(MetricAttrKeysResponse, `/api/v1/metrics/${projectId}/attr-keys`, p, signal),
     placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** Values of one attribute of the metrics in the range, with the number of timeseries having each. */
+export function useMetricAttrValues(projectId: number, p: Range & { metric: string[]; attr_key: string }, enabled = true) {
+  return useQuery({
+    queryKey: metricsKeys.attrValues(projectId, p),
+    queryFn: ({ signal }) => apiGet(MetricAttrValuesResponse, `/api/v1/metrics/${projectId}/attr-values`, p, signal),
+    enabled: enabled && p.metric.length > 0 && p.attr_key !== '',
+    staleTime: 30_000,
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatNum, formatPercents, formatUnit, formatUtilization } from './number';
+import { formatBytes, formatCount, formatNum, formatPercents, formatUnit, formatUtilization } from './number';
 
 describe('formatNum', () => {
   it.each([
@@ -18,6 +18,16 @@ describe('formatNum', () => {
     [3_400_000_000, '3.4b'],
     [-1500, '-1.5k'],
   ])('%d -> %s', (n, text) => expect(formatNum(n)).toBe(text));
+});
+
+describe('formatCount', () => {
+  it('prints whole counts as integers and large ones scaled', () => {
+    expect(formatCount(1)).toBe('1');
+    expect(formatCount(7)).toBe('7');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(1500)).toBe('1.5k');
+    expect(formatCount(2.5)).toBe(formatNum(2.5));
+  });
 });
 
 describe('percent and bytes', () => {

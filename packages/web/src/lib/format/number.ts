@@ -20,6 +20,12 @@ export function formatNum(value: number): string {
   return formatMagnitude(value);
 }
 
+/** Counts (facet values, rows): whole numbers as they are below 1000 ("7", not "7.0"), then k/m/b. */
+export function formatCount(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) < 1000) return String(value);
+  return formatNum(value);
+}
+
 /** `value` is already 0..100. Below 0.0001 shows "0%". */
 export function formatPercents(value: number): string {
   if (!Number.isFinite(value) || Math.abs(value) < 1e-4) return '0%';

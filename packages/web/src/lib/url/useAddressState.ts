@@ -24,6 +24,15 @@ const store = {
   version: 0,
 };
 
+// Back / Forward: whatever was in flight belonged to the entry the user left, even when the router
+// renders the entry it returns to before the write's own navigation was ever rendered.
+if (typeof window !== 'undefined') {
+  window.addEventListener('popstate', () => {
+    store.inflight = {};
+    emit();
+  });
+}
+
 function emit() {
   store.version++;
   for (const l of store.listeners) l();
@@ -72,10 +81,13 @@ export function useAddressState(): AddressState {
     store.inflight = {};
   }, [location.search]);
 
+  // The inflight object is a dependency: Back to an entry whose address equals an earlier render's
+  // must not reuse params computed while a write from that entry was still in flight.
+  const inflight = store.inflight;
   const params = useMemo(
-    () => new URLSearchParams(applyPatch(applyPatch(location.search, store.inflight), store.pending)),
+    () => new URLSearchParams(applyPatch(applyPatch(location.search, inflight), store.pending)),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [location.search, version],
+    [location.search, inflight, version],
   );
 
   const set = useCallback((patch: AddressPatch, opts?: { replace?: boolean }) => {

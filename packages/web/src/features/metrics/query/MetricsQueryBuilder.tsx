@@ -1,10 +1,14 @@
 import EditIcon from '@mui/icons-material/Edit';
+import FilterListIcon from '@mui/icons-material/FilterList';
 import { Box, Button, Chip, ListSubheader, Menu, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import { AGGREGATIONS_BY_INSTRUMENT, type MetricAlias, type MetricQueryPart } from '@lantern/shared';
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
-import { useMetricsList } from '../metricsApi';
-import { addPart, aggregationPart, groupByKeys, queryParts, removePart, toggleGroupBy } from './queryEdit';
+import { FacetDrawer, type FacetSource } from '../../../components/FacetDrawer';
+import { usePinFacet } from '../../../lib/api/pinnedFacets';
+import { selectedValuesOf, withValuesOf } from '../../../lib/query/facetFilter';
+import { useMetricAttrKeys, useMetricAttrValues, useMetricsList } from '../metricsApi';
+import { addPart, aggregationPart, groupByKeys, joinParts, queryParts, removePart, toggleGroupBy } from './queryEdit';
 import { QueryHelpButton } from './QueryHelpButton';
 import { WhereDialog } from './WhereDialog';
 
@@ -21,13 +25,29 @@ export interface MetricsQueryBuilderProps {
   disabled?: boolean;
 }
 
+/** The Filters drawer over metrics: keys the chosen metrics share, values with their timeseries counts. */
+function useMetricFacets(p: Pick<MetricsQueryBuilderProps, 'projectId' | 'metrics' | 'range' | 'query' | 'onChange'>, open: boolean): FacetSource {
+  const metric = p.metrics.map((m) => m.name);
+  const pin = usePinFacet();
+  return {
+    keys: useMetricAttrKeys(p.projectId, { ...p.range, metric }, open && metric.length > 0),
+    useValues: (attr, enabled) => useMetricAttrValues(p.projectId, { ...p.range, metric, attr_key: attr }, enabled),
+    selected: (attr) => selectedValuesOf(queryParts(p.query), attr),
+    select: (attr, values) => p.onChange(joinParts(withValuesOf(queryParts(p.query), attr, values))),
+    pin: (attr, pinned) => pin.mutate({ attr, pinned }),
+  };
+}
+
 /**
  * A metrics query as chips, one per `|` part, with the server's error under each; menus add an
  * aggregation per metric (by its instrument), a group by over the metrics' attributes, and a where
- * filter; Edit switches to the raw text (Enter applies, Escape cancels).
+ * filter (a dialog with every operator, or the Filters drawer of values with counts); Edit switches
+ * to the raw text (Enter applies, Escape cancels).
  */
 export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range, parts, disabled }: MetricsQueryBuilderProps) {
   const list = useMetricsList(projectId);
+  const [facets, setFacets] = useState(false);
+  const facetSource = useMetricFacets({ projectId, metrics, range, query, onChange }, facets);
   const [menu, setMenu] = useState<{ kind: 'agg' | 'group'; anchor: HTMLElement } | null>(null);
   const [where, setWhere] = useState(false);
   const [raw, setRaw] = useState<string | null>(null);
@@ -108,6 +128,9 @@ export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range
         <Button size="small" variant="outlined" disabled={disabled || !attrKeys.length} onClick={() => setWhere(true)} data-testid="add-where">
           Where
         </Button>
+        <Button size="small" variant="outlined" startIcon={<FilterListIcon />} disabled={disabled || !metrics.length} onClick={() => setFacets(true)} data-testid="query-filters">
+          Filters
+        </Button>
         <Tooltip title="Edit the query as text">
           <span>
             <Button size="small" startIcon={<EditIcon />} disabled={disabled} onClick={() => setRaw(query)} data-testid="query-edit">
@@ -147,6 +170,7 @@ export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range
             </MenuItem>
           ))}
       </Menu>
+      <FacetDrawer open={facets} onClose={() => setFacets(false)} source={facetSource} />
       {where && <WhereDialog projectId={projectId} metrics={metrics} attrKeys={attrKeys} range={range} onAdd={(p) => onChange(addPart(query, p))} onClose={() => setWhere(false)} />}
     </Box>
   );

@@ -1,8 +1,7 @@
 import { Autocomplete, Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
-import { MetricAttrValuesResponse, type MetricAlias } from '@lantern/shared';
-import { useQuery } from '@tanstack/react-query';
+import type { MetricAlias } from '@lantern/shared';
 import { useState } from 'react';
-import { apiGet } from '../../../lib/api/apiClient';
+import { useMetricAttrValues } from '../metricsApi';
 import { quoteQueryValue } from './queryEdit';
 
 const OPS = ['=', '!=', '~', '!~', 'like', 'not like', 'exists', 'not exists'] as const;
@@ -12,11 +11,7 @@ export function WhereDialog(props: { projectId: number; metrics: MetricAlias[]; 
   const [key, setKey] = useState(props.attrKeys[0] ?? '');
   const [op, setOp] = useState<(typeof OPS)[number]>('=');
   const [value, setValue] = useState('');
-  const values = useQuery({
-    queryKey: ['metrics', props.projectId, 'attr-values', key, props.metrics.map((m) => m.name), props.range],
-    queryFn: ({ signal }) => apiGet(MetricAttrValuesResponse, `/api/v1/metrics/${props.projectId}/attr-values`, { metric: props.metrics.map((m) => m.name), attr_key: key, ...props.range }, signal),
-    enabled: key !== '' && props.metrics.length > 0,
-  });
+  const values = useMetricAttrValues(props.projectId, { ...props.range, metric: props.metrics.map((m) => m.name), attr_key: key });
   const noValue = op === 'exists' || op === 'not exists';
   const valid = key !== '' && (noValue || value !== '');
   const add = () => {

@@ -24,7 +24,7 @@ export function aliasError(alias: string, all: readonly MetricAlias[]): string |
 }
 
 export const queryParts = (query: string): string[] => splitMetricsQueryParts(query).map((p) => p.text);
-const joinParts = (parts: readonly string[]) => parts.filter((p) => p.trim()).join(' | ');
+export const joinParts = (parts: readonly string[]) => parts.filter((p) => p.trim()).join(' | ');
 
 export const addPart = (query: string, part: string): string => joinParts([...queryParts(query), part]);
 export const removePart = (query: string, index: number): string => joinParts(queryParts(query).filter((_, i) => i !== index));

@@ -3,7 +3,8 @@ import NotEqualIcon from '@mui/icons-material/DoNotDisturbAlt';
 import { useState, type ReactNode } from 'react';
 import { AGG_FUNCS } from '@lantern/shared';
 import { useAttrKeys, useAttrValues, type RangeQuery } from '../tracingApi';
-import { addParts, quoteValue, replaceOrPush, resetGroupBy, setWhere } from './defaultQueries';
+import { quoteValue } from '../../../lib/query/facetFilter';
+import { addParts, replaceOrPush, resetGroupBy, setWhere } from './defaultQueries';
 
 /** A builder button with its popover card. */
 export function MenuButton({ label, width = 400, disabled, testId, children }: { label: ReactNode; width?: number; disabled?: boolean; testId: string; children: (close: () => void) => ReactNode }) {

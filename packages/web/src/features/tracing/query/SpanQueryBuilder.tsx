@@ -3,11 +3,28 @@ import { Box, Button, Divider, Stack } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
 import { useState } from 'react';
 import { AggForm, DurationForm, GroupByForm, MenuButton, SearchForm, StatusForm, WhereForm, type BuilderContext } from './BuilderMenus';
-import { FacetDrawer } from './FacetDrawer';
+import { FacetDrawer, type FacetSource } from '../../../components/FacetDrawer';
+import { usePinFacet } from '../../../lib/api/pinnedFacets';
+import { useAttrKeys, useAttrValues } from '../tracingApi';
+import { whereQuery } from './defaultQueries';
+import { selectedValues, withValues } from './facetFilter';
 import { QueryChips, RawQueryEditor } from './QueryChips';
 import { QueryHelpDialog } from './QueryHelpDialog';
 
 const btn = { color: '#616161', height: 34, px: 1 } as const;
+
+/** The Filters drawer over spans: keys and values of the range and the query's where parts. */
+function useSpanFacets(ctx: BuilderContext, open: boolean): FacetSource {
+  const range = { ...ctx.range, query: whereQuery(ctx.query) || undefined };
+  const pin = usePinFacet();
+  return {
+    keys: useAttrKeys(ctx.projectId, { ...range, kind: 'text' }, open),
+    useValues: (attr, enabled) => useAttrValues(ctx.projectId, { ...range, attr_key: attr }, enabled),
+    selected: (attr) => selectedValues(ctx.query, attr),
+    select: (attr, values) => ctx.setQuery(withValues(ctx.query, attr, values)),
+    pin: (attr, pinned) => pin.mutate({ attr, pinned }),
+  };
+}
 
 /**
  * The Explore spans query builder (spec §2): Search, Duration, Status, Filters | Where, Agg,
@@ -32,6 +49,7 @@ export function SpanQueryBuilder({
   const [raw, setRaw] = useState(false);
   const [facets, setFacets] = useState(false);
   const [help, setHelp] = useState(false);
+  const facetSource = useSpanFacets(ctx, facets);
   return (
     <Box sx={{ borderBottom: 1, borderColor: 'divider', pb: 1 }} data-testid="query-builder">
       <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
@@ -82,7 +100,7 @@ export function SpanQueryBuilder({
       ) : (
         <QueryChips query={ctx.query} serverParts={serverParts} onChange={ctx.setQuery} onRaw={() => setRaw(true)} />
       )}
-      <FacetDrawer open={facets} onClose={() => setFacets(false)} ctx={ctx} />
+      <FacetDrawer open={facets} onClose={() => setFacets(false)} source={facetSource} />
       <QueryHelpDialog open={help} onClose={() => setHelp(false)} />
     </Box>
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addParts, defaultGroupQuery, isEventSystem, quoteValue, resetGroupBy, setWhere, whereQuery } from './defaultQueries';
+import { quoteValue } from '../../../lib/query/facetFilter';
+import { addParts, defaultGroupQuery, isEventSystem, resetGroupBy, setWhere, whereQuery } from './defaultQueries';
 
 describe('query helpers', () => {
   it('quotes values the way the query language reads them', () => {

@@ -1,6 +1,8 @@
+import { quoteValue } from '../../../lib/query/facetFilter';
+
 /**
  * The queries the tracing screens start from (reference frontend §1.3.3, §5): the default group
- * query per system kind, the where-part helpers, and the value quoting of the query language.
+ * query per system kind and the where-part helpers.
  */
 export const SPAN_GROUP_QUERY = 'group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration)';
 export const EVENT_GROUP_QUERY = 'group by .group_id | .count_per_min';
@@ -47,18 +49,6 @@ export function whereQuery(query: string): string {
 export function defaultGroupQuery(systems: string[], keepWhereOf?: string): string {
   const base = isEventSystem(systems[0]) ? EVENT_GROUP_QUERY : SPAN_GROUP_QUERY;
   return joinQuery([base, keepWhereOf ? whereQuery(keepWhereOf) : undefined]);
-}
-
-/**
- * Quotes a value for the query language: numbers that round-trip stay bare (`200`), values already
- * in quotes stay as they are, anything else becomes a double-quoted string.
- */
-export function quoteValue(value: unknown): string {
-  if (typeof value !== 'string') return JSON.stringify(value);
-  if (value === '') return '""';
-  if (/^(".*"|'.*')$/s.test(value)) return value;
-  if (/^-?\d+(\.\d+)?$/.test(value) && String(parseFloat(value)) === value) return value;
-  return JSON.stringify(value);
 }
 
 /** Appends each part of `add` that is not already in `query` (exact match). */

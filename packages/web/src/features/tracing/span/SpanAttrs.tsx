@@ -11,7 +11,8 @@ import { truncate } from '../../../lib/text/truncate';
 import { AttrGroups } from './AttrGroups';
 import type { AttrContext } from './attrContext';
 import { attrPrefixes, keysForPrefix, nestAttrs } from './attrPrefixes';
-import { exploreAttrQuery, isEventSystem, joinQuery, quoteValue } from '../query/defaultQueries';
+import { quoteValue } from '../../../lib/query/facetFilter';
+import { exploreAttrQuery, isEventSystem, joinQuery } from '../query/defaultQueries';
 
 const attrText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
