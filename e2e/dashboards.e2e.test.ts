@@ -176,5 +176,19 @@ describe('metrics dashboards', () => {
     await rows.nth(1).waitFor();
     await expect(page.getByTestId('dash-table').locator('th').first().innerText()).resolves.toBe('service.name');
     await screenshot(page, 'dashboards-05-template');
+
+    // A row opens the dashboard's grid narrowed to that service.
+    const service = (await rows.first().locator('td').first().innerText()).trim();
+    await rows.first().click();
+    const dialog = page.getByTestId('table-row-dialog');
+    await expect(dialog.locator('h2').innerText()).resolves.toBe(service);
+    await dialog.getByTestId('grid-panel').first().waitFor();
+    await dialog.locator('[data-testid="grid-panel"] canvas').first().waitFor();
+    await expect(dialog.getByTestId('panel-error-icon').count()).resolves.toBe(0);
+    // Panels in the row's dialog are not editable.
+    await expect(dialog.locator('.react-resizable-handle:visible').count()).resolves.toBe(0);
+    await screenshot(page, 'dashboards-06-row-dialog');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 });

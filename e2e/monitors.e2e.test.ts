@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestMeter } from './otlpMetrics';
+import { AlertListPage } from './pages/AlertListPage';
 import { screenshot } from './pages/browser';
 import { useSignedInPage } from './pages/session';
 import { useLantern } from './useLantern';
@@ -9,7 +10,9 @@ import { useLantern } from './useLantern';
  * Monitors as a person sets them up, over a gauge sent with the OpenTelemetry metrics SDK: the
  * empty list, a metric monitor through its form (every validation message at its field, nothing
  * saved until valid, the preview chart and its "would have fired" line), the form prefilled from
- * a tracing Monitor menu's address, an error monitor with matchers, and pause / resume / delete.
+ * a tracing Monitor menu's address, an error monitor with matchers, pause / resume / delete, and
+ * the metric monitor firing on the server's own one-minute evaluator: its state in the list, its
+ * open alert through the list's chip, and the alert card's chart.
  */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
@@ -132,5 +135,45 @@ describe('monitors', () => {
     await page.getByRole('button', { name: 'Yes' }).click();
     await row.waitFor({ state: 'detached' });
     expect((await monitorsSaved()).map((m) => m.name)).toEqual(['Email queue backlog']);
+  });
+
+  it('sees the metric monitor fire: firing in the list, its open alert, the card with its chart', { timeout: 240_000 }, async () => {
+    explainFailures();
+    // The queue stays backed up while the evaluator (at :30 of each minute) looks at the last minute.
+    const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: 'worker' });
+    m.meter.createObservableGauge('queue.depth').addCallback((r) => {
+      r.observe(42, { queue: 'emails' });
+      r.observe(3, { queue: 'reports' });
+    });
+    const keepSending = setInterval(() => void m.flush(), 5000);
+    try {
+      await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors`);
+      const row = page.locator('[data-testid="monitor-row"][data-monitor="Email queue backlog"]');
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return row.getByTestId('monitor-state').innerText();
+          },
+          { timeout: 200_000, intervals: [5000] },
+        )
+        .toBe('firing');
+      await expect(row.getByTestId('monitor-open-alerts').innerText()).resolves.toBe('1 open');
+      await screenshot(page, 'monitors-04-firing');
+
+      await row.getByTestId('monitor-open-alerts').click();
+      const list = new AlertListPage(page);
+      await list.root.waitFor();
+      // Only the emails queue is over its maximum of 20.
+      await expect.poll(() => list.names()).toEqual(['Email queue backlog: max($depth){queue=emails}']);
+      const card = await list.open('Email queue backlog: max($depth){queue=emails}');
+      await expect(card.root.getByTestId('alert-fact-state').innerText()).resolves.toContain('open');
+      await card.root.getByTestId('alert-chart').waitFor();
+      await expect(card.root.getByTestId('alert-query-chips').innerText()).resolves.toContain('where queue = "emails"');
+      await screenshot(page, 'monitors-05-alert-card');
+    } finally {
+      clearInterval(keepSending);
+      await m.shutdown();
+    }
   });
 });
