@@ -155,7 +155,7 @@ describe('monitors', () => {
             await page.reload();
             return row.getByTestId('monitor-state').innerText();
           },
-          { timeout: 200_000, intervals: [5000] },
+          { timeout: 200_000, interval: 5000 },
         )
         .toBe('firing');
       await expect(row.getByTestId('monitor-open-alerts').innerText()).resolves.toBe('1 open');
