@@ -55,7 +55,7 @@ function FacetItem({ source, attr, pinned, initiallyOpen }: { source: FacetSourc
 }
 
 /** Categories: 'found' while searching, 'all' up to 10 keys, else one per prefix before the first dot; pinned first. */
-export function categorise(items: FacetKey[], search: string): [string, FacetKey[]][] {
+function categorise(items: FacetKey[], search: string): [string, FacetKey[]][] {
   const needle = search.trim().toLowerCase();
   if (needle) return [['found', items.filter((i) => i.value.toLowerCase().includes(needle))]];
   if (items.length <= 10) return [['all', items]];

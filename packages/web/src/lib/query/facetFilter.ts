@@ -29,12 +29,10 @@ export function selectedValuesOf(parts: readonly string[], attr: string): string
   return values.slice(0, op === 'in' ? 10 : 1);
 }
 
-export function withValuesOf(parts: readonly string[], attr: string, values: readonly string[]): string[] {
-  const out = [...parts];
-  const i = out.findIndex((p) => partRe(attr).test(p));
+/** The parts with attr's part set to `values` (removed when none); `parts` itself when nothing changes. */
+export function withValuesOf(parts: readonly string[], attr: string, values: readonly string[]): readonly string[] {
+  const i = parts.findIndex((p) => partRe(attr).test(p));
   const next = values.length === 0 ? undefined : values.length === 1 ? `where ${attr} = ${quoteValue(values[0])}` : `where ${attr} in (${values.map(quoteValue).join(', ')})`;
-  if (i === -1) return next ? [...out, next] : out;
-  if (next) out[i] = next;
-  else out.splice(i, 1);
-  return out;
+  if (i === -1) return next ? [...parts, next] : parts;
+  return next ? parts.map((p, j) => (j === i ? next : p)) : parts.filter((_, j) => j !== i);
 }

@@ -31,7 +31,7 @@ export function queryParts(query: string): string[] {
     .filter(Boolean);
 }
 
-export function joinQuery(parts: (string | undefined)[]): string {
+export function joinQuery(parts: readonly (string | undefined)[]): string {
   return parts
     .map((p) => p?.trim())
     .filter(Boolean)

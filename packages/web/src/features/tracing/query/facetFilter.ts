@@ -7,5 +7,5 @@ export const selectedValues = (query: string, attr: string): string[] => selecte
 export const withValues = (query: string, attr: string, values: string[]): string => {
   const parts = queryParts(query);
   const next = withValuesOf(parts, attr, values);
-  return next.length === parts.length && next.every((p, i) => p === parts[i]) ? query : joinQuery(next);
+  return next === parts ? query : joinQuery(next);
 };
