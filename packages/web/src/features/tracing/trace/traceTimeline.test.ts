@@ -36,9 +36,14 @@ describe('colorTrace', () => {
     expect(colorOf.get('s7')).toBe(OTHER_COLOR);
   });
 
-  it('names funcs spans after their parent', () => {
-    const { systems } = colorTrace(span('root', 'http:api', 10, {}, [span('f', 'funcs', 50)]));
-    expect(systems).toEqual([{ name: 'http:api', duration: 60, color: PALETTE[0] }]);
+  it('shows funcs systems in the bar like any other system', () => {
+    const { systems, colorOf } = colorTrace(span('root', 'http:api', 10, {}, [span('f', 'funcs', 50, {}, [span('g', 'funcs:shop', 5)])]));
+    expect(systems).toEqual([
+      { name: 'funcs', duration: 50, color: PALETTE[0] },
+      { name: 'http:api', duration: 10, color: PALETTE[1] },
+      { name: 'funcs:shop', duration: 5, color: PALETTE[2] },
+    ]);
+    expect(colorOf.get('f')).toBe(PALETTE[0]);
   });
 });
 

@@ -3,7 +3,8 @@ import { PALETTE } from '../../../components/charts/palette';
 
 /**
  * The trace timeline's pure parts (reference frontend §4): system colours by self time (top 6,
- * the rest merged into 'other'), bar geometry, descendant overlay bars (consumer subtrees skipped),
+ * the rest merged into 'other'; every span counts under its own system, `funcs` included, where the
+ * reference folded bare `funcs` spans into their parent's system and so hid them from the bar), bar geometry, descendant overlay bars (consumer subtrees skipped),
  * and label placement. The tree rows themselves come from spanTreeRows.
  */
 export const TOP_SYSTEMS = 6;
@@ -21,29 +22,22 @@ export interface ColoredTrace {
   colorOf: Map<string, string>;
 }
 
-/** `funcs` spans borrow their parent's system name (or their service name). */
-function systemName(span: Span, parentName: string | undefined): string {
-  if (span.system === 'funcs') return parentName ?? (typeof span.attrs['service.name'] === 'string' ? (span.attrs['service.name'] as string) : span.system);
-  return span.system;
-}
-
-function walk(root: Span, visit: (span: Span, parentName: string | undefined) => string) {
-  const stack: { span: Span; parentName: string | undefined }[] = [{ span: root, parentName: undefined }];
+function walk(root: Span, visit: (span: Span) => void) {
+  const stack: Span[] = [root];
   while (stack.length) {
-    const { span, parentName } = stack.pop()!;
-    const name = visit(span, parentName);
-    for (const child of span.children ?? []) stack.push({ span: child, parentName: name });
+    const span = stack.pop()!;
+    visit(span);
+    stack.push(...(span.children ?? []));
   }
 }
 
 export function colorTrace(root: Span): ColoredTrace {
   const totals = new Map<string, number>();
   const names = new Map<string, string>();
-  walk(root, (span, parentName) => {
-    const name = systemName(span, parentName);
+  walk(root, (span) => {
+    const name = span.system;
     names.set(span.id, name);
     totals.set(name, (totals.get(name) ?? 0) + Math.max(0, span.durationSelf));
-    return name;
   });
   const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const kept = ranked.slice(0, TOP_SYSTEMS).map(([name, duration], i) => ({ name, duration, color: PALETTE[i] }));
@@ -127,7 +121,6 @@ export function eventsBySystem(root: Span): Map<string, { span: Span; event: Non
       if (!out.has(system)) out.set(system, []);
       out.get(system)!.push({ span, event });
     }
-    return span.system;
   });
   for (const list of out.values()) list.sort((a, b) => a.event.time.localeCompare(b.event.time));
   return out;
