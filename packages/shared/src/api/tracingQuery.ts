@@ -140,24 +140,35 @@ export const GroupStatsParams = TracingRangeParams.extend({
   /** Canonical column names from `columns[].name` (repeatable, required). */
   column: stringList,
 });
-/** `{"<column>": number[], ..., "_time": string[]}` zero-filled per bucket; `{}` when nothing matched. */
+/**
+ * `{"<column>": (number|null)[], ..., "_time": string[]}` per bucket: an empty bucket is 0 for
+ * counts, rates and sums and null (a gap) for durations, percentiles and error rates; `{}` when
+ * nothing matched.
+ */
 export const GroupStatsResponse = z.record(z.string(), z.array(z.union([z.number(), z.string(), z.null()])));
 export type GroupStatsResponse = z.infer<typeof GroupStatsResponse>;
 
 // ---- percentiles -----------------------------------------------------------------------------
 
 export const PercentilesParams = TracingRangeParams;
-/** Arrays aligned with `time`, zero-filled; `rate`/`errorRate` per minute; durations in ns. `{}` when nothing matched. */
+/** Values per time bucket, aligned with `time`; null is a gap (a bucket with no data to measure). */
+export const SeriesValues = z.array(z.number().nullable());
+export type SeriesValues = z.infer<typeof SeriesValues>;
+
+/**
+ * Arrays aligned with `time`; `rate`/`errorRate` per minute (0 in an empty bucket); durations in
+ * ns over spans only (null in a bucket without spans). `{}` when nothing matched.
+ */
 export const PercentilesResponse = z.object({
   count: z.array(z.number()).optional(),
   rate: z.array(z.number()).optional(),
   time: z.array(z.string()).optional(),
   errorCount: z.array(z.number()).optional(),
   errorRate: z.array(z.number()).optional(),
-  p50: z.array(z.number()).optional(),
-  p90: z.array(z.number()).optional(),
-  p99: z.array(z.number()).optional(),
-  max: z.array(z.number()).optional(),
+  p50: SeriesValues.optional(),
+  p90: SeriesValues.optional(),
+  p99: SeriesValues.optional(),
+  max: SeriesValues.optional(),
 });
 export type PercentilesResponse = z.infer<typeof PercentilesResponse>;
 
@@ -176,9 +187,15 @@ export type SpansResponse = z.infer<typeof SpansResponse>;
 // ---- timeseries ------------------------------------------------------------------------------
 
 export const TimeseriesParams = TracingRangeParams;
+/**
+ * A group of the timeseries answer: group-by values as scalars, each numeric column as values
+ * aligned with `time`. An empty bucket is 0 for counts, rates and sums, null (a gap) for
+ * durations, percentiles, averages and error rates.
+ */
+export const TimeseriesGroup = GroupRow.catchall(z.union([SeriesValues, z.string(), z.number(), z.boolean(), z.null()]));
+export type TimeseriesGroup = z.infer<typeof TimeseriesGroup>;
 export const TimeseriesResponse = z.object({
-  /** Group-by values as scalars, numeric columns as arrays aligned with `time` (zero-filled). */
-  groups: z.array(GroupRow),
+  groups: z.array(TimeseriesGroup),
   time: z.array(z.string()).nullable(),
   columns: z.array(ColumnInfo),
   query: QueryInfo,

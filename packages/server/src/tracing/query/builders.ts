@@ -2,6 +2,7 @@ import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Orde
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { rollupSelect, rollupSystemsSql } from './rollup';
 import { attrExpr, compileQuery, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL, type CompiledColumn, type CompiledQuery } from './compile';
+import { IS_ERROR_SQL, IS_SPAN_SQL } from './eventTypes';
 import { whereSql, type RangeScope } from './scope';
 
 /**
@@ -15,7 +16,7 @@ const minutesOf = (scope: { gte: Date; lt: Date }) => Math.max((scope.lt.getTime
 
 export function systemsSql(scope: RangeScope, query: string) {
   const q = compileQuery(query, 'where', { minutes: minutesOf(scope) });
-  const raw = sql`SELECT s.system AS system, sum(s.count) AS count, sumIf(s.count, s.status_code = 'error') AS errorCount, uniqExact(s.group_id) AS groupCount ${FROM} WHERE ${whereSql(scope, q)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
+  const raw = sql`SELECT s.system AS system, sum(s.count) AS count, sumIf(s.count, ${IS_ERROR_SQL}) AS errorCount, uniqExact(s.group_id) AS groupCount ${FROM} WHERE ${whereSql(scope, q)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
   return { q, sql: rollupSystemsSql(q, scope) ?? raw };
 }
 
@@ -75,8 +76,8 @@ export function timeseriesSql(scope: RangeScope, query: string) {
   const ceil = (d: Date) => new Date(Math.ceil(d.getTime() / bucketMs) * bucketMs);
   const aligned: RangeScope = { ...scope, gte: ceil(scope.gte), lt: ceil(scope.lt) };
   const q = compileQuery(query, 'full', { minutes: bucketMs / 60_000 });
-  // Only the first 4 numeric aggregates are plotted (§2.3).
-  q.columns = q.columns.filter((c) => c.isNum).slice(0, 4);
+  // Every numeric aggregate is plotted (the reference's first 4 left out p99 of the default query).
+  q.columns = q.columns.filter((c) => c.isNum);
   const cols = outputColumns(q);
   if (q.columns.length === 0) return { q, cols, bucketMs, scope: aligned, sql: null };
   const groupBy = join([...cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), sql`t`], ', ');
@@ -96,7 +97,7 @@ export function percentilesSql(scope: RangeScope, query: string, withDurations: 
   const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 300);
   const q = compileQuery(query, 'filters', { minutes: bucketMs / 60_000 });
   const durations = withDurations
-    ? sql`, sumIf(s.count, s.status_code = 'error') AS errorCount, quantilesTDigest(0.5, 0.9, 0.99)(s.duration) AS q, max(s.duration) AS max`
+    ? sql`, sumIf(s.count, ${IS_ERROR_SQL}) AS errorCount, quantilesTDigestIf(0.5, 0.9, 0.99)(s.duration, ${IS_SPAN_SQL}) AS q, maxOrNullIf(s.duration, ${IS_SPAN_SQL}) AS max`
     : sql``;
   const text = sql`SELECT toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, sum(s.count) AS count${durations} ${FROM} WHERE ${whereSql(scope, q)} GROUP BY t ORDER BY t ASC LIMIT 10000`;
   return { q, bucketMs, sql: text };
@@ -106,7 +107,7 @@ export function groupStatsSql(scope: RangeScope, query: string, columns: readonl
   const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 300);
   const o = { minutes: bucketMs / 60_000 };
   const q = compileQuery(query, 'filters', o);
-  const cols: { name: string; key: string; expr: SqlFragment }[] = [];
+  const cols: { name: string; name_: Name; key: string; expr: SqlFragment }[] = [];
   const errors: string[] = [];
   columns.forEach((text, i) => {
     const p = parsePart(text);
@@ -114,7 +115,7 @@ export function groupStatsSql(scope: RangeScope, query: string, columns: readonl
     if (!col) return void errors.push(`column ${JSON.stringify(text)}: ${p.error?.message ?? 'must be one column'}`);
     if (!isAggregate(col.name)) return void errors.push(`column ${JSON.stringify(text)}: must be an aggregate`);
     try {
-      cols.push({ name: text, key: `c${i}`, expr: nameExpr(col.name, o) });
+      cols.push({ name: text, name_: col.name, key: `c${i}`, expr: nameExpr(col.name, o) });
     } catch (e) {
       errors.push(`column ${JSON.stringify(text)}: ${(e as Error).message}`);
     }

@@ -12,7 +12,7 @@ import {
   type QueryPart,
 } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment, type SqlParam } from '../../storage/sql';
-import { EVENT_TYPES_SQL } from './eventTypes';
+import { EVENT_TYPES_SQL, IS_ERROR_SQL, IS_SPAN_SQL } from './eventTypes';
 import { ATTR_COLUMNS } from '../../storage/telemetry/spanRowEncoding';
 
 /**
@@ -42,7 +42,7 @@ export const ROW_ATTR_KEYS_SQL = sql`arrayConcat(s.attr_keys, arrayFilter(k -> k
   ', ',
 )}]))`;
 
-const ERROR_COUNT = sql`sumIf(s.count, s.status_code = 'error')`;
+const ERROR_COUNT = sql`sumIf(s.count, ${IS_ERROR_SQL})`;
 
 /** What `per_min` divides by: minutes in the range (or in a bucket for time series). */
 export interface CompileOptions {
@@ -121,8 +121,35 @@ function plainArg(name: Name, o: CompileOptions): SqlFragment {
   return attrExpr(name.attr, o);
 }
 
+/**
+ * Numeric aggregates as our own SQL text: the plain function, and the one that skips rows failing a
+ * condition. Over nothing, `min`/`max` of spans only answer NULL and percentiles and `avg` NaN
+ * (null in answers), so a log group's latency reads as missing rather than 0.
+ */
+const NUMERIC_AGGS: Partial<Record<string, { plain: SqlFragment; onlyIf: SqlFragment }>> = {
+  sum: { plain: sql`sum`, onlyIf: sql`sumIf` },
+  avg: { plain: sql`avg`, onlyIf: sql`avgIf` },
+  min: { plain: sql`min`, onlyIf: sql`minOrNullIf` },
+  max: { plain: sql`max`, onlyIf: sql`maxOrNullIf` },
+  p50: { plain: sql`quantileTDigest(0.5)`, onlyIf: sql`quantileTDigestIf(0.5)` },
+  p75: { plain: sql`quantileTDigest(0.75)`, onlyIf: sql`quantileTDigestIf(0.75)` },
+  p90: { plain: sql`quantileTDigest(0.9)`, onlyIf: sql`quantileTDigestIf(0.9)` },
+  p95: { plain: sql`quantileTDigest(0.95)`, onlyIf: sql`quantileTDigestIf(0.95)` },
+  p99: { plain: sql`quantileTDigest(0.99)`, onlyIf: sql`quantileTDigestIf(0.99)` },
+};
+
+/** Only spans have durations: aggregates of `.duration` skip logs and events (whose duration is 0). */
+export const spansOnly = (name: Name) => name.attr === '.duration';
+
+function numericAgg(agg: { plain: SqlFragment; onlyIf: SqlFragment }, name: Name, o: CompileOptions): SqlFragment {
+  const x = numericArg(name, o);
+  return spansOnly(name) ? sql`${agg.onlyIf}(${x}, ${IS_SPAN_SQL})` : sql`${agg.plain}(${x})`;
+}
+
 /** The expression of a name: an attribute or an aggregate over one. */
 export function nameExpr(name: Name, o: CompileOptions): SqlFragment {
+  const numeric = name.func ? NUMERIC_AGGS[name.func] : undefined;
+  if (numeric) return numericAgg(numeric, name, o);
   switch (name.func) {
     case null:
       return attrExpr(name.attr, o);
@@ -134,24 +161,6 @@ export function nameExpr(name: Name, o: CompileOptions): SqlFragment {
       if (BUILTIN_FIELDS[name.attr]?.aggregate) return sql`${attrExpr(name.attr, o)} / ${m}`;
       return sql`sum(${numericArg(name, o)}) / ${m}`;
     }
-    case 'sum':
-      return sql`sum(${numericArg(name, o)})`;
-    case 'avg':
-      return sql`avg(${numericArg(name, o)})`;
-    case 'min':
-      return sql`min(${numericArg(name, o)})`;
-    case 'max':
-      return sql`max(${numericArg(name, o)})`;
-    case 'p50':
-      return sql`quantileTDigest(0.5)(${numericArg(name, o)})`;
-    case 'p75':
-      return sql`quantileTDigest(0.75)(${numericArg(name, o)})`;
-    case 'p90':
-      return sql`quantileTDigest(0.9)(${numericArg(name, o)})`;
-    case 'p95':
-      return sql`quantileTDigest(0.95)(${numericArg(name, o)})`;
-    case 'p99':
-      return sql`quantileTDigest(0.99)(${numericArg(name, o)})`;
     case 'uniq':
       return sql`uniqCombined64(${plainArg(name, o)})`;
     case 'any':
@@ -163,6 +172,7 @@ export function nameExpr(name: Name, o: CompileOptions): SqlFragment {
     case 'top10':
       return sql`topK(10)(${plainArg(name, o)})`;
   }
+  throw new CompileError(`unknown function ${name.func}()`);
 }
 
 const OPS: Record<'=' | '!=' | '<' | '<=' | '>' | '>=', SqlFragment> = {
@@ -367,6 +377,8 @@ function shareQuantiles(columns: CompiledColumn[], o: CompileOptions): void {
   for (const cols of byAttr.values()) {
     if (cols.length < 2) continue;
     const levels = join(cols.map((c) => QUANTILE_LEVELS[c.name_.func!]!), ', ');
-    cols.forEach((c, i) => (c.expr = sql`arrayElement(quantilesTDigest(${levels})(${numericArg(c.name_, o)}), ${param.uint8(i + 1)})`));
+    const x = numericArg(cols[0].name_, o);
+    const digest = spansOnly(cols[0].name_) ? sql`quantilesTDigestIf(${levels})(${x}, ${IS_SPAN_SQL})` : sql`quantilesTDigest(${levels})(${x})`;
+    cols.forEach((c, i) => (c.expr = sql`arrayElement(${digest}, ${param.uint8(i + 1)})`));
   }
 }

@@ -1,6 +1,7 @@
 import type { Name } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { QUANTILE_LEVELS, type CompiledColumn, type CompiledQuery } from './compile';
+import { IS_SPAN_SQL, ROLLUP_ERROR_COUNT_SQL } from './eventTypes';
 import { systemClause, type RangeScope } from './scope';
 
 /**
@@ -23,19 +24,20 @@ function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIn
       case '.count_per_min':
         return sql`sum(s.count) / ${m()}`;
       case '.error_count':
-        return sql`sum(s.error_count)`;
+        return ROLLUP_ERROR_COUNT_SQL;
       case '.error_rate':
       case '.error_pct':
-        return sql`sum(s.error_count) / sum(s.count)`;
+        return sql`${ROLLUP_ERROR_COUNT_SQL} / sum(s.count)`;
     }
     return null;
   }
   if (n.func === 'count') return sql`sum(s.count)`;
   if (n.func === 'per_min' && n.inner?.func === 'count') return sql`sum(s.count) / ${m()}`;
   if (n.attr !== '.duration') return null;
-  if (n.func === 'min') return sql`toFloat64(min(s.min_duration))`;
-  if (n.func === 'max') return sql`toFloat64(max(s.max_duration))`;
-  if (QUANTILE_LEVELS[n.func] && quantiles) return sql`arrayElement(quantilesTDigestMerge(${quantiles})(s.duration), ${param.uint8(qIndex)})`;
+  // Spans only, as from spans_index (compile.ts spansOnly): log and event rows have no duration.
+  if (n.func === 'min') return sql`toFloat64(minOrNullIf(s.min_duration, ${IS_SPAN_SQL}))`;
+  if (n.func === 'max') return sql`toFloat64(maxOrNullIf(s.max_duration, ${IS_SPAN_SQL}))`;
+  if (QUANTILE_LEVELS[n.func] && quantiles) return sql`arrayElement(quantilesTDigestMergeIf(${quantiles})(s.duration, ${IS_SPAN_SQL}), ${param.uint8(qIndex)})`;
   return null;
 }
 
@@ -67,7 +69,7 @@ const wholeMinutes = (scope: RangeScope) => scope.gte.getTime() % 60_000 === 0 &
 /** Per-system totals from the rollups (systems endpoint without filters), or null. */
 export function rollupSystemsSql(q: CompiledQuery, scope: RangeScope): SqlFragment | null {
   if (!wholeMinutes(scope) || q.where.length) return null;
-  return sql`SELECT s.system AS system, sum(s.count) AS count, sum(s.error_count) AS errorCount, uniqExact(s.group_id) AS groupCount FROM ${rollupFrom(scope)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
+  return sql`SELECT s.system AS system, sum(s.count) AS count, ${ROLLUP_ERROR_COUNT_SQL} AS errorCount, uniqExact(s.group_id) AS groupCount FROM ${rollupFrom(scope)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
 }
 
 /**

@@ -7,6 +7,7 @@ import type {
   GroupsResponse,
   PercentilesResponse,
   SystemsResponse,
+  TimeseriesGroup,
   TimeseriesResponse,
 } from '@lantern/shared';
 import { BUILTIN_FIELDS, UINT64_FIELDS } from '@lantern/shared';
@@ -24,19 +25,14 @@ import {
   timeseriesSql,
   type OutputColumn,
 } from './builders';
+import { bucketGrid, nullableNum, zeroWhenEmpty, type Row } from './buckets';
 import { allEventSystems, type RangeScope } from './scope';
 
-/** Runs the endpoint queries and shapes their answers (reference query §2, §5.3 gap filling). */
+/** Runs the endpoint queries and shapes their answers (reference query §2; buckets.ts for gaps). */
 
-type Row = Record<string, unknown>;
-const num = (v: unknown): number => {
-  if (v === null || v === undefined) return 0;
-  const n = typeof v === 'number' ? v : Number(v);
-  return Number.isFinite(n) ? n : 0;
-};
+const num = (v: unknown): number => nullableNum(v) ?? 0;
 /** NaN/Inf are null on the wire (reference §0.3); 64-bit integers stay strings. */
 const jsonValue = (v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? null : v);
-export const isoTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 const BUILTIN_ATTR_KEYS = ['.system', '.kind', '.name', '.event_name', '.status_code', '.status_message'];
 
@@ -71,27 +67,26 @@ export function createQueryService(store: TelemetryStore) {
       const columns = columnInfos(built.cols);
       if (!built.sql) return { groups: [], time: null, columns, query: { parts: built.q.parts } };
       const rows = await store.query<Row>(built.sql);
-      const { gte, lt } = built.scope;
-      const points = Math.floor((lt.getTime() - gte.getTime()) / built.bucketMs);
+      const grid = bucketGrid(built.scope.gte, built.scope.lt, built.bucketMs);
       const numCols = built.cols.filter((c) => !c.isGroup && !c.hidden);
       const groupCols = built.cols.filter((c) => c.isGroup);
-      const series = new Map<string, { first: Row; arrays: number[][] }>();
+      const rowsByGroup = new Map<string, Row[]>();
       for (const r of rows) {
         const key = JSON.stringify(groupCols.map((c) => r[c.key]));
-        let s = series.get(key);
-        if (!s) series.set(key, (s = { first: r, arrays: numCols.map(() => new Array<number>(points).fill(0)) }));
-        const idx = Math.trunc((num(r.t) * 1000 - gte.getTime()) / built.bucketMs);
-        if (idx < 0 || idx >= points) continue;
-        numCols.forEach((c, i) => (s.arrays[i][idx] = num(r[c.key])));
+        rowsByGroup.set(key, [...(rowsByGroup.get(key) ?? []), r]);
       }
-      const ranked = [...series.values()].sort((a, b) => sum(b.arrays[0]) - sum(a.arrays[0])).slice(0, 100);
+      const series = [...rowsByGroup.values()].map((rs) => ({
+        first: rs[0],
+        arrays: numCols.map((c) => grid.fill(rs, (r) => nullableNum(r[c.key]), zeroWhenEmpty(c.name_) ? 0 : null)),
+      }));
+      const ranked = series.sort((a, b) => sum(b.arrays[0]) - sum(a.arrays[0])).slice(0, 100);
       const groups = ranked.map((s) => {
         const row = groupRow(built.cols.filter((c) => c.isGroup || c.hidden), s.first);
         numCols.forEach((c, i) => (row[c.name] = s.arrays[i]));
-        return row;
+        // Group-by values are the engine's scalars; the numeric columns are the arrays just set.
+        return row as TimeseriesGroup;
       });
-      const time = groups.length ? Array.from({ length: points }, (_, i) => isoTime(gte.getTime() + i * built.bucketMs)) : null;
-      return { groups, time, columns, query: { parts: built.q.parts } };
+      return { groups, time: groups.length ? grid.time() : null, columns, query: { parts: built.q.parts } };
     },
 
     async percentiles(scope: RangeScope, query: string): Promise<PercentilesResponse> {
@@ -99,18 +94,22 @@ export function createQueryService(store: TelemetryStore) {
       const built = percentilesSql(scope, query, withDurations);
       const rows = await store.query<Row>(built.sql);
       if (rows.length === 0) return {};
-      const fill = bucketFiller(scope, built.bucketMs, rows);
+      const grid = bucketGrid(scope.gte, scope.lt, built.bucketMs);
       const m = built.bucketMs / 60_000;
-      const out: PercentilesResponse = { count: fill((r) => num(r.count)), rate: fill((r) => num(r.count) / m), time: fill.time };
+      const out: PercentilesResponse = { count: grid.fill(rows, (r) => num(r.count), 0), rate: grid.fill(rows, (r) => num(r.count) / m, 0), time: grid.time() };
       if (withDurations) {
-        const q = (r: Row, i: number) => Math.round(num((r.q as unknown[] | undefined)?.[i]));
+        // Durations of spans only: a bucket with only logs or events has none (null).
+        const q = (i: number) => (r: Row) => {
+          const v = nullableNum((r.q as unknown[] | undefined)?.[i]);
+          return v === null ? null : Math.round(v);
+        };
         Object.assign(out, {
-          errorCount: fill((r) => num(r.errorCount)),
-          errorRate: fill((r) => num(r.errorCount) / m),
-          p50: fill((r) => q(r, 0)),
-          p90: fill((r) => q(r, 1)),
-          p99: fill((r) => q(r, 2)),
-          max: fill((r) => num(r.max)),
+          errorCount: grid.fill(rows, (r) => num(r.errorCount), 0),
+          errorRate: grid.fill(rows, (r) => num(r.errorCount) / m, 0),
+          p50: grid.fill(rows, q(0), null),
+          p90: grid.fill(rows, q(1), null),
+          p99: grid.fill(rows, q(2), null),
+          max: grid.fill(rows, (r) => nullableNum(r.max), null),
         });
       }
       return out;
@@ -121,10 +120,10 @@ export function createQueryService(store: TelemetryStore) {
       if (built.errors.length) return { errors: built.errors, answer: {} };
       const rows = await store.query<Row>(built.sql);
       if (rows.length === 0) return { errors: [], answer: {} };
-      const fill = bucketFiller(scope, built.bucketMs, rows);
+      const grid = bucketGrid(scope.gte, scope.lt, built.bucketMs);
       const answer: GroupStatsResponse = {};
-      for (const c of built.cols) answer[c.name] = fill((r) => num(r[c.key]));
-      answer._time = fill.time;
+      for (const c of built.cols) answer[c.name] = grid.fill(rows, (r) => nullableNum(r[c.key]), zeroWhenEmpty(c.name_) ? 0 : null);
+      answer._time = grid.time();
       return { errors: [], answer };
     },
 
@@ -157,25 +156,10 @@ export function createQueryService(store: TelemetryStore) {
 
 export type QueryService = ReturnType<typeof createQueryService>;
 
-const sum = (a: readonly number[] | undefined) => (a ?? []).reduce((x, y) => x + y, 0);
+const sum = (a: readonly (number | null)[] | undefined) => (a ?? []).reduce<number>((x, y) => x + (y ?? 0), 0);
 
 function columnInfos(cols: OutputColumn[]): ColumnInfo[] {
   return cols.filter((c) => !c.hidden).map((c) => ({ name: c.name, unit: c.unit, isGroup: c.isGroup, isNum: c.isNum }));
-}
-
-/** Zero-filled arrays over [gte, lt) in `bucketMs` steps; rows carry `t` in Unix seconds. */
-function bucketFiller(scope: RangeScope, bucketMs: number, rows: Row[]) {
-  const points = Math.floor((scope.lt.getTime() - scope.gte.getTime()) / bucketMs);
-  const at = rows.map((r) => Math.trunc((num(r.t) * 1000 - scope.gte.getTime()) / bucketMs));
-  const fill = (f: (r: Row) => number): number[] => {
-    const out = new Array<number>(points).fill(0);
-    rows.forEach((r, i) => {
-      const idx = Math.max(0, at[i]);
-      if (idx < points) out[idx] += f(r);
-    });
-    return out;
-  };
-  return Object.assign(fill, { time: Array.from({ length: points }, (_, i) => isoTime(scope.gte.getTime() + i * bucketMs)) });
 }
 
 /** Aggregates come back as numbers, or as strings for 64-bit integers: numbers when exact. */

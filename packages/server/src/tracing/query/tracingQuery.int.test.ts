@@ -184,7 +184,7 @@ describe('groups', () => {
 });
 
 describe('percentiles, group-stats and timeseries', () => {
-  it('percentiles: zero-filled one-minute buckets with counts, rates and durations', async () => {
+  it('percentiles: one-minute buckets with counts and rates (0 when empty) and durations (null when empty)', async () => {
     const r = PercentilesResponse.parse((await get('percentiles', { 'system[]': 'http:api' })).body);
     expect(r.time).toHaveLength(MIN);
     expect(r.time![30]).toBe(new Date(base).toISOString().replace('.000Z', 'Z'));
@@ -193,10 +193,13 @@ describe('percentiles, group-stats and timeseries', () => {
     expect(r.rate![30]).toBe(10);
     expect(r.errorCount![30]).toBe(2);
     expect(r.errorRate![30]).toBe(2);
-    near(r.p50![30], 55e6, 0.15);
-    near(r.p99![30], 100e6, 0.05);
+    near(r.p50![30]!, 55e6, 0.15);
+    near(r.p99![30]!, 100e6, 0.05);
     expect(r.max![30]).toBe(100e6);
-    expect(r.p50![0]).toBe(0);
+    expect(r.count![0]).toBe(0);
+    expect(r.rate![0]).toBe(0);
+    expect(r.errorRate![0]).toBe(0);
+    expect([r.p50![0], r.p90![0], r.p99![0], r.max![0]]).toEqual([null, null, null, null]);
   });
 
   it('percentiles: event systems get counts only; nothing matched is {}', async () => {

@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../lib/format/dateTime';
-import { formatUnit } from '../../lib/format/number';
+import { formatMetric, formatUnit } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
 import { assignColors } from './palette';
 
@@ -40,7 +40,7 @@ export function tooltipHtml(params: TooltipParam[], units: string[], showTime = 
   const rows = params.slice(0, TOOLTIP_MAX_SERIES).map((p) => {
     const raw = Array.isArray(p.value) ? p.value[1] : p.value;
     const unit = units[p.seriesIndex ?? 0] ?? '';
-    return `<tr><td>${p.marker ?? ''}${escapeHtml(truncateMiddle(p.seriesName ?? '', 60))}</td><td style="text-align:right;padding-left:15px;font-weight:600">${escapeHtml(formatUnit(raw ?? 0, unit))}</td></tr>`;
+    return `<tr><td>${p.marker ?? ''}${escapeHtml(truncateMiddle(p.seriesName ?? '', 60))}</td><td style="text-align:right;padding-left:15px;font-weight:600">${escapeHtml(formatMetric(typeof raw === 'number' ? raw : null, unit))}</td></tr>`;
   });
   return `<div class="chart-tooltip" style="font-size:0.85rem">${showTime ? `<div style="font-weight:600">${escapeHtml(time)}</div>` : ''}<table>${rows.join('')}</table></div>`;
 }
@@ -93,6 +93,8 @@ export function metricChartOption(time: string[], series: Series[], opts: { kind
       type: isBar ? 'bar' : 'line',
       yAxisIndex: units.indexOf(s.unit),
       data: time.map((t, j) => [t, s.values[j] ?? null]),
+      // A null is a bucket with nothing to measure: a gap, not a line through it.
+      connectNulls: false,
       showSymbol: false,
       symbol: 'none',
       emphasis: { focus: 'series' },
@@ -116,7 +118,8 @@ export function sparklineOption(time: string[], values: (number | null)[], unit:
       {
         type: 'line',
         name: 'value',
-        data: time.map((t, i) => [t, values[i] ?? 0]),
+        data: time.map((t, i) => [t, values[i] ?? null]),
+        connectNulls: false,
         symbol: 'none',
         color,
         lineStyle: { width: 1 },
@@ -128,10 +131,11 @@ export function sparklineOption(time: string[], values: (number | null)[], unit:
 
 export interface PctileData {
   time: string[];
-  p50?: number[];
-  p90?: number[];
-  p99?: number[];
-  max?: number[];
+  /** Null in a bucket without spans (a gap). */
+  p50?: (number | null)[];
+  p90?: (number | null)[];
+  p99?: (number | null)[];
+  max?: (number | null)[];
   rate?: number[];
   errorRate?: number[];
 }

@@ -1,5 +1,5 @@
 import { Box, Card, CardContent, Skeleton, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Link as RouterLink, Navigate, useLocation, useParams } from 'react-router-dom';
 import { DateRangePicker } from '../../components/date/DateRangePicker';
 import { useDateRange } from '../../components/date/useDateRange';
@@ -13,9 +13,11 @@ import { useProject } from '../projects/projectsApi';
 import { SystemPicker } from '../tracing/system/SystemPicker';
 import { isSpanSystem } from '../tracing/query/defaultQueries';
 import { useSystems, type RangeQuery } from '../tracing/tracingApi';
+import { errorSystemTabs } from './errorSystemTabs';
 import { OverviewGroups } from './OverviewGroups';
 import { QuickSpanFilter } from './QuickSpanFilter';
 import { quickMetrics } from './quickMetrics';
+import { usePageTitle } from '../../components/shell/usePageTitle';
 
 function QuickMetricCards({ systems }: { systems: Parameters<typeof quickMetrics>[0] | undefined }) {
   if (!systems) {
@@ -65,9 +67,7 @@ export function OverviewPage() {
   const query = address.params.get('query') ?? '';
   const systemsQuery = useSystems(projectId, { ...dateRange.apiParams, query: query || undefined });
 
-  useEffect(() => {
-    document.title = 'Overview | Lantern';
-  }, []);
+  usePageTitle('Overview');
   if (projectId === undefined) return <NotFoundPage />;
   if (rest === '') return <Navigate to={`${paths.overviewSystems(projectId)}${location.search}`} replace />;
   if (systemsQuery.data?.hasNoData) return <TracingHelpCard projectId={projectId} title="Send data to Lantern" />;
@@ -75,9 +75,13 @@ export function OverviewPage() {
   const spanSystems = (systemsQuery.data?.systems ?? []).filter((s) => isSpanSystem(s.system));
   const range: RangeQuery = { ...dateRange.apiParams, system: chosen.length ? chosen : undefined, query: query || undefined };
   const keep = location.search;
+  const errorTabs = errorSystemTabs(systemsQuery.data?.systems ?? []);
   const tabs: OverviewTab[] = [
     { value: 'systems', label: 'Systems', to: `${paths.overviewSystems(projectId)}${keep}` },
-    ...chosen.filter((s) => !s.endsWith('all')).map((s) => ({ value: `groups/${s}`, label: s, to: `${paths.overviewSystem(projectId, s)}${keep}` })),
+    ...errorTabs.map((t) => ({ value: `groups/${t.system}`, label: t.label, to: `${paths.overviewSystem(projectId, t.system)}${keep}` })),
+    ...chosen
+      .filter((s) => !s.endsWith('all') && !errorTabs.some((t) => t.system === s))
+      .map((s) => ({ value: `groups/${s}`, label: s, to: `${paths.overviewSystem(projectId, s)}${keep}` })),
     { value: 'slowest-groups', label: 'Slowest groups', to: `${paths.overviewSlowest(projectId)}${keep}` },
     ...(project.data?.project.pinnedAttrs ?? []).map((a) => ({ value: `attributes/${a}`, label: a, to: `${paths.overviewAttr(projectId, a)}${keep}` })),
   ];

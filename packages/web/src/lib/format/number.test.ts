@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatNum, formatPercents, formatUnit, formatUtilization } from './number';
+import { formatBytes, formatCount, formatMetric, formatNum, formatPercents, formatUnit, formatUtilization } from './number';
 
 describe('formatNum', () => {
   it.each([
@@ -63,4 +63,15 @@ describe('formatUnit', () => {
     expect(formatUnit('', '')).toBe('<empty>');
     expect(formatUnit(['a', 'b'], '')).toBe('a, b');
   });
+});
+
+describe('formatMetric', () => {
+  it.each([
+    [null, 'nanoseconds', '–'],
+    [undefined, 'nanoseconds', '–'],
+    [NaN, 'utilization', '–'],
+    [0, 'nanoseconds', formatUnit(0, 'nanoseconds')],
+    [529_000, 'nanoseconds', formatUnit(529_000, 'nanoseconds')],
+    [0.25, 'utilization', '25%'],
+  ])('%s %s -> %s', (v, unit, text) => expect(formatMetric(v, unit)).toBe(text));
 });

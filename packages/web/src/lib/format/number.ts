@@ -53,6 +53,17 @@ export function formatBytes(value: number): string {
 
 const DURATION_SCALE: Record<string, number> = { nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9 };
 
+/** What a measurement without a value reads as (a log group's p50, a minute without spans). */
+export const NO_VALUE = '–';
+
+/**
+ * A measured value in its unit; "–" when there is none (null, or NaN/±Inf), never a made-up 0.
+ * For metric columns and chart values; attribute values keep `formatUnit`'s `<missing>`.
+ */
+export function formatMetric(value: number | null | undefined, unit: string | undefined): string {
+  return typeof value === 'number' && Number.isFinite(value) ? formatUnit(value, unit) : NO_VALUE;
+}
+
 /** The formatter of a column or series unit (`nanoseconds`, `utilization`, `percents`, `bytes`, ...). */
 export function formatUnit(value: unknown, unit: string | undefined): string {
   if (value === undefined || value === null) return '<missing>';

@@ -4,6 +4,7 @@ import type { GroupsResponse } from '@lantern/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { CodeBlock } from '../../../components/CodeBlock';
 import { ApiError } from '../../../lib/api/apiClient';
+import { listCountText } from '../../../lib/format/countText';
 import { headerLabel, plottableColumns } from './groupColumns';
 import { GroupsTable, NoGroups, type GroupOrder } from './GroupsTable';
 import type { RangeQuery } from '../tracingApi';
@@ -25,7 +26,7 @@ export function InvalidQuery({ error }: { error: ApiError }) {
 const typeOf = (s: string) => (s.includes(':') ? s.slice(0, s.indexOf(':')) : s);
 
 /**
- * The groups card (Groups tab and Overview lists): 'Groups' with '[more than] N groups', the system
+ * The groups card (Groups tab and Overview lists): 'Groups' with its count (countText.ts), the system
  * chip bar when groups span several systems, the plotted-columns selector and the table.
  */
 export function GroupsCard({
@@ -79,8 +80,7 @@ export function GroupsCard({
         <Box sx={{ flexGrow: 1 }} />
         {result && (
           <Typography variant="body2" data-testid="groups-count">
-            {result.hasMore ? 'more than ' : ''}
-            <b>{shown.length}</b> groups
+            {listCountText({ shown: shown.length, total: groups.length, capped: result.hasMore }, 'group')}
           </Typography>
         )}
       </Stack>

@@ -9,7 +9,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Sparkline } from '../../../components/charts/Sparkline';
 import { PALETTE } from '../../../components/charts/palette';
 import { Pager, usePager } from '../../../components/Pager';
-import { formatUnit } from '../../../lib/format/number';
+import { formatMetric, formatUnit } from '../../../lib/format/number';
 import { paths } from '../../../lib/routes/paths';
 import { truncate } from '../../../lib/text/truncate';
 import { NewMonitorMenu } from '../NewMonitorMenu';
@@ -33,13 +33,13 @@ function RowSparklines({ projectId, range, group, plotted, columns }: { projectI
   return (
     <>
       {columns.map((c) => {
-        const values = plotted.includes(c.name) ? (data?.[c.name] as number[] | undefined) : undefined;
+        const values = plotted.includes(c.name) ? (data?.[c.name] as (number | null)[] | undefined) : undefined;
         return (
           <TableCell key={c.name} align="right" sx={{ whiteSpace: 'nowrap' }}>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
               {values && time.length > 0 && <Sparkline time={time} values={values} unit={c.unit} color={PALETTE[plotted.indexOf(c.name) % PALETTE.length]} group={`row-${group._id}`} />}
               <span data-testid="group-value" data-column={c.name}>
-                {formatUnit(group[c.name], c.unit)}
+                {formatMetric(group[c.name] as number | null | undefined, c.unit)}
               </span>
             </Stack>
           </TableCell>
@@ -81,7 +81,8 @@ export function GroupsTable({
   const [charted, setCharted] = useState<GroupRow | null>(null);
   const plain = plainColumns(columns);
   const nums = plottableColumns(columns);
-  const hasSystem = showSystem || columns.some((c) => c.name === '.system');
+  // Grouped by `.system`, the group name already says the system: no second column repeating it.
+  const hasSystem = showSystem && !columns.some((c) => c.name === '.system');
   const sortHeader = (name: string, label: string, align: 'left' | 'right' = 'right') => (
     <TableCell key={name} align={align} sx={{ whiteSpace: 'nowrap' }}>
       <TableSortLabel active={order.column === name} direction={order.column === name && !order.desc ? 'asc' : 'desc'} onClick={() => onOrder({ column: name, desc: order.column === name ? !order.desc : true })} data-testid="group-sort" data-column={name}>
@@ -110,7 +111,7 @@ export function GroupsTable({
             return (
               <Fragment key={g._id}>
                 <TableRow hover sx={{ cursor: 'pointer' }} onClick={() => setExpanded(open ? null : g._id)} data-testid="group-row" data-group-id={g._id}>
-                  <TableCell sx={{ wordBreak: 'break-word' }} data-testid="group-name" title={g._name}>
+                  <TableCell sx={{ overflowWrap: 'break-word', minWidth: 160 }} data-testid="group-name" title={g._name}>
                     {truncate(g._name || '<empty>', 120)}
                   </TableCell>
                   {plain.map((c) => (

@@ -7,6 +7,7 @@ import { isEventSystem, setWhere } from '../query/defaultQueries';
 import { useSpans, type RangeQuery } from '../tracingApi';
 import { SPANS_PER_PAGE, SpansTable, serverPager, type SpanOrder } from './SpansTable';
 import type { ExploreState } from './useExploreState';
+import { countOf } from '../../../lib/format/countText';
 
 /** Spec §2 Spans tab: 'Spans' with a count, the load percentile chart, the span list and pager. */
 export function SpansTab({ projectId, range, state, onQueryInfo }: { projectId: number; range: RangeQuery; state: ExploreState; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
@@ -37,8 +38,8 @@ export function SpansTab({ projectId, range, state, onQueryInfo }: { projectId: 
             Spans
           </Typography>
           <Typography variant="body2" data-testid="spans-count">
-            {data?.hasMore ? 'more than ' : ''}
-            <b>{data?.count ?? 0}</b> spans
+            {/* The count is exact (the server counts every match), so never 'more than'. */}
+            {countOf(data?.count ?? 0, 'span')}
           </Typography>
         </Stack>
         <SpansTable

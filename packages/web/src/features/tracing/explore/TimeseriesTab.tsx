@@ -1,12 +1,12 @@
 import { Box, Card, Checkbox, Grid, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import type { QueryPart } from '@lantern/shared';
+import type { QueryPart, TimeseriesGroup } from '@lantern/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { MetricChart } from '../../../components/charts/MetricChart';
-import { legendValues } from '../../../components/charts/chartOptions';
 import { PALETTE } from '../../../components/charts/palette';
 import { Pager, usePager } from '../../../components/Pager';
-import { formatUnit } from '../../../lib/format/number';
+import { formatMetric } from '../../../lib/format/number';
 import { headerLabel } from './groupColumns';
+import { averageOfPresent } from './seriesAverage';
 import { InvalidQuery } from './GroupsTab';
 import { ApiError } from '../../../lib/api/apiClient';
 import { useTimeseries, type RangeQuery } from '../tracingApi';
@@ -14,9 +14,16 @@ import { useTimeseries, type RangeQuery } from '../tracingApi';
 /** Spec §9: 9 groups per page; the pager hides at 9 or fewer. */
 const PER_PAGE = 9;
 
+/** A group's values of one column: null where a bucket had nothing to measure (a gap). */
+const valuesOf = (g: TimeseriesGroup, column: string): (number | null)[] => {
+  const v = g[column];
+  return Array.isArray(v) ? v : [];
+};
+
 /**
- * Spec §2 Timeseries tab: one chart per numeric column, then the groups table (selection picks
- * plotted groups; hovering a row emphasises its lines).
+ * Spec §2 Timeseries tab: one chart per numeric column (every one the query asks for), then the
+ * groups table (selection picks plotted groups; hovering a row emphasises its lines). Empty
+ * buckets of durations and error rates are gaps in the charts and left out of the averages.
  */
 export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: number; range: RangeQuery; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
   const { data, isPending, error } = useTimeseries(projectId, range);
@@ -35,7 +42,7 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
     () =>
       metrics.map((m) => ({
         column: m,
-        series: plotted.map((g) => ({ name: g._name || m.name, unit: m.unit, values: (g[m.name] as number[]) ?? [], color: PALETTE[onPage.indexOf(g) % PALETTE.length] })),
+        series: plotted.map((g) => ({ name: g._name || m.name, unit: m.unit, values: valuesOf(g, m.name), color: PALETTE[onPage.indexOf(g) % PALETTE.length] })),
       })),
     [metrics, plotted, onPage],
   );
@@ -102,8 +109,8 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
                     </TableCell>
                     <TableCell>{g._name}</TableCell>
                     {metrics.map((m) => (
-                      <TableCell key={m.name} align="right">
-                        {formatUnit(legendValues((g[m.name] as number[]) ?? []).avg, m.unit)}
+                      <TableCell key={m.name} align="right" data-testid="timeseries-avg" data-column={m.name}>
+                        {formatMetric(averageOfPresent(valuesOf(g, m.name)), m.unit)}
                       </TableCell>
                     ))}
                   </TableRow>
