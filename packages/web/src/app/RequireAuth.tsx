@@ -1,7 +1,7 @@
 import { Alert, Box, Button, LinearProgress } from '@mui/material';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useCurrentUser } from '../features/auth/authApi';
-import { paths } from '../lib/routes/paths';
+import { loginReturningTo } from './loginRedirect';
 
 /** Every page except Login needs a session; without one the user goes to Login, which brings them back here. */
 export function RequireAuth() {
@@ -17,9 +17,6 @@ export function RequireAuth() {
       </Box>
     );
   }
-  if (!data) {
-    const here = location.pathname + location.search;
-    return <Navigate to={paths.login(here === paths.home() ? undefined : { next: here })} replace />;
-  }
+  if (!data) return <Navigate to={loginReturningTo(location)} replace />;
   return <Outlet />;
 }

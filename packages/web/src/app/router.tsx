@@ -1,3 +1,4 @@
+import { LinearProgress } from '@mui/material';
 import { createBrowserRouter, Navigate, useParams } from 'react-router-dom';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ProjectCreatePage } from '../features/help/ProjectCreatePage';
@@ -29,6 +30,8 @@ export const router = createBrowserRouter([
   {
     element: <AppLayout />,
     errorElement: <RouteErrorPage />,
+    // Shown while the first page's code loads, when the app is opened on a lazily loaded screen.
+    hydrateFallbackElement: <LinearProgress data-testid="app-loading" />,
     children: [
       { path: '/login', element: <LoginPage />, handle: { fullBleed: true } satisfies RouteHandle },
       {

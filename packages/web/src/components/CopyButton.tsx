@@ -1,6 +1,6 @@
 import CheckIcon from '@mui/icons-material/Check';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { IconButton, Tooltip } from '@mui/material';
+import { Button, IconButton, Tooltip } from '@mui/material';
 import { useEffect, useState } from 'react';
 
 /** Spec §9: the check icon shows for 2 seconds after copying. */
@@ -22,7 +22,8 @@ async function writeClipboard(text: string): Promise<void> {
   area.remove();
 }
 
-export function CopyButton({ text, title = 'Copy', testId }: { text: string; title?: string; testId?: string }) {
+/** An icon button by default; with `label`, a small outlined button that reads it (and 'Copied'). */
+export function CopyButton({ text, title = 'Copy', testId, label }: { text: string; title?: string; testId?: string; label?: string }) {
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
@@ -40,10 +41,20 @@ export function CopyButton({ text, title = 'Copy', testId }: { text: string; tit
     }
   };
 
+  const icon = copied ? <CheckIcon fontSize="small" color="success" /> : <ContentCopyIcon fontSize="small" />;
+  if (label !== undefined) {
+    return (
+      <Tooltip title={title}>
+        <Button size="small" variant="outlined" startIcon={icon} onClick={copy} data-testid={testId ?? 'copy-button'} data-copied={copied || undefined}>
+          {copied ? 'Copied' : label}
+        </Button>
+      </Tooltip>
+    );
+  }
   return (
     <Tooltip title={copied ? 'Copied' : title}>
       <IconButton size="small" onClick={copy} data-testid={testId ?? 'copy-button'} data-copied={copied || undefined} aria-label={title}>
-        {copied ? <CheckIcon fontSize="small" color="success" /> : <ContentCopyIcon fontSize="small" />}
+        {icon}
       </IconButton>
     </Tooltip>
   );

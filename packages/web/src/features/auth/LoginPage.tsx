@@ -2,12 +2,13 @@ import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import LockIcon from '@mui/icons-material/Lock';
 import { Alert, AppBar, Box, Button, Card, CardContent, Divider, InputAdornment, Stack, TextField, Toolbar, Typography } from '@mui/material';
 import { LoginRequest, safeReturnPath, ssoErrorMessage } from '@lantern/shared';
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { capitalize } from '../../lib/text/capitalize';
-import { externalLinks } from '../../lib/routes/paths';
+import { CreateUserDialog } from './CreateUserDialog';
 import { SsoButtons } from './SsoButtons';
 import { useCurrentUser, useLoginHint, useLoginMutation } from './authApi';
+import { usePageTitle } from '../../components/shell/usePageTitle';
 
 function fieldErrors(values: { email: string; password: string }): Partial<Record<'email' | 'password', string>> {
   const parsed = LoginRequest.safeParse(values);
@@ -33,10 +34,9 @@ export function LoginPage() {
   const login = useLoginMutation(next);
   const [values, setValues] = useState({ email: '', password: '' });
   const [touched, setTouched] = useState({ email: false, password: false });
+  const [creatingUser, setCreatingUser] = useState(false);
 
-  useEffect(() => {
-    document.title = 'Log in | Lantern';
-  }, []);
+  usePageTitle('Log in');
 
   if (currentUser.data) return <Navigate to={next} replace />;
 
@@ -62,7 +62,7 @@ export function LoginPage() {
             <Typography variant="h6" component="h1" sx={{ flexGrow: 1 }}>
               Log in
             </Typography>
-            <Button variant="outlined" color="inherit" size="small" href={externalLinks.createUser} target="_blank" rel="noopener" data-testid="create-user-link">
+            <Button variant="outlined" color="inherit" size="small" onClick={() => setCreatingUser(true)} data-testid="create-user-link">
               Create new user
             </Button>
           </Toolbar>
@@ -117,6 +117,7 @@ export function LoginPage() {
           </Stack>
         </CardContent>
       </Card>
+      <CreateUserDialog open={creatingUser} onClose={() => setCreatingUser(false)} />
     </Box>
   );
 }

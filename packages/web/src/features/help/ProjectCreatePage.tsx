@@ -1,9 +1,11 @@
 import { Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { PageToolbar } from '../../components/PageToolbar';
 import { externalLinks } from '../../lib/routes/paths';
+import { usePageTitle } from '../../components/shell/usePageTitle';
 
 /** Where Home goes when the user has no project (spec §2.1 ProjectCreate). */
 export function ProjectCreatePage() {
+  usePageTitle('Create a project');
   return (
     <Stack spacing={2} sx={{ maxWidth: 960 }} data-testid="project-create">
       <PageToolbar title="Create a project" />

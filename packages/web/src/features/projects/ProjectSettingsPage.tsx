@@ -1,20 +1,18 @@
 import { Alert, Autocomplete, Box, Card, CardContent, Checkbox, Chip, FormControlLabel, Link, Skeleton, Stack, TextField, Typography } from '@mui/material';
-import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { PageToolbar } from '../../components/PageToolbar';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { externalLinks, paths } from '../../lib/routes/paths';
 import { ProjectDsnTable } from './ProjectDsnTable';
 import { useProject } from './projectsApi';
+import { usePageTitle } from '../../components/shell/usePageTitle';
 
 /** Spec platform §2.4: everything is read-only here; projects are changed in lantern.yml. */
 export function ProjectSettingsPage() {
   const projectId = useProjectIdParam();
   const { data, error, isPending } = useProject(projectId);
 
-  useEffect(() => {
-    if (data) document.title = `${data.project.name} | Lantern`;
-  }, [data]);
+  usePageTitle('Project settings');
 
   if (error) return <Alert severity="error">{error.message}</Alert>;
   if (isPending) return <Skeleton variant="rectangular" height={320} />;

@@ -5,6 +5,7 @@ import { isApiError } from '../../lib/api/apiClient';
 import { paths } from '../../lib/routes/paths';
 import { RequestError } from './RequestError';
 import { useTraceSearch } from './tracingApi';
+import { usePageTitle } from '../../components/shell/usePageTitle';
 
 /**
  * Spec tracing §2 'Trace find page': resolves which project holds a trace and redirects there.
@@ -13,6 +14,7 @@ import { useTraceSearch } from './tracingApi';
 export function TraceFindPage() {
   const traceId = useParams().traceId ?? '';
   const search = useTraceSearch(traceId);
+  usePageTitle('Find trace');
 
   if (search.data) {
     const { span } = search.data;

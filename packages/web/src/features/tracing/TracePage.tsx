@@ -1,14 +1,13 @@
 import { Box, Button, Card, CardContent, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
 import type { Span } from '@lantern/shared';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router-dom';
+import { useCallback, useMemo, useState } from 'react';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
 import { FixedDateRangePicker } from '../../components/date/DateRangePicker';
 import { useLocalDateRange } from '../../components/date/useDateRange';
 import { formatDateTimeFull } from '../../lib/format/dateTime';
 import { formatDuration } from '../../lib/format/duration';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { paths } from '../../lib/routes/paths';
-import { truncate } from '../../lib/text/truncate';
 import { LabelValues } from './LabelValues';
 import { LoadPctileChart } from './LoadPctileChart';
 import { groupSpansQuery } from './query/defaultQueries';
@@ -19,8 +18,9 @@ import { SpanDialog } from './span/SpanDialog';
 import { SpanStatus } from './SpanStatus';
 import { SpanSystemBar } from './trace/SpanSystemBar';
 import { TraceTimeline } from './trace/TraceTimeline';
-import { ancestorIds, colorTrace, eventsBySystem } from './trace/traceTimeline';
+import { ancestorIds, colorTrace, eventsBySystem, findSpan } from './trace/traceTimeline';
 import { useTrace } from './tracingApi';
+import { usePageTitle } from '../../components/shell/usePageTitle';
 
 function TraceSkeleton() {
   return (
@@ -40,13 +40,18 @@ export function TracePage() {
   const traceId = useParams().traceId ?? '';
   const { data, error, isPending } = useTrace(projectId, traceId);
 
-  useEffect(() => {
-    document.title = data ? `View trace ${truncate(data.root.displayName, 60)} | Lantern` : 'View trace | Lantern';
-  }, [data]);
+  usePageTitle(data ? `View trace ${data.root.displayName}` : 'View trace');
 
   if (error) return <RequestError error={error} />;
   if (isPending || projectId === undefined) return <TraceSkeleton />;
   return <TraceView projectId={projectId} traceId={data.trace.id} root={data.root} />;
+}
+
+/** The collapsed set with the path to `id` opened, or the same set when nothing on it was collapsed. */
+function reveal(collapsed: ReadonlySet<string>, root: Span, id: string | null): ReadonlySet<string> {
+  if (id === null) return collapsed;
+  const path = ancestorIds(root, id);
+  return path.some((p) => collapsed.has(p)) ? new Set([...collapsed].filter((p) => !path.includes(p))) : collapsed;
 }
 
 function TraceView({ projectId, traceId, root }: { projectId: number; traceId: string; root: Span }) {
@@ -55,8 +60,11 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
   const colors = useMemo(() => colorTrace(root), [root]);
   const events = useMemo(() => eventsBySystem(root), [root]);
   const [tab, setTab] = useState('trace');
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const [active, setActive] = useState<Span | null>(null);
+  // The open span card is in the address (`?span=<id>`), so the page can be shared showing it.
+  const [search, setSearch] = useSearchParams();
+  const activeId = search.get('span');
+  const active = useMemo(() => (activeId ? (findSpan(root, activeId) ?? null) : null), [root, activeId]);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => reveal(new Set(), root, activeId));
   const groupQuery = groupSpansQuery(root.groupId, root.system);
 
   const toggle = useCallback(
@@ -68,14 +76,26 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
       }),
     [],
   );
+  const openSpan = useCallback(
+    (id: string | null) =>
+      setSearch(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (id === null) next.delete('span');
+          else next.set('span', id);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setSearch],
+  );
   // Selecting a span reveals it: its collapsed ancestors open.
   const select = useCallback(
     (span: Span) => {
-      const path = ancestorIds(root, span.id);
-      setCollapsed((prev) => (path.some((id) => prev.has(id)) ? new Set([...prev].filter((id) => !path.includes(id))) : prev));
-      setActive(span);
+      setCollapsed((prev) => reveal(prev, root, span.id));
+      openSpan(span.id);
     },
-    [root],
+    [root, openSpan],
   );
 
   return (
@@ -132,7 +152,7 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
           )}
         </CardContent>
       </Card>
-      <SpanDialog span={active} onClose={() => setActive(null)} onTracePage />
+      <SpanDialog span={active} onClose={() => openSpan(null)} onTracePage />
     </Stack>
   );
 }

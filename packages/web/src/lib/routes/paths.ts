@@ -64,7 +64,6 @@ const REPO_URL = 'https://github.com/lantern-observability/lantern';
 /** External links (footer, help, login). */
 export const externalLinks = {
   docs: `${REPO_URL}/tree/main/docs`,
-  createUser: `${REPO_URL}/blob/main/docs/configuration.md`,
   configuration: `${REPO_URL}/blob/main/docs/configuration.md`,
   enterprise: `${REPO_URL}#support`,
   openTelemetry: 'https://opentelemetry.io/docs/',

@@ -17,6 +17,7 @@ import { AlertSelectionBar, type BulkAction } from './AlertSelectionBar';
 import { alertListParams, fetchAllAlertIds, useAlertAction, useAlerts, useCloseAll } from './alertsApi';
 import { ALERTS_PER_PAGE, useAlertListState } from './useAlertListState';
 import { allCounts, useAlertSelection } from './useAlertSelection';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 // The card (with the span card and charts) loads when an alert is opened, not with the list.
 const AlertCard = lazy(() => import('./AlertCard').then((m) => ({ default: m.AlertCard })));
@@ -40,9 +41,7 @@ export function AlertListPage() {
   const snackbar = useSnackbar();
   const openId = Number(address.params.get('alert')) || undefined;
 
-  useEffect(() => {
-    document.title = 'Alerts | Lantern';
-  }, []);
+  usePageTitle('Alerts');
   // A new filter is a new list: what was selected in the old one no longer applies.
   const { clear } = selection;
   useEffect(() => clear(), [filterParams, clear]);

@@ -3,7 +3,7 @@ import AddIcon from '@mui/icons-material/Add';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Alert, Box, Button, Card, Menu, MenuItem, Skeleton, Stack, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useConfirm } from '../../../components/feedback/ConfirmProvider';
 import { PageToolbar } from '../../../components/PageToolbar';
@@ -13,6 +13,7 @@ import { CHANNEL_TYPE_LABELS } from './channelForm';
 import { useChannels, useDeleteChannel, useSetChannelState } from './channelsApi';
 import { ChannelTable } from './ChannelTable';
 import { NewChannelDialog } from './NewChannelDialog';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 const CREATE_TYPES: ChannelType[] = ['slack', 'webhook', 'alertmanager'];
 
@@ -28,9 +29,7 @@ export function ChannelListPage() {
   const [creating, setCreating] = useState<ChannelType | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
 
-  useEffect(() => {
-    document.title = 'Notification channels | Lantern';
-  }, []);
+  usePageTitle('Notification channels');
 
   if (projectId === undefined) return null;
 

@@ -2,7 +2,6 @@ import { ChannelType, type NotifChannel } from '@lantern/shared';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayIcon from '@mui/icons-material/PlayArrow';
 import { Alert, Breadcrumbs, Button, Card, CardContent, Grid, Link, Skeleton, Stack, Typography } from '@mui/material';
-import { useEffect } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
 import { PageToolbar } from '../../../components/PageToolbar';
@@ -16,6 +15,7 @@ import { useChannel, useSetChannelState } from './channelsApi';
 import { DeliveryDetails } from './ChannelDelivery';
 import { TestNotificationButton } from './TestNotificationButton';
 import { WebhookHelp } from './WebhookHelp';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 function DeliveryCard({ projectId, channel }: { projectId: number; channel: NotifChannel }) {
   const setState = useSetChannelState(projectId);
@@ -59,9 +59,7 @@ export function ChannelShowPage() {
   const channel = useChannel(projectId, type, params.channelId);
   const snackbar = useSnackbar();
 
-  useEffect(() => {
-    if (channel.data) document.title = `${channel.data.name} | Notification channels | Lantern`;
-  }, [channel.data]);
+  usePageTitle(channel.data?.name ?? 'Notification channel');
 
   if (projectId === undefined) return null;
   // A channel opened under another type's path is not found, like any other unknown channel.

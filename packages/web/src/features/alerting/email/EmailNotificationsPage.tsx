@@ -2,12 +2,13 @@ import type { EmailSettings } from '@lantern/shared';
 import AddIcon from '@mui/icons-material/Add';
 import CloseIcon from '@mui/icons-material/Close';
 import { Alert, Box, Button, Card, CardContent, Checkbox, Divider, FormControlLabel, IconButton, Skeleton, Stack, TextField, Tooltip, Typography } from '@mui/material';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
 import { PageToolbar } from '../../../components/PageToolbar';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { useEmailSettings, useSaveEmailSettings } from './emailSettingsApi';
 import { EmailTestButton } from './EmailTestButton';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 type Matcher = EmailSettings['errorMatchers'][number];
 const blank = (): Matcher => ({ attr: '', value: '' });
@@ -105,9 +106,7 @@ export function EmailNotificationsPage() {
   const projectId = useProjectIdParam();
   const settings = useEmailSettings(projectId);
 
-  useEffect(() => {
-    document.title = 'Email notifications | Lantern';
-  }, []);
+  usePageTitle('Email notifications');
 
   if (projectId === undefined) return null;
   return (

@@ -11,6 +11,7 @@ import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
 import { useMonitor, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 const blank = (): ErrorMatcher => ({ attr: '', op: '=', value: '' });
 
@@ -19,6 +20,7 @@ export function MonitorErrorPage() {
   const projectId = useProjectIdParam();
   const { monitorId } = useParams();
   const existing = useMonitor(projectId ?? 0, monitorId);
+  usePageTitle(monitorId ? (existing.data?.monitor.name ?? 'Error monitor') : 'New error monitor');
   if (projectId === undefined) return <NotFoundPage />;
   if (monitorId && existing.error) return <Alert severity="error">{existing.error.message}</Alert>;
   if (monitorId && existing.isPending) return <Skeleton variant="rectangular" height={300} />;

@@ -15,6 +15,7 @@ import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { useAddressState } from '../../../lib/url/useAddressState';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import { useDeleteMonitor, useMonitors, useSetMonitorState } from './monitorsApi';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 const STATE_COLOR: Record<MonitorState, 'default' | 'success' | 'error' | 'warning' | 'info'> = { active: 'success', paused: 'default', firing: 'error', 'no-data': 'warning', failed: 'error' };
 const editPath = (m: Monitor) => (m.type === 'metric' ? paths.monitorMetric(m.projectId, m.id) : paths.monitorError(m.projectId, m.id));
@@ -24,6 +25,7 @@ const alertsOf = (m: Monitor, state: 'open' | 'closed') => paths.alerts(m.projec
 export function MonitorListPage() {
   const projectId = useProjectIdParam();
   const address = useAddressState();
+  usePageTitle('Monitors');
   const stateParam = address.params.get('state') ?? '';
   const state = MonitorState.safeParse(stateParam).success ? (stateParam as MonitorState) : '';
   const list = useMonitors(projectId ?? 0, state);

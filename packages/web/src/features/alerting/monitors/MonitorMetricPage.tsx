@@ -19,6 +19,7 @@ import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
 import { useMonitor, useMonitorPreview, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 const PREVIEW_HEIGHT = 300;
 
@@ -27,6 +28,7 @@ export function MonitorMetricPage() {
   const projectId = useProjectIdParam();
   const { monitorId } = useParams();
   const existing = useMonitor(projectId ?? 0, monitorId);
+  usePageTitle(monitorId ? (existing.data?.monitor.name ?? 'Metrics monitor') : 'New metrics monitor');
   if (projectId === undefined) return <NotFoundPage />;
   if (monitorId && existing.error) return <Alert severity="error">{existing.error.message}</Alert>;
   if (monitorId && existing.isPending) return <Skeleton variant="rectangular" height={300} />;

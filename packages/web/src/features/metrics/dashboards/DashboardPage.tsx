@@ -17,6 +17,7 @@ import { NameDialog } from './NameDialog';
 import { NewDashboardForm } from './NewDashboardForm';
 import { DashTableTab } from './table/DashTableTab';
 import { DashYamlTab } from './yaml/DashYamlTab';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 /**
  * Spec Dashboard page (`/metrics/:projectId` and `/metrics/:projectId/:dashId`): the new-dashboard
@@ -29,6 +30,7 @@ export function DashboardPage() {
   const list = useDashboards(projectId ?? 0);
   const create = useCreateDashboard(projectId ?? 0);
   const navigate = useNavigate();
+  usePageTitle(list.data?.dashboards.find((d) => String(d.id) === dashId)?.name ?? 'Dashboards');
   if (projectId === undefined) return <NotFoundPage />;
   if (list.error) return <Alert severity="error">{list.error.message}</Alert>;
   if (list.isPending) return <Skeleton variant="rectangular" height={300} />;

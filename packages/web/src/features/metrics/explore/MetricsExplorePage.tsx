@@ -12,6 +12,7 @@ import { AttrKeyList } from './AttrKeyList';
 import { defaultQuery, metricsFromParams, metricsToParams } from './exploreState';
 import { ExploreMetricDialog } from './ExploreMetricDialog';
 import { MetricsTable } from './MetricsTable';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 /** The dialog's range is limited to 90 days (spec tracing §Metrics explore); the page shares it. */
 const MAX_DAYS = 90;
@@ -25,6 +26,7 @@ export function MetricsExplorePage() {
   const projectId = useProjectIdParam() ?? 0;
   const dateRange = useDateRange({ maxDays: MAX_DAYS });
   const address = useAddressState();
+  usePageTitle('Explore metrics');
   const attrKeys = address.params.getAll('attr_key');
   const names = address.params.getAll('metric');
   const aliases = address.params.getAll('alias');

@@ -17,6 +17,7 @@ import { SavedViews } from './SavedViews';
 import { SpansTab } from './SpansTab';
 import { TimeseriesTab } from './TimeseriesTab';
 import { useExploreState, type ExploreState } from './useExploreState';
+import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 type TabKey = 'groups' | 'spans' | 'timeseries';
 const ROUTE_OF: Record<TabKey, string> = { groups: 'SpanGroupList', spans: 'SpanList', timeseries: 'SpanTimeseries' };
@@ -37,9 +38,7 @@ export function ExploreSpansPage() {
   // The server's reading of each query part (errors, disabled parts) from the tab on screen.
   const [serverParts, setServerParts] = useState<QueryPart[] | undefined>();
 
-  useEffect(() => {
-    document.title = 'Explore spans | Lantern';
-  }, []);
+  usePageTitle('Explore spans');
   if (projectId === undefined) return <NotFoundPage />;
 
   const range = { ...dateRange.apiParams, system: state.systems.length ? state.systems : undefined, query: state.query || undefined };

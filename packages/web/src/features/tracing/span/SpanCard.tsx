@@ -3,6 +3,7 @@ import type { Span } from '@lantern/shared';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { CodeBlock } from '../../../components/CodeBlock';
+import { CopyButton } from '../../../components/CopyButton';
 import { FixedDateRangePicker } from '../../../components/date/DateRangePicker';
 import { useLocalDateRange } from '../../../components/date/useDateRange';
 import { formatDateTimeFull } from '../../../lib/format/dateTime';
@@ -119,6 +120,7 @@ export function SpanCard({
             </Button>
           )}
           <NewMonitorMenu projectId={projectId} name={`${span.system} > ${span.displayName}`} where={`where .group_id = ${span.groupId}`} isEvent={isEvent} verbose />
+          {span.traceId && <CopyButton text={new URL(paths.span(projectId, span.traceId, span.id), window.location.origin).href} title="Copy the address of this span" label="Copy link" testId="span-copy-link" />}
         </Stack>
       </Box>
 

@@ -142,3 +142,12 @@ export function ancestorIds(root: Span, id: string): string[] {
   find(root);
   return path.reverse();
 }
+
+/** The span with this id in the tree, if any. */
+export function findSpan(root: Span, id: string): Span | undefined {
+  let found: Span | undefined;
+  walk(root, (span) => {
+    if (span.id === id) found = span;
+  });
+  return found;
+}

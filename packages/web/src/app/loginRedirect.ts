@@ -1,0 +1,10 @@
+import { paths } from '../lib/routes/paths';
+
+/**
+ * Login, remembering the page that needed a session (`?next=`), so that signing in returns there:
+ * a deep link opened without a session, or a page whose session ended while it was open.
+ */
+export function loginReturningTo(here: { pathname: string; search: string }): string {
+  const next = here.pathname + here.search;
+  return paths.login(next === paths.home() || here.pathname === paths.login() ? undefined : { next });
+}
