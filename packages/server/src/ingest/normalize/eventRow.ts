@@ -1,6 +1,6 @@
 import type { StatusCode } from '@lantern/shared';
 import type { AttrMap, SpanRow } from '../spanRow';
-import { displayNameFor } from './displayName';
+import { rowNames } from './displayName';
 import { classifyEvent, type HostSpan } from './eventSystem';
 import { groupId } from './groupId';
 import { groupEnv, type NormalizeOptions } from './options';
@@ -28,6 +28,7 @@ export interface EventHost extends HostSpan {
 export function eventRow(eventName: string, attrs: AttrMap, ownAttrs: AttrMap, host: EventHost, place: RowPlace, options: NormalizeOptions): SpanRow {
   const cls = classifyEvent(eventName, attrs, ownAttrs, host);
   const shortName = truncateUtf8(eventName, NAME_MAX_BYTES);
+  const names = rowNames(attrs, cls, shortName, host.name);
   return {
     // Same field order as span rows (normalizeSpan): one object shape for the encoder.
     projectId: options.projectId,
@@ -42,7 +43,8 @@ export function eventRow(eventName: string, attrs: AttrMap, ownAttrs: AttrMap, h
     kind: host.kind,
     name: host.name,
     eventName: shortName,
-    displayName: displayNameFor(attrs, cls.displayName, shortName, host.name),
+    displayName: names.displayName,
+    groupName: names.groupName,
     timeNs: place.timeNs,
     durationNs: 0,
     statusCode: host.statusCode,

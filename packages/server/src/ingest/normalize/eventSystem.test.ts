@@ -7,7 +7,7 @@ const host: HostSpan = { name: 'grpc.Cart/Add', kind: 'client' };
 function classify(eventName: string, attrs: AttrMap, h: HostSpan = host) {
   const merged = { ...attrs };
   const got = classifyEvent(eventName, merged, attrs, h);
-  return { type: got.type, system: got.system, displayName: got.displayName, suffix: got.hashSuffix, attrs: merged };
+  return { type: got.type, system: got.system, displayName: got.displayName, groupName: got.groupName, suffix: got.hashSuffix, attrs: merged };
 }
 
 describe('classifyEvent (reference ingest §2.8)', () => {
@@ -40,6 +40,14 @@ describe('classifyEvent (reference ingest §2.8)', () => {
   it('hashes only the words of log and exception messages', () => {
     expect(classify('log', { 'log.message': 'user 42 not found' }).suffix).toBe('user not found');
     expect(classify('exception', { 'exception.message': 'id 7 missing' }).suffix).toBe('id missing');
+  });
+
+  it('names log and exception groups by the message template; the row keeps the message', () => {
+    const log = classify('log', { 'log.severity': 'error', 'log.message': 'payment 4407 declined after 101ms' });
+    expect([log.displayName, log.groupName]).toEqual(['ERROR payment 4407 declined after 101ms', 'ERROR payment <num> declined after <duration>']);
+    const exc = classify('exception', { 'exception.type': 'CardError', 'exception.message': "card 'visa-4242' declined" });
+    expect([exc.displayName, exc.groupName]).toEqual(["CardError: card 'visa-4242' declined", 'CardError: card <str> declined']);
+    expect(classify('cache.miss', { key: 'k' }).groupName).toBe('');
   });
 
   it('renames error events to exception', () => {

@@ -2,6 +2,7 @@ import type { SpanKind } from '@lantern/shared';
 import type { AttrMap } from '../spanRow';
 import { textAttr } from './attrValue';
 import { joinName, joinTypeMessage, logDisplayName } from './displayName';
+import { templateMessage } from './messageTemplate';
 import { messageWords } from './messageWords';
 import { normalizeSeverity } from './severity';
 import type { SpanClass } from './spanSystem';
@@ -10,7 +11,9 @@ import type { SpanClass } from './spanSystem';
  * System, group keys and display name of an event row (reference ingest §2.8,
  * `assignEventSystemAndGroupID`): `log` events and anything carrying `log.message` become
  * `log:<severity>`, exceptions `log:error`, RPC/messaging `message` events `message:<system>`,
- * everything else `other-events`.
+ * everything else `other-events`. Log and exception groups are named by the message's template
+ * and hash the template's words (the message's words, messageTemplate.ts), so one template is
+ * one group.
  */
 
 /** Systems that count as errors (event_error_count, error alerts). */
@@ -41,7 +44,7 @@ export function classifyEvent(eventName: string, attrs: AttrMap, ownAttrs: AttrM
   if (eventName === 'message') return messageClass(attrs, host);
   if (textAttr(attrs, 'log.message')) return logClass(eventName, attrs, ownAttrs);
   if (textAttr(attrs, 'exception.message')) return exceptionClass(attrs);
-  return { type: 'other-events', system: 'other-events', hashKeys: NO_KEYS, hashSuffix: '', displayName: '' };
+  return { type: 'other-events', system: 'other-events', hashKeys: NO_KEYS, hashSuffix: '', displayName: '', groupName: '' };
 }
 
 /**
@@ -53,23 +56,28 @@ function logClass(eventName: string, attrs: AttrMap, ownAttrs: AttrMap): SpanCla
   const severity = normalizeSeverity(attrs['log.severity']) ?? 'INFO';
   attrs['log.severity'] = severity;
   const message = textAttr(attrs, 'log.message');
+  const template = message && templateMessage(message);
   return {
     type: 'log',
     system: `log:${severity.toLowerCase()}`,
     hashKeys: LOG_KEYS,
-    hashSuffix: message ? messageWords(message).join(' ') : '',
+    hashSuffix: template ? messageWords(template).join(' ') : '',
     displayName: logDisplayName(severity, attrs, ownAttrs, eventName),
+    groupName: logDisplayName(severity, attrs, ownAttrs, eventName, (s) => (s === message ? template : templateMessage(s))),
   };
 }
 
 function exceptionClass(attrs: AttrMap): SpanClass {
   const message = textAttr(attrs, 'exception.message');
+  const template = message && templateMessage(message);
+  const type = textAttr(attrs, 'exception.type');
   return {
     type: 'log',
     system: 'log:error',
     hashKeys: EXCEPTION_KEYS,
-    hashSuffix: message ? messageWords(message).join(' ') : '',
-    displayName: joinTypeMessage(textAttr(attrs, 'exception.type'), message),
+    hashSuffix: template ? messageWords(template).join(' ') : '',
+    displayName: joinTypeMessage(type, message),
+    groupName: joinTypeMessage(type, template),
   };
 }
 
@@ -82,5 +90,5 @@ function messageClass(attrs: AttrMap, host: HostSpan): SpanClass {
   else if (messageType) displayName = joinName(host.name, messageType);
   else if (host.kind !== 'internal') displayName = joinName(host.name, host.kind);
   else displayName = 'message';
-  return { type: 'message', system: `message:${system}`, hashKeys: MESSAGE_KEYS, hashSuffix: '', displayName };
+  return { type: 'message', system: `message:${system}`, hashKeys: MESSAGE_KEYS, hashSuffix: '', displayName, groupName: '' };
 }

@@ -3,7 +3,7 @@ import type { AttrMap, SpanLinkData, SpanRow } from '../spanRow';
 import { ALIAS_KEYS, normalizeAliases } from './attrAliases';
 import { limitAttrs } from './attrLimits';
 import { addAttrs, toAttrMap } from './attrValue';
-import { displayNameFor } from './displayName';
+import { rowNames } from './displayName';
 import { groupId } from './groupId';
 import { spanKind, statusCode } from './kindStatus';
 import { groupEnv, type NormalizeOptions } from './options';
@@ -35,6 +35,7 @@ export function normalizeSpan(span: OtlpSpan, base: ScopeAttrs, options: Normali
   const start = span.startTimeUnixNano;
   const end = span.endTimeUnixNano;
   const name = truncateUtf8(span.name, NAME_MAX_BYTES);
+  const names = rowNames(attrs, cls, '', name);
 
   const row: SpanRow = {
     projectId: options.projectId,
@@ -58,7 +59,8 @@ export function normalizeSpan(span: OtlpSpan, base: ScopeAttrs, options: Normali
     kind,
     name,
     eventName: '',
-    displayName: displayNameFor(attrs, cls.displayName, '', name),
+    displayName: names.displayName,
+    groupName: names.groupName,
     timeNs: start,
     // QUIRK fixed (§2.2): end < start gave a negative duration; a span cannot last less than 0.
     durationNs: end > start ? Number(end - start) : 0,

@@ -45,6 +45,20 @@ describe('classifySpan (reference ingest §2.7)', () => {
     expect(got.hashKeys).toContain('db.sql.table');
   });
 
+  it('names a SQL group by the statement template, and hashes the template keywords', () => {
+    const got = classifySpan({ 'db.system': 'postgresql', 'db.statement': "SELECT * FROM t WHERE a = 1 AND b = 'x'" }, child, false);
+    expect([got.displayName, got.groupName, got.hashSuffix]).toEqual(["SELECT * FROM t WHERE a = 1 AND b = 'x'", 'SELECT * FROM t WHERE a = ? AND b = ?', 'SELECT FROM WHERE']);
+  });
+
+  it('groups key-value commands by command whatever the key, named by the templated statement', () => {
+    const redis = (statement: string) => classifySpan({ 'db.system': 'redis', 'db.statement': statement }, child, false);
+    const got = redis('GET cart:9b2f3c1e-8d4a-4f6b-a2c3-5e6f7a8b9c0d:items:1003');
+    expect([got.displayName, got.groupName, got.hashSuffix]).toEqual(['GET cart:9b2f3c1e-8d4a-4f6b-a2c3-5e6f7a8b9c0d:items:1003', 'GET cart:<uuid>:items:<num>', 'GET']);
+    // A key that reads like SQL no longer splits the command's group.
+    expect(redis('get select:from:where').hashSuffix).toBe('GET');
+    expect(classifySpan({ 'db.system': 'memcached', 'db.statement': 'set k' }, child, false).hashSuffix).toBe('SET');
+  });
+
   it('a non-string statement neither names nor suffixes', () => {
     const got = classifySpan({ 'db.statement': 42 }, child, false);
     expect([got.displayName, got.hashSuffix]).toEqual(['', '']);

@@ -42,6 +42,12 @@ export interface SpanRow {
   name: string;
   eventName: string;
   displayName: string;
+  /**
+   * The name of the row's group: its template, e.g. `payment <num> declined` where the row shows
+   * `payment 4407 declined`. spans_index stores it as `display_name` (what groups, rollups and
+   * queries read); spans_data keeps `displayName`, what the row itself shows. Absent: displayName.
+   */
+  groupName?: string;
   /** Unix start time in nanoseconds. */
   timeNs: bigint;
   /** Duration in nanoseconds (0 for events). */

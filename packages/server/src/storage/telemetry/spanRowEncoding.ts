@@ -156,7 +156,7 @@ function encodeIndexLine(r: SpanRow, f: SharedFields): string {
   }
   return (
     `${r.projectId}\t${tsv(r.system)}\t${f.groupId}\t${f.time.slice(0, -3)}\t${f.ids}\t` +
-    `${tsv(r.type)}\t${r.kind}\t${tsv(r.name)}\t${tsv(r.eventName)}\t${tsv(r.displayName)}\t` +
+    `${tsv(r.type)}\t${r.kind}\t${tsv(r.name)}\t${tsv(r.eventName)}\t${tsv(r.groupName ?? r.displayName)}\t` +
     `${f.durationNs}\t1\t${r.statusCode}\t${tsv(r.statusMessage)}\t${r.standalone ? 1 : 0}\t` +
     `${Math.min(255, r.linkCount)}\t${Math.min(255, r.eventCount)}\t${Math.min(255, r.eventErrorCount)}\t` +
     `${Math.min(255, r.eventLogCount)}\t[${keys}]\t[${values}]\t${columnValues.join('\t')}\n`
