@@ -1,29 +1,17 @@
-import { SeverityNumber } from '@opentelemetry/api-logs';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GroupsResponse, PercentilesResponse, SystemsResponse, TimeseriesResponse, type TimeseriesGroup } from '@lantern/shared';
-import { createTestLogger, createTestTracer } from '../../../../../e2e/otlpClients';
+import { sendHonestNumbersData } from '../../../../../e2e/honestNumbersData';
 import { useLantern } from '../../../../../e2e/useLantern';
 
 /**
- * Numbers that mean what they say (issue 20, items 3 and 5), over real OTLP into the real server:
- *   sparse   `GET /sparse` (http:sparse) in 2 minutes of the hour: 100, 200, 300 ms at minute 20
- *            and 400, 500 ms at minute 50.
- *   pay      `POST /pay` (service pay), 80 ms, status error, with a `log` event of severity info.
- *   logs     3 OTel log records of severity ERROR and 2 of INFO (service pay), no span.
- * Timeseries leave durations null (a gap) in empty minutes and keep counts 0; log groups have no
+ * Numbers that mean what they say (issue 20, items 3 and 5), over real OTLP into the real server,
+ * with the data of e2e/honestNumbersData.ts: `GET /sparse` in minutes 20 and 50 of the hour,
+ * `POST /pay` at minute 30, the log records at minute 35. Timeseries leave durations null (a gap) in empty minutes and keep counts 0; log groups have no
  * durations; a log's error follows its severity, not its host span's status.
  */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 const hourStart = Math.floor((Date.now() - 2 * 3600_000) / 3600_000) * 3600_000;
 const at = (minute: number, ms = 0) => new Date(hourStart + minute * 60_000 + ms);
-const SPARSE: [minute: number, ms: number][] = [
-  [20, 100],
-  [20, 200],
-  [20, 300],
-  [50, 400],
-  [50, 500],
-];
 /** Whole minutes: group and system answers come from the rollups. */
 const HOUR = { time_gte: at(0).toISOString(), time_lt: at(60).toISOString() };
 /** One second later: the same answers from spans_index. */
@@ -41,24 +29,7 @@ const systems = async (range = HOUR) => SystemsResponse.parse(await get('systems
 
 beforeAll(async () => {
   const opts = { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn };
-  const sparse = createTestTracer('http-proto', { ...opts, serviceName: 'sparse' });
-  for (const [minute, ms] of SPARSE) {
-    const s = sparse.tracer.startSpan('GET /sparse', { kind: SpanKind.SERVER, startTime: at(minute, ms), attributes: { 'http.request.method': 'GET', 'http.route': '/sparse' } });
-    s.end(at(minute, 2 * ms));
-  }
-  await sparse.shutdown();
-  const pay = createTestTracer('http-proto', { ...opts, serviceName: 'pay' });
-  const s = pay.tracer.startSpan('POST /pay', { kind: SpanKind.SERVER, startTime: at(30), attributes: { 'http.request.method': 'POST', 'http.route': '/pay' } });
-  s.addEvent('log', { 'log.severity': 'info', 'log.message': 'charging card' }, at(30, 10));
-  s.setStatus({ code: SpanStatusCode.ERROR, message: 'declined' });
-  s.end(at(30, 80));
-  await pay.shutdown();
-  const logger = createTestLogger('http-proto', { ...opts, serviceName: 'pay' });
-  for (let i = 0; i < 5; i++) {
-    const error = i < 3;
-    logger.logger.emit({ timestamp: at(35, i), severityNumber: error ? SeverityNumber.ERROR : SeverityNumber.INFO, severityText: error ? 'ERROR' : 'INFO', body: error ? 'payment failed' : 'payment done' });
-  }
-  await logger.shutdown();
+  await sendHonestNumbersData(opts, { sparse: [at(20), at(50)], pay: at(30), logs: at(35) });
   for (let i = 0; i < 200; i++) {
     const counts = Object.fromEntries((await systems(SHIFTED)).map((x) => [x.system, x.count]));
     if (counts['http:sparse'] === 5 && counts['http:pay'] === 1 && counts['log:error'] === 3 && counts['log:info'] === 3) return;

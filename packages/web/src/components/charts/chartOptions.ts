@@ -1,6 +1,7 @@
 import { formatDateTime } from '../../lib/format/dateTime';
 import { formatMetric, formatUnit } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
+import { lineData } from './lineData';
 import { assignColors } from './palette';
 
 /**
@@ -92,10 +93,10 @@ export function metricChartOption(time: string[], series: Series[], opts: { kind
       name: s.name,
       type: isBar ? 'bar' : 'line',
       yAxisIndex: units.indexOf(s.unit),
-      data: time.map((t, j) => [t, s.values[j] ?? null]),
       // A null is a bucket with nothing to measure: a gap, not a line through it.
+      data: isBar ? time.map((t, j) => [t, s.values[j] ?? null]) : lineData(time, s.values),
       connectNulls: false,
-      showSymbol: false,
+      showSymbol: !isBar,
       symbol: 'none',
       emphasis: { focus: 'series' },
       color: colors[i],
@@ -118,8 +119,9 @@ export function sparklineOption(time: string[], values: (number | null)[], unit:
       {
         type: 'line',
         name: 'value',
-        data: time.map((t, i) => [t, values[i] ?? null]),
+        data: lineData(time, values, 3),
         connectNulls: false,
+        showSymbol: true,
         symbol: 'none',
         color,
         lineStyle: { width: 1 },
@@ -156,8 +158,9 @@ export function pctileOption(d: PctileData): Record<string, unknown> {
       name: k,
       type: 'line',
       symbol: 'none',
+      showSymbol: true,
       color: PCTILE_COLORS[k],
-      data: d.time.map((t, i) => [t, d[k]![i]]),
+      data: lineData(d.time, d[k]!),
       areaStyle: {
         color: { type: 'linear', x: 0, y: 0, x2: 0, y2: 1, colorStops: [{ offset: 0, color: PCTILE_COLORS[k] }, { offset: 1, color: '#ffe' }] },
         opacity: 0.3,

@@ -1,0 +1,15 @@
+/**
+ * Line data over shared time stamps where null is a gap (a bucket with nothing to measure). A value
+ * between two gaps would be a line of no length, so it gets a dot; other points stay plain. Series
+ * using it need `showSymbol: true` (and `symbol: 'none'` for the plain points).
+ */
+export type LinePoint = [string, number | null] | { value: [string, number]; symbol: 'circle'; symbolSize: number };
+
+export function lineData(time: readonly string[], values: readonly (number | null | undefined)[], dotSize = 4): LinePoint[] {
+  const at = (i: number) => (typeof values[i] === 'number' ? (values[i] as number) : null);
+  return time.map((t, i) => {
+    const v = at(i);
+    if (v !== null && at(i - 1) === null && at(i + 1) === null) return { value: [t, v], symbol: 'circle', symbolSize: dotSize };
+    return [t, v];
+  });
+}
