@@ -33,27 +33,26 @@ const PATTERNS: readonly [placeholder: string, source: string][] = [
 /**
  * One pass over the text: the alternatives in order, each a whole run (not glued to a letter or
  * digit on either side, so `v2`, `utf8` and `k8s` stay, nor following `v1.`, so `v1.2.3` does).
+ * Alternative i is capture group i + 1.
  */
 const VALUE_RE = new RegExp(
-  PATTERNS.map(([, source], i) => `(?<![A-Za-z0-9]|[A-Za-z0-9]\\.)(?<p${i}>${source})(?![A-Za-z0-9])`).join('|'),
+  `(?<![A-Za-z0-9]|[A-Za-z0-9]\\.)(?:${PATTERNS.map(([, source]) => `(${source})`).join('|')})(?![A-Za-z0-9])`,
   'g',
 );
 
 const DIGIT = /\d/;
+const CANDIDATE = /[\d@]/;
 
 /** The placeholder for a match, or the match itself when it is not a variable after all. */
-function placeholderFor(match: string, groups: Record<string, string | undefined>): string {
-  for (let i = 0; i < PATTERNS.length; i++) {
-    if (groups[`p${i}`] === undefined) continue;
-    const placeholder = PATTERNS[i][0];
-    if (placeholder === '<email>') return placeholder;
-    // Runs of letters only (`cafe`, `added`, `std::`) are words, not values.
-    if (!DIGIT.test(match)) return match;
-    if (placeholder === '<hex>' && /^\d+$/.test(match)) return '<num>';
-    if (placeholder === '<id>' && !isIdLike(match)) return match;
-    return placeholder;
-  }
-  return match;
+function placeholderFor(match: string, ...groups: unknown[]): string {
+  const i = groups.findIndex((g) => g !== undefined);
+  const placeholder = PATTERNS[i][0];
+  if (placeholder === '<email>') return placeholder;
+  // Runs of letters only (`cafe`, `added`, `std::`) are words, not values.
+  if (!DIGIT.test(match)) return match;
+  if (placeholder === '<hex>' && /^\d+$/.test(match)) return '<num>';
+  if (placeholder === '<id>' && !isIdLike(match)) return match;
+  return placeholder;
 }
 
 /** A long run is an id when it mixes letters with at least a few digits (`sha256WithRSA` is not). */
@@ -63,9 +62,9 @@ function isIdLike(run: string): boolean {
   return digits >= 4 && digits < run.length;
 }
 
-/** Values in text outside quotes and JSON. */
+/** Values in text outside quotes and JSON (every value holds a digit or an `@`). */
 function templateValues(text: string): string {
-  return text.replace(VALUE_RE, (match: string, ...rest: unknown[]) => placeholderFor(match, rest[rest.length - 1] as Record<string, string | undefined>));
+  return CANDIDATE.test(text) ? text.replace(VALUE_RE, (match: string, ...rest: unknown[]) => placeholderFor(match, ...rest.slice(0, PATTERNS.length))) : text;
 }
 
 function isAlnum(c: number): boolean {

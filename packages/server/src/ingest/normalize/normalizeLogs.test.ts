@@ -108,6 +108,14 @@ describe('normalizeLogs: grouping', () => {
     expect(group('user 42 not found')).not.toBe(group('user 42 deleted'));
     expect(group('user 42 not found', 'INFO')).not.toBe(group('user 42 not found', 'ERROR'));
   });
+  it('names the group by the template and keeps the message on the row; one template, one group', () => {
+    const rows = ['user 42 from 10.0.0.1 not found after 3ms', 'user 977 from 10.9.8.7 not found after 1.5s'].map((m) => one({ severityText: 'WARN', body: anyValue(m) }));
+    expect(rows.map((r) => [r.displayName, r.groupName])).toEqual([
+      ['WARN user 42 from 10.0.0.1 not found after 3ms', 'WARN user <num> from <ip> not found after <duration>'],
+      ['WARN user 977 from 10.9.8.7 not found after 1.5s', 'WARN user <num> from <ip> not found after <duration>'],
+    ]);
+    expect(rows[0].groupId).toBe(rows[1].groupId);
+  });
 });
 
 describe('normalizeLogs: trace correlation', () => {

@@ -94,6 +94,15 @@ describe('normalizeTraces: system, group id, display name (§2.7, §2.9, §2.10)
     const b = one({ attrs: { 'db.system': 'postgresql', 'db.statement': 'SELECT * FROM users WHERE id = 2' } });
     const c = one({ attrs: { 'db.system': 'postgresql', 'db.statement': 'DELETE FROM users WHERE id = 2' } });
     expect([a.type, a.system, a.displayName]).toEqual(['db', 'db:postgresql', 'SELECT * FROM users WHERE id = 1']);
+    expect([a.groupName, b.groupName, c.groupName]).toEqual(['SELECT * FROM users WHERE id = ?', 'SELECT * FROM users WHERE id = ?', 'DELETE FROM users WHERE id = ?']);
+    expect(a.groupId).toBe(b.groupId);
+    expect(a.groupId).not.toBe(c.groupId);
+  });
+
+  it('redis spans group by command whatever the key, named by the templated statement', () => {
+    const redis = (statement: string) => one({ name: 'redis', attrs: { 'db.system': 'redis', 'db.statement': statement } });
+    const [a, b, c] = [redis('GET cart:42:items'), redis('get session:7f3a9c21'), redis('SET cart:42:items 1')];
+    expect([a.displayName, a.groupName, b.groupName]).toEqual(['GET cart:42:items', 'GET cart:<num>:items', 'get session:<hex>']);
     expect(a.groupId).toBe(b.groupId);
     expect(a.groupId).not.toBe(c.groupId);
   });
@@ -116,8 +125,8 @@ describe('normalizeTraces: system, group id, display name (§2.7, §2.9, §2.10)
   });
 
   it('display.name overrides and is removed from the attributes', () => {
-    const row = one({ attrs: { 'display.name': 'Checkout', 'db.statement': 'SELECT 1' } });
-    expect(row.displayName).toBe('Checkout');
+    const row = one({ attrs: { 'display.name': 'Checkout 42', 'db.statement': 'SELECT 1' } });
+    expect([row.displayName, row.groupName]).toEqual(['Checkout 42', 'Checkout 42']);
     expect(row.attrs['display.name']).toBeUndefined();
   });
 

@@ -48,8 +48,15 @@ export function templateSql(sql: string): string {
   let out = '';
   let i = 0;
   const n = sql.length;
+  // Whether `out` ends with a space (or is empty): checked without reading the growing string.
+  let spaced = true;
   const space = () => {
-    if (out !== '' && !out.endsWith(' ')) out += ' ';
+    if (!spaced) out += ' ';
+    spaced = true;
+  };
+  const emit = (text: string) => {
+    out += text;
+    spaced = false;
   };
   while (i < n) {
     const c = sql.charCodeAt(i);
@@ -67,23 +74,23 @@ export function templateSql(sql: string): string {
       i = end < 0 ? n : end + 2;
       space();
     } else if (c === 39) {
-      out += '?';
+      emit('?');
       i = quotedEnd(sql, i, 39);
     } else if (c === 34 || c === 96) {
       const end = quotedEnd(sql, i, c);
-      out += sql.slice(i, end);
+      emit(sql.slice(i, end));
       i = end;
     } else if (c === 91 /* [ */ && /^\[[A-Za-z_][\w ]*\]/.test(sql.slice(i, i + 130))) {
       const end = sql.indexOf(']', i) + 1;
-      out += sql.slice(i, end);
+      emit(sql.slice(i, end));
       i = end;
     } else if (c === 36 && dollarQuotedEnd(sql, i) > 0) {
-      out += '?';
+      emit('?');
       i = dollarQuotedEnd(sql, i);
     } else if (isDigit(c) || (c === 46 && isDigit(next))) {
       // A number, or a number-led run (`1e5`, `0x1F`, `2abc`): one literal.
       while (i < n && (isIdentChar(sql.charCodeAt(i)) || (sql.charCodeAt(i) === 46 && isDigit(sql.charCodeAt(i + 1))))) i++;
-      out += '?';
+      emit('?');
     } else if (isIdentChar(c) || c === 58 || c === 64 || c === 63) {
       // Identifiers, keywords and bind parameters (`$1`, `:name`, `@p1`, `?`, `?name`).
       const start = i;
@@ -91,13 +98,13 @@ export function templateSql(sql: string): string {
       while (i < n && isIdentChar(sql.charCodeAt(i))) i++;
       const word = sql.slice(start, i);
       if (sql.charCodeAt(i) === 39 && STRING_PREFIXES.has(word)) {
-        out += '?';
+        emit('?');
         i = quotedEnd(sql, i, 39);
       } else {
-        out += word;
+        emit(word);
       }
     } else {
-      out += sql[i];
+      emit(sql[i]);
       i++;
     }
   }

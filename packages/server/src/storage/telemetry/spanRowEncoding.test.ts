@@ -45,6 +45,14 @@ describe('encodeSpans', () => {
     expect(dataLines[0].split('\t')[4]).toBe('1700000000.123456789');
   });
 
+  it('writes the group name into spans_index.display_name and keeps the display name in spans_data', () => {
+    const { index, data } = encodeSpans([{ ...span(0), displayName: 'GET user:42', groupName: 'GET user:<num>' }, span(1)]);
+    const name = SPANS_INDEX_COLUMNS.indexOf('display_name');
+    expect(index.toString().split('\n').slice(0, 2).map((l) => l.split('\t')[name])).toEqual(['GET user:<num>', 'GET /users/:id']);
+    const json = data.toString().split('\n')[0].split('\t')[SPANS_DATA_COLUMNS.indexOf('data')];
+    expect(JSON.parse(json)).toMatchObject({ displayName: 'GET user:42' });
+  });
+
   it('keeps no more memory behind a chunk than its bytes, small or large', () => {
     for (const n of [1, 3, 1000]) {
       const { index, data } = encodeSpans(Array.from({ length: n }, (_, i) => span(i)));
