@@ -22,6 +22,7 @@ const CASES: [string, string][] = [
   ['connection from 10.0.0.12:54321 refused', 'connection from <ip>:<num> refused'],
   ['listening on [::1]:8080 and fe80::1ff:fe23:4567:890a', 'listening on [<ip>]:<num> and <ip>'],
   ['std::vector resized', 'std::vector resized'],
+  ['device 00:1a:2b:3c:4d:5e and 0A-1B-2C-3D-4E-5F joined', 'device <mac> and <mac> joined'],
   // paths and URLs
   ['GET /api/users/1003/orders took 12.5ms', 'GET /api/users/<num>/orders took <duration>'],
   ['file /var/log/app-2024-01-05.log rotated', 'file /var/log/app-<date>.log rotated'],

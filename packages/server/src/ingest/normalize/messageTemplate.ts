@@ -4,14 +4,14 @@
  * `payment 4407 for order 9b2f…-… declined after 101ms` → `payment <num> for order <uuid> declined
  * after <duration>`. Rows keep their literal text; only the group's name is the template.
  *
- * Placeholders: `<uuid>`, `<email>`, `<time>` (timestamps and times of day), `<date>`, `<ip>` (v4
- * and v6), `<duration>` (`101ms`, `1h2m3s`), `<size>` (`512KB`), `<hex>` (`0x1f`, runs of hex
+ * Placeholders: `<uuid>`, `<email>`, `<time>` (timestamps and times of day), `<date>`, `<mac>`,
+ * `<ip>` (v4 and v6), `<duration>` (`101ms`, `1h2m3s`), `<size>` (`512KB`), `<hex>` (`0x1f`, runs of hex
  * digits mixing digits and letters), `<id>` (long runs of letters and digits), `<num>`, `<str>`
  * (a quoted value); a JSON object keeps its keys and has its values replaced.
  *
  * Every replaced text holds a digit, an `@`, a quote or a brace, so a message's words (messageWords:
- * runs of letters and `-`) are never replaced: the group id hashes the template's words, which
- * are the message's words, so messages with one template share one group.
+ * runs of letters and `-`) are never replaced. The group id hashes the template's words (for
+ * ordinary text, the message's own), so messages with one template share one group.
  */
 
 const PATTERNS: readonly [placeholder: string, source: string][] = [
@@ -19,6 +19,7 @@ const PATTERNS: readonly [placeholder: string, source: string][] = [
   ['<uuid>', String.raw`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`],
   ['<time>', String.raw`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?`],
   ['<date>', String.raw`\d{4}-\d{2}-\d{2}|\d{4}/\d{2}/\d{2}`],
+  ['<mac>', String.raw`[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}|[0-9a-fA-F]{2}(?:-[0-9a-fA-F]{2}){5}`],
   ['<time>', String.raw`\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?`],
   ['<ip>', String.raw`\d{1,3}(?:\.\d{1,3}){3}`],
   ['<ip>', String.raw`(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?`],
