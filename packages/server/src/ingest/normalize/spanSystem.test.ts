@@ -59,6 +59,11 @@ describe('classifySpan (reference ingest §2.7)', () => {
     expect(classifySpan({ 'db.system': 'memcached', 'db.statement': 'set k' }, child, false).hashSuffix).toBe('SET');
   });
 
+  it('names a document-store group by its JSON query with the keys kept and the values replaced', () => {
+    const got = classifySpan({ 'db.system': 'mongodb', 'db.statement': '{"find":"orders","filter":{"userId":42,"status":"paid"}}' }, child, false);
+    expect([got.groupName, got.hashSuffix]).toEqual(['{"find":<str>,"filter":{"userId":<num>,"status":<str>}}', '']);
+  });
+
   it('a non-string statement neither names nor suffixes', () => {
     const got = classifySpan({ 'db.statement': 42 }, child, false);
     expect([got.displayName, got.hashSuffix]).toEqual(['', '']);

@@ -2,6 +2,7 @@ import type { SpanKind } from '@lantern/shared';
 import type { AttrMap } from '../spanRow';
 import { textAttr } from './attrValue';
 import { isKeyValueSystem, kvCommand, templateKv } from './kvStatement';
+import { templateMessage } from './messageTemplate';
 import { sqlKeywordDigest } from './sqlKeywords';
 import { templateSql } from './sqlTemplate';
 
@@ -82,12 +83,13 @@ export function classifySpan(attrs: AttrMap, span: SpanShape, groupFuncsByServic
 
 /**
  * A db span's suffix and names from its statement. Key-value commands group by command; SQL by
- * the keywords of its template, so statements with one template share one group.
+ * the keywords of its template, so statements with one template share one group. Document stores
+ * (MongoDB, Elasticsearch) send a JSON query: it keeps its keys and loses its values.
  */
 function dbStatementGroup(dbSystem: string, statement: string): Pick<SpanClass, 'hashSuffix' | 'displayName' | 'groupName'> {
   if (statement === '') return { hashSuffix: '', displayName: '', groupName: '' };
   if (isKeyValueSystem(dbSystem)) return { hashSuffix: kvCommand(statement), displayName: statement, groupName: templateKv(statement) };
-  const template = templateSql(statement);
+  const template = statement.trimStart().startsWith('{') ? templateMessage(statement) : templateSql(statement);
   return { hashSuffix: sqlKeywordDigest(template), displayName: statement, groupName: template };
 }
 
