@@ -1,6 +1,6 @@
 import { Box, Button, Card, CardContent, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
 import type { Span } from '@lantern/shared';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
 import { FixedDateRangePicker } from '../../components/date/DateRangePicker';
 import { useLocalDateRange } from '../../components/date/useDateRange';
@@ -18,6 +18,8 @@ import { SpanDialog } from './span/SpanDialog';
 import { SpanStatus } from './SpanStatus';
 import { SpanSystemBar } from './trace/SpanSystemBar';
 import { TraceTimeline } from './trace/TraceTimeline';
+import { TraceToolbar } from './trace/TraceToolbar';
+import { allCollapsed, initialCollapsed, searchSpans } from './trace/traceTree';
 import { ancestorIds, colorTrace, eventsBySystem, findSpan } from './trace/traceTimeline';
 import { useTrace } from './tracingApi';
 import { usePageTitle } from '../../components/shell/usePageTitle';
@@ -61,10 +63,17 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
   const events = useMemo(() => eventsBySystem(root), [root]);
   const [tab, setTab] = useState('trace');
   // The open span card is in the address (`?span=<id>`), so the page can be shared showing it.
-  const [search, setSearch] = useSearchParams();
-  const activeId = search.get('span');
+  const [address, setAddress] = useSearchParams();
+  const activeId = address.get('span');
   const active = useMemo(() => (activeId ? (findSpan(root, activeId) ?? null) : null), [root, activeId]);
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => reveal(new Set(), root, activeId));
+  // A big trace opens collapsed below its first levels; a shared span's path is open.
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => reveal(initialCollapsed(root), root, activeId));
+  const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
+  const matchIds = useMemo(() => searchSpans(root, deferredSearch), [root, deferredSearch]);
+  const matches = useMemo(() => new Set(matchIds), [matchIds]);
+  const [matchIndex, setMatchIndex] = useState(0);
+  const focusId = matchIds.length > 0 ? matchIds[Math.min(matchIndex, matchIds.length - 1)] : undefined;
   const groupQuery = groupSpansQuery(root.groupId, root.system);
 
   const toggle = useCallback(
@@ -76,9 +85,18 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
       }),
     [],
   );
+  // The focused match is shown: its collapsed ancestors open.
+  useEffect(() => {
+    if (focusId !== undefined) setCollapsed((prev) => reveal(prev, root, focusId));
+  }, [root, focusId]);
+  const onSearch = useCallback((text: string) => {
+    setSearch(text);
+    setMatchIndex(0);
+  }, []);
+  const step = useCallback((delta: 1 | -1) => setMatchIndex((i) => (i + delta + matchIds.length) % Math.max(1, matchIds.length)), [matchIds.length]);
   const openSpan = useCallback(
     (id: string | null) =>
-      setSearch(
+      setAddress(
         (prev) => {
           const next = new URLSearchParams(prev);
           if (id === null) next.delete('span');
@@ -87,7 +105,7 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
         },
         { replace: true },
       ),
-    [setSearch],
+    [setAddress],
   );
   // Selecting a span reveals it: its collapsed ancestors open.
   const select = useCallback(
@@ -146,7 +164,18 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
         </Tabs>
         <CardContent>
           {tab === 'trace' ? (
-            <TraceTimeline root={root} colors={colors} activeId={active?.id} collapsed={collapsed} onToggle={toggle} onSelect={select} />
+            <>
+              <TraceToolbar
+                onExpandAll={() => setCollapsed(new Set())}
+                onCollapseAll={() => setCollapsed(allCollapsed(root))}
+                search={search}
+                onSearch={onSearch}
+                matchCount={matchIds.length}
+                matchIndex={Math.min(matchIndex, Math.max(0, matchIds.length - 1))}
+                onStep={step}
+              />
+              <TraceTimeline root={root} colors={colors} activeId={active?.id} collapsed={collapsed} onToggle={toggle} onSelect={select} matches={matches} focusId={focusId} />
+            </>
           ) : (
             <EventPanels events={(events.get(tab) ?? []).map((e) => e.event)} />
           )}

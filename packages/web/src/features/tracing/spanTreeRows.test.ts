@@ -1,28 +1,9 @@
 import type { Span } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
 import { spanTreeRows } from './spanTreeRows';
+import { testSpan } from './testSpan';
 
-function span(id: string, children?: Span[]): Span {
-  return {
-    id,
-    traceId: 't',
-    projectId: 1,
-    system: 'http:svc',
-    groupId: 'g',
-    kind: 'server',
-    name: id,
-    displayName: id,
-    time: '2024-01-01T00:00:00Z',
-    duration: 1,
-    durationSelf: 1,
-    startPct: 0,
-    endPct: 1,
-    statusCode: 'unset',
-    statusMessage: '',
-    attrs: {},
-    children,
-  };
-}
+const span = (id: string, children?: Span[]) => testSpan(id, children);
 
 const tree = span('root', [span('a', [span('a1'), span('a2')]), span('b')]);
 const view = (rows: ReturnType<typeof spanTreeRows>) => rows.map((r) => `${'-'.repeat(r.level)}${r.span.id}${r.collapsed ? '+' : ''}`);

@@ -3,17 +3,19 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Box, IconButton, Typography } from '@mui/material';
 import type { Span } from '@lantern/shared';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatDuration } from '../../../lib/format/duration';
 import { truncate } from '../../../lib/text/truncate';
 import { SpanChips } from '../span/SpanChips';
 import { spanTreeRows } from '../spanTreeRows';
-import { barStyle, descendantBars, labelPosition, mergeBars, type Bar, type ColoredTrace } from './traceTimeline';
+import { barStyle, labelPosition, mergedDescendantBars, type Bar, type ColoredTrace } from './traceTimeline';
 
 const ROW_HEIGHT = 40;
 /** Spec §9: label indent 36px plus 20px per level. */
 const indent = (level: number) => 36 + 20 * level;
 const BAR: React.CSSProperties = { position: 'absolute', bottom: 6, height: 8 };
+const MATCH = '#FFF8E1';
+const MATCH_FOCUSED = '#FFE082';
 
 interface RowProps {
   span: Span;
@@ -21,6 +23,9 @@ interface RowProps {
   hasChildren: boolean;
   collapsed: boolean;
   active: boolean;
+  /** Found by the trace search; `focused` is the match the search is on. */
+  match: boolean;
+  focused: boolean;
   color: string;
   bars: Bar[];
   top: number;
@@ -29,7 +34,7 @@ interface RowProps {
 }
 
 /** One timeline row; memoised and styled inline because thousands of them scroll by. */
-const TimelineRow = memo(function TimelineRow({ span, level, hasChildren, collapsed, active, color, bars, top, onToggle, onSelect }: RowProps) {
+const TimelineRow = memo(function TimelineRow({ span, level, hasChildren, collapsed, active, match, focused, color, bars, top, onToggle, onSelect }: RowProps) {
   const label = hasChildren && !collapsed ? `${formatDuration(span.durationSelf)} of ${formatDuration(span.duration)}` : formatDuration(span.duration);
   return (
     <div
@@ -38,8 +43,21 @@ const TimelineRow = memo(function TimelineRow({ span, level, hasChildren, collap
       data-span-id={span.id}
       data-level={level}
       data-active={active || undefined}
+      data-match={match || undefined}
+      data-focused={focused || undefined}
       className={active ? 'timeline-row active' : 'timeline-row'}
-      style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${top}px)`, display: 'flex', borderBottom: '1px solid rgba(0,0,0,0.12)', cursor: 'pointer' }}
+      style={{
+        position: 'absolute',
+        top: 0,
+        left: 0,
+        width: '100%',
+        height: ROW_HEIGHT,
+        transform: `translateY(${top}px)`,
+        display: 'flex',
+        borderBottom: '1px solid rgba(0,0,0,0.12)',
+        cursor: 'pointer',
+        background: focused ? MATCH_FOCUSED : match ? MATCH : undefined,
+      }}
     >
       <div style={{ width: '50%', display: 'flex', alignItems: 'center', paddingLeft: indent(level), paddingRight: 8, minWidth: 0, position: 'relative' }}>
         <IconButton
@@ -60,7 +78,7 @@ const TimelineRow = memo(function TimelineRow({ span, level, hasChildren, collap
           variant="body2"
           noWrap
           title={span.displayName}
-          sx={{ fontWeight: active ? 600 : undefined, mr: 1, color: span.statusCode === 'error' ? 'error.main' : undefined }}
+          sx={{ fontWeight: active ? 600 : undefined, mr: 1, minWidth: 64, color: span.statusCode === 'error' ? 'error.main' : undefined }}
           data-testid="span-name"
         >
           {truncate(span.displayName, 100)}
@@ -82,8 +100,9 @@ const TimelineRow = memo(function TimelineRow({ span, level, hasChildren, collap
 
 /**
  * The trace timeline (spec tracing §2 Trace page): Operation and Timeline columns, one row per
- * span with an expand/collapse tree that starts fully expanded. Rows are virtualised against the
- * window scroll and descendant bars are merged, so a 10,000-span trace stays responsive.
+ * span with an expand/collapse tree (its state is the page's). Rows are virtualised against the
+ * window scroll and descendant bars are merged, so a 10,000-span trace stays responsive. Spans the
+ * trace search found are tinted; the focused one is scrolled to once its row is shown.
  */
 export function TraceTimeline({
   root,
@@ -92,32 +111,38 @@ export function TraceTimeline({
   collapsed,
   onToggle,
   onSelect,
+  matches,
+  focusId,
 }: {
   root: Span;
   colors: ColoredTrace;
   activeId?: string;
+  matches?: ReadonlySet<string>;
+  focusId?: string;
   collapsed: ReadonlySet<string>;
   onToggle: (id: string) => void;
   onSelect: (span: Span) => void;
 }) {
   const rows = useMemo(() => spanTreeRows(root, collapsed), [root, collapsed]);
-  // Overlay bars per span, computed once per trace on first use.
-  const barsCache = useMemo(() => new Map<string, Bar[]>(), [root, colors]);
   const colorOf = (id: string) => colors.colorOf.get(id) ?? '#999';
-  const barsOf = (span: Span) => {
-    let bars = barsCache.get(span.id);
-    if (!bars) {
-      bars = mergeBars(descendantBars(span, colorOf));
-      barsCache.set(span.id, bars);
-    }
-    return bars;
-  };
+  // Overlay bars of every span, once per trace.
+  const barsById = useMemo(() => mergedDescendantBars(root, (id) => colors.colorOf.get(id) ?? '#999'), [root, colors]);
+  const barsOf = (span: Span): Bar[] => barsById.get(span.id) ?? [];
   const listRef = useRef<HTMLDivElement>(null);
   const [offset, setOffset] = useState(0);
   useLayoutEffect(() => {
     setOffset(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
   }, []);
   const virtualizer = useWindowVirtualizer({ count: rows.length, estimateSize: () => ROW_HEIGHT, overscan: 20, scrollMargin: offset });
+  // Scroll to a newly focused match as soon as its row exists (its ancestors may open first).
+  const scrolledTo = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (focusId === undefined || focusId === scrolledTo.current) return;
+    const index = rows.findIndex((r) => r.span.id === focusId);
+    if (index < 0) return;
+    scrolledTo.current = focusId;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [focusId, rows, virtualizer]);
 
   return (
     <Box data-testid="trace-timeline" sx={{ typography: 'body2', '& .timeline-row:hover': { bgcolor: 'action.hover' }, '& .timeline-row.active': { bgcolor: 'action.selected' } }}>
@@ -136,6 +161,8 @@ export function TraceTimeline({
               hasChildren={row.hasChildren}
               collapsed={row.collapsed}
               active={row.span.id === activeId}
+              match={matches?.has(row.span.id) ?? false}
+              focused={row.span.id === focusId}
               color={colorOf(row.span.id)}
               bars={barsOf(row.span)}
               top={item.start - virtualizer.options.scrollMargin}

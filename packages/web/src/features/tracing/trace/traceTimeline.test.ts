@@ -1,29 +1,11 @@
 import type { Span } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
 import { PALETTE } from '../../../components/charts/palette';
-import { ancestorIds, barStyle, colorTrace, descendantBars, eventsBySystem, labelPosition, mergeBars, OTHER_COLOR } from './traceTimeline';
+import { testSpan } from '../testSpan';
+import { ancestorIds, barStyle, colorTrace, descendantBars, eventsBySystem, labelPosition, mergeBars, mergedDescendantBars, OTHER_COLOR } from './traceTimeline';
 
 function span(id: string, system: string, self: number, extra: Partial<Span> = {}, children?: Span[]): Span {
-  return {
-    id,
-    traceId: 't',
-    projectId: 1,
-    system,
-    groupId: 'g',
-    kind: 'internal',
-    name: id,
-    displayName: id,
-    time: '2024-01-01T00:00:00Z',
-    duration: self,
-    durationSelf: self,
-    startPct: 0,
-    endPct: 1,
-    statusCode: 'unset',
-    statusMessage: '',
-    attrs: {},
-    children,
-    ...extra,
-  };
+  return testSpan(id, children, { system, duration: self, durationSelf: self, ...extra });
 }
 
 describe('colorTrace', () => {
@@ -93,5 +75,27 @@ describe('tree helpers', () => {
   });
   it('groups events by system in time order', () => {
     expect(eventsBySystem(tree).get('log:error')!.map((e) => e.event.name)).toEqual(['e1', 'e2']);
+  });
+});
+
+describe('mergedDescendantBars', () => {
+  it('gives every span what merging its whole subtree gives, built bottom-up', () => {
+    // A generated tree: each span hangs under one of the last few, inside its parent's range.
+    let seed = 7;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const root = span('root', 'http:api', 1, { startPct: 0, endPct: 1 }, []);
+    const all = [root];
+    for (let i = 0; i < 400; i++) {
+      const parent = all[Math.max(0, all.length - 1 - Math.floor(rand() * 8))];
+      const start = parent.startPct + rand() * (parent.endPct - parent.startPct);
+      const child = span(`s${i}`, i % 3 ? 'funcs' : 'db:pg', 1, { startPct: start, endPct: start + rand() * (parent.endPct - start) * 1.2, kind: i % 17 ? 'internal' : 'consumer' }, []);
+      parent.children!.push(child);
+      all.push(child);
+    }
+    const colorOf = (id: string) => (id.length % 2 ? 'red' : 'blue');
+    const byId = mergedDescendantBars(root, colorOf);
+    const cover = (bars: { startPct: number; endPct: number; color: string }[]) =>
+      [...bars].sort((a, b) => a.color.localeCompare(b.color) || a.startPct - b.startPct).map((b) => `${b.color} ${b.startPct.toFixed(4)}-${b.endPct.toFixed(4)}`);
+    for (const s of all) expect(cover(byId.get(s.id)!), s.id).toEqual(cover(mergeBars(descendantBars(s, colorOf))));
   });
 });

@@ -107,6 +107,45 @@ export function mergeBars(bars: Bar[], resolution = 0.001): Bar[] {
   return out;
 }
 
+/**
+ * mergeBars(descendantBars(span)) for every span of the tree, built bottom-up: a span's bars are its
+ * children's own bars and their (already merged) bars, merged again, then clipped to the span. Each
+ * span then costs the few segments its children carry instead of a walk of its whole subtree, which
+ * on a deep 10,000-span trace is the difference between a smooth and a stuttering scroll. Iterative,
+ * for traces thousands of levels deep.
+ */
+export function mergedDescendantBars(root: Span, colorOf: (id: string) => string, resolution = 0.001): Map<string, Bar[]> {
+  const out = new Map<string, Bar[]>();
+  const order: Span[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const span = stack.pop()!;
+    order.push(span);
+    for (const child of span.children ?? []) stack.push(child);
+  }
+  // Children come after their parent in `order`: walking it backwards finishes them first. `below`
+  // holds each span's descendants merged but not clipped (an ancestor clips them to its own range).
+  const below = new Map<string, Bar[]>();
+  for (let i = order.length - 1; i >= 0; i--) {
+    const span = order[i];
+    const bars: Bar[] = [];
+    for (const child of span.children ?? []) {
+      if (child.kind === 'consumer') continue;
+      bars.push({ id: child.id, startPct: child.startPct, endPct: child.endPct, color: colorOf(child.id) }, ...below.get(child.id)!);
+    }
+    const merged = mergeBars(bars, resolution);
+    below.set(span.id, merged);
+    const clipped: Bar[] = [];
+    for (const b of merged) {
+      const startPct = Math.max(b.startPct, span.startPct);
+      const endPct = Math.min(b.endPct, span.endPct);
+      if (endPct >= startPct) clipped.push({ ...b, startPct, endPct });
+    }
+    out.set(span.id, clipped);
+  }
+  return out;
+}
+
 /** Labels sit left-aligned at the bar start in the left half, right-aligned at its end otherwise. */
 export function labelPosition(startPct: number, endPct: number): { left?: string; right?: string } {
   return startPct <= 0.5 ? { left: `${(startPct * 100).toFixed(3)}%` } : { right: `${((1 - endPct) * 100).toFixed(3)}%` };
