@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetricsQuery } from '@lantern/shared';
+import { sql } from '../../storage/sql';
 import { openChdbStore, type TelemetryStore } from '../../storage/telemetry';
+import { QUARTER_HOURS_MIGRATION } from '../../storage/telemetry/metricsSchema';
 import type { DatapointRow } from '../ingest';
 import { seriesHash } from '../ingest/normalizeMetrics';
 import { compileSeriesQuery } from './compileSeries';
 import { GOLDEN_CASES } from './goldenCases';
 import { planQuery } from './plan';
-import { fixedGrid } from './timeRange';
+import { fixedGrid, type TimeGrid } from './timeRange';
 
 /**
  * Every golden query runs on the real engine (embedded chDB) over seeded datapoints, and a few
@@ -95,6 +97,57 @@ describe('golden metrics queries on the real engine', () => {
     const [[series], [hosts]] = await run('uniq($req) | uniq($req.host.name) as hosts', [counter]);
     expect(series.values).toEqual([2, 1]);
     expect(hosts.values).toEqual([2, 1]);
+  });
+});
+
+describe('the 15-minute rollup', () => {
+  const metrics = [
+    { name: 'q.req', alias: 'req', instrument: 'counter' as const, unit: '' },
+    { name: 'q.mem', alias: 'mem', instrument: 'gauge' as const, unit: 'bytes' },
+    { name: 'q.lat', alias: 'lat', instrument: 'histogram' as const, unit: 'milliseconds' },
+  ];
+  const queries = [
+    'per_min($req) | group by host.name',
+    "$req | where route = '/a'",
+    'uniq($req.route) as routes',
+    '$mem | min($mem) as lo | max($mem) as hi | group by all',
+    'p90($lat) | avg($lat) | count($lat) | group by host.name',
+  ];
+  const sorted = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort();
+  /** Each query over 4 buckets of 15 minutes, read from `table`. */
+  const answers = async (table: TimeGrid['table']) => {
+    const grid: TimeGrid = { ...fixedGrid(start, 15, 4), table };
+    const out: string[][] = [];
+    for (const query of queries) {
+      const plan = planQuery(parseMetricsQuery(query), metrics, 'timeseries');
+      expect([...plan.partErrors], query).toEqual([]);
+      for (const q of plan.queries) out.push(sorted(await store.query(compileSeriesQuery(1, q, grid))));
+    }
+    return out;
+  };
+
+  it('answers a 15-minute grid as the minutes do, kept by its view and refilled by its migration', async () => {
+    const a = { 'host.name': 'a', route: '/a' };
+    const b = { 'host.name': 'b', route: '/b' };
+    const rows: DatapointRow[] = [];
+    for (const i of [1, 14, 15, 16, 40, 59]) {
+      rows.push(row('q.req', 'counter', i, a, { sum: i, count: 1 }), row('q.req', 'counter', i, b, { sum: 2 * i, count: 1 }));
+      rows.push(row('q.mem', 'gauge', i, i < 30 ? a : b, { gauge: 10 * i, min: 10 * i - 5, max: 10 * i + 5 }));
+      rows.push(row('q.lat', 'histogram', i, a, { sum: 3 * i, count: i, min: 1, max: 9, histogram: [[1, 5, 9], [i, 1, i % 3]] }));
+    }
+    // Two inserts, as two ingest batches would be.
+    await store.insertRows('datapoint_minutes', rows.slice(0, 9));
+    await store.insertRows('datapoint_minutes', rows.slice(9));
+    const fromMinutes = await answers('datapoint_minutes');
+    expect(fromMinutes.flat().length).toBeGreaterThan(8);
+    expect(await answers('datapoint_15m')).toEqual(fromMinutes);
+
+    // A database from before the rollup: its migration fills it from the stored minutes.
+    await store.query(sql`TRUNCATE TABLE datapoint_15m`);
+    expect(await answers('datapoint_15m')).not.toEqual(fromMinutes);
+    const backfill = QUARTER_HOURS_MIGRATION.statements({ spansDays: 30, metricsDays: 90 }).find((s) => s.startsWith('INSERT'))!;
+    await store.query(sql(Object.assign([backfill], { raw: [backfill] })));
+    expect(await answers('datapoint_15m')).toEqual(fromMinutes);
   });
 });
 

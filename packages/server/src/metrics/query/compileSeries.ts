@@ -93,24 +93,41 @@ export function compileWhere(w: WhereClause): SqlFragment {
   return ors.length === 1 ? ors[0] : sql`(${join(ors, ' OR ')})`;
 }
 
-function conditions(projectId: number, q: SeriesQuery, grid: TimeGrid): SqlFragment {
-  const conds: SqlFragment[] = [
-    sql`project_id = ${param.uint32(projectId)}`,
-    sql`metric = ${param.string(q.metric)}`,
-    sql`time >= ${param.time(grid.gte)}`,
-    sql`time < ${param.time(grid.lt)}`,
-  ];
-  for (const f of q.filters) conds.push(compileFilter(f));
-  for (const w of q.where) conds.push(compileWhere(w));
+/** Rows of one metric in the grid's range. */
+function rangeConditions(projectId: number, metric: string, gte: Date, lt: Date): SqlFragment[] {
+  return [sql`project_id = ${param.uint32(projectId)}`, sql`metric = ${param.string(metric)}`, sql`time >= ${param.time(gte)}`, sql`time < ${param.time(lt)}`];
+}
+
+/** Brace filters, where parts and the table search: conditions on a series' attributes. */
+function attrConditions(q: SeriesQuery): SqlFragment[] {
+  const conds = [...q.filters.map(compileFilter), ...q.where.map(compileWhere)];
   if (q.search) conds.push(sql`arrayExists(x -> positionCaseInsensitiveUTF8(x, ${param.string(q.search)}) != 0, string_values)`);
-  return join(conds, ' AND ');
+  return conds;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The series of the range that pass the attribute conditions, one row each, with the attribute
+ * values the query groups by (`g<i>`), counts distinct (`u<i>`), or all of them (`sk`, `sv`).
+ * Read from the hourly rollup (every series of a minute is in its hour), so the attribute arrays
+ * are read and filtered for a series once per hour instead of once per datapoint row; the
+ * datapoints are then joined on `attrs_hash` and read as numbers only. The join is GLOBAL: on a
+ * cluster the series are found once and sent to every shard (datapoints are spread at random).
+ */
+function seriesSubquery(projectId: number, q: SeriesQuery, grid: TimeGrid, cols: SqlFragment[]): SqlFragment {
+  const hour = new Date(Math.floor(grid.gte.getTime() / HOUR_MS) * HOUR_MS);
+  const firstPerSeries = sql`SELECT attrs_hash, string_keys, string_values FROM datapoint_hours WHERE ${join(rangeConditions(projectId, q.metric, hour, grid.lt), ' AND ')} LIMIT 1 BY attrs_hash`;
+  const conds = attrConditions(q);
+  const where = conds.length ? sql` WHERE ${join(conds, ' AND ')}` : sql``;
+  return sql`SELECT ${join([sql`attrs_hash`, ...cols], ', ')} FROM (${firstPerSeries})${where}`;
 }
 
 /** The value of one group in one bucket, over the rows of the middle level. */
 function valueExpr(q: SeriesQuery): SqlFragment {
   if (q.agg === 'uniq') {
     if (q.uniqAttrs.length === 0) return sql`toFloat64(uniqCombined64(attrs_hash))`;
-    return sql`toFloat64(uniqCombined64(${join(q.uniqAttrs.map(attrCol), ', ')}))`;
+    return sql`toFloat64(uniqCombined64(${join(q.uniqAttrs.map((_, i) => sql`${ident(`u${i}`)}`), ', ')}))`;
   }
   if (q.instrument === 'gauge' || q.instrument === 'additive') {
     // Over per-series values `v` from the inner level.
@@ -142,28 +159,34 @@ export function compileSeriesQuery(projectId: number, q: SeriesQuery, grid: Time
   const bucket = sql`toStartOfInterval(time, toIntervalMinute(${param.uint32(grid.bucketMin)}))`;
   const all = q.grouping === 'all';
   const names = all ? [] : (q.grouping as string[]);
-  const g = names.map((_, i) => ident(`g${i}`));
+  const g = names.map((_, i) => sql`${ident(`g${i}`)}`);
   const list = (xs: SqlFragment[]) => (xs.length ? sql`${join(xs, ', ')}, ` : sql``);
-  const gCols = list(g.map((x) => sql`${x}`));
-  const gSelect = list(names.map((n, i) => sql`${attrCol(n)} AS ${g[i]}`));
-  const where = conditions(projectId, q, grid);
+  const gCols = list(g);
+  const seriesCols = [
+    ...(all ? [sql`string_keys AS sk`, sql`string_values AS sv`] : names.map((n, i) => sql`${attrCol(n)} AS ${g[i]}`)),
+    ...(q.agg === 'uniq' ? q.uniqAttrs.map((a, i) => sql`${attrCol(a)} AS ${ident(`u${i}`)}`) : []),
+  ];
+  const range = join(rangeConditions(projectId, q.metric, grid.gte, grid.lt), ' AND ');
+  // A query that neither filters nor groups by attributes reads the datapoints alone.
+  const bySeries = seriesCols.length > 0 || attrConditions(q).length > 0;
+  const from = bySeries ? sql`${table} GLOBAL INNER JOIN (${seriesSubquery(projectId, q, grid, seriesCols)}) AS s USING attrs_hash WHERE ${range}` : sql`${table} WHERE ${range}`;
 
   // Group keys per level; `group by all` carries the series' attribute arrays along.
   let inner: SqlFragment;
   if ((q.instrument === 'gauge' || q.instrument === 'additive') && q.agg !== 'uniq') {
     // Per series and bucket first: the last value (argMax by time), or the bucket's min/max.
     const perSeries = q.agg === 'min' ? sql`min(min)` : q.agg === 'max' ? sql`max(max)` : sql`argMax(gauge, time)`;
-    const seriesKeys = all ? sql`anyLast(string_keys) AS k0, anyLast(string_values) AS v0, ` : gSelect;
-    const series = sql`SELECT attrs_hash, ${seriesKeys}${bucket} AS t, ${perSeries} AS v FROM ${table} WHERE ${where} GROUP BY attrs_hash, ${gCols}t`;
+    const seriesKeys = all ? sql`any(sk) AS k0, any(sv) AS v0, ` : gCols;
+    const series = sql`SELECT attrs_hash, ${seriesKeys}${bucket} AS t, ${perSeries} AS v FROM ${from} GROUP BY attrs_hash, ${gCols}t`;
     const keys = all ? sql`attrs_hash, any(k0) AS k1, any(v0) AS v1, ` : gCols;
     const groupBy = all ? sql`attrs_hash, ` : gCols;
     inner = sql`SELECT ${keys}t, ${valueExpr(q)} AS value FROM (${series}) GROUP BY ${groupBy}t ORDER BY t`;
   } else {
-    const keys = all ? sql`attrs_hash, anyLast(string_keys) AS k1, anyLast(string_values) AS v1, ` : gSelect;
+    const keys = all ? sql`attrs_hash, any(sk) AS k1, any(sv) AS v1, ` : gCols;
     const groupBy = all ? sql`attrs_hash, ` : gCols;
-    inner = sql`SELECT ${keys}${bucket} AS t, ${valueExpr(q)} AS value FROM ${table} WHERE ${where} GROUP BY ${groupBy}t ORDER BY t`;
+    inner = sql`SELECT ${keys}${bucket} AS t, ${valueExpr(q)} AS value FROM ${from} GROUP BY ${groupBy}t ORDER BY t`;
   }
   const outerKeys = all ? sql`any(k1) AS attr_keys, any(v1) AS attr_values, ` : gCols;
-  const outerGroup = all ? sql` GROUP BY attrs_hash` : g.length ? sql` GROUP BY ${join(g.map((x) => sql`${x}`), ', ')}` : sql``;
+  const outerGroup = all ? sql` GROUP BY attrs_hash` : g.length ? sql` GROUP BY ${join(g, ', ')}` : sql``;
   return sql`SELECT ${outerKeys}groupArray(toUnixTimestamp(t)) AS times, groupArray(value) AS values FROM (${inner})${outerGroup} LIMIT 10000`;
 }

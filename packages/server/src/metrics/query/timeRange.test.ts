@@ -15,6 +15,9 @@ describe('timeGrid', () => {
     expect(g.points).toBe(121);
     expect(g.table).toBe('datapoint_minutes');
     expect(timeGrid('20260101T000000', '20260108T000000').table).toBe('datapoint_hours');
+    // 24 h: 15-minute buckets, read from the 15-minute rollup; 12 h: 10-minute buckets, from the minutes.
+    expect(timeGrid('20260101T000000', '20260102T000000').table).toBe('datapoint_15m');
+    expect(timeGrid('20260101T000000', '20260101T120000').table).toBe('datapoint_minutes');
   });
   it('parses the three time forms and refuses others', () => {
     expect(parseTime('1767225600', 't').toISOString()).toBe('2026-01-01T00:00:00.000Z');

@@ -14,8 +14,15 @@ export interface TimeGrid {
   lt: Date;
   bucketMin: number;
   points: number;
-  /** Datapoints table to read: the hourly rollup when the bucket is at least an hour. */
-  table: 'datapoint_minutes' | 'datapoint_hours';
+  /** Datapoints table to read: the coarsest rollup whose period divides the bucket. */
+  table: DatapointTable;
+}
+
+export type DatapointTable = 'datapoint_minutes' | 'datapoint_15m' | 'datapoint_hours';
+
+export function datapointTable(bucketMin: number): DatapointTable {
+  if (bucketMin % 60 === 0) return 'datapoint_hours';
+  return bucketMin % 15 === 0 ? 'datapoint_15m' : 'datapoint_minutes';
 }
 
 export function parseTime(raw: string, name: string): Date {
@@ -49,14 +56,14 @@ export function timeGrid(gteRaw: string, ltRaw: string): TimeGrid {
     lt,
     bucketMin,
     points: Math.ceil((lt.getTime() - gte.getTime()) / bucketMs),
-    table: bucketMin >= 60 ? 'datapoint_hours' : 'datapoint_minutes',
+    table: datapointTable(bucketMin),
   };
 }
 
 /** A fixed grid (monitors, tests): `points` buckets of `bucketMin` minutes starting at `gte`. */
 export function fixedGrid(gte: Date, bucketMin: number, points: number): TimeGrid {
   const lt = new Date(gte.getTime() + points * bucketMin * 60_000);
-  return { gte, lt, bucketMin, points, table: bucketMin >= 60 ? 'datapoint_hours' : 'datapoint_minutes' };
+  return { gte, lt, bucketMin, points, table: datapointTable(bucketMin) };
 }
 
 export function bucketTimes(grid: TimeGrid): string[] {

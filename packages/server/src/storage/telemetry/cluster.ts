@@ -17,7 +17,7 @@
 export const CLUSTER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Our tables (and the views' sources and targets). */
-const TABLES = ['spans_index', 'spans_data', 'span_groups_1m', 'span_groups_1h', 'datapoint_minutes', 'datapoint_hours', 'metrics_catalog', 'lantern_migrations'];
+const TABLES = ['spans_index', 'spans_data', 'span_groups_1m', 'span_groups_1h', 'datapoint_minutes', 'datapoint_15m', 'datapoint_hours', 'metrics_catalog', 'lantern_migrations'];
 
 /** Spans of a trace on one shard (the trace page reads one shard); everything else spread evenly. */
 const SHARDING_KEY: Record<string, string> = { spans_index: 'cityHash64(trace_id)', spans_data: 'cityHash64(trace_id)' };

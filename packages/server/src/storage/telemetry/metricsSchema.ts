@@ -25,17 +25,30 @@ const DATAPOINT_COLUMNS = `
   string_values SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1))`;
 
 /**
- * The hourly rollup. `annotations` (migration 6) is kept from the minutes once that column exists.
- * prefer_column_name_to_alias: `min(min) AS min` would otherwise be a cyclic alias.
+ * A rollup of the minutes to `period` (`toStartOfHour`, `toStartOfFifteenMinutes`): what its
+ * materialized view selects and what a migration backfills with. `annotations` (migration 6) is
+ * kept from the minutes once that column exists. prefer_column_name_to_alias: `min(min) AS min`
+ * would otherwise be a cyclic alias.
  */
-export const HOURS_VIEW = (withAnnotations: boolean) => `CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_hours_mv TO datapoint_hours AS
-    SELECT project_id, metric, toStartOfHour(time) AS time, attrs_hash,
+const rollupSelect = (period: string, withAnnotations: boolean) => `SELECT project_id, metric, ${period}(time) AS time, attrs_hash,
       anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
       sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
       anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values${withAnnotations ? ',\n      anyLast(annotations) AS annotations' : ''}
     FROM datapoint_minutes
-    GROUP BY project_id, metric, toStartOfHour(time), attrs_hash
+    GROUP BY project_id, metric, ${period}(time), attrs_hash
     SETTINGS prefer_column_name_to_alias = 1`;
+
+/** The hourly rollup. */
+export const HOURS_VIEW = (withAnnotations: boolean) =>
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_hours_mv TO datapoint_hours AS
+    ${rollupSelect('toStartOfHour', withAnnotations)}`;
+
+const datapointTable = (name: string, metricsDays: number, extraColumns = '') => `CREATE TABLE IF NOT EXISTS ${name} (${DATAPOINT_COLUMNS}${extraColumns}
+    ) ENGINE = AggregatingMergeTree
+    PARTITION BY toDate(time)
+    ORDER BY (project_id, metric, time, attrs_hash)
+    TTL toDate(time) + INTERVAL ${metricsDays} DAY DELETE
+    SETTINGS ttl_only_drop_parts = 1`;
 
 /**
  * Migration 6: per-series annotations (JSON of names such as `display.name`, for legends and
@@ -57,18 +70,8 @@ export const METRICS_MIGRATION: TelemetryMigration = {
   version: 2,
   name: 'metrics',
   statements: ({ metricsDays }) => [
-    `CREATE TABLE IF NOT EXISTS datapoint_minutes (${DATAPOINT_COLUMNS}
-    ) ENGINE = AggregatingMergeTree
-    PARTITION BY toDate(time)
-    ORDER BY (project_id, metric, time, attrs_hash)
-    TTL toDate(time) + INTERVAL ${metricsDays} DAY DELETE
-    SETTINGS ttl_only_drop_parts = 1`,
-    `CREATE TABLE IF NOT EXISTS datapoint_hours (${DATAPOINT_COLUMNS}
-    ) ENGINE = AggregatingMergeTree
-    PARTITION BY toDate(time)
-    ORDER BY (project_id, metric, time, attrs_hash)
-    TTL toDate(time) + INTERVAL ${metricsDays} DAY DELETE
-    SETTINGS ttl_only_drop_parts = 1`,
+    datapointTable('datapoint_minutes', metricsDays),
+    datapointTable('datapoint_hours', metricsDays),
     HOURS_VIEW(false),
     `CREATE TABLE IF NOT EXISTS metrics_catalog (
       project_id UInt32,
@@ -81,5 +84,22 @@ export const METRICS_MIGRATION: TelemetryMigration = {
       updated_at SimpleAggregateFunction(max, DateTime)
     ) ENGINE = AggregatingMergeTree
     ORDER BY (project_id, name)`,
+  ],
+};
+
+/**
+ * Migration 7: a 15-minute rollup, read by grids of 15 and 30 minutes (ranges of 20 to 60 hours,
+ * the 24 h of a dashboard): a series reporting every minute has 96 rows a day there instead of
+ * 1,440. Filled from the minutes already stored, then kept by its view (migrations run before
+ * anything is ingested).
+ */
+export const QUARTER_HOURS_MIGRATION: TelemetryMigration = {
+  version: 7,
+  name: 'datapoint_15m',
+  statements: ({ metricsDays }) => [
+    datapointTable('datapoint_15m', metricsDays, ',\n  annotations SimpleAggregateFunction(anyLast, String) CODEC(ZSTD(1))'),
+    `INSERT INTO datapoint_15m ${rollupSelect('toStartOfFifteenMinutes', true)}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_15m_mv TO datapoint_15m AS
+    ${rollupSelect('toStartOfFifteenMinutes', true)}`,
   ],
 };

@@ -25,7 +25,7 @@ type Ttl = { spansDays: number; metricsDays: number };
 const retentionStatements = (ttl: Ttl): string[] => [
   `ALTER TABLE spans_index MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
   `ALTER TABLE spans_data MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
-  ...['datapoint_minutes', 'datapoint_hours'].map((table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`),
+  ...['datapoint_minutes', 'datapoint_15m', 'datapoint_hours'].map((table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`),
 ];
 
 /** Everything a fresh database gets, in order (`lantern schema print`); the cluster form with `cluster`. */

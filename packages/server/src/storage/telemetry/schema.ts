@@ -1,4 +1,4 @@
-import { ANNOTATIONS_MIGRATION, METRICS_MIGRATION } from './metricsSchema';
+import { ANNOTATIONS_MIGRATION, METRICS_MIGRATION, QUARTER_HOURS_MIGRATION } from './metricsSchema';
 import type { TelemetryMigration } from './migration';
 
 /**
@@ -156,4 +156,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
       ),
   },
   ANNOTATIONS_MIGRATION,
+  QUARTER_HOURS_MIGRATION,
 ];

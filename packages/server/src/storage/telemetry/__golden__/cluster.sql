@@ -255,11 +255,55 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_hours_mv ON CLUSTER lantern TO 
     GROUP BY project_id, metric, toStartOfHour(time), attrs_hash
     SETTINGS prefer_column_name_to_alias = 1;
 
+CREATE TABLE IF NOT EXISTS datapoint_15m_local ON CLUSTER lantern (
+  project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+  metric LowCardinality(String) CODEC(ZSTD(1)),
+  time DateTime CODEC(DoubleDelta, ZSTD(1)),
+  attrs_hash UInt64 CODEC(Delta, ZSTD(1)),
+  instrument SimpleAggregateFunction(anyLast, LowCardinality(String)) CODEC(ZSTD(1)),
+  min SimpleAggregateFunction(min, Float64) CODEC(ZSTD(1)),
+  max SimpleAggregateFunction(max, Float64) CODEC(ZSTD(1)),
+  sum SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+  count SimpleAggregateFunction(sum, UInt64) CODEC(T64, ZSTD(1)),
+  gauge SimpleAggregateFunction(anyLast, Float64) CODEC(ZSTD(1)),
+  histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64))) CODEC(ZSTD(1)),
+  string_keys SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1)),
+  string_values SimpleAggregateFunction(anyLast, Array(String)) CODEC(ZSTD(1)),
+  annotations SimpleAggregateFunction(anyLast, String) CODEC(ZSTD(1))
+    ) ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/datapoint_15m_local', '{replica}')
+    PARTITION BY toDate(time)
+    ORDER BY (project_id, metric, time, attrs_hash)
+    TTL toDate(time) + INTERVAL 90 DAY DELETE
+    SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS datapoint_15m ON CLUSTER lantern AS datapoint_15m_local ENGINE = Distributed(lantern, currentDatabase(), datapoint_15m_local, rand());
+
+INSERT INTO datapoint_15m SELECT project_id, metric, toStartOfFifteenMinutes(time) AS time, attrs_hash,
+      anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
+      sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
+      anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values,
+      anyLast(annotations) AS annotations
+    FROM datapoint_minutes
+    GROUP BY project_id, metric, toStartOfFifteenMinutes(time), attrs_hash
+    SETTINGS prefer_column_name_to_alias = 1;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_15m_mv ON CLUSTER lantern TO datapoint_15m_local AS
+    SELECT project_id, metric, toStartOfFifteenMinutes(time) AS time, attrs_hash,
+      anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
+      sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
+      anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values,
+      anyLast(annotations) AS annotations
+    FROM datapoint_minutes_local
+    GROUP BY project_id, metric, toStartOfFifteenMinutes(time), attrs_hash
+    SETTINGS prefer_column_name_to_alias = 1;
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 
 ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 
