@@ -204,7 +204,73 @@ export type TimeseriesResponse = z.infer<typeof TimeseriesResponse>;
 
 // ---- attribute keys / values -----------------------------------------------------------------
 
-export const AttrKeysParams = TracingRangeParams.extend({ kind: z.string().optional() });
+/**
+ * Which keys an attr-keys request asks for (reference query §6.1, with `kind`, `with_columns` and
+ * `func` honoured rather than ignored):
+ * - `text` (default): keys with listable values, for facets and search: the attributes seen and
+ *   the text span fields `.system .kind .name .event_name .status_code .status_message`;
+ * - `number`: keys with numeric values, for `sum avg min max p50..p99`: the numeric span fields
+ *   (`.duration`, counters, ids) and the attributes whose every value in range is a number;
+ * - `group`: keys a `group by` can take: the attributes seen and the span fields that name a
+ *   group of rows (`.system .group_id .type .name .event_name .display_name .kind .status_code
+ *   .status_message`).
+ * `with_columns=1` adds every span field a `where` can filter on, aggregates (`.count`,
+ * `.error_rate`, ...) included (for `text`; the other kinds add only the fields that fit them).
+ * `func=<fn>` asks for the arguments of that function: numeric functions take `number` keys, the
+ * others (`uniq any anyLast top3 top10`) any non-aggregate key; it overrides `kind`.
+ */
+export const ATTR_KEY_KINDS = ['text', 'number', 'group'] as const;
+export type AttrKeyKind = (typeof ATTR_KEY_KINDS)[number];
+/** Functions whose argument must be numeric (reference query §1.5). */
+export const NUMERIC_ARG_FUNCS = ['sum', 'avg', 'min', 'max', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
+/** Functions that take any per-span key. */
+export const ANY_ARG_FUNCS = ['uniq', 'any', 'anyLast', 'top3', 'top10'] as const;
+export const AttrKeysParams = TracingRangeParams.extend({
+  kind: z.enum(ATTR_KEY_KINDS, { error: `kind must be one of ${ATTR_KEY_KINDS.join(', ')}` }).optional(),
+  with_columns: boolParam.optional(),
+  func: z.enum([...NUMERIC_ARG_FUNCS, ...ANY_ARG_FUNCS], { error: `func must be one of ${[...NUMERIC_ARG_FUNCS, ...ANY_ARG_FUNCS].join(', ')}` }).optional(),
+});
+export type AttrKeysParams = z.input<typeof AttrKeysParams>;
+
+/** The kind of key a function's argument must be. */
+export function attrKeyKindOfFunc(func: string): AttrKeyKind | null {
+  if ((NUMERIC_ARG_FUNCS as readonly string[]).includes(func)) return 'number';
+  if ((ANY_ARG_FUNCS as readonly string[]).includes(func)) return 'group';
+  return null;
+}
+
+// ---- top-bar search ----------------------------------------------------------------------------
+
+/**
+ * What the top-bar search matches: span names, event names, the display name (a log's
+ * `SEVERITY message`, an event's or exception's title; in queries it is the group's name, whose
+ * variable parts such as numbers are templated) and the literal log and exception messages.
+ */
+export const TEXT_SEARCH_KEYS = ['.name', '.event_name', '.display_name', 'log.message', 'exception.message'] as const;
+
+/** A double-quoted string literal of the query language (quotes and backslashes escaped). */
+export function quoteQueryString(text: string): string {
+  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+/** The where part of a top-bar search for free text. */
+export function textSearchWhere(text: string): string {
+  return `where {${TEXT_SEARCH_KEYS.join(',')}} contains ${quoteQueryString(text.trim())}`;
+}
+
+/**
+ * Where a top-bar search lands, from the systems its where part matched (the `systems` answer):
+ * spans → `all` (spans with their logs and events); only logs (maybe with events) → the log
+ * groups `log:all`; only events → `events:all`; nothing → `all`.
+ */
+export function textSearchSystem(matched: readonly { system: string; count: number }[]): string {
+  const types = new Set(matched.filter((s) => s.count > 0).map((s) => s.system.split(':')[0]));
+  const eventTypes = ['log', 'message', 'other-events', 'events'];
+  if ([...types].some((t) => !eventTypes.includes(t))) return 'all';
+  if (types.has('log')) return 'log:all';
+  if (types.size > 0) return 'events:all';
+  return 'all';
+}
 export const AttrKeysResponse = z.object({ items: z.array(z.object({ value: z.string(), pinned: z.boolean() })) });
 export type AttrKeysResponse = z.infer<typeof AttrKeysResponse>;
 

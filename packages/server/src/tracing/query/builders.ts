@@ -153,6 +153,17 @@ export function attrKeysSql(scope: RangeScope, query: string) {
   return { q, sql: sql`SELECT groupUniqArrayArray(1000)(${ROW_ATTR_KEYS_SQL}) AS keys ${FROM} WHERE ${whereSql(scope, q)}` };
 }
 
+/**
+ * Attribute keys whose every value among the matching rows is a number (values are stored as
+ * text, numbers as decimal), at most 1000. Only keys without a column: the column attributes
+ * (`service.name`, `db.statement`, `log.message`, ...) hold text.
+ */
+export function numericAttrKeysSql(scope: RangeScope, query: string) {
+  const q = compileQuery(query, 'filters', { minutes: minutesOf(scope) });
+  const text = sql`SELECT k AS key ${FROM} ARRAY JOIN s.attr_keys AS k, s.attr_values AS v WHERE ${whereSql(scope, q)} GROUP BY k HAVING countIf(isNull(toFloat64OrNull(v))) = 0 ORDER BY k ASC LIMIT 1000`;
+  return { q, sql: text };
+}
+
 export const ATTR_VALUES_LIMIT = 1000;
 
 /** Distinct values of one attribute with counts; filters on that same attribute are left out (§6.2). */

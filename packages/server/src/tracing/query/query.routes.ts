@@ -92,8 +92,9 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
   });
 
   get(`${P}/attr-keys`, async (req) => {
-    const { scope, query } = input(AttrKeysParams, req);
-    return deps.query.attrKeys(scope, query, await deps.meta.pinnedFacets(req.user!.id));
+    const { scope, query, params } = input(AttrKeysParams, req);
+    const opts = { kind: params.kind, withColumns: params.with_columns, func: params.func };
+    return deps.query.attrKeys(scope, query, await deps.meta.pinnedFacets(req.user!.id), opts);
   });
 
   get(`${P}/attr-values`, async (req) => {

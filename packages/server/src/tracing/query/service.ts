@@ -1,4 +1,5 @@
 import type {
+  AttrKeyKind,
   AttrKeysResponse,
   AttrValuesResponse,
   ColumnInfo,
@@ -10,13 +11,14 @@ import type {
   TimeseriesGroup,
   TimeseriesResponse,
 } from '@lantern/shared';
-import { BUILTIN_FIELDS, UINT64_FIELDS } from '@lantern/shared';
+import { attrKeyKindOfFunc, BUILTIN_FIELDS, UINT64_FIELDS } from '@lantern/shared';
 import type { TelemetryStore } from '../../storage/telemetry';
 import { sortCoreFirst } from '../savedViews.store';
 import {
   ATTR_VALUES_LIMIT,
   attrKeysSql,
   attrValuesSql,
+  numericAttrKeysSql,
   groupsSql,
   groupStatsSql,
   percentilesSql,
@@ -34,7 +36,33 @@ const num = (v: unknown): number => nullableNum(v) ?? 0;
 /** NaN/Inf are null on the wire (reference §0.3); 64-bit integers stay strings. */
 const jsonValue = (v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? null : v);
 
-const BUILTIN_ATTR_KEYS = ['.system', '.kind', '.name', '.event_name', '.status_code', '.status_message'];
+/** What an attr-keys request asks for (reference query §6.1; shared AttrKeysParams). */
+export interface AttrKeysOptions {
+  kind?: AttrKeyKind;
+  withColumns?: boolean;
+  func?: string;
+}
+
+const TEXT_BUILTINS = ['.system', '.kind', '.name', '.event_name', '.status_code', '.status_message'];
+const GROUP_BUILTINS = ['.system', '.group_id', '.type', '.name', '.event_name', '.display_name', '.kind', '.status_code', '.status_message'];
+const fields = Object.entries(BUILTIN_FIELDS);
+const ALL_BUILTINS = fields.map(([k]) => k);
+const PER_ROW_BUILTINS = fields.filter(([, f]) => !f.aggregate).map(([k]) => k);
+/** The numeric span fields of the reference's table (§1.4); `.is_event` is a flag, not a number. */
+const NUMERIC_BUILTINS = fields.filter(([k, f]) => f.numeric && !f.aggregate && k !== '.is_event').map(([k]) => k);
+const NUMERIC_AGG_BUILTINS = fields.filter(([, f]) => f.numeric && f.aggregate).map(([k]) => k);
+
+/** The span fields offered for a request: a function's argument is never an aggregate. */
+function builtinKeys(kind: AttrKeyKind, withColumns: boolean, forFunc: boolean): string[] {
+  switch (kind) {
+    case 'text':
+      return withColumns ? ALL_BUILTINS : TEXT_BUILTINS;
+    case 'number':
+      return withColumns && !forFunc ? [...NUMERIC_BUILTINS, ...NUMERIC_AGG_BUILTINS] : NUMERIC_BUILTINS;
+    case 'group':
+      return withColumns || forFunc ? PER_ROW_BUILTINS : GROUP_BUILTINS;
+  }
+}
 
 export function createQueryService(store: TelemetryStore) {
   const minutes = (s: RangeScope) => (s.lt.getTime() - s.gte.getTime()) / 60_000;
@@ -134,10 +162,20 @@ export function createQueryService(store: TelemetryStore) {
       return { ids: page, count: num(count[0]?.count), order: built.order, query: { parts: built.q.parts } };
     },
 
-    async attrKeys(scope: RangeScope, query: string, pinned: readonly string[]): Promise<AttrKeysResponse & { query: unknown }> {
-      const built = attrKeysSql(scope, query);
-      const rows = await store.query<{ keys: string[] }>(built.sql);
-      const keys = sortCoreFirst([...new Set([...(rows[0]?.keys ?? []), ...BUILTIN_ATTR_KEYS])]);
+    async attrKeys(scope: RangeScope, query: string, pinned: readonly string[], opts: AttrKeysOptions = {}): Promise<AttrKeysResponse & { query: unknown }> {
+      const kind = (opts.func ? attrKeyKindOfFunc(opts.func) : null) ?? opts.kind ?? 'text';
+      let attrs: string[];
+      let built: { q: { parts: unknown } };
+      if (kind === 'number') {
+        const b = numericAttrKeysSql(scope, query);
+        attrs = (await store.query<{ key: string }>(b.sql)).map((r) => r.key);
+        built = b;
+      } else {
+        const b = attrKeysSql(scope, query);
+        attrs = (await store.query<{ keys: string[] }>(b.sql))[0]?.keys ?? [];
+        built = b;
+      }
+      const keys = sortCoreFirst([...new Set([...attrs, ...builtinKeys(kind, opts.withColumns ?? false, Boolean(opts.func))])]);
       const pin = new Set(pinned);
       return { items: keys.map((value) => ({ value, pinned: pin.has(value) })), query: { parts: built.q.parts } };
     },

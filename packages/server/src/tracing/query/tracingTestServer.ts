@@ -33,6 +33,8 @@ export function tracingTestServer() {
     base,
     range,
     baseUrl: () => server.lantern.baseUrl,
+    /** OTLP endpoints and the DSN of project 1, to send more telemetry. */
+    otlp: () => ({ httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn }),
     cookie: () => server.cookie,
     fixtures: () => fx,
     /** GET /api/v1/tracing/{project}/{path} over `range` plus `params`. */
