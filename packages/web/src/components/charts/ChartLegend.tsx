@@ -1,4 +1,4 @@
-import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { formatUnit } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
 import { Pager, type PagerState } from '../Pager';
@@ -16,36 +16,53 @@ interface LegendProps {
   vertical?: boolean;
 }
 
-/** The list legend (reference frontend §3.5): a dot, the name, the chosen values; click isolates, hover emphasises. */
+/**
+ * The list legend (reference frontend §3.5): a dot, the name, the chosen values; click isolates,
+ * hover emphasises. A chart may have hundreds of series, so the items are plain elements styled
+ * once by the container (an `sx` per item costs a style computation each).
+ */
 export function ListLegend({ series, values, hidden, onToggle, onHover, maxLength, vertical }: LegendProps) {
   return (
     <Box
       data-testid="legend-list"
-      sx={{ display: 'flex', flexDirection: vertical ? 'column' : 'row', flexWrap: vertical ? 'nowrap' : 'wrap', justifyContent: 'center', gap: vertical ? 0.25 : 1.5, py: 0.5, px: 1 }}
+      sx={{
+        display: 'flex',
+        flexDirection: vertical ? 'column' : 'row',
+        flexWrap: vertical ? 'nowrap' : 'wrap',
+        justifyContent: 'center',
+        gap: vertical ? 0.25 : 1.5,
+        py: 0.5,
+        px: 1,
+        '& .legend-item': { display: 'flex', alignItems: 'center', gap: 0.75, cursor: 'pointer', userSelect: 'none', minWidth: 0, typography: 'caption' },
+        '& .legend-dot': { flex: 'none', width: 10, height: 10, borderRadius: '50%' },
+        '& .legend-name': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'text.primary' },
+        '& .legend-value': { fontWeight: 500, fontVariantNumeric: 'tabular-nums' },
+        '& [data-hidden] .legend-name': { color: 'text.disabled' },
+        '& [data-hidden] .legend-dot': { bgcolor: 'grey.400' },
+      }}
     >
       {series.map((s) => {
-        const off = hidden.has(s.name);
         const v = legendValues(s.values);
         return (
-          <Box
+          <div
             key={s.name}
+            className="legend-item"
             data-testid="legend-item"
-            data-hidden={off || undefined}
+            data-hidden={hidden.has(s.name) || undefined}
             onClick={() => onToggle(s.name)}
             onMouseEnter={() => onHover(s.name)}
             onMouseLeave={() => onHover(undefined)}
-            sx={{ display: 'flex', alignItems: 'center', gap: 0.75, cursor: 'pointer', userSelect: 'none', minWidth: 0 }}
           >
-            <Box component="span" sx={{ flex: 'none', width: 10, height: 10, borderRadius: '50%', bgcolor: off ? 'grey.400' : s.color }} />
-            <Typography variant="caption" noWrap title={s.name} sx={{ color: off ? 'text.disabled' : 'text.primary' }}>
+            <span className="legend-dot" style={hidden.has(s.name) ? undefined : { background: s.color }} />
+            <span className="legend-name" title={s.name}>
               {truncateMiddle(s.name, maxLength)}
-            </Typography>
+            </span>
             {values.map((k) => (
-              <Typography key={k} variant="caption" title={`${k}: ${formatUnit(v[k], s.unit)}`} sx={{ fontWeight: 500, fontVariantNumeric: 'tabular-nums' }}>
+              <span key={k} className="legend-value" title={`${k}: ${formatUnit(v[k], s.unit)}`}>
                 {formatUnit(v[k], s.unit)}
-              </Typography>
+              </span>
             ))}
-          </Box>
+          </div>
         );
       })}
     </Box>

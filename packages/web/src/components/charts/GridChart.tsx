@@ -39,7 +39,7 @@ function styled(option: Record<string, unknown>, series: Series[], styles: Recor
         ...s,
         lineStyle: { width: st.lineWidth },
         symbol: st.symbol === 'none' && sparse ? 'circle' : st.symbol,
-        showSymbol: st.symbol !== 'none' || sparse,
+        showSymbol: st.symbol !== 'none' || sparse || s.showSymbol === true,
         symbolSize: st.symbolSize,
         ...(hasArea ? { areaStyle: { opacity: st.opacity / 100 } } : {}),
       };
@@ -95,7 +95,7 @@ export function GridChart({
   const hidden = useMemo(() => new Set(isolated === undefined ? [] : colored.filter((s) => s.name !== isolated).map((s) => s.name)), [colored, isolated]);
   const plotted = useMemo(() => visible.filter((s) => !hidden.has(s.name)), [visible, hidden]);
   const chartH = bottom ? Math.max(140, height - legendH) : height;
-  const option = useMemo(() => styled(metricChartOption(time, plotted, { kind, height: chartH }), plotted, styles, kind), [time, plotted, kind, chartH, styles]);
+  const option = useMemo(() => styled(metricChartOption(time, plotted, { kind }), plotted, styles, kind), [time, plotted, kind, styles]);
 
   if (series.length === 0 || time.length === 0) {
     return (

@@ -43,7 +43,7 @@ export function MetricChart({
   // Memoised so that re-renders (a hovered legend row) keep the same option, and the emphasis.
   const onPage = useMemo(() => colored.slice(pager.start, pager.end), [colored, pager.start, pager.end]);
   const plotted = useMemo(() => onPage.filter((s) => !hidden.has(s.name)), [onPage, hidden]);
-  const option = useMemo(() => metricChartOption(time, plotted, { kind, height }), [time, plotted, kind, height]);
+  const option = useMemo(() => metricChartOption(time, plotted, { kind }), [time, plotted, kind]);
 
   if (series.length === 0 || time.length === 0) {
     return (

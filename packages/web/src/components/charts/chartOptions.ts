@@ -1,7 +1,7 @@
 import { formatDateTime } from '../../lib/format/dateTime';
 import { formatMetric, formatUnit } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
-import { lineData } from './lineData';
+import { lineSeriesData } from './lineData';
 import { assignColors } from './palette';
 
 /**
@@ -61,9 +61,12 @@ export function legendValues(values: (number | null)[]): { avg: number; last: nu
 const BASE = { animation: false, textStyle: { fontFamily: 'Roboto, sans-serif' } };
 
 /** Line/area/bar/stacked chart over shared time stamps; one y-axis per distinct unit. */
-export function metricChartOption(time: string[], series: Series[], opts: { kind?: ChartKind; height?: number } = {}): Record<string, unknown> {
+/**
+ * The plot fills its container (grid `bottom`, not a height), so a chart whose container changes
+ * height (its legend measured after the first paint) is resized, not given a new option.
+ */
+export function metricChartOption(time: string[], series: Series[], opts: { kind?: ChartKind } = {}): Record<string, unknown> {
   const kind = opts.kind ?? 'line';
-  const height = opts.height ?? 200;
   const units = [...new Set(series.map((s) => s.unit))];
   const colors = assignColors(series.map((s) => s.color));
   const seriesUnits = series.map((s) => s.unit);
@@ -73,7 +76,7 @@ export function metricChartOption(time: string[], series: Series[], opts: { kind
   return {
     ...BASE,
     color: colors,
-    grid: { top: 20, left: 50, right: units.length > 1 ? 50 : 20, height: height - 50 },
+    grid: { top: 20, left: 50, right: units.length > 1 ? 50 : 20, bottom: 30 },
     tooltip: {
       trigger: 'axis',
       appendToBody: true,
@@ -94,10 +97,8 @@ export function metricChartOption(time: string[], series: Series[], opts: { kind
       type: isBar ? 'bar' : 'line',
       yAxisIndex: units.indexOf(s.unit),
       // A null is a bucket with nothing to measure: a gap, not a line through it.
-      data: isBar ? time.map((t, j) => [t, s.values[j] ?? null]) : lineData(time, s.values),
+      ...(isBar ? { data: time.map((t, j) => [t, s.values[j] ?? null]), showSymbol: false } : lineSeriesData(time, s.values)),
       connectNulls: false,
-      showSymbol: !isBar,
-      symbol: 'none',
       emphasis: { focus: 'series' },
       color: colors[i],
       ...(isBar ? {} : { lineStyle: { width: 2 } }),
@@ -119,10 +120,8 @@ export function sparklineOption(time: string[], values: (number | null)[], unit:
       {
         type: 'line',
         name: 'value',
-        data: lineData(time, values, 3),
+        ...lineSeriesData(time, values, 3),
         connectNulls: false,
-        showSymbol: true,
-        symbol: 'none',
         color,
         lineStyle: { width: 1 },
         areaStyle: { opacity: 0.15 },
@@ -157,10 +156,8 @@ export function pctileOption(d: PctileData): Record<string, unknown> {
     series: keys.map((k) => ({
       name: k,
       type: 'line',
-      symbol: 'none',
-      showSymbol: true,
       color: PCTILE_COLORS[k],
-      data: lineData(d.time, d[k]!),
+      ...lineSeriesData(d.time, d[k]!),
       areaStyle: {
         color: { type: 'linear', x: 0, y: 0, x2: 0, y2: 1, colorStops: [{ offset: 0, color: PCTILE_COLORS[k] }, { offset: 1, color: '#ffe' }] },
         opacity: 0.3,

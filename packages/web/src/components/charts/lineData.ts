@@ -1,7 +1,8 @@
 /**
  * Line data over shared time stamps where null is a gap (a bucket with nothing to measure). A value
- * between two gaps would be a line of no length, so it gets a dot; other points stay plain. Series
- * using it need `showSymbol: true` (and `symbol: 'none'` for the plain points).
+ * between two gaps would be a line of no length, so it gets a dot; other points stay plain. A
+ * series with dots needs `showSymbol: true` (and `symbol: 'none'` for the plain points); only those
+ * should ask for it (`lineSeriesData`), since symbols cost an element per point.
  */
 export type LinePoint = [string, number | null] | { value: [string, number]; symbol: 'circle'; symbolSize: number };
 
@@ -12,4 +13,10 @@ export function lineData(time: readonly string[], values: readonly (number | nul
     if (v !== null && at(i - 1) === null && at(i + 1) === null) return { value: [t, v], symbol: 'circle', symbolSize: dotSize };
     return [t, v];
   });
+}
+
+/** Line data and whether it has dots (`showSymbol`), for a series' option. */
+export function lineSeriesData(time: readonly string[], values: readonly (number | null | undefined)[], dotSize?: number) {
+  const data = lineData(time, values, dotSize);
+  return { data, showSymbol: data.some((p) => !Array.isArray(p)), symbol: 'none' as const };
 }

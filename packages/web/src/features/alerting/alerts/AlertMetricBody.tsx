@@ -21,7 +21,7 @@ function AlertChart({ projectId, p, range }: { projectId: number; p: MetricAlert
     if (!data) return undefined;
     const series = data.timeseries.filter((s) => s.metric === p.monitor.column).map((s) => ({ name: s.name, unit: s.unit || p.monitor.columnUnit, values: s.value }));
     if (!series.length || !data.time.length) return undefined;
-    return withAllowedRange(metricChartOption(data.time, series, { height: ALERT_CHART_HEIGHT }), p.bounds);
+    return withAllowedRange(metricChartOption(data.time, series), p.bounds);
   }, [data, p]);
 
   if (ts.error) {

@@ -82,7 +82,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
     if (!data || !effectiveColumn) return undefined;
     const series = data.timeseries.filter((s) => s.metric === effectiveColumn);
     if (!series.length || !data.time.length) return undefined;
-    const option = metricChartOption(data.time, series.map((s) => ({ name: s.name, unit: columnUnit || s.unit, values: s.value })), { height: PREVIEW_HEIGHT });
+    const option = metricChartOption(data.time, series.map((s) => ({ name: s.name, unit: columnUnit || s.unit, values: s.value })));
     return withAllowedRange(option, bounds);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [preview.data, effectiveColumn, columnUnit, minValue, maxValue]);
