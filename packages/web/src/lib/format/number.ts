@@ -1,3 +1,4 @@
+import { formatDateTime } from './dateTime';
 import { formatDuration, formatMagnitude } from './duration';
 
 /**
@@ -64,10 +65,23 @@ export function formatMetric(value: number | null | undefined, unit: string | un
   return typeof value === 'number' && Number.isFinite(value) ? formatUnit(value, unit) : NO_VALUE;
 }
 
-/** The formatter of a column or series unit (`nanoseconds`, `utilization`, `percents`, `bytes`, ...). */
+/**
+ * A `date` value: Unix seconds (what metrics carry, e.g. a process start time) or a date string,
+ * shown as the local datetime; anything that is no date keeps its text.
+ */
+export function formatDateValue(value: number | string): string {
+  const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : formatDateTime(date);
+}
+
+/**
+ * The formatter of a column or series unit (every one of `UNITS`: `nanoseconds`, `utilization`,
+ * `percents`, `bytes`, `date`, ...).
+ */
 export function formatUnit(value: unknown, unit: string | undefined): string {
   if (value === undefined || value === null) return '<missing>';
   if (value === '') return '<empty>';
+  if (unit === 'date' && (typeof value === 'number' || typeof value === 'string')) return formatDateValue(value);
   if (typeof value !== 'number') return Array.isArray(value) ? value.join(', ') : String(value);
   if (unit && DURATION_SCALE[unit] !== undefined) return formatDuration(value * DURATION_SCALE[unit]);
   switch (unit) {

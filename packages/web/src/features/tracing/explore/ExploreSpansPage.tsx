@@ -1,4 +1,4 @@
-import { Box, Stack, Tab, Tabs } from '@mui/material';
+import { Box, Stack, Tab, Tabs, Typography } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
@@ -28,7 +28,7 @@ function tabOf(pathname: string): TabKey {
   return 'groups';
 }
 
-/** Spec §2 Explore spans: toolbar, tabs Groups / Spans / Timeseries, saved views, the query builder. */
+/** Spec §2 Explore spans: the title, toolbar, tabs Groups / Spans / Timeseries, saved views, the query builder. */
 export function ExploreSpansPage() {
   const projectId = useProjectIdParam();
   const tab = tabOf(useLocation().pathname);
@@ -53,6 +53,9 @@ export function ExploreSpansPage() {
     <Stack spacing={2} data-testid="explore-spans">
       <Box sx={{ borderBottom: 1, borderColor: 'divider', pb: 1 }}>
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+          <Typography variant="h6" component="h1" sx={{ fontSize: '1.1rem', fontWeight: 500, whiteSpace: 'nowrap' }} data-testid="explore-title">
+            Explore spans
+          </Typography>
           <SystemPicker
             systems={systemsQuery.data?.systems}
             value={state.systems}

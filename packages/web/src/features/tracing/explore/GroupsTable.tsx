@@ -1,5 +1,3 @@
-import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ShowChartIcon from '@mui/icons-material/ShowChart';
 import FilterAltIcon from '@mui/icons-material/FilterAlt';
 import { Box, Button, IconButton, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, TableSortLabel, Tooltip, Typography } from '@mui/material';
@@ -15,7 +13,8 @@ import { truncate } from '../../../lib/text/truncate';
 import { NewMonitorMenu } from '../NewMonitorMenu';
 import { defaultGroupQuery, isEventSystem, joinQuery, whereQuery } from '../query/defaultQueries';
 import { useGroupStats, type RangeQuery } from '../tracingApi';
-import { headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
+import { groupSpans, headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
+import { ExpandSpansButton } from './ExpandSpansButton';
 import { GroupChartDialog } from './GroupChartDialog';
 import { SpansList } from './SpansTable';
 
@@ -105,9 +104,8 @@ export function GroupsTable({
         </TableHead>
         <TableBody>
           {sorted.slice(pager.start, pager.end).map((g) => {
-            const system = typeof g['.system'] === 'string' ? (g['.system'] as string) : systems.length === 1 ? systems[0] : undefined;
+            const { system, systems: spanSystems, query: spansQuery } = groupSpans(g, range.query, systems);
             const open = expanded === g._id;
-            const spansQuery = joinQuery([range.query ? whereQuery(range.query) : undefined, defaultGroupQuery(system ? [system] : systems), g._query]);
             return (
               <Fragment key={g._id}>
                 <TableRow hover sx={{ cursor: 'pointer' }} onClick={() => setExpanded(open ? null : g._id)} data-testid="group-row" data-group-id={g._id}>
@@ -139,17 +137,13 @@ export function GroupsTable({
                         <FilterAltIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
-                    <Tooltip title={open ? 'Hide spans' : 'View spans'}>
-                      <IconButton size="small" onClick={() => setExpanded(open ? null : g._id)} data-testid="group-expand">
-                        {open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
-                      </IconButton>
-                    </Tooltip>
+                    <ExpandSpansButton open={open} onToggle={() => setExpanded(open ? null : g._id)} testId="group-expand" />
                   </TableCell>
                 </TableRow>
                 {open && (
                   <TableRow>
                     <TableCell colSpan={plain.length + nums.length + (hasSystem ? 3 : 2)} sx={{ bgcolor: '#FAFAFA' }}>
-                      <SpansList projectId={projectId} range={{ ...range, system: system ? [system] : systems, query: spansQuery }} />
+                      <SpansList projectId={projectId} range={{ ...range, system: spanSystems, query: spansQuery }} />
                     </TableCell>
                   </TableRow>
                 )}

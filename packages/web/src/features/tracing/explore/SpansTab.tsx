@@ -1,12 +1,13 @@
 import { Box, Card, Stack, Typography } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Pager } from '../../../components/Pager';
 import { LoadPctileChart } from '../LoadPctileChart';
 import { isEventSystem, setWhere } from '../query/defaultQueries';
 import { useSpans, type RangeQuery } from '../tracingApi';
 import { SPANS_PER_PAGE, SpansTable, serverPager, type SpanOrder } from './SpansTable';
 import type { ExploreState } from './useExploreState';
+import { spanColumns } from './spanColumns';
 import { countOf } from '../../../lib/format/countText';
 
 /** Spec §2 Spans tab: 'Spans' with a count, the load percentile chart, the span list and pager. */
@@ -25,6 +26,8 @@ export function SpansTab({ projectId, range, state, onQueryInfo }: { projectId: 
   }, [systemsKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const { data, isFetching } = useSpans(projectId, { ...range, sort_by: order.column, sort_desc: order.desc, page, limit: SPANS_PER_PAGE });
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
+  // The query's group-by and aggregated attributes become columns of the list (spec §2).
+  const columns = useMemo(() => spanColumns(state.query), [state.query]);
   return (
     <Stack spacing={2}>
       <Card variant="outlined">
@@ -55,6 +58,7 @@ export function SpansTab({ projectId, range, state, onQueryInfo }: { projectId: 
           eventsMode={events}
           onChip={(key, value) => state.setQuery(setWhere(state.query, key, '=', value))}
           pageQuery={state.query}
+          columns={columns}
         />
         <Pager pager={serverPager(page, setPage, data?.count ?? 0)} testId="spans-pager" />
       </Card>

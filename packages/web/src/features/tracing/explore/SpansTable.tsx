@@ -11,6 +11,7 @@ import { isEventSystem } from '../query/defaultQueries';
 import { SpanChips } from '../span/SpanChips';
 import { SpanDialog } from '../span/SpanDialog';
 import { useSpans, type RangeQuery } from '../tracingApi';
+import { spanValueText, type SpanColumn } from './spanColumns';
 
 export interface SpanOrder {
   column: '.time' | '.duration';
@@ -20,7 +21,10 @@ export interface SpanOrder {
 /** Spans are paged by the server, 10 per page. */
 export const SPANS_PER_PAGE = 10;
 
-/** The span list (spec §2 Spans tab): Span Name, System, chips, Time, Dur.; a row opens the span dialog. */
+/**
+ * The span list (spec §2 Spans tab): Span Name, System, chips, the extra columns the query names
+ * (`columns`), Time, Dur.; a row opens the span dialog.
+ */
 export function SpansTable({
   projectId,
   spans,
@@ -31,6 +35,7 @@ export function SpansTable({
   eventsMode,
   onChip,
   pageQuery,
+  columns = [],
 }: {
   projectId: number;
   spans: Span[];
@@ -41,6 +46,8 @@ export function SpansTable({
   eventsMode?: boolean;
   onChip?: (key: string, value: string) => void;
   pageQuery?: string;
+  /** Extra columns (the query's group-by and aggregated attributes), each with the span's own value. */
+  columns?: SpanColumn[];
 }) {
   const [active, setActive] = useState<Span | null>(null);
   const sort = (column: SpanOrder['column'], label: string) => (
@@ -57,6 +64,11 @@ export function SpansTable({
             <TableCell>Span Name</TableCell>
             {showSystem && <TableCell>System</TableCell>}
             <TableCell />
+            {columns.map((c) => (
+              <TableCell key={c.key} sx={{ whiteSpace: 'nowrap' }} data-testid="span-column-header">
+                {c.key}
+              </TableCell>
+            ))}
             <TableCell sx={{ whiteSpace: 'nowrap' }}>{sort('.time', 'Time')}</TableCell>
             {!eventsMode && (
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
@@ -68,7 +80,7 @@ export function SpansTable({
         <TableBody>
           {loading && (
             <TableRow>
-              <TableCell colSpan={5} sx={{ p: 0 }}>
+              <TableCell colSpan={5 + columns.length} sx={{ p: 0 }}>
                 <LinearProgress sx={{ height: 2 }} />
               </TableCell>
             </TableRow>
@@ -88,6 +100,11 @@ export function SpansTable({
               <TableCell>
                 <SpanChips span={s} onChip={onChip} />
               </TableCell>
+              {columns.map((c) => (
+                <TableCell key={c.key} sx={{ wordBreak: 'break-word' }} data-testid="span-column-value" data-column={c.key}>
+                  {spanValueText(s, c)}
+                </TableCell>
+              ))}
               <TableCell sx={{ whiteSpace: 'nowrap' }} title={s.time}>
                 {formatRelative(new Date(s.time), now)}
               </TableCell>

@@ -1,11 +1,13 @@
 import { Box, Card, Checkbox, Grid, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import type { QueryPart, TimeseriesGroup } from '@lantern/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import { MetricChart } from '../../../components/charts/MetricChart';
 import { PALETTE } from '../../../components/charts/palette';
 import { Pager, usePager } from '../../../components/Pager';
 import { formatMetric } from '../../../lib/format/number';
-import { headerLabel } from './groupColumns';
+import { groupSpans, headerLabel } from './groupColumns';
+import { SpansList } from './SpansTable';
+import { ExpandSpansButton } from './ExpandSpansButton';
 import { averageOfPresent } from './seriesAverage';
 import { InvalidQuery } from './GroupsTab';
 import { ApiError } from '../../../lib/api/apiClient';
@@ -22,7 +24,8 @@ const valuesOf = (g: TimeseriesGroup, column: string): (number | null)[] => {
 
 /**
  * Spec §2 Timeseries tab: one chart per numeric column (every one the query asks for), then the
- * groups table (selection picks plotted groups; hovering a row emphasises its lines). Empty
+ * groups table (selection picks plotted groups; hovering a row emphasises its lines; a row expands,
+ * one at a time, into its spans like a row of the Groups tab). Empty
  * buckets of durations and error rates are gaps in the charts and left out of the averages.
  */
 export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: number; range: RangeQuery; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
@@ -36,6 +39,7 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
   const [unselected, setUnselected] = useState<Set<string>>(new Set());
   /** The group whose row the pointer is on: its line is emphasised in every chart. */
   const [hovered, setHovered] = useState<(typeof groups)[number] | undefined>();
+  const [expanded, setExpanded] = useState<string | null>(null);
   const plotted = useMemo(() => onPage.filter((g) => !unselected.has(g._id)), [onPage, unselected]);
   const time = useMemo(() => data?.time ?? [], [data]);
   const charts = useMemo(
@@ -88,33 +92,51 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
                       avg {headerLabel(m.name)}
                     </TableCell>
                   ))}
+                  <TableCell />
                 </TableRow>
               </TableHead>
               <TableBody>
-                {onPage.map((g, i) => (
-                  <TableRow key={g._id} hover onMouseEnter={() => setHovered(g)} onMouseLeave={() => setHovered(undefined)} data-testid="timeseries-group-row">
-                    <TableCell padding="checkbox">
-                      <Checkbox
-                        size="small"
-                        checked={!unselected.has(g._id)}
-                        sx={{ color: PALETTE[i % PALETTE.length], '&.Mui-checked': { color: PALETTE[i % PALETTE.length] } }}
-                        onChange={() =>
-                          setUnselected((prev) => {
-                            const next = new Set(prev);
-                            if (!next.delete(g._id)) next.add(g._id);
-                            return next;
-                          })
-                        }
-                      />
-                    </TableCell>
-                    <TableCell>{g._name}</TableCell>
-                    {metrics.map((m) => (
-                      <TableCell key={m.name} align="right" data-testid="timeseries-avg" data-column={m.name}>
-                        {formatMetric(averageOfPresent(valuesOf(g, m.name)), m.unit)}
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                ))}
+                {onPage.map((g, i) => {
+                  const open = expanded === g._id;
+                  const spans = groupSpans(g, range.query, range.system ?? []);
+                  const toggle = () => setExpanded(open ? null : g._id);
+                  return (
+                    <Fragment key={g._id}>
+                      <TableRow hover sx={{ cursor: 'pointer' }} onClick={toggle} onMouseEnter={() => setHovered(g)} onMouseLeave={() => setHovered(undefined)} data-testid="timeseries-group-row" data-group-id={g._id}>
+                        <TableCell padding="checkbox" onClick={(e) => e.stopPropagation()}>
+                          <Checkbox
+                            size="small"
+                            checked={!unselected.has(g._id)}
+                            sx={{ color: PALETTE[i % PALETTE.length], '&.Mui-checked': { color: PALETTE[i % PALETTE.length] } }}
+                            onChange={() =>
+                              setUnselected((prev) => {
+                                const next = new Set(prev);
+                                if (!next.delete(g._id)) next.add(g._id);
+                                return next;
+                              })
+                            }
+                          />
+                        </TableCell>
+                        <TableCell>{g._name}</TableCell>
+                        {metrics.map((m) => (
+                          <TableCell key={m.name} align="right" data-testid="timeseries-avg" data-column={m.name}>
+                            {formatMetric(averageOfPresent(valuesOf(g, m.name)), m.unit)}
+                          </TableCell>
+                        ))}
+                        <TableCell align="right" padding="checkbox" onClick={(e) => e.stopPropagation()}>
+                          <ExpandSpansButton open={open} onToggle={toggle} testId="timeseries-group-expand" />
+                        </TableCell>
+                      </TableRow>
+                      {open && (
+                        <TableRow>
+                          <TableCell colSpan={metrics.length + 3} sx={{ bgcolor: '#FAFAFA' }}>
+                            <SpansList projectId={projectId} range={{ ...range, system: spans.systems, query: spans.query }} />
+                          </TableCell>
+                        </TableRow>
+                      )}
+                    </Fragment>
+                  );
+                })}
               </TableBody>
             </Table>
             {groups.length > PER_PAGE && <Pager pager={pager} />}

@@ -1,4 +1,5 @@
 import type { ColumnInfo, GroupRow } from '@lantern/shared';
+import { defaultGroupQuery, joinQuery, whereQuery } from '../query/defaultQueries';
 
 /**
  * Which columns the groups table shows and how their headers read (reference frontend §1.3.9):
@@ -35,4 +36,15 @@ export function sortGroups(groups: GroupRow[], column: string | undefined, desc:
     if (typeof x === 'number' && typeof y === 'number') return (x - y) * dir;
     return String(x).localeCompare(String(y)) * dir;
   });
+}
+
+/**
+ * The spans of one group row (the Groups and Timeseries tabs expand a row into them): the row's
+ * system (its `.system` value, else the only chosen one), and the page's where parts, the default
+ * group query of that system and the row's own `where` as the query.
+ */
+export function groupSpans(group: Pick<GroupRow, '_query'> & Record<string, unknown>, pageQuery: string | undefined, systems: string[]): { system: string | undefined; systems: string[]; query: string } {
+  const system = typeof group['.system'] === 'string' ? group['.system'] : systems.length === 1 ? systems[0] : undefined;
+  const query = joinQuery([pageQuery ? whereQuery(pageQuery) : undefined, defaultGroupQuery(system ? [system] : systems), group._query]);
+  return { system, systems: system ? [system] : systems, query };
 }

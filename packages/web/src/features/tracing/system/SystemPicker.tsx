@@ -27,10 +27,7 @@ export function SystemPicker({
   /** Narrows the list to one kind (the system group picker's choice). */
   kind?: SystemKind;
 }) {
-  const items = useMemo(() => {
-    const all = systemItems(systems ?? [], value);
-    return kind ? all.filter((i) => i.system === 'all' || kindOf(i.system) === kind || value.includes(i.system)) : all;
-  }, [systems, value, kind]);
+  const items = useMemo(() => systemItems(systems ?? [], value, kind), [systems, value, kind]);
 
   useEffect(() => {
     if (!loading && systems && value.length === 0 && items.length > 0) onChange([items[0].system]);
@@ -60,7 +57,7 @@ export function SystemPicker({
         const item = items.find((i) => i.system === option)!;
         const { key, ...rest } = props as typeof props & { key: string };
         return (
-          <li key={key} {...rest} data-testid="system-option">
+          <li key={key} {...rest} data-testid="system-option" data-system={option} data-indent={item.indent} data-group-count={item.groupCount}>
             <Checkbox size="small" checked={selected} sx={{ p: 0.5, mr: 1, ml: item.indent ? 2 : 0 }} />
             <Box sx={{ flexGrow: 1 }}>{option}</Box>
             <Box sx={{ color: 'text.secondary', ml: 2 }}>{item.groupCount}</Box>

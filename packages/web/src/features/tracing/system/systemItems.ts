@@ -5,6 +5,9 @@ import { isEventSystem, isLogSystem, isSpanSystem } from '../query/defaultQuerie
  * The system picker's list (reference frontend §1.3.7): a synthetic `all` summed over real
  * systems, a `<type>:all` entry for every type with more than one system (its members indented),
  * sorted by name; systems chosen in the address but absent from the data are kept with zero counts.
+ * Narrowed to one kind (the system group picker's Spans / Logs / Events), the list holds that
+ * kind's systems, grouped by type among themselves, under the kind's own entry (`spans:all`,
+ * `log:all`, `events:all`) summed over them, right after `all`.
  */
 export interface SystemItem {
   system: string;
@@ -34,24 +37,30 @@ function sum(system: string, list: SystemStats[], isGroup: boolean): SystemItem 
   };
 }
 
-export function systemItems(systems: SystemStats[], active: string[] = []): SystemItem[] {
+export function systemItems(systems: SystemStats[], active: string[] = [], kind?: SystemKind): SystemItem[] {
+  const listed = kind ? systems.filter((s) => kindOf(s.system) === kind) : systems;
   const byType = new Map<string, SystemStats[]>();
-  for (const s of systems) {
+  for (const s of listed) {
     const t = typeOf(s.system);
     if (!byType.has(t)) byType.set(t, []);
     byType.get(t)!.push(s);
   }
-  const items: SystemItem[] = [sum('all', systems, true)];
+  const head: SystemItem[] = [sum('all', systems, true)];
+  if (kind) head.push(sum(KIND_ALL[kind], listed, true));
+  const items: SystemItem[] = [];
   for (const [type, list] of byType) {
     const grouped = list.length > 1;
-    if (grouped) items.push(sum(`${type}:all`, list, true));
+    if (grouped && !head.some((h) => h.system === `${type}:all`)) items.push(sum(`${type}:all`, list, true));
     for (const s of list) items.push({ ...sum(s.system, [s], false), indent: grouped });
   }
+  // Chosen systems are never dropped: of another kind with their counts, unknown ones with zeros.
   for (const a of active) {
-    if (!items.some((i) => i.system === a)) items.push({ ...sum(a, [], a.endsWith(':all')), indent: false });
+    if (head.some((i) => i.system === a) || items.some((i) => i.system === a)) continue;
+    const known = systems.find((s) => s.system === a);
+    items.push(known ? sum(a, [known], false) : sum(a, [], a.endsWith(':all')));
   }
-  const key = (i: SystemItem) => (i.system === 'all' ? '' : i.isGroup ? `${i.system.replace(':all', '')}:` : i.system.includes(':') ? i.system : `${i.system}:`);
-  return items.sort((a, b) => key(a).localeCompare(key(b)));
+  const key = (i: SystemItem) => (i.isGroup ? `${i.system.replace(':all', '')}:` : i.system.includes(':') ? i.system : `${i.system}:`);
+  return [...head, ...items.sort((a, b) => key(a).localeCompare(key(b)))];
 }
 
 export type SystemKind = 'spans' | 'logs' | 'events';

@@ -1,21 +1,7 @@
 import type { ColumnMap, MetricColumn } from '@lantern/shared';
 
 /** The units a column can be shown in (spec §3 Units); '' is "none". */
-export const UNITS = [
-  '',
-  'percents',
-  'utilization',
-  'nanoseconds',
-  'microseconds',
-  'milliseconds',
-  'seconds',
-  'bytes',
-  'kilobytes',
-  'megabytes',
-  'gigabytes',
-  'terabytes',
-  'date',
-] as const;
+export { UNITS } from '../../../../lib/format/units';
 
 export const unitLabel = (u: string) => u || 'none';
 

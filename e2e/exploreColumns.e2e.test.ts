@@ -1,0 +1,143 @@
+import type { Page } from 'playwright-core';
+import type { SpansResponse, SystemsResponse } from '@lantern/shared';
+import { describe, expect, it } from 'vitest';
+import { demoTraces } from '../packages/server/src/demo/demoTraces';
+import { ExplorePage } from './pages/ExplorePage';
+import { useSignedInPage } from './pages/session';
+import { sendOtlp } from './tracingData';
+import { useLantern } from './useLantern';
+
+/**
+ * Explore spans (issue 20 item 7): the page's title, the system picker grouped by type, the span
+ * list's columns from the query's group-by and aggregations, and Timeseries rows that expand into
+ * their spans like the Groups tab's. Demo shop traces go in over real OTLP/HTTP.
+ */
+describe('explore spans: title, systems by type, query columns, timeseries expansion', () => {
+  const t = useLantern();
+  const ui = useSignedInPage(t, 'explore-columns', async () => {
+    await sendOtlp(t.lantern.baseUrl, t.dsn, demoTraces({ now: Date.now(), traces: 60, seed: 11 }));
+    const deadline = Date.now() + 30_000;
+    const range = `time_gte=${new Date(Date.now() - 3_600_000).toISOString()}&time_lt=${new Date(Date.now() + 60_000).toISOString()}`;
+    while (Date.now() < deadline && (await api<SystemsResponse>(`systems?${range}`)).systems.length < 3) await new Promise((r) => setTimeout(r, 300));
+  });
+  let page: Page;
+  const shot = (name: string) => page.screenshot({ path: `/tmp/explore-columns-${name}.png`, fullPage: true, animations: 'disabled' });
+  const api = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${t.lantern.baseUrl}/api/v1/tracing/1/${path}`, { headers: { cookie: t.cookie } });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const explainFailures = () => {
+    page = ui.page();
+    ui.explainFailures();
+  };
+
+  it('is titled "Explore spans"; the system picker groups systems by type under <type>:all', async () => {
+    explainFailures();
+    const explore = new ExplorePage(page);
+    await explore.goto(t.lantern.baseUrl, 1);
+    await page.waitForURL((u) => u.searchParams.has('system') && u.searchParams.has('query'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Explore spans' }).isVisible()).resolves.toBe(true);
+
+    const picker = page.getByTestId('system-picker').locator('input');
+    const options = page.getByTestId('system-option');
+    const openList = async () => {
+      await picker.click();
+      await options.first().waitFor();
+      return options.evaluateAll((els) => els.map((el) => `${el.getAttribute('data-indent') === 'true' ? '  ' : ''}${el.getAttribute('data-system')} ${el.getAttribute('data-group-count')}`));
+    };
+    const kindCount = async (kind: string) => /\((\d+)\)/.exec(await page.getByTestId(`system-kind-${kind}`).innerText())![1];
+
+    // Spans are chosen first: all, then spans:all summed over the span systems (the count of the
+    // Spans button), then those systems by type: the two databases under db:all, indented.
+    let listed = await openList();
+    await shot('01-system-picker-spans');
+    expect(listed[0]).toMatch(/^all \d+$/);
+    expect(listed[1]).toBe(`spans:all ${await kindCount('spans')}`);
+    const dbAll = listed.findIndex((l) => l.startsWith('db:all '));
+    expect(dbAll).toBeGreaterThan(1);
+    expect(listed.slice(dbAll + 1, dbAll + 3).map((l) => l.replace(/ \d+$/, '')).sort()).toEqual(['  db:postgresql', '  db:redis']);
+    expect(listed.some((l) => /log:|message:/.test(l))).toBe(false);
+    for (const line of listed.filter((l) => l.startsWith('  '))) expect(listed.map((l) => l.split(' ')[0]), line).toContain(`${line.trim().split(':')[0]}:all`);
+    await page.keyboard.press('Escape');
+
+    // Events: events:all over the error logs, which are not indented under a log:all they are not in.
+    await page.getByTestId('system-kind-events').click();
+    await page.waitForURL((u) => u.searchParams.get('system') === 'events:all');
+    listed = await openList();
+    await shot('01-system-picker-events');
+    expect(listed.slice(1)).toEqual([`events:all ${await kindCount('events')}`, expect.stringMatching(/^log:error \d+$/)]);
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('system-kind-spans').click();
+    await page.waitForURL((u) => u.searchParams.get('system') === 'spans:all');
+    await openList();
+    // Choosing db:all selects the whole type.
+    await page.locator('[data-testid="system-option"][data-system="db:all"]').click();
+    await page.waitForURL((u) => u.searchParams.getAll('system').join(',') === 'db:all');
+    await page.keyboard.press('Escape');
+    await explore.waitForGroups();
+    const names = await explore.groupNameTexts();
+    expect(names.some((n) => /SELECT|INSERT|GET/.test(n))).toBe(true);
+  });
+
+  it('the span list adds the columns the group-by and aggregations name, with each span\'s value', async () => {
+    explainFailures();
+    const query = 'group by host.name | p50(.duration) | avg(db.statement) | max(.status_code)';
+    const explore = new ExplorePage(page);
+    await explore.goto(t.lantern.baseUrl, 1, `/items?system=all&query=${encodeURIComponent(query)}`);
+    await explore.spanRows.first().waitFor();
+    const headers = (await page.getByTestId('span-column-header').allInnerTexts()).map((s) => s.trim());
+    expect(headers).toEqual(['host.name', 'db.statement', '.status_code']);
+    await shot('02-span-columns');
+
+    // Each row shows the span's own values, as the span list API has them.
+    const url = explore.url();
+    const params = new URLSearchParams({ system: 'all', query, sort_by: '.duration', sort_desc: 'true', page: '1', limit: '10' });
+    params.set('time_gte', new Date(Date.now() - 3_600_000).toISOString());
+    params.set('time_lt', new Date(Date.now() + 60_000).toISOString());
+    const spans = (await api<SpansResponse>(`spans?${params}`)).spans;
+    expect(url.pathname).toMatch(/\/items$/);
+    const rows = await explore.spanRows.evaluateAll((trs) =>
+      trs.map((tr) => Object.fromEntries(Array.from(tr.querySelectorAll('[data-testid="span-column-value"]')).map((td) => [td.getAttribute('data-column'), td.textContent]))),
+    );
+    expect(rows.length).toBe(spans.length);
+    for (const [i, row] of rows.entries()) {
+      expect(row['host.name']).toMatch(/-(prod|stg)-1$/);
+      expect(row['.status_code']).toMatch(/^(ok|error|unset)$/);
+      const s = spans[i];
+      expect(row['host.name']).toBe(s.attrs['host.name']);
+      expect(row['db.statement']).toBe((s.attrs['db.statement'] as string | undefined) ?? '–');
+      expect(row['.status_code']).toBe(s.statusCode);
+    }
+  });
+
+  it('timeseries group rows expand into their spans, one at a time', async () => {
+    explainFailures();
+    const query = 'group by service.name | per_min(count()) | p50(.duration)';
+    const explore = new ExplorePage(page);
+    await explore.goto(t.lantern.baseUrl, 1, `/timeseries?system=all&query=${encodeURIComponent(query)}`);
+    const rows = page.getByTestId('timeseries-group-row');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBeGreaterThan(1);
+    const name = (await rows.first().locator('td').nth(1).innerText()).trim();
+    const service = /service\.name="?([^"]+)"?/.exec(name)?.[1] ?? name;
+
+    await rows.first().locator('td').nth(1).click();
+    const spans = page.getByTestId('group-spans');
+    await spans.getByTestId('span-list-row').first().waitFor();
+    const chips = await spans.getByTestId('span-list-row').evaluateAll((trs) => trs.map((tr) => tr.querySelector('[data-testid="span-chips"]')?.textContent ?? ''));
+    expect(chips.length).toBeGreaterThan(0);
+    for (const c of chips) expect(c).toContain(service);
+    await shot('03-timeseries-expanded');
+
+    // Another row replaces it; its toggle closes it.
+    await rows.nth(1).getByTestId('timeseries-group-expand').click();
+    await expect.poll(() => spans.count()).toBe(1);
+    await rows.nth(1).getByTestId('timeseries-group-expand').click();
+    await expect.poll(() => spans.count()).toBe(0);
+    // Ticking a checkbox picks plotted groups and does not expand the row.
+    await rows.first().locator('input[type="checkbox"]').click();
+    await expect.poll(() => spans.count()).toBe(0);
+  });
+});
