@@ -109,16 +109,16 @@ const HOUR_MS = 3_600_000;
 
 /**
  * The series of the range that pass the attribute conditions, one row each, with the attribute
- * values the query groups by (`g<i>`), counts distinct (`u<i>`), or all of them (`sk`, `sv`).
+ * values the query groups by (`g<i>`), counts distinct (`u<i>`), or all of them (`sk`, `sv`), for
+ * queries over the minutes (on the rollups, whose rows are few per series, these are read inline).
  * Read from the hourly rollup (every series of a minute is in its hour), so the attribute arrays
  * are read and filtered for a series once per hour instead of once per datapoint row; the
  * datapoints are then joined on `attrs_hash` and read as numbers only. The join is GLOBAL: on a
  * cluster the series are found once and sent to every shard (datapoints are spread at random).
  */
-function seriesSubquery(projectId: number, q: SeriesQuery, grid: TimeGrid, cols: SqlFragment[]): SqlFragment {
+function seriesSubquery(projectId: number, q: SeriesQuery, grid: TimeGrid, conds: SqlFragment[], cols: SqlFragment[]): SqlFragment {
   const hour = new Date(Math.floor(grid.gte.getTime() / HOUR_MS) * HOUR_MS);
   const firstPerSeries = sql`SELECT attrs_hash, string_keys, string_values FROM datapoint_hours WHERE ${join(rangeConditions(projectId, q.metric, hour, grid.lt), ' AND ')} LIMIT 1 BY attrs_hash`;
-  const conds = attrConditions(q);
   const where = conds.length ? sql` WHERE ${join(conds, ' AND ')}` : sql``;
   return sql`SELECT ${join([sql`attrs_hash`, ...cols], ', ')} FROM (${firstPerSeries})${where}`;
 }
@@ -167,9 +167,18 @@ export function compileSeriesQuery(projectId: number, q: SeriesQuery, grid: Time
     ...(q.agg === 'uniq' ? q.uniqAttrs.map((a, i) => sql`${attrCol(a)} AS ${ident(`u${i}`)}`) : []),
   ];
   const range = join(rangeConditions(projectId, q.metric, grid.gte, grid.lt), ' AND ');
-  // A query that neither filters nor groups by attributes reads the datapoints alone.
-  const bySeries = seriesCols.length > 0 || attrConditions(q).length > 0;
-  const from = bySeries ? sql`${table} GLOBAL INNER JOIN (${seriesSubquery(projectId, q, grid, seriesCols)}) AS s USING attrs_hash WHERE ${range}` : sql`${table} WHERE ${range}`;
+  const conds = attrConditions(q);
+  let from: SqlFragment;
+  if (seriesCols.length === 0 && conds.length === 0) {
+    // Neither filters nor groups by attributes: the datapoints alone.
+    from = sql`${table} WHERE ${range}`;
+  } else if (grid.table === 'datapoint_minutes') {
+    // Up to 60 rows per series and hour: find the series once (seriesSubquery), join the numbers.
+    from = sql`${table} GLOBAL INNER JOIN (${seriesSubquery(projectId, q, grid, conds, seriesCols)}) AS s USING attrs_hash WHERE ${range}`;
+  } else {
+    // The rollups have few rows per series: reading their attributes inline is cheaper than a join.
+    from = sql`(SELECT ${join([sql`*`, ...seriesCols], ', ')} FROM ${table} WHERE ${join([range, ...conds], ' AND ')})`;
+  }
 
   // Group keys per level; `group by all` carries the series' attribute arrays along.
   let inner: SqlFragment;
