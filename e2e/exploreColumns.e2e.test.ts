@@ -71,14 +71,28 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
 
     await page.getByTestId('system-kind-spans').click();
     await page.waitForURL((u) => u.searchParams.get('system') === 'spans:all');
+    // A row selects only its system and closes the list; checkboxes add to the selection; a
+    // <type>:all replaces it; ✕ goes back to the first system.
+    const systemsInAddress = () => explore.url().searchParams.getAll('system').join(',');
+    const option = (system: string) => page.locator(`[data-testid="system-option"][data-system="${system}"]`);
     await openList();
-    // Choosing db:all selects the whole type.
-    await page.locator('[data-testid="system-option"][data-system="db:all"]').click();
-    await page.waitForURL((u) => u.searchParams.getAll('system').join(',') === 'db:all');
+    await option('db:redis').click();
+    await page.waitForURL(() => systemsInAddress() === 'db:redis');
+    await expect.poll(() => options.count()).toBe(0);
+    await openList();
+    await option('db:postgresql').getByTestId('system-option-checkbox').click();
+    await page.waitForURL(() => systemsInAddress() === 'db:redis,db:postgresql');
+    await expect(page.getByTestId('system-picker-value').innerText()).resolves.toBe('db:redis, db:postgresql');
+    await option('db:all').getByTestId('system-option-checkbox').click();
+    await page.waitForURL(() => systemsInAddress() === 'db:all');
     await page.keyboard.press('Escape');
     await explore.waitForGroups();
     const names = await explore.groupNameTexts();
     expect(names.some((n) => /SELECT|INSERT|GET/.test(n))).toBe(true);
+    expect(names.some((n) => /^(POST|GET) \/api/.test(n))).toBe(false);
+    await page.getByTestId('system-picker').hover();
+    await page.getByTestId('system-picker').getByTitle('Clear').click();
+    await page.waitForURL(() => systemsInAddress() === 'all');
   });
 
   it('the span list adds the columns the group-by and aggregations name, with each span\'s value', async () => {

@@ -1,7 +1,7 @@
 import { Autocomplete, Box, Checkbox, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import type { SystemStats } from '@lantern/shared';
-import { useEffect, useMemo } from 'react';
-import { kindOf, systemItems, systemKinds, type SystemKind } from './systemItems';
+import { useEffect, useMemo, useState } from 'react';
+import { kindOf, pickSystems, systemItems, systemKinds, type SystemKind } from './systemItems';
 
 /** "a, b, N more": only the first two values are shown (spec §5). */
 export function selectionText(values: string[]): string {
@@ -10,8 +10,9 @@ export function selectionText(values: string[]): string {
 }
 
 /**
- * System multi-select (reference frontend §1.3.7): a `*:all` choice replaces the selection, a
- * specific system drops any `*:all`; nothing chosen once loaded selects the first item.
+ * System multi-select (reference frontend §1.3.7): a row's checkbox adds or removes it (a `*:all`
+ * choice replaces the selection, a specific system drops any `*:all`), the row itself selects only
+ * that system; ✕ and an empty selection once loaded select the first item.
  */
 export function SystemPicker({
   systems,
@@ -33,21 +34,24 @@ export function SystemPicker({
     if (!loading && systems && value.length === 0 && items.length > 0) onChange([items[0].system]);
   }, [loading, systems, value.length, items, onChange]);
 
+  const [open, setOpen] = useState(false);
+  // Keyboard choices (Enter on an option) toggle like the checkbox.
   const choose = (next: string[]) => {
-    const added = next.find((s) => !value.includes(s));
-    if (added?.endsWith('all')) return onChange([added]);
-    onChange(next.filter((s) => !s.endsWith('all') || next.length === 1));
+    const changed = next.find((s) => !value.includes(s)) ?? value.find((s) => !next.includes(s));
+    if (changed) onChange(pickSystems(value, changed, 'toggle'));
   };
 
   return (
     <Autocomplete
       multiple
       disableCloseOnSelect
-      disableClearable
+      open={open}
+      onOpen={() => setOpen(true)}
+      onClose={() => setOpen(false)}
       size="small"
       options={items.map((i) => i.system)}
       value={value}
-      onChange={(_e, v) => choose(v)}
+      onChange={(_e, v, reason) => (reason === 'clear' ? onChange(items.length ? [items[0].system] : []) : choose(v))}
       renderValue={(v) => (
         <Box component="span" sx={{ px: 0.5, whiteSpace: 'nowrap' }} data-testid="system-picker-value">
           {selectionText(v)}
@@ -57,8 +61,28 @@ export function SystemPicker({
         const item = items.find((i) => i.system === option)!;
         const { key, ...rest } = props as typeof props & { key: string };
         return (
-          <li key={key} {...rest} data-testid="system-option" data-system={option} data-indent={item.indent} data-group-count={item.groupCount}>
-            <Checkbox size="small" checked={selected} sx={{ p: 0.5, mr: 1, ml: item.indent ? 2 : 0 }} />
+          <li
+            key={key}
+            {...rest}
+            onClick={() => {
+              onChange(pickSystems(value, option, 'only'));
+              setOpen(false);
+            }}
+            data-testid="system-option"
+            data-system={option}
+            data-indent={item.indent}
+            data-group-count={item.groupCount}
+          >
+            <Checkbox
+              size="small"
+              checked={selected}
+              onClick={(e) => {
+                e.stopPropagation();
+                onChange(pickSystems(value, option, 'toggle'));
+              }}
+              sx={{ p: 0.5, mr: 1, ml: item.indent ? 2 : 0 }}
+              data-testid="system-option-checkbox"
+            />
             <Box sx={{ flexGrow: 1 }}>{option}</Box>
             <Box sx={{ color: 'text.secondary', ml: 2 }}>{item.groupCount}</Box>
           </li>

@@ -1,6 +1,6 @@
 import type { SystemStats } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
-import { kindOf, systemItems, systemKinds } from './systemItems';
+import { kindOf, pickSystems, systemItems, systemKinds } from './systemItems';
 
 const s = (system: string, count: number, groupCount = 1, errorCount = 0): SystemStats => ({ projectId: 1, system, count, errorCount, rate: count, errorRate: 0, groupCount });
 
@@ -40,5 +40,14 @@ describe('systemItems', () => {
     expect(kindOf('log:error')).toBe('events');
     expect(kindOf('log:info')).toBe('logs');
     expect(kindOf('all')).toBe('spans');
+  });
+
+  it('a checkbox toggles within the selection; the row selects only its system or clears it', () => {
+    expect(pickSystems(['http:api'], 'db:redis', 'toggle')).toEqual(['http:api', 'db:redis']);
+    expect(pickSystems(['http:api', 'db:redis'], 'db:redis', 'toggle')).toEqual(['http:api']);
+    expect(pickSystems(['http:api', 'db:redis'], 'db:all', 'toggle')).toEqual(['db:all']);
+    expect(pickSystems(['db:all'], 'db:redis', 'toggle')).toEqual(['db:redis']);
+    expect(pickSystems(['http:api', 'db:redis'], 'db:redis', 'only')).toEqual(['db:redis']);
+    expect(pickSystems(['db:redis'], 'db:redis', 'only')).toEqual([]);
   });
 });

@@ -63,6 +63,19 @@ export function systemItems(systems: SystemStats[], active: string[] = [], kind?
   return [...head, ...items.sort((a, b) => key(a).localeCompare(key(b)))];
 }
 
+/**
+ * The selection after a click on a system (reference frontend §1.3.7): its checkbox toggles it in a
+ * multi-selection, where a `*:all` replaces everything and a specific system drops any `*:all`;
+ * the row itself selects only that system, or clears the selection when it was the only one (the
+ * picker then falls back to the first item).
+ */
+export function pickSystems(value: string[], system: string, how: 'toggle' | 'only'): string[] {
+  if (how === 'only') return value.length === 1 && value[0] === system ? [] : [system];
+  if (value.includes(system)) return value.filter((s) => s !== system);
+  if (system.endsWith('all')) return [system];
+  return [...value.filter((s) => !s.endsWith('all')), system];
+}
+
 export type SystemKind = 'spans' | 'logs' | 'events';
 
 export function kindOf(system: string): SystemKind {
