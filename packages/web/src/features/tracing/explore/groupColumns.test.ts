@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
+import { groupSpans, headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
 
 const col = (name: string, isNum: boolean, isGroup = false) => ({ name, unit: '', isNum, isGroup });
 
@@ -16,5 +16,16 @@ describe('group columns', () => {
     const groups = [{ _id: 'a', _name: '', _query: '', n: 2 }, { _id: 'b', _name: '', _query: '' }, { _id: 'c', _name: '', _query: '', n: 5 }];
     expect(sortGroups(groups, 'n', true).map((g) => g._id)).toEqual(['c', 'a', 'b']);
     expect(sortGroups(groups, 'n', false).map((g) => g._id)).toEqual(['a', 'c', 'b']);
+  });
+  it('a row\'s spans: its own system, the page\'s where parts, the default group query and the row\'s where', () => {
+    const row = { _id: '1', _name: 'x', _query: 'where service.name = "api"' };
+    const page = 'where .duration > 10ms | group by service.name | p50(.duration)';
+    expect(groupSpans({ ...row, '.system': 'db:redis' }, page, ['all'])).toEqual({
+      system: 'db:redis',
+      systems: ['db:redis'],
+      query: 'where .duration > 10ms | group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | where service.name = "api"',
+    });
+    expect(groupSpans(row, undefined, ['http:api'])).toMatchObject({ system: 'http:api', systems: ['http:api'] });
+    expect(groupSpans(row, undefined, ['http:api', 'db:redis'])).toMatchObject({ system: undefined, systems: ['http:api', 'db:redis'] });
   });
 });
