@@ -86,6 +86,9 @@ function useControls(range: DateRange, set: (r: DateRange) => void, maxDays?: nu
   );
 }
 
+/** The app-wide range as it stands, for one-off requests off a page (the top-bar search). */
+export const currentAppRange = (): DateRange => (app.range.isNow ? nowRange(app.range.duration, Date.now()) : app.range);
+
 /** The app-wide range, synced to the address bar. */
 export function useDateRange(opts: { maxDays?: number } = {}): DateRangeState {
   const range = useSyncExternalStore(subscribe, () => app.range);

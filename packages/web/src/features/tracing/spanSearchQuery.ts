@@ -1,14 +1,11 @@
-import { SPAN_GROUP_QUERY } from './query/defaultQueries';
+import { textSearchWhere } from '@lantern/shared';
+import { defaultGroupQuery, joinQuery } from './query/defaultQueries';
 
 /**
- * The span-list query the top-bar search sends for free text (spec §2.2: groups whose span name or
- * event name contains the text). The text is a double-quoted string literal of the query language, so quotes and
- * backslashes are escaped.
+ * The span-group query the top-bar search lands on for free text: the default group query of the
+ * system it lands on, filtered to rows whose span name, event name, display name or log /
+ * exception message contains the text (shared `textSearchWhere`, a quoted string literal).
  */
-export function quoteQueryString(text: string): string {
-  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-}
-
-export function spanSearchQuery(text: string): string {
-  return `${SPAN_GROUP_QUERY} | where {.name,.event_name} contains ${quoteQueryString(text.trim())}`;
+export function spanSearchQuery(text: string, system = 'all'): string {
+  return joinQuery([defaultGroupQuery([system]), textSearchWhere(text)]);
 }

@@ -12,6 +12,7 @@ import {
   TimeseriesResponse,
   TraceResponse,
   TraceSearchResponse,
+  type AttrKeyKind,
   type SavedViewInput,
 } from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -102,7 +103,8 @@ export const useSpans = (projectId: number | undefined, params: (RangeQuery & { 
 
 export const useTimeseries = (projectId: number | undefined, params: RangeQuery | undefined) => useTracingQuery(TimeseriesResponse, projectId, 'timeseries', params as Params | undefined, { silent: true });
 
-export const useAttrKeys = (projectId: number | undefined, params: (RangeQuery & { kind?: string }) | undefined, enabled = true) =>
+/** `kind`, `with_columns` and `func` ask for the keys that fit (reference query §6.1, shared AttrKeysParams). */
+export const useAttrKeys = (projectId: number | undefined, params: (RangeQuery & { kind?: AttrKeyKind; with_columns?: boolean; func?: string }) | undefined, enabled = true) =>
   useTracingQuery(AttrKeysResponse, projectId, 'attr-keys', params as Params | undefined, { enabled });
 
 export const useAttrValues = (projectId: number | undefined, params: (RangeQuery & { attr_key: string; search_input?: string }) | undefined, enabled = true) =>

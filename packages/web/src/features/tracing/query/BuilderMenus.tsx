@@ -154,7 +154,8 @@ const OPERATORS = ['contains', 'not contains', 'like', 'not like', '=', '!=', '<
 
 /** Where: quick chips, then column / operator / value. */
 export function WhereForm({ ctx, close }: { ctx: BuilderContext; close: () => void }) {
-  const keys = useAttrKeys(ctx.projectId, ctx.range);
+  // Every span field a where can filter on, aggregates included (filters on them go to HAVING).
+  const keys = useAttrKeys(ctx.projectId, { ...ctx.range, with_columns: true });
   const [column, setColumn] = useState<string | null>(null);
   const [op, setOp] = useState<string>('=');
   const [value, setValue] = useState('');
@@ -248,7 +249,9 @@ const FUNCS = AGG_FUNCS.filter((f) => f !== 'count' && f !== 'per_min');
 export function AggForm({ ctx, close }: { ctx: BuilderContext; close: () => void }) {
   const [func, setFunc] = useState<string | null>(null);
   const [column, setColumn] = useState<string | null>(null);
-  const keys = useAttrKeys(ctx.projectId, ctx.range, Boolean(func));
+  // The keys that fit the function: numeric ones (.duration, counters, number-valued attributes) for sum/avg/p50...
+  const keys = useAttrKeys(ctx.projectId, func ? { ...ctx.range, func } : undefined);
+  const options = (keys.data?.items ?? []).map((i) => i.value);
   const add = (part: string) => {
     ctx.setQuery(addParts(ctx.query, part));
     close();
@@ -266,16 +269,16 @@ export function AggForm({ ctx, close }: { ctx: BuilderContext; close: () => void
       <Typography variant="body2">
         Select a function and then a column: <b>func(column)</b>.
       </Typography>
-      <Autocomplete size="small" options={FUNCS} getOptionLabel={(f) => `${f}(...)`} value={func as (typeof FUNCS)[number] | null} onChange={(_e, v) => setFunc(v)} renderInput={(p) => <TextField {...p} label="Function" />} />
+      <Autocomplete size="small" options={FUNCS} getOptionLabel={(f) => `${f}(...)`} value={func as (typeof FUNCS)[number] | null} onChange={(_e, v) => setFunc(v)} renderInput={(p) => <TextField {...p} label="Function" slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'agg-func' } }} />} />
       <Autocomplete
         size="small"
         freeSolo
         disabled={!func}
-        options={(keys.data?.items ?? []).map((i) => i.value)}
+        options={options}
         value={column}
         onChange={(_e, v) => setColumn(v)}
         onInputChange={(_e, v, reason) => reason !== 'reset' && setColumn(v || null)}
-        renderInput={(p) => <TextField {...p} label="Column" error={Boolean(func) && !column} helperText={func && !column ? 'Column is required' : undefined} />}
+        renderInput={(p) => <TextField {...p} label="Column" error={Boolean(func) && !column} helperText={func && !column ? 'Column is required' : undefined} slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'agg-column' } }} />}
       />
       <Box>
         <Button variant="contained" size="small" disabled={!func || !column} onClick={() => add(`${func}(${column})`)} data-testid="agg-apply">
@@ -290,7 +293,7 @@ const GROUP_CHIPS = ['.system', '.group_id', 'service.name', 'host.name'];
 
 /** Group by: quick chips replace the grouping; a column can be added or replace it. */
 export function GroupByForm({ ctx, close }: { ctx: BuilderContext; close: () => void }) {
-  const keys = useAttrKeys(ctx.projectId, ctx.range);
+  const keys = useAttrKeys(ctx.projectId, { ...ctx.range, kind: 'group' });
   const [column, setColumn] = useState<string | null>(null);
   const done = (q: string) => {
     ctx.setQuery(q);
@@ -305,7 +308,7 @@ export function GroupByForm({ ctx, close }: { ctx: BuilderContext; close: () => 
       </Stack>
       <Divider>or</Divider>
       <Typography variant="body2">Select a grouping column.</Typography>
-      <Autocomplete size="small" options={(keys.data?.items ?? []).map((i) => i.value)} value={column} onChange={(_e, v) => setColumn(v)} renderInput={(p) => <TextField {...p} label="Column" />} />
+      <Autocomplete size="small" options={(keys.data?.items ?? []).map((i) => i.value)} value={column} onChange={(_e, v) => setColumn(v)} renderInput={(p) => <TextField {...p} label="Column" slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'group-column' } }} />} />
       <Stack direction="row" spacing={1}>
         <Button size="small" variant="outlined" disabled={!column} onClick={() => done(addParts(ctx.query, `group by ${column}`))}>
           Add
