@@ -1,7 +1,7 @@
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SpanResponse, SpansResponse } from '@lantern/shared';
+import { GroupsResponse, SpanResponse, SpansResponse } from '@lantern/shared';
 import { createTestLogger, createTestTracer } from '../../../../../e2e/otlpClients';
 import { useLantern } from '../../../../../e2e/useLantern';
 
@@ -14,6 +14,8 @@ import { useLantern } from '../../../../../e2e/useLantern';
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 const LOGS = 13;
 const FAILED = 4;
+/** Every third log is an error. */
+const ERROR_LOGS = Math.ceil(LOGS / 3);
 
 async function api(path: string, params: Record<string, string>) {
   const minute = Math.floor(Date.now() / 60_000) * 60_000;
@@ -55,7 +57,7 @@ beforeAll(async () => {
   }
   await t.shutdown();
   for (let i = 0; i < 100; i++) {
-    if ((await list('log:all')).count >= LOGS && (await list('events:all')).count >= LOGS + 2 * FAILED) return;
+    if ((await list('log:all')).count >= LOGS && (await list('events:all')).count >= ERROR_LOGS + 2 * FAILED) return;
     await new Promise((r) => setTimeout(r, 100));
   }
 });
@@ -76,6 +78,16 @@ describe('logs and events lists', () => {
     expect(log).toMatchObject({ system: expect.stringMatching(/^log:/) });
     expect(log.attrs).toMatchObject({ 'service.name': 'billing' });
     expect((await all('log:error')).rows.every((r) => r.system === 'log:error')).toBe(true);
+  });
+
+  it('events:all holds span events and error logs (recorded exceptions among them), not the other logs', async () => {
+    const { rows } = await all('events:all');
+    expect(rows).toHaveLength(ERROR_LOGS + 2 * FAILED);
+    expect(rows.filter((r) => r.system === 'log:info')).toEqual([]);
+    const groups = await api('groups', { 'system[]': 'events:all', query: 'group by .system | .count' });
+    expect(groups.status).toBe(200);
+    const systems = GroupsResponse.parse(groups.body).groups.map((g) => g['.system']).sort();
+    expect(systems).toEqual(['log:error', 'other-events']);
   });
 
   it('lists exceptions and span events with a link to their span, and the span card opens by their id', async () => {

@@ -10,6 +10,14 @@ export const IS_SPAN_SQL = sql`s.type NOT IN ${EVENT_TYPES_SQL}`;
 const ERROR_LOG_SYSTEMS_SQL = sql`('log:error', 'log:fatal')`;
 
 /**
+ * `events:all`, the Events kind of the system picker (reference frontend §1.3.7): messages, other
+ * span events, and error logs (recorded exceptions are `log:error`). Plain logs are `log:all`'s;
+ * the reference's server left error logs out (query §1.8), so its Events view never showed the
+ * exceptions it counted.
+ */
+export const EVENTS_ALL_SQL = sql`(s.type IN ('message', 'other-events') OR (s.type = 'log' AND s.system IN ('log:error', 'log:fatal', 'log:panic')))`;
+
+/**
  * Whether a row counts as an error: a log by its severity (its system), anything else by its
  * status (a span's own, an event's host span's). Over `spans_index AS s`.
  */

@@ -1,6 +1,6 @@
 import { join, param, sql, type SqlFragment } from '../../storage/sql';
 import type { CompiledQuery } from './compile';
-import { EVENT_TYPES_SQL } from './eventTypes';
+import { EVENTS_ALL_SQL, EVENT_TYPES_SQL } from './eventTypes';
 
 // The conditions every tracing query starts from (reference query §1.8): project, time range, the
 // `system` param and the group, over `spans_index AS s`.
@@ -11,7 +11,7 @@ export function systemClause(systems: readonly string[]): SqlFragment | null {
   if (systems.length === 0 || systems.some((s) => s === '' || s === 'all')) return null;
   const conds = systems.map((s) => {
     if (s === 'spans:all') return sql`s.type NOT IN ${EVENT_TYPES_SQL}`;
-    if (s === 'events:all') return sql`s.type IN ${EVENT_TYPES_SQL}`;
+    if (s === 'events:all') return EVENTS_ALL_SQL;
     const colon = s.indexOf(':');
     if (colon === -1) return sql`s.type = ${param.string(s)}`;
     const type = s.slice(0, colon);
