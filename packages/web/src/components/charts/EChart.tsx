@@ -6,6 +6,11 @@ let loading: Promise<EchartsModule> | undefined;
 /** ECharts (~200 kB gzip) loads with the first chart, so pages paint their numbers before their charts. */
 const loadEcharts = () => (loading ??= import('./echartsCore'));
 
+/** Starts loading ECharts ahead of the first chart (pages about to show charts). */
+export function preloadCharts(): void {
+  void loadEcharts();
+}
+
 /**
  * Thin ECharts wrapper (reference frontend §3.1): the option is replaced whole (notMerge), the chart
  * follows its container's size, charts with the same `group` share their crosshair, `highlight`
@@ -42,7 +47,15 @@ export function EChart({
       libRef.current = echarts;
       const chart = echarts.init(el);
       chartRef.current = chart;
-      observer = new ResizeObserver(() => chart.resize());
+      // A resize redraws the whole chart: only when the size really changed (the observer also
+      // reports the size it starts with).
+      let size = `${el.clientWidth}x${el.clientHeight}`;
+      observer = new ResizeObserver(() => {
+        const next = `${el.clientWidth}x${el.clientHeight}`;
+        if (next === size) return;
+        size = next;
+        chart.resize();
+      });
       observer.observe(el);
       setReady(true);
     });

@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useState } from 'react';
 import { usePager } from '../Pager';
 import { ListLegend, TableLegend, type LegendValue } from './ChartLegend';
 import { metricChartOption, type ChartKind, type Series } from './chartOptions';
@@ -82,8 +82,9 @@ export function GridChart({
   const [legendEl, setLegendEl] = useState<HTMLDivElement | null>(null);
   const [legendH, setLegendH] = useState(0);
   const bottom = legend.type !== 'none' && legend.placement === 'bottom';
-  // A callback ref: the legend mounts only once there is data, after the first render.
-  useEffect(() => {
+  // A callback ref: the legend mounts only once there is data, after the first render. Measured
+  // before the browser paints, so the chart starts at its final height (a resize redraws it all).
+  useLayoutEffect(() => {
     if (!legendEl || !bottom) return setLegendH(0);
     const observer = new ResizeObserver(() => setLegendH(legendEl.offsetHeight));
     observer.observe(legendEl);

@@ -18,6 +18,7 @@ import { NewDashboardForm } from './NewDashboardForm';
 import { DashTableTab } from './table/DashTableTab';
 import { DashYamlTab } from './yaml/DashYamlTab';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
+import { preloadCharts } from '../../../components/charts/EChart';
 
 /**
  * Spec Dashboard page (`/metrics/:projectId` and `/metrics/:projectId/:dashId`): the new-dashboard
@@ -28,6 +29,10 @@ export function DashboardPage() {
   const projectId = useProjectIdParam();
   const { dashId } = useParams();
   const list = useDashboards(projectId ?? 0);
+  // Fetched beside the list, not after it (DashboardView reads the same query), and the chart
+  // library loads while the panels' queries run.
+  useDashboard(projectId ?? 0, projectId === undefined ? undefined : dashId);
+  useEffect(preloadCharts, []);
   const create = useCreateDashboard(projectId ?? 0);
   const navigate = useNavigate();
   usePageTitle(list.data?.dashboards.find((d) => String(d.id) === dashId)?.name ?? 'Dashboards');
