@@ -29,9 +29,7 @@ export function DashboardPage() {
   const projectId = useProjectIdParam();
   const { dashId } = useParams();
   const list = useDashboards(projectId ?? 0);
-  // Fetched beside the list, not after it (DashboardView reads the same query), and the chart
-  // library loads while the panels' queries run.
-  useDashboard(projectId ?? 0, projectId === undefined ? undefined : dashId);
+  // The chart library loads while the dashboard and its panels' queries run.
   useEffect(preloadCharts, []);
   const create = useCreateDashboard(projectId ?? 0);
   const navigate = useNavigate();
