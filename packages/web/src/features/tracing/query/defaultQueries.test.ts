@@ -19,6 +19,8 @@ describe('query helpers', () => {
 
   it('picks the default group query by system kind and keeps the filters', () => {
     expect(defaultGroupQuery(['events:all'])).toBe('group by .group_id | .count_per_min');
+    expect(defaultGroupQuery(['log:all'])).toBe('group by .group_id | .count_per_min');
+    expect(defaultGroupQuery(['log:info'], 'where a = 1')).toBe('group by .group_id | .count_per_min | where a = 1');
     expect(defaultGroupQuery(['all'], 'group by x | where a = 1')).toBe('group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | where a = 1');
     expect(isEventSystem('log:error')).toBe(true);
     expect(isEventSystem('log:info')).toBe(false);

@@ -45,9 +45,14 @@ export function whereQuery(query: string): string {
   return joinQuery(queryParts(query).filter((p) => WHERE.test(p)));
 }
 
-/** The default group query for the first active system, keeping (or not) the current where parts. */
+/**
+ * The default group query for the first active system, keeping (or not) the current where parts.
+ * Logs, like events, have no duration: their groups start from the rate alone (the reference
+ * gave `log:all` and `log:info` the span query, whose percentiles are empty for logs).
+ */
 export function defaultGroupQuery(systems: string[], keepWhereOf?: string): string {
-  const base = isEventSystem(systems[0]) ? EVENT_GROUP_QUERY : SPAN_GROUP_QUERY;
+  const first = systems[0];
+  const base = isEventSystem(first) || (first !== undefined && isLogSystem(first)) ? EVENT_GROUP_QUERY : SPAN_GROUP_QUERY;
   return joinQuery([base, keepWhereOf ? whereQuery(keepWhereOf) : undefined]);
 }
 
