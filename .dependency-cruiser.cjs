@@ -9,7 +9,8 @@ module.exports = {
     {
       name: 'no-cycles',
       severity: 'error',
-      comment: 'Import cycles make the order of module evaluation matter; move the shared part to a module both sides import.',
+      comment:
+        'Import cycles make the order of module evaluation matter; move the shared part to a module both sides import.',
       from: { path: '^packages/' },
       to: { circular: true },
     },

@@ -36,12 +36,19 @@ describe('alerts screens', () => {
     lantern = await startLantern({ env: { LANTERN_CONFIG: config } });
     const cookie = await signIn(lantern.baseUrl);
     const api = async (method: string, path: string, body: unknown) => {
-      const res = await fetch(`${lantern.baseUrl}/api/v1/projects/1${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${lantern.baseUrl}/api/v1/projects/1${path}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(200);
       return (await res.json()) as Record<string, { id: number | string }>;
     };
     // The monitor form is another screen's: the channel and the monitor are made through the API.
-    const { channel } = await api('POST', '/notification-channels/webhook', { name: 'Test hook', params: { url: `${receiver.url}/hook`, payload: '' } });
+    const { channel } = await api('POST', '/notification-channels/webhook', {
+      name: 'Test hook',
+      params: { url: `${receiver.url}/hook`, payload: '' },
+    });
     await api('POST', '/monitors/error', { name: 'All errors', channelIds: [channel.id] });
 
     browser = await launchBrowser();
@@ -63,13 +70,27 @@ describe('alerts screens', () => {
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   });
 
-  const explainFailures = () => onTestFailed(() => console.error(`--- Lantern output ---\n${lantern.output().slice(-5000)}\n--- browser errors ---\n${browserErrors.join('\n')}`));
+  const explainFailures = () =>
+    onTestFailed(() =>
+      console.error(
+        `--- Lantern output ---\n${lantern.output().slice(-5000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
+      ),
+    );
 
   /** One failed span per name, over OTLP/HTTP protobuf. */
   async function sendErrors(time: Date): Promise<void> {
-    const t = createTestTracer('http-proto', { httpUrl: lantern.baseUrl, grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`, dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`, serviceName: 'shop' });
+    const t = createTestTracer('http-proto', {
+      httpUrl: lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
+      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+      serviceName: 'shop',
+    });
     for (const name of ERRORS) {
-      const span = t.tracer.startSpan(name, { kind: SpanKind.SERVER, startTime: time, attributes: { 'http.request.method': name.split(' ')[0], 'http.route': name.split(' ')[1] } });
+      const span = t.tracer.startSpan(name, {
+        kind: SpanKind.SERVER,
+        startTime: time,
+        attributes: { 'http.request.method': name.split(' ')[0], 'http.route': name.split(' ')[1] },
+      });
       span.recordException(new Error(`${name} failed`));
       span.setStatus({ code: SpanStatusCode.ERROR, message: `${name} failed` });
       span.end(new Date(time.getTime() + 12));
@@ -98,7 +119,10 @@ describe('alerts screens', () => {
     await screenshot(page, 'alerts-02-list');
 
     // Every alert reached the webhook receiver.
-    await vi.waitFor(() => expect(receiver.on('/hook').length).toBeGreaterThanOrEqual(ERRORS.length), { timeout: 20_000, interval: 200 });
+    await vi.waitFor(() => expect(receiver.on('/hook').length).toBeGreaterThanOrEqual(ERRORS.length), {
+      timeout: 20_000,
+      interval: 200,
+    });
     expect(receiver.on('/hook').map((r) => (r.body as { eventName: string }).eventName)).toContain('created');
   }, 240_000);
 
@@ -112,14 +136,23 @@ describe('alerts screens', () => {
     await expect(card.fact('occurrences').innerText()).resolves.toContain('1 occurrence');
     await expect(page.url()).toMatch(/[?&]alert=\d+/);
     // The created event was delivered to the webhook channel.
-    await vi.waitFor(async () => {
-      await card.root.getByTestId('alert-history').waitFor();
-      await expect(card.events.first().getByTestId('alert-notification').getAttribute('data-state')).resolves.toBe('sent');
-    }, { timeout: 20_000, interval: 500 }).catch(async () => {
-      // The history loaded before the delivery: reload the card's data.
-      await card.root.getByTestId('date-reload').click();
-      await expect(card.events.first().getByTestId('alert-notification').getAttribute('data-state')).resolves.toBe('sent');
-    });
+    await vi
+      .waitFor(
+        async () => {
+          await card.root.getByTestId('alert-history').waitFor();
+          await expect(card.events.first().getByTestId('alert-notification').getAttribute('data-state')).resolves.toBe(
+            'sent',
+          );
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .catch(async () => {
+        // The history loaded before the delivery: reload the card's data.
+        await card.root.getByTestId('date-reload').click();
+        await expect(card.events.first().getByTestId('alert-notification').getAttribute('data-state')).resolves.toBe(
+          'sent',
+        );
+      });
     await expect(card.eventTexts()).resolves.toEqual(['Created']);
     await expect(card.events.first().innerText()).resolves.toContain('Test hook (webhook)');
     await screenshot(page, 'alerts-03-card');
@@ -127,10 +160,16 @@ describe('alerts screens', () => {
     await card.closeButton.click();
     await card.reopenButton.waitFor();
     await expect(card.state()).resolves.toBe('closed');
-    await vi.waitFor(async () => expect(await card.eventTexts()).toEqual(['Closed by Admin', 'Created']), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(async () => expect(await card.eventTexts()).toEqual(['Closed by Admin', 'Created']), {
+      timeout: 10_000,
+      interval: 200,
+    });
     await card.reopenButton.click();
     await card.closeButton.waitFor();
-    await vi.waitFor(async () => expect(await card.eventTexts()).toEqual(['Reopened by Admin', 'Closed by Admin', 'Created']), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(
+      async () => expect(await card.eventTexts()).toEqual(['Reopened by Admin', 'Closed by Admin', 'Created']),
+      { timeout: 10_000, interval: 200 },
+    );
     await screenshot(page, 'alerts-04-card-history');
 
     await page.keyboard.press('Escape');
@@ -145,7 +184,10 @@ describe('alerts screens', () => {
     await expect(list.closeSelected.textContent()).resolves.toBe('Close (2)');
     await expect(list.deleteSelected.textContent()).resolves.toBe('Delete (2)');
     await list.closeSelected.click();
-    await vi.waitFor(async () => expect((await list.names()).sort()).toEqual(['DELETE /orders/{id}', 'POST /checkout']), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(
+      async () => expect((await list.names()).sort()).toEqual(['DELETE /orders/{id}', 'POST /checkout']),
+      { timeout: 10_000, interval: 200 },
+    );
     await expect(list.facetCounts('alert.state')).resolves.toEqual(['closed 2', 'open 2']);
 
     await list.closeAll.click();
@@ -155,18 +197,29 @@ describe('alerts screens', () => {
 
     // The closed ones, by the state facet; the address keeps the filter across a reload.
     await list.facetValue('alert.state', 'closed').click();
-    await vi.waitFor(async () => expect(await list.rows.count()).toBe(ERRORS.length), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(async () => expect(await list.rows.count()).toBe(ERRORS.length), {
+      timeout: 10_000,
+      interval: 200,
+    });
     await page.waitForURL(/attrs\.alert\.state=closed/);
     await page.reload();
     await list.rows.first().waitFor();
-    await expect(list.rows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state')))).resolves.toEqual(ERRORS.map(() => 'closed'));
+    await expect(list.rows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state')))).resolves.toEqual(
+      ERRORS.map(() => 'closed'),
+    );
 
     // Search narrows the list (after the debounce), and the address carries it.
     await list.search.fill('checkout');
-    await vi.waitFor(async () => expect(await list.names()).toEqual(['POST /checkout']), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(async () => expect(await list.names()).toEqual(['POST /checkout']), {
+      timeout: 10_000,
+      interval: 200,
+    });
     await page.waitForURL(/q=checkout/);
     await list.search.fill('');
-    await vi.waitFor(async () => expect(await list.rows.count()).toBe(ERRORS.length), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(async () => expect(await list.rows.count()).toBe(ERRORS.length), {
+      timeout: 10_000,
+      interval: 200,
+    });
 
     await list.selectPage.check();
     await list.deleteSelected.click();

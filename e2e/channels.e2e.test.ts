@@ -48,7 +48,12 @@ describe('notification channels and e-mail settings', () => {
     show = new ChannelShowPage(page);
   });
 
-  const explainFailures = () => onTestFailed(() => console.error(`--- Lantern output ---\n${lantern.output().slice(-5000)}\n--- browser errors ---\n${browserErrors.join('\n')}`));
+  const explainFailures = () =>
+    onTestFailed(() =>
+      console.error(
+        `--- Lantern output ---\n${lantern.output().slice(-5000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
+      ),
+    );
 
   afterAll(async () => {
     await browser?.close();
@@ -77,7 +82,9 @@ describe('notification channels and e-mail settings', () => {
     await expect(list.dialogTitle.innerText()).resolves.toBe('New WebHook notification channel');
     const box = await list.dialog.locator('.MuiDialog-paper').boundingBox();
     expect(box!.width).toBeLessThanOrEqual(700);
-    await expect(list.dialog.getByTestId('webhook-retry-help').innerText()).resolves.toMatch(/must answer with a 2xx status, otherwise the request is retried/);
+    await expect(list.dialog.getByTestId('webhook-retry-help').innerText()).resolves.toMatch(
+      /must answer with a 2xx status, otherwise the request is retried/,
+    );
     const form = dialogForm();
     await form.save.click();
     await expect(form.helper('name').innerText()).resolves.toBe("channel name can't be empty");
@@ -94,7 +101,9 @@ describe('notification channels and e-mail settings', () => {
     // The server's SSRF guard: a private address is not allowed by this server's config (loopback is).
     await form.fill({ url: 'http://10.1.2.3/hook', payload: '' });
     await form.save.click();
-    await expect.poll(() => form.helper('url').innerText(), { timeout: 10_000 }).toMatch(/^10\.1\.2\.3 resolves to 10\.1\.2\.3, a private address; notifications to it are not allowed/);
+    await expect
+      .poll(() => form.helper('url').innerText(), { timeout: 10_000 })
+      .toMatch(/^10\.1\.2\.3 resolves to 10\.1\.2\.3, a private address; notifications to it are not allowed/);
     await form.cancel.click();
     await list.dialog.waitFor({ state: 'hidden' });
 
@@ -123,7 +132,11 @@ describe('notification channels and e-mail settings', () => {
   it('creates a webhook channel, sends a test notification and shows the answer', async () => {
     explainFailures();
     await list.openCreate('webhook');
-    await dialogForm().fill({ name: 'checkout hook', url: `${receiver.url}/hook`, payload: '{"team": "checkout", "what": "{{alert.name}}"}' });
+    await dialogForm().fill({
+      name: 'checkout hook',
+      url: `${receiver.url}/hook`,
+      payload: '{"team": "checkout", "what": "{{alert.name}}"}',
+    });
     await dialogForm().save.click();
     await page.waitForURL(/\/alerting\/1\/channels\/webhook\/\d+$/);
     await show.form.input('name').waitFor();
@@ -156,7 +169,9 @@ describe('notification channels and e-mail settings', () => {
     await expect(show.testResult.getAttribute('data-ok')).resolves.toBe('false');
     await expect(show.testTitle.innerText()).resolves.toBe('Not delivered (HTTP 500)');
     await expect(show.testError.innerText()).resolves.toBe('unexpected response: 500 (answered 500)');
-    await expect(show.deliveryField('last-error').innerText()).resolves.toMatch(/ago: unexpected response: 500 \(answered 500\)$/);
+    await expect(show.deliveryField('last-error').innerText()).resolves.toMatch(
+      /ago: unexpected response: 500 \(answered 500\)$/,
+    );
     // A test never counts towards disabling the channel, and nothing waits in the outbox.
     await expect(show.deliveryField('failures').innerText()).resolves.toBe('0');
     await expect(show.deliveryField('pending').innerText()).resolves.toBe('0');
@@ -166,9 +181,13 @@ describe('notification channels and e-mail settings', () => {
     await page.getByTestId('channel-breadcrumb-list').click();
     await list.row('broken hook').waitFor();
     // The list may show its cached answer for a moment while it reloads.
-    await expect.poll(() => list.row('broken hook').getByTestId('channel-last-error').innerText(), { timeout: 10_000 }).toMatch(/^Failed .+ ago: unexpected response: 500 \(answered 500\)$/);
+    await expect
+      .poll(() => list.row('broken hook').getByTestId('channel-last-error').innerText(), { timeout: 10_000 })
+      .toMatch(/^Failed .+ ago: unexpected response: 500 \(answered 500\)$/);
     await expect(list.row('checkout hook').getByTestId('channel-last-error').count()).resolves.toBe(0);
-    await expect.poll(() => list.row('checkout hook').getByTestId('channel-last-delivered').innerText(), { timeout: 10_000 }).toMatch(/^Delivered .+ ago$/);
+    await expect
+      .poll(() => list.row('checkout hook').getByTestId('channel-last-delivered').innerText(), { timeout: 10_000 })
+      .toMatch(/^Delivered .+ ago$/);
   });
 
   it('creates and edits Slack and Alertmanager channels', async () => {
@@ -182,7 +201,9 @@ describe('notification channels and e-mail settings', () => {
     await expect(show.crumbs()).resolves.toBe('Lantern / Channels / Slack');
     await show.form.fill({ name: 'slack #ops' });
     await show.form.save.click();
-    await expect(page.getByTestId('snackbar').innerText()).resolves.toContain('The notification channel has been saved');
+    await expect(page.getByTestId('snackbar').innerText()).resolves.toContain(
+      'The notification channel has been saved',
+    );
     await show.sendTestNotification();
     await expect(show.testResult.getAttribute('data-ok')).resolves.toBe('true');
     expect(JSON.stringify(receiver.on('/slack')[0].body)).toContain('Test notification from Lantern');
@@ -201,7 +222,9 @@ describe('notification channels and e-mail settings', () => {
     await expect(show.form.helper('url').innerText()).resolves.toBe("url can't be empty");
     await show.form.fill({ url: `${receiver.url}/am/api/v2/alerts` });
     await show.form.save.click();
-    await expect(page.getByTestId('snackbar').innerText()).resolves.toContain('The notification channel has been saved');
+    await expect(page.getByTestId('snackbar').innerText()).resolves.toContain(
+      'The notification channel has been saved',
+    );
 
     // What was saved is what a fresh page shows.
     await show.goto(lantern.baseUrl, 1, 'slack', slackId);
@@ -238,7 +261,12 @@ describe('notification channels and e-mail settings', () => {
       await list.unpause(name);
       await expect(list.state(name).getAttribute('data-state')).resolves.toBe('delivering');
     }
-    expect((await savedChannels()).map((c) => c.state)).toEqual(['delivering', 'delivering', 'delivering', 'delivering']);
+    expect((await savedChannels()).map((c) => c.state)).toEqual([
+      'delivering',
+      'delivering',
+      'delivering',
+      'delivering',
+    ]);
 
     await list.askDelete('slack #ops');
     await expect(list.confirmTitle.innerText()).resolves.toBe('Delete channel');
@@ -262,7 +290,8 @@ describe('notification channels and e-mail settings', () => {
     await expect(email.address.isDisabled()).resolves.toBe(true);
     await expect(email.smtpDisabled.innerText()).resolves.toMatch(/E-mail is disabled on this server/);
     await expect(email.sendTest.isDisabled()).resolves.toBe(true);
-    for (const flag of ['notifyOnMetrics', 'notifyOnNewErrors', 'notifyOnRecurringErrors'] as const) await expect(email.flag(flag).isChecked()).resolves.toBe(true);
+    for (const flag of ['notifyOnMetrics', 'notifyOnNewErrors', 'notifyOnRecurringErrors'] as const)
+      await expect(email.flag(flag).isChecked()).resolves.toBe(true);
     await expect(email.matchers.count()).resolves.toBe(1);
 
     await email.flag('notifyOnMetrics').uncheck();
@@ -274,7 +303,9 @@ describe('notification channels and e-mail settings', () => {
     await expect(email.matchers.count()).resolves.toBe(3);
     await screenshot(page, 'channels-07-email-settings');
     await email.save.click();
-    await expect(page.getByTestId('snackbar').innerText()).resolves.toContain('Email notification settings have been updated successfully');
+    await expect(page.getByTestId('snackbar').innerText()).resolves.toContain(
+      'Email notification settings have been updated successfully',
+    );
 
     await page.reload();
     await email.goto(lantern.baseUrl, 1);

@@ -24,7 +24,15 @@ async function sendShopMetrics(): Promise<void> {
     grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
     dsn: server.dsn,
     serviceName: 'shop',
-    views: [{ instrumentName: 'shop.latency', aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: [5, 10, 25, 50, 100, 250, 500] } } }],
+    views: [
+      {
+        instrumentName: 'shop.latency',
+        aggregation: {
+          type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM,
+          options: { boundaries: [5, 10, 25, 50, 100, 250, 500] },
+        },
+      },
+    ],
   });
   const requests = m.meter.createCounter('shop.requests', { description: 'Requests served', unit: '{request}' });
   const latency = m.meter.createHistogram('shop.latency', { description: 'Request latency', unit: 'ms' });
@@ -62,10 +70,12 @@ describe('dashboard grid', () => {
     // Wait until both metrics are queryable.
     for (let i = 0; i < 100; i++) {
       const list = await api<{ metrics: { name: string }[] }>('GET', '/api/v1/metrics/1');
-      if (list.metrics.some((m) => m.name === 'shop.latency') && list.metrics.some((m) => m.name === 'shop.requests')) break;
+      if (list.metrics.some((m) => m.name === 'shop.latency') && list.metrics.some((m) => m.name === 'shop.requests'))
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    dashId = (await api<{ dashboard: { id: string } }>('POST', '/api/v1/metrics/1/dashboards', { name: 'Shop' })).dashboard.id;
+    dashId = (await api<{ dashboard: { id: string } }>('POST', '/api/v1/metrics/1/dashboards', { name: 'Shop' }))
+      .dashboard.id;
     // A panel whose query the server cannot run: a counter has no avg.
     await api('POST', `/api/v1/metrics/1/dashboards/${dashId}/grid`, {
       type: 'chart',
@@ -74,10 +84,30 @@ describe('dashboard grid', () => {
     });
     const base = `/api/v1/metrics/1/dashboards/${dashId}`;
     const req = [{ name: 'shop.requests', alias: 'req' }];
-    await api('POST', `${base}/grid`, { type: 'chart', name: 'Requests by host', params: { chartKind: 'line', metrics: req, query: 'sum($req) | group by host' } });
-    await api('POST', `${base}/grid`, { type: 'table', name: 'Requests by route', params: { metrics: req, query: 'sum($req) | group by route' } });
-    await api('POST', `${base}/gauges`, { dashKind: 'grid', name: 'All requests', description: 'Requests served', metrics: req, query: 'sum($req)' });
-    await api('POST', `${base}/gauges`, { dashKind: 'grid', name: 'web-1', description: 'Requests on web-1', metrics: req, query: 'sum($req) | where host = web-1' });
+    await api('POST', `${base}/grid`, {
+      type: 'chart',
+      name: 'Requests by host',
+      params: { chartKind: 'line', metrics: req, query: 'sum($req) | group by host' },
+    });
+    await api('POST', `${base}/grid`, {
+      type: 'table',
+      name: 'Requests by route',
+      params: { metrics: req, query: 'sum($req) | group by route' },
+    });
+    await api('POST', `${base}/gauges`, {
+      dashKind: 'grid',
+      name: 'All requests',
+      description: 'Requests served',
+      metrics: req,
+      query: 'sum($req)',
+    });
+    await api('POST', `${base}/gauges`, {
+      dashKind: 'grid',
+      name: 'web-1',
+      description: 'Requests on web-1',
+      metrics: req,
+      query: 'sum($req) | where host = web-1',
+    });
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -96,7 +126,9 @@ describe('dashboard grid', () => {
 
   const explainFailures = () =>
     onTestFailed(async () => {
-      console.error(`--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`);
+      console.error(
+        `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
+      );
       await screenshot(page, 'dash-grid-failure').catch(() => undefined);
     });
 
@@ -105,7 +137,9 @@ describe('dashboard grid', () => {
     await grid.goto(server.lantern.baseUrl, 1, dashId);
     const broken = grid.panel('Broken panel');
     await broken.getByTestId('panel-error-icon').waitFor();
-    await expect(broken.getByTestId('panel-error').innerText()).resolves.toContain('counter instrument does not support avg');
+    await expect(broken.getByTestId('panel-error').innerText()).resolves.toContain(
+      'counter instrument does not support avg',
+    );
     await screenshot(page, 'dash-grid-01-broken');
   });
 
@@ -237,7 +271,11 @@ describe('dashboard grid', () => {
     await page.getByRole('option', { name: 'Table' }).click();
     await form.root.getByLabel('Max').check();
     // The preview follows: a table legend with avg and max columns.
-    await expect(form.preview.getByTestId('legend-table').locator('th').allInnerTexts()).resolves.toEqual(['metric', 'avg', 'max']);
+    await expect(form.preview.getByTestId('legend-table').locator('th').allInnerTexts()).resolves.toEqual([
+      'metric',
+      'avg',
+      'max',
+    ]);
     await form.field('column-unit').click();
     await page.getByRole('option', { name: 'kilobytes', exact: true }).click();
     await expect(form.preview.getByTestId('legend-table').innerText()).resolves.toMatch(/\d+(\.\d+)? KB/);
@@ -264,17 +302,27 @@ describe('dashboard grid', () => {
     await page.getByRole('menuitem', { name: 'Edit' }).click();
     const form = new DashFormDialog(page, 'gauge-form');
     await form.field('gauge-template').fill('${sum($req)} requests on web-1, ${nope} unknown');
-    await expect(form.root.getByTestId('gauge-preview-value').innerText()).resolves.toMatch(/^30(\.0)? requests on web-1, - unknown$/);
+    await expect(form.root.getByTestId('gauge-preview-value').innerText()).resolves.toMatch(
+      /^30(\.0)? requests on web-1, - unknown$/,
+    );
     await form.save();
     await expect(grid.gauge('web-1').getByTestId('gauge-value').innerText()).resolves.toMatch(/requests on web-1/);
 
-    expect(await grid.gauges.evaluateAll((els) => els.map((e) => e.getAttribute('data-gauge-name')))).toEqual(['All requests', 'web-1']);
-    const reordered = page.waitForResponse((r) => r.url().endsWith(`/dashboards/${dashId}/gauges`) && r.request().method() === 'PUT');
+    expect(await grid.gauges.evaluateAll((els) => els.map((e) => e.getAttribute('data-gauge-name')))).toEqual([
+      'All requests',
+      'web-1',
+    ]);
+    const reordered = page.waitForResponse(
+      (r) => r.url().endsWith(`/dashboards/${dashId}/gauges`) && r.request().method() === 'PUT',
+    );
     await grid.gauge('web-1').dragTo(grid.gauge('All requests'));
     await reordered;
     await page.reload();
     await grid.gauges.first().waitFor();
-    expect(await grid.gauges.evaluateAll((els) => els.map((e) => e.getAttribute('data-gauge-name')))).toEqual(['web-1', 'All requests']);
+    expect(await grid.gauges.evaluateAll((els) => els.map((e) => e.getAttribute('data-gauge-name')))).toEqual([
+      'web-1',
+      'All requests',
+    ]);
   });
 
   it('below 1000 px the panels stack in one column and a drag moves nothing', async () => {

@@ -16,7 +16,12 @@ const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 const HOSTS = ['web-1', 'web-2', 'web-3'];
 
 async function sendShopMetrics(): Promise<void> {
-  const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: 'shop' });
+  const m = createTestMeter('http-proto', {
+    httpUrl: server.lantern.baseUrl,
+    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+    dsn: server.dsn,
+    serviceName: 'shop',
+  });
   const requests = m.meter.createCounter('shop.requests', { description: 'Requests served', unit: '{request}' });
   HOSTS.forEach((host, i) => requests.add(10 * (i + 1), { host, route: '/cart' }));
   await m.flush();
@@ -43,7 +48,13 @@ describe('metrics dashboards', () => {
     await open('/metrics/1');
     const help = page.getByTestId('metrics-help');
     await help.waitFor();
-    for (const heading of ['Send metrics to the product', 'In-app metrics', 'Infrastructure metrics', 'Supported software']) await expect(help.getByText(heading, { exact: true }).count()).resolves.toBeGreaterThan(0);
+    for (const heading of [
+      'Send metrics to the product',
+      'In-app metrics',
+      'Infrastructure metrics',
+      'Supported software',
+    ])
+      await expect(help.getByText(heading, { exact: true }).count()).resolves.toBeGreaterThan(0);
     await expect(page.getByTestId('help-remote-write').innerText()).resolves.toContain('/api/v1/prometheus/write');
     await expect(page.getByTestId('help-infra-collector').innerText()).resolves.toContain('hostmetrics');
     await screenshot(page, 'dashboards-01-help');
@@ -84,8 +95,12 @@ describe('metrics dashboards', () => {
     await page.getByTestId('table-search').fill('');
     // The grouping toggle adds route to the group by; Save keeps it.
     await page.getByTestId('grouping-key').filter({ hasText: 'route' }).click();
-    await expect.poll(() => page.getByTestId('table-tab').getByTestId('query-part').locator('.MuiChip-label').allInnerTexts()).toEqual(['sum($requests)', 'group by host, route']);
-    await expect.poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts()).toEqual(['host', 'route', 'sum($requests)']);
+    await expect
+      .poll(() => page.getByTestId('table-tab').getByTestId('query-part').locator('.MuiChip-label').allInnerTexts())
+      .toEqual(['sum($requests)', 'group by host, route']);
+    await expect
+      .poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts())
+      .toEqual(['host', 'route', 'sum($requests)']);
     await page.getByTestId('table-query-save').click();
     await page.getByTestId('table-query-save').waitFor({ state: 'detached' });
     await screenshot(page, 'dashboards-03-table');
@@ -101,7 +116,10 @@ describe('metrics dashboards', () => {
 
     await page.getByTestId('dashboard-menu').click();
     await page.getByRole('menuitem', { name: 'Clone dashboard' }).click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="dashboard-page"]')?.getAttribute('data-dashboard') !== 'Shop overview');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="dashboard-page"]')?.getAttribute('data-dashboard') !== 'Shop overview',
+    );
     const cloneName = await page.getByTestId('dashboard-page').getAttribute('data-dashboard');
     expect(cloneName).toContain('Shop overview');
     await page.getByTestId('dashboard-pin').click();
@@ -141,7 +159,9 @@ describe('metrics dashboards', () => {
     const text = await editor.innerText();
     await editor.click();
     await page.keyboard.press('Control+a');
-    await page.keyboard.insertText(text.replace(/\n+colour: red\s*$/, '\n').replace('name: Shop overview', 'name: Shop from YAML'));
+    await page.keyboard.insertText(
+      text.replace(/\n+colour: red\s*$/, '\n').replace('name: Shop overview', 'name: Shop from YAML'),
+    );
     await page.getByTestId('yaml-save-bottom').click();
     await page.getByText('The dashboard has beed successfully updated from the YAML').waitFor();
     await page.locator('[data-testid="dashboard-page"][data-dashboard="Shop from YAML"]').waitFor();
@@ -153,9 +173,17 @@ describe('metrics dashboards', () => {
 
     // A YAML file makes a new dashboard; a file that is not one is refused with the reason.
     const exported = await page.locator('[data-testid="yaml-editor"] .cm-content').innerText();
-    await page.getByTestId('import-yaml-file').setInputFiles({ name: 'shop.yaml', mimeType: 'text/yaml', buffer: Buffer.from(exported.replace('name: Shop from YAML', 'name: Imported shop')) });
+    await page
+      .getByTestId('import-yaml-file')
+      .setInputFiles({
+        name: 'shop.yaml',
+        mimeType: 'text/yaml',
+        buffer: Buffer.from(exported.replace('name: Shop from YAML', 'name: Imported shop')),
+      });
     await page.locator('[data-testid="dashboard-page"][data-dashboard="Imported shop"]').waitFor();
-    await page.getByTestId('import-yaml-file').setInputFiles({ name: 'notes.yaml', mimeType: 'text/yaml', buffer: Buffer.from('shopping:\n  - milk\n') });
+    await page
+      .getByTestId('import-yaml-file')
+      .setInputFiles({ name: 'notes.yaml', mimeType: 'text/yaml', buffer: Buffer.from('shopping:\n  - milk\n') });
     await page.getByText('notes.yaml is not a dashboard').waitFor();
     await expect(page.getByTestId('dashboard-page').getAttribute('data-dashboard')).resolves.toBe('Imported shop');
   });
@@ -164,12 +192,18 @@ describe('metrics dashboards', () => {
     explainFailures();
     await sendTracingData(server.lantern.baseUrl, server.dsn);
     for (let i = 0; i < 150; i++) {
-      const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards`, { headers: { cookie: server.cookie } });
-      if (((await res.json()) as { dashboards: { name: string }[] }).dashboards.some((d) => d.name === 'Services')) break;
+      const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards`, {
+        headers: { cookie: server.cookie },
+      });
+      if (((await res.json()) as { dashboards: { name: string }[] }).dashboards.some((d) => d.name === 'Services'))
+        break;
       await new Promise((r) => setTimeout(r, 200));
     }
     await page.getByTestId('dashboard-picker').click();
-    await page.getByTestId('dashboard-option').filter({ hasText: /^Services$/ }).click();
+    await page
+      .getByTestId('dashboard-option')
+      .filter({ hasText: /^Services$/ })
+      .click();
     await page.locator('[data-testid="dashboard-page"][data-dashboard="Services"]').waitFor();
     await page.getByTestId('dash-tab-table').click();
     const rows = page.getByTestId('dash-table-row');

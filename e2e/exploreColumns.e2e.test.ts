@@ -18,10 +18,12 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     await sendOtlp(t.lantern.baseUrl, t.dsn, demoTraces({ now: Date.now(), traces: 60, seed: 11 }));
     const deadline = Date.now() + 30_000;
     const range = `time_gte=${new Date(Date.now() - 3_600_000).toISOString()}&time_lt=${new Date(Date.now() + 60_000).toISOString()}`;
-    while (Date.now() < deadline && (await api<SystemsResponse>(`systems?${range}`)).systems.length < 3) await new Promise((r) => setTimeout(r, 300));
+    while (Date.now() < deadline && (await api<SystemsResponse>(`systems?${range}`)).systems.length < 3)
+      await new Promise((r) => setTimeout(r, 300));
   });
   let page: Page;
-  const shot = (name: string) => page.screenshot({ path: `/tmp/explore-columns-${name}.png`, fullPage: true, animations: 'disabled' });
+  const shot = (name: string) =>
+    page.screenshot({ path: `/tmp/explore-columns-${name}.png`, fullPage: true, animations: 'disabled' });
   const api = async <T>(path: string): Promise<T> => {
     const res = await fetch(`${t.lantern.baseUrl}/api/v1/tracing/1/${path}`, { headers: { cookie: t.cookie } });
     if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
@@ -44,9 +46,15 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     const openList = async () => {
       await picker.click();
       await options.first().waitFor();
-      return options.evaluateAll((els) => els.map((el) => `${el.getAttribute('data-indent') === 'true' ? '  ' : ''}${el.getAttribute('data-system')} ${el.getAttribute('data-group-count')}`));
+      return options.evaluateAll((els) =>
+        els.map(
+          (el) =>
+            `${el.getAttribute('data-indent') === 'true' ? '  ' : ''}${el.getAttribute('data-system')} ${el.getAttribute('data-group-count')}`,
+        ),
+      );
     };
-    const kindCount = async (kind: string) => /\((\d+)\)/.exec(await page.getByTestId(`system-kind-${kind}`).innerText())![1];
+    const kindCount = async (kind: string) =>
+      /\((\d+)\)/.exec(await page.getByTestId(`system-kind-${kind}`).innerText())![1];
 
     // Spans are chosen first: all, then spans:all summed over the span systems (the count of the
     // Spans button), then those systems by type: the two databases under db:all, indented.
@@ -56,9 +64,18 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     expect(listed[1]).toBe(`spans:all ${await kindCount('spans')}`);
     const dbAll = listed.findIndex((l) => l.startsWith('db:all '));
     expect(dbAll).toBeGreaterThan(1);
-    expect(listed.slice(dbAll + 1, dbAll + 3).map((l) => l.replace(/ \d+$/, '')).sort()).toEqual(['  db:postgresql', '  db:redis']);
+    expect(
+      listed
+        .slice(dbAll + 1, dbAll + 3)
+        .map((l) => l.replace(/ \d+$/, ''))
+        .sort(),
+    ).toEqual(['  db:postgresql', '  db:redis']);
     expect(listed.some((l) => /log:|message:/.test(l))).toBe(false);
-    for (const line of listed.filter((l) => l.startsWith('  '))) expect(listed.map((l) => l.split(' ')[0]), line).toContain(`${line.trim().split(':')[0]}:all`);
+    for (const line of listed.filter((l) => l.startsWith('  ')))
+      expect(
+        listed.map((l) => l.split(' ')[0]),
+        line,
+      ).toContain(`${line.trim().split(':')[0]}:all`);
     await page.keyboard.press('Escape');
 
     // Events: events:all over the error logs, which are not indented under a log:all they are not in.
@@ -66,7 +83,10 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     await page.waitForURL((u) => u.searchParams.get('system') === 'events:all');
     listed = await openList();
     await shot('01-system-picker-events');
-    expect(listed.slice(1)).toEqual([`events:all ${await kindCount('events')}`, expect.stringMatching(/^log:error \d+$/)]);
+    expect(listed.slice(1)).toEqual([
+      `events:all ${await kindCount('events')}`,
+      expect.stringMatching(/^log:error \d+$/),
+    ]);
     await page.keyboard.press('Escape');
 
     await page.getByTestId('system-kind-spans').click();
@@ -95,7 +115,7 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     await page.waitForURL(() => systemsInAddress() === 'all');
   });
 
-  it('the span list adds the columns the group-by and aggregations name, with each span\'s value', async () => {
+  it("the span list adds the columns the group-by and aggregations name, with each span's value", async () => {
     explainFailures();
     const query = 'group by host.name | p50(.duration) | avg(db.statement) | max(.status_code)';
     const explore = new ExplorePage(page);
@@ -107,13 +127,27 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
 
     // Each row shows the span's own values, as the span list API has them.
     const url = explore.url();
-    const params = new URLSearchParams({ system: 'all', query, sort_by: '.duration', sort_desc: 'true', page: '1', limit: '10' });
+    const params = new URLSearchParams({
+      system: 'all',
+      query,
+      sort_by: '.duration',
+      sort_desc: 'true',
+      page: '1',
+      limit: '10',
+    });
     params.set('time_gte', new Date(Date.now() - 3_600_000).toISOString());
     params.set('time_lt', new Date(Date.now() + 60_000).toISOString());
     const spans = (await api<SpansResponse>(`spans?${params}`)).spans;
     expect(url.pathname).toMatch(/\/items$/);
     const rows = await explore.spanRows.evaluateAll((trs) =>
-      trs.map((tr) => Object.fromEntries(Array.from(tr.querySelectorAll('[data-testid="span-column-value"]')).map((td) => [td.getAttribute('data-column'), td.textContent]))),
+      trs.map((tr) =>
+        Object.fromEntries(
+          Array.from(tr.querySelectorAll('[data-testid="span-column-value"]')).map((td) => [
+            td.getAttribute('data-column'),
+            td.textContent,
+          ]),
+        ),
+      ),
     );
     expect(rows.length).toBe(spans.length);
     for (const [i, row] of rows.entries()) {
@@ -140,7 +174,9 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     await rows.first().locator('td').nth(1).click();
     const spans = page.getByTestId('group-spans');
     await spans.getByTestId('span-list-row').first().waitFor();
-    const chips = await spans.getByTestId('span-list-row').evaluateAll((trs) => trs.map((tr) => tr.querySelector('[data-testid="span-chips"]')?.textContent ?? ''));
+    const chips = await spans
+      .getByTestId('span-list-row')
+      .evaluateAll((trs) => trs.map((tr) => tr.querySelector('[data-testid="span-chips"]')?.textContent ?? ''));
     expect(chips.length).toBeGreaterThan(0);
     for (const c of chips) expect(c).toContain(service);
     await shot('03-timeseries-expanded');

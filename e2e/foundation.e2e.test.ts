@@ -15,13 +15,25 @@ import { TracePage } from './pages/TracePage';
  */
 
 const traceId = randomBytes(16).toString('hex');
-const spanIds = { root: randomBytes(8).toString('hex'), cart: randomBytes(8).toString('hex'), charge: randomBytes(8).toString('hex') };
+const spanIds = {
+  root: randomBytes(8).toString('hex'),
+  cart: randomBytes(8).toString('hex'),
+  charge: randomBytes(8).toString('hex'),
+};
 const NAMES = { root: 'checkout', cart: 'load cart', charge: 'charge card' };
 
 function otlpTrace(): unknown {
   const start = BigInt(Date.now() - 5_000) * 1_000_000n;
   const ms = (n: number) => String(start + BigInt(n) * 1_000_000n);
-  const span = (id: string, parent: string | undefined, name: string, kind: number, from: number, to: number, status?: object) => ({
+  const span = (
+    id: string,
+    parent: string | undefined,
+    name: string,
+    kind: number,
+    from: number,
+    to: number,
+    status?: object,
+  ) => ({
     traceId,
     spanId: id,
     ...(parent ? { parentSpanId: parent } : {}),
@@ -184,7 +196,9 @@ describe('foundation screens', () => {
     await screenshot(page, '08-trace-not-found');
 
     await page.goto(`${lantern.baseUrl}/no/such/page`);
-    await expect(page.getByTestId('not-found').innerText()).resolves.toContain("Sorry, the requested page can't be found.");
+    await expect(page.getByTestId('not-found').innerText()).resolves.toContain(
+      "Sorry, the requested page can't be found.",
+    );
 
     // The project picker keeps a projectId-only route for the chosen project.
     const topBar = new TopBar(page);
@@ -195,14 +209,20 @@ describe('foundation screens', () => {
     await page.waitForURL(/\/projects\/2$/);
     // The top bar follows the route's project once the page has rendered it.
     await topBar.projectName.filter({ hasText: 'My project' }).waitFor();
-    await page.waitForFunction(() => (document.querySelector('[data-testid="project-settings-name"]') as HTMLInputElement | null)?.value === 'My project');
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="project-settings-name"]') as HTMLInputElement | null)?.value ===
+        'My project',
+    );
 
     await topBar.openUserMenu();
     await screenshot(page, '10-user-menu');
     await page.keyboard.press('Escape');
 
     await page.goto(`${lantern.baseUrl}/help/1`);
-    await expect(page.getByTestId('help-sdk-env').innerText()).resolves.toContain('OTEL_EXPORTER_OTLP_HEADERS=lantern-dsn=');
+    await expect(page.getByTestId('help-sdk-env').innerText()).resolves.toContain(
+      'OTEL_EXPORTER_OTLP_HEADERS=lantern-dsn=',
+    );
     await screenshot(page, '11-help');
   });
 });

@@ -21,11 +21,17 @@ describe('honest numbers', () => {
   beforeAll(async () => {
     lantern = await startLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
     const cookie = await signIn(lantern.baseUrl);
-    const opts = { httpUrl: lantern.baseUrl, grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`, dsn: `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1` };
+    const opts = {
+      httpUrl: lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
+      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`,
+    };
     await sendHonestNumbersData(opts, { sparse: [ago(40), ago(10)], pay: ago(20), logs: ago(5) });
     const range = new URLSearchParams({ time_gte: ago(60).toISOString(), time_lt: ago(-1).toISOString() });
     for (let i = 0; i < 200; i++) {
-      const r = (await (await fetch(`${lantern.baseUrl}/api/v1/tracing/1/systems?${range}`, { headers: { cookie } })).json()) as { systems: { system: string; count: number }[] };
+      const r = (await (
+        await fetch(`${lantern.baseUrl}/api/v1/tracing/1/systems?${range}`, { headers: { cookie } })
+      ).json()) as { systems: { system: string; count: number }[] };
       const count = (s: string) => r.systems.find((x) => x.system === s)?.count;
       if (count('http:sparse') === 5 && count('log:error') === 3 && count('log:info') === 3) break;
       await new Promise((res) => setTimeout(res, 100));
@@ -45,7 +51,12 @@ describe('honest numbers', () => {
     if (lantern) removeDataDir(lantern.dataDir);
   });
 
-  const explainFailures = () => onTestFailed(() => console.error(`--- Lantern output ---\n${lantern.output().slice(-3000)}\n--- browser errors ---\n${browserErrors.join('\n')}`));
+  const explainFailures = () =>
+    onTestFailed(() =>
+      console.error(
+        `--- Lantern output ---\n${lantern.output().slice(-3000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
+      ),
+    );
   const cell = (column: string) => page.locator(`[data-testid="timeseries-avg"][data-column="${column}"]`).first();
   /** "325 ms", "1.2 s" -> milliseconds. */
   const ms = (text: string) => {
@@ -76,12 +87,18 @@ describe('honest numbers', () => {
     await page.goto(`${lantern.baseUrl}/spans/1?system=log:error&query=${query}`);
     await page.getByTestId('group-row').first().waitFor();
     await expect(page.getByTestId('groups-count').innerText()).resolves.toBe('1 group');
-    await expect(page.locator('[data-testid="group-value"][data-column="p50(.duration)"]').allInnerTexts()).resolves.toEqual(['–']);
-    await expect(page.locator('[data-testid="group-value"][data-column=".error_rate"]').allInnerTexts()).resolves.toEqual(['100%']);
+    await expect(
+      page.locator('[data-testid="group-value"][data-column="p50(.duration)"]').allInnerTexts(),
+    ).resolves.toEqual(['–']);
+    await expect(
+      page.locator('[data-testid="group-value"][data-column=".error_rate"]').allInnerTexts(),
+    ).resolves.toEqual(['100%']);
     await page.goto(`${lantern.baseUrl}/spans/1?system=log:info&query=${query}`);
     await page.getByTestId('group-row').first().waitFor();
     await expect(page.getByTestId('groups-count').innerText()).resolves.toBe('2 groups');
-    await expect(page.locator('[data-testid="group-value"][data-column=".error_rate"]').allInnerTexts()).resolves.toEqual(['0%', '0%']);
+    await expect(
+      page.locator('[data-testid="group-value"][data-column=".error_rate"]').allInnerTexts(),
+    ).resolves.toEqual(['0%', '0%']);
     await screenshot(page, 'honest-02-log-groups');
     expect(browserErrors).toEqual([]);
   });
@@ -98,13 +115,27 @@ describe('honest numbers', () => {
     const fits = await names.evaluateAll((els) => els.every((e) => e.scrollWidth <= e.clientWidth));
     expect(fits).toBe(true);
     const pager = page.getByTestId('groups-pager-text');
-    const box = await pager.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth, lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)) }));
+    const box = await pager.evaluate((e) => ({
+      scroll: e.scrollWidth,
+      client: e.clientWidth,
+      lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)),
+    }));
     expect(box.scroll).toBeLessThanOrEqual(box.client);
     expect(box.lines).toBe(1);
     await screenshot(page, 'honest-03-overview');
     await page.getByTestId('overview-tab').filter({ hasText: 'log:error' }).click();
     await page.waitForURL(/groups\/log%3Aerror|groups\/log:error/);
-    await expect.poll(() => page.getByTestId('groups-card').filter({ hasText: 'log:error groups' }).getByTestId('groups-count').innerText(), { interval: 200 }).toBe('1 group');
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('groups-card')
+            .filter({ hasText: 'log:error groups' })
+            .getByTestId('groups-count')
+            .innerText(),
+        { interval: 200 },
+      )
+      .toBe('1 group');
     await screenshot(page, 'honest-04-overview-log-error');
     expect(browserErrors).toEqual([]);
   });

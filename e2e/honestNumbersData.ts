@@ -27,15 +27,26 @@ export const SPARSE_DURATIONS_MS: [bucket: 0 | 1, ms: number][] = [
 
 const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
 
-export async function sendHonestNumbersData(opts: { httpUrl: string; grpcUrl: string; dsn: string }, t: HonestNumbersTimes): Promise<void> {
+export async function sendHonestNumbersData(
+  opts: { httpUrl: string; grpcUrl: string; dsn: string },
+  t: HonestNumbersTimes,
+): Promise<void> {
   const sparse = createTestTracer('http-proto', { ...opts, serviceName: 'sparse' });
   for (const [bucket, ms] of SPARSE_DURATIONS_MS) {
-    const s = sparse.tracer.startSpan('GET /sparse', { kind: SpanKind.SERVER, startTime: plus(t.sparse[bucket], ms), attributes: { 'http.request.method': 'GET', 'http.route': '/sparse' } });
+    const s = sparse.tracer.startSpan('GET /sparse', {
+      kind: SpanKind.SERVER,
+      startTime: plus(t.sparse[bucket], ms),
+      attributes: { 'http.request.method': 'GET', 'http.route': '/sparse' },
+    });
     s.end(plus(t.sparse[bucket], 2 * ms));
   }
   await sparse.shutdown();
   const pay = createTestTracer('http-proto', { ...opts, serviceName: 'pay' });
-  const s = pay.tracer.startSpan('POST /pay', { kind: SpanKind.SERVER, startTime: t.pay, attributes: { 'http.request.method': 'POST', 'http.route': '/pay' } });
+  const s = pay.tracer.startSpan('POST /pay', {
+    kind: SpanKind.SERVER,
+    startTime: t.pay,
+    attributes: { 'http.request.method': 'POST', 'http.route': '/pay' },
+  });
   s.addEvent('log', { 'log.severity': 'info', 'log.message': 'charging card' }, plus(t.pay, 10));
   s.setStatus({ code: SpanStatusCode.ERROR, message: 'declined' });
   s.end(plus(t.pay, 80));
@@ -43,7 +54,12 @@ export async function sendHonestNumbersData(opts: { httpUrl: string; grpcUrl: st
   const logger = createTestLogger('http-proto', { ...opts, serviceName: 'pay' });
   for (let i = 0; i < 5; i++) {
     const error = i < 3;
-    logger.logger.emit({ timestamp: plus(t.logs, i), severityNumber: error ? SeverityNumber.ERROR : SeverityNumber.INFO, severityText: error ? 'ERROR' : 'INFO', body: error ? 'payment failed' : 'payment done' });
+    logger.logger.emit({
+      timestamp: plus(t.logs, i),
+      severityNumber: error ? SeverityNumber.ERROR : SeverityNumber.INFO,
+      severityText: error ? 'ERROR' : 'INFO',
+      body: error ? 'payment failed' : 'payment done',
+    });
   }
   await logger.shutdown();
 }

@@ -18,7 +18,12 @@ const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 const HOSTS = ['web-1', 'web-2', 'web-3'];
 
 async function sendMetrics(): Promise<void> {
-  const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: 'shop' });
+  const m = createTestMeter('http-proto', {
+    httpUrl: server.lantern.baseUrl,
+    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+    dsn: server.dsn,
+    serviceName: 'shop',
+  });
   const requests = m.meter.createCounter('shop.requests', { description: 'Requests served', unit: '{request}' });
   HOSTS.forEach((host, i) => requests.add(10 * (i + 1), { host, route: '/cart' }));
   const queue = m.meter.createGauge('shop.queue.size', { description: 'Jobs waiting' });
@@ -39,7 +44,12 @@ describe('metrics explore', () => {
   let page: Page;
   let explore: MetricsExplorePage;
   const browserErrors: string[] = [];
-  const explainFailures = () => onTestFailed(() => console.error(`--- Lantern output ---\n${server.lantern.output().slice(-5000)}\n--- browser errors ---\n${browserErrors.join('\n')}`));
+  const explainFailures = () =>
+    onTestFailed(() =>
+      console.error(
+        `--- Lantern output ---\n${server.lantern.output().slice(-5000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
+      ),
+    );
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -80,7 +90,9 @@ describe('metrics explore', () => {
 
     await page.getByTestId('attr-key-search').fill('rou');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="attr-key"]').length === 1);
-    await expect(explore.keyList.getByTestId('attr-key').allInnerTexts()).resolves.toEqual([expect.stringMatching(/^route\s+1$/)]);
+    await expect(explore.keyList.getByTestId('attr-key').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/^route\s+1$/),
+    ]);
     await explore.toggleKey('route');
     await expect(explore.metricNames(1)).resolves.toEqual(['shop.requests']);
     await page.waitForFunction(() => new URL(location.href).searchParams.getAll('attr_key').join() === 'route');
@@ -103,8 +115,13 @@ describe('metrics explore', () => {
 
     await explore.dialog.getByTestId('add-group-by').click();
     await page.getByRole('menuitem', { name: 'host', exact: true }).click();
-    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual(['per_min($requests)', 'group by host']);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3);
+    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual([
+      'per_min($requests)',
+      'group by host',
+    ]);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3,
+    );
     const names = await explore.chart.getByTestId('legend-name').allInnerTexts();
     for (const host of HOSTS) expect(names.join('\n')).toContain(host);
     await explore.dialog.getByTestId('column-units').waitFor();
@@ -122,19 +139,28 @@ describe('metrics explore', () => {
     await explore.dialog.getByTestId('query-edit').click();
     await explore.dialog.getByTestId('query-raw').fill('per_min($requests) | group by host');
     await explore.dialog.getByTestId('query-raw').press('Enter');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3,
+    );
   });
 
   it('restores the dialog from the address', async () => {
     explainFailures();
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('query') === 'per_min($requests) | group by host');
+    await page.waitForFunction(
+      () => new URL(location.href).searchParams.get('query') === 'per_min($requests) | group by host',
+    );
     const url = page.url();
     expect(new URL(url).searchParams.getAll('metric')).toEqual(['shop.requests']);
     expect(new URL(url).searchParams.getAll('alias')).toEqual(['requests']);
     await page.goto(url);
     await explore.dialog.waitFor();
-    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual(['per_min($requests)', 'group by host']);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3);
+    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual([
+      'per_min($requests)',
+      'group by host',
+    ]);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3,
+    );
 
     await explore.dialog.getByTestId('explore-metric-close').click();
     await explore.dialog.waitFor({ state: 'detached' });
@@ -144,8 +170,13 @@ describe('metrics explore', () => {
     explainFailures();
     await page.goBack();
     await explore.dialog.waitFor({ state: 'visible' });
-    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual(['per_min($requests)', 'group by host']);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3);
+    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual([
+      'per_min($requests)',
+      'group by host',
+    ]);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3,
+    );
   });
 
   it('filters by attribute values in the Filters drawer: one value, then two', async () => {
@@ -154,14 +185,24 @@ describe('metrics explore', () => {
     const drawer = page.getByTestId('facet-drawer');
     // The few keys of shop.requests form one category; its first items open with their values and timeseries counts.
     const host = drawer.locator('[data-testid="facet-item"][data-attr="host"]');
-    await expect.poll(() => host.getByTestId('facet-value').allInnerTexts()).toEqual(HOSTS.map((h) => expect.stringMatching(new RegExp(`^${h}\\s+1$`))));
+    await expect
+      .poll(() => host.getByTestId('facet-value').allInnerTexts())
+      .toEqual(HOSTS.map((h) => expect.stringMatching(new RegExp(`^${h}\\s+1$`))));
     await screenshot(page, 'metrics-explore-04-filters');
     await host.getByTestId('facet-value').filter({ hasText: 'web-2' }).click();
-    await expect.poll(() => explore.dialog.getByTestId('query-part').allInnerTexts()).toEqual(['per_min($requests)', 'group by host', 'where host = "web-2"']);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 1);
+    await expect
+      .poll(() => explore.dialog.getByTestId('query-part').allInnerTexts())
+      .toEqual(['per_min($requests)', 'group by host', 'where host = "web-2"']);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 1,
+    );
     await host.getByTestId('facet-value').filter({ hasText: 'web-3' }).locator('input[type="checkbox"]').check();
-    await expect.poll(() => explore.dialog.getByTestId('query-part').allInnerTexts()).toEqual(['per_min($requests)', 'group by host', 'where host in ("web-2", "web-3")']);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 2);
+    await expect
+      .poll(() => explore.dialog.getByTestId('query-part').allInnerTexts())
+      .toEqual(['per_min($requests)', 'group by host', 'where host in ("web-2", "web-3")']);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 2,
+    );
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
     await explore.dialog.getByTestId('explore-metric-close').click();
@@ -176,9 +217,16 @@ describe('metrics explore', () => {
     await expect(menu.innerText()).resolves.toBe('Metrics');
     await expect(page.getByTestId('app-search').isVisible()).resolves.toBe(true);
     // Nothing in the bar is pushed off the screen.
-    await expect(page.evaluate(() => document.querySelector('[data-testid="top-bar"]')!.scrollWidth <= window.innerWidth)).resolves.toBe(true);
+    await expect(
+      page.evaluate(() => document.querySelector('[data-testid="top-bar"]')!.scrollWidth <= window.innerWidth),
+    ).resolves.toBe(true);
     await menu.click();
-    await expect(page.getByRole('menuitem').allInnerTexts()).resolves.toEqual(['Overview', 'Traces & Logs', 'Metrics', 'Alerts']);
+    await expect(page.getByRole('menuitem').allInnerTexts()).resolves.toEqual([
+      'Overview',
+      'Traces & Logs',
+      'Metrics',
+      'Alerts',
+    ]);
     await screenshot(page, 'metrics-explore-03-narrow-menu', { fullPage: false });
     await page.getByTestId('nav-menu-alerting').click();
     await page.waitForURL(/\/alerting\/1/);

@@ -17,7 +17,12 @@ import { useLantern } from './useLantern';
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
 async function sendQueueMetrics(): Promise<void> {
-  const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: 'worker' });
+  const m = createTestMeter('http-proto', {
+    httpUrl: server.lantern.baseUrl,
+    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+    dsn: server.dsn,
+    serviceName: 'worker',
+  });
   const depth = m.meter.createObservableGauge('queue.depth', { description: 'Jobs waiting' });
   depth.addCallback((r) => {
     r.observe(42, { queue: 'emails' });
@@ -34,7 +39,9 @@ async function sendQueueMetrics(): Promise<void> {
 }
 
 async function monitorsSaved(): Promise<{ name: string; state: string; type: string }[]> {
-  const res = await fetch(`${server.lantern.baseUrl}/api/v1/projects/1/monitors`, { headers: { cookie: server.cookie } });
+  const res = await fetch(`${server.lantern.baseUrl}/api/v1/projects/1/monitors`, {
+    headers: { cookie: server.cookie },
+  });
   return ((await res.json()) as { monitors: { name: string; state: string; type: string }[] }).monitors;
 }
 
@@ -85,7 +92,9 @@ describe('monitors', () => {
     await form.getByTestId('monitor-for').getByRole('combobox').click();
     await page.getByRole('option', { name: '1 minute' }).click();
     // The emails queue (42) is over 20 in every point of the preview.
-    await expect.poll(() => form.getByTestId('monitor-would-fire').innerText()).toMatch(/would have fired [1-9]\d* times?/);
+    await expect
+      .poll(() => form.getByTestId('monitor-would-fire').innerText())
+      .toMatch(/would have fired [1-9]\d* times?/);
     await screenshot(page, 'monitors-01-metric-form');
     await form.getByTestId('monitor-save').click();
     await page.getByTestId('monitor-table').waitFor();
@@ -97,14 +106,21 @@ describe('monitors', () => {
 
   it('opens prefilled from a tracing Monitor menu address', async () => {
     explainFailures();
-    const q = new URLSearchParams({ name: 'http:api > GET /users', metric: 'lantern.tracing.spans', alias: 'spans', query: 'p90($spans) | where .group_id = 123' });
+    const q = new URLSearchParams({
+      name: 'http:api > GET /users',
+      metric: 'lantern.tracing.spans',
+      alias: 'spans',
+      query: 'p90($spans) | where .group_id = 123',
+    });
     await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
     const form = page.getByTestId('metric-monitor-form');
     await form.waitFor();
     await expect(form.getByTestId('monitor-name-input').inputValue()).resolves.toBe('http:api > GET /users');
     await expect(form.getByTestId('picked-metric-name').inputValue()).resolves.toBe('lantern.tracing.spans');
     await expect(form.getByTestId('picked-metric-alias').inputValue()).resolves.toBe('spans');
-    await expect.poll(() => form.getByTestId('query-part').locator('.MuiChip-label').allInnerTexts()).toEqual(['p90($spans)', 'where .group_id = 123']);
+    await expect
+      .poll(() => form.getByTestId('query-part').locator('.MuiChip-label').allInnerTexts())
+      .toEqual(['p90($spans)', 'where .group_id = 123']);
     // No spans were sent here: the server says so under the chip, and the preview has no data.
     await expect(form.getByTestId('query-part-error').first().innerText()).resolves.toContain('lantern.tracing.spans');
     await form.getByTestId('monitor-chart-empty').waitFor();
@@ -123,7 +139,10 @@ describe('monitors', () => {
     await form.getByTestId('monitor-save').click();
     const row = page.locator('[data-testid="monitor-row"][data-monitor="Checkout errors"]');
     await row.waitFor();
-    expect((await monitorsSaved()).find((m) => m.name === 'Checkout errors')).toMatchObject({ type: 'error', state: 'active' });
+    expect((await monitorsSaved()).find((m) => m.name === 'Checkout errors')).toMatchObject({
+      type: 'error',
+      state: 'active',
+    });
 
     await row.getByTestId('monitor-pause').click();
     await expect.poll(() => row.getByTestId('monitor-state').innerText()).toBe('paused');
@@ -137,43 +156,54 @@ describe('monitors', () => {
     expect((await monitorsSaved()).map((m) => m.name)).toEqual(['Email queue backlog']);
   });
 
-  it('sees the metric monitor fire: firing in the list, its open alert, the card with its chart', { timeout: 240_000 }, async () => {
-    explainFailures();
-    // The queue stays backed up while the evaluator (at :30 of each minute) looks at the last minute.
-    const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: 'worker' });
-    m.meter.createObservableGauge('queue.depth').addCallback((r) => {
-      r.observe(42, { queue: 'emails' });
-      r.observe(3, { queue: 'reports' });
-    });
-    const keepSending = setInterval(() => void m.flush(), 5000);
-    try {
-      await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors`);
-      const row = page.locator('[data-testid="monitor-row"][data-monitor="Email queue backlog"]');
-      await expect
-        .poll(
-          async () => {
-            await page.reload();
-            return row.getByTestId('monitor-state').innerText();
-          },
-          { timeout: 200_000, interval: 5000 },
-        )
-        .toBe('firing');
-      await expect(row.getByTestId('monitor-open-alerts').innerText()).resolves.toBe('1 open');
-      await screenshot(page, 'monitors-04-firing');
+  it(
+    'sees the metric monitor fire: firing in the list, its open alert, the card with its chart',
+    { timeout: 240_000 },
+    async () => {
+      explainFailures();
+      // The queue stays backed up while the evaluator (at :30 of each minute) looks at the last minute.
+      const m = createTestMeter('http-proto', {
+        httpUrl: server.lantern.baseUrl,
+        grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+        dsn: server.dsn,
+        serviceName: 'worker',
+      });
+      m.meter.createObservableGauge('queue.depth').addCallback((r) => {
+        r.observe(42, { queue: 'emails' });
+        r.observe(3, { queue: 'reports' });
+      });
+      const keepSending = setInterval(() => void m.flush(), 5000);
+      try {
+        await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors`);
+        const row = page.locator('[data-testid="monitor-row"][data-monitor="Email queue backlog"]');
+        await expect
+          .poll(
+            async () => {
+              await page.reload();
+              return row.getByTestId('monitor-state').innerText();
+            },
+            { timeout: 200_000, interval: 5000 },
+          )
+          .toBe('firing');
+        await expect(row.getByTestId('monitor-open-alerts').innerText()).resolves.toBe('1 open');
+        await screenshot(page, 'monitors-04-firing');
 
-      await row.getByTestId('monitor-open-alerts').click();
-      const list = new AlertListPage(page);
-      await list.root.waitFor();
-      // Only the emails queue is over its maximum of 20.
-      await expect.poll(() => list.names()).toEqual(['Email queue backlog: max($depth){queue=emails}']);
-      const card = await list.open('Email queue backlog: max($depth){queue=emails}');
-      await expect(card.root.getByTestId('alert-fact-state').innerText()).resolves.toContain('open');
-      await card.root.getByTestId('alert-chart').waitFor();
-      await expect(card.root.getByTestId('alert-query-chips').innerText()).resolves.toContain('where queue = "emails"');
-      await screenshot(page, 'monitors-05-alert-card');
-    } finally {
-      clearInterval(keepSending);
-      await m.shutdown();
-    }
-  });
+        await row.getByTestId('monitor-open-alerts').click();
+        const list = new AlertListPage(page);
+        await list.root.waitFor();
+        // Only the emails queue is over its maximum of 20.
+        await expect.poll(() => list.names()).toEqual(['Email queue backlog: max($depth){queue=emails}']);
+        const card = await list.open('Email queue backlog: max($depth){queue=emails}');
+        await expect(card.root.getByTestId('alert-fact-state').innerText()).resolves.toContain('open');
+        await card.root.getByTestId('alert-chart').waitFor();
+        await expect(card.root.getByTestId('alert-query-chips').innerText()).resolves.toContain(
+          'where queue = "emails"',
+        );
+        await screenshot(page, 'monitors-05-alert-card');
+      } finally {
+        clearInterval(keepSending);
+        await m.shutdown();
+      }
+    },
+  );
 });

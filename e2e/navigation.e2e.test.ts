@@ -38,7 +38,15 @@ function smallTrace(): unknown {
     resourceSpans: [
       {
         resource: { attributes: [{ key: 'service.name', value: { stringValue: 'chat-link' } }] },
-        scopeSpans: [{ scope: { name: 'e2e' }, spans: [span(otlpIds.root, undefined, 'share me', 0, 100), span(otlpIds.child, otlpIds.root, 'the linked span', 10, 60)] }],
+        scopeSpans: [
+          {
+            scope: { name: 'e2e' },
+            spans: [
+              span(otlpIds.root, undefined, 'share me', 0, 100),
+              span(otlpIds.child, otlpIds.root, 'the linked span', 10, 60),
+            ],
+          },
+        ],
       },
     ],
   };
@@ -61,11 +69,17 @@ describe('navigation', () => {
   };
 
   beforeAll(async () => {
-    await sendOtlp(t.lantern.baseUrl, `http://${PROJECT2_TOKEN}@127.0.0.1:${t.lantern.httpPort}/${PROJECT.id}`, smallTrace());
+    await sendOtlp(
+      t.lantern.baseUrl,
+      `http://${PROJECT2_TOKEN}@127.0.0.1:${t.lantern.httpPort}/${PROJECT.id}`,
+      smallTrace(),
+    );
     // Ingest commits in the background: wait until the trace can be read.
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
-      const res = await fetch(`${t.lantern.baseUrl}/api/v1/tracing/${PROJECT.id}/traces/${traceId}`, { headers: { cookie: t.cookie } });
+      const res = await fetch(`${t.lantern.baseUrl}/api/v1/tracing/${PROJECT.id}/traces/${traceId}`, {
+        headers: { cookie: t.cookie },
+      });
       if (res.ok) {
         const body = (await res.json()) as { root: { children?: { id: string }[] } };
         childId = body.root.children?.[0]?.id ?? '';
@@ -82,7 +96,11 @@ describe('navigation', () => {
   });
 
   const explainFailures = () =>
-    onTestFailed(() => console.error(`--- Lantern output ---\n${t.lantern.output().slice(-5000)}\n--- browser ---\n${[...browserErrors, ...warnings].join('\n')}`));
+    onTestFailed(() =>
+      console.error(
+        `--- Lantern output ---\n${t.lantern.output().slice(-5000)}\n--- browser ---\n${[...browserErrors, ...warnings].join('\n')}`,
+      ),
+    );
 
   afterAll(async () => {
     await browser?.close();
@@ -102,7 +120,13 @@ describe('navigation', () => {
     // The session ends while the app is open (signed out elsewhere, expired): the next page the
     // user opens answers 401, and signing in again brings them to that page, not Home.
     await trace.openSpan('the linked span');
-    const logout = await page.evaluate(() => fetch('/api/v1/users/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.status));
+    const logout = await page.evaluate(() =>
+      fetch('/api/v1/users/logout', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }).then((r) => r.status),
+    );
     expect(logout).toBe(200);
     await trace.dialog.getByTestId('span-breadcrumbs').getByText('Span', { exact: true }).click();
     const spanPath = `/traces/${PROJECT.id}/${traceId}/${childId}`;
@@ -146,7 +170,9 @@ describe('navigation', () => {
     const card = new SpanCard(other, other.getByTestId('span-dialog'));
     await card.title.waitFor();
     await expect(card.title.innerText()).resolves.toBe('the linked span');
-    await expect(other.locator('[data-testid="span-row"][data-active="true"] [data-testid="span-name"]').innerText()).resolves.toBe('the linked span');
+    await expect(
+      other.locator('[data-testid="span-row"][data-active="true"] [data-testid="span-name"]').innerText(),
+    ).resolves.toBe('the linked span');
 
     // The card's own 'Copy link' gives the span page's address.
     await card.root.getByTestId('span-copy-link').click();

@@ -9,7 +9,12 @@ import type { ExportResult } from '@opentelemetry/core';
 import { OTLPLogExporter as GrpcLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc';
 import { OTLPLogExporter as HttpJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as ProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
-import { BatchLogRecordProcessor, LoggerProvider, type LogRecordExporter, type ReadableLogRecord } from '@opentelemetry/sdk-logs';
+import {
+  BatchLogRecordProcessor,
+  LoggerProvider,
+  type LogRecordExporter,
+  type ReadableLogRecord,
+} from '@opentelemetry/sdk-logs';
 
 /**
  * Real OpenTelemetry JS SDK clients pointed at a Lantern server, for tests: the official OTLP
@@ -26,7 +31,10 @@ export interface TestTracer {
   shutdown(): Promise<void>;
 }
 
-export function exporterFor(transport: Transport, opts: { httpUrl: string; grpcUrl: string; dsn: string }): SpanExporter {
+export function exporterFor(
+  transport: Transport,
+  opts: { httpUrl: string; grpcUrl: string; dsn: string },
+): SpanExporter {
   if (transport === 'grpc') {
     const metadata = new Metadata();
     metadata.set('lantern-dsn', opts.dsn);
@@ -73,7 +81,10 @@ export function createTestTracer(
   };
 }
 
-export function logExporterFor(transport: Transport, opts: { httpUrl: string; grpcUrl: string; dsn: string }): LogRecordExporter {
+export function logExporterFor(
+  transport: Transport,
+  opts: { httpUrl: string; grpcUrl: string; dsn: string },
+): LogRecordExporter {
   if (transport === 'grpc') {
     const metadata = new Metadata();
     metadata.set('lantern-dsn', opts.dsn);

@@ -3,7 +3,13 @@ import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporte
 import { AggregationTemporalityPreference } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPMetricExporter as ProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AggregationType, MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ViewOptions } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationType,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+  type ViewOptions,
+} from '@opentelemetry/sdk-metrics';
 import type { ExportResult } from '@opentelemetry/core';
 
 /**
@@ -25,14 +31,20 @@ export function createTestMeter(
   transport: MetricsTransport,
   opts: { httpUrl: string; grpcUrl: string; dsn: string; serviceName?: string; delta?: boolean; views?: ViewOptions[] },
 ): TestMeter {
-  const temporalityPreference = opts.delta ? AggregationTemporalityPreference.DELTA : AggregationTemporalityPreference.CUMULATIVE;
+  const temporalityPreference = opts.delta
+    ? AggregationTemporalityPreference.DELTA
+    : AggregationTemporalityPreference.CUMULATIVE;
   let inner: PushMetricExporter;
   if (transport === 'grpc') {
     const metadata = new Metadata();
     metadata.set('lantern-dsn', opts.dsn);
     inner = new GrpcMetricExporter({ url: opts.grpcUrl, metadata, temporalityPreference });
   } else {
-    inner = new ProtoMetricExporter({ url: `${opts.httpUrl}/v1/metrics`, headers: { 'lantern-dsn': opts.dsn }, temporalityPreference });
+    inner = new ProtoMetricExporter({
+      url: `${opts.httpUrl}/v1/metrics`,
+      headers: { 'lantern-dsn': opts.dsn },
+      temporalityPreference,
+    });
   }
   const results: ExportResult[] = [];
   const exporter: PushMetricExporter = {

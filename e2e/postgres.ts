@@ -34,17 +34,25 @@ export function postgresBinDir(): string | undefined {
 
 export async function startTestPostgres(): Promise<TestPostgres> {
   const bin = postgresBinDir();
-  if (!bin) throw new Error(`PostgreSQL server binaries not found under ${PG_LIB}: install Debian's postgresql package (npm test does it when run as root)`);
+  if (!bin)
+    throw new Error(
+      `PostgreSQL server binaries not found under ${PG_LIB}: install Debian's postgresql package (npm test does it when run as root)`,
+    );
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'lantern-pg-'));
   const data = join(dir, 'data');
   // The postgres user must reach the directory; it holds nothing but the cluster.
   chmodSync(dir, 0o777);
-  const as = (cmd: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args]) as [string, string[]];
+  const as = (cmd: string, args: string[]) =>
+    (asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args]) as [
+      string,
+      string[],
+    ];
   const exec = (cmd: string, args: string[]) => {
     const [file, argv] = as(cmd, args);
     const r = spawnSync(file, argv, { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${cmd} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout || r.error?.message}`);
+    if (r.status !== 0)
+      throw new Error(`${cmd} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout || r.error?.message}`);
   };
   exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--no-locale']);
   const port = await freePort();
@@ -78,7 +86,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
 /** The URL of the test server given to the run (`e2e/globalSetup.ts`), or a clear failure. */
 export function testPgUrl(): string {
   const url = process.env.LANTERN_TEST_PG_URL;
-  if (!url) throw new Error('LANTERN_TEST_PG_URL is not set: run the tests through `npm test` (or `npx vitest`), whose global setup starts a PostgreSQL server');
+  if (!url)
+    throw new Error(
+      'LANTERN_TEST_PG_URL is not set: run the tests through `npm test` (or `npx vitest`), whose global setup starts a PostgreSQL server',
+    );
   return url;
 }
 
@@ -91,7 +102,9 @@ export const metadataOnPostgres = (): boolean => process.env.LANTERN_TEST_METADA
  */
 export async function pgDatabaseFor(serverUrl: string, dataDir: string): Promise<string> {
   // Only [a-z0-9_] survive, so the name is safe to use as an identifier below.
-  const name = `lantern_${basename(dataDir).toLowerCase().replace(/[^a-z0-9]/g, '_')}`;
+  const name = `lantern_${basename(dataDir)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '_')}`;
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

@@ -40,7 +40,9 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
       const queue = answers.get(path) ?? [200];
       const status = queue.length > 1 ? queue.shift()! : queue[0];
       if (status >= 200 && status < 300) requests.push({ path, headers: req.headers, body });
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `answered ${status}` }));
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ message: `answered ${status}` }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,7 +78,11 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       let raw = '';
       stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
       stream.on('end', () => {
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
         callback();
       });
     },

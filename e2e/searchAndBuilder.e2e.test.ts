@@ -20,22 +20,29 @@ describe('top-bar search and query builder keys', () => {
   let browser: Browser;
   let page: Page;
   const browserErrors: string[] = [];
-  const shot = (name: string) => page.screenshot({ path: `/tmp/search-builder-${name}.png`, fullPage: true, animations: 'disabled' });
+  const shot = (name: string) =>
+    page.screenshot({ path: `/tmp/search-builder-${name}.png`, fullPage: true, animations: 'disabled' });
 
   beforeAll(async () => {
     const opts = { httpUrl: t.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${t.lantern.grpcPort}`, dsn: t.dsn };
     const tracer = createTestTracer('http-proto', { ...opts, serviceName: 'shop' });
     for (let i = 0; i < 8; i++) {
-      const s = tracer.tracer.startSpan('GET /cart', { kind: SpanKind.SERVER, attributes: { 'http.request.method': 'GET', 'http.route': '/cart', 'cart.items': i, 'enduser.id': `u${i % 3}` } });
+      const s = tracer.tracer.startSpan('GET /cart', {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': 'GET', 'http.route': '/cart', 'cart.items': i, 'enduser.id': `u${i % 3}` },
+      });
       s.end();
     }
     await tracer.shutdown();
     const logger = createTestLogger('http-proto', { ...opts, serviceName: 'billing' });
-    for (let i = 0; i < 5; i++) logger.logger.emit({ severityNumber: SeverityNumber.INFO, severityText: 'INFO', body: `ledger ${i} reconciled` });
+    for (let i = 0; i < 5; i++)
+      logger.logger.emit({ severityNumber: SeverityNumber.INFO, severityText: 'INFO', body: `ledger ${i} reconciled` });
     await logger.shutdown();
     const range = `time_gte=${new Date(Date.now() - 3_600_000).toISOString()}&time_lt=${new Date(Date.now() + 120_000).toISOString()}`;
     for (let i = 0; i < 100; i++) {
-      const res = await fetch(`${t.lantern.baseUrl}/api/v1/tracing/1/systems?${range}`, { headers: { cookie: t.cookie } });
+      const res = await fetch(`${t.lantern.baseUrl}/api/v1/tracing/1/systems?${range}`, {
+        headers: { cookie: t.cookie },
+      });
       const systems = ((await res.json()) as SystemsResponse).systems;
       if (systems.some((s) => s.system.startsWith('log:')) && systems.some((s) => s.system.startsWith('http:'))) break;
       await new Promise((r) => setTimeout(r, 200));
@@ -47,7 +54,12 @@ describe('top-bar search and query builder keys', () => {
     await browser?.close();
   });
 
-  const explainFailures = () => onTestFailed(() => console.error(`--- Lantern output ---\n${t.lantern.output().slice(-5000)}\n--- browser ---\n${browserErrors.join('\n')}`));
+  const explainFailures = () =>
+    onTestFailed(() =>
+      console.error(
+        `--- Lantern output ---\n${t.lantern.output().slice(-5000)}\n--- browser ---\n${browserErrors.join('\n')}`,
+      ),
+    );
 
   it('a search for words of a log message lands on the log groups and lists the logs', async () => {
     explainFailures();
@@ -70,7 +82,9 @@ describe('top-bar search and query builder keys', () => {
   it('a search for a span name lands on all systems', async () => {
     explainFailures();
     await new TopBar(page).searchFor('/cart');
-    await expect.poll(() => new URL(page.url()).searchParams.get('query') ?? '', { timeout: 10_000 }).toContain('"/cart"');
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('query') ?? '', { timeout: 10_000 })
+      .toContain('"/cart"');
     const explore = new ExplorePage(page);
     expect(explore.url().searchParams.get('system')).toBe('all');
     await expect.poll(() => explore.groupNameTexts(), { timeout: 10_000 }).toEqual(['GET /cart']);
@@ -98,7 +112,8 @@ describe('top-bar search and query builder keys', () => {
     await page.getByRole('option', { name: 'p50(...)' }).click();
     const numeric = await options('agg-column', '.duration');
     expect(numeric).toEqual(expect.arrayContaining(['.duration', '.event_count', 'cart.items']));
-    for (const bad of ['service.name', 'http.route', 'enduser.id', '.name', '.count']) expect(numeric).not.toContain(bad);
+    for (const bad of ['service.name', 'http.route', 'enduser.id', '.name', '.count'])
+      expect(numeric).not.toContain(bad);
 
     await agg.getByTestId('agg-func').fill('uniq');
     await page.getByRole('option', { name: 'uniq(...)' }).click();
@@ -108,7 +123,9 @@ describe('top-bar search and query builder keys', () => {
     await page.getByTestId('agg-column').fill('.duration');
     await page.getByTestId('agg-column').press('Escape');
     await agg.getByTestId('agg-apply').click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('query') ?? '', { timeout: 10_000 }).toContain('uniq(.duration)');
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('query') ?? '', { timeout: 10_000 })
+      .toContain('uniq(.duration)');
     await page.keyboard.press('Escape');
 
     const group = await explore.openMenu('group-by');

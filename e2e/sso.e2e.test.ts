@@ -29,7 +29,11 @@ describe('single sign-on in the browser', () => {
     const httpPort = await freePort();
     const base = `http://127.0.0.1:${httpPort}`;
     idp = await startOidcProvider([
-      { client_id: 'lantern', client_secret: 'e2e-secret', redirect_uris: [`${base}/api/v1/sso/testidp/callback`, `${base}/api/v1/sso/corp/callback`] },
+      {
+        client_id: 'lantern',
+        client_secret: 'e2e-secret',
+        redirect_uris: [`${base}/api/v1/sso/testidp/callback`, `${base}/api/v1/sso/corp/callback`],
+      },
     ]);
     const down = `http://127.0.0.1:${await freePort()}`;
     configDir = mkdtempSync(join(tmpdir(), 'lantern-sso-'));
@@ -97,7 +101,9 @@ describe('single sign-on in the browser', () => {
     await expect.poll(() => login.ssoButton('offline').textContent()).toContain('unavailable');
     expect(await login.ssoButton('offline').isDisabled()).toBe(true);
     // The server started all the same, and its log says why the method is unavailable.
-    expect(lantern.output()).toMatch(/"provider":"offline".*"reason":"fetch failed: ECONNREFUSED".*OIDC provider unavailable/);
+    expect(lantern.output()).toMatch(
+      /"provider":"offline".*"reason":"fetch failed: ECONNREFUSED".*OIDC provider unavailable/,
+    );
     expect(await login.ssoButton('testidp').textContent()).toBe('Sign in with Test IdP');
     await screenshot(page, 'sso-login-buttons');
 
@@ -153,7 +159,9 @@ describe('single sign-on in the browser', () => {
       await page.getByTestId('login-submit').and(page.locator(':enabled')).waitFor();
     }
     await login.signIn('admin@lantern.local', 'lantern');
-    await expect.poll(() => login.error.textContent()).toBe('Too many failed sign-in attempts. Try again in 5 minutes.');
+    await expect
+      .poll(() => login.error.textContent())
+      .toBe('Too many failed sign-in attempts. Try again in 5 minutes.');
     await screenshot(page, 'sso-rate-limited');
     expect(outsideRequests).toEqual([]);
   });

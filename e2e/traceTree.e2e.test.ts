@@ -28,7 +28,9 @@ describe('trace page on a big trace', () => {
     await sendOtlp(t.lantern.baseUrl, t.dsn, big.body);
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
-      const res = await fetch(`${t.lantern.baseUrl}/api/v1/tracing/1/traces/${traceId}`, { headers: { cookie: t.cookie } });
+      const res = await fetch(`${t.lantern.baseUrl}/api/v1/tracing/1/traces/${traceId}`, {
+        headers: { cookie: t.cookie },
+      });
       if (res.ok) break;
       await new Promise((r) => setTimeout(r, 300));
     }
@@ -45,8 +47,14 @@ describe('trace page on a big trace', () => {
     await browser?.close();
   });
 
-  const explainFailures = () => onTestFailed(() => console.error(`--- Lantern output ---\n${t.lantern.output().slice(-5000)}\n--- browser ---\n${browserErrors.join('\n')}`));
-  const levels = () => page.getByTestId('span-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-level'))));
+  const explainFailures = () =>
+    onTestFailed(() =>
+      console.error(
+        `--- Lantern output ---\n${t.lantern.output().slice(-5000)}\n--- browser ---\n${browserErrors.join('\n')}`,
+      ),
+    );
+  const levels = () =>
+    page.getByTestId('span-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-level'))));
 
   it('opens collapsed below the first levels; expand all and collapse all', async () => {
     explainFailures();
@@ -55,7 +63,9 @@ describe('trace page on a big trace', () => {
     await trace.rows.first().waitFor();
     expect(Math.max(...(await levels()))).toBe(2);
     // The rows of level 2 that have children are closed.
-    const closed = page.locator('[data-testid="span-row"][data-level="2"] [data-testid="span-toggle"][aria-expanded="false"]:not([disabled])');
+    const closed = page.locator(
+      '[data-testid="span-row"][data-level="2"] [data-testid="span-toggle"][aria-expanded="false"]:not([disabled])',
+    );
     expect(await closed.count()).toBeGreaterThan(0);
     await screenshot(page, 'trace-tree-01-big-collapsed', { fullPage: false });
 

@@ -22,7 +22,9 @@ describe('tracing screens', () => {
   beforeAll(async () => {
     lantern = await startLantern();
     const cookie = await signIn(lantern.baseUrl);
-    const project = (await (await fetch(`${lantern.baseUrl}/api/v1/projects/1`, { headers: { cookie } })).json()) as { http: { dsn: string } };
+    const project = (await (await fetch(`${lantern.baseUrl}/api/v1/projects/1`, { headers: { cookie } })).json()) as {
+      http: { dsn: string };
+    };
     data = await sendTracingData(lantern.baseUrl, project.http.dsn);
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -34,7 +36,12 @@ describe('tracing screens', () => {
     await page.waitForURL(/\/overview\/\d+/);
   });
 
-  const explainFailures = () => onTestFailed(() => console.error(`--- Lantern output ---\n${lantern.output().slice(-5000)}\n--- browser errors ---\n${browserErrors.join('\n')}`));
+  const explainFailures = () =>
+    onTestFailed(() =>
+      console.error(
+        `--- Lantern output ---\n${lantern.output().slice(-5000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
+      ),
+    );
 
   afterAll(async () => {
     await browser?.close();
@@ -114,7 +121,9 @@ describe('tracing screens', () => {
     await page.getByTestId('trace-expand-all').click();
     await trace.rows.nth(5).waitFor();
     const toggleMs = Date.now() - toggleStart;
-    console.log(`10,000-span trace: load ${loadMs} ms, scroll to end ${scrollMs} ms, collapse all + expand all ${toggleMs} ms`);
+    console.log(
+      `10,000-span trace: load ${loadMs} ms, scroll to end ${scrollMs} ms, collapse all + expand all ${toggleMs} ms`,
+    );
     expect(toggleMs).toBeLessThan(5000);
     await screenshot(page, 'tracing-04-big-trace', { fullPage: false });
   });
@@ -127,20 +136,35 @@ describe('tracing screens', () => {
     await page.waitForURL(/system=all/);
     await page.waitForURL(/query=group/);
     await explore.waitForGroups();
-    expect(await explore.chipTexts()).toEqual(['.group_id', '.count_per_min', '.error_rate', '{p50,p90,p99}(.duration)']);
+    expect(await explore.chipTexts()).toEqual([
+      '.group_id',
+      '.count_per_min',
+      '.error_rate',
+      '{p50,p90,p99}(.duration)',
+    ]);
     const allGroups = await explore.groupNameTexts();
     await screenshot(page, 'tracing-10-explore-groups');
     expect(allGroups).toContain('render page');
     expect(allGroups).toHaveLength(15);
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="groups-count"]')?.textContent?.split(' ')[0]) > 15);
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="groups-count"]')?.textContent?.split(' ')[0]) > 15,
+    );
     await page.getByTestId('groups-pager-text').waitFor();
 
     // Duration >= 1 ms keeps fewer groups (redis calls are under a millisecond).
     const duration = await explore.openMenu('duration');
     await duration.getByTestId('duration-gte').fill('1');
     await duration.getByTestId('duration-apply').click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('.duration >= 1ms')));
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).every((e) => !e.textContent?.startsWith('GET session:')));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) =>
+        e.textContent?.includes('.duration >= 1ms'),
+      ),
+    );
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="group-name"]')).every(
+        (e) => !e.textContent?.startsWith('GET session:'),
+      ),
+    );
     expect(explore.url().searchParams.get('query')).toContain('where .duration >= 1ms');
 
     // Where service.name = "checkout" leaves only the checkout service's groups.
@@ -150,7 +174,11 @@ describe('tracing screens', () => {
     await where.getByTestId('where-value').fill('checkout');
     await where.getByText('For example').click();
     await where.getByTestId('where-apply').click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).every((e) => !e.textContent?.includes('GET /api/products')));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="group-name"]')).every(
+        (e) => !e.textContent?.includes('GET /api/products'),
+      ),
+    );
     const checkoutGroups = await explore.groupNameTexts();
     expect(checkoutGroups).toContain('POST /checkout');
     expect(checkoutGroups).not.toContain('GET /products/:id');
@@ -169,16 +197,29 @@ describe('tracing screens', () => {
     // Group by service.name: one row per service.
     const groupBy = await explore.openMenu('group-by');
     await groupBy.getByTestId('group-chip').filter({ hasText: 'service.name' }).click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).some((e) => e.textContent?.includes('service.name=')));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="group-name"]')).some((e) =>
+        e.textContent?.includes('service.name='),
+      ),
+    );
     await expect(explore.groupNameTexts()).resolves.toEqual(['service.name="checkout"']);
 
     // Reset, search for checkout, then a row expands to its spans and a span opens its card.
     await page.getByTestId('qb-reset').click();
-    await page.waitForFunction(() => !Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('checkout')));
+    await page.waitForFunction(
+      () =>
+        !Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) =>
+          e.textContent?.includes('checkout'),
+        ),
+    );
     const search = await explore.openMenu('search');
     await search.getByTestId('search-text').fill('api/checkout');
     await search.getByTestId('search-apply').click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="group-name"]')).every((e) => e.textContent?.includes('checkout')));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="group-name"]')).every((e) =>
+        e.textContent?.includes('checkout'),
+      ),
+    );
     // The chart dialog plots the group's columns over its own date range.
     await explore.groupRows.filter({ hasText: 'POST /api/checkout' }).first().getByTestId('group-chart-open').click();
     await page.getByTestId('group-chart').nth(1).waitFor();
@@ -247,27 +288,44 @@ describe('tracing screens', () => {
     const search = await explore.openMenu('search');
     await search.getByTestId('search-text').fill('checkout');
     await search.getByTestId('search-apply').click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('"checkout"')));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) =>
+        e.textContent?.includes('"checkout"'),
+      ),
+    );
     await page.getByTestId('view-save-open').click();
     await page.getByTestId('views-empty').waitFor();
     await page.getByTestId('view-name').fill('Checkout groups');
     await page.getByTestId('view-save').click();
     await page.getByTestId('saved-view').first().waitFor();
-    await expect(page.getByTestId('saved-view-name').first().innerText()).resolves.toBe('Groups > all > Checkout groups');
+    await expect(page.getByTestId('saved-view-name').first().innerText()).resolves.toBe(
+      'Groups > all > Checkout groups',
+    );
     await page.getByTestId('view-pin').click();
     await page.locator('[data-testid="saved-view"][data-pinned="true"]').waitFor();
     await screenshot(page, 'tracing-16-saved-views');
     await page.keyboard.press('Escape');
     await page.getByTestId('qb-reset').click();
-    await page.waitForFunction(() => !Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('"checkout"')));
+    await page.waitForFunction(
+      () =>
+        !Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) =>
+          e.textContent?.includes('"checkout"'),
+        ),
+    );
     await page.getByTestId('views-open').click();
     await page.getByTestId('saved-view-name').first().click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent?.includes('"checkout"')));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) =>
+        e.textContent?.includes('"checkout"'),
+      ),
+    );
     await page.getByTestId('views-open').click();
     await page.getByTestId('view-delete').click();
     await page.getByTestId('views-empty').waitFor();
     // The delete button is gone with its view; Escape reaches the drawer once focus is back in it.
-    await page.waitForFunction(() => document.querySelector('[data-testid="views-drawer"]')?.contains(document.activeElement));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="views-drawer"]')?.contains(document.activeElement),
+    );
     await page.keyboard.press('Escape');
     await page.getByTestId('views-drawer').waitFor({ state: 'detached' });
 
@@ -276,15 +334,25 @@ describe('tracing screens', () => {
     await page.getByTestId('facet-search').fill('deployment');
     await page.locator('[data-testid="facet-item"][data-attr="deployment.environment"]').click();
     await page.getByTestId('facet-value').filter({ hasText: 'staging' }).click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent === 'deployment.environment = "staging"'));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some(
+        (e) => e.textContent === 'deployment.environment = "staging"',
+      ),
+    );
     await screenshot(page, 'tracing-16a-facets');
     await page.keyboard.press('Escape');
     // Status: '.status_code = "error"' keeps only groups with errors.
     const status = await explore.openMenu('status');
     await status.getByTestId('status-option').filter({ hasText: 'error' }).click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some((e) => e.textContent === '.status_code = "error"'));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-testid="query-chip-text"]')).some(
+        (e) => e.textContent === '.status_code = "error"',
+      ),
+    );
     await page.waitForFunction(() => {
-      const rates = Array.from(document.querySelectorAll('[data-testid="group-value"][data-column=".error_rate"]')).map((e) => e.textContent);
+      const rates = Array.from(document.querySelectorAll('[data-testid="group-value"][data-column=".error_rate"]')).map(
+        (e) => e.textContent,
+      );
       return rates.length > 0 && rates.every((t) => t === '100%');
     });
 
@@ -316,7 +384,9 @@ describe('tracing screens', () => {
     await page.waitForURL(/\/overview\/1\/systems/);
     await page.getByTestId('overview').waitFor();
     await page.getByTestId('quick-metric').first().waitFor();
-    const metrics = await page.getByTestId('quick-metric').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+    const metrics = await page
+      .getByTestId('quick-metric')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
     expect(metrics).toEqual(expect.arrayContaining(['spans', 'http', 'db', 'memdb', 'failures']));
     await page.getByTestId('group-row').first().waitFor();
     await expect(page.getByTestId('groups-card').innerText()).resolves.toContain('.system overview');
@@ -329,14 +399,24 @@ describe('tracing screens', () => {
     await page.getByTestId('quick-filter-option').filter({ hasText: 'checkout' }).click();
     await page.keyboard.press('Escape');
     await page.waitForURL(/query=where\+service\.name/);
-    await page.waitForFunction(() => !Array.from(document.querySelectorAll('[data-testid="group-name"]')).some((e) => e.textContent?.includes('http:frontend')));
+    await page.waitForFunction(
+      () =>
+        !Array.from(document.querySelectorAll('[data-testid="group-name"]')).some((e) =>
+          e.textContent?.includes('http:frontend'),
+        ),
+    );
     await expect(page.getByTestId('group-name').allInnerTexts()).resolves.toContain('.system="http:checkout"');
     await screenshot(page, 'tracing-21-overview-filtered');
 
     // Slowest groups, sorted by p50 descending, with 'View groups' into Explore spans.
     await page.getByTestId('overview-tab').filter({ hasText: 'Slowest groups' }).click();
     await page.waitForURL(/slowest-groups/);
-    await page.getByTestId('groups-card').filter({ hasText: 'Slowest groups' }).locator('[data-testid="group-value"][data-column="p50(.duration)"]').first().waitFor();
+    await page
+      .getByTestId('groups-card')
+      .filter({ hasText: 'Slowest groups' })
+      .locator('[data-testid="group-value"][data-column="p50(.duration)"]')
+      .first()
+      .waitFor();
     const p50 = await page.locator('[data-testid="group-value"][data-column="p50(.duration)"]').allInnerTexts();
     expect(p50.length).toBeGreaterThan(1);
     await screenshot(page, 'tracing-22-overview-slowest');

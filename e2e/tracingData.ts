@@ -7,7 +7,9 @@ import { bigDemoTrace, demoTraces } from '../packages/server/src/demo/demoTraces
 type OtlpSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; status?: { code: number } };
 
 export function spansOf(body: { resourceSpans: unknown[] }): OtlpSpan[] {
-  return body.resourceSpans.flatMap((rs) => (rs as { scopeSpans: { spans: OtlpSpan[] }[] }).scopeSpans.flatMap((ss) => ss.spans));
+  return body.resourceSpans.flatMap((rs) =>
+    (rs as { scopeSpans: { spans: OtlpSpan[] }[] }).scopeSpans.flatMap((ss) => ss.spans),
+  );
 }
 
 export async function sendOtlp(baseUrl: string, dsn: string, body: unknown): Promise<void> {

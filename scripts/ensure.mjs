@@ -28,8 +28,18 @@ function newestMtime(dir) {
 /** npm install when node_modules is missing or older than package-lock.json / a package.json. */
 export function ensureDependencies() {
   const marker = join(root, 'node_modules/.package-lock.json');
-  const manifests = ['package.json', 'package-lock.json', 'packages/shared/package.json', 'packages/server/package.json', 'packages/web/package.json', 'e2e/package.json', 'bench/package.json'];
-  const stale = !existsSync(marker) || manifests.some((m) => existsSync(join(root, m)) && statSync(join(root, m)).mtimeMs > statSync(marker).mtimeMs);
+  const manifests = [
+    'package.json',
+    'package-lock.json',
+    'packages/shared/package.json',
+    'packages/server/package.json',
+    'packages/web/package.json',
+    'e2e/package.json',
+    'bench/package.json',
+  ];
+  const stale =
+    !existsSync(marker) ||
+    manifests.some((m) => existsSync(join(root, m)) && statSync(join(root, m)).mtimeMs > statSync(marker).mtimeMs);
   if (!stale) return;
   console.log('Installing dependencies (npm install)...');
   run('npm', ['install', '--no-audit', '--no-fund']);
@@ -59,12 +69,17 @@ function ensureDebian(what, present, packages) {
 
 /** Debian's chromium for the browser tests. */
 export function ensureChromium() {
-  ensureDebian('Browser tests need /usr/bin/chromium', () => existsSync('/usr/bin/chromium'), ['chromium', 'fonts-liberation']);
+  ensureDebian('Browser tests need /usr/bin/chromium', () => existsSync('/usr/bin/chromium'), [
+    'chromium',
+    'fonts-liberation',
+  ]);
 }
 
 /** Debian's Prometheus (2.42): the remote write test scrapes a target with it and writes into Lantern. */
 export function ensurePrometheus() {
-  ensureDebian('The remote write test needs /usr/bin/prometheus', () => existsSync('/usr/bin/prometheus'), ['prometheus']);
+  ensureDebian('The remote write test needs /usr/bin/prometheus', () => existsSync('/usr/bin/prometheus'), [
+    'prometheus',
+  ]);
 }
 
 /**
@@ -74,6 +89,10 @@ export function ensurePrometheus() {
  */
 export function ensurePostgres() {
   if (process.env.LANTERN_TEST_PG_URL) return;
-  const present = () => existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')));
-  ensureDebian('The metadata tests need PostgreSQL server binaries (/usr/lib/postgresql/*/bin)', present, ['postgresql']);
+  const present = () =>
+    existsSync('/usr/lib/postgresql') &&
+    readdirSync('/usr/lib/postgresql').some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')));
+  ensureDebian('The metadata tests need PostgreSQL server binaries (/usr/lib/postgresql/*/bin)', present, [
+    'postgresql',
+  ]);
 }

@@ -20,7 +20,12 @@ export interface LogsRateResult {
   rawInsertRowsPerSec: number;
 }
 
-export async function measureLogsRate(opts: { seconds: number; clients: number; recordsPerRequest: number; batchRows: number }): Promise<LogsRateResult> {
+export async function measureLogsRate(opts: {
+  seconds: number;
+  clients: number;
+  recordsPerRequest: number;
+  batchRows: number;
+}): Promise<LogsRateResult> {
   const factory = new RequestFactory(opts.recordsPerRequest, PROJECT1_TOKEN);
   let seq = 0;
   const next = () => factory.next('logs-proto', 'ab' + (seq++).toString(16).padStart(30, '0'));
@@ -29,12 +34,14 @@ export async function measureLogsRate(opts: { seconds: number; clients: number; 
   let acked = 0;
   const end = Date.now() + opts.seconds * 1000;
   const started = Date.now();
-  await Promise.all(Array.from({ length: opts.clients }, async () => {
-    while (Date.now() < end) {
-      const res = await send(lantern.baseUrl, next());
-      if (res.status === 200) acked += opts.recordsPerRequest;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: opts.clients }, async () => {
+      while (Date.now() < end) {
+        const res = await send(lantern.baseUrl, next());
+        if (res.status === 200) acked += opts.recordsPerRequest;
+      }
+    }),
+  );
   const endToEnd = acked / ((Date.now() - started) / 1000);
   await lantern.stop();
   removeDataDir(lantern.dataDir);
@@ -52,7 +59,12 @@ export async function measureLogsRate(opts: { seconds: number; clients: number; 
   const decodeRate = decoded / ((performance.now() - t0) / 1000);
 
   const dir = mkdtempSync(join(tmpdir(), 'lantern-logs-raw-'));
-  const store = openChdbStore({ path: join(dir, 'ch'), ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2 * 1024 ** 3, maxThreads: 2 });
+  const store = openChdbStore({
+    path: join(dir, 'ch'),
+    ttl: { spansDays: 30, metricsDays: 90 },
+    maxMemoryUsage: 2 * 1024 ** 3,
+    maxThreads: 2,
+  });
   await store.migrate();
   const batch = [];
   while (batch.length < opts.batchRows) batch.push(...normalizeLogs(decodeLogsProto(next().body), opt, now));

@@ -62,16 +62,36 @@ async function main(command: string | undefined): Promise<boolean> {
         kinds: ['traces-proto', 'logs-proto'],
       });
       removeDataDir(r.dataDir);
-      report('overload', { ...r, peakRssMiB: Math.round(r.peakRssBytes / 1024 ** 2), lostCount: r.lost.length, lost: r.lost.slice(0, 20) });
-      return r.lost.length === 0 && !(r.statuses['0'] > 0) && Object.keys(r.statuses).every((s) => ['200', '429'].includes(s));
+      report('overload', {
+        ...r,
+        peakRssMiB: Math.round(r.peakRssBytes / 1024 ** 2),
+        lostCount: r.lost.length,
+        lost: r.lost.slice(0, 20),
+      });
+      return (
+        r.lost.length === 0 &&
+        !(r.statuses['0'] > 0) &&
+        Object.keys(r.statuses).every((s) => ['200', '429'].includes(s))
+      );
     }
     case 'fuzz': {
-      const r = await runFuzz({ httpCases: n(args.http, 20000), grpcCases: n(args.grpc, 3000), seed, concurrency: 12, timeoutMs: 15_000 });
+      const r = await runFuzz({
+        httpCases: n(args.http, 20000),
+        grpcCases: n(args.grpc, 3000),
+        seed,
+        concurrency: 12,
+        timeoutMs: 15_000,
+      });
       report('fuzz', { seed, ...r });
       return r.failures.length === 0 && r.aliveAfter;
     }
     case 'logs-rate': {
-      const r = await measureLogsRate({ seconds: n(args.seconds, 20), clients: n(args.clients, 8), recordsPerRequest: 1000, batchRows: 20_000 });
+      const r = await measureLogsRate({
+        seconds: n(args.seconds, 20),
+        clients: n(args.clients, 8),
+        recordsPerRequest: 1000,
+        batchRows: 20_000,
+      });
       report('logs-rate', r);
       return true;
     }

@@ -39,10 +39,18 @@ if (!(batches > 0 && batchRows > 0)) throw new Error('--batches and --batch-rows
 const pool = buildRequestPool({ requests: 32, spansPerRequest: 1000, seed: 1 });
 const project = { projectId: 1, groupByEnv: false, groupFuncsByService: false };
 const rows = pool.bodies.flatMap((b) => normalizeTraces(decodeTracesProto(b), project));
-const encoded = [0, 1, 2].map((i) => encodeSpans(Array.from({ length: batchRows }, (_, j) => rows[(i * batchRows + j) % rows.length])));
+const encoded = [0, 1, 2].map((i) =>
+  encodeSpans(Array.from({ length: batchRows }, (_, j) => rows[(i * batchRows + j) % rows.length])),
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-engine-cost-'));
-const store = openChdbStore({ path: dir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2, ...(args['span-metrics'] === 'off' ? { spanMetrics: [] } : {}) });
+const store = openChdbStore({
+  path: dir,
+  ttl: { spansDays: 30, metricsDays: 90 },
+  maxMemoryUsage: 4 * 1024 ** 3,
+  maxThreads: 2,
+  ...(args['span-metrics'] === 'off' ? { spanMetrics: [] } : {}),
+});
 const none = Buffer.alloc(0);
 try {
   await store.migrate();
@@ -62,7 +70,7 @@ try {
   const wall = (performance.now() - t0) / 1000;
   const cpuInsert = process.cpuUsage(cpu0);
   // Merges still running after the last insert belong to these rows too.
-  for (let idle = 0; idle < 6; ) {
+  for (let idle = 0; idle < 6;) {
     await new Promise((r) => setTimeout(r, 500));
     const [{ n }] = await store.query<{ n: string }>(sql`SELECT count() AS n FROM system.merges`);
     idle = Number(n) === 0 ? idle + 1 : 0;
@@ -77,7 +85,9 @@ try {
   )
     .map((p) => `${p.table} ${p.parts}`)
     .join(', ');
-  console.log(`tables ${args.tables}${args['no-merges'] ? ', merges stopped' : ''}, metrics from spans ${args['span-metrics']}; ${batches} batches of ${batchRows} rows`);
+  console.log(
+    `tables ${args.tables}${args['no-merges'] ? ', merges stopped' : ''}, metrics from spans ${args['span-metrics']}; ${batches} batches of ${batchRows} rows`,
+  );
   console.log(`insert rate      ${(n / wall / 1000).toFixed(1)}k rows/s (one batch at a time)`);
   console.log(`engine CPU       ${us(cpuInsert)} µs/row while inserting, ${us(cpuAll)} µs/row once merges settled`);
   console.log(`active parts     ${parts}`);

@@ -112,7 +112,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
           result.requests++;
           result.spans += opts.spansPerRequest;
           result.latenciesMs.push(done - started);
-          result.perSecond[Math.min(result.perSecond.length - 1, Math.floor((done - windowStart) / 1000))] += opts.spansPerRequest;
+          result.perSecond[Math.min(result.perSecond.length - 1, Math.floor((done - windowStart) / 1000))] +=
+            opts.spansPerRequest;
         }
       } else if (reply.status === 429) {
         result.throttled++;

@@ -75,7 +75,13 @@ export function summariseProfile(path: string, top = 25): ProfileSummary {
     [...m]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([k, ms]) => ({ [key]: k, ms: Math.round(ms), pct: Math.round((1000 * ms) / totalMs) / 10 }) as { [P in K]: string } & { ms: number; pct: number });
+      .map(
+        ([k, ms]) =>
+          ({ [key]: k, ms: Math.round(ms), pct: Math.round((1000 * ms) / totalMs) / 10 }) as { [P in K]: string } & {
+            ms: number;
+            pct: number;
+          },
+      );
   return {
     totalMs: Math.round(totalMs),
     byFunction: rank(fnMs, 'name'),

@@ -40,7 +40,13 @@ export function buildRequestPool(opts: { requests: number; spansPerRequest: numb
     bodies.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
   const spans = opts.requests * opts.spansPerRequest;
-  return { bodies, spansPerRequest: opts.spansPerRequest, events, spanAttrs: spanAttrs / spans, totalAttrs: totalAttrs / spans };
+  return {
+    bodies,
+    spansPerRequest: opts.spansPerRequest,
+    events,
+    spanAttrs: spanAttrs / spans,
+    totalAttrs: totalAttrs / spans,
+  };
 }
 
 /** `[u32 length][bytes]...`: enough for a child process to get the very same bodies back. */
@@ -57,7 +63,7 @@ export function writePoolFile(path: string, bodies: readonly Buffer[]): void {
 export function readPoolFile(path: string): Buffer[] {
   const all = readFileSync(path);
   const bodies: Buffer[] = [];
-  for (let off = 0; off < all.length; ) {
+  for (let off = 0; off < all.length;) {
     const len = all.readUInt32LE(off);
     bodies.push(all.subarray(off + 4, off + 4 + len));
     off += 4 + len;

@@ -151,7 +151,11 @@ async function main(): Promise<void> {
     writePoolFile(poolFile, pool.bodies);
     const ab = abVariants(work);
     if (ab) {
-      const rounds = await runAb({ rounds: ab.rounds, variants: ab.variants, measure: (l) => measureLoad(l, pool.bodies) });
+      const rounds = await runAb({
+        rounds: ab.rounds,
+        variants: ab.variants,
+        measure: (l) => measureLoad(l, pool.bodies),
+      });
       console.log(formatAb(ab.title, rounds));
       return;
     }
@@ -159,7 +163,8 @@ async function main(): Promise<void> {
     const env: Record<string, string> = { ...serverEnv };
     if (args['cpu-prof']) {
       mkdirSync(profDir, { recursive: true });
-      env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import=${join(ROOT, 'bench/ingest/cpuProfilePreload.mjs')}`.trim();
+      env.NODE_OPTIONS =
+        `${process.env.NODE_OPTIONS ?? ''} --import=${join(ROOT, 'bench/ingest/cpuProfilePreload.mjs')}`.trim();
       env.LANTERN_BENCH_PROF_DIR = profDir;
     }
     const lantern = await startLantern({ env });
@@ -207,7 +212,9 @@ async function main(): Promise<void> {
     };
     console.log(formatSummary(result));
     if (args.json) {
-      const file = args.json.endsWith('.json') ? args.json : join(args.json, `ingest-${result.date.slice(0, 19).replace(/:/g, '')}.json`);
+      const file = args.json.endsWith('.json')
+        ? args.json
+        : join(args.json, `ingest-${result.date.slice(0, 19).replace(/:/g, '')}.json`);
       mkdirSync(join(file, '..'), { recursive: true });
       writeFileSync(file, `${JSON.stringify({ ...result, load: { ...load, latenciesMs: undefined } }, null, 2)}\n`);
       console.log(`\nwrote ${file}`);

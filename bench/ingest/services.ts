@@ -19,12 +19,54 @@ export interface Service {
 }
 
 export const SERVICES: Record<ServiceName, Service> = {
-  frontend: { name: 'frontend', language: 'nodejs', sdkVersion: '1.30.1', runtime: 'nodejs', version: '2.14.0', hosts: ['web-1', 'web-2', 'web-3'] },
-  checkout: { name: 'checkout', language: 'go', sdkVersion: '1.34.0', runtime: 'go', version: '1.8.3', hosts: ['app-1', 'app-2'] },
-  cart: { name: 'cart', language: 'dotnet', sdkVersion: '1.11.2', runtime: '.NET', version: '3.2.0', hosts: ['app-1', 'app-3'] },
-  payment: { name: 'payment', language: 'java', sdkVersion: '1.48.0', runtime: 'OpenJDK Runtime Environment', version: '5.0.1', hosts: ['pay-1', 'pay-2'] },
-  shipping: { name: 'shipping', language: 'python', sdkVersion: '1.31.1', runtime: 'cpython', version: '0.9.12', hosts: ['worker-1', 'worker-2'] },
-  catalog: { name: 'catalog', language: 'go', sdkVersion: '1.34.0', runtime: 'go', version: '4.1.0', hosts: ['app-2', 'app-3'] },
+  frontend: {
+    name: 'frontend',
+    language: 'nodejs',
+    sdkVersion: '1.30.1',
+    runtime: 'nodejs',
+    version: '2.14.0',
+    hosts: ['web-1', 'web-2', 'web-3'],
+  },
+  checkout: {
+    name: 'checkout',
+    language: 'go',
+    sdkVersion: '1.34.0',
+    runtime: 'go',
+    version: '1.8.3',
+    hosts: ['app-1', 'app-2'],
+  },
+  cart: {
+    name: 'cart',
+    language: 'dotnet',
+    sdkVersion: '1.11.2',
+    runtime: '.NET',
+    version: '3.2.0',
+    hosts: ['app-1', 'app-3'],
+  },
+  payment: {
+    name: 'payment',
+    language: 'java',
+    sdkVersion: '1.48.0',
+    runtime: 'OpenJDK Runtime Environment',
+    version: '5.0.1',
+    hosts: ['pay-1', 'pay-2'],
+  },
+  shipping: {
+    name: 'shipping',
+    language: 'python',
+    sdkVersion: '1.31.1',
+    runtime: 'cpython',
+    version: '0.9.12',
+    hosts: ['worker-1', 'worker-2'],
+  },
+  catalog: {
+    name: 'catalog',
+    language: 'go',
+    sdkVersion: '1.34.0',
+    runtime: 'go',
+    version: '4.1.0',
+    hosts: ['app-2', 'app-3'],
+  },
 };
 
 export const ENVIRONMENT = 'production';
@@ -124,12 +166,40 @@ export function rpc(rng: Rng, side: 'server' | 'client', service: string, method
 }
 
 const SQL: { op: string; table: string; text: (rng: Rng) => string }[] = [
-  { op: 'SELECT', table: 'orders', text: (r) => `SELECT id, status, total_cents, created_at FROM orders WHERE customer_id = ${r.int(1, 90_000)} ORDER BY created_at DESC LIMIT 20` },
-  { op: 'SELECT', table: 'products', text: (r) => `SELECT p.id, p.name, p.price_cents, s.quantity FROM products p JOIN stock s ON s.product_id = p.id WHERE p.id IN (${r.int(1, 9000)}, ${r.int(1, 9000)}, ${r.int(1, 9000)})` },
-  { op: 'INSERT', table: 'payments', text: (r) => `INSERT INTO payments (order_id, amount_cents, currency, provider_ref) VALUES (${r.int(1, 1e6)}, ${r.int(100, 90_000)}, 'EUR', 'ch_${r.hex(12)}')` },
-  { op: 'UPDATE', table: 'orders', text: (r) => `UPDATE orders SET status = 'paid', updated_at = now() WHERE id = ${r.int(1, 1e6)}` },
-  { op: 'SELECT', table: 'customers', text: (r) => `SELECT id, email, country FROM customers WHERE id = ${r.int(1, 90_000)}` },
-  { op: 'INSERT', table: 'shipments', text: (r) => `INSERT INTO shipments (order_id, carrier, eta) VALUES (${r.int(1, 1e6)}, 'dhl', '2026-12-0${r.int(1, 9)}')` },
+  {
+    op: 'SELECT',
+    table: 'orders',
+    text: (r) =>
+      `SELECT id, status, total_cents, created_at FROM orders WHERE customer_id = ${r.int(1, 90_000)} ORDER BY created_at DESC LIMIT 20`,
+  },
+  {
+    op: 'SELECT',
+    table: 'products',
+    text: (r) =>
+      `SELECT p.id, p.name, p.price_cents, s.quantity FROM products p JOIN stock s ON s.product_id = p.id WHERE p.id IN (${r.int(1, 9000)}, ${r.int(1, 9000)}, ${r.int(1, 9000)})`,
+  },
+  {
+    op: 'INSERT',
+    table: 'payments',
+    text: (r) =>
+      `INSERT INTO payments (order_id, amount_cents, currency, provider_ref) VALUES (${r.int(1, 1e6)}, ${r.int(100, 90_000)}, 'EUR', 'ch_${r.hex(12)}')`,
+  },
+  {
+    op: 'UPDATE',
+    table: 'orders',
+    text: (r) => `UPDATE orders SET status = 'paid', updated_at = now() WHERE id = ${r.int(1, 1e6)}`,
+  },
+  {
+    op: 'SELECT',
+    table: 'customers',
+    text: (r) => `SELECT id, email, country FROM customers WHERE id = ${r.int(1, 90_000)}`,
+  },
+  {
+    op: 'INSERT',
+    table: 'shipments',
+    text: (r) =>
+      `INSERT INTO shipments (order_id, carrier, eta) VALUES (${r.int(1, 1e6)}, 'dhl', '2026-12-0${r.int(1, 9)}')`,
+  },
 ];
 
 export function sqlQuery(rng: Rng, system: 'postgresql' | 'mysql', dbName: string, peer: string): SpanShape {
@@ -149,7 +219,9 @@ export function sqlQuery(rng: Rng, system: 'postgresql' | 'mysql', dbName: strin
       int('net.peer.port', system === 'mysql' ? 3306 : 5432),
       str('net.transport', 'ip_tcp'),
       ...(q.op === 'SELECT' ? [int('db.response.returned_rows', rng.int(0, 20))] : []),
-      ...(rng.chance(0.3) ? [str('thread.name', `pool-1-thread-${rng.int(1, 16)}`), int('thread.id', rng.int(20, 80))] : []),
+      ...(rng.chance(0.3)
+        ? [str('thread.name', `pool-1-thread-${rng.int(1, 16)}`), int('thread.id', rng.int(20, 80))]
+        : []),
     ],
   };
 }
@@ -193,7 +265,11 @@ export function messaging(rng: Rng, side: 'producer' | 'consumer', topic: string
   if (side === 'consumer') {
     attrs.push(str('messaging.kafka.consumer.group', group), int('messaging.kafka.message.offset', rng.int(1, 5e6)));
   }
-  return { name: `${topic} ${side === 'producer' ? 'publish' : 'process'}`, kind: side === 'producer' ? KIND.producer : KIND.consumer, attrs };
+  return {
+    name: `${topic} ${side === 'producer' ? 'publish' : 'process'}`,
+    kind: side === 'producer' ? KIND.producer : KIND.consumer,
+    attrs,
+  };
 }
 
 export function func(rng: Rng, svc: Service, fn: string): SpanShape {

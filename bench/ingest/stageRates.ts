@@ -56,7 +56,10 @@ async function main(): Promise<void> {
   const rawSeconds = Number(rawSecondsArg);
 
   const requests: OtlpTracesRequest[] = bodies.map((b) => decodeTracesProto(b));
-  const spans = requests.reduce((n, r) => n + r.resourceSpans.reduce((m, rs) => m + rs.scopeSpans.reduce((k, ss) => k + ss.spans.length, 0), 0), 0);
+  const spans = requests.reduce(
+    (n, r) => n + r.resourceSpans.reduce((m, rs) => m + rs.scopeSpans.reduce((k, ss) => k + ss.spans.length, 0), 0),
+    0,
+  );
   const rowsPerRequest = requests.map((r) => normalizeTraces(r, PROJECT));
   const rows: SpanRow[] = rowsPerRequest.flat();
 
@@ -80,7 +83,12 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-raw-'));
   const raw = { batches: 0, rows: 0, seconds: 0, rowsPerSec: 0, spansPerSec: 0 };
   try {
-    const store = openChdbStore({ path: dir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
+    const store = openChdbStore({
+      path: dir,
+      ttl: { spansDays: 30, metricsDays: 90 },
+      maxMemoryUsage: 4 * 1024 ** 3,
+      maxThreads: 2,
+    });
     await store.migrate();
     // Each batch is staged as the prepare workers do, then inserted (the staging write is timed too).
     const insert = (b: EncodedSpans) => store.insertStagedSpans([stageSpans(store.stagingDir, b)]);
@@ -102,7 +110,12 @@ async function main(): Promise<void> {
 
   let stored: StageRates['stored'];
   if (serverChDir) {
-    const store = openChdbStore({ path: serverChDir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
+    const store = openChdbStore({
+      path: serverChDir,
+      ttl: { spansDays: 30, metricsDays: 90 },
+      maxMemoryUsage: 4 * 1024 ** 3,
+      maxThreads: 2,
+    });
     const [c] = await store.query<{ spans: string; events: string }>(
       sql`SELECT countIf(event_name = '') AS spans, countIf(event_name != '') AS events FROM spans_index`,
     );

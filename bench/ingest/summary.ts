@@ -49,7 +49,9 @@ export function formatSummary(r: IngestBenchResult): string {
       `${r.pool.bytesPerRequest.toLocaleString('en')} B/request; ${r.pool.spanAttrs.toFixed(1)} span attrs (+ resource: ${r.pool.totalAttrs.toFixed(1)}); ` +
       `${r.pool.eventsPerSpan.toFixed(3)} events/span`,
     `server          batch_rows ${r.settings.ingest.batch_rows}, flush ${r.settings.ingest.flush_interval_ms} ms, queue ${r.settings.ingest.queue_rows} rows` +
-      (Object.keys(r.settings.serverEnv).length ? ` (overrides: ${JSON.stringify(r.settings.serverEnv)})` : ' (defaults)'),
+      (Object.keys(r.settings.serverEnv).length
+        ? ` (overrides: ${JSON.stringify(r.settings.serverEnv)})`
+        : ' (defaults)'),
     '',
     `end to end      ${k(e2e)} spans/s (ack after commit)   target >= ${k(TARGET_SPANS_PER_SEC)}: ${e2e >= TARGET_SPANS_PER_SEC ? 'MET' : 'NOT MET'}`,
     `                ${(load.requests / seconds).toFixed(1)} requests/s; per second min ${k(Math.min(...steady))} / max ${k(Math.max(...steady))} spans`,

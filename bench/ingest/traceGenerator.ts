@@ -1,4 +1,13 @@
-import { fixed64, bool, int, str, type PbEvent, type PbResourceSpans, type PbSpan, type PbTracesRequest } from './otlpProto';
+import {
+  fixed64,
+  bool,
+  int,
+  str,
+  type PbEvent,
+  type PbResourceSpans,
+  type PbSpan,
+  type PbTracesRequest,
+} from './otlpProto';
 import type { Rng } from './rng';
 import {
   SERVICES,
@@ -52,7 +61,13 @@ function childWindow(rng: Rng, parent: Window): Window {
   return { start: parent.start + BigInt(Math.round(offset)), durNs: Math.round(dur) };
 }
 
-function emit(ctx: TraceCtx, svcName: ServiceName, parentId: Uint8Array | undefined, w: Window, shape: SpanShape): Uint8Array {
+function emit(
+  ctx: TraceCtx,
+  svcName: ServiceName,
+  parentId: Uint8Array | undefined,
+  w: Window,
+  shape: SpanShape,
+): Uint8Array {
   const { rng } = ctx;
   const service = SERVICES[svcName];
   const host = (ctx.hosts[svcName] ??= rng.pick(service.hosts));
@@ -81,7 +96,10 @@ function emit(ctx: TraceCtx, svcName: ServiceName, parentId: Uint8Array | undefi
       name: 'log',
       attributes: [
         str('log.severity', rng.pick(['INFO', 'WARN', 'DEBUG'])),
-        str('log.message', `retrying request ${rng.hex(8)} after ${rng.int(1, 5)} attempts (backoff ${rng.int(10, 900)}ms)`),
+        str(
+          'log.message',
+          `retrying request ${rng.hex(8)} after ${rng.int(1, 5)} attempts (backoff ${rng.int(10, 900)}ms)`,
+        ),
         int('retry.attempt', rng.int(1, 5)),
       ],
     });
@@ -118,13 +136,26 @@ function frontend(ctx: TraceCtx, w: Window): void {
   const { rng } = ctx;
   const r = rng.pick(ROUTES);
   const target = r.route.replace(':id', rng.hex(10).toUpperCase());
-  const root = emit(ctx, 'frontend', undefined, w, httpServer(rng, r.route, target, r.method, rng.chance(0.03) ? 500 : 200));
-  if (ctx.left > 0 && rng.chance(0.5)) emit(ctx, 'frontend', root, childWindow(rng, w), func(rng, SERVICES.frontend, 'session.load'));
+  const root = emit(
+    ctx,
+    'frontend',
+    undefined,
+    w,
+    httpServer(rng, r.route, target, r.method, rng.chance(0.03) ? 500 : 200),
+  );
+  if (ctx.left > 0 && rng.chance(0.5))
+    emit(ctx, 'frontend', root, childWindow(rng, w), func(rng, SERVICES.frontend, 'session.load'));
   for (let calls = 0; ctx.left > 0 && calls < 6; calls++) {
     const next = calls === 0 ? r.next : rng.pick(['checkout', 'catalog'] as const);
     const cw = childWindow(rng, w);
     const path = next === 'checkout' ? '/checkout/v1/orders' : `/catalog/v1/products/${rng.int(1, 9000)}`;
-    const client = emit(ctx, 'frontend', root, cw, httpClient(rng, next, path, next === 'checkout' ? 'POST' : 'GET', 200));
+    const client = emit(
+      ctx,
+      'frontend',
+      root,
+      cw,
+      httpClient(rng, next, path, next === 'checkout' ? 'POST' : 'GET', 200),
+    );
     if (ctx.left <= 0) break;
     if (next === 'checkout') checkout(ctx, client, childWindow(rng, cw), path);
     else catalog(ctx, client, childWindow(rng, cw), path);
@@ -157,14 +188,23 @@ function checkout(ctx: TraceCtx, parent: Uint8Array, w: Window, path: string): v
 function cart(ctx: TraceCtx, parent: Uint8Array, w: Window): void {
   const { rng } = ctx;
   const server = emit(ctx, 'cart', parent, w, rpc(rng, 'server', 'CartService', 'GetCart', 'checkout'));
-  for (let i = rng.int(1, 4); i > 0 && ctx.left > 0; i--) emit(ctx, 'cart', server, childWindow(rng, w), redisCommand(rng));
+  for (let i = rng.int(1, 4); i > 0 && ctx.left > 0; i--)
+    emit(ctx, 'cart', server, childWindow(rng, w), redisCommand(rng));
 }
 
 function payment(ctx: TraceCtx, parent: Uint8Array, w: Window): void {
   const { rng } = ctx;
   const server = emit(ctx, 'payment', parent, w, rpc(rng, 'server', 'PaymentService', 'Charge', 'checkout'));
-  for (let i = rng.int(1, 3); i > 0 && ctx.left > 0; i--) emit(ctx, 'payment', server, childWindow(rng, w), sqlQuery(rng, 'postgresql', 'payments', 'pg-main'));
-  if (ctx.left > 0) emit(ctx, 'payment', server, childWindow(rng, w), httpClient(rng, 'api.stripe.com', '/v1/charges', 'POST', rng.chance(0.02) ? 402 : 200));
+  for (let i = rng.int(1, 3); i > 0 && ctx.left > 0; i--)
+    emit(ctx, 'payment', server, childWindow(rng, w), sqlQuery(rng, 'postgresql', 'payments', 'pg-main'));
+  if (ctx.left > 0)
+    emit(
+      ctx,
+      'payment',
+      server,
+      childWindow(rng, w),
+      httpClient(rng, 'api.stripe.com', '/v1/charges', 'POST', rng.chance(0.02) ? 402 : 200),
+    );
 }
 
 function shipping(ctx: TraceCtx, parent: Uint8Array, w: Window): void {
@@ -172,14 +212,16 @@ function shipping(ctx: TraceCtx, parent: Uint8Array, w: Window): void {
   if (ctx.left <= 0) return;
   const consumer = emit(ctx, 'shipping', parent, w, messaging(rng, 'consumer', 'orders', 'shipping'));
   if (ctx.left > 0) emit(ctx, 'shipping', consumer, childWindow(rng, w), func(rng, SERVICES.shipping, 'rates.quote'));
-  for (let i = rng.int(1, 2); i > 0 && ctx.left > 0; i--) emit(ctx, 'shipping', consumer, childWindow(rng, w), sqlQuery(rng, 'mysql', 'shipping', 'mysql-ship'));
+  for (let i = rng.int(1, 2); i > 0 && ctx.left > 0; i--)
+    emit(ctx, 'shipping', consumer, childWindow(rng, w), sqlQuery(rng, 'mysql', 'shipping', 'mysql-ship'));
 }
 
 function catalog(ctx: TraceCtx, parent: Uint8Array, w: Window, path: string): void {
   const { rng } = ctx;
   const server = emit(ctx, 'catalog', parent, w, httpServer(rng, '/catalog/v1/products/{id}', path, 'GET', 200));
   if (ctx.left > 0) emit(ctx, 'catalog', server, childWindow(rng, w), redisCommand(rng));
-  for (let i = rng.int(1, 3); i > 0 && ctx.left > 0; i--) emit(ctx, 'catalog', server, childWindow(rng, w), sqlQuery(rng, 'postgresql', 'catalog', 'pg-catalog'));
+  for (let i = rng.int(1, 3); i > 0 && ctx.left > 0; i--)
+    emit(ctx, 'catalog', server, childWindow(rng, w), sqlQuery(rng, 'postgresql', 'catalog', 'pg-catalog'));
   if (ctx.left > 0) emit(ctx, 'catalog', server, childWindow(rng, w), func(rng, SERVICES.catalog, 'pricing.Apply'));
 }
 
@@ -215,7 +257,9 @@ export function generateRequest(rng: Rng, nowNs: bigint, spans: number): { reque
     const { service, host } = list[0];
     resourceSpans.push({
       resource: { attributes: resourceAttrs(service, host, 1000 + service.hosts.indexOf(host) * 17) },
-      scopeSpans: [{ scope: { name: `shop/${service.name}`, version: service.version }, spans: list.map((g) => g.span) }],
+      scopeSpans: [
+        { scope: { name: `shop/${service.name}`, version: service.version }, spans: list.map((g) => g.span) },
+      ],
     });
   }
   return { request: { resourceSpans }, events };
@@ -223,7 +267,10 @@ export function generateRequest(rng: Rng, nowNs: bigint, spans: number): { reque
 
 const EXCEPTIONS = [
   { type: 'TimeoutError', message: 'deadline exceeded after 2000ms waiting for upstream' },
-  { type: 'java.sql.SQLTransientConnectionException', message: 'HikariPool-1 - Connection is not available, request timed out after 30000ms.' },
+  {
+    type: 'java.sql.SQLTransientConnectionException',
+    message: 'HikariPool-1 - Connection is not available, request timed out after 30000ms.',
+  },
   { type: 'ValueError', message: 'invalid postcode for country DE' },
   { type: '*errors.errorString', message: 'context canceled' },
   { type: 'System.InvalidOperationException', message: 'Sequence contains no elements' },
@@ -232,6 +279,7 @@ const EXCEPTIONS = [
 function stacktrace(rng: Rng, svc: Service, type: string, message: string): string {
   const frames = rng.int(4, 12);
   let s = `${type}: ${message}\n`;
-  for (let i = 0; i < frames; i++) s += `    at ${svc.name}.handler${rng.int(1, 40)} (/srv/${svc.name}/src/mod${rng.int(1, 30)}.js:${rng.int(1, 500)}:${rng.int(1, 80)})\n`;
+  for (let i = 0; i < frames; i++)
+    s += `    at ${svc.name}.handler${rng.int(1, 40)} (/srv/${svc.name}/src/mod${rng.int(1, 30)}.js:${rng.int(1, 500)}:${rng.int(1, 80)})\n`;
   return s;
 }

@@ -14,8 +14,22 @@ export function encodeWriteRequest(series: readonly PromSeries[]): Uint8Array {
   const w = protobuf.Writer.create();
   for (const s of series) {
     w.uint32((1 << 3) | 2).fork(); // timeseries
-    for (const [name, value] of s.labels) w.uint32((1 << 3) | 2).fork().uint32((1 << 3) | 2).string(name).uint32((2 << 3) | 2).string(value).ldelim();
-    for (const smp of s.samples) w.uint32((2 << 3) | 2).fork().uint32((1 << 3) | 1).double(smp.value).uint32(2 << 3).int64(smp.timestampMs).ldelim();
+    for (const [name, value] of s.labels)
+      w.uint32((1 << 3) | 2)
+        .fork()
+        .uint32((1 << 3) | 2)
+        .string(name)
+        .uint32((2 << 3) | 2)
+        .string(value)
+        .ldelim();
+    for (const smp of s.samples)
+      w.uint32((2 << 3) | 2)
+        .fork()
+        .uint32((1 << 3) | 1)
+        .double(smp.value)
+        .uint32(2 << 3)
+        .int64(smp.timestampMs)
+        .ldelim();
     w.ldelim();
   }
   return w.finish();

@@ -52,10 +52,18 @@ function otlpBodies(): { bodies: Buffer[]; points: number } {
   const flush = () => {
     if (!batch.length) return;
     const msg = ExportMetricsServiceRequest.fromObject({
-      resourceMetrics: [{
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'bench' } }] },
-        scopeMetrics: [{ metrics: [{ name: 'bench.requests', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: batch } }] }],
-      }],
+      resourceMetrics: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'bench' } }] },
+          scopeMetrics: [
+            {
+              metrics: [
+                { name: 'bench.requests', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: batch } },
+              ],
+            },
+          ],
+        },
+      ],
     });
     bodies.push(Buffer.from(ExportMetricsServiceRequest.encode(msg).finish()));
     batch = [];
@@ -66,7 +74,10 @@ function otlpBodies(): { bodies: Buffer[]; points: number } {
     for (let i = 0; i < SERIES; i++) {
       const a = seriesAttrs(i);
       batch.push({
-        attributes: [{ key: 'host', value: { stringValue: a.host } }, { key: 'route', value: { stringValue: a.route } }],
+        attributes: [
+          { key: 'host', value: { stringValue: a.host } },
+          { key: 'route', value: { stringValue: a.route } },
+        ],
         startTimeUnixNano: startNs,
         timeUnixNano: ns,
         asInt: inc(i, k),
@@ -86,7 +97,14 @@ function promBodies(): Buffer[] {
     for (let i = 0; i < SERIES; i++) {
       totals[i] += inc(i, k);
       const a = seriesAttrs(i);
-      series.push({ labels: [['__name__', 'bench_requests_total'], ['host', a.host], ['route', a.route]], samples: [{ value: totals[i], timestampMs: t }] });
+      series.push({
+        labels: [
+          ['__name__', 'bench_requests_total'],
+          ['host', a.host],
+          ['route', a.route],
+        ],
+        samples: [{ value: totals[i], timestampMs: t }],
+      });
     }
     return snappyLiteral(encodeWriteRequest(series));
   });
@@ -116,7 +134,10 @@ async function sendAll(bodies: Buffer[], send: (b: Buffer) => Promise<Response>)
   return (performance.now() - t0) / 1000;
 }
 
-async function timeQueries(label: string, run: () => Promise<unknown>): Promise<{ label: string; medianMs: number; p95Ms: number; maxMs: number }> {
+async function timeQueries(
+  label: string,
+  run: () => Promise<unknown>,
+): Promise<{ label: string; medianMs: number; p95Ms: number; maxMs: number }> {
   await run(); // warm
   const ms: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -138,13 +159,20 @@ async function benchLantern() {
     const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
     console.log(`sending ${points} datapoints in ${bodies.length} requests with ${CLIENTS} clients...`);
     const secs = await sendAll(bodies, (b) =>
-      fetch(`${lantern.baseUrl}/v1/metrics`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'lantern-dsn': dsn }, body: b }),
+      fetch(`${lantern.baseUrl}/v1/metrics`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-protobuf', 'lantern-dsn': dsn },
+        body: b,
+      }),
     );
     const cookie = await signIn(lantern.baseUrl);
     const query = async (hours: number, q: string, expectSeries: number) => {
       const gte = new Date(end - hours * 3600_000).toISOString();
       const lt = new Date(end).toISOString();
-      const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/1/timeseries?time_gte=${gte}&time_lt=${lt}&metric=bench.requests&alias=c&query=${encodeURIComponent(q)}`, { headers: { cookie } });
+      const res = await fetch(
+        `${lantern.baseUrl}/api/v1/metrics/1/timeseries?time_gte=${gte}&time_lt=${lt}&metric=bench.requests&alias=c&query=${encodeURIComponent(q)}`,
+        { headers: { cookie } },
+      );
       const body = (await res.json()) as { timeseries: unknown[]; query: { parts: { error: string }[] } };
       if (res.status !== 200 || body.timeseries.length !== expectSeries || body.query.parts.some((p) => p.error)) {
         throw new Error(`unexpected answer ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
@@ -152,8 +180,14 @@ async function benchLantern() {
     };
     const queries = [];
     for (const hours of [1, 24].filter((h) => h <= HOURS)) {
-      queries.push(await timeQueries(`${hours}h per_min($c) (all series summed)`, () => query(hours, 'per_min($c)', 1)));
-      queries.push(await timeQueries(`${hours}h per_min($c) | group by host (100 series out)`, () => query(hours, 'per_min($c) | group by host', 100)));
+      queries.push(
+        await timeQueries(`${hours}h per_min($c) (all series summed)`, () => query(hours, 'per_min($c)', 1)),
+      );
+      queries.push(
+        await timeQueries(`${hours}h per_min($c) | group by host (100 series out)`, () =>
+          query(hours, 'per_min($c) | group by host', 100),
+        ),
+      );
     }
     return { points, seconds: round(secs), pointsPerSec: Math.round(points / secs), queries };
   } finally {
@@ -168,12 +202,18 @@ async function benchLanternRemoteWrite() {
   const bodies = promBodies();
   const lantern = await startLantern();
   try {
-    console.log(`sending ${SERIES * times.length} samples in ${bodies.length} remote-write requests to Lantern (in time order)...`);
+    console.log(
+      `sending ${SERIES * times.length} samples in ${bodies.length} remote-write requests to Lantern (in time order)...`,
+    );
     const t0 = performance.now();
     for (const b of bodies) {
       const res = await fetch(`${lantern.baseUrl}/api/v1/prometheus/write`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', authorization: `Bearer ${PROJECT1_TOKEN}` },
+        headers: {
+          'content-type': 'application/x-protobuf',
+          'content-encoding': 'snappy',
+          authorization: `Bearer ${PROJECT1_TOKEN}`,
+        },
         body: b,
       });
       if (res.status !== 204) throw new Error(`remote write answered ${res.status}: ${await res.text()}`);
@@ -193,13 +233,17 @@ async function benchPrometheus() {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-prom-'));
   const port = await freePort();
   writeFileSync(join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 1h\n');
-  const prom: ChildProcess = spawn(args.prometheus!, [
-    `--config.file=${join(dir, 'prometheus.yml')}`,
-    `--storage.tsdb.path=${join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`,
-    '--web.enable-remote-write-receiver',
-    '--log.level=warn',
-  ], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const prom: ChildProcess = spawn(
+    args.prometheus!,
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--web.enable-remote-write-receiver',
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const base = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; ; i++) {
@@ -211,14 +255,20 @@ async function benchPrometheus() {
       if (i > 100) throw new Error('prometheus did not start');
       await new Promise((r) => setTimeout(r, 200));
     }
-    console.log(`sending ${SERIES * times.length} samples in ${bodies.length} remote-write requests (in time order)...`);
+    console.log(
+      `sending ${SERIES * times.length} samples in ${bodies.length} remote-write requests (in time order)...`,
+    );
     // One client: remote write needs samples of a series in time order.
     const secs = await (async () => {
       const t0 = performance.now();
       for (const b of bodies) {
         const res = await fetch(`${base}/api/v1/write`, {
           method: 'POST',
-          headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0' },
+          headers: {
+            'content-type': 'application/x-protobuf',
+            'content-encoding': 'snappy',
+            'x-prometheus-remote-write-version': '0.1.0',
+          },
           body: b,
         });
         if (res.status >= 300) throw new Error(`remote write answered ${res.status}: ${await res.text()}`);
@@ -227,18 +277,32 @@ async function benchPrometheus() {
       return (performance.now() - t0) / 1000;
     })();
     const query = async (hours: number, expr: string, step: number, expectSeries: number) => {
-      const params = new URLSearchParams({ query: expr, start: String((end - hours * 3600_000) / 1000), end: String(end / 1000), step: String(step) });
+      const params = new URLSearchParams({
+        query: expr,
+        start: String((end - hours * 3600_000) / 1000),
+        end: String(end / 1000),
+        step: String(step),
+      });
       const res = await fetch(`${base}/api/v1/query_range?${params}`);
       const body = (await res.json()) as { status: string; data: { result: unknown[] } };
-      if (body.status !== 'success' || body.data.result.length !== expectSeries) throw new Error(`unexpected answer: ${JSON.stringify(body).slice(0, 300)}`);
+      if (body.status !== 'success' || body.data.result.length !== expectSeries)
+        throw new Error(`unexpected answer: ${JSON.stringify(body).slice(0, 300)}`);
     };
     const queries = [];
     for (const hours of [1, 24].filter((h) => h <= HOURS)) {
       // The steps Lantern picks (1 min for 1 h, 15 min for 24 h); the window must hold two samples.
       const step = hours === 1 ? 60 : 900;
       const window = Math.max(step, (2 * STEP_MS) / 1000);
-      queries.push(await timeQueries(`${hours}h sum(increase[${window / 60}m]) step ${step / 60}m`, () => query(hours, `sum(increase(bench_requests_total[${window}s]))`, step, 1)));
-      queries.push(await timeQueries(`${hours}h sum by (host)(increase[${window / 60}m]) step ${step / 60}m`, () => query(hours, `sum by (host) (increase(bench_requests_total[${window}s]))`, step, 100)));
+      queries.push(
+        await timeQueries(`${hours}h sum(increase[${window / 60}m]) step ${step / 60}m`, () =>
+          query(hours, `sum(increase(bench_requests_total[${window}s]))`, step, 1),
+        ),
+      );
+      queries.push(
+        await timeQueries(`${hours}h sum by (host)(increase[${window / 60}m]) step ${step / 60}m`, () =>
+          query(hours, `sum by (host) (increase(bench_requests_total[${window}s]))`, step, 100),
+        ),
+      );
     }
     const samples = SERIES * times.length;
     return { samples, seconds: round(secs), samplesPerSec: Math.round(samples / secs), queries };

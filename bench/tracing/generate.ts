@@ -40,7 +40,14 @@ const columns = (totalTraces: number, startMs: number, rangeMs: number) => sql`
     if(is_error, '500', '200') AS status,
     concat('user-', toString(cityHash64(t, 18) % 10000)) AS user`;
 
-function indexInsert(first: number, count: number, totalTraces: number, startMs: number, rangeMs: number, projectId: number): SqlFragment {
+function indexInsert(
+  first: number,
+  count: number,
+  totalTraces: number,
+  startMs: number,
+  rangeMs: number,
+  projectId: number,
+): SqlFragment {
   return sql`INSERT INTO spans_index (project_id, system, group_id, time, trace_id, id, parent_id, type, kind, name, event_name, display_name,
       duration, count, status_code, status_message, standalone, link_count, event_count, event_error_count, event_log_count,
       attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement)
@@ -54,7 +61,14 @@ function indexInsert(first: number, count: number, totalTraces: number, startMs:
     FROM (SELECT number AS n FROM numbers(${param.uint32(first)}, ${param.uint32(count)}))`;
 }
 
-function dataInsert(first: number, count: number, totalTraces: number, startMs: number, rangeMs: number, projectId: number): SqlFragment {
+function dataInsert(
+  first: number,
+  count: number,
+  totalTraces: number,
+  startMs: number,
+  rangeMs: number,
+  projectId: number,
+): SqlFragment {
   return sql`INSERT INTO spans_data (project_id, trace_id, id, parent_id, time, is_event, data)
     ${columns(totalTraces, startMs, rangeMs)}
     SELECT ${param.uint32(projectId)}, tid, sid, pid, ts, typ = 'log',
@@ -67,7 +81,13 @@ function dataInsert(first: number, count: number, totalTraces: number, startMs: 
     FROM (SELECT number AS n FROM numbers(${param.uint32(first)}, ${param.uint32(count)}))`;
 }
 
-export function generationStatements(opts: { spans: number; endMs: number; rangeMs: number; chunk: number; projectId: number }): SqlFragment[] {
+export function generationStatements(opts: {
+  spans: number;
+  endMs: number;
+  rangeMs: number;
+  chunk: number;
+  projectId: number;
+}): SqlFragment[] {
   const totalTraces = Math.ceil(opts.spans / SPANS_PER_TRACE);
   const startMs = opts.endMs - opts.rangeMs;
   const out: SqlFragment[] = [];
@@ -80,7 +100,12 @@ export function generationStatements(opts: { spans: number; endMs: number; range
 }
 
 /** One trace of `spans` rows: a fan-out tree (each span has up to 8 children), 1 s long. */
-export function bigTraceStatements(opts: { spans: number; traceHex: string; startMs: number; projectId: number }): SqlFragment[] {
+export function bigTraceStatements(opts: {
+  spans: number;
+  traceHex: string;
+  startMs: number;
+  projectId: number;
+}): SqlFragment[] {
   const uuid = `${opts.traceHex.slice(0, 8)}-${opts.traceHex.slice(8, 12)}-${opts.traceHex.slice(12, 16)}-${opts.traceHex.slice(16, 20)}-${opts.traceHex.slice(20)}`;
   const w = sql`WITH number AS n, n + 1 AS sid, if(n = 0, toUInt64(0), intDiv(n - 1, 8) + 1) AS pid,
       toDateTime64(${param.float64(opts.startMs / 1000)} + n * 0.0005, 6, 'UTC') AS ts, toInt64(1000000000 - n * 900000) AS dur,

@@ -37,7 +37,10 @@ const MARKER = join(DATA_DIR, 'bench-tracing.json');
 
 async function load(): Promise<{ endMs: number }> {
   if (existsSync(MARKER)) {
-    const m = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(MARKER, 'utf8'))) as { spans: number; endMs: number };
+    const m = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(MARKER, 'utf8'))) as {
+      spans: number;
+      endMs: number;
+    };
     if (m.spans === SPANS) {
       console.log(`reusing ${SPANS} spans in ${DATA_DIR}`);
       return { endMs: m.endMs };
@@ -45,21 +48,45 @@ async function load(): Promise<{ endMs: number }> {
     throw new Error(`${DATA_DIR} holds ${m.spans} spans; use another --data-dir`);
   }
   mkdirSync(DATA_DIR, { recursive: true });
-  const store = openChdbStore({ path: join(DATA_DIR, 'ch'), ttl: { spansDays: 30, metricsDays: 30 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
+  const store = openChdbStore({
+    path: join(DATA_DIR, 'ch'),
+    ttl: { spansDays: 30, metricsDays: 30 },
+    maxMemoryUsage: 4 * 1024 ** 3,
+    maxThreads: 2,
+  });
   await store.migrate();
   const endMs = Math.floor(Date.now() / 60_000) * 60_000;
   const t0 = performance.now();
-  const statements = generationStatements({ spans: SPANS, endMs, rangeMs: 24 * 3600_000, chunk: Number(args.chunk), projectId: 1 });
+  const statements = generationStatements({
+    spans: SPANS,
+    endMs,
+    rangeMs: 24 * 3600_000,
+    chunk: Number(args.chunk),
+    projectId: 1,
+  });
   for (const [i, s] of statements.entries()) {
     await store.query(s);
-    if (i % 2 === 1) console.log(`  loaded ${Math.min(SPANS, ((i + 1) / 2) * Number(args.chunk))} spans, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    if (i % 2 === 1)
+      console.log(
+        `  loaded ${Math.min(SPANS, ((i + 1) / 2) * Number(args.chunk))} spans, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+      );
   }
-  for (const s of bigTraceStatements({ spans: Number(args['trace-spans']), traceHex: TRACE_HEX, startMs: endMs - 30 * 60_000, projectId: 1 })) await store.query(s);
+  for (const s of bigTraceStatements({
+    spans: Number(args['trace-spans']),
+    traceHex: TRACE_HEX,
+    startMs: endMs - 30 * 60_000,
+    projectId: 1,
+  }))
+    await store.query(s);
   const loadSec = (performance.now() - t0) / 1000;
   await store.query(sql`OPTIMIZE TABLE spans_index FINAL`);
-  const [parts] = await store.query<{ rows: string; bytes: string }>(sql`SELECT sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND table IN ('spans_index', 'spans_data')`);
+  const [parts] = await store.query<{ rows: string; bytes: string }>(
+    sql`SELECT sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND table IN ('spans_index', 'spans_data')`,
+  );
   await store.close();
-  console.log(`loaded ${SPANS} spans in ${loadSec.toFixed(0)} s (+ merge); ${parts.rows} rows, ${(Number(parts.bytes) / 1e9).toFixed(2)} GB on disk`);
+  console.log(
+    `loaded ${SPANS} spans in ${loadSec.toFixed(0)} s (+ merge); ${parts.rows} rows, ${(Number(parts.bytes) / 1e9).toFixed(2)} GB on disk`,
+  );
   writeFileSync(MARKER, JSON.stringify({ spans: SPANS, endMs, loadSec }));
   return { endMs };
 }
@@ -73,15 +100,22 @@ async function main() {
   const lantern = await startLantern({ dataDir: DATA_DIR, env: { LANTERN_LOG_LEVEL: 'error' } });
   try {
     const cookie = await signIn(lantern.baseUrl);
-    const range = (hours: number) => ({ time_gte: new Date(endMs - hours * 3600_000).toISOString(), time_lt: new Date(endMs).toISOString() });
+    const range = (hours: number) => ({
+      time_gte: new Date(endMs - hours * 3600_000).toISOString(),
+      time_lt: new Date(endMs).toISOString(),
+    });
     const call = async (path: string, params: Record<string, string>) => {
-      const res = await fetch(`${lantern.baseUrl}/api/v1/tracing/1/${path}?${new URLSearchParams(params)}`, { headers: { cookie } });
+      const res = await fetch(`${lantern.baseUrl}/api/v1/tracing/1/${path}?${new URLSearchParams(params)}`, {
+        headers: { cookie },
+      });
       const body = await res.text();
       if (res.status !== 200) throw new Error(`${path} ${res.status}: ${body.slice(0, 500)}`);
       return JSON.parse(body) as Record<string, unknown>;
     };
     const DEFAULT = 'group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration)';
-    const groups = (await call('groups', { ...range(1), 'system[]': 'http:all', query: DEFAULT })) as { groups: { '.group_id': string }[] };
+    const groups = (await call('groups', { ...range(1), 'system[]': 'http:all', query: DEFAULT })) as {
+      groups: { '.group_id': string }[];
+    };
     const groupId = groups.groups[0]['.group_id'];
     const cases: [string, string, Record<string, string>][] = [
       ['systems (1h)', 'systems', range(1)],
@@ -89,8 +123,16 @@ async function main() {
       ['groups default (1h, all)', 'groups', { ...range(1), query: DEFAULT }],
       ['groups default (24h, all)', 'groups', { ...range(24), query: DEFAULT }],
       ['groups default (24h, http:all)', 'groups', { ...range(24), 'system[]': 'http:all', query: DEFAULT }],
-      ['spans page (1h, .duration desc)', 'spans', { ...range(1), 'system[]': 'http:all', sort_by: '.duration', sort_desc: 'true', limit: '10' }],
-      ['spans page (1h, one group)', 'spans', { ...range(1), query: `where .group_id = ${groupId}`, sort_by: '.duration', sort_desc: 'true', limit: '10' }],
+      [
+        'spans page (1h, .duration desc)',
+        'spans',
+        { ...range(1), 'system[]': 'http:all', sort_by: '.duration', sort_desc: 'true', limit: '10' },
+      ],
+      [
+        'spans page (1h, one group)',
+        'spans',
+        { ...range(1), query: `where .group_id = ${groupId}`, sort_by: '.duration', sort_desc: 'true', limit: '10' },
+      ],
       ['percentiles (1h, one group)', 'percentiles', { ...range(1), 'system[]': 'http:all', group_id: groupId }],
       ['percentiles (24h, http:all)', 'percentiles', { ...range(24), 'system[]': 'http:all' }],
       ['timeseries (1h, default)', 'timeseries', { ...range(1), 'system[]': 'http:all', query: DEFAULT }],
@@ -99,7 +141,8 @@ async function main() {
     // Sanity: the generated data answers like real data would.
     const page = (await call('spans', cases[5][2])) as { spans: unknown[]; count: number };
     const tree = (await call(`traces/${TRACE_HEX}`, {})) as { numSpan: number };
-    if (page.spans.length !== 10 || tree.numSpan !== Number(args['trace-spans'])) throw new Error(`bad data: ${page.spans.length} spans on a page, trace of ${tree.numSpan}`);
+    if (page.spans.length !== 10 || tree.numSpan !== Number(args['trace-spans']))
+      throw new Error(`bad data: ${page.spans.length} spans on a page, trace of ${tree.numSpan}`);
     console.log(`spans in the last hour (http:all): ${page.count}; groups (1h, http:all): ${groups.groups.length}`);
     const results: { name: string; p50: number; p95: number; max: number }[] = [];
     for (const [name, path, params] of cases) {
@@ -112,9 +155,15 @@ async function main() {
       }
       ms.sort((a, b) => a - b);
       results.push({ name, p50: pct(ms, 50), p95: pct(ms, 95), max: ms[ms.length - 1] });
-      console.log(`${name.padEnd(36)} p50 ${pct(ms, 50).toFixed(0).padStart(6)} ms   p95 ${pct(ms, 95).toFixed(0).padStart(6)} ms`);
+      console.log(
+        `${name.padEnd(36)} p50 ${pct(ms, 50).toFixed(0).padStart(6)} ms   p95 ${pct(ms, 95).toFixed(0).padStart(6)} ms`,
+      );
     }
-    if (args.json) writeFileSync(args.json, JSON.stringify({ spans: SPANS, runs: RUNS, warmup: Number(args.warmup), results }, null, 2));
+    if (args.json)
+      writeFileSync(
+        args.json,
+        JSON.stringify({ spans: SPANS, runs: RUNS, warmup: Number(args.warmup), results }, null, 2),
+      );
   } finally {
     await lantern.stop();
   }

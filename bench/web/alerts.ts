@@ -32,26 +32,60 @@ const RUNS = Number(args.runs);
 
 function seed(dataDir: string): boolean {
   const db = new SQLite(join(dataDir, 'lantern.db'));
-  const hasAttrs = Boolean(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'alert_attrs'").get());
+  const hasAttrs = Boolean(
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'alert_attrs'").get(),
+  );
   const insert = db.prepare(
     `INSERT INTO alerts (project_id, dedup_key, name, state, type, monitor_id, trackable_model, trackable_id, attrs, attrs_hash, params, created_at, updated_at)
      VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertAttr = hasAttrs ? db.prepare('INSERT INTO alert_attrs (alert_id, project_id, key, value) VALUES (?, 1, ?, ?)') : null;
+  const insertAttr = hasAttrs
+    ? db.prepare('INSERT INTO alert_attrs (alert_id, project_id, key, value) VALUES (?, 1, ?, ?)')
+    : null;
   const setText = hasAttrs ? db.prepare('UPDATE alerts SET attrs_text = ? WHERE id = ?') : null;
   const t0 = Date.now() - ALERTS * 60_000;
   db.transaction(() => {
     for (let i = 0; i < ALERTS; i++) {
       const error = i % 5 !== 0;
-      const attrs: Record<string, string> = { 'service.name': `service-${i % 20}`, 'host.name': `host-${i % 50}`, 'deployment.environment': ['prod', 'staging', 'dev'][i % 3] };
+      const attrs: Record<string, string> = {
+        'service.name': `service-${i % 20}`,
+        'host.name': `host-${i % 50}`,
+        'deployment.environment': ['prod', 'staging', 'dev'][i % 3],
+      };
       if (error) attrs['http.request.method'] = ['GET', 'POST', 'PUT', 'DELETE'][i % 4];
       const created = new Date(t0 + i * 60_000).toISOString();
       const updated = new Date(t0 + i * 60_000 + (i % 7) * 3600_000).toISOString();
       const params = error
         ? { traceId: 'ab'.repeat(16), spanId: String(1000 + i), spanCount: 1 + (i % 9), spanCountTime: updated }
-        : { firing: 1, outlier: 0.95, minutes: 5, bounds: { min: null, max: 0.9 }, monitor: { metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }], query: 'avg($cpu) as cpu', column: 'cpu', columnUnit: 'utilization' } };
-      const name = error ? `${['GET', 'POST', 'PUT', 'DELETE'][i % 4]} /api/route-${i % 400} failed: error ${i}` : `CPU high on host-${i % 50} #${i}`;
-      const r = insert.run(`bench:${i}`, name, i % 10 < 7 ? 'open' : 'closed', error ? 'error' : 'metric', error ? 0 : 1, error ? 'SpanGroup' : '', error ? String(i) : '', JSON.stringify(attrs), String(i), JSON.stringify(params), created, updated);
+        : {
+            firing: 1,
+            outlier: 0.95,
+            minutes: 5,
+            bounds: { min: null, max: 0.9 },
+            monitor: {
+              metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }],
+              query: 'avg($cpu) as cpu',
+              column: 'cpu',
+              columnUnit: 'utilization',
+            },
+          };
+      const name = error
+        ? `${['GET', 'POST', 'PUT', 'DELETE'][i % 4]} /api/route-${i % 400} failed: error ${i}`
+        : `CPU high on host-${i % 50} #${i}`;
+      const r = insert.run(
+        `bench:${i}`,
+        name,
+        i % 10 < 7 ? 'open' : 'closed',
+        error ? 'error' : 'metric',
+        error ? 0 : 1,
+        error ? 'SpanGroup' : '',
+        error ? String(i) : '',
+        JSON.stringify(attrs),
+        String(i),
+        JSON.stringify(params),
+        created,
+        updated,
+      );
       if (insertAttr) for (const [k, v] of Object.entries(attrs)) insertAttr.run(r.lastInsertRowid, k, v);
       setText?.run(Object.values(attrs).join('\n').toLowerCase(), r.lastInsertRowid);
     }
@@ -92,7 +126,11 @@ async function main() {
         if (i > 0) times.push(performance.now() - t);
         count = body.count;
       }
-      console.log(`  ${name.padEnd(40)} median ${median(times).toFixed(1).padStart(7)} ms, best ${Math.min(...times).toFixed(1).padStart(6)} ms   (count ${count})`);
+      console.log(
+        `  ${name.padEnd(40)} median ${median(times).toFixed(1).padStart(7)} ms, best ${Math.min(...times)
+          .toFixed(1)
+          .padStart(6)} ms   (count ${count})`,
+      );
     }
 
     if (args['web-dist'] && existsSync(args['web-dist'])) {
@@ -125,8 +163,12 @@ async function main() {
             apis.push(api);
           }
         }
-        console.log(`alert list first paint (navigation to the first row): ${median(paints)} ms (median of ${RUNS} cold page loads; max ${Math.max(...paints)} ms)`);
-        console.log(`  of which: page shell (toolbar, selection bar) ${median(shells)} ms, list answer received ${median(apis)} ms after navigation`);
+        console.log(
+          `alert list first paint (navigation to the first row): ${median(paints)} ms (median of ${RUNS} cold page loads; max ${Math.max(...paints)} ms)`,
+        );
+        console.log(
+          `  of which: page shell (toolbar, selection bar) ${median(shells)} ms, list answer received ${median(apis)} ms after navigation`,
+        );
       } finally {
         await browser.close();
       }

@@ -74,7 +74,11 @@ function bodies(): Buffer[] {
           scopeMetrics: [
             {
               metrics: [
-                { name: 'bench.requests', unit: '{request}', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: counter } },
+                {
+                  name: 'bench.requests',
+                  unit: '{request}',
+                  sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: counter },
+                },
                 { name: 'bench.latency', unit: 'ms', histogram: { aggregationTemporality: 1, dataPoints: hist } },
               ],
             },
@@ -93,7 +97,11 @@ async function send(baseUrl: string, dsn: string, list: Buffer[]): Promise<void>
       while (next < list.length) {
         const b = list[next++];
         for (;;) {
-          const res = await fetch(`${baseUrl}/v1/metrics`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'lantern-dsn': dsn }, body: b });
+          const res = await fetch(`${baseUrl}/v1/metrics`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-protobuf', 'lantern-dsn': dsn },
+            body: b,
+          });
           await res.arrayBuffer();
           if (res.status === 429 || res.status === 503) {
             await new Promise((r) => setTimeout(r, 200));
@@ -112,20 +120,39 @@ const lat = [{ name: 'bench.latency', alias: 'lat' }];
 /** The 8 panels: 100-series charts, tables over all series, a heatmap; two per row. */
 const PANELS = [
   { type: 'chart', name: 'Requests', params: { chartKind: 'area', metrics: req, query: 'per_min($req)' } },
-  { type: 'chart', name: 'Requests by host', params: { chartKind: 'line', metrics: req, query: 'per_min($req) | group by host' } },
-  { type: 'chart', name: 'Requests by route', params: { chartKind: 'stacked-bar', metrics: req, query: 'per_min($req) | group by route' } },
+  {
+    type: 'chart',
+    name: 'Requests by host',
+    params: { chartKind: 'line', metrics: req, query: 'per_min($req) | group by host' },
+  },
+  {
+    type: 'chart',
+    name: 'Requests by route',
+    params: { chartKind: 'stacked-bar', metrics: req, query: 'per_min($req) | group by route' },
+  },
   { type: 'table', name: 'Hosts', params: { metrics: req, query: 'per_min($req) | sum($req) | group by host' } },
   { type: 'heatmap', name: 'Latency heatmap', params: { metric: 'bench.latency', unit: 'milliseconds', query: '' } },
-  { type: 'chart', name: 'p90 latency by host', params: { chartKind: 'line', metrics: lat, query: 'p90($lat) | group by host' } },
+  {
+    type: 'chart',
+    name: 'p90 latency by host',
+    params: { chartKind: 'line', metrics: lat, query: 'p90($lat) | group by host' },
+  },
   { type: 'table', name: 'Routes', params: { metrics: req, query: 'sum($req) | group by route' } },
-  { type: 'chart', name: 'host-1 by route', params: { chartKind: 'stacked-area', metrics: req, query: 'per_min($req) | where host = host-1 | group by route' } },
+  {
+    type: 'chart',
+    name: 'host-1 by route',
+    params: { chartKind: 'stacked-area', metrics: req, query: 'per_min($req) | where host = host-1 | group by route' },
+  },
 ];
 
 function bundleKb(): { initial: number; total: number } {
   const html = readFileSync(join(DIST, 'index.html'), 'utf8');
   const files = readdirSync(join(DIST, 'assets')).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
   const gz = (f: string) => gzipSync(readFileSync(join(DIST, 'assets', f))).length / 1024;
-  return { initial: files.filter((f) => html.includes(f)).reduce((n, f) => n + gz(f), 0), total: files.reduce((n, f) => n + gz(f), 0) };
+  return {
+    initial: files.filter((f) => html.includes(f)).reduce((n, f) => n + gz(f), 0),
+    total: files.reduce((n, f) => n + gz(f), 0),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -140,7 +167,9 @@ const ALL_PAINTED = `(() => {
 
 async function main() {
   const size = bundleKb();
-  console.log(`bundle (${DIST}): initial ${size.initial.toFixed(0)} kB gzip, all chunks ${size.total.toFixed(0)} kB gzip`);
+  console.log(
+    `bundle (${DIST}): initial ${size.initial.toFixed(0)} kB gzip, all chunks ${size.total.toFixed(0)} kB gzip`,
+  );
   const lantern = await startLantern({ env: { LANTERN_LOG_LEVEL: 'error' } });
   const browser = await launchBrowser();
   try {
@@ -152,7 +181,11 @@ async function main() {
     console.log(`sent ${SERIES * times.length} counter points in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const cookie = await signIn(lantern.baseUrl);
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${lantern.baseUrl}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${lantern.baseUrl}${path}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as { dashboard: { id: string } };
     };
@@ -173,15 +206,22 @@ async function main() {
       await page.waitForFunction(ALL_PAINTED, undefined, { timeout: 120_000, polling: 16 });
       if (i > 0) ms.push(Date.now() - t);
     }
-    console.log(`grid dashboard, 8 panels over ${HOURS} h of ${SERIES} series: all panels painted ${median(ms)} ms median (runs: ${ms.join(', ')} ms)`);
+    console.log(
+      `grid dashboard, 8 panels over ${HOURS} h of ${SERIES} series: all panels painted ${median(ms)} ms median (runs: ${ms.join(', ')} ms)`,
+    );
     // Where the last load's time went: each metrics call as the browser saw it (queued + server + transfer).
     const calls = (await page.evaluate(() =>
       performance
         .getEntriesByType('resource')
         .filter((e) => /\/api\/v1\/metrics\/1\/(timeseries|table|heatmap|gauge)\?/.test(e.name))
-        .map((e) => ({ url: decodeURIComponent(e.name.split('?')[1] ?? ''), start: Math.round(e.startTime), ms: Math.round(e.duration) })),
+        .map((e) => ({
+          url: decodeURIComponent(e.name.split('?')[1] ?? ''),
+          start: Math.round(e.startTime),
+          ms: Math.round(e.duration),
+        })),
     )) as { url: string; start: number; ms: number }[];
-    for (const c of calls) console.log(`  +${c.start} ms, ${c.ms} ms: ${c.url.replace(/time_(gte|lt)=[^&]+&?/g, '').slice(0, 110)}`);
+    for (const c of calls)
+      console.log(`  +${c.start} ms, ${c.ms} ms: ${c.url.replace(/time_(gte|lt)=[^&]+&?/g, '').slice(0, 110)}`);
   } finally {
     await browser.close();
     await lantern.stop();

@@ -34,11 +34,23 @@ const MARKER = join(DATA_DIR, 'bench-web.json');
 async function load(): Promise<void> {
   if (existsSync(MARKER)) return console.log(`reusing ${SPANS} spans in ${DATA_DIR}`);
   mkdirSync(DATA_DIR, { recursive: true });
-  const store = openChdbStore({ path: join(DATA_DIR, 'ch'), ttl: { spansDays: 30, metricsDays: 30 }, maxMemoryUsage: 4 * 1024 ** 3, maxThreads: 2 });
+  const store = openChdbStore({
+    path: join(DATA_DIR, 'ch'),
+    ttl: { spansDays: 30, metricsDays: 30 },
+    maxMemoryUsage: 4 * 1024 ** 3,
+    maxThreads: 2,
+  });
   await store.migrate();
   const endMs = Math.floor(Date.now() / 60_000) * 60_000;
-  for (const s of generationStatements({ spans: SPANS, endMs, rangeMs: 24 * 3600_000, chunk: 1_000_000, projectId: 1 })) await store.query(s);
-  for (const s of bigTraceStatements({ spans: TRACE_SPANS, traceHex: TRACE_HEX, startMs: endMs - 30 * 60_000, projectId: 1 })) await store.query(s);
+  for (const s of generationStatements({ spans: SPANS, endMs, rangeMs: 24 * 3600_000, chunk: 1_000_000, projectId: 1 }))
+    await store.query(s);
+  for (const s of bigTraceStatements({
+    spans: TRACE_SPANS,
+    traceHex: TRACE_HEX,
+    startMs: endMs - 30 * 60_000,
+    projectId: 1,
+  }))
+    await store.query(s);
   await store.close();
   writeFileSync(MARKER, JSON.stringify({ spans: SPANS, endMs }));
 }
@@ -82,7 +94,9 @@ async function main() {
         groups.push(g);
       }
     }
-    console.log(`overview (${SPANS} spans, 1 h): quick metrics ${median(metrics)} ms, first group row ${median(groups)} ms (median of ${RUNS}, cold page load each)`);
+    console.log(
+      `overview (${SPANS} spans, 1 h): quick metrics ${median(metrics)} ms, first group row ${median(groups)} ms (median of ${RUNS}, cold page load each)`,
+    );
 
     const first: number[] = [];
     const toggle: number[] = [];
@@ -99,7 +113,9 @@ async function main() {
       await page.waitForFunction(`document.querySelectorAll('[data-testid="span-row"]').length === ${rows}`);
       toggle.push(Date.now() - u);
     }
-    console.log(`trace page (${TRACE_SPANS} spans): first row ${median(first)} ms, collapse + expand root ${median(toggle)} ms (median of ${RUNS})`);
+    console.log(
+      `trace page (${TRACE_SPANS} spans): first row ${median(first)} ms, collapse + expand root ${median(toggle)} ms (median of ${RUNS})`,
+    );
   } finally {
     await browser.close();
     await lantern.stop();

@@ -28,7 +28,8 @@ const RUNS = Number(args.runs);
 const FRAMES = Number(args.frames);
 const PX = Number(args.px);
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 async function main() {
   const lantern = await startLantern({ env: { LANTERN_LOG_LEVEL: 'error' } });
@@ -37,7 +38,7 @@ async function main() {
     const big = bigDemoTrace(Date.now(), SPANS);
     await sendOtlp(lantern.baseUrl, `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`, big.body);
     const cookie = await signIn(lantern.baseUrl);
-    for (let ready = false; !ready; ) {
+    for (let ready = false; !ready;) {
       ready = (await fetch(`${lantern.baseUrl}/api/v1/tracing/1/traces/${big.traceId}`, { headers: { cookie } })).ok;
       if (!ready) await new Promise((r) => setTimeout(r, 300));
     }
@@ -54,7 +55,9 @@ async function main() {
     const t1 = Date.now();
     await page.getByTestId('trace-expand-all').click();
     await page.waitForFunction(`document.documentElement.scrollHeight > ${SPANS * 40}`);
-    console.log(`expand all: ${Date.now() - t1} ms; page ${await page.evaluate('document.documentElement.scrollHeight')} px tall`);
+    console.log(
+      `expand all: ${Date.now() - t1} ms; page ${await page.evaluate('document.documentElement.scrollHeight')} px tall`,
+    );
 
     const all: number[] = [];
     for (let run = 0; run < RUNS; run++) {
@@ -79,7 +82,9 @@ async function main() {
           `${((100 * intervals.filter((d) => d > 17.5).length) / intervals.length).toFixed(1)}% over 16.7 ms, ${intervals.filter((d) => d > 50).length} over 50 ms; ${rows} rows in the page`,
       );
     }
-    console.log(`all runs: median ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms, p99 ${pct(all, 0.99).toFixed(1)} ms, worst ${Math.max(...all).toFixed(1)} ms`);
+    console.log(
+      `all runs: median ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms, p99 ${pct(all, 0.99).toFixed(1)} ms, worst ${Math.max(...all).toFixed(1)} ms`,
+    );
   } finally {
     await browser.close();
     await lantern.stop();

@@ -21,7 +21,9 @@ const SERVER = new URL('./server.ts', import.meta.url).pathname;
  */
 export async function startClickHouseStandIn(dataDir?: string, port = 0): Promise<ClickHouseStandIn> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'lantern-ch-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, dataDir ?? join(dir, 'data'), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, dataDir ?? join(dir, 'data'), String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

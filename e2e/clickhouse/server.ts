@@ -21,13 +21,58 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { gunzipSync } from 'node:zlib';
 import { Session } from 'chdb';
 
-type RawFormat = 'JSONEachRow' | 'JSONCompactEachRow' | 'CSV' | 'CSVWithNames' | 'TSV' | 'TabSeparated' | 'TSVWithNames' | 'TabSeparatedWithNames';
-const INSERT_FORMATS = new Set<string>(['JSONEachRow', 'JSONCompactEachRow', 'CSV', 'CSVWithNames', 'TSV', 'TabSeparated', 'TSVWithNames', 'TabSeparatedWithNames']);
+type RawFormat =
+  | 'JSONEachRow'
+  | 'JSONCompactEachRow'
+  | 'CSV'
+  | 'CSVWithNames'
+  | 'TSV'
+  | 'TabSeparated'
+  | 'TSVWithNames'
+  | 'TabSeparatedWithNames';
+const INSERT_FORMATS = new Set<string>([
+  'JSONEachRow',
+  'JSONCompactEachRow',
+  'CSV',
+  'CSVWithNames',
+  'TSV',
+  'TabSeparated',
+  'TSVWithNames',
+  'TabSeparatedWithNames',
+]);
 /** URL parameters that are not settings. */
-const NOT_SETTINGS = new Set(['query', 'query_id', 'database', 'session_id', 'session_timeout', 'session_check', 'default_format', 'user', 'password', 'quota_key', 'role', 'compress', 'decompress']);
+const NOT_SETTINGS = new Set([
+  'query',
+  'query_id',
+  'database',
+  'session_id',
+  'session_timeout',
+  'session_check',
+  'default_format',
+  'user',
+  'password',
+  'quota_key',
+  'role',
+  'compress',
+  'decompress',
+]);
 /** Settings that only shape the HTTP exchange. */
-const HTTP_ONLY = /^(wait_end_of_query|enable_http_compression|http_\w+|send_progress_in_http_headers|buffer_size|add_http_cors_header)$/;
-const STATUS_BY_CODE: Record<number, number> = { 60: 404, 81: 404, 62: 400, 6: 400, 26: 400, 27: 400, 36: 400, 47: 400, 53: 400, 117: 400, 456: 400, 457: 400 };
+const HTTP_ONLY =
+  /^(wait_end_of_query|enable_http_compression|http_\w+|send_progress_in_http_headers|buffer_size|add_http_cors_header)$/;
+const STATUS_BY_CODE: Record<number, number> = {
+  60: 404,
+  81: 404,
+  62: 400,
+  6: 400,
+  26: 400,
+  27: 400,
+  36: 400,
+  47: 400,
+  53: 400,
+  117: 400,
+  456: 400,
+  457: 400,
+};
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 const INSERT_RE = /^\s*INSERT\s+INTO\s+(\S+)\s*(?:\(([^)]*)\))?\s*FORMAT\s+(\w+)\s*$/i;
@@ -58,7 +103,8 @@ function unescapeParam(value: string): string {
 function parseArrayLiteral(text: string): unknown[] {
   const out: unknown[] = [];
   let i = 1;
-  if (text[0] !== '[' || text[text.length - 1] !== ']') throw new HttpError(130, 'CANNOT_READ_ARRAY_FROM_TEXT', `Cannot read array from ${text.slice(0, 50)}`);
+  if (text[0] !== '[' || text[text.length - 1] !== ']')
+    throw new HttpError(130, 'CANNOT_READ_ARRAY_FROM_TEXT', `Cannot read array from ${text.slice(0, 50)}`);
   while (i < text.length - 1) {
     if (text[i] === "'") {
       let v = '';
@@ -71,7 +117,8 @@ function parseArrayLiteral(text: string): unknown[] {
     } else {
       const end = text.indexOf(',', i) === -1 ? text.length - 1 : text.indexOf(',', i);
       const raw = text.slice(i, end).trim();
-      if (raw.startsWith('[')) throw new HttpError(48, 'NOT_IMPLEMENTED', 'nested arrays are not served by this test stand-in');
+      if (raw.startsWith('['))
+        throw new HttpError(48, 'NOT_IMPLEMENTED', 'nested arrays are not served by this test stand-in');
       out.push(raw === 'NULL' ? null : Number(raw));
       i = end;
     }
@@ -121,15 +168,19 @@ function main(): void {
       return;
     }
     if (url.pathname !== '/') throw new HttpError(1000, 'UNKNOWN_HANDLER', `There is no handle ${url.pathname}`, 404);
-    if (String(req.headers['content-type'] ?? '').startsWith('multipart/')) throw new HttpError(48, 'NOT_IMPLEMENTED', 'multipart parameters are not served by this test stand-in');
+    if (String(req.headers['content-type'] ?? '').startsWith('multipart/'))
+      throw new HttpError(48, 'NOT_IMPLEMENTED', 'multipart parameters are not served by this test stand-in');
     const body = req.method === 'POST' ? await readBody(req) : Buffer.alloc(0);
     const inUrl = url.searchParams.get('query');
     let query = inUrl ?? body.toString('utf8');
     const data = inUrl !== null && body.length > 0 ? body : undefined;
     if (!query.trim()) throw new HttpError(62, 'SYNTAX_ERROR', 'Empty query');
     const queryId = url.searchParams.get('query_id') || crypto.randomUUID();
-    const settings = [...url.searchParams].filter(([k]) => !NOT_SETTINGS.has(k) && !k.startsWith('param_') && !HTTP_ONLY.test(k));
-    for (const [k] of settings) if (!/^\w+$/.test(k)) throw new HttpError(115, 'UNKNOWN_SETTING', `Unknown setting ${k}`);
+    const settings = [...url.searchParams].filter(
+      ([k]) => !NOT_SETTINGS.has(k) && !k.startsWith('param_') && !HTTP_ONLY.test(k),
+    );
+    for (const [k] of settings)
+      if (!/^\w+$/.test(k)) throw new HttpError(115, 'UNKNOWN_SETTING', `Unknown setting ${k}`);
 
     const summary = await serial(async () => {
       for (const [k, v] of settings) {
@@ -139,20 +190,46 @@ function main(): void {
       }
       if (data) {
         const m = INSERT_RE.exec(query);
-        if (!m || !INSERT_FORMATS.has(m[3]) || !IDENT.test(m[1])) throw new HttpError(62, 'SYNTAX_ERROR', 'this test stand-in takes data only for INSERT INTO <table> [(<columns>)] FORMAT <text format>');
+        if (!m || !INSERT_FORMATS.has(m[3]) || !IDENT.test(m[1]))
+          throw new HttpError(
+            62,
+            'SYNTAX_ERROR',
+            'this test stand-in takes data only for INSERT INTO <table> [(<columns>)] FORMAT <text format>',
+          );
         const columns = m[2]?.split(',').map((c) => c.trim().replace(/^`|`$/g, ''));
         if (columns?.some((c) => !IDENT.test(c))) throw new HttpError(62, 'SYNTAX_ERROR', 'bad column list');
-        const r = await session.insert({ table: m[1], values: data, format: m[3] as RawFormat, ...(columns ? { columns } : {}) });
+        const r = await session.insert({
+          table: m[1],
+          values: data,
+          format: m[3] as RawFormat,
+          ...(columns ? { columns } : {}),
+        });
         res.setHeader('X-ClickHouse-Format', m[3]);
-        return { out: '', read_rows: 0, read_bytes: 0, written_rows: r.rowsWritten, written_bytes: r.bytesWritten, elapsed: r.elapsed };
+        return {
+          out: '',
+          read_rows: 0,
+          read_bytes: 0,
+          written_rows: r.rowsWritten,
+          written_bytes: r.bytesWritten,
+          elapsed: r.elapsed,
+        };
       }
       const f = FORMAT_RE.exec(query);
       const format = f?.[1] ?? url.searchParams.get('default_format') ?? 'TabSeparated';
       if (f) query = query.slice(0, f.index);
       const params = bindParams(query, url.searchParams);
-      const r = Object.keys(params).length ? await session.queryBindAsync(query, params, { format }) : await session.queryAsync(query, { format });
+      const r = Object.keys(params).length
+        ? await session.queryBindAsync(query, params, { format })
+        : await session.queryAsync(query, { format });
       res.setHeader('X-ClickHouse-Format', format);
-      return { out: r.text(), read_rows: r.rowsRead, read_bytes: r.bytesRead, written_rows: 0, written_bytes: 0, elapsed: r.elapsed };
+      return {
+        out: r.text(),
+        read_rows: r.rowsRead,
+        read_bytes: r.bytesRead,
+        written_rows: 0,
+        written_bytes: 0,
+        elapsed: r.elapsed,
+      };
     });
     res.writeHead(200, {
       'content-type': 'text/plain; charset=UTF-8',
@@ -176,8 +253,11 @@ function main(): void {
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       const e = err as Error & { clickhouseCode?: number };
-      const code = err instanceof HttpError ? err.code : (e.clickhouseCode ?? Number(/^Code: (\d+)/.exec(e.message)?.[1] ?? 1001));
-      const text = /^Code: \d+\. DB::Exception: /.test(e.message) ? e.message : `Code: ${code}. DB::Exception: ${e.message}. (STD_EXCEPTION)`;
+      const code =
+        err instanceof HttpError ? err.code : (e.clickhouseCode ?? Number(/^Code: (\d+)/.exec(e.message)?.[1] ?? 1001));
+      const text = /^Code: \d+\. DB::Exception: /.test(e.message)
+        ? e.message
+        : `Code: ${code}. DB::Exception: ${e.message}. (STD_EXCEPTION)`;
       if (res.headersSent) {
         res.destroy();
         return;

@@ -23,7 +23,8 @@ export function findLost(acked: readonly Acked[], stored: TraceRowCounts, opts: 
     const index = stored.index.get(a.traceId) ?? 0;
     const data = stored.data.get(a.traceId) ?? 0;
     const derived = stored.derived.get(a.traceId) ?? 0;
-    if (index < a.rows || data < a.rows || (opts.derived && derived < a.rows)) lost.push({ ...a, index, data, ...(opts.derived ? { derived } : {}) });
+    if (index < a.rows || data < a.rows || (opts.derived && derived < a.rows))
+      lost.push({ ...a, index, data, ...(opts.derived ? { derived } : {}) });
   }
   return lost;
 }

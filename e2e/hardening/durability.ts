@@ -51,12 +51,20 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
   // JSON is YAML.
   writeFileSync(configFile, JSON.stringify({ metrics_from_spans: [...DEFAULT_METRICS_FROM_SPANS, perTrace] }));
   for (let trial = 0; trial < opts.trials; trial++) {
-    const lantern: RunningLantern = await startLantern({ dataDir, httpPort, grpcPort, env: { LANTERN_CONFIG: configFile, LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+    const lantern: RunningLantern = await startLantern({
+      dataDir,
+      httpPort,
+      grpcPort,
+      env: { LANTERN_CONFIG: configFile, LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' },
+    });
     let stop = false;
     const client = async (c: number) => {
       for (let seq = 0; !stop; seq++) {
         const kind = REQUEST_KINDS[(c + seq) % REQUEST_KINDS.length];
-        const traceId = trial.toString(16).padStart(4, '0') + c.toString(16).padStart(4, '0') + (seq + 1).toString(16).padStart(24, '0');
+        const traceId =
+          trial.toString(16).padStart(4, '0') +
+          c.toString(16).padStart(4, '0') +
+          (seq + 1).toString(16).padStart(24, '0');
         const req = buildRequest(kind, traceId, opts.rowsPerRequest, PROJECT1_TOKEN);
         const res = await send(lantern.baseUrl, req);
         if (res.status === 200 || res.status === 202) acked.push({ traceId, rows: req.rows });
@@ -66,7 +74,7 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     };
     const clients = Array.from({ length: opts.clients }, (_, c) => client(c));
     const ackedBefore = acked.length;
-    for (const deadline = Date.now() + 60_000; acked.length === ackedBefore && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; acked.length === ackedBefore && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 10));
     }
     const [lo, hi] = opts.killAfterMs;

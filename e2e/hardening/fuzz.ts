@@ -59,9 +59,16 @@ function corpus(): IngestRequest[] {
   return out;
 }
 
-
 function buildPlainVector(traceId: string, size: number): string {
-  return Array.from({ length: size }, (_, i) => JSON.stringify({ message: `line ${i} user=${i}`, timestamp: new Date().toISOString(), level: pickLevel(i), trace_id: traceId, nested: { a: { b: i } } })).join('\n');
+  return Array.from({ length: size }, (_, i) =>
+    JSON.stringify({
+      message: `line ${i} user=${i}`,
+      timestamp: new Date().toISOString(),
+      level: pickLevel(i),
+      trace_id: traceId,
+      nested: { a: { b: i } },
+    }),
+  ).join('\n');
 }
 const pickLevel = (i: number) => ['info', 'warn', 'error', 'debug', 'critical', 'bogus'][i % 6];
 
@@ -122,7 +129,11 @@ function mutateBytes(r: Rand, input: Buffer, other: Buffer): Buffer {
         if (b.length) b[at] = int(r, 256);
         break;
       case 2:
-        b = Buffer.concat([b.subarray(0, at), Buffer.from(Array.from({ length: 1 + int(r, 16) }, () => int(r, 256))), b.subarray(at)]);
+        b = Buffer.concat([
+          b.subarray(0, at),
+          Buffer.from(Array.from({ length: 1 + int(r, 16) }, () => int(r, 256))),
+          b.subarray(at),
+        ]);
         break;
       case 3:
         b = Buffer.concat([b.subarray(0, at), b.subarray(Math.min(b.length, at + 1 + int(r, 64)))]);
@@ -175,12 +186,25 @@ function makeCase(r: Rand, seeds: IngestRequest[]): Case {
   } else if (enc < 0.4) {
     headers['content-encoding'] = pick(r, ['zstd', 'gzip', 'identity, gzip']);
   }
-  if (r() < 0.05) headers['content-type'] = pick(r, ['application/json', 'application/x-protobuf', 'text/plain', 'application/x-ndjson; charset=utf-8', '']);
-  if (r() < 0.03) headers['lantern-dsn'] = pick(r, ['', 'http://x@y/1', 'not a dsn', 'http://project1_secret_token@h/999']);
+  if (r() < 0.05)
+    headers['content-type'] = pick(r, [
+      'application/json',
+      'application/x-protobuf',
+      'text/plain',
+      'application/x-ndjson; charset=utf-8',
+      '',
+    ]);
+  if (r() < 0.03)
+    headers['lantern-dsn'] = pick(r, ['', 'http://x@y/1', 'not a dsn', 'http://project1_secret_token@h/999']);
   return { path: base.path, headers, body };
 }
 
-const GRPC_OK = new Set([grpc.status.OK, grpc.status.INVALID_ARGUMENT, grpc.status.RESOURCE_EXHAUSTED, grpc.status.UNAUTHENTICATED]);
+const GRPC_OK = new Set([
+  grpc.status.OK,
+  grpc.status.INVALID_ARGUMENT,
+  grpc.status.RESOURCE_EXHAUSTED,
+  grpc.status.UNAUTHENTICATED,
+]);
 
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
   const started = Date.now();
@@ -201,14 +225,20 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
       const i = next++;
       const c = httpCases[i];
       try {
-        const res = await fetch(`${lantern.baseUrl}${c.path}`, { method: 'POST', headers: c.headers, body: new Uint8Array(c.body), signal: AbortSignal.timeout(opts.timeoutMs) });
+        const res = await fetch(`${lantern.baseUrl}${c.path}`, {
+          method: 'POST',
+          headers: c.headers,
+          body: new Uint8Array(c.body),
+          signal: AbortSignal.timeout(opts.timeoutMs),
+        });
         const text = await res.text();
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         if (res.status >= 500 || res.status < 200) fail(i, 'http', `status ${res.status}`, text);
         if (res.status >= 400) {
           try {
             const body = JSON.parse(text) as { code?: unknown; message?: unknown };
-            if (typeof body.code !== 'string' || typeof body.message !== 'string') fail(i, 'http', 'error body without code/message', text);
+            if (typeof body.code !== 'string' || typeof body.message !== 'string')
+              fail(i, 'http', 'error body without code/message', text);
           } catch {
             fail(i, 'http', 'error body is not JSON', text);
           }
@@ -236,10 +266,21 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
     while (g < opts.grpcCases) {
       const i = g++;
       const seed = pick(r, protoSeeds);
-      const path = seed.path === '/v1/logs' ? '/opentelemetry.proto.collector.logs.v1.LogsService/Export' : '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
+      const path =
+        seed.path === '/v1/logs'
+          ? '/opentelemetry.proto.collector.logs.v1.LogsService/Export'
+          : '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
       const body = r() < 0.85 ? mutateBytes(r, seed.body, pick(r, protoSeeds).body) : seed.body;
       const code = await new Promise<number>((resolve) => {
-        client.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, body, md, { deadline: Date.now() + opts.timeoutMs }, (err) => resolve(err ? err.code : grpc.status.OK));
+        client.makeUnaryRequest(
+          path,
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          body,
+          md,
+          { deadline: Date.now() + opts.timeoutMs },
+          (err) => resolve(err ? err.code : grpc.status.OK),
+        );
       });
       grpcCodes[grpc.status[code]] = (grpcCodes[grpc.status[code]] ?? 0) + 1;
       if (!GRPC_OK.has(code)) fail(i, 'grpc', `status ${grpc.status[code]}`, '');
@@ -249,8 +290,20 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
   client.close();
 
   const check = buildRequest('traces-json', 'f'.repeat(32), 2, PROJECT1_TOKEN);
-  const after = await fetch(`${lantern.baseUrl}${check.path}`, { method: 'POST', headers: check.headers, body: new Uint8Array(check.body) }).catch(() => null);
+  const after = await fetch(`${lantern.baseUrl}${check.path}`, {
+    method: 'POST',
+    headers: check.headers,
+    body: new Uint8Array(check.body),
+  }).catch(() => null);
   const aliveAfter = after?.status === 200 && lantern.process.exitCode === null;
   await lantern.stop();
-  return { httpCases: opts.httpCases, grpcCases: opts.grpcCases, statuses, grpcCodes, failures, aliveAfter, seconds: (Date.now() - started) / 1000 };
+  return {
+    httpCases: opts.httpCases,
+    grpcCases: opts.grpcCases,
+    statuses,
+    grpcCodes,
+    failures,
+    aliveAfter,
+    seconds: (Date.now() - started) / 1000,
+  };
 }

@@ -55,16 +55,18 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadResult
   // wait a flush interval per request, so few clients would measure latency, not capacity).
   let calibrated = 0;
   const calEnd = Date.now() + opts.calibrateSeconds * 1000;
-  await Promise.all(Array.from({ length: opts.calibrateClients }, async () => {
-    while (Date.now() < calEnd) {
-      const req = nextRequest();
-      const res = await send(lantern.baseUrl, req);
-      if (res.status === 200 || res.status === 202) {
-        acked.push({ traceId: req.traceId, rows: req.rows });
-        calibrated += req.rows;
+  await Promise.all(
+    Array.from({ length: opts.calibrateClients }, async () => {
+      while (Date.now() < calEnd) {
+        const req = nextRequest();
+        const res = await send(lantern.baseUrl, req);
+        if (res.status === 200 || res.status === 202) {
+          acked.push({ traceId: req.traceId, rows: req.rows });
+          calibrated += req.rows;
+        }
       }
-    }
-  }));
+    }),
+  );
   const sustainable = calibrated / opts.calibrateSeconds;
   const offered = sustainable * opts.multiplier;
 
@@ -110,7 +112,8 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadResult
   await lantern.stop();
   const stored = await storedTraceRowCounts(lantern.dataDir);
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : 0);
+  const pct = (p: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : 0;
   return {
     sustainableRowsPerSec: Math.round(sustainable),
     offeredRowsPerSec: Math.round(offered),

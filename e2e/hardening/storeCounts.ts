@@ -20,13 +20,20 @@ export const DERIVED_ROWS_METRIC = 'hardening.rows_per_trace';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export async function storedTraceRowCounts(dataDir: string): Promise<TraceRowCounts> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'e2e/hardening/storeCountsMain.ts'), dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'e2e/hardening/storeCountsMain.ts'), dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`reading ${dataDir} failed (${code}): ${err}`);
-  const parsed = JSON.parse(out) as { index: [string, number][]; data: [string, number][]; derived: [string, number][] };
+  const parsed = JSON.parse(out) as {
+    index: [string, number][];
+    data: [string, number][];
+    derived: [string, number][];
+  };
   return { index: new Map(parsed.index), data: new Map(parsed.data), derived: new Map(parsed.derived) };
 }

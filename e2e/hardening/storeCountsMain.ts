@@ -6,17 +6,25 @@ import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 // `node --import tsx e2e/hardening/storeCountsMain.ts <dataDir>`: prints rows per trace id in
 // spans_index and spans_data, and as counted by a metric from spans, as JSON (see storeCounts.ts).
 const dataDir = process.argv[2];
-const store = openChdbStore({ path: join(dataDir, 'ch'), ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2 * 1024 ** 3, maxThreads: 2 });
+const store = openChdbStore({
+  path: join(dataDir, 'ch'),
+  ttl: { spansDays: 30, metricsDays: 90 },
+  maxMemoryUsage: 2 * 1024 ** 3,
+  maxThreads: 2,
+});
 const counts = async (table: 'index' | 'data') => {
-  const q = table === 'index'
-    ? sql`SELECT replaceAll(toString(trace_id), '-', '') AS t, count() AS n FROM spans_index GROUP BY t`
-    : sql`SELECT replaceAll(toString(trace_id), '-', '') AS t, count() AS n FROM spans_data GROUP BY t`;
+  const q =
+    table === 'index'
+      ? sql`SELECT replaceAll(toString(trace_id), '-', '') AS t, count() AS n FROM spans_index GROUP BY t`
+      : sql`SELECT replaceAll(toString(trace_id), '-', '') AS t, count() AS n FROM spans_data GROUP BY t`;
   return (await store.query<{ t: string; n: string }>(q)).map((r) => [r.t, Number(r.n)]);
 };
 // Rows counted per trace id by the metric that durability.ts configures from spans (none: empty).
-const derived = (await store.query<{ t: string; n: number }>(
-  sql`SELECT string_values[indexOf(string_keys, '.trace_id')] AS t, sum(sum) AS n FROM datapoint_minutes WHERE metric = ${param.string(DERIVED_ROWS_METRIC)} GROUP BY t`,
-)).map((r) => [r.t, Number(r.n)]);
+const derived = (
+  await store.query<{ t: string; n: number }>(
+    sql`SELECT string_values[indexOf(string_keys, '.trace_id')] AS t, sum(sum) AS n FROM datapoint_minutes WHERE metric = ${param.string(DERIVED_ROWS_METRIC)} GROUP BY t`,
+  )
+).map((r) => [r.t, Number(r.n)]);
 const result = { index: await counts('index'), data: await counts('data'), derived };
 await store.close();
 process.stdout.write(JSON.stringify(result));

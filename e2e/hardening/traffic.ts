@@ -8,7 +8,14 @@ import { ExportLogsServiceRequest, ExportTraceServiceRequest } from '../../packa
  * number of rows each one must leave there.
  */
 export type RequestKind = 'traces-proto' | 'traces-json' | 'logs-proto' | 'logs-json-gzip' | 'zipkin' | 'vector';
-export const REQUEST_KINDS: RequestKind[] = ['traces-proto', 'traces-json', 'logs-proto', 'logs-json-gzip', 'zipkin', 'vector'];
+export const REQUEST_KINDS: RequestKind[] = [
+  'traces-proto',
+  'traces-json',
+  'logs-proto',
+  'logs-json-gzip',
+  'zipkin',
+  'vector',
+];
 
 export interface IngestRequest {
   kind: RequestKind;
@@ -40,13 +47,31 @@ export function buildRequest(kind: RequestKind, traceId: string, size: number, t
         kind: i === 0 ? 2 : 3,
         startTimeUnixNano: String(now + BigInt(i * 1000)),
         endTimeUnixNano: String(now + BigInt(i * 1000 + 500_000)),
-        attributes: i === 0
-          ? [{ key: 'http.route', value: { stringValue: '/orders/:id' } }, { key: 'http.method', value: { stringValue: 'GET' } }]
-          : [{ key: 'db.system', value: { stringValue: 'postgresql' } }, { key: 'db.statement', value: { stringValue: `SELECT * FROM orders WHERE id = ${i}` } }],
+        attributes:
+          i === 0
+            ? [
+                { key: 'http.route', value: { stringValue: '/orders/:id' } },
+                { key: 'http.method', value: { stringValue: 'GET' } },
+              ]
+            : [
+                { key: 'db.system', value: { stringValue: 'postgresql' } },
+                { key: 'db.statement', value: { stringValue: `SELECT * FROM orders WHERE id = ${i}` } },
+              ],
       }));
       const req = { resourceSpans: [{ resource, scopeSpans: [{ scope: { name: 'hardening' }, spans }] }] };
-      if (kind === 'traces-json') return { ...base, path: '/v1/traces', headers: { ...auth, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(req)) };
-      return { ...base, path: '/v1/traces', headers: { ...auth, 'content-type': 'application/x-protobuf' }, body: Buffer.from(ExportTraceServiceRequest.encode(req as never).finish()) };
+      if (kind === 'traces-json')
+        return {
+          ...base,
+          path: '/v1/traces',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: Buffer.from(JSON.stringify(req)),
+        };
+      return {
+        ...base,
+        path: '/v1/traces',
+        headers: { ...auth, 'content-type': 'application/x-protobuf' },
+        body: Buffer.from(ExportTraceServiceRequest.encode(req as never).finish()),
+      };
     }
     case 'logs-proto':
     case 'logs-json-gzip': {
@@ -59,8 +84,19 @@ export function buildRequest(kind: RequestKind, traceId: string, size: number, t
         attributes: [{ key: 'order.id', value: { intValue: i } }],
       }));
       const req = { resourceLogs: [{ resource, scopeLogs: [{ scope: { name: 'hardening' }, logRecords: records }] }] };
-      if (kind === 'logs-proto') return { ...base, path: '/v1/logs', headers: { ...auth, 'content-type': 'application/x-protobuf' }, body: Buffer.from(ExportLogsServiceRequest.encode(req as never).finish()) };
-      return { ...base, path: '/v1/logs', headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(JSON.stringify(req)) };
+      if (kind === 'logs-proto')
+        return {
+          ...base,
+          path: '/v1/logs',
+          headers: { ...auth, 'content-type': 'application/x-protobuf' },
+          body: Buffer.from(ExportLogsServiceRequest.encode(req as never).finish()),
+        };
+      return {
+        ...base,
+        path: '/v1/logs',
+        headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body: gzipSync(JSON.stringify(req)),
+      };
     }
     case 'zipkin': {
       const spans = spanIds.map((id, i) => ({
@@ -74,11 +110,30 @@ export function buildRequest(kind: RequestKind, traceId: string, size: number, t
         localEndpoint: { serviceName: `hardening-${kind}` },
         tags: i === 0 ? { 'http.route': '/cart' } : { 'db.system': 'redis' },
       }));
-      return { ...base, path: '/api/v2/spans', headers: { ...auth, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(spans)) };
+      return {
+        ...base,
+        path: '/api/v2/spans',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify(spans)),
+      };
     }
     case 'vector': {
-      const lines = spanIds.map((id, i) => JSON.stringify({ message: `GET /static/${i}.js 200`, timestamp: new Date().toISOString(), service: `hardening-${kind}`, level: 'info', trace_id: traceId, span_id: id }));
-      return { ...base, path: '/api/v1/vector/logs', headers: { ...auth, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, body: gzipSync(lines.join('\n')) };
+      const lines = spanIds.map((id, i) =>
+        JSON.stringify({
+          message: `GET /static/${i}.js 200`,
+          timestamp: new Date().toISOString(),
+          service: `hardening-${kind}`,
+          level: 'info',
+          trace_id: traceId,
+          span_id: id,
+        }),
+      );
+      return {
+        ...base,
+        path: '/api/v1/vector/logs',
+        headers: { ...auth, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+        body: gzipSync(lines.join('\n')),
+      };
     }
   }
 }
@@ -95,9 +150,19 @@ export interface SendResult {
 export async function send(baseUrl: string, req: IngestRequest, timeoutMs = 30_000): Promise<SendResult> {
   const started = performance.now();
   try {
-    const res = await fetch(`${baseUrl}${req.path}`, { method: 'POST', headers: req.headers, body: new Uint8Array(req.body), signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(`${baseUrl}${req.path}`, {
+      method: 'POST',
+      headers: req.headers,
+      body: new Uint8Array(req.body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const body = await res.text();
-    return { status: res.status, latencyMs: performance.now() - started, retryAfter: res.headers.get('retry-after'), body };
+    return {
+      status: res.status,
+      latencyMs: performance.now() - started,
+      retryAfter: res.headers.get('retry-after'),
+      body,
+    };
   } catch {
     return { status: 0, latencyMs: performance.now() - started, retryAfter: null, body: '' };
   }
@@ -121,7 +186,8 @@ export class RequestFactory {
   ) {}
 
   next(kind: RequestKind, traceId: string): IngestRequest {
-    if (kind === 'logs-json-gzip' || kind === 'vector') return buildRequest(kind, traceId, this.rowsPerRequest, this.token);
+    if (kind === 'logs-json-gzip' || kind === 'vector')
+      return buildRequest(kind, traceId, this.rowsPerRequest, this.token);
     let t = this.templates.get(kind);
     if (!t) {
       t = buildRequest(kind, SENTINEL, this.rowsPerRequest, this.token);

@@ -62,7 +62,9 @@ export class AlertListPage {
       const answer = this.page.waitForResponse((r) => r.url().includes('/alerts?'), { timeout: 10_000 });
       await this.reload.click();
       await answer;
-      await this.page.waitForFunction(() => !document.querySelector('[data-testid="alert-list"] .MuiLinearProgress-root'));
+      await this.page.waitForFunction(
+        () => !document.querySelector('[data-testid="alert-list"] .MuiLinearProgress-root'),
+      );
     }
   }
 

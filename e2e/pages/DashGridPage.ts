@@ -35,7 +35,10 @@ export class DashGridPage {
     await this.page.getByRole('menuitem', { name: kind, exact: true }).click();
   }
 
-  async panelAction(name: string, action: 'View' | 'Edit' | 'Monitor' | 'Copy as YAML' | 'Open in explore' | 'Delete'): Promise<void> {
+  async panelAction(
+    name: string,
+    action: 'View' | 'Edit' | 'Monitor' | 'Copy as YAML' | 'Open in explore' | 'Delete',
+  ): Promise<void> {
     await this.panel(name).getByTestId('panel-menu').click();
     await this.page.getByRole('menuitem', { name: action }).click();
   }
@@ -68,7 +71,12 @@ export class DashGridPage {
     const read = async () => {
       const grid = (await this.page.getByTestId('grid-layout').boundingBox())!;
       const b = (await this.item(name).boundingBox())!;
-      return { x: Math.round(b.x - grid.x), y: Math.round(b.y - grid.y), width: Math.round(b.width), height: Math.round(b.height) };
+      return {
+        x: Math.round(b.x - grid.x),
+        y: Math.round(b.y - grid.y),
+        width: Math.round(b.width),
+        height: Math.round(b.height),
+      };
     };
     let last = await read();
     for (let i = 0; i < 50; i++) {

@@ -32,7 +32,10 @@ export class TracePage {
   async waitForTrace(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      await this.root.or(this.notFound).first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+      await this.root
+        .or(this.notFound)
+        .first()
+        .waitFor({ timeout: Math.max(1, deadline - Date.now()) });
       if (await this.root.isVisible()) return;
       await this.page.waitForTimeout(1000);
       await this.tryAgain.click();

@@ -26,7 +26,11 @@ const SCREENSHOT_DIR = new URL('../screenshots/', import.meta.url).pathname;
 /** Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) for a human to look at. */
 export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: opts.fullPage ?? true, animations: 'disabled' });
+  await page.screenshot({
+    path: join(SCREENSHOT_DIR, `${name}.png`),
+    fullPage: opts.fullPage ?? true,
+    animations: 'disabled',
+  });
 }
 
 /**

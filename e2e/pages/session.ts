@@ -27,7 +27,9 @@ export function useSignedInPage(server: TestLantern, name: string, before?: () =
     page: () => s.page,
     explainFailures: () =>
       onTestFailed(async () => {
-        console.error(`--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${s.errors.join('\n')}`);
+        console.error(
+          `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${s.errors.join('\n')}`,
+        );
         await screenshot(s.page, `${name}-failure`).catch(() => undefined);
       }),
   };

@@ -11,10 +11,15 @@ import { freshSchema } from './storage/telemetry';
  * The config path comes from --config, then LANTERN_CONFIG, then ./lantern.yml when it exists.
  */
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { config: { type: 'string', short: 'c' }, cluster: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { config: { type: 'string', short: 'c' }, cluster: { type: 'string' } },
+    allowPositionals: true,
+  });
   const command = positionals.join(' ');
   if (command !== '' && command !== 'schema print') {
-    console.error(`unknown command "${command}": use \`lantern [--config FILE]\` or \`lantern schema print [--cluster NAME]\``);
+    console.error(
+      `unknown command "${command}": use \`lantern [--config FILE]\` or \`lantern schema print [--cluster NAME]\``,
+    );
     process.exit(2);
   }
   const file = values.config ?? process.env.LANTERN_CONFIG ?? (existsSync('lantern.yml') ? 'lantern.yml' : undefined);
@@ -31,7 +36,9 @@ async function main(): Promise<void> {
   if (command === 'schema print') {
     const ttl = { spansDays: config.retention.spans_days, metricsDays: config.retention.metrics_days };
     try {
-      console.log(freshSchema(ttl, config.metrics_from_spans, values.cluster ?? config.storage.ch.cluster).join(';\n\n') + ';');
+      console.log(
+        freshSchema(ttl, config.metrics_from_spans, values.cluster ?? config.storage.ch.cluster).join(';\n\n') + ';',
+      );
     } catch (err) {
       console.error((err as Error).message);
       process.exit(2);

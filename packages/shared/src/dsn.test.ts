@@ -4,10 +4,22 @@ import { looksLikeTraceId, normalizeTraceId } from './traceId';
 
 describe('parseDsn', () => {
   it.each([
-    ['http://secret@localhost:14318/1', { scheme: 'http', token: 'secret', host: 'localhost', port: 14318, projectId: 1, grpcPort: null }],
-    ['https://tok@lantern.example.com/42', { scheme: 'https', token: 'tok', host: 'lantern.example.com', port: null, projectId: 42, grpcPort: null }],
-    ['http://tok@localhost:14318?grpc=14317', { scheme: 'http', token: 'tok', host: 'localhost', port: 14318, projectId: null, grpcPort: 14317 }],
-    ['http://tok@localhost:14318/', { scheme: 'http', token: 'tok', host: 'localhost', port: 14318, projectId: null, grpcPort: null }],
+    [
+      'http://secret@localhost:14318/1',
+      { scheme: 'http', token: 'secret', host: 'localhost', port: 14318, projectId: 1, grpcPort: null },
+    ],
+    [
+      'https://tok@lantern.example.com/42',
+      { scheme: 'https', token: 'tok', host: 'lantern.example.com', port: null, projectId: 42, grpcPort: null },
+    ],
+    [
+      'http://tok@localhost:14318?grpc=14317',
+      { scheme: 'http', token: 'tok', host: 'localhost', port: 14318, projectId: null, grpcPort: 14317 },
+    ],
+    [
+      'http://tok@localhost:14318/',
+      { scheme: 'http', token: 'tok', host: 'localhost', port: 14318, projectId: null, grpcPort: null },
+    ],
   ])('parses %s', (text, expected) => {
     expect(parseDsn(text)).toEqual(expected);
   });

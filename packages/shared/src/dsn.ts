@@ -42,6 +42,12 @@ export function parseDsn(text: string): Dsn {
   return { scheme, token, host: url.hostname, port: url.port ? Number(url.port) : null, projectId, grpcPort };
 }
 
-export function buildDsn(opts: { scheme: string; token: string; host: string; port: number; projectId: number }): string {
+export function buildDsn(opts: {
+  scheme: string;
+  token: string;
+  host: string;
+  port: number;
+  projectId: number;
+}): string {
   return `${opts.scheme}://${encodeURIComponent(opts.token)}@${opts.host}:${opts.port}/${opts.projectId}`;
 }

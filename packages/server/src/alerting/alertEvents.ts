@@ -31,13 +31,27 @@ export interface NewEvent {
 export async function emitAlertEvent(trx: AlertingTrx, deps: EventDeps, e: NewEvent, now: Date): Promise<number> {
   const { id: eventId } = await trx
     .insertInto('alert_events')
-    .values({ project_id: e.alert.project_id, alert_id: e.alert.id, user_id: e.userId, name: e.name, params: JSON.stringify(e.params), created_at: e.createdAt.toISOString() })
+    .values({
+      project_id: e.alert.project_id,
+      alert_id: e.alert.id,
+      user_id: e.userId,
+      name: e.name,
+      params: JSON.stringify(e.params),
+      created_at: e.createdAt.toISOString(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
 
   const monitors = await concernedMonitors(trx, deps, e);
-  const channels = await deps.channels.deliveringForMonitors(trx, monitors.map((m) => m.id));
-  const rows: { target: string; channel_id: number | null; recipients: string }[] = channels.map((c) => ({ target: `channel:${c.id}`, channel_id: c.id, recipients: '[]' }));
+  const channels = await deps.channels.deliveringForMonitors(
+    trx,
+    monitors.map((m) => m.id),
+  );
+  const rows: { target: string; channel_id: number | null; recipients: string }[] = channels.map((c) => ({
+    target: `channel:${c.id}`,
+    channel_id: c.id,
+    recipients: '[]',
+  }));
   if (deps.emailEnabled && monitors.some((m) => m.notify_everyone_by_email)) {
     const recipients = await emailRecipients(trx, e);
     if (recipients.length) rows.push({ target: 'email', channel_id: null, recipients: JSON.stringify(recipients) });
@@ -46,7 +60,19 @@ export async function emitAlertEvent(trx: AlertingTrx, deps: EventDeps, e: NewEv
     const at = now.toISOString();
     await trx
       .insertInto('alert_notifications')
-      .values(rows.map((r) => ({ ...r, project_id: e.alert.project_id, event_id: eventId, state: 'pending', attempts: 0, next_attempt_at: at, last_error: '', created_at: at, updated_at: at })))
+      .values(
+        rows.map((r) => ({
+          ...r,
+          project_id: e.alert.project_id,
+          event_id: eventId,
+          state: 'pending',
+          attempts: 0,
+          next_attempt_at: at,
+          last_error: '',
+          created_at: at,
+          updated_at: at,
+        })),
+      )
       .execute();
   }
   return eventId;
@@ -74,6 +100,17 @@ async function emailRecipients(trx: AlertingTrx, e: NewEvent): Promise<string[]>
 
 function wantsEmail(s: EmailSettings, e: NewEvent): boolean {
   if (e.alert.type === 'metric') return s.notifyOnMetrics;
-  const flag = e.name === 'created' ? s.notifyOnNewErrors : e.name === 'recurring' ? s.notifyOnRecurringErrors : s.notifyOnNewErrors || s.notifyOnRecurringErrors;
-  return flag && matchersHold(s.errorMatchers.map((m) => ({ ...m, op: '=' as const })), e.spanAttrs);
+  const flag =
+    e.name === 'created'
+      ? s.notifyOnNewErrors
+      : e.name === 'recurring'
+        ? s.notifyOnRecurringErrors
+        : s.notifyOnNewErrors || s.notifyOnRecurringErrors;
+  return (
+    flag &&
+    matchersHold(
+      s.errorMatchers.map((m) => ({ ...m, op: '=' as const })),
+      e.spanAttrs,
+    )
+  );
 }

@@ -23,7 +23,18 @@ export async function alertHistory(db: AlertingDb, alertId: number): Promise<Ale
   const notifications = await db
     .selectFrom('alert_notifications as n')
     .leftJoin('notif_channels as c', 'c.id', 'n.channel_id')
-    .select(['n.event_id', 'n.target', 'n.channel_id', 'n.recipients', 'n.state', 'n.attempts', 'n.last_error', 'n.updated_at', 'c.name as channel_name', 'c.type as channel_type'])
+    .select([
+      'n.event_id',
+      'n.target',
+      'n.channel_id',
+      'n.recipients',
+      'n.state',
+      'n.attempts',
+      'n.last_error',
+      'n.updated_at',
+      'c.name as channel_name',
+      'c.type as channel_type',
+    ])
     .where(
       'n.event_id',
       'in',

@@ -36,7 +36,13 @@ function metricAlert(i: number, over: Partial<NewAlert> & { attrs?: string } = {
     trackable_id: '',
     attrs: JSON.stringify({ 'host.name': `web${i % 3}` }),
     attrs_hash: String(i),
-    params: JSON.stringify({ firing: 1, outlier: 0.97, minutes: 5, bounds: { min: null, max: 0.9 }, monitor: { metrics: [], query: '', column: 'x', columnUnit: '' } }),
+    params: JSON.stringify({
+      firing: 1,
+      outlier: 0.97,
+      minutes: 5,
+      bounds: { min: null, max: 0.9 },
+      monitor: { metrics: [], query: '', column: 'x', columnUnit: '' },
+    }),
     created_at: at(i),
     updated_at: at(1000 - i),
     ...over,
@@ -53,21 +59,54 @@ describe.each(backends)('alert list in SQL on $name', ({ pg }) => {
 
   beforeAll(async () => {
     dir = tempDataDir();
-    const config = loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(testPgUrl(), dir) : '' } });
+    const config = loadConfig({
+      env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(testPgUrl(), dir) : '' },
+    });
     raw = openMetadataDb(config);
     await migrateMetadataDb(raw, METADATA_MIGRATIONS);
     db = alertingDb(raw);
     const alerts = createAlertsStore(db);
     const noSpans = { spanAttrs: async () => null } as unknown as ErrorSpans;
-    service = createAlertsService({ db, alerts, errorSpans: noSpans, monitors: createMonitorsStore(db), channels: createChannelsStore(db), emailEnabled: false, now: () => new Date(T0 + 5000 * 60_000) });
-    await db.insertInto('users').values({ name: 'Ann', email: 'ann@example.com', password_hash: 'x', created_at: new Date(T0).toISOString() }).execute();
+    service = createAlertsService({
+      db,
+      alerts,
+      errorSpans: noSpans,
+      monitors: createMonitorsStore(db),
+      channels: createChannelsStore(db),
+      emailEnabled: false,
+      now: () => new Date(T0 + 5000 * 60_000),
+    });
+    await db
+      .insertInto('users')
+      .values({ name: 'Ann', email: 'ann@example.com', password_hash: 'x', created_at: new Date(T0).toISOString() })
+      .execute();
     // 12,000 metric alerts (more than the old 10,000 in-memory window), one closed in five, and
     // a few error alerts of another project and with special characters in their names.
     await db.transaction().execute(async (trx) => {
-      for (let i = 1; i <= 12_000; i++) await alerts.insert(trx, metricAlert(i, { state: i % 5 === 0 ? 'closed' : 'open' }));
-      await alerts.insert(trx, metricAlert(20_001, { type: 'error', monitor_id: 0, name: 'TypeError: 100% of x_y is undefined', attrs: JSON.stringify({ 'service.name': 'Billing', 'host.name': 'web1' }) }));
-      await alerts.insert(trx, metricAlert(20_002, { type: 'error', monitor_id: 0, name: 'timeout', attrs: JSON.stringify({ 'service.name': 'api' }) }));
-      await alerts.insert(trx, metricAlert(20_003, { project_id: 2, name: 'other project', attrs: JSON.stringify({ 'service.name': 'api' }) }));
+      for (let i = 1; i <= 12_000; i++)
+        await alerts.insert(trx, metricAlert(i, { state: i % 5 === 0 ? 'closed' : 'open' }));
+      await alerts.insert(
+        trx,
+        metricAlert(20_001, {
+          type: 'error',
+          monitor_id: 0,
+          name: 'TypeError: 100% of x_y is undefined',
+          attrs: JSON.stringify({ 'service.name': 'Billing', 'host.name': 'web1' }),
+        }),
+      );
+      await alerts.insert(
+        trx,
+        metricAlert(20_002, {
+          type: 'error',
+          monitor_id: 0,
+          name: 'timeout',
+          attrs: JSON.stringify({ 'service.name': 'api' }),
+        }),
+      );
+      await alerts.insert(
+        trx,
+        metricAlert(20_003, { project_id: 2, name: 'other project', attrs: JSON.stringify({ 'service.name': 'api' }) }),
+      );
     });
   }, 120_000);
   afterAll(async () => {
@@ -95,7 +134,9 @@ describe.each(backends)('alert list in SQL on $name', ({ pg }) => {
     expect(created.alerts.map((a) => a.createdAt)).toEqual([at(1), at(2), at(3)]);
     const updated = await list({ q: '', sort_by: 'updated_at', sort_desc: 'true', limit: '2' });
     expect(updated.alerts[0].updatedAt >= updated.alerts[1].updatedAt).toBe(true);
-    expect((await service.list(1, { sort_by: 'name' }).catch((e: Error) => e)) as Error).toMatchObject({ message: 'sort_by: sort_by must be updated_at or created_at' });
+    expect((await service.list(1, { sort_by: 'name' }).catch((e: Error) => e)) as Error).toMatchObject({
+      message: 'sort_by: sort_by must be updated_at or created_at',
+    });
   });
 
   it('matches words in the name and attribute values, case-insensitively, with LIKE wildcards taken literally', async () => {

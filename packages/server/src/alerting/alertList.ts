@@ -40,7 +40,10 @@ export interface AlertFilter {
   filters: { key: string; values: string[] }[];
 }
 
-export type AlertListInput = Pick<AlertListQuery, 'q' | 'attrs' | 'sort_by' | 'sort_desc' | 'page' | 'limit' | 'time_gte' | 'time_lt'>;
+export type AlertListInput = Pick<
+  AlertListQuery,
+  'q' | 'attrs' | 'sort_by' | 'sort_desc' | 'page' | 'limit' | 'time_gte' | 'time_lt'
+>;
 
 export function toFilter(projectId: number, q: AlertListInput): AlertFilter {
   const { monitorId, words } = parseAlertQuery(q.q);
@@ -72,7 +75,12 @@ function matching(f: AlertFilter, except?: string) {
     if (f.to) parts.push(eb('alerts.updated_at', '<', f.to));
     for (const w of f.words) {
       const pat = likePattern(w);
-      parts.push(eb.or([sql<SqlBool>`lower(alerts.name) like ${pat} escape '\\'`, sql<SqlBool>`alerts.attrs_text like ${pat} escape '\\'`]));
+      parts.push(
+        eb.or([
+          sql<SqlBool>`lower(alerts.name) like ${pat} escape '\\'`,
+          sql<SqlBool>`alerts.attrs_text like ${pat} escape '\\'`,
+        ]),
+      );
     }
     for (const flt of f.filters) {
       if (flt.key === except) continue;
@@ -80,7 +88,12 @@ function matching(f: AlertFilter, except?: string) {
       else if (flt.key === TYPE_KEY) parts.push(eb('alerts.type', 'in', flt.values));
       else {
         // A semi-join driven by the (project, key, value) index: the few matching ids, not a probe per alert.
-        const ids = eb.selectFrom('alert_attrs as f').select('f.alert_id').where('f.project_id', '=', f.projectId).where('f.key', '=', flt.key).where('f.value', 'in', flt.values);
+        const ids = eb
+          .selectFrom('alert_attrs as f')
+          .select('f.alert_id')
+          .where('f.project_id', '=', f.projectId)
+          .where('f.key', '=', flt.key)
+          .where('f.value', 'in', flt.values);
         parts.push(eb('alerts.id', 'in', ids));
       }
     }
@@ -89,7 +102,8 @@ function matching(f: AlertFilter, except?: string) {
 }
 
 const num = (v: unknown) => Number(v ?? 0);
-const byCount = (x: { value: string; count: number }, y: { value: string; count: number }) => y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0);
+const byCount = (x: { value: string; count: number }, y: { value: string; count: number }) =>
+  y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0);
 
 export function createAlertList(db: AlertingDb) {
   /** Counts per state or type, without that facet's own filter. */
@@ -128,12 +142,17 @@ export function createAlertList(db: AlertingDb) {
     const byKey = new Map<string, { key: string; value: string; count: number }[]>();
     for (const r of all) if (!attrFiltered.includes(r.key)) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
     attrFiltered.forEach((k, i) => byKey.set(k, own[i]));
-    const attrFacets = [...byKey.keys()].sort().map((key) => ({ key, items: byKey.get(key)!.sort(byCount).slice(0, MAX_FACET_VALUES) }));
+    const attrFacets = [...byKey.keys()]
+      .sort()
+      .map((key) => ({ key, items: byKey.get(key)!.sort(byCount).slice(0, MAX_FACET_VALUES) }));
     return [state, type, ...attrFacets];
   }
 
   return {
-    async list(f: AlertFilter, q: Pick<AlertListInput, 'sort_by' | 'sort_desc' | 'page' | 'limit'>): Promise<{ alerts: Alert[]; count: number; facets: Facet[] }> {
+    async list(
+      f: AlertFilter,
+      q: Pick<AlertListInput, 'sort_by' | 'sort_desc' | 'page' | 'limit'>,
+    ): Promise<{ alerts: Alert[]; count: number; facets: Facet[] }> {
       const dir = q.sort_desc ? 'desc' : 'asc';
       const col = q.sort_by === 'created_at' ? 'alerts.created_at' : 'alerts.updated_at';
       const [rows, total, facetList] = await Promise.all([
@@ -146,14 +165,21 @@ export function createAlertList(db: AlertingDb) {
           .limit(q.limit)
           .offset((q.page - 1) * q.limit)
           .execute(),
-        db.selectFrom('alerts').select((eb) => eb.fn.countAll().as('count')).where(matching(f)).executeTakeFirstOrThrow(),
+        db
+          .selectFrom('alerts')
+          .select((eb) => eb.fn.countAll().as('count'))
+          .where(matching(f))
+          .executeTakeFirstOrThrow(),
         facets(f),
       ]);
       return { alerts: rows.map(toAlert), count: num(total.count), facets: facetList };
     },
 
     /** Ids of every alert matching `f` (no paging), for bulk actions over a filter. */
-    ids: async (f: AlertFilter): Promise<number[]> => (await db.selectFrom('alerts').select('alerts.id').where(matching(f)).orderBy('alerts.id').execute()).map((r) => r.id),
+    ids: async (f: AlertFilter): Promise<number[]> =>
+      (await db.selectFrom('alerts').select('alerts.id').where(matching(f)).orderBy('alerts.id').execute()).map(
+        (r) => r.id,
+      ),
   };
 }
 

@@ -39,8 +39,17 @@ const call = <T = unknown>(method: string, path: string, body?: unknown) => serv
 /** Sends one failed span per service through the OTLP/HTTP protobuf exporter, at `time`. */
 async function sendErrors(services: string[], time: Date, name = 'POST /checkout'): Promise<void> {
   for (const service of services) {
-    const t = createTestTracer('http-proto', { httpUrl: server.baseUrl, grpcUrl: `http://127.0.0.1:${server.grpcPort}`, dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`, serviceName: service });
-    const span = t.tracer.startSpan(name, { kind: SpanKind.SERVER, startTime: time, attributes: { 'http.request.method': 'POST', 'http.route': '/checkout' } });
+    const t = createTestTracer('http-proto', {
+      httpUrl: server.baseUrl,
+      grpcUrl: `http://127.0.0.1:${server.grpcPort}`,
+      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+      serviceName: service,
+    });
+    const span = t.tracer.startSpan(name, {
+      kind: SpanKind.SERVER,
+      startTime: time,
+      attributes: { 'http.request.method': 'POST', 'http.route': '/checkout' },
+    });
     span.recordException(new Error('card declined'));
     span.setStatus({ code: SpanStatusCode.ERROR, message: 'card declined' });
     span.end(new Date(time.getTime() + 5));
@@ -61,7 +70,15 @@ let checkoutAlert: Alert;
 describe('validation', () => {
   const metric = (over: Record<string, unknown> = {}, params: Record<string, unknown> = {}) => ({
     name: 'CPU',
-    params: { metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }], query: 'avg($cpu)', column: 'avg($cpu)', forDuration: 5, forDurationUnit: 'minutes', maxValue: 0.9, ...params },
+    params: {
+      metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }],
+      query: 'avg($cpu)',
+      column: 'avg($cpu)',
+      forDuration: 5,
+      forDurationUnit: 'minutes',
+      maxValue: 0.9,
+      ...params,
+    },
     ...over,
   });
   it.each([
@@ -71,9 +88,25 @@ describe('validation', () => {
     ['an unknown duration unit', metric({}, { forDurationUnit: 'days' }), 'unsupported duration unit: "days"'],
     ['a duration outside the choices', metric({}, { forDuration: 7 }), 'forDuration must be one of 1, 3, 5, 10, 15'],
     ['no metric', metric({}, { metrics: [] }), 'at least one metric is required'],
-    ['seven metrics', metric({}, { metrics: Array.from({ length: 7 }, (_, i) => ({ name: 'm', alias: `a${i}` })) }), 'at most 6 metrics are allowed'],
+    [
+      'seven metrics',
+      metric({}, { metrics: Array.from({ length: 7 }, (_, i) => ({ name: 'm', alias: `a${i}` })) }),
+      'at most 6 metrics are allowed',
+    ],
     ['a bad alias', metric({}, { metrics: [{ name: 'm', alias: 'a-b' }] }), 'Only letters and numbers are allowed'],
-    ['a duplicated alias', metric({}, { metrics: [{ name: 'm', alias: 'a' }, { name: 'n', alias: 'A' }] }), 'Alias is duplicated'],
+    [
+      'a duplicated alias',
+      metric(
+        {},
+        {
+          metrics: [
+            { name: 'm', alias: 'a' },
+            { name: 'n', alias: 'A' },
+          ],
+        },
+      ),
+      'Alias is duplicated',
+    ],
     ['an empty query', metric({}, { query: '' }), "query can't be empty"],
     ['an unknown channel', metric({ channelIds: [999] }), 'notification channel 999 does not exist'],
   ])('refuses a metric monitor with %s', async (_name, body, message) => {
@@ -103,23 +136,53 @@ describe('error monitors', () => {
   it('creates channels and an error monitor', async () => {
     const webhook = await call('POST', '/notification-channels/webhook', {
       name: 'hook',
-      params: { url: `${receiver.url}/webhook`, payload: JSON.stringify({ text: '{{alert.name}} is {{alert.state}}', env: 'test' }) },
+      params: {
+        url: `${receiver.url}/webhook`,
+        payload: JSON.stringify({ text: '{{alert.name}} is {{alert.state}}', env: 'test' }),
+      },
     });
     expect(webhook.status).toBe(200);
     webhookId = ChannelResponse.parse(webhook.body).channel.id;
-    slackId = ChannelResponse.parse((await call('POST', '/notification-channels/slack', { name: 'slack', params: { webhookUrl: `${receiver.url}/slack` } })).body).channel.id;
-    amId = ChannelResponse.parse((await call('POST', '/notification-channels/webhook', { type: 'alertmanager', name: 'am', params: { url: `${receiver.url}/api/v2/alerts` } })).body).channel.id;
+    slackId = ChannelResponse.parse(
+      (
+        await call('POST', '/notification-channels/slack', {
+          name: 'slack',
+          params: { webhookUrl: `${receiver.url}/slack` },
+        })
+      ).body,
+    ).channel.id;
+    amId = ChannelResponse.parse(
+      (
+        await call('POST', '/notification-channels/webhook', {
+          type: 'alertmanager',
+          name: 'am',
+          params: { url: `${receiver.url}/api/v2/alerts` },
+        })
+      ).body,
+    ).channel.id;
 
     const r = await call('POST', '/monitors/error', {
       name: 'Checkout errors',
       notifyEveryoneByEmail: true,
       channelIds: [webhookId, slackId, amId],
-      params: { notifyOnNewErrors: true, notifyOnRecurringErrors: true, matchers: [{ attr: 'service.name', op: '=', value: 'checkout' }, { attr: '', op: '=', value: '' }] },
+      params: {
+        notifyOnNewErrors: true,
+        notifyOnRecurringErrors: true,
+        matchers: [
+          { attr: 'service.name', op: '=', value: 'checkout' },
+          { attr: '', op: '=', value: '' },
+        ],
+      },
     });
     expect(r.status).toBe(200);
     const monitor = MonitorResponse.parse(r.body).monitor;
     errorMonitorId = monitor.id;
-    expect(monitor).toMatchObject({ type: 'error', state: 'active', channelIds: [webhookId, slackId, amId], params: { matchers: [{ attr: 'service.name', op: '=', value: 'checkout' }] } });
+    expect(monitor).toMatchObject({
+      type: 'error',
+      state: 'active',
+      channelIds: [webhookId, slackId, amId],
+      params: { matchers: [{ attr: 'service.name', op: '=', value: 'checkout' }] },
+    });
   });
 
   it('turns failed spans sent over OTLP into alerts and notifies every channel and e-mail once', async () => {
@@ -136,8 +199,17 @@ describe('error monitors', () => {
     const { alerts } = await listAlerts();
     expect(alerts.map((a) => a.attrs['service.name']).sort()).toEqual(['checkout', 'inventory']);
     checkoutAlert = alerts.find((a) => a.attrs['service.name'] === 'checkout')!;
-    expect(checkoutAlert).toMatchObject({ type: 'error', state: 'open', name: 'POST /checkout', trackableModel: 'SpanGroup', params: { spanCount: 1 } });
-    expect(checkoutAlert.params).toMatchObject({ traceId: expect.stringMatching(/^[0-9a-f]{32}$/), spanId: expect.stringMatching(/^\d+$/) });
+    expect(checkoutAlert).toMatchObject({
+      type: 'error',
+      state: 'open',
+      name: 'POST /checkout',
+      trackableModel: 'SpanGroup',
+      params: { spanCount: 1 },
+    });
+    expect(checkoutAlert.params).toMatchObject({
+      traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      spanId: expect.stringMatching(/^\d+$/),
+    });
 
     // Only the checkout error matches the monitor: one message per channel.
     const [hook] = receiver.on('/webhook');
@@ -148,7 +220,14 @@ describe('error monitors', () => {
       eventName: 'created',
       payload: { text: 'POST /checkout is open', env: 'test' },
       createdAt: msg.createdAt,
-      alert: { id: String(checkoutAlert.id), url: `${SITE}/alerting/1/alerts/${checkoutAlert.id}`, name: 'POST /checkout', type: 'error', state: 'open', createdAt: msg.alert.createdAt },
+      alert: {
+        id: String(checkoutAlert.id),
+        url: `${SITE}/alerting/1/alerts/${checkoutAlert.id}`,
+        name: 'POST /checkout',
+        type: 'error',
+        state: 'open',
+        createdAt: msg.alert.createdAt,
+      },
     });
     expect(msg.id).toMatch(/^\d+$/);
     expect(msg.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
@@ -157,21 +236,35 @@ describe('error monitors', () => {
     expect(receiver.on('/slack')).toHaveLength(1);
     expect(receiver.on('/slack')[0].body).toEqual({
       text: '[Lantern] POST /checkout',
-      blocks: [{
-        type: 'section',
-        text: { type: 'mrkdwn', text: ':beetle: *[Lantern] A new error has just occurred*\nPOST /checkout' },
-        accessory: { type: 'button', text: { type: 'plain_text', text: 'View' }, action_id: 'button-action', value: `view_${checkoutAlert.id}`, url: `${SITE}/alerting/1/alerts/${checkoutAlert.id}` },
-      }],
+      blocks: [
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: ':beetle: *[Lantern] A new error has just occurred*\nPOST /checkout' },
+          accessory: {
+            type: 'button',
+            text: { type: 'plain_text', text: 'View' },
+            action_id: 'button-action',
+            value: `view_${checkoutAlert.id}`,
+            url: `${SITE}/alerting/1/alerts/${checkoutAlert.id}`,
+          },
+        },
+      ],
     });
 
     const [am] = receiver.on('/api/v2/alerts');
     expect(receiver.on('/api/v2/alerts')).toHaveLength(1);
-    expect(am.body).toEqual([{
-      labels: expect.objectContaining({ service_name: 'checkout', alertname: 'POST /checkout', alerturl: `${SITE}/alerting/1/alerts/${checkoutAlert.id}` }),
-      annotations: { summary: 'A new error has just occurred' },
-      startsAt: checkoutAlert.createdAt,
-      generatorURL: `${SITE}/alerting/1/alerts/${checkoutAlert.id}`,
-    }]);
+    expect(am.body).toEqual([
+      {
+        labels: expect.objectContaining({
+          service_name: 'checkout',
+          alertname: 'POST /checkout',
+          alerturl: `${SITE}/alerting/1/alerts/${checkoutAlert.id}`,
+        }),
+        annotations: { summary: 'A new error has just occurred' },
+        startsAt: checkoutAlert.createdAt,
+        generatorURL: `${SITE}/alerting/1/alerts/${checkoutAlert.id}`,
+      },
+    ]);
 
     expect(smtp.mails).toHaveLength(1);
     expect(smtp.mails[0].to).toEqual(['admin@lantern.local']);
@@ -187,7 +280,9 @@ describe('error monitors', () => {
   });
 
   it('closes and reopens alerts through the API, telling the channels who did it', async () => {
-    expect((await call('PUT', '/alerts/closed', { alertIds: [] })).body).toMatchObject({ message: 'alertIds: at least one alert is required' });
+    expect((await call('PUT', '/alerts/closed', { alertIds: [] })).body).toMatchObject({
+      message: 'alertIds: at least one alert is required',
+    });
     expect((await call('PUT', '/alerts/closed', { alertIds: [999999] })).status).toBe(403);
 
     const closed = await call('PUT', '/alerts/closed', { alertIds: [checkoutAlert.id] });
@@ -195,10 +290,18 @@ describe('error monitors', () => {
     expect((await call<{ alert: Alert }>('GET', `/alerts/${checkoutAlert.id}`)).body.alert.state).toBe('closed');
     await server.lantern.alerting.scheduler.deliver();
     const slack = receiver.on('/slack');
-    expect((slack.at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text).toBe(':white_check_mark: *[Lantern] The error is closed by Admin*\nPOST /checkout');
+    expect((slack.at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text).toBe(
+      ':white_check_mark: *[Lantern] The error is closed by Admin*\nPOST /checkout',
+    );
     const hook = WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body);
-    expect(hook).toMatchObject({ eventName: 'state-changed', alert: { state: 'closed' }, payload: { text: 'POST /checkout is closed' } });
-    expect(receiver.on('/api/v2/alerts').at(-1)!.body).toEqual([expect.objectContaining({ endsAt: expect.any(String) })]);
+    expect(hook).toMatchObject({
+      eventName: 'state-changed',
+      alert: { state: 'closed' },
+      payload: { text: 'POST /checkout is closed' },
+    });
+    expect(receiver.on('/api/v2/alerts').at(-1)!.body).toEqual([
+      expect.objectContaining({ endsAt: expect.any(String) }),
+    ]);
 
     // Closed alerts leave the default (open) list and show in the state facet.
     const list = await listAlerts();
@@ -206,9 +309,14 @@ describe('error monitors', () => {
     expect(list.facets[0].items).toEqual(expect.arrayContaining([{ key: 'alert.state', value: 'closed', count: 1 }]));
     expect((await listAlerts('?attrs[alert.state]=closed')).alerts.map((a) => a.id)).toEqual([checkoutAlert.id]);
 
-    expect(await call('PUT', '/alerts/open', { alertIds: [checkoutAlert.id] })).toEqual({ status: 200, body: { count: 1 } });
+    expect(await call('PUT', '/alerts/open', { alertIds: [checkoutAlert.id] })).toEqual({
+      status: 200,
+      body: { count: 1 },
+    });
     await server.lantern.alerting.scheduler.deliver();
-    expect((receiver.on('/slack').at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text).toBe(':red_circle: *[Lantern] The error is reopened by Admin*\nPOST /checkout');
+    expect((receiver.on('/slack').at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text).toBe(
+      ':red_circle: *[Lantern] The error is reopened by Admin*\nPOST /checkout',
+    );
   });
 
   it('reopens a closed error alert when the error recurs, with a recurring event', async () => {
@@ -223,7 +331,9 @@ describe('error monitors', () => {
     const hooks = receiver.on('/webhook');
     expect(hooks).toHaveLength(before + 1);
     expect(hooks.at(-1)!.body).toMatchObject({ eventName: 'recurring', alert: { state: 'open' } });
-    expect((receiver.on('/slack').at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text).toBe(':beetle: *[Lantern] The error has 2 occurrences*\nPOST /checkout');
+    expect((receiver.on('/slack').at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text).toBe(
+      ':beetle: *[Lantern] The error has 2 occurrences*\nPOST /checkout',
+    );
   });
 
   it('sends nothing to a paused channel, and delivers again once unpaused', async () => {
@@ -244,15 +354,31 @@ describe('error monitors', () => {
 
   it('retries a failing webhook with backoff and records the delivery state', async () => {
     receiver.answer('/flaky', 503, 200);
-    const flaky = ChannelResponse.parse((await call('POST', '/notification-channels/webhook', { name: 'flaky', params: { url: `${receiver.url}/flaky` } })).body).channel;
+    const flaky = ChannelResponse.parse(
+      (
+        await call('POST', '/notification-channels/webhook', {
+          name: 'flaky',
+          params: { url: `${receiver.url}/flaky` },
+        })
+      ).body,
+    ).channel;
     const monitor = MonitorResponse.parse((await call('GET', `/monitors/${errorMonitorId}`)).body).monitor;
-    await call('PUT', `/monitors/${errorMonitorId}/error`, { name: monitor.name, notifyEveryoneByEmail: false, channelIds: [flaky.id], params: monitor.params });
+    await call('PUT', `/monitors/${errorMonitorId}/error`, {
+      name: monitor.name,
+      notifyEveryoneByEmail: false,
+      channelIds: [flaky.id],
+      params: monitor.params,
+    });
 
     await call('PUT', '/alerts/closed', { alertIds: [checkoutAlert.id] });
     await server.lantern.alerting.scheduler.deliver();
     expect(receiver.on('/flaky')).toHaveLength(0);
     let ch = ChannelResponse.parse((await call('GET', `/notification-channels/webhook/${flaky.id}`)).body).channel;
-    expect(ch.delivery).toMatchObject({ consecutiveFailures: 1, pending: 1, lastError: 'unexpected response: 503 (answered 503)' });
+    expect(ch.delivery).toMatchObject({
+      consecutiveFailures: 1,
+      pending: 1,
+      lastError: 'unexpected response: 503 (answered 503)',
+    });
 
     // Not due yet: the first retry waits 30 s.
     await server.lantern.alerting.scheduler.deliver(new Date(clock.now.getTime() + 10_000));
@@ -266,9 +392,20 @@ describe('error monitors', () => {
 
   it('disables a Slack channel whose webhook is gone (404)', async () => {
     receiver.answer('/slack-gone', 404);
-    const gone = ChannelResponse.parse((await call('POST', '/notification-channels/slack', { name: 'gone', params: { webhookUrl: `${receiver.url}/slack-gone` } })).body).channel;
+    const gone = ChannelResponse.parse(
+      (
+        await call('POST', '/notification-channels/slack', {
+          name: 'gone',
+          params: { webhookUrl: `${receiver.url}/slack-gone` },
+        })
+      ).body,
+    ).channel;
     const monitor = MonitorResponse.parse((await call('GET', `/monitors/${errorMonitorId}`)).body).monitor;
-    await call('PUT', `/monitors/${errorMonitorId}/error`, { name: monitor.name, channelIds: [gone.id], params: monitor.params });
+    await call('PUT', `/monitors/${errorMonitorId}/error`, {
+      name: monitor.name,
+      channelIds: [gone.id],
+      params: monitor.params,
+    });
     await call('PUT', '/alerts/open', { alertIds: [checkoutAlert.id] });
     await server.lantern.alerting.scheduler.deliver();
     const ch = ChannelResponse.parse((await call('GET', `/notification-channels/slack/${gone.id}`)).body).channel;
@@ -278,20 +415,35 @@ describe('error monitors', () => {
 
   it('disables a webhook channel after 5 permanent failures in a row, and unpausing re-enables it', async () => {
     receiver.answer('/bad', 400);
-    const bad = ChannelResponse.parse((await call('POST', '/notification-channels/webhook', { name: 'bad', params: { url: `${receiver.url}/bad` } })).body).channel;
+    const bad = ChannelResponse.parse(
+      (await call('POST', '/notification-channels/webhook', { name: 'bad', params: { url: `${receiver.url}/bad` } }))
+        .body,
+    ).channel;
     const monitor = MonitorResponse.parse((await call('GET', `/monitors/${errorMonitorId}`)).body).monitor;
-    await call('PUT', `/monitors/${errorMonitorId}/error`, { name: monitor.name, channelIds: [bad.id], params: monitor.params });
+    await call('PUT', `/monitors/${errorMonitorId}/error`, {
+      name: monitor.name,
+      channelIds: [bad.id],
+      params: monitor.params,
+    });
     const states: string[] = [];
     for (let i = 0; i < 5; i++) {
       await call('PUT', i % 2 ? '/alerts/open' : '/alerts/closed', { alertIds: [checkoutAlert.id] });
       await server.lantern.alerting.scheduler.deliver();
-      states.push(ChannelResponse.parse((await call('GET', `/notification-channels/webhook/${bad.id}`)).body).channel.state);
+      states.push(
+        ChannelResponse.parse((await call('GET', `/notification-channels/webhook/${bad.id}`)).body).channel.state,
+      );
     }
     expect(states).toEqual(['delivering', 'delivering', 'delivering', 'delivering', 'disabled']);
     // Permanent failures are not retried: nothing is left pending.
     const ch = ChannelResponse.parse((await call('GET', `/notification-channels/webhook/${bad.id}`)).body).channel;
-    expect(ch.delivery).toMatchObject({ consecutiveFailures: 5, pending: 0, lastError: 'unexpected response: 400 (answered 400)' });
-    const unpaused = ChannelResponse.parse((await call('PUT', `/notification-channels/${bad.id}/unpaused`)).body).channel;
+    expect(ch.delivery).toMatchObject({
+      consecutiveFailures: 5,
+      pending: 0,
+      lastError: 'unexpected response: 400 (answered 400)',
+    });
+    const unpaused = ChannelResponse.parse(
+      (await call('PUT', `/notification-channels/${bad.id}/unpaused`)).body,
+    ).channel;
     expect(unpaused).toMatchObject({ state: 'delivering', delivery: { consecutiveFailures: 0 } });
   });
 
@@ -301,11 +453,19 @@ describe('error monitors', () => {
     expect(all.body.count).toBeGreaterThanOrEqual(1);
     expect((await listAlerts()).alerts).toHaveLength(0);
 
-    const list = (await call<{ monitors: { id: string; alertOpenCount: number }[]; states: { state: string; count: number }[] }>('GET', '/monitors')).body;
+    const list = (
+      await call<{ monitors: { id: string; alertOpenCount: number }[]; states: { state: string; count: number }[] }>(
+        'GET',
+        '/monitors',
+      )
+    ).body;
     expect(list.monitors.map((m) => m.id)).toContain(errorMonitorId);
     expect(list.states).toEqual(expect.arrayContaining([{ state: 'active', count: 1 }]));
 
-    expect(await call('DELETE', '/alerts', { alertIds: [checkoutAlert.id] })).toEqual({ status: 200, body: { count: 1 } });
+    expect(await call('DELETE', '/alerts', { alertIds: [checkoutAlert.id] })).toEqual({
+      status: 200,
+      body: { count: 1 },
+    });
     expect((await call('GET', `/alerts/${checkoutAlert.id}`)).status).toBe(404);
   });
 });
@@ -314,14 +474,25 @@ describe('metric monitors without a metrics engine', () => {
   it('are evaluated as no data, and say why', async () => {
     const r = await call('POST', '/monitors/metric', {
       name: 'CPU',
-      params: { metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }], query: 'avg($cpu)', column: 'avg($cpu)', forDuration: 1, forDurationUnit: 'hours', maxValue: 0.9 },
+      params: {
+        metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }],
+        query: 'avg($cpu)',
+        column: 'avg($cpu)',
+        forDuration: 1,
+        forDurationUnit: 'hours',
+        maxValue: 0.9,
+      },
     });
     expect(r.status).toBe(200);
     const id = MonitorResponse.parse(r.body).monitor.id;
     clock.now = minutes(1);
     await server.lantern.alerting.scheduler.tick();
     const m = MonitorResponse.parse((await call('GET', `/monitors/${id}`)).body).monitor;
-    expect(m).toMatchObject({ state: 'no-data', stateReason: expect.stringContaining('no metrics query engine'), params: { forDurationUnit: 'hours' } });
+    expect(m).toMatchObject({
+      state: 'no-data',
+      stateReason: expect.stringContaining('no metrics query engine'),
+      params: { forDurationUnit: 'hours' },
+    });
     expect(m.lastCheckAt).not.toBeNull();
 
     expect((await call('PUT', `/monitors/${id}/paused`)).status).toBe(200);
@@ -333,9 +504,35 @@ describe('metric monitors without a metrics engine', () => {
 
 describe('e-mail settings', () => {
   it('are all on by default and saved per user and project', async () => {
-    expect((await call('GET', '/notification-channels/email')).body).toEqual({ channel: { notifyOnMetrics: true, notifyOnNewErrors: true, notifyOnRecurringErrors: true, errorMatchers: [], email: 'admin@lantern.local' }, smtpEnabled: true });
-    const saved = await call('PUT', '/notification-channels/email', { notifyOnMetrics: false, notifyOnNewErrors: true, notifyOnRecurringErrors: false, errorMatchers: [{ attr: 'service.name', value: 'api' }, { attr: '', value: '' }] });
-    expect(saved.body).toEqual({ channel: { notifyOnMetrics: false, notifyOnNewErrors: true, notifyOnRecurringErrors: false, errorMatchers: [{ attr: 'service.name', value: 'api' }], email: 'admin@lantern.local' }, smtpEnabled: true });
+    expect((await call('GET', '/notification-channels/email')).body).toEqual({
+      channel: {
+        notifyOnMetrics: true,
+        notifyOnNewErrors: true,
+        notifyOnRecurringErrors: true,
+        errorMatchers: [],
+        email: 'admin@lantern.local',
+      },
+      smtpEnabled: true,
+    });
+    const saved = await call('PUT', '/notification-channels/email', {
+      notifyOnMetrics: false,
+      notifyOnNewErrors: true,
+      notifyOnRecurringErrors: false,
+      errorMatchers: [
+        { attr: 'service.name', value: 'api' },
+        { attr: '', value: '' },
+      ],
+    });
+    expect(saved.body).toEqual({
+      channel: {
+        notifyOnMetrics: false,
+        notifyOnNewErrors: true,
+        notifyOnRecurringErrors: false,
+        errorMatchers: [{ attr: 'service.name', value: 'api' }],
+        email: 'admin@lantern.local',
+      },
+      smtpEnabled: true,
+    });
     expect((await call('GET', '/notification-channels/email')).body).toEqual(saved.body);
   });
 });

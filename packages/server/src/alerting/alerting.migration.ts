@@ -66,8 +66,16 @@ export const alertingMigration: Migration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .addUniqueConstraint('alerts_dedup_unq', ['project_id', 'dedup_key'])
       .execute();
-    await db.schema.createIndex('alerts_project_updated_idx').on('alerts').columns(['project_id', 'updated_at']).execute();
-    await db.schema.createIndex('alerts_monitor_idx').on('alerts').columns(['monitor_id', 'attrs_hash', 'updated_at']).execute();
+    await db.schema
+      .createIndex('alerts_project_updated_idx')
+      .on('alerts')
+      .columns(['project_id', 'updated_at'])
+      .execute();
+    await db.schema
+      .createIndex('alerts_monitor_idx')
+      .on('alerts')
+      .columns(['monitor_id', 'attrs_hash', 'updated_at'])
+      .execute();
     await db.schema.createIndex('alerts_trackable_idx').on('alerts').columns(['project_id', 'trackable_id']).execute();
 
     await db.schema
@@ -100,7 +108,11 @@ export const alertingMigration: Migration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .addUniqueConstraint('alert_notifications_unq', ['event_id', 'target'])
       .execute();
-    await db.schema.createIndex('alert_notifications_due_idx').on('alert_notifications').columns(['state', 'next_attempt_at']).execute();
+    await db.schema
+      .createIndex('alert_notifications_due_idx')
+      .on('alert_notifications')
+      .columns(['state', 'next_attempt_at'])
+      .execute();
 
     await db.schema
       .createTable('alerting_user_settings')
@@ -144,24 +156,65 @@ export const alertListMigration: Migration = {
       .addColumn('value', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('alert_attrs_pk', ['alert_id', 'key'])
       .execute();
-    await db.schema.createIndex('alert_attrs_facet_idx').on('alert_attrs').columns(['project_id', 'key', 'value']).execute();
+    await db.schema
+      .createIndex('alert_attrs_facet_idx')
+      .on('alert_attrs')
+      .columns(['project_id', 'key', 'value'])
+      .execute();
     // The attribute values, lower-cased and joined, so a search word is one LIKE per alert.
-    await db.schema.alterTable('alerts').addColumn('attrs_text', 'text', (c) => c.notNull().defaultTo('')).execute();
-    await db.schema.createIndex('alerts_project_state_updated_idx').on('alerts').columns(['project_id', 'state', 'updated_at']).execute();
-    await db.schema.createIndex('alerts_project_created_idx').on('alerts').columns(['project_id', 'created_at']).execute();
-    await db.schema.createIndex('alerts_project_state_created_idx').on('alerts').columns(['project_id', 'state', 'created_at']).execute();
+    await db.schema
+      .alterTable('alerts')
+      .addColumn('attrs_text', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
+    await db.schema
+      .createIndex('alerts_project_state_updated_idx')
+      .on('alerts')
+      .columns(['project_id', 'state', 'updated_at'])
+      .execute();
+    await db.schema
+      .createIndex('alerts_project_created_idx')
+      .on('alerts')
+      .columns(['project_id', 'created_at'])
+      .execute();
+    await db.schema
+      .createIndex('alerts_project_state_created_idx')
+      .on('alerts')
+      .columns(['project_id', 'state', 'created_at'])
+      .execute();
     await db.schema.createIndex('alert_notifications_event_idx').on('alert_notifications').column('event_id').execute();
 
     // Existing alerts: one row per attribute of their JSON attrs.
     const alerts = db as unknown as Kysely<Pick<AlertingTables, 'alerts' | 'alert_attrs'>>;
     let after = 0;
     for (;;) {
-      const rows = await alerts.selectFrom('alerts').select(['id', 'project_id', 'attrs']).where('id', '>', after).orderBy('id').limit(1000).execute();
+      const rows = await alerts
+        .selectFrom('alerts')
+        .select(['id', 'project_id', 'attrs'])
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(1000)
+        .execute();
       if (!rows.length) break;
       after = rows[rows.length - 1].id;
-      const values = rows.flatMap((r) => Object.entries(JSON.parse(r.attrs) as Record<string, string>).map(([key, value]) => ({ alert_id: r.id, project_id: r.project_id, key, value: String(value) })));
-      for (let i = 0; i < values.length; i += 200) await alerts.insertInto('alert_attrs').values(values.slice(i, i + 200)).execute();
-      for (const r of rows) await alerts.updateTable('alerts').set({ attrs_text: attrsText(JSON.parse(r.attrs) as Record<string, unknown>) }).where('id', '=', r.id).execute();
+      const values = rows.flatMap((r) =>
+        Object.entries(JSON.parse(r.attrs) as Record<string, string>).map(([key, value]) => ({
+          alert_id: r.id,
+          project_id: r.project_id,
+          key,
+          value: String(value),
+        })),
+      );
+      for (let i = 0; i < values.length; i += 200)
+        await alerts
+          .insertInto('alert_attrs')
+          .values(values.slice(i, i + 200))
+          .execute();
+      for (const r of rows)
+        await alerts
+          .updateTable('alerts')
+          .set({ attrs_text: attrsText(JSON.parse(r.attrs) as Record<string, unknown>) })
+          .where('id', '=', r.id)
+          .execute();
     }
   },
 };

@@ -20,15 +20,36 @@ export interface AlertingTestServer {
   call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
 }
 
-export async function startAlertingServer(opts: { dataDir?: string; smtpPort: number; clock: { now: Date }; metrics?: MetricQueryRunner | 'built-in' }): Promise<AlertingTestServer> {
+export async function startAlertingServer(opts: {
+  dataDir?: string;
+  smtpPort: number;
+  clock: { now: Date };
+  metrics?: MetricQueryRunner | 'built-in';
+}): Promise<AlertingTestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const config = loadConfig({
-    env: { LANTERN_DB_URL: await testDbUrl(dataDir), LANTERN_DATA_DIR: dataDir, LANTERN_HTTP_ADDR: '127.0.0.1:0', LANTERN_GRPC_ADDR: '127.0.0.1:0', LANTERN_LOG_LEVEL: 'silent', LANTERN_SITE_URL: TEST_SITE, LANTERN_INGEST_FLUSH_INTERVAL_MS: '20' },
+    env: {
+      LANTERN_DB_URL: await testDbUrl(dataDir),
+      LANTERN_DATA_DIR: dataDir,
+      LANTERN_HTTP_ADDR: '127.0.0.1:0',
+      LANTERN_GRPC_ADDR: '127.0.0.1:0',
+      LANTERN_LOG_LEVEL: 'silent',
+      LANTERN_SITE_URL: TEST_SITE,
+      LANTERN_INGEST_FLUSH_INTERVAL_MS: '20',
+    },
   });
-  config.notifications = { allow_networks: ['loopback'], smtp: { ...config.notifications.smtp, enabled: true, host: '127.0.0.1', port: opts.smtpPort } };
+  config.notifications = {
+    allow_networks: ['loopback'],
+    smtp: { ...config.notifications.smtp, enabled: true, host: '127.0.0.1', port: opts.smtpPort },
+  };
   // Without `metrics` the server gets no engine (null): the alerting tests pin the no-engine mode.
   const metrics = opts.metrics === 'built-in' ? undefined : (opts.metrics ?? null);
-  const lantern = await composeLantern(config, { now: () => opts.clock.now, alertingLoop: false, webDist: '/nonexistent', metrics });
+  const lantern = await composeLantern(config, {
+    now: () => opts.clock.now,
+    alertingLoop: false,
+    webDist: '/nonexistent',
+    metrics,
+  });
   const ports = await lantern.listen();
   const baseUrl = `http://127.0.0.1:${ports.httpPort}`;
   const cookie = await signIn(baseUrl);

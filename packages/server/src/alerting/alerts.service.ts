@@ -1,4 +1,10 @@
-import { AlertIdsInput, AlertListQuery, type AlertListResponse, type AlertState, type ErrorAlertParams } from '@lantern/shared';
+import {
+  AlertIdsInput,
+  AlertListQuery,
+  type AlertListResponse,
+  type AlertState,
+  type ErrorAlertParams,
+} from '@lantern/shared';
 import { AppError } from '../http/appError';
 import { parseInput } from '../http/parseInput';
 import { emitAlertEvent, type EventDeps } from './alertEvents';
@@ -9,7 +15,9 @@ import type { AlertingDb } from './db';
 import type { ErrorSpans } from './errorSpans';
 
 /** Alert reads and the user's actions on alerts: close, reopen, close all, delete. */
-export function createAlertsService(deps: EventDeps & { db: AlertingDb; alerts: AlertsStore; errorSpans: ErrorSpans; now: () => Date }) {
+export function createAlertsService(
+  deps: EventDeps & { db: AlertingDb; alerts: AlertsStore; errorSpans: ErrorSpans; now: () => Date },
+) {
   const { alerts } = deps;
   const alertList = createAlertList(deps.db);
 
@@ -32,7 +40,10 @@ export function createAlertsService(deps: EventDeps & { db: AlertingDb; alerts: 
   async function spanAttrs(a: AlertRow): Promise<Record<string, string>> {
     if (a.type !== 'error') return {};
     const p = JSON.parse(a.params) as ErrorAlertParams;
-    return (await deps.errorSpans.spanAttrs(a.project_id, p.traceId, p.spanId).catch(() => null)) ?? (JSON.parse(a.attrs) as Record<string, string>);
+    return (
+      (await deps.errorSpans.spanAttrs(a.project_id, p.traceId, p.spanId).catch(() => null)) ??
+      (JSON.parse(a.attrs) as Record<string, string>)
+    );
   }
 
   async function setState(rows: AlertRow[], state: AlertState, userId: number): Promise<number> {
@@ -44,7 +55,19 @@ export function createAlertsService(deps: EventDeps & { db: AlertingDb; alerts: 
       const done = await deps.db.transaction().execute(async (trx) => {
         const set = { state, updated_at: now.toISOString() };
         if (!(await alerts.casUpdate(trx, a.id, a.state, set))) return false;
-        await emitAlertEvent(trx, deps, { alert: { ...a, ...set }, name: 'state-changed', params: { state, oldState: a.state }, userId, createdAt: now, spanAttrs: attrs }, now);
+        await emitAlertEvent(
+          trx,
+          deps,
+          {
+            alert: { ...a, ...set },
+            name: 'state-changed',
+            params: { state, oldState: a.state },
+            userId,
+            createdAt: now,
+            spanAttrs: attrs,
+          },
+          now,
+        );
         return true;
       });
       if (done) changed++;
@@ -63,7 +86,8 @@ export function createAlertsService(deps: EventDeps & { db: AlertingDb; alerts: 
   async function ownIds(projectId: number, body: unknown): Promise<AlertRow[]> {
     const { alertIds } = parseInput(AlertIdsInput, body);
     const rows = await alerts.byIds(projectId, alertIds);
-    if (rows.length !== new Set(alertIds).size) throw new AppError('forbidden', 'forbidden', "you don't have enough permissions to update this alert");
+    if (rows.length !== new Set(alertIds).size)
+      throw new AppError('forbidden', 'forbidden', "you don't have enough permissions to update this alert");
     return rows;
   }
 
@@ -80,15 +104,23 @@ export function createAlertsService(deps: EventDeps & { db: AlertingDb; alerts: 
       const row = await own(projectId, rawId);
       return { events: await alertHistory(deps.db, row.id) };
     },
-    close: async (projectId: number, body: unknown, userId: number) => ({ count: await setState(await ownIds(projectId, body), 'closed', userId) }),
-    open: async (projectId: number, body: unknown, userId: number) => ({ count: await setState(await ownIds(projectId, body), 'open', userId) }),
+    close: async (projectId: number, body: unknown, userId: number) => ({
+      count: await setState(await ownIds(projectId, body), 'closed', userId),
+    }),
+    open: async (projectId: number, body: unknown, userId: number) => ({
+      count: await setState(await ownIds(projectId, body), 'open', userId),
+    }),
     /** Closes every open alert that matches the list filter in the query string. */
     async closeAll(projectId: number, raw: Record<string, unknown>, userId: number) {
       const f = toFilter(projectId, listQuery(raw));
-      const ids = await alertList.ids({ ...f, filters: [...f.filters.filter((x) => x.key !== 'alert.state'), { key: 'alert.state', values: ['open'] }] });
+      const ids = await alertList.ids({
+        ...f,
+        filters: [...f.filters.filter((x) => x.key !== 'alert.state'), { key: 'alert.state', values: ['open'] }],
+      });
       let count = 0;
       // In slices, so a filter over many thousands of alerts never builds one huge IN list.
-      for (let i = 0; i < ids.length; i += 500) count += await setState(await alerts.byIds(projectId, ids.slice(i, i + 500)), 'closed', userId);
+      for (let i = 0; i < ids.length; i += 500)
+        count += await setState(await alerts.byIds(projectId, ids.slice(i, i + 500)), 'closed', userId);
       return { count };
     },
     async remove(projectId: number, body: unknown) {

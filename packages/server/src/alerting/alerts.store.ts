@@ -16,15 +16,28 @@ export function truncateName(name: string): string {
 
 export function createAlertsStore(db: AlertingDb) {
   return {
-    get: (id: number): Promise<AlertRow | undefined> => db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirst(),
+    get: (id: number): Promise<AlertRow | undefined> =>
+      db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirst(),
 
     byIds: (projectId: number, ids: number[]): Promise<AlertRow[]> =>
-      ids.length ? db.selectFrom('alerts').selectAll().where('project_id', '=', projectId).where('id', 'in', ids).execute() : Promise.resolve([]),
+      ids.length
+        ? db.selectFrom('alerts').selectAll().where('project_id', '=', projectId).where('id', 'in', ids).execute()
+        : Promise.resolve([]),
 
     /** The series (attrs, attrs_hash) of a metric monitor's open alerts. */
     openMetricSeries: (monitorId: number): Promise<Pick<AlertRow, 'attrs' | 'attrs_hash'>[]> =>
-      db.selectFrom('alerts').select(['attrs', 'attrs_hash']).where('monitor_id', '=', monitorId).where('type', '=', 'metric').where('state', '=', 'open').execute(),
-    lastMetricAlert: (trx: AlertingTrx | AlertingDb, monitorId: number, attrsHash: string): Promise<AlertRow | undefined> =>
+      db
+        .selectFrom('alerts')
+        .select(['attrs', 'attrs_hash'])
+        .where('monitor_id', '=', monitorId)
+        .where('type', '=', 'metric')
+        .where('state', '=', 'open')
+        .execute(),
+    lastMetricAlert: (
+      trx: AlertingTrx | AlertingDb,
+      monitorId: number,
+      attrsHash: string,
+    ): Promise<AlertRow | undefined> =>
       trx
         .selectFrom('alerts')
         .selectAll()
@@ -37,7 +50,12 @@ export function createAlertsStore(db: AlertingDb) {
 
     /** The error alert of a span group: one per (project, group) forever. */
     errorAlert: (trx: AlertingTrx | AlertingDb, projectId: number, groupId: string): Promise<AlertRow | undefined> =>
-      trx.selectFrom('alerts').selectAll().where('project_id', '=', projectId).where('dedup_key', '=', `error:${groupId}`).executeTakeFirst(),
+      trx
+        .selectFrom('alerts')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('dedup_key', '=', `error:${groupId}`)
+        .executeTakeFirst(),
 
     /**
      * Inserts unless the dedup key exists; the new row, or null when it was a duplicate. The attrs
@@ -47,20 +65,44 @@ export function createAlertsStore(db: AlertingDb) {
     async insert(trx: AlertingTrx, a: NewAlert): Promise<AlertRow | null> {
       const r = await trx
         .insertInto('alerts')
-        .values({ ...a, name: truncateName(a.name), attrs_text: attrsText(JSON.parse(a.attrs) as Record<string, unknown>) })
+        .values({
+          ...a,
+          name: truncateName(a.name),
+          attrs_text: attrsText(JSON.parse(a.attrs) as Record<string, unknown>),
+        })
         .onConflict((oc) => oc.columns(['project_id', 'dedup_key']).doNothing())
         .returning('id')
         .executeTakeFirst();
       if (!r) return null;
       await trx.deleteFrom('alert_attrs').where('alert_id', '=', r.id).execute();
-      const attrs = Object.entries(JSON.parse(a.attrs) as Record<string, unknown>).map(([key, value]) => ({ alert_id: r.id, project_id: a.project_id, key, value: String(value) }));
+      const attrs = Object.entries(JSON.parse(a.attrs) as Record<string, unknown>).map(([key, value]) => ({
+        alert_id: r.id,
+        project_id: a.project_id,
+        key,
+        value: String(value),
+      }));
       if (attrs.length) await trx.insertInto('alert_attrs').values(attrs).execute();
-      return { ...a, name: truncateName(a.name), id: r.id, attrs_text: attrsText(JSON.parse(a.attrs) as Record<string, unknown>) };
+      return {
+        ...a,
+        name: truncateName(a.name),
+        id: r.id,
+        attrs_text: attrsText(JSON.parse(a.attrs) as Record<string, unknown>),
+      };
     },
 
     /** Compare-and-set on state: true when this call made the change. */
-    async casUpdate(trx: AlertingTrx | AlertingDb, id: number, fromState: string, set: Partial<Pick<AlertRow, 'state' | 'params' | 'updated_at' | 'name'>>): Promise<boolean> {
-      const r = await trx.updateTable('alerts').set(set).where('id', '=', id).where('state', '=', fromState).executeTakeFirst();
+    async casUpdate(
+      trx: AlertingTrx | AlertingDb,
+      id: number,
+      fromState: string,
+      set: Partial<Pick<AlertRow, 'state' | 'params' | 'updated_at' | 'name'>>,
+    ): Promise<boolean> {
+      const r = await trx
+        .updateTable('alerts')
+        .set(set)
+        .where('id', '=', id)
+        .where('state', '=', fromState)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
 
@@ -71,7 +113,11 @@ export function createAlertsStore(db: AlertingDb) {
         await trx.deleteFrom('alert_notifications').where('event_id', 'in', events).execute();
         await trx.deleteFrom('alert_events').where('alert_id', 'in', own).execute();
         await trx.deleteFrom('alert_attrs').where('alert_id', 'in', own).execute();
-        const r = await trx.deleteFrom('alerts').where('project_id', '=', projectId).where('id', 'in', ids).executeTakeFirst();
+        const r = await trx
+          .deleteFrom('alerts')
+          .where('project_id', '=', projectId)
+          .where('id', 'in', ids)
+          .executeTakeFirst();
         return Number(r.numDeletedRows);
       }),
   };

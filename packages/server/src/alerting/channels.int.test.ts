@@ -1,6 +1,13 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelListResponse, ChannelResponse, ChannelTestResponse, EmailTestResponse, MonitorResponse, WebhookMessage } from '@lantern/shared';
+import {
+  ChannelListResponse,
+  ChannelResponse,
+  ChannelTestResponse,
+  EmailTestResponse,
+  MonitorResponse,
+  WebhookMessage,
+} from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '../../../../e2e/harness';
 import { createTestTracer } from '../../../../e2e/otlpClients';
 import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../../../../e2e/receivers';
@@ -32,7 +39,10 @@ afterAll(async () => {
 const call = <T = unknown>(method: string, path: string, body?: unknown) => server.call<T>(method, path, body);
 
 async function createWebhook(path: string, payload = ''): Promise<number> {
-  const res = await call('POST', '/notification-channels/webhook', { name: `hook ${path}`, params: { url: `${receiver.url}${path}`, payload } });
+  const res = await call('POST', '/notification-channels/webhook', {
+    name: `hook ${path}`,
+    params: { url: `${receiver.url}${path}`, payload },
+  });
   expect(res.status).toBe(200);
   return ChannelResponse.parse(res.body).channel.id;
 }
@@ -46,7 +56,12 @@ describe('POST /notification-channels/:id/test', () => {
     expect(result).toMatchObject({ ok: true, status: 200, error: '', body: '{"message":"answered 200"}' });
     const [received] = receiver.on('/ok');
     const message = WebhookMessage.parse(received.body);
-    expect(message.alert).toMatchObject({ name: TEST_ALERT_NAME, type: 'metric', state: 'open', url: `${TEST_SITE}/alerting/1/alerts/0` });
+    expect(message.alert).toMatchObject({
+      name: TEST_ALERT_NAME,
+      type: 'metric',
+      state: 'open',
+      url: `${TEST_SITE}/alerting/1/alerts/0`,
+    });
     expect(message.payload).toEqual({ team: TEST_ALERT_NAME });
     expect(channel.delivery.lastDeliveredAt).toBe(result.sentAt);
     expect(channel.state).toBe('delivering');
@@ -56,21 +71,46 @@ describe('POST /notification-channels/:id/test', () => {
     receiver.answer('/down', 500);
     const id = await createWebhook('/down');
     for (let i = 0; i < 6; i++) {
-      const { result, channel } = ChannelTestResponse.parse((await call('POST', `/notification-channels/${id}/test`)).body);
+      const { result, channel } = ChannelTestResponse.parse(
+        (await call('POST', `/notification-channels/${id}/test`)).body,
+      );
       expect(result).toMatchObject({ ok: false, status: 500, error: 'unexpected response: 500 (answered 500)' });
-      expect(channel.delivery).toMatchObject({ lastError: 'unexpected response: 500 (answered 500)', lastErrorAt: result.sentAt, lastDeliveredAt: null });
+      expect(channel.delivery).toMatchObject({
+        lastError: 'unexpected response: 500 (answered 500)',
+        lastErrorAt: result.sentAt,
+        lastDeliveredAt: null,
+      });
       expect(channel.state).toBe('delivering');
     }
   });
 
   it('sends to Slack and Alertmanager channels in their own formats, paused ones included', async () => {
-    const slack = ChannelResponse.parse((await call('POST', '/notification-channels/slack', { name: 's', params: { webhookUrl: `${receiver.url}/slack` } })).body).channel;
+    const slack = ChannelResponse.parse(
+      (
+        await call('POST', '/notification-channels/slack', {
+          name: 's',
+          params: { webhookUrl: `${receiver.url}/slack` },
+        })
+      ).body,
+    ).channel;
     expect((await call('PUT', `/notification-channels/${slack.id}/paused`)).status).toBe(200);
-    expect(ChannelTestResponse.parse((await call('POST', `/notification-channels/${slack.id}/test`)).body).result.ok).toBe(true);
+    expect(
+      ChannelTestResponse.parse((await call('POST', `/notification-channels/${slack.id}/test`)).body).result.ok,
+    ).toBe(true);
     expect(JSON.stringify(receiver.on('/slack')[0].body)).toContain(TEST_ALERT_NAME);
 
-    const am = ChannelResponse.parse((await call('POST', '/notification-channels/webhook', { type: 'alertmanager', name: 'am', params: { url: `${receiver.url}/am` } })).body).channel;
-    expect(ChannelTestResponse.parse((await call('POST', `/notification-channels/${am.id}/test`)).body).result.ok).toBe(true);
+    const am = ChannelResponse.parse(
+      (
+        await call('POST', '/notification-channels/webhook', {
+          type: 'alertmanager',
+          name: 'am',
+          params: { url: `${receiver.url}/am` },
+        })
+      ).body,
+    ).channel;
+    expect(ChannelTestResponse.parse((await call('POST', `/notification-channels/${am.id}/test`)).body).result.ok).toBe(
+      true,
+    );
     const [alert] = receiver.on('/am')[0].body as { labels: Record<string, string> }[];
     expect(alert.labels.alertname).toBe(TEST_ALERT_NAME);
   });
@@ -94,24 +134,42 @@ describe('channel delivery state', () => {
 
     // A real failed span, over OTLP, for the error monitor to turn into an alert.
     const spanTime = new Date();
-    const t = createTestTracer('http-proto', { httpUrl: server.baseUrl, grpcUrl: `http://127.0.0.1:${server.grpcPort}`, dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`, serviceName: 'flaky' });
+    const t = createTestTracer('http-proto', {
+      httpUrl: server.baseUrl,
+      grpcUrl: `http://127.0.0.1:${server.grpcPort}`,
+      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+      serviceName: 'flaky',
+    });
     const span = t.tracer.startSpan('GET /flaky', { kind: SpanKind.SERVER, startTime: spanTime });
     span.setStatus({ code: SpanStatusCode.ERROR, message: 'boom' });
     span.end(new Date(spanTime.getTime() + 5));
     await t.shutdown();
     clock.now = new Date(spanTime.getTime() + 2 * 60_000);
-    const delivery = async () => ChannelListResponse.parse((await call('GET', '/notification-channels')).body).channels.find((c) => c.id === id)!.delivery;
+    const delivery = async () =>
+      ChannelListResponse.parse((await call('GET', '/notification-channels')).body).channels.find((c) => c.id === id)!
+        .delivery;
 
     // 503 is transient: the row stays pending, due again after its backoff.
     await server.lantern.alerting.scheduler.tick();
     let d = await delivery();
-    expect(d).toMatchObject({ pending: 1, failed: 0, lastDeliveredAt: null, lastError: 'unexpected response: 503 (answered 503)' });
+    expect(d).toMatchObject({
+      pending: 1,
+      failed: 0,
+      lastDeliveredAt: null,
+      lastError: 'unexpected response: 503 (answered 503)',
+    });
     expect(Date.parse(d.nextAttemptAt!)).toBe(clock.now.getTime() + 30_000);
 
     // 400 is permanent: the row is given up on.
     await server.lantern.alerting.scheduler.deliver(new Date(clock.now.getTime() + 31_000));
     d = await delivery();
-    expect(d).toMatchObject({ pending: 0, nextAttemptAt: null, failed: 1, lastError: 'unexpected response: 400 (answered 400)', consecutiveFailures: 2 });
+    expect(d).toMatchObject({
+      pending: 0,
+      nextAttemptAt: null,
+      failed: 1,
+      lastError: 'unexpected response: 400 (answered 400)',
+      consecutiveFailures: 2,
+    });
 
     // The receiver is fixed: the test button proves it and the channel shows the delivery.
     const { result } = ChannelTestResponse.parse((await call('POST', `/notification-channels/${id}/test`)).body);
@@ -135,7 +193,19 @@ describe('POST /notification-channels/email/test', () => {
 
 describe('the test e-mail without SMTP', () => {
   it('is refused with 400 smtp_disabled', async () => {
-    const service = createChannelsService({ db: {} as never, channels: {} as never, guard: createAddressGuard([]), now: () => new Date(), smtpEnabled: false, mailer: null, siteUrl: TEST_SITE, projectName: () => 'p' });
-    await expect(service.testEmail(1, { email: 'a@b.c' })).rejects.toMatchObject({ status: 400, code: 'smtp_disabled' });
+    const service = createChannelsService({
+      db: {} as never,
+      channels: {} as never,
+      guard: createAddressGuard([]),
+      now: () => new Date(),
+      smtpEnabled: false,
+      mailer: null,
+      siteUrl: TEST_SITE,
+      projectName: () => 'p',
+    });
+    await expect(service.testEmail(1, { email: 'a@b.c' })).rejects.toMatchObject({
+      status: 400,
+      code: 'smtp_disabled',
+    });
   });
 });

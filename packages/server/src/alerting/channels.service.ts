@@ -28,8 +28,14 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   async function own(projectId: number, rawId: string, types?: ChannelType[]): Promise<ChannelRow> {
     const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
     const row = Number.isFinite(id) ? await channels.get(id) : undefined;
-    if (!row || (types && !types.includes(row.type as ChannelType))) throw new AppError('not_found', 'channel_not_found', `Notification channel ${JSON.stringify(rawId)} not found.`);
-    if (row.project_id !== projectId) throw new AppError('forbidden', 'forbidden', "you don't have enough permissions to access this notification channel");
+    if (!row || (types && !types.includes(row.type as ChannelType)))
+      throw new AppError('not_found', 'channel_not_found', `Notification channel ${JSON.stringify(rawId)} not found.`);
+    if (row.project_id !== projectId)
+      throw new AppError(
+        'forbidden',
+        'forbidden',
+        "you don't have enough permissions to access this notification channel",
+      );
     return row;
   }
 
@@ -42,7 +48,10 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     }
   }
 
-  async function parsed(body: unknown, kind: 'slack' | 'webhook'): Promise<{ name: string; type: ChannelType; params: ChannelParams }> {
+  async function parsed(
+    body: unknown,
+    kind: 'slack' | 'webhook',
+  ): Promise<{ name: string; type: ChannelType; params: ChannelParams }> {
     if (kind === 'slack') {
       const v = parseInput(SlackChannelInput, body);
       await checkUrl(v.params.webhookUrl);
@@ -53,8 +62,11 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     return { name: v.name, type: v.type, params: { url: v.params.url, payload: v.params.payload } };
   }
 
-  const show = async (row: ChannelRow) => ({ channel: toChannel(row, (await channels.outboxStats([row.id])).get(row.id)) });
-  const kindTypes = (kind: 'slack' | 'webhook'): ChannelType[] => (kind === 'slack' ? ['slack'] : ['webhook', 'alertmanager']);
+  const show = async (row: ChannelRow) => ({
+    channel: toChannel(row, (await channels.outboxStats([row.id])).get(row.id)),
+  });
+  const kindTypes = (kind: 'slack' | 'webhook'): ChannelType[] =>
+    kind === 'slack' ? ['slack'] : ['webhook', 'alertmanager'];
 
   return {
     async list(projectId: number) {
@@ -66,7 +78,8 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       const id = await channels.create(projectId, await parsed(body, kind), deps.now());
       return show((await channels.get(id))!);
     },
-    show: async (projectId: number, kind: 'slack' | 'webhook', id: string) => show(await own(projectId, id, kindTypes(kind))),
+    show: async (projectId: number, kind: 'slack' | 'webhook', id: string) =>
+      show(await own(projectId, id, kindTypes(kind))),
     async update(projectId: number, kind: 'slack' | 'webhook', id: string, body: unknown) {
       const row = await own(projectId, id, kindTypes(kind));
       await channels.update(row.id, await parsed(body, kind));
@@ -85,17 +98,38 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     /** Sends a sample message now through the real delivery code and reports the receiver's answer. */
     async test(projectId: number, id: string) {
       const row = await own(projectId, id);
-      const result = await sendTestNotification(row, { siteUrl: deps.siteUrl, projectName: deps.projectName(projectId) }, deps.guard, deps.now);
+      const result = await sendTestNotification(
+        row,
+        { siteUrl: deps.siteUrl, projectName: deps.projectName(projectId) },
+        deps.guard,
+        deps.now,
+      );
       await channels.recordTest(row.id, result.ok, result.error, new Date(result.sentAt));
       return { result, ...(await show((await channels.get(row.id))!)) };
     },
     /** Sends the sample alert e-mail to the signed-in user now, to check the SMTP settings. */
     async testEmail(projectId: number, user: { email: string }) {
-      if (!deps.mailer) throw new AppError('invalid_input', 'smtp_disabled', 'SMTP is disabled in the config (notifications.smtp.enabled): no e-mail can be sent');
-      return { result: await sendTestEmail(deps.mailer, user.email, projectId, { siteUrl: deps.siteUrl, projectName: deps.projectName(projectId) }, deps.now) };
+      if (!deps.mailer)
+        throw new AppError(
+          'invalid_input',
+          'smtp_disabled',
+          'SMTP is disabled in the config (notifications.smtp.enabled): no e-mail can be sent',
+        );
+      return {
+        result: await sendTestEmail(
+          deps.mailer,
+          user.email,
+          projectId,
+          { siteUrl: deps.siteUrl, projectName: deps.projectName(projectId) },
+          deps.now,
+        ),
+      };
     },
     async emailSettings(projectId: number, user: { id: number; email: string }) {
-      return { channel: { ...(await readEmailSettings(deps.db, user.id, projectId)), email: user.email }, smtpEnabled: deps.smtpEnabled };
+      return {
+        channel: { ...(await readEmailSettings(deps.db, user.id, projectId)), email: user.email },
+        smtpEnabled: deps.smtpEnabled,
+      };
     },
     async saveEmailSettings(projectId: number, user: { id: number; email: string }, body: unknown) {
       const s = parseInput(EmailSettings, body);

@@ -24,15 +24,27 @@ export const NO_OUTBOX: OutboxStats = { pending: 0, nextAttemptAt: null, failed:
 
 export function createChannelsStore(db: AlertingDb) {
   return {
-    get: (id: number): Promise<ChannelRow | undefined> => db.selectFrom('notif_channels').selectAll().where('id', '=', id).executeTakeFirst(),
+    get: (id: number): Promise<ChannelRow | undefined> =>
+      db.selectFrom('notif_channels').selectAll().where('id', '=', id).executeTakeFirst(),
 
     list: (projectId: number): Promise<ChannelRow[]> =>
-      db.selectFrom('notif_channels').selectAll().where('project_id', '=', projectId).orderBy('id').limit(MAX_CHANNELS).execute(),
+      db
+        .selectFrom('notif_channels')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy('id')
+        .limit(MAX_CHANNELS)
+        .execute(),
 
     /** Which of `ids` are channels of the project. */
     async existing(projectId: number, ids: number[]): Promise<Set<number>> {
       if (!ids.length) return new Set();
-      const rows = await db.selectFrom('notif_channels').select('id').where('project_id', '=', projectId).where('id', 'in', ids).execute();
+      const rows = await db
+        .selectFrom('notif_channels')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('id', 'in', ids)
+        .execute();
       return new Set(rows.map((r) => r.id));
     },
 
@@ -47,7 +59,12 @@ export function createChannelsStore(db: AlertingDb) {
         .selectFrom('alert_notifications')
         .where('channel_id', 'in', ids)
         .where('state', 'in', ['pending', 'failed'])
-        .select(['channel_id', 'state', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min('next_attempt_at').as('next')])
+        .select([
+          'channel_id',
+          'state',
+          (eb) => eb.fn.countAll<number>().as('n'),
+          (eb) => eb.fn.min('next_attempt_at').as('next'),
+        ])
         .groupBy(['channel_id', 'state'])
         .execute();
       for (const r of rows) {
@@ -61,17 +78,36 @@ export function createChannelsStore(db: AlertingDb) {
       return stats;
     },
 
-    async create(projectId: number, v: { name: string; type: ChannelType; params: ChannelParams }, now: Date): Promise<number> {
+    async create(
+      projectId: number,
+      v: { name: string; type: ChannelType; params: ChannelParams },
+      now: Date,
+    ): Promise<number> {
       const { id } = await db
         .insertInto('notif_channels')
-        .values({ project_id: projectId, name: v.name, type: v.type, state: 'delivering', params: JSON.stringify(v.params), last_error: '', consecutive_failures: 0, created_at: now.toISOString(), last_delivered_at: null, last_error_at: null })
+        .values({
+          project_id: projectId,
+          name: v.name,
+          type: v.type,
+          state: 'delivering',
+          params: JSON.stringify(v.params),
+          last_error: '',
+          consecutive_failures: 0,
+          created_at: now.toISOString(),
+          last_delivered_at: null,
+          last_error_at: null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return id;
     },
 
     async update(id: number, v: { name: string; type: ChannelType; params: ChannelParams }): Promise<void> {
-      await db.updateTable('notif_channels').set({ name: v.name, type: v.type, params: JSON.stringify(v.params) }).where('id', '=', id).execute();
+      await db
+        .updateTable('notif_channels')
+        .set({ name: v.name, type: v.type, params: JSON.stringify(v.params) })
+        .where('id', '=', id)
+        .execute();
     },
 
     /** Pause / unpause. Unpausing also re-enables a disabled channel and clears its failure count. */
@@ -86,7 +122,11 @@ export function createChannelsStore(db: AlertingDb) {
     delete: (id: number): Promise<void> =>
       db.transaction().execute(async (trx) => {
         await trx.deleteFrom('monitor_channels').where('channel_id', '=', id).execute();
-        await trx.deleteFrom('alert_notifications').where('channel_id', '=', id).where('state', '=', 'pending').execute();
+        await trx
+          .deleteFrom('alert_notifications')
+          .where('channel_id', '=', id)
+          .where('state', '=', 'pending')
+          .execute();
         await trx.deleteFrom('notif_channels').where('id', '=', id).execute();
       }),
 
@@ -97,14 +137,22 @@ export function createChannelsStore(db: AlertingDb) {
         .selectFrom('notif_channels')
         .selectAll()
         .where('state', '=', 'delivering')
-        .where('id', 'in', trx.selectFrom('monitor_channels').select('channel_id').where('monitor_id', 'in', monitorIds))
+        .where(
+          'id',
+          'in',
+          trx.selectFrom('monitor_channels').select('channel_id').where('monitor_id', 'in', monitorIds),
+        )
         .orderBy('id')
         .limit(MAX_CHANNELS)
         .execute();
     },
 
     async recordSuccess(id: number, now: Date): Promise<void> {
-      await db.updateTable('notif_channels').set({ last_delivered_at: now.toISOString(), consecutive_failures: 0 }).where('id', '=', id).execute();
+      await db
+        .updateTable('notif_channels')
+        .set({ last_delivered_at: now.toISOString(), consecutive_failures: 0 })
+        .where('id', '=', id)
+        .execute();
     },
 
     /**
@@ -114,7 +162,11 @@ export function createChannelsStore(db: AlertingDb) {
     async recordTest(id: number, ok: boolean, error: string, now: Date): Promise<void> {
       await db
         .updateTable('notif_channels')
-        .set(ok ? { last_delivered_at: now.toISOString() } : { last_error: error.slice(0, 1000), last_error_at: now.toISOString() })
+        .set(
+          ok
+            ? { last_delivered_at: now.toISOString() }
+            : { last_error: error.slice(0, 1000), last_error_at: now.toISOString() },
+        )
         .where('id', '=', id)
         .execute();
     },
@@ -123,10 +175,20 @@ export function createChannelsStore(db: AlertingDb) {
     async recordFailure(id: number, error: string, now: Date, disable: boolean): Promise<void> {
       await db
         .updateTable('notif_channels')
-        .set((eb) => ({ last_error: error.slice(0, 1000), last_error_at: now.toISOString(), consecutive_failures: eb('consecutive_failures', '+', 1) }))
+        .set((eb) => ({
+          last_error: error.slice(0, 1000),
+          last_error_at: now.toISOString(),
+          consecutive_failures: eb('consecutive_failures', '+', 1),
+        }))
         .where('id', '=', id)
         .execute();
-      if (disable) await db.updateTable('notif_channels').set({ state: 'disabled' }).where('id', '=', id).where('state', '=', 'delivering').execute();
+      if (disable)
+        await db
+          .updateTable('notif_channels')
+          .set({ state: 'disabled' })
+          .where('id', '=', id)
+          .where('state', '=', 'delivering')
+          .execute();
     },
   };
 }

@@ -2,7 +2,11 @@ import { EmailSettings } from '@lantern/shared';
 import type { AlertingDb, AlertingTrx } from './db';
 
 /** Per user and project e-mail preferences; everything on until the user saves otherwise. */
-export async function readEmailSettings(db: AlertingDb | AlertingTrx, userId: number, projectId: number): Promise<EmailSettings> {
+export async function readEmailSettings(
+  db: AlertingDb | AlertingTrx,
+  userId: number,
+  projectId: number,
+): Promise<EmailSettings> {
   const row = await db
     .selectFrom('alerting_user_settings')
     .selectAll()
@@ -18,7 +22,12 @@ export async function readEmailSettings(db: AlertingDb | AlertingTrx, userId: nu
   };
 }
 
-export async function writeEmailSettings(db: AlertingDb, userId: number, projectId: number, s: EmailSettings): Promise<void> {
+export async function writeEmailSettings(
+  db: AlertingDb,
+  userId: number,
+  projectId: number,
+  s: EmailSettings,
+): Promise<void> {
   const values = {
     notify_on_metrics: s.notifyOnMetrics ? 1 : 0,
     notify_on_new_errors: s.notifyOnNewErrors ? 1 : 0,

@@ -18,7 +18,10 @@ export type ErrorAlertAction =
   /** Count updated; `notify` when a threshold was crossed or the alert was closed (it reopens). */
   | { kind: 'update'; spanCount: number; notify: boolean };
 
-export function decideErrorAlert(existing: { state: 'open' | 'closed'; spanCount: number } | null, newSpans: number): ErrorAlertAction {
+export function decideErrorAlert(
+  existing: { state: 'open' | 'closed'; spanCount: number } | null,
+  newSpans: number,
+): ErrorAlertAction {
   if (!existing) return { kind: 'create', spanCount: newSpans };
   const spanCount = existing.spanCount + newSpans;
   const notify = existing.state === 'closed' || spanCount >= nextRecurringThreshold(existing.spanCount);
@@ -29,7 +32,10 @@ export function decideErrorAlert(existing: { state: 'open' | 'closed'; spanCount
  * All matchers hold (AND; none = everything). A missing attribute makes `=` and `!=` false alike,
  * as in the reference.
  */
-export function matchersHold(matchers: readonly Pick<ErrorMatcher, 'attr' | 'op' | 'value'>[], attrs: Record<string, string>): boolean {
+export function matchersHold(
+  matchers: readonly Pick<ErrorMatcher, 'attr' | 'op' | 'value'>[],
+  attrs: Record<string, string>,
+): boolean {
   return matchers.every((m) => {
     const v = attrs[m.attr];
     if (v === undefined) return false;
@@ -42,8 +48,16 @@ export function matchersHold(matchers: readonly Pick<ErrorMatcher, 'attr' | 'op'
  * used for every event: `created` follows notifyOnNewErrors, `recurring` notifyOnRecurringErrors,
  * and manual state changes either flag.
  */
-export function errorMonitorWants(params: ErrorMonitorParams, event: AlertEventName, attrs: Record<string, string>): boolean {
+export function errorMonitorWants(
+  params: ErrorMonitorParams,
+  event: AlertEventName,
+  attrs: Record<string, string>,
+): boolean {
   const flag =
-    event === 'created' ? params.notifyOnNewErrors : event === 'recurring' ? params.notifyOnRecurringErrors : params.notifyOnNewErrors || params.notifyOnRecurringErrors;
+    event === 'created'
+      ? params.notifyOnNewErrors
+      : event === 'recurring'
+        ? params.notifyOnRecurringErrors
+        : params.notifyOnNewErrors || params.notifyOnRecurringErrors;
   return flag && matchersHold(params.matchers, attrs);
 }

@@ -54,8 +54,14 @@ function attrsOf(r: IndexAttrs): Record<string, string> {
 }
 
 // Aliases get an `l_` prefix: an alias equal to a column name would shadow it inside the aggregates.
-const promotedLatest = join(PROMOTED.map(([c]) => sql`argMax(${ident(c)}, time) AS ${ident(`l_${c}`)}`), ', ');
-const promotedColumns = join(PROMOTED.map(([c]) => sql`${ident(c)} AS ${ident(`l_${c}`)}`), ', ');
+const promotedLatest = join(
+  PROMOTED.map(([c]) => sql`argMax(${ident(c)}, time) AS ${ident(`l_${c}`)}`),
+  ', ',
+);
+const promotedColumns = join(
+  PROMOTED.map(([c]) => sql`${ident(c)} AS ${ident(`l_${c}`)}`),
+  ', ',
+);
 
 /** The time column comes back as 'YYYY-MM-DD hh:mm:ss.ffffff' in UTC. */
 const chTime = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
@@ -113,7 +119,13 @@ const ALERT_ATTRS_BY_TYPE: Record<string, string[]> = {
 };
 
 export function errorAlertAttrs(type: string, attrs: Record<string, string>): Record<string, string> {
-  const keys = ['service.name', 'service.version', 'deployment.environment', 'host.name', ...(ALERT_ATTRS_BY_TYPE[type] ?? [])];
+  const keys = [
+    'service.name',
+    'service.version',
+    'deployment.environment',
+    'host.name',
+    ...(ALERT_ATTRS_BY_TYPE[type] ?? []),
+  ];
   const out: Record<string, string> = {};
   for (const k of keys) if (attrs[k]) out[k] = attrs[k];
   return out;

@@ -25,9 +25,17 @@ export interface ErrorEvaluatorDeps extends EventDeps {
   log: Logger;
 }
 
-export async function evaluateErrors(deps: ErrorEvaluatorDeps, projectId: number, now: Date): Promise<{ created: number; notified: number }> {
+export async function evaluateErrors(
+  deps: ErrorEvaluatorDeps,
+  projectId: number,
+  now: Date,
+): Promise<{ created: number; notified: number }> {
   const to = new Date(Math.floor((now.getTime() - ERROR_SCAN_LAG_MS) / 60_000) * 60_000);
-  const cursor = await deps.db.selectFrom('alerting_error_cursors').select('scanned_to').where('project_id', '=', projectId).executeTakeFirst();
+  const cursor = await deps.db
+    .selectFrom('alerting_error_cursors')
+    .select('scanned_to')
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
   const from = cursor ? new Date(cursor.scanned_to) : new Date(to.getTime() - FIRST_SCAN_LOOKBACK_MS);
   if (to <= from) return { created: 0, notified: 0 };
   const groups = await deps.errorSpans.groups(projectId, from, to);
@@ -49,13 +57,28 @@ export async function evaluateErrors(deps: ErrorEvaluatorDeps, projectId: number
   return { created, notified };
 }
 
-async function applyGroup(trx: AlertingTrx, deps: ErrorEvaluatorDeps, projectId: number, g: ErrorGroup, scannedTo: Date, now: Date): Promise<'created' | 'notified' | 'silent'> {
+async function applyGroup(
+  trx: AlertingTrx,
+  deps: ErrorEvaluatorDeps,
+  projectId: number,
+  g: ErrorGroup,
+  scannedTo: Date,
+  now: Date,
+): Promise<'created' | 'notified' | 'silent'> {
   const existing = await deps.alerts.errorAlert(trx, projectId, g.groupId);
   const prevCount = existing ? (JSON.parse(existing.params) as ErrorAlertParams).spanCount : 0;
-  const action = decideErrorAlert(existing ? { state: existing.state as 'open' | 'closed', spanCount: prevCount } : null, g.count);
+  const action = decideErrorAlert(
+    existing ? { state: existing.state as 'open' | 'closed', spanCount: prevCount } : null,
+    g.count,
+  );
 
   if (action.kind === 'create') {
-    const params: ErrorAlertParams = { traceId: g.traceId, spanId: g.spanId, spanCount: action.spanCount, spanCountTime: scannedTo.toISOString() };
+    const params: ErrorAlertParams = {
+      traceId: g.traceId,
+      spanId: g.spanId,
+      spanCount: action.spanCount,
+      spanCountTime: scannedTo.toISOString(),
+    };
     const alert = await deps.alerts.insert(trx, {
       project_id: projectId,
       dedup_key: `error:${g.groupId}`,
@@ -72,18 +95,33 @@ async function applyGroup(trx: AlertingTrx, deps: ErrorEvaluatorDeps, projectId:
       updated_at: g.lastTime.toISOString(),
     });
     if (!alert) return 'silent';
-    await emitAlertEvent(trx, deps, { alert, name: 'created', params, userId: null, createdAt: g.firstTime, spanAttrs: g.attrs }, now);
+    await emitAlertEvent(
+      trx,
+      deps,
+      { alert, name: 'created', params, userId: null, createdAt: g.firstTime, spanAttrs: g.attrs },
+      now,
+    );
     return 'created';
   }
 
   const alert = existing!;
   // The params always point at the latest failed span, so the alert card shows a current example.
-  const params: ErrorAlertParams = { traceId: g.traceId, spanId: g.spanId, spanCount: action.spanCount, spanCountTime: scannedTo.toISOString() };
+  const params: ErrorAlertParams = {
+    traceId: g.traceId,
+    spanId: g.spanId,
+    spanCount: action.spanCount,
+    spanCountTime: scannedTo.toISOString(),
+  };
   const set = action.notify
     ? { params: JSON.stringify(params), state: 'open', updated_at: g.lastTime.toISOString() }
     : { params: JSON.stringify(params) };
   if (!(await deps.alerts.casUpdate(trx, alert.id, alert.state, set))) return 'silent';
   if (!action.notify) return 'silent';
-  await emitAlertEvent(trx, deps, { alert: { ...alert, ...set }, name: 'recurring', params, userId: null, createdAt: now, spanAttrs: g.attrs }, now);
+  await emitAlertEvent(
+    trx,
+    deps,
+    { alert: { ...alert, ...set }, name: 'recurring', params, userId: null, createdAt: now, spanAttrs: g.attrs },
+    now,
+  );
   return 'notified';
 }

@@ -4,7 +4,15 @@ import type { Logger } from 'pino';
 import type { AlertsStore } from './alerts.store';
 import { emitAlertEvent, type EventDeps } from './alertEvents';
 import type { AlertingDb } from './db';
-import { checkSeries, decideMetricAlert, forDurationPoints, nextMonitorState, RECENT_ALERT_MS, windowPoints, type SeriesCheck } from './metricCheck';
+import {
+  checkSeries,
+  decideMetricAlert,
+  forDurationPoints,
+  nextMonitorState,
+  RECENT_ALERT_MS,
+  windowPoints,
+  type SeriesCheck,
+} from './metricCheck';
 import { MetricQueryError, NO_ENGINE_REASON, type MetricQueryRunner, type MetricSeries } from './metricQueryRunner';
 import type { MonitorRow, MonitorsStore } from './monitors.store';
 
@@ -22,7 +30,11 @@ export interface MetricEvaluatorDeps extends EventDeps {
   log: Logger;
 }
 
-export async function evaluateMetricMonitor(deps: MetricEvaluatorDeps, monitor: MonitorRow, tick: Date): Promise<MonitorState> {
+export async function evaluateMetricMonitor(
+  deps: MetricEvaluatorDeps,
+  monitor: MonitorRow,
+  tick: Date,
+): Promise<MonitorState> {
   const setState = async (state: MonitorState, reason: string) => {
     await deps.monitors.casCheckResult(monitor.id, monitor.state, state, reason, tick);
     return state;
@@ -34,7 +46,14 @@ export async function evaluateMetricMonitor(deps: MetricEvaluatorDeps, monitor: 
   const from = new Date(tick.getTime() - points * 60_000);
   let series: MetricSeries[];
   try {
-    series = await deps.runner.series({ projectId: monitor.project_id, metrics: params.metrics, query: params.query, column: params.column, from, to: tick });
+    series = await deps.runner.series({
+      projectId: monitor.project_id,
+      metrics: params.metrics,
+      query: params.query,
+      column: params.column,
+      from,
+      to: tick,
+    });
   } catch (err) {
     if (err instanceof MetricQueryError && err.kind === 'unknown_metric') return setState('failed', err.message);
     deps.log.warn({ err, monitorId: monitor.id }, 'metric monitor query failed');
@@ -45,7 +64,11 @@ export async function evaluateMetricMonitor(deps: MetricEvaluatorDeps, monitor: 
   // its open alert takes the no-data path (auto-close) like an empty series.
   const returned = new Set(series.map((s) => hashAttrs(s.attrs)));
   for (const gone of await deps.alerts.openMetricSeries(monitor.id)) {
-    if (!returned.has(gone.attrs_hash)) series.push({ attrs: JSON.parse(gone.attrs) as Record<string, string>, values: new Array<null>(points).fill(null) });
+    if (!returned.has(gone.attrs_hash))
+      series.push({
+        attrs: JSON.parse(gone.attrs) as Record<string, string>,
+        values: new Array<null>(points).fill(null),
+      });
   }
   const forPoints = forDurationPoints(params.forDuration, params.forDurationUnit);
   let anyOpen = false;
@@ -60,17 +83,34 @@ export async function evaluateMetricMonitor(deps: MetricEvaluatorDeps, monitor: 
 }
 
 /** Applies the decision for one series; true when the series ends the tick with an open alert. */
-async function applySeries(deps: MetricEvaluatorDeps, monitor: MonitorRow, params: MetricMonitorParams, s: MetricSeries, check: SeriesCheck, from: Date, tick: Date): Promise<boolean> {
+async function applySeries(
+  deps: MetricEvaluatorDeps,
+  monitor: MonitorRow,
+  params: MetricMonitorParams,
+  s: MetricSeries,
+  check: SeriesCheck,
+  from: Date,
+  tick: Date,
+): Promise<boolean> {
   const attrsHash = hashAttrs(s.attrs);
   return deps.db.transaction().execute(async (trx) => {
     const last = await deps.alerts.lastMetricAlert(trx, monitor.id, attrsHash);
-    const action = decideMetricAlert(check, last ? { state: last.state as 'open' | 'closed', updatedAt: new Date(last.updated_at) } : null, tick);
+    const action = decideMetricAlert(
+      check,
+      last ? { state: last.state as 'open' | 'closed', updatedAt: new Date(last.updated_at) } : null,
+      tick,
+    );
     const alertParams: MetricAlertParams = {
       firing: check.firing,
       outlier: check.outlier,
       minutes: forDurationPoints(params.forDuration, params.forDurationUnit),
       bounds: { min: params.minValue, max: params.maxValue },
-      monitor: { metrics: params.metrics, query: seriesQuery(params.query, s.attrs), column: params.column, columnUnit: params.columnUnit },
+      monitor: {
+        metrics: params.metrics,
+        query: seriesQuery(params.query, s.attrs),
+        column: params.column,
+        columnUnit: params.columnUnit,
+      },
     };
     const stillOpen = last?.state === 'open' && tick.getTime() - new Date(last.updated_at).getTime() < RECENT_ALERT_MS;
     switch (action.kind) {
@@ -93,20 +133,50 @@ async function applySeries(deps: MetricEvaluatorDeps, monitor: MonitorRow, param
           created_at: alertTime.toISOString(),
           updated_at: tick.toISOString(),
         });
-        if (alert) await emitAlertEvent(trx, deps, { alert, name: 'created', params: alertParams, userId: null, createdAt: alertTime, spanAttrs: {} }, tick);
+        if (alert)
+          await emitAlertEvent(
+            trx,
+            deps,
+            { alert, name: 'created', params: alertParams, userId: null, createdAt: alertTime, spanAttrs: {} },
+            tick,
+          );
         return true;
       }
       case 'reopen':
       case 'still-firing': {
         const set = { state: 'open', params: JSON.stringify(alertParams), updated_at: tick.toISOString() };
         if (await deps.alerts.casUpdate(trx, last!.id, last!.state, set))
-          await emitAlertEvent(trx, deps, { alert: { ...last!, ...set }, name: 'state-changed', params: alertParams, userId: null, createdAt: tick, spanAttrs: {} }, tick);
+          await emitAlertEvent(
+            trx,
+            deps,
+            {
+              alert: { ...last!, ...set },
+              name: 'state-changed',
+              params: alertParams,
+              userId: null,
+              createdAt: tick,
+              spanAttrs: {},
+            },
+            tick,
+          );
         return true;
       }
       case 'close': {
         const set = { state: 'closed', updated_at: tick.toISOString() };
         if (await deps.alerts.casUpdate(trx, last!.id, 'open', set))
-          await emitAlertEvent(trx, deps, { alert: { ...last!, ...set }, name: 'state-changed', params: { state: 'closed', oldState: 'open' }, userId: null, createdAt: tick, spanAttrs: {} }, tick);
+          await emitAlertEvent(
+            trx,
+            deps,
+            {
+              alert: { ...last!, ...set },
+              name: 'state-changed',
+              params: { state: 'closed', oldState: 'open' },
+              userId: null,
+              createdAt: tick,
+              spanAttrs: {},
+            },
+            tick,
+          );
         return false;
       }
     }
@@ -114,7 +184,9 @@ async function applySeries(deps: MetricEvaluatorDeps, monitor: MonitorRow, param
 }
 
 export function hashAttrs(attrs: Record<string, string>): string {
-  const sorted = Object.keys(attrs).sort().map((k) => [k, attrs[k]]);
+  const sorted = Object.keys(attrs)
+    .sort()
+    .map((k) => [k, attrs[k]]);
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 16);
 }
 

@@ -23,7 +23,12 @@ import { createMonitorsService } from './monitors.service';
 import { createMonitorsStore } from './monitors.store';
 import { createScheduler } from './scheduler';
 
-export { MetricQueryError, type MetricQueryRunner, type MetricSeries, type MetricSeriesRequest } from './metricQueryRunner';
+export {
+  MetricQueryError,
+  type MetricQueryRunner,
+  type MetricSeries,
+  type MetricSeriesRequest,
+} from './metricQueryRunner';
 export { alertingMigration, alertListMigration } from './alerting.migration';
 
 export interface AlertingOptions {

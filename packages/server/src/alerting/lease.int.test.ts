@@ -22,7 +22,9 @@ describe.each(backends)('evaluator lease in $name', ({ pg }) => {
   let b: MetadataDb;
   beforeAll(async () => {
     dir = tempDataDir();
-    const config = loadConfig({ env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(testPgUrl(), dir) : '' } });
+    const config = loadConfig({
+      env: { LANTERN_DATA_DIR: dir, LANTERN_DB_URL: pg ? await pgDatabaseFor(testPgUrl(), dir) : '' },
+    });
     a = openMetadataDb(config);
     await migrateMetadataDb(a, METADATA_MIGRATIONS);
     b = openMetadataDb(config);
@@ -51,7 +53,9 @@ describe.each(backends)('evaluator lease in $name', ({ pg }) => {
 
   it('gives the lease to exactly one of many concurrent contenders', async () => {
     const now = new Date('2026-11-24T10:00:00Z');
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => acquireLease(alertingDb(i % 2 ? a : b), `c${i}`, now, 90_000)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => acquireLease(alertingDb(i % 2 ? a : b), `c${i}`, now, 90_000)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkSeries, decideMetricAlert, forDurationPoints, nextMonitorState, windowPoints, type AlertAction, type Bounds, type LastAlert } from './metricCheck';
+import {
+  checkSeries,
+  decideMetricAlert,
+  forDurationPoints,
+  nextMonitorState,
+  windowPoints,
+  type AlertAction,
+  type Bounds,
+  type LastAlert,
+} from './metricCheck';
 
 const _ = null;
 const MAX1: Bounds = { min: null, max: 1 };
@@ -19,24 +28,124 @@ describe('forDuration units', () => {
 });
 
 describe('checkSeries', () => {
-  const cases: { name: string; values: (number | null)[]; forPoints: number; bounds: Bounds; firing: -1 | 0 | 1; outlier?: number | null; windowStart?: number; recovered?: boolean; noData?: boolean }[] = [
+  const cases: {
+    name: string;
+    values: (number | null)[];
+    forPoints: number;
+    bounds: Bounds;
+    firing: -1 | 0 | 1;
+    outlier?: number | null;
+    windowStart?: number;
+    recovered?: boolean;
+    noData?: boolean;
+  }[] = [
     { name: 'all in bounds', values: [0, 0.5, 1, 0.2], forPoints: 3, bounds: MAX1, firing: 0, recovered: true },
-    { name: 'above max for exactly forDuration', values: [0, 2, 3, 4], forPoints: 3, bounds: MAX1, firing: 1, outlier: 4, windowStart: 1, recovered: false },
-    { name: 'above max one point short of forDuration', values: [0, 0, 3, 4], forPoints: 3, bounds: MAX1, firing: 0, recovered: false },
-    { name: 'the bound itself is in bounds (x > max, not >=)', values: [1, 1, 1], forPoints: 3, bounds: MAX1, firing: 0, recovered: true },
-    { name: 'below min', values: [5, 0, 0.5, 0.9], forPoints: 3, bounds: MIN1, firing: -1, outlier: 0.9, windowStart: 1 },
-    { name: 'direction flip inside the window is not firing', values: [11, -1, 11], forPoints: 3, bounds: BOTH, firing: 0, recovered: false },
-    { name: 'both bounds, all below', values: [-1, -2, -3], forPoints: 3, bounds: BOTH, firing: -1, outlier: -3, windowStart: 0 },
-    { name: 'a gap inside the window breaks it', values: [2, 2, _, 2, 2], forPoints: 4, bounds: MAX1, firing: 0, recovered: false },
-    { name: 'a gap is not a zero (cannot trip min)', values: [5, _, _, 5], forPoints: 2, bounds: MIN1, firing: 0, recovered: true },
-    { name: 'trailing gaps (ingest lag) move the window back', values: [0, 2, 2, 2, _, _], forPoints: 3, bounds: MAX1, firing: 1, outlier: 2, windowStart: 1 },
-    { name: 'leading gaps are ignored', values: [_, _, _, 2, 2], forPoints: 2, bounds: MAX1, firing: 1, outlier: 2, windowStart: 3 },
+    {
+      name: 'above max for exactly forDuration',
+      values: [0, 2, 3, 4],
+      forPoints: 3,
+      bounds: MAX1,
+      firing: 1,
+      outlier: 4,
+      windowStart: 1,
+      recovered: false,
+    },
+    {
+      name: 'above max one point short of forDuration',
+      values: [0, 0, 3, 4],
+      forPoints: 3,
+      bounds: MAX1,
+      firing: 0,
+      recovered: false,
+    },
+    {
+      name: 'the bound itself is in bounds (x > max, not >=)',
+      values: [1, 1, 1],
+      forPoints: 3,
+      bounds: MAX1,
+      firing: 0,
+      recovered: true,
+    },
+    {
+      name: 'below min',
+      values: [5, 0, 0.5, 0.9],
+      forPoints: 3,
+      bounds: MIN1,
+      firing: -1,
+      outlier: 0.9,
+      windowStart: 1,
+    },
+    {
+      name: 'direction flip inside the window is not firing',
+      values: [11, -1, 11],
+      forPoints: 3,
+      bounds: BOTH,
+      firing: 0,
+      recovered: false,
+    },
+    {
+      name: 'both bounds, all below',
+      values: [-1, -2, -3],
+      forPoints: 3,
+      bounds: BOTH,
+      firing: -1,
+      outlier: -3,
+      windowStart: 0,
+    },
+    {
+      name: 'a gap inside the window breaks it',
+      values: [2, 2, _, 2, 2],
+      forPoints: 4,
+      bounds: MAX1,
+      firing: 0,
+      recovered: false,
+    },
+    {
+      name: 'a gap is not a zero (cannot trip min)',
+      values: [5, _, _, 5],
+      forPoints: 2,
+      bounds: MIN1,
+      firing: 0,
+      recovered: true,
+    },
+    {
+      name: 'trailing gaps (ingest lag) move the window back',
+      values: [0, 2, 2, 2, _, _],
+      forPoints: 3,
+      bounds: MAX1,
+      firing: 1,
+      outlier: 2,
+      windowStart: 1,
+    },
+    {
+      name: 'leading gaps are ignored',
+      values: [_, _, _, 2, 2],
+      forPoints: 2,
+      bounds: MAX1,
+      firing: 1,
+      outlier: 2,
+      windowStart: 3,
+    },
     { name: 'no data at all', values: [_, _, _], forPoints: 1, bounds: MAX1, firing: 0, noData: true, recovered: true },
     { name: 'empty series', values: [], forPoints: 1, bounds: MAX1, firing: 0, noData: true },
     { name: 'fewer points than forDuration', values: [2, 2], forPoints: 3, bounds: MAX1, firing: 0 },
     { name: 'NaN counts as a gap', values: [2, NaN, 2], forPoints: 3, bounds: MAX1, firing: 0 },
-    { name: 'recovered needs forDuration + 5 clean points', values: [2, 0, 0, 0, 0, 0, 0], forPoints: 2, bounds: MAX1, firing: 0, recovered: false },
-    { name: 'recovered after forDuration + 5 clean points', values: [2, 0, 0, 0, 0, 0, 0, 0], forPoints: 2, bounds: MAX1, firing: 0, recovered: true },
+    {
+      name: 'recovered needs forDuration + 5 clean points',
+      values: [2, 0, 0, 0, 0, 0, 0],
+      forPoints: 2,
+      bounds: MAX1,
+      firing: 0,
+      recovered: false,
+    },
+    {
+      name: 'recovered after forDuration + 5 clean points',
+      values: [2, 0, 0, 0, 0, 0, 0, 0],
+      forPoints: 2,
+      bounds: MAX1,
+      firing: 0,
+      recovered: true,
+    },
   ];
   it.each(cases)('$name', (c) => {
     const r = checkSeries(c.values, c.forPoints, c.bounds);

@@ -30,7 +30,10 @@ export function forDurationPoints(forDuration: number, unit: ForDurationUnit): n
 
 /** How many one-minute points the scheduler asks the metrics engine for. */
 export function windowPoints(params: Pick<MetricMonitorParams, 'forDuration' | 'forDurationUnit'>): number {
-  return Math.max(MIN_WINDOW_POINTS, forDurationPoints(params.forDuration, params.forDurationUnit) + RECOVERY_EXTRA_POINTS + 1);
+  return Math.max(
+    MIN_WINDOW_POINTS,
+    forDurationPoints(params.forDuration, params.forDurationUnit) + RECOVERY_EXTRA_POINTS + 1,
+  );
 }
 
 export interface Bounds {

@@ -13,7 +13,11 @@ export interface DryRun {
   firstAt: number | null;
 }
 
-export function replaySeries(values: readonly (number | null)[], params: Pick<MetricMonitorParams, 'forDuration' | 'forDurationUnit' | 'minValue' | 'maxValue'>, fromMs: number): DryRun {
+export function replaySeries(
+  values: readonly (number | null)[],
+  params: Pick<MetricMonitorParams, 'forDuration' | 'forDurationUnit' | 'minValue' | 'maxValue'>,
+  fromMs: number,
+): DryRun {
   const forPoints = forDurationPoints(params.forDuration, params.forDurationUnit);
   const win = windowPoints(params);
   const bounds = { min: params.minValue, max: params.maxValue };
@@ -22,7 +26,11 @@ export function replaySeries(values: readonly (number | null)[], params: Pick<Me
   let firstAt: number | null = null;
   for (let end = 1; end <= values.length; end++) {
     const now = new Date(fromMs + end * 60_000);
-    const action = decideMetricAlert(checkSeries(values.slice(Math.max(0, end - win), end), forPoints, bounds), last, now);
+    const action = decideMetricAlert(
+      checkSeries(values.slice(Math.max(0, end - win), end), forPoints, bounds),
+      last,
+      now,
+    );
     if (action.kind === 'create' || action.kind === 'reopen') {
       fired++;
       firstAt ??= now.getTime();

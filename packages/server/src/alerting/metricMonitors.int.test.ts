@@ -37,7 +37,10 @@ class OnDemandReader extends MetricReader {
  */
 async function sendGauge(name: string, resource: Record<string, string>, fromMin: number, values: (number | null)[]) {
   const reader = new OnDemandReader();
-  const provider = new MeterProvider({ resource: resourceFromAttributes({ 'service.name': 'alert-tests', ...resource }), readers: [reader] });
+  const provider = new MeterProvider({
+    resource: resourceFromAttributes({ 'service.name': 'alert-tests', ...resource }),
+    readers: [reader],
+  });
   const gauge = provider.getMeter('alert-tests').createGauge(name, { unit: '1' });
   let batch: ResourceMetrics | undefined;
   let metric: MetricData | undefined;
@@ -53,7 +56,10 @@ async function sendGauge(name: string, resource: Record<string, string>, fromMin
   }
   await provider.shutdown();
   if (!batch) return;
-  const exporter = new OTLPMetricExporter({ url: `${server.baseUrl}/v1/metrics`, headers: { 'lantern-dsn': `http://${PROJECT1_TOKEN}@127.0.0.1/1` } });
+  const exporter = new OTLPMetricExporter({
+    url: `${server.baseUrl}/v1/metrics`,
+    headers: { 'lantern-dsn': `http://${PROJECT1_TOKEN}@127.0.0.1/1` },
+  });
   const result = await new Promise<ExportResult>((resolve) => exporter.export(batch, resolve));
   await exporter.shutdown();
   expect(result.code, String(result.error)).toBe(ExportResultCode.SUCCESS);
@@ -77,7 +83,8 @@ afterAll(async () => {
   if (server) removeDataDir(server.dataDir);
 });
 
-const slackText = () => (receiver.on('/slack').at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text;
+const slackText = () =>
+  (receiver.on('/slack').at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text;
 const QUERY = 'avg($cpu) as cpu | group by host.name';
 const metricParams = (over: Record<string, unknown> = {}) => ({
   metrics: [{ name: CPU, alias: 'cpu' }],
@@ -89,35 +96,83 @@ const metricParams = (over: Record<string, unknown> = {}) => ({
   maxValue: 0.9,
   ...over,
 });
-const monitorOf = async (id: string) => MonitorResponse.parse((await server.call('GET', `/monitors/${id}`)).body).monitor;
+const monitorOf = async (id: string) =>
+  MonitorResponse.parse((await server.call('GET', `/monitors/${id}`)).body).monitor;
 
 describe('metric monitor preview (the evaluator replayed over a range)', () => {
   const range = { time_gte: at(-20).toISOString(), time_lt: at(1).toISOString() };
   it('tells how often a monitor would have fired, and when first', async () => {
     // web1 is above 0.9 for its last two minutes: a 1-minute monitor fires once, a 3-minute one never.
-    const one = await server.call('POST', '/monitors/metric/preview', { params: metricParams({ forDuration: 1 }), ...range });
+    const one = await server.call('POST', '/monitors/metric/preview', {
+      params: metricParams({ forDuration: 1 }),
+      ...range,
+    });
     expect(one).toMatchObject({ status: 200, body: { fired: 1, series: 2, firstAt: minute(-1).toISOString() } });
     const three = await server.call('POST', '/monitors/metric/preview', { params: metricParams(), ...range });
     expect(three).toMatchObject({ status: 200, body: { fired: 0, firstAt: null } });
   });
 
   it('refuses bad input with the same messages as saving', async () => {
-    const bad = await server.call('POST', '/monitors/metric/preview', { params: metricParams({ maxValue: null }), ...range });
-    expect(bad).toMatchObject({ status: 400, body: { message: expect.stringContaining('At least min value is required') } });
-    const unknown = await server.call('POST', '/monitors/metric/preview', { params: metricParams({ metrics: [{ name: 'no.such', alias: 'cpu' }] }), ...range });
+    const bad = await server.call('POST', '/monitors/metric/preview', {
+      params: metricParams({ maxValue: null }),
+      ...range,
+    });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('At least min value is required') },
+    });
+    const unknown = await server.call('POST', '/monitors/metric/preview', {
+      params: metricParams({ metrics: [{ name: 'no.such', alias: 'cpu' }] }),
+      ...range,
+    });
     expect(unknown).toMatchObject({ status: 400, body: { code: 'unknown_metric' } });
   });
 });
 
 describe('metric monitor validation against the engine', () => {
   it.each([
-    ['two columns', { query: 'avg($cpu) as cpu | max($cpu) as peak' }, 'invalid_query', 'The query returns 2 columns, but only a single column is allowed.'],
-    ['no visible column', { query: 'avg($cpu) as _hidden' }, 'invalid_query', 'The query must return at least one column to monitor.'],
-    ['an unknown metric', { metrics: [{ name: 'no.such.metric', alias: 'cpu' }] }, 'unknown_metric', 'metric no.such.metric does not exist'],
-    ['an unknown metric the query does not use', { metrics: [{ name: CPU, alias: 'cpu' }, { name: 'no.such.metric', alias: 'other' }] }, 'unknown_metric', 'metric no.such.metric does not exist'],
-    ['another column than the query yields', { column: 'load' }, 'invalid_query', 'column "load" is not what the query returns ("cpu")'],
+    [
+      'two columns',
+      { query: 'avg($cpu) as cpu | max($cpu) as peak' },
+      'invalid_query',
+      'The query returns 2 columns, but only a single column is allowed.',
+    ],
+    [
+      'no visible column',
+      { query: 'avg($cpu) as _hidden' },
+      'invalid_query',
+      'The query must return at least one column to monitor.',
+    ],
+    [
+      'an unknown metric',
+      { metrics: [{ name: 'no.such.metric', alias: 'cpu' }] },
+      'unknown_metric',
+      'metric no.such.metric does not exist',
+    ],
+    [
+      'an unknown metric the query does not use',
+      {
+        metrics: [
+          { name: CPU, alias: 'cpu' },
+          { name: 'no.such.metric', alias: 'other' },
+        ],
+      },
+      'unknown_metric',
+      'metric no.such.metric does not exist',
+    ],
+    [
+      'another column than the query yields',
+      { column: 'load' },
+      'invalid_query',
+      'column "load" is not what the query returns ("cpu")',
+    ],
     ['a query that does not parse', { query: 'avg($cpu' }, 'invalid_query', expect.any(String)],
-    ['an alias the metrics do not declare', { query: 'avg($mem) as cpu' }, 'invalid_query', expect.stringContaining('$mem')],
+    [
+      'an alias the metrics do not declare',
+      { query: 'avg($mem) as cpu' },
+      'invalid_query',
+      expect.stringContaining('$mem'),
+    ],
   ])('refuses %s', async (_name, over, code, message) => {
     const r = await server.call('POST', '/monitors/metric', { name: 'x', params: metricParams(over) });
     expect(r).toMatchObject({ status: 400, body: { code, message } });
@@ -135,10 +190,37 @@ describe('a metric monitor over two hosts', () => {
   let alert: Alert;
 
   it('fires for the host above max for forDuration, and notifies every channel', async () => {
-    const hook = ChannelResponse.parse((await server.call('POST', '/notification-channels/webhook', { name: 'hook', params: { url: `${receiver.url}/webhook` } })).body).channel;
-    const slack = ChannelResponse.parse((await server.call('POST', '/notification-channels/slack', { name: 'slack', params: { webhookUrl: `${receiver.url}/slack` } })).body).channel;
-    const am = ChannelResponse.parse((await server.call('POST', '/notification-channels/webhook', { type: 'alertmanager', name: 'am', params: { url: `${receiver.url}/am` } })).body).channel;
-    const created = await server.call('POST', '/monitors/metric', { name: 'CPU', notifyEveryoneByEmail: true, channelIds: [hook.id, slack.id, am.id], params: metricParams() });
+    const hook = ChannelResponse.parse(
+      (
+        await server.call('POST', '/notification-channels/webhook', {
+          name: 'hook',
+          params: { url: `${receiver.url}/webhook` },
+        })
+      ).body,
+    ).channel;
+    const slack = ChannelResponse.parse(
+      (
+        await server.call('POST', '/notification-channels/slack', {
+          name: 'slack',
+          params: { webhookUrl: `${receiver.url}/slack` },
+        })
+      ).body,
+    ).channel;
+    const am = ChannelResponse.parse(
+      (
+        await server.call('POST', '/notification-channels/webhook', {
+          type: 'alertmanager',
+          name: 'am',
+          params: { url: `${receiver.url}/am` },
+        })
+      ).body,
+    ).channel;
+    const created = await server.call('POST', '/monitors/metric', {
+      name: 'CPU',
+      notifyEveryoneByEmail: true,
+      channelIds: [hook.id, slack.id, am.id],
+      params: metricParams(),
+    });
     expect(created.status).toBe(200);
     monitorId = MonitorResponse.parse(created.body).monitor.id;
 
@@ -162,13 +244,41 @@ describe('a metric monitor over two hosts', () => {
       state: 'open',
       monitorId: Number(monitorId),
       attrs: { 'host.name': 'web1' },
-      params: { firing: 1, outlier: 0.95, minutes: 3, bounds: { min: null, max: 0.9 }, monitor: { query: `${QUERY} | where host.name = "web1"`, column: 'cpu', columnUnit: 'utilization' } },
+      params: {
+        firing: 1,
+        outlier: 0.95,
+        minutes: 3,
+        bounds: { min: null, max: 0.9 },
+        monitor: { query: `${QUERY} | where host.name = "web1"`, column: 'cpu', columnUnit: 'utilization' },
+      },
       createdAt: minute(-2).toISOString(),
     });
     const msg = WebhookMessage.parse(receiver.on('/webhook')[0].body);
-    expect(msg).toEqual({ id: msg.id, eventName: 'created', payload: null, createdAt: `${minute(-2).toISOString().slice(0, -1)}000000Z`, alert: { id: String(alert.id), url: `${TEST_SITE}/alerting/1/alerts/${alert.id}`, name: alert.name, type: 'metric', state: 'open', createdAt: `${alert.createdAt.slice(0, -1)}000000Z` } });
-    expect(slackText()).toBe(':arrow_upper_right: *[Lantern] The metric is firing: 95% is greater than 90%*\nCPU: cpu{host.name=web1}');
-    expect(receiver.on('/am')[0].body).toEqual([{ labels: { host_name: 'web1', alertname: alert.name, alerturl: `${TEST_SITE}/alerting/1/alerts/${alert.id}` }, annotations: { summary: '95% is greater than 90%' }, startsAt: alert.createdAt, generatorURL: `${TEST_SITE}/alerting/1/alerts/${alert.id}` }]);
+    expect(msg).toEqual({
+      id: msg.id,
+      eventName: 'created',
+      payload: null,
+      createdAt: `${minute(-2).toISOString().slice(0, -1)}000000Z`,
+      alert: {
+        id: String(alert.id),
+        url: `${TEST_SITE}/alerting/1/alerts/${alert.id}`,
+        name: alert.name,
+        type: 'metric',
+        state: 'open',
+        createdAt: `${alert.createdAt.slice(0, -1)}000000Z`,
+      },
+    });
+    expect(slackText()).toBe(
+      ':arrow_upper_right: *[Lantern] The metric is firing: 95% is greater than 90%*\nCPU: cpu{host.name=web1}',
+    );
+    expect(receiver.on('/am')[0].body).toEqual([
+      {
+        labels: { host_name: 'web1', alertname: alert.name, alerturl: `${TEST_SITE}/alerting/1/alerts/${alert.id}` },
+        annotations: { summary: '95% is greater than 90%' },
+        startsAt: alert.createdAt,
+        generatorURL: `${TEST_SITE}/alerting/1/alerts/${alert.id}`,
+      },
+    ]);
     expect(smtp.mails).toHaveLength(1);
     expect(smtp.mails[0].raw).toContain('Subject: [Lantern] CPU: cpu{host.name=web1}');
     expect(await monitorOf(monitorId)).toMatchObject({ state: 'firing', alertOpenCount: 1 });
@@ -185,8 +295,14 @@ describe('a metric monitor over two hosts', () => {
     clock.now = at(3);
     await server.lantern.alerting.scheduler.tick();
     const hooks = receiver.on('/webhook').map((r) => WebhookMessage.parse(r.body));
-    expect(hooks.map((h) => [h.eventName, h.alert.state])).toEqual([['created', 'open'], ['state-changed', 'closed'], ['state-changed', 'open']]);
-    expect(slackText()).toBe(':arrow_upper_right: *[Lantern] The metric is still firing: 97% is greater than 90%*\nCPU: cpu{host.name=web1}');
+    expect(hooks.map((h) => [h.eventName, h.alert.state])).toEqual([
+      ['created', 'open'],
+      ['state-changed', 'closed'],
+      ['state-changed', 'open'],
+    ]);
+    expect(slackText()).toBe(
+      ':arrow_upper_right: *[Lantern] The metric is still firing: 97% is greater than 90%*\nCPU: cpu{host.name=web1}',
+    );
     expect((await server.call<{ alert: Alert }>('GET', `/alerts/${alert.id}`)).body.alert.state).toBe('open');
   });
 
@@ -201,20 +317,40 @@ describe('a metric monitor over two hosts', () => {
     clock.now = at(11);
     await server.lantern.alerting.scheduler.tick();
     expect((await server.call<{ alert: Alert }>('GET', `/alerts/${alert.id}`)).body.alert.state).toBe('closed');
-    expect(WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body)).toMatchObject({ eventName: 'state-changed', alert: { id: String(alert.id), state: 'closed' } });
+    expect(WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body)).toMatchObject({
+      eventName: 'state-changed',
+      alert: { id: String(alert.id), state: 'closed' },
+    });
     expect(slackText()).toBe(':white_check_mark: *[Lantern] The metric is back to normal*\nCPU: cpu{host.name=web1}');
     expect(receiver.on('/am').at(-1)!.body).toEqual([expect.objectContaining({ endsAt: minute(11).toISOString() })]);
     expect(await monitorOf(monitorId)).toMatchObject({ state: 'active', alertOpenCount: 0 });
-    expect((await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${monitorId}&state=all`)).body.alerts).toHaveLength(1);
+    expect(
+      (await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${monitorId}&state=all`)).body.alerts,
+    ).toHaveLength(1);
   });
 });
 
 describe('forDuration in hours, below min', () => {
   it('needs the whole hour below min before it fires', async () => {
-    const body = { name: 'Queue', params: metricParams({ metrics: [{ name: 'queue.consumers', alias: 'q' }], query: 'avg($q) as consumers | group by queue', column: 'consumers', forDuration: 1, forDurationUnit: 'hours', minValue: 1, maxValue: null, columnUnit: '' }) };
+    const body = {
+      name: 'Queue',
+      params: metricParams({
+        metrics: [{ name: 'queue.consumers', alias: 'q' }],
+        query: 'avg($q) as consumers | group by queue',
+        column: 'consumers',
+        forDuration: 1,
+        forDurationUnit: 'hours',
+        minValue: 1,
+        maxValue: null,
+        columnUnit: '',
+      }),
+    };
     const created = await server.call('POST', '/monitors/metric', body);
     // Saving needs the metric in the catalogue: send one older minute first.
-    expect(created).toMatchObject({ status: 400, body: { code: 'unknown_metric', message: 'metric queue.consumers does not exist' } });
+    expect(created).toMatchObject({
+      status: 400,
+      body: { code: 'unknown_metric', message: 'metric queue.consumers does not exist' },
+    });
     await sendGauge('queue.consumers', { queue: 'jobs' }, -48, [2]);
     const saved = await server.call('POST', '/monitors/metric', body);
     expect(saved.status).toBe(200);
@@ -231,30 +367,52 @@ describe('forDuration in hours, below min', () => {
     await server.lantern.alerting.scheduler.tick();
     const alerts = await alertsOf();
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toMatchObject({ name: 'Queue: consumers{queue=jobs}', attrs: { queue: 'jobs' }, params: { firing: -1, minutes: 60, outlier: 0, bounds: { min: 1, max: null } }, createdAt: minute(-47).toISOString() });
+    expect(alerts[0]).toMatchObject({
+      name: 'Queue: consumers{queue=jobs}',
+      attrs: { queue: 'jobs' },
+      params: { firing: -1, minutes: 60, outlier: 0, bounds: { min: 1, max: null } },
+      createdAt: minute(-47).toISOString(),
+    });
   });
-
 });
 
 describe('when data stops', () => {
   it('closes the alert of a host that stopped reporting, and the monitor turns no-data', async () => {
-    const cpu = (await server.call<{ monitors: { id: string; name: string }[] }>('GET', '/monitors')).body.monitors.find((m) => m.name === 'CPU')!;
+    const cpu = (
+      await server.call<{ monitors: { id: string; name: string }[] }>('GET', '/monitors')
+    ).body.monitors.find((m) => m.name === 'CPU')!;
     await sendGauge(CPU, { 'host.name': 'web3' }, 13, constant(4, 0.99));
     clock.now = at(17);
     await server.lantern.alerting.scheduler.tick();
     const [web3] = (await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${cpu.id}`)).body.alerts;
-    expect(web3).toMatchObject({ name: 'CPU: cpu{host.name=web3}', state: 'open', createdAt: minute(14).toISOString() });
+    expect(web3).toMatchObject({
+      name: 'CPU: cpu{host.name=web3}',
+      state: 'open',
+      createdAt: minute(14).toISOString(),
+    });
     expect(await monitorOf(cpu.id)).toMatchObject({ state: 'firing' });
 
     clock.now = at(80); // web3's last datapoint (minute 16) is out of the window: the engine no longer returns it
     await server.lantern.alerting.scheduler.tick();
     expect((await server.call<{ alert: Alert }>('GET', `/alerts/${web3.id}`)).body.alert.state).toBe('closed');
-    expect(WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body)).toMatchObject({ eventName: 'state-changed', alert: { id: String(web3.id), state: 'closed' } });
+    expect(WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body)).toMatchObject({
+      eventName: 'state-changed',
+      alert: { id: String(web3.id), state: 'closed' },
+    });
     expect(await monitorOf(cpu.id)).toMatchObject({ state: 'no-data', alertOpenCount: 0 });
   });
 
   it('is no-data while an ungrouped query has no datapoint in the window', async () => {
-    const created = await server.call('POST', '/monitors/metric', { name: 'Old', params: metricParams({ metrics: [{ name: 'queue.consumers', alias: 'q' }], query: 'avg($q) as consumers', column: 'consumers', minValue: 1, maxValue: null }) });
+    const created = await server.call('POST', '/monitors/metric', {
+      name: 'Old',
+      params: metricParams({
+        metrics: [{ name: 'queue.consumers', alias: 'q' }],
+        query: 'avg($q) as consumers',
+        column: 'consumers',
+        minValue: 1,
+        maxValue: null,
+      }),
+    });
     const id = MonitorResponse.parse(created.body).monitor.id;
     await server.lantern.alerting.scheduler.tick(); // at 80: queue.consumers' last datapoint (minute 12) is out of the window
     expect(await monitorOf(id)).toMatchObject({ state: 'no-data' });

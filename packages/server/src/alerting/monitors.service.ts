@@ -1,4 +1,13 @@
-import { ErrorMonitorInput, MetricMonitorInput, MetricMonitorPreviewBody, MonitorListQuery, type MetricMonitorPreviewResponse, type Monitor, type MonitorListResponse, type MonitorType } from '@lantern/shared';
+import {
+  ErrorMonitorInput,
+  MetricMonitorInput,
+  MetricMonitorPreviewBody,
+  MonitorListQuery,
+  type MetricMonitorPreviewResponse,
+  type Monitor,
+  type MonitorListResponse,
+  type MonitorType,
+} from '@lantern/shared';
 import { AppError } from '../http/appError';
 import { parseInput } from '../http/parseInput';
 import type { ChannelsStore } from './channels.store';
@@ -10,13 +19,19 @@ import { toMonitor, type MonitorRow, type MonitorsStore } from './monitors.store
 /** The dry run replays at most this much of a range (7 days of minutes per series). */
 const PREVIEW_MAX_MS = 7 * 24 * 3600_000;
 
-export function createMonitorsService(deps: { monitors: MonitorsStore; channels: ChannelsStore; runner: MetricQueryRunner | null; now: () => Date }) {
+export function createMonitorsService(deps: {
+  monitors: MonitorsStore;
+  channels: ChannelsStore;
+  runner: MetricQueryRunner | null;
+  now: () => Date;
+}) {
   const { monitors } = deps;
 
   async function own(projectId: number, rawId: string, type?: MonitorType): Promise<MonitorRow> {
     const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
     const row = Number.isFinite(id) ? await monitors.get(id) : undefined;
-    if (!row || (type && row.type !== type)) throw new AppError('not_found', 'monitor_not_found', `Monitor ${JSON.stringify(rawId)} not found.`);
+    if (!row || (type && row.type !== type))
+      throw new AppError('not_found', 'monitor_not_found', `Monitor ${JSON.stringify(rawId)} not found.`);
     if (row.project_id !== projectId) throw new AppError('forbidden', 'forbidden', 'access denied');
     return row;
   }
@@ -24,19 +39,30 @@ export function createMonitorsService(deps: { monitors: MonitorsStore; channels:
   async function checkChannels(projectId: number, ids: number[]) {
     const existing = await deps.channels.existing(projectId, ids);
     const missing = ids.find((id) => !existing.has(id));
-    if (missing !== undefined) throw new AppError('invalid_input', 'channel_not_found', `notification channel ${missing} does not exist`);
+    if (missing !== undefined)
+      throw new AppError('invalid_input', 'channel_not_found', `notification channel ${missing} does not exist`);
   }
 
   /** How often a metric monitor would have fired over (the last 7 days of) a range: the evaluator replayed. */
   async function preview(projectId: number, body: unknown): Promise<MetricMonitorPreviewResponse> {
     const input = parseInput(MetricMonitorPreviewBody, body);
-    if (!deps.runner) throw new AppError('unavailable', 'no_engine', 'No metrics query engine is available to preview the monitor.');
+    if (!deps.runner)
+      throw new AppError('unavailable', 'no_engine', 'No metrics query engine is available to preview the monitor.');
     const to = new Date(Math.floor(Date.parse(input.time_lt) / 60_000) * 60_000);
-    const from = new Date(Math.max(Math.floor(Date.parse(input.time_gte) / 60_000) * 60_000, to.getTime() - PREVIEW_MAX_MS));
+    const from = new Date(
+      Math.max(Math.floor(Date.parse(input.time_gte) / 60_000) * 60_000, to.getTime() - PREVIEW_MAX_MS),
+    );
     if (!(from < to)) throw new AppError('invalid_input', 'invalid_range', 'time_gte must be before time_lt');
     let series;
     try {
-      series = await deps.runner.series({ projectId, metrics: input.params.metrics, query: input.params.query, column: input.params.column, from, to });
+      series = await deps.runner.series({
+        projectId,
+        metrics: input.params.metrics,
+        query: input.params.query,
+        column: input.params.column,
+        from,
+        to,
+      });
     } catch (err) {
       if (err instanceof MetricQueryError) throw new AppError('invalid_input', err.kind, err.message);
       throw err;
@@ -62,9 +88,20 @@ export function createMonitorsService(deps: { monitors: MonitorsStore; channels:
       if (err instanceof MetricQueryError) throw new AppError('invalid_input', err.kind, err.message);
       throw err;
     }
-    if (columns.length === 0) throw new AppError('invalid_input', 'invalid_query', 'The query must return at least one column to monitor.');
-    if (columns.length > 1) throw new AppError('invalid_input', 'invalid_query', `The query returns ${columns.length} columns, but only a single column is allowed.`);
-    if (columns[0] !== input.params.column) throw new AppError('invalid_input', 'invalid_query', `column "${input.params.column}" is not what the query returns ("${columns[0]}")`);
+    if (columns.length === 0)
+      throw new AppError('invalid_input', 'invalid_query', 'The query must return at least one column to monitor.');
+    if (columns.length > 1)
+      throw new AppError(
+        'invalid_input',
+        'invalid_query',
+        `The query returns ${columns.length} columns, but only a single column is allowed.`,
+      );
+    if (columns[0] !== input.params.column)
+      throw new AppError(
+        'invalid_input',
+        'invalid_query',
+        `column "${input.params.column}" is not what the query returns ("${columns[0]}")`,
+      );
   }
 
   async function validated(projectId: number, type: MonitorType, body: unknown) {

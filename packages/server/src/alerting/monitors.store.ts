@@ -18,11 +18,16 @@ export function createMonitorsStore(db: AlertingDb) {
   const linkChannels = async (trx: AlertingTrx, monitorId: number, channelIds: number[]) => {
     await trx.deleteFrom('monitor_channels').where('monitor_id', '=', monitorId).execute();
     const unique = [...new Set(channelIds)];
-    if (unique.length) await trx.insertInto('monitor_channels').values(unique.map((channel_id) => ({ monitor_id: monitorId, channel_id }))).execute();
+    if (unique.length)
+      await trx
+        .insertInto('monitor_channels')
+        .values(unique.map((channel_id) => ({ monitor_id: monitorId, channel_id })))
+        .execute();
   };
 
   return {
-    get: (id: number): Promise<MonitorRow | undefined> => db.selectFrom('monitors').selectAll().where('id', '=', id).executeTakeFirst(),
+    get: (id: number): Promise<MonitorRow | undefined> =>
+      db.selectFrom('monitors').selectAll().where('id', '=', id).executeTakeFirst(),
 
     async list(projectId: number, opts: { state?: MonitorState; page: number; limit: number }) {
       let q = db.selectFrom('monitors').where('project_id', '=', projectId);
@@ -41,7 +46,11 @@ export function createMonitorsStore(db: AlertingDb) {
         .select(['state', (eb) => eb.fn.countAll<number>().as('count')])
         .groupBy('state')
         .execute();
-      return { rows, count: Number(total?.n ?? 0), states: states.map((s) => ({ state: s.state as MonitorState, count: Number(s.count) })) };
+      return {
+        rows,
+        count: Number(total?.n ?? 0),
+        states: states.map((s) => ({ state: s.state as MonitorState, count: Number(s.count) })),
+      };
     },
 
     /** Open and closed alert counts per monitor. */
@@ -64,7 +73,14 @@ export function createMonitorsStore(db: AlertingDb) {
     },
 
     channelIds: async (monitorId: number): Promise<number[]> =>
-      (await db.selectFrom('monitor_channels').select('channel_id').where('monitor_id', '=', monitorId).orderBy('channel_id').execute()).map((r) => r.channel_id),
+      (
+        await db
+          .selectFrom('monitor_channels')
+          .select('channel_id')
+          .where('monitor_id', '=', monitorId)
+          .orderBy('channel_id')
+          .execute()
+      ).map((r) => r.channel_id),
 
     create: (projectId: number, type: MonitorType, v: MonitorValues, now: Date): Promise<number> =>
       db.transaction().execute(async (trx) => {
@@ -93,7 +109,12 @@ export function createMonitorsStore(db: AlertingDb) {
       db.transaction().execute(async (trx) => {
         await trx
           .updateTable('monitors')
-          .set({ name: v.name, notify_everyone_by_email: v.notifyEveryoneByEmail ? 1 : 0, params: JSON.stringify(v.params), updated_at: now.toISOString() })
+          .set({
+            name: v.name,
+            notify_everyone_by_email: v.notifyEveryoneByEmail ? 1 : 0,
+            params: JSON.stringify(v.params),
+            updated_at: now.toISOString(),
+          })
           .where('id', '=', id)
           .execute();
         await linkChannels(trx, id, v.channelIds);
@@ -130,16 +151,33 @@ export function createMonitorsStore(db: AlertingDb) {
 
     /** Metric monitors the evaluator checks: not paused, not failed (reference §2.2). */
     metricMonitorsToCheck: (): Promise<MonitorRow[]> =>
-      db.selectFrom('monitors').selectAll().where('type', '=', 'metric').where('state', 'in', ['active', 'firing', 'no-data']).orderBy('id').execute(),
+      db
+        .selectFrom('monitors')
+        .selectAll()
+        .where('type', '=', 'metric')
+        .where('state', 'in', ['active', 'firing', 'no-data'])
+        .orderBy('id')
+        .execute(),
 
     activeErrorMonitors: (trx: AlertingTrx | AlertingDb, projectId: number): Promise<MonitorRow[]> =>
-      trx.selectFrom('monitors').selectAll().where('project_id', '=', projectId).where('type', '=', 'error').where('state', '=', 'active').orderBy('id').limit(100).execute(),
+      trx
+        .selectFrom('monitors')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('type', '=', 'error')
+        .where('state', '=', 'active')
+        .orderBy('id')
+        .limit(100)
+        .execute(),
   };
 }
 
 export type MonitorsStore = ReturnType<typeof createMonitorsStore>;
 
-export function toMonitor(row: MonitorRow, extra: { channelIds: number[] | null; counts?: { open: number; closed: number } }): Monitor {
+export function toMonitor(
+  row: MonitorRow,
+  extra: { channelIds: number[] | null; counts?: { open: number; closed: number } },
+): Monitor {
   return {
     id: String(row.id),
     projectId: row.project_id,

@@ -4,14 +4,29 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { createAlerting, type Alerting, type MetricQueryRunner } from '../alerting';
 import {
-  createAuthService, createLoginLimiter, createSessionSigner, createSessionsStore, createSsoProviders, createSsoService, createUsersStore, registerAuth, registerSsoRoutes, sessionCookie,
+  createAuthService,
+  createLoginLimiter,
+  createSessionSigner,
+  createSessionsStore,
+  createSsoProviders,
+  createSsoService,
+  createUsersStore,
+  registerAuth,
+  registerSsoRoutes,
+  sessionCookie,
 } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { setupDashboards } from '../dashboards';
 import { registerDemoRoutes } from '../demo';
 import { createHttpApp, registerWebApp } from '../http';
 import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
-import { createMetricQueryRunner, createMetricsPipeline, createMetricsQueryService, createMetricsStore, registerMetricsRoutes } from '../metrics';
+import {
+  createMetricQueryRunner,
+  createMetricsPipeline,
+  createMetricsQueryService,
+  createMetricsStore,
+  registerMetricsRoutes,
+} from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
 import { METADATA_MIGRATIONS } from './metadataMigrations';
@@ -65,7 +80,12 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
   });
   const auth = createAuthService({ config, users, projects, signer, sessions: createSessionsStore(db), limiter });
   // Unreachable identity providers do not stop the start: their methods are listed as unavailable.
-  const sso = createSsoService({ providers: await createSsoProviders(config.auth.oidc, config.site.url, log), users, auth, signer });
+  const sso = createSsoService({
+    providers: await createSsoProviders(config.auth.oidc, config.site.url, log),
+    users,
+    auth,
+    signer,
+  });
 
   const batcher: SpanBatcher = new Batcher<StagedSpans>({
     batchRows: config.ingest.batch_rows,
@@ -92,7 +112,17 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     // Runs per request, after `ingest` below exists.
     counters: () => ingest.stats.signal('metrics'),
   });
-  const ingest = createIngest({ config, batcher, pool: preparePool, projects, log, metrics: metrics.ingest.otlp, promWrite: metrics.ingest.prometheus, stagingDir: telemetry.stagingDir, onSpansStored: (projectId) => onNewMetrics(projectId) });
+  const ingest = createIngest({
+    config,
+    batcher,
+    pool: preparePool,
+    projects,
+    log,
+    metrics: metrics.ingest.otlp,
+    promWrite: metrics.ingest.prometheus,
+    stagingDir: telemetry.stagingDir,
+    onSpansStored: (projectId) => onNewMetrics(projectId),
+  });
 
   const http = await createHttpApp(log);
   const secureCookie = config.site.url.startsWith('https:');
@@ -104,11 +134,23 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
   const metricsQuery = createMetricsQueryService({ store: metricsStore, telemetry });
   registerMetricsRoutes(http, { projects, store: metricsStore, query: metricsQuery });
   const templates = await setupDashboards({
-    http, db, projects, siteUrl: config.site.url, log,
+    http,
+    db,
+    projects,
+    siteUrl: config.site.url,
+    log,
     presentMetrics: async (projectId, names) => (await metricsStore.describe(projectId, names)).map((m) => m.name),
   });
   onNewMetrics = (projectId) => templates.schedule(projectId);
-  const alerting = createAlerting({ config, db, telemetry, projects, log, now: opts.now, metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery) });
+  const alerting = createAlerting({
+    config,
+    db,
+    telemetry,
+    projects,
+    log,
+    now: opts.now,
+    metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery),
+  });
   registerDemoRoutes(http, { projects });
   alerting.register(http);
   await ingest.registerHttp(http);
@@ -126,7 +168,10 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
       await http.listen({ host: h.host, port: h.port });
       const address = http.server.address();
       const httpPort = typeof address === 'object' && address ? address.port : h.port;
-      const grpcPort = await bindGrpc(grpcServer, config.listen.grpc.addr.startsWith(':') ? `0.0.0.0${config.listen.grpc.addr}` : config.listen.grpc.addr);
+      const grpcPort = await bindGrpc(
+        grpcServer,
+        config.listen.grpc.addr.startsWith(':') ? `0.0.0.0${config.listen.grpc.addr}` : config.listen.grpc.addr,
+      );
       if (opts.alertingLoop !== false) alerting.scheduler.start();
       return { httpPort, grpcPort };
     },

@@ -5,7 +5,14 @@ import postgres from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse, WebhookMessage } from '@lantern/shared';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../../../../e2e/clickhouse/fixture';
-import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, tempDataDir, type RunningLantern } from '../../../../e2e/harness';
+import {
+  PROJECT1_TOKEN,
+  removeDataDir,
+  signIn,
+  startLantern,
+  tempDataDir,
+  type RunningLantern,
+} from '../../../../e2e/harness';
 import { pgDatabaseFor, startTestPostgres, type TestPostgres } from '../../../../e2e/postgres';
 import { startHttpReceiver, type HttpReceiver } from '../../../../e2e/receivers';
 
@@ -29,7 +36,13 @@ const traceId = () => randomBytes(16).toString('hex');
 const dsnOf = (n: RunningLantern) => `http://${PROJECT1_TOKEN}@127.0.0.1:${n.httpPort}/1`;
 
 /** One OTLP/JSON request of `n` spans in one trace; answers the HTTP status. */
-async function sendSpans(node: RunningLantern, id: string, n: number, service = 'scale-out', failed = ''): Promise<number> {
+async function sendSpans(
+  node: RunningLantern,
+  id: string,
+  n: number,
+  service = 'scale-out',
+  failed = '',
+): Promise<number> {
   const now = BigInt(Date.now()) * 1_000_000n;
   const spans = Array.from({ length: n }, (_, i) => ({
     traceId: id,
@@ -44,7 +57,14 @@ async function sendSpans(node: RunningLantern, id: string, n: number, service = 
   const res = await fetch(`${node.baseUrl}/v1/traces`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'lantern-dsn': dsnOf(node) },
-    body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] }, scopeSpans: [{ spans }] }] }),
+    body: JSON.stringify({
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] },
+          scopeSpans: [{ spans }],
+        },
+      ],
+    }),
   });
   await res.arrayBuffer();
   return res.status;
@@ -125,7 +145,9 @@ describe('two nodes over one PostgreSQL and one ClickHouse', () => {
       body: JSON.stringify({ name: 'Made on node A' }),
     });
     expect(created.status).toBe(200);
-    const list = (await (await fetch(`${b.baseUrl}/api/v1/metrics/1/dashboards`, { headers: { cookie: cookieA } })).json()) as { dashboards: { name: string }[] };
+    const list = (await (
+      await fetch(`${b.baseUrl}/api/v1/metrics/1/dashboards`, { headers: { cookie: cookieA } })
+    ).json()) as { dashboards: { name: string }[] };
     expect(list.dashboards.map((d) => d.name)).toContain('Made on node A');
   });
 
@@ -139,7 +161,10 @@ describe('two nodes over one PostgreSQL and one ClickHouse', () => {
     // The API says what is wrong rather than failing blankly.
     const q = await fetch(`${b.baseUrl}/api/v1/tracing/1/traces/${before}`, { headers: { cookie: cookieA } });
     expect(q.status).toBe(503);
-    expect(await q.json()).toMatchObject({ code: 'telemetry_unavailable', message: expect.stringMatching(/unavailable/) });
+    expect(await q.json()).toMatchObject({
+      code: 'telemetry_unavailable',
+      message: expect.stringMatching(/unavailable/),
+    });
 
     ch = await startClickHouseStandIn(join(chDir, 'data'), chPort);
     const after = traceId();
@@ -155,12 +180,18 @@ describe('two nodes over one PostgreSQL and one ClickHouse', () => {
     try {
       const me = await fetch(`${a.baseUrl}/api/v1/users/current`, { headers: { cookie: cookieA } });
       expect(me.status).toBe(503);
-      expect(await me.json()).toMatchObject({ code: 'metadata_unavailable', message: expect.stringMatching(/database/i) });
+      expect(await me.json()).toMatchObject({
+        code: 'metadata_unavailable',
+        message: expect.stringMatching(/database/i),
+      });
       expect(await sendSpans(a, traceId(), 2)).toBe(200);
     } finally {
       pg.resume();
     }
-    await eventually('API answers again', async () => (await fetch(`${a.baseUrl}/api/v1/users/current`, { headers: { cookie: cookieA } })).status === 200);
+    await eventually(
+      'API answers again',
+      async () => (await fetch(`${a.baseUrl}/api/v1/users/current`, { headers: { cookie: cookieA } })).status === 200,
+    );
   });
 });
 
@@ -179,42 +210,55 @@ describe('the evaluator lease across nodes', () => {
     const client = new postgres.Client({ connectionString: dbUrl });
     await client.connect();
     try {
-      const r = await client.query<{ holder: string }>('SELECT holder FROM alerting_leases WHERE expires_at > $1', [new Date().toISOString()]);
+      const r = await client.query<{ holder: string }>('SELECT holder FROM alerting_leases WHERE expires_at > $1', [
+        new Date().toISOString(),
+      ]);
       return Number(r.rows[0]?.holder.split('-')[0] ?? 0);
     } finally {
       await client.end();
     }
   };
 
-  it('has one node notify once, and the other take over within the lease time when it is killed', { timeout: 420_000 }, async () => {
-    const channel = await call(a, 'POST', '/notification-channels/webhook', { name: 'hook', params: { url: `${receiver.url}/hook` } });
-    await call(b, 'POST', '/monitors/error', {
-      name: 'Lease errors',
-      notifyEveryoneByEmail: false,
-      channelIds: [channel.channel.id],
-      params: { notifyOnNewErrors: true, notifyOnRecurringErrors: false, matchers: [{ attr: 'service.name', op: '=', value: 'lease-test' }] },
-    });
-    expect(await sendSpans(a, traceId(), 1, 'lease-test', 'POST /pay')).toBe(200);
-    // The evaluator runs each minute at :30 on the lease holder only.
-    await eventually('the first notification', async () => hooks().length > 0, 150_000);
-    await new Promise((r) => setTimeout(r, 5_000));
-    expect(hooks()).toEqual(['POST /pay']);
+  it(
+    'has one node notify once, and the other take over within the lease time when it is killed',
+    { timeout: 420_000 },
+    async () => {
+      const channel = await call(a, 'POST', '/notification-channels/webhook', {
+        name: 'hook',
+        params: { url: `${receiver.url}/hook` },
+      });
+      await call(b, 'POST', '/monitors/error', {
+        name: 'Lease errors',
+        notifyEveryoneByEmail: false,
+        channelIds: [channel.channel.id],
+        params: {
+          notifyOnNewErrors: true,
+          notifyOnRecurringErrors: false,
+          matchers: [{ attr: 'service.name', op: '=', value: 'lease-test' }],
+        },
+      });
+      expect(await sendSpans(a, traceId(), 1, 'lease-test', 'POST /pay')).toBe(200);
+      // The evaluator runs each minute at :30 on the lease holder only.
+      await eventually('the first notification', async () => hooks().length > 0, 150_000);
+      await new Promise((r) => setTimeout(r, 5_000));
+      expect(hooks()).toEqual(['POST /pay']);
 
-    const pid = await holderPid();
-    const holder = nodes.find((n) => n.process.pid === pid);
-    expect(holder, `lease holder pid ${pid}`).toBeDefined();
-    const survivor = holder === a ? b : a;
-    await holder!.kill();
-    nodes.splice(nodes.indexOf(holder!), 1);
-    const killedAt = Date.now();
+      const pid = await holderPid();
+      const holder = nodes.find((n) => n.process.pid === pid);
+      expect(holder, `lease holder pid ${pid}`).toBeDefined();
+      const survivor = holder === a ? b : a;
+      await holder!.kill();
+      nodes.splice(nodes.indexOf(holder!), 1);
+      const killedAt = Date.now();
 
-    expect(await sendSpans(survivor, traceId(), 1, 'lease-test', 'POST /refund')).toBe(200);
-    // The lease expires 90 s after the dead node's last renewal; the survivor then evaluates at its next :30.
-    await eventually('the survivor notifies', async () => hooks().length > 1, 240_000);
-    const tookMs = Date.now() - killedAt;
-    await new Promise((r) => setTimeout(r, 5_000));
-    expect(hooks()).toEqual(['POST /pay', 'POST /refund']);
-    expect(tookMs).toBeLessThan(90_000 + 60_000 + 15_000);
-    expect(await holderPid()).toBe(survivor.process.pid);
-  });
+      expect(await sendSpans(survivor, traceId(), 1, 'lease-test', 'POST /refund')).toBe(200);
+      // The lease expires 90 s after the dead node's last renewal; the survivor then evaluates at its next :30.
+      await eventually('the survivor notifies', async () => hooks().length > 1, 240_000);
+      const tookMs = Date.now() - killedAt;
+      await new Promise((r) => setTimeout(r, 5_000));
+      expect(hooks()).toEqual(['POST /pay', 'POST /refund']);
+      expect(tookMs).toBeLessThan(90_000 + 60_000 + 15_000);
+      expect(await holderPid()).toBe(survivor.process.pid);
+    },
+  );
 });

@@ -15,7 +15,12 @@ const call = (path: string, init: RequestInit = {}) => fetch(`${lantern.baseUrl}
 
 describe('sign-in and the session', () => {
   it('answers every API call without a session with 401 {code, message}', async () => {
-    for (const path of ['/api/v1/users/current', '/api/v1/projects/1', '/api/v1/tracing/1/traces/0af7651916cd43dd8448eb211c80319c', '/api/v1/traces/search?trace_id=0af7651916cd43dd8448eb211c80319c']) {
+    for (const path of [
+      '/api/v1/users/current',
+      '/api/v1/projects/1',
+      '/api/v1/tracing/1/traces/0af7651916cd43dd8448eb211c80319c',
+      '/api/v1/traces/search?trace_id=0af7651916cd43dd8448eb211c80319c',
+    ]) {
       const res = await call(path);
       expect(res.status, path).toBe(401);
       expect(await res.json()).toEqual({ code: 'unauthenticated', message: 'Please sign in.' });
@@ -23,13 +28,25 @@ describe('sign-in and the session', () => {
   });
 
   it('refuses wrong credentials with a clear message and invalid input with 400', async () => {
-    const wrong = await call('/api/v1/users/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEFAULT_LOGIN.email, password: 'nope' }) });
+    const wrong = await call('/api/v1/users/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEFAULT_LOGIN.email, password: 'nope' }),
+    });
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toEqual({ code: 'invalid_credentials', message: 'The e-mail or password is wrong.' });
-    const invalid = await call('/api/v1/users/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'not-an-email' }) });
+    const invalid = await call('/api/v1/users/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'not-an-email' }),
+    });
     expect(invalid.status).toBe(400);
     expect(((await invalid.json()) as { code: string }).code).toBe('invalid_input');
-    const notJson = await call('/api/v1/users/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const notJson = await call('/api/v1/users/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(notJson.status).toBe(400);
   });
 
@@ -37,7 +54,9 @@ describe('sign-in and the session', () => {
     const hint = await (await call('/api/v1/users/login-hint')).json();
     expect(hint).toEqual({ hint: DEFAULT_LOGIN });
     const cookie = await signIn(lantern.baseUrl);
-    const current = CurrentUserResponse.parse(await (await call('/api/v1/users/current', { headers: { cookie } })).json());
+    const current = CurrentUserResponse.parse(
+      await (await call('/api/v1/users/current', { headers: { cookie } })).json(),
+    );
     expect(current.user.email).toBe(DEFAULT_LOGIN.email);
     expect(current.projects.map((p) => p.id)).toEqual([1, 2]);
 
@@ -53,7 +72,9 @@ describe('sign-in and the session', () => {
   });
 
   it('rejects a forged session token', async () => {
-    const res = await call('/api/v1/users/current', { headers: { cookie: 'lantern_session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.forged' } });
+    const res = await call('/api/v1/users/current', {
+      headers: { cookie: 'lantern_session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.forged' },
+    });
     expect(res.status).toBe(401);
   });
 

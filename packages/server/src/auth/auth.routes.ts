@@ -36,7 +36,13 @@ export interface SessionCookie {
 export function sessionCookie(secure: boolean): SessionCookie {
   return {
     set(reply, token) {
-      reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: SESSION_TTL_SEC });
+      reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        maxAge: SESSION_TTL_SEC,
+      });
     },
   };
 }

@@ -36,7 +36,9 @@ export function createAuthService(deps: {
   // Gravatar only when the config turns it on: otherwise no page makes an outside request (the
   // web app draws initials) and no hash of an e-mail leaves the deployment.
   const avatar = (email: string) =>
-    deps.config.auth.gravatar ? `https://www.gravatar.com/avatar/${createHash('md5').update(email.trim().toLowerCase()).digest('hex')}?d=identicon` : '';
+    deps.config.auth.gravatar
+      ? `https://www.gravatar.com/avatar/${createHash('md5').update(email.trim().toLowerCase()).digest('hex')}?d=identicon`
+      : '';
   const toUser = (u: UserRecord): User => ({ id: u.id, name: u.name, email: u.email, avatar: avatar(u.email) });
   const current = (u: UserRecord): CurrentUserResponse => ({
     user: toUser(u),
@@ -55,7 +57,12 @@ export function createAuthService(deps: {
       const keys = loginKeys(address, email);
       const wait = deps.limiter.retryAfterSec(keys);
       if (wait > 0) {
-        throw new AppError('rate_limited', 'too_many_attempts', `Too many failed sign-in attempts. Try again in ${humanWait(wait)}.`, wait);
+        throw new AppError(
+          'rate_limited',
+          'too_many_attempts',
+          `Too many failed sign-in attempts. Try again in ${humanWait(wait)}.`,
+          wait,
+        );
       }
       const user = await deps.users.byEmail(email.trim());
       // The same message for an unknown e-mail and a wrong password: no account probing.

@@ -20,11 +20,20 @@ export interface AuthTestServer {
   close(): Promise<void>;
 }
 
-export async function startAuthServer(opts: { dataDir?: string; configure?: (config: Config) => void; httpPort?: number } = {}): Promise<AuthTestServer> {
+export async function startAuthServer(
+  opts: { dataDir?: string; configure?: (config: Config) => void; httpPort?: number } = {},
+): Promise<AuthTestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const port = opts.httpPort ?? (await freePort());
   const config = loadConfig({
-    env: { LANTERN_DB_URL: await testDbUrl(dataDir), LANTERN_DATA_DIR: dataDir, LANTERN_HTTP_ADDR: `127.0.0.1:${port}`, LANTERN_SITE_URL: `http://127.0.0.1:${port}`, LANTERN_GRPC_ADDR: '127.0.0.1:0', LANTERN_LOG_LEVEL: 'info' },
+    env: {
+      LANTERN_DB_URL: await testDbUrl(dataDir),
+      LANTERN_DATA_DIR: dataDir,
+      LANTERN_HTTP_ADDR: `127.0.0.1:${port}`,
+      LANTERN_SITE_URL: `http://127.0.0.1:${port}`,
+      LANTERN_GRPC_ADDR: '127.0.0.1:0',
+      LANTERN_LOG_LEVEL: 'info',
+    },
   });
   opts.configure?.(config);
   const lines: string[] = [];
@@ -35,7 +44,13 @@ export async function startAuthServer(opts: { dataDir?: string; configure?: (con
     },
   });
   const clock = { ms: Date.parse('2026-01-01T00:00:00Z') };
-  const lantern = await composeLantern(config, { log: pino({ level: 'info' }, sink), authNow: () => clock.ms, alertingLoop: false, webDist: '/nonexistent', metrics: null });
+  const lantern = await composeLantern(config, {
+    log: pino({ level: 'info' }, sink),
+    authNow: () => clock.ms,
+    alertingLoop: false,
+    webDist: '/nonexistent',
+    metrics: null,
+  });
   const { httpPort } = await lantern.listen();
   return {
     lantern,

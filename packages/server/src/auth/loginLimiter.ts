@@ -23,7 +23,12 @@ export interface LoginLimiterOptions {
   maxKeys?: number;
 }
 
-export function createLoginLimiter({ maxFailures, windowMs, now = Date.now, maxKeys = 100_000 }: LoginLimiterOptions): LoginLimiter {
+export function createLoginLimiter({
+  maxFailures,
+  windowMs,
+  now = Date.now,
+  maxKeys = 100_000,
+}: LoginLimiterOptions): LoginLimiter {
   // Insertion order doubles as recency: a key is re-inserted on each failure.
   const failures = new Map<string, number[]>();
 
@@ -66,4 +71,7 @@ export function createLoginLimiter({ maxFailures, windowMs, now = Date.now, maxK
 }
 
 /** The keys a sign-in attempt is counted under. */
-export const loginKeys = (address: string, email: string): string[] => [`addr:${address}`, `account:${email.trim().toLowerCase()}`];
+export const loginKeys = (address: string, email: string): string[] => [
+  `addr:${address}`,
+  `account:${email.trim().toLowerCase()}`,
+];

@@ -37,13 +37,20 @@ export function createSessionSigner(secretKey: string): SessionSigner {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], audience: 'session' });
         const userId = Number(payload.sub);
         const sessionId = payload.sid;
-        return Number.isInteger(userId) && userId > 0 && typeof sessionId === 'string' && sessionId ? { userId, sessionId } : null;
+        return Number.isInteger(userId) && userId > 0 && typeof sessionId === 'string' && sessionId
+          ? { userId, sessionId }
+          : null;
       } catch {
         return null;
       }
     },
     signPayload: (payload, ttlSec, audience) =>
-      new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(`${ttlSec}s`).setAudience(audience).sign(key),
+      new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSec}s`)
+        .setAudience(audience)
+        .sign(key),
     async verifyPayload(token, audience) {
       try {
         return (await jwtVerify(token, key, { algorithms: ['HS256'], audience })).payload as Record<string, unknown>;

@@ -28,7 +28,8 @@ const login = (email: string, password: string, from = '198.51.100.7') =>
   });
 
 const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith('lantern_session='))!;
-const current = (cookie: string) => fetch(`${server.baseUrl}/api/v1/users/current`, { headers: { cookie: cookie.split(';')[0] } });
+const current = (cookie: string) =>
+  fetch(`${server.baseUrl}/api/v1/users/current`, { headers: { cookie: cookie.split(';')[0] } });
 
 describe('login rate limiting', () => {
   it('answers the 11th wrong password in 5 minutes with 429 and Retry-After, and lets the right one in once the window has passed', async () => {
@@ -40,7 +41,10 @@ describe('login rate limiting', () => {
     const limited = await login('admin@lantern.local', 'wrong-again');
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBe(290);
-    expect(await limited.json()).toEqual({ code: 'too_many_attempts', message: 'Too many failed sign-in attempts. Try again in 5 minutes.' });
+    expect(await limited.json()).toEqual({
+      code: 'too_many_attempts',
+      message: 'Too many failed sign-in attempts. Try again in 5 minutes.',
+    });
     // The right password is refused too while the account is limited, from another address as well.
     expect((await login('admin@lantern.local', 'lantern')).status).toBe(429);
     expect((await login('admin@lantern.local', 'lantern', '203.0.113.9')).status).toBe(429);
@@ -76,7 +80,10 @@ describe('sessions', () => {
     const a = cookieOf(await login('admin@lantern.local', 'lantern'));
     const b = cookieOf(await login('admin@lantern.local', 'lantern'));
     expect((await current(a)).status).toBe(200);
-    const out = await fetch(`${server.baseUrl}/api/v1/users/logout`, { method: 'POST', headers: { cookie: a.split(';')[0] } });
+    const out = await fetch(`${server.baseUrl}/api/v1/users/logout`, {
+      method: 'POST',
+      headers: { cookie: a.split(';')[0] },
+    });
     expect(out.status).toBe(200);
     expect(out.headers.getSetCookie().join()).toMatch(/lantern_session=;/);
     expect((await current(a)).status).toBe(401);
@@ -100,7 +107,9 @@ describe('sessions', () => {
     const ops = cookieOf(opsLogin);
     expect(ops).toMatch(/Secure/i);
     // Gravatar only because this config turns it on (the other tests see an empty avatar).
-    expect(CurrentUserResponse.parse(await opsLogin.json()).user.avatar).toBe('https://www.gravatar.com/avatar/12aea85353c80f1be481b35b0c315798?d=identicon');
+    expect(CurrentUserResponse.parse(await opsLogin.json()).user.avatar).toBe(
+      'https://www.gravatar.com/avatar/12aea85353c80f1be481b35b0c315798?d=identicon',
+    );
 
     await server.close();
     server = await startAuthServer({

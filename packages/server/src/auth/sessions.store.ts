@@ -13,7 +13,10 @@ export function createSessionsStore(metadata: MetadataDb) {
     async create(userId: number, ttlSec: number, now = new Date()): Promise<string> {
       const id = randomBytes(18).toString('base64url');
       const expires = new Date(now.getTime() + ttlSec * 1000);
-      await db.insertInto('sessions').values({ id, user_id: userId, created_at: now.toISOString(), expires_at: expires.toISOString() }).execute();
+      await db
+        .insertInto('sessions')
+        .values({ id, user_id: userId, created_at: now.toISOString(), expires_at: expires.toISOString() })
+        .execute();
       return id;
     },
     /** The user of a live session, or undefined (unknown, expired, or its user removed). */

@@ -19,7 +19,11 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   const cb = (id: string) => `${base}/api/v1/sso/${id}/callback`;
   idp = await startOidcProvider([
-    { client_id: 'lantern', client_secret: 'lantern-secret', redirect_uris: [cb('test'), cb('corp'), cb('badsecret'), cb('invite')] },
+    {
+      client_id: 'lantern',
+      client_secret: 'lantern-secret',
+      redirect_uris: [cb('test'), cb('corp'), cb('badsecret'), cb('invite')],
+    },
   ]);
   downPort = await freePort();
   const down = `http://127.0.0.1:${downPort}`;
@@ -28,7 +32,17 @@ beforeAll(async () => {
   server = await startAuthServer({
     httpPort: port,
     configure(config) {
-      const p = { issuer_url: idp.issuer, client_id: 'lantern', client_secret: 'lantern-secret', redirect_url: '', scopes: ['profile', 'email'], email_claim: 'email', name_claim: '', allowed_domains: [], allow_sign_up: true };
+      const p = {
+        issuer_url: idp.issuer,
+        client_id: 'lantern',
+        client_secret: 'lantern-secret',
+        redirect_url: '',
+        scopes: ['profile', 'email'],
+        email_claim: 'email',
+        name_claim: '',
+        allowed_domains: [],
+        allow_sign_up: true,
+      };
       config.auth.oidc = [
         { ...p, id: 'test', display_name: 'Test IdP' },
         { ...p, id: 'corp', display_name: 'Corp', allowed_domains: ['example.com'] },
@@ -120,7 +134,11 @@ describe('single sign-on (OpenID Connect)', () => {
   it('signs a configured user in as that user', async () => {
     const jar = new CookieJar();
     await ssoSignIn(jar, base, 'test', 'admin@lantern.local');
-    const password = await fetch(`${base}/api/v1/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@lantern.local', password: 'lantern' }) });
+    const password = await fetch(`${base}/api/v1/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@lantern.local', password: 'lantern' }),
+    });
     expect((await currentUser(jar))?.user.id).toBe(CurrentUserResponse.parse(await password.json()).user.id);
   });
 
@@ -158,7 +176,9 @@ describe('single sign-on (OpenID Connect)', () => {
   it('explains a wrong client secret, a missing or unverified e-mail, no account, and an unreachable provider', async () => {
     expect(loginError(await ssoSignIn(new CookieJar(), base, 'badsecret', 'a@example.com'))).toBe('client_rejected');
     expect(loginError(await ssoSignIn(new CookieJar(), base, 'test', 'no-email'))).toBe('email_missing');
-    expect(loginError(await ssoSignIn(new CookieJar(), base, 'test', 'unverified@example.com'))).toBe('email_unverified');
+    expect(loginError(await ssoSignIn(new CookieJar(), base, 'test', 'unverified@example.com'))).toBe(
+      'email_unverified',
+    );
     expect(loginError(await ssoSignIn(new CookieJar(), base, 'invite', 'stranger@example.com'))).toBe('no_account');
     // An existing user may sign in where sign-up is off.
     expect((await ssoSignIn(new CookieJar(), base, 'invite', 'admin@lantern.local')).headers.get('location')).toBe('/');
@@ -166,14 +186,22 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(loginError(down)).toBe('provider_unavailable');
     expect(new URL(down.headers.get('location')!, base).searchParams.get('next')).toBe('/alerting/1');
     expect(loginError(await ssoStart(new CookieJar(), base, 'nope'))).toBe('unknown_provider');
-    const refused = server.logLines().filter((l) => l.msg === 'single sign-on refused').map((l) => l.code);
-    expect(refused).toEqual(expect.arrayContaining(['client_rejected', 'email_missing', 'no_account', 'provider_unavailable']));
+    const refused = server
+      .logLines()
+      .filter((l) => l.msg === 'single sign-on refused')
+      .map((l) => l.code);
+    expect(refused).toEqual(
+      expect.arrayContaining(['client_rejected', 'email_missing', 'no_account', 'provider_unavailable']),
+    );
   });
 
   it('sends a provider refusal back to the Login page and never redirects off-site', async () => {
     const jar = new CookieJar();
     await ssoStart(jar, base, 'test');
-    const denied = await request(jar, `${base}/api/v1/sso/test/callback?error=access_denied&error_description=User+cancelled`);
+    const denied = await request(
+      jar,
+      `${base}/api/v1/sso/test/callback?error=access_denied&error_description=User+cancelled`,
+    );
     expect(loginError(denied)).toBe('provider_denied');
     for (const evil of ['https://evil.example/', '//evil.example/x', '/\\evil.example']) {
       const done = await ssoSignIn(new CookieJar(), base, 'test', 'jane.doe@example.com', evil);
@@ -182,11 +210,17 @@ describe('single sign-on (OpenID Connect)', () => {
   });
 
   it('offers a provider that was unreachable at start once it answers', async () => {
-    const late = await startOidcProvider([{ client_id: 'lantern', client_secret: 'lantern-secret', redirect_uris: [`${base}/api/v1/sso/down/callback`] }], { port: downPort });
+    const late = await startOidcProvider(
+      [{ client_id: 'lantern', client_secret: 'lantern-secret', redirect_uris: [`${base}/api/v1/sso/down/callback`] }],
+      { port: downPort },
+    );
     try {
       // Discovery is tried again when the method is used (at most once a second).
       await expect
-        .poll(async () => (await ssoStart(new CookieJar(), base, 'down')).headers.get('location'), { timeout: 10_000, interval: 300 })
+        .poll(async () => (await ssoStart(new CookieJar(), base, 'down')).headers.get('location'), {
+          timeout: 10_000,
+          interval: 300,
+        })
         .toMatch(new RegExp(`^${late.issuer}/auth\\?`));
       const { methods } = SsoMethodsResponse.parse(await (await fetch(`${base}/api/v1/sso/methods`)).json());
       expect(methods.find((m) => m.id === 'down')?.available).toBe(true);

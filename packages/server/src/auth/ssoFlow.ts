@@ -34,15 +34,25 @@ export class CookieJar {
 }
 
 export async function request(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
-  const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: jar.header(url) } });
+  const res = await fetch(url, {
+    ...init,
+    redirect: 'manual',
+    headers: { ...(init.headers as Record<string, string>), cookie: jar.header(url) },
+  });
   jar.store(url, res);
   return res;
 }
 
-export const locationOf = (res: Response, base: string): string => new URL(res.headers.get('location') ?? '', base).href;
+export const locationOf = (res: Response, base: string): string =>
+  new URL(res.headers.get('location') ?? '', base).href;
 
 /** Lantern's start: the provider's authorization URL (the state cookie goes into the jar). */
-export async function ssoStart(jar: CookieJar, baseUrl: string, providerId: string, returnTo?: string): Promise<Response> {
+export async function ssoStart(
+  jar: CookieJar,
+  baseUrl: string,
+  providerId: string,
+  returnTo?: string,
+): Promise<Response> {
   const q = returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : '';
   return request(jar, `${baseUrl}/api/v1/sso/${providerId}/start${q}`);
 }
@@ -54,11 +64,16 @@ export async function signInAtProvider(jar: CookieJar, authorizationUrl: string,
     const res = await request(jar, url);
     if (res.status === 200 && /\/interaction\//.test(url)) {
       await res.text();
-      const posted = await request(jar, url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ login, password: 'any' }).toString() });
+      const posted = await request(jar, url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ login, password: 'any' }).toString(),
+      });
       url = locationOf(posted, url);
       continue;
     }
-    if (res.status < 300 || res.status >= 400) throw new Error(`provider answered ${res.status} at ${url}: ${await res.text()}`);
+    if (res.status < 300 || res.status >= 400)
+      throw new Error(`provider answered ${res.status} at ${url}: ${await res.text()}`);
     const next = locationOf(res, url);
     if (new URL(next).pathname.endsWith('/callback')) return next;
     url = next;
@@ -67,7 +82,13 @@ export async function signInAtProvider(jar: CookieJar, authorizationUrl: string,
 }
 
 /** The whole round trip; the callback's answer (a redirect into the app or to the Login page). */
-export async function ssoSignIn(jar: CookieJar, baseUrl: string, providerId: string, login: string, returnTo?: string): Promise<Response> {
+export async function ssoSignIn(
+  jar: CookieJar,
+  baseUrl: string,
+  providerId: string,
+  login: string,
+  returnTo?: string,
+): Promise<Response> {
   const start = await ssoStart(jar, baseUrl, providerId, returnTo);
   if (start.status !== 302) throw new Error(`start answered ${start.status}`);
   const callback = await signInAtProvider(jar, locationOf(start, baseUrl), login);

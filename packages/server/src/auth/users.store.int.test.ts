@@ -49,7 +49,10 @@ function checks(open: () => MetadataDb) {
   it('keeps single sign-on users through config changes, and ends the sessions of removed config users', async () => {
     const users = createUsersStore(db);
     const sessions = createSessionsStore(db);
-    await users.syncFromConfig([{ name: 'A', email: 'a@example.com', password: 'one' }, { name: 'Gone', email: 'gone@example.com', password: 'x' }]);
+    await users.syncFromConfig([
+      { name: 'A', email: 'a@example.com', password: 'one' },
+      { name: 'Gone', email: 'gone@example.com', password: 'x' },
+    ]);
     const sso = await users.createFromSso({ name: 'Sam', email: 'Sam@Example.com', provider: 'okta' });
     expect(sso).toMatchObject({ email: 'sam@example.com', name: 'Sam', password_hash: '', sso_provider: 'okta' });
     // A second first sign-in at the same time finds the same row.
@@ -65,7 +68,10 @@ function checks(open: () => MetadataDb) {
     expect((await sessions.userOf(ssoSession, sso.id))?.sso_provider).toBe('okta');
 
     // Listing the SSO user's e-mail in the config makes it a config user (with a password).
-    await users.syncFromConfig([{ name: 'A', email: 'a@example.com', password: 'one' }, { name: 'Sam Config', email: 'sam@example.com', password: 'pw' }]);
+    await users.syncFromConfig([
+      { name: 'A', email: 'a@example.com', password: 'one' },
+      { name: 'Sam Config', email: 'sam@example.com', password: 'pw' },
+    ]);
     const converted = (await users.byEmail('sam@example.com'))!;
     expect(converted).toMatchObject({ id: sso.id, name: 'Sam Config', sso_provider: null });
     expect(await verifyPassword('pw', converted.password_hash)).toBe(true);

@@ -21,13 +21,20 @@ export function createUsersStore(metadata: MetadataDb) {
   return {
     byEmail: (email: string): Promise<UserRecord | undefined> =>
       db.selectFrom('users').select(COLUMNS).where('email', '=', email.toLowerCase()).executeTakeFirst(),
-    byId: (id: number): Promise<UserRecord | undefined> => db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst(),
+    byId: (id: number): Promise<UserRecord | undefined> =>
+      db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst(),
     /** A user signing in through OIDC for the first time; no password. */
     async createFromSso(u: { name: string; email: string; provider: string }): Promise<UserRecord> {
       const email = u.email.toLowerCase();
       await db
         .insertInto('users')
-        .values({ name: u.name, email, password_hash: '', sso_provider: u.provider, created_at: new Date().toISOString() })
+        .values({
+          name: u.name,
+          email,
+          password_hash: '',
+          sso_provider: u.provider,
+          created_at: new Date().toISOString(),
+        })
         // Two first sign-ins at once: the second finds the row the first inserted.
         .onConflict((oc) => oc.column('email').doNothing())
         .execute();
@@ -48,17 +55,31 @@ export function createUsersStore(metadata: MetadataDb) {
       await db.deleteFrom('users').where('sso_provider', 'is', null).where('email', 'not in', emails).execute();
       for (const u of users) {
         const email = u.email.toLowerCase();
-        const existing = await db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).executeTakeFirst();
+        const existing = await db
+          .selectFrom('users')
+          .select(['id', 'password_hash'])
+          .where('email', '=', email)
+          .executeTakeFirst();
         if (!existing) {
           await db
             .insertInto('users')
-            .values({ name: u.name, email, password_hash: await hashPassword(u.password), sso_provider: null, created_at: new Date().toISOString() })
+            .values({
+              name: u.name,
+              email,
+              password_hash: await hashPassword(u.password),
+              sso_provider: null,
+              created_at: new Date().toISOString(),
+            })
             .execute();
         } else {
           const same = await verifyPassword(u.password, existing.password_hash);
           await db
             .updateTable('users')
-            .set({ name: u.name, sso_provider: null, ...(same ? {} : { password_hash: await hashPassword(u.password) }) })
+            .set({
+              name: u.name,
+              sso_provider: null,
+              ...(same ? {} : { password_hash: await hashPassword(u.password) }),
+            })
             .where('id', '=', existing.id)
             .execute();
         }

@@ -24,7 +24,10 @@ describe('loadConfig', () => {
   });
 
   it('reads the YAML file and lets LANTERN_* variables override it', () => {
-    const p = file('ok.yml', 'data_dir: /var/lib/lantern\nlisten:\n  http:\n    addr: ":8080"\nretention:\n  spans_days: 7\n');
+    const p = file(
+      'ok.yml',
+      'data_dir: /var/lib/lantern\nlisten:\n  http:\n    addr: ":8080"\nretention:\n  spans_days: 7\n',
+    );
     const c = loadConfig({ file: p, env: { LANTERN_HTTP_ADDR: '127.0.0.1:9000', LANTERN_SPANS_TTL_DAYS: '3' } });
     expect(c.data_dir).toBe('/var/lib/lantern');
     expect(c.listen.http.addr).toBe('127.0.0.1:9000');
@@ -69,8 +72,13 @@ describe('loadConfig', () => {
   });
 
   it('refuses a token shared by two projects, duplicate ids, bad YAML and missing files', () => {
-    const dup = file('dup.yml', 'projects:\n  - {id: 1, name: A, tokens: [same_token_1]}\n  - {id: 1, name: B, tokens: [same_token_1]}\n');
-    expect(() => loadConfig({ file: dup, env: {} })).toThrow(/unique[\s\S]*one project only|one project only[\s\S]*unique/);
+    const dup = file(
+      'dup.yml',
+      'projects:\n  - {id: 1, name: A, tokens: [same_token_1]}\n  - {id: 1, name: B, tokens: [same_token_1]}\n',
+    );
+    expect(() => loadConfig({ file: dup, env: {} })).toThrow(
+      /unique[\s\S]*one project only|one project only[\s\S]*unique/,
+    );
     expect(() => loadConfig({ file: file('yaml.yml', 'a: [1, 2'), env: {} })).toThrow(/not valid YAML/);
     expect(() => loadConfig({ file: join(dir, 'missing.yml'), env: {} })).toThrow(/cannot read/);
   });

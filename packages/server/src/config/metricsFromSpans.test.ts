@@ -35,7 +35,13 @@ describe('metrics_from_spans', () => {
       "metrics_from_spans:\n  - name: shop.checkout\n    instrument: histogram\n    unit: ms\n    value: .duration / 1e6\n    attrs: [service.name as svc, .status_code]\n    where: .name = 'POST /checkout' and not .is_event\n",
     );
     expect(c.metrics_from_spans).toEqual([
-      expect.objectContaining({ name: 'shop.checkout', unit: 'milliseconds', attrs: ['service.name as svc', '.status_code'], annotations: [], description: '' }),
+      expect.objectContaining({
+        name: 'shop.checkout',
+        unit: 'milliseconds',
+        attrs: ['service.name as svc', '.status_code'],
+        annotations: [],
+        description: '',
+      }),
     ]);
   });
 
@@ -50,7 +56,7 @@ describe('metrics_from_spans', () => {
         '    instrument: gauge',
         '    value: .status_code',
         '    attrs: [.nope, "service.name + 1"]',
-        "    where: .duration > (1000",
+        '    where: .duration > (1000',
         '    colour: red',
       ].join('\n'),
     );
@@ -65,10 +71,14 @@ describe('metrics_from_spans', () => {
   });
 
   it('refuses two metrics of one name and a missing value', () => {
-    expect(problems('metrics_from_spans:\n  - {name: a.b, instrument: counter, value: "1"}\n  - {name: A_b, instrument: counter, value: "1"}\n')).toMatch(
-      /metrics_from_spans\.1\.name: A_b clashes with a\.b/,
+    expect(
+      problems(
+        'metrics_from_spans:\n  - {name: a.b, instrument: counter, value: "1"}\n  - {name: A_b, instrument: counter, value: "1"}\n',
+      ),
+    ).toMatch(/metrics_from_spans\.1\.name: A_b clashes with a\.b/);
+    expect(problems('metrics_from_spans:\n  - {name: a.b, instrument: counter}\n')).toMatch(
+      /metrics_from_spans\.0\.value: is required/,
     );
-    expect(problems('metrics_from_spans:\n  - {name: a.b, instrument: counter}\n')).toMatch(/metrics_from_spans\.0\.value: is required/);
   });
 });
 
@@ -81,7 +91,10 @@ describe('span metric expressions', () => {
       right: { kind: 'binary', op: 'and', left: { op: '>', left: { op: '/' } }, right: { kind: 'unary', op: 'not' } },
     });
     expect(parseAliased('.status_code')).toMatchObject({ alias: '.status_code' });
-    expect(parseAliased('http.route AS route')).toMatchObject({ alias: 'route', expr: { kind: 'attr', key: 'http.route' } });
+    expect(parseAliased('http.route AS route')).toMatchObject({
+      alias: 'route',
+      expr: { kind: 'attr', key: 'http.route' },
+    });
     expect(parseAliased('span.system')).toMatchObject({ alias: '.system', expr: { kind: 'column', name: 'system' } });
   });
 

@@ -16,17 +16,19 @@ import { parseAliased, parseSpanExpr, SPAN_COLUMNS, SpanExprError, type SpanExpr
 const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
 
 function exprField(parse: (src: string) => unknown, check?: (src: string) => string | null, optional = false) {
-  return z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be text') }).superRefine((src, ctx) => {
-    if (optional && src.trim() === '') return;
-    try {
-      parse(src);
-      const problem = check?.(src);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    } catch (err) {
-      if (!(err instanceof SpanExprError)) throw err;
-      ctx.addIssue({ code: 'custom', message: `${err.message} in ${JSON.stringify(src)}` });
-    }
-  });
+  return z
+    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be text') })
+    .superRefine((src, ctx) => {
+      if (optional && src.trim() === '') return;
+      try {
+        parse(src);
+        const problem = check?.(src);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      } catch (err) {
+        if (!(err instanceof SpanExprError)) throw err;
+        ctx.addIssue({ code: 'custom', message: `${err.message} in ${JSON.stringify(src)}` });
+      }
+    });
 }
 
 /** A value must be a number: a string column or literal at its top is a mistake. */
@@ -39,9 +41,16 @@ function numericProblem(src: string): string | null {
 
 const definition = z
   .object({
-    name: z.string().regex(METRIC_NAME, 'must be a metric name: letters, digits and _ in dot-separated words, e.g. lantern.tracing.spans'),
+    name: z
+      .string()
+      .regex(
+        METRIC_NAME,
+        'must be a metric name: letters, digits and _ in dot-separated words, e.g. lantern.tracing.spans',
+      ),
     description: z.string().default(''),
-    instrument: z.enum(['histogram', 'counter'], { message: 'must be histogram or counter (gauges and additive levels have no meaning over spans)' }),
+    instrument: z.enum(['histogram', 'counter'], {
+      message: 'must be histogram or counter (gauges and additive levels have no meaning over spans)',
+    }),
     /** Normalised like OTLP units (`ms` -> milliseconds), so the query language converts between them. */
     unit: z.string().default('').transform(normalizeUnit),
     /** Per row: the histogram's observation, or what the counter adds. */
@@ -104,7 +113,12 @@ export const metricsFromSpansSchema = z
     defs.forEach((d, i) => {
       const key = spanMetricViewKey(d.name);
       const prev = seen.get(key);
-      if (prev !== undefined) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `${d.name} clashes with ${prev} (metric names must be unique)` });
+      if (prev !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'name'],
+          message: `${d.name} clashes with ${prev} (metric names must be unique)`,
+        });
       else seen.set(key, d.name);
     });
   });

@@ -35,8 +35,14 @@ export const ConfigSchema = z
   .object({
     listen: z
       .object({
-        http: z.object({ addr: listenAddr.default('0.0.0.0:14318') }).strict().prefault({}),
-        grpc: z.object({ addr: listenAddr.default('0.0.0.0:14317') }).strict().prefault({}),
+        http: z
+          .object({ addr: listenAddr.default('0.0.0.0:14318') })
+          .strict()
+          .prefault({}),
+        grpc: z
+          .object({ addr: listenAddr.default('0.0.0.0:14317') })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),
@@ -59,11 +65,18 @@ export const ConfigSchema = z
               .string()
               .regex(/^([A-Za-z_][A-Za-z0-9_]*)?$/, 'a cluster name is letters, digits and _')
               .default(''),
-            max_memory_usage: z.number().int().positive().default(4 * 1024 ** 3),
+            max_memory_usage: z
+              .number()
+              .int()
+              .positive()
+              .default(4 * 1024 ** 3),
             max_threads: z.number().int().positive().default(2),
           })
           .strict()
-          .refine((ch) => !ch.cluster || ch.url, { message: 'cluster needs url: a cluster is a remote ClickHouse', path: ['cluster'] })
+          .refine((ch) => !ch.cluster || ch.url, {
+            message: 'cluster needs url: a cluster is a remote ClickHouse',
+            path: ['cluster'],
+          })
           .prefault({}),
         db: z
           .object({
@@ -79,8 +92,22 @@ export const ConfigSchema = z
       .array(project)
       .min(1)
       .default([
-        { id: 1, name: 'Lantern', tokens: ['project1_secret_token'], pinned_attrs: ['service.name', 'host.name', 'deployment.environment'], group_by_env: false, group_funcs_by_service: false },
-        { id: 2, name: 'My project', tokens: ['project2_secret_token'], pinned_attrs: ['service.name', 'host.name', 'deployment.environment'], group_by_env: false, group_funcs_by_service: false },
+        {
+          id: 1,
+          name: 'Lantern',
+          tokens: ['project1_secret_token'],
+          pinned_attrs: ['service.name', 'host.name', 'deployment.environment'],
+          group_by_env: false,
+          group_funcs_by_service: false,
+        },
+        {
+          id: 2,
+          name: 'My project',
+          tokens: ['project2_secret_token'],
+          pinned_attrs: ['service.name', 'host.name', 'deployment.environment'],
+          group_by_env: false,
+          group_funcs_by_service: false,
+        },
       ])
       .refine((ps) => new Set(ps.map((p) => p.id)).size === ps.length, 'project ids must be unique')
       .refine((ps) => {
@@ -112,14 +139,22 @@ export const ConfigSchema = z
         /** Rows queued (not yet committed) before new requests are refused with 429. */
         queue_rows: z.number().int().min(1).default(200_000),
         /** Bytes of encoded rows queued before new requests are refused with 429. */
-        queue_bytes: z.number().int().min(1024).default(256 * 1024 ** 2),
+        queue_bytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(256 * 1024 ** 2),
         /**
          * Longest a newly queued row may expect to wait (queued rows / measured insert rate) before
          * requests are refused with 429: shorter than clients' export timeouts (10 s in the SDKs).
          */
         max_queue_wait_ms: z.number().int().min(100).default(5_000),
         /** Largest request body, applied after decompression (413 above it). */
-        max_body_bytes: z.number().int().min(1024).default(32 * 1024 ** 2),
+        max_body_bytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(32 * 1024 ** 2),
         /** Worker threads that decode, normalise and encode requests; 0 runs them on the event loop. */
         workers: z.number().int().min(0).max(64).default(availableParallelism()),
         /** Most rows one request may produce (spans + span events, or log records); 413 above it. */

@@ -114,12 +114,17 @@ export function parseSpanExpr(src: string): SpanExpr {
       if (tok.v.startsWith('.')) {
         const name = tok.v.slice(1);
         if (!(name in SPAN_COLUMNS)) {
-          throw new SpanExprError(`unknown span column ${tok.v} (known: ${Object.keys(SPAN_COLUMNS).map((c) => '.' + c).join(', ')})`);
+          throw new SpanExprError(
+            `unknown span column ${tok.v} (known: ${Object.keys(SPAN_COLUMNS)
+              .map((c) => '.' + c)
+              .join(', ')})`,
+          );
         }
         return { kind: 'column', name: name as SpanColumn };
       }
       // The deprecated `span.` prefix of the reference means a column.
-      if (tok.v.startsWith('span.') && tok.v.slice(5) in SPAN_COLUMNS) return { kind: 'column', name: tok.v.slice(5) as SpanColumn };
+      if (tok.v.startsWith('span.') && tok.v.slice(5) in SPAN_COLUMNS)
+        return { kind: 'column', name: tok.v.slice(5) as SpanColumn };
       return { kind: 'attr', key: tok.v };
     }
     if (tok.v === '(') {
@@ -139,7 +144,8 @@ export function parseSpanExpr(src: string): SpanExpr {
   const or = binary(and, ['or']);
   if (tokens.length === 0) throw new SpanExprError('empty expression');
   const expr = or();
-  if (pos < tokens.length) throw new SpanExprError(`unexpected ${JSON.stringify(String(tokens[pos].v))} after a complete expression`);
+  if (pos < tokens.length)
+    throw new SpanExprError(`unexpected ${JSON.stringify(String(tokens[pos].v))} after a complete expression`);
   return expr;
 }
 

@@ -46,12 +46,21 @@ grid:
 describe('dashboard YAML', () => {
   it('parses every section, with defaults and the implicit chart kind', () => {
     const [spec] = parseDashboardYaml(doc);
-    expect(spec.table.metrics).toEqual([{ name: 'queue.jobs', alias: 'jobs' }, { name: 'queue.latency', alias: 'lat' }]);
+    expect(spec.table.metrics).toEqual([
+      { name: 'queue.jobs', alias: 'jobs' },
+      { name: 'queue.latency', alias: 'lat' },
+    ]);
     expect(spec.table.query).toBe('group by host.name | per_min($jobs) as jobs_per_min');
     expect(spec.table.gauges[0]).toMatchObject({ dashKind: 'table', template: '${hosts} hosts' });
     expect(spec.grid.map((g) => g.type)).toEqual(['chart', 'chart', 'heatmap', 'table']);
     expect(spec.grid[1]).toMatchObject({ params: { chartKind: 'area' } });
-    expect(spec.grid[0]).toMatchObject({ params: { chartKind: 'stacked-bar', legend: { type: 'table', placement: 'right', values: ['avg', 'max'] }, timeseriesMap: { processed: { color: '#f00', lineWidth: 3, opacity: 15 } } } });
+    expect(spec.grid[0]).toMatchObject({
+      params: {
+        chartKind: 'stacked-bar',
+        legend: { type: 'table', placement: 'right', values: ['avg', 'max'] },
+        timeseriesMap: { processed: { color: '#f00', lineWidth: 3, opacity: 15 } },
+      },
+    });
   });
 
   it('round-trips: export, import, export gives the same text', () => {
@@ -113,8 +122,16 @@ describe('built-in templates', () => {
 
   it('cover host, HTTP server/client, Node/Go/JVM runtimes, DB clients and services (from spans)', () => {
     expect(templates.map((t) => t.id).sort()).toEqual([
-      'lantern.db.client', 'lantern.http.client', 'lantern.http.server', 'lantern.runtime.go', 'lantern.runtime.jvm',
-      'lantern.runtime.nodejs', 'lantern.system.disk', 'lantern.system.filesystem', 'lantern.system.host', 'lantern.system.network',
+      'lantern.db.client',
+      'lantern.http.client',
+      'lantern.http.server',
+      'lantern.runtime.go',
+      'lantern.runtime.jvm',
+      'lantern.runtime.nodejs',
+      'lantern.system.disk',
+      'lantern.system.filesystem',
+      'lantern.system.host',
+      'lantern.system.network',
       'lantern.tracing.services',
     ]);
   });

@@ -1,4 +1,11 @@
-import { formatMetricAlias, parseMetricAlias, type ColumnMap, type GaugeInput, type GridColumnInput, type MetricAlias } from '@lantern/shared';
+import {
+  formatMetricAlias,
+  parseMetricAlias,
+  type ColumnMap,
+  type GaugeInput,
+  type GridColumnInput,
+  type MetricAlias,
+} from '@lantern/shared';
 import { parseAllDocuments, stringify } from 'yaml';
 
 /**
@@ -34,7 +41,8 @@ class Reader {
       this.fail(path, 'expected a mapping');
       return {};
     }
-    for (const k of Object.keys(v)) if (!keys.includes(k)) this.fail(path ? `${path}.${k}` : k, `unknown key (expected one of: ${keys.join(', ')})`);
+    for (const k of Object.keys(v))
+      if (!keys.includes(k)) this.fail(path ? `${path}.${k}` : k, `unknown key (expected one of: ${keys.join(', ')})`);
     return v as Obj;
   }
   str(v: unknown, path: string, required = false): string {
@@ -71,7 +79,8 @@ class Reader {
     this.list(v, path).forEach((m, i) => {
       try {
         const parsed = parseMetricAlias(this.str(m, `${path}[${i}]`, true));
-        if (out.some((x) => x.alias === parsed.alias)) this.fail(`${path}[${i}]`, `duplicated metric alias "$${parsed.alias}"`);
+        if (out.some((x) => x.alias === parsed.alias))
+          this.fail(`${path}[${i}]`, `duplicated metric alias "$${parsed.alias}"`);
         out.push(parsed);
       } catch (err) {
         this.fail(`${path}[${i}]`, (err as Error).message);
@@ -81,7 +90,9 @@ class Reader {
   }
   query(v: unknown, path: string): string {
     if (typeof v === 'string') return v;
-    return this.list(v, path).map((p, i) => this.str(p, `${path}[${i}]`, true)).join(' | ');
+    return this.list(v, path)
+      .map((p, i) => this.str(p, `${path}[${i}]`, true))
+      .join(' | ');
   }
   columns(v: unknown, path: string): ColumnMap {
     const o = this.obj(v, path, []);
@@ -163,10 +174,22 @@ function readGauge(v: unknown, path: string, dashKind: 'grid' | 'table', r: Read
 }
 
 function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
-  const type = (v && typeof v === 'object' && 'type' in v ? String((v as Obj).type) : 'chart') as GridColumnInput['type'];
+  const type = (
+    v && typeof v === 'object' && 'type' in v ? String((v as Obj).type) : 'chart'
+  ) as GridColumnInput['type'];
   if (!ITEM_KEYS[type]) {
     r.fail(`${path}.type`, `unsupported grid column type: "${type}"`);
-    return { type: 'chart', name: '', description: '', gridQueryTemplate: '', width: 0, height: 0, xAxis: 0, yAxis: 0, params: { chartKind: 'line', metrics: [], query: '', columnMap: {}, timeseriesMap: {} } };
+    return {
+      type: 'chart',
+      name: '',
+      description: '',
+      gridQueryTemplate: '',
+      width: 0,
+      height: 0,
+      xAxis: 0,
+      yAxis: 0,
+      params: { chartKind: 'line', metrics: [], query: '', columnMap: {}, timeseriesMap: {} },
+    };
   }
   const o = r.obj(v, path, ITEM_KEYS[type]);
   const common = {
@@ -179,7 +202,15 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
     yAxis: r.int(o.yAxis, `${path}.yAxis`),
   };
   if (type === 'heatmap') {
-    return { ...common, type, params: { metric: r.str(o.metric, `${path}.metric`, true), unit: r.str(o.unit, `${path}.unit`), query: r.query(o.query, `${path}.query`) } };
+    return {
+      ...common,
+      type,
+      params: {
+        metric: r.str(o.metric, `${path}.metric`, true),
+        unit: r.str(o.unit, `${path}.unit`),
+        query: r.query(o.query, `${path}.query`),
+      },
+    };
   }
   const metrics = r.metrics(o.metrics, `${path}.metrics`);
   const query = r.query(o.query, `${path}.query`);
@@ -190,7 +221,10 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
   if (!CHART_KINDS.includes(chartKind)) r.fail(`${path}.chart`, `unsupported chart kind: "${chartKind}"`);
   const styles = r.obj(o.styles, `${path}.styles`, []);
   r.problems = r.problems.filter((p) => !p.startsWith(`${path}.styles.`));
-  const timeseriesMap: Record<string, { color: string; opacity: number; lineWidth: number; symbol: string; symbolSize: number }> = {};
+  const timeseriesMap: Record<
+    string,
+    { color: string; opacity: number; lineWidth: number; symbol: string; symbolSize: number }
+  > = {};
   for (const [series, st] of Object.entries(styles)) {
     const s = r.obj(st, `${path}.styles.${series}`, ['color', 'opacity', 'line_width', 'symbol', 'symbol_size']);
     timeseriesMap[series] = {
@@ -201,13 +235,16 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
       symbolSize: s.symbol_size === undefined ? 4 : r.int(s.symbol_size, `${path}.styles.${series}.symbol_size`),
     };
   }
-  let legend: { type: 'none' | 'list' | 'table'; placement: 'bottom' | 'right'; values: ('avg' | 'last' | 'min' | 'max')[] } | undefined;
+  let legend:
+    | { type: 'none' | 'list' | 'table'; placement: 'bottom' | 'right'; values: ('avg' | 'last' | 'min' | 'max')[] }
+    | undefined;
   if (o.legend !== undefined) {
     const l = r.obj(o.legend, `${path}.legend`, ['type', 'placement', 'values']);
     const lt = r.str(l.type, `${path}.legend.type`) || 'list';
     const lp = r.str(l.placement, `${path}.legend.placement`) || 'bottom';
     const lv = r.list(l.values, `${path}.legend.values`).map((x) => String(x));
-    if (!['none', 'list', 'table'].includes(lt)) r.fail(`${path}.legend.type`, `expected none, list or table, got "${lt}"`);
+    if (!['none', 'list', 'table'].includes(lt))
+      r.fail(`${path}.legend.type`, `expected none, list or table, got "${lt}"`);
     if (!['bottom', 'right'].includes(lp)) r.fail(`${path}.legend.placement`, `expected bottom or right, got "${lp}"`);
     const badValue = lv.find((x) => !['avg', 'last', 'min', 'max'].includes(x));
     if (badValue) r.fail(`${path}.legend.values`, `expected avg, last, min or max, got "${badValue}"`);
@@ -222,7 +259,11 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
 
 /** Export (reference §4.5): keys in the order schema, id, name, table, grid_gauges, grid. */
 export function dashboardToYaml(spec: DashboardSpec): string {
-  const parts = (q: string) => q.split(' | ').map((p) => p.trim()).filter(Boolean);
+  const parts = (q: string) =>
+    q
+      .split(' | ')
+      .map((p) => p.trim())
+      .filter(Boolean);
   const columns = (c: ColumnMap) => (Object.keys(c).length ? c : undefined);
   const gauge = (g: GaugeInput) =>
     clean({
@@ -256,7 +297,11 @@ export function gridColumnToYaml(c: GridColumnInput): string {
 }
 
 function gridItem(c: GridColumnInput): Obj {
-  const parts = (q: string) => q.split(' | ').map((p) => p.trim()).filter(Boolean);
+  const parts = (q: string) =>
+    q
+      .split(' | ')
+      .map((p) => p.trim())
+      .filter(Boolean);
   const columns = (m: ColumnMap) => (Object.keys(m).length ? m : undefined);
   const common = {
     name: c.name,
@@ -268,15 +313,41 @@ function gridItem(c: GridColumnInput): Obj {
     grid_query_template: c.gridQueryTemplate || undefined,
     type: c.type,
   };
-  if (c.type === 'heatmap') return clean({ ...common, metric: c.params.metric, unit: c.params.unit || undefined, query: parts(c.params.query) });
-  const base = { ...common, metrics: c.params.metrics.map(formatMetricAlias), query: parts(c.params.query), columns: columns(c.params.columnMap) };
+  if (c.type === 'heatmap')
+    return clean({
+      ...common,
+      metric: c.params.metric,
+      unit: c.params.unit || undefined,
+      query: parts(c.params.query),
+    });
+  const base = {
+    ...common,
+    metrics: c.params.metrics.map(formatMetricAlias),
+    query: parts(c.params.query),
+    columns: columns(c.params.columnMap),
+  };
   if (c.type === 'table') return clean(base);
   const styles = Object.fromEntries(
-    Object.entries(c.params.timeseriesMap ?? {}).map(([k, s]) => [k, { color: s.color, opacity: s.opacity, line_width: s.lineWidth, symbol: s.symbol, symbol_size: s.symbolSize }]),
+    Object.entries(c.params.timeseriesMap ?? {}).map(([k, s]) => [
+      k,
+      { color: s.color, opacity: s.opacity, line_width: s.lineWidth, symbol: s.symbol, symbol_size: s.symbolSize },
+    ]),
   );
-  return clean({ ...base, chart: c.params.chartKind, styles: Object.keys(styles).length ? styles : undefined, legend: c.params.legend });
+  return clean({
+    ...base,
+    chart: c.params.chartKind,
+    styles: Object.keys(styles).length ? styles : undefined,
+    legend: c.params.legend,
+  });
 }
 
 function clean(o: Obj): Obj {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0) && !(v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)));
+  return Object.fromEntries(
+    Object.entries(o).filter(
+      ([, v]) =>
+        v !== undefined &&
+        !(Array.isArray(v) && v.length === 0) &&
+        !(v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0),
+    ),
+  );
 }

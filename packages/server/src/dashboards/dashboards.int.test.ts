@@ -7,7 +7,12 @@ import { createTestMeter } from '../../../../e2e/otlpMetrics';
 /** Dashboards API against the real server and SQLite, and template installation from real metrics. */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
-async function call(method: string, path: string, body?: unknown, type = 'application/json'): Promise<{ status: number; body: any; text: string; headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  type = 'application/json',
+): Promise<{ status: number; body: any; text: string; headers: Headers }> {
   const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards${path}`, {
     method,
     headers: { cookie: server.cookie, ...(body !== undefined ? { 'content-type': type } : {}) },
@@ -42,14 +47,21 @@ describe('dashboards API', () => {
     expect(a.status).toBe(200);
     const zeta = Dashboard.parse(a.body.dashboard);
     const alpha = Dashboard.parse((await call('POST', '', { name: 'Alpha' })).body.dashboard);
-    expect((await call('POST', '', { name: ' ' })).body).toEqual({ code: 'invalid_dashboard', message: 'dashboard name is required' });
+    expect((await call('POST', '', { name: ' ' })).body).toEqual({
+      code: 'invalid_dashboard',
+      message: 'dashboard name is required',
+    });
 
     expect((await call('PUT', `/${zeta.id}/pinned`)).status).toBe(200);
     const names = (await call('GET', '')).body.dashboards.map((d: Dashboard) => d.name);
     expect(names.indexOf('Zeta')).toBeLessThan(names.indexOf('Alpha'));
 
     const shown = await call('GET', `/${alpha.id}`);
-    expect(shown.body).toMatchObject({ dashboard: { name: 'Alpha' }, grid: [], yamlUrl: `${server.lantern.baseUrl}/api/v1/metrics/1/dashboards/${alpha.id}/yaml` });
+    expect(shown.body).toMatchObject({
+      dashboard: { name: 'Alpha' },
+      grid: [],
+      yamlUrl: `${server.lantern.baseUrl}/api/v1/metrics/1/dashboards/${alpha.id}/yaml`,
+    });
 
     const renamed = await call('PUT', `/${alpha.id}`, { name: 'Alpha 2', gridQuery: 'where host = a' });
     expect(renamed.body.dashboard).toMatchObject({ name: 'Alpha 2', gridQuery: 'where host = a' });
@@ -67,7 +79,10 @@ describe('dashboards API', () => {
       tableQuery: 'group by service.name | per_min($req) as rpm | group by host.name',
       tableColumnMap: { rpm: { unit: '', color: 'blue' } },
     });
-    expect(res.body.dashboard).toMatchObject({ tableGrouping: ['service.name', 'host.name'], tableColumnMap: { rpm: { unit: '', color: 'blue' } } });
+    expect(res.body.dashboard).toMatchObject({
+      tableGrouping: ['service.name', 'host.name'],
+      tableColumnMap: { rpm: { unit: '', color: 'blue' } },
+    });
     const bad = await call('PUT', `/${d.id}/table`, { tableMetrics: [], tableQuery: 'avg(', tableColumnMap: {} });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^dashboard "Table" is invalid: can't parse query: /);
@@ -77,26 +92,51 @@ describe('dashboards API', () => {
     const d = (await call('POST', '', { name: 'Grid' })).body.dashboard;
     const c = (await call('POST', `/${d.id}/grid`, chart('Requests'))).body.column as GridColumn;
     expect(c).toMatchObject({ type: 'chart', width: 6, height: 14, params: { columnMap: {}, timeseriesMap: {} } });
-    const t = (await call('POST', `/${d.id}/grid`, { type: 'table', name: 'By host', params: { metrics: [{ name: 'm', alias: 'm' }], query: '$m | group by host' } })).body.column;
+    const t = (
+      await call('POST', `/${d.id}/grid`, {
+        type: 'table',
+        name: 'By host',
+        params: { metrics: [{ name: 'm', alias: 'm' }], query: '$m | group by host' },
+      })
+    ).body.column;
     expect(t).toMatchObject({ width: 12, height: 21 });
-    const h = (await call('POST', `/${d.id}/grid`, { type: 'heatmap', name: 'Heat', params: { metric: 'app.latency' } })).body.column;
+    const h = (
+      await call('POST', `/${d.id}/grid`, { type: 'heatmap', name: 'Heat', params: { metric: 'app.latency' } })
+    ).body.column;
     expect(h).toMatchObject({ width: 12, height: 18, params: { metric: 'app.latency', unit: '', query: '' } });
 
-    expect((await call('POST', `/${d.id}/grid`, chart('', '$req'))).body.message).toBe('grid column "" is invalid: grid column name can\'t be empty');
-    expect((await call('POST', `/${d.id}/grid`, chart('x', ''))).body.message).toBe('grid column "x" is invalid: query can\'t be empty');
-    expect((await call('POST', `/${d.id}/grid`, { ...chart('x'), params: { ...chart('x').params, metrics: [] } })).body.message).toBe('grid column "x" is invalid: at least one metric is required');
+    expect((await call('POST', `/${d.id}/grid`, chart('', '$req'))).body.message).toBe(
+      'grid column "" is invalid: grid column name can\'t be empty',
+    );
+    expect((await call('POST', `/${d.id}/grid`, chart('x', ''))).body.message).toBe(
+      'grid column "x" is invalid: query can\'t be empty',
+    );
+    expect(
+      (await call('POST', `/${d.id}/grid`, { ...chart('x'), params: { ...chart('x').params, metrics: [] } })).body
+        .message,
+    ).toBe('grid column "x" is invalid: at least one metric is required');
     expect((await call('POST', `/${d.id}/grid`, { type: 'pie', name: 'x', params: {} })).status).toBe(400);
 
     const upd = await call('PUT', `/${d.id}/grid/${c.id}`, chart('Requests per minute'));
     expect(upd.body.column).toMatchObject({ id: c.id, name: 'Requests per minute' });
-    expect((await call('PUT', `/${d.id}/grid/${c.id}`, { type: 'heatmap', name: 'x', params: { metric: 'm' } })).body.message).toBe('the type of a grid column cannot change');
+    expect(
+      (await call('PUT', `/${d.id}/grid/${c.id}`, { type: 'heatmap', name: 'x', params: { metric: 'm' } })).body
+        .message,
+    ).toBe('the type of a grid column cannot change');
 
     const layout = await call('PUT', `/${d.id}/grid`, [{ id: c.id, width: 4, height: 10, xAxis: 8, yAxis: 2 }]);
-    expect(layout.body.grid.find((x: GridColumn) => x.id === c.id)).toMatchObject({ width: 4, height: 10, xAxis: 8, yAxis: 2 });
+    expect(layout.body.grid.find((x: GridColumn) => x.id === c.id)).toMatchObject({
+      width: 4,
+      height: 10,
+      xAxis: 8,
+      yAxis: 2,
+    });
 
     expect((await call('DELETE', `/${d.id}/grid/${h.id}`)).body.column.id).toBe(h.id);
     for (let i = 0; i < 18; i++) expect((await call('POST', `/${d.id}/grid`, chart(`c${i}`))).status).toBe(200);
-    expect((await call('POST', `/${d.id}/grid`, chart('one too many'))).body.message).toBe("dashboard grid can't have more than 20 columns");
+    expect((await call('POST', `/${d.id}/grid`, chart('one too many'))).body.message).toBe(
+      "dashboard grid can't have more than 20 columns",
+    );
   });
 
   it('manages gauges: validation, kinds, reorder by index, update and delete', async () => {
@@ -104,11 +144,20 @@ describe('dashboards API', () => {
     const g1 = (await call('POST', `/${d.id}/gauges`, gauge('one'))).body.gauge;
     const g2 = (await call('POST', `/${d.id}/gauges`, gauge('two'))).body.gauge;
     await call('POST', `/${d.id}/gauges`, gauge('table one', 'table'));
-    expect((await call('POST', `/${d.id}/gauges`, { ...gauge('x'), description: '' })).body.message).toBe('gauge "x" is invalid: description can\'t be empty');
-    expect((await call('GET', `/${d.id}/gauges?dash_kind=grid`)).body.gauges.map((g: { name: string }) => g.name)).toEqual(['one', 'two']);
-    const reordered = await call('PUT', `/${d.id}/gauges`, [{ id: g1.id, index: 1 }, { id: g2.id, index: 0 }]);
+    expect((await call('POST', `/${d.id}/gauges`, { ...gauge('x'), description: '' })).body.message).toBe(
+      'gauge "x" is invalid: description can\'t be empty',
+    );
+    expect(
+      (await call('GET', `/${d.id}/gauges?dash_kind=grid`)).body.gauges.map((g: { name: string }) => g.name),
+    ).toEqual(['one', 'two']);
+    const reordered = await call('PUT', `/${d.id}/gauges`, [
+      { id: g1.id, index: 1 },
+      { id: g2.id, index: 0 },
+    ]);
     expect(reordered.body.gauges.map((g: { name: string }) => g.name)).toEqual(['two', 'one', 'table one']);
-    expect((await call('PUT', `/${d.id}/gauges/${g1.id}`, { ...gauge('uno'), template: '${rpm} rpm' })).body.gauge).toMatchObject({ name: 'uno', template: '${rpm} rpm' });
+    expect(
+      (await call('PUT', `/${d.id}/gauges/${g1.id}`, { ...gauge('uno'), template: '${rpm} rpm' })).body.gauge,
+    ).toMatchObject({ name: 'uno', template: '${rpm} rpm' });
     expect((await call('DELETE', `/${d.id}/gauges/${g1.id}`)).body.gauge.id).toBe(g1.id);
     expect((await call('DELETE', `/${d.id}/gauges/${g1.id}`)).status).toBe(404);
   });
@@ -126,9 +175,20 @@ describe('dashboards API', () => {
 
   it('exports YAML and imports it back to the same dashboard (round trip)', async () => {
     const d = (await call('POST', '', { name: 'Round trip' })).body.dashboard;
-    await call('PUT', `/${d.id}/table`, { tableMetrics: [{ name: 'app.requests', alias: 'req' }], tableQuery: 'group by host | per_min($req) as rpm', tableColumnMap: { rpm: { unit: '', color: 'red' } } });
-    await call('POST', `/${d.id}/grid`, { ...chart('Requests'), params: { ...chart('x').params, legend: { type: 'table', placement: 'right', values: ['max'] } } });
-    await call('POST', `/${d.id}/grid`, { type: 'heatmap', name: 'Heat', params: { metric: 'app.latency', unit: 'milliseconds', query: 'where host = a' } });
+    await call('PUT', `/${d.id}/table`, {
+      tableMetrics: [{ name: 'app.requests', alias: 'req' }],
+      tableQuery: 'group by host | per_min($req) as rpm',
+      tableColumnMap: { rpm: { unit: '', color: 'red' } },
+    });
+    await call('POST', `/${d.id}/grid`, {
+      ...chart('Requests'),
+      params: { ...chart('x').params, legend: { type: 'table', placement: 'right', values: ['max'] } },
+    });
+    await call('POST', `/${d.id}/grid`, {
+      type: 'heatmap',
+      name: 'Heat',
+      params: { metric: 'app.latency', unit: 'milliseconds', query: 'where host = a' },
+    });
     await call('POST', `/${d.id}/gauges`, gauge('Grid gauge'));
     await call('POST', `/${d.id}/gauges`, gauge('Table gauge', 'table'));
 
@@ -145,22 +205,43 @@ describe('dashboards API', () => {
     const changed = exported.text.replace('name: Round trip', 'name: Renamed by YAML');
     expect((await call('PUT', `/${d.id}/yaml`, changed, 'text/yaml')).body.dashboard.name).toBe('Renamed by YAML');
 
-    const bad = await call('PUT', `/${d.id}/yaml`, exported.text.replace('schema: v1', 'schema: v1\ncolour: red').replace(/metrics:\n {6}- app\.requests as \$req/, 'metrics:\n      - app.requests as req'), 'text/yaml');
+    const bad = await call(
+      'PUT',
+      `/${d.id}/yaml`,
+      exported.text
+        .replace('schema: v1', 'schema: v1\ncolour: red')
+        .replace(/metrics:\n {6}- app\.requests as \$req/, 'metrics:\n      - app.requests as req'),
+      'text/yaml',
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_yaml');
     expect(bad.body.message).toContain('colour: unknown key');
     expect(bad.body.message).toContain('alias "req" must start with a dollar sign');
 
-    const otherId = await call('PUT', `/${d.id}/yaml`, exported.text.replace(/id: project_1\.dashboard_\d+/, 'id: someone.else'), 'text/yaml');
-    expect(otherId.body.message).toBe(`template id does not match: got "someone.else", has "project_1.dashboard_${d.id}"`);
+    const otherId = await call(
+      'PUT',
+      `/${d.id}/yaml`,
+      exported.text.replace(/id: project_1\.dashboard_\d+/, 'id: someone.else'),
+      'text/yaml',
+    );
+    expect(otherId.body.message).toBe(
+      `template id does not match: got "someone.else", has "project_1.dashboard_${d.id}"`,
+    );
 
     // A YAML file makes a new dashboard with the same table, grid and gauges; one that is not a dashboard changes nothing.
     const before = (await call('GET', '')).body.dashboards.length;
-    const created = await call('POST', '/yaml', exported.text.replace('name: Round trip', 'name: From a file'), 'text/yaml');
+    const created = await call(
+      'POST',
+      '/yaml',
+      exported.text.replace('name: Round trip', 'name: From a file'),
+      'text/yaml',
+    );
     expect(created.status).toBe(200);
     expect(created.body.dashboard).toMatchObject({ name: 'From a file', tableGrouping: ['host'] });
     expect(created.body.dashboard.id).not.toBe(d.id);
-    expect((await call('GET', `/${created.body.dashboard.id}`)).body.grid.map((c: { name: string }) => c.name)).toEqual(['Requests', 'Heat']);
+    expect((await call('GET', `/${created.body.dashboard.id}`)).body.grid.map((c: { name: string }) => c.name)).toEqual(
+      ['Requests', 'Heat'],
+    );
     for (const junk of ['just: a mapping\nof: things', 'not yaml: [', '']) {
       const refused = await call('POST', '/yaml', junk, 'text/yaml');
       expect(refused.status, junk).toBe(400);
@@ -171,7 +252,9 @@ describe('dashboards API', () => {
 
   it('keeps dashboards to their project', async () => {
     const d = (await call('POST', '', { name: 'Mine' })).body.dashboard;
-    const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/2/dashboards/${d.id}`, { headers: { cookie: server.cookie } });
+    const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/2/dashboards/${d.id}`, {
+      headers: { cookie: server.cookie },
+    });
     expect(res.status).toBe(404);
     expect((await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards`)).status).toBe(401);
   });
@@ -187,7 +270,8 @@ describe('dashboard templates', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
   }
-  const byTemplate = async (id: string) => ((await call('GET', '')).body.dashboards as Dashboard[]).find((d) => d.templateId === id);
+  const byTemplate = async (id: string) =>
+    ((await call('GET', '')).body.dashboards as Dashboard[]).find((d) => d.templateId === id);
 
   it('installs a template when its metrics appear, and never overwrites a user edit', async () => {
     const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/1`;
@@ -204,7 +288,12 @@ describe('dashboard templates', () => {
 
     // The user renames it; new metrics later trigger another sync, which must leave it alone.
     await call('PUT', `/${dash.id}`, { name: 'Our HTTP' });
-    const m2 = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    const m2 = createTestMeter('http-proto', {
+      httpUrl: server.lantern.baseUrl,
+      grpcUrl: '',
+      dsn,
+      serviceName: 'shop',
+    });
     m2.meter.createHistogram('http.client.request.duration', { unit: 's' }).record(0.1, { 'server.address': 'pay' });
     await m2.flush();
     await m2.shutdown();
@@ -217,7 +306,12 @@ describe('dashboard templates', () => {
     // template and must not bring the deleted one back.
     const client = (await byTemplate('lantern.http.client'))!;
     expect((await call('DELETE', `/${client.id}`)).status).toBe(200);
-    const m3 = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    const m3 = createTestMeter('http-proto', {
+      httpUrl: server.lantern.baseUrl,
+      grpcUrl: '',
+      dsn,
+      serviceName: 'shop',
+    });
     m3.meter.createHistogram('db.client.operation.duration', { unit: 's' }).record(0.01, { 'db.system': 'postgresql' });
     await m3.flush();
     await m3.shutdown();

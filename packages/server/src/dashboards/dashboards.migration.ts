@@ -26,7 +26,12 @@ export const dashboardsMigration: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
       .addColumn('updated_at', 'text', (c) => c.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
       .execute();
-    await db.schema.createIndex('dashboards_project_id_idx').ifNotExists().on('dashboards').column('project_id').execute();
+    await db.schema
+      .createIndex('dashboards_project_id_idx')
+      .ifNotExists()
+      .on('dashboards')
+      .column('project_id')
+      .execute();
     await db.schema
       .createTable('dash_grid_columns')
       .ifNotExists()
@@ -45,7 +50,12 @@ export const dashboardsMigration: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
       .addColumn('updated_at', 'text', (c) => c.notNull().defaultTo(sql`CURRENT_TIMESTAMP`))
       .execute();
-    await db.schema.createIndex('dash_grid_columns_dash_id_idx').ifNotExists().on('dash_grid_columns').column('dash_id').execute();
+    await db.schema
+      .createIndex('dash_grid_columns_dash_id_idx')
+      .ifNotExists()
+      .on('dash_grid_columns')
+      .column('dash_id')
+      .execute();
     await db.schema
       .createTable('dash_gauges')
       .ifNotExists()

@@ -1,6 +1,18 @@
-import { parseMetricsQuery, type Dashboard, type GaugeInput, type GridColumnInput, type MetricAlias } from '@lantern/shared';
+import {
+  parseMetricsQuery,
+  type Dashboard,
+  type GaugeInput,
+  type GridColumnInput,
+  type MetricAlias,
+} from '@lantern/shared';
 import { AppError } from '../http/appError';
-import { dashboardToYaml, DashboardYamlError, gridColumnToYaml, parseDashboardYaml, type DashboardSpec } from './dashboardYaml';
+import {
+  dashboardToYaml,
+  DashboardYamlError,
+  gridColumnToYaml,
+  parseDashboardYaml,
+  type DashboardSpec,
+} from './dashboardYaml';
 import type { DashboardFields, DashboardsStore } from './dashboards.store';
 
 /**
@@ -9,10 +21,15 @@ import type { DashboardFields, DashboardsStore } from './dashboards.store';
  * call this; persistence is the store's.
  */
 const MAX_GRID_ITEMS = 20;
-const DEFAULT_SIZE: Record<GridColumnInput['type'], [number, number]> = { chart: [6, 14], table: [12, 21], heatmap: [12, 18] };
+const DEFAULT_SIZE: Record<GridColumnInput['type'], [number, number]> = {
+  chart: [6, 14],
+  table: [12, 21],
+  heatmap: [12, 18],
+};
 
 const invalid = (code: string, message: string) => new AppError('invalid_input', code, message);
-const notFound = (what: string) => new AppError('not_found', `${what}_not_found`, `${what.replace('_', ' ')} not found`);
+const notFound = (what: string) =>
+  new AppError('not_found', `${what}_not_found`, `${what.replace('_', ' ')} not found`);
 
 export function queryProblem(query: string, required: boolean): string | null {
   if (!query.trim()) return required ? "query can't be empty" : null;
@@ -66,7 +83,8 @@ export function validateGauge(g: GaugeInput): GaugeInput {
 export function tableGrouping(query: string): string[] {
   const out: string[] = [];
   for (const p of parseMetricsQuery(query).parts) {
-    if (p.kind === 'grouping' && !p.grouping.all) for (const n of p.grouping.names) if (!out.includes(n.attr)) out.push(n.attr);
+    if (p.kind === 'grouping' && !p.grouping.all)
+      for (const n of p.grouping.names) if (!out.includes(n.attr)) out.push(n.attr);
   }
   return out;
 }
@@ -79,7 +97,11 @@ function validateTable(name: string, metrics: MetricAlias[], query: string): voi
 }
 
 /** The dashboard as YAML would describe it. */
-export function specFields(spec: DashboardSpec): { fields: DashboardFields; grid: GridColumnInput[]; gauges: GaugeInput[] } {
+export function specFields(spec: DashboardSpec): {
+  fields: DashboardFields;
+  grid: GridColumnInput[];
+  gauges: GaugeInput[];
+} {
   validateTable(spec.name, spec.table.metrics, spec.table.query);
   return {
     fields: {
@@ -108,21 +130,43 @@ export function createDashboardsService(store: DashboardsStore) {
     requireDash,
     async create(projectId: number, name: string): Promise<Dashboard> {
       if (!name.trim()) throw invalid('invalid_dashboard', 'dashboard name is required');
-      return store.insert(projectId, { name, templateId: '', gridQuery: '', tableMetrics: [], tableQuery: '', tableGrouping: [], tableColumnMap: {} }, { edited: true });
+      return store.insert(
+        projectId,
+        {
+          name,
+          templateId: '',
+          gridQuery: '',
+          tableMetrics: [],
+          tableQuery: '',
+          tableGrouping: [],
+          tableColumnMap: {},
+        },
+        { edited: true },
+      );
     },
     async update(projectId: number, id: string, body: { name?: string; gridQuery?: string }): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
-      if (body.name !== undefined && !body.name.trim()) throw invalid('invalid_dashboard', 'dashboard name is required');
+      if (body.name !== undefined && !body.name.trim())
+        throw invalid('invalid_dashboard', 'dashboard name is required');
       if (body.gridQuery !== undefined) {
         const q = queryProblem(body.gridQuery, false);
         if (q) throw invalid('invalid_dashboard', `dashboard "${d.name}" is invalid: ${q}`);
       }
       return (await store.update(projectId, Number(id), body, { edited: true }))!;
     },
-    async updateTable(projectId: number, id: string, body: { tableMetrics: MetricAlias[]; tableQuery: string; tableColumnMap: Dashboard['tableColumnMap'] }): Promise<Dashboard> {
+    async updateTable(
+      projectId: number,
+      id: string,
+      body: { tableMetrics: MetricAlias[]; tableQuery: string; tableColumnMap: Dashboard['tableColumnMap'] },
+    ): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
       validateTable(d.name, body.tableMetrics, body.tableQuery);
-      return (await store.update(projectId, Number(id), { ...body, tableGrouping: tableGrouping(body.tableQuery) }, { edited: true }))!;
+      return (await store.update(
+        projectId,
+        Number(id),
+        { ...body, tableGrouping: tableGrouping(body.tableQuery) },
+        { edited: true },
+      ))!;
     },
     async clone(projectId: number, id: string): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
@@ -131,7 +175,15 @@ export function createDashboardsService(store: DashboardsStore) {
       return store.save(
         projectId,
         null,
-        { name: `${d.name} clone`, templateId: '', gridQuery: d.gridQuery, tableMetrics: d.tableMetrics, tableQuery: d.tableQuery, tableGrouping: d.tableGrouping, tableColumnMap: d.tableColumnMap },
+        {
+          name: `${d.name} clone`,
+          templateId: '',
+          gridQuery: d.gridQuery,
+          tableMetrics: d.tableMetrics,
+          tableQuery: d.tableQuery,
+          tableGrouping: d.tableGrouping,
+          tableColumnMap: d.tableColumnMap,
+        },
         { grid, gauges },
         { edited: true, pinned: d.pinned },
       );
@@ -141,13 +193,25 @@ export function createDashboardsService(store: DashboardsStore) {
       const grid = await store.columns(projectId, Number(id));
       const gauges = await store.gauges(projectId, Number(id));
       const strip = <T extends object>(x: T) => {
-        const { id: _i, projectId: _p, dashId: _d, createdAt: _c, updatedAt: _u, ...rest } = x as T & { id: string; projectId: number; dashId: string; createdAt: string; updatedAt: string };
+        const {
+          id: _i,
+          projectId: _p,
+          dashId: _d,
+          createdAt: _c,
+          updatedAt: _u,
+          ...rest
+        } = x as T & { id: string; projectId: number; dashId: string; createdAt: string; updatedAt: string };
         return rest;
       };
       const spec: DashboardSpec = {
         id: exportId(d),
         name: d.name,
-        table: { gauges: gauges.filter((g) => g.dashKind === 'table').map(strip) as GaugeInput[], metrics: d.tableMetrics, query: d.tableQuery, columns: d.tableColumnMap },
+        table: {
+          gauges: gauges.filter((g) => g.dashKind === 'table').map(strip) as GaugeInput[],
+          metrics: d.tableMetrics,
+          query: d.tableQuery,
+          columns: d.tableColumnMap,
+        },
         gridGauges: gauges.filter((g) => g.dashKind === 'grid').map(strip) as GaugeInput[],
         grid: grid.map(strip) as GridColumnInput[],
       };
@@ -156,15 +220,28 @@ export function createDashboardsService(store: DashboardsStore) {
     async importYaml(projectId: number, id: string, text: string): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
       const spec = oneSpec(text);
-      if (spec.id !== exportId(d)) throw invalid('invalid_yaml', `template id does not match: got "${spec.id}", has "${exportId(d)}"`);
+      if (spec.id !== exportId(d))
+        throw invalid('invalid_yaml', `template id does not match: got "${spec.id}", has "${exportId(d)}"`);
       const { fields, grid, gauges } = specItems(spec);
-      return store.save(projectId, Number(id), { ...fields, templateId: d.templateId, gridQuery: d.gridQuery }, { grid, gauges }, { edited: true, pinned: d.pinned });
+      return store.save(
+        projectId,
+        Number(id),
+        { ...fields, templateId: d.templateId, gridQuery: d.gridQuery },
+        { grid, gauges },
+        { edited: true, pinned: d.pinned },
+      );
     },
     /** A new dashboard from a YAML file (the export format); a file that is not one dashboard changes nothing. */
     async createFromYaml(projectId: number, text: string): Promise<Dashboard> {
       const { fields, grid, gauges } = specItems(oneSpec(text));
       if (!fields.name.trim()) throw invalid('invalid_yaml', 'name: a dashboard needs a name');
-      return store.save(projectId, null, { ...fields, templateId: '', gridQuery: '' }, { grid, gauges }, { edited: true });
+      return store.save(
+        projectId,
+        null,
+        { ...fields, templateId: '', gridQuery: '' },
+        { grid, gauges },
+        { edited: true },
+      );
     },
 
     async addColumn(projectId: number, dashId: string, input: GridColumnInput) {
@@ -200,7 +277,11 @@ export function createDashboardsService(store: DashboardsStore) {
       await store.markEdited(projectId, Number(dashId));
       return existing;
     },
-    async layout(projectId: number, dashId: string, items: { id: string; width: number; height: number; xAxis: number; yAxis: number }[]) {
+    async layout(
+      projectId: number,
+      dashId: string,
+      items: { id: string; width: number; height: number; xAxis: number; yAxis: number }[],
+    ) {
       await requireDash(projectId, dashId);
       const ids = new Set((await store.columns(projectId, Number(dashId))).map((c) => c.id));
       const unknown = items.find((i) => !ids.has(i.id));
@@ -257,6 +338,7 @@ function oneSpec(text: string): DashboardSpec {
 
 function specItems(spec: DashboardSpec) {
   const items = specFields(spec);
-  if (items.grid.length > MAX_GRID_ITEMS) throw invalid('invalid_yaml', `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
+  if (items.grid.length > MAX_GRID_ITEMS)
+    throw invalid('invalid_yaml', `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
   return items;
 }

@@ -105,7 +105,14 @@ export function createDashboardsStore(metadata: MetadataDb) {
 
   return {
     async list(projectId: number): Promise<Dashboard[]> {
-      const rows = await db.selectFrom('dashboards').selectAll().where('project_id', '=', projectId).orderBy('pinned', 'desc').orderBy('name').limit(1000).execute();
+      const rows = await db
+        .selectFrom('dashboards')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy('pinned', 'desc')
+        .orderBy('name')
+        .limit(1000)
+        .execute();
       return rows.map(toDashboard);
     },
     async get(projectId: number, id: number): Promise<Dashboard | undefined> {
@@ -113,10 +120,19 @@ export function createDashboardsStore(metadata: MetadataDb) {
       return r && toDashboard(r);
     },
     async byTemplate(projectId: number, templateId: string): Promise<(Dashboard & { edited: boolean }) | undefined> {
-      const r = await db.selectFrom('dashboards').selectAll().where('project_id', '=', projectId).where('template_id', '=', templateId).executeTakeFirst();
+      const r = await db
+        .selectFrom('dashboards')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('template_id', '=', templateId)
+        .executeTakeFirst();
       return r && { ...toDashboard(r), edited: Boolean(r.edited) };
     },
-    async insert(projectId: number, f: DashboardFields, opts: { id?: number; edited: boolean; pinned?: boolean }): Promise<Dashboard> {
+    async insert(
+      projectId: number,
+      f: DashboardFields,
+      opts: { id?: number; edited: boolean; pinned?: boolean },
+    ): Promise<Dashboard> {
       const t = now();
       const r = await db
         .insertInto('dashboards')
@@ -140,7 +156,12 @@ export function createDashboardsStore(metadata: MetadataDb) {
       return toDashboard(r);
     },
     /** Any user change marks the dashboard edited: template sync then leaves it alone. */
-    async update(projectId: number, id: number, f: Partial<DashboardFields> & { pinned?: boolean }, opts: { edited: boolean }): Promise<Dashboard | undefined> {
+    async update(
+      projectId: number,
+      id: number,
+      f: Partial<DashboardFields> & { pinned?: boolean },
+      opts: { edited: boolean },
+    ): Promise<Dashboard | undefined> {
       const set: Record<string, unknown> = { updated_at: now() };
       if (opts.edited) set.edited = 1;
       if (f.name !== undefined) set.name = f.name;
@@ -162,18 +183,37 @@ export function createDashboardsStore(metadata: MetadataDb) {
     },
     /** A user deleted the dashboard of this built-in template: sync must not bring it back. */
     async dismissTemplate(projectId: number, templateId: string): Promise<void> {
-      await db.insertInto('dash_dismissed_templates').values({ project_id: projectId, template_id: templateId }).onConflict((oc) => oc.doNothing()).execute();
+      await db
+        .insertInto('dash_dismissed_templates')
+        .values({ project_id: projectId, template_id: templateId })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     },
     async dismissedTemplates(projectId: number): Promise<Set<string>> {
-      const rows = await db.selectFrom('dash_dismissed_templates').select('template_id').where('project_id', '=', projectId).execute();
+      const rows = await db
+        .selectFrom('dash_dismissed_templates')
+        .select('template_id')
+        .where('project_id', '=', projectId)
+        .execute();
       return new Set(rows.map((r) => r.template_id));
     },
     async markEdited(projectId: number, id: number): Promise<void> {
-      await db.updateTable('dashboards').set({ edited: 1, updated_at: now() }).where('project_id', '=', projectId).where('id', '=', id).execute();
+      await db
+        .updateTable('dashboards')
+        .set({ edited: 1, updated_at: now() })
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .execute();
     },
 
     async columns(projectId: number, dashId: number): Promise<GridColumn[]> {
-      const rows = await db.selectFrom('dash_grid_columns').selectAll().where('project_id', '=', projectId).where('dash_id', '=', dashId).orderBy('id').execute();
+      const rows = await db
+        .selectFrom('dash_grid_columns')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('dash_id', '=', dashId)
+        .orderBy('id')
+        .execute();
       return rows.map(toColumn);
     },
     async insertColumn(projectId: number, dashId: number, c: GridColumnInput): Promise<GridColumn> {
@@ -185,12 +225,28 @@ export function createDashboardsStore(metadata: MetadataDb) {
         .executeTakeFirstOrThrow();
       return toColumn(r);
     },
-    async updateColumn(projectId: number, dashId: number, id: number, c: GridColumnInput): Promise<GridColumn | undefined> {
+    async updateColumn(
+      projectId: number,
+      dashId: number,
+      id: number,
+      c: GridColumnInput,
+    ): Promise<GridColumn | undefined> {
       const { type: _type, ...values } = columnValues(c); // the type of an item never changes
-      await db.updateTable('dash_grid_columns').set({ ...values, updated_at: now() }).where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+      await db
+        .updateTable('dash_grid_columns')
+        .set({ ...values, updated_at: now() })
+        .where('project_id', '=', projectId)
+        .where('dash_id', '=', dashId)
+        .where('id', '=', id)
+        .execute();
       return (await this.columns(projectId, dashId)).find((x) => x.id === String(id));
     },
-    async layoutColumn(projectId: number, dashId: number, id: number, l: { width: number; height: number; xAxis: number; yAxis: number }): Promise<void> {
+    async layoutColumn(
+      projectId: number,
+      dashId: number,
+      id: number,
+      l: { width: number; height: number; xAxis: number; yAxis: number },
+    ): Promise<void> {
       await db
         .updateTable('dash_grid_columns')
         .set({ width: l.width, height: l.height, x_axis: l.xAxis, y_axis: l.yAxis, updated_at: now() })
@@ -200,11 +256,20 @@ export function createDashboardsStore(metadata: MetadataDb) {
         .execute();
     },
     async deleteColumn(projectId: number, dashId: number, id: number): Promise<void> {
-      await db.deleteFrom('dash_grid_columns').where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+      await db
+        .deleteFrom('dash_grid_columns')
+        .where('project_id', '=', projectId)
+        .where('dash_id', '=', dashId)
+        .where('id', '=', id)
+        .execute();
     },
 
     async gauges(projectId: number, dashId: number, kind?: string): Promise<Gauge[]> {
-      let q = db.selectFrom('dash_gauges').selectAll().where('project_id', '=', projectId).where('dash_id', '=', dashId);
+      let q = db
+        .selectFrom('dash_gauges')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('dash_id', '=', dashId);
       if (kind) q = q.where('dash_kind', '=', kind);
       const rows = await q.execute();
       // index ASC NULLS LAST, then id (the same in SQLite and PostgreSQL).
@@ -215,27 +280,57 @@ export function createDashboardsStore(metadata: MetadataDb) {
       const t = now();
       const r = await db
         .insertInto('dash_gauges')
-        .values({ project_id: projectId, dash_id: dashId, ...gaugeValues(g), idx: index, created_at: t, updated_at: t } as never)
+        .values({
+          project_id: projectId,
+          dash_id: dashId,
+          ...gaugeValues(g),
+          idx: index,
+          created_at: t,
+          updated_at: t,
+        } as never)
         .returningAll()
         .executeTakeFirstOrThrow();
       return toGauge(r);
     },
     async updateGauge(projectId: number, dashId: number, id: number, g: GaugeInput): Promise<Gauge | undefined> {
-      await db.updateTable('dash_gauges').set({ ...gaugeValues(g), updated_at: now() }).where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+      await db
+        .updateTable('dash_gauges')
+        .set({ ...gaugeValues(g), updated_at: now() })
+        .where('project_id', '=', projectId)
+        .where('dash_id', '=', dashId)
+        .where('id', '=', id)
+        .execute();
       return (await this.gauges(projectId, dashId)).find((x) => x.id === String(id));
     },
     async setGaugeIndex(projectId: number, dashId: number, id: number, index: number): Promise<void> {
-      await db.updateTable('dash_gauges').set({ idx: index }).where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+      await db
+        .updateTable('dash_gauges')
+        .set({ idx: index })
+        .where('project_id', '=', projectId)
+        .where('dash_id', '=', dashId)
+        .where('id', '=', id)
+        .execute();
     },
     async deleteGauge(projectId: number, dashId: number, id: number): Promise<void> {
-      await db.deleteFrom('dash_gauges').where('project_id', '=', projectId).where('dash_id', '=', dashId).where('id', '=', id).execute();
+      await db
+        .deleteFrom('dash_gauges')
+        .where('project_id', '=', projectId)
+        .where('dash_id', '=', dashId)
+        .where('id', '=', id)
+        .execute();
     },
 
     /**
      * Writes a whole dashboard with its items in one transaction: a new one (`id` null), or in
      * place of an existing one, keeping its id (YAML import, template sync).
      */
-    async save(projectId: number, id: number | null, f: DashboardFields, items: { grid: GridColumnInput[]; gauges: GaugeInput[] }, opts: { edited: boolean; pinned?: boolean }): Promise<Dashboard> {
+    async save(
+      projectId: number,
+      id: number | null,
+      f: DashboardFields,
+      items: { grid: GridColumnInput[]; gauges: GaugeInput[] },
+      opts: { edited: boolean; pinned?: boolean },
+    ): Promise<Dashboard> {
       return db.transaction().execute(async (trx) => {
         const tx = createDashboardsStore(trx as unknown as MetadataDb);
         if (id !== null) await tx.remove(projectId, id);

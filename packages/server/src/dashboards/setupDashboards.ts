@@ -18,9 +18,17 @@ export async function setupDashboards(deps: {
   const store = createDashboardsStore(deps.db);
   const service = createDashboardsService(store);
   await registerDashboardRoutes(deps.http, { projects: deps.projects, service, store, siteUrl: deps.siteUrl });
-  const templates = createTemplateInstaller({ templates: loadTemplates(), store, service, presentMetrics: deps.presentMetrics, log: deps.log });
+  const templates = createTemplateInstaller({
+    templates: loadTemplates(),
+    store,
+    service,
+    presentMetrics: deps.presentMetrics,
+    log: deps.log,
+  });
   for (const p of deps.projects.list()) {
-    templates.run(p.id).catch((err: unknown) => deps.log.error({ err, projectId: p.id }, 'dashboard template sync failed'));
+    templates
+      .run(p.id)
+      .catch((err: unknown) => deps.log.error({ err, projectId: p.id }, 'dashboard template sync failed'));
   }
   return templates;
 }

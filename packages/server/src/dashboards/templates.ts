@@ -25,7 +25,8 @@ export function loadTemplates(): DashboardSpec[] {
     .flatMap((f) => parseDashboardYaml(readFileSync(new URL(f, DIR), 'utf8')));
 }
 
-const itemMetrics = (c: GridColumnInput) => (c.type === 'heatmap' ? [c.params.metric] : c.params.metrics.map((m) => m.name));
+const itemMetrics = (c: GridColumnInput) =>
+  c.type === 'heatmap' ? [c.params.metric] : c.params.metrics.map((m) => m.name);
 const gaugeMetrics = (g: GaugeInput) => g.metrics.map((m) => m.name);
 
 /** The template as it applies to a project with the given metrics, or null when it does not apply. */
@@ -34,7 +35,12 @@ export function applicableTemplate(spec: DashboardSpec, present: ReadonlySet<str
   const grid = spec.grid.filter((c) => itemMetrics(c).every((m) => present.has(m)));
   if (grid.length === 0) return null;
   const keep = (g: GaugeInput) => gaugeMetrics(g).every((m) => present.has(m));
-  return { ...spec, grid, table: { ...spec.table, gauges: spec.table.gauges.filter(keep) }, gridGauges: spec.gridGauges.filter(keep) };
+  return {
+    ...spec,
+    grid,
+    table: { ...spec.table, gauges: spec.table.gauges.filter(keep) },
+    gridGauges: spec.gridGauges.filter(keep),
+  };
 }
 
 export function createTemplateInstaller(deps: {
@@ -46,7 +52,15 @@ export function createTemplateInstaller(deps: {
   log: { error(obj: object, msg: string): void };
   debounceMs?: number;
 }) {
-  const allNames = [...new Set(deps.templates.flatMap((t) => [...t.table.metrics.map((m) => m.name), ...t.grid.flatMap(itemMetrics), ...[...t.table.gauges, ...t.gridGauges].flatMap(gaugeMetrics)]))];
+  const allNames = [
+    ...new Set(
+      deps.templates.flatMap((t) => [
+        ...t.table.metrics.map((m) => m.name),
+        ...t.grid.flatMap(itemMetrics),
+        ...[...t.table.gauges, ...t.gridGauges].flatMap(gaugeMetrics),
+      ]),
+    ),
+  ];
   const running = new Map<number, Promise<void>>();
   const timers = new Map<number, NodeJS.Timeout>();
 
@@ -66,7 +80,13 @@ export function createTemplateInstaller(deps: {
         const next = renderForCompare(spec);
         if (current.yaml === next) continue;
       }
-      await deps.store.save(projectId, existing ? Number(existing.id) : null, fields, { grid, gauges }, { edited: false, pinned: existing?.pinned });
+      await deps.store.save(
+        projectId,
+        existing ? Number(existing.id) : null,
+        fields,
+        { grid, gauges },
+        { edited: false, pinned: existing?.pinned },
+      );
       installed++;
     }
     return installed;
@@ -80,7 +100,10 @@ export function createTemplateInstaller(deps: {
       const next = prev.then(async () => {
         result = await sync(projectId);
       });
-      running.set(projectId, next.catch(() => undefined));
+      running.set(
+        projectId,
+        next.catch(() => undefined),
+      );
       return next.then(() => result);
     },
     /** Debounced run after new metrics appear; errors are logged (ingest must not fail for this). */
@@ -90,7 +113,9 @@ export function createTemplateInstaller(deps: {
         projectId,
         setTimeout(() => {
           timers.delete(projectId);
-          this.run(projectId).catch((err: unknown) => deps.log.error({ err, projectId }, 'dashboard template sync failed'));
+          this.run(projectId).catch((err: unknown) =>
+            deps.log.error({ err, projectId }, 'dashboard template sync failed'),
+          );
         }, deps.debounceMs ?? 2000),
       );
     },
@@ -109,7 +134,12 @@ function renderForCompare(spec: DashboardSpec): string {
   return dashboardToYaml({
     id: spec.id,
     name: fields.name,
-    table: { gauges: gauges.filter((g) => g.dashKind === 'table'), metrics: fields.tableMetrics, query: fields.tableQuery, columns: fields.tableColumnMap },
+    table: {
+      gauges: gauges.filter((g) => g.dashKind === 'table'),
+      metrics: fields.tableMetrics,
+      query: fields.tableQuery,
+      columns: fields.tableColumnMap,
+    },
     gridGauges: gauges.filter((g) => g.dashKind === 'grid'),
     grid,
   });

@@ -23,8 +23,13 @@ export function registerDemoRoutes(app: FastifyInstance, deps: { projects: Proje
       headers: { 'content-type': 'application/json', 'lantern-dsn': token },
       payload: JSON.stringify(body),
     });
-    if (res.statusCode !== 200) throw new AppError('unavailable', 'demo_ingest_failed', `Ingest answered ${res.statusCode}: ${res.body}`);
-    const spans = body.resourceSpans.reduce<number>((n, rs) => n + (rs as { scopeSpans: { spans: unknown[] }[] }).scopeSpans.reduce((m, ss) => m + ss.spans.length, 0), 0);
+    if (res.statusCode !== 200)
+      throw new AppError('unavailable', 'demo_ingest_failed', `Ingest answered ${res.statusCode}: ${res.body}`);
+    const spans = body.resourceSpans.reduce<number>(
+      (n, rs) =>
+        n + (rs as { scopeSpans: { spans: unknown[] }[] }).scopeSpans.reduce((m, ss) => m + ss.spans.length, 0),
+      0,
+    );
     return { traces: DEMO_TRACES, spans };
   });
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { bigDemoTrace, demoTraces } from './demoTraces';
 
-type Span = { traceId: string; spanId: string; parentSpanId?: string; startTimeUnixNano: string; endTimeUnixNano: string; status?: { code: number } };
+type Span = {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  status?: { code: number };
+};
 const allSpans = (body: { resourceSpans: unknown[] }) =>
   body.resourceSpans.flatMap((rs) => (rs as { scopeSpans: { spans: Span[] }[] }).scopeSpans.flatMap((ss) => ss.spans));
 

@@ -39,7 +39,14 @@ const prng = mulberry32;
 
 const attr = (key: string, value: string | number | boolean): KeyValue => ({
   key,
-  value: typeof value === 'string' ? { stringValue: value } : typeof value === 'boolean' ? { boolValue: value } : Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value },
+  value:
+    typeof value === 'string'
+      ? { stringValue: value }
+      : typeof value === 'boolean'
+        ? { boolValue: value }
+        : Number.isInteger(value)
+          ? { intValue: String(value) }
+          : { doubleValue: value },
 });
 
 const ns = (ms: number) => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
@@ -54,7 +61,17 @@ interface Builder {
   traceId: string;
 }
 
-function span(b: Builder, service: Service, parent: OtlpSpan | undefined, name: string, kind: number, start: number, dur: number, attrs: KeyValue[], extra: Partial<OtlpSpan> = {}): OtlpSpan {
+function span(
+  b: Builder,
+  service: Service,
+  parent: OtlpSpan | undefined,
+  name: string,
+  kind: number,
+  start: number,
+  dur: number,
+  attrs: KeyValue[],
+  extra: Partial<OtlpSpan> = {},
+): OtlpSpan {
   const s: OtlpSpan = {
     traceId: b.traceId,
     spanId: b.hex(8),
@@ -88,7 +105,14 @@ function pickRoute(r: number) {
   return ROUTES[0];
 }
 
-function dbSpan(b: Builder, service: Service, parent: OtlpSpan, start: number, statement: string, table: string): number {
+function dbSpan(
+  b: Builder,
+  service: Service,
+  parent: OtlpSpan,
+  start: number,
+  statement: string,
+  table: string,
+): number {
   const dur = 0.5 + b.rand() * 8;
   span(b, service, parent, statement.split(' ')[0], KIND.client, start, dur, [
     attr('db.system', 'postgresql'),
@@ -102,12 +126,20 @@ function dbSpan(b: Builder, service: Service, parent: OtlpSpan, start: number, s
 
 function redisSpan(b: Builder, service: Service, parent: OtlpSpan, start: number, key: string): number {
   const dur = 0.1 + b.rand() * 0.8;
-  span(b, service, parent, 'GET', KIND.client, start, dur, [attr('db.system', 'redis'), attr('db.statement', `GET ${key}`), attr('db.operation', 'GET')]);
+  span(b, service, parent, 'GET', KIND.client, start, dur, [
+    attr('db.system', 'redis'),
+    attr('db.statement', `GET ${key}`),
+    attr('db.operation', 'GET'),
+  ]);
   return dur;
 }
 
 function logEvent(at: number, severity: string, message: string): NonNullable<OtlpSpan['events']>[number] {
-  return { timeUnixNano: ns(at), name: 'log', attributes: [attr('log.severity', severity), attr('log.message', message)] };
+  return {
+    timeUnixNano: ns(at),
+    name: 'log',
+    attributes: [attr('log.severity', severity), attr('log.message', message)],
+  };
 }
 
 /** One user request across the services. */
@@ -128,12 +160,23 @@ function demoTrace(b: Builder, start: number) {
   ]);
   let at = start + 1;
   at += redisSpan(b, 'frontend', root, at, `session:${b.hex(4)}`) + 0.5;
-  const render = span(b, 'frontend', root, 'render page', KIND.internal, at, 2 + b.rand() * 4, [attr('code.function', 'renderPage'), attr('code.filepath', 'src/render.ts')]);
+  const render = span(b, 'frontend', root, 'render page', KIND.internal, at, 2 + b.rand() * 4, [
+    attr('code.function', 'renderPage'),
+    attr('code.filepath', 'src/render.ts'),
+  ]);
   at = Number(BigInt(render.endTimeUnixNano) / 1_000_000n) + 0.5;
 
   if (route.route === '/api/products/:id' || route.route === '/') {
-    const client = span(b, 'frontend', root, `GET /products`, KIND.client, at, total * 0.6, [attr('http.method', 'GET'), attr('http.url', `http://catalog:8080/products/${product}`), attr('http.status_code', 200)]);
-    const server = span(b, 'catalog', client, 'GET /products/:id', KIND.server, at + 1, total * 0.55, [attr('http.method', 'GET'), attr('http.route', '/products/:id'), attr('http.status_code', 200)]);
+    const client = span(b, 'frontend', root, `GET /products`, KIND.client, at, total * 0.6, [
+      attr('http.method', 'GET'),
+      attr('http.url', `http://catalog:8080/products/${product}`),
+      attr('http.status_code', 200),
+    ]);
+    const server = span(b, 'catalog', client, 'GET /products/:id', KIND.server, at + 1, total * 0.55, [
+      attr('http.method', 'GET'),
+      attr('http.route', '/products/:id'),
+      attr('http.status_code', 200),
+    ]);
     let t = at + 2;
     t += redisSpan(b, 'catalog', server, t, `product:${product}`) + 0.3;
     t += dbSpan(b, 'catalog', server, t, `SELECT id, name, price FROM products WHERE slug = $1`, 'products') + 0.3;
@@ -142,8 +185,16 @@ function demoTrace(b: Builder, start: number) {
   } else if (route.route === '/api/cart') {
     dbSpan(b, 'frontend', root, at, 'SELECT * FROM cart_items WHERE user_id = $1', 'cart_items');
   } else {
-    const client = span(b, 'frontend', root, 'POST /checkout', KIND.client, at, total * 0.8, [attr('http.method', 'POST'), attr('http.url', 'http://checkout:8080/checkout'), attr('http.status_code', status)]);
-    const server = span(b, 'checkout', client, 'POST /checkout', KIND.server, at + 1, total * 0.75, [attr('http.method', 'POST'), attr('http.route', '/checkout'), attr('http.status_code', status)]);
+    const client = span(b, 'frontend', root, 'POST /checkout', KIND.client, at, total * 0.8, [
+      attr('http.method', 'POST'),
+      attr('http.url', 'http://checkout:8080/checkout'),
+      attr('http.status_code', status),
+    ]);
+    const server = span(b, 'checkout', client, 'POST /checkout', KIND.server, at + 1, total * 0.75, [
+      attr('http.method', 'POST'),
+      attr('http.route', '/checkout'),
+      attr('http.status_code', status),
+    ]);
     let t = at + 2;
     t += dbSpan(b, 'checkout', server, t, 'INSERT INTO orders (user_id, total) VALUES ($1, $2)', 'orders') + 0.5;
     const pay = span(
@@ -154,7 +205,12 @@ function demoTrace(b: Builder, start: number) {
       KIND.client,
       t,
       total * 0.4,
-      [attr('http.method', 'POST'), attr('http.url', 'https://payments.example/charge'), attr('http.status_code', failed ? 402 : 200), attr('peer.service', 'payments')],
+      [
+        attr('http.method', 'POST'),
+        attr('http.url', 'https://payments.example/charge'),
+        attr('http.status_code', failed ? 402 : 200),
+        attr('peer.service', 'payments'),
+      ],
       failed ? { status: { code: 2, message: 'card declined' } } : {},
     );
     if (failed) {
@@ -165,7 +221,10 @@ function demoTrace(b: Builder, start: number) {
           attributes: [
             attr('exception.type', 'PaymentDeclinedError'),
             attr('exception.message', 'card declined by issuer'),
-            attr('exception.stacktrace', 'PaymentDeclinedError: card declined by issuer\n    at charge (src/payments.ts:42:11)\n    at checkout (src/checkout.ts:88:5)'),
+            attr(
+              'exception.stacktrace',
+              'PaymentDeclinedError: card declined by issuer\n    at charge (src/payments.ts:42:11)\n    at checkout (src/checkout.ts:88:5)',
+            ),
           ],
         },
       ];
@@ -179,13 +238,24 @@ function demoTrace(b: Builder, start: number) {
 }
 
 function resource(service: Service, env: string): KeyValue[] {
-  return [attr('service.name', service), attr('service.version', '1.4.2'), attr('deployment.environment', env), attr('host.name', `${service}-${env === 'production' ? 'prod' : 'stg'}-1`), attr('telemetry.sdk.language', 'nodejs')];
+  return [
+    attr('service.name', service),
+    attr('service.version', '1.4.2'),
+    attr('deployment.environment', env),
+    attr('host.name', `${service}-${env === 'production' ? 'prod' : 'stg'}-1`),
+    attr('telemetry.sdk.language', 'nodejs'),
+  ];
 }
 
 /** An OTLP/JSON ExportTraceServiceRequest body with `opts.traces` traces. */
 export function demoTraces(opts: DemoOptions): { resourceSpans: unknown[] } {
   const rand = prng(opts.seed ?? 1);
-  const hex = (bytes: number) => Array.from({ length: bytes }, () => Math.floor(rand() * 256).toString(16).padStart(2, '0')).join('');
+  const hex = (bytes: number) =>
+    Array.from({ length: bytes }, () =>
+      Math.floor(rand() * 256)
+        .toString(16)
+        .padStart(2, '0'),
+    ).join('');
   const windowMs = opts.windowMs ?? 10 * 60_000;
   const perEnv = new Map<string, Map<Service, OtlpSpan[]>>();
   for (let i = 0; i < opts.traces; i++) {
@@ -198,19 +268,36 @@ export function demoTraces(opts: DemoOptions): { resourceSpans: unknown[] } {
   const resourceSpans: unknown[] = [];
   for (const [env, byService] of perEnv) {
     for (const [service, spans] of byService) {
-      if (spans.length) resourceSpans.push({ resource: { attributes: resource(service, env) }, scopeSpans: [{ scope: { name: 'lantern-demo', version: '1.0.0' }, spans }] });
+      if (spans.length)
+        resourceSpans.push({
+          resource: { attributes: resource(service, env) },
+          scopeSpans: [{ scope: { name: 'lantern-demo', version: '1.0.0' }, spans }],
+        });
     }
   }
   return { resourceSpans };
 }
 
 /** One deep trace of `spans` spans (timeline performance checks): a request fanning out into nested work. */
-export function bigDemoTrace(now: number, spans: number, seed = 7): { traceId: string; body: { resourceSpans: unknown[] } } {
+export function bigDemoTrace(
+  now: number,
+  spans: number,
+  seed = 7,
+): { traceId: string; body: { resourceSpans: unknown[] } } {
   const rand = prng(seed);
-  const hex = (bytes: number) => Array.from({ length: bytes }, () => Math.floor(rand() * 256).toString(16).padStart(2, '0')).join('');
+  const hex = (bytes: number) =>
+    Array.from({ length: bytes }, () =>
+      Math.floor(rand() * 256)
+        .toString(16)
+        .padStart(2, '0'),
+    ).join('');
   const b: Builder = { rand, hex, spans: new Map(SERVICES.map((s) => [s, []])), traceId: hex(16) };
   const start = now - 60_000;
-  const root = span(b, 'frontend', undefined, 'GET /api/report', KIND.server, start, 30_000, [attr('http.method', 'GET'), attr('http.route', '/api/report'), attr('http.status_code', 200)]);
+  const root = span(b, 'frontend', undefined, 'GET /api/report', KIND.server, start, 30_000, [
+    attr('http.method', 'GET'),
+    attr('http.route', '/api/report'),
+    attr('http.status_code', 200),
+  ]);
   const parents = [root];
   for (let i = 1; i < spans; i++) {
     const parent = parents[Math.floor(rand() * Math.min(parents.length, 50)) + Math.max(0, parents.length - 50)];
@@ -220,9 +307,22 @@ export function bigDemoTrace(now: number, spans: number, seed = 7): { traceId: s
     const d = Math.max(0.01, (pe - s0) * rand() * 0.5);
     const s =
       i % 3 === 0
-        ? span(b, 'frontend', parent, 'SELECT', KIND.client, s0, d, [attr('db.system', 'postgresql'), attr('db.statement', `SELECT * FROM rows WHERE id = ${i}`)])
+        ? span(b, 'frontend', parent, 'SELECT', KIND.client, s0, d, [
+            attr('db.system', 'postgresql'),
+            attr('db.statement', `SELECT * FROM rows WHERE id = ${i}`),
+          ])
         : span(b, 'frontend', parent, `step ${i % 97}`, KIND.internal, s0, d, [attr('code.function', `step${i % 97}`)]);
     parents.push(s);
   }
-  return { traceId: b.traceId, body: { resourceSpans: [{ resource: { attributes: resource('frontend', 'production') }, scopeSpans: [{ scope: { name: 'lantern-demo' }, spans: b.spans.get('frontend') }] }] } };
+  return {
+    traceId: b.traceId,
+    body: {
+      resourceSpans: [
+        {
+          resource: { attributes: resource('frontend', 'production') },
+          scopeSpans: [{ scope: { name: 'lantern-demo' }, spans: b.spans.get('frontend') }],
+        },
+      ],
+    },
+  };
 }

@@ -5,6 +5,8 @@ import { AppError } from './appError';
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const message = r.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  const message = r.error.issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
   throw new AppError('invalid_input', 'invalid_input', message);
 }

@@ -15,7 +15,14 @@ describe('a full queue', () => {
     // Ten queued rows at most, and a long flush interval so the queue stays full while we look
     // (a partial batch waits for the interval since the previous write started). Requests are
     // prepared on the event loop here (workers 0); the other ingest tests use the worker pool.
-    lantern = await startLantern({ env: { LANTERN_INGEST_WORKERS: '0', LANTERN_INGEST_QUEUE_ROWS: '10', LANTERN_INGEST_BATCH_ROWS: '1000', LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500' } });
+    lantern = await startLantern({
+      env: {
+        LANTERN_INGEST_WORKERS: '0',
+        LANTERN_INGEST_QUEUE_ROWS: '10',
+        LANTERN_INGEST_BATCH_ROWS: '1000',
+        LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500',
+      },
+    });
   });
   afterAll(async () => {
     await lantern?.stop();
@@ -27,11 +34,24 @@ describe('a full queue', () => {
   function body(traceId: string, spans: number): string {
     const now = BigInt(Date.now()) * 1_000_000n;
     return JSON.stringify({
-      resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: Array.from({ length: spans }, (_, i) => ({
-        traceId, spanId: (i + 1).toString(16).padStart(16, '0'), name: 'work', kind: 1,
-        attributes: [{ key: 'payload', value: { stringValue: payload } }],
-        startTimeUnixNano: String(now), endTimeUnixNano: String(now + 1000n),
-      })) }] }],
+      resourceSpans: [
+        {
+          resource: { attributes: [] },
+          scopeSpans: [
+            {
+              spans: Array.from({ length: spans }, (_, i) => ({
+                traceId,
+                spanId: (i + 1).toString(16).padStart(16, '0'),
+                name: 'work',
+                kind: 1,
+                attributes: [{ key: 'payload', value: { stringValue: payload } }],
+                startTimeUnixNano: String(now),
+                endTimeUnixNano: String(now + 1000n),
+              })),
+            },
+          ],
+        },
+      ],
     });
   }
 

@@ -7,7 +7,9 @@ const rows = (n: number) => Array.from({ length: n }, () => ({}) as SpanRow);
 function controlledWrite() {
   const calls: { rows: number; release: (err?: Error) => void }[] = [];
   const write = (r: SpanRow[]) =>
-    new Promise<void>((resolve, reject) => calls.push({ rows: r.length, release: (err) => (err ? reject(err) : resolve()) }));
+    new Promise<void>((resolve, reject) =>
+      calls.push({ rows: r.length, release: (err) => (err ? reject(err) : resolve()) }),
+    );
   return { calls, write };
 }
 
@@ -78,7 +80,15 @@ describe('Batcher', () => {
   });
 
   it('fails every request of a batch whose write fails, and reports nothing as committed', async () => {
-    const b = new Batcher({ batchRows: 10, flushIntervalMs: 1, queueRows: 100, queueBytes: 1e6, write: async () => { throw new Error('disk full'); } });
+    const b = new Batcher({
+      batchRows: 10,
+      flushIntervalMs: 1,
+      queueRows: 100,
+      queueBytes: 1e6,
+      write: async () => {
+        throw new Error('disk full');
+      },
+    });
     const results = await Promise.allSettled([b.submit(rows(2), 1), b.submit(rows(2), 1)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(b.stats.committedRows).toBe(0);
@@ -88,7 +98,15 @@ describe('Batcher', () => {
 
   it('commits what is queued on close and refuses new requests after', async () => {
     let written = 0;
-    const b = new Batcher({ batchRows: 100, flushIntervalMs: 10_000, queueRows: 1000, queueBytes: 1e6, write: async (r) => { written += r.length; } });
+    const b = new Batcher({
+      batchRows: 100,
+      flushIntervalMs: 10_000,
+      queueRows: 1000,
+      queueBytes: 1e6,
+      write: async (r) => {
+        written += r.length;
+      },
+    });
     const p = b.submit(rows(7), 1);
     await b.close();
     await p;
@@ -153,7 +171,14 @@ describe('Batcher', () => {
 
   it('refuses what would wait longer than maxQueueWaitMs at the measured write rate', async () => {
     const { calls, write } = controlledWrite();
-    const b = new Batcher({ batchRows: 100, flushIntervalMs: 1, queueRows: 100_000, queueBytes: 1e9, maxQueueWaitMs: 1000, write });
+    const b = new Batcher({
+      batchRows: 100,
+      flushIntervalMs: 1,
+      queueRows: 100_000,
+      queueBytes: 1e9,
+      maxQueueWaitMs: 1000,
+      write,
+    });
     const first = b.submit(rows(100), 1); // no rate known yet: only the row limit applies
     await tick();
     await new Promise((r) => setTimeout(r, 200));

@@ -70,7 +70,13 @@ export class Batcher<T> {
   private writeRate: number | null = null;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
-  readonly stats: BatcherStats = { queuedRows: 0, queuedBytes: 0, committedRows: 0, throttledRequests: 0, failedRows: 0 };
+  readonly stats: BatcherStats = {
+    queuedRows: 0,
+    queuedBytes: 0,
+    committedRows: 0,
+    throttledRequests: 0,
+    failedRows: 0,
+  };
 
   constructor(private readonly opts: BatcherOptions<T>) {}
 
@@ -141,10 +147,13 @@ export class Batcher<T> {
     if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerDue = due;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.flush();
-    }, Math.max(0, due - performance.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.flush();
+      },
+      Math.max(0, due - performance.now()),
+    );
   }
 
   private async flush(): Promise<void> {

@@ -41,7 +41,17 @@ export interface IngestDeps {
 
 const SPANS_STORED_EVERY_MS = 15 * 60_000;
 
-export function createIngest({ config, batcher, pool, projects, log, metrics, promWrite, stagingDir, onSpansStored }: IngestDeps): Ingest {
+export function createIngest({
+  config,
+  batcher,
+  pool,
+  projects,
+  log,
+  metrics,
+  promWrite,
+  stagingDir,
+  onSpansStored,
+}: IngestDeps): Ingest {
   const limits = config.ingest;
   const stats = new IngestStats(batcher.stats, { maxRows: limits.queue_rows, maxBytes: limits.queue_bytes });
   const pipeline = createIngestPipeline({

@@ -19,7 +19,13 @@ const TRIALS = process.env.LANTERN_TEST_TELEMETRY === 'clickhouse' ? 6 : 10;
 
 describe('durability', () => {
   it(`keeps every acknowledged row across ${TRIALS} SIGKILLs at random moments`, async () => {
-    const result = await runDurability({ trials: TRIALS, clients: 6, killAfterMs: [500, 2000], rowsPerRequest: 20, seed: Date.now() % 100_000 });
+    const result = await runDurability({
+      trials: TRIALS,
+      clients: 6,
+      killAfterMs: [500, 2000],
+      rowsPerRequest: 20,
+      seed: Date.now() % 100_000,
+    });
     dataDir = result.dataDir;
     console.log(JSON.stringify({ ...result, lost: result.lost.slice(0, 10), lostCount: result.lost.length }));
     expect(result.ackedRequests).toBeGreaterThan(10);

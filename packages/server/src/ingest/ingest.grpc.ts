@@ -31,7 +31,15 @@ const raw = (b: Buffer) => b;
 
 function exportService(path: string): grpc.ServiceDefinition {
   return {
-    Export: { path, requestStream: false, responseStream: false, requestSerialize: raw, requestDeserialize: raw, responseSerialize: raw, responseDeserialize: raw },
+    Export: {
+      path,
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: raw,
+      requestDeserialize: raw,
+      responseSerialize: raw,
+      responseDeserialize: raw,
+    },
   };
 }
 

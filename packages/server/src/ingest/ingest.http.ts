@@ -31,7 +31,9 @@ const OTLP_PATHS: Record<IngestSignal, string> = { traces: '/v1/traces', logs: '
 export async function registerIngestHttpRoutes(app: FastifyInstance, deps: IngestHttpDeps): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.maxBodyBytes }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.maxBodyBytes }, (_req, body, done) =>
+      done(null, body),
+    );
 
     for (const signal of Object.keys(OTLP_PATHS) as IngestSignal[]) {
       scope.post(OTLP_PATHS[signal], async (req, reply) => {
@@ -53,7 +55,13 @@ export async function registerIngestHttpRoutes(app: FastifyInstance, deps: Inges
     // Vector's http sink (reference ingest §1.6); both paths the reference serves.
     for (const path of ['/api/v1/vector/logs', '/api/v1/vector-logs']) {
       scope.post(path, async (req, reply) => {
-        const { project, body } = await readIngestRequest(req, deps, 'logs', ['application/x-ndjson', 'application/json'], VECTOR_HINT);
+        const { project, body } = await readIngestRequest(
+          req,
+          deps,
+          'logs',
+          ['application/x-ndjson', 'application/json'],
+          VECTOR_HINT,
+        );
         const partial = await deps.vector(project, body);
         return reply.type('application/json').send(otlpResponseJson('logs', partial));
       });
@@ -71,13 +79,24 @@ async function promWriteRoute(req: FastifyRequest, reply: FastifyReply, deps: In
   try {
     const project = projectFromHeaders(deps.projects, (name) => header(req.headers[name]), queryDsn(req));
     const enc = (header(req.headers['content-encoding']) ?? '').trim().toLowerCase();
-    if (enc !== 'snappy') throw new AppError('invalid_input', 'unsupported_encoding', `remote write bodies are snappy-compressed protobuf (Content-Encoding: snappy), not ${JSON.stringify(enc || 'identity')}`);
+    if (enc !== 'snappy')
+      throw new AppError(
+        'invalid_input',
+        'unsupported_encoding',
+        `remote write bodies are snappy-compressed protobuf (Content-Encoding: snappy), not ${JSON.stringify(enc || 'identity')}`,
+      );
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const partial = await deps.promWrite(project, body).catch((err: unknown) => {
-      if (err instanceof AppError && err.type === 'rate_limited') throw new AppError('unavailable', err.code, err.message, err.retryAfterSec);
+      if (err instanceof AppError && err.type === 'rate_limited')
+        throw new AppError('unavailable', err.code, err.message, err.retryAfterSec);
       throw err;
     });
-    if (partial) throw new AppError('invalid_input', 'samples_rejected', `${partial.rejected} samples not stored (the others are): ${partial.message}`);
+    if (partial)
+      throw new AppError(
+        'invalid_input',
+        'samples_rejected',
+        `${partial.rejected} samples not stored (the others are): ${partial.message}`,
+      );
     return reply.code(204).send();
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'samples_rejected')) deps.pipeline.refused('metrics');
@@ -91,10 +110,18 @@ const VECTOR_HINT = 'use encoding.codec = "json" and framing.method = "newline_d
  * Auth, content type and decompression for one ingest request; a refusal here is counted
  * against the signal before it is thrown (the error handler renders it).
  */
-async function readIngestRequest(req: FastifyRequest, deps: IngestHttpDeps, signal: IngestSignal, jsonTypes?: string[], hint = '') {
+async function readIngestRequest(
+  req: FastifyRequest,
+  deps: IngestHttpDeps,
+  signal: IngestSignal,
+  jsonTypes?: string[],
+  hint = '',
+) {
   try {
     const project = projectFromHeaders(deps.projects, (name) => header(req.headers[name]), queryDsn(req));
-    const format = jsonTypes ? jsonContentType(req.headers['content-type'], jsonTypes, hint) : bodyFormat(req.headers['content-type']);
+    const format = jsonTypes
+      ? jsonContentType(req.headers['content-type'], jsonTypes, hint)
+      : bodyFormat(req.headers['content-type']);
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const body = await decodeBody(raw, header(req.headers['content-encoding']), deps.maxBodyBytes);
     return { project, format, body };
@@ -104,15 +131,25 @@ async function readIngestRequest(req: FastifyRequest, deps: IngestHttpDeps, sign
   }
 }
 
-function sendOtlp(reply: FastifyReply, signal: IngestSignal, format: 'protobuf' | 'json', partial: Parameters<typeof encodeOtlpResponse>[1]) {
-  if (format === 'protobuf') return reply.type('application/x-protobuf').send(Buffer.from(encodeOtlpResponse(signal, partial)));
+function sendOtlp(
+  reply: FastifyReply,
+  signal: IngestSignal,
+  format: 'protobuf' | 'json',
+  partial: Parameters<typeof encodeOtlpResponse>[1],
+) {
+  if (format === 'protobuf')
+    return reply.type('application/x-protobuf').send(Buffer.from(encodeOtlpResponse(signal, partial)));
   return reply.type('application/json').send(otlpResponseJson(signal, partial));
 }
 
 function jsonContentType(contentType: string | undefined, allowed: string[], hint: string): 'json' {
   const ct = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (allowed.includes(ct)) return 'json';
-  throw new AppError('invalid_input', 'unsupported_content_type', `Content-Type ${JSON.stringify(ct)} is not supported here (use ${allowed.join(' or ')})${hint ? `; ${hint}` : ''}`);
+  throw new AppError(
+    'invalid_input',
+    'unsupported_content_type',
+    `Content-Type ${JSON.stringify(ct)} is not supported here (use ${allowed.join(' or ')})${hint ? `; ${hint}` : ''}`,
+  );
 }
 
 function queryDsn(req: FastifyRequest): string | undefined {

@@ -42,7 +42,11 @@ export function projectFromHeaders(
   const project = projects.byToken(token);
   if (!project) throw new AppError('unauthenticated', 'unknown_token', 'no project has this DSN token');
   if (claimedId !== null && claimedId !== project.id) {
-    throw new AppError('unauthenticated', 'dsn_project_mismatch', `the DSN token does not belong to project ${claimedId}`);
+    throw new AppError(
+      'unauthenticated',
+      'dsn_project_mismatch',
+      `the DSN token does not belong to project ${claimedId}`,
+    );
   }
   return project;
 }

@@ -22,7 +22,13 @@ export type SpanBatcher = Batcher<StagedSpans>;
 export type SignalIngest = (project: ProjectConfig, format: BodyFormat, body: Buffer) => Promise<PartialSuccess | null>;
 
 export interface IngestPipeline {
-  run(signal: IngestSignal, kind: PrepareKind, project: ProjectConfig, format: BodyFormat, body: Buffer): Promise<PartialSuccess | null>;
+  run(
+    signal: IngestSignal,
+    kind: PrepareKind,
+    project: ProjectConfig,
+    format: BodyFormat,
+    body: Buffer,
+  ): Promise<PartialSuccess | null>;
   /** Counts a request refused before decoding (bad auth, content type, encoding, size). */
   refused(signal: IngestSignal): void;
 }
@@ -53,18 +59,28 @@ export function createIngestPipeline(deps: PipelineDeps): IngestPipeline {
       // this check the accepted rate under 3x overload stays near the sustainable rate).
       if (queue.queuedRows >= deps.queueRows || queue.queuedBytes >= deps.queueBytes) {
         counters.throttledRequests++;
-        throw new AppError('rate_limited', 'queue_full', 'ingest queue is full; retry later', retryAfterSec(queue.queuedRows, deps.queueRows));
+        throw new AppError(
+          'rate_limited',
+          'queue_full',
+          'ingest queue is full; retry later',
+          retryAfterSec(queue.queuedRows, deps.queueRows),
+        );
       }
-      const result = await throttled(() =>
-        pool.run({
-          kind,
-          format,
-          body,
-          project: { projectId: project.id, groupByEnv: project.group_by_env, groupFuncsByService: project.group_funcs_by_service },
-          nowNs: (BigInt(Date.now()) * 1_000_000n).toString(),
-          maxRows: deps.maxRowsPerRequest,
-          stagingDir: deps.stagingDir,
-        }),
+      const result = await throttled(
+        () =>
+          pool.run({
+            kind,
+            format,
+            body,
+            project: {
+              projectId: project.id,
+              groupByEnv: project.group_by_env,
+              groupFuncsByService: project.group_funcs_by_service,
+            },
+            nowNs: (BigInt(Date.now()) * 1_000_000n).toString(),
+            maxRows: deps.maxRowsPerRequest,
+            stagingDir: deps.stagingDir,
+          }),
         () => counters.rejectedRequests++,
       );
       if (!result.ok) {
@@ -87,7 +103,12 @@ export function createIngestPipeline(deps: PipelineDeps): IngestPipeline {
           counters.failedRows += staged.rows;
           if (err instanceof BatcherClosedError) throw new AppError('unavailable', 'shutting_down', err.message, 5);
           // A failed write: the client must retry; nothing is reported as stored.
-          throw new AppError('unavailable', 'storage_unavailable', `rows could not be stored: ${(err as Error).message}`, 1);
+          throw new AppError(
+            'unavailable',
+            'storage_unavailable',
+            `rows could not be stored: ${(err as Error).message}`,
+            1,
+          );
         }
         counters.acceptedRows += staged.rows;
       }

@@ -20,7 +20,14 @@ export class IngestStats {
   signal(name: IngestSignal): IngestSignalStats {
     let s = this.signals.get(name);
     if (!s) {
-      s = { acceptedRows: 0, rejectedRows: 0, throttledRows: 0, throttledRequests: 0, failedRows: 0, rejectedRequests: 0 };
+      s = {
+        acceptedRows: 0,
+        rejectedRows: 0,
+        throttledRows: 0,
+        throttledRequests: 0,
+        failedRows: 0,
+        rejectedRequests: 0,
+      };
       this.signals.set(name, s);
     }
     return s;

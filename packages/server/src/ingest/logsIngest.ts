@@ -6,5 +6,9 @@ import { parseJsonBody, type BodyFormat } from './requestBody';
 /** OTLP logs (HTTP and gRPC): decode and normalise into `log:<severity>` rows. Runs on the prepare pool. */
 export function produceOtlpLogs(body: Buffer, format: BodyFormat, project: ProjectOptions, now: bigint): Produced {
   const request = format === 'protobuf' ? decodeLogsProto(body) : decodeLogsJson(parseJsonBody(body));
-  return { rows: normalizeLogs(request, project, now), rejected: request.rejected, rejectedMessage: request.rejectedMessage };
+  return {
+    rows: normalizeLogs(request, project, now),
+    rejected: request.rejected,
+    rejectedMessage: request.rejectedMessage,
+  };
 }

@@ -34,5 +34,7 @@ export function encodeOtlpResponse(signal: IngestSignal, partial: PartialSuccess
 
 export function otlpResponseJson(signal: IngestSignal, partial: PartialSuccess | null): object {
   if (!partial) return {};
-  return { partialSuccess: { [RESPONSES[signal].rejectedField]: String(partial.rejected), errorMessage: partial.message } };
+  return {
+    partialSuccess: { [RESPONSES[signal].rejectedField]: String(partial.rejected), errorMessage: partial.message },
+  };
 }

@@ -9,7 +9,6 @@ import type { ProjectOptions, Produced } from './produced';
 import { produceOtlpTraces } from './tracesIngest';
 import { produceVector, produceZipkin } from './zipkinVectorIngest';
 
-
 /**
  * The CPU-heavy part of every ingest path, from decoded request body to rows staged for storage:
  * decode, normalise, check the per-request row cap, encode, stage (a large chunk is written to the
@@ -31,7 +30,10 @@ export interface PrepareTask {
 }
 
 /** What a path's decode + normalise step yields. */
-const PRODUCERS: Record<PrepareKind, (body: Buffer, format: BodyFormat, project: ProjectOptions, now: bigint) => Produced> = {
+const PRODUCERS: Record<
+  PrepareKind,
+  (body: Buffer, format: BodyFormat, project: ProjectOptions, now: bigint) => Produced
+> = {
   otlp_traces: (body, format, project) => produceOtlpTraces(body, format, project),
   otlp_logs: produceOtlpLogs,
   zipkin: (body, _format, project, now) => produceZipkin(body, project, now),
@@ -53,7 +55,8 @@ export function prepare(task: PrepareTask): PrepareResult {
     const body = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
     produced = PRODUCERS[task.kind](body, task.format, task.project, BigInt(task.nowNs));
   } catch (err) {
-    if (err instanceof OtlpDecodeError) return { ok: false, type: 'invalid_input', code: 'invalid_otlp', message: err.message, rows: 0 };
+    if (err instanceof OtlpDecodeError)
+      return { ok: false, type: 'invalid_input', code: 'invalid_otlp', message: err.message, rows: 0 };
     if (err instanceof AppError) return { ok: false, type: err.type, code: err.code, message: err.message, rows: 0 };
     throw err;
   }

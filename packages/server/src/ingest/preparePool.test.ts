@@ -17,7 +17,11 @@ const done: PrepareResult = { ok: false, type: 'invalid_input', code: 'x', messa
 /** A pool whose tasks finish only when told to. */
 function heldPool(limits: { maxBytes: number; maxRequests: number }) {
   const release: (() => void)[] = [];
-  const pool = boundedPool(limits, () => new Promise<PrepareResult>((r) => release.push(() => r(done))), async () => {});
+  const pool = boundedPool(
+    limits,
+    () => new Promise<PrepareResult>((r) => release.push(() => r(done))),
+    async () => {},
+  );
   return { pool, releaseAll: () => release.splice(0).forEach((r) => r()) };
 }
 
@@ -47,7 +51,11 @@ describe('boundedPool', () => {
   });
 
   it('frees the room of a task that fails', async () => {
-    const pool = boundedPool({ maxBytes: 10, maxRequests: 1 }, async () => Promise.reject(new Error('boom')), async () => {});
+    const pool = boundedPool(
+      { maxBytes: 10, maxRequests: 1 },
+      async () => Promise.reject(new Error('boom')),
+      async () => {},
+    );
     await expect(pool.run(task(10))).rejects.toThrow('boom');
     await expect(pool.run(task(10))).rejects.toThrow('boom');
   });

@@ -43,9 +43,15 @@ export function createPreparePool(opts: PreparePoolOptions): PreparePool {
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     // The worker is TypeScript like the rest of the server: make sure it loads with tsx even
     // when the host process got its TypeScript support some other way (a test runner).
-    execArgv: process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+    execArgv: process.execArgv.some((a) => a.includes('tsx'))
+      ? process.execArgv
+      : [...process.execArgv, '--import', 'tsx'],
   });
-  return boundedPool(opts, (task) => pool.run(task), () => pool.destroy());
+  return boundedPool(
+    opts,
+    (task) => pool.run(task),
+    () => pool.destroy(),
+  );
 }
 
 /**
@@ -64,7 +70,8 @@ export function boundedPool(
   return {
     async run(task) {
       const size = task.body.byteLength;
-      if (requests > 0 && (requests >= limits.maxRequests || bytes + size > limits.maxBytes)) throw new QueueFullError(1);
+      if (requests > 0 && (requests >= limits.maxRequests || bytes + size > limits.maxBytes))
+        throw new QueueFullError(1);
       requests++;
       bytes += size;
       try {

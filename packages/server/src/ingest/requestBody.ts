@@ -18,15 +18,30 @@ export async function decodeBody(body: Buffer, encoding: string | undefined, max
     return body;
   }
   const inflateWith =
-    enc === 'gzip' || enc === 'x-gzip' ? gunzipAsync : enc === 'deflate' ? inflateAsync : enc === 'br' ? brotliAsync : null;
+    enc === 'gzip' || enc === 'x-gzip'
+      ? gunzipAsync
+      : enc === 'deflate'
+        ? inflateAsync
+        : enc === 'br'
+          ? brotliAsync
+          : null;
   if (!inflateWith) {
-    throw new AppError('invalid_input', 'unsupported_encoding', `Content-Encoding ${JSON.stringify(enc)} is not supported (use gzip, deflate or br)`);
+    throw new AppError(
+      'invalid_input',
+      'unsupported_encoding',
+      `Content-Encoding ${JSON.stringify(enc)} is not supported (use gzip, deflate or br)`,
+    );
   }
   try {
     return await inflateWith(body, { maxOutputLength: maxBytes });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw tooLarge(maxBytes);
-    throw new AppError('invalid_input', 'bad_compression', `cannot decompress the ${enc} body: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError)
+      throw tooLarge(maxBytes);
+    throw new AppError(
+      'invalid_input',
+      'bad_compression',
+      `cannot decompress the ${enc} body: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -38,7 +53,8 @@ export type BodyFormat = 'protobuf' | 'json';
 
 export function bodyFormat(contentType: string | undefined): BodyFormat {
   const ct = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  if (ct === 'application/x-protobuf' || ct === 'application/protobuf' || ct === 'application/vnd.google.protobuf') return 'protobuf';
+  if (ct === 'application/x-protobuf' || ct === 'application/protobuf' || ct === 'application/vnd.google.protobuf')
+    return 'protobuf';
   if (ct === 'application/json') return 'json';
   throw new AppError(
     'invalid_input',
@@ -50,7 +66,8 @@ export function bodyFormat(contentType: string | undefined): BodyFormat {
 /** JSON.parse with a clear 400 instead of a SyntaxError, and a depth cap against stack abuse. */
 export function parseJsonBody(buf: Buffer): unknown {
   const text = buf.toString('utf8');
-  if (jsonNestingDepth(text) > 64) throw new AppError('invalid_input', 'json_too_deep', 'JSON body is nested deeper than 64 levels');
+  if (jsonNestingDepth(text) > 64)
+    throw new AppError('invalid_input', 'json_too_deep', 'JSON body is nested deeper than 64 levels');
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -1,7 +1,15 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelResponse, MetricsListResponse, MonitorResponse, TableResponse, WebhookMessage, type Alert, type AlertListResponse } from '@lantern/shared';
+import {
+  ChannelResponse,
+  MetricsListResponse,
+  MonitorResponse,
+  TableResponse,
+  WebhookMessage,
+  type Alert,
+  type AlertListResponse,
+} from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, signIn } from '../../../../e2e/harness';
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { createTestLogger, createTestTracer } from '../../../../e2e/otlpClients';
@@ -38,12 +46,21 @@ interface Sent {
  * event. Sent with the real SDK and OTLP/HTTP protobuf exporter; resolves once acknowledged.
  */
 async function sendSpans(fromMin: number, toMin: number, n: number, durationMs: (i: number) => number): Promise<Sent> {
-  const t = createTestTracer('http-proto', { httpUrl: server.baseUrl, grpcUrl: '', dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`, serviceName: 'shop' });
+  const t = createTestTracer('http-proto', {
+    httpUrl: server.baseUrl,
+    grpcUrl: '',
+    dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+    serviceName: 'shop',
+  });
   const sent: Sent = { ok: 0, error: 0, events: 0, durationsMs: [] };
   for (let m = fromMin; m < toMin; m++) {
     for (let i = 0; i < n; i++) {
       const start = minute(m).getTime() + 1000 + i * 100;
-      const span = t.tracer.startSpan('POST /checkout', { kind: SpanKind.SERVER, startTime: new Date(start), attributes: { 'http.request.method': 'POST', 'http.route': '/checkout' } });
+      const span = t.tracer.startSpan('POST /checkout', {
+        kind: SpanKind.SERVER,
+        startTime: new Date(start),
+        attributes: { 'http.request.method': 'POST', 'http.route': '/checkout' },
+      });
       if (i % 2 === 0) {
         span.addEvent('cache.miss', { key: `cart:${i}` }, new Date(start + 1));
         sent.events++;
@@ -69,8 +86,15 @@ async function api<T = unknown>(path: string): Promise<{ status: number; body: T
   return { status: res.status, body: (await res.json()) as T };
 }
 
-function table(query: string, fromMin: number, toMin: number, metrics: Record<string, string> = { spans: 'lantern.tracing.spans' }) {
-  const m = Object.entries(metrics).map(([alias, name]) => `metric=${encodeURIComponent(name)}&alias=${alias}`).join('&');
+function table(
+  query: string,
+  fromMin: number,
+  toMin: number,
+  metrics: Record<string, string> = { spans: 'lantern.tracing.spans' },
+) {
+  const m = Object.entries(metrics)
+    .map(([alias, name]) => `metric=${encodeURIComponent(name)}&alias=${alias}`)
+    .join('&');
   const range = `time_gte=${minute(fromMin).toISOString()}&time_lt=${minute(toMin).toISOString()}`;
   return api(`/api/v1/metrics/1/table?${range}&${m}&query=${encodeURIComponent(query)}`).then((r) => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -87,10 +111,27 @@ const p = (q: number, xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(x
 
 /** Log records with the logs SDK in minute `min`: `warn` WARN records and `error` ERROR ones. */
 async function sendLogs(min: number, warn: number, error: number): Promise<void> {
-  const t = createTestLogger('http-proto', { httpUrl: server.baseUrl, grpcUrl: '', dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`, serviceName: 'shop' });
+  const t = createTestLogger('http-proto', {
+    httpUrl: server.baseUrl,
+    grpcUrl: '',
+    dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+    serviceName: 'shop',
+  });
   const time = minute(min).getTime() + 5000;
-  for (let i = 0; i < warn; i++) t.logger.emit({ timestamp: time + i, severityNumber: SeverityNumber.WARN, severityText: 'WARN', body: `stock low for sku ${i}` });
-  for (let i = 0; i < error; i++) t.logger.emit({ timestamp: time + i, severityNumber: SeverityNumber.ERROR, severityText: 'ERROR', body: `payment gateway timeout after ${i} ms` });
+  for (let i = 0; i < warn; i++)
+    t.logger.emit({
+      timestamp: time + i,
+      severityNumber: SeverityNumber.WARN,
+      severityText: 'WARN',
+      body: `stock low for sku ${i}`,
+    });
+  for (let i = 0; i < error; i++)
+    t.logger.emit({
+      timestamp: time + i,
+      severityNumber: SeverityNumber.ERROR,
+      severityText: 'ERROR',
+      body: `payment gateway timeout after ${i} ms`,
+    });
   await t.shutdown();
   expect(t.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);
 }
@@ -118,11 +159,22 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
   it('are listed with their attribute keys, and their attributes have values', async () => {
     const list = MetricsListResponse.parse((await api('/api/v1/metrics/1')).body);
     const byName = Object.fromEntries(list.metrics.map((m) => [m.name, m]));
-    expect(byName['lantern.tracing.spans']).toMatchObject({ instrument: 'histogram', unit: 'microseconds', attrKeys: ['.system', '.group_id', 'service.name', 'host.name', '.status_code'] });
-    expect(byName['lantern.tracing.events']).toMatchObject({ instrument: 'counter', attrKeys: ['.system', '.group_id', '.name', 'host.name', 'log.severity'] });
+    expect(byName['lantern.tracing.spans']).toMatchObject({
+      instrument: 'histogram',
+      unit: 'microseconds',
+      attrKeys: ['.system', '.group_id', 'service.name', 'host.name', '.status_code'],
+    });
+    expect(byName['lantern.tracing.events']).toMatchObject({
+      instrument: 'counter',
+      attrKeys: ['.system', '.group_id', '.name', 'host.name', 'log.severity'],
+    });
     const range = `time_gte=${minute(-10).toISOString()}&time_lt=${minute(0).toISOString()}`;
     const values = async (metric: string, key: string) =>
-      (await api<{ items: { value: string }[] }>(`/api/v1/metrics/1/attr-values?${range}&metric=${metric}&attr_key=${encodeURIComponent(key)}`)).body.items.map((i) => i.value);
+      (
+        await api<{ items: { value: string }[] }>(
+          `/api/v1/metrics/1/attr-values?${range}&metric=${metric}&attr_key=${encodeURIComponent(key)}`,
+        )
+      ).body.items.map((i) => i.value);
     // An OTLP span with no status set is `unset` (not `ok`).
     expect(await values('lantern.tracing.spans', '.status_code')).toEqual(['error', 'unset']);
     expect(await values('lantern.tracing.spans', 'service.name')).toEqual(['shop']);
@@ -132,8 +184,15 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
 
   it('count per status equals the spans sent, per_min and error rate too', async () => {
     const byStatus = await table('count($spans) as n | group by .status_code', -10, -3);
-    expect(Object.fromEntries(byStatus.items.map((r) => [r['.status_code'], r.n]))).toEqual({ unset: normal.ok, error: normal.error });
-    const rate = await table('count($spans{.status_code="error"}) / count($spans) as err_rate | per_min(count($spans)) as rpm', -10, -3);
+    expect(Object.fromEntries(byStatus.items.map((r) => [r['.status_code'], r.n]))).toEqual({
+      unset: normal.ok,
+      error: normal.error,
+    });
+    const rate = await table(
+      'count($spans{.status_code="error"}) / count($spans) as err_rate | per_min(count($spans)) as rpm',
+      -10,
+      -3,
+    );
     expect(rate.items).toHaveLength(1);
     expect(rate.items[0].err_rate).toBeCloseTo(normal.error / (normal.ok + normal.error), 6);
     expect(rate.items[0].rpm).toBeCloseTo(20, 6);
@@ -143,7 +202,10 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
     const t = await table('p50($spans) as p50 | p90($spans) as p90 | avg($spans) as avg | max($spans) as max', -10, -3);
     const [row] = t.items;
     const us = normal.durationsMs.map((d) => d * 1000);
-    for (const [name, want] of [['p50', median(us)], ['p90', p(0.9, us)]] as const) {
+    for (const [name, want] of [
+      ['p50', median(us)],
+      ['p90', p(0.9, us)],
+    ] as const) {
       const got = row[name] as number;
       expect(got / want, `${name}: ${got} vs ${want}`).toBeLessThan(BUCKET);
       expect(want / got, `${name}: ${got} vs ${want}`).toBeLessThan(BUCKET);
@@ -156,7 +218,9 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
     const t = await table('sum($events) as n | group by .name', -10, -3, { events: 'lantern.tracing.events' });
     const byName = Object.fromEntries(t.items.map((r) => [r['.name'], r.n]));
     expect(byName).toEqual({ 'cache.miss': normal.events - normal.error, exception: normal.error, log: 5 });
-    const logs = await table('sum($events{.name="log"}) as n | group by log.severity', -10, -3, { events: 'lantern.tracing.events' });
+    const logs = await table('sum($events{.name="log"}) as n | group by log.severity', -10, -3, {
+      events: 'lantern.tracing.events',
+    });
     expect(Object.fromEntries(logs.items.map((r) => [r['log.severity'], r.n]))).toEqual({ WARN: 3, ERROR: 2 });
   });
 
@@ -179,22 +243,40 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
       const t = await table(`${q} | ${where}`, -10, -3);
       expect(t.items, q).toHaveLength(1);
       const got = t.items[0][t.columns[0].name] as number;
-      expect(Math.max(got / want, want / got), `${q}: ${got} vs ${want}`).toBeLessThan(q.startsWith('p') ? BUCKET : 1.000001);
+      expect(Math.max(got / want, want / got), `${q}: ${got} vs ${want}`).toBeLessThan(
+        q.startsWith('p') ? BUCKET : 1.000001,
+      );
     }
-    const eventGroups = await table('sum($events) as n | group by .group_id | group by .name', -10, -3, { events: 'lantern.tracing.events' });
+    const eventGroups = await table('sum($events) as n | group by .group_id | group by .name', -10, -3, {
+      events: 'lantern.tracing.events',
+    });
     const misses = eventGroups.items.find((r) => r['.name'] === 'cache.miss')!;
-    const events = await table(`per_min($events) | where .group_id = ${misses['.group_id']}`, -10, -3, { events: 'lantern.tracing.events' });
+    const events = await table(`per_min($events) | where .group_id = ${misses['.group_id']}`, -10, -3, {
+      events: 'lantern.tracing.events',
+    });
     expect(events.items[0][events.columns[0].name]).toBeCloseTo((normal.events - normal.error) / minutes, 6);
   });
 });
 
 describe('the Services dashboard', () => {
   it('is installed once spans arrive, and every query of it answers with data', async () => {
-    type Dash = { id: string; templateId: string; name: string; tableMetrics: { name: string; alias: string }[]; tableQuery: string };
-    type Item = { type: string; name: string; params: { metrics?: { name: string; alias: string }[]; metric?: string; query: string } };
+    type Dash = {
+      id: string;
+      templateId: string;
+      name: string;
+      tableMetrics: { name: string; alias: string }[];
+      tableQuery: string;
+    };
+    type Item = {
+      type: string;
+      name: string;
+      params: { metrics?: { name: string; alias: string }[]; metric?: string; query: string };
+    };
     let dash: Dash | undefined;
     for (const until = Date.now() + 15_000; !dash && Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
-      dash = (await api<{ dashboards: Dash[] }>('/api/v1/metrics/1/dashboards')).body.dashboards.find((d) => d.templateId === 'lantern.tracing.services');
+      dash = (await api<{ dashboards: Dash[] }>('/api/v1/metrics/1/dashboards')).body.dashboards.find(
+        (d) => d.templateId === 'lantern.tracing.services',
+      );
     }
     expect(dash?.name).toBe('Services');
     const metricsOf = (ms: { name: string; alias: string }[]) => Object.fromEntries(ms.map((m) => [m.alias, m.name]));
@@ -206,21 +288,38 @@ describe('the Services dashboard', () => {
 
     const { grid } = (await api<{ grid: Item[] }>(`/api/v1/metrics/1/dashboards/${dash!.id}`)).body;
     expect(grid.map((c) => c.name)).toEqual([
-      'Requests per minute', 'Errors per minute', 'Error rate', 'Latency percentiles', 'p99 latency per service', 'Latency heatmap', 'Slowest operations', 'Requests per minute per operation',
+      'Requests per minute',
+      'Errors per minute',
+      'Error rate',
+      'Latency percentiles',
+      'p99 latency per service',
+      'Latency heatmap',
+      'Slowest operations',
+      'Requests per minute per operation',
     ]);
     for (const item of grid.filter((c) => c.type !== 'heatmap')) {
       const t = await table(item.params.query, -10, -3, metricsOf(item.params.metrics!));
       expect(t.items.length, item.name).toBeGreaterThan(0);
-      for (const row of t.items) for (const c of t.columns.filter((c) => !c.isGroup)) expect(Number.isFinite(row[c.name]), `${item.name}: ${c.name}`).toBe(true);
+      for (const row of t.items)
+        for (const c of t.columns.filter((c) => !c.isGroup))
+          expect(Number.isFinite(row[c.name]), `${item.name}: ${c.name}`).toBe(true);
     }
   });
 });
 
 describe('a latency monitor over lantern.tracing.spans', () => {
-  const monitorOf = async (id: string) => MonitorResponse.parse((await server.call('GET', `/monitors/${id}`)).body).monitor;
+  const monitorOf = async (id: string) =>
+    MonitorResponse.parse((await server.call('GET', `/monitors/${id}`)).body).monitor;
 
   it('fires to a webhook when p90 crosses the threshold, and resolves when the spans get fast again', async () => {
-    const hook = ChannelResponse.parse((await server.call('POST', '/notification-channels/webhook', { name: 'hook', params: { url: `${receiver.url}/webhook` } })).body).channel;
+    const hook = ChannelResponse.parse(
+      (
+        await server.call('POST', '/notification-channels/webhook', {
+          name: 'hook',
+          params: { url: `${receiver.url}/webhook` },
+        })
+      ).body,
+    ).channel;
     const created = await server.call('POST', '/monitors/metric', {
       name: 'Checkout latency',
       channelIds: [hook.id],
@@ -242,9 +341,16 @@ describe('a latency monitor over lantern.tracing.spans', () => {
     const alerts = (await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${monitorId}`)).body.alerts;
     expect(alerts).toHaveLength(1);
     const alert: Alert = alerts[0];
-    expect(alert).toMatchObject({ type: 'metric', state: 'open', attrs: { 'service.name': 'shop' }, createdAt: minute(-3).toISOString() });
+    expect(alert).toMatchObject({
+      type: 'metric',
+      state: 'open',
+      attrs: { 'service.name': 'shop' },
+      createdAt: minute(-3).toISOString(),
+    });
     expect((alert.params as { outlier: number }).outlier).toBeGreaterThan(500_000);
-    expect(receiver.on('/webhook').map((r) => WebhookMessage.parse(r.body))).toMatchObject([{ eventName: 'created', alert: { id: String(alert.id), state: 'open' } }]);
+    expect(receiver.on('/webhook').map((r) => WebhookMessage.parse(r.body))).toMatchObject([
+      { eventName: 'created', alert: { id: String(alert.id), state: 'open' } },
+    ]);
     expect(await monitorOf(monitorId)).toMatchObject({ state: 'firing' });
 
     // Fast again from minute 0: closed once in bounds for forDuration + 5 minutes.
@@ -255,7 +361,10 @@ describe('a latency monitor over lantern.tracing.spans', () => {
     clock.now = at(8);
     await server.lantern.alerting.scheduler.tick();
     expect((await server.call<{ alert: Alert }>('GET', `/alerts/${alert.id}`)).body.alert.state).toBe('closed');
-    expect(receiver.on('/webhook').map((r) => WebhookMessage.parse(r.body).eventName)).toEqual(['created', 'state-changed']);
+    expect(receiver.on('/webhook').map((r) => WebhookMessage.parse(r.body).eventName)).toEqual([
+      'created',
+      'state-changed',
+    ]);
     expect(WebhookMessage.parse(receiver.on('/webhook').at(-1)!.body)).toMatchObject({ alert: { state: 'closed' } });
     expect(await monitorOf(monitorId)).toMatchObject({ state: 'active', alertOpenCount: 0 });
   });

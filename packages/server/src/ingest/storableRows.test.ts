@@ -3,7 +3,19 @@ import { MAX_DURATION_NS, MAX_TIME_NS, MIN_TIME_NS, storable } from './storableR
 import type { SpanRow } from './spanRow';
 
 const row = (timeNs: bigint, durationNs = 1000): SpanRow =>
-  ({ timeNs, durationNs, name: '', eventName: '', displayName: '', statusMessage: '', system: '', type: '', attrs: {}, events: [], links: [] }) as unknown as SpanRow;
+  ({
+    timeNs,
+    durationNs,
+    name: '',
+    eventName: '',
+    displayName: '',
+    statusMessage: '',
+    system: '',
+    type: '',
+    attrs: {},
+    events: [],
+    links: [],
+  }) as unknown as SpanRow;
 
 describe('storable', () => {
   it('keeps rows within the bounds untouched', () => {

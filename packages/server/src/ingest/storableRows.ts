@@ -22,19 +22,28 @@ export function storable(p: Produced): Produced {
   return {
     rows: p.rows.filter(rowFits),
     rejected: p.rejected + bad,
-    rejectedMessage: p.rejectedMessage || `${bad} row(s) dropped: time before 2001-09-09 or after 2200-01-01, or duration over 100 years`,
+    rejectedMessage:
+      p.rejectedMessage ||
+      `${bad} row(s) dropped: time before 2001-09-09 or after 2200-01-01, or duration over 100 years`,
   };
 }
 
 function rowFits(r: SpanRow): boolean {
-  return r.timeNs >= MIN_TIME_NS && r.timeNs < MAX_TIME_NS && Number.isFinite(r.durationNs) && r.durationNs >= 0 && r.durationNs <= MAX_DURATION_NS;
+  return (
+    r.timeNs >= MIN_TIME_NS &&
+    r.timeNs < MAX_TIME_NS &&
+    Number.isFinite(r.durationNs) &&
+    r.durationNs >= 0 &&
+    r.durationNs <= MAX_DURATION_NS
+  );
 }
 
 interface WellFormed {
   isWellFormed(): boolean;
   toWellFormed(): string;
 }
-const wf = (s: string): string => ((s as unknown as WellFormed).isWellFormed() ? s : (s as unknown as WellFormed).toWellFormed());
+const wf = (s: string): string =>
+  (s as unknown as WellFormed).isWellFormed() ? s : (s as unknown as WellFormed).toWellFormed();
 
 /**
  * Lone UTF-16 surrogates (from JSON `"\ud800"` or invalid UTF-8 in protobuf strings) cannot be

@@ -27,7 +27,12 @@ export interface StoredRow {
 
 /** Every row of spans_index, oldest first. Call once per process (chDB binds one data directory). */
 export async function readStoredRows(dataDir: string): Promise<StoredRow[]> {
-  const store = openChdbStore({ path: join(dataDir, 'ch'), ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2 * 1024 ** 3, maxThreads: 2 });
+  const store = openChdbStore({
+    path: join(dataDir, 'ch'),
+    ttl: { spansDays: 30, metricsDays: 90 },
+    maxMemoryUsage: 2 * 1024 ** 3,
+    maxThreads: 2,
+  });
   try {
     const rows = await store.query<Omit<StoredRow, 'attrs'> & { attr_keys: string[]; attr_values: string[] }>(sql`
       SELECT project_id, system, group_id, replaceAll(toString(trace_id), '-', '') AS trace_id, id, parent_id, event_name,
@@ -43,4 +48,3 @@ export async function readStoredRows(dataDir: string): Promise<StoredRow[]> {
     await store.close();
   }
 }
-

@@ -25,11 +25,38 @@ async function sendTrace(transport: Transport, service: string): Promise<string>
     serviceName: service,
   });
   // Parents are passed explicitly: no global context manager is registered in tests.
-  const root = t.tracer.startSpan('GET /users/:id', { kind: SpanKind.SERVER, attributes: { 'http.request.method': 'GET', 'http.route': '/users/:id', 'url.path': '/users/42', 'http.response.status_code': 200 } });
+  const root = t.tracer.startSpan('GET /users/:id', {
+    kind: SpanKind.SERVER,
+    attributes: {
+      'http.request.method': 'GET',
+      'http.route': '/users/:id',
+      'url.path': '/users/42',
+      'http.response.status_code': 200,
+    },
+  });
   const inRoot = trace.setSpan(context.active(), root);
-  const db = t.tracer.startSpan('SELECT users', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': 'SELECT * FROM users WHERE id = $1', 'db.operation': 'SELECT', 'db.sql.table': 'users' } }, inRoot);
+  const db = t.tracer.startSpan(
+    'SELECT users',
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'db.system': 'postgresql',
+        'db.statement': 'SELECT * FROM users WHERE id = $1',
+        'db.operation': 'SELECT',
+        'db.sql.table': 'users',
+      },
+    },
+    inRoot,
+  );
   db.end();
-  const http = t.tracer.startSpan('GET', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'GET', 'server.address': 'billing', 'url.full': 'http://billing/invoices' } }, inRoot);
+  const http = t.tracer.startSpan(
+    'GET',
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': 'GET', 'server.address': 'billing', 'url.full': 'http://billing/invoices' },
+    },
+    inRoot,
+  );
   http.recordException(new Error('connection reset'));
   http.setStatus({ code: SpanStatusCode.ERROR, message: 'connection reset' });
   http.end();
@@ -97,14 +124,33 @@ describe('bad input and isolation', () => {
     fetch(`${server.lantern.baseUrl}/v1/traces`, { method: 'POST', body, headers });
   const oneSpanJson = (traceId: string) =>
     JSON.stringify({
-      resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'iso' } }] }, scopeSpans: [{ spans: [
-        { traceId, spanId: '1111111111111111', name: 'isolated', kind: 2, startTimeUnixNano: String(Date.now() * 1e6), endTimeUnixNano: String(Date.now() * 1e6 + 1e6) },
-      ] }] }],
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'iso' } }] },
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId,
+                  spanId: '1111111111111111',
+                  name: 'isolated',
+                  kind: 2,
+                  startTimeUnixNano: String(Date.now() * 1e6),
+                  endTimeUnixNano: String(Date.now() * 1e6 + 1e6),
+                },
+              ],
+            },
+          ],
+        },
+      ],
     });
 
   it('answers an unknown token with 401 and stores nothing', async () => {
     const traceId = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1';
-    const res = await post(oneSpanJson(traceId), { 'content-type': 'application/json', 'lantern-dsn': `http://wrong_token_123@127.0.0.1:${server.lantern.httpPort}/1` });
+    const res = await post(oneSpanJson(traceId), {
+      'content-type': 'application/json',
+      'lantern-dsn': `http://wrong_token_123@127.0.0.1:${server.lantern.httpPort}/1`,
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'unknown_token' });
     const missing = await post(oneSpanJson(traceId), { 'content-type': 'application/json' });
@@ -129,20 +175,29 @@ describe('bad input and isolation', () => {
 
   it('writes with a project 1 token into project 1 only', async () => {
     const traceId = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2';
-    const res = await post(oneSpanJson(traceId), { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` });
+    const res = await post(oneSpanJson(traceId), {
+      'content-type': 'application/json',
+      authorization: `Bearer ${PROJECT1_TOKEN}`,
+    });
     expect(res.status).toBe(200);
     expect((await getTrace(traceId, 1)).status).toBe(200);
     expect((await getTrace(traceId, 2)).status).toBe(404);
   });
 
   it('refuses a DSN whose project id does not match its token', async () => {
-    const res = await post(oneSpanJson('cccccccccccccccccccccccccccccc03'), { 'content-type': 'application/json', 'uptrace-dsn': `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/2` });
+    const res = await post(oneSpanJson('cccccccccccccccccccccccccccccc03'), {
+      'content-type': 'application/json',
+      'uptrace-dsn': `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/2`,
+    });
     expect(res.status).toBe(401);
   });
 
   it('answers malformed protobuf, bad JSON, bad gzip and oversize bodies with 4xx and keeps serving', async () => {
     const auth = { 'lantern-dsn': server.dsn };
-    const garbage = await post(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), { ...auth, 'content-type': 'application/x-protobuf' });
+    const garbage = await post(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), {
+      ...auth,
+      'content-type': 'application/x-protobuf',
+    });
     expect(garbage.status).toBe(400);
     expect(await garbage.json()).toMatchObject({ code: 'invalid_otlp' });
 
@@ -150,7 +205,11 @@ describe('bad input and isolation', () => {
     expect(badJson.status).toBe(400);
     expect(await badJson.json()).toMatchObject({ code: 'invalid_json' });
 
-    const badGzip = await post(Buffer.from('not gzip at all'), { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const badGzip = await post(Buffer.from('not gzip at all'), {
+      ...auth,
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
     expect(badGzip.status).toBe(400);
     expect(await badGzip.json()).toMatchObject({ code: 'bad_compression' });
 
@@ -163,7 +222,11 @@ describe('bad input and isolation', () => {
     const wrongType = await post('hello', { ...auth, 'content-type': 'text/plain' });
     expect(wrongType.status).toBe(400);
 
-    const gz = await post(gzipSync(oneSpanJson('dddddddddddddddddddddddddddddd04')), { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const gz = await post(gzipSync(oneSpanJson('dddddddddddddddddddddddddddddd04')), {
+      ...auth,
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
     expect(gz.status).toBe(200);
     expect((await getTrace('dddddddddddddddddddddddddddddd04')).status).toBe(200);
   });

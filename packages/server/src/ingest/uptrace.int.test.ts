@@ -35,19 +35,28 @@ describe('@uptrace/node', () => {
     const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
     process.env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT = `${lantern.baseUrl}/v1/logs`;
     process.env.OTEL_EXPORTER_OTLP_LOGS_HEADERS = `uptrace-dsn=${PROJECT1_TOKEN}`;
-    const sdk = configureOpentelemetry({ dsn, serviceName: 'uptrace-app', serviceVersion: '1.0.0', instrumentations: [] });
+    const sdk = configureOpentelemetry({
+      dsn,
+      serviceName: 'uptrace-app',
+      serviceVersion: '1.0.0',
+      instrumentations: [],
+    });
     sdk.start();
     const tracer = trace.getTracer('uptrace-test');
     const logger = logs.getLogger('uptrace-test');
-    const traceId = tracer.startActiveSpan('checkout', { attributes: { 'http.route': '/checkout', 'http.method': 'POST' } }, (span) => {
-      logger.emit({ severityNumber: SeverityNumber.INFO, severityText: 'INFO', body: 'order 1234 placed' });
-      tracer.startActiveSpan('charge card', (child) => {
-        sdk.reportException(new Error('payment gateway down'));
-        child.end();
-      });
-      span.end();
-      return span.spanContext().traceId;
-    });
+    const traceId = tracer.startActiveSpan(
+      'checkout',
+      { attributes: { 'http.route': '/checkout', 'http.method': 'POST' } },
+      (span) => {
+        logger.emit({ severityNumber: SeverityNumber.INFO, severityText: 'INFO', body: 'order 1234 placed' });
+        tracer.startActiveSpan('charge card', (child) => {
+          sdk.reportException(new Error('payment gateway down'));
+          child.end();
+        });
+        span.end();
+        return span.spanContext().traceId;
+      },
+    );
     logger.emit({ severityNumber: SeverityNumber.ERROR, body: 'nightly export failed' });
     await sdk.shutdown();
 
@@ -63,7 +72,15 @@ describe('@uptrace/node', () => {
     await lantern.stop();
     const rows = (await readStoredRows(lantern.dataDir)).filter((r) => r.service_name === 'uptrace-app');
     const exception = rows.find((r) => r.event_name === 'exception');
-    expect(exception).toMatchObject({ system: 'log:error', exception_type: 'Error', exception_message: 'payment gateway down', trace_id: traceId });
-    expect(rows.find((r) => r.log_message === 'nightly export failed')).toMatchObject({ system: 'log:error', standalone: true });
+    expect(exception).toMatchObject({
+      system: 'log:error',
+      exception_type: 'Error',
+      exception_message: 'payment gateway down',
+      trace_id: traceId,
+    });
+    expect(rows.find((r) => r.log_message === 'nightly export failed')).toMatchObject({
+      system: 'log:error',
+      standalone: true,
+    });
   });
 });

@@ -7,7 +7,9 @@ const OPTS = { projectId: 1, groupByEnv: false, groupFuncsByService: false };
 
 describe('parseVectorBody', () => {
   it('reads one object per line, skipping blank lines and counting bad ones', () => {
-    const batch = parseVectorBody('{"message":"a"}\n\n{"message":"b"}\r\nnot json\n[1,2]\n' + '['.repeat(100) + ']'.repeat(100) + '\n');
+    const batch = parseVectorBody(
+      '{"message":"a"}\n\n{"message":"b"}\r\nnot json\n[1,2]\n' + '['.repeat(100) + ']'.repeat(100) + '\n',
+    );
     expect(batch.events).toEqual([{ message: 'a' }, { message: 'b' }]);
     expect(batch.rejected).toBe(3);
     expect(batch.rejectedMessage).toMatch(/^line 4: not valid JSON/);
@@ -17,11 +19,27 @@ describe('parseVectorBody', () => {
 describe('normalizeVector', () => {
   it('turns a Vector event into a log row', () => {
     const [row] = normalizeVector(
-      [{ message: 'GET /users 200 in 12ms', timestamp: '2023-11-14T22:13:20.123456789Z', host: 'web-1', source_type: 'file', service: 'nginx', level: 'warning', kubernetes: { pod_name: 'web-1-abc' } }],
+      [
+        {
+          message: 'GET /users 200 in 12ms',
+          timestamp: '2023-11-14T22:13:20.123456789Z',
+          host: 'web-1',
+          source_type: 'file',
+          service: 'nginx',
+          level: 'warning',
+          kubernetes: { pod_name: 'web-1-abc' },
+        },
+      ],
       OPTS,
       NOW,
     );
-    expect(row).toMatchObject({ system: 'log:warn', eventName: 'log', standalone: true, timeNs: 1700000000123456789n, displayName: 'WARN GET /users 200 in 12ms' });
+    expect(row).toMatchObject({
+      system: 'log:warn',
+      eventName: 'log',
+      standalone: true,
+      timeNs: 1700000000123456789n,
+      displayName: 'WARN GET /users 200 in 12ms',
+    });
     expect(row.attrs).toMatchObject({
       'log.message': 'GET /users 200 in 12ms',
       'telemetry.sdk.name': 'vector',
@@ -43,8 +61,16 @@ describe('normalizeVector', () => {
   });
 
   it('ties a line with trace_id/span_id to its trace', () => {
-    const [row] = normalizeVector([{ message: 'x', trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' }], OPTS, NOW);
-    expect(row).toMatchObject({ traceId: '0af7651916cd43dd8448eb211c80319c', parentId: 0xb7ad6b7169203331n, standalone: false });
+    const [row] = normalizeVector(
+      [{ message: 'x', trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' }],
+      OPTS,
+      NOW,
+    );
+    expect(row).toMatchObject({
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      parentId: 0xb7ad6b7169203331n,
+      standalone: false,
+    });
   });
 });
 

@@ -68,7 +68,13 @@ describe('zipkinToOtlp', () => {
   });
 
   it('accepts string timestamps and a missing timestamp (receive time)', () => {
-    const req = zipkinToOtlp([{ ...SPAN, timestamp: '1700000000000001', duration: '5' }, { ...SPAN, timestamp: undefined, duration: undefined }], NOW);
+    const req = zipkinToOtlp(
+      [
+        { ...SPAN, timestamp: '1700000000000001', duration: '5' },
+        { ...SPAN, timestamp: undefined, duration: undefined },
+      ],
+      NOW,
+    );
     const [a, b] = req.resourceSpans[0].scopeSpans[0].spans;
     expect([a.startTimeUnixNano, a.endTimeUnixNano]).toEqual([1700000000000001000n, 1700000000000006000n]);
     expect([b.startTimeUnixNano, b.endTimeUnixNano]).toEqual([NOW, NOW]);

@@ -1,4 +1,11 @@
-import { OtlpDecodeError, OtlpSpanKind, OtlpStatusCode, type OtlpKeyValue, type OtlpSpan, type OtlpTracesRequest } from './otlp';
+import {
+  OtlpDecodeError,
+  OtlpSpanKind,
+  OtlpStatusCode,
+  type OtlpKeyValue,
+  type OtlpSpan,
+  type OtlpTracesRequest,
+} from './otlp';
 
 /**
  * Zipkin JSON v2 (`POST /api/v2/spans`, a JSON array of spans) → the OTLP trace shape, so Zipkin
@@ -26,13 +33,20 @@ export function zipkinToOtlp(body: unknown, receivedNs: bigint): OtlpTracesReque
     }
   });
   return {
-    resourceSpans: spans.length ? [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: '', version: '', attributes: [] }, spans }] }] : [],
+    resourceSpans: spans.length
+      ? [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: '', version: '', attributes: [] }, spans }] }]
+      : [],
     rejected,
     rejectedMessage,
   };
 }
 
-const KINDS: Record<string, number> = { SERVER: OtlpSpanKind.SERVER, CLIENT: OtlpSpanKind.CLIENT, PRODUCER: OtlpSpanKind.PRODUCER, CONSUMER: OtlpSpanKind.CONSUMER };
+const KINDS: Record<string, number> = {
+  SERVER: OtlpSpanKind.SERVER,
+  CLIENT: OtlpSpanKind.CLIENT,
+  PRODUCER: OtlpSpanKind.PRODUCER,
+  CONSUMER: OtlpSpanKind.CONSUMER,
+};
 const HEX_RE = /^[0-9a-fA-F]+$/;
 
 function zipkinSpan(raw: unknown, receivedNs: bigint): OtlpSpan {
@@ -40,7 +54,8 @@ function zipkinSpan(raw: unknown, receivedNs: bigint): OtlpSpan {
   if (!s) throw new OtlpDecodeError('expected a span object');
   const traceId = zipkinId(s.traceId, 'traceId', true);
   const spanId = zipkinId(s.id, 'id', false);
-  const parentSpanId = s.parentId === undefined || s.parentId === null || s.parentId === '' ? '' : zipkinId(s.parentId, 'parentId', false);
+  const parentSpanId =
+    s.parentId === undefined || s.parentId === null || s.parentId === '' ? '' : zipkinId(s.parentId, 'parentId', false);
   const startNs = micros(s.timestamp, 'timestamp') * 1000n || receivedNs;
   const durationNs = micros(s.duration, 'duration') * 1000n;
 
@@ -79,13 +94,23 @@ function zipkinSpan(raw: unknown, receivedNs: bigint): OtlpSpan {
     kind: KINDS[str(s.kind, 'kind').toUpperCase()] ?? OtlpSpanKind.INTERNAL,
     startTimeUnixNano: startNs,
     endTimeUnixNano: startNs + durationNs,
-    attributes: [...attrs].map(([key, v]): OtlpKeyValue => ({ key, value: typeof v === 'number' ? { intValue: Math.trunc(v) } : { stringValue: v } })),
+    attributes: [...attrs].map(([key, v]): OtlpKeyValue => ({
+      key,
+      value: typeof v === 'number' ? { intValue: Math.trunc(v) } : { stringValue: v },
+    })),
     events: annotations.map((a, i) => {
       const ann = obj(a, `annotations[${i}]`) ?? {};
-      return { name: str(ann.value, `annotations[${i}].value`), timeUnixNano: micros(ann.timestamp, `annotations[${i}].timestamp`) * 1000n, attributes: [] };
+      return {
+        name: str(ann.value, `annotations[${i}].value`),
+        timeUnixNano: micros(ann.timestamp, `annotations[${i}].timestamp`) * 1000n,
+        attributes: [],
+      };
     }),
     links: [],
-    status: error === undefined ? { code: OtlpStatusCode.UNSET, message: '' } : { code: OtlpStatusCode.ERROR, message: error === 'true' ? '' : String(error) },
+    status:
+      error === undefined
+        ? { code: OtlpStatusCode.UNSET, message: '' }
+        : { code: OtlpStatusCode.ERROR, message: error === 'true' ? '' : String(error) },
   };
 }
 
@@ -98,7 +123,8 @@ function zipkinId(v: unknown, field: string, trace: boolean): string {
   let hex = v.toLowerCase();
   if (trace && hex.length === 16) hex = '0'.repeat(16) + hex;
   const want = trace ? 32 : 16;
-  if (hex.length !== want) throw new OtlpDecodeError(`${field}: expected ${trace ? '16 or 32' : '16'} hex chars, got ${v.length}`);
+  if (hex.length !== want)
+    throw new OtlpDecodeError(`${field}: expected ${trace ? '16 or 32' : '16'} hex chars, got ${v.length}`);
   if (/^0+$/.test(hex)) throw new OtlpDecodeError(`${field}: an all-zero id is invalid`);
   return hex;
 }

@@ -16,7 +16,9 @@ import { readStoredRows, type StoredRow } from './storedRows';
 const server = useLantern();
 
 const getTrace = async (traceId: string) => {
-  const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/traces/${traceId}`, { headers: { cookie: server.cookie } });
+  const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/traces/${traceId}`, {
+    headers: { cookie: server.cookie },
+  });
   return { status: res.status, body: res.status === 200 ? TraceResponse.parse(await res.json()) : null };
 };
 const flatten = (s: Span): Span[] => [s, ...(s.children ?? []).flatMap(flatten)];
@@ -24,17 +26,33 @@ const flatten = (s: Span): Span[] => [s, ...(s.children ?? []).flatMap(flatten)]
 describe('Zipkin v2 spans', () => {
   it('stores spans sent by the OpenTelemetry Zipkin exporter, ids as OTLP reads them', async () => {
     const results: ExportResult[] = [];
-    const exporter = new ZipkinExporter({ url: `${server.lantern.baseUrl}/api/v2/spans`, headers: { 'lantern-dsn': server.dsn } });
+    const exporter = new ZipkinExporter({
+      url: `${server.lantern.baseUrl}/api/v2/spans`,
+      headers: { 'lantern-dsn': server.dsn },
+    });
     const provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ 'service.name': 'zipkin-svc' }),
-      spanProcessors: [new SimpleSpanProcessor({
-        export: (spans: ReadableSpan[], done: (r: ExportResult) => void) => exporter.export(spans, (r) => { results.push(r); done(r); }),
-        shutdown: () => exporter.shutdown(),
-      })],
+      spanProcessors: [
+        new SimpleSpanProcessor({
+          export: (spans: ReadableSpan[], done: (r: ExportResult) => void) =>
+            exporter.export(spans, (r) => {
+              results.push(r);
+              done(r);
+            }),
+          shutdown: () => exporter.shutdown(),
+        }),
+      ],
     });
     const tracer = provider.getTracer('zipkin-test');
-    const root = tracer.startSpan('GET /orders', { kind: SpanKind.SERVER, attributes: { 'http.route': '/orders', 'http.method': 'GET' } });
-    const child = tracer.startSpan('SELECT orders', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'mysql', 'db.statement': 'SELECT * FROM orders' } }, trace.setSpan(context.active(), root));
+    const root = tracer.startSpan('GET /orders', {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.route': '/orders', 'http.method': 'GET' },
+    });
+    const child = tracer.startSpan(
+      'SELECT orders',
+      { kind: SpanKind.CLIENT, attributes: { 'db.system': 'mysql', 'db.statement': 'SELECT * FROM orders' } },
+      trace.setSpan(context.active(), root),
+    );
     child.addEvent('rows fetched');
     child.setStatus({ code: SpanStatusCode.ERROR, message: 'deadlock' });
     child.end();
@@ -45,16 +63,40 @@ describe('Zipkin v2 spans', () => {
     const { status, body } = await getTrace(root.spanContext().traceId);
     expect(status).toBe(200);
     const all = flatten(body!.root);
-    expect(body!.root).toMatchObject({ id: BigInt('0x' + root.spanContext().spanId).toString(), name: 'GET /orders', kind: 'server', system: 'http:zipkin-svc' });
+    expect(body!.root).toMatchObject({
+      id: BigInt('0x' + root.spanContext().spanId).toString(),
+      name: 'GET /orders',
+      kind: 'server',
+      system: 'http:zipkin-svc',
+    });
     const db = all.find((s) => s.name === 'SELECT orders')!;
-    expect(db).toMatchObject({ id: BigInt('0x' + child.spanContext().spanId).toString(), parentId: body!.root.id, system: 'db:mysql', kind: 'client', statusCode: 'error' });
+    expect(db).toMatchObject({
+      id: BigInt('0x' + child.spanContext().spanId).toString(),
+      parentId: body!.root.id,
+      system: 'db:mysql',
+      kind: 'client',
+      statusCode: 'error',
+    });
     expect(db.events?.map((e) => e.name)).toContain('rows fetched');
   });
 
   it('takes the DSN from ?dsn= and Authorization: Bearer, refuses unknown tokens and non-arrays', async () => {
-    const span = (id: string) => [{ traceId: id.repeat(32), id: '1'.repeat(16), name: 'op', timestamp: Date.now() * 1000, duration: 5, localEndpoint: { serviceName: 'q' } }];
+    const span = (id: string) => [
+      {
+        traceId: id.repeat(32),
+        id: '1'.repeat(16),
+        name: 'op',
+        timestamp: Date.now() * 1000,
+        duration: 5,
+        localEndpoint: { serviceName: 'q' },
+      },
+    ];
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${server.lantern.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      fetch(`${server.lantern.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
     expect((await post(`/api/v2/spans?dsn=${encodeURIComponent(server.dsn)}`, span('a'))).status).toBe(202);
     expect((await post('/api/v2/spans', span('b'), { authorization: `Bearer ${server.dsn}` })).status).toBe(202);
     expect((await getTrace('a'.repeat(32))).status).toBe(200);
@@ -66,9 +108,13 @@ describe('Zipkin v2 spans', () => {
     const notArray = await post('/api/v2/spans', { spans: [] }, { 'lantern-dsn': server.dsn });
     expect(notArray.status).toBe(400);
     expect(await notArray.json()).toMatchObject({ code: 'invalid_otlp' });
-    const partial = await post('/api/v2/spans', [...span('d'), { traceId: 'zz', id: '1' }], { 'lantern-dsn': server.dsn });
+    const partial = await post('/api/v2/spans', [...span('d'), { traceId: 'zz', id: '1' }], {
+      'lantern-dsn': server.dsn,
+    });
     expect(partial.status).toBe(202);
-    expect(await partial.json()).toMatchObject({ partialSuccess: { rejectedSpans: '1', errorMessage: expect.stringContaining('spans[1].traceId') } });
+    expect(await partial.json()).toMatchObject({
+      partialSuccess: { rejectedSpans: '1', errorMessage: expect.stringContaining('spans[1].traceId') },
+    });
   });
 });
 
@@ -76,25 +122,50 @@ describe('Vector logs', () => {
   const TRACE = '1234567890abcdef1234567890abcdef';
   const vectorBody = (lines: object[]) => gzipSync(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const send = (body: Buffer, headers: Record<string, string>) =>
-    fetch(`${server.lantern.baseUrl}/api/v1/vector/logs`, { method: 'POST', body, headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', ...headers } });
+    fetch(`${server.lantern.baseUrl}/api/v1/vector/logs`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', ...headers },
+    });
   let stored: StoredRow[] = [];
 
   beforeAll(async () => {
     const now = new Date().toISOString();
     const res = await send(
       vectorBody([
-        { message: 'GET /health 200', timestamp: now, host: 'web-1', source_type: 'file', service: 'vector-svc', level: 'info' },
-        { message: '{"msg":"job failed","job":"export","attempt":3}', timestamp: now, service: 'vector-svc', level: 'error' },
+        {
+          message: 'GET /health 200',
+          timestamp: now,
+          host: 'web-1',
+          source_type: 'file',
+          service: 'vector-svc',
+          level: 'info',
+        },
+        {
+          message: '{"msg":"job failed","job":"export","attempt":3}',
+          timestamp: now,
+          service: 'vector-svc',
+          level: 'error',
+        },
         { message: 'correlated', service: 'vector-svc', trace_id: TRACE, span_id: 'abcdefabcdefabcd' },
       ]),
       { 'uptrace-dsn': server.dsn },
     );
     expect(res.status).toBe(200);
     // The alias path, a bad line (partial success) and refusals.
-    const alias = await fetch(`${server.lantern.baseUrl}/api/v1/vector-logs`, { method: 'POST', body: '{"message":"via alias","service":"vector-svc"}\nnot json\n', headers: { 'content-type': 'application/json', 'uptrace-dsn': server.dsn } });
+    const alias = await fetch(`${server.lantern.baseUrl}/api/v1/vector-logs`, {
+      method: 'POST',
+      body: '{"message":"via alias","service":"vector-svc"}\nnot json\n',
+      headers: { 'content-type': 'application/json', 'uptrace-dsn': server.dsn },
+    });
     expect(alias.status).toBe(200);
-    expect(await alias.json()).toMatchObject({ partialSuccess: { rejectedLogRecords: '1', errorMessage: expect.stringContaining('line 2') } });
-    const wrongType = await send(vectorBody([{ message: 'x' }]), { 'uptrace-dsn': server.dsn, 'content-type': 'text/plain' });
+    expect(await alias.json()).toMatchObject({
+      partialSuccess: { rejectedLogRecords: '1', errorMessage: expect.stringContaining('line 2') },
+    });
+    const wrongType = await send(vectorBody([{ message: 'x' }]), {
+      'uptrace-dsn': server.dsn,
+      'content-type': 'text/plain',
+    });
     expect(wrongType.status).toBe(400);
     expect(((await wrongType.json()) as { message: string }).message).toContain('framing.method = "newline_delimited"');
     const noDsn = await send(vectorBody([{ message: 'refused', service: 'vector-svc' }]), {});
@@ -107,9 +178,25 @@ describe('Vector logs', () => {
   });
 
   it('stores each line as a log row with its fields as attributes', () => {
-    expect(stored.map((r) => r.log_message).sort()).toEqual(['GET /health 200', 'correlated', 'job failed', 'via alias']);
-    expect(stored.find((r) => r.log_message === 'GET /health 200')).toMatchObject({ system: 'log:info', standalone: true, attrs: { host: 'web-1', source_type: 'file', 'telemetry.sdk.name': 'vector' } });
-    expect(stored.find((r) => r.log_message === 'job failed')).toMatchObject({ system: 'log:error', attrs: { job: 'export', attempt: '3' } });
-    expect(stored.find((r) => r.log_message === 'correlated')).toMatchObject({ trace_id: TRACE, parent_id: BigInt('0xabcdefabcdefabcd').toString(), standalone: false });
+    expect(stored.map((r) => r.log_message).sort()).toEqual([
+      'GET /health 200',
+      'correlated',
+      'job failed',
+      'via alias',
+    ]);
+    expect(stored.find((r) => r.log_message === 'GET /health 200')).toMatchObject({
+      system: 'log:info',
+      standalone: true,
+      attrs: { host: 'web-1', source_type: 'file', 'telemetry.sdk.name': 'vector' },
+    });
+    expect(stored.find((r) => r.log_message === 'job failed')).toMatchObject({
+      system: 'log:error',
+      attrs: { job: 'export', attempt: '3' },
+    });
+    expect(stored.find((r) => r.log_message === 'correlated')).toMatchObject({
+      trace_id: TRACE,
+      parent_id: BigInt('0xabcdefabcdefabcd').toString(),
+      standalone: false,
+    });
   });
 });

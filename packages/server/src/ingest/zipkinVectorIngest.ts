@@ -8,10 +8,18 @@ import { zipkinToOtlp } from './zipkin';
 /** The non-OTLP paths: Zipkin v2 spans (traces) and Vector NDJSON (logs). Run on the prepare pool. */
 export function produceZipkin(body: Buffer, project: ProjectOptions, now: bigint): Produced {
   const request = zipkinToOtlp(parseJsonBody(body), now);
-  return { rows: normalizeTraces(request, project), rejected: request.rejected ?? 0, rejectedMessage: request.rejectedMessage ?? '' };
+  return {
+    rows: normalizeTraces(request, project),
+    rejected: request.rejected ?? 0,
+    rejectedMessage: request.rejectedMessage ?? '',
+  };
 }
 
 export function produceVector(body: Buffer, project: ProjectOptions, now: bigint): Produced {
   const batch = parseVectorBody(body.toString('utf8'));
-  return { rows: normalizeVector(batch.events, project, now), rejected: batch.rejected, rejectedMessage: batch.rejectedMessage };
+  return {
+    rows: normalizeVector(batch.events, project, now),
+    rejected: batch.rejected,
+    rejectedMessage: batch.rejectedMessage,
+  };
 }

@@ -8,7 +8,10 @@ import { bucketTimes, type TimeGrid } from './query/timeRange';
  */
 const BINS = 16;
 
-export function buildHeatmap(grid: TimeGrid, rows: { t: number; values: number[]; counts: number[] }[]): HeatmapResponse['heatmap'] {
+export function buildHeatmap(
+  grid: TimeGrid,
+  rows: { t: number; values: number[]; counts: number[] }[],
+): HeatmapResponse['heatmap'] {
   const nonEmpty = rows.filter((r) => r.counts.some((c) => c > 0));
   if (nonEmpty.length === 0) return { xAxis: [], yAxis: [], data: [] };
   let min = Infinity;

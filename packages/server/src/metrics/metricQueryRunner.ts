@@ -11,12 +11,26 @@ import { fixedGrid } from './query/timeRange';
  * even one the query does not use; any other part error makes the query invalid.
  */
 export function createMetricQueryRunner(query: MetricsQueryService): MetricQueryRunner {
-  const evaluate = async (req: { projectId: number; metrics: MonitorMetric[]; query: string }, from: Date, minutes: number) => {
+  const evaluate = async (
+    req: { projectId: number; metrics: MonitorMetric[]; query: string },
+    from: Date,
+    minutes: number,
+  ) => {
     let result;
     try {
-      result = await query.evaluate(req.projectId, { metrics: req.metrics.map((m) => m.name), aliases: req.metrics.map((m) => m.alias), query: req.query, grid: fixedGrid(from, 1, minutes) }, 'timeseries');
+      result = await query.evaluate(
+        req.projectId,
+        {
+          metrics: req.metrics.map((m) => m.name),
+          aliases: req.metrics.map((m) => m.alias),
+          query: req.query,
+          grid: fixedGrid(from, 1, minutes),
+        },
+        'timeseries',
+      );
     } catch (err) {
-      if (err instanceof AppError && err.type === 'invalid_input') throw new MetricQueryError('invalid_query', err.message);
+      if (err instanceof AppError && err.type === 'invalid_input')
+        throw new MetricQueryError('invalid_query', err.message);
       throw err;
     }
     const unknown = result.metrics.find((m) => m.instrument === 'deleted');
@@ -33,7 +47,10 @@ export function createMetricQueryRunner(query: MetricsQueryService): MetricQuery
       const minutes = Math.max(1, Math.round((req.to.getTime() - req.from.getTime()) / 60_000));
       const column = (await evaluate(req, req.from, minutes)).find((c) => c.column.name === req.column);
       if (!column) throw new MetricQueryError('invalid_query', `the query has no column "${req.column}"`);
-      return (column.set?.series ?? []).map((s) => ({ attrs: s.attrs, values: s.values.map((v) => (Number.isFinite(v) ? v : null)) }));
+      return (column.set?.series ?? []).map((s) => ({
+        attrs: s.attrs,
+        values: s.values.map((v) => (Number.isFinite(v) ? v : null)),
+      }));
     },
   };
 }

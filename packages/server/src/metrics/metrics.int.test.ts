@@ -1,6 +1,13 @@
 import { ExportResultCode } from '@opentelemetry/core';
 import { describe, expect, it } from 'vitest';
-import { GaugeResponse, HeatmapResponse, IngestStatsResponse, MetricsListResponse, TableResponse, MetricTimeseriesResponse } from '@lantern/shared';
+import {
+  GaugeResponse,
+  HeatmapResponse,
+  IngestStatsResponse,
+  MetricsListResponse,
+  TableResponse,
+  MetricTimeseriesResponse,
+} from '@lantern/shared';
 import { PROJECT1_TOKEN } from '../../../../e2e/harness';
 import { useLantern } from '../../../../e2e/useLantern';
 import { AggregationType, createTestMeter, type MetricsTransport } from '../../../../e2e/otlpMetrics';
@@ -24,12 +31,24 @@ function range(): string {
 }
 
 function metricQuery(metrics: Record<string, string>, query: string): string {
-  const m = Object.entries(metrics).map(([alias, name]) => `metric=${encodeURIComponent(name)}&alias=${alias}`).join('&');
+  const m = Object.entries(metrics)
+    .map(([alias, name]) => `metric=${encodeURIComponent(name)}&alias=${alias}`)
+    .join('&');
   return `${range()}&${m}&query=${encodeURIComponent(query)}`;
 }
 
-const meterFor = (transport: MetricsTransport, service: string, extra: { delta?: boolean; views?: Parameters<typeof createTestMeter>[1]['views'] } = {}) =>
-  createTestMeter(transport, { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn, serviceName: service, ...extra });
+const meterFor = (
+  transport: MetricsTransport,
+  service: string,
+  extra: { delta?: boolean; views?: Parameters<typeof createTestMeter>[1]['views'] } = {},
+) =>
+  createTestMeter(transport, {
+    httpUrl: server.lantern.baseUrl,
+    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+    dsn: server.dsn,
+    serviceName: service,
+    ...extra,
+  });
 
 const sumNonNull = (xs: (number | null)[]) => xs.reduce<number>((a, b) => a + (b ?? 0), 0);
 
@@ -52,12 +71,17 @@ describe.each<[MetricsTransport, boolean]>([
     expect(m.results.length).toBeGreaterThanOrEqual(2);
     expect(m.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);
 
-    const table = TableResponse.parse((await api(`/api/v1/metrics/1/table?${metricQuery({ c: `${prefix}.requests` }, '$c | group by route')}`)).body);
+    const table = TableResponse.parse(
+      (await api(`/api/v1/metrics/1/table?${metricQuery({ c: `${prefix}.requests` }, '$c | group by route')}`)).body,
+    );
     expect(table.query.parts.map((p) => p.error)).toEqual(['', '']);
     const byRoute = Object.fromEntries(table.items.map((r) => [r.route, r.c]));
     expect(byRoute).toEqual({ '/a': 12, '/b': 3 });
 
-    const ts = MetricTimeseriesResponse.parse((await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: `${prefix}.requests` }, 'per_min($c) as rpm')}`)).body);
+    const ts = MetricTimeseriesResponse.parse(
+      (await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: `${prefix}.requests` }, 'per_min($c) as rpm')}`))
+        .body,
+    );
     expect(ts.columns).toEqual([{ name: 'rpm', unit: '{request}', isGroup: false }]);
     expect(ts.timeseries).toHaveLength(1);
     // 1-minute buckets: per_min is the count of each minute, so the buckets add up to the total.
@@ -76,16 +100,30 @@ describe.each<[MetricsTransport, boolean]>([
     g.record(42);
     await m.flush();
     await m.shutdown();
-    const gauge = GaugeResponse.parse((await api(`/api/v1/metrics/1/gauge?${metricQuery({ u: `${prefix}.queue`, g: `${prefix}.temperature` }, '$u | $g')}`)).body);
+    const gauge = GaugeResponse.parse(
+      (
+        await api(
+          `/api/v1/metrics/1/gauge?${metricQuery({ u: `${prefix}.queue`, g: `${prefix}.temperature` }, '$u | $g')}`,
+        )
+      ).body,
+    );
     expect(gauge.values).toMatchObject({ u: 7, g: 42 });
-    expect(gauge.columns.map((c) => [c.name, c.unit])).toEqual([['u', ''], ['g', 'cel']]);
+    expect(gauge.columns.map((c) => [c.name, c.unit])).toEqual([
+      ['u', ''],
+      ['g', 'cel'],
+    ]);
   });
 
   it('answers histogram percentiles within a bucket, and exact avg and count', async () => {
     const boundaries = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
     const m = meterFor(transport, prefix, {
       delta,
-      views: [{ instrumentName: `${prefix}.latency`, aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries } } }],
+      views: [
+        {
+          instrumentName: `${prefix}.latency`,
+          aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries } },
+        },
+      ],
     });
     const h = m.meter.createHistogram(`${prefix}.latency`, { unit: 'ms' });
     await m.flush(); // an empty first export: the series now exists
@@ -93,7 +131,11 @@ describe.each<[MetricsTransport, boolean]>([
     await m.flush();
     await m.shutdown();
     const table = TableResponse.parse(
-      (await api(`/api/v1/metrics/1/table?${metricQuery({ h: `${prefix}.latency` }, 'p90($h) as p90 | avg($h) as avg | count($h) as n | per_min(count($h)) as rpm')}`)).body,
+      (
+        await api(
+          `/api/v1/metrics/1/table?${metricQuery({ h: `${prefix}.latency` }, 'p90($h) as p90 | avg($h) as avg | count($h) as n | per_min(count($h)) as rpm')}`,
+        )
+      ).body,
     );
     expect(table.query.parts.every((p) => p.error === '')).toBe(true);
     const row = table.items[0];
@@ -104,7 +146,13 @@ describe.each<[MetricsTransport, boolean]>([
     // The range is 62 one-minute buckets: the rate over the range is 100 / 62 per minute.
     expect(row.rpm as number).toBeCloseTo(100 / 62, 6);
 
-    const heat = HeatmapResponse.parse((await api(`/api/v1/metrics/1/heatmap?${range()}&metric=${prefix}.latency&query=${encodeURIComponent('where host = web-1')}`)).body);
+    const heat = HeatmapResponse.parse(
+      (
+        await api(
+          `/api/v1/metrics/1/heatmap?${range()}&metric=${prefix}.latency&query=${encodeURIComponent('where host = web-1')}`,
+        )
+      ).body,
+    );
     expect(heat.query.parts).toEqual([{ query: 'where host = web-1', error: '' }]);
     expect(heat.heatmap.yAxis).toHaveLength(16);
     expect(heat.heatmap.xAxis).toHaveLength(62);
@@ -114,14 +162,25 @@ describe.each<[MetricsTransport, boolean]>([
   it('reads exponential histograms with the OTel bucket base', async () => {
     const m = meterFor(transport, prefix, {
       delta,
-      views: [{ instrumentName: `${prefix}.exp`, aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM, options: { maxSize: 160 } } }],
+      views: [
+        {
+          instrumentName: `${prefix}.exp`,
+          aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM, options: { maxSize: 160 } },
+        },
+      ],
     });
     const h = m.meter.createHistogram(`${prefix}.exp`, { unit: 'ms' });
     await m.flush();
     for (let v = 1; v <= 1000; v++) h.record(v);
     await m.flush();
     await m.shutdown();
-    const table = TableResponse.parse((await api(`/api/v1/metrics/1/table?${metricQuery({ e: `${prefix}.exp` }, 'p50($e) as p50 | p99($e) as p99 | count($e) as n')}`)).body);
+    const table = TableResponse.parse(
+      (
+        await api(
+          `/api/v1/metrics/1/table?${metricQuery({ e: `${prefix}.exp` }, 'p50($e) as p50 | p99($e) as p99 | count($e) as n')}`,
+        )
+      ).body,
+    );
     const row = table.items[0];
     expect(row.n).toBe(1000);
     // At the SDK's scale buckets are a few percent wide; a wrong base would be off by far more.
@@ -139,7 +198,10 @@ describe.each<[MetricsTransport, boolean]>([
     misses.add(3, { host: 'b' });
     await m.flush();
     await m.shutdown();
-    const q = metricQuery({ hits: `${prefix}.cache.hits`, misses: `${prefix}.cache.misses` }, '$hits as _h | $misses as _m | _h / (_h + _m) as hit_ratio | group by host');
+    const q = metricQuery(
+      { hits: `${prefix}.cache.hits`, misses: `${prefix}.cache.misses` },
+      '$hits as _h | $misses as _m | _h / (_h + _m) as hit_ratio | group by host',
+    );
     const table = TableResponse.parse((await api(`/api/v1/metrics/1/table?${q}`)).body);
     expect(table.columns.map((c) => c.name)).toEqual(['hit_ratio', 'host']);
     expect(Object.fromEntries(table.items.map((r) => [r.host, r.hit_ratio]))).toEqual({ a: 0.9, b: 0.25 });
@@ -160,10 +222,15 @@ describe('metrics endpoints', () => {
     const jobs = list.metrics.find((x) => x.name === 'listing.jobs');
     expect(jobs).toMatchObject({ instrument: 'counter', unit: 'seconds', description: 'Jobs done' });
     expect(jobs?.attrKeys).toEqual(['host.name', 'queue', 'service.name']);
-    expect(list.metrics.find((x) => x.name === 'listing.size')).toMatchObject({ instrument: 'histogram', unit: 'bytes' });
+    expect(list.metrics.find((x) => x.name === 'listing.size')).toMatchObject({
+      instrument: 'histogram',
+      unit: 'bytes',
+    });
 
     const stats = (await api(`/api/v1/metrics/1/stats?${range()}&search_input=listing.j`)).body;
-    expect(stats.metrics.map((x: { name: string; numTimeseries: number }) => [x.name, x.numTimeseries])).toEqual([['listing.jobs', 2]]);
+    expect(stats.metrics.map((x: { name: string; numTimeseries: number }) => [x.name, x.numTimeseries])).toEqual([
+      ['listing.jobs', 2],
+    ]);
     expect(stats.hasMore).toBe(false);
 
     const keys = (await api(`/api/v1/metrics/1/attr-keys?${range()}&metric=listing.jobs`)).body;
@@ -180,7 +247,13 @@ describe('metrics endpoints', () => {
   });
 
   it('reports query errors per part and still answers the other parts', async () => {
-    const ts = MetricTimeseriesResponse.parse((await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: 'listing.jobs', x: 'nope.missing' }, 'sum($c) | $x | avg($c) | group by')}`)).body);
+    const ts = MetricTimeseriesResponse.parse(
+      (
+        await api(
+          `/api/v1/metrics/1/timeseries?${metricQuery({ c: 'listing.jobs', x: 'nope.missing' }, 'sum($c) | $x | avg($c) | group by')}`,
+        )
+      ).body,
+    );
     expect(ts.query.parts.map((p) => p.error)).toEqual([
       '',
       'metric "nope.missing" not found',
@@ -192,7 +265,10 @@ describe('metrics endpoints', () => {
 
   it('validates parameters with 400 {code, message}', async () => {
     const r1 = await api(`/api/v1/metrics/1/timeseries?${range()}&query=$a`);
-    expect(r1).toMatchObject({ status: 400, body: { code: 'invalid_metrics', message: 'at least one metric is required' } });
+    expect(r1).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_metrics', message: 'at least one metric is required' },
+    });
     const r2 = await api(`/api/v1/metrics/1/timeseries?${range()}&metric=a&metric=b&alias=a`);
     expect(r2).toMatchObject({ status: 400, body: { message: 'got 2 metrics and 1 aliases' } });
     const r3 = await api(`/api/v1/metrics/1/table?metric=a&alias=a`);
@@ -205,7 +281,11 @@ describe('metrics endpoints', () => {
 
   it('refuses bad OTLP and counts an unknown instrument as rejected', async () => {
     const post = (body: string | Buffer, type: string, token = PROJECT1_TOKEN) =>
-      fetch(`${server.lantern.baseUrl}/v1/metrics`, { method: 'POST', headers: { 'content-type': type, 'lantern-dsn': `http://${token}@x/1` }, body });
+      fetch(`${server.lantern.baseUrl}/v1/metrics`, {
+        method: 'POST',
+        headers: { 'content-type': type, 'lantern-dsn': `http://${token}@x/1` },
+        body,
+      });
     const bad = await post(Buffer.from([0x0a, 0xff, 0xff]), 'application/x-protobuf');
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: string }).code).toBe('invalid_otlp');
@@ -213,10 +293,18 @@ describe('metrics endpoints', () => {
     const now = String(BigInt(Date.now()) * 1_000_000n);
     const res = await post(
       JSON.stringify({
-        resourceMetrics: [{ scopeMetrics: [{ metrics: [
-          { name: 'json.gauge', gauge: { dataPoints: [{ timeUnixNano: now, asDouble: 1.5 }] } },
-          { name: 'json.mystery' },
-        ] }] }],
+        resourceMetrics: [
+          {
+            scopeMetrics: [
+              {
+                metrics: [
+                  { name: 'json.gauge', gauge: { dataPoints: [{ timeUnixNano: now, asDouble: 1.5 }] } },
+                  { name: 'json.mystery' },
+                ],
+              },
+            ],
+          },
+        ],
       }),
       'application/json',
     );
@@ -224,7 +312,9 @@ describe('metrics endpoints', () => {
     const body = (await res.json()) as { partialSuccess: { rejectedDataPoints: string; errorMessage: string } };
     expect(body.partialSuccess.rejectedDataPoints).toBe('1');
     expect(body.partialSuccess.errorMessage).toContain('unknown instrument');
-    const g = GaugeResponse.parse((await api(`/api/v1/metrics/1/gauge?${metricQuery({ g: 'json.gauge' }, '$g')}`)).body);
+    const g = GaugeResponse.parse(
+      (await api(`/api/v1/metrics/1/gauge?${metricQuery({ g: 'json.gauge' }, '$g')}`)).body,
+    );
     expect(g.values.g).toBe(1.5);
 
     // Ingest's self-telemetry counts datapoints like rows of the other signals.

@@ -32,13 +32,18 @@ export function registerMetricsRoutes(
   app.get<Req>('/api/v1/metrics/:projectId/stats', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
     const q = parseInput(MetricsStatsParams, queryParams(req.query));
-    return deps.store.stats(project.id, bounds(q.time_gte, q.time_lt), { search: q.search_input, attrKeys: q.attr_key, instrument: q.instrument });
+    return deps.store.stats(project.id, bounds(q.time_gte, q.time_lt), {
+      search: q.search_input,
+      attrKeys: q.attr_key,
+      instrument: q.instrument,
+    });
   });
 
   app.get<Req>('/api/v1/metrics/:projectId/describe', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
     const q = parseInput(MetricAttrKeysParams, queryParams(req.query));
-    if (q.metric.length === 0) throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
+    if (q.metric.length === 0)
+      throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
     return { metrics: await deps.store.describe(project.id, q.metric) };
   });
 
@@ -46,7 +51,13 @@ export function registerMetricsRoutes(
     app.get<Req>(`/api/v1/metrics/:projectId/${kind}`, async (req) => {
       const project = requireProject(deps.projects, req.params.projectId);
       const q = parseInput(MetricsQueryParams, queryParams(req.query));
-      const input = { metrics: q.metric, aliases: q.alias, query: q.query, grid: timeGrid(q.time_gte, q.time_lt), search: q.search };
+      const input = {
+        metrics: q.metric,
+        aliases: q.alias,
+        query: q.query,
+        grid: timeGrid(q.time_gte, q.time_lt),
+        search: q.search,
+      };
       if (kind === 'timeseries') return deps.query.timeseries(project.id, input);
       if (kind === 'gauge') return deps.query.gauge(project.id, input);
       return deps.query.table(project.id, input, { by: q.sort_by, desc: parseBool(q.sort_desc) });
@@ -56,7 +67,8 @@ export function registerMetricsRoutes(
   app.get<Req>('/api/v1/metrics/:projectId/heatmap', async (req): Promise<HeatmapResponse> => {
     const project = requireProject(deps.projects, req.params.projectId);
     const q = parseInput(MetricsQueryParams, queryParams(req.query));
-    if (q.metric.length === 0 || !q.metric[0]) throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
+    if (q.metric.length === 0 || !q.metric[0])
+      throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
     const grid = timeGrid(q.time_gte, q.time_lt);
     const parsed = parseMetricsQuery(q.query);
     const errors = new Map<number, string>();
@@ -75,15 +87,28 @@ export function registerMetricsRoutes(
     const q = parseInput(MetricAttrKeysParams, queryParams(req.query));
     const keys = await deps.store.attrKeys(project.id, bounds(q.time_gte, q.time_lt), q.metric, q.search_input);
     const pinned = new Set(project.pinned_attrs);
-    return { items: keys.map((k) => ({ value: k.value, text: k.value, count: k.count, pinned: pinned.has(k.value) })), hasMore: false };
+    return {
+      items: keys.map((k) => ({ value: k.value, text: k.value, count: k.count, pinned: pinned.has(k.value) })),
+      hasMore: false,
+    };
   });
 
   app.get<Req>('/api/v1/metrics/:projectId/attr-values', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
     const q = parseInput(MetricAttrValuesParams, queryParams(req.query));
-    if (q.metric.length === 0) throw new AppError('invalid_input', 'invalid_metrics', '"metric" query param is required');
-    const values = await deps.store.attrValues(project.id, bounds(q.time_gte, q.time_lt), q.metric, q.attr_key, q.search_input);
-    return { items: values.map((v) => ({ value: v.value, text: v.value, count: v.count })), hasMore: q.search_input !== '' || values.length === 1000 };
+    if (q.metric.length === 0)
+      throw new AppError('invalid_input', 'invalid_metrics', '"metric" query param is required');
+    const values = await deps.store.attrValues(
+      project.id,
+      bounds(q.time_gte, q.time_lt),
+      q.metric,
+      q.attr_key,
+      q.search_input,
+    );
+    return {
+      items: values.map((v) => ({ value: v.value, text: v.value, count: v.count })),
+      hasMore: q.search_input !== '' || values.length === 1000,
+    };
   });
 }
 

@@ -76,7 +76,11 @@ export function createMetricsStore(store: TelemetryStore) {
     },
 
     /** Metrics with data in the range, with their number of series (reference `stats`). */
-    async stats(projectId: number, b: TimeBounds, opts: { search: string; attrKeys: string[]; instrument?: string }): Promise<{ metrics: Metric[]; hasMore: boolean }> {
+    async stats(
+      projectId: number,
+      b: TimeBounds,
+      opts: { search: string; attrKeys: string[]; instrument?: string },
+    ): Promise<{ metrics: Metric[]; hasMore: boolean }> {
       const conds: SqlFragment[] = [
         sql`project_id = ${param.uint32(projectId)}`,
         sql`time >= ${param.time(b.gte)}`,
@@ -99,8 +103,17 @@ export function createMetricsStore(store: TelemetryStore) {
      * Attribute keys: without metrics, keys of every metric in the range with the number of metrics
      * having each; with metrics, only keys every one of them has (so they can be joined on).
      */
-    async attrKeys(projectId: number, b: TimeBounds, metrics: readonly string[], search: string): Promise<{ value: string; count: number }[]> {
-      const conds: SqlFragment[] = [sql`project_id = ${param.uint32(projectId)}`, sql`time >= ${param.time(b.gte)}`, sql`time < ${param.time(b.lt)}`];
+    async attrKeys(
+      projectId: number,
+      b: TimeBounds,
+      metrics: readonly string[],
+      search: string,
+    ): Promise<{ value: string; count: number }[]> {
+      const conds: SqlFragment[] = [
+        sql`project_id = ${param.uint32(projectId)}`,
+        sql`time >= ${param.time(b.gte)}`,
+        sql`time < ${param.time(b.lt)}`,
+      ];
       const uniq = [...new Set(metrics)];
       if (uniq.length) conds.push(sql`has(${param.strings(uniq)}, metric)`);
       const filter = search ? sql` WHERE positionCaseInsensitiveUTF8(key, ${param.string(search)}) != 0` : sql``;
@@ -112,7 +125,13 @@ export function createMetricsStore(store: TelemetryStore) {
     },
 
     /** Values of one attribute key with the number of timeseries having each, by value. */
-    async attrValues(projectId: number, b: TimeBounds, metrics: readonly string[], key: string, search: string): Promise<{ value: string; count: number }[]> {
+    async attrValues(
+      projectId: number,
+      b: TimeBounds,
+      metrics: readonly string[],
+      key: string,
+      search: string,
+    ): Promise<{ value: string; count: number }[]> {
       const conds: SqlFragment[] = [
         sql`project_id = ${param.uint32(projectId)}`,
         sql`time >= ${param.time(b.gte)}`,
@@ -120,7 +139,10 @@ export function createMetricsStore(store: TelemetryStore) {
         sql`has(string_keys, ${param.string(key)})`,
       ];
       if (metrics.length) conds.push(sql`has(${param.strings([...new Set(metrics)])}, metric)`);
-      if (search) conds.push(sql`positionCaseInsensitiveUTF8(string_values[indexOf(string_keys, ${param.string(key)})], ${param.string(search)}) != 0`);
+      if (search)
+        conds.push(
+          sql`positionCaseInsensitiveUTF8(string_values[indexOf(string_keys, ${param.string(key)})], ${param.string(search)}) != 0`,
+        );
       const rows = await store.query<{ value: string; count: string | number }>(
         sql`SELECT string_values[indexOf(string_keys, ${param.string(key)})] AS value, uniqCombined64(metric, attrs_hash) AS count FROM ${rangeTable(b)} WHERE ${join(conds, ' AND ')} GROUP BY value ORDER BY value LIMIT 1000`,
       );

@@ -9,7 +9,13 @@ import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLanter
 let lantern: RunningLantern;
 beforeAll(async () => {
   // Ten queued rows at most and a long flush interval, so the queue stays full while we look.
-  lantern = await startLantern({ env: { LANTERN_INGEST_QUEUE_ROWS: '10', LANTERN_INGEST_BATCH_ROWS: '1000', LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500' } });
+  lantern = await startLantern({
+    env: {
+      LANTERN_INGEST_QUEUE_ROWS: '10',
+      LANTERN_INGEST_BATCH_ROWS: '1000',
+      LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500',
+    },
+  });
 });
 afterAll(async () => {
   await lantern?.stop();
@@ -19,17 +25,37 @@ afterAll(async () => {
 function body(metric: string, points: number): string {
   const now = String(BigInt(Date.now()) * 1_000_000n);
   return JSON.stringify({
-    resourceMetrics: [{ scopeMetrics: [{ metrics: [{
-      name: metric,
-      gauge: { dataPoints: Array.from({ length: points }, (_, i) => ({ timeUnixNano: now, asDouble: 1, attributes: [{ key: 'i', value: { intValue: i } }] })) },
-    }] }] }],
+    resourceMetrics: [
+      {
+        scopeMetrics: [
+          {
+            metrics: [
+              {
+                name: metric,
+                gauge: {
+                  dataPoints: Array.from({ length: points }, (_, i) => ({
+                    timeUnixNano: now,
+                    asDouble: 1,
+                    attributes: [{ key: 'i', value: { intValue: i } }],
+                  })),
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ],
   });
 }
 
 describe('metrics backpressure', () => {
   it('answers 429 with Retry-After when the datapoint queue is full and stores only what it accepted', async () => {
     const send = (metric: string) =>
-      fetch(`${lantern.baseUrl}/v1/metrics`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` }, body: body(metric, 8) });
+      fetch(`${lantern.baseUrl}/v1/metrics`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` },
+        body: body(metric, 8),
+      });
     // An idle server writes at once; right after that write, the next partial batch has to wait.
     expect((await send('bp.zero')).status).toBe(200);
     const first = send('bp.one');
@@ -44,7 +70,10 @@ describe('metrics backpressure', () => {
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     const range = `time_gte=${new Date(minute - 600_000).toISOString()}&time_lt=${new Date(minute + 120_000).toISOString()}`;
     const count = async (metric: string) => {
-      const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/1/gauge?${range}&metric=${metric}&alias=m&query=${encodeURIComponent('uniq($m) as n')}`, { headers: { cookie } });
+      const res = await fetch(
+        `${lantern.baseUrl}/api/v1/metrics/1/gauge?${range}&metric=${metric}&alias=m&query=${encodeURIComponent('uniq($m) as n')}`,
+        { headers: { cookie } },
+      );
       return GaugeResponse.parse(await res.json());
     };
     expect((await count('bp.one')).values.n).toBe(8);

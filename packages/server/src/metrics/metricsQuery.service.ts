@@ -1,4 +1,11 @@
-import { parseMetricsQuery, type GaugeResponse, type MetricColumn, type TableResponse, type Timeseries, type MetricTimeseriesResponse } from '@lantern/shared';
+import {
+  parseMetricsQuery,
+  type GaugeResponse,
+  type MetricColumn,
+  type TableResponse,
+  type Timeseries,
+  type MetricTimeseriesResponse,
+} from '@lantern/shared';
 import { AppError } from '../http/appError';
 import { StoreQueryError, type TelemetryStore } from '../storage/telemetry';
 import type { MetricsStore } from './metrics.store';
@@ -104,20 +111,37 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
         cols.push({ name: c.column.name, unit: c.set?.unit ?? '', isGroup: false });
         for (const s of c.set?.series ?? []) {
           const name = seriesName(c.column, s);
-          timeseries.push({ id: seriesId(name), name, metric: c.column.name, unit: c.set!.unit, attrs: s.attrs, value: s.values.map(nullable) });
+          timeseries.push({
+            id: seriesId(name),
+            name,
+            metric: c.column.name,
+            unit: c.set!.unit,
+            attrs: s.attrs,
+            value: s.values.map(nullable),
+          });
         }
       }
       return { query: info, timeseries, time: bucketTimes(input.grid), columns: cols };
     },
 
-    async table(projectId: number, input: MetricsQueryInput, sort: { by: string; desc: boolean }): Promise<TableResponse> {
+    async table(
+      projectId: number,
+      input: MetricsQueryInput,
+      sort: { by: string; desc: boolean },
+    ): Promise<TableResponse> {
       const { info, columns } = await run(projectId, input, 'table');
       const { cols, rows } = tableRows(visible(columns));
       const firstCol = cols.find((c) => !c.isGroup)?.name ?? '';
       const by = rows.length && sort.by in rows[0] ? sort.by : firstCol;
       const desc = by === sort.by ? sort.desc : true;
       rows.sort((a, b) => compareCells(a[by], b[by]) * (desc ? -1 : 1));
-      return { query: info, columns: cols, items: rows.slice(0, TABLE_LIMIT), hasMore: rows.length > TABLE_LIMIT, order: { column: by, desc } };
+      return {
+        query: info,
+        columns: cols,
+        items: rows.slice(0, TABLE_LIMIT),
+        hasMore: rows.length > TABLE_LIMIT,
+        order: { column: by, desc },
+      };
     },
 
     async gauge(projectId: number, input: MetricsQueryInput): Promise<GaugeResponse> {

@@ -59,7 +59,9 @@ function range(): string {
 }
 
 async function total(metric: string, query: string): Promise<number | null> {
-  const t = TableResponse.parse(await api(`/api/v1/metrics/1/table?${range()}&metric=${metric}&alias=m&query=${encodeURIComponent(query)}`));
+  const t = TableResponse.parse(
+    await api(`/api/v1/metrics/1/table?${range()}&metric=${metric}&alias=m&query=${encodeURIComponent(query)}`),
+  );
   const v = t.items[0]?.v;
   return typeof v === 'number' ? v : null;
 }
@@ -95,9 +97,17 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  prom = spawn(PROMETHEUS, [`--config.file=${join(promDir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(promDir, 'data')}`, `--web.listen-address=127.0.0.1:${await freePort()}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  prom = spawn(
+    PROMETHEUS,
+    [
+      `--config.file=${join(promDir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(promDir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${await freePort()}`,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   prom.stdout!.on('data', (d) => (promLog += d));
   prom.stderr!.on('data', (d) => (promLog += d));
 }, 120_000);
@@ -114,7 +124,11 @@ afterAll(async () => {
 describe('Prometheus remote write', () => {
   it('stores what the real Prometheus scrapes: counter increase exact, gauge, histogram series, metadata', async () => {
     // The first sample Prometheus sent (103) is the baseline; every later increase counts.
-    await eventually('Lantern has the whole increase', async () => scrapes > GROWING_SCRAPES && (await total('demo_requests_total', 'sum($m) as v')) === 3 * (GROWING_SCRAPES - 1));
+    await eventually(
+      'Lantern has the whole increase',
+      async () =>
+        scrapes > GROWING_SCRAPES && (await total('demo_requests_total', 'sum($m) as v')) === 3 * (GROWING_SCRAPES - 1),
+    );
     // And no more: the counter stopped growing, later samples add nothing.
     await eventually('a few more scrapes', async () => scrapes > GROWING_SCRAPES + 4);
     await new Promise((r) => setTimeout(r, 1500));
@@ -124,27 +138,50 @@ describe('Prometheus remote write', () => {
     const byName = Object.fromEntries(list.metrics.map((m) => [m.name, m]));
     expect(byName.demo_requests_total).toMatchObject({ instrument: 'counter', description: 'Requests served.' });
     expect(byName.demo_temperature_celsius).toMatchObject({ instrument: 'gauge' });
-    for (const n of ['demo_latency_seconds_bucket', 'demo_latency_seconds_sum', 'demo_latency_seconds_count']) expect(byName[n]?.instrument, n).toBe('counter');
+    for (const n of ['demo_latency_seconds_bucket', 'demo_latency_seconds_sum', 'demo_latency_seconds_count'])
+      expect(byName[n]?.instrument, n).toBe('counter');
     expect(await total('demo_temperature_celsius', 'avg($m) as v')).toBe(21.5);
     // Labels are attributes: the per-bucket increase, and the job / instance Prometheus adds.
-    const perLe = TableResponse.parse(await api(`/api/v1/metrics/1/table?${range()}&metric=demo_latency_seconds_bucket&alias=m&query=${encodeURIComponent('sum($m) as v | group by le | where job = demo')}`));
-    expect(Object.fromEntries(perLe.items.map((r) => [r.le, r.v]))).toEqual({ '0.1': 2 * (GROWING_SCRAPES - 1), '+Inf': 3 * (GROWING_SCRAPES - 1) });
+    const perLe = TableResponse.parse(
+      await api(
+        `/api/v1/metrics/1/table?${range()}&metric=demo_latency_seconds_bucket&alias=m&query=${encodeURIComponent('sum($m) as v | group by le | where job = demo')}`,
+      ),
+    );
+    expect(Object.fromEntries(perLe.items.map((r) => [r.le, r.v]))).toEqual({
+      '0.1': 2 * (GROWING_SCRAPES - 1),
+      '+Inf': 3 * (GROWING_SCRAPES - 1),
+    });
   });
 
   it('refuses what is not a remote write request with a clear 4xx, and asks for the DSN', async () => {
     const url = `${server.lantern.baseUrl}/api/v1/prometheus/write`;
     const auth = { authorization: `Bearer ${PROJECT1_TOKEN}` };
-    const body = compressSync(Buffer.from(encodeWriteRequest([{ labels: [['__name__', 'x']], samples: [{ value: 1, timestampMs: Date.now() }] }])));
+    const body = compressSync(
+      Buffer.from(
+        encodeWriteRequest([{ labels: [['__name__', 'x']], samples: [{ value: 1, timestampMs: Date.now() }] }]),
+      ),
+    );
     const noDsn = await fetch(url, { method: 'POST', headers: { 'content-encoding': 'snappy' }, body });
     expect(noDsn.status).toBe(401);
     const plain = await fetch(url, { method: 'POST', headers: { ...auth }, body });
     expect(plain.status).toBe(400);
     expect(await plain.json()).toMatchObject({ code: 'unsupported_encoding' });
-    const junk = await fetch(url, { method: 'POST', headers: { ...auth, 'content-encoding': 'snappy' }, body: Buffer.from('garbage') });
+    const junk = await fetch(url, {
+      method: 'POST',
+      headers: { ...auth, 'content-encoding': 'snappy' },
+      body: Buffer.from('garbage'),
+    });
     expect(junk.status).toBe(400);
     expect(await junk.json()).toMatchObject({ code: 'invalid_remote_write', message: expect.stringMatching(/snappy/) });
     // Basic auth with the token as password, as Prometheus's basic_auth sends it.
-    const basic = await fetch(url, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`lantern:${PROJECT1_TOKEN}`).toString('base64')}`, 'content-encoding': 'snappy' }, body });
+    const basic = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`lantern:${PROJECT1_TOKEN}`).toString('base64')}`,
+        'content-encoding': 'snappy',
+      },
+      body,
+    });
     expect(basic.status).toBe(204);
   });
 });

@@ -3,7 +3,9 @@ import { compile, ident, join, param, sql, traceIdToUuid, uuidToTraceId } from '
 
 describe('sql', () => {
   it('binds every value as a typed placeholder', () => {
-    const q = compile(sql`SELECT * FROM ${ident('spans_index')} WHERE project_id = ${param.uint32(1)} AND name = ${param.string("x'; DROP TABLE spans_index --")}`);
+    const q = compile(
+      sql`SELECT * FROM ${ident('spans_index')} WHERE project_id = ${param.uint32(1)} AND name = ${param.string("x'; DROP TABLE spans_index --")}`,
+    );
     expect(q.text).toBe('SELECT * FROM spans_index WHERE project_id = {p0:UInt32} AND name = {p1:String}');
     expect(q.params).toEqual({ p0: 1, p1: "x'; DROP TABLE spans_index --" });
   });

@@ -10,7 +10,9 @@ const MAX_VIEWS = 100;
 export function createTracingMetaStore(metadata: MetadataDb) {
   const db = metadata.withTables<TracingTables & AuthTables>();
 
-  const toView = (r: Selectable<TracingTables['saved_views']> & { user_name: string | null; user_email: string | null }): SavedView => ({
+  const toView = (
+    r: Selectable<TracingTables['saved_views']> & { user_name: string | null; user_email: string | null },
+  ): SavedView => ({
     id: Number(r.id),
     userId: Number(r.user_id),
     projectId: Number(r.project_id),
@@ -27,16 +29,38 @@ export function createTracingMetaStore(metadata: MetadataDb) {
     db
       .selectFrom('saved_views as v')
       .leftJoin('users as u', 'u.id', 'v.user_id')
-      .select(['v.id', 'v.user_id', 'v.project_id', 'v.name', 'v.route', 'v.params', 'v.query', 'v.pinned', 'v.created_at', 'u.name as user_name', 'u.email as user_email']);
+      .select([
+        'v.id',
+        'v.user_id',
+        'v.project_id',
+        'v.name',
+        'v.route',
+        'v.params',
+        'v.query',
+        'v.pinned',
+        'v.created_at',
+        'u.name as user_name',
+        'u.email as user_email',
+      ]);
 
   return {
     /** Pinned first, then newest first. */
     async listViews(projectId: number): Promise<SavedView[]> {
-      const rows = await selectViews().where('v.project_id', '=', projectId).orderBy('v.pinned', 'desc').orderBy('v.created_at', 'desc').orderBy('v.id', 'desc').limit(MAX_VIEWS).execute();
+      const rows = await selectViews()
+        .where('v.project_id', '=', projectId)
+        .orderBy('v.pinned', 'desc')
+        .orderBy('v.created_at', 'desc')
+        .orderBy('v.id', 'desc')
+        .limit(MAX_VIEWS)
+        .execute();
       return rows.map(toView);
     },
 
-    async createView(projectId: number, userId: number, input: SavedViewInput & { params: Record<string, unknown>; query: Record<string, unknown> }): Promise<SavedView> {
+    async createView(
+      projectId: number,
+      userId: number,
+      input: SavedViewInput & { params: Record<string, unknown>; query: Record<string, unknown> },
+    ): Promise<SavedView> {
       const row = await db
         .insertInto('saved_views')
         .values({
@@ -57,18 +81,31 @@ export function createTracingMetaStore(metadata: MetadataDb) {
 
     /** False when the view does not exist in this project. */
     async deleteView(projectId: number, id: number): Promise<boolean> {
-      const r = await db.deleteFrom('saved_views').where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      const r = await db
+        .deleteFrom('saved_views')
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
 
     async setPinned(projectId: number, id: number, pinned: boolean): Promise<boolean> {
-      const r = await db.updateTable('saved_views').set({ pinned: pinned ? 1 : 0 }).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      const r = await db
+        .updateTable('saved_views')
+        .set({ pinned: pinned ? 1 : 0 })
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
 
     /** The user's pinned attributes: their own pins plus the core attributes they did not unpin, core first. */
     async pinnedFacets(userId: number): Promise<string[]> {
-      const rows = await db.selectFrom('pinned_facets').select(['attr', 'unpinned']).where('user_id', '=', userId).execute();
+      const rows = await db
+        .selectFrom('pinned_facets')
+        .select(['attr', 'unpinned'])
+        .where('user_id', '=', userId)
+        .execute();
       const unpinned = new Set(rows.filter((r) => Number(r.unpinned)).map((r) => r.attr));
       const attrs = new Set<string>(CORE_ATTRS.filter((a) => !unpinned.has(a)));
       for (const r of rows) if (!Number(r.unpinned)) attrs.add(r.attr);

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { buildTraceTree, MISSING_ROOT_MESSAGE, nsToRfc3339, selfTime, type TraceRow } from './traceTree';
 
 const T0 = 1_700_000_000_000_000_000n;
-function row(id: string, parentId: string | undefined, startOffsetNs: number, duration: number, extra: Partial<TraceRow['span']> = {}, isEvent = false): TraceRow {
+function row(
+  id: string,
+  parentId: string | undefined,
+  startOffsetNs: number,
+  duration: number,
+  extra: Partial<TraceRow['span']> = {},
+  isEvent = false,
+): TraceRow {
   const startNs = T0 + BigInt(startOffsetNs);
   return {
     startNs,
@@ -44,7 +51,9 @@ describe('buildTraceTree', () => {
     expect(tree.root.children![1].endPct).toBeCloseTo(0.8);
     expect(tree.trace.duration).toBe(100);
     expect(tree.numSpan).toBe(4);
-    expect([tree.root.level, tree.root.children![0].level, tree.root.children![0].children![0].level]).toEqual([0, 1, 2]);
+    expect([tree.root.level, tree.root.children![0].level, tree.root.children![0].children![0].level]).toEqual([
+      0, 1, 2,
+    ]);
   });
 
   it('builds a 10,000-deep chain without overflowing', () => {
@@ -87,7 +96,13 @@ describe('selfTime', () => {
   it.each([
     [[] as const, 100],
     [[[10n, 20]], 80],
-    [[[10n, 20], [20n, 20]], 70],
+    [
+      [
+        [10n, 20],
+        [20n, 20],
+      ],
+      70,
+    ],
     [[[-50n, 60]], 90],
     [[[90n, 50]], 90],
     [[[0n, 200]], 0],

@@ -67,7 +67,13 @@ export function buildTraceTree(traceId: string, rows: readonly TraceRow[]): Trac
   }
   for (const e of events) {
     const owner = (e.span.parentId && spans.get(e.span.parentId)) || root;
-    const event: SpanEvent = { name: e.span.displayName || e.span.eventName || e.span.name, time: e.span.time, attrs: e.span.attrs, system: e.span.system, groupId: e.span.groupId };
+    const event: SpanEvent = {
+      name: e.span.displayName || e.span.eventName || e.span.name,
+      time: e.span.time,
+      attrs: e.span.attrs,
+      system: e.span.system,
+      groupId: e.span.groupId,
+    };
     (owner.events ??= []).push(event);
   }
 
@@ -83,7 +89,11 @@ export function buildTraceTree(traceId: string, rows: readonly TraceRow[]): Trac
     span.endPct = total > 0 ? Math.min(1, Number(start + BigInt(span.duration) - minStart) / total) : 0;
     if (span.children) {
       span.children.sort((a, b) => cmp(starts.get(a)!, starts.get(b)!));
-      span.durationSelf = selfTime(start, span.duration, span.children.map((c) => [starts.get(c)!, c.duration]));
+      span.durationSelf = selfTime(
+        start,
+        span.duration,
+        span.children.map((c) => [starts.get(c)!, c.duration]),
+      );
     }
     span.events?.sort((a, b) => a.time.localeCompare(b.time));
   }

@@ -17,7 +17,12 @@ export const tracingMigration: Migration = {
       .addColumn('pinned', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('saved_views_project_idx').ifNotExists().on('saved_views').columns(['project_id', 'pinned', 'created_at']).execute();
+    await db.schema
+      .createIndex('saved_views_project_idx')
+      .ifNotExists()
+      .on('saved_views')
+      .columns(['project_id', 'pinned', 'created_at'])
+      .execute();
     await db.schema
       .createTable('pinned_facets')
       .ifNotExists()

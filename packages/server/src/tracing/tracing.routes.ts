@@ -10,16 +10,27 @@ import { createTracingMetaStore } from './savedViews.store';
 import { createTracingStore } from './tracing.store';
 import { buildTraceTree } from './traceTree';
 
-export function registerTracingRoutes(app: FastifyInstance, opts: { projects: ProjectsService; telemetry: TelemetryStore; db: MetadataDb }): void {
+export function registerTracingRoutes(
+  app: FastifyInstance,
+  opts: { projects: ProjectsService; telemetry: TelemetryStore; db: MetadataDb },
+): void {
   const deps = { projects: opts.projects, store: createTracingStore(opts.telemetry) };
-  registerTracingQueryRoutes(app, { projects: opts.projects, query: createQueryService(opts.telemetry), spans: deps.store, meta: createTracingMetaStore(opts.db) });
-  app.get<{ Params: { projectId: string; traceId: string } }>('/api/v1/tracing/:projectId/traces/:traceId', async (req) => {
-    const project = requireProject(deps.projects, req.params.projectId);
-    const traceId = requireTraceId(req.params.traceId);
-    const tree = buildTraceTree(traceId, await deps.store.traceRows(project.id, traceId));
-    if (!tree) throw new AppError('not_found', 'trace_not_found', `Trace "${traceId}" not found. Try again later.`);
-    return tree;
+  registerTracingQueryRoutes(app, {
+    projects: opts.projects,
+    query: createQueryService(opts.telemetry),
+    spans: deps.store,
+    meta: createTracingMetaStore(opts.db),
   });
+  app.get<{ Params: { projectId: string; traceId: string } }>(
+    '/api/v1/tracing/:projectId/traces/:traceId',
+    async (req) => {
+      const project = requireProject(deps.projects, req.params.projectId);
+      const traceId = requireTraceId(req.params.traceId);
+      const tree = buildTraceTree(traceId, await deps.store.traceRows(project.id, traceId));
+      if (!tree) throw new AppError('not_found', 'trace_not_found', `Trace "${traceId}" not found. Try again later.`);
+      return tree;
+    },
+  );
 
   app.get<{ Params: { projectId: string; traceId: string; spanId: string } }>(
     '/api/v1/tracing/:projectId/traces/:traceId/:spanId',
@@ -35,7 +46,10 @@ export function registerTracingRoutes(app: FastifyInstance, opts: { projects: Pr
 
   app.get<{ Querystring: { trace_id?: string } }>('/api/v1/traces/search', async (req) => {
     const traceId = requireTraceId(req.query.trace_id);
-    const found = await deps.store.findTrace(deps.projects.list().map((p) => p.id), traceId);
+    const found = await deps.store.findTrace(
+      deps.projects.list().map((p) => p.id),
+      traceId,
+    );
     if (!found) throw new AppError('not_found', 'trace_not_found', `Trace "${traceId}" not found.`);
     return { span: found };
   });
@@ -43,7 +57,12 @@ export function registerTracingRoutes(app: FastifyInstance, opts: { projects: Pr
 
 function requireTraceId(raw: unknown): string {
   const id = typeof raw === 'string' ? normalizeTraceId(raw) : null;
-  if (!id) throw new AppError('invalid_input', 'invalid_trace_id', 'trace id must be 32 hex characters, a dashed UUID, or 16 hex characters');
+  if (!id)
+    throw new AppError(
+      'invalid_input',
+      'invalid_trace_id',
+      'trace id must be 32 hex characters, a dashed UUID, or 16 hex characters',
+    );
   return id;
 }
 

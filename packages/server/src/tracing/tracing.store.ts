@@ -39,18 +39,20 @@ export function createTracingStore(store: TelemetryStore) {
         ORDER BY is_event, time
         LIMIT ${param.uint32(MAX_SPAN_EVENTS + 1)}`);
       // A span with the events under it, or a log or event row opened by its own id (no events of its own).
-      const spanRow = rows.find((r) => !r.is_event && r.id === spanId.toString()) ?? rows.find((r) => r.is_event && r.id === spanId.toString());
+      const spanRow =
+        rows.find((r) => !r.is_event && r.id === spanId.toString()) ??
+        rows.find((r) => r.is_event && r.id === spanId.toString());
       if (!spanRow) return null;
       const { span } = toTraceRow(spanRow);
-      const events = spanRow.is_event ? [] : rows.filter((r) => r.is_event && r.parent_id === spanRow.id).map(toTraceRow);
+      const events = spanRow.is_event
+        ? []
+        : rows.filter((r) => r.is_event && r.parent_id === spanRow.id).map(toTraceRow);
       return {
         ...span,
         durationSelf: span.duration,
         startPct: 0,
         endPct: 0,
-        ...(events.length
-          ? { events: events.map(toEvent) }
-          : {}),
+        ...(events.length ? { events: events.map(toEvent) } : {}),
       };
     },
 
@@ -69,7 +71,13 @@ export function createTracingStore(store: TelemetryStore) {
       // as themselves; a span also carries the events under it.
       const spans = new Map<string, Span>();
       const events = new Map<string, Span>();
-      for (const r of rows) (r.is_event ? events : spans).set(`${r.trace_uuid}/${r.id}`, { ...toTraceRow(r).span, durationSelf: 0, startPct: 0, endPct: 0 });
+      for (const r of rows)
+        (r.is_event ? events : spans).set(`${r.trace_uuid}/${r.id}`, {
+          ...toTraceRow(r).span,
+          durationSelf: 0,
+          startPct: 0,
+          endPct: 0,
+        });
       for (const r of rows) {
         if (!r.is_event) continue;
         const owner = spans.get(`${r.trace_uuid}/${r.parent_id}`);
@@ -97,7 +105,13 @@ export function createTracingStore(store: TelemetryStore) {
 
 export type TracingStore = ReturnType<typeof createTracingStore>;
 
-const toEvent = (e: TraceRow) => ({ name: e.span.displayName, time: e.span.time, attrs: e.span.attrs, system: e.span.system, groupId: e.span.groupId });
+const toEvent = (e: TraceRow) => ({
+  name: e.span.displayName,
+  time: e.span.time,
+  attrs: e.span.attrs,
+  system: e.span.system,
+  groupId: e.span.groupId,
+});
 
 function toTraceRow(r: DataRow): TraceRow {
   const d = JSON.parse(r.data) as SpanData;

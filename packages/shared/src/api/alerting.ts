@@ -18,7 +18,12 @@ export type ForDurationUnit = z.infer<typeof ForDurationUnit>;
 
 /** `null`, `""` -> null; a number or a numeric string -> the number (reference §2.1). */
 const bound = z.preprocess(
-  (v) => (v === '' || v === undefined ? null : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+  (v) =>
+    v === '' || v === undefined
+      ? null
+      : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+        ? Number(v)
+        : v,
   z.number({ message: 'min and max values must be numbers' }).finite().nullable(),
 );
 
@@ -42,25 +47,31 @@ export const MetricMonitorParams = z
     query: z.string().trim().min(1, "query can't be empty"),
     column: z.string().trim().min(1, "column can't be empty"),
     columnUnit: z.string().default(''),
-    forDuration: z.number().int().refine((n) => (FOR_DURATION_CHOICES as readonly number[]).includes(n), {
-      message: `forDuration must be one of ${FOR_DURATION_CHOICES.join(', ')}`,
-    }),
+    forDuration: z
+      .number()
+      .int()
+      .refine((n) => (FOR_DURATION_CHOICES as readonly number[]).includes(n), {
+        message: `forDuration must be one of ${FOR_DURATION_CHOICES.join(', ')}`,
+      }),
     forDurationUnit: z
       .string()
       .default('minutes')
       .superRefine((u, ctx) => {
-        if (!ForDurationUnit.safeParse(u).success) ctx.addIssue({ code: 'custom', message: `unsupported duration unit: ${JSON.stringify(u)}` });
+        if (!ForDurationUnit.safeParse(u).success)
+          ctx.addIssue({ code: 'custom', message: `unsupported duration unit: ${JSON.stringify(u)}` });
       })
       .transform((u) => u as ForDurationUnit),
     minValue: bound.default(null),
     maxValue: bound.default(null),
   })
   .superRefine((p, ctx) => {
-    if (p.minValue === null && p.maxValue === null) ctx.addIssue({ code: 'custom', message: 'At least min value is required', path: ['minValue'] });
+    if (p.minValue === null && p.maxValue === null)
+      ctx.addIssue({ code: 'custom', message: 'At least min value is required', path: ['minValue'] });
     if (p.minValue !== null && p.maxValue !== null && !(p.maxValue > p.minValue))
       ctx.addIssue({ code: 'custom', message: 'Max value should be greater than min', path: ['maxValue'] });
     const aliases = p.metrics.map((m) => m.alias);
-    if (new Set(aliases).size !== aliases.length) ctx.addIssue({ code: 'custom', message: 'Alias is duplicated', path: ['metrics'] });
+    if (new Set(aliases).size !== aliases.length)
+      ctx.addIssue({ code: 'custom', message: 'Alias is duplicated', path: ['metrics'] });
   });
 export type MetricMonitorParams = z.infer<typeof MetricMonitorParams>;
 
@@ -276,7 +287,10 @@ const httpUrl = (emptyMessage: string) =>
         return;
       }
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-        ctx.addIssue({ code: 'custom', message: `unsupported URL protocol scheme: "${parsed.protocol.replace(':', '')}"` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `unsupported URL protocol scheme: "${parsed.protocol.replace(':', '')}"`,
+        });
     });
 
 /** The custom payload is JSON text in requests; it must parse (spec §5). */
@@ -294,7 +308,10 @@ const payloadText = z
   });
 
 const channelName = z.string().trim().min(1, "channel name can't be empty").max(500);
-export const SlackChannelInput = z.object({ name: channelName, params: z.object({ webhookUrl: httpUrl("webhook URL can't be empty") }) });
+export const SlackChannelInput = z.object({
+  name: channelName,
+  params: z.object({ webhookUrl: httpUrl("webhook URL can't be empty") }),
+});
 export type SlackChannelInput = z.infer<typeof SlackChannelInput>;
 export const WebhookChannelInput = z.object({
   type: z.enum(['webhook', 'alertmanager'], { message: 'type must be webhook or alertmanager' }).default('webhook'),

@@ -8,8 +8,8 @@ import { z } from 'zod';
 export const METRIC_ALIAS_RE = /^[a-z][a-z0-9_]*$/;
 
 export const MetricAlias = z.object({
-  name: z.string().min(1, 'metric name can\'t be empty'),
-  alias: z.string().min(1, 'metric alias can\'t be empty').regex(METRIC_ALIAS_RE, 'invalid alias'),
+  name: z.string().min(1, "metric name can't be empty"),
+  alias: z.string().min(1, "metric alias can't be empty").regex(METRIC_ALIAS_RE, 'invalid alias'),
 });
 export type MetricAlias = z.infer<typeof MetricAlias>;
 
@@ -55,27 +55,37 @@ export const ChartParams = z.object({
   timeseriesMap: z.record(z.string(), TimeseriesStyle).default({}),
   legend: Legend.optional(),
 });
-export const TableParams = z.object({ metrics: z.array(MetricAlias), query: z.string(), columnMap: ColumnMap.default({}) });
-export const HeatmapParams = z.object({ metric: z.string(), unit: z.string().default(''), query: z.string().default('') });
+export const TableParams = z.object({
+  metrics: z.array(MetricAlias),
+  query: z.string(),
+  columnMap: ColumnMap.default({}),
+});
+export const HeatmapParams = z.object({
+  metric: z.string(),
+  unit: z.string().default(''),
+  query: z.string().default(''),
+});
 
 export const GridColumnType = z.enum(['chart', 'table', 'heatmap']);
 export type GridColumnType = z.infer<typeof GridColumnType>;
 
-export const GridColumnInput = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('chart'), params: ChartParams }),
-  z.object({ type: z.literal('table'), params: TableParams }),
-  z.object({ type: z.literal('heatmap'), params: HeatmapParams }),
-]).and(
-  z.object({
-    name: z.string(),
-    description: z.string().default(''),
-    gridQueryTemplate: z.string().default(''),
-    width: z.number().int().min(0).default(0),
-    height: z.number().int().min(0).default(0),
-    xAxis: z.number().int().min(0).default(0),
-    yAxis: z.number().int().min(0).default(0),
-  }),
-);
+export const GridColumnInput = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('chart'), params: ChartParams }),
+    z.object({ type: z.literal('table'), params: TableParams }),
+    z.object({ type: z.literal('heatmap'), params: HeatmapParams }),
+  ])
+  .and(
+    z.object({
+      name: z.string(),
+      description: z.string().default(''),
+      gridQueryTemplate: z.string().default(''),
+      width: z.number().int().min(0).default(0),
+      height: z.number().int().min(0).default(0),
+      xAxis: z.number().int().min(0).default(0),
+      yAxis: z.number().int().min(0).default(0),
+    }),
+  );
 export type GridColumnInput = z.infer<typeof GridColumnInput>;
 
 export type GridColumn = GridColumnInput & {
@@ -100,7 +110,13 @@ export const GaugeInput = z.object({
   gridQueryTemplate: z.string().default(''),
 });
 export type GaugeInput = z.infer<typeof GaugeInput>;
-export type Gauge = GaugeInput & { id: string; projectId: number; dashId: string; createdAt: string; updatedAt: string };
+export type Gauge = GaugeInput & {
+  id: string;
+  projectId: number;
+  dashId: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
 export const CreateDashboardBody = z.object({ name: z.string() });
 export const UpdateDashboardBody = z.object({ name: z.string().optional(), gridQuery: z.string().optional() });
@@ -118,7 +134,9 @@ export const GridLayoutBody = z.array(
     yAxis: z.number().int().min(0),
   }),
 );
-export const GaugeOrderBody = z.array(z.object({ id: z.union([z.string(), z.number()]).transform(String), index: z.number().int() }));
+export const GaugeOrderBody = z.array(
+  z.object({ id: z.union([z.string(), z.number()]).transform(String), index: z.number().int() }),
+);
 
 export interface DashboardResponse {
   dashboard: Dashboard;

@@ -15,7 +15,20 @@ export const AGGREGATIONS_BY_INSTRUMENT: Record<Exclude<Instrument, 'deleted'>, 
   additive: ['sum', 'avg', 'last', 'min', 'max'],
   counter: ['sum', 'per_min', 'per_sec'],
   summary: ['avg', 'last', 'sum', 'count', 'per_min(count)', 'per_sec(count)'],
-  histogram: ['p50', 'p75', 'p90', 'p95', 'p99', 'avg', 'last', 'min', 'max', 'count', 'per_min(count)', 'per_sec(count)'],
+  histogram: [
+    'p50',
+    'p75',
+    'p90',
+    'p95',
+    'p99',
+    'avg',
+    'last',
+    'min',
+    'max',
+    'count',
+    'per_min(count)',
+    'per_sec(count)',
+  ],
 };
 
 export const Metric = z.object({
@@ -63,7 +76,10 @@ export const MetricsStatsParams = TimeRangeQuery.partial().extend({
   instrument: z.string().optional(),
 });
 
-export const MetricAttrKeysParams = TimeRangeQuery.partial().extend({ metric: stringList, search_input: z.string().optional().default('') });
+export const MetricAttrKeysParams = TimeRangeQuery.partial().extend({
+  metric: stringList,
+  search_input: z.string().optional().default(''),
+});
 export const MetricAttrValuesParams = TimeRangeQuery.extend({
   metric: stringList,
   attr_key: z.string({ error: '"attr_key" query param is required' }).min(1, '"attr_key" query param is required'),
@@ -74,7 +90,10 @@ export const MetricAttrKeysResponse = z.object({
   hasMore: z.boolean(),
 });
 /** Values of an attribute; `count` is the number of timeseries (of the given metrics) with the value. */
-export const MetricAttrValuesResponse = z.object({ items: z.array(z.object({ value: z.string(), text: z.string(), count: z.number().int() })), hasMore: z.boolean() });
+export const MetricAttrValuesResponse = z.object({
+  items: z.array(z.object({ value: z.string(), text: z.string(), count: z.number().int() })),
+  hasMore: z.boolean(),
+});
 
 /** One `|`-separated part of a metrics query with its error (`''` when none) and source range. */
 export const MetricQueryPart = z.object({

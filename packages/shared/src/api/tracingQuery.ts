@@ -14,7 +14,9 @@ const stringList = z.union([z.string(), z.array(z.string())]).transform((v) => (
 const boolParam = z
   .union([z.boolean(), z.enum(['1', '0', 't', 'f', 'true', 'false', 'T', 'F', 'TRUE', 'FALSE', 'True', 'False'])])
   .transform((v) => v === true || (typeof v === 'string' && ['1', 't', 'true'].includes(v.toLowerCase())));
-const intParam = z.union([z.number(), z.string().regex(/^\d{1,9}$/, 'must be a non-negative integer')]).transform((v) => Number(v));
+const intParam = z
+  .union([z.number(), z.string().regex(/^\d{1,9}$/, 'must be a non-negative integer')])
+  .transform((v) => Number(v));
 
 /** Parameters every tracing query endpoint takes. */
 export const TracingRangeParams = z.object({
@@ -23,7 +25,10 @@ export const TracingRangeParams = z.object({
   /** `all`, `<type>:all` (e.g. `http:all`, `spans:all`, `events:all`), or an exact system (`db:postgresql`). */
   system: stringList.optional(),
   /** Decimal uint64: restricts to one span group. */
-  group_id: z.string().regex(/^\d{1,20}$/, 'group_id must be a decimal uint64').optional(),
+  group_id: z
+    .string()
+    .regex(/^\d{1,20}$/, 'group_id must be a decimal uint64')
+    .optional(),
   /** The query language text: parts joined by ` | `. */
   query: z.string().max(10_000).optional(),
 });
@@ -192,7 +197,9 @@ export const TimeseriesParams = TracingRangeParams;
  * aligned with `time`. An empty bucket is 0 for counts, rates and sums, null (a gap) for
  * durations, percentiles, averages and error rates.
  */
-export const TimeseriesGroup = GroupRow.catchall(z.union([SeriesValues, z.string(), z.number(), z.boolean(), z.null()]));
+export const TimeseriesGroup = GroupRow.catchall(
+  z.union([SeriesValues, z.string(), z.number(), z.boolean(), z.null()]),
+);
 export type TimeseriesGroup = z.infer<typeof TimeseriesGroup>;
 export const TimeseriesResponse = z.object({
   groups: z.array(TimeseriesGroup),
@@ -228,7 +235,11 @@ export const ANY_ARG_FUNCS = ['uniq', 'any', 'anyLast', 'top3', 'top10'] as cons
 export const AttrKeysParams = TracingRangeParams.extend({
   kind: z.enum(ATTR_KEY_KINDS, { error: `kind must be one of ${ATTR_KEY_KINDS.join(', ')}` }).optional(),
   with_columns: boolParam.optional(),
-  func: z.enum([...NUMERIC_ARG_FUNCS, ...ANY_ARG_FUNCS], { error: `func must be one of ${[...NUMERIC_ARG_FUNCS, ...ANY_ARG_FUNCS].join(', ')}` }).optional(),
+  func: z
+    .enum([...NUMERIC_ARG_FUNCS, ...ANY_ARG_FUNCS], {
+      error: `func must be one of ${[...NUMERIC_ARG_FUNCS, ...ANY_ARG_FUNCS].join(', ')}`,
+    })
+    .optional(),
 });
 export type AttrKeysParams = z.input<typeof AttrKeysParams>;
 
@@ -275,7 +286,10 @@ export const AttrKeysResponse = z.object({ items: z.array(z.object({ value: z.st
 export type AttrKeysResponse = z.infer<typeof AttrKeysResponse>;
 
 export const AttrValuesParams = TracingRangeParams.extend({
-  attr_key: z.string({ error: '"attr_key" query param is required' }).min(1, '"attr_key" query param is required').max(500),
+  attr_key: z
+    .string({ error: '"attr_key" query param is required' })
+    .min(1, '"attr_key" query param is required')
+    .max(500),
   search_input: z.string().max(500).optional(),
 });
 export const AttrValuesResponse = z.object({

@@ -9,7 +9,8 @@ export interface Range {
   end: number;
 }
 
-export type FilterOp = '=' | '!=' | '~' | '!~' | 'like' | 'not like' | 'in' | 'not in' | 'exists' | 'not exists' | '<' | '<=' | '>' | '>=';
+export type FilterOp =
+  '=' | '!=' | '~' | '!~' | 'like' | 'not like' | 'in' | 'not in' | 'exists' | 'not exists' | '<' | '<=' | '>' | '>=';
 
 export interface Filter {
   /** Metric alias the filter is scoped to (`$a.key`), without `$`; '' when it applies to every metric. */

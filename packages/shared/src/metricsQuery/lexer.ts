@@ -25,15 +25,65 @@ export class LexError extends Error {
   }
 }
 
-const OPS = ['==', '!=', '!~', '<=', '>=', '<>', '(', ')', '{', '}', ',', '+', '-', '*', '/', '%', '=', '~', '<', '>', '!'];
-const WORD_END = new Set([' ', '\t', '\n', '\r', '+', '-', '/', '%', '*', '=', '<', '>', '!', '(', ')', '{', '}', ',', '|']);
+const OPS = [
+  '==',
+  '!=',
+  '!~',
+  '<=',
+  '>=',
+  '<>',
+  '(',
+  ')',
+  '{',
+  '}',
+  ',',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '=',
+  '~',
+  '<',
+  '>',
+  '!',
+];
+const WORD_END = new Set([
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '+',
+  '-',
+  '/',
+  '%',
+  '*',
+  '=',
+  '<',
+  '>',
+  '!',
+  '(',
+  ')',
+  '{',
+  '}',
+  ',',
+  '|',
+]);
 
 const DURATION_NS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 const BYTES: Record<string, number> = {
-  kb: 1024, KB: 1024, KiB: 1024,
-  mb: 1024 ** 2, MB: 1024 ** 2, MiB: 1024 ** 2,
-  gb: 1024 ** 3, GB: 1024 ** 3, GiB: 1024 ** 3,
-  tb: 1024 ** 4, TB: 1024 ** 4, TiB: 1024 ** 4,
+  kb: 1024,
+  KB: 1024,
+  KiB: 1024,
+  mb: 1024 ** 2,
+  MB: 1024 ** 2,
+  MiB: 1024 ** 2,
+  gb: 1024 ** 3,
+  GB: 1024 ** 3,
+  GiB: 1024 ** 3,
+  tb: 1024 ** 4,
+  TB: 1024 ** 4,
+  TiB: 1024 ** 4,
 };
 
 const isIdentStart = (c: string) => /[A-Za-z_$.]/.test(c);
@@ -59,7 +109,8 @@ export function lex(text: string, offset: number): Token[] {
           i += 2;
         } else s += text[i++];
       }
-      if (i >= text.length) throw new LexError('unterminated string', { start: offset + start, end: offset + text.length });
+      if (i >= text.length)
+        throw new LexError('unterminated string', { start: offset + start, end: offset + text.length });
       i++;
       out.push({ kind: 'string', text: s, range: { start: offset + start, end: offset + i } });
       continue;
@@ -75,7 +126,8 @@ export function lex(text: string, offset: number): Token[] {
       continue;
     }
     const op = OPS.find((o) => text.startsWith(o, i));
-    if (!op) throw new LexError(`unexpected character ${JSON.stringify(c)}`, { start: offset + i, end: offset + i + 1 });
+    if (!op)
+      throw new LexError(`unexpected character ${JSON.stringify(c)}`, { start: offset + i, end: offset + i + 1 });
     i += op.length;
     out.push({ kind: 'op', text: op, range: { start: offset + start, end: offset + i } });
   }
@@ -86,7 +138,8 @@ export function lex(text: string, offset: number): Token[] {
 function numberWord(word: string, range: Range): Token {
   const m = /^(\d+(?:\.\d+)?)([a-zA-Zµ]+)$/.exec(word);
   if (m) {
-    if (DURATION_NS[m[2]] !== undefined) return { kind: 'duration', text: word, num: Number(m[1]) * DURATION_NS[m[2]], range };
+    if (DURATION_NS[m[2]] !== undefined)
+      return { kind: 'duration', text: word, num: Number(m[1]) * DURATION_NS[m[2]], range };
     if (BYTES[m[2]] !== undefined) return { kind: 'bytes', text: word, num: Number(m[1]) * BYTES[m[2]], range };
   }
   if (/^\d+(\.\d+)?(e[+-]?\d+)?$/i.test(word)) return { kind: 'number', text: word, num: Number(word), range };

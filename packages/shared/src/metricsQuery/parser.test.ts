@@ -55,26 +55,40 @@ describe('parseMetricsQuery', () => {
 
   it('parses uniq over attributes', () => {
     expect(parts('uniq($cpu.cpu)')[0]).toMatchObject({ expr: { kind: 'call', func: 'uniq', attrs: ['cpu'] } });
-    expect(parts('uniq($cpu, host.name, cpu) as n')[0]).toMatchObject({ alias: 'n', expr: { attrs: ['host.name', 'cpu'] } });
+    expect(parts('uniq($cpu, host.name, cpu) as n')[0]).toMatchObject({
+      alias: 'n',
+      expr: { attrs: ['host.name', 'cpu'] },
+    });
   });
 
   it('reports errors per part with a range; other parts still parse', () => {
     const q = parseMetricsQuery('avg($srv) | group by');
     expect(q.parts[0].kind).toBe('selector');
     expect(q.parts[1]).toMatchObject({ kind: 'error', message: 'expected an attribute name, got end of input' });
-    expect(q.diagnostics).toEqual([{ message: 'expected an attribute name, got end of input', range: { start: 20, end: 20 } }]);
+    expect(q.diagnostics).toEqual([
+      { message: 'expected an attribute name, got end of input', range: { start: 20, end: 20 } },
+    ]);
   });
 
   it('refuses operators other than = != ~ !~ in inside braces', () => {
-    expect(parts('$a{x > 1}')[0]).toMatchObject({ kind: 'error', message: 'only =, !=, ~, !~, in and not in are allowed inside curly brackets' });
+    expect(parts('$a{x > 1}')[0]).toMatchObject({
+      kind: 'error',
+      message: 'only =, !=, ~, !~, in and not in are allowed inside curly brackets',
+    });
   });
 
   it('refuses a metric inside inline grouping', () => {
-    expect(parts('$a group by $a.host')[0]).toMatchObject({ kind: 'error', message: 'inline grouping can\'t contain a metric: $a' });
+    expect(parts('$a group by $a.host')[0]).toMatchObject({
+      kind: 'error',
+      message: "inline grouping can't contain a metric: $a",
+    });
   });
 
   it('reads unquoted values written without spaces as one value', () => {
-    expect(parts('host.name = web-2')[0]).toMatchObject({ kind: 'where', filters: [{ attr: 'host.name', op: '=', values: ['web-2'] }] });
+    expect(parts('host.name = web-2')[0]).toMatchObject({
+      kind: 'where',
+      filters: [{ attr: 'host.name', op: '=', values: ['web-2'] }],
+    });
     expect(parts('$a{pod=api-7f9c}')[0]).toMatchObject({ expr: { filters: [{ values: ['api-7f9c'] }] } });
   });
 

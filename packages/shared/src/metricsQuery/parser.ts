@@ -1,4 +1,15 @@
-import type { BinaryOp, Diagnostic, Expr, Filter, FilterOp, GroupName, Grouping, ParsedQuery, Part, Range } from './ast';
+import type {
+  BinaryOp,
+  Diagnostic,
+  Expr,
+  Filter,
+  FilterOp,
+  GroupName,
+  Grouping,
+  ParsedQuery,
+  Part,
+  Range,
+} from './ast';
 import { lex, LexError, type Token } from './lexer';
 
 /**
@@ -185,7 +196,13 @@ class Parser {
   private term(): Expr {
     const t = this.next();
     if (t.kind === 'number' || t.kind === 'duration' || t.kind === 'bytes') {
-      return { kind: 'number', value: t.num!, unit: t.kind === 'number' ? 'none' : t.kind, text: t.text, range: t.range };
+      return {
+        kind: 'number',
+        value: t.num!,
+        unit: t.kind === 'number' ? 'none' : t.kind,
+        text: t.text,
+        range: t.range,
+      };
     }
     if (t.kind === 'op' && t.text === '(') {
       const expr = this.expr();
@@ -204,7 +221,12 @@ class Parser {
     const args: Expr[] = [];
     const attrs: string[] = [];
     if (!this.isOp(')')) {
-      if (func === AGG_WITH_ATTRS && this.peek().kind === 'ident' && this.peek().text.startsWith('$') && this.peek().text.includes('.')) {
+      if (
+        func === AGG_WITH_ATTRS &&
+        this.peek().kind === 'ident' &&
+        this.peek().text.startsWith('$') &&
+        this.peek().text.includes('.')
+      ) {
         // uniq($a.host.name): distinct values of an attribute of $a
         const t = this.next();
         const dot = t.text.indexOf('.');
@@ -228,7 +250,8 @@ class Parser {
 
   private series(t: Token): Expr {
     const alias = t.text.slice(1);
-    if (!/^[a-z][a-z0-9_]*$/.test(alias)) throw new ParseError(`invalid metric alias: ${JSON.stringify(t.text)}`, t.range);
+    if (!/^[a-z][a-z0-9_]*$/.test(alias))
+      throw new ParseError(`invalid metric alias: ${JSON.stringify(t.text)}`, t.range);
     const filters: Filter[] = [];
     let end = t.range.end;
     if (this.isOp('{')) {
@@ -295,7 +318,10 @@ class Parser {
         this.next();
         return done('not like', [this.value()]);
       }
-      throw new ParseError(`expected "in", "like" or "exists" after "not", got ${describe(this.peek())}`, this.peek().range);
+      throw new ParseError(
+        `expected "in", "like" or "exists" after "not", got ${describe(this.peek())}`,
+        this.peek().range,
+      );
     }
     if (this.isWord('in')) {
       this.next();
@@ -306,8 +332,20 @@ class Parser {
       return done('like', [this.value()]);
     }
     const t = this.next();
-    const ops: Record<string, FilterOp> = { '=': '=', '==': '=', '!=': '!=', '<>': '!=', '~': '~', '!~': '!~', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
-    if (t.kind !== 'op' || !ops[t.text]) throw new ParseError(`expected a filter operator after ${JSON.stringify(key.text)}, got ${describe(t)}`, t.range);
+    const ops: Record<string, FilterOp> = {
+      '=': '=',
+      '==': '=',
+      '!=': '!=',
+      '<>': '!=',
+      '~': '~',
+      '!~': '!~',
+      '<': '<',
+      '<=': '<=',
+      '>': '>',
+      '>=': '>=',
+    };
+    if (t.kind !== 'op' || !ops[t.text])
+      throw new ParseError(`expected a filter operator after ${JSON.stringify(key.text)}, got ${describe(t)}`, t.range);
     return done(ops[t.text], [this.value()]);
   }
 
@@ -318,7 +356,14 @@ class Parser {
     if (t.kind === 'string') return t.text;
     let text = t.text;
     let end = t.range.end;
-    for (let n = this.peek(); n.kind !== 'eof' && n.kind !== 'string' && n.range.start === end && !(n.kind === 'op' && [',', ')', '(', '}'].includes(n.text)); n = this.peek()) {
+    for (
+      let n = this.peek();
+      n.kind !== 'eof' &&
+      n.kind !== 'string' &&
+      n.range.start === end &&
+      !(n.kind === 'op' && [',', ')', '(', '}'].includes(n.text));
+      n = this.peek()
+    ) {
       text += n.text;
       end = n.range.end;
       this.next();

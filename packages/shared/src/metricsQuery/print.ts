@@ -12,7 +12,9 @@ export function printExpr(e: Expr, decorate?: (series: Extract<Expr, { kind: 'se
     case 'ref':
       return e.name;
     case 'series':
-      return decorate ? decorate(e) : `$${e.alias}${e.filters.length ? `{${e.filters.map(printFilter).join(',')}}` : ''}`;
+      return decorate
+        ? decorate(e)
+        : `$${e.alias}${e.filters.length ? `{${e.filters.map(printFilter).join(',')}}` : ''}`;
     case 'paren':
       return `(${printExpr(e.expr, decorate)})`;
     case 'binary':

@@ -1,7 +1,24 @@
 /** The tracing query language's parsed form (reference query §1): names, filters, parts. */
 
 /** Aggregations over one attribute. `count` takes no argument; `per_min` takes an aggregate. */
-export const AGG_FUNCS = ['count', 'per_min', 'sum', 'avg', 'min', 'max', 'uniq', 'any', 'anyLast', 'top3', 'top10', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
+export const AGG_FUNCS = [
+  'count',
+  'per_min',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'uniq',
+  'any',
+  'anyLast',
+  'top3',
+  'top10',
+  'p50',
+  'p75',
+  'p90',
+  'p95',
+  'p99',
+] as const;
 export type AggFunc = (typeof AGG_FUNCS)[number];
 
 export interface Name {
@@ -60,9 +77,7 @@ export interface Filter {
 }
 
 export type PartAst =
-  | { kind: 'where'; filters: Filter[] }
-  | { kind: 'group'; names: Name[] }
-  | { kind: 'select'; columns: Column[] };
+  { kind: 'where'; filters: Filter[] } | { kind: 'group'; names: Name[] } | { kind: 'select'; columns: Column[] };
 
 export interface Diagnostic {
   message: string;

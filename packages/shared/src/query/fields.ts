@@ -40,8 +40,33 @@ export const BUILTIN_FIELDS: Record<string, BuiltinField> = {
 /** Builtins whose values are 64-bit integers (compared exactly, never as floats). */
 export const UINT64_FIELDS = new Set(['.group_id', '.id', '.parent_id']);
 
-const NUMERIC_FUNCS = new Set<AggFunc>(['count', 'per_min', 'sum', 'avg', 'min', 'max', 'p50', 'p75', 'p90', 'p95', 'p99', 'uniq']);
-const UNIT_KEEPING_FUNCS = new Set<AggFunc>(['sum', 'avg', 'min', 'max', 'any', 'anyLast', 'p50', 'p75', 'p90', 'p95', 'p99']);
+const NUMERIC_FUNCS = new Set<AggFunc>([
+  'count',
+  'per_min',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'p50',
+  'p75',
+  'p90',
+  'p95',
+  'p99',
+  'uniq',
+]);
+const UNIT_KEEPING_FUNCS = new Set<AggFunc>([
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'any',
+  'anyLast',
+  'p50',
+  'p75',
+  'p90',
+  'p95',
+  'p99',
+]);
 
 export const isBuiltin = (attr: string) => attr.startsWith('.');
 

@@ -22,7 +22,7 @@ export interface LexError {
   end: number;
 }
 
-const DURATION_UNITS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const DURATION_UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 const DURATION_RE = /^(?:(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))+$/;
 const DURATION_PART_RE = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g;
 const NUMBER_RE = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
@@ -87,8 +87,10 @@ export function lex(text: string): { tokens: Token[]; error?: LexError } {
       while (i < text.length && !WORD_END.has(text[i])) i++;
       const word = text.slice(start, i);
       const dur = parseDuration(word);
-      if (dur !== null && !NUMBER_RE.test(word)) tokens.push({ type: 'duration', text: word, value: word, num: dur, start, end: i });
-      else if (NUMBER_RE.test(word)) tokens.push({ type: 'number', text: word, value: word, num: Number(word), start, end: i });
+      if (dur !== null && !NUMBER_RE.test(word))
+        tokens.push({ type: 'duration', text: word, value: word, num: dur, start, end: i });
+      else if (NUMBER_RE.test(word))
+        tokens.push({ type: 'number', text: word, value: word, num: Number(word), start, end: i });
       else tokens.push({ type: 'string', text: word, value: word, start, end: i });
       continue;
     }

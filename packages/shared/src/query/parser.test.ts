@@ -50,10 +50,15 @@ describe('splitParts', () => {
 
 describe('parsePart', () => {
   it('parses group by with span. normalised', () => {
-    expect(parsePart('group by span.group_id, service.name').ast).toMatchObject({ kind: 'group', names: [{ attr: '.group_id', text: '.group_id' }, { attr: 'service.name' }] });
+    expect(parsePart('group by span.group_id, service.name').ast).toMatchObject({
+      kind: 'group',
+      names: [{ attr: '.group_id', text: '.group_id' }, { attr: 'service.name' }],
+    });
   });
   it('parses columns with aliases and the {..}(x) fan-out', () => {
-    const ast = parsePart('count() as n, {p50,p90,p99}(span.duration), .error_rate, per_min(count()), p95(.duration) as slow').ast;
+    const ast = parsePart(
+      'count() as n, {p50,p90,p99}(span.duration), .error_rate, per_min(count()), p95(.duration) as slow',
+    ).ast;
     expect(ast?.kind).toBe('select');
     if (ast?.kind !== 'select') return;
     expect(ast.columns.map((c) => [c.name.text, c.alias])).toEqual([
@@ -72,7 +77,9 @@ describe('parsePart', () => {
     ).ast;
     expect(ast?.kind).toBe('where');
     if (ast?.kind !== 'where') return;
-    expect(ast.filters.map((f) => [f.connector, f.lhs.attr, f.op, f.values.map((v) => `${v.kind}:${v.value}`).join(',')])).toEqual([
+    expect(
+      ast.filters.map((f) => [f.connector, f.lhs.attr, f.op, f.values.map((v) => `${v.kind}:${v.value}`).join(',')]),
+    ).toEqual([
       [null, '.duration', '>', 'duration:10ms'],
       ['and', 'a', '=', 'string:x'],
       ['or', 'b', '!=', 'number:2'],
@@ -100,11 +107,23 @@ describe('parsePart', () => {
   });
   it('parses aggregate filters and the multi-attribute form', () => {
     const ast = parsePart('where {a, b} contains "x"').ast;
-    expect(ast).toMatchObject({ kind: 'where', filters: [{ lhs: { attr: 'a' }, connector: null }, { lhs: { attr: 'b' }, connector: 'or' }] });
-    expect(parsePart('where p95(.duration) > 1s').ast).toMatchObject({ kind: 'where', filters: [{ lhs: { func: 'p95', attr: '.duration' } }] });
+    expect(ast).toMatchObject({
+      kind: 'where',
+      filters: [
+        { lhs: { attr: 'a' }, connector: null },
+        { lhs: { attr: 'b' }, connector: 'or' },
+      ],
+    });
+    expect(parsePart('where p95(.duration) > 1s').ast).toMatchObject({
+      kind: 'where',
+      filters: [{ lhs: { func: 'p95', attr: '.duration' } }],
+    });
   });
   it('accepts quoted keys with dashes and keywords in any case', () => {
-    expect(parsePart(`WHERE "k8s.pod-name" = 'a' AND x IN (1)`).ast).toMatchObject({ kind: 'where', filters: [{ lhs: { attr: 'k8s.pod-name' } }, { op: 'in' }] });
+    expect(parsePart(`WHERE "k8s.pod-name" = 'a' AND x IN (1)`).ast).toMatchObject({
+      kind: 'where',
+      filters: [{ lhs: { attr: 'k8s.pod-name' } }, { op: 'in' }],
+    });
   });
 
   it.each([

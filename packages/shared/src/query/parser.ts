@@ -1,4 +1,15 @@
-import { AGG_FUNCS, type AggFunc, type Column, type Diagnostic, type Filter, type FilterOp, type Literal, type Name, type ParsedPart, type PartAst } from './ast';
+import {
+  AGG_FUNCS,
+  type AggFunc,
+  type Column,
+  type Diagnostic,
+  type Filter,
+  type FilterOp,
+  type Literal,
+  type Name,
+  type ParsedPart,
+  type PartAst,
+} from './ast';
 import { BUILTIN_FIELDS } from './fields';
 import { lex, type Token } from './lexer';
 
@@ -55,9 +66,14 @@ export function parsePart(text: string, offset = 0): ParsedPart {
   if (error) return { ...base, error: shift(error) };
   const attempts: (() => PartAst)[] = [];
   const first = kw(tokens[0]);
-  if (first === 'where') attempts.push(() => new Parser(tokens, 1).whole((p) => ({ kind: 'where', filters: p.filters() })));
-  else if (first === 'group') attempts.push(() => new Parser(tokens, 0).whole((p) => (p.expectKw('group'), p.expectKw('by'), { kind: 'group', names: p.names() })));
-  else if (first === 'select') attempts.push(() => new Parser(tokens, 1).whole((p) => ({ kind: 'select', columns: p.columns() })));
+  if (first === 'where')
+    attempts.push(() => new Parser(tokens, 1).whole((p) => ({ kind: 'where', filters: p.filters() })));
+  else if (first === 'group')
+    attempts.push(() =>
+      new Parser(tokens, 0).whole((p) => (p.expectKw('group'), p.expectKw('by'), { kind: 'group', names: p.names() })),
+    );
+  else if (first === 'select')
+    attempts.push(() => new Parser(tokens, 1).whole((p) => ({ kind: 'select', columns: p.columns() })));
   else {
     attempts.push(() => new Parser(tokens, 0).whole((p) => ({ kind: 'select', columns: p.columns() })));
     attempts.push(() => new Parser(tokens, 0).whole((p) => ({ kind: 'where', filters: p.filters() })));
@@ -100,7 +116,8 @@ class Parser {
   }
 
   private unexpected(t: Token, expected?: string): ParseError {
-    if (t.type === 'eof') return new ParseError(expected ? `expected ${expected} at the end` : 'unexpected end of part', t.start, t.end);
+    if (t.type === 'eof')
+      return new ParseError(expected ? `expected ${expected} at the end` : 'unexpected end of part', t.start, t.end);
     return new ParseError(`unexpected "${t.text}"${expected ? `, expected ${expected}` : ''}`, t.start, t.end);
   }
 
@@ -158,7 +175,8 @@ class Parser {
     if (kw(this.peek()) === 'as') {
       this.next();
       const alias = this.next();
-      if (alias.type !== 'ident' && alias.type !== 'string') throw new ParseError('alias is required (AS alias)', alias.start, alias.end);
+      if (alias.type !== 'ident' && alias.type !== 'string')
+        throw new ParseError('alias is required (AS alias)', alias.start, alias.end);
       return [{ name, alias: alias.value, start: name.start, end: alias.end }];
     }
     return [{ name, start: name.start, end: name.end }];
@@ -216,12 +234,26 @@ class Parser {
     const op = this.operator();
     const value = this.literal();
     const end = this.tokens[this.pos - 1].end;
-    return names.map((lhs, i) => ({ connector: i === 0 ? null : 'or', lhs, op, values: [value], start: lhs.start, end }));
+    return names.map((lhs, i) => ({
+      connector: i === 0 ? null : 'or',
+      lhs,
+      op,
+      values: [value],
+      start: lhs.start,
+      end,
+    }));
   }
 
   private filter(connector: 'and' | 'or' | null): Filter {
     const lhs = this.name();
-    const at = (op: FilterOp, values: Literal[]): Filter => ({ connector, lhs, op, values, start: lhs.start, end: this.tokens[this.pos - 1].end });
+    const at = (op: FilterOp, values: Literal[]): Filter => ({
+      connector,
+      lhs,
+      op,
+      values,
+      start: lhs.start,
+      end: this.tokens[this.pos - 1].end,
+    });
     const k = kw(this.peek());
     const k1 = kw(this.peek(1));
     const k2 = kw(this.peek(2));
@@ -241,7 +273,10 @@ class Parser {
       this.next();
       return at('exists', []);
     }
-    if ((k === 'not' && (k1 === 'exists' || k1 === 'exist')) || (k === 'does' && k1 === 'not' && (k2 === 'exists' || k2 === 'exist'))) {
+    if (
+      (k === 'not' && (k1 === 'exists' || k1 === 'exist')) ||
+      (k === 'does' && k1 === 'not' && (k2 === 'exists' || k2 === 'exist'))
+    ) {
       this.pos += k === 'does' ? 3 : 2;
       return at('not exists', []);
     }
@@ -262,7 +297,14 @@ class Parser {
       const n = this.peek(1);
       const glued = n.type === 'byte' && n.start === t.end ? n.value : '';
       const two = c + glued;
-      const TWO: Record<string, FilterOp> = { '>=': '>=', '<=': '<=', '==': '=', '!=': '!=', '<>': '!=', '!~': 'not contains' };
+      const TWO: Record<string, FilterOp> = {
+        '>=': '>=',
+        '<=': '<=',
+        '==': '=',
+        '!=': '!=',
+        '<>': '!=',
+        '!~': 'not contains',
+      };
       if (TWO[two]) {
         this.pos += 2;
         return TWO[two];
@@ -315,16 +357,38 @@ class Parser {
 
 function attrName(t: Token): Name {
   const attr = canonicalAttr(t.value);
-  if (attr.startsWith('.') && !BUILTIN_FIELDS[attr]) throw new ParseError(`unknown span field "${t.value}"`, t.start, t.end);
+  if (attr.startsWith('.') && !BUILTIN_FIELDS[attr])
+    throw new ParseError(`unknown span field "${t.value}"`, t.start, t.end);
   return { func: null, attr, text: attr, start: t.start, end: t.end };
 }
 
-const KEYWORDS = new Set(['where', 'group', 'by', 'select', 'and', 'or', 'in', 'not', 'does', 'exist', 'exists', 'contain', 'contains', 'like', 'as']);
+const KEYWORDS = new Set([
+  'where',
+  'group',
+  'by',
+  'select',
+  'and',
+  'or',
+  'in',
+  'not',
+  'does',
+  'exist',
+  'exists',
+  'contain',
+  'contains',
+  'like',
+  'as',
+]);
 const isKeyword = (w: string) => KEYWORDS.has(w.toLowerCase());
 
 function makeCall(fnTok: Token, arg: Name | null, end: number): Name {
   const func = FUNC_BY_LOWER.get(fnTok.value.toLowerCase());
-  if (!func) throw new ParseError(`unknown function "${fnTok.value}" (supported: ${AGG_FUNCS.join(', ')})`, fnTok.start, fnTok.end);
+  if (!func)
+    throw new ParseError(
+      `unknown function "${fnTok.value}" (supported: ${AGG_FUNCS.join(', ')})`,
+      fnTok.start,
+      fnTok.end,
+    );
   if (func === 'count') {
     if (arg && arg.attr !== '' && arg.func === null && arg.attr !== '.count') {
       // count(attr) counts rows where the attribute exists? Keep it simple: count() only.

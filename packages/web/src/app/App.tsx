@@ -10,7 +10,8 @@ import { theme } from './theme';
 
 /** A 401 anywhere: the session is gone; after signing in again the user comes back to this page. */
 const goToLogin = () => {
-  if (window.location.pathname !== paths.login()) void router.navigate(loginReturningTo(window.location), { replace: true });
+  if (window.location.pathname !== paths.login())
+    void router.navigate(loginReturningTo(window.location), { replace: true });
 };
 
 export function App() {

@@ -22,7 +22,10 @@ export function AppLayout() {
         {fullBleed ? (
           <Outlet />
         ) : (
-          <Container maxWidth={false} sx={{ py: 2, flexGrow: 1, display: 'flex', flexDirection: 'column', maxWidth: 1536 }}>
+          <Container
+            maxWidth={false}
+            sx={{ py: 2, flexGrow: 1, display: 'flex', flexDirection: 'column', maxWidth: 1536 }}
+          >
             <Outlet />
           </Container>
         )}

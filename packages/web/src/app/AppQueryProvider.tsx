@@ -26,7 +26,8 @@ export function AppQueryProvider({ children, onUnauthorized }: { children: React
         handlers.current.onUnauthorized();
         return;
       }
-      if ((error.status === 400 || error.status === 403) && !meta?.silent) handlers.current.snackbar.notifyError(capitalize(error.message));
+      if ((error.status === 400 || error.status === 403) && !meta?.silent)
+        handlers.current.snackbar.notifyError(capitalize(error.message));
     };
     const client: QueryClient = new QueryClient({
       queryCache: new QueryCache({ onError: (error, query) => onError(error, query.meta) }),

@@ -10,7 +10,9 @@ export function NotFoundPage() {
       <Typography variant="h4" component="h1" gutterBottom>
         Page not found
       </Typography>
-      <Typography sx={{ mb: 3 }}>Sorry, the requested page can't be found. The development team has been notified.</Typography>
+      <Typography sx={{ mb: 3 }}>
+        Sorry, the requested page can't be found. The development team has been notified.
+      </Typography>
       <HelpLinks />
     </Box>
   );

@@ -3,7 +3,9 @@ import { loginReturningTo } from './loginRedirect';
 
 describe('loginReturningTo', () => {
   it('keeps the page and its query as next', () => {
-    expect(loginReturningTo({ pathname: '/traces/2/abc', search: '?span=7' })).toBe('/login?next=%2Ftraces%2F2%2Fabc%3Fspan%3D7');
+    expect(loginReturningTo({ pathname: '/traces/2/abc', search: '?span=7' })).toBe(
+      '/login?next=%2Ftraces%2F2%2Fabc%3Fspan%3D7',
+    );
   });
 
   it('leaves next out for Home and for Login itself', () => {

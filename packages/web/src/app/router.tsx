@@ -22,9 +22,12 @@ function ProjectRedirect({ to }: { to: (projectId: number) => string }) {
   return projectId === undefined ? <NotFoundPage /> : <Navigate to={to(projectId)} replace />;
 }
 
-const dashboardPage = () => import('../features/metrics/dashboards/DashboardPage').then((m) => ({ Component: m.DashboardPage }));
-const monitorMetricPage = () => import('../features/alerting/monitors/MonitorMetricPage').then((m) => ({ Component: m.MonitorMetricPage }));
-const monitorErrorPage = () => import('../features/alerting/monitors/MonitorErrorPage').then((m) => ({ Component: m.MonitorErrorPage }));
+const dashboardPage = () =>
+  import('../features/metrics/dashboards/DashboardPage').then((m) => ({ Component: m.DashboardPage }));
+const monitorMetricPage = () =>
+  import('../features/alerting/monitors/MonitorMetricPage').then((m) => ({ Component: m.MonitorMetricPage }));
+const monitorErrorPage = () =>
+  import('../features/alerting/monitors/MonitorErrorPage').then((m) => ({ Component: m.MonitorErrorPage }));
 
 export const router = createBrowserRouter([
   {
@@ -39,24 +42,50 @@ export const router = createBrowserRouter([
         children: [
           { path: '/', element: <HomeRedirect /> },
           { path: '/help/projects', element: <ProjectCreatePage /> },
-          { path: '/help/:projectId', lazy: () => import('../features/help/TracingHelpPage').then((m) => ({ Component: m.TracingHelpPage })) },
+          {
+            path: '/help/:projectId',
+            lazy: () => import('../features/help/TracingHelpPage').then((m) => ({ Component: m.TracingHelpPage })),
+          },
           { path: '/projects/:projectId', element: <ProjectSettingsPage /> },
           { path: '/overview', element: <FirstProjectRedirect to={paths.overview} /> },
-          { path: '/overview/:projectId/*', lazy: () => import('../features/overview/OverviewPage').then((m) => ({ Component: m.OverviewPage })) },
+          {
+            path: '/overview/:projectId/*',
+            lazy: () => import('../features/overview/OverviewPage').then((m) => ({ Component: m.OverviewPage })),
+          },
           { path: '/spans', element: <FirstProjectRedirect to={(id) => paths.spanGroups(id)} /> },
           { path: '/events', element: <FirstProjectRedirect to={(id) => paths.spanGroups(id)} /> },
-          { path: '/spans/:projectId/*', lazy: () => import('../features/tracing/explore/ExploreSpansPage').then((m) => ({ Component: m.ExploreSpansPage })) },
+          {
+            path: '/spans/:projectId/*',
+            lazy: () =>
+              import('../features/tracing/explore/ExploreSpansPage').then((m) => ({ Component: m.ExploreSpansPage })),
+          },
           { path: '/traces/:traceId', element: <TraceFindPage /> },
-          { path: '/traces/:projectId/:traceId', lazy: () => import('../features/tracing/TracePage').then((m) => ({ Component: m.TracePage })) },
-          { path: '/traces/:projectId/:traceId/:spanId', lazy: () => import('../features/tracing/SpanPage').then((m) => ({ Component: m.SpanPage })) },
+          {
+            path: '/traces/:projectId/:traceId',
+            lazy: () => import('../features/tracing/TracePage').then((m) => ({ Component: m.TracePage })),
+          },
+          {
+            path: '/traces/:projectId/:traceId/:spanId',
+            lazy: () => import('../features/tracing/SpanPage').then((m) => ({ Component: m.SpanPage })),
+          },
           { path: '/metrics', element: <FirstProjectRedirect to={paths.metrics} /> },
-          { path: '/metrics/:projectId/help', lazy: () => import('../features/metrics/help/MetricsHelpPage').then((m) => ({ Component: m.MetricsHelpPage })) },
+          {
+            path: '/metrics/:projectId/help',
+            lazy: () =>
+              import('../features/metrics/help/MetricsHelpPage').then((m) => ({ Component: m.MetricsHelpPage })),
+          },
           {
             path: '/metrics/:projectId',
             lazy: () => import('../features/metrics/MetricsLayout').then((m) => ({ Component: m.MetricsLayout })),
             children: [
               { index: true, lazy: dashboardPage },
-              { path: 'explore', lazy: () => import('../features/metrics/explore/MetricsExplorePage').then((m) => ({ Component: m.MetricsExplorePage })) },
+              {
+                path: 'explore',
+                lazy: () =>
+                  import('../features/metrics/explore/MetricsExplorePage').then((m) => ({
+                    Component: m.MetricsExplorePage,
+                  })),
+              },
               { path: ':dashId', lazy: dashboardPage },
             ],
           },
@@ -65,16 +94,48 @@ export const router = createBrowserRouter([
             lazy: () => import('../features/alerting/AlertingLayout').then((m) => ({ Component: m.AlertingLayout })),
             children: [
               { index: true, element: <ProjectRedirect to={paths.alerts} /> },
-              { path: 'alerts', lazy: () => import('../features/alerting/alerts/AlertListPage').then((m) => ({ Component: m.AlertListPage })) },
-              { path: 'alerts/:alertId', lazy: () => import('../features/alerting/alerts/AlertShowPage').then((m) => ({ Component: m.AlertShowPage })) },
-              { path: 'monitors', lazy: () => import('../features/alerting/monitors/MonitorListPage').then((m) => ({ Component: m.MonitorListPage })) },
+              {
+                path: 'alerts',
+                lazy: () =>
+                  import('../features/alerting/alerts/AlertListPage').then((m) => ({ Component: m.AlertListPage })),
+              },
+              {
+                path: 'alerts/:alertId',
+                lazy: () =>
+                  import('../features/alerting/alerts/AlertShowPage').then((m) => ({ Component: m.AlertShowPage })),
+              },
+              {
+                path: 'monitors',
+                lazy: () =>
+                  import('../features/alerting/monitors/MonitorListPage').then((m) => ({
+                    Component: m.MonitorListPage,
+                  })),
+              },
               { path: 'monitors/new-metric', lazy: monitorMetricPage },
               { path: 'monitors/:monitorId/metric', lazy: monitorMetricPage },
               { path: 'monitors/new-error', lazy: monitorErrorPage },
               { path: 'monitors/:monitorId/error', lazy: monitorErrorPage },
-              { path: 'channels', lazy: () => import('../features/alerting/channels/ChannelListPage').then((m) => ({ Component: m.ChannelListPage })) },
-              { path: 'channels/:channelType/:channelId', lazy: () => import('../features/alerting/channels/ChannelShowPage').then((m) => ({ Component: m.ChannelShowPage })) },
-              { path: 'email', lazy: () => import('../features/alerting/email/EmailNotificationsPage').then((m) => ({ Component: m.EmailNotificationsPage })) },
+              {
+                path: 'channels',
+                lazy: () =>
+                  import('../features/alerting/channels/ChannelListPage').then((m) => ({
+                    Component: m.ChannelListPage,
+                  })),
+              },
+              {
+                path: 'channels/:channelType/:channelId',
+                lazy: () =>
+                  import('../features/alerting/channels/ChannelShowPage').then((m) => ({
+                    Component: m.ChannelShowPage,
+                  })),
+              },
+              {
+                path: 'email',
+                lazy: () =>
+                  import('../features/alerting/email/EmailNotificationsPage').then((m) => ({
+                    Component: m.EmailNotificationsPage,
+                  })),
+              },
             ],
           },
           { path: '/alerts', element: <FirstProjectRedirect to={paths.alerts} /> },

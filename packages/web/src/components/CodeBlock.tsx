@@ -8,7 +8,14 @@ export function CodeBlock({ code, testId }: { code: string; testId?: string }) {
       <Box
         component="pre"
         data-testid={testId}
-        sx={{ m: 0, p: 2, pr: 6, overflowX: 'auto', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 }}
+        sx={{
+          m: 0,
+          p: 2,
+          pr: 6,
+          overflowX: 'auto',
+          fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+          fontSize: 13,
+        }}
       >
         {code}
       </Box>

@@ -7,7 +7,17 @@ import { PageToolbar } from './PageToolbar';
  * An honest placeholder for a section that a later release delivers: it names what will be here
  * and, optionally, what already works elsewhere, instead of showing an empty or fake screen.
  */
-export function ComingSoon({ title, summary, planned, children }: { title: string; summary: string; planned: string[]; children?: ReactNode }) {
+export function ComingSoon({
+  title,
+  summary,
+  planned,
+  children,
+}: {
+  title: string;
+  summary: string;
+  planned: string[];
+  children?: ReactNode;
+}) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} data-testid="coming-soon">
       <PageToolbar title={title}>

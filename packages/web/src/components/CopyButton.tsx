@@ -23,7 +23,17 @@ async function writeClipboard(text: string): Promise<void> {
 }
 
 /** An icon button by default; with `label`, a small outlined button that reads it (and 'Copied'). */
-export function CopyButton({ text, title = 'Copy', testId, label }: { text: string; title?: string; testId?: string; label?: string }) {
+export function CopyButton({
+  text,
+  title = 'Copy',
+  testId,
+  label,
+}: {
+  text: string;
+  title?: string;
+  testId?: string;
+  label?: string;
+}) {
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
@@ -45,7 +55,14 @@ export function CopyButton({ text, title = 'Copy', testId, label }: { text: stri
   if (label !== undefined) {
     return (
       <Tooltip title={title}>
-        <Button size="small" variant="outlined" startIcon={icon} onClick={copy} data-testid={testId ?? 'copy-button'} data-copied={copied || undefined}>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={icon}
+          onClick={copy}
+          data-testid={testId ?? 'copy-button'}
+          data-copied={copied || undefined}
+        >
           {copied ? 'Copied' : label}
         </Button>
       </Tooltip>
@@ -53,7 +70,13 @@ export function CopyButton({ text, title = 'Copy', testId, label }: { text: stri
   }
   return (
     <Tooltip title={copied ? 'Copied' : title}>
-      <IconButton size="small" onClick={copy} data-testid={testId ?? 'copy-button'} data-copied={copied || undefined} aria-label={title}>
+      <IconButton
+        size="small"
+        onClick={copy}
+        data-testid={testId ?? 'copy-button'}
+        data-copied={copied || undefined}
+        aria-label={title}
+      >
         {icon}
       </IconButton>
     </Tooltip>

@@ -15,13 +15,26 @@ export interface FacetKey {
 export interface FacetSource {
   keys: { data?: { items: FacetKey[] }; isPending: boolean };
   /** A hook: the values (with counts) of one key, loaded only while `enabled`. */
-  useValues: (attr: string, enabled: boolean) => { data?: { items: { value: string; count: number }[] }; isPending: boolean };
+  useValues: (
+    attr: string,
+    enabled: boolean,
+  ) => { data?: { items: { value: string; count: number }[] }; isPending: boolean };
   selected: (attr: string) => string[];
   select: (attr: string, values: string[]) => void;
   pin: (attr: string, pinned: boolean) => void;
 }
 
-function FacetItem({ source, attr, pinned, initiallyOpen }: { source: FacetSource; attr: string; pinned: boolean; initiallyOpen: boolean }) {
+function FacetItem({
+  source,
+  attr,
+  pinned,
+  initiallyOpen,
+}: {
+  source: FacetSource;
+  attr: string;
+  pinned: boolean;
+  initiallyOpen: boolean;
+}) {
   const selected = source.selected(attr);
   const [open, setOpen] = useState(initiallyOpen || selected.length > 0);
   const values = source.useValues(attr, open);
@@ -47,7 +60,15 @@ function FacetItem({ source, attr, pinned, initiallyOpen }: { source: FacetSourc
       </Stack>
       {open && (
         <Box sx={{ pl: 3 }}>
-          {values.isPending ? <Skeleton height={60} /> : <FacetValues items={values.data?.items ?? []} selected={selected} onChange={(v) => source.select(attr, v)} />}
+          {values.isPending ? (
+            <Skeleton height={60} />
+          ) : (
+            <FacetValues
+              items={values.data?.items ?? []}
+              selected={selected}
+              onChange={(v) => source.select(attr, v)}
+            />
+          )}
         </Box>
       )}
     </Box>
@@ -61,7 +82,11 @@ function categorise(items: FacetKey[], search: string): [string, FacetKey[]][] {
   if (items.length <= 10) return [['all', items]];
   const cats = new Map<string, FacetKey[]>();
   for (const i of items) {
-    const cat = i.pinned ? 'pinned' : i.value.includes('.') && !i.value.startsWith('.') ? i.value.slice(0, i.value.indexOf('.')) : 'other';
+    const cat = i.pinned
+      ? 'pinned'
+      : i.value.includes('.') && !i.value.startsWith('.')
+        ? i.value.slice(0, i.value.indexOf('.'))
+        : 'other';
     if (!cats.has(cat)) cats.set(cat, []);
     cats.get(cat)!.push(i);
   }
@@ -78,10 +103,30 @@ export function FacetDrawer({ open, onClose, source }: { open: boolean; onClose:
   const [closedCats, setClosedCats] = useState<Set<string>>(new Set());
   const cats = categorise(source.keys.data?.items ?? [], search);
   return (
-    <Drawer anchor="left" open={open} onClose={onClose} sx={{ zIndex: (t) => t.zIndex.modal + 1 }} slotProps={{ paper: { sx: { width: 500, p: 2 } } }} data-testid="facet-drawer">
-      <TextField size="small" fullWidth autoFocus placeholder="Filter attributes" value={search} onChange={(e) => setSearch(e.target.value)} sx={{ mb: 2 }} slotProps={{ htmlInput: { 'data-testid': 'facet-search' } }} />
+    <Drawer
+      anchor="left"
+      open={open}
+      onClose={onClose}
+      sx={{ zIndex: (t) => t.zIndex.modal + 1 }}
+      slotProps={{ paper: { sx: { width: 500, p: 2 } } }}
+      data-testid="facet-drawer"
+    >
+      <TextField
+        size="small"
+        fullWidth
+        autoFocus
+        placeholder="Filter attributes"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        sx={{ mb: 2 }}
+        slotProps={{ htmlInput: { 'data-testid': 'facet-search' } }}
+      />
       {source.keys.isPending ? (
-        <Stack spacing={1}>{[0, 1, 2, 3, 4].map((i) => <Skeleton key={i} variant="rectangular" height={40} />)}</Stack>
+        <Stack spacing={1}>
+          {[0, 1, 2, 3, 4].map((i) => (
+            <Skeleton key={i} variant="rectangular" height={40} />
+          ))}
+        </Stack>
       ) : cats.every(([, list]) => list.length === 0) ? (
         <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
           There are no matching attributes.
@@ -90,11 +135,27 @@ export function FacetDrawer({ open, onClose, source }: { open: boolean; onClose:
         </Typography>
       ) : (
         cats.map(([name, list]) => {
-          const expanded = !closedCats.has(name) && (cats.length === 1 || name === 'found' || name === 'pinned' || list.some((i) => source.selected(i.value).length > 0) || closedCats.has(`open:${name}`));
+          const expanded =
+            !closedCats.has(name) &&
+            (cats.length === 1 ||
+              name === 'found' ||
+              name === 'pinned' ||
+              list.some((i) => source.selected(i.value).length > 0) ||
+              closedCats.has(`open:${name}`));
           return (
             <Box key={name} sx={{ mb: 1 }}>
               <Box
-                sx={{ bgcolor: '#EEEEEE', px: 1, py: 0.5, cursor: 'pointer', display: 'flex', alignItems: 'center', fontWeight: 500, fontSize: 13, textTransform: 'uppercase' }}
+                sx={{
+                  bgcolor: '#EEEEEE',
+                  px: 1,
+                  py: 0.5,
+                  cursor: 'pointer',
+                  display: 'flex',
+                  alignItems: 'center',
+                  fontWeight: 500,
+                  fontSize: 13,
+                  textTransform: 'uppercase',
+                }}
                 onClick={() =>
                   setClosedCats((prev) => {
                     const next = new Set(prev);
@@ -113,7 +174,16 @@ export function FacetDrawer({ open, onClose, source }: { open: boolean; onClose:
                 {expanded ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
                 {name} ({list.length})
               </Box>
-              {expanded && list.map((i, idx) => <FacetItem key={i.value} source={source} attr={i.value} pinned={i.pinned} initiallyOpen={(name === 'all' || name === 'pinned') && idx < 3} />)}
+              {expanded &&
+                list.map((i, idx) => (
+                  <FacetItem
+                    key={i.value}
+                    source={source}
+                    attr={i.value}
+                    pinned={i.pinned}
+                    initiallyOpen={(name === 'all' || name === 'pinned') && idx < 3}
+                  />
+                ))}
             </Box>
           );
         })

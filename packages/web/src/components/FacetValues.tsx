@@ -11,7 +11,17 @@ export const FACET_PAGE = 10;
  * One facet's values with counts: a checkbox toggles a value in a multi-selection, a click on the
  * row selects only that value (or clears it when it was the only one).
  */
-export function FacetValues({ items, selected, onChange, testId = 'facet-values' }: { items: { value: string; count: number }[]; selected: string[]; onChange: (values: string[]) => void; testId?: string }) {
+export function FacetValues({
+  items,
+  selected,
+  onChange,
+  testId = 'facet-values',
+}: {
+  items: { value: string; count: number }[];
+  selected: string[];
+  onChange: (values: string[]) => void;
+  testId?: string;
+}) {
   const [filter, setFilter] = useState('');
   const [page, setPage] = useState(1);
   const needle = filter.trim().toLowerCase();
@@ -20,7 +30,16 @@ export function FacetValues({ items, selected, onChange, testId = 'facet-values'
   const toggle = (v: string) => onChange(selected.includes(v) ? selected.filter((x) => x !== v) : [...selected, v]);
   return (
     <Box data-testid={testId}>
-      {items.length > FACET_PAGE && <TextField size="small" fullWidth placeholder="Filter values" value={filter} onChange={(e) => setFilter(e.target.value)} sx={{ mb: 1 }} />}
+      {items.length > FACET_PAGE && (
+        <TextField
+          size="small"
+          fullWidth
+          placeholder="Filter values"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          sx={{ mb: 1 }}
+        />
+      )}
       {shown.length === 0 ? (
         <Typography variant="body2" color="text.secondary" sx={{ py: 1 }}>
           No matching values
@@ -28,7 +47,12 @@ export function FacetValues({ items, selected, onChange, testId = 'facet-values'
       ) : (
         <List dense disablePadding>
           {shown.slice(win.start, win.end).map((i) => (
-            <ListItemButton key={i.value} sx={{ py: 0 }} onClick={() => onChange(selected.length === 1 && selected[0] === i.value ? [] : [i.value])} data-testid="facet-value">
+            <ListItemButton
+              key={i.value}
+              sx={{ py: 0 }}
+              onClick={() => onChange(selected.length === 1 && selected[0] === i.value ? [] : [i.value])}
+              data-testid="facet-value"
+            >
               <Checkbox
                 size="small"
                 checked={selected.includes(i.value)}
@@ -48,7 +72,9 @@ export function FacetValues({ items, selected, onChange, testId = 'facet-values'
           ))}
         </List>
       )}
-      {win.pages > 1 && <Pagination size="small" count={win.pages} page={win.page} siblingCount={1} onChange={(_e, p) => setPage(p)} />}
+      {win.pages > 1 && (
+        <Pagination size="small" count={win.pages} page={win.page} siblingCount={1} onChange={(_e, p) => setPage(p)} />
+      )}
     </Box>
   );
 }

@@ -10,7 +10,13 @@ export function HelpLinks() {
     { label: 'Source code', href: externalLinks.github },
   ];
   return (
-    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', justifyContent: 'center' }} data-testid="help-links">
+    <Stack
+      direction="row"
+      spacing={1}
+      useFlexGap
+      sx={{ flexWrap: 'wrap', justifyContent: 'center' }}
+      data-testid="help-links"
+    >
       {links.map((link) => (
         <Button key={link.label} href={link.href} target="_blank" rel="noopener" variant="outlined" size="small">
           {link.label}

@@ -27,12 +27,29 @@ export function usePager(total: number, perPage = 10): PagerState {
 export function Pager({ pager, testId = 'pager' }: { pager: PagerState; testId?: string }) {
   if (pager.total === 0) return null;
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 2, py: 1, px: 2 }} data-testid={testId}>
+    <Box
+      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 2, py: 1, px: 2 }}
+      data-testid={testId}
+    >
       {/* Never squeezed or wrapped by the page links, nor flush against the card's edge. */}
-      <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }} data-testid={`${testId}-text`}>
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+        data-testid={`${testId}-text`}
+      >
         {pager.start + 1} - {pager.end} of {pager.total}
       </Typography>
-      {pager.pages > 1 && <Pagination size="small" count={pager.pages} page={pager.page} siblingCount={2} boundaryCount={1} onChange={(_e, p) => pager.setPage(p)} />}
+      {pager.pages > 1 && (
+        <Pagination
+          size="small"
+          count={pager.pages}
+          page={pager.page}
+          siblingCount={2}
+          boundaryCount={1}
+          onChange={(_e, p) => pager.setPage(p)}
+        />
+      )}
     </Box>
   );
 }

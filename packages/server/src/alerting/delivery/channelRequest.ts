@@ -1,5 +1,12 @@
 import type { ChannelParams } from '../channels.store';
-import { alertmanagerMessage, slackMessage, webhookMessage, type MessageAlert, type MessageContext, type MessageEvent } from './messages';
+import {
+  alertmanagerMessage,
+  slackMessage,
+  webhookMessage,
+  type MessageAlert,
+  type MessageContext,
+  type MessageEvent,
+} from './messages';
 
 /** Where a channel's message goes and what it says; shared by the delivery worker and the test button. */
 export function channelRequest(

@@ -51,7 +51,12 @@ export interface DeliveryDeps {
 export function createDelivery(deps: DeliveryDeps) {
   const { db } = deps;
 
-  async function send(row: { channel_id: number | null; recipients: string }, channel: ChannelRow | undefined, alert: MessageAlert, event: MessageEvent): Promise<void> {
+  async function send(
+    row: { channel_id: number | null; recipients: string },
+    channel: ChannelRow | undefined,
+    alert: MessageAlert,
+    event: MessageEvent,
+  ): Promise<void> {
     const ctx: MessageContext = { siteUrl: deps.siteUrl, projectName: deps.projectName(alert.projectId) };
     if (row.channel_id === null) {
       if (!deps.mailer) throw new DeliveryError('smtp is disabled in the config', true);
@@ -87,17 +92,31 @@ export function createDelivery(deps: DeliveryDeps) {
         .limit(BATCH)
         .execute();
       for (const row of rows) {
-        const finish = (state: string, set: { attempts?: number; last_error?: string; next_attempt_at?: string } = {}) =>
-          db.updateTable('alert_notifications').set({ state, updated_at: now.toISOString(), ...set }).where('id', '=', row.id).where('state', '=', 'pending').execute();
+        const finish = (
+          state: string,
+          set: { attempts?: number; last_error?: string; next_attempt_at?: string } = {},
+        ) =>
+          db
+            .updateTable('alert_notifications')
+            .set({ state, updated_at: now.toISOString(), ...set })
+            .where('id', '=', row.id)
+            .where('state', '=', 'pending')
+            .execute();
         const event = await db.selectFrom('alert_events').selectAll().where('id', '=', row.event_id).executeTakeFirst();
-        const alertRow = event && (await db.selectFrom('alerts').selectAll().where('id', '=', event.alert_id).executeTakeFirst());
+        const alertRow =
+          event && (await db.selectFrom('alerts').selectAll().where('id', '=', event.alert_id).executeTakeFirst());
         const channel = row.channel_id === null ? undefined : await deps.channels.get(row.channel_id);
         if (!event || !alertRow || (row.channel_id !== null && channel?.state !== 'delivering')) {
-          await finish('skipped', { last_error: !event || !alertRow ? 'alert deleted' : `channel ${channel?.state ?? 'deleted'}` });
+          await finish('skipped', {
+            last_error: !event || !alertRow ? 'alert deleted' : `channel ${channel?.state ?? 'deleted'}`,
+          });
           counts.skipped++;
           continue;
         }
-        const user = event.user_id === null ? undefined : await db.selectFrom('users').select(['name', 'email']).where('id', '=', event.user_id).executeTakeFirst();
+        const user =
+          event.user_id === null
+            ? undefined
+            : await db.selectFrom('users').select(['name', 'email']).where('id', '=', event.user_id).executeTakeFirst();
         const messageEvent: MessageEvent = {
           id: event.id,
           name: event.name as AlertEventName,
@@ -114,12 +133,21 @@ export function createDelivery(deps: DeliveryDeps) {
           const attempts = row.attempts + 1;
           const giveUp = e.permanent || attempts >= MAX_ATTEMPTS;
           if (giveUp) await finish('failed', { attempts, last_error: e.message });
-          else await finish('pending', { attempts, last_error: e.message, next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString() });
+          else
+            await finish('pending', {
+              attempts,
+              last_error: e.message,
+              next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+            });
           if (channel) {
-            const disable = e.disableChannel || (e.permanent && channel.consecutive_failures + 1 >= DISABLE_AFTER_PERMANENT_FAILURES);
+            const disable =
+              e.disableChannel || (e.permanent && channel.consecutive_failures + 1 >= DISABLE_AFTER_PERMANENT_FAILURES);
             await deps.channels.recordFailure(channel.id, e.message, now, disable);
           }
-          deps.log.warn({ notificationId: row.id, channelId: row.channel_id, attempts, err: e.message, giveUp }, 'alert notification failed');
+          deps.log.warn(
+            { notificationId: row.id, channelId: row.channel_id, attempts, err: e.message, giveUp },
+            'alert notification failed',
+          );
           counts.failed++;
         }
       }
@@ -141,5 +169,14 @@ function messageAlert(row: AlertRow, eventParams: string): MessageAlert {
   const params = stateChange ? a.params : (p as unknown as MessageAlert['params']);
   // Every event that carries alert params (created, recurring, firing again) means "open".
   const state = stateChange ? (p.state as 'open' | 'closed') : 'open';
-  return { id: a.id, projectId: a.projectId, name: a.name, type: a.type, state, createdAt: a.createdAt, attrs: a.attrs, params };
+  return {
+    id: a.id,
+    projectId: a.projectId,
+    name: a.name,
+    type: a.type,
+    state,
+    createdAt: a.createdAt,
+    attrs: a.attrs,
+    params,
+  };
 }

@@ -12,12 +12,18 @@ export interface HttpAnswer {
   body: string;
 }
 
-export function postJson(url: string, body: unknown, guard: AddressGuard, timeoutMs = HTTP_TIMEOUT_MS): Promise<HttpAnswer> {
+export function postJson(
+  url: string,
+  body: unknown,
+  guard: AddressGuard,
+  timeoutMs = HTTP_TIMEOUT_MS,
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     let u: URL;
     try {
       u = new URL(url);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported URL protocol scheme: "${u.protocol.replace(':', '')}"`);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        throw new Error(`unsupported URL protocol scheme: "${u.protocol.replace(':', '')}"`);
       // A literal address never goes through DNS, so the lookup hook would not see it.
       const host = u.hostname.replace(/^\[|\]$/g, '');
       if (isIP(host)) guard.check(u.hostname, host);
@@ -40,7 +46,12 @@ export function postJson(url: string, body: unknown, guard: AddressGuard, timeou
           if (size < MAX_RESPONSE_BYTES) chunks.push(c);
           size += c.length;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_RESPONSE_BYTES) }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_RESPONSE_BYTES),
+          }),
+        );
         res.on('error', reject);
       },
     );

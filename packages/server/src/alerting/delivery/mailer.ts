@@ -24,7 +24,13 @@ export function createMailer(smtp: Config['notifications']['smtp']): Mailer | nu
   });
   return {
     async send(msg) {
-      const info = await transport.sendMail({ from: `Lantern <${smtp.from}>`, to: msg.to, subject: msg.subject, html: msg.html, text: msg.text });
+      const info = await transport.sendMail({
+        from: `Lantern <${smtp.from}>`,
+        to: msg.to,
+        subject: msg.subject,
+        html: msg.html,
+        text: msg.text,
+      });
       return String(info.response ?? '');
     },
     close: () => transport.close(),

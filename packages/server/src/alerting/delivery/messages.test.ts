@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { alertmanagerMessage, formatValue, headline, renderTemplate, rfc3339Nano, slackMessage, webhookMessage, type MessageAlert, type MessageEvent } from './messages';
+import {
+  alertmanagerMessage,
+  formatValue,
+  headline,
+  renderTemplate,
+  rfc3339Nano,
+  slackMessage,
+  webhookMessage,
+  type MessageAlert,
+  type MessageEvent,
+} from './messages';
 
 const metric: MessageAlert = {
   id: 7,
@@ -9,7 +19,13 @@ const metric: MessageAlert = {
   state: 'open',
   createdAt: '2026-11-23T10:00:00.000Z',
   attrs: { 'service.name': 'api', 'k8s/pod': 'p-1' },
-  params: { firing: -1, outlier: 0.05, minutes: 5, bounds: { min: 0.1, max: null }, monitor: { metrics: [], query: 'p90', column: 'p90', columnUnit: 'seconds' } },
+  params: {
+    firing: -1,
+    outlier: 0.05,
+    minutes: 5,
+    bounds: { min: 0.1, max: null },
+    monitor: { metrics: [], query: 'p90', column: 'p90', columnUnit: 'seconds' },
+  },
 };
 const created: MessageEvent = { id: 42, name: 'created', createdAt: '2026-11-23T10:05:00.123Z', userName: null };
 const ctx = { siteUrl: 'https://lantern.example/', projectName: 'Shop' };
@@ -24,21 +40,42 @@ describe('messages', () => {
   });
   it('says what happened for each kind of event', () => {
     expect(headline(metric, created)).toBe('The metric is firing: 0.05 seconds is less than 0.1 seconds');
-    expect(headline(metric, { ...created, name: 'state-changed' })).toBe('The metric is still firing: 0.05 seconds is less than 0.1 seconds');
+    expect(headline(metric, { ...created, name: 'state-changed' })).toBe(
+      'The metric is still firing: 0.05 seconds is less than 0.1 seconds',
+    );
     expect(headline({ ...metric, state: 'closed' }, created)).toBe('The metric is back to normal');
-    expect(headline({ ...metric, state: 'closed' }, { ...created, userName: 'ann' })).toBe('The metric alert is closed by ann');
-    const error: MessageAlert = { ...metric, type: 'error', params: { traceId: '', spanId: '', spanCount: 120, spanCountTime: '' } };
+    expect(headline({ ...metric, state: 'closed' }, { ...created, userName: 'ann' })).toBe(
+      'The metric alert is closed by ann',
+    );
+    const error: MessageAlert = {
+      ...metric,
+      type: 'error',
+      params: { traceId: '', spanId: '', spanCount: 120, spanCountTime: '' },
+    };
     expect(headline(error, created)).toBe('The error has 120 occurrences');
     expect(headline(error, { ...created, userName: 'bob' })).toBe('The error is reopened by bob');
   });
   it('builds the webhook message with a rendered payload template and nanosecond times', () => {
     expect(rfc3339Nano('2026-11-23T10:05:00.123Z')).toBe('2026-11-23T10:05:00.123000000Z');
-    expect(webhookMessage(metric, created, ctx, { title: '{{alert.name}} ({{ eventName }})', tags: ['{{alert.type}}', 1], keep: '{{unknown}}' })).toEqual({
+    expect(
+      webhookMessage(metric, created, ctx, {
+        title: '{{alert.name}} ({{ eventName }})',
+        tags: ['{{alert.type}}', 1],
+        keep: '{{unknown}}',
+      }),
+    ).toEqual({
       id: '42',
       eventName: 'created',
       payload: { title: 'Latency: p90{service.name=api} (created)', tags: ['metric', 1], keep: '{{unknown}}' },
       createdAt: '2026-11-23T10:05:00.123000000Z',
-      alert: { id: '7', url: 'https://lantern.example/alerting/1/alerts/7', name: metric.name, type: 'metric', state: 'open', createdAt: '2026-11-23T10:00:00.000000000Z' },
+      alert: {
+        id: '7',
+        url: 'https://lantern.example/alerting/1/alerts/7',
+        name: metric.name,
+        type: 'metric',
+        state: 'open',
+        createdAt: '2026-11-23T10:00:00.000000000Z',
+      },
     });
     expect(renderTemplate(null, {})).toBeNull();
   });
@@ -48,7 +85,12 @@ describe('messages', () => {
   });
   it('builds Alertmanager v2 alerts with sanitised labels and endsAt only when closed', () => {
     const [open] = alertmanagerMessage(metric, created, ctx);
-    expect(open.labels).toEqual({ service_name: 'api', k8s_pod: 'p-1', alertname: metric.name, alerturl: 'https://lantern.example/alerting/1/alerts/7' });
+    expect(open.labels).toEqual({
+      service_name: 'api',
+      k8s_pod: 'p-1',
+      alertname: metric.name,
+      alerturl: 'https://lantern.example/alerting/1/alerts/7',
+    });
     expect(open).not.toHaveProperty('endsAt');
     const [closed] = alertmanagerMessage({ ...metric, state: 'closed' }, created, ctx);
     expect(closed.endsAt).toBe(created.createdAt);

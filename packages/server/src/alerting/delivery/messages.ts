@@ -77,13 +77,25 @@ export function headline(a: MessageAlert, e: MessageEvent): string {
  * {{alert.id}}, {{alert.url}}, {{alert.name}}, {{alert.type}}, {{alert.state}}, {{alert.createdAt}},
  * {{alert.summary}}, {{eventName}}, {{id}} and {{createdAt}}; the result goes in `payload`.
  */
-export function webhookMessage(a: MessageAlert, e: MessageEvent, ctx: MessageContext, payloadTemplate: unknown): WebhookMessage {
+export function webhookMessage(
+  a: MessageAlert,
+  e: MessageEvent,
+  ctx: MessageContext,
+  payloadTemplate: unknown,
+): WebhookMessage {
   const message: WebhookMessage = {
     id: String(e.id),
     eventName: e.name,
     payload: null,
     createdAt: rfc3339Nano(e.createdAt),
-    alert: { id: String(a.id), url: alertUrl(ctx.siteUrl, a), name: a.name, type: a.type, state: a.state, createdAt: rfc3339Nano(a.createdAt) },
+    alert: {
+      id: String(a.id),
+      url: alertUrl(ctx.siteUrl, a),
+      name: a.name,
+      type: a.type,
+      state: a.state,
+      createdAt: rfc3339Nano(a.createdAt),
+    },
   };
   const vars: Record<string, string> = {
     id: message.id,
@@ -104,7 +116,8 @@ export function webhookMessage(a: MessageAlert, e: MessageEvent, ctx: MessageCon
 export function renderTemplate(t: unknown, vars: Record<string, string>): unknown {
   if (typeof t === 'string') return t.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (m, k: string) => vars[k] ?? m);
   if (Array.isArray(t)) return t.map((x) => renderTemplate(x, vars));
-  if (t && typeof t === 'object') return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, renderTemplate(v, vars)]));
+  if (t && typeof t === 'object')
+    return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, renderTemplate(v, vars)]));
   return t;
 }
 
@@ -117,7 +130,13 @@ export function slackMessage(a: MessageAlert, e: MessageEvent, ctx: MessageConte
   if (a.state === 'closed') emoji = ':white_check_mark:';
   else if (e.userName) emoji = ':red_circle:';
   else if (a.type === 'error') emoji = ':beetle:';
-  else emoji = (a.params as MetricAlertParams).firing === 1 ? ':arrow_upper_right:' : (a.params as MetricAlertParams).firing === -1 ? ':arrow_lower_right:' : '';
+  else
+    emoji =
+      (a.params as MetricAlertParams).firing === 1
+        ? ':arrow_upper_right:'
+        : (a.params as MetricAlertParams).firing === -1
+          ? ':arrow_lower_right:'
+          : '';
   const text = `${emoji ? `${emoji} ` : ''}*${slackEscape(`${p} ${headline(a, e)}`)}*\n${name}`;
   return {
     text: `${p} ${a.name}`,
@@ -125,7 +144,13 @@ export function slackMessage(a: MessageAlert, e: MessageEvent, ctx: MessageConte
       {
         type: 'section',
         text: { type: 'mrkdwn', text },
-        accessory: { type: 'button', text: { type: 'plain_text', text: 'View' }, action_id: 'button-action', value: `view_${a.id}`, url: alertUrl(ctx.siteUrl, a) },
+        accessory: {
+          type: 'button',
+          text: { type: 'plain_text', text: 'View' },
+          action_id: 'button-action',
+          value: `view_${a.id}`,
+          url: alertUrl(ctx.siteUrl, a),
+        },
       },
     ],
   };
@@ -148,7 +173,8 @@ export function alertmanagerMessage(a: MessageAlert, e: MessageEvent, ctx: Messa
   ];
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function emailMessage(a: MessageAlert, e: MessageEvent, ctx: MessageContext) {
   const url = alertUrl(ctx.siteUrl, a);

@@ -10,8 +10,16 @@ import { BlockList, isIP } from 'node:net';
 export type NetworkClass = 'loopback' | 'link_local' | 'private';
 
 const RANGES: Record<NetworkClass, [string, number, 'ipv4' | 'ipv6'][]> = {
-  loopback: [['127.0.0.0', 8, 'ipv4'], ['0.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6'], ['::', 128, 'ipv6']],
-  link_local: [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']],
+  loopback: [
+    ['127.0.0.0', 8, 'ipv4'],
+    ['0.0.0.0', 8, 'ipv4'],
+    ['::1', 128, 'ipv6'],
+    ['::', 128, 'ipv6'],
+  ],
+  link_local: [
+    ['169.254.0.0', 16, 'ipv4'],
+    ['fe80::', 10, 'ipv6'],
+  ],
   private: [
     ['10.0.0.0', 8, 'ipv4'],
     ['172.16.0.0', 12, 'ipv4'],
@@ -43,7 +51,8 @@ export function classifyAddress(address: string): NetworkClass | null {
   if (mapped) addr = mapped[1];
   const family = isIP(addr);
   if (!family) return null;
-  for (const cls of Object.keys(LISTS) as NetworkClass[]) if (LISTS[cls].check(addr, family === 4 ? 'ipv4' : 'ipv6')) return cls;
+  for (const cls of Object.keys(LISTS) as NetworkClass[])
+    if (LISTS[cls].check(addr, family === 4 ? 'ipv4' : 'ipv6')) return cls;
   return null;
 }
 
@@ -61,10 +70,16 @@ export function createAddressGuard(allowed: readonly NetworkClass[]): AddressGua
   const check = (host: string, address: string) => {
     const cls = classifyAddress(address);
     if (cls && !allow.has(cls)) {
-      throw new RefusedAddressError(`${host} resolves to ${address}, a ${cls.replace('_', '-')} address; notifications to it are not allowed (see notifications.allow_networks)`);
+      throw new RefusedAddressError(
+        `${host} resolves to ${address}, a ${cls.replace('_', '-')} address; notifications to it are not allowed (see notifications.allow_networks)`,
+      );
     }
   };
-  const lookup = ((hostname: string, options: object, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  const lookup = ((
+    hostname: string,
+    options: object,
+    callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       try {

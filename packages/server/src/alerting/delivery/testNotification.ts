@@ -29,7 +29,12 @@ export function sampleAlert(projectId: number, now: Date): { alert: MessageAlert
         outlier: 42,
         minutes: 5,
         bounds: { min: null, max: 10 },
-        monitor: { metrics: [{ name: 'lantern.test', alias: 'test' }], query: 'avg($test)', column: 'avg($test)', columnUnit: '' },
+        monitor: {
+          metrics: [{ name: 'lantern.test', alias: 'test' }],
+          query: 'avg($test)',
+          column: 'avg($test)',
+          columnUnit: '',
+        },
       },
     },
     event: { id: now.getTime(), name: 'created', createdAt: iso, userName: null },
@@ -55,9 +60,23 @@ export async function sendTestNotification(
   try {
     const answer = await postJson(url, body, guard);
     const ok = answer.status >= 200 && answer.status < 300;
-    return { ok, status: answer.status, body: answer.body.slice(0, TEST_BODY_CHARS), error: ok ? '' : describeAnswer(answer), durationMs: elapsed(), sentAt: started.toISOString() };
+    return {
+      ok,
+      status: answer.status,
+      body: answer.body.slice(0, TEST_BODY_CHARS),
+      error: ok ? '' : describeAnswer(answer),
+      durationMs: elapsed(),
+      sentAt: started.toISOString(),
+    };
   } catch (err) {
-    return { ok: false, status: null, body: '', error: (err as Error).message, durationMs: elapsed(), sentAt: started.toISOString() };
+    return {
+      ok: false,
+      status: null,
+      body: '',
+      error: (err as Error).message,
+      durationMs: elapsed(),
+      sentAt: started.toISOString(),
+    };
   }
 }
 
@@ -65,7 +84,13 @@ export async function sendTestNotification(
  * Sends the sample alert e-mail to one address now, through the configured SMTP server, and
  * reports the server's answer: `status` is its reply code (250), `body` its reply text.
  */
-export async function sendTestEmail(mailer: Mailer, to: string, projectId: number, ctx: MessageContext, now: () => Date): Promise<ChannelTestResult> {
+export async function sendTestEmail(
+  mailer: Mailer,
+  to: string,
+  projectId: number,
+  ctx: MessageContext,
+  now: () => Date,
+): Promise<ChannelTestResult> {
   const started = now();
   const { alert, event } = sampleAlert(projectId, started);
   const t0 = performance.now();
@@ -73,9 +98,23 @@ export async function sendTestEmail(mailer: Mailer, to: string, projectId: numbe
   try {
     const reply = await mailer.send({ to: [to], ...emailMessage(alert, event, ctx) });
     const code = /^(\d{3})/.exec(reply);
-    return { ok: true, status: code ? Number(code[1]) : null, body: reply.slice(0, TEST_BODY_CHARS), error: '', durationMs: elapsed(), sentAt: started.toISOString() };
+    return {
+      ok: true,
+      status: code ? Number(code[1]) : null,
+      body: reply.slice(0, TEST_BODY_CHARS),
+      error: '',
+      durationMs: elapsed(),
+      sentAt: started.toISOString(),
+    };
   } catch (err) {
     const code = (err as { responseCode?: unknown }).responseCode;
-    return { ok: false, status: typeof code === 'number' ? code : null, body: '', error: `smtp: ${(err as Error).message}`, durationMs: elapsed(), sentAt: started.toISOString() };
+    return {
+      ok: false,
+      status: typeof code === 'number' ? code : null,
+      body: '',
+      error: `smtp: ${(err as Error).message}`,
+      durationMs: elapsed(),
+      sentAt: started.toISOString(),
+    };
   }
 }

@@ -9,11 +9,15 @@ import { safeReturnTo, STATE_COOKIE, STATE_TTL_SEC, type SsoService } from './ss
  * are browser navigations: every failure sends the browser back to the Login page with a code it
  * explains (`?sso_error=`), never a JSON body or a blank page.
  */
-export function registerSsoRoutes(app: FastifyInstance, deps: { sso: SsoService; cookie: SessionCookie; secureCookie: boolean; log: Logger }): void {
+export function registerSsoRoutes(
+  app: FastifyInstance,
+  deps: { sso: SsoService; cookie: SessionCookie; secureCookie: boolean; log: Logger },
+): void {
   const stateCookieOpts = { path: '/api/v1/sso/', httpOnly: true, sameSite: 'lax' as const, secure: deps.secureCookie };
 
   const fail = (reply: FastifyReply, id: string, err: unknown, returnTo?: string) => {
-    const failure = err instanceof SsoFailure ? err : new SsoFailure('failed', err instanceof Error ? err.message : String(err));
+    const failure =
+      err instanceof SsoFailure ? err : new SsoFailure('failed', err instanceof Error ? err.message : String(err));
     if (failure.code === 'failed') deps.log.error({ err, provider: id }, 'single sign-on failed');
     else deps.log.warn({ provider: id, code: failure.code, detail: failure.detail }, 'single sign-on refused');
     const query = new URLSearchParams({ sso_error: failure.code });
@@ -23,15 +27,18 @@ export function registerSsoRoutes(app: FastifyInstance, deps: { sso: SsoService;
 
   app.get('/api/v1/sso/methods', async () => deps.sso.methods());
 
-  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>('/api/v1/sso/:id/start', async (req, reply) => {
-    try {
-      const { authorizationUrl, stateCookie } = await deps.sso.start(req.params.id, req.query.return_to ?? '/');
-      reply.setCookie(STATE_COOKIE, stateCookie, { ...stateCookieOpts, maxAge: STATE_TTL_SEC });
-      return reply.redirect(authorizationUrl);
-    } catch (err) {
-      return fail(reply, req.params.id, err, safeReturnTo(req.query.return_to));
-    }
-  });
+  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+    '/api/v1/sso/:id/start',
+    async (req, reply) => {
+      try {
+        const { authorizationUrl, stateCookie } = await deps.sso.start(req.params.id, req.query.return_to ?? '/');
+        reply.setCookie(STATE_COOKIE, stateCookie, { ...stateCookieOpts, maxAge: STATE_TTL_SEC });
+        return reply.redirect(authorizationUrl);
+      } catch (err) {
+        return fail(reply, req.params.id, err, safeReturnTo(req.query.return_to));
+      }
+    },
+  );
 
   app.get<{ Params: { id: string } }>('/api/v1/sso/:id/callback', async (req, reply) => {
     const query = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1 || req.url.length));

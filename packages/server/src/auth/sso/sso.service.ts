@@ -21,13 +21,22 @@ export interface SsoService {
   /** The provider's authorization URL and the state cookie's value. */
   start(id: string, returnTo: string): Promise<{ authorizationUrl: string; stateCookie: string }>;
   /** Finishes a sign-in: a session token and where to send the browser. Throws SsoFailure. */
-  callback(id: string, query: URLSearchParams, stateCookie: string | undefined): Promise<{ sessionToken: string; returnTo: string }>;
+  callback(
+    id: string,
+    query: URLSearchParams,
+    stateCookie: string | undefined,
+  ): Promise<{ sessionToken: string; returnTo: string }>;
 }
 
 /** Only paths of this site (shared with the Login page). */
 export const safeReturnTo = safeReturnPath;
 
-export function createSsoService(deps: { providers: SsoProviders; users: UsersStore; auth: AuthService; signer: SessionSigner }): SsoService {
+export function createSsoService(deps: {
+  providers: SsoProviders;
+  users: UsersStore;
+  auth: AuthService;
+  signer: SessionSigner;
+}): SsoService {
   const { providers } = deps;
   return {
     methods() {
@@ -60,7 +69,11 @@ export function createSsoService(deps: { providers: SsoProviders; users: UsersSt
         state,
         nonce,
       });
-      const stateCookie = await deps.signer.signPayload({ p: id, s: state, n: nonce, v: verifier, r: safeReturnTo(returnTo) }, STATE_TTL_SEC, STATE_AUDIENCE);
+      const stateCookie = await deps.signer.signPayload(
+        { p: id, s: state, n: nonce, v: verifier, r: safeReturnTo(returnTo) },
+        STATE_TTL_SEC,
+        STATE_AUDIENCE,
+      );
       return { authorizationUrl: url.href, stateCookie };
     },
 
@@ -68,10 +81,19 @@ export function createSsoService(deps: { providers: SsoProviders; users: UsersSt
       const provider = providers.get(id);
       if (!provider) throw new SsoFailure('unknown_provider', `no oidc provider "${id}"`);
       const error = query.get('error');
-      if (error) throw new SsoFailure('provider_denied', `${error}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}`);
+      if (error)
+        throw new SsoFailure(
+          'provider_denied',
+          `${error}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}`,
+        );
       const saved = stateCookie ? await deps.signer.verifyPayload(stateCookie, STATE_AUDIENCE) : null;
-      if (!saved || saved.p !== id) throw new SsoFailure('state_missing', stateCookie ? 'state cookie invalid, expired or for another provider' : 'no state cookie');
-      if (query.get('state') !== saved.s) throw new SsoFailure('state_mismatch', 'the state parameter does not match the state cookie');
+      if (!saved || saved.p !== id)
+        throw new SsoFailure(
+          'state_missing',
+          stateCookie ? 'state cookie invalid, expired or for another provider' : 'no state cookie',
+        );
+      if (query.get('state') !== saved.s)
+        throw new SsoFailure('state_mismatch', 'the state parameter does not match the state cookie');
       const client = await providers.ready(id);
       if (!client) throw new SsoFailure('provider_unavailable', provider.error ?? 'discovery failed');
 
@@ -90,19 +112,22 @@ export function createSsoService(deps: { providers: SsoProviders; users: UsersSt
         throw grantFailure(err);
       }
       let claims: Record<string, unknown> = { ...tokens.claims() };
-      const needUserinfo = claims[provider.config.email_claim] === undefined || (!provider.config.name_claim && claims.name === undefined);
+      const needUserinfo =
+        claims[provider.config.email_claim] === undefined || (!provider.config.name_claim && claims.name === undefined);
       if (needUserinfo && client.serverMetadata().userinfo_endpoint) {
         try {
           claims = { ...claims, ...(await oidc.fetchUserInfo(client, tokens.access_token, String(claims.sub))) };
         } catch (err) {
           // The ID token may still carry what is needed; identityFromClaims says what is missing.
-          if (claims[provider.config.email_claim] === undefined) throw new SsoFailure('email_missing', `userinfo failed: ${(err as Error).message}`);
+          if (claims[provider.config.email_claim] === undefined)
+            throw new SsoFailure('email_missing', `userinfo failed: ${(err as Error).message}`);
         }
       }
       const identity = identityFromClaims(claims, provider.config);
       let user = await deps.users.byEmail(identity.email);
       if (!user) {
-        if (!provider.config.allow_sign_up) throw new SsoFailure('no_account', `${identity.email} has no account and allow_sign_up is off`);
+        if (!provider.config.allow_sign_up)
+          throw new SsoFailure('no_account', `${identity.email} has no account and allow_sign_up is off`);
         user = await deps.users.createFromSso({ name: identity.name, email: identity.email, provider: id });
       } else if (user.sso_provider !== null && user.name !== identity.name) {
         // The provider owns a single sign-on user's name; config users keep the config's.
@@ -116,8 +141,10 @@ export function createSsoService(deps: { providers: SsoProviders; users: UsersSt
 /** The token exchange's failure, by what the provider or the library said. */
 function grantFailure(err: unknown): SsoFailure {
   if (err instanceof oidc.ResponseBodyError) {
-    if (err.error === 'invalid_client' || err.error === 'unauthorized_client') return new SsoFailure('client_rejected', `${err.error}: ${err.error_description ?? ''}`);
-    if (err.error === 'invalid_grant') return new SsoFailure('code_invalid', `${err.error}: ${err.error_description ?? ''}`);
+    if (err.error === 'invalid_client' || err.error === 'unauthorized_client')
+      return new SsoFailure('client_rejected', `${err.error}: ${err.error_description ?? ''}`);
+    if (err.error === 'invalid_grant')
+      return new SsoFailure('code_invalid', `${err.error}: ${err.error_description ?? ''}`);
     return new SsoFailure('failed', `token endpoint: ${err.error} ${err.error_description ?? ''}`);
   }
   if (err instanceof oidc.WWWAuthenticateChallengeError) {
@@ -126,11 +153,16 @@ function grantFailure(err: unknown): SsoFailure {
     if (err.status === 401) return new SsoFailure('client_rejected', `token endpoint answered 401 (${said})`);
     return new SsoFailure('failed', `token endpoint answered ${err.status} (${said})`);
   }
-  if (err instanceof oidc.AuthorizationResponseError) return new SsoFailure('provider_denied', `${err.error}: ${err.error_description ?? ''}`);
+  if (err instanceof oidc.AuthorizationResponseError)
+    return new SsoFailure('provider_denied', `${err.error}: ${err.error_description ?? ''}`);
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof TypeError || (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))) {
+  if (
+    err instanceof TypeError ||
+    (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+  ) {
     return new SsoFailure('provider_unavailable', `token endpoint unreachable: ${message}`);
   }
-  if (err instanceof oidc.ClientError) return new SsoFailure('token_invalid', `${err.code ?? 'client error'}: ${message}`);
+  if (err instanceof oidc.ClientError)
+    return new SsoFailure('token_invalid', `${err.code ?? 'client error'}: ${message}`);
   return new SsoFailure('failed', message);
 }

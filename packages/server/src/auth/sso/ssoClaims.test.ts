@@ -4,7 +4,8 @@ import { identityFromClaims } from './ssoClaims';
 import { SsoFailure } from './ssoFailure';
 
 const provider = (extra: Record<string, unknown> = {}) =>
-  ConfigSchema.parse({ auth: { oidc: [{ id: 'p', issuer_url: 'https://idp.example', client_id: 'c', ...extra }] } }).auth.oidc[0];
+  ConfigSchema.parse({ auth: { oidc: [{ id: 'p', issuer_url: 'https://idp.example', client_id: 'c', ...extra }] } })
+    .auth.oidc[0];
 
 const failure = (claims: Record<string, unknown>, extra?: Record<string, unknown>) => {
   try {
@@ -20,7 +21,11 @@ describe('identity from OIDC claims', () => {
     [{ email: 'Ada@Example.com', name: 'Ada Lovelace' }, {}, { email: 'ada@example.com', name: 'Ada Lovelace' }],
     [{ email: 'ada@example.com', preferred_username: 'ada' }, {}, { email: 'ada@example.com', name: 'ada' }],
     [{ email: 'ada.l@example.com' }, {}, { email: 'ada.l@example.com', name: 'ada.l' }],
-    [{ upn: 'ada@corp.example', display: 'Countess', name: 'x' }, { email_claim: 'upn', name_claim: 'display' }, { email: 'ada@corp.example', name: 'Countess' }],
+    [
+      { upn: 'ada@corp.example', display: 'Countess', name: 'x' },
+      { email_claim: 'upn', name_claim: 'display' },
+      { email: 'ada@corp.example', name: 'Countess' },
+    ],
     [{ email: 'ada@example.com', email_verified: true, name: '  ' }, {}, { email: 'ada@example.com', name: 'ada' }],
   ])('%j with %j -> %j', (claims, extra, expected) => {
     expect(identityFromClaims(claims, provider(extra))).toEqual(expected);

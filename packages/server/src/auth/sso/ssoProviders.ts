@@ -29,12 +29,23 @@ export interface SsoProviders {
 const DISCOVERY_TIMEOUT_SEC = 5;
 const RETRY_MS = 30_000;
 
-export async function createSsoProviders(configs: OidcProviderConfig[], siteUrl: string, log: Logger): Promise<SsoProviders> {
+export async function createSsoProviders(
+  configs: OidcProviderConfig[],
+  siteUrl: string,
+  log: Logger,
+): Promise<SsoProviders> {
   const site = siteUrl.replace(/\/$/, '');
   const providers = new Map<string, SsoProvider & { lastTry: number; pending: Promise<void> | null }>();
   for (const config of configs) {
     const redirectUrl = config.redirect_url || `${site}/api/v1/sso/${encodeURIComponent(config.id)}/callback`;
-    providers.set(config.id, { config, redirectUrl, client: null, error: 'not discovered yet', lastTry: 0, pending: null });
+    providers.set(config.id, {
+      config,
+      redirectUrl,
+      client: null,
+      error: 'not discovered yet',
+      lastTry: 0,
+      pending: null,
+    });
   }
 
   const discover = (p: SsoProvider & { lastTry: number; pending: Promise<void> | null }): Promise<void> => {
@@ -53,12 +64,19 @@ export async function createSsoProviders(configs: OidcProviderConfig[], siteUrl:
         (client) => {
           p.client = client;
           p.error = null;
-          if (insecure) log.warn({ provider: p.config.id, issuer: p.config.issuer_url }, 'OIDC provider is reached over plain http: use https outside local testing');
+          if (insecure)
+            log.warn(
+              { provider: p.config.id, issuer: p.config.issuer_url },
+              'OIDC provider is reached over plain http: use https outside local testing',
+            );
           log.info({ provider: p.config.id, issuer: p.config.issuer_url }, 'OIDC provider ready');
         },
         (err: unknown) => {
           p.error = describeDiscoveryError(err);
-          log.warn({ provider: p.config.id, issuer: p.config.issuer_url, reason: p.error }, 'OIDC provider unavailable: its sign-in method is listed as unavailable');
+          log.warn(
+            { provider: p.config.id, issuer: p.config.issuer_url, reason: p.error },
+            'OIDC provider unavailable: its sign-in method is listed as unavailable',
+          );
         },
       )
       .finally(() => {
@@ -87,7 +105,8 @@ export async function createSsoProviders(configs: OidcProviderConfig[], siteUrl:
 function describeDiscoveryError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
-  if (err.name === 'TimeoutError' || err.name === 'AbortError') return `discovery timed out after ${DISCOVERY_TIMEOUT_SEC} s`;
+  if (err.name === 'TimeoutError' || err.name === 'AbortError')
+    return `discovery timed out after ${DISCOVERY_TIMEOUT_SEC} s`;
   const causeText = cause instanceof Error ? `: ${(cause as { code?: string }).code ?? cause.message}` : '';
   return `${err.message}${causeText}`;
 }

@@ -6,8 +6,16 @@ import { normalizeSeverity } from './severity';
 describe('normalizeAliases (reference ingest §2.5)', () => {
   it.each<[string, AttrMap, AttrMap]>([
     ['service_name → service.name', { service_name: 'api' }, { 'service.name': 'api' }],
-    ['first alias with a non-empty string wins', { service_name: '', service: 'web' }, { service_name: '', 'service.name': 'web' }],
-    ['canonical present: aliases untouched', { 'service.name': 'a', service: 'b' }, { 'service.name': 'a', service: 'b' }],
+    [
+      'first alias with a non-empty string wins',
+      { service_name: '', service: 'web' },
+      { service_name: '', 'service.name': 'web' },
+    ],
+    [
+      'canonical present: aliases untouched',
+      { 'service.name': 'a', service: 'b' },
+      { 'service.name': 'a', service: 'b' },
+    ],
     ['http_route', { http_route: '/x' }, { 'http.route': '/x' }],
     ['db.type → db.system', { 'db.type': 'redis' }, { 'db.system': 'redis' }],
     ['QUIRK fixed: dbname → db.name, not db.system', { dbname: 'app' }, { 'db.name': 'app' }],
@@ -15,7 +23,11 @@ describe('normalizeAliases (reference ingest §2.5)', () => {
     ['non-string alias ignored', { service: 5 }, { service: 5 }],
     ['level → log.severity, normalised', { level: 'warning' }, { 'log.severity': 'WARN' }],
     ['unrecognised severity alias ignored', { level: 'loud' }, { level: 'loud' }],
-    ['existing log.severity left as is', { 'log.severity': 'Verbose', level: 'info' }, { 'log.severity': 'Verbose', level: 'info' }],
+    [
+      'existing log.severity left as is',
+      { 'log.severity': 'Verbose', level: 'info' },
+      { 'log.severity': 'Verbose', level: 'info' },
+    ],
   ])('%s', (_name, input, want) => {
     const attrs = { ...input };
     normalizeAliases(attrs);

@@ -19,7 +19,10 @@ const ALIASES: ReadonlyArray<readonly [canonical: string, aliases: readonly stri
 const SEVERITY_ALIASES = ['log_severity', 'severity', 'error_severity', 'log.level', 'level'] as const;
 
 /** Every key normalizeAliases may move; a map holding none of them needs no pass. */
-export const ALIAS_KEYS: ReadonlySet<string> = new Set([...ALIASES.flatMap(([, aliases]) => aliases), ...SEVERITY_ALIASES]);
+export const ALIAS_KEYS: ReadonlySet<string> = new Set([
+  ...ALIASES.flatMap(([, aliases]) => aliases),
+  ...SEVERITY_ALIASES,
+]);
 
 /** The canonical keys the aliases map to (log.severity included). */
 export const ALIAS_CANONICAL_KEYS: readonly string[] = [...ALIASES.map(([canonical]) => canonical), 'log.severity'];

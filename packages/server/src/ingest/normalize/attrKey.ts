@@ -34,8 +34,10 @@ export function cleanAttrKey(key: string): string {
   for (; i < key.length; i++) {
     const c = key.charCodeAt(i);
     if (isCleanChar(c)) out += key[i];
-    else if (c === 47) out += '.'; // '/'
-    else if (c === 45) out += '_'; // '-'
+    else if (c === 47)
+      out += '.'; // '/'
+    else if (c === 45)
+      out += '_'; // '-'
     else if (isUpper(c)) {
       // camelCase boundary: an upper letter after an alphanumeric and before a lower letter.
       if (i > 0 && isAlnum(key.charCodeAt(i - 1)) && i + 1 < key.length && isLower(key.charCodeAt(i + 1))) out += '_';

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AttrMap } from '../spanRow';
-import { DROPPED_ATTRS_KEY, limitAttrs, MAX_ARRAY_ITEMS, MAX_ATTRS, MAX_VALUE_CHARS, TRUNCATED_ATTRS_KEY } from './attrLimits';
+import {
+  DROPPED_ATTRS_KEY,
+  limitAttrs,
+  MAX_ARRAY_ITEMS,
+  MAX_ATTRS,
+  MAX_VALUE_CHARS,
+  TRUNCATED_ATTRS_KEY,
+} from './attrLimits';
 import { normalizeTraces } from './normalizeTraces';
 import { otlpSpan, keyValues } from './spanFixture';
 
@@ -22,12 +29,18 @@ describe('limitAttrs', () => {
 
   it('cuts long strings, long arrays and big maps, and records which', () => {
     const long = 'x'.repeat(MAX_VALUE_CHARS + 5);
-    const attrs: AttrMap = { s: long, arr: Array.from({ length: MAX_ARRAY_ITEMS + 1 }, () => 'a'), arrLong: [long], map: { k: long }, ok: 'fine' };
+    const attrs: AttrMap = {
+      s: long,
+      arr: Array.from({ length: MAX_ARRAY_ITEMS + 1 }, () => 'a'),
+      arrLong: [long],
+      map: { k: long },
+      ok: 'fine',
+    };
     limitAttrs(attrs);
     expect((attrs.s as string).length).toBe(MAX_VALUE_CHARS);
     expect((attrs.s as string).endsWith('...')).toBe(true);
     expect(attrs.arr).toHaveLength(MAX_ARRAY_ITEMS);
-    expect(((attrs.arrLong as string[])[0]).length).toBe(MAX_VALUE_CHARS);
+    expect((attrs.arrLong as string[])[0].length).toBe(MAX_VALUE_CHARS);
     expect(typeof attrs.map).toBe('string');
     expect(attrs[TRUNCATED_ATTRS_KEY]).toEqual(['s', 'arr', 'arrLong', 'map']);
   });
@@ -39,7 +52,19 @@ describe('limitAttrs', () => {
   });
 
   it('applies to span rows', () => {
-    const req = { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: '', version: '', attributes: [] }, spans: [{ ...otlpSpan(), attributes: keyValues({ big: 'y'.repeat(MAX_VALUE_CHARS * 2) }) }] }] }] };
+    const req = {
+      resourceSpans: [
+        {
+          resource: { attributes: [] },
+          scopeSpans: [
+            {
+              scope: { name: '', version: '', attributes: [] },
+              spans: [{ ...otlpSpan(), attributes: keyValues({ big: 'y'.repeat(MAX_VALUE_CHARS * 2) }) }],
+            },
+          ],
+        },
+      ],
+    };
     const [row] = normalizeTraces(req, { projectId: 1, groupByEnv: false, groupFuncsByService: false });
     expect((row.attrs.big as string).length).toBe(MAX_VALUE_CHARS);
     expect(row.attrs[TRUNCATED_ATTRS_KEY]).toEqual(['big']);

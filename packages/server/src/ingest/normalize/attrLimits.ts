@@ -45,7 +45,8 @@ function limitValue(v: AttrValue): AttrValue {
     if (v.length > MAX_ARRAY_ITEMS) out = v.slice(0, MAX_ARRAY_ITEMS);
     for (let i = 0; i < (out ?? v).length; i++) {
       const el = (out ?? v)[i];
-      if (typeof el === 'string' && el.length > MAX_VALUE_CHARS) (out ??= v.slice(0, MAX_ARRAY_ITEMS))[i] = cutString(el);
+      if (typeof el === 'string' && el.length > MAX_VALUE_CHARS)
+        (out ??= v.slice(0, MAX_ARRAY_ITEMS))[i] = cutString(el);
     }
     return out ?? v;
   }

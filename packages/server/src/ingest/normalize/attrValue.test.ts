@@ -30,12 +30,23 @@ describe('convertAnyValue (reference ingest §2.3)', () => {
       },
       ['["1"]', '{"k":"v"}'],
     ],
-    ['bytes inside an array are skipped', { arrayValue: { values: [{ bytesValue: new Uint8Array([1]) }, { stringValue: 'x' }] } }, ['x']],
+    [
+      'bytes inside an array are skipped',
+      { arrayValue: { values: [{ bytesValue: new Uint8Array([1]) }, { stringValue: 'x' }] } },
+      ['x'],
+    ],
     ['empty array dropped', { arrayValue: { values: [] } }, undefined],
     ['array of only bytes dropped', { arrayValue: { values: [{ bytesValue: new Uint8Array([1]) }] } }, undefined],
     [
       'kvlist → nested map with cleaned keys',
-      { kvlistValue: { values: [{ key: 'userId', value: { intValue: 3 } }, { key: 'Inner', value: { kvlistValue: { values: [] } } }] } },
+      {
+        kvlistValue: {
+          values: [
+            { key: 'userId', value: { intValue: 3 } },
+            { key: 'Inner', value: { kvlistValue: { values: [] } } },
+          ],
+        },
+      },
       { user_id: 3, inner: {} },
     ],
     ['bytes dropped', { bytesValue: new Uint8Array([1, 2]) }, undefined],

@@ -4,7 +4,8 @@ import { joinName, joinTypeMessage, logDisplayName, rowNames } from './displayNa
 import { templateMessage } from './messageTemplate';
 
 const rule = (displayName: string, groupName = '') => ({ displayName, groupName });
-const displayNameFor = (attrs: AttrMap, ruleName: string, eventName: string, name: string) => rowNames(attrs, rule(ruleName), eventName, name).displayName;
+const displayNameFor = (attrs: AttrMap, ruleName: string, eventName: string, name: string) =>
+  rowNames(attrs, rule(ruleName), eventName, name).displayName;
 
 describe('rowNames: display names (reference ingest §2.9)', () => {
   it.each<[string, AttrMap, string, string, string, string]>([
@@ -35,9 +36,19 @@ describe('rowNames: display names (reference ingest §2.9)', () => {
 
 describe('rowNames: group names (issue 20)', () => {
   it.each<[string, AttrMap, [string, string], { displayName: string; groupName: string }]>([
-    ['the rule template names the group', {}, ['GET user:42', 'GET user:<num>'], { displayName: 'GET user:42', groupName: 'GET user:<num>' }],
+    [
+      'the rule template names the group',
+      {},
+      ['GET user:42', 'GET user:<num>'],
+      { displayName: 'GET user:42', groupName: 'GET user:<num>' },
+    ],
     ['a rule without a template: its text', {}, ['SENT', ''], { displayName: 'SENT', groupName: 'SENT' }],
-    ['display.name names both, untemplated', { 'display.name': 'order 42' }, ['GET user:42', 'GET user:<num>'], { displayName: 'order 42', groupName: 'order 42' }],
+    [
+      'display.name names both, untemplated',
+      { 'display.name': 'order 42' },
+      ['GET user:42', 'GET user:<num>'],
+      { displayName: 'order 42', groupName: 'order 42' },
+    ],
     ['no rule: the span name names both', {}, ['', ''], { displayName: 'span', groupName: 'span' }],
   ])('%s', (_name, attrs, [ruleName, ruleGroup], want) => {
     expect(rowNames({ ...attrs }, rule(ruleName, ruleGroup), '', 'span')).toEqual(want);
@@ -77,7 +88,12 @@ describe('logDisplayName', () => {
 
   it.each<[string, AttrMap, AttrMap, string]>([
     ['message template', { 'log.message': 'user 42 logged in' }, {}, 'INFO user <num> logged in'],
-    ['exception message template, type kept', { 'exception.type': 'E1', 'exception.message': 'id 7' }, {}, 'E1: id <num>'],
+    [
+      'exception message template, type kept',
+      { 'exception.type': 'E1', 'exception.message': 'id 7' },
+      {},
+      'E1: id <num>',
+    ],
     ['own attributes JSON template', { a: 1 }, { a: 1, b: 'x' }, '{"a":<num>,"b":<str>}'],
   ])('with a templater: %s', (_name, attrs, own, want) => {
     expect(logDisplayName('INFO', attrs, own, 'log', templateMessage)).toBe(want);

@@ -15,13 +15,21 @@ export interface RowNames {
  * The group name is the rule's template where it has one (issue 20), else the display name: an
  * override is the user's own name for the group, and span and event names are low-cardinality.
  */
-export function rowNames(attrs: AttrMap, rule: { displayName: string; groupName: string }, eventName: string, name: string): RowNames {
+export function rowNames(
+  attrs: AttrMap,
+  rule: { displayName: string; groupName: string },
+  eventName: string,
+  name: string,
+): RowNames {
   const override = attrs['display.name'];
   if (override !== undefined) delete attrs['display.name'];
   if (typeof override === 'string' && override !== '') return same(truncateUtf8(override, DISPLAY_NAME_MAX_BYTES));
   if (rule.displayName !== '') {
     const displayName = truncateUtf8(rule.displayName, DISPLAY_NAME_MAX_BYTES);
-    return { displayName, groupName: rule.groupName === '' ? displayName : truncateUtf8(rule.groupName, DISPLAY_NAME_MAX_BYTES) };
+    return {
+      displayName,
+      groupName: rule.groupName === '' ? displayName : truncateUtf8(rule.groupName, DISPLAY_NAME_MAX_BYTES),
+    };
   }
   return same(truncateUtf8(eventName || name || '<empty>', DISPLAY_NAME_MAX_BYTES));
 }
@@ -50,7 +58,13 @@ export function joinName(name: string, detail: string): string {
  * `text` maps the variable texts (message, exception message, JSON): a templater for the group's
  * name, else the identity.
  */
-export function logDisplayName(severity: string, attrs: AttrMap, ownAttrs: AttrMap, eventName: string, text: (s: string) => string = (s) => s): string {
+export function logDisplayName(
+  severity: string,
+  attrs: AttrMap,
+  ownAttrs: AttrMap,
+  eventName: string,
+  text: (s: string) => string = (s) => s,
+): string {
   const message = textAttr(attrs, 'log.message');
   if (message !== '') return message.startsWith(severity) ? text(message) : `${severity} ${text(message)}`;
   const excType = textAttr(attrs, 'exception.type');

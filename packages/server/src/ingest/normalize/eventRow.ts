@@ -25,7 +25,14 @@ export interface EventHost extends HostSpan {
  * it carries). System, group id and display name come from the event's name and attributes
  * (reference ingest §2.8-§2.11); name, kind and status from the host span.
  */
-export function eventRow(eventName: string, attrs: AttrMap, ownAttrs: AttrMap, host: EventHost, place: RowPlace, options: NormalizeOptions): SpanRow {
+export function eventRow(
+  eventName: string,
+  attrs: AttrMap,
+  ownAttrs: AttrMap,
+  host: EventHost,
+  place: RowPlace,
+  options: NormalizeOptions,
+): SpanRow {
   const cls = classifyEvent(eventName, attrs, ownAttrs, host);
   const shortName = truncateUtf8(eventName, NAME_MAX_BYTES);
   const names = rowNames(attrs, cls, shortName, host.name);
@@ -39,7 +46,15 @@ export function eventRow(eventName: string, attrs: AttrMap, ownAttrs: AttrMap, h
     type: cls.type,
     system: truncateUtf8(cls.system, SYSTEM_MAX_BYTES),
     // Hashed with the full names: truncation must not merge groups.
-    groupId: groupId({ env: groupEnv(attrs, options), system: cls.system, kind: host.kind, name: eventName, attrs, keys: cls.hashKeys, suffix: cls.hashSuffix }),
+    groupId: groupId({
+      env: groupEnv(attrs, options),
+      system: cls.system,
+      kind: host.kind,
+      name: eventName,
+      attrs,
+      keys: cls.hashKeys,
+      suffix: cls.hashSuffix,
+    }),
     kind: host.kind,
     name: host.name,
     eventName: shortName,

@@ -44,7 +44,14 @@ export function classifyEvent(eventName: string, attrs: AttrMap, ownAttrs: AttrM
   if (eventName === 'message') return messageClass(attrs, host);
   if (textAttr(attrs, 'log.message')) return logClass(eventName, attrs, ownAttrs);
   if (textAttr(attrs, 'exception.message')) return exceptionClass(attrs);
-  return { type: 'other-events', system: 'other-events', hashKeys: NO_KEYS, hashSuffix: '', displayName: '', groupName: '' };
+  return {
+    type: 'other-events',
+    system: 'other-events',
+    hashKeys: NO_KEYS,
+    hashSuffix: '',
+    displayName: '',
+    groupName: '',
+  };
 }
 
 /**
@@ -63,7 +70,9 @@ function logClass(eventName: string, attrs: AttrMap, ownAttrs: AttrMap): SpanCla
     hashKeys: LOG_KEYS,
     hashSuffix: template ? messageWords(template).join(' ') : '',
     displayName: logDisplayName(severity, attrs, ownAttrs, eventName),
-    groupName: logDisplayName(severity, attrs, ownAttrs, eventName, (s) => (s === message ? template : templateMessage(s))),
+    groupName: logDisplayName(severity, attrs, ownAttrs, eventName, (s) =>
+      s === message ? template : templateMessage(s),
+    ),
   };
 }
 
@@ -90,5 +99,12 @@ function messageClass(attrs: AttrMap, host: HostSpan): SpanClass {
   else if (messageType) displayName = joinName(host.name, messageType);
   else if (host.kind !== 'internal') displayName = joinName(host.name, host.kind);
   else displayName = 'message';
-  return { type: 'message', system: `message:${system}`, hashKeys: MESSAGE_KEYS, hashSuffix: '', displayName, groupName: '' };
+  return {
+    type: 'message',
+    system: `message:${system}`,
+    hashKeys: MESSAGE_KEYS,
+    hashSuffix: '',
+    displayName,
+    groupName: '',
+  };
 }

@@ -10,7 +10,8 @@ export function jsonNestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash escapes the next char
+      if (c === 92)
+        i++; // backslash escapes the next char
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {

@@ -5,7 +5,11 @@ describe('key-value statements', () => {
   it.each([
     ['GET cart:9b2f3c1e-8d4a-4f6b-a2c3-5e6f7a8b9c0d:items:1003', 'GET', 'GET cart:<uuid>:items:<num>'],
     ['get session:4bf92f3577b34da6 ', 'GET', 'get session:<hex>'],
-    ['SET user:42:profile {"name":"bob","age":31} EX 3600', 'SET', 'SET user:<num>:profile {"name":<str>,"age":<num>} EX <num>'],
+    [
+      'SET user:42:profile {"name":"bob","age":31} EX 3600',
+      'SET',
+      'SET user:<num>:profile {"name":<str>,"age":<num>} EX <num>',
+    ],
     ['HGETALL user:1234', 'HGETALL', 'HGETALL user:<num>'],
     ['set foo [1 other arguments]', 'SET', 'set foo [<num> other arguments]'],
     ['PING', 'PING', 'PING'],

@@ -66,7 +66,9 @@ function jsonToAttr(v: unknown): AttrValue | undefined {
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
   if (Array.isArray(v)) {
-    const out = v.filter((e) => e !== null && e !== undefined).map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
+    const out = v
+      .filter((e) => e !== null && e !== undefined)
+      .map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
     return out.length > 0 ? out : undefined;
   }
   return undefined;
@@ -134,7 +136,10 @@ const HEX_RE = /^[0-9a-fA-F]+$/;
 
 /** 32 hex chars, 16 hex chars (the low 8 bytes), or a dashed UUID → 32 hex chars; '' if invalid or zero. */
 export function parseTraceIdText(text: string): string {
-  let hex = text.length === 36 && text[8] === '-' && text[13] === '-' && text[18] === '-' && text[23] === '-' ? text.replaceAll('-', '') : text;
+  let hex =
+    text.length === 36 && text[8] === '-' && text[13] === '-' && text[18] === '-' && text[23] === '-'
+      ? text.replaceAll('-', '')
+      : text;
   if (hex.length === 16) hex = '0'.repeat(16) + hex;
   if (hex.length !== 32 || !HEX_RE.test(hex)) return '';
   hex = hex.toLowerCase();

@@ -58,11 +58,29 @@ export function buildLogRows(input: LogInput, options: NormalizeOptions, out: Sp
   const id = eventRowId(input.seed, 0);
 
   const logAttrs = hasException(attrs) ? { ...attrs } : attrs;
-  out.push(eventRow('log', logAttrs, input.ownAttrs, LOG_HOST, { traceId, id, parentId, standalone, timeNs: input.timeNs }, options));
+  out.push(
+    eventRow(
+      'log',
+      logAttrs,
+      input.ownAttrs,
+      LOG_HOST,
+      { traceId, id, parentId, standalone, timeNs: input.timeNs },
+      options,
+    ),
+  );
   if (logAttrs !== attrs) {
     // An exception carried by a log also counts as an exception (grouped by type and message
     // words, system log:error), like one recorded on a span.
-    out.push(eventRow('exception', attrs, input.ownAttrs, LOG_HOST, { traceId, id: eventRowId(input.seed, 4), parentId, standalone, timeNs: input.timeNs }, options));
+    out.push(
+      eventRow(
+        'exception',
+        attrs,
+        input.ownAttrs,
+        LOG_HOST,
+        { traceId, id: eventRowId(input.seed, 4), parentId, standalone, timeNs: input.timeNs },
+        options,
+      ),
+    );
   }
 }
 

@@ -5,7 +5,10 @@ import { messageWords } from './messageWords';
 /** Real-looking messages → their template (issue 20): variables become placeholders, words stay. */
 const CASES: [string, string][] = [
   // ids
-  ['payment 4407 for order 9b2f3c1e-8d4a-4f6b-a2c3-5e6f7a8b9c0d declined after 101ms', 'payment <num> for order <uuid> declined after <duration>'],
+  [
+    'payment 4407 for order 9b2f3c1e-8d4a-4f6b-a2c3-5e6f7a8b9c0d declined after 101ms',
+    'payment <num> for order <uuid> declined after <duration>',
+  ],
   ['user 42 not found', 'user <num> not found'],
   ['order_1234 shipped; 3 items', 'order_<num> shipped; <num> items'],
   ['token ch3MqLk2eZvKYlo2C1a2b3c4 expired', 'token <id> expired'],
@@ -26,7 +29,10 @@ const CASES: [string, string][] = [
   // paths and URLs
   ['GET /api/users/1003/orders took 12.5ms', 'GET /api/users/<num>/orders took <duration>'],
   ['file /var/log/app-2024-01-05.log rotated', 'file /var/log/app-<date>.log rotated'],
-  ['fetch https://cdn.example.com/img/42.png?w=300 failed', 'fetch https://cdn.example.com/img/<num>.png?w=<num> failed'],
+  [
+    'fetch https://cdn.example.com/img/42.png?w=300 failed',
+    'fetch https://cdn.example.com/img/<num>.png?w=<num> failed',
+  ],
   // e-mails
   ['sent mail to alice.smith+test@example.co.uk', 'sent mail to <email>'],
   ['invite for bob@corp.io expired', 'invite for <email> expired'],
@@ -46,11 +52,17 @@ const CASES: [string, string][] = [
   ['started at 2024-01-05T10:11:12.123Z, retry at 10:11:15', 'started at <time>, retry at <time>'],
   ['window 2024-01-05 10:00:00+02:00 closed', 'window <time> closed'],
   // JSON bodies: keys stay, values go
-  ['request body {"user": 42, "name": "bob", "tags": ["a", 1], "ok": true}', 'request body {"user": <num>, "name": <str>, "tags": [<str>, <num>], "ok": true}'],
+  [
+    'request body {"user": 42, "name": "bob", "tags": ["a", 1], "ok": true}',
+    'request body {"user": <num>, "name": <str>, "tags": [<str>, <num>], "ok": true}',
+  ],
   ['{"event":"login","user":{"id":7,"ip":"10.1.1.1"}}', '{"event":<str>,"user":{"id":<num>,"ip":<str>}}'],
   ['bad body {user: 42}', 'bad body {user: <num>}'],
   // logfmt
-  ['request done method=GET status=200 duration=12ms path=/users/9', 'request done method=GET status=<num> duration=<duration> path=/users/<num>'],
+  [
+    'request done method=GET status=200 duration=12ms path=/users/9',
+    'request done method=GET status=<num> duration=<duration> path=/users/<num>',
+  ],
   // nothing variable
   ['server started', 'server started'],
   ['', ''],
@@ -62,7 +74,8 @@ describe('templateMessage', () => {
   });
 
   it('keeps the words of every message: the group id hashes them, so the template and the group agree', () => {
-    for (const [message] of CASES) expect([message, messageWords(templateMessage(message))]).toEqual([message, messageWords(message)]);
+    for (const [message] of CASES)
+      expect([message, messageWords(templateMessage(message))]).toEqual([message, messageWords(message)]);
   });
 
   it('gives messages that differ only in variables one template', () => {

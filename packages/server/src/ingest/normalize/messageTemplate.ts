@@ -22,8 +22,14 @@ const PATTERNS: readonly [placeholder: string, source: string][] = [
   ['<mac>', String.raw`[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}|[0-9a-fA-F]{2}(?:-[0-9a-fA-F]{2}){5}`],
   ['<time>', String.raw`\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?`],
   ['<ip>', String.raw`\d{1,3}(?:\.\d{1,3}){3}`],
-  ['<ip>', String.raw`(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?`],
-  ['<duration>', String.raw`(?:\d+(?:\.\d+)?(?:ns|us|µs|μs|ms|s|m|h))+|\d+(?:\.\d+)?(?:sec|secs|min|mins|hrs|hr|d|days)`],
+  [
+    '<ip>',
+    String.raw`(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?`,
+  ],
+  [
+    '<duration>',
+    String.raw`(?:\d+(?:\.\d+)?(?:ns|us|µs|μs|ms|s|m|h))+|\d+(?:\.\d+)?(?:sec|secs|min|mins|hrs|hr|d|days)`,
+  ],
   ['<size>', String.raw`\d+(?:\.\d+)?(?:[KMGTP]i?B|kB|B)`],
   ['<hex>', String.raw`0[xX][0-9a-fA-F]+`],
   ['<num>', String.raw`\d+(?:\.\d+)*(?:[eE][+-]?\d+)?`],
@@ -65,7 +71,11 @@ function isIdLike(run: string): boolean {
 
 /** Values in text outside quotes and JSON (every value holds a digit or an `@`). */
 function templateValues(text: string): string {
-  return CANDIDATE.test(text) ? text.replace(VALUE_RE, (match: string, ...rest: unknown[]) => placeholderFor(match, ...rest.slice(0, PATTERNS.length))) : text;
+  return CANDIDATE.test(text)
+    ? text.replace(VALUE_RE, (match: string, ...rest: unknown[]) =>
+        placeholderFor(match, ...rest.slice(0, PATTERNS.length)),
+      )
+    : text;
 }
 
 function isAlnum(c: number): boolean {
@@ -124,7 +134,14 @@ function templateJson(json: string): string {
     if (c === 34) {
       const end = quotedEnd(json, i);
       let k = end;
-      while (k < json.length && (json.charCodeAt(k) === 32 || json.charCodeAt(k) === 9 || json.charCodeAt(k) === 10 || json.charCodeAt(k) === 13)) k++;
+      while (
+        k < json.length &&
+        (json.charCodeAt(k) === 32 ||
+          json.charCodeAt(k) === 9 ||
+          json.charCodeAt(k) === 10 ||
+          json.charCodeAt(k) === 13)
+      )
+        k++;
       out += json.charCodeAt(k) === 58 /* : */ ? json.slice(i, end) : '<str>';
       i = end;
     } else if (c === 45 || (c >= 48 && c <= 57)) {

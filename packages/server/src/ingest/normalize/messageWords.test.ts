@@ -23,7 +23,9 @@ describe('messageWords (reference ingest §2.6 tokenizer)', () => {
   });
 
   it('messages that differ only in variables have the same words', () => {
-    expect(messageWords('order 123 failed for user alice@x.io')).toEqual(messageWords('order 9 failed for user bob@y.com'));
+    expect(messageWords('order 123 failed for user alice@x.io')).toEqual(
+      messageWords('order 9 failed for user bob@y.com'),
+    );
   });
 });
 

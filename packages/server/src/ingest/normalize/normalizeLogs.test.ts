@@ -9,25 +9,32 @@ const TRACE = '0af7651916cd43dd8448eb211c80319c';
 
 type RecordSpec = Partial<Omit<OtlpLogRecord, 'attributes'>> & { attrs?: Record<string, PlainValue> };
 
-function request(records: RecordSpec[], resource: Record<string, PlainValue> = { 'service.name': 'api' }): OtlpLogsRequest {
+function request(
+  records: RecordSpec[],
+  resource: Record<string, PlainValue> = { 'service.name': 'api' },
+): OtlpLogsRequest {
   return {
-    resourceLogs: [{
-      resource: { attributes: keyValues(resource) },
-      scopeLogs: [{
-        scope: { name: 'app-logger', version: '2.0', attributes: [] },
-        logRecords: records.map(({ attrs, ...r }) => ({
-          timeUnixNano: NOW,
-          observedTimeUnixNano: 0n,
-          severityNumber: 0,
-          severityText: '',
-          body: null,
-          traceId: '',
-          spanId: '',
-          ...r,
-          attributes: keyValues(attrs),
-        })),
-      }],
-    }],
+    resourceLogs: [
+      {
+        resource: { attributes: keyValues(resource) },
+        scopeLogs: [
+          {
+            scope: { name: 'app-logger', version: '2.0', attributes: [] },
+            logRecords: records.map(({ attrs, ...r }) => ({
+              timeUnixNano: NOW,
+              observedTimeUnixNano: 0n,
+              severityNumber: 0,
+              severityText: '',
+              body: null,
+              traceId: '',
+              spanId: '',
+              ...r,
+              attributes: keyValues(attrs),
+            })),
+          },
+        ],
+      },
+    ],
     rejected: 0,
     rejectedMessage: '',
   };
@@ -72,15 +79,35 @@ describe('normalizeLogs: message', () => {
       { amount: 12.5, 'user.id': 42, 'user.plan': 'pro', ok: false },
     ],
     ['JSON message without a message key keeps the raw text', { body: anyValue('{"a":1}') }, '{"a":1}', { a: 1 }],
-    ['logfmt pairs become attributes', { body: anyValue('request done path=/users status=200 took="1.5 ms"') }, 'request done path=/users status=200 took="1.5 ms"', { path: '/users', status: '200', took: '1.5 ms' }],
+    [
+      'logfmt pairs become attributes',
+      { body: anyValue('request done path=/users status=200 took="1.5 ms"') },
+      'request done path=/users status=200 took="1.5 ms"',
+      { path: '/users', status: '200', took: '1.5 ms' },
+    ],
     [
       'kvlist body: message key is the message, the rest attributes',
-      { body: { kvlistValue: { values: keyValues({ message: 'structured', 'http.status': 503, nested: { kvlistValue: { values: keyValues({ k: 'v' }) } } }) } } },
+      {
+        body: {
+          kvlistValue: {
+            values: keyValues({
+              message: 'structured',
+              'http.status': 503,
+              nested: { kvlistValue: { values: keyValues({ k: 'v' }) } },
+            }),
+          },
+        },
+      },
       'structured',
       { 'http.status': 503, 'nested.k': 'v' },
     ],
     ['an int body is the message as text', { body: anyValue(42) }, '42', {}],
-    ['body fields never overwrite record attributes (clash → key1)', { attrs: { user: 'attr' }, body: anyValue('{"msg":"m","user":"body"}') }, 'm', { user: 'attr', user1: 'body' }],
+    [
+      'body fields never overwrite record attributes (clash → key1)',
+      { attrs: { user: 'attr' }, body: anyValue('{"msg":"m","user":"body"}') },
+      'm',
+      { user: 'attr', user1: 'body' },
+    ],
   ])('%s', (_name, spec, message, attrs) => {
     const row = one(spec);
     expect(row.attrs['log.message']).toBe(message);
@@ -88,13 +115,20 @@ describe('normalizeLogs: message', () => {
   });
 
   it('keeps resource and scope attributes, with the record winning', () => {
-    const row = one({ attrs: { 'service.name': 'override', 'k': 1 }, body: anyValue('x') });
-    expect(row.attrs).toMatchObject({ 'service.name': 'override', 'otel.library.name': 'app-logger', 'otel.library.version': '2.0', k: 1 });
+    const row = one({ attrs: { 'service.name': 'override', k: 1 }, body: anyValue('x') });
+    expect(row.attrs).toMatchObject({
+      'service.name': 'override',
+      'otel.library.name': 'app-logger',
+      'otel.library.version': '2.0',
+      k: 1,
+    });
   });
 
   it('shows the message with its severity as the display name', () => {
     expect(one({ severityText: 'WARN', body: anyValue('disk almost full') }).displayName).toBe('WARN disk almost full');
-    expect(one({ severityText: 'INFO', body: anyValue('INFO already prefixed') }).displayName).toBe('INFO already prefixed');
+    expect(one({ severityText: 'INFO', body: anyValue('INFO already prefixed') }).displayName).toBe(
+      'INFO already prefixed',
+    );
   });
 });
 
@@ -109,7 +143,9 @@ describe('normalizeLogs: grouping', () => {
     expect(group('user 42 not found', 'INFO')).not.toBe(group('user 42 not found', 'ERROR'));
   });
   it('names the group by the template and keeps the message on the row; one template, one group', () => {
-    const rows = ['user 42 from 10.0.0.1 not found after 3ms', 'user 977 from 10.9.8.7 not found after 1.5s'].map((m) => one({ severityText: 'WARN', body: anyValue(m) }));
+    const rows = ['user 42 from 10.0.0.1 not found after 3ms', 'user 977 from 10.9.8.7 not found after 1.5s'].map((m) =>
+      one({ severityText: 'WARN', body: anyValue(m) }),
+    );
     expect(rows.map((r) => [r.displayName, r.groupName])).toEqual([
       ['WARN user 42 from 10.0.0.1 not found after 3ms', 'WARN user <num> from <ip> not found after <duration>'],
       ['WARN user 977 from 10.9.8.7 not found after 1.5s', 'WARN user <num> from <ip> not found after <duration>'],
@@ -139,7 +175,9 @@ describe('normalizeLogs: trace correlation', () => {
     expect(rows[0].traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(rows[0].traceId).not.toBe(rows[1].traceId);
     // Pure: the same request gives the same rows.
-    expect(normalizeLogs(request([{ body: anyValue('a') }, { body: anyValue('a') }]), OPTS, NOW).map((r) => r.traceId)).toEqual(rows.map((r) => r.traceId));
+    expect(
+      normalizeLogs(request([{ body: anyValue('a') }, { body: anyValue('a') }]), OPTS, NOW).map((r) => r.traceId),
+    ).toEqual(rows.map((r) => r.traceId));
   });
 
   it('takes trace and span ids from the message when the record has none', () => {
@@ -157,16 +195,33 @@ describe('normalizeLogs: trace correlation', () => {
 describe('normalizeLogs: exceptions', () => {
   it('adds an exception row for a log carrying an exception', () => {
     const rows = normalizeLogs(
-      request([{ severityText: 'ERROR', traceId: TRACE, spanId: '00000000000000aa', body: anyValue('charge failed'), attrs: { 'exception.type': 'CardError', 'exception.message': 'card 4242 declined' } }]),
+      request([
+        {
+          severityText: 'ERROR',
+          traceId: TRACE,
+          spanId: '00000000000000aa',
+          body: anyValue('charge failed'),
+          attrs: { 'exception.type': 'CardError', 'exception.message': 'card 4242 declined' },
+        },
+      ]),
       OPTS,
       NOW,
     );
-    expect(rows.map((r) => [r.eventName, r.system])).toEqual([['log', 'log:error'], ['exception', 'log:error']]);
+    expect(rows.map((r) => [r.eventName, r.system])).toEqual([
+      ['log', 'log:error'],
+      ['exception', 'log:error'],
+    ]);
     const [log, exc] = rows;
     expect(exc).toMatchObject({ traceId: TRACE, parentId: 0xaan, displayName: 'CardError: card 4242 declined' });
     expect(exc.id).not.toBe(log.id);
     expect(exc.groupId).not.toBe(log.groupId);
-    const other = normalizeLogs(request([{ body: anyValue('x'), attrs: { 'exception.type': 'CardError', 'exception.message': 'card 1111 declined' } }]), OPTS, NOW);
+    const other = normalizeLogs(
+      request([
+        { body: anyValue('x'), attrs: { 'exception.type': 'CardError', 'exception.message': 'card 1111 declined' } },
+      ]),
+      OPTS,
+      NOW,
+    );
     expect(other[1].groupId).toBe(exc.groupId);
   });
 });

@@ -59,7 +59,10 @@ describe('normalizeTraces: span rows (reference ingest §2.2)', () => {
   it('merges attributes resource → scope → span, later wins, keys cleaned', () => {
     const row = one(
       { attrs: { 'Span.Only': 1, who: 'span' } },
-      { resource: { 'service.name': 'api', who: 'resource', 'host.name': 'h' }, scope: { name: 'lib', version: '1.2', attrs: { who: 'scope', 'scope.attr': true } } },
+      {
+        resource: { 'service.name': 'api', who: 'resource', 'host.name': 'h' },
+        scope: { name: 'lib', version: '1.2', attrs: { who: 'scope', 'scope.attr': true } },
+      },
     );
     expect(row.attrs).toEqual({
       'service.name': 'api',
@@ -82,7 +85,16 @@ describe('normalizeTraces: span rows (reference ingest §2.2)', () => {
   });
 
   it('converts links', () => {
-    const row = one({ links: [{ traceId: 'ab'.repeat(16), spanId: '00000000000000ff', traceState: '', attributes: [{ key: 'Link-Kind', value: { stringValue: 'follows' } }] }] });
+    const row = one({
+      links: [
+        {
+          traceId: 'ab'.repeat(16),
+          spanId: '00000000000000ff',
+          traceState: '',
+          attributes: [{ key: 'Link-Kind', value: { stringValue: 'follows' } }],
+        },
+      ],
+    });
     expect(row.links).toEqual([{ traceId: 'ab'.repeat(16), spanId: 255n, attrs: { link_kind: 'follows' } }]);
     expect(row.linkCount).toBe(1);
   });
@@ -94,27 +106,42 @@ describe('normalizeTraces: system, group id, display name (§2.7, §2.9, §2.10)
     const b = one({ attrs: { 'db.system': 'postgresql', 'db.statement': 'SELECT * FROM users WHERE id = 2' } });
     const c = one({ attrs: { 'db.system': 'postgresql', 'db.statement': 'DELETE FROM users WHERE id = 2' } });
     expect([a.type, a.system, a.displayName]).toEqual(['db', 'db:postgresql', 'SELECT * FROM users WHERE id = 1']);
-    expect([a.groupName, b.groupName, c.groupName]).toEqual(['SELECT * FROM users WHERE id = ?', 'SELECT * FROM users WHERE id = ?', 'DELETE FROM users WHERE id = ?']);
+    expect([a.groupName, b.groupName, c.groupName]).toEqual([
+      'SELECT * FROM users WHERE id = ?',
+      'SELECT * FROM users WHERE id = ?',
+      'DELETE FROM users WHERE id = ?',
+    ]);
     expect(a.groupId).toBe(b.groupId);
     expect(a.groupId).not.toBe(c.groupId);
   });
 
   it('redis spans group by command whatever the key, named by the templated statement', () => {
-    const redis = (statement: string) => one({ name: 'redis', attrs: { 'db.system': 'redis', 'db.statement': statement } });
+    const redis = (statement: string) =>
+      one({ name: 'redis', attrs: { 'db.system': 'redis', 'db.statement': statement } });
     const [a, b, c] = [redis('GET cart:42:items'), redis('get session:7f3a9c21'), redis('SET cart:42:items 1')];
-    expect([a.displayName, a.groupName, b.groupName]).toEqual(['GET cart:42:items', 'GET cart:<num>:items', 'get session:<hex>']);
+    expect([a.displayName, a.groupName, b.groupName]).toEqual([
+      'GET cart:42:items',
+      'GET cart:<num>:items',
+      'get session:<hex>',
+    ]);
     expect(a.groupId).toBe(b.groupId);
     expect(a.groupId).not.toBe(c.groupId);
   });
 
   it('http spans group by method and route, not target', () => {
-    const span = (method: string, target: string) => one({ name: 'GET /u/:id', kind: 2, attrs: { 'http.method': method, 'http.route': '/u/:id', 'http.target': target } });
+    const span = (method: string, target: string) =>
+      one({
+        name: 'GET /u/:id',
+        kind: 2,
+        attrs: { 'http.method': method, 'http.route': '/u/:id', 'http.target': target },
+      });
     expect(span('GET', '/u/1').groupId).toBe(span('GET', '/u/2').groupId);
     expect(span('GET', '/u/1').groupId).not.toBe(span('POST', '/u/1').groupId);
   });
 
   it('groupByEnv separates environments only when on', () => {
-    const env = (e: string, groupByEnv: boolean) => one({}, { resource: { 'service.name': 'api', 'deployment.environment': e } }, { groupByEnv }).groupId;
+    const env = (e: string, groupByEnv: boolean) =>
+      one({}, { resource: { 'service.name': 'api', 'deployment.environment': e } }, { groupByEnv }).groupId;
     expect(env('prod', false)).toBe(env('staging', false));
     expect(env('prod', true)).not.toBe(env('staging', true));
   });
@@ -155,7 +182,10 @@ describe('normalizeTraces: request shapes', () => {
           resource: { attributes: [{ key: 'service.name', value: { stringValue: 'a' } }] },
           scopeSpans: [
             { scope: { name: '', version: '', attributes: [] }, spans: [otlpSpan({ name: 's1' })] },
-            { scope: { name: 'x', version: '', attributes: [] }, spans: [otlpSpan({ name: 's2' }), otlpSpan({ name: 's3' })] },
+            {
+              scope: { name: 'x', version: '', attributes: [] },
+              spans: [otlpSpan({ name: 's2' }), otlpSpan({ name: 's3' })],
+            },
           ],
         },
       ],
@@ -174,7 +204,9 @@ describe('normalizeTraces: request shapes', () => {
 
   it('does not change the shared resource attributes between spans', () => {
     const rows = normalizeTraces(
-      otlpRequest([otlpSpan({ attrs: { 'display.name': 'A', service: 'x' } }), otlpSpan({})], { resource: { 'service.name': 'api' } }),
+      otlpRequest([otlpSpan({ attrs: { 'display.name': 'A', service: 'x' } }), otlpSpan({})], {
+        resource: { 'service.name': 'api' },
+      }),
       options,
     );
     expect(rows[1].attrs).toEqual({ 'service.name': 'api' });

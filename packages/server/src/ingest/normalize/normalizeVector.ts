@@ -15,7 +15,11 @@ import type { NormalizeOptions } from './options';
  */
 const TIME_KEYS = ['timestamp', 'datetime', 'time', 'date'] as const;
 
-export function normalizeVector(events: readonly Record<string, unknown>[], options: NormalizeOptions, receivedNs: bigint): SpanRow[] {
+export function normalizeVector(
+  events: readonly Record<string, unknown>[],
+  options: NormalizeOptions,
+  receivedNs: bigint,
+): SpanRow[] {
   const rows: SpanRow[] = [];
   events.forEach((event, index) => {
     const fields = { ...event };
@@ -30,7 +34,15 @@ export function normalizeVector(events: readonly Record<string, unknown>[], opti
     const attrs: AttrMap = { 'telemetry.sdk.name': 'vector' };
     if (message) attrs['log.message'] = message;
     buildLogRows(
-      { attrs, ownAttrs: {}, params: flattenParams(fields), timeNs, traceId: '', spanId: 0n, seed: logSeed(timeNs, index, message) },
+      {
+        attrs,
+        ownAttrs: {},
+        params: flattenParams(fields),
+        timeNs,
+        traceId: '',
+        spanId: 0n,
+        seed: logSeed(timeNs, index, message),
+      },
       options,
       rows,
     );

@@ -5,7 +5,12 @@ import { otlpRequest, otlpSpan, START_NS, TRACE_ID, type SpanSpec } from './span
 const options = { projectId: 3, groupByEnv: false, groupFuncsByService: false };
 
 function rowsFor(events: SpanSpec['events'], spanAttrs = {}) {
-  return normalizeTraces(otlpRequest([otlpSpan({ name: 'GET /x', kind: 2, status: { code: 2, message: 'failed' }, attrs: spanAttrs, events })]), options);
+  return normalizeTraces(
+    otlpRequest([
+      otlpSpan({ name: 'GET /x', kind: 2, status: { code: 2, message: 'failed' }, attrs: spanAttrs, events }),
+    ]),
+    options,
+  );
 }
 
 describe('span events → rows (reference ingest §2.8)', () => {
@@ -80,9 +85,13 @@ describe('span events → rows (reference ingest §2.8)', () => {
   });
 
   it('groups exceptions by type and message words, not by variables', () => {
-    const a = rowsFor([{ name: 'exception', attrs: { 'exception.type': 'E', 'exception.message': 'user 1 missing' } }])[1];
+    const a = rowsFor([
+      { name: 'exception', attrs: { 'exception.type': 'E', 'exception.message': 'user 1 missing' } },
+    ])[1];
     const b = rowsFor([{ name: 'error', attrs: { 'exception.type': 'E', 'exception.message': 'user 2 missing' } }])[1];
-    const c = rowsFor([{ name: 'exception', attrs: { 'exception.type': 'E', 'exception.message': 'user 2 expired' } }])[1];
+    const c = rowsFor([
+      { name: 'exception', attrs: { 'exception.type': 'E', 'exception.message': 'user 2 expired' } },
+    ])[1];
     expect(b.eventName).toBe('exception');
     expect(a.groupId).toBe(b.groupId);
     expect(a.groupId).not.toBe(c.groupId);

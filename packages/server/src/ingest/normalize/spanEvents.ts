@@ -18,7 +18,12 @@ import { eventRowId } from './rowIds';
  * QUIRK fixed: the reference skips the display-name step and truncation for these rows, leaving
  * `other-events` rows without a display name; here they get the same §2.9/§2.10 treatment.
  */
-export function splitSpanEvents(host: SpanRow, events: readonly OtlpEvent[], options: NormalizeOptions, out: SpanRow[]): void {
+export function splitSpanEvents(
+  host: SpanRow,
+  events: readonly OtlpEvent[],
+  options: NormalizeOptions,
+  out: SpanRow[],
+): void {
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
     const own: AttrMap = {};
@@ -33,7 +38,14 @@ export function splitSpanEvents(host: SpanRow, events: readonly OtlpEvent[], opt
     limitAttrs(attrs);
     // A row is an event only when eventName is non-empty, so a nameless event needs a name.
     const eventName = canonicalEventName(ev.name) || 'event';
-    const row = eventRow(eventName, attrs, own, host, { traceId: host.traceId, id: eventRowId(host.id, i), parentId: host.id, standalone: false, timeNs }, options);
+    const row = eventRow(
+      eventName,
+      attrs,
+      own,
+      host,
+      { traceId: host.traceId, id: eventRowId(host.id, i), parentId: host.id, standalone: false, timeNs },
+      options,
+    );
     out.push(row);
 
     if (ERROR_SYSTEMS.has(row.system)) host.eventErrorCount++;

@@ -45,9 +45,11 @@ export function otlpSpan(spec: SpanSpec = {}): OtlpSpan {
     status: { code: 0, message: '' },
     ...rest,
     attributes: keyValues(attrs),
-    events: (events ?? []).map(
-      (e): OtlpEvent => ({ name: e.name, timeUnixNano: e.time ?? START_NS + 1000n, attributes: keyValues(e.attrs) }),
-    ),
+    events: (events ?? []).map((e): OtlpEvent => ({
+      name: e.name,
+      timeUnixNano: e.time ?? START_NS + 1000n,
+      attributes: keyValues(e.attrs),
+    })),
   };
 }
 
@@ -63,7 +65,11 @@ export function otlpRequest(spans: OtlpSpan[], spec: RequestSpec = {}): OtlpTrac
         resource: { attributes: keyValues(spec.resource ?? { 'service.name': 'api' }) },
         scopeSpans: [
           {
-            scope: { name: spec.scope?.name ?? '', version: spec.scope?.version ?? '', attributes: keyValues(spec.scope?.attrs) },
+            scope: {
+              name: spec.scope?.name ?? '',
+              version: spec.scope?.version ?? '',
+              attributes: keyValues(spec.scope?.attrs),
+            },
             spans,
           },
         ],

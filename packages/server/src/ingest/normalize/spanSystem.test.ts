@@ -10,8 +10,18 @@ describe('classifySpan (reference ingest §2.7)', () => {
     ['rpc.system → rpc:<service>', { 'service.name': 'cart', 'rpc.system': 'grpc' }, 'rpc', 'rpc:cart'],
     ['rpc without service → rpc:unknown', { 'rpc.system': 'grpc' }, 'rpc', 'rpc:unknown'],
     ['rpc wins over http', { 'rpc.system': 'grpc', 'http.route': '/x', 'service.name': 's' }, 'rpc', 'rpc:s'],
-    ['messaging.system → messaging:<system>', { 'service.name': 's', 'messaging.system': 'kafka' }, 'messaging', 'messaging:kafka'],
-    ['messaging wins over db', { 'messaging.system': 'rabbitmq', 'db.system': 'redis' }, 'messaging', 'messaging:rabbitmq'],
+    [
+      'messaging.system → messaging:<system>',
+      { 'service.name': 's', 'messaging.system': 'kafka' },
+      'messaging',
+      'messaging:kafka',
+    ],
+    [
+      'messaging wins over db',
+      { 'messaging.system': 'rabbitmq', 'db.system': 'redis' },
+      'messaging',
+      'messaging:rabbitmq',
+    ],
     ['db.system → db:<system>', { 'db.system': 'postgresql', 'service.name': 's' }, 'db', 'db:postgresql'],
     ['db.statement alone → db:unknown_db', { 'db.statement': 'SELECT 1' }, 'db', 'db:unknown_db'],
     ['db.statement of any type counts', { 'db.statement': 5 }, 'db', 'db:unknown_db'],
@@ -39,28 +49,49 @@ describe('classifySpan (reference ingest §2.7)', () => {
   });
 
   it('db spans take the statement as display name and its keywords as hash suffix', () => {
-    const got = classifySpan({ 'db.system': 'postgresql', 'db.statement': 'select * from t where a = 1' }, child, false);
+    const got = classifySpan(
+      { 'db.system': 'postgresql', 'db.statement': 'select * from t where a = 1' },
+      child,
+      false,
+    );
     expect(got.displayName).toBe('select * from t where a = 1');
     expect(got.hashSuffix).toBe('SELECT FROM WHERE');
     expect(got.hashKeys).toContain('db.sql.table');
   });
 
   it('names a SQL group by the statement template, and hashes the template keywords', () => {
-    const got = classifySpan({ 'db.system': 'postgresql', 'db.statement': "SELECT * FROM t WHERE a = 1 AND b = 'x'" }, child, false);
-    expect([got.displayName, got.groupName, got.hashSuffix]).toEqual(["SELECT * FROM t WHERE a = 1 AND b = 'x'", 'SELECT * FROM t WHERE a = ? AND b = ?', 'SELECT FROM WHERE']);
+    const got = classifySpan(
+      { 'db.system': 'postgresql', 'db.statement': "SELECT * FROM t WHERE a = 1 AND b = 'x'" },
+      child,
+      false,
+    );
+    expect([got.displayName, got.groupName, got.hashSuffix]).toEqual([
+      "SELECT * FROM t WHERE a = 1 AND b = 'x'",
+      'SELECT * FROM t WHERE a = ? AND b = ?',
+      'SELECT FROM WHERE',
+    ]);
   });
 
   it('groups key-value commands by command whatever the key, named by the templated statement', () => {
-    const redis = (statement: string) => classifySpan({ 'db.system': 'redis', 'db.statement': statement }, child, false);
+    const redis = (statement: string) =>
+      classifySpan({ 'db.system': 'redis', 'db.statement': statement }, child, false);
     const got = redis('GET cart:9b2f3c1e-8d4a-4f6b-a2c3-5e6f7a8b9c0d:items:1003');
-    expect([got.displayName, got.groupName, got.hashSuffix]).toEqual(['GET cart:9b2f3c1e-8d4a-4f6b-a2c3-5e6f7a8b9c0d:items:1003', 'GET cart:<uuid>:items:<num>', 'GET']);
+    expect([got.displayName, got.groupName, got.hashSuffix]).toEqual([
+      'GET cart:9b2f3c1e-8d4a-4f6b-a2c3-5e6f7a8b9c0d:items:1003',
+      'GET cart:<uuid>:items:<num>',
+      'GET',
+    ]);
     // A key that reads like SQL no longer splits the command's group.
     expect(redis('get select:from:where').hashSuffix).toBe('GET');
     expect(classifySpan({ 'db.system': 'memcached', 'db.statement': 'set k' }, child, false).hashSuffix).toBe('SET');
   });
 
   it('names a document-store group by its JSON query with the keys kept and the values replaced', () => {
-    const got = classifySpan({ 'db.system': 'mongodb', 'db.statement': '{"find":"orders","filter":{"userId":42,"status":"paid"}}' }, child, false);
+    const got = classifySpan(
+      { 'db.system': 'mongodb', 'db.statement': '{"find":"orders","filter":{"userId":42,"status":"paid"}}' },
+      child,
+      false,
+    );
     expect([got.groupName, got.hashSuffix]).toEqual(['{"find":<str>,"filter":{"userId":<num>,"status":<str>}}', '']);
   });
 

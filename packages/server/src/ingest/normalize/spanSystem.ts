@@ -57,26 +57,59 @@ export function serviceName(attrs: AttrMap): string {
 
 export function classifySpan(attrs: AttrMap, span: SpanShape, groupFuncsByService: boolean): SpanClass {
   if (textAttr(attrs, 'rpc.system')) {
-    return { type: 'rpc', system: `rpc:${serviceName(attrs)}`, hashKeys: RPC_KEYS, hashSuffix: '', displayName: '', groupName: '' };
+    return {
+      type: 'rpc',
+      system: `rpc:${serviceName(attrs)}`,
+      hashKeys: RPC_KEYS,
+      hashSuffix: '',
+      displayName: '',
+      groupName: '',
+    };
   }
   const messaging = textAttr(attrs, 'messaging.system');
   if (messaging) {
-    return { type: 'messaging', system: `messaging:${messaging}`, hashKeys: MESSAGING_KEYS, hashSuffix: '', displayName: '', groupName: '' };
+    return {
+      type: 'messaging',
+      system: `messaging:${messaging}`,
+      hashKeys: MESSAGING_KEYS,
+      hashSuffix: '',
+      displayName: '',
+      groupName: '',
+    };
   }
   const dbSystem = textAttr(attrs, 'db.system', 'db.system.name');
   // A statement of any type marks a db span; only a non-empty string one names it and is digested.
   const hasStatement = attrs['db.statement'] !== undefined || attrs['db.query.text'] !== undefined;
   if (dbSystem || hasStatement) {
     const statement = textAttr(attrs, 'db.statement', 'db.query.text');
-    return { type: 'db', system: `db:${dbSystem || 'unknown_db'}`, hashKeys: DB_KEYS, ...dbStatementGroup(dbSystem, statement) };
+    return {
+      type: 'db',
+      system: `db:${dbSystem || 'unknown_db'}`,
+      hashKeys: DB_KEYS,
+      ...dbStatementGroup(dbSystem, statement),
+    };
   }
   if (attrs['http.route'] !== undefined || attrs['http.target'] !== undefined || attrs['url.path'] !== undefined) {
-    return { type: 'http', system: `http:${serviceName(attrs)}`, hashKeys: HTTP_KEYS, hashSuffix: '', displayName: '', groupName: '' };
+    return {
+      type: 'http',
+      system: `http:${serviceName(attrs)}`,
+      hashKeys: HTTP_KEYS,
+      hashSuffix: '',
+      displayName: '',
+      groupName: '',
+    };
   }
   // Functions: with groupFuncsByService, only spans that mark a service boundary or a named
   // function get the service in their system; inner spans stay in the shared `funcs`.
   if (groupFuncsByService && (span.parentId === 0n || span.kind !== 'internal' || hasCodeFunction(attrs))) {
-    return { type: 'funcs', system: `funcs:${serviceName(attrs)}`, hashKeys: NO_KEYS, hashSuffix: '', displayName: '', groupName: '' };
+    return {
+      type: 'funcs',
+      system: `funcs:${serviceName(attrs)}`,
+      hashKeys: NO_KEYS,
+      hashSuffix: '',
+      displayName: '',
+      groupName: '',
+    };
   }
   return { type: 'funcs', system: 'funcs', hashKeys: NO_KEYS, hashSuffix: '', displayName: '', groupName: '' };
 }
@@ -86,9 +119,13 @@ export function classifySpan(attrs: AttrMap, span: SpanShape, groupFuncsByServic
  * the keywords of its template, so statements with one template share one group. Document stores
  * (MongoDB, Elasticsearch) send a JSON query: it keeps its keys and loses its values.
  */
-function dbStatementGroup(dbSystem: string, statement: string): Pick<SpanClass, 'hashSuffix' | 'displayName' | 'groupName'> {
+function dbStatementGroup(
+  dbSystem: string,
+  statement: string,
+): Pick<SpanClass, 'hashSuffix' | 'displayName' | 'groupName'> {
   if (statement === '') return { hashSuffix: '', displayName: '', groupName: '' };
-  if (isKeyValueSystem(dbSystem)) return { hashSuffix: kvCommand(statement), displayName: statement, groupName: templateKv(statement) };
+  if (isKeyValueSystem(dbSystem))
+    return { hashSuffix: kvCommand(statement), displayName: statement, groupName: templateKv(statement) };
   const template = statement.trimStart().startsWith('{') ? templateMessage(statement) : templateSql(statement);
   return { hashSuffix: sqlKeywordDigest(template), displayName: statement, groupName: template };
 }

@@ -5,8 +5,23 @@
  * literals are left out; table grouping comes from `db.sql.table` / `db.operation` and the name.
  */
 const KEYWORDS = new Set([
-  'SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE', 'DROP', 'TRUNCATE', 'WITH', 'FROM',
-  'TABLE', 'JOIN', 'UNION', 'WHERE', 'GROUP', 'LIMIT', 'ORDER', 'HAVING',
+  'SELECT',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'CREATE',
+  'DROP',
+  'TRUNCATE',
+  'WITH',
+  'FROM',
+  'TABLE',
+  'JOIN',
+  'UNION',
+  'WHERE',
+  'GROUP',
+  'LIMIT',
+  'ORDER',
+  'HAVING',
 ]);
 
 function isIdentStart(c: number): boolean {
@@ -33,8 +48,14 @@ export function sqlKeywordDigest(sql: string): string {
       let j = i + 1;
       for (;;) {
         const end = sql.indexOf(sql[i], j);
-        if (end < 0) { j = n; break; }
-        if (sql.charCodeAt(end + 1) === c) { j = end + 2; continue; }
+        if (end < 0) {
+          j = n;
+          break;
+        }
+        if (sql.charCodeAt(end + 1) === c) {
+          j = end + 2;
+          continue;
+        }
         j = end + 1;
         break;
       }

@@ -89,7 +89,8 @@ export function templateSql(sql: string): string {
       i = dollarQuotedEnd(sql, i);
     } else if (isDigit(c) || (c === 46 && isDigit(next))) {
       // A number, or a number-led run (`1e5`, `0x1F`, `2abc`): one literal.
-      while (i < n && (isIdentChar(sql.charCodeAt(i)) || (sql.charCodeAt(i) === 46 && isDigit(sql.charCodeAt(i + 1))))) i++;
+      while (i < n && (isIdentChar(sql.charCodeAt(i)) || (sql.charCodeAt(i) === 46 && isDigit(sql.charCodeAt(i + 1)))))
+        i++;
       emit('?');
     } else if (isIdentChar(c) || c === 58 || c === 64 || c === 63) {
       // Identifiers, keywords and bind parameters (`$1`, `:name`, `@p1`, `?`, `?name`).

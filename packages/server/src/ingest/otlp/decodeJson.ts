@@ -12,7 +12,15 @@ import {
   type JsonObject,
   type Path,
 } from './jsonFields';
-import { MAX_VALUE_DEPTH, type OtlpAnyValue, type OtlpEvent, type OtlpKeyValue, type OtlpLink, type OtlpSpan, type OtlpTracesRequest } from './types';
+import {
+  MAX_VALUE_DEPTH,
+  type OtlpAnyValue,
+  type OtlpEvent,
+  type OtlpKeyValue,
+  type OtlpLink,
+  type OtlpSpan,
+  type OtlpTracesRequest,
+} from './types';
 
 /**
  * OTLP/JSON (an already parsed body) → OtlpTracesRequest, per the OTLP JSON mapping: hex ids,
@@ -26,37 +34,37 @@ export function decodeTracesJson(body: unknown): OtlpTracesRequest {
   let rejected = 0;
   let rejectedMessage = '';
   const resourceSpans = rsList.map((rsRaw, r) => {
-      const rsPath = `resourceSpans[${r}]`;
-      const rs = asObject(rsRaw, () => rsPath) ?? {};
-      const resource = asObject(rs.resource, () => `${rsPath}.resource`) ?? {};
-      const ssList = asArray(field(rs, 'scopeSpans', 'scope_spans'), () => `${rsPath}.scopeSpans`);
-      return {
-        resource: { attributes: keyValues(resource.attributes, () => `${rsPath}.resource.attributes`) },
-        scopeSpans: ssList.map((ssRaw, s) => {
-          const ssPath = `${rsPath}.scopeSpans[${s}]`;
-          const ss = asObject(ssRaw, () => ssPath) ?? {};
-          const scope = asObject(ss.scope, () => `${ssPath}.scope`) ?? {};
-          const spans = asArray(ss.spans, () => `${ssPath}.spans`);
-          return {
-            scope: {
-              name: asString(scope.name, () => `${ssPath}.scope.name`),
-              version: asString(scope.version, () => `${ssPath}.scope.version`),
-              attributes: keyValues(scope.attributes, () => `${ssPath}.scope.attributes`),
-            },
-            spans: spans.flatMap((sp, i) => {
-              try {
-                return [span(sp, () => `${ssPath}.spans[${i}]`)];
-              } catch (err) {
-                // One bad span is dropped and reported (partial success), not the whole request.
-                if (!(err instanceof OtlpDecodeError)) throw err;
-                if (rejected++ === 0) rejectedMessage = err.message;
-                return [];
-              }
-            }),
-          };
-        }),
-      };
-    });
+    const rsPath = `resourceSpans[${r}]`;
+    const rs = asObject(rsRaw, () => rsPath) ?? {};
+    const resource = asObject(rs.resource, () => `${rsPath}.resource`) ?? {};
+    const ssList = asArray(field(rs, 'scopeSpans', 'scope_spans'), () => `${rsPath}.scopeSpans`);
+    return {
+      resource: { attributes: keyValues(resource.attributes, () => `${rsPath}.resource.attributes`) },
+      scopeSpans: ssList.map((ssRaw, s) => {
+        const ssPath = `${rsPath}.scopeSpans[${s}]`;
+        const ss = asObject(ssRaw, () => ssPath) ?? {};
+        const scope = asObject(ss.scope, () => `${ssPath}.scope`) ?? {};
+        const spans = asArray(ss.spans, () => `${ssPath}.spans`);
+        return {
+          scope: {
+            name: asString(scope.name, () => `${ssPath}.scope.name`),
+            version: asString(scope.version, () => `${ssPath}.scope.version`),
+            attributes: keyValues(scope.attributes, () => `${ssPath}.scope.attributes`),
+          },
+          spans: spans.flatMap((sp, i) => {
+            try {
+              return [span(sp, () => `${ssPath}.spans[${i}]`)];
+            } catch (err) {
+              // One bad span is dropped and reported (partial success), not the whole request.
+              if (!(err instanceof OtlpDecodeError)) throw err;
+              if (rejected++ === 0) rejectedMessage = err.message;
+              return [];
+            }
+          }),
+        };
+      }),
+    };
+  });
   return { resourceSpans, rejected, rejectedMessage };
 }
 
@@ -71,7 +79,10 @@ function span(raw: unknown, path: Path): OtlpSpan {
     traceState: asString(field(s, 'traceState', 'trace_state'), () => `${path()}.traceState`),
     name: asString(s.name, () => `${path()}.name`),
     kind: asEnum(s.kind, SPAN_KIND_NAMES, () => `${path()}.kind`),
-    startTimeUnixNano: jsonUint64(field(s, 'startTimeUnixNano', 'start_time_unix_nano'), () => `${path()}.startTimeUnixNano`),
+    startTimeUnixNano: jsonUint64(
+      field(s, 'startTimeUnixNano', 'start_time_unix_nano'),
+      () => `${path()}.startTimeUnixNano`,
+    ),
     endTimeUnixNano: jsonUint64(field(s, 'endTimeUnixNano', 'end_time_unix_nano'), () => `${path()}.endTimeUnixNano`),
     attributes: keyValues(s.attributes, () => `${path()}.attributes`),
     events: asArray(s.events, () => `${path()}.events`).map((e, i) => event(e, () => `${path()}.events[${i}]`)),
@@ -123,7 +134,8 @@ function anyValue(v: JsonObject, path: Path, depth: number): OtlpAnyValue {
   if (x !== undefined && x !== null) return { intValue: jsonInt64(x, () => `${path()}.intValue`) };
   x = field(v, 'boolValue', 'bool_value');
   if (x !== undefined && x !== null) {
-    if (typeof x !== 'boolean') throw new OtlpDecodeError(`${path()}.boolValue: expected a boolean, got ${typeName(x)}`);
+    if (typeof x !== 'boolean')
+      throw new OtlpDecodeError(`${path()}.boolValue: expected a boolean, got ${typeName(x)}`);
     return { boolValue: x };
   }
   x = field(v, 'doubleValue', 'double_value');
@@ -148,7 +160,8 @@ function anyValue(v: JsonObject, path: Path, depth: number): OtlpAnyValue {
   }
   x = field(v, 'bytesValue', 'bytes_value');
   if (x !== undefined && x !== null) {
-    if (typeof x !== 'string' || !BASE64_RE.test(x)) throw new OtlpDecodeError(`${path()}.bytesValue: expected base64 text`);
+    if (typeof x !== 'string' || !BASE64_RE.test(x))
+      throw new OtlpDecodeError(`${path()}.bytesValue: expected base64 text`);
     return { bytesValue: new Uint8Array(Buffer.from(x, 'base64')) };
   }
   return {};

@@ -25,12 +25,18 @@ export function decodeLogsProto(buf: Uint8Array): OtlpLogsRequest {
   const resourceLogs: OtlpResourceLogs[] = (msg.resourceLogs ?? []).map((rl, r) => ({
     resource: { attributes: fixKeyValues(rl.resource?.attributes) },
     scopeLogs: (rl.scopeLogs ?? []).map((sl, s) => ({
-      scope: { name: sl.scope?.name ?? '', version: sl.scope?.version ?? '', attributes: fixKeyValues(sl.scope?.attributes) },
+      scope: {
+        name: sl.scope?.name ?? '',
+        version: sl.scope?.version ?? '',
+        attributes: fixKeyValues(sl.scope?.attributes),
+      },
       logRecords: (sl.logRecords ?? []).flatMap((lr, i): OtlpLogRecord[] => {
         const traceId = optionalHexId(bytesToHex(lr.traceId), 16);
         const spanId = optionalHexId(bytesToHex(lr.spanId), 8);
         if (traceId === null || spanId === null) {
-          out.reject(`resourceLogs[${r}].scopeLogs[${s}].logRecords[${i}]: ${traceId === null ? 'traceId must be 16 bytes' : 'spanId must be 8 bytes'}`);
+          out.reject(
+            `resourceLogs[${r}].scopeLogs[${s}].logRecords[${i}]: ${traceId === null ? 'traceId must be 16 bytes' : 'spanId must be 8 bytes'}`,
+          );
           return [];
         }
         let body: OtlpAnyValue | null = null;
@@ -39,16 +45,18 @@ export function decodeLogsProto(buf: Uint8Array): OtlpLogsRequest {
           fixKeyValues([{ key: 'body', value: lr.body }]);
           body = lr.body as OtlpAnyValue;
         }
-        return [{
-          timeUnixNano: pbUint64(lr.timeUnixNano),
-          observedTimeUnixNano: pbUint64(lr.observedTimeUnixNano),
-          severityNumber: lr.severityNumber ?? 0,
-          severityText: lr.severityText ?? '',
-          body,
-          attributes: fixKeyValues(lr.attributes),
-          traceId,
-          spanId,
-        }];
+        return [
+          {
+            timeUnixNano: pbUint64(lr.timeUnixNano),
+            observedTimeUnixNano: pbUint64(lr.observedTimeUnixNano),
+            severityNumber: lr.severityNumber ?? 0,
+            severityText: lr.severityText ?? '',
+            body,
+            attributes: fixKeyValues(lr.attributes),
+            traceId,
+            spanId,
+          },
+        ];
       }),
     })),
   }));
@@ -59,7 +67,10 @@ export function decodeLogsJson(body: unknown): OtlpLogsRequest {
   const root = asObject(body, () => 'body');
   if (!root) throw new OtlpDecodeError('body: expected an ExportLogsServiceRequest JSON object, got nothing');
   const out = new Rejections();
-  const resourceLogs: OtlpResourceLogs[] = asArray(field(root, 'resourceLogs', 'resource_logs'), () => 'resourceLogs').map((rlRaw, r) => {
+  const resourceLogs: OtlpResourceLogs[] = asArray(
+    field(root, 'resourceLogs', 'resource_logs'),
+    () => 'resourceLogs',
+  ).map((rlRaw, r) => {
     const rlPath = `resourceLogs[${r}]`;
     const rl = asObject(rlRaw, () => rlPath) ?? {};
     const resource = asObject(rl.resource, () => `${rlPath}.resource`) ?? {};
@@ -75,26 +86,39 @@ export function decodeLogsJson(body: unknown): OtlpLogsRequest {
             version: asString(scope.version, () => `${slPath}.scope.version`),
             attributes: keyValues(scope.attributes, () => `${slPath}.scope.attributes`),
           },
-          logRecords: asArray(field(sl, 'logRecords', 'log_records'), () => `${slPath}.logRecords`).flatMap((lrRaw, i) => {
-            const path: Path = () => `${slPath}.logRecords[${i}]`;
-            const lr = asObject(lrRaw, path) ?? {};
-            const traceId = optionalJsonId(field(lr, 'traceId', 'trace_id'), 16);
-            const spanId = optionalJsonId(field(lr, 'spanId', 'span_id'), 8);
-            if (traceId === null || spanId === null) {
-              out.reject(`${path()}: ${traceId === null ? 'traceId must be 32 hex chars' : 'spanId must be 16 hex chars'}`);
-              return [];
-            }
-            return [{
-              timeUnixNano: jsonUint64(field(lr, 'timeUnixNano', 'time_unix_nano'), () => `${path()}.timeUnixNano`),
-              observedTimeUnixNano: jsonUint64(field(lr, 'observedTimeUnixNano', 'observed_time_unix_nano'), () => `${path()}.observedTimeUnixNano`),
-              severityNumber: asEnum(field(lr, 'severityNumber', 'severity_number'), SEVERITY_NUMBER_NAMES, () => `${path()}.severityNumber`),
-              severityText: asString(field(lr, 'severityText', 'severity_text'), () => `${path()}.severityText`),
-              body: anyValueOrNull(lr.body, () => `${path()}.body`),
-              attributes: keyValues(lr.attributes, () => `${path()}.attributes`),
-              traceId,
-              spanId,
-            }];
-          }),
+          logRecords: asArray(field(sl, 'logRecords', 'log_records'), () => `${slPath}.logRecords`).flatMap(
+            (lrRaw, i) => {
+              const path: Path = () => `${slPath}.logRecords[${i}]`;
+              const lr = asObject(lrRaw, path) ?? {};
+              const traceId = optionalJsonId(field(lr, 'traceId', 'trace_id'), 16);
+              const spanId = optionalJsonId(field(lr, 'spanId', 'span_id'), 8);
+              if (traceId === null || spanId === null) {
+                out.reject(
+                  `${path()}: ${traceId === null ? 'traceId must be 32 hex chars' : 'spanId must be 16 hex chars'}`,
+                );
+                return [];
+              }
+              return [
+                {
+                  timeUnixNano: jsonUint64(field(lr, 'timeUnixNano', 'time_unix_nano'), () => `${path()}.timeUnixNano`),
+                  observedTimeUnixNano: jsonUint64(
+                    field(lr, 'observedTimeUnixNano', 'observed_time_unix_nano'),
+                    () => `${path()}.observedTimeUnixNano`,
+                  ),
+                  severityNumber: asEnum(
+                    field(lr, 'severityNumber', 'severity_number'),
+                    SEVERITY_NUMBER_NAMES,
+                    () => `${path()}.severityNumber`,
+                  ),
+                  severityText: asString(field(lr, 'severityText', 'severity_text'), () => `${path()}.severityText`),
+                  body: anyValueOrNull(lr.body, () => `${path()}.body`),
+                  attributes: keyValues(lr.attributes, () => `${path()}.attributes`),
+                  traceId,
+                  spanId,
+                },
+              ];
+            },
+          ),
         };
       }),
     };

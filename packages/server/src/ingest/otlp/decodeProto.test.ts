@@ -24,7 +24,11 @@ function span(over: Record<string, unknown> = {}) {
   };
 }
 
-function request(spans: unknown[], resource: unknown = { attributes: [{ key: 'service.name', value: { stringValue: 'api' } }] }, scope: unknown = { name: 'lib', version: '1.0' }) {
+function request(
+  spans: unknown[],
+  resource: unknown = { attributes: [{ key: 'service.name', value: { stringValue: 'api' } }] },
+  scope: unknown = { name: 'lib', version: '1.0' },
+) {
   return { resourceSpans: [{ resource, scopeSpans: [{ scope, spans }] }] };
 }
 
@@ -46,7 +50,13 @@ describe('decodeTracesProto', () => {
             { key: 'bytes', value: { bytesValue: Buffer.from([1, 2]) } },
             { key: 'none', value: {} },
           ],
-          events: [{ timeUnixNano: '1700000000150000000', name: 'exception', attributes: [{ key: 'exception.type', value: { stringValue: 'E' } }] }],
+          events: [
+            {
+              timeUnixNano: '1700000000150000000',
+              name: 'exception',
+              attributes: [{ key: 'exception.type', value: { stringValue: 'E' } }],
+            },
+          ],
           links: [{ traceId: hex('11'.repeat(16)), spanId: hex('22'.repeat(8)), traceState: '', attributes: [] }],
           status: { code: 2, message: 'boom' },
         }),
@@ -79,7 +89,9 @@ describe('decodeTracesProto', () => {
     expect(attrs.kv?.kvlistValue?.values).toMatchObject([{ key: 'n', value: { intValue: 5 } }]);
     expect([...(attrs.bytes?.bytesValue ?? [])]).toEqual([1, 2]);
     expect(attrs.none?.stringValue ?? null).toBeNull();
-    expect(s.events).toMatchObject([{ timeUnixNano: 1700000000150000000n, name: 'exception', attributes: [{ key: 'exception.type' }] }]);
+    expect(s.events).toMatchObject([
+      { timeUnixNano: 1700000000150000000n, name: 'exception', attributes: [{ key: 'exception.type' }] },
+    ]);
     expect(s.links).toMatchObject([{ traceId: '11'.repeat(16), spanId: '22'.repeat(8), traceState: '' }]);
   });
 
@@ -90,18 +102,31 @@ describe('decodeTracesProto', () => {
   });
 
   it('fills defaults for absent span fields', () => {
-    const s = decodeTracesProto(encode(request([{ traceId: hex(TRACE), spanId: hex(SPAN) }]))).resourceSpans[0].scopeSpans[0].spans[0];
-    expect(s).toMatchObject({ parentSpanId: '', name: '', kind: 0, startTimeUnixNano: 0n, endTimeUnixNano: 0n, attributes: [], events: [], links: [], status: { code: 0, message: '' } });
+    const s = decodeTracesProto(encode(request([{ traceId: hex(TRACE), spanId: hex(SPAN) }]))).resourceSpans[0]
+      .scopeSpans[0].spans[0];
+    expect(s).toMatchObject({
+      parentSpanId: '',
+      name: '',
+      kind: 0,
+      startTimeUnixNano: 0n,
+      endTimeUnixNano: 0n,
+      attributes: [],
+      events: [],
+      links: [],
+      status: { code: 0, message: '' },
+    });
   });
 
   it('reads an all-zero parent span id as "no parent"', () => {
-    const s = decodeTracesProto(encode(request([span({ parentSpanId: Buffer.alloc(8) })]))).resourceSpans[0].scopeSpans[0].spans[0];
+    const s = decodeTracesProto(encode(request([span({ parentSpanId: Buffer.alloc(8) })]))).resourceSpans[0]
+      .scopeSpans[0].spans[0];
     expect(s.parentSpanId).toBe('');
   });
 
   it('reuses the trace id across spans and still sees a change', () => {
     const other = 'ff'.repeat(16);
-    const spans = decodeTracesProto(encode(request([span(), span(), span({ traceId: hex(other) }), span()]))).resourceSpans[0].scopeSpans[0].spans;
+    const spans = decodeTracesProto(encode(request([span(), span(), span({ traceId: hex(other) }), span()])))
+      .resourceSpans[0].scopeSpans[0].spans;
     expect(spans.map((s) => s.traceId)).toEqual([TRACE, TRACE, other, TRACE]);
   });
 
@@ -120,12 +145,20 @@ describe('decodeTracesProto', () => {
 
   it.each<[string, Record<string, unknown>, RegExp]>([
     ['missing trace id', { traceId: undefined }, /spans\[1\]\.traceId: expected a 16-byte id .* got nothing/],
-    ['short trace id', { traceId: hex('abcd') }, /spans\[1\]\.traceId: expected a 16-byte id \(32 hex chars\), got 2 bytes/],
+    [
+      'short trace id',
+      { traceId: hex('abcd') },
+      /spans\[1\]\.traceId: expected a 16-byte id \(32 hex chars\), got 2 bytes/,
+    ],
     ['all-zero trace id', { traceId: Buffer.alloc(16) }, /traceId: an all-zero id is invalid/],
     ['long span id', { spanId: hex('00'.repeat(9)) }, /spanId: expected a 8-byte id/],
     ['all-zero span id', { spanId: Buffer.alloc(8) }, /spanId: an all-zero id is invalid/],
     ['bad parent id length', { parentSpanId: hex('0102') }, /parentSpanId: expected a 8-byte id/],
-    ['bad link span id', { links: [{ traceId: hex(TRACE), spanId: hex('01') }] }, /resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\]\.links\[0\]\.spanId/],
+    [
+      'bad link span id',
+      { links: [{ traceId: hex(TRACE), spanId: hex('01') }] },
+      /resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\]\.links\[0\]\.spanId/,
+    ],
   ])('drops a span with %s, keeps the others and says why (partial success)', (_name, over, message) => {
     const req = decodeTracesProto(encode(request([span({ name: 'a' }), span(over), span({ name: 'c' })])));
     expect(req.resourceSpans[0].scopeSpans[0].spans.map((s) => s.name)).toEqual(['a', 'c']);

@@ -3,7 +3,15 @@ import { bytesToHex, idError, validHexId, type IdKind } from './ids';
 import { MAX_VALUE_DEPTH } from './types';
 import { pbInt64, pbUint64 } from './int64';
 import { ExportTraceServiceRequest, type PbKeyValue, type PbSpan, type PbTracesRequest } from './protoRoot';
-import type { OtlpEvent, OtlpKeyValue, OtlpLink, OtlpResourceSpans, OtlpScopeSpans, OtlpSpan, OtlpTracesRequest } from './types';
+import type {
+  OtlpEvent,
+  OtlpKeyValue,
+  OtlpLink,
+  OtlpResourceSpans,
+  OtlpScopeSpans,
+  OtlpSpan,
+  OtlpTracesRequest,
+} from './types';
 
 /**
  * OTLP/protobuf (HTTP `application/x-protobuf` and gRPC) → OtlpTracesRequest. This is the hot
@@ -150,7 +158,8 @@ function fixAnyValue(v: NonNullable<PbKeyValue['value']>, depth: number): void {
     return;
   }
   if (v.arrayValue == null && v.kvlistValue == null) return;
-  if (depth >= MAX_VALUE_DEPTH) throw new OtlpDecodeError(`attributes: values nest deeper than ${MAX_VALUE_DEPTH} levels`);
+  if (depth >= MAX_VALUE_DEPTH)
+    throw new OtlpDecodeError(`attributes: values nest deeper than ${MAX_VALUE_DEPTH} levels`);
   if (v.arrayValue != null) {
     const values = v.arrayValue.values ?? [];
     for (let i = 0; i < values.length; i++) if (values[i] != null) fixAnyValue(values[i], depth + 1);

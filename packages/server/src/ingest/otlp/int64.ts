@@ -58,7 +58,8 @@ export function jsonUint64(v: unknown, path: () => string): bigint {
   let b: bigint | undefined;
   if (typeof v === 'number' && Number.isInteger(v)) b = BigInt(v);
   else if (typeof v === 'string' && INT_RE.test(v)) b = BigInt(v);
-  if (b === undefined) throw new OtlpDecodeError(`${path()}: expected a uint64 (number or decimal string), got ${describe(v)}`);
+  if (b === undefined)
+    throw new OtlpDecodeError(`${path()}: expected a uint64 (number or decimal string), got ${describe(v)}`);
   if (b < 0n || b > UINT64_MAX) throw new OtlpDecodeError(`${path()}: ${v} does not fit in uint64`);
   return b;
 }

@@ -19,7 +19,8 @@ export function field(obj: JsonObject, camel: string, snake?: string): unknown {
 
 export function asObject(v: unknown, path: Path): JsonObject | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw new OtlpDecodeError(`${path()}: expected an object, got ${typeName(v)}`);
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw new OtlpDecodeError(`${path()}: expected an object, got ${typeName(v)}`);
   return v as JsonObject;
 }
 

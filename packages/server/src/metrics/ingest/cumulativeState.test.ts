@@ -58,9 +58,21 @@ describe('histogramDiff', () => {
   });
   it('subtracts exponential buckets by absolute index', () => {
     const prev = { count: 2, sum: 5, buckets: new Map([[3, 2]]), scale: 0, zeroCount: 0 };
-    const cur = { count: 5, sum: 9, buckets: new Map([[3, 3], [4, 2]]), scale: 0, zeroCount: 0 };
+    const cur = {
+      count: 5,
+      sum: 9,
+      buckets: new Map([
+        [3, 3],
+        [4, 2],
+      ]),
+      scale: 0,
+      zeroCount: 0,
+    };
     const d = histogramDiff(prev, cur)!;
     expect(d.count).toBe(3);
-    expect([...(d.buckets as Map<number, number>)]).toEqual([[3, 1], [4, 2]]);
+    expect([...(d.buckets as Map<number, number>)]).toEqual([
+      [3, 1],
+      [4, 2],
+    ]);
   });
 });

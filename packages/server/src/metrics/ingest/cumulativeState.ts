@@ -25,7 +25,13 @@ export class CumulativeState {
   }
 
   /** Returns the delta, or null when the point must be dropped. */
-  step<P, D>(key: string, startNs: bigint, timeNs: bigint, point: P, diff: (prev: P | null, cur: P) => D | null): D | null {
+  step<P, D>(
+    key: string,
+    startNs: bigint,
+    timeNs: bigint,
+    point: P,
+    diff: (prev: P | null, cur: P) => D | null,
+  ): D | null {
     const fullKey = `${key}\u0000${startNs}`;
     const prev = this.map.get(fullKey);
     if (prev && timeNs <= prev.timeNs) return null;
@@ -74,7 +80,12 @@ export const histogramDiff = (prev: CumHistogram | null, cur: CumHistogram): Cum
   if (Array.isArray(cur.buckets)) {
     const pb = prev.buckets;
     if (!Array.isArray(pb) || pb.length !== cur.buckets.length || !sameBounds(prev.bounds, cur.bounds)) return null;
-    return { ...cur, count: cur.count - prev.count, sum: cur.sum - prev.sum, buckets: cur.buckets.map((c, i) => Math.max(0, c - pb[i])) };
+    return {
+      ...cur,
+      count: cur.count - prev.count,
+      sum: cur.sum - prev.sum,
+      buckets: cur.buckets.map((c, i) => Math.max(0, c - pb[i])),
+    };
   }
   if (prev.scale !== cur.scale || Array.isArray(prev.buckets)) return null;
   return {

@@ -15,14 +15,24 @@ describe('explicitBuckets', () => {
 
 describe('exponentialBuckets', () => {
   it('uses base 2^(2^-scale): scale 1 means base sqrt(2)', () => {
-    const b = exponentialBuckets({ scale: 1, zeroCount: 2, positive: { offset: 2, counts: [3] }, negative: { offset: 0, counts: [] } });
+    const b = exponentialBuckets({
+      scale: 1,
+      zeroCount: 2,
+      positive: { offset: 2, counts: [3] },
+      negative: { offset: 0, counts: [] },
+    });
     // bucket 2 covers (2, 2*sqrt(2)]
     expect(b.values[0]).toBe(0);
     expect(b.values[1]).toBeCloseTo((2 + 2 * Math.SQRT2) / 2, 10);
     expect(b.counts).toEqual([2, 3]);
   });
   it('mirrors the negative range', () => {
-    const b = exponentialBuckets({ scale: 0, zeroCount: 0, positive: { offset: 0, counts: [1] }, negative: { offset: 1, counts: [4] } });
+    const b = exponentialBuckets({
+      scale: 0,
+      zeroCount: 0,
+      positive: { offset: 0, counts: [1] },
+      negative: { offset: 1, counts: [4] },
+    });
     expect(b).toEqual({ values: [-3, 1.5], counts: [4, 1] });
   });
 });

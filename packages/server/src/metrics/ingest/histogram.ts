@@ -14,7 +14,12 @@ export interface BucketMap {
 
 export const EMPTY_BUCKETS: BucketMap = { values: [], counts: [] };
 
-export function explicitBuckets(bounds: readonly number[], counts: readonly number[], min?: number, max?: number): BucketMap {
+export function explicitBuckets(
+  bounds: readonly number[],
+  counts: readonly number[],
+  min?: number,
+  max?: number,
+): BucketMap {
   if (counts.length !== bounds.length + 1) return EMPTY_BUCKETS;
   const acc = new Map<number, number>();
   for (let i = 0; i < counts.length; i++) {
@@ -23,7 +28,8 @@ export function explicitBuckets(bounds: readonly number[], counts: readonly numb
     let v: number;
     if (bounds.length === 0) v = min !== undefined && max !== undefined ? (min + max) / 2 : 0;
     else if (i === 0) v = min !== undefined && min < bounds[0] ? (min + bounds[0]) / 2 : bounds[0];
-    else if (i === bounds.length) v = max !== undefined && max > bounds[i - 1] ? (bounds[i - 1] + max) / 2 : bounds[i - 1];
+    else if (i === bounds.length)
+      v = max !== undefined && max > bounds[i - 1] ? (bounds[i - 1] + max) / 2 : bounds[i - 1];
     else v = (bounds[i - 1] + bounds[i]) / 2;
     acc.set(v, (acc.get(v) ?? 0) + c);
   }

@@ -1,7 +1,15 @@
 import type { IngestSignalStats } from '@lantern/shared';
 import type { ProjectConfig } from '../../config';
 import { AppError } from '../../http/appError';
-import { BatcherClosedError, OtlpDecodeError, parseJsonBody, QueueFullError, type Batcher, type BodyFormat, type PartialSuccess } from '../../ingest';
+import {
+  BatcherClosedError,
+  OtlpDecodeError,
+  parseJsonBody,
+  QueueFullError,
+  type Batcher,
+  type BodyFormat,
+  type PartialSuccess,
+} from '../../ingest';
 import type { MetricsCatalogWriter } from './catalog';
 import type { CumulativeState } from './cumulativeState';
 import { normalizeMetrics, type DatapointRow } from './normalizeMetrics';
@@ -13,7 +21,11 @@ import { decodePromWrite, PromWriteMapper } from './promRemoteWrite';
  * datapoint rows, wait for the group commit of the rows, then record the catalogue. Same contract
  * as trace ingest: success only after the rows are committed; a full queue is a 429.
  */
-export type MetricsIngest = (project: ProjectConfig, format: BodyFormat, body: Buffer) => Promise<PartialSuccess | null>;
+export type MetricsIngest = (
+  project: ProjectConfig,
+  format: BodyFormat,
+  body: Buffer,
+) => Promise<PartialSuccess | null>;
 
 /**
  * Prometheus remote write (promRemoteWrite.ts): the snappy body in, the same mapping and commit;
@@ -44,15 +56,30 @@ export function createMetricsIngest(deps: {
   const prom = new PromWriteMapper();
   return {
     otlp: async (project, format, body) =>
-      ingestRequest(project, await decodeOrRefuse(() => (format === 'protobuf' ? decodeMetricsProto(body) : decodeMetricsJson(parseJsonBody(body))), 'invalid_otlp'), body.length),
+      ingestRequest(
+        project,
+        await decodeOrRefuse(
+          () => (format === 'protobuf' ? decodeMetricsProto(body) : decodeMetricsJson(parseJsonBody(body))),
+          'invalid_otlp',
+        ),
+        body.length,
+      ),
     prometheus: async (project, body) => {
-      const mapped = prom.map(await decodeOrRefuse(() => decodePromWrite(body, deps.maxBodyBytes), 'invalid_remote_write'), project.id);
+      const mapped = prom.map(
+        await decodeOrRefuse(() => decodePromWrite(body, deps.maxBodyBytes), 'invalid_remote_write'),
+        project.id,
+      );
       return ingestRequest(project, mapped.request, body.length, mapped);
     },
   };
 
   /** Maps an OTLP request to rows, commits them, then records the catalogue. */
-  async function ingestRequest(project: ProjectConfig, request: PbMetricsRequest, bytes: number, earlier?: { rejected: number; errors: string[] }): Promise<PartialSuccess | null> {
+  async function ingestRequest(
+    project: ProjectConfig,
+    request: PbMetricsRequest,
+    bytes: number,
+    earlier?: { rejected: number; errors: string[] },
+  ): Promise<PartialSuccess | null> {
     const counters = deps.counters();
     const normalized = normalizeMetrics(request, project.id, deps.state);
     const { rows, metrics } = normalized;
@@ -89,6 +116,11 @@ async function commit(batcher: Batcher<DatapointRow>, rows: DatapointRow[], byte
     if (err instanceof QueueFullError) throw new AppError('rate_limited', 'queue_full', err.message, err.retryAfterSec);
     if (err instanceof BatcherClosedError) throw new AppError('unavailable', 'shutting_down', err.message, 5);
     // A failed write: the client must retry; nothing is reported as stored.
-    throw new AppError('unavailable', 'storage_unavailable', `datapoints could not be stored: ${(err as Error).message}`, 1);
+    throw new AppError(
+      'unavailable',
+      'storage_unavailable',
+      `datapoints could not be stored: ${(err as Error).message}`,
+      1,
+    );
   }
 }

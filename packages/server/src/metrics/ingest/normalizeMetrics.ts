@@ -1,9 +1,27 @@
 import { createHash } from 'node:crypto';
 import type { Instrument } from '@lantern/shared';
-import { addAttrs, cleanAttrKey, convertAnyValue, pbInt64, pbUint64, type AttrMap, type AttrValue, type OtlpKeyValue, type PbInt64, type PbKeyValue } from '../../ingest';
+import {
+  addAttrs,
+  cleanAttrKey,
+  convertAnyValue,
+  pbInt64,
+  pbUint64,
+  type AttrMap,
+  type AttrValue,
+  type OtlpKeyValue,
+  type PbInt64,
+  type PbKeyValue,
+} from '../../ingest';
 import { CumulativeState, histogramDiff, numberDiff, type CumHistogram } from './cumulativeState';
 import { bucketRange, explicitBuckets, exponentialBuckets, type BucketMap } from './histogram';
-import type { PbExpHistogramDataPoint, PbHistogramDataPoint, PbMetric, PbMetricsRequest, PbNumberDataPoint, PbSummaryDataPoint } from './otlpMetricsProto';
+import type {
+  PbExpHistogramDataPoint,
+  PbHistogramDataPoint,
+  PbMetric,
+  PbMetricsRequest,
+  PbNumberDataPoint,
+  PbSummaryDataPoint,
+} from './otlpMetricsProto';
 import { normalizeUnit } from './units';
 
 /**
@@ -71,7 +89,13 @@ export function normalizeMetrics(req: PbMetricsRequest, projectId: number, state
         let entry = infos.get(name);
         if (!entry) {
           entry = {
-            info: { name, description: m.description ?? '', unit: normalizeUnit(m.unit ?? ''), instrument, attrKeys: [] },
+            info: {
+              name,
+              description: m.description ?? '',
+              unit: normalizeUnit(m.unit ?? ''),
+              instrument,
+              attrKeys: [],
+            },
             keys: new Set(),
           };
           infos.set(name, entry);
@@ -88,7 +112,13 @@ export function normalizeMetrics(req: PbMetricsRequest, projectId: number, state
 }
 
 /** Appends the rows of one metric; returns its instrument, or null when it was rejected whole. */
-function metricRows(m: PbMetric, projectId: number, base: BaseAttrs, state: CumulativeState, out: NormalizedMetrics): Exclude<Instrument, 'deleted'> | null {
+function metricRows(
+  m: PbMetric,
+  projectId: number,
+  base: BaseAttrs,
+  state: CumulativeState,
+  out: NormalizedMetrics,
+): Exclude<Instrument, 'deleted'> | null {
   const name = cleanAttrKey(m.name ?? '');
   const reject = (n: number, why: string) => {
     out.rejected += n;
@@ -101,7 +131,8 @@ function metricRows(m: PbMetric, projectId: number, base: BaseAttrs, state: Cumu
   }
   const ctx = { projectId, name, base, state, out, reject };
   if (m.gauge) {
-    for (const dp of m.gauge.dataPoints ?? []) numberPoint(ctx, 'gauge', dp, (v) => ({ gauge: v, min: v, max: v, sum: v, count: 1 }));
+    for (const dp of m.gauge.dataPoints ?? [])
+      numberPoint(ctx, 'gauge', dp, (v) => ({ gauge: v, min: v, max: v, sum: v, count: 1 }));
     return 'gauge';
   }
   if (m.sum) {
@@ -142,7 +173,10 @@ function metricRows(m: PbMetric, projectId: number, base: BaseAttrs, state: Cumu
     for (const dp of m.summary.dataPoints ?? []) summaryPoint(ctx, dp);
     return 'summary';
   }
-  reject(Math.max(points, 1), `metric "${name}": unknown instrument (no gauge, sum, histogram, exponential histogram or summary data)`);
+  reject(
+    Math.max(points, 1),
+    `metric "${name}": unknown instrument (no gauge, sum, histogram, exponential histogram or summary data)`,
+  );
   return null;
 }
 
@@ -371,11 +405,13 @@ function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKey
     if (kv.key == null) kv.key = '';
     const v = kv.value;
     if (!v || depth > 16) continue;
-    if (v.intValue != null && typeof v.intValue !== 'number' && typeof v.intValue !== 'bigint') v.intValue = pbInt64(v.intValue);
+    if (v.intValue != null && typeof v.intValue !== 'number' && typeof v.intValue !== 'bigint')
+      v.intValue = pbInt64(v.intValue);
     if (v.kvlistValue?.values) fixKeyValues(v.kvlistValue.values, depth + 1);
     if (v.arrayValue?.values) {
       for (const el of v.arrayValue.values) {
-        if (el.intValue != null && typeof el.intValue !== 'number' && typeof el.intValue !== 'bigint') el.intValue = pbInt64(el.intValue);
+        if (el.intValue != null && typeof el.intValue !== 'number' && typeof el.intValue !== 'bigint')
+          el.intValue = pbInt64(el.intValue);
       }
     }
   }

@@ -67,9 +67,16 @@ export interface PbMetric {
   description?: string | null;
   unit?: string | null;
   gauge?: { dataPoints?: PbNumberDataPoint[] | null } | null;
-  sum?: { dataPoints?: PbNumberDataPoint[] | null; aggregationTemporality?: number | null; isMonotonic?: boolean | null } | null;
+  sum?: {
+    dataPoints?: PbNumberDataPoint[] | null;
+    aggregationTemporality?: number | null;
+    isMonotonic?: boolean | null;
+  } | null;
   histogram?: { dataPoints?: PbHistogramDataPoint[] | null; aggregationTemporality?: number | null } | null;
-  exponentialHistogram?: { dataPoints?: PbExpHistogramDataPoint[] | null; aggregationTemporality?: number | null } | null;
+  exponentialHistogram?: {
+    dataPoints?: PbExpHistogramDataPoint[] | null;
+    aggregationTemporality?: number | null;
+  } | null;
   summary?: { dataPoints?: PbSummaryDataPoint[] | null } | null;
 }
 
@@ -103,7 +110,9 @@ export function decodeMetricsProto(buf: Uint8Array): PbMetricsRequest {
   try {
     return collector.ExportMetricsServiceRequest.decode(buf);
   } catch (err) {
-    throw new OtlpDecodeError(`body is not a valid OTLP ExportMetricsServiceRequest protobuf: ${(err as Error).message}`);
+    throw new OtlpDecodeError(
+      `body is not a valid OTLP ExportMetricsServiceRequest protobuf: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -115,6 +124,8 @@ export function decodeMetricsJson(body: unknown): PbMetricsRequest {
     return collector.ExportMetricsServiceRequest.fromObject(body);
   } catch (err) {
     // protobufjs names the offending field, e.g. "...ExportMetricsServiceRequest.resourceMetrics: object expected".
-    throw new OtlpDecodeError(`body is not a valid OTLP/JSON ExportMetricsServiceRequest: ${(err as Error).message.replace(/^\.opentelemetry\.proto\.[a-z.0-9]+\./, '')}`);
+    throw new OtlpDecodeError(
+      `body is not a valid OTLP/JSON ExportMetricsServiceRequest: ${(err as Error).message.replace(/^\.opentelemetry\.proto\.[a-z.0-9]+\./, '')}`,
+    );
   }
 }

@@ -9,17 +9,26 @@ const series = (labels: Record<string, string>, samples: [number, number][]) => 
   labels: Object.entries(labels).map(([name, value]) => ({ name, value })),
   samples: samples.map(([value, timestamp]) => ({ value, timestamp })),
 });
-const metricsOf = (m: ReturnType<PromWriteMapper['map']>): PbMetric[] => m.request.resourceMetrics![0].scopeMetrics![0].metrics!;
+const metricsOf = (m: ReturnType<PromWriteMapper['map']>): PbMetric[] =>
+  m.request.resourceMetrics![0].scopeMetrics![0].metrics!;
 const byName = (m: ReturnType<PromWriteMapper['map']>, name: string) => metricsOf(m).find((x) => x.name === name)!;
 const T = 1_767_000_000_000;
 
 describe('Prometheus remote write mapping', () => {
   it('decodes a snappy WriteRequest and refuses bodies that are not one', async () => {
-    const s: PromSeries = { labels: [['__name__', 'up'], ['job', 'api']], samples: [{ value: 1, timestampMs: T }] };
+    const s: PromSeries = {
+      labels: [
+        ['__name__', 'up'],
+        ['job', 'api'],
+      ],
+      samples: [{ value: 1, timestampMs: T }],
+    };
     const req = await decodePromWrite(compressSync(Buffer.from(encodeWriteRequest([s]))), 1 << 20);
     expect(req.timeseries?.[0].labels?.map((l) => l.name)).toEqual(['__name__', 'job']);
     await expect(decodePromWrite(Buffer.from('not snappy at all'), 1 << 20)).rejects.toBeInstanceOf(OtlpDecodeError);
-    await expect(decodePromWrite(compressSync(Buffer.from([0xff, 0xff, 0xff])), 1 << 20)).rejects.toThrow(/WriteRequest/);
+    await expect(decodePromWrite(compressSync(Buffer.from([0xff, 0xff, 0xff])), 1 << 20)).rejects.toThrow(
+      /WriteRequest/,
+    );
     await expect(decodePromWrite(compressSync(Buffer.alloc(100)), 10)).rejects.toThrow(/exceeds 10 bytes/);
   });
 
@@ -64,7 +73,8 @@ describe('Prometheus remote write mapping', () => {
       },
       1,
     );
-    for (const n of ['latency_seconds_bucket', 'latency_seconds_sum', 'latency_seconds_count', 'rpc_seconds_count']) expect(byName(m, n).sum, n).toBeTruthy();
+    for (const n of ['latency_seconds_bucket', 'latency_seconds_sum', 'latency_seconds_count', 'rpc_seconds_count'])
+      expect(byName(m, n).sum, n).toBeTruthy();
     expect(byName(m, 'rpc_seconds').gauge).toBeTruthy();
     // An untyped *_count without buckets or quantiles beside it is a gauge.
     expect(byName(m, 'queue_count').gauge).toBeTruthy();
@@ -72,7 +82,9 @@ describe('Prometheus remote write mapping', () => {
 
   it('gives a counter a new start time when it restarts, so the restart counts from zero', () => {
     const mapper = new PromWriteMapper();
-    const start = (v: number, t: number) => byName(mapper.map({ timeseries: [series({ __name__: 'c_total' }, [[v, t]])] }, 1), 'c_total').sum!.dataPoints![0].startTimeUnixNano;
+    const start = (v: number, t: number) =>
+      byName(mapper.map({ timeseries: [series({ __name__: 'c_total' }, [[v, t]])] }, 1), 'c_total').sum!.dataPoints![0]
+        .startTimeUnixNano;
     expect(start(100, T)).toBe('0');
     expect(start(150, T + 15_000)).toBe('0');
     const restarted = start(5, T + 30_000);
@@ -86,7 +98,10 @@ describe('Prometheus remote write mapping', () => {
     stale.setUint32(4, 2);
     const req: PromWriteRequest = {
       timeseries: [
-        series({ __name__: 'g' }, [[stale.getFloat64(0), T], [2, T + 1000]]),
+        series({ __name__: 'g' }, [
+          [stale.getFloat64(0), T],
+          [2, T + 1000],
+        ]),
         series({ job: 'no-name' }, [[1, T]]),
         { labels: [{ name: '__name__', value: 'h' }], samples: [], histograms: [{}] },
       ],

@@ -25,7 +25,12 @@ const root = protobuf.Root.fromJSON({
   nested: {
     prometheus: {
       nested: {
-        WriteRequest: { fields: { timeseries: { rule: 'repeated', type: 'TimeSeries', id: 1 }, metadata: { rule: 'repeated', type: 'MetricMetadata', id: 3 } } },
+        WriteRequest: {
+          fields: {
+            timeseries: { rule: 'repeated', type: 'TimeSeries', id: 1 },
+            metadata: { rule: 'repeated', type: 'MetricMetadata', id: 3 },
+          },
+        },
         TimeSeries: {
           fields: {
             labels: { rule: 'repeated', type: 'Label', id: 1 },
@@ -38,7 +43,12 @@ const root = protobuf.Root.fromJSON({
         // Only counted (refused): native histograms are not mapped.
         Histogram: { fields: { timestamp: { type: 'int64', id: 15 } } },
         MetricMetadata: {
-          fields: { type: { type: 'int32', id: 1 }, metricFamilyName: { type: 'string', id: 2 }, help: { type: 'string', id: 4 }, unit: { type: 'string', id: 5 } },
+          fields: {
+            type: { type: 'int32', id: 1 },
+            metricFamilyName: { type: 'string', id: 2 },
+            help: { type: 'string', id: 4 },
+            unit: { type: 'string', id: 5 },
+          },
         },
       },
     },
@@ -48,7 +58,11 @@ const WriteRequest = root.lookupType('prometheus.WriteRequest');
 
 type PbLong = { toString(): string } | number;
 export interface PromWriteRequest {
-  timeseries?: { labels?: { name?: string; value?: string }[]; samples?: { value?: number; timestamp?: PbLong }[]; histograms?: unknown[] }[];
+  timeseries?: {
+    labels?: { name?: string; value?: string }[];
+    samples?: { value?: number; timestamp?: PbLong }[];
+    histograms?: unknown[];
+  }[];
   metadata?: { type?: number; metricFamilyName?: string; help?: string; unit?: string }[];
 }
 
@@ -62,9 +76,12 @@ export async function decodePromWrite(body: Buffer, maxBytes: number): Promise<P
   try {
     raw = (await uncompress(body)) as Buffer;
   } catch (err) {
-    throw new OtlpDecodeError(`body is not snappy-compressed (remote write sends Content-Encoding: snappy): ${(err as Error).message}`);
+    throw new OtlpDecodeError(
+      `body is not snappy-compressed (remote write sends Content-Encoding: snappy): ${(err as Error).message}`,
+    );
   }
-  if (raw.length > maxBytes) throw new OtlpDecodeError(`remote write body exceeds ${maxBytes} bytes after decompression`);
+  if (raw.length > maxBytes)
+    throw new OtlpDecodeError(`remote write body exceeds ${maxBytes} bytes after decompression`);
   try {
     return WriteRequest.decode(raw) as unknown as PromWriteRequest;
   } catch (err) {
@@ -109,18 +126,25 @@ export class PromWriteMapper {
     for (const m of req.metadata ?? []) {
       if (!m.metricFamilyName) continue;
       this.types.set(`${projectId}\u0000${m.metricFamilyName}`, m.type ?? 0);
-      if (m.help || m.unit) this.help.set(`${projectId}\u0000${m.metricFamilyName}`, { help: m.help ?? '', unit: m.unit ?? '' });
+      if (m.help || m.unit)
+        this.help.set(`${projectId}\u0000${m.metricFamilyName}`, { help: m.help ?? '', unit: m.unit ?? '' });
     }
     // Families whose histogram buckets or summary quantiles are in this request: their untyped
     // `_sum` and `_count` are counters too.
     const families = new Set<string>();
     for (const ts of req.timeseries ?? []) {
       const name = ts.labels?.find((l) => l.name === '__name__')?.value ?? '';
-      if (ts.labels?.some((l) => l.name === 'le') && name.endsWith('_bucket')) families.add(name.slice(0, -'_bucket'.length));
+      if (ts.labels?.some((l) => l.name === 'le') && name.endsWith('_bucket'))
+        families.add(name.slice(0, -'_bucket'.length));
       if (ts.labels?.some((l) => l.name === 'quantile')) families.add(name);
     }
     const metrics = new Map<string, PbMetric>();
-    const out: PromMapping = { request: { resourceMetrics: [{ resource: { attributes: [] }, scopeMetrics: [{ scope: {}, metrics: [] }] }] }, samples: 0, rejected: 0, errors: [] };
+    const out: PromMapping = {
+      request: { resourceMetrics: [{ resource: { attributes: [] }, scopeMetrics: [{ scope: {}, metrics: [] }] }] },
+      samples: 0,
+      rejected: 0,
+      errors: [],
+    };
     const reject = (n: number, why: string) => {
       out.rejected += n;
       if (out.errors.length < 5) out.errors.push(why);
@@ -128,13 +152,16 @@ export class PromWriteMapper {
     for (const ts of req.timeseries ?? []) {
       const samples = ts.samples ?? [];
       out.samples += samples.length + (ts.histograms?.length ?? 0);
-      if (ts.histograms?.length) reject(ts.histograms.length, 'native histograms are not supported (send classic histograms)');
+      if (ts.histograms?.length)
+        reject(ts.histograms.length, 'native histograms are not supported (send classic histograms)');
       const name = ts.labels?.find((l) => l.name === '__name__')?.value ?? '';
       if (!name) {
         reject(samples.length, 'a series has no __name__ label');
         continue;
       }
-      const labels = (ts.labels ?? []).filter((l) => l.name && l.name !== '__name__').sort((a, b) => (a.name! < b.name! ? -1 : 1));
+      const labels = (ts.labels ?? [])
+        .filter((l) => l.name && l.name !== '__name__')
+        .sort((a, b) => (a.name! < b.name! ? -1 : 1));
       const attributes: PbKeyValue[] = labels.map((l) => ({ key: l.name!, value: { stringValue: l.value ?? '' } }));
       const counter = this.isCounter(projectId, name, labels, families);
       const seriesKey = `${projectId}\u0000${name}\u0000${labels.map((l) => `${l.name}=${l.value}`).join('\u0000')}`;
@@ -150,7 +177,12 @@ export class PromWriteMapper {
         }
         const ms = Number(s.timestamp ?? 0);
         const timeUnixNano = (BigInt(ms) * 1_000_000n).toString();
-        points.push({ attributes, timeUnixNano, asDouble: value, startTimeUnixNano: counter ? this.counterStart(seriesKey, value, ms) : '0' });
+        points.push({
+          attributes,
+          timeUnixNano,
+          asDouble: value,
+          startTimeUnixNano: counter ? this.counterStart(seriesKey, value, ms) : '0',
+        });
       }
       if (points.length === 0) continue;
       const metric = this.metric(metrics, projectId, name, counter);
@@ -169,7 +201,12 @@ export class PromWriteMapper {
    * or seen with its buckets / quantiles in the request); untyped `*_total`. Quantiles and the
    * rest are gauges.
    */
-  private isCounter(projectId: number, name: string, labels: { name?: string }[], families: ReadonlySet<string>): boolean {
+  private isCounter(
+    projectId: number,
+    name: string,
+    labels: { name?: string }[],
+    families: ReadonlySet<string>,
+  ): boolean {
     if (labels.some((l) => l.name === 'quantile')) return false;
     const own = this.typeOf(projectId, name);
     if (own !== undefined && own !== 0) return own === TYPE_COUNTER;
@@ -198,12 +235,16 @@ export class PromWriteMapper {
   private metric(metrics: Map<string, PbMetric>, projectId: number, name: string, counter: boolean): PbMetric {
     let m = metrics.get(name);
     if (!m) {
-      const meta = this.help.get(`${projectId}\u0000${name}`) ?? this.help.get(`${projectId}\u0000${name.replace(/_(bucket|sum|count|total)$/, '')}`);
+      const meta =
+        this.help.get(`${projectId}\u0000${name}`) ??
+        this.help.get(`${projectId}\u0000${name.replace(/_(bucket|sum|count|total)$/, '')}`);
       m = {
         name,
         description: meta?.help ?? '',
         unit: meta?.unit ?? '',
-        ...(counter ? { sum: { dataPoints: [], aggregationTemporality: 2, isMonotonic: true } } : { gauge: { dataPoints: [] } }),
+        ...(counter
+          ? { sum: { dataPoints: [], aggregationTemporality: 2, isMonotonic: true } }
+          : { gauge: { dataPoints: [] } }),
       };
       metrics.set(name, m);
     }

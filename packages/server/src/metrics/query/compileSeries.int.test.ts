@@ -22,12 +22,30 @@ let store: TelemetryStore;
 const start = new Date(Math.floor(Date.now() / 3600_000) * 3600_000 - 3600_000); // the previous full hour
 const minute = (i: number) => start.getTime() / 1000 + i * 60;
 
-function row(metric: string, instrument: DatapointRow['instrument'], i: number, attrs: Record<string, string>, v: Partial<DatapointRow>): DatapointRow {
+function row(
+  metric: string,
+  instrument: DatapointRow['instrument'],
+  i: number,
+  attrs: Record<string, string>,
+  v: Partial<DatapointRow>,
+): DatapointRow {
   const keys = Object.keys(attrs).sort();
   const values = keys.map((k) => attrs[k]);
   return {
-    project_id: 1, metric, time: minute(i), attrs_hash: seriesHash(keys, values), instrument,
-    min: 0, max: 0, sum: 0, count: 0, gauge: 0, histogram: [[], []], string_keys: keys, string_values: values, ...v,
+    project_id: 1,
+    metric,
+    time: minute(i),
+    attrs_hash: seriesHash(keys, values),
+    instrument,
+    min: 0,
+    max: 0,
+    sum: 0,
+    count: 0,
+    gauge: 0,
+    histogram: [[], []],
+    string_keys: keys,
+    string_values: values,
+    ...v,
   };
 }
 
@@ -45,7 +63,16 @@ beforeAll(async () => {
     row('app.mem', 'gauge', 5, web2, { gauge: 300, min: 300, max: 300 }),
     row('app.conns', 'additive', 5, web1, { gauge: 4, min: 4, max: 4 }),
     row('app.conns', 'additive', 5, web2, { gauge: 6, min: 6, max: 6 }),
-    row('app.lat', 'histogram', 5, web1, { sum: 100, count: 10, min: 1, max: 30, histogram: [[5, 15, 25], [5, 3, 2]] }),
+    row('app.lat', 'histogram', 5, web1, {
+      sum: 100,
+      count: 10,
+      min: 1,
+      max: 30,
+      histogram: [
+        [5, 15, 25],
+        [5, 3, 2],
+      ],
+    }),
     row('app.rpc', 'summary', 5, web1, { sum: 6, count: 3, min: 1, max: 3 }),
   ]);
 });
@@ -54,7 +81,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(query: string, metrics: typeof GOLDEN_CASES[number]['metrics']) {
+async function run(query: string, metrics: (typeof GOLDEN_CASES)[number]['metrics']) {
   const grid = fixedGrid(start, 1, 60);
   const plan = planQuery(parseMetricsQuery(query), metrics, 'timeseries');
   expect([...plan.partErrors]).toEqual([]);
@@ -65,7 +92,8 @@ describe('golden metrics queries on the real engine', () => {
   it.each(GOLDEN_CASES.map((c) => [c.name, c] as const))('%s runs', async (_n, c) => {
     const grid = c.hours ? fixedGrid(new Date(start.getTime() - 6 * 86_400_000), 120, 84) : fixedGrid(start, 1, 60);
     const plan = planQuery(parseMetricsQuery(c.query), c.metrics, c.mode ?? 'timeseries', c.search ?? '');
-    for (const q of plan.queries) await expect(store.query(compileSeriesQuery(1, q, grid))).resolves.toBeInstanceOf(Array);
+    for (const q of plan.queries)
+      await expect(store.query(compileSeriesQuery(1, q, grid))).resolves.toBeInstanceOf(Array);
   });
 
   const counter = { name: 'app.req', alias: 'req', instrument: 'counter' as const, unit: '' };
@@ -73,7 +101,10 @@ describe('golden metrics queries on the real engine', () => {
     const [[all]] = await run('$req', [counter]);
     expect(all).toMatchObject({ times: [minute(5), minute(6)], values: [8, 7] });
     const [byHost] = await run('$req | group by host.name', [counter]);
-    expect(byHost.map((r) => [r.g0, r.values]).sort()).toEqual([['web-1', [5, 7]], ['web-2', [3]]]);
+    expect(byHost.map((r) => [r.g0, r.values]).sort()).toEqual([
+      ['web-1', [5, 7]],
+      ['web-2', [3]],
+    ]);
     const [filtered] = await run('$req | where code <= 299', [counter]);
     expect(filtered[0].values).toEqual([5, 7]);
   });
@@ -131,9 +162,23 @@ describe('the 15-minute rollup', () => {
     const b = { 'host.name': 'b', route: '/b' };
     const rows: DatapointRow[] = [];
     for (const i of [1, 14, 15, 16, 40, 59]) {
-      rows.push(row('q.req', 'counter', i, a, { sum: i, count: 1 }), row('q.req', 'counter', i, b, { sum: 2 * i, count: 1 }));
+      rows.push(
+        row('q.req', 'counter', i, a, { sum: i, count: 1 }),
+        row('q.req', 'counter', i, b, { sum: 2 * i, count: 1 }),
+      );
       rows.push(row('q.mem', 'gauge', i, i < 30 ? a : b, { gauge: 10 * i, min: 10 * i - 5, max: 10 * i + 5 }));
-      rows.push(row('q.lat', 'histogram', i, a, { sum: 3 * i, count: i, min: 1, max: 9, histogram: [[1, 5, 9], [i, 1, i % 3]] }));
+      rows.push(
+        row('q.lat', 'histogram', i, a, {
+          sum: 3 * i,
+          count: i,
+          min: 1,
+          max: 9,
+          histogram: [
+            [1, 5, 9],
+            [i, 1, i % 3],
+          ],
+        }),
+      );
     }
     // Two inserts, as two ingest batches would be.
     await store.insertRows('datapoint_minutes', rows.slice(0, 9));
@@ -145,7 +190,9 @@ describe('the 15-minute rollup', () => {
     // A database from before the rollup: its migration fills it from the stored minutes.
     await store.query(sql`TRUNCATE TABLE datapoint_15m`);
     expect(await answers('datapoint_15m')).not.toEqual(fromMinutes);
-    const backfill = QUARTER_HOURS_MIGRATION.statements({ spansDays: 30, metricsDays: 90 }).find((s) => s.startsWith('INSERT'))!;
+    const backfill = QUARTER_HOURS_MIGRATION.statements({ spansDays: 30, metricsDays: 90 }).find((s) =>
+      s.startsWith('INSERT'),
+    )!;
     await store.query(sql(Object.assign([backfill], { raw: [backfill] })));
     expect(await answers('datapoint_15m')).toEqual(fromMinutes);
   });
@@ -158,17 +205,43 @@ describe('metric monitors through the engine (MetricQueryRunner)', () => {
     const { createMetricQueryRunner } = await import('../metricQueryRunner');
     const { MetricQueryError } = await import('../../alerting');
     await store.insertRows('metrics_catalog', [
-      { project_id: 1, name: 'app.req', description: '', unit: '', instrument: 'counter', attr_keys: ['code', 'host.name', 'route'], created_at: minute(0), updated_at: minute(0) },
+      {
+        project_id: 1,
+        name: 'app.req',
+        description: '',
+        unit: '',
+        instrument: 'counter',
+        attr_keys: ['code', 'host.name', 'route'],
+        created_at: minute(0),
+        updated_at: minute(0),
+      },
     ]);
-    const runner = createMetricQueryRunner(createMetricsQueryService({ store: createMetricsStore(store), telemetry: store }));
+    const runner = createMetricQueryRunner(
+      createMetricsQueryService({ store: createMetricsStore(store), telemetry: store }),
+    );
     const metrics = [{ name: 'app.req', alias: 'req' }];
-    expect(await runner.columns({ projectId: 1, metrics, query: 'per_min($req) as rpm | $req as _hidden | group by host.name' })).toEqual(['rpm']);
-    const series = await runner.series({ projectId: 1, metrics, query: 'per_min($req) as rpm | group by host.name', column: 'rpm', from: new Date(minute(4) * 1000), to: new Date(minute(8) * 1000) });
+    expect(
+      await runner.columns({
+        projectId: 1,
+        metrics,
+        query: 'per_min($req) as rpm | $req as _hidden | group by host.name',
+      }),
+    ).toEqual(['rpm']);
+    const series = await runner.series({
+      projectId: 1,
+      metrics,
+      query: 'per_min($req) as rpm | group by host.name',
+      column: 'rpm',
+      from: new Date(minute(4) * 1000),
+      to: new Date(minute(8) * 1000),
+    });
     expect(series.sort((a, b) => a.attrs['host.name'].localeCompare(b.attrs['host.name']))).toEqual([
       { attrs: { 'host.name': 'web-1' }, values: [null, 5, 7, null] },
       { attrs: { 'host.name': 'web-2' }, values: [null, 3, null, null] },
     ]);
-    await expect(runner.columns({ projectId: 1, metrics: [{ name: 'nope', alias: 'x' }], query: '$x' })).rejects.toMatchObject({ kind: 'unknown_metric', message: 'metric nope does not exist' });
+    await expect(
+      runner.columns({ projectId: 1, metrics: [{ name: 'nope', alias: 'x' }], query: '$x' }),
+    ).rejects.toMatchObject({ kind: 'unknown_metric', message: 'metric nope does not exist' });
     await expect(runner.columns({ projectId: 1, metrics, query: 'avg(' })).rejects.toBeInstanceOf(MetricQueryError);
   });
 });

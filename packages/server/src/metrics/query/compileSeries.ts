@@ -95,13 +95,19 @@ export function compileWhere(w: WhereClause): SqlFragment {
 
 /** Rows of one metric in the grid's range. */
 function rangeConditions(projectId: number, metric: string, gte: Date, lt: Date): SqlFragment[] {
-  return [sql`project_id = ${param.uint32(projectId)}`, sql`metric = ${param.string(metric)}`, sql`time >= ${param.time(gte)}`, sql`time < ${param.time(lt)}`];
+  return [
+    sql`project_id = ${param.uint32(projectId)}`,
+    sql`metric = ${param.string(metric)}`,
+    sql`time >= ${param.time(gte)}`,
+    sql`time < ${param.time(lt)}`,
+  ];
 }
 
 /** Brace filters, where parts and the table search: conditions on a series' attributes. */
 function attrConditions(q: SeriesQuery): SqlFragment[] {
   const conds = [...q.filters.map(compileFilter), ...q.where.map(compileWhere)];
-  if (q.search) conds.push(sql`arrayExists(x -> positionCaseInsensitiveUTF8(x, ${param.string(q.search)}) != 0, string_values)`);
+  if (q.search)
+    conds.push(sql`arrayExists(x -> positionCaseInsensitiveUTF8(x, ${param.string(q.search)}) != 0, string_values)`);
   return conds;
 }
 
@@ -116,7 +122,13 @@ const HOUR_MS = 3_600_000;
  * datapoints are then joined on `attrs_hash` and read as numbers only. The join is GLOBAL: on a
  * cluster the series are found once and sent to every shard (datapoints are spread at random).
  */
-function seriesSubquery(projectId: number, q: SeriesQuery, grid: TimeGrid, conds: SqlFragment[], cols: SqlFragment[]): SqlFragment {
+function seriesSubquery(
+  projectId: number,
+  q: SeriesQuery,
+  grid: TimeGrid,
+  conds: SqlFragment[],
+  cols: SqlFragment[],
+): SqlFragment {
   const hour = new Date(Math.floor(grid.gte.getTime() / HOUR_MS) * HOUR_MS);
   const firstPerSeries = sql`SELECT attrs_hash, string_keys, string_values FROM datapoint_hours WHERE ${join(rangeConditions(projectId, q.metric, hour, grid.lt), ' AND ')} LIMIT 1 BY attrs_hash`;
   const where = conds.length ? sql` WHERE ${join(conds, ' AND ')}` : sql``;
@@ -127,7 +139,10 @@ function seriesSubquery(projectId: number, q: SeriesQuery, grid: TimeGrid, conds
 function valueExpr(q: SeriesQuery): SqlFragment {
   if (q.agg === 'uniq') {
     if (q.uniqAttrs.length === 0) return sql`toFloat64(uniqCombined64(attrs_hash))`;
-    return sql`toFloat64(uniqCombined64(${join(q.uniqAttrs.map((_, i) => sql`${ident(`u${i}`)}`), ', ')}))`;
+    return sql`toFloat64(uniqCombined64(${join(
+      q.uniqAttrs.map((_, i) => sql`${ident(`u${i}`)}`),
+      ', ',
+    )}))`;
   }
   if (q.instrument === 'gauge' || q.instrument === 'additive') {
     // Over per-series values `v` from the inner level.

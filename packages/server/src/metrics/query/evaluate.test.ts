@@ -14,7 +14,12 @@ const host = (h: string, values: number[]): Series => ({ keys: ['host'], attrs: 
 function run(query: string, metrics: MetricRef[], data: Record<string, Series[]>, mode: Mode = 'timeseries') {
   const plan = planQuery(parseMetricsQuery(query), metrics, mode);
   const results = plan.queries.map((q) => data[`${q.metric}:${q.agg}`] ?? data[q.metric] ?? []);
-  const cols = evaluateColumns(plan.columns, { mode, grid, results, groupings: plan.queries.map((q) => (q.grouping === 'all' ? 'all' : q.grouping.join(','))) });
+  const cols = evaluateColumns(plan.columns, {
+    mode,
+    grid,
+    results,
+    groupings: plan.queries.map((q) => (q.grouping === 'all' ? 'all' : q.grouping.join(','))),
+  });
   return { plan, cols };
 }
 
@@ -52,25 +57,44 @@ describe('evaluateColumns', () => {
 
   it('reduces series to one number in table mode, then does the arithmetic', () => {
     const data = { 'app.req': [host('a', [9, 0, 9])], 'app.err': [host('a', [1, 1, NaN])] };
-    const { cols } = run('$req as _r | $err as _e | _e / (_e + _r) as ratio | per_min($req) as rpm | group by host', [req, err], data, 'table');
-    expect(cols.map((c) => [c.column.name, c.set!.series[0].values[0]])).toEqual([['_r', 18], ['_e', 2], ['ratio', 0.1], ['rpm', 3]]);
+    const { cols } = run(
+      '$req as _r | $err as _e | _e / (_e + _r) as ratio | per_min($req) as rpm | group by host',
+      [req, err],
+      data,
+      'table',
+    );
+    expect(cols.map((c) => [c.column.name, c.set!.series[0].values[0]])).toEqual([
+      ['_r', 18],
+      ['_e', 2],
+      ['ratio', 0.1],
+      ['rpm', 3],
+    ]);
   });
 
   it('refuses to join different groupings and `group by all`', () => {
     const plan = planQuery(parseMetricsQuery('$req + $err | group by $req.host'), [req, err], 'timeseries');
-    const cols = evaluateColumns(plan.columns, { mode: 'timeseries', grid, results: [[host('a', [1, 1, 1])], [{ keys: [], attrs: {}, values: [1, 1, 1] }]], groupings: ['host', ''] });
+    const cols = evaluateColumns(plan.columns, {
+      mode: 'timeseries',
+      grid,
+      results: [[host('a', [1, 1, 1])], [{ keys: [], attrs: {}, values: [1, 1, 1] }]],
+      groupings: ['host', ''],
+    });
     expect(cols[0].error).toBe("can't join timeseries with different grouping");
   });
 
   it('names series by the expression with filters and attributes, or by alias', () => {
-    const { cols } = run('per_min($req{type=hits}) | $req as total | group by host', [req], { 'app.req': [host('a', [1, 1, 1])] });
+    const { cols } = run('per_min($req{type=hits}) | $req as total | group by host', [req], {
+      'app.req': [host('a', [1, 1, 1])],
+    });
     expect(seriesName(cols[0].column, cols[0].set!.series[0])).toBe('per_min($req{type=hits,host=a})');
     expect(seriesName(cols[1].column, cols[1].set!.series[0])).toBe('total{host=a}');
   });
 });
 
 describe('planQuery errors', () => {
-  const errors = (q: string, metrics: MetricRef[] = [req, lat], mode: Mode = 'timeseries') => [...planQuery(parseMetricsQuery(q), metrics, mode).partErrors.values()];
+  const errors = (q: string, metrics: MetricRef[] = [req, lat], mode: Mode = 'timeseries') => [
+    ...planQuery(parseMetricsQuery(q), metrics, mode).partErrors.values(),
+  ];
   it.each([
     ['$lat', 'histogram instrument requires a func'],
     ['avg($req)', 'counter instrument does not support avg'],

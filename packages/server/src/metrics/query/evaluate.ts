@@ -148,7 +148,13 @@ function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalC
       });
     };
     if (ctx.mode === 'timeseries') return { ...v, series: v.series.map((s) => ({ ...s, values: delta(s.values) })) };
-    return v.reduced ? v : { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [delta(s.values).reduce((a, b) => a + b, 0)] })) };
+    return v.reduced
+      ? v
+      : {
+          ...v,
+          reduced: true,
+          series: v.series.map((s) => ({ ...s, values: [delta(s.values).reduce((a, b) => a + b, 0)] })),
+        };
   }
   const perSec = func === 'per_sec';
   if (ctx.mode === 'timeseries') {
@@ -157,7 +163,9 @@ function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalC
   }
   // Over a whole range: the total divided by the range length (a rate over the range; the
   // reference divided the mean of non-empty buckets, which overstates sparse series).
-  const total = v.reduced ? v : { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, 'sum')] })) };
+  const total = v.reduced
+    ? v
+    : { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, 'sum')] })) };
   const div = ctx.grid.points * ctx.grid.bucketMin * (perSec ? 60 : 1);
   return { ...total, series: total.series.map((s) => ({ ...s, values: s.values.map((x) => x / div) })) };
 }
@@ -200,13 +208,15 @@ function combine(op: BinOp, a: number, b: number): number {
 }
 
 function binary(op: BinOp, l: Value, r: Value): Value {
-  if (l.kind === 'num' && r.kind === 'num') return { kind: 'num', value: combine(op, l.value, r.value), unit: 'none', text: '' };
+  if (l.kind === 'num' && r.kind === 'num')
+    return { kind: 'num', value: combine(op, l.value, r.value), unit: 'none', text: '' };
   if (l.kind === 'set' && r.kind === 'num') return mapSet(l, convertLiteral(r, l.unit), (x, y) => combine(op, x, y));
   if (l.kind === 'num' && r.kind === 'set') return mapSet(r, convertLiteral(l, r.unit), (x, y) => combine(op, y, x));
   const a = l as SeriesSet;
   const b = r as SeriesSet;
   if (a.series.length && b.series.length && a.grouping !== b.grouping) {
-    if (a.grouping === 'all' || b.grouping === 'all') throw new EvalError('joining timeseries with `group by all` is forbidden');
+    if (a.grouping === 'all' || b.grouping === 'all')
+      throw new EvalError('joining timeseries with `group by all` is forbidden');
     throw new EvalError("can't join timeseries with different grouping");
   }
   // Joined by attributes; a series missing on one side meets NaN (so + and - count it as 0).
@@ -226,7 +236,14 @@ function binary(op: BinOp, l: Value, r: Value): Value {
     series.push({ attrs: base.attrs, keys: base.keys, values: xv.map((v, i) => combine(op, v, yv[i])) });
   }
   const unit = (op === '+' || op === '-') && a.unit === b.unit ? a.unit : '';
-  return { kind: 'set', unit, grouping: a.series.length ? a.grouping : b.grouping, series, reduced: a.reduced && b.reduced, reducer: a.reducer };
+  return {
+    kind: 'set',
+    unit,
+    grouping: a.series.length ? a.grouping : b.grouping,
+    series,
+    reduced: a.reduced && b.reduced,
+    reducer: a.reducer,
+  };
 }
 
 function mapSet(s: SeriesSet, n: number, f: (x: number, n: number) => number): SeriesSet {

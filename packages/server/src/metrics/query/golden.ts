@@ -6,7 +6,9 @@ import { planQuery } from './plan';
 import { fixedGrid, type TimeGrid } from './timeRange';
 
 export function goldenGrid(c: GoldenCase): TimeGrid {
-  return c.hours ? fixedGrid(new Date('2026-01-01T00:00:00Z'), 120, 84) : fixedGrid(new Date('2026-01-01T10:00:00Z'), 1, 60);
+  return c.hours
+    ? fixedGrid(new Date('2026-01-01T00:00:00Z'), 120, 84)
+    : fixedGrid(new Date('2026-01-01T10:00:00Z'), 1, 60);
 }
 
 export function goldenQueries(c: GoldenCase) {

@@ -15,7 +15,12 @@ export interface GoldenCase {
   hours?: boolean;
 }
 
-const m = (alias: string, instrument: MetricRef['instrument'], unit = '', name = `app.${alias}`): MetricRef => ({ name, alias, instrument, unit });
+const m = (alias: string, instrument: MetricRef['instrument'], unit = '', name = `app.${alias}`): MetricRef => ({
+  name,
+  alias,
+  instrument,
+  unit,
+});
 const counter = m('req', 'counter');
 const gauge = m('mem', 'gauge', 'bytes');
 const additive = m('conns', 'additive');
@@ -32,9 +37,21 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { name: 'counter brace filter', query: '$req{status=500}', metrics: [counter] },
   { name: 'counter brace filters in/!~', query: '$req{code in (500, 503), path!~"^/health"}', metrics: [counter] },
   { name: 'counter where =', query: '$req | where host.name = "web-1"', metrics: [counter] },
-  { name: 'counter where != and like', query: '$req | where host.name != a and path like "/api/%"', metrics: [counter] },
-  { name: 'counter where or binds looser than and', query: '$req | where a = 1 and b = 2 or c = 3', metrics: [counter] },
-  { name: 'counter where in / not in', query: '$req | where code in (200, 204) | where env not in (dev)', metrics: [counter] },
+  {
+    name: 'counter where != and like',
+    query: '$req | where host.name != a and path like "/api/%"',
+    metrics: [counter],
+  },
+  {
+    name: 'counter where or binds looser than and',
+    query: '$req | where a = 1 and b = 2 or c = 3',
+    metrics: [counter],
+  },
+  {
+    name: 'counter where in / not in',
+    query: '$req | where code in (200, 204) | where env not in (dev)',
+    metrics: [counter],
+  },
   { name: 'counter where regexp', query: '$req | where path ~ "^/v[12]/"', metrics: [counter] },
   { name: 'counter where exists not first', query: '$req | where a = 1 and b exists', metrics: [counter] },
   { name: 'counter where not exists', query: '$req | where b not exists', metrics: [counter] },
@@ -61,9 +78,21 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { name: 'uniq of series', query: 'uniq($req)', metrics: [counter] },
   { name: 'uniq of an attribute', query: 'uniq($mem.host.name)', metrics: [gauge] },
   { name: 'uniq of two attributes', query: 'uniq($req, host.name, route) as n', metrics: [counter] },
-  { name: 'where scoped to one metric', query: '$req | p50($lat) | where $lat.http.route = "/a"', metrics: [counter, histogram] },
-  { name: 'group by scoped to one metric', query: '$req | p50($lat) | group by $lat.host.name', metrics: [counter, histogram] },
-  { name: 'arithmetic between metrics', query: 'per_min($req) / per_min(count($lat)) as ratio | group by host.name', metrics: [counter, histogram] },
+  {
+    name: 'where scoped to one metric',
+    query: '$req | p50($lat) | where $lat.http.route = "/a"',
+    metrics: [counter, histogram],
+  },
+  {
+    name: 'group by scoped to one metric',
+    query: '$req | p50($lat) | group by $lat.host.name',
+    metrics: [counter, histogram],
+  },
+  {
+    name: 'arithmetic between metrics',
+    query: 'per_min($req) / per_min(count($lat)) as ratio | group by host.name',
+    metrics: [counter, histogram],
+  },
   { name: 'same occurrence used twice is one query', query: '$req as a | $req * 2 as b', metrics: [counter] },
   { name: 'hourly rollup for long ranges', query: 'per_min($req)', metrics: [counter], hours: true },
   { name: 'hourly rollup gauge', query: 'max($mem)', metrics: [gauge], hours: true },

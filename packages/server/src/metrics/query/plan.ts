@@ -1,4 +1,12 @@
-import { printExpr, type MetricExpr, type MetricFilter, type Instrument, type MetricPart, type ParsedMetricsQuery, type MetricGrouping } from '@lantern/shared';
+import {
+  printExpr,
+  type MetricExpr,
+  type MetricFilter,
+  type Instrument,
+  type MetricPart,
+  type ParsedMetricsQuery,
+  type MetricGrouping,
+} from '@lantern/shared';
 import { QUANTILES, type Agg, type SeriesQuery, type WhereClause } from './compileSeries';
 
 /**
@@ -21,7 +29,16 @@ export type OpFunc = 'per_min' | 'per_sec' | 'delta';
 export type PExpr =
   | { k: 'num'; value: number; unit: 'none' | 'duration' | 'bytes'; text: string }
   | { k: 'ref'; name: string }
-  | { k: 'leaf'; query: number; alias: string; filters: MetricFilter[]; agg: Agg; explicitAgg: boolean; instrument: Instrument; unit: string }
+  | {
+      k: 'leaf';
+      query: number;
+      alias: string;
+      filters: MetricFilter[];
+      agg: Agg;
+      explicitAgg: boolean;
+      instrument: Instrument;
+      unit: string;
+    }
   | { k: 'op'; func: OpFunc; arg: PExpr }
   | { k: 'table'; func: TableFunc; arg: PExpr }
   | { k: 'bin'; op: Extract<MetricExpr, { kind: 'binary' }>['op']; left: PExpr; right: PExpr };
@@ -66,7 +83,11 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
     if (part.kind === 'error') partErrors.set(i, part.message);
     else if (part.kind === 'where') {
       const aliases = new Set(part.filters.map((f) => f.alias));
-      if (aliases.size > 1) return partErrors.set(i, `where must reference a single metric: ${[...aliases].map((a) => (a ? `"$${a}"` : '""')).join(' != ')}`);
+      if (aliases.size > 1)
+        return partErrors.set(
+          i,
+          `where must reference a single metric: ${[...aliases].map((a) => (a ? `"$${a}"` : '""')).join(' != ')}`,
+        );
       const alias = [...aliases][0];
       if (alias && !byAlias.has(alias)) return partErrors.set(i, `can't find metric with alias "$${alias}"`);
       wheres.push({ alias, clause: { filters: part.filters, conjunctions: part.conjunctions } });
@@ -92,7 +113,11 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
       if (part.grouping && mode === 'gauge') throw new PlanError('grouping is forbidden');
       const name = part.alias || printExpr(part.expr);
       if (names.has(name)) throw new PlanError(`column "${name}" already exists`);
-      const leaf = (series: Extract<MetricExpr, { kind: 'series' }>, aggName: string | null, uniqAttrs: string[]): PExpr => {
+      const leaf = (
+        series: Extract<MetricExpr, { kind: 'series' }>,
+        aggName: string | null,
+        uniqAttrs: string[],
+      ): PExpr => {
         const m = byAlias.get(series.alias);
         if (!m) throw new PlanError(`can't find metric with alias "$${series.alias}"`);
         if (m.instrument === 'deleted') throw new PlanError(`metric "${m.name}" not found`);
@@ -103,7 +128,8 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
           if (!def) throw new PlanError(`${m.instrument} instrument requires a func`);
           agg = def;
         } else {
-          if (!SUPPORTED[m.instrument].aggs.includes(aggName as Agg)) throw new PlanError(`${m.instrument} instrument does not support ${aggName}`);
+          if (!SUPPORTED[m.instrument].aggs.includes(aggName as Agg))
+            throw new PlanError(`${m.instrument} instrument does not support ${aggName}`);
           agg = aggName as Agg;
         }
         const q: SeriesQuery = {
@@ -123,7 +149,16 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
           queryIndex.set(key, idx);
         }
         const unit = agg === 'count' || agg === 'uniq' ? '' : m.unit;
-        return { k: 'leaf', query: idx, alias: series.alias, filters: series.filters, agg, explicitAgg: aggName !== null && aggName !== 'last', instrument: m.instrument, unit };
+        return {
+          k: 'leaf',
+          query: idx,
+          alias: series.alias,
+          filters: series.filters,
+          agg,
+          explicitAgg: aggName !== null && aggName !== 'last',
+          instrument: m.instrument,
+          unit,
+        };
       };
       const plan = (e: MetricExpr): PExpr => {
         switch (e.kind) {
@@ -132,7 +167,8 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
           case 'paren':
             return plan(e.expr);
           case 'ref':
-            if (e.name !== '_minutes' && e.name !== '_seconds' && !names.has(e.name)) throw new PlanError(`can't resolve name "${e.name}"`);
+            if (e.name !== '_minutes' && e.name !== '_seconds' && !names.has(e.name))
+              throw new PlanError(`can't resolve name "${e.name}"`);
             return { k: 'ref', name: e.name };
           case 'series':
             return leaf(e, null, []);
@@ -140,7 +176,8 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
             return { k: 'bin', op: e.op, left: plan(e.left), right: plan(e.right) };
           case 'call': {
             const f = e.func;
-            if (!AGGS.has(f) && !TABLE_FUNCS.has(f) && !OP_FUNCS.has(f)) throw new PlanError(`unsupported func: "${f}"`);
+            if (!AGGS.has(f) && !TABLE_FUNCS.has(f) && !OP_FUNCS.has(f))
+              throw new PlanError(`unsupported func: "${f}"`);
             if (e.args.length !== 1) throw new PlanError(`"${f}" requires a single arg`);
             const arg = e.args[0];
             if (arg.kind === 'series' && (AGGS.has(f) || f === 'last')) {
@@ -164,7 +201,11 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
   return { columns, queries, partErrors };
 }
 
-function leafGrouping(inline: MetricGrouping | null, parts: { grouping: MetricGrouping }[], alias: string): 'all' | string[] {
+function leafGrouping(
+  inline: MetricGrouping | null,
+  parts: { grouping: MetricGrouping }[],
+  alias: string,
+): 'all' | string[] {
   if (inline) return inline.all ? 'all' : inline.names.map((n) => n.attr);
   const out: string[] = [];
   for (const { grouping } of parts) {

@@ -3,7 +3,16 @@ import { groupingPeriodMin, parseTime, timeGrid } from './timeRange';
 
 describe('groupingPeriodMin', () => {
   it.each([
-    [15, 1], [60, 1], [180, 2], [360, 3], [720, 10], [1440, 15], [3 * 1440, 60], [7 * 1440, 120], [14 * 1440, 180], [30 * 1440, 360],
+    [15, 1],
+    [60, 1],
+    [180, 2],
+    [360, 3],
+    [720, 10],
+    [1440, 15],
+    [3 * 1440, 60],
+    [7 * 1440, 120],
+    [14 * 1440, 180],
+    [30 * 1440, 360],
   ])('%i minutes -> %i', (minutes, want) => expect(groupingPeriodMin(minutes * 60_000)).toBe(want));
 });
 

@@ -33,7 +33,12 @@ export function parseTime(raw: string, name: string): Date {
     const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})([+-]\d{2}:\d{2})?$/.exec(raw);
     if (m) d = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[7] ?? 'Z'}`);
   }
-  if (!d || Number.isNaN(d.getTime())) throw new AppError('invalid_input', 'invalid_time', `${name} must be unix seconds, RFC 3339 or YYYYMMDDTHHMMSS, got ${JSON.stringify(raw)}`);
+  if (!d || Number.isNaN(d.getTime()))
+    throw new AppError(
+      'invalid_input',
+      'invalid_time',
+      `${name} must be unix seconds, RFC 3339 or YYYYMMDDTHHMMSS, got ${JSON.stringify(raw)}`,
+    );
   return d;
 }
 
@@ -47,7 +52,8 @@ export function timeGrid(gteRaw: string, ltRaw: string): TimeGrid {
   const lt = parseTime(ltRaw, 'time_lt');
   const range = lt.getTime() - gte0.getTime();
   if (range <= 0) throw new AppError('invalid_input', 'invalid_time', 'time_lt must be after time_gte');
-  if (range > MAX_RANGE_DAYS * 86_400_000) throw new AppError('invalid_input', 'invalid_time', `the time range can't be longer than ${MAX_RANGE_DAYS} days`);
+  if (range > MAX_RANGE_DAYS * 86_400_000)
+    throw new AppError('invalid_input', 'invalid_time', `the time range can't be longer than ${MAX_RANGE_DAYS} days`);
   const bucketMin = groupingPeriodMin(range);
   const bucketMs = bucketMin * 60_000;
   const gte = new Date(Math.floor(gte0.getTime() / bucketMs) * bucketMs);

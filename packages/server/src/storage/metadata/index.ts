@@ -13,7 +13,8 @@ export type { MetadataDb } from './database';
 export function openMetadataDb(config: Config): MetadataDb {
   const url = config.storage.db.url;
   if (url) {
-    if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('storage.db.url must be a postgres:// URL (or empty for SQLite)');
+    if (!/^postgres(ql)?:\/\//.test(url))
+      throw new Error('storage.db.url must be a postgres:// URL (or empty for SQLite)');
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     // An idle connection that the server drops (restart, failover) is reported here; without a
     // listener it would end the process. The next query gets a new connection or the error itself.
@@ -33,17 +34,33 @@ export function openMetadataDb(config: Config): MetadataDb {
  * Applies the domains' migrations (`app/metadataMigrations.ts`), in name order, each once (Kysely's
  * Migrator, SQLite and PostgreSQL).
  */
-export async function migrateMetadataDb(db: MetadataDb, migrations: Readonly<Record<string, Migration>>): Promise<void> {
+export async function migrateMetadataDb(
+  db: MetadataDb,
+  migrations: Readonly<Record<string, Migration>>,
+): Promise<void> {
   const provider = { getMigrations: async () => ({ ...migrations }) };
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`metadata migration ${failed?.migrationName ?? ''} failed: ${(error as Error | undefined)?.message ?? 'unknown error'}`);
+    throw new Error(
+      `metadata migration ${failed?.migrationName ?? ''} failed: ${(error as Error | undefined)?.message ?? 'unknown error'}`,
+    );
   }
 }
 
 /** Network errors and PostgreSQL's connection-class (08) and shutdown (57P) states. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', 'SQLITE_BUSY']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  'SQLITE_BUSY',
+]);
 
 /**
  * True when an error says the metadata database cannot be reached right now (as opposed to a
@@ -54,7 +71,10 @@ export function isMetadataUnavailable(err: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   const code = typeof e.code === 'string' ? e.code : '';
   if (UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return true;
-  return typeof e.message === 'string' && /^(Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect)/.test(e.message);
+  return (
+    typeof e.message === 'string' &&
+    /^(Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect)/.test(e.message)
+  );
 }
 
 /** The id column of a new table: SQLite assigns an INTEGER PRIMARY KEY itself; PostgreSQL needs a serial. */

@@ -7,7 +7,15 @@ import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
 import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
-import { resetStagingDir, STAGED_SUFFIX, STAGED_TABLES, stagedFile, stageSpans, unstageSpans, type StagedSpans } from './spanStaging';
+import {
+  resetStagingDir,
+  STAGED_SUFFIX,
+  STAGED_TABLES,
+  stagedFile,
+  stageSpans,
+  unstageSpans,
+  type StagedSpans,
+} from './spanStaging';
 import { StoreQueryError, type TelemetryStore } from './telemetryStore';
 
 export interface ChdbStoreOptions {
@@ -53,12 +61,17 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
   const stagingDir = resolve(opts.path, 'ingest-staging');
   if (/[*?{]/.test(stagingDir)) {
     // file() would read them as glob characters.
-    throw new Error(`the embedded store's path must not contain *, ? or { (it is ${JSON.stringify(opts.path)}): choose another data_dir`);
+    throw new Error(
+      `the embedded store's path must not contain *, ? or { (it is ${JSON.stringify(opts.path)}): choose another data_dir`,
+    );
   }
   resetStagingDir(stagingDir);
   let batches = 0;
   const insertFiles = async (table: 'spans_data' | 'spans_index', columns: readonly string[], files: string) => {
-    await run(sql`INSERT INTO ${ident(table)} (${join(columns.map((c) => sql`${ident(c)}`), ', ')})
+    await run(sql`INSERT INTO ${ident(table)} (${join(
+      columns.map((c) => sql`${ident(c)}`),
+      ', ',
+    )})
       SELECT * FROM file(${param.string(files)}, 'TSV')
       SETTINGS use_structure_from_insertion_table_in_table_functions = 1`);
   };
@@ -70,16 +83,22 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
       const inMemory = chunks.flatMap((c) => (c.bytes ? [c.bytes] : []));
       await Promise.all(
         STAGED_TABLES.flatMap((t) => [
-          ...chunks.flatMap(({ file }) => (file ? [rename(stagedFile(file, t), joinPath(batchDir, file.name + STAGED_SUFFIX[t]))] : [])),
+          ...chunks.flatMap(({ file }) =>
+            file ? [rename(stagedFile(file, t), joinPath(batchDir, file.name + STAGED_SUFFIX[t]))] : [],
+          ),
           // Small chunks, one file for all (a staged chunk's name is a UUID, so no clash).
-          ...(inMemory.length > 0 ? [writeFile(joinPath(batchDir, `small${STAGED_SUFFIX[t]}`), Buffer.concat(inMemory.map((b) => b[t])))] : []),
+          ...(inMemory.length > 0
+            ? [writeFile(joinPath(batchDir, `small${STAGED_SUFFIX[t]}`), Buffer.concat(inMemory.map((b) => b[t])))]
+            : []),
         ]),
       );
       // One after the other: chDB runs one query at a time per session, so starting both at once
       // gains nothing. spans_data goes first, so a span that a list shows (spans_index) always has
       // its page (spans_data) to open. The batch is acknowledged only when both have committed.
-      if (chunks.some((c) => c.dataBytes > 0)) await insertFiles('spans_data', SPANS_DATA_COLUMNS, joinPath(batchDir, `*${STAGED_SUFFIX.data}`));
-      if (chunks.some((c) => c.indexBytes > 0)) await insertFiles('spans_index', SPANS_INDEX_COLUMNS, joinPath(batchDir, `*${STAGED_SUFFIX.index}`));
+      if (chunks.some((c) => c.dataBytes > 0))
+        await insertFiles('spans_data', SPANS_DATA_COLUMNS, joinPath(batchDir, `*${STAGED_SUFFIX.data}`));
+      if (chunks.some((c) => c.indexBytes > 0))
+        await insertFiles('spans_index', SPANS_INDEX_COLUMNS, joinPath(batchDir, `*${STAGED_SUFFIX.index}`));
     } finally {
       await Promise.all([rm(batchDir, { recursive: true, force: true }), unstageSpans(chunks)]);
     }
@@ -141,5 +160,8 @@ export function parseJsonEachRow<T>(text: string): T[] {
 
 /** Engine messages carry a stack and build info after the first line; users need the first line. */
 export function cleanEngineMessage(message: string): string {
-  return message.split('\n')[0].replace(/^Code: \d+\. DB::Exception: /, '').replace(/\. \([A-Z_]+\)$/, '');
+  return message
+    .split('\n')[0]
+    .replace(/^Code: \d+\. DB::Exception: /, '')
+    .replace(/\. \([A-Z_]+\)$/, '');
 }

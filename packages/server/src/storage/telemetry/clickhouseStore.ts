@@ -42,7 +42,8 @@ export function openClickHouseStore(opts: {
       return await rs.json<T>();
     } catch (err) {
       // The server's own errors carry its numeric code; anything else is the way there failing.
-      if (!(err instanceof ClickHouseError)) throw new StoreUnavailableError(`ClickHouse is unreachable: ${(err as Error).message}`);
+      if (!(err instanceof ClickHouseError))
+        throw new StoreUnavailableError(`ClickHouse is unreachable: ${(err as Error).message}`);
       throw new StoreQueryError(cleanEngineMessage(err.message), text);
     }
   };
@@ -65,7 +66,10 @@ export function openClickHouseStore(opts: {
       // Both at once: a ClickHouse server runs them in parallel (embedded chDB would not; see there).
       // For the moment between the two commits a span may be listed before its page can be read,
       // which the trace page allows for ("it may take up to 30 seconds to process a trace").
-      await Promise.all([insertRaw('spans_data', SPANS_DATA_COLUMNS, data), insertRaw('spans_index', SPANS_INDEX_COLUMNS, index)]);
+      await Promise.all([
+        insertRaw('spans_data', SPANS_DATA_COLUMNS, data),
+        insertRaw('spans_index', SPANS_INDEX_COLUMNS, index),
+      ]);
     } finally {
       await unstageSpans(chunks);
     }

@@ -21,9 +21,16 @@ describe('cluster DDL', () => {
     const created = ddl.filter((s) => s.startsWith('CREATE TABLE'));
     const locals = created.filter((s) => /_local ON CLUSTER lantern \(/.test(s));
     expect(locals.length).toBeGreaterThan(0);
-    for (const l of locals) expect(l).toMatch(/ENGINE = Replicated\w*MergeTree\('\/clickhouse\/tables\/\{shard\}\/\{database\}\/\w+_local', '\{replica\}'/);
+    for (const l of locals)
+      expect(l).toMatch(
+        /ENGINE = Replicated\w*MergeTree\('\/clickhouse\/tables\/\{shard\}\/\{database\}\/\w+_local', '\{replica\}'/,
+      );
     expect(created.length).toBe(locals.length * 2);
-    expect(ddl.filter((s) => s.includes('ENGINE = Distributed(lantern, currentDatabase(), spans_index_local, cityHash64(trace_id))'))).toHaveLength(1);
+    expect(
+      ddl.filter((s) =>
+        s.includes('ENGINE = Distributed(lantern, currentDatabase(), spans_index_local, cityHash64(trace_id))'),
+      ),
+    ).toHaveLength(1);
     // Views read and write their node's local tables; nothing reads a Distributed table in a view.
     for (const v of ddl.filter((s) => s.startsWith('CREATE MATERIALIZED VIEW'))) {
       expect(v).toMatch(/ ON CLUSTER lantern TO \w+_local AS/);
@@ -50,6 +57,6 @@ describe('cluster DDL', () => {
 
   it('refuses a statement it has no cluster form for, and a bad cluster name', () => {
     expect(() => clusterStatements('RENAME TABLE a TO b', 'c1')).toThrow(/no cluster form/);
-    expect(() => clusterStatements('DROP VIEW IF EXISTS v', "c1; DROP")).toThrow(/not a cluster name/);
+    expect(() => clusterStatements('DROP VIEW IF EXISTS v', 'c1; DROP')).toThrow(/not a cluster name/);
   });
 });

@@ -30,6 +30,8 @@ describe('cluster DDL in the engine parser', () => {
       const [row] = await store.query<{ f: string }>(sql`SELECT formatQuery(${param.string(statement)}) AS f`);
       expect(row.f.length, statement.slice(0, 80)).toBeGreaterThan(0);
     }
-    await expect(store.query(sql`SELECT formatQuery(${param.string('CREATE TABLE x ON CLUSTER (')}) AS f`)).rejects.toMatchObject({ name: 'StoreQueryError' });
+    await expect(
+      store.query(sql`SELECT formatQuery(${param.string('CREATE TABLE x ON CLUSTER (')}) AS f`),
+    ).rejects.toMatchObject({ name: 'StoreQueryError' });
   });
 });

@@ -17,21 +17,38 @@
 export const CLUSTER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Our tables (and the views' sources and targets). */
-const TABLES = ['spans_index', 'spans_data', 'span_groups_1m', 'span_groups_1h', 'datapoint_minutes', 'datapoint_15m', 'datapoint_hours', 'metrics_catalog', 'lantern_migrations'];
+const TABLES = [
+  'spans_index',
+  'spans_data',
+  'span_groups_1m',
+  'span_groups_1h',
+  'datapoint_minutes',
+  'datapoint_15m',
+  'datapoint_hours',
+  'metrics_catalog',
+  'lantern_migrations',
+];
 
 /** Spans of a trace on one shard (the trace page reads one shard); everything else spread evenly. */
-const SHARDING_KEY: Record<string, string> = { spans_index: 'cityHash64(trace_id)', spans_data: 'cityHash64(trace_id)' };
+const SHARDING_KEY: Record<string, string> = {
+  spans_index: 'cityHash64(trace_id)',
+  spans_data: 'cityHash64(trace_id)',
+};
 
 const local = (table: string) => `${table}_local`;
 const CODEC = /\s+CODEC\((?:[^()]|\([^()]*\))*\)/g;
 
 /** `FROM t` / `JOIN t` of our tables -> their local tables. */
 function readLocal(select: string): string {
-  return select.replace(new RegExp(`\\b(FROM|JOIN)\\s+(${TABLES.join('|')})\\b`, 'g'), (_, kw: string, t: string) => `${kw} ${local(t)}`);
+  return select.replace(
+    new RegExp(`\\b(FROM|JOIN)\\s+(${TABLES.join('|')})\\b`, 'g'),
+    (_, kw: string, t: string) => `${kw} ${local(t)}`,
+  );
 }
 
 export function clusterStatements(statement: string, cluster: string): string[] {
-  if (!CLUSTER_NAME.test(cluster)) throw new Error(`storage.ch.cluster: ${JSON.stringify(cluster)} is not a cluster name`);
+  if (!CLUSTER_NAME.test(cluster))
+    throw new Error(`storage.ch.cluster: ${JSON.stringify(cluster)} is not a cluster name`);
   const on = `ON CLUSTER ${cluster}`;
   const s = statement.trim();
   let m: RegExpExecArray | null;
@@ -40,7 +57,11 @@ export function clusterStatements(statement: string, cluster: string): string[] 
     const table = m[1];
     const engine = /ENGINE = (\w*)MergeTree(?:\(([^)]*)\))?/.exec(s);
     if (!engine) throw new Error(`cluster DDL: table ${table} has no MergeTree engine`);
-    const args = [`'/clickhouse/tables/{shard}/{database}/${local(table)}'`, `'{replica}'`, ...(engine[2]?.trim() ? [engine[2].trim()] : [])];
+    const args = [
+      `'/clickhouse/tables/{shard}/{database}/${local(table)}'`,
+      `'{replica}'`,
+      ...(engine[2]?.trim() ? [engine[2].trim()] : []),
+    ];
     const localDdl = s
       .replace(`CREATE TABLE IF NOT EXISTS ${table} (`, `CREATE TABLE IF NOT EXISTS ${local(table)} ${on} (`)
       .replace(engine[0], `ENGINE = Replicated${engine[1]}MergeTree(${args.join(', ')})`);
@@ -49,7 +70,9 @@ export function clusterStatements(statement: string, cluster: string): string[] 
   }
   if ((m = /^CREATE MATERIALIZED VIEW (IF NOT EXISTS )?(\w+) TO (\w+) AS\b/.exec(s))) {
     const [head, ifNotExists = '', view, target] = m;
-    return [`CREATE MATERIALIZED VIEW ${ifNotExists}${view} ${on} TO ${local(target)} AS${readLocal(s.slice(head.length))}`];
+    return [
+      `CREATE MATERIALIZED VIEW ${ifNotExists}${view} ${on} TO ${local(target)} AS${readLocal(s.slice(head.length))}`,
+    ];
   }
   if ((m = /^ALTER TABLE (\w+) ([\s\S]*)$/.exec(s))) {
     const [, table, action] = m;

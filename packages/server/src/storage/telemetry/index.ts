@@ -20,6 +20,7 @@ export function openTelemetryStore(config: Config): TelemetryStore {
     maxThreads: config.storage.ch.max_threads,
     spanMetrics: config.metrics_from_spans,
   };
-  if (config.storage.ch.url) return openClickHouseStore({ url: config.storage.ch.url, cluster: config.storage.ch.cluster, ...common });
+  if (config.storage.ch.url)
+    return openClickHouseStore({ url: config.storage.ch.url, cluster: config.storage.ch.cluster, ...common });
   return openChdbStore({ path: join(config.data_dir, 'ch'), ...common });
 }

@@ -30,7 +30,10 @@ const DATAPOINT_COLUMNS = `
  * kept from the minutes once that column exists. prefer_column_name_to_alias: `min(min) AS min`
  * would otherwise be a cyclic alias.
  */
-const rollupSelect = (period: string, withAnnotations: boolean) => `SELECT project_id, metric, ${period}(time) AS time, attrs_hash,
+const rollupSelect = (
+  period: string,
+  withAnnotations: boolean,
+) => `SELECT project_id, metric, ${period}(time) AS time, attrs_hash,
       anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
       sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
       anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values${withAnnotations ? ',\n      anyLast(annotations) AS annotations' : ''}
@@ -43,7 +46,11 @@ export const HOURS_VIEW = (withAnnotations: boolean) =>
   `CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_hours_mv TO datapoint_hours AS
     ${rollupSelect('toStartOfHour', withAnnotations)}`;
 
-const datapointTable = (name: string, metricsDays: number, extraColumns = '') => `CREATE TABLE IF NOT EXISTS ${name} (${DATAPOINT_COLUMNS}${extraColumns}
+const datapointTable = (
+  name: string,
+  metricsDays: number,
+  extraColumns = '',
+) => `CREATE TABLE IF NOT EXISTS ${name} (${DATAPOINT_COLUMNS}${extraColumns}
     ) ENGINE = AggregatingMergeTree
     PARTITION BY toDate(time)
     ORDER BY (project_id, metric, time, attrs_hash)
@@ -59,7 +66,8 @@ export const ANNOTATIONS_MIGRATION: TelemetryMigration = {
   name: 'datapoint_annotations',
   statements: () => [
     ...['datapoint_minutes', 'datapoint_hours'].map(
-      (t) => `ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS annotations SimpleAggregateFunction(anyLast, String) CODEC(ZSTD(1))`,
+      (t) =>
+        `ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS annotations SimpleAggregateFunction(anyLast, String) CODEC(ZSTD(1))`,
     ),
     `DROP VIEW IF EXISTS datapoint_hours_mv`,
     HOURS_VIEW(true),
@@ -97,7 +105,11 @@ export const QUARTER_HOURS_MIGRATION: TelemetryMigration = {
   version: 7,
   name: 'datapoint_15m',
   statements: ({ metricsDays }) => [
-    datapointTable('datapoint_15m', metricsDays, ',\n  annotations SimpleAggregateFunction(anyLast, String) CODEC(ZSTD(1))'),
+    datapointTable(
+      'datapoint_15m',
+      metricsDays,
+      ',\n  annotations SimpleAggregateFunction(anyLast, String) CODEC(ZSTD(1))',
+    ),
     `INSERT INTO datapoint_15m ${rollupSelect('toStartOfFifteenMinutes', true)}`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_15m_mv TO datapoint_15m AS
     ${rollupSelect('toStartOfFifteenMinutes', true)}`,

@@ -25,12 +25,19 @@ type Ttl = { spansDays: number; metricsDays: number };
 const retentionStatements = (ttl: Ttl): string[] => [
   `ALTER TABLE spans_index MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
   `ALTER TABLE spans_data MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
-  ...['datapoint_minutes', 'datapoint_15m', 'datapoint_hours'].map((table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`),
+  ...['datapoint_minutes', 'datapoint_15m', 'datapoint_hours'].map(
+    (table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`,
+  ),
 ];
 
 /** Everything a fresh database gets, in order (`lantern schema print`); the cluster form with `cluster`. */
 export function freshSchema(ttl: Ttl, spanMetrics: readonly SpanMetricDefinition[], cluster = ''): string[] {
-  const all = [MIGRATIONS_TABLE_DDL, ...TELEMETRY_MIGRATIONS.flatMap((m) => m.statements(ttl)), ...retentionStatements(ttl), ...spanMetricViewStatements(spanMetrics, [])];
+  const all = [
+    MIGRATIONS_TABLE_DDL,
+    ...TELEMETRY_MIGRATIONS.flatMap((m) => m.statements(ttl)),
+    ...retentionStatements(ttl),
+    ...spanMetricViewStatements(spanMetrics, []),
+  ];
   return cluster ? all.flatMap((s) => clusterStatements(s, cluster)) : all;
 }
 

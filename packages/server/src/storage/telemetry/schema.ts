@@ -21,7 +21,9 @@ export type { TelemetryMigration } from './migration';
 const SPANS_MERGE_SELECTOR_BASE = 20;
 
 /** Spans -> per-minute/hour group rows (migration 3). Output names differ from input names on purpose. */
-const rollupSelect = (bucket: 'toStartOfMinute' | 'toStartOfHour') => `SELECT project_id, type, system, group_id, t AS time,
+const rollupSelect = (
+  bucket: 'toStartOfMinute' | 'toStartOfHour',
+) => `SELECT project_id, type, system, group_id, t AS time,
     sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
     quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
   FROM (SELECT project_id, type, system, group_id, ${bucket}(time) AS t, count AS c, status_code AS sc, duration AS d, display_name AS dn FROM spans_index)
@@ -96,11 +98,12 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
     version: 3,
     name: 'span_groups_rollups_and_skip_indexes',
     statements: ({ spansDays }) =>
-      (['1m', '1h'] as const).flatMap((g) => {
-        const table = `span_groups_${g}`;
-        const select = rollupSelect(g === '1m' ? 'toStartOfMinute' : 'toStartOfHour');
-        return [
-          `CREATE TABLE IF NOT EXISTS ${table} (
+      (['1m', '1h'] as const)
+        .flatMap((g) => {
+          const table = `span_groups_${g}`;
+          const select = rollupSelect(g === '1m' ? 'toStartOfMinute' : 'toStartOfHour');
+          return [
+            `CREATE TABLE IF NOT EXISTS ${table} (
         project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
         type LowCardinality(String) CODEC(ZSTD(1)),
         system LowCardinality(String) CODEC(ZSTD(1)),
@@ -117,17 +120,18 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
       ORDER BY (project_id, time, type, system, group_id)
       TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
       SETTINGS ttl_only_drop_parts = 1`,
-          `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS ${select}`,
-          // Spans stored before this migration (an upgrade); nothing is ingested while migrations run.
-          `INSERT INTO ${table} ${select}`,
-        ];
-      }).concat([
-        // Skip indexes for span lists: a system type selects few granules; so does a short time range.
-        `ALTER TABLE spans_index ADD INDEX IF NOT EXISTS idx_type type TYPE set(100) GRANULARITY 1`,
-        `ALTER TABLE spans_index ADD INDEX IF NOT EXISTS idx_time time TYPE minmax GRANULARITY 1`,
-        `ALTER TABLE spans_index MATERIALIZE INDEX idx_type`,
-        `ALTER TABLE spans_index MATERIALIZE INDEX idx_time`,
-      ]),
+            `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS ${select}`,
+            // Spans stored before this migration (an upgrade); nothing is ingested while migrations run.
+            `INSERT INTO ${table} ${select}`,
+          ];
+        })
+        .concat([
+          // Skip indexes for span lists: a system type selects few granules; so does a short time range.
+          `ALTER TABLE spans_index ADD INDEX IF NOT EXISTS idx_type type TYPE set(100) GRANULARITY 1`,
+          `ALTER TABLE spans_index ADD INDEX IF NOT EXISTS idx_time time TYPE minmax GRANULARITY 1`,
+          `ALTER TABLE spans_index MATERIALIZE INDEX idx_type`,
+          `ALTER TABLE spans_index MATERIALIZE INDEX idx_time`,
+        ]),
   },
   {
     // Ingest cost (bench/ingest, docs/benchmarks.md). all_keys repeated every attribute key next

@@ -47,7 +47,13 @@ describe('metrics_from_spans views', () => {
   const custom: SpanMetricDefinition = ConfigSchema.parse({
     metrics_from_spans: [
       ...DEFAULT_METRICS_FROM_SPANS,
-      { name: 'test.http_5xx', instrument: 'counter', value: '1', attrs: ['service.name as svc'], where: ".event_name = '' and http.status_code >= 500" },
+      {
+        name: 'test.http_5xx',
+        instrument: 'counter',
+        value: '1',
+        attrs: ['service.name as svc'],
+        where: ".event_name = '' and http.status_code >= 500",
+      },
     ],
   }).metrics_from_spans[2];
 
@@ -63,12 +69,36 @@ describe('metrics_from_spans views', () => {
   it('writes one folded datapoint per series and minute in the same insert as the spans', async () => {
     const rows = [
       ...Array.from({ length: 30 }, (_, i) => row(i, { durationNs: (i + 1) * 1_000_000 })),
-      ...Array.from({ length: 5 }, (_, i) => row(100 + i, { statusCode: 'error', attrs: { 'service.name': 'api', 'host.name': 'h1', 'http.status_code': 503 } })),
-      row(200, { eventName: 'log', type: 'log', system: 'log:error', groupId: 9n, attrs: { 'log.severity': 'ERROR', 'host.name': 'h1' } }),
-      row(201, { eventName: 'exception', type: 'exceptions', system: 'exceptions', groupId: 9n, attrs: { 'host.name': 'h1' } }),
+      ...Array.from({ length: 5 }, (_, i) =>
+        row(100 + i, {
+          statusCode: 'error',
+          attrs: { 'service.name': 'api', 'host.name': 'h1', 'http.status_code': 503 },
+        }),
+      ),
+      row(200, {
+        eventName: 'log',
+        type: 'log',
+        system: 'log:error',
+        groupId: 9n,
+        attrs: { 'log.severity': 'ERROR', 'host.name': 'h1' },
+      }),
+      row(201, {
+        eventName: 'exception',
+        type: 'exceptions',
+        system: 'exceptions',
+        groupId: 9n,
+        attrs: { 'host.name': 'h1' },
+      }),
     ];
     await store.insertSpans(rows);
-    const spans = await store.query<{ status: string; count: string; sum: number; min: number; max: number; annotations: string }>(
+    const spans = await store.query<{
+      status: string;
+      count: string;
+      sum: number;
+      min: number;
+      max: number;
+      annotations: string;
+    }>(
       sql`SELECT string_values[indexOf(string_keys, '.status_code')] AS status, sum(count) AS count, sum(sum) AS sum, min(min) AS min, max(max) AS max, any(annotations) AS annotations
         FROM datapoint_minutes WHERE project_id = 7 AND metric = 'lantern.tracing.spans' GROUP BY status ORDER BY status`,
     );
@@ -111,8 +141,18 @@ describe('metrics_from_spans views', () => {
       sql`SELECT name, argMax(unit, updated_at) AS unit, argMax(instrument, updated_at) AS instrument, argMax(attr_keys, updated_at) AS keys FROM metrics_catalog WHERE project_id = 7 GROUP BY name ORDER BY name`,
     );
     expect(rows).toEqual([
-      { name: 'lantern.tracing.events', unit: '', instrument: 'counter', keys: ['.system', '.group_id', '.name', 'host.name', 'log.severity'] },
-      { name: 'lantern.tracing.spans', unit: 'microseconds', instrument: 'histogram', keys: ['.system', '.group_id', 'service.name', 'host.name', '.status_code'] },
+      {
+        name: 'lantern.tracing.events',
+        unit: '',
+        instrument: 'counter',
+        keys: ['.system', '.group_id', '.name', 'host.name', 'log.severity'],
+      },
+      {
+        name: 'lantern.tracing.spans',
+        unit: 'microseconds',
+        instrument: 'histogram',
+        keys: ['.system', '.group_id', 'service.name', 'host.name', '.status_code'],
+      },
       { name: 'test.http_5xx', unit: '', instrument: 'counter', keys: ['svc'] },
     ]);
   });
@@ -121,10 +161,14 @@ describe('metrics_from_spans views', () => {
     await store.close();
     store = openChdbStore({ path: dir, ...limits, spanMetrics: DEFAULT_METRICS_FROM_SPANS });
     await store.migrate();
-    const views = await store.query<{ name: string }>(sql`SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'span_metric%' ORDER BY name`);
+    const views = await store.query<{ name: string }>(
+      sql`SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'span_metric%' ORDER BY name`,
+    );
     // One view per target table, whatever the number of definitions: an insert pays for two.
     expect(views.map((v) => v.name)).toEqual(['span_metrics_catalog_mv', 'span_metrics_mv']);
-    await store.insertSpans([row(300, { statusCode: 'error', attrs: { 'service.name': 'api', 'http.status_code': 500 } })]);
+    await store.insertSpans([
+      row(300, { statusCode: 'error', attrs: { 'service.name': 'api', 'http.status_code': 500 } }),
+    ]);
     const [c] = await store.query<{ spans: string; custom: number }>(
       sql`SELECT sumIf(count, metric = 'lantern.tracing.spans') AS spans, sumIf(sum, metric = 'test.http_5xx') AS custom FROM datapoint_minutes WHERE project_id = 7`,
     );
@@ -134,9 +178,15 @@ describe('metrics_from_spans views', () => {
     await store.close();
     store = openChdbStore({ path: dir, ...limits, spanMetrics: [] });
     await store.migrate();
-    expect(await store.query(sql`SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'span_metric%'`)).toEqual([]);
+    expect(
+      await store.query(
+        sql`SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'span_metric%'`,
+      ),
+    ).toEqual([]);
     await store.insertSpans([row(301)]);
-    const [after] = await store.query<{ n: string }>(sql`SELECT sum(count) AS n FROM datapoint_minutes WHERE project_id = 7 AND metric = 'lantern.tracing.spans'`);
+    const [after] = await store.query<{ n: string }>(
+      sql`SELECT sum(count) AS n FROM datapoint_minutes WHERE project_id = 7 AND metric = 'lantern.tracing.spans'`,
+    );
     expect(Number(after.n)).toBe(36);
   });
 });

@@ -22,7 +22,10 @@ export const SPAN_METRIC_VIEW_PREFIX = 'span_metric';
 const BUCKETS_PER_DOUBLING = 8;
 
 /** Attribute keys stored in a column of their own (`display.name` is the row's display name). */
-const INDEXED = new Map<string, string>([...ATTR_COLUMNS.map(([attr, column]): [string, string] => [attr, column]), ['display.name', 'display_name']]);
+const INDEXED = new Map<string, string>([
+  ...ATTR_COLUMNS.map(([attr, column]): [string, string] => [attr, column]),
+  ['display.name', 'display_name'],
+]);
 
 interface Compiled {
   sql: string;
@@ -57,10 +60,13 @@ export function compileSpanExpr(e: SpanExpr): Compiled {
     case 'binary': {
       const l = compileSpanExpr(e.left);
       const r = compileSpanExpr(e.right);
-      if (['+', '-', '*', '/'].includes(e.op)) return { sql: `(${asNumber(l)} ${e.op} ${asNumber(r)})`, type: 'number' };
-      if (e.op === 'and' || e.op === 'or') return { sql: `(${asNumber(l)} ${e.op.toUpperCase()} ${asNumber(r)})`, type: 'number' };
+      if (['+', '-', '*', '/'].includes(e.op))
+        return { sql: `(${asNumber(l)} ${e.op} ${asNumber(r)})`, type: 'number' };
+      if (e.op === 'and' || e.op === 'or')
+        return { sql: `(${asNumber(l)} ${e.op.toUpperCase()} ${asNumber(r)})`, type: 'number' };
       // Text against text compares text; a number on either side compares numbers.
-      if (l.type === 'string' && r.type === 'string') return { sql: `(toString(${l.sql}) ${e.op} toString(${r.sql}))`, type: 'number' };
+      if (l.type === 'string' && r.type === 'string')
+        return { sql: `(toString(${l.sql}) ${e.op} toString(${r.sql}))`, type: 'number' };
       return { sql: `(${asNumber(l)} ${e.op} ${asNumber(r)})`, type: 'number' };
     }
   }
@@ -71,7 +77,8 @@ const asText = (c: Compiled): string => `toString(${c.sql})`;
 /** The two views; every span-metric view name starts with SPAN_METRIC_VIEW_PREFIX. */
 export const SPAN_METRIC_VIEWS = { data: 'span_metrics_mv', catalog: 'span_metrics_catalog_mv' } as const;
 
-const whereOf = (d: SpanMetricDefinition): string => (d.where.trim() ? asNumber(compileSpanExpr(parseSpanExpr(d.where))) : '1');
+const whereOf = (d: SpanMetricDefinition): string =>
+  d.where.trim() ? asNumber(compileSpanExpr(parseSpanExpr(d.where))) : '1';
 const textArray = (xs: readonly string[]): string => `[${xs.map(quoteString).join(', ')}]::Array(String)`;
 /** `arr[_d + 1]` picks definition _d's entry from a constant array. */
 const pick = (xs: readonly string[]): string => `[${xs.join(', ')}][_d + 1]`;
@@ -94,15 +101,34 @@ export function spanMetricSelect(defs: readonly SpanMetricDefinition[]): string 
     'project_id AS _p',
     'toStartOfMinute(time) AS _t',
     '_d',
-    `toFloat64(${byDefinition(defs.map((d) => asNumber(compileSpanExpr(parseSpanExpr(d.value)))), '0')}) AS _v`,
-    ...Array.from({ length: nAttrs }, (_, i) => `${byDefinition(attrs.map((a) => (a[i] ? asText(compileSpanExpr(a[i].expr)) : "''")), "''")} AS _a${i}`),
-    ...Array.from({ length: nAnn }, (_, i) => `${byDefinition(annotations.map((a) => (a[i] ? asText(compileSpanExpr(a[i].expr)) : "''")), "''")} AS _n${i}`),
+    `toFloat64(${byDefinition(
+      defs.map((d) => asNumber(compileSpanExpr(parseSpanExpr(d.value)))),
+      '0',
+    )}) AS _v`,
+    ...Array.from(
+      { length: nAttrs },
+      (_, i) =>
+        `${byDefinition(
+          attrs.map((a) => (a[i] ? asText(compileSpanExpr(a[i].expr)) : "''")),
+          "''",
+        )} AS _a${i}`,
+    ),
+    ...Array.from(
+      { length: nAnn },
+      (_, i) =>
+        `${byDefinition(
+          annotations.map((a) => (a[i] ? asText(compileSpanExpr(a[i].expr)) : "''")),
+          "''",
+        )} AS _n${i}`,
+    ),
   ];
   const where = byDefinition(defs.map(whereOf), '0');
   const attrRefs = Array.from({ length: nAttrs }, (_, i) => `_a${i}`);
   const isHistogram = pick(defs.map((d) => (d.instrument === 'histogram' ? '1' : '0')));
   const annotationJson = byDefinition(
-    annotations.map((a) => (a.length ? `toJSONString(map(${a.map((x, i) => `${quoteString(x.alias)}, any(_n${i})`).join(', ')}))` : "''")),
+    annotations.map((a) =>
+      a.length ? `toJSONString(map(${a.map((x, i) => `${quoteString(x.alias)}, any(_n${i})`).join(', ')}))` : "''",
+    ),
     "''",
   );
   // Bucket i covers (b^i, b^(i+1)] with b = 2^(1/8); it is represented by its midpoint.
@@ -122,7 +148,8 @@ export function spanMetricSelect(defs: readonly SpanMetricDefinition[]): string 
 /** The catalogue view: per insert, one row per project and definition that had matching rows. */
 function catalogSelect(defs: readonly SpanMetricDefinition[]): string {
   const entries = defs.map(
-    (d) => `(${[d.name, d.description, d.unit, d.instrument].map(quoteString).join(', ')}, ${textArray(d.attrs.map((a) => parseAliased(a).alias))})`,
+    (d) =>
+      `(${[d.name, d.description, d.unit, d.instrument].map(quoteString).join(', ')}, ${textArray(d.attrs.map((a) => parseAliased(a).alias))})`,
   );
   const has = defs.map((d, i) => `max(toUInt8(${whereOf(d)} != 0)) AS _h${i}`);
   return `SELECT _p AS project_id, _e.1 AS name, _e.2 AS description, _e.3 AS unit, _e.4 AS instrument, _e.5 AS attr_keys,

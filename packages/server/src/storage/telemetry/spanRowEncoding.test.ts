@@ -36,7 +36,10 @@ describe('encodeSpans', () => {
     expect(rows).toBe(2);
     const indexLines = index.toString().split('\n');
     expect(indexLines.pop()).toBe('');
-    expect(indexLines.map((l) => l.split('\t').length)).toEqual([SPANS_INDEX_COLUMNS.length, SPANS_INDEX_COLUMNS.length]);
+    expect(indexLines.map((l) => l.split('\t').length)).toEqual([
+      SPANS_INDEX_COLUMNS.length,
+      SPANS_INDEX_COLUMNS.length,
+    ]);
     expect(indexLines[0].split('\t').slice(0, 4)).toEqual(['1', 'http:api', '42', '1700000000.123456']);
     expect(indexLines[1]).toContain("['http.status_code','note']\t['200','tab\\there']");
     const dataLines = data.toString().split('\n');
@@ -46,9 +49,18 @@ describe('encodeSpans', () => {
   });
 
   it('writes the group name into spans_index.display_name and keeps the display name in spans_data', () => {
-    const { index, data } = encodeSpans([{ ...span(0), displayName: 'GET user:42', groupName: 'GET user:<num>' }, span(1)]);
+    const { index, data } = encodeSpans([
+      { ...span(0), displayName: 'GET user:42', groupName: 'GET user:<num>' },
+      span(1),
+    ]);
     const name = SPANS_INDEX_COLUMNS.indexOf('display_name');
-    expect(index.toString().split('\n').slice(0, 2).map((l) => l.split('\t')[name])).toEqual(['GET user:<num>', 'GET /users/:id']);
+    expect(
+      index
+        .toString()
+        .split('\n')
+        .slice(0, 2)
+        .map((l) => l.split('\t')[name]),
+    ).toEqual(['GET user:<num>', 'GET /users/:id']);
     const json = data.toString().split('\n')[0].split('\t')[SPANS_DATA_COLUMNS.indexOf('data')];
     expect(JSON.parse(json)).toMatchObject({ displayName: 'GET user:42' });
   });
@@ -56,7 +68,8 @@ describe('encodeSpans', () => {
   it('keeps no more memory behind a chunk than its bytes, small or large', () => {
     for (const n of [1, 3, 1000]) {
       const { index, data } = encodeSpans(Array.from({ length: n }, (_, i) => span(i)));
-      for (const b of [index, data]) expect(b.buffer.byteLength).toBeLessThanOrEqual(Math.max(4096, Math.ceil(b.length / 0.75)));
+      for (const b of [index, data])
+        expect(b.buffer.byteLength).toBeLessThanOrEqual(Math.max(4096, Math.ceil(b.length / 0.75)));
     }
   });
 });

@@ -29,12 +29,40 @@ export const ATTR_COLUMNS = [
 ATTR_COLUMNS.forEach(([attr], i) => (COLUMN_ATTRS[attr] = i));
 
 export const SPANS_INDEX_COLUMNS: readonly string[] = [
-  'project_id', 'system', 'group_id', 'time', 'trace_id', 'id', 'parent_id', 'type', 'kind', 'name',
-  'event_name', 'display_name', 'duration', 'count', 'status_code', 'status_message', 'standalone',
-  'link_count', 'event_count', 'event_error_count', 'event_log_count', 'attr_keys', 'attr_values',
+  'project_id',
+  'system',
+  'group_id',
+  'time',
+  'trace_id',
+  'id',
+  'parent_id',
+  'type',
+  'kind',
+  'name',
+  'event_name',
+  'display_name',
+  'duration',
+  'count',
+  'status_code',
+  'status_message',
+  'standalone',
+  'link_count',
+  'event_count',
+  'event_error_count',
+  'event_log_count',
+  'attr_keys',
+  'attr_values',
   ...ATTR_COLUMNS.map(([, column]) => column),
 ];
-export const SPANS_DATA_COLUMNS: readonly string[] = ['project_id', 'trace_id', 'id', 'parent_id', 'time', 'is_event', 'data'];
+export const SPANS_DATA_COLUMNS: readonly string[] = [
+  'project_id',
+  'trace_id',
+  'id',
+  'parent_id',
+  'time',
+  'is_event',
+  'data',
+];
 
 /** Encoded rows of one or more requests, ready to be concatenated into one insert per table. */
 export interface EncodedSpans {
@@ -179,10 +207,7 @@ function encodeDataLine(r: SpanRow, f: SharedFields): string {
     attrs: r.attrs,
     links: r.links.map((l) => ({ traceId: l.traceId, spanId: l.spanId.toString(), attrs: l.attrs })),
   };
-  return (
-    `${r.projectId}\t${f.ids}\t${f.time}\t` +
-    `${r.eventName !== '' ? 1 : 0}\t${tsvJson(JSON.stringify(data))}\n`
-  );
+  return `${r.projectId}\t${f.ids}\t${f.time}\t` + `${r.eventName !== '' ? 1 : 0}\t${tsvJson(JSON.stringify(data))}\n`;
 }
 
 /** `1700000000123456789n` -> `1700000000.123456789` (one BigInt conversion); the engine parses it exactly. */

@@ -7,12 +7,21 @@ import { STAGE_FILE_MIN_BYTES, stagedFile, stageSpans, unstageSpans } from './sp
 const dir = mkdtempSync(join(tmpdir(), 'lantern-staging-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const encoded = (bytes: number) => ({ rows: 3, index: Buffer.alloc(bytes / 2, 'i'), data: Buffer.alloc(bytes / 2, 'd') });
+const encoded = (bytes: number) => ({
+  rows: 3,
+  index: Buffer.alloc(bytes / 2, 'i'),
+  data: Buffer.alloc(bytes / 2, 'd'),
+});
 
 describe('stageSpans', () => {
   it('writes a large chunk to one file per table and removes them on unstage', async () => {
     const chunk = stageSpans(dir, encoded(STAGE_FILE_MIN_BYTES));
-    expect(chunk).toMatchObject({ rows: 3, indexBytes: STAGE_FILE_MIN_BYTES / 2, dataBytes: STAGE_FILE_MIN_BYTES / 2, bytes: null });
+    expect(chunk).toMatchObject({
+      rows: 3,
+      indexBytes: STAGE_FILE_MIN_BYTES / 2,
+      dataBytes: STAGE_FILE_MIN_BYTES / 2,
+      bytes: null,
+    });
     expect(readFileSync(stagedFile(chunk.file!, 'index')).toString()).toBe('i'.repeat(STAGE_FILE_MIN_BYTES / 2));
     expect(readFileSync(stagedFile(chunk.file!, 'data')).toString()).toBe('d'.repeat(STAGE_FILE_MIN_BYTES / 2));
     await unstageSpans([chunk]);

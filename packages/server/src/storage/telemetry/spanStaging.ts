@@ -43,10 +43,15 @@ export function stagedFile(file: { dir: string; name: string }, table: StagedTab
  * Stages encoded rows: to files in `dir` when large (synchronously: it runs on a worker thread),
  * in memory when small or when the store has no staging directory (`dir` null).
  */
-export function stageSpans(dir: string | null, encoded: EncodedSpans, minFileBytes = STAGE_FILE_MIN_BYTES): StagedSpans {
+export function stageSpans(
+  dir: string | null,
+  encoded: EncodedSpans,
+  minFileBytes = STAGE_FILE_MIN_BYTES,
+): StagedSpans {
   const { rows, index, data } = encoded;
   const sizes = { rows, indexBytes: index.length, dataBytes: data.length };
-  if (dir === null || index.length + data.length < minFileBytes) return { ...sizes, file: null, bytes: { index, data } };
+  if (dir === null || index.length + data.length < minFileBytes)
+    return { ...sizes, file: null, bytes: { index, data } };
   const file = { dir, name: randomUUID() };
   try {
     writeFileSync(stagedFile(file, 'index'), index);

@@ -79,7 +79,9 @@ function storeChecks(open: () => TelemetryStore) {
   it('keeps hostile text as data', async () => {
     const hostile = "x'); DROP TABLE spans_index; --\\";
     await store.insertSpans([span(3, { name: hostile, displayName: hostile })]);
-    const rows = await store.query<{ name: string }>(sql`SELECT name FROM spans_index WHERE name = ${param.string(hostile)}`);
+    const rows = await store.query<{ name: string }>(
+      sql`SELECT name FROM spans_index WHERE name = ${param.string(hostile)}`,
+    );
     expect(rows).toEqual([{ name: hostile }]);
     const count = await store.query<{ c: string }>(sql`SELECT count() AS c FROM spans_index`);
     expect(Number(count[0].c)).toBeGreaterThanOrEqual(3);
@@ -102,7 +104,9 @@ function storeChecks(open: () => TelemetryStore) {
         attr_values: [nasty, JSON.stringify(attrs['x.obj'])],
       },
     ]);
-    const data = await store.query<{ data: string }>(sql`SELECT data FROM spans_data WHERE trace_id = ${param.traceId(traceId)}`);
+    const data = await store.query<{ data: string }>(
+      sql`SELECT data FROM spans_data WHERE trace_id = ${param.traceId(traceId)}`,
+    );
     expect(JSON.parse(data[0].data)).toMatchObject({ name: nasty, statusMessage: nasty, attrs });
   });
 
@@ -146,7 +150,11 @@ describe('chDB store, staged batch files', () => {
     expect(readdirSync(staging)).toEqual([]);
     // Staged as files whatever their size (minFileBytes 0), next to a small chunk kept in memory.
     const good = stageSpans(store.stagingDir, encodeSpans([span(3)]), 0);
-    const broken = stageSpans(store.stagingDir, { rows: 1, index: Buffer.from('not a row\n'), data: Buffer.from('1\tnot\ta\trow\n') }, 0);
+    const broken = stageSpans(
+      store.stagingDir,
+      { rows: 1, index: Buffer.from('not a row\n'), data: Buffer.from('1\tnot\ta\trow\n') },
+      0,
+    );
     const small = stageSpans(store.stagingDir, encodeSpans([span(4)]));
     expect(small.file).toBeNull();
     expect(readdirSync(staging)).toHaveLength(4);
@@ -157,13 +165,20 @@ describe('chDB store, staged batch files', () => {
   });
 
   it('inserts the chunks of a batch from their files together, however many there are', async () => {
-    const chunks = [stageSpans(store.stagingDir, encodeSpans([span(10), span(11)]), 0), stageSpans(store.stagingDir, encodeSpans([span(12)]))];
+    const chunks = [
+      stageSpans(store.stagingDir, encodeSpans([span(10), span(11)]), 0),
+      stageSpans(store.stagingDir, encodeSpans([span(12)])),
+    ];
     await store.insertStagedSpans(chunks);
     expect(readdirSync(staging)).toEqual([]);
-    const ids = await store.query<{ id: string }>(sql`SELECT id FROM spans_index WHERE id > ${param.uint64(0xfffffffffffffff0n + 9n)} ORDER BY id`);
+    const ids = await store.query<{ id: string }>(
+      sql`SELECT id FROM spans_index WHERE id > ${param.uint64(0xfffffffffffffff0n + 9n)} ORDER BY id`,
+    );
     expect(ids.map((r) => BigInt(r.id) - 0xfffffffffffffff0n)).toEqual([10n, 11n, 12n]);
     // A batch of many one-span requests, in files and in memory.
-    const many = Array.from({ length: 3000 }, (_, i) => stageSpans(store.stagingDir, encodeSpans([span(1, { id: BigInt(i + 1) })]), i % 2 ? 0 : undefined));
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      stageSpans(store.stagingDir, encodeSpans([span(1, { id: BigInt(i + 1) })]), i % 2 ? 0 : undefined),
+    );
     await store.insertStagedSpans(many);
     expect(readdirSync(staging)).toEqual([]);
     const [{ n }] = await store.query<{ n: string }>(sql`SELECT count() AS n FROM spans_data`);

@@ -13,7 +13,13 @@ const { get, otlp } = tracingTestServer();
 
 beforeAll(async () => {
   const logger = createTestLogger('http-proto', { ...otlp(), serviceName: 'billing' });
-  for (let i = 0; i < 6; i++) logger.logger.emit({ severityNumber: SeverityNumber.INFO, severityText: 'INFO', body: `invoice ${900 + i} reconciled`, attributes: { 'invoice.total': 10 + i } });
+  for (let i = 0; i < 6; i++)
+    logger.logger.emit({
+      severityNumber: SeverityNumber.INFO,
+      severityText: 'INFO',
+      body: `invoice ${900 + i} reconciled`,
+      attributes: { 'invoice.total': 10 + i },
+    });
   await logger.shutdown();
   for (let i = 0; i < 100; i++) {
     const r = SystemsResponse.parse((await get('systems', { query: textSearchWhere('reconciled') })).body);
@@ -33,9 +39,30 @@ describe('attr-keys kind, with_columns and func', () => {
   it('offers numeric keys for numeric functions: .duration, the numeric span fields and number-valued attributes', async () => {
     for (const func of ['p50', 'avg', 'sum', 'max']) {
       const k = await keys({ func });
-      expect(k).toEqual(expect.arrayContaining(['.duration', '.event_count', '.event_error_count', '.event_log_count', '.link_count', '.group_id', 'http.response.status_code', 'invoice.total']));
+      expect(k).toEqual(
+        expect.arrayContaining([
+          '.duration',
+          '.event_count',
+          '.event_error_count',
+          '.event_log_count',
+          '.link_count',
+          '.group_id',
+          'http.response.status_code',
+          'invoice.total',
+        ]),
+      );
       // Text attributes, text span fields and aggregates do not fit a numeric function.
-      for (const bad of ['enduser.id', 'http.route', 'service.name', '.name', '.system', '.count', '.error_rate', '.is_event']) expect(k).not.toContain(bad);
+      for (const bad of [
+        'enduser.id',
+        'http.route',
+        'service.name',
+        '.name',
+        '.system',
+        '.count',
+        '.error_rate',
+        '.is_event',
+      ])
+        expect(k).not.toContain(bad);
     }
     expect(await keys({ kind: 'number' })).toContain('.duration');
   });
@@ -49,7 +76,9 @@ describe('attr-keys kind, with_columns and func', () => {
 
   it('offers group-by keys for group by: attributes and span fields that name groups', async () => {
     const k = await keys({ kind: 'group' });
-    expect(k).toEqual(expect.arrayContaining(['service.name', 'enduser.id', '.system', '.group_id', '.name', '.status_code']));
+    expect(k).toEqual(
+      expect.arrayContaining(['service.name', 'enduser.id', '.system', '.group_id', '.name', '.status_code']),
+    );
     for (const bad of ['.count', '.error_rate', '.duration', '.time', '.id']) expect(k).not.toContain(bad);
   });
 
@@ -57,7 +86,9 @@ describe('attr-keys kind, with_columns and func', () => {
     const plain = await keys({});
     expect(plain).not.toContain('.duration');
     const k = await keys({ with_columns: '1' });
-    expect(k).toEqual(expect.arrayContaining(['.duration', '.count', '.error_rate', '.time', '.trace_id', 'service.name']));
+    expect(k).toEqual(
+      expect.arrayContaining(['.duration', '.count', '.error_rate', '.time', '.trace_id', 'service.name']),
+    );
     expect(await keys({ kind: 'text' })).toEqual(plain);
   });
 
@@ -76,8 +107,10 @@ describe('top-bar search', () => {
     const systems = SystemsResponse.parse((await get('systems', { query: where })).body).systems;
     expect(systems.every((s) => s.system.startsWith('log:'))).toBe(true);
     expect(textSearchSystem(systems)).toBe('log:all');
-    const groups = GroupsResponse.parse((await get('groups', { 'system[]': 'log:all', query: `${DEFAULT_QUERY} | ${where}` })).body);
-    expect(groups.groups.map((g) => g['.count_per_min'] as number * 60).reduce((a, b) => a + b, 0)).toBeCloseTo(6);
+    const groups = GroupsResponse.parse(
+      (await get('groups', { 'system[]': 'log:all', query: `${DEFAULT_QUERY} | ${where}` })).body,
+    );
+    expect(groups.groups.map((g) => (g['.count_per_min'] as number) * 60).reduce((a, b) => a + b, 0)).toBeCloseTo(6);
     expect(groups.groups.map((g) => g._name).join(' ')).toContain('reconciled');
   });
 

@@ -1,7 +1,15 @@
 import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { rollupSelect, rollupSystemsSql } from './rollup';
-import { attrExpr, compileQuery, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL, type CompiledColumn, type CompiledQuery } from './compile';
+import {
+  attrExpr,
+  compileQuery,
+  hasAttrExpr,
+  nameExpr,
+  ROW_ATTR_KEYS_SQL,
+  type CompiledColumn,
+  type CompiledQuery,
+} from './compile';
 import { IS_ERROR_SQL, IS_SPAN_SQL } from './eventTypes';
 import { whereSql, type RangeScope } from './scope';
 
@@ -12,7 +20,8 @@ import { whereSql, type RangeScope } from './scope';
  */
 
 const FROM = sql`FROM spans_index AS s`;
-const minutesOf = (scope: { gte: Date; lt: Date }) => Math.max((scope.lt.getTime() - scope.gte.getTime()) / 60_000, 1 / 60);
+const minutesOf = (scope: { gte: Date; lt: Date }) =>
+  Math.max((scope.lt.getTime() - scope.gte.getTime()) / 60_000, 1 / 60);
 
 export function systemsSql(scope: RangeScope, query: string) {
   const q = compileQuery(query, 'where', { minutes: minutesOf(scope) });
@@ -33,10 +42,18 @@ function outputColumns(q: CompiledQuery): OutputColumn[] {
   ];
 }
 
-const selectList = (cols: OutputColumn[]) => join(cols.map((c) => sql`${c.expr} AS ${ident(c.key)}`), ', ');
+const selectList = (cols: OutputColumn[]) =>
+  join(
+    cols.map((c) => sql`${c.expr} AS ${ident(c.key)}`),
+    ', ',
+  );
 
 /** Sort by the named column if the query has it; else the first aggregate desc; else the first group asc. */
-function chooseOrder(cols: OutputColumn[], sortBy: string | undefined, sortDesc: boolean | undefined): { order: Order; col: OutputColumn } | null {
+function chooseOrder(
+  cols: OutputColumn[],
+  sortBy: string | undefined,
+  sortDesc: boolean | undefined,
+): { order: Order; col: OutputColumn } | null {
   const visible = cols.filter((c) => !c.hidden);
   const named = sortBy ? visible.find((c) => c.name === sortBy) : undefined;
   if (named) return { order: { column: named.name, desc: sortDesc ?? true }, col: named };
@@ -46,20 +63,36 @@ function chooseOrder(cols: OutputColumn[], sortBy: string | undefined, sortDesc:
   return null;
 }
 
-export function groupsSql(scope: RangeScope, query: string, opts: { sortBy?: string; sortDesc?: boolean; limit: number }) {
+export function groupsSql(
+  scope: RangeScope,
+  query: string,
+  opts: { sortBy?: string; sortDesc?: boolean; limit: number },
+) {
   const q = compileQuery(query, 'full', { minutes: minutesOf(scope) });
   const cols = outputColumns(q);
   const chosen = chooseOrder(cols, opts.sortBy, opts.sortDesc);
-  if (!chosen || q.columns.length + q.groupBy.length === 0) return { q, cols, order: { column: opts.sortBy ?? '', desc: opts.sortDesc ?? true }, sql: null };
-  const groupBy = q.groupBy.length ? sql` GROUP BY ${join(cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), ', ')}` : sql``;
+  if (!chosen || q.columns.length + q.groupBy.length === 0)
+    return { q, cols, order: { column: opts.sortBy ?? '', desc: opts.sortDesc ?? true }, sql: null };
+  const groupBy = q.groupBy.length
+    ? sql` GROUP BY ${join(
+        cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`),
+        ', ',
+      )}`
+    : sql``;
   const having = q.having.length ? sql` HAVING ${join(q.having, ' AND ')}` : sql``;
   const dir = chosen.order.desc ? sql`DESC` : sql`ASC`;
   // Group keys break ties so pages are stable.
   const ties = cols.filter((c) => c.isGroup && c !== chosen.col).map((c) => sql`, ${ident(c.key)} ASC`);
   const tail = sql`${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir}${join(ties, '')} LIMIT ${param.uint32(opts.limit + 1)}`;
   const rollup = rollupSelect(q, cols, scope, minutesOf(scope));
-  if (rollup) return { q, cols, order: chosen.order, sql: sql`SELECT ${join(rollup.select, ', ')} FROM ${rollup.from}${tail}` };
-  return { q, cols, order: chosen.order, sql: sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${tail}` };
+  if (rollup)
+    return { q, cols, order: chosen.order, sql: sql`SELECT ${join(rollup.select, ', ')} FROM ${rollup.from}${tail}` };
+  return {
+    q,
+    cols,
+    order: chosen.order,
+    sql: sql`SELECT ${selectList(cols)} ${FROM} WHERE ${whereSql(scope, q)}${tail}`,
+  };
 }
 
 /** Candidate bucket sizes in minutes (reference §5.1), fallback 24h. */
@@ -69,7 +102,8 @@ export function groupingPeriodMs(rangeMs: number, maxPoints: number): number {
   return 1440 * 60_000;
 }
 
-const bucketExpr = (bucketMs: number) => sql`toStartOfInterval(s.time, toIntervalMinute(${param.uint32(bucketMs / 60_000)}))`;
+const bucketExpr = (bucketMs: number) =>
+  sql`toStartOfInterval(s.time, toIntervalMinute(${param.uint32(bucketMs / 60_000)}))`;
 
 export function timeseriesSql(scope: RangeScope, query: string) {
   const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 120);
@@ -120,13 +154,20 @@ export function groupStatsSql(scope: RangeScope, query: string, columns: readonl
       errors.push(`column ${JSON.stringify(text)}: ${(e as Error).message}`);
     }
   });
-  const select = join(cols.map((c) => sql`${c.expr} AS ${ident(c.key)}`), ', ');
+  const select = join(
+    cols.map((c) => sql`${c.expr} AS ${ident(c.key)}`),
+    ', ',
+  );
   const text = sql`SELECT toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, ${select} ${FROM} WHERE ${whereSql(scope, q)} GROUP BY t ORDER BY t ASC LIMIT 10000`;
   return { q, bucketMs, cols, errors, sql: text };
 }
 
 /** Span list: a page of (trace id, span id) and the total count of the same filter. */
-export function spansSql(scope: RangeScope, query: string, opts: { sortBy?: string; sortDesc?: boolean; page: number; limit: number; eventsOnly: boolean }) {
+export function spansSql(
+  scope: RangeScope,
+  query: string,
+  opts: { sortBy?: string; sortDesc?: boolean; page: number; limit: number; eventsOnly: boolean },
+) {
   const o = { minutes: minutesOf(scope) };
   const q = compileQuery(query, 'filters', o);
   const fallback: Order = { column: opts.eventsOnly ? '.time' : '.duration', desc: true };
@@ -150,7 +191,10 @@ export function spansSql(scope: RangeScope, query: string, opts: { sortBy?: stri
 
 export function attrKeysSql(scope: RangeScope, query: string) {
   const q = compileQuery(query, 'filters', { minutes: minutesOf(scope) });
-  return { q, sql: sql`SELECT groupUniqArrayArray(1000)(${ROW_ATTR_KEYS_SQL}) AS keys ${FROM} WHERE ${whereSql(scope, q)}` };
+  return {
+    q,
+    sql: sql`SELECT groupUniqArrayArray(1000)(${ROW_ATTR_KEYS_SQL}) AS keys ${FROM} WHERE ${whereSql(scope, q)}`,
+  };
 }
 
 /**

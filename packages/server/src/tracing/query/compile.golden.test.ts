@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../storage/sql';
-import { attrValuesSql, groupsSql, groupStatsSql, percentilesSql, spansSql, systemsSql, timeseriesSql } from './builders';
+import {
+  attrValuesSql,
+  groupsSql,
+  groupStatsSql,
+  percentilesSql,
+  spansSql,
+  systemsSql,
+  timeseriesSql,
+} from './builders';
 import type { RangeScope } from './scope';
 import { GROUP_QUERIES } from './goldenQueries';
 
@@ -9,9 +17,12 @@ import { GROUP_QUERIES } from './goldenQueries';
  * (`__golden__/compile.golden.txt`) is reviewed by hand; a change to the compiler shows up as a
  * diff there. Injection attempts must stay bound parameters: the SQL text never contains them.
  */
-const scope: RangeScope = { projectId: 7, gte: new Date('2026-01-01T10:00:00Z'), lt: new Date('2026-01-01T11:00:00Z'), systems: [] };
-
-
+const scope: RangeScope = {
+  projectId: 7,
+  gte: new Date('2026-01-01T10:00:00Z'),
+  lt: new Date('2026-01-01T11:00:00Z'),
+  systems: [],
+};
 
 const render = (label: string, f: Parameters<typeof compile>[0]) => {
   const { text, params } = compile(f);
@@ -25,42 +36,142 @@ describe('query compiler golden output', () => {
     const out: string[] = [];
     for (const q of GROUP_QUERIES) {
       const built = groupsSql(scope, q, { limit: 100 });
-      const errors = built.q.parts.filter((p) => p.error || p.disabled).map((p) => `  part ${JSON.stringify(p.query)}: ${p.disabled ? 'disabled' : ''}${p.error}`);
-      out.push(`# ${q}\n` + (built.sql ? render('groups', built.sql) : 'groups: no SQL') + (errors.length ? '\n' + errors.join('\n') : ''));
+      const errors = built.q.parts
+        .filter((p) => p.error || p.disabled)
+        .map((p) => `  part ${JSON.stringify(p.query)}: ${p.disabled ? 'disabled' : ''}${p.error}`);
+      out.push(
+        `# ${q}\n` +
+          (built.sql ? render('groups', built.sql) : 'groups: no SQL') +
+          (errors.length ? '\n' + errors.join('\n') : ''),
+      );
     }
-    const q = 'where .status_code = "error" | where http.status_code >= 500 | group by .group_id | .count | where .count > 2';
-    out.push(`# spans: ${q}\n` + render('page', spansSql({ ...scope, systems: ['db:all'] }, q, { sortBy: '.duration', sortDesc: true, page: 2, limit: 10, eventsOnly: false }).page));
-    out.push(`# spans sorted by an attribute\n` + render('page', spansSql(scope, '', { sortBy: 'http.status_code', sortDesc: false, page: 1, limit: 10, eventsOnly: false }).page));
-    out.push(`# spans sorted by an aggregate falls back\n` + render('page', spansSql({ ...scope, systems: ['log:all'] }, '', { sortBy: '.count', page: 1, limit: 10, eventsOnly: true }).page));
-    out.push(`# systems\n` + render('systems', systemsSql({ ...scope, systems: ['http:all', 'db:postgresql', 'spans:all', 'events:all', 'funcs'] }, 'where .duration > 1ms | where .count > 5').sql));
+    const q =
+      'where .status_code = "error" | where http.status_code >= 500 | group by .group_id | .count | where .count > 2';
+    out.push(
+      `# spans: ${q}\n` +
+        render(
+          'page',
+          spansSql({ ...scope, systems: ['db:all'] }, q, {
+            sortBy: '.duration',
+            sortDesc: true,
+            page: 2,
+            limit: 10,
+            eventsOnly: false,
+          }).page,
+        ),
+    );
+    out.push(
+      `# spans sorted by an attribute\n` +
+        render(
+          'page',
+          spansSql(scope, '', { sortBy: 'http.status_code', sortDesc: false, page: 1, limit: 10, eventsOnly: false })
+            .page,
+        ),
+    );
+    out.push(
+      `# spans sorted by an aggregate falls back\n` +
+        render(
+          'page',
+          spansSql({ ...scope, systems: ['log:all'] }, '', { sortBy: '.count', page: 1, limit: 10, eventsOnly: true })
+            .page,
+        ),
+    );
+    out.push(
+      `# systems\n` +
+        render(
+          'systems',
+          systemsSql(
+            { ...scope, systems: ['http:all', 'db:postgresql', 'spans:all', 'events:all', 'funcs'] },
+            'where .duration > 1ms | where .count > 5',
+          ).sql,
+        ),
+    );
     out.push(`# systems all\n` + render('systems', systemsSql({ ...scope, systems: ['all', 'http:all'] }, '').sql));
-    out.push(`# timeseries\n` + render('ts', timeseriesSql({ ...scope, lt: new Date('2026-01-01T13:00:00Z') }, 'group by service.name | .count_per_min | p50(.duration) | top3(.name)').sql!));
-    out.push(`# groups over 24h from the hour and minute rollups\n` + render('groups', groupsSql({ ...scope, gte: new Date('2026-01-01T09:30:00Z'), lt: new Date('2026-01-02T09:30:00Z'), systems: ['http:all'] }, 'group by .group_id | .count | p99(.duration)', { limit: 100 }).sql!));
-    out.push(`# timeseries with 15-minute buckets reads the spans\n` + render('ts', timeseriesSql({ ...scope, lt: new Date('2026-01-02T10:00:00Z') }, 'group by .group_id | .count_per_min | p99(.duration)').sql!));
-    out.push(`# timeseries from the hour rollup (2-hour buckets)\n` + render('ts', timeseriesSql({ ...scope, lt: new Date('2026-01-08T10:00:00Z') }, 'group by .group_id | .count_per_min | p99(.duration)').sql!));
-    out.push(`# percentiles\n` + render('pct', percentilesSql({ ...scope, groupId: 42n }, 'where service.name = "api" | group by host.name', true).sql));
-    out.push(`# percentiles events\n` + render('pct', percentilesSql({ ...scope, systems: ['log:all'] }, '', false).sql));
-    out.push(`# group-stats\n` + render('gs', groupStatsSql(scope, 'where .group_id = 5', ['.count_per_min', 'p95(.duration)', '.error_rate']).sql));
-    out.push(`# attr-values drops its own filter\n` + render('vals', attrValuesSql(scope, 'where service.name = "a" and host.name = "h"', 'service.name', "o'k").sql));
+    out.push(
+      `# timeseries\n` +
+        render(
+          'ts',
+          timeseriesSql(
+            { ...scope, lt: new Date('2026-01-01T13:00:00Z') },
+            'group by service.name | .count_per_min | p50(.duration) | top3(.name)',
+          ).sql!,
+        ),
+    );
+    out.push(
+      `# groups over 24h from the hour and minute rollups\n` +
+        render(
+          'groups',
+          groupsSql(
+            {
+              ...scope,
+              gte: new Date('2026-01-01T09:30:00Z'),
+              lt: new Date('2026-01-02T09:30:00Z'),
+              systems: ['http:all'],
+            },
+            'group by .group_id | .count | p99(.duration)',
+            { limit: 100 },
+          ).sql!,
+        ),
+    );
+    out.push(
+      `# timeseries with 15-minute buckets reads the spans\n` +
+        render(
+          'ts',
+          timeseriesSql(
+            { ...scope, lt: new Date('2026-01-02T10:00:00Z') },
+            'group by .group_id | .count_per_min | p99(.duration)',
+          ).sql!,
+        ),
+    );
+    out.push(
+      `# timeseries from the hour rollup (2-hour buckets)\n` +
+        render(
+          'ts',
+          timeseriesSql(
+            { ...scope, lt: new Date('2026-01-08T10:00:00Z') },
+            'group by .group_id | .count_per_min | p99(.duration)',
+          ).sql!,
+        ),
+    );
+    out.push(
+      `# percentiles\n` +
+        render(
+          'pct',
+          percentilesSql({ ...scope, groupId: 42n }, 'where service.name = "api" | group by host.name', true).sql,
+        ),
+    );
+    out.push(
+      `# percentiles events\n` + render('pct', percentilesSql({ ...scope, systems: ['log:all'] }, '', false).sql),
+    );
+    out.push(
+      `# group-stats\n` +
+        render(
+          'gs',
+          groupStatsSql(scope, 'where .group_id = 5', ['.count_per_min', 'p95(.duration)', '.error_rate']).sql,
+        ),
+    );
+    out.push(
+      `# attr-values drops its own filter\n` +
+        render('vals', attrValuesSql(scope, 'where service.name = "a" and host.name = "h"', 'service.name', "o'k").sql),
+    );
     out.push(`# attr-values of a builtin\n` + render('vals', attrValuesSql(scope, '', '.group_id', undefined).sql));
     await expect(out.join('\n\n') + '\n').toMatchFileSnapshot('./__golden__/compile.golden.txt');
   });
 
-  it.each([
-    "x' OR 1=1 --",
-    "DROP TABLE spans_index",
-    'DROP TABLE spans_data',
-    'system.users',
-    "';DROP",
-  ])('never puts injected text %j into the SQL text', (needle) => {
-    for (const q of GROUP_QUERIES) {
-      const built = groupsSql(scope, q, { limit: 100 });
-      if (built.sql) expect(compile(built.sql).text).not.toContain(needle);
-    }
-  });
+  it.each(["x' OR 1=1 --", 'DROP TABLE spans_index', 'DROP TABLE spans_data', 'system.users', "';DROP"])(
+    'never puts injected text %j into the SQL text',
+    (needle) => {
+      for (const q of GROUP_QUERIES) {
+        const built = groupsSql(scope, q, { limit: 100 });
+        if (built.sql) expect(compile(built.sql).text).not.toContain(needle);
+      }
+    },
+  );
 
   it('binds every user value as a parameter', () => {
-    const { params } = compile(groupsSql(scope, `group by .name | .count | where service.name = "x' OR 1=1 --"`, { limit: 100 }).sql!);
+    const { params } = compile(
+      groupsSql(scope, `group by .name | .count | where service.name = "x' OR 1=1 --"`, { limit: 100 }).sql!,
+    );
     expect(Object.values(params)).toContain("x' OR 1=1 --");
   });
 });

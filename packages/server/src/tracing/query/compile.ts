@@ -111,13 +111,15 @@ export function attrExpr(attr: string, o: CompileOptions): SqlFragment {
 export class CompileError extends Error {}
 
 function numericArg(name: Name, o: CompileOptions): SqlFragment {
-  if (BUILTIN_FIELDS[name.attr]?.aggregate) throw new CompileError(`${name.func}() cannot take the aggregate ${name.attr}`);
+  if (BUILTIN_FIELDS[name.attr]?.aggregate)
+    throw new CompileError(`${name.func}() cannot take the aggregate ${name.attr}`);
   const e = attrExpr(name.attr, o);
   return BUILTIN_FIELDS[name.attr]?.numeric ? sql`toFloat64(${e})` : sql`toFloat64OrDefault(${e})`;
 }
 
 function plainArg(name: Name, o: CompileOptions): SqlFragment {
-  if (BUILTIN_FIELDS[name.attr]?.aggregate) throw new CompileError(`${name.func}() cannot take the aggregate ${name.attr}`);
+  if (BUILTIN_FIELDS[name.attr]?.aggregate)
+    throw new CompileError(`${name.func}() cannot take the aggregate ${name.attr}`);
   return attrExpr(name.attr, o);
 }
 
@@ -184,13 +186,19 @@ const OPS: Record<'=' | '!=' | '<' | '<=' | '>' | '>=', SqlFragment> = {
   '>=': sql`>=`,
 };
 
-const asText = (name: Name, e: SqlFragment): SqlFragment => (isNumeric(name) || name.attr === '.time' || name.func ? sql`toString(${e})` : e);
+const asText = (name: Name, e: SqlFragment): SqlFragment =>
+  isNumeric(name) || name.attr === '.time' || name.func ? sql`toString(${e})` : e;
 
 function literalParam(v: Literal): SqlParam {
-  return v.kind === 'string' ? param.string(v.value) : v.kind === 'duration' ? param.int64(v.num!) : param.float64(v.num!);
+  return v.kind === 'string'
+    ? param.string(v.value)
+    : v.kind === 'duration'
+      ? param.int64(v.num!)
+      : param.float64(v.num!);
 }
 
-const isUint64Literal = (v: Literal) => v.kind === 'number' && /^\d{1,20}$/.test(v.value) && BigInt(v.value) <= 0xffffffffffffffffn;
+const isUint64Literal = (v: Literal) =>
+  v.kind === 'number' && /^\d{1,20}$/.test(v.value) && BigInt(v.value) <= 0xffffffffffffffffn;
 
 /** One filter as a boolean SQL expression (§1.7). */
 export function filterExpr(f: Filter, o: CompileOptions): SqlFragment {
@@ -228,7 +236,8 @@ export function filterExpr(f: Filter, o: CompileOptions): SqlFragment {
       : sql`toUnixTimestamp64Micro(s.time) / 1000000 ${opSql} ${param.float64(v.num!)}`;
   }
   if (v.kind === 'string') return sql`${asText(lhs, e)} ${opSql} ${param.string(v.value)}`;
-  if (builtin && UINT64_FIELDS.has(lhs.attr) && isUint64Literal(v)) return sql`${e} ${opSql} ${param.uint64(BigInt(v.value))}`;
+  if (builtin && UINT64_FIELDS.has(lhs.attr) && isUint64Literal(v))
+    return sql`${e} ${opSql} ${param.uint64(BigInt(v.value))}`;
   if (isNumeric(lhs)) return sql`${e} ${opSql} ${literalParam(v)}`;
   return sql`toFloat64OrDefault(${e}) ${opSql} ${literalParam(v)}`;
 }
@@ -263,7 +272,12 @@ export interface CompiledQuery {
   having: SqlFragment[];
 }
 
-export function compileQuery(query: string, mode: CompileMode, o: CompileOptions, opts: { skipFilterOn?: string } = {}): CompiledQuery {
+export function compileQuery(
+  query: string,
+  mode: CompileMode,
+  o: CompileOptions,
+  opts: { skipFilterOn?: string } = {},
+): CompiledQuery {
   const parsed = parseQuery(query);
   const out: CompiledQuery = { parts: [], groupBy: [], columns: [], hidden: [], where: [], having: [] };
   const info = parsed.map<QueryPart>((p) => ({
@@ -313,7 +327,14 @@ export function compileQuery(query: string, mode: CompileMode, o: CompileOptions
         }
         if (byName.has(name)) continue;
         try {
-          cols.push({ name, name_: c.name, expr: nameExpr(c.name, o), unit: unitOf(c.name), isGroup: false, isNum: isNumeric(c.name) });
+          cols.push({
+            name,
+            name_: c.name,
+            expr: nameExpr(c.name, o),
+            unit: unitOf(c.name),
+            isGroup: false,
+            isNum: isNumeric(c.name),
+          });
         } catch (e) {
           return fail(i, (e as Error).message, c);
         }
@@ -358,14 +379,29 @@ export function compileQuery(query: string, mode: CompileMode, o: CompileOptions
       ['.system', sql`any(s.system)`],
       ['display.name', sql`any(s.display_name)`],
     ] as const) {
-      if (!byName.has(name)) out.hidden.push({ name, name_: { func: null, attr: name, text: name, start: 0, end: 0 }, expr, unit: '', isGroup: false, isNum: false, hidden: true });
+      if (!byName.has(name))
+        out.hidden.push({
+          name,
+          name_: { func: null, attr: name, text: name, start: 0, end: 0 },
+          expr,
+          unit: '',
+          isGroup: false,
+          isNum: false,
+          hidden: true,
+        });
     }
   }
   return out;
 }
 
 /** Percentile functions and their levels, as our own SQL text. */
-export const QUANTILE_LEVELS: Partial<Record<string, SqlFragment>> = { p50: sql`0.5`, p75: sql`0.75`, p90: sql`0.9`, p95: sql`0.95`, p99: sql`0.99` };
+export const QUANTILE_LEVELS: Partial<Record<string, SqlFragment>> = {
+  p50: sql`0.5`,
+  p75: sql`0.75`,
+  p90: sql`0.9`,
+  p95: sql`0.95`,
+  p99: sql`0.99`,
+};
 
 /**
  * Several percentiles of one attribute (`{p50,p90,p99}(.duration)`) share one digest:
@@ -373,12 +409,19 @@ export const QUANTILE_LEVELS: Partial<Record<string, SqlFragment>> = { p50: sql`
  */
 function shareQuantiles(columns: CompiledColumn[], o: CompileOptions): void {
   const byAttr = new Map<string, CompiledColumn[]>();
-  for (const c of columns) if (c.name_.func && QUANTILE_LEVELS[c.name_.func]) byAttr.set(c.name_.attr, [...(byAttr.get(c.name_.attr) ?? []), c]);
+  for (const c of columns)
+    if (c.name_.func && QUANTILE_LEVELS[c.name_.func])
+      byAttr.set(c.name_.attr, [...(byAttr.get(c.name_.attr) ?? []), c]);
   for (const cols of byAttr.values()) {
     if (cols.length < 2) continue;
-    const levels = join(cols.map((c) => QUANTILE_LEVELS[c.name_.func!]!), ', ');
+    const levels = join(
+      cols.map((c) => QUANTILE_LEVELS[c.name_.func!]!),
+      ', ',
+    );
     const x = numericArg(cols[0].name_, o);
-    const digest = spansOnly(cols[0].name_) ? sql`quantilesTDigestIf(${levels})(${x}, ${IS_SPAN_SQL})` : sql`quantilesTDigest(${levels})(${x})`;
+    const digest = spansOnly(cols[0].name_)
+      ? sql`quantilesTDigestIf(${levels})(${x}, ${IS_SPAN_SQL})`
+      : sql`quantilesTDigest(${levels})(${x})`;
     cols.forEach((c, i) => (c.expr = sql`arrayElement(${digest}, ${param.uint8(i + 1)})`));
   }
 }

@@ -19,8 +19,14 @@ const ERROR_LOGS = Math.ceil(LOGS / 3);
 
 async function api(path: string, params: Record<string, string>) {
   const minute = Math.floor(Date.now() / 60_000) * 60_000;
-  const qs = new URLSearchParams({ time_gte: new Date(minute - 3600_000).toISOString(), time_lt: new Date(minute + 120_000).toISOString(), ...params });
-  const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/${path}?${qs}`, { headers: { cookie: server.cookie } });
+  const qs = new URLSearchParams({
+    time_gte: new Date(minute - 3600_000).toISOString(),
+    time_lt: new Date(minute + 120_000).toISOString(),
+    ...params,
+  });
+  const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/${path}?${qs}`, {
+    headers: { cookie: server.cookie },
+  });
   return { status: res.status, body: (await res.json()) as unknown };
 }
 
@@ -39,10 +45,18 @@ async function all(system: string) {
 }
 
 beforeAll(async () => {
-  const opts = { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn };
+  const opts = {
+    httpUrl: server.lantern.baseUrl,
+    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+    dsn: server.dsn,
+  };
   const logger = createTestLogger('http-proto', { ...opts, serviceName: 'billing' });
   for (let i = 0; i < LOGS; i++) {
-    logger.logger.emit({ severityNumber: i % 3 === 0 ? SeverityNumber.ERROR : SeverityNumber.INFO, severityText: i % 3 === 0 ? 'ERROR' : 'INFO', body: `payment ${1000 + i} processed` });
+    logger.logger.emit({
+      severityNumber: i % 3 === 0 ? SeverityNumber.ERROR : SeverityNumber.INFO,
+      severityText: i % 3 === 0 ? 'ERROR' : 'INFO',
+      body: `payment ${1000 + i} processed`,
+    });
   }
   await logger.shutdown();
   const t = createTestTracer('http-proto', { ...opts, serviceName: 'checkout' });
@@ -63,12 +77,15 @@ beforeAll(async () => {
 });
 
 describe('logs and events lists', () => {
-  it.each(['log:all', 'log:error', 'events:all', 'all', 'spans:all'])('%s: every page holds the rows the count counts', async (system) => {
-    const { count, rows } = await all(system);
-    expect(count).toBeGreaterThan(0);
-    expect(rows).toHaveLength(count);
-    expect(new Set(rows.map((r) => `${r.traceId}/${r.id}`)).size).toBe(count);
-  });
+  it.each(['log:all', 'log:error', 'events:all', 'all', 'spans:all'])(
+    '%s: every page holds the rows the count counts',
+    async (system) => {
+      const { count, rows } = await all(system);
+      expect(count).toBeGreaterThan(0);
+      expect(rows).toHaveLength(count);
+      expect(new Set(rows.map((r) => `${r.traceId}/${r.id}`)).size).toBe(count);
+    },
+  );
 
   it('shows a log as itself: its message, severity, service and time', async () => {
     const { rows } = await all('log:all');
@@ -86,7 +103,9 @@ describe('logs and events lists', () => {
     expect(rows.filter((r) => r.system === 'log:info')).toEqual([]);
     const groups = await api('groups', { 'system[]': 'events:all', query: 'group by .system | .count' });
     expect(groups.status).toBe(200);
-    const systems = GroupsResponse.parse(groups.body).groups.map((g) => g['.system']).sort();
+    const systems = GroupsResponse.parse(groups.body)
+      .groups.map((g) => g['.system'])
+      .sort();
     expect(systems).toEqual(['log:error', 'other-events']);
   });
 
@@ -99,6 +118,10 @@ describe('logs and events lists', () => {
     expect(retry.parentId).toBeTruthy();
     const card = await api(`traces/${retry.traceId}/${retry.id}`, {});
     expect(card.status).toBe(200);
-    expect(SpanResponse.parse(card.body).span).toMatchObject({ id: retry.id, displayName: 'retrying', attrs: { attempt: 2 } });
+    expect(SpanResponse.parse(card.body).span).toMatchObject({
+      id: retry.id,
+      displayName: 'retrying',
+      attrs: { attempt: 2 },
+    });
   });
 });

@@ -16,16 +16,31 @@ import { useLantern } from '../../../../../e2e/useLantern';
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 const N = 3;
 
-const payments = Array.from({ length: N }, (_, i) => `payment ${4407 + i * 13} for order ${randomUUID()} declined after ${101 + i}ms`);
-const cards = Array.from({ length: N }, (_, i) => `card ${4242 + i} declined for ${['ann', 'bob', 'cy'][i]}@example.com`);
-const selects = Array.from({ length: N }, (_, i) => `SELECT * FROM orders WHERE id = ${1000 + i} AND status = '${['new', 'paid', 'void'][i]}'`);
+const payments = Array.from(
+  { length: N },
+  (_, i) => `payment ${4407 + i * 13} for order ${randomUUID()} declined after ${101 + i}ms`,
+);
+const cards = Array.from(
+  { length: N },
+  (_, i) => `card ${4242 + i} declined for ${['ann', 'bob', 'cy'][i]}@example.com`,
+);
+const selects = Array.from(
+  { length: N },
+  (_, i) => `SELECT * FROM orders WHERE id = ${1000 + i} AND status = '${['new', 'paid', 'void'][i]}'`,
+);
 const cartGets = Array.from({ length: N }, (_, i) => `GET cart:${randomUUID()}:items:${1003 + i}`);
 const sessionGets = Array.from({ length: N }, (_, i) => `GET session:${(0xab12cd34 + i).toString(16)}`);
 
 async function api(path: string, params: Record<string, string>) {
   const minute = Math.floor(Date.now() / 60_000) * 60_000;
-  const qs = new URLSearchParams({ time_gte: new Date(minute - 3600_000).toISOString(), time_lt: new Date(minute + 120_000).toISOString(), ...params });
-  const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/${path}?${qs}`, { headers: { cookie: server.cookie } });
+  const qs = new URLSearchParams({
+    time_gte: new Date(minute - 3600_000).toISOString(),
+    time_lt: new Date(minute + 120_000).toISOString(),
+    ...params,
+  });
+  const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/${path}?${qs}`, {
+    headers: { cookie: server.cookie },
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as unknown;
 }
@@ -41,9 +56,14 @@ async function spansOf(system: string, groupQuery: string) {
 }
 
 beforeAll(async () => {
-  const opts = { httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn };
+  const opts = {
+    httpUrl: server.lantern.baseUrl,
+    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+    dsn: server.dsn,
+  };
   const logger = createTestLogger('http-proto', { ...opts, serviceName: 'billing' });
-  for (const body of payments) logger.logger.emit({ severityNumber: SeverityNumber.ERROR, severityText: 'ERROR', body });
+  for (const body of payments)
+    logger.logger.emit({ severityNumber: SeverityNumber.ERROR, severityText: 'ERROR', body });
   await logger.shutdown();
 
   const t = createTestTracer('grpc', { ...opts, serviceName: 'checkout' });
@@ -55,7 +75,9 @@ beforeAll(async () => {
     charge.setStatus({ code: SpanStatusCode.ERROR });
     charge.end();
     const db = (name: string, system: string, statement: string) =>
-      t.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: { 'db.system': system, 'db.statement': statement } }, ctx).end();
+      t.tracer
+        .startSpan(name, { kind: SpanKind.CLIENT, attributes: { 'db.system': system, 'db.statement': statement } }, ctx)
+        .end();
     db('SELECT orders', 'postgresql', selects[i]);
     db('GET', 'redis', cartGets[i]);
     db('GET', 'redis', sessionGets[i]);
@@ -64,7 +86,11 @@ beforeAll(async () => {
   await t.shutdown();
 
   for (let i = 0; i < 100; i++) {
-    const counts = await Promise.all(['log:error', 'db:postgresql', 'db:redis'].map(async (s) => (await groups(s, 'where service.name exists')).reduce((n, g) => n + Number(g['.count']), 0)));
+    const counts = await Promise.all(
+      ['log:error', 'db:postgresql', 'db:redis'].map(async (s) =>
+        (await groups(s, 'where service.name exists')).reduce((n, g) => n + Number(g['.count']), 0),
+      ),
+    );
     if (counts[0] >= 2 * N && counts[1] >= N && counts[2] >= 2 * N) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -78,7 +104,11 @@ describe.each([
   it('names a log group by its message template', async () => {
     const g = (await groups('log:error', where)).filter((x) => x._name.includes('payment'));
     expect(g.map((x) => [x._name, x['display.name'], x['.count']])).toEqual([
-      ['ERROR payment <num> for order <uuid> declined after <duration>', 'ERROR payment <num> for order <uuid> declined after <duration>', N],
+      [
+        'ERROR payment <num> for order <uuid> declined after <duration>',
+        'ERROR payment <num> for order <uuid> declined after <duration>',
+        N,
+      ],
     ]);
   });
 

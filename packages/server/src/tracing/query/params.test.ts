@@ -34,14 +34,17 @@ describe('parseTimeParam', () => {
     ['20230616T090000', '2023-06-16T09:00:00.000Z'],
     ['20230616T110000+02:00', '2023-06-16T09:00:00.000Z'],
   ])('%s', (raw, iso) => expect(parseTimeParam('time_gte', raw).toISOString()).toBe(iso));
-  it.each(['yesterday', '2023-06-16T09:00:00', '2023-13-45T00:00:00Z', '20230616T0900', '']) ('refuses %j', (raw) => {
+  it.each(['yesterday', '2023-06-16T09:00:00', '2023-13-45T00:00:00Z', '20230616T0900', ''])('refuses %j', (raw) => {
     expect(() => parseTimeParam('time_gte', raw)).toThrow(/time_gte must be/);
   });
 });
 
 describe('foldArrayParams', () => {
   it('treats system[]=a and system=a alike and merges repeats', () => {
-    expect(foldArrayParams({ 'system[]': ['a', 'b'], system: 'c', query: 'q' })).toEqual({ system: ['a', 'b', 'c'], query: 'q' });
+    expect(foldArrayParams({ 'system[]': ['a', 'b'], system: 'c', query: 'q' })).toEqual({
+      system: ['a', 'b', 'c'],
+      query: 'q',
+    });
     expect(foldArrayParams({ 'column[]': 'x' })).toEqual({ column: 'x' });
   });
 });

@@ -48,7 +48,8 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
       try {
         return await handler(req);
       } catch (err) {
-        if (err instanceof StoreQueryError) return reply.status(400).send({ code: 'invalid_query', message: err.message, query: err.queryText });
+        if (err instanceof StoreQueryError)
+          return reply.status(400).send({ code: 'invalid_query', message: err.message, query: err.queryText });
         throw err;
       }
     });
@@ -60,12 +61,17 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
 
   get(`${P}/groups`, async (req) => {
     const { scope, query, params } = input(GroupsParams, req);
-    return deps.query.groups(scope, query, { sortBy: params.sort_by, sortDesc: params.sort_desc, limit: clampLimit(params.limit, 1000, 1000) });
+    return deps.query.groups(scope, query, {
+      sortBy: params.sort_by,
+      sortDesc: params.sort_desc,
+      limit: clampLimit(params.limit, 1000, 1000),
+    });
   });
 
   get(`${P}/group-stats`, async (req) => {
     const { scope, query, params } = input(GroupStatsParams, req);
-    if (params.column.length === 0 || params.column.length > 20) throw invalidInput('invalid_input', '"column" query param is required (at most 20)');
+    if (params.column.length === 0 || params.column.length > 20)
+      throw invalidInput('invalid_input', '"column" query param is required (at most 20)');
     const { errors, answer } = await deps.query.groupStats(scope, query, params.column);
     if (errors.length) throw invalidInput('invalid_column', errors.join('; '));
     return answer;
@@ -81,7 +87,12 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
     const limit = clampLimit(params.limit, 1000, 10);
     const page = Math.max(1, params.page ?? 1);
     if ((page - 1) * limit > 100_000) throw invalidInput('invalid_input', 'page is too deep: narrow the query instead');
-    const r = await deps.query.spanPage(scope, query, { sortBy: params.sort_by, sortDesc: params.sort_desc, page, limit });
+    const r = await deps.query.spanPage(scope, query, {
+      sortBy: params.sort_by,
+      sortDesc: params.sort_desc,
+      page,
+      limit,
+    });
     const spans = await deps.spans.spansByIds(project.id, r.ids);
     return { spans, count: r.count, hasMore: page * limit < r.count, order: r.order, query: r.query };
   });
@@ -101,7 +112,8 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
     const { scope, query, params } = input(AttrValuesParams, req);
     const key = canonicalAttr(params.attr_key);
     const builtin = BUILTIN_FIELDS[key];
-    if (key.startsWith('.') && (!builtin || builtin.aggregate)) throw invalidInput('invalid_attr_key', `"${params.attr_key}" has no per-span values`);
+    if (key.startsWith('.') && (!builtin || builtin.aggregate))
+      throw invalidInput('invalid_attr_key', `"${params.attr_key}" has no per-span values`);
     return deps.query.attrValues(scope, query, key, params.search_input);
   });
 
@@ -176,7 +188,8 @@ export function parseTimeParam(name: string, raw: string): Date {
     const m = /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)((?:[+-]\d\d:\d\d)?)$/.exec(raw);
     if (m) ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[7] || 'Z'}`);
   }
-  if (!Number.isFinite(ms)) throw invalidInput('invalid_time', `${name} must be an RFC 3339 time, Unix seconds or YYYYMMDDTHHMMSS`);
+  if (!Number.isFinite(ms))
+    throw invalidInput('invalid_time', `${name} must be an RFC 3339 time, Unix seconds or YYYYMMDDTHHMMSS`);
   return new Date(ms);
 }
 
@@ -184,9 +197,11 @@ function scopeOf(projectId: number, p: z.infer<typeof SystemsParams>): RangeScop
   const gte = parseTimeParam('time_gte', p.time_gte);
   const lt = parseTimeParam('time_lt', p.time_lt);
   if (lt.getTime() <= gte.getTime()) throw invalidInput('invalid_time', 'time_lt must be after time_gte');
-  if (lt.getTime() - gte.getTime() > MAX_RANGE_MS) throw invalidInput('invalid_time', 'the time range is too long (at most 400 days)');
+  if (lt.getTime() - gte.getTime() > MAX_RANGE_MS)
+    throw invalidInput('invalid_time', 'the time range is too long (at most 400 days)');
   const systems = p.system ?? [];
-  if (systems.length > 50 || systems.some((s) => s.length > 200)) throw invalidInput('invalid_system', 'too many or too long system values');
+  if (systems.length > 50 || systems.some((s) => s.length > 200))
+    throw invalidInput('invalid_system', 'too many or too long system values');
   return { projectId, gte, lt, systems, ...(p.group_id !== undefined ? { groupId: checkedU64(p.group_id) } : {}) };
 }
 

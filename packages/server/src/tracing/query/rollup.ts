@@ -37,7 +37,8 @@ function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIn
   // Spans only, as from spans_index (compile.ts spansOnly): log and event rows have no duration.
   if (n.func === 'min') return sql`toFloat64(minOrNullIf(s.min_duration, ${IS_SPAN_SQL}))`;
   if (n.func === 'max') return sql`toFloat64(maxOrNullIf(s.max_duration, ${IS_SPAN_SQL}))`;
-  if (QUANTILE_LEVELS[n.func] && quantiles) return sql`arrayElement(quantilesTDigestMergeIf(${quantiles})(s.duration, ${IS_SPAN_SQL}), ${param.uint8(qIndex)})`;
+  if (QUANTILE_LEVELS[n.func] && quantiles)
+    return sql`arrayElement(quantilesTDigestMergeIf(${quantiles})(s.duration, ${IS_SPAN_SQL}), ${param.uint8(qIndex)})`;
   return null;
 }
 
@@ -51,11 +52,17 @@ export function rollupSelect(
 ): { select: SqlFragment[]; from: SqlFragment } | null {
   if (!wholeMinutes(scope) || q.where.length || q.having.length) return null;
   const pcols = cols.filter((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func] && c.name_.attr === '.duration');
-  const quantiles = pcols.length ? join(pcols.map((c) => QUANTILE_LEVELS[c.name_.func!]!), ', ') : null;
+  const quantiles = pcols.length
+    ? join(
+        pcols.map((c) => QUANTILE_LEVELS[c.name_.func!]!),
+        ', ',
+      )
+    : null;
   const select: SqlFragment[] = [];
   for (const c of cols) {
     let e: SqlFragment | null;
-    if (c.hidden) e = c.name === '.system' ? sql`any(s.system)` : c.name === 'display.name' ? sql`any(s.display_name)` : null;
+    if (c.hidden)
+      e = c.name === '.system' ? sql`any(s.system)` : c.name === 'display.name' ? sql`any(s.display_name)` : null;
     else e = rollupExpr(c.name_, minutes, quantiles, pcols.indexOf(c) + 1);
     if (!e) return null;
     select.push(sql`${e} AS ${ident(c.key)}`);
@@ -84,7 +91,8 @@ function rollupFrom(scope: RangeScope, hours = true): SqlFragment {
     if (scope.groupId !== undefined) conds.push(sql`group_id = ${param.uint64(scope.groupId)}`);
     return join(conds, ' AND ');
   };
-  const between = (a: number, b: number) => sql`(s.time >= ${param.time(new Date(a))} AND s.time < ${param.time(new Date(b))})`;
+  const between = (a: number, b: number) =>
+    sql`(s.time >= ${param.time(new Date(a))} AND s.time < ${param.time(new Date(b))})`;
   const gte = scope.gte.getTime();
   const lt = scope.lt.getTime();
   const h0 = Math.ceil(gte / HOUR) * HOUR;

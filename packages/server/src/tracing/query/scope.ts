@@ -5,7 +5,6 @@ import { EVENTS_ALL_SQL, EVENT_TYPES_SQL } from './eventTypes';
 // The conditions every tracing query starts from (reference query §1.8): project, time range, the
 // `system` param and the group, over `spans_index AS s`.
 
-
 /** The `system` param (§1.8): `all`, `spans:all`, `events:all`, `<type>:all`, a bare type, or an exact system. */
 export function systemClause(systems: readonly string[]): SqlFragment | null {
   if (systems.length === 0 || systems.some((s) => s === '' || s === 'all')) return null;
@@ -37,11 +36,16 @@ export interface RangeScope {
 
 /** Project, time range, system and group: the conditions every query starts from. */
 export function baseWhere(scope: RangeScope): SqlFragment[] {
-  const conds = [sql`s.project_id = ${param.uint32(scope.projectId)}`, sql`s.time >= ${param.time(scope.gte)}`, sql`s.time < ${param.time(scope.lt)}`];
+  const conds = [
+    sql`s.project_id = ${param.uint32(scope.projectId)}`,
+    sql`s.time >= ${param.time(scope.gte)}`,
+    sql`s.time < ${param.time(scope.lt)}`,
+  ];
   const sys = systemClause(scope.systems);
   if (sys) conds.push(sys);
   if (scope.groupId !== undefined) conds.push(sql`s.group_id = ${param.uint64(scope.groupId)}`);
   return conds;
 }
 
-export const whereSql = (scope: RangeScope, q: CompiledQuery): SqlFragment => join([...baseWhere(scope), ...q.where], ' AND ');
+export const whereSql = (scope: RangeScope, q: CompiledQuery): SqlFragment =>
+  join([...baseWhere(scope), ...q.where], ' AND ');

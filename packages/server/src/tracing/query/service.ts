@@ -44,7 +44,17 @@ export interface AttrKeysOptions {
 }
 
 const TEXT_BUILTINS = ['.system', '.kind', '.name', '.event_name', '.status_code', '.status_message'];
-const GROUP_BUILTINS = ['.system', '.group_id', '.type', '.name', '.event_name', '.display_name', '.kind', '.status_code', '.status_message'];
+const GROUP_BUILTINS = [
+  '.system',
+  '.group_id',
+  '.type',
+  '.name',
+  '.event_name',
+  '.display_name',
+  '.kind',
+  '.status_code',
+  '.status_message',
+];
 const fields = Object.entries(BUILTIN_FIELDS);
 const ALL_BUILTINS = fields.map(([k]) => k);
 const PER_ROW_BUILTINS = fields.filter(([, f]) => !f.aggregate).map(([k]) => k);
@@ -75,15 +85,28 @@ export function createQueryService(store: TelemetryStore) {
       const systems = rows.map((r) => {
         const count = num(r.count);
         const errorCount = num(r.errorCount);
-        return { projectId: scope.projectId, system: String(r.system), count, errorCount, rate: count / m, errorRate: count ? errorCount / count : 0, groupCount: num(r.groupCount) };
+        return {
+          projectId: scope.projectId,
+          system: String(r.system),
+          count,
+          errorCount,
+          rate: count / m,
+          errorRate: count ? errorCount / count : 0,
+          groupCount: num(r.groupCount),
+        };
       });
       return { systems, hasNoData: systems.length === 0 && query.trim() === '', query: { parts: q.parts } };
     },
 
-    async groups(scope: RangeScope, query: string, opts: { sortBy?: string; sortDesc?: boolean; limit: number }): Promise<GroupsResponse & { querySql?: string }> {
+    async groups(
+      scope: RangeScope,
+      query: string,
+      opts: { sortBy?: string; sortDesc?: boolean; limit: number },
+    ): Promise<GroupsResponse & { querySql?: string }> {
       const built = groupsSql(scope, query, opts);
       const columns = columnInfos(built.cols);
-      if (!built.sql) return { groups: [], columns, query: { parts: built.q.parts }, hasMore: false, order: built.order };
+      if (!built.sql)
+        return { groups: [], columns, query: { parts: built.q.parts }, hasMore: false, order: built.order };
       const rows = await store.query<Row>(built.sql);
       const hasMore = rows.length > opts.limit;
       const groups = rows.slice(0, opts.limit).map((r) => groupRow(built.cols, r));
@@ -109,7 +132,10 @@ export function createQueryService(store: TelemetryStore) {
       }));
       const ranked = series.sort((a, b) => sum(b.arrays[0]) - sum(a.arrays[0])).slice(0, 100);
       const groups = ranked.map((s) => {
-        const row = groupRow(built.cols.filter((c) => c.isGroup || c.hidden), s.first);
+        const row = groupRow(
+          built.cols.filter((c) => c.isGroup || c.hidden),
+          s.first,
+        );
         numCols.forEach((c, i) => (row[c.name] = s.arrays[i]));
         // Group-by values are the engine's scalars; the numeric columns are the arrays just set.
         return row as TimeseriesGroup;
@@ -124,7 +150,11 @@ export function createQueryService(store: TelemetryStore) {
       if (rows.length === 0) return {};
       const grid = bucketGrid(scope.gte, scope.lt, built.bucketMs);
       const m = built.bucketMs / 60_000;
-      const out: PercentilesResponse = { count: grid.fill(rows, (r) => num(r.count), 0), rate: grid.fill(rows, (r) => num(r.count) / m, 0), time: grid.time() };
+      const out: PercentilesResponse = {
+        count: grid.fill(rows, (r) => num(r.count), 0),
+        rate: grid.fill(rows, (r) => num(r.count) / m, 0),
+        time: grid.time(),
+      };
       if (withDurations) {
         // Durations of spans only: a bucket with only logs or events has none (null).
         const q = (i: number) => (r: Row) => {
@@ -143,26 +173,43 @@ export function createQueryService(store: TelemetryStore) {
       return out;
     },
 
-    async groupStats(scope: RangeScope, query: string, columns: readonly string[]): Promise<{ errors: string[]; answer: GroupStatsResponse }> {
+    async groupStats(
+      scope: RangeScope,
+      query: string,
+      columns: readonly string[],
+    ): Promise<{ errors: string[]; answer: GroupStatsResponse }> {
       const built = groupStatsSql(scope, query, columns);
       if (built.errors.length) return { errors: built.errors, answer: {} };
       const rows = await store.query<Row>(built.sql);
       if (rows.length === 0) return { errors: [], answer: {} };
       const grid = bucketGrid(scope.gte, scope.lt, built.bucketMs);
       const answer: GroupStatsResponse = {};
-      for (const c of built.cols) answer[c.name] = grid.fill(rows, (r) => nullableNum(r[c.key]), zeroWhenEmpty(c.name_) ? 0 : null);
+      for (const c of built.cols)
+        answer[c.name] = grid.fill(rows, (r) => nullableNum(r[c.key]), zeroWhenEmpty(c.name_) ? 0 : null);
       answer._time = grid.time();
       return { errors: [], answer };
     },
 
     /** A page of (trace id, span id) pairs, the total, and the order used. */
-    async spanPage(scope: RangeScope, query: string, opts: { sortBy?: string; sortDesc?: boolean; page: number; limit: number }) {
+    async spanPage(
+      scope: RangeScope,
+      query: string,
+      opts: { sortBy?: string; sortDesc?: boolean; page: number; limit: number },
+    ) {
       const built = spansSql(scope, query, { ...opts, eventsOnly: allEventSystems(scope.systems) });
-      const [page, count] = await Promise.all([store.query<{ trace_uuid: string; id: string }>(built.page), store.query<{ count: string }>(built.count)]);
+      const [page, count] = await Promise.all([
+        store.query<{ trace_uuid: string; id: string }>(built.page),
+        store.query<{ count: string }>(built.count),
+      ]);
       return { ids: page, count: num(count[0]?.count), order: built.order, query: { parts: built.q.parts } };
     },
 
-    async attrKeys(scope: RangeScope, query: string, pinned: readonly string[], opts: AttrKeysOptions = {}): Promise<AttrKeysResponse & { query: unknown }> {
+    async attrKeys(
+      scope: RangeScope,
+      query: string,
+      pinned: readonly string[],
+      opts: AttrKeysOptions = {},
+    ): Promise<AttrKeysResponse & { query: unknown }> {
       const kind = (opts.func ? attrKeyKindOfFunc(opts.func) : null) ?? opts.kind ?? 'text';
       let attrs: string[];
       let built: { q: { parts: unknown } };
@@ -175,12 +222,19 @@ export function createQueryService(store: TelemetryStore) {
         attrs = (await store.query<{ keys: string[] }>(b.sql))[0]?.keys ?? [];
         built = b;
       }
-      const keys = sortCoreFirst([...new Set([...attrs, ...builtinKeys(kind, opts.withColumns ?? false, Boolean(opts.func))])]);
+      const keys = sortCoreFirst([
+        ...new Set([...attrs, ...builtinKeys(kind, opts.withColumns ?? false, Boolean(opts.func))]),
+      ]);
       const pin = new Set(pinned);
       return { items: keys.map((value) => ({ value, pinned: pin.has(value) })), query: { parts: built.q.parts } };
     },
 
-    async attrValues(scope: RangeScope, query: string, attrKey: string, searchInput?: string): Promise<AttrValuesResponse & { query: unknown }> {
+    async attrValues(
+      scope: RangeScope,
+      query: string,
+      attrKey: string,
+      searchInput?: string,
+    ): Promise<AttrValuesResponse & { query: unknown }> {
       const built = attrValuesSql(scope, query, attrKey, searchInput);
       const rows = await store.query<{ value: unknown; count: unknown }>(built.sql);
       return {
@@ -213,7 +267,11 @@ function groupRow(cols: OutputColumn[], r: Row): GroupRow {
   const groups = cols.filter((c) => c.isGroup);
   const displayName = typeof row['display.name'] === 'string' ? row['display.name'] : '';
   const literal = (c: OutputColumn, v: unknown) =>
-    c.name_.func === null && BUILTIN_FIELDS[c.name_.attr]?.numeric && (UINT64_FIELDS.has(c.name_.attr) || typeof v === 'number') ? String(v) : JSON.stringify(String(v ?? ''));
+    c.name_.func === null &&
+    BUILTIN_FIELDS[c.name_.attr]?.numeric &&
+    (UINT64_FIELDS.has(c.name_.attr) || typeof v === 'number')
+      ? String(v)
+      : JSON.stringify(String(v ?? ''));
   const key = (c: OutputColumn) => (/^[A-Za-z_$.][A-Za-z0-9_.]*$/.test(c.name) ? c.name : JSON.stringify(c.name));
   const pairs = groups.map((c) => `${c.name}=${literal(c, row[c.name])}`);
   return {

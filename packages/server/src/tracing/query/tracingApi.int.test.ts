@@ -19,7 +19,13 @@ const flatten = (s: Span): Span[] => [s, ...(s.children ?? []).flatMap(flatten)]
 describe('spans', () => {
   it('pages sorted spans with count and hasMore', async () => {
     // Exception events carry their span's attributes, so the span systems are selected explicitly.
-    const q = { 'system[]': 'spans:all', query: 'where service.name = "api" and .kind = server', sort_by: '.duration', sort_desc: 'true', limit: '3' };
+    const q = {
+      'system[]': 'spans:all',
+      query: 'where service.name = "api" and .kind = server',
+      sort_by: '.duration',
+      sort_desc: 'true',
+      limit: '3',
+    };
     const p2 = SpansResponse.parse((await get('spans', { ...q, page: '2' })).body);
     expect(p2.count).toBe(10);
     expect(p2.hasMore).toBe(true);
@@ -33,10 +39,14 @@ describe('spans', () => {
   });
 
   it('returns full spans with their events', async () => {
-    const r = SpansResponse.parse((await get('spans', { 'system[]': 'http:api', query: 'where .status_code = error' })).body);
+    const r = SpansResponse.parse(
+      (await get('spans', { 'system[]': 'http:api', query: 'where .status_code = error' })).body,
+    );
     expect(r.count).toBe(2);
     expect(r.spans.map((s) => s.statusCode)).toEqual(['error', 'error']);
-    expect(r.spans.every((s) => s.events?.length === 1 && String(s.events[0].attrs['exception.message']).startsWith('boom'))).toBe(true);
+    expect(
+      r.spans.every((s) => s.events?.length === 1 && String(s.events[0].attrs['exception.message']).startsWith('boom')),
+    ).toBe(true);
   });
 
   it('validates params', async () => {
@@ -78,7 +88,9 @@ describe('attribute keys and values, pinned facets', () => {
     expect(keys).toEqual(expect.arrayContaining(['enduser.id', 'http.route', '.system', '.name', '.status_code']));
     expect(r.items.find((i) => i.value === 'service.name')!.pinned).toBe(true);
     // Attributes kept in their own columns count as keys where a row has them, and only there.
-    const db = AttrKeysResponse.parse((await get('attr-keys', { 'system[]': 'db:postgresql' })).body).items.map((i) => i.value);
+    const db = AttrKeysResponse.parse((await get('attr-keys', { 'system[]': 'db:postgresql' })).body).items.map(
+      (i) => i.value,
+    );
     expect(db).toEqual(expect.arrayContaining(['db.system', 'db.statement', 'db.sql.table']));
     expect(keys).not.toContain('db.statement');
     expect(r.items.find((i) => i.value === 'enduser.id')!.pinned).toBe(false);
@@ -95,7 +107,9 @@ describe('attribute keys and values, pinned facets', () => {
   });
 
   it('lists values with counts, ignoring the filter on the same key, with search', async () => {
-    const all = AttrValuesResponse.parse((await get('attr-values', { attr_key: 'service.name', query: 'where service.name = "api"' })).body);
+    const all = AttrValuesResponse.parse(
+      (await get('attr-values', { attr_key: 'service.name', query: 'where service.name = "api"' })).body,
+    );
     expect(all.items.map((i) => [i.value, i.count])).toEqual([
       ['deep', 50],
       ['api', 22],
@@ -110,7 +124,9 @@ describe('attribute keys and values, pinned facets', () => {
       ['user-1', 4],
       ['user-2', 3],
     ]);
-    const search = AttrValuesResponse.parse((await get('attr-values', { attr_key: 'span.system', search_input: 'KAF' })).body);
+    const search = AttrValuesResponse.parse(
+      (await get('attr-values', { attr_key: 'span.system', search_input: 'KAF' })).body,
+    );
     expect(search.items.map((i) => i.value)).toEqual(['messaging:kafka']);
     expect((await get('attr-values', {})).body.message).toContain('"attr_key" query param is required');
     expect((await get('attr-values', { attr_key: '.count' })).status).toBe(400);
@@ -119,7 +135,15 @@ describe('attribute keys and values, pinned facets', () => {
 
 describe('saved views', () => {
   it('creates, lists pinned first then newest, pins, unpins and deletes; per project', async () => {
-    const mk = async (name: string) => (await send('POST', '/api/v1/tracing/1/saved-views', { name, route: 'SpanGroupList', params: { projectId: 1 }, query: { query: DEFAULT_QUERY } })).body.view;
+    const mk = async (name: string) =>
+      (
+        await send('POST', '/api/v1/tracing/1/saved-views', {
+          name,
+          route: 'SpanGroupList',
+          params: { projectId: 1 },
+          query: { query: DEFAULT_QUERY },
+        })
+      ).body.view;
     const a = await mk('A');
     const b = await mk('B');
     const c = await mk('C');

@@ -31,10 +31,12 @@ async function withTracer(ep: Endpoints, dsn: string, service: string, f: (t: Tr
   const t = createTestTracer('http-proto', { httpUrl: ep.httpUrl, grpcUrl: ep.grpcUrl, dsn, serviceName: service });
   f(t.tracer);
   await t.shutdown();
-  if (!t.results.length || !t.results.every((r) => r.code === ExportResultCode.SUCCESS)) throw new Error(`export for ${service} failed`);
+  if (!t.results.length || !t.results.every((r) => r.code === ExportResultCode.SUCCESS))
+    throw new Error(`export for ${service} failed`);
 }
 
-const child = (t: Tracer, parent: OtelSpan, name: string, opts: Parameters<Tracer['startSpan']>[1]) => t.startSpan(name, opts, trace.setSpan(context.active(), parent));
+const child = (t: Tracer, parent: OtelSpan, name: string, opts: Parameters<Tracer['startSpan']>[1]) =>
+  t.startSpan(name, opts, trace.setSpan(context.active(), parent));
 
 /** Sends all fixtures; returns trace ids by role. */
 export async function sendTracingFixtures(ep: Endpoints, baseMs: number) {
@@ -46,12 +48,22 @@ export async function sendTracingFixtures(ep: Endpoints, baseMs: number) {
       const root = t.startSpan('GET /users/:id', {
         kind: SpanKind.SERVER,
         startTime: start,
-        attributes: { 'http.request.method': 'GET', 'http.route': '/users/:id', 'http.response.status_code': API_ERRORS.has(i) ? 500 : 200, 'enduser.id': `user-${i % 3}` },
+        attributes: {
+          'http.request.method': 'GET',
+          'http.route': '/users/:id',
+          'http.response.status_code': API_ERRORS.has(i) ? 500 : 200,
+          'enduser.id': `user-${i % 3}`,
+        },
       });
       const db = child(t, root, 'SELECT users', {
         kind: SpanKind.CLIENT,
         startTime: at(baseMs, i * 1000 + 1),
-        attributes: { 'db.system': 'postgresql', 'db.statement': 'SELECT * FROM users WHERE id = $1', 'db.operation': 'SELECT', 'db.sql.table': 'users' },
+        attributes: {
+          'db.system': 'postgresql',
+          'db.statement': 'SELECT * FROM users WHERE id = $1',
+          'db.operation': 'SELECT',
+          'db.sql.table': 'users',
+        },
       });
       db.end(at(baseMs, i * 1000 + 3));
       if (API_ERRORS.has(i)) {
@@ -67,7 +79,11 @@ export async function sendTracingFixtures(ep: Endpoints, baseMs: number) {
       const s = t.startSpan('orders process', {
         kind: SpanKind.CONSUMER,
         startTime: at(baseMs, 20_000 + i * 1000),
-        attributes: { 'messaging.system': 'kafka', 'messaging.operation': 'process', 'messaging.destination.name': 'orders' },
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.operation': 'process',
+          'messaging.destination.name': 'orders',
+        },
       });
       s.end(at(baseMs, 20_000 + i * 1000 + 50));
     }
@@ -97,7 +113,11 @@ export async function sendTracingFixtures(ep: Endpoints, baseMs: number) {
   });
   await withTracer(ep, ep.dsn2, 'other', (t) => {
     for (let i = 0; i < 3; i++) {
-      const s = t.startSpan('GET /other', { kind: SpanKind.SERVER, startTime: at(baseMs, i * 1000), attributes: { 'http.request.method': 'GET', 'http.route': '/other' } });
+      const s = t.startSpan('GET /other', {
+        kind: SpanKind.SERVER,
+        startTime: at(baseMs, i * 1000),
+        attributes: { 'http.request.method': 'GET', 'http.route': '/other' },
+      });
       s.end(at(baseMs, i * 1000 + 5));
     }
   });

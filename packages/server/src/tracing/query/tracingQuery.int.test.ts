@@ -13,7 +13,8 @@ import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
 const { base, get } = tracingTestServer();
 
 const MIN = 60; // range is one hour: 60 one-minute buckets; all fixtures fall in bucket 30
-const near = (actual: number, expected: number, tolerance = 0.1) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(expected * tolerance);
+const near = (actual: number, expected: number, tolerance = 0.1) =>
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(expected * tolerance);
 
 describe('systems', () => {
   it('counts spans, errors and groups per system, rate per minute over the range', async () => {
@@ -36,7 +37,10 @@ describe('systems', () => {
   });
 
   it('answers the same from the rollups (whole minutes) as from the spans', async () => {
-    const shifted = { time_gte: new Date(base - 30 * 60_000 + 1000).toISOString(), time_lt: new Date(base + 30 * 60_000 + 1000).toISOString() };
+    const shifted = {
+      time_gte: new Date(base - 30 * 60_000 + 1000).toISOString(),
+      time_lt: new Date(base + 30 * 60_000 + 1000).toISOString(),
+    };
     expect((await get('systems', shifted)).body).toEqual((await get('systems')).body);
   });
 
@@ -44,8 +48,14 @@ describe('systems', () => {
     [['http:all'], ['http:api']],
     [['spans:all'], ['db:postgresql', 'funcs', 'http:api', 'messaging:kafka', 'rpc:billing']],
     [['events:all'], ['log:error']],
-    [['db:postgresql', 'rpc:all'], ['db:postgresql', 'rpc:billing']],
-    [['all', 'http:all'], ['db:postgresql', 'funcs', 'http:api', 'log:error', 'messaging:kafka', 'rpc:billing']],
+    [
+      ['db:postgresql', 'rpc:all'],
+      ['db:postgresql', 'rpc:billing'],
+    ],
+    [
+      ['all', 'http:all'],
+      ['db:postgresql', 'funcs', 'http:api', 'log:error', 'messaging:kafka', 'rpc:billing'],
+    ],
     [['db:mysql'], []],
   ])('system=%j selects %j', async (system, expected) => {
     const r = SystemsResponse.parse((await get('systems', { 'system[]': system })).body);
@@ -53,7 +63,9 @@ describe('systems', () => {
   });
 
   it('applies only the span filters of where parts', async () => {
-    const r = SystemsResponse.parse((await get('systems', { query: 'where service.name = "api" | where .count > 1000 | group by host.name' })).body);
+    const r = SystemsResponse.parse(
+      (await get('systems', { query: 'where service.name = "api" | where .count > 1000 | group by host.name' })).body,
+    );
     expect(r.systems.map((s) => [s.system, s.count])).toEqual([
       ['db:postgresql', 10],
       ['http:api', 10],
@@ -63,7 +75,11 @@ describe('systems', () => {
 
   it('says hasNoData for an empty project range, and keeps projects apart', async () => {
     const past = { time_gte: '2020-01-01T00:00:00Z', time_lt: '2020-01-01T01:00:00Z' };
-    expect(SystemsResponse.parse((await get('systems', past)).body)).toEqual({ systems: [], hasNoData: true, query: { parts: [] } });
+    expect(SystemsResponse.parse((await get('systems', past)).body)).toEqual({
+      systems: [],
+      hasNoData: true,
+      query: { parts: [] },
+    });
     const p2 = SystemsResponse.parse((await get('systems', {}, 2)).body);
     expect(p2.systems.map((s) => [s.projectId, s.system, s.count])).toEqual([[2, 'http:other', 3]]);
   });
@@ -97,7 +113,9 @@ describe('groups', () => {
     expect(r.query.parts.map((p) => p.error)).toEqual(['', '', '', '']);
 
     // The row's _query selects exactly that group's spans.
-    const spans = SpansResponse.parse((await get('spans', { query: `${DEFAULT_QUERY} | ${g._query}`, limit: '10' })).body);
+    const spans = SpansResponse.parse(
+      (await get('spans', { query: `${DEFAULT_QUERY} | ${g._query}`, limit: '10' })).body,
+    );
     expect(spans.count).toBe(10);
     expect(spans.query.parts.map((p) => p.disabled)).toEqual([true, true, true, true, false]);
   });
@@ -107,7 +125,10 @@ describe('groups', () => {
     ['4 hours + minutes (hour and minute rollups)', 2 * 3600_000 + 7 * 60_000, 2 * 3600_000 + 3 * 60_000],
   ])('answers %s the same as from the spans', async (_label, before, after) => {
     const aligned = { time_gte: new Date(base - before).toISOString(), time_lt: new Date(base + after).toISOString() };
-    const shifted = { time_gte: new Date(base - before + 1000).toISOString(), time_lt: new Date(base + after + 1000).toISOString() };
+    const shifted = {
+      time_gte: new Date(base - before + 1000).toISOString(),
+      time_lt: new Date(base + after + 1000).toISOString(),
+    };
     const q = `${DEFAULT_QUERY} | .error_count | max(.duration) | p95(.duration)`;
     const rollup = GroupsResponse.parse((await get('groups', { query: q, ...aligned })).body);
     const raw = GroupsResponse.parse((await get('groups', { query: q, ...shifted })).body);
@@ -116,7 +137,8 @@ describe('groups', () => {
     const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
     for (const g of rollup.groups) {
       const r = byId.get(g['.group_id'])!;
-      for (const k of ['.error_count', 'max(.duration)', '.system', 'display.name']) expect([k, g[k]]).toEqual([k, r[k]]);
+      for (const k of ['.error_count', 'max(.duration)', '.system', 'display.name'])
+        expect([k, g[k]]).toEqual([k, r[k]]);
       expect(g['.count_per_min']).toBeCloseTo(r['.count_per_min'] as number);
       for (const k of ['p50(.duration)', 'p99(.duration)', 'p95(.duration)']) near(g[k] as number, r[k] as number, 0.1);
     }
@@ -131,20 +153,37 @@ describe('groups', () => {
       ['worker', 5],
       ['billing', 4],
     ]);
-    expect(desc.groups.map((g) => g._name)).toEqual(['service.name="deep"', 'service.name="api"', 'service.name="worker"', 'service.name="billing"']);
-    const asc = GroupsResponse.parse((await get('groups', { query: q, sort_by: 'max(.duration)', sort_desc: '0', limit: '2' })).body);
+    expect(desc.groups.map((g) => g._name)).toEqual([
+      'service.name="deep"',
+      'service.name="api"',
+      'service.name="worker"',
+      'service.name="billing"',
+    ]);
+    const asc = GroupsResponse.parse(
+      (await get('groups', { query: q, sort_by: 'max(.duration)', sort_desc: '0', limit: '2' })).body,
+    );
     expect(asc.groups.map((g) => [g['service.name'], g['max(.duration)']])).toEqual([
       ['billing', 20e6],
       ['worker', 50e6],
     ]);
     expect(asc.hasMore).toBe(true);
     expect(asc.order).toEqual({ column: 'max(.duration)', desc: false });
-    const having = GroupsResponse.parse((await get('groups', { query: `${q} | where .count > 5 | where .duration > 0` })).body);
+    const having = GroupsResponse.parse(
+      (await get('groups', { query: `${q} | where .count > 5 | where .duration > 0` })).body,
+    );
     expect(having.groups.map((g) => g['service.name'])).toEqual(['deep', 'api']);
   });
 
   it('supports p95, aliases, uniq and per_min', async () => {
-    const r = GroupsResponse.parse((await get('groups', { query: 'group by service.name | p95(.duration) as slow | uniq(enduser.id) | per_min(count()) | where service.name = api and .kind = server', 'system[]': 'spans:all' })).body);
+    const r = GroupsResponse.parse(
+      (
+        await get('groups', {
+          query:
+            'group by service.name | p95(.duration) as slow | uniq(enduser.id) | per_min(count()) | where service.name = api and .kind = server',
+          'system[]': 'spans:all',
+        })
+      ).body,
+    );
     expect(r.columns.map((c) => c.name)).toEqual(['service.name', 'slow', 'uniq(enduser.id)', 'per_min(count())']);
     expect(r.groups).toHaveLength(1);
     near(r.groups[0].slow as number, 100e6, 0.1);
@@ -153,10 +192,17 @@ describe('groups', () => {
   });
 
   it('marks bad parts with diagnostics but still answers', async () => {
-    const { status, body } = await get('groups', { query: 'group by service.name | host.name | .count | where .duration >> 1' });
+    const { status, body } = await get('groups', {
+      query: 'group by service.name | host.name | .count | where .duration >> 1',
+    });
     expect(status).toBe(200);
     const r = GroupsResponse.parse(body);
-    expect(r.query.parts.map((p) => p.error)).toEqual(['', 'must be an agg or a group-by', '', 'unexpected ">", expected a value']);
+    expect(r.query.parts.map((p) => p.error)).toEqual([
+      '',
+      'must be an agg or a group-by',
+      '',
+      'unexpected ">", expected a value',
+    ]);
     expect(r.query.parts[3].errorRange).toEqual({ start: 62, end: 63 }); // the second '>'
     expect(r.groups).toHaveLength(4);
   });
@@ -177,7 +223,9 @@ describe('groups', () => {
   });
 
   it('keeps injection attempts as data', async () => {
-    const r = GroupsResponse.parse((await get('groups', { query: `group by service.name | .count | where service.name = "api' OR 1=1 --"` })).body);
+    const r = GroupsResponse.parse(
+      (await get('groups', { query: `group by service.name | .count | where service.name = "api' OR 1=1 --"` })).body,
+    );
     expect(r.groups).toEqual([]);
     expect(SystemsResponse.parse((await get('systems')).body).systems).toHaveLength(6);
   });
@@ -210,7 +258,10 @@ describe('percentiles, group-stats and timeseries', () => {
   });
 
   it('group-stats: per-column series and _time', async () => {
-    const { status, body } = await get('group-stats', { query: 'where service.name = "billing"', 'column[]': ['.count', 'p99(.duration)', '.error_rate'] });
+    const { status, body } = await get('group-stats', {
+      query: 'where service.name = "billing"',
+      'column[]': ['.count', 'p99(.duration)', '.error_rate'],
+    });
     expect(status).toBe(200);
     expect(body._time).toHaveLength(MIN);
     expect(body['.count'][30]).toBe(4);
@@ -223,23 +274,31 @@ describe('percentiles, group-stats and timeseries', () => {
   it('timeseries: the hourly rollup (no filters) and the spans (a filter matching all) agree', async () => {
     // 3 days: one-hour buckets, read from the hourly rollup
     for (const hours of [72]) {
-      const r = { time_gte: new Date(base - hours * 1800_000).toISOString(), time_lt: new Date(base + hours * 1800_000).toISOString() };
+      const r = {
+        time_gte: new Date(base - hours * 1800_000).toISOString(),
+        time_lt: new Date(base + hours * 1800_000).toISOString(),
+      };
       const q = 'group by .group_id | .count_per_min | .error_count | max(.duration) | p90(.duration)';
       const rollup = TimeseriesResponse.parse((await get('timeseries', { ...r, query: q })).body);
-      const raw = TimeseriesResponse.parse((await get('timeseries', { ...r, query: `${q} | where .duration >= 0` })).body);
+      const raw = TimeseriesResponse.parse(
+        (await get('timeseries', { ...r, query: `${q} | where .duration >= 0` })).body,
+      );
       expect(rollup.time).toEqual(raw.time);
       expect(rollup.groups.length).toBeGreaterThan(50);
       const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
       for (const g of rollup.groups) {
         const w = byId.get(g['.group_id'])!;
-        for (const k of ['.count_per_min', '.error_count', 'max(.duration)', 'display.name']) expect([k, g[k]]).toEqual([k, w[k]]);
+        for (const k of ['.count_per_min', '.error_count', 'max(.duration)', 'display.name'])
+          expect([k, g[k]]).toEqual([k, w[k]]);
         (g['p90(.duration)'] as number[]).forEach((v, i) => near(v, (w['p90(.duration)'] as number[])[i], 0.1));
       }
     }
   });
 
   it('timeseries: one series per group with zero-filled arrays', async () => {
-    const r = TimeseriesResponse.parse((await get('timeseries', { query: 'group by service.name | .count_per_min | top3(.name)' })).body);
+    const r = TimeseriesResponse.parse(
+      (await get('timeseries', { query: 'group by service.name | .count_per_min | top3(.name)' })).body,
+    );
     expect(r.columns.map((c) => c.name)).toEqual(['service.name', '.count_per_min']);
     expect(r.time).toHaveLength(MIN);
     const byService = Object.fromEntries(r.groups.map((g) => [g['service.name'], g['.count_per_min'] as number[]]));

@@ -13,7 +13,10 @@ export const DEFAULT_QUERY = 'group by .group_id | .count_per_min | .error_rate 
  */
 export function tracingTestServer() {
   const base = Math.floor((Date.now() - 20 * 60_000) / 60_000) * 60_000;
-  const range = { time_gte: new Date(base - 30 * 60_000).toISOString(), time_lt: new Date(base + 30 * 60_000).toISOString() };
+  const range = {
+    time_gte: new Date(base - 30 * 60_000).toISOString(),
+    time_lt: new Date(base + 30 * 60_000).toISOString(),
+  };
   const server = useLantern();
   let fx: Awaited<ReturnType<typeof sendTracingFixtures>>;
   beforeAll(async () => {
@@ -34,14 +37,20 @@ export function tracingTestServer() {
     range,
     baseUrl: () => server.lantern.baseUrl,
     /** OTLP endpoints and the DSN of project 1, to send more telemetry. */
-    otlp: () => ({ httpUrl: server.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`, dsn: server.dsn }),
+    otlp: () => ({
+      httpUrl: server.lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+      dsn: server.dsn,
+    }),
     cookie: () => server.cookie,
     fixtures: () => fx,
     /** GET /api/v1/tracing/{project}/{path} over `range` plus `params`. */
     async get(path: string, params: Record<string, string | string[]> = {}, project = 1) {
       const qs = new URLSearchParams();
       for (const [k, v] of Object.entries({ ...range, ...params })) for (const x of [v].flat()) qs.append(k, x);
-      const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/${project}/${path}?${qs}`, { headers: { cookie: server.cookie } });
+      const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/${project}/${path}?${qs}`, {
+        headers: { cookie: server.cookie },
+      });
       return { status: res.status, body: (await res.json()) as any };
     },
     async send(method: string, path: string, body?: unknown) {

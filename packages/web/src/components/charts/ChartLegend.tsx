@@ -33,7 +33,15 @@ export function ListLegend({ series, values, hidden, onToggle, onHover, maxLengt
         gap: vertical ? 0.25 : 1.5,
         py: 0.5,
         px: 1,
-        '& .legend-item': { display: 'flex', alignItems: 'center', gap: 0.75, cursor: 'pointer', userSelect: 'none', minWidth: 0, typography: 'caption' },
+        '& .legend-item': {
+          display: 'flex',
+          alignItems: 'center',
+          gap: 0.75,
+          cursor: 'pointer',
+          userSelect: 'none',
+          minWidth: 0,
+          typography: 'caption',
+        },
         '& .legend-dot': { flex: 'none', width: 10, height: 10, borderRadius: '50%' },
         '& .legend-name': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: 'text.primary' },
         '& .legend-value': { fontWeight: 500, fontVariantNumeric: 'tabular-nums' },
@@ -70,7 +78,15 @@ export function ListLegend({ series, values, hidden, onToggle, onHover, maxLengt
 }
 
 /** The table legend: metric plus the chosen values, 9 rows a page (pager from the caller). */
-export function TableLegend({ series, values, hidden, onToggle, onHover, maxLength, pager }: LegendProps & { pager: PagerState }) {
+export function TableLegend({
+  series,
+  values,
+  hidden,
+  onToggle,
+  onHover,
+  maxLength,
+  pager,
+}: LegendProps & { pager: PagerState }) {
   return (
     <Box data-testid="legend-table">
       <Table size="small" sx={{ '& td, & th': { py: '3px', fontSize: 12 } }}>
@@ -89,9 +105,30 @@ export function TableLegend({ series, values, hidden, onToggle, onHover, maxLeng
             const off = hidden.has(s.name);
             const v = legendValues(s.values);
             return (
-              <TableRow key={s.name} hover data-testid="legend-row" onMouseEnter={() => onHover(s.name)} onMouseLeave={() => onHover(undefined)}>
-                <TableCell sx={{ cursor: 'pointer', opacity: off ? 0.5 : 1 }} title={s.name} onClick={() => onToggle(s.name)} data-testid="legend-name">
-                  <Box component="span" sx={{ display: 'inline-block', width: 10, height: 10, borderRadius: '50%', bgcolor: off ? 'grey.400' : s.color, mr: 1 }} />
+              <TableRow
+                key={s.name}
+                hover
+                data-testid="legend-row"
+                onMouseEnter={() => onHover(s.name)}
+                onMouseLeave={() => onHover(undefined)}
+              >
+                <TableCell
+                  sx={{ cursor: 'pointer', opacity: off ? 0.5 : 1 }}
+                  title={s.name}
+                  onClick={() => onToggle(s.name)}
+                  data-testid="legend-name"
+                >
+                  <Box
+                    component="span"
+                    sx={{
+                      display: 'inline-block',
+                      width: 10,
+                      height: 10,
+                      borderRadius: '50%',
+                      bgcolor: off ? 'grey.400' : s.color,
+                      mr: 1,
+                    }}
+                  />
                   {truncateMiddle(s.name, maxLength)}
                 </TableCell>
                 {values.map((k) => (

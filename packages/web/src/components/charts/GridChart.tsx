@@ -24,7 +24,12 @@ export const DEFAULT_LEGEND: ChartLegendConfig = { type: 'list', placement: 'bot
 export const DEFAULT_STYLE: SeriesStyle = { color: '', opacity: 15, lineWidth: 2, symbol: 'none', symbolSize: 4 };
 
 /** Applies per-series styles (colour, fill opacity, line width, symbol) to a metricChartOption. */
-function styled(option: Record<string, unknown>, series: Series[], styles: Record<string, Partial<SeriesStyle>>, kind: ChartKind) {
+function styled(
+  option: Record<string, unknown>,
+  series: Series[],
+  styles: Record<string, Partial<SeriesStyle>>,
+  kind: ChartKind,
+) {
   const hasArea = kind === 'area' || kind === 'stacked-area';
   const isBar = kind === 'bar' || kind === 'stacked-bar';
   const list = option.series as Record<string, unknown>[];
@@ -93,14 +98,24 @@ export function GridChart({
   }, [legendEl, bottom]);
 
   const visible = legend.type === 'table' ? colored.slice(pager.start, pager.end) : colored;
-  const hidden = useMemo(() => new Set(isolated === undefined ? [] : colored.filter((s) => s.name !== isolated).map((s) => s.name)), [colored, isolated]);
+  const hidden = useMemo(
+    () => new Set(isolated === undefined ? [] : colored.filter((s) => s.name !== isolated).map((s) => s.name)),
+    [colored, isolated],
+  );
   const plotted = useMemo(() => visible.filter((s) => !hidden.has(s.name)), [visible, hidden]);
   const chartH = bottom ? Math.max(140, height - legendH) : height;
-  const option = useMemo(() => styled(metricChartOption(time, plotted, { kind }), plotted, styles, kind), [time, plotted, kind, styles]);
+  const option = useMemo(
+    () => styled(metricChartOption(time, plotted, { kind }), plotted, styles, kind),
+    [time, plotted, kind, styles],
+  );
 
   if (series.length === 0 || time.length === 0) {
     return (
-      <Box sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }} data-testid={testId} data-empty>
+      <Box
+        sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+        data-testid={testId}
+        data-empty
+      >
         <Typography variant="h5" sx={{ color: '#E0E0E0' }}>
           NO DATA
         </Typography>
@@ -108,16 +123,38 @@ export function GridChart({
     );
   }
   const toggle = (name: string) => setIsolated((cur) => (cur === name ? undefined : name));
-  const props = { series: colored, values: legend.values, hidden, onToggle: toggle, onHover: setHovered, maxLength: legendMaxLength };
+  const props = {
+    series: colored,
+    values: legend.values,
+    hidden,
+    onToggle: toggle,
+    onHover: setHovered,
+    maxLength: legendMaxLength,
+  };
   const legendBody =
-    legend.type === 'list' ? <ListLegend {...props} vertical={!bottom} /> : legend.type === 'table' ? <TableLegend {...props} pager={pager} /> : null;
+    legend.type === 'list' ? (
+      <ListLegend {...props} vertical={!bottom} />
+    ) : legend.type === 'table' ? (
+      <TableLegend {...props} pager={pager} />
+    ) : null;
   return (
-    <Box data-testid={testId} data-series={plotted.length} sx={{ display: 'flex', flexDirection: bottom ? 'column' : 'row', height, overflow: 'hidden' }}>
+    <Box
+      data-testid={testId}
+      data-series={plotted.length}
+      sx={{ display: 'flex', flexDirection: bottom ? 'column' : 'row', height, overflow: 'hidden' }}
+    >
       <Box sx={{ flex: 1, minWidth: 0, minHeight: 0 }}>
         <EChart option={option} height={chartH} highlight={hovered} />
       </Box>
       {legendBody && (
-        <Box ref={setLegendEl} sx={bottom ? { flexShrink: 0, maxHeight: Math.max(0, height - 140), overflowY: 'auto' } : { flexShrink: 0, width: '35%', maxWidth: 360, height, overflowY: 'auto' }}>
+        <Box
+          ref={setLegendEl}
+          sx={
+            bottom
+              ? { flexShrink: 0, maxHeight: Math.max(0, height - 140), overflowY: 'auto' }
+              : { flexShrink: 0, width: '35%', maxWidth: 360, height, overflowY: 'auto' }
+          }
+        >
           {legendBody}
         </Box>
       )}

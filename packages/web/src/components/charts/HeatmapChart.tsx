@@ -8,7 +8,17 @@ import { heatmapCellSize, heatmapHeight, heatmapOption, type HeatmapData } from 
  * value bin, darker for more occurrences; the cell size follows the container width (spec §4);
  * 'NO DATA' when no bucket has a count.
  */
-export function HeatmapChart({ data, unit, height, testId = 'heatmap' }: { data: HeatmapData | undefined; unit: string; height?: number; testId?: string }) {
+export function HeatmapChart({
+  data,
+  unit,
+  height,
+  testId = 'heatmap',
+}: {
+  data: HeatmapData | undefined;
+  unit: string;
+  height?: number;
+  testId?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   useEffect(() => {

@@ -75,7 +75,13 @@ export function MetricChart({
                 const values = legendValues(s.values);
                 const off = hidden.has(s.name);
                 return (
-                  <TableRow key={s.name} hover sx={{ '& td': { py: '3px' } }} onMouseEnter={() => setHovered(s.name)} onMouseLeave={() => setHovered(undefined)}>
+                  <TableRow
+                    key={s.name}
+                    hover
+                    sx={{ '& td': { py: '3px' } }}
+                    onMouseEnter={() => setHovered(s.name)}
+                    onMouseLeave={() => setHovered(undefined)}
+                  >
                     <TableCell
                       sx={{ cursor: 'pointer', opacity: off ? 0.5 : 1 }}
                       title={s.name}
@@ -88,7 +94,17 @@ export function MetricChart({
                       }
                       data-testid="legend-name"
                     >
-                      <Box component="span" sx={{ display: 'inline-block', width: 10, height: 10, borderRadius: '50%', bgcolor: off ? 'grey.400' : s.color, mr: 1 }} />
+                      <Box
+                        component="span"
+                        sx={{
+                          display: 'inline-block',
+                          width: 10,
+                          height: 10,
+                          borderRadius: '50%',
+                          bgcolor: off ? 'grey.400' : s.color,
+                          mr: 1,
+                        }}
+                      />
                       {truncateMiddle(s.name, legendMaxLength)}
                     </TableCell>
                     {(['avg', 'last', 'min', 'max'] as const).map((v) => (

@@ -12,9 +12,17 @@ describe('assignColors', () => {
 });
 
 describe('tooltip', () => {
-  const params = Array.from({ length: 25 }, (_, i) => ({ seriesName: `s${i}`, seriesIndex: i, value: ['2024-01-01T00:00:00Z', 1_500_000], axisValue: '2024-01-01T00:00:00Z' }));
+  const params = Array.from({ length: 25 }, (_, i) => ({
+    seriesName: `s${i}`,
+    seriesIndex: i,
+    value: ['2024-01-01T00:00:00Z', 1_500_000],
+    axisValue: '2024-01-01T00:00:00Z',
+  }));
   it(`lists at most ${TOOLTIP_MAX_SERIES} series, formatted in their unit`, () => {
-    const html = tooltipHtml(params, params.map(() => 'nanoseconds'));
+    const html = tooltipHtml(
+      params,
+      params.map(() => 'nanoseconds'),
+    );
     expect(html.match(/<tr>/g)).toHaveLength(20);
     expect(html).toContain('1.5ms');
     expect(html).not.toContain('s20');
@@ -52,7 +60,10 @@ describe('metricChartOption', () => {
 
 describe('pctileOption', () => {
   it('shows p50 and p90, hides p99 and max', () => {
-    const opt = pctileOption({ time: ['t'], p50: [1], p90: [2], p99: [3], max: [4] }) as { legend: { selected: Record<string, boolean> }; series: unknown[] };
+    const opt = pctileOption({ time: ['t'], p50: [1], p90: [2], p99: [3], max: [4] }) as {
+      legend: { selected: Record<string, boolean> };
+      series: unknown[];
+    };
     expect(opt.legend.selected).toEqual({ p50: true, p90: true, p99: false, max: false });
     expect(opt.series).toHaveLength(4);
   });

@@ -65,7 +65,11 @@ const BASE = { animation: false, textStyle: { fontFamily: 'Roboto, sans-serif' }
  * The plot fills its container (grid `bottom`, not a height), so a chart whose container changes
  * height (its legend measured after the first paint) is resized, not given a new option.
  */
-export function metricChartOption(time: string[], series: Series[], opts: { kind?: ChartKind } = {}): Record<string, unknown> {
+export function metricChartOption(
+  time: string[],
+  series: Series[],
+  opts: { kind?: ChartKind } = {},
+): Record<string, unknown> {
   const kind = opts.kind ?? 'line';
   const units = [...new Set(series.map((s) => s.unit))];
   const colors = assignColors(series.map((s) => s.color));
@@ -97,7 +101,9 @@ export function metricChartOption(time: string[], series: Series[], opts: { kind
       type: isBar ? 'bar' : 'line',
       yAxisIndex: units.indexOf(s.unit),
       // A null is a bucket with nothing to measure: a gap, not a line through it.
-      ...(isBar ? { data: time.map((t, j) => [t, s.values[j] ?? null]), showSymbol: false } : lineSeriesData(time, s.values)),
+      ...(isBar
+        ? { data: time.map((t, j) => [t, s.values[j] ?? null]), showSymbol: false }
+        : lineSeriesData(time, s.values)),
       connectNulls: false,
       emphasis: { focus: 'series' },
       color: colors[i],
@@ -109,12 +115,29 @@ export function metricChartOption(time: string[], series: Series[], opts: { kind
 }
 
 /** 100x30 sparkline: a thin line with a light area, no axes but a base line (reference §3.7). */
-export function sparklineOption(time: string[], values: (number | null)[], unit: string, color = '#42A5F5'): Record<string, unknown> {
+export function sparklineOption(
+  time: string[],
+  values: (number | null)[],
+  unit: string,
+  color = '#42A5F5',
+): Record<string, unknown> {
   return {
     ...BASE,
     grid: { top: 2, left: 2, right: 2, height: 27 },
-    tooltip: { trigger: 'axis', appendToBody: true, axisPointer: { type: 'none' }, formatter: (p: TooltipParam[]) => tooltipHtml(p, [unit]) },
-    xAxis: { type: 'time', show: true, axisLine: { lineStyle: { color: '#E0E0E0' } }, axisTick: { show: false }, axisLabel: { show: false }, splitLine: { show: false } },
+    tooltip: {
+      trigger: 'axis',
+      appendToBody: true,
+      axisPointer: { type: 'none' },
+      formatter: (p: TooltipParam[]) => tooltipHtml(p, [unit]),
+    },
+    xAxis: {
+      type: 'time',
+      show: true,
+      axisLine: { lineStyle: { color: '#E0E0E0' } },
+      axisTick: { show: false },
+      axisLabel: { show: false },
+      splitLine: { show: false },
+    },
     yAxis: { type: 'value', show: false },
     series: [
       {
@@ -149,17 +172,53 @@ export function pctileOption(d: PctileData): Record<string, unknown> {
   return {
     ...BASE,
     grid: { top: 30, left: 60, right: 30, height: 75 },
-    legend: { type: 'scroll', top: 0, left: 'center', width: '90%', selected: { p50: true, p90: true, p99: false, max: false } },
-    tooltip: { trigger: 'axis', appendToBody: true, axisPointer: { type: 'cross' }, formatter: (p: TooltipParam[]) => tooltipHtml(p, keys.map(() => 'nanoseconds')) },
-    xAxis: { type: 'time', axisTick: { show: false }, axisLabel: { show: false }, splitLine: { show: false }, axisPointer: { label: { show: false } } },
-    yAxis: { type: 'value', splitNumber: 2, splitLine: { show: false }, axisLabel: { formatter: (v: number) => formatUnit(v, 'nanoseconds') } },
+    legend: {
+      type: 'scroll',
+      top: 0,
+      left: 'center',
+      width: '90%',
+      selected: { p50: true, p90: true, p99: false, max: false },
+    },
+    tooltip: {
+      trigger: 'axis',
+      appendToBody: true,
+      axisPointer: { type: 'cross' },
+      formatter: (p: TooltipParam[]) =>
+        tooltipHtml(
+          p,
+          keys.map(() => 'nanoseconds'),
+        ),
+    },
+    xAxis: {
+      type: 'time',
+      axisTick: { show: false },
+      axisLabel: { show: false },
+      splitLine: { show: false },
+      axisPointer: { label: { show: false } },
+    },
+    yAxis: {
+      type: 'value',
+      splitNumber: 2,
+      splitLine: { show: false },
+      axisLabel: { formatter: (v: number) => formatUnit(v, 'nanoseconds') },
+    },
     series: keys.map((k) => ({
       name: k,
       type: 'line',
       color: PCTILE_COLORS[k],
       ...lineSeriesData(d.time, d[k]!),
       areaStyle: {
-        color: { type: 'linear', x: 0, y: 0, x2: 0, y2: 1, colorStops: [{ offset: 0, color: PCTILE_COLORS[k] }, { offset: 1, color: '#ffe' }] },
+        color: {
+          type: 'linear',
+          x: 0,
+          y: 0,
+          x2: 0,
+          y2: 1,
+          colorStops: [
+            { offset: 0, color: PCTILE_COLORS[k] },
+            { offset: 1, color: '#ffe' },
+          ],
+        },
         opacity: 0.3,
       },
     })),
@@ -171,12 +230,35 @@ export function rateOption(d: PctileData): Record<string, unknown> {
   return {
     ...BASE,
     grid: { top: 15, left: 60, right: 30, height: 70 },
-    tooltip: { trigger: 'axis', appendToBody: true, axisPointer: { type: 'cross' }, formatter: (p: TooltipParam[]) => tooltipHtml(p, ['', '']) },
+    tooltip: {
+      trigger: 'axis',
+      appendToBody: true,
+      axisPointer: { type: 'cross' },
+      formatter: (p: TooltipParam[]) => tooltipHtml(p, ['', '']),
+    },
     xAxis: { type: 'time', splitLine: { show: false } },
-    yAxis: { type: 'value', splitNumber: 2, splitLine: { show: false }, axisLabel: { formatter: (v: number) => formatUnit(v, '') } },
+    yAxis: {
+      type: 'value',
+      splitNumber: 2,
+      splitLine: { show: false },
+      axisLabel: { formatter: (v: number) => formatUnit(v, '') },
+    },
     series: [
-      { name: 'count per min', type: 'line', symbol: 'none', color: '#42A5F5', areaStyle: { opacity: 0.15 }, data: d.time.map((t, i) => [t, d.rate?.[i] ?? 0]) },
-      { name: 'errors per min', type: 'line', symbol: 'none', color: '#F44336', data: d.time.map((t, i) => [t, d.errorRate?.[i] ?? 0]) },
+      {
+        name: 'count per min',
+        type: 'line',
+        symbol: 'none',
+        color: '#42A5F5',
+        areaStyle: { opacity: 0.15 },
+        data: d.time.map((t, i) => [t, d.rate?.[i] ?? 0]),
+      },
+      {
+        name: 'errors per min',
+        type: 'line',
+        symbol: 'none',
+        color: '#F44336',
+        data: d.time.map((t, i) => [t, d.errorRate?.[i] ?? 0]),
+      },
     ],
   };
 }
@@ -189,6 +271,8 @@ export function eventRateOption(d: PctileData): Record<string, unknown> {
     tooltip: { trigger: 'axis', appendToBody: true, formatter: (p: TooltipParam[]) => tooltipHtml(p, ['']) },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', axisLabel: { formatter: (v: number) => formatUnit(v, '') } },
-    series: [{ name: 'events per min', type: 'bar', color: '#1E88E5', data: d.time.map((t, i) => [t, d.rate?.[i] ?? 0]) }],
+    series: [
+      { name: 'events per min', type: 'bar', color: '#1E88E5', data: d.time.map((t, i) => [t, d.rate?.[i] ?? 0]) },
+    ],
   };
 }

@@ -1,9 +1,27 @@
 import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
-import { DatasetComponent, GridComponent, LegendComponent, MarkAreaComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import {
+  DatasetComponent,
+  GridComponent,
+  LegendComponent,
+  MarkAreaComponent,
+  TooltipComponent,
+  VisualMapComponent,
+} from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 
 /** Only the chart kinds we draw are bundled; this module is its own chunk, loaded by the first chart. */
-echarts.use([LineChart, BarChart, HeatmapChart, VisualMapComponent, GridComponent, TooltipComponent, LegendComponent, DatasetComponent, MarkAreaComponent, CanvasRenderer]);
+echarts.use([
+  LineChart,
+  BarChart,
+  HeatmapChart,
+  VisualMapComponent,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  DatasetComponent,
+  MarkAreaComponent,
+  CanvasRenderer,
+]);
 
 export { echarts };

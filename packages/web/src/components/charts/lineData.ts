@@ -6,17 +6,26 @@
  */
 export type LinePoint = [string, number | null] | { value: [string, number]; symbol: 'circle'; symbolSize: number };
 
-export function lineData(time: readonly string[], values: readonly (number | null | undefined)[], dotSize = 4): LinePoint[] {
+export function lineData(
+  time: readonly string[],
+  values: readonly (number | null | undefined)[],
+  dotSize = 4,
+): LinePoint[] {
   const at = (i: number) => (typeof values[i] === 'number' ? (values[i] as number) : null);
   return time.map((t, i) => {
     const v = at(i);
-    if (v !== null && at(i - 1) === null && at(i + 1) === null) return { value: [t, v], symbol: 'circle', symbolSize: dotSize };
+    if (v !== null && at(i - 1) === null && at(i + 1) === null)
+      return { value: [t, v], symbol: 'circle', symbolSize: dotSize };
     return [t, v];
   });
 }
 
 /** Line data and whether it has dots (`showSymbol`), for a series' option. */
-export function lineSeriesData(time: readonly string[], values: readonly (number | null | undefined)[], dotSize?: number) {
+export function lineSeriesData(
+  time: readonly string[],
+  values: readonly (number | null | undefined)[],
+  dotSize?: number,
+) {
   const data = lineData(time, values, dotSize);
   return { data, showSymbol: data.some((p) => !Array.isArray(p)), symbol: 'none' as const };
 }

@@ -1,5 +1,15 @@
 /** The nine-colour palette every chart uses (reference frontend §3.2). */
-export const PALETTE = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc'] as const;
+export const PALETTE = [
+  '#5470c6',
+  '#91cc75',
+  '#fac858',
+  '#ee6666',
+  '#73c0de',
+  '#3ba272',
+  '#fc8452',
+  '#9a60b4',
+  '#ea7ccc',
+] as const;
 
 /**
  * Colours for a list of series: explicit colours are kept unless one repeats an earlier one; the

@@ -15,7 +15,21 @@ import {
 import type { DateRangeState } from './useDateRange';
 
 /** A dd-MM-yyyy day field and an H:mm time field; invalid text shows the hint as the message (spec platform §5). */
-function DateTimeInputs({ label, day, time, onDay, onTime, testId }: { label: string; day: string; time: string; onDay: (v: string) => void; onTime: (v: string) => void; testId: string }) {
+function DateTimeInputs({
+  label,
+  day,
+  time,
+  onDay,
+  onTime,
+  testId,
+}: {
+  label: string;
+  day: string;
+  time: string;
+  onDay: (v: string) => void;
+  onTime: (v: string) => void;
+  testId: string;
+}) {
   const dayOk = parseDayInput(day) !== undefined;
   const timeOk = parseTimeInput(time) !== undefined;
   return (
@@ -46,7 +60,15 @@ function DateTimeInputs({ label, day, time, onDay, onTime, testId }: { label: st
 }
 
 /** The calendar menu: "Last [N] [minutes|hours|days] Apply", or, a custom From/To range. */
-export function CustomRangeMenu({ anchor, onClose, state }: { anchor: HTMLElement | null; onClose: () => void; state: DateRangeState }) {
+export function CustomRangeMenu({
+  anchor,
+  onClose,
+  state,
+}: {
+  anchor: HTMLElement | null;
+  onClose: () => void;
+  state: DateRangeState;
+}) {
   const { range } = state;
   const [amount, setAmount] = useState('1');
   const [unit, setUnit] = useState<DurationUnit>('hours');
@@ -79,12 +101,31 @@ export function CustomRangeMenu({ anchor, onClose, state }: { anchor: HTMLElemen
   };
 
   return (
-    <Popover open={anchor !== null} anchorEl={anchor} onClose={onClose} anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}>
+    <Popover
+      open={anchor !== null}
+      anchorEl={anchor}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+    >
       <Box sx={{ p: 2, width: 380 }} data-testid="date-range-menu">
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <Typography variant="body2">Last</Typography>
-          <TextField size="small" type="number" value={amount} onChange={(e) => setAmount(e.target.value)} sx={{ width: 78 }} slotProps={{ htmlInput: { min: 1, 'data-testid': 'custom-amount' } }} />
-          <TextField select size="small" value={unit} onChange={(e) => setUnit(e.target.value as DurationUnit)} sx={{ width: 118 }} slotProps={{ htmlInput: { 'data-testid': 'custom-unit' } }}>
+          <TextField
+            size="small"
+            type="number"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            sx={{ width: 78 }}
+            slotProps={{ htmlInput: { min: 1, 'data-testid': 'custom-amount' } }}
+          />
+          <TextField
+            select
+            size="small"
+            value={unit}
+            onChange={(e) => setUnit(e.target.value as DurationUnit)}
+            sx={{ width: 118 }}
+            slotProps={{ htmlInput: { 'data-testid': 'custom-unit' } }}
+          >
             <MenuItem value="minutes">minutes</MenuItem>
             <MenuItem value="hours">hours</MenuItem>
             <MenuItem value="days">days</MenuItem>
@@ -118,7 +159,14 @@ export function CustomRangeMenu({ anchor, onClose, state }: { anchor: HTMLElemen
             }}
             testId="custom-from"
           />
-          <DateTimeInputs label="To date" day={toDay} time={toTime} onDay={setToDay} onTime={setToTime} testId="custom-to" />
+          <DateTimeInputs
+            label="To date"
+            day={toDay}
+            time={toTime}
+            onDay={setToDay}
+            onTime={setToTime}
+            testId="custom-to"
+          />
           <Box>
             <Button
               variant="contained"

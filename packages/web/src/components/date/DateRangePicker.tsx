@@ -15,7 +15,13 @@ export function PeriodPickerMenu({ state, maxDays }: { state: DateRangeState; ma
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <Button size="small" color="inherit" endIcon={<ArrowDropDownIcon />} onClick={(e) => setAnchor(e.currentTarget)} data-testid="period-picker">
+      <Button
+        size="small"
+        color="inherit"
+        endIcon={<ArrowDropDownIcon />}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        data-testid="period-picker"
+      >
         {periodText(state.range.duration)}
       </Button>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
@@ -46,21 +52,49 @@ export function DateRangePicker({ state }: { state: DateRangeState }) {
   const [calendar, setCalendar] = useState<HTMLElement | null>(null);
   const { range } = state;
   return (
-    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexWrap: 'nowrap' }} data-testid="date-range-picker" data-now={range.isNow || undefined}>
+    <Stack
+      direction="row"
+      spacing={0.5}
+      sx={{ alignItems: 'center', flexWrap: 'nowrap' }}
+      data-testid="date-range-picker"
+      data-now={range.isNow || undefined}
+    >
       <Tooltip title="Previous period">
         <span>
-          <IconButton size="small" disabled={!state.hasPrev} onClick={state.prev} aria-label="Previous period" data-testid="date-prev">
+          <IconButton
+            size="small"
+            disabled={!state.hasPrev}
+            onClick={state.prev}
+            aria-label="Previous period"
+            data-testid="date-prev"
+          >
             <ChevronLeftIcon />
           </IconButton>
         </span>
       </Tooltip>
       {range.isNow ? (
-        <IconButton size="small" onClick={(e) => setCalendar(e.currentTarget)} aria-label="Choose dates" data-testid="date-calendar">
+        <IconButton
+          size="small"
+          onClick={(e) => setCalendar(e.currentTarget)}
+          aria-label="Choose dates"
+          data-testid="date-calendar"
+        >
           <CalendarMonthIcon fontSize="small" />
         </IconButton>
       ) : (
-        <Button size="small" color="inherit" startIcon={<CalendarMonthIcon />} onClick={(e) => setCalendar(e.currentTarget)} data-testid="date-calendar">
-          <Typography component="span" variant="body2" title={formatDateTimeFull(new Date(gteOf(range)))} data-testid="date-from-text">
+        <Button
+          size="small"
+          color="inherit"
+          startIcon={<CalendarMonthIcon />}
+          onClick={(e) => setCalendar(e.currentTarget)}
+          data-testid="date-calendar"
+        >
+          <Typography
+            component="span"
+            variant="body2"
+            title={formatDateTimeFull(new Date(gteOf(range)))}
+            data-testid="date-from-text"
+          >
             {formatDateTimeShort(new Date(gteOf(range)))}
           </Typography>
           <Box component="span" sx={{ mx: 0.5 }}>
@@ -75,12 +109,24 @@ export function DateRangePicker({ state }: { state: DateRangeState }) {
       <PeriodPickerMenu state={state} />
       <Tooltip title="Next period">
         <span>
-          <IconButton size="small" disabled={!state.hasNext} onClick={state.next} aria-label="Next period" data-testid="date-next">
+          <IconButton
+            size="small"
+            disabled={!state.hasNext}
+            onClick={state.next}
+            aria-label="Next period"
+            data-testid="date-next"
+          >
             <ChevronRightIcon />
           </IconButton>
         </span>
       </Tooltip>
-      <Button size="small" variant="outlined" startIcon={<RefreshIcon />} onClick={state.reload} data-testid="date-reload">
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<RefreshIcon />}
+        onClick={state.reload}
+        data-testid="date-reload"
+      >
         Reload
       </Button>
       {!range.isNow && (
@@ -93,14 +139,28 @@ export function DateRangePicker({ state }: { state: DateRangeState }) {
 }
 
 /** Trace, span and alert pages: the anchor time, a period around it, and Reload. */
-export function FixedDateRangePicker({ state, anchor, maxDays = 10 }: { state: DateRangeState; anchor: number; maxDays?: number }) {
+export function FixedDateRangePicker({
+  state,
+  anchor,
+  maxDays = 10,
+}: {
+  state: DateRangeState;
+  anchor: number;
+  maxDays?: number;
+}) {
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="fixed-date-range">
       <Typography variant="subtitle2" title={formatDateTimeFull(new Date(anchor))}>
         {formatDateTimeShort(new Date(anchor))}
       </Typography>
       <PeriodPickerMenu state={state} maxDays={maxDays} />
-      <Button size="small" variant="outlined" startIcon={<RefreshIcon />} onClick={state.reload} data-testid="date-reload">
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<RefreshIcon />}
+        onClick={state.reload}
+        data-testid="date-reload"
+      >
         Reload
       </Button>
     </Stack>

@@ -54,7 +54,8 @@ const subscribe = (l: () => void) => {
   return () => app.listeners.delete(l);
 };
 
-const sameRange = (a: DateRange, b: DateRange) => a.isNow === b.isNow && a.duration === b.duration && (a.isNow || a.lt === b.lt);
+const sameRange = (a: DateRange, b: DateRange) =>
+  a.isNow === b.isNow && a.duration === b.duration && (a.isNow || a.lt === b.lt);
 
 function useControls(range: DateRange, set: (r: DateRange) => void, maxDays?: number): DateRangeState {
   const queryClient = useQueryClient();
@@ -87,7 +88,8 @@ function useControls(range: DateRange, set: (r: DateRange) => void, maxDays?: nu
 }
 
 /** The app-wide range as it stands, for one-off requests off a page (the top-bar search). */
-export const currentAppRange = (): DateRange => (app.range.isNow ? nowRange(app.range.duration, Date.now()) : app.range);
+export const currentAppRange = (): DateRange =>
+  app.range.isNow ? nowRange(app.range.duration, Date.now()) : app.range;
 
 /** The app-wide range, synced to the address bar. */
 export function useDateRange(opts: { maxDays?: number } = {}): DateRangeState {
@@ -135,15 +137,23 @@ export function useDateRange(opts: { maxDays?: number } = {}): DateRangeState {
 }
 
 /** A page's own range: `duration` around `anchor` (ms), re-centred when the anchor changes. */
-export function useLocalDateRange(anchor: number | undefined, opts: { maxDays?: number; duration?: number } = {}): DateRangeState {
+export function useLocalDateRange(
+  anchor: number | undefined,
+  opts: { maxDays?: number; duration?: number } = {},
+): DateRangeState {
   const duration = opts.duration ?? DEFAULT_DURATION;
-  const [range, setRange] = useState<DateRange>(() => (anchor === undefined ? nowRange(duration, Date.now()) : around(anchor, duration, Date.now())));
+  const [range, setRange] = useState<DateRange>(() =>
+    anchor === undefined ? nowRange(duration, Date.now()) : around(anchor, duration, Date.now()),
+  );
   useEffect(() => {
     if (anchor !== undefined) setRange((r) => around(anchor, r.duration, Date.now()));
   }, [anchor]);
   const state = useControls(range, setRange, opts.maxDays);
   return useMemo(
-    () => (anchor === undefined ? state : { ...state, changeDuration: (ms: number) => setRange(around(anchor, ms, Date.now())) }),
+    () =>
+      anchor === undefined
+        ? state
+        : { ...state, changeDuration: (ms: number) => setRange(around(anchor, ms, Date.now())) },
     [state, anchor],
   );
 }

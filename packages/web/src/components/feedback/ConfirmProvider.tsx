@@ -33,7 +33,12 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
   return (
     <ConfirmContext.Provider value={confirm}>
       {children}
-      <Dialog open={request !== null} onClose={() => answer(false)} maxWidth={false} slotProps={{ paper: { sx: { width: 400 } } }}>
+      <Dialog
+        open={request !== null}
+        onClose={() => answer(false)}
+        maxWidth={false}
+        slotProps={{ paper: { sx: { width: 400 } } }}
+      >
         <AppBar position="static" elevation={0}>
           <Toolbar variant="dense">
             <Typography variant="subtitle1" component="h2" data-testid="confirm-title">

@@ -43,9 +43,22 @@ export function AppSearch({ projectId }: { projectId: number | undefined }) {
       onKeyDown={(e) => void onKeyDown(e)}
       placeholder="Search or jump to trace id..."
       size="small"
-      sx={{ width: { xs: 180, md: 280 }, '@media (min-width: 1280px)': { width: 400 }, minWidth: 120, flexShrink: 1, '& .MuiOutlinedInput-root': { bgcolor: '#F5F5F5' }, '& fieldset': { border: 'none' } }}
+      sx={{
+        width: { xs: 180, md: 280 },
+        '@media (min-width: 1280px)': { width: 400 },
+        minWidth: 120,
+        flexShrink: 1,
+        '& .MuiOutlinedInput-root': { bgcolor: '#F5F5F5' },
+        '& fieldset': { border: 'none' },
+      }}
       slotProps={{
-        input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
         htmlInput: { 'data-testid': 'app-search', 'aria-label': 'Search or jump to trace id', 'aria-busy': busy },
       }}
     />

@@ -13,8 +13,17 @@ const LINKS = [
 /** Spec §1: enterprise offer, documentation, OpenTelemetry, instrumentations, chat and source. */
 export function Footer() {
   return (
-    <Box component="footer" sx={{ bgcolor: '#FAFAFA', borderTop: '1px solid #0000001f', py: 1.5, px: 2 }} data-testid="footer">
-      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', justifyContent: 'center', alignItems: 'center' }}>
+    <Box
+      component="footer"
+      sx={{ bgcolor: '#FAFAFA', borderTop: '1px solid #0000001f', py: 1.5, px: 2 }}
+      data-testid="footer"
+    >
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{ flexWrap: 'wrap', justifyContent: 'center', alignItems: 'center' }}
+      >
         <Button
           href={externalLinks.enterprise}
           target="_blank"

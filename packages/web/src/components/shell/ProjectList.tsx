@@ -3,7 +3,15 @@ import type { ProjectSummary } from '@lantern/shared';
 import { useState, type KeyboardEvent } from 'react';
 
 /** The searchable list inside the project picker; Enter picks the first match. */
-export function ProjectList({ projects, currentId, onChoose }: { projects: ProjectSummary[]; currentId: number | undefined; onChoose: (p: ProjectSummary) => void }) {
+export function ProjectList({
+  projects,
+  currentId,
+  onChoose,
+}: {
+  projects: ProjectSummary[];
+  currentId: number | undefined;
+  onChoose: (p: ProjectSummary) => void;
+}) {
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
   const matches = projects.filter((p) => p.name.toLowerCase().includes(needle) || String(p.id) === needle);
@@ -29,7 +37,12 @@ export function ProjectList({ projects, currentId, onChoose }: { projects: Proje
       />
       <List dense sx={{ maxHeight: 320, overflowY: 'auto' }}>
         {matches.map((p) => (
-          <ListItemButton key={p.id} selected={p.id === currentId} onClick={() => onChoose(p)} data-testid="project-option">
+          <ListItemButton
+            key={p.id}
+            selected={p.id === currentId}
+            onClick={() => onChoose(p)}
+            data-testid="project-option"
+          >
             <ListItemText primary={p.name} secondary={`#${p.id}`} />
           </ListItemButton>
         ))}

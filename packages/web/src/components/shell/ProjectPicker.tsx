@@ -31,16 +31,32 @@ export function ProjectPicker({ projects, projectId }: { projects: ProjectSummar
         sx={{ textTransform: 'none', fontSize: '1rem', maxWidth: 240 }}
         data-testid="project-picker"
       >
-        <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} data-testid="project-name">
+        <Box
+          component="span"
+          sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          data-testid="project-name"
+        >
           {current?.name ?? 'Select a project'}
         </Box>
       </Button>
-      <Popover open={anchor !== null} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}>
+      <Popover
+        open={anchor !== null}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+      >
         <ProjectList projects={projects} currentId={projectId} onChoose={choose} />
       </Popover>
       {projectId !== undefined && (
         <Tooltip title="Project settings">
-          <IconButton component={RouterLink} to={paths.projectSettings(projectId)} size="small" color="inherit" aria-label="Project settings" data-testid="project-settings-link">
+          <IconButton
+            component={RouterLink}
+            to={paths.projectSettings(projectId)}
+            size="small"
+            color="inherit"
+            aria-label="Project settings"
+            data-testid="project-settings-link"
+          >
             <SettingsIcon fontSize="small" />
           </IconButton>
         </Tooltip>

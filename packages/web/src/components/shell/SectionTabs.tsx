@@ -6,7 +6,12 @@ import { paths } from '../../lib/routes/paths';
 
 const SECTIONS = [
   { key: 'overview', label: 'Overview', to: paths.overview, prefixes: ['overview'] },
-  { key: 'spans', label: 'Traces & Logs', to: (id: number) => paths.spanGroups(id), prefixes: ['spans', 'traces', 'events'] },
+  {
+    key: 'spans',
+    label: 'Traces & Logs',
+    to: (id: number) => paths.spanGroups(id),
+    prefixes: ['spans', 'traces', 'events'],
+  },
   { key: 'metrics', label: 'Metrics', to: paths.metrics, prefixes: ['metrics'] },
   { key: 'alerting', label: 'Alerts', to: paths.alerting, prefixes: ['alerting', 'alerts'] },
 ];
@@ -35,12 +40,26 @@ export function SectionTabs({ projectId }: { projectId: number }) {
     const label = SECTIONS.find((s) => s.key === current)?.label ?? 'Sections';
     return (
       <>
-        <Button color="inherit" endIcon={<ArrowDropDownIcon />} onClick={(e) => setAnchor(e.currentTarget)} sx={{ textTransform: 'none', fontSize: 15, whiteSpace: 'nowrap', flexShrink: 0 }} aria-haspopup="menu" data-testid="nav-menu">
+        <Button
+          color="inherit"
+          endIcon={<ArrowDropDownIcon />}
+          onClick={(e) => setAnchor(e.currentTarget)}
+          sx={{ textTransform: 'none', fontSize: 15, whiteSpace: 'nowrap', flexShrink: 0 }}
+          aria-haspopup="menu"
+          data-testid="nav-menu"
+        >
           {label}
         </Button>
         <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
           {SECTIONS.map((s) => (
-            <MenuItem key={s.key} selected={s.key === current} component={RouterLink} to={s.to(projectId)} onClick={() => setAnchor(null)} data-testid={`nav-menu-${s.key}`}>
+            <MenuItem
+              key={s.key}
+              selected={s.key === current}
+              component={RouterLink}
+              to={s.to(projectId)}
+              onClick={() => setAnchor(null)}
+              data-testid={`nav-menu-${s.key}`}
+            >
               {s.label}
             </MenuItem>
           ))}
@@ -49,9 +68,20 @@ export function SectionTabs({ projectId }: { projectId: number }) {
     );
   }
   return (
-    <Tabs value={current} textColor="inherit" sx={{ minHeight: 56, '& .MuiTab-root': { minHeight: 56, textTransform: 'none', fontSize: 15 } }}>
+    <Tabs
+      value={current}
+      textColor="inherit"
+      sx={{ minHeight: 56, '& .MuiTab-root': { minHeight: 56, textTransform: 'none', fontSize: 15 } }}
+    >
       {SECTIONS.map((s) => (
-        <Tab key={s.key} value={s.key} label={s.label} component={RouterLink} to={s.to(projectId)} data-testid={`nav-${s.key}`} />
+        <Tab
+          key={s.key}
+          value={s.key}
+          label={s.label}
+          component={RouterLink}
+          to={s.to(projectId)}
+          data-testid={`nav-${s.key}`}
+        />
       ))}
     </Tabs>
   );

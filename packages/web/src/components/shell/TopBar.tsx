@@ -12,7 +12,14 @@ import { useRouteProjectId } from './useRouteProjectId';
 
 function Logo() {
   return (
-    <Link component={RouterLink} to={paths.home()} underline="none" color="inherit" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mr: 1 }} data-testid="logo">
+    <Link
+      component={RouterLink}
+      to={paths.home()}
+      underline="none"
+      color="inherit"
+      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mr: 1 }}
+      data-testid="logo"
+    >
       <WbIncandescentOutlinedIcon sx={{ color: '#F9A825', transform: 'rotate(180deg)' }} />
       <Box component="span" sx={{ fontWeight: 700, fontSize: 18, letterSpacing: 0.3 }}>
         Lantern
@@ -29,10 +36,21 @@ export function TopBar() {
   const routeProjectId = useRouteProjectId();
   // Pages without a project in the path (trace lookup, Home) still get the first project's sections.
   const projectId = routeProjectId ?? current?.projects[0]?.id;
-  const helpTo = projectId === undefined ? undefined : pathname.startsWith('/metrics/') ? paths.metricsHelp(projectId) : paths.tracingHelp(projectId);
+  const helpTo =
+    projectId === undefined
+      ? undefined
+      : pathname.startsWith('/metrics/')
+        ? paths.metricsHelp(projectId)
+        : paths.tracingHelp(projectId);
 
   return (
-    <AppBar position="static" color="inherit" elevation={0} sx={{ borderBottom: '1px solid #0000001f' }} data-testid="top-bar">
+    <AppBar
+      position="static"
+      color="inherit"
+      elevation={0}
+      sx={{ borderBottom: '1px solid #0000001f' }}
+      data-testid="top-bar"
+    >
       <Toolbar sx={{ gap: 1 }}>
         <Logo />
         {current ? (

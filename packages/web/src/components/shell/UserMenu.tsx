@@ -19,12 +19,29 @@ export function UserMenu({ user, onSignOut, signingOut }: { user: User; onSignOu
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <Button color="inherit" onClick={(e) => setAnchor(e.currentTarget)} endIcon={<ArrowDropDownIcon />} sx={{ minWidth: 0 }} data-testid="user-menu">
-        <Avatar src={user.avatar || undefined} alt={user.name || 'Anonymous'} sx={{ width: 26, height: 26, fontSize: 12 }} data-testid="user-avatar">
+      <Button
+        color="inherit"
+        onClick={(e) => setAnchor(e.currentTarget)}
+        endIcon={<ArrowDropDownIcon />}
+        sx={{ minWidth: 0 }}
+        data-testid="user-menu"
+      >
+        <Avatar
+          src={user.avatar || undefined}
+          alt={user.name || 'Anonymous'}
+          sx={{ width: 26, height: 26, fontSize: 12 }}
+          data-testid="user-avatar"
+        >
           {initials(user)}
         </Avatar>
       </Button>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <Box sx={{ px: 2, py: 1, minWidth: 200 }}>
           <Typography sx={{ fontWeight: 700 }} data-testid="user-name">
             {user.name || 'Anonymous'}

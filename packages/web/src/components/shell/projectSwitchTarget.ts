@@ -5,7 +5,11 @@ import { paths } from '../../lib/routes/paths';
  * route's only parameter is projectId, otherwise that project's Overview. Filters in the query
  * string are dropped: they name attributes and groups of the old project.
  */
-export function projectSwitchTarget(pathname: string, params: Record<string, string | undefined>, projectId: number): string {
+export function projectSwitchTarget(
+  pathname: string,
+  params: Record<string, string | undefined>,
+  projectId: number,
+): string {
   const names = Object.keys(params).filter((name) => name !== '*' && params[name] !== undefined);
   const current = params.projectId;
   if (names.length !== 1 || names[0] !== 'projectId' || current === undefined) return paths.overview(projectId);

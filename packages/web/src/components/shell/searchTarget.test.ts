@@ -8,11 +8,17 @@ const landing = (target: string) => {
 
 describe('searchAction', () => {
   it('opens the trace lookup for a 32-hex id, lower-cased', () => {
-    expect(searchAction('  4BF92F3577B34DA6A3CE929D0E0E4736 ', 1)).toEqual({ kind: 'go', to: '/traces/4bf92f3577b34da6a3ce929d0e0e4736' });
+    expect(searchAction('  4BF92F3577B34DA6A3CE929D0E0E4736 ', 1)).toEqual({
+      kind: 'go',
+      to: '/traces/4bf92f3577b34da6a3ce929d0e0e4736',
+    });
   });
 
   it('opens the trace lookup for a dashed UUID, without dashes', () => {
-    expect(searchAction('4bf92f35-77b3-4da6-a3ce-929d0e0e4736', undefined)).toEqual({ kind: 'go', to: '/traces/4bf92f3577b34da6a3ce929d0e0e4736' });
+    expect(searchAction('4bf92f35-77b3-4da6-a3ce-929d0e0e4736', undefined)).toEqual({
+      kind: 'go',
+      to: '/traces/4bf92f3577b34da6a3ce929d0e0e4736',
+    });
   });
 
   it('searches the project for other text, trimmed', () => {
@@ -38,13 +44,25 @@ describe('searchPath', () => {
   });
 
   it('lands on the log groups when only logs match', () => {
-    const l = landing(searchPath(7, 'reconciled', [{ system: 'log:info', count: 6 }, { system: 'log:error', count: 1 }]));
+    const l = landing(
+      searchPath(7, 'reconciled', [
+        { system: 'log:info', count: 6 },
+        { system: 'log:error', count: 1 },
+      ]),
+    );
     expect(l.system).toBe('log:all');
     expect(l.query).toMatch(/^group by \.group_id \| .* \| where \{.*log\.message.*\} contains "reconciled"$/);
   });
 
   it('lands on all when spans match too, on events for events alone, and on all when it could not ask', () => {
-    expect(landing(searchPath(7, 'x', [{ system: 'log:info', count: 2 }, { system: 'db:postgresql', count: 1 }])).system).toBe('all');
+    expect(
+      landing(
+        searchPath(7, 'x', [
+          { system: 'log:info', count: 2 },
+          { system: 'db:postgresql', count: 1 },
+        ]),
+      ).system,
+    ).toBe('all');
     expect(landing(searchPath(7, 'x', [{ system: 'other-events', count: 2 }])).system).toBe('events:all');
     expect(landing(searchPath(7, 'x', [])).system).toBe('all');
     expect(landing(searchPath(7, 'x', null)).system).toBe('all');

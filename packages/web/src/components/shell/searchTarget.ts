@@ -22,7 +22,11 @@ export function searchAction(input: string, projectId: number | undefined): Sear
  * The group list a text search lands on, from the systems the search matched (null when that
  * could not be asked): the log groups when only logs match, else all systems.
  */
-export function searchPath(projectId: number, text: string, matched: readonly { system: string; count: number }[] | null): string {
+export function searchPath(
+  projectId: number,
+  text: string,
+  matched: readonly { system: string; count: number }[] | null,
+): string {
   const system = matched ? textSearchSystem(matched) : 'all';
   return paths.spanGroups(projectId, { system, query: spanSearchQuery(text, system) });
 }

@@ -25,9 +25,20 @@ export function AlertingLayout() {
   return (
     <Stack spacing={2} data-testid="alerting-layout">
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        <Tabs value={alertingTabOf(pathname)} aria-label="Alerting" sx={{ '& .MuiTab-root': { textTransform: 'none', fontSize: 15 } }}>
+        <Tabs
+          value={alertingTabOf(pathname)}
+          aria-label="Alerting"
+          sx={{ '& .MuiTab-root': { textTransform: 'none', fontSize: 15 } }}
+        >
           {TABS.map((t) => (
-            <Tab key={t.key} value={t.key} label={t.label} component={RouterLink} to={t.to(projectId)} data-testid={`alerting-tab-${t.key}`} />
+            <Tab
+              key={t.key}
+              value={t.key}
+              label={t.label}
+              component={RouterLink}
+              to={t.to(projectId)}
+              data-testid={`alerting-tab-${t.key}`}
+            />
           ))}
         </Tabs>
       </Box>

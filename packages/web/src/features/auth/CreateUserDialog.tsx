@@ -19,17 +19,24 @@ export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: ()
       <DialogTitle>Create a new user</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>
-          Users who sign in with a password are listed in Lantern's configuration file (<code>lantern.yml</code>, or the file given with <code>--config</code> or{' '}
-          <code>LANTERN_CONFIG</code>). Add an entry under <code>users</code>, keeping the users already there, then restart Lantern. The password is hashed when the
-          file is loaded.
+          Users who sign in with a password are listed in Lantern's configuration file (<code>lantern.yml</code>, or the
+          file given with <code>--config</code> or <code>LANTERN_CONFIG</code>). Add an entry under <code>users</code>,
+          keeping the users already there, then restart Lantern. The password is hashed when the file is loaded.
         </DialogContentText>
         <CodeBlock code={NEW_USER_SNIPPET} testId="create-user-snippet" />
         <DialogContentText sx={{ mt: 2 }}>
-          With single sign-on set up (<code>auth.oidc</code>), people can also sign in with their company account; a Lantern user is created at their first sign-in.
+          With single sign-on set up (<code>auth.oidc</code>), people can also sign in with their company account; a
+          Lantern user is created at their first sign-in.
         </DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Link href={externalLinks.configuration} target="_blank" rel="noopener" sx={{ mr: 'auto', ml: 2 }} data-testid="create-user-docs">
+        <Link
+          href={externalLinks.configuration}
+          target="_blank"
+          rel="noopener"
+          sx={{ mr: 'auto', ml: 2 }}
+          data-testid="create-user-docs"
+        >
           Configuration reference
         </Link>
         <Button onClick={onClose} data-testid="create-user-close">

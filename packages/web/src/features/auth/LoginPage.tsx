@@ -1,6 +1,19 @@
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import LockIcon from '@mui/icons-material/Lock';
-import { Alert, AppBar, Box, Button, Card, CardContent, Divider, InputAdornment, Stack, TextField, Toolbar, Typography } from '@mui/material';
+import {
+  Alert,
+  AppBar,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Divider,
+  InputAdornment,
+  Stack,
+  TextField,
+  Toolbar,
+  Typography,
+} from '@mui/material';
 import { LoginRequest, safeReturnPath, ssoErrorMessage } from '@lantern/shared';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
@@ -62,7 +75,13 @@ export function LoginPage() {
             <Typography variant="h6" component="h1" sx={{ flexGrow: 1 }}>
               Log in
             </Typography>
-            <Button variant="outlined" color="inherit" size="small" onClick={() => setCreatingUser(true)} data-testid="create-user-link">
+            <Button
+              variant="outlined"
+              color="inherit"
+              size="small"
+              onClick={() => setCreatingUser(true)}
+              data-testid="create-user-link"
+            >
               Create new user
             </Button>
           </Toolbar>
@@ -82,7 +101,8 @@ export function LoginPage() {
             )}
             {hint.data?.hint && (
               <Typography variant="body2" color="text.secondary" data-testid="login-hint">
-                The default login is <strong>{hint.data.hint.email}</strong> with password <strong>{hint.data.hint.password}</strong>.
+                The default login is <strong>{hint.data.hint.email}</strong> with password{' '}
+                <strong>{hint.data.hint.password}</strong>.
               </Typography>
             )}
             <TextField
@@ -94,7 +114,13 @@ export function LoginPage() {
               required
               autoFocus
               slotProps={{
-                input: { startAdornment: <InputAdornment position="start"><AccountCircleIcon /></InputAdornment> },
+                input: {
+                  startAdornment: (
+                    <InputAdornment position="start">
+                      <AccountCircleIcon />
+                    </InputAdornment>
+                  ),
+                },
                 htmlInput: { 'data-testid': 'login-email' },
               }}
             />
@@ -106,12 +132,24 @@ export function LoginPage() {
               variant="filled"
               required
               slotProps={{
-                input: { startAdornment: <InputAdornment position="start"><LockIcon /></InputAdornment> },
+                input: {
+                  startAdornment: (
+                    <InputAdornment position="start">
+                      <LockIcon />
+                    </InputAdornment>
+                  ),
+                },
                 htmlInput: { 'data-testid': 'login-password' },
               }}
             />
             <Divider />
-            <Button type="submit" variant="contained" size="large" disabled={!valid || login.isPending} data-testid="login-submit">
+            <Button
+              type="submit"
+              variant="contained"
+              size="large"
+              disabled={!valid || login.isPending}
+              data-testid="login-submit"
+            >
               Sign in
             </Button>
           </Stack>

@@ -10,14 +10,23 @@ export function SsoButtons({ next = '/' }: { next?: string }) {
   const { data } = useSsoMethods();
   const methods = data?.methods ?? [];
   if (methods.length === 0) return null;
-  const startUrl = (url: string) => (next === '/' ? url : `${url}${url.includes('?') ? '&' : '?'}return_to=${encodeURIComponent(next)}`);
+  const startUrl = (url: string) =>
+    next === '/' ? url : `${url}${url.includes('?') ? '&' : '?'}return_to=${encodeURIComponent(next)}`;
   return (
     <Stack spacing={1} sx={{ mb: 2 }} data-testid="sso-methods">
       {methods.map((m) => {
         const label = `Sign in with ${m.name || 'OpenID Connect'}`;
         if (m.available) {
           return (
-            <Button key={m.id || m.url} href={startUrl(m.url)} variant="contained" size="large" fullWidth data-testid={`sso-${m.id}`} sx={{ bgcolor: '#C62828', '&:hover': { bgcolor: '#B71C1C' } }}>
+            <Button
+              key={m.id || m.url}
+              href={startUrl(m.url)}
+              variant="contained"
+              size="large"
+              fullWidth
+              data-testid={`sso-${m.id}`}
+              sx={{ bgcolor: '#C62828', '&:hover': { bgcolor: '#B71C1C' } }}
+            >
               {label}
             </Button>
           );

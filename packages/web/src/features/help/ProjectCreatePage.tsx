@@ -12,8 +12,8 @@ export function ProjectCreatePage() {
       <Card variant="outlined">
         <CardContent>
           <Typography>
-            You have no projects yet. Projects are defined under <code>projects:</code> in <code>lantern.yml</code>; add one and
-            restart Lantern. The{' '}
+            You have no projects yet. Projects are defined under <code>projects:</code> in <code>lantern.yml</code>; add
+            one and restart Lantern. The{' '}
             <Link href={externalLinks.configuration} target="_blank" rel="noopener">
               configuration guide
             </Link>{' '}

@@ -1,5 +1,18 @@
 import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
-import { Alert, Box, Button, Card, CardContent, CircularProgress, Link, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Link,
+  Skeleton,
+  Stack,
+  Tab,
+  Tabs,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { CopySnippet } from '../../components/CopySnippet';
@@ -13,15 +26,26 @@ import { collectorSnippet, sdkEnvSnippet, vectorSnippet, zipkinSnippet } from '.
 
 type Transport = 'http' | 'grpc';
 
-function TransportTabs({ value, onChange, testId }: { value: Transport; onChange: (t: Transport) => void; testId: string }) {
+function TransportTabs({
+  value,
+  onChange,
+  testId,
+}: {
+  value: Transport;
+  onChange: (t: Transport) => void;
+  testId: string;
+}) {
   return (
-    <Tabs value={value} onChange={(_e, v: Transport) => onChange(v)} sx={{ minHeight: 36, '& .MuiTab-root': { minHeight: 36 } }}>
+    <Tabs
+      value={value}
+      onChange={(_e, v: Transport) => onChange(v)}
+      sx={{ minHeight: 36, '& .MuiTab-root': { minHeight: 36 } }}
+    >
       <Tab value="grpc" label="OTLP/gRPC" data-testid={`${testId}-grpc`} />
       <Tab value="http" label="OTLP/HTTP" data-testid={`${testId}-http`} />
     </Tabs>
   );
 }
-
 
 const INTEGRATIONS = [
   ['Go', 'https://opentelemetry.io/docs/languages/go/'],
@@ -43,7 +67,14 @@ function DemoData({ projectId }: { projectId: number }) {
       severity="info"
       icon={<RocketLaunchIcon />}
       action={
-        <Button variant="contained" size="small" disabled={send.isPending} startIcon={send.isPending ? <CircularProgress size={14} color="inherit" /> : undefined} onClick={() => send.mutate()} data-testid="send-demo-data">
+        <Button
+          variant="contained"
+          size="small"
+          disabled={send.isPending}
+          startIcon={send.isPending ? <CircularProgress size={14} color="inherit" /> : undefined}
+          onClick={() => send.mutate()}
+          data-testid="send-demo-data"
+        >
           Send demo data
         </Button>
       }
@@ -64,7 +95,13 @@ function DemoData({ projectId }: { projectId: number }) {
 }
 
 /** Spec tracing §2 'Getting started': DSNs, SDK and Collector configuration, Vector, Zipkin, demo data. */
-export function TracingHelpCard({ projectId, title = 'Getting started with the product' }: { projectId: number; title?: string }) {
+export function TracingHelpCard({
+  projectId,
+  title = 'Getting started with the product',
+}: {
+  projectId: number;
+  title?: string;
+}) {
   const { data, error, isPending } = useProject(projectId);
   const [sdkTransport, setSdkTransport] = useState<Transport>('grpc');
   const [collectorTransport, setCollectorTransport] = useState<Transport>('grpc');
@@ -80,8 +117,9 @@ export function TracingHelpCard({ projectId, title = 'Getting started with the p
             1. Your project's DSN
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            The DSN tells Lantern which project the data belongs to. Send it in the <code>lantern-dsn</code> header. Use the gRPC endpoint with Go, Python, Java, .NET, Rust, Erlang and Elixir, and the HTTP endpoint
-            with Ruby, Node.js and PHP.
+            The DSN tells Lantern which project the data belongs to. Send it in the <code>lantern-dsn</code> header. Use
+            the gRPC endpoint with Go, Python, Java, .NET, Rust, Erlang and Elixir, and the HTTP endpoint with Ruby,
+            Node.js and PHP.
           </Typography>
           <ProjectDsnTable project={data} />
           <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mt: 2 }} data-testid="integrations">
@@ -99,7 +137,8 @@ export function TracingHelpCard({ projectId, title = 'Getting started with the p
             2. Point an OpenTelemetry SDK at Lantern
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            Every OpenTelemetry SDK reads these environment variables. Set them before you start your service, then install the{' '}
+            Every OpenTelemetry SDK reads these environment variables. Set them before you start your service, then
+            install the{' '}
             <Link href={externalLinks.instrumentations} target="_blank" rel="noopener">
               instrumentations
             </Link>{' '}
@@ -141,7 +180,8 @@ export function TracingHelpCard({ projectId, title = 'Getting started with the p
             5. Zipkin
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            Zipkin-compatible JSON spans are accepted with a POST to the project's HTTP endpoint, with the DSN in a header.
+            Zipkin-compatible JSON spans are accepted with a POST to the project's HTTP endpoint, with the DSN in a
+            header.
           </Typography>
           <CopySnippet code={zipkinSnippet(data)} testId="help-zipkin" />
         </CardContent>

@@ -33,7 +33,12 @@ export function collectorSnippet(project: ProjectResponse, transport: 'http' | '
           '    headers:',
           `      lantern-dsn: '${project.grpc.dsn}'`,
         ]
-      : ['  otlphttp/lantern:', `    endpoint: ${project.http.endpoint}`, '    headers:', `      lantern-dsn: '${project.http.dsn}'`];
+      : [
+          '  otlphttp/lantern:',
+          `    endpoint: ${project.http.endpoint}`,
+          '    headers:',
+          `      lantern-dsn: '${project.http.dsn}'`,
+        ];
   const name = transport === 'grpc' ? 'otlp/lantern' : 'otlphttp/lantern';
   const pipeline = (signal: string) => [
     `    ${signal}:`,
@@ -78,5 +83,10 @@ export function vectorSnippet(project: ProjectResponse): string {
 
 /** Zipkin JSON v2 spans posted to the project's HTTP endpoint. */
 export function zipkinSnippet(project: ProjectResponse): string {
-  return [`curl -X POST '${project.http.endpoint}/api/v2/spans' \\`, `  -H 'content-type: application/json' \\`, `  -H 'lantern-dsn: ${project.http.dsn}' \\`, `  -d @spans.json`].join('\n');
+  return [
+    `curl -X POST '${project.http.endpoint}/api/v2/spans' \\`,
+    `  -H 'content-type: application/json' \\`,
+    `  -H 'lantern-dsn: ${project.http.dsn}' \\`,
+    `  -d @spans.json`,
+  ].join('\n');
 }

@@ -26,9 +26,25 @@ export function MetricsLayout() {
   return (
     <Stack spacing={2} data-testid="metrics-layout">
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        <Tabs value={tabOf(pathname)} aria-label="Metrics" sx={{ '& .MuiTab-root': { textTransform: 'none', fontSize: 15 } }}>
-          <Tab value="dashboards" label="Dashboards" component={RouterLink} to={paths.metrics(projectId)} data-testid="metrics-tab-dashboards" />
-          <Tab value="explore" label="Explore" component={RouterLink} to={paths.metricsExplore(projectId)} data-testid="metrics-tab-explore" />
+        <Tabs
+          value={tabOf(pathname)}
+          aria-label="Metrics"
+          sx={{ '& .MuiTab-root': { textTransform: 'none', fontSize: 15 } }}
+        >
+          <Tab
+            value="dashboards"
+            label="Dashboards"
+            component={RouterLink}
+            to={paths.metrics(projectId)}
+            data-testid="metrics-tab-dashboards"
+          />
+          <Tab
+            value="explore"
+            label="Explore"
+            component={RouterLink}
+            to={paths.metricsExplore(projectId)}
+            data-testid="metrics-tab-explore"
+          />
         </Tabs>
       </Box>
       <Outlet />

@@ -1,4 +1,10 @@
-import { MetricAttrKeysResponse, MetricAttrValuesResponse, MetricsListResponse, MetricsStatsResponse, MetricTimeseriesResponse } from '@lantern/shared';
+import {
+  MetricAttrKeysResponse,
+  MetricAttrValuesResponse,
+  MetricsListResponse,
+  MetricsStatsResponse,
+  MetricTimeseriesResponse,
+} from '@lantern/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api/apiClient';
 
@@ -43,7 +49,11 @@ export function useMetricAttrKeys(projectId: number, p: Range & { metric: string
 }
 
 /** Values of one attribute of the metrics in the range, with the number of timeseries having each. */
-export function useMetricAttrValues(projectId: number, p: Range & { metric: string[]; attr_key: string }, enabled = true) {
+export function useMetricAttrValues(
+  projectId: number,
+  p: Range & { metric: string[]; attr_key: string },
+  enabled = true,
+) {
   return useQuery({
     queryKey: metricsKeys.attrValues(projectId, p),
     queryFn: ({ signal }) => apiGet(MetricAttrValuesResponse, `/api/v1/metrics/${projectId}/attr-values`, p, signal),
@@ -53,7 +63,10 @@ export function useMetricAttrValues(projectId: number, p: Range & { metric: stri
 }
 
 /** Timeseries of a metrics query; the server's per-part errors come back in `query.parts`. */
-export function useMetricTimeseries(projectId: number, p: (Range & { metric: string[]; alias: string[]; query: string }) | undefined) {
+export function useMetricTimeseries(
+  projectId: number,
+  p: (Range & { metric: string[]; alias: string[]; query: string }) | undefined,
+) {
   return useQuery({
     queryKey: metricsKeys.timeseries(projectId, p ?? {}),
     queryFn: ({ signal }) => apiGet(MetricTimeseriesResponse, `/api/v1/metrics/${projectId}/timeseries`, p, signal),

@@ -11,7 +11,17 @@ import { useGroups, type RangeQuery } from '../tracing/tracingApi';
  * The Overview's group lists (spec §2): '<attr> overview' (Systems tab: the span system attribute;
  * pinned attribute tabs), '<system> groups', and 'Slowest groups' sorted by p50 duration.
  */
-export function OverviewGroups({ projectId, view, range, systems }: { projectId: number; view: string; range: RangeQuery; systems: string[] }) {
+export function OverviewGroups({
+  projectId,
+  view,
+  range,
+  systems,
+}: {
+  projectId: number;
+  view: string;
+  range: RangeQuery;
+  systems: string[];
+}) {
   const where = range.query ?? '';
   let title: string;
   let query: string;
@@ -55,7 +65,18 @@ export function OverviewGroups({ projectId, view, range, systems }: { projectId:
       onOrder={setOrder}
       showSystem={view === 'slowest-groups'}
       action={
-        <Button size="small" variant="contained" component={RouterLink} to={paths.spanGroups(projectId, { system: groupSystems, query, sort_by: order.column, sort_desc: order.desc ? '1' : '0' })} data-testid="view-groups">
+        <Button
+          size="small"
+          variant="contained"
+          component={RouterLink}
+          to={paths.spanGroups(projectId, {
+            system: groupSystems,
+            query,
+            sort_by: order.column,
+            sort_desc: order.desc ? '1' : '0',
+          })}
+          data-testid="view-groups"
+        >
           View groups
         </Button>
       }

@@ -32,7 +32,13 @@ function QuickMetricCards({ systems }: { systems: Parameters<typeof quickMetrics
   return (
     <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="quick-metrics">
       {quickMetrics(systems).map((m) => (
-        <Card key={m.key} variant="outlined" sx={{ minWidth: 120, borderBottom: `6px solid ${m.color}` }} data-testid="quick-metric" data-key={m.key}>
+        <Card
+          key={m.key}
+          variant="outlined"
+          sx={{ minWidth: 120, borderBottom: `6px solid ${m.color}` }}
+          data-testid="quick-metric"
+          data-key={m.key}
+        >
           <CardContent sx={{ py: 1, '&:last-child': { pb: 1 } }}>
             <Tooltip title={m.tooltip}>
               <Typography variant="caption" sx={{ textTransform: 'uppercase', color: 'text.secondary' }}>
@@ -73,23 +79,39 @@ export function OverviewPage() {
   if (systemsQuery.data?.hasNoData) return <TracingHelpCard projectId={projectId} title="Send data to Lantern" />;
 
   const spanSystems = (systemsQuery.data?.systems ?? []).filter((s) => isSpanSystem(s.system));
-  const range: RangeQuery = { ...dateRange.apiParams, system: chosen.length ? chosen : undefined, query: query || undefined };
+  const range: RangeQuery = {
+    ...dateRange.apiParams,
+    system: chosen.length ? chosen : undefined,
+    query: query || undefined,
+  };
   const keep = location.search;
   const errorTabs = errorSystemTabs(systemsQuery.data?.systems ?? []);
   const tabs: OverviewTab[] = [
     { value: 'systems', label: 'Systems', to: `${paths.overviewSystems(projectId)}${keep}` },
-    ...errorTabs.map((t) => ({ value: `groups/${t.system}`, label: t.label, to: `${paths.overviewSystem(projectId, t.system)}${keep}` })),
+    ...errorTabs.map((t) => ({
+      value: `groups/${t.system}`,
+      label: t.label,
+      to: `${paths.overviewSystem(projectId, t.system)}${keep}`,
+    })),
     ...chosen
       .filter((s) => !s.endsWith('all') && !errorTabs.some((t) => t.system === s))
       .map((s) => ({ value: `groups/${s}`, label: s, to: `${paths.overviewSystem(projectId, s)}${keep}` })),
     { value: 'slowest-groups', label: 'Slowest groups', to: `${paths.overviewSlowest(projectId)}${keep}` },
-    ...(project.data?.project.pinnedAttrs ?? []).map((a) => ({ value: `attributes/${a}`, label: a, to: `${paths.overviewAttr(projectId, a)}${keep}` })),
+    ...(project.data?.project.pinnedAttrs ?? []).map((a) => ({
+      value: `attributes/${a}`,
+      label: a,
+      to: `${paths.overviewAttr(projectId, a)}${keep}`,
+    })),
   ];
   const current = tabs.find((t) => decodeURIComponent(rest) === t.value)?.value ?? false;
 
   return (
     <Stack spacing={2} data-testid="overview">
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1, borderRadius: 1, flexWrap: 'wrap', rowGap: 1 }}>
+      <Stack
+        direction="row"
+        spacing={2}
+        sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1, borderRadius: 1, flexWrap: 'wrap', rowGap: 1 }}
+      >
         <Typography variant="h6" component="h1" sx={{ fontSize: '1.1rem' }}>
           Overview
         </Typography>
@@ -99,8 +121,22 @@ export function OverviewPage() {
           loading={systemsQuery.isPending}
           onChange={(s) => address.set({ system: s }, { replace: chosen.length === 0 })}
         />
-        <QuickSpanFilter projectId={projectId} range={{ ...range, query: undefined }} label="env:" attr="deployment.environment" query={query} onQuery={(q) => address.set({ query: q })} />
-        <QuickSpanFilter projectId={projectId} range={{ ...range, query: undefined }} label="service:" attr="service.name" query={query} onQuery={(q) => address.set({ query: q })} />
+        <QuickSpanFilter
+          projectId={projectId}
+          range={{ ...range, query: undefined }}
+          label="env:"
+          attr="deployment.environment"
+          query={query}
+          onQuery={(q) => address.set({ query: q })}
+        />
+        <QuickSpanFilter
+          projectId={projectId}
+          range={{ ...range, query: undefined }}
+          label="service:"
+          attr="service.name"
+          query={query}
+          onQuery={(q) => address.set({ query: q })}
+        />
         <Box sx={{ flexGrow: 1 }} />
         <DateRangePicker state={dateRange} />
       </Stack>
@@ -109,10 +145,25 @@ export function OverviewPage() {
       </Box>
       <Tabs value={current} variant="scrollable" data-testid="overview-tabs">
         {tabs.map((t) => (
-          <Tab key={t.value} value={t.value} label={t.label} component={RouterLink} to={t.to} data-testid="overview-tab" />
+          <Tab
+            key={t.value}
+            value={t.value}
+            label={t.label}
+            component={RouterLink}
+            to={t.to}
+            data-testid="overview-tab"
+          />
         ))}
       </Tabs>
-      {chosen.length > 0 && <OverviewGroups key={rest} projectId={projectId} view={decodeURIComponent(rest)} range={range} systems={chosen} />}
+      {chosen.length > 0 && (
+        <OverviewGroups
+          key={rest}
+          projectId={projectId}
+          view={decodeURIComponent(rest)}
+          range={range}
+          systems={chosen}
+        />
+      )}
     </Stack>
   );
 }

@@ -8,7 +8,21 @@ import { selectedValues, withValues } from '../tracing/query/facetFilter';
 import { useAttrValues, type RangeQuery } from '../tracing/tracingApi';
 
 /** 'env: ' / 'service: ' quick filters: a multi-select of an attribute's values that writes a where part (spec §2 Overview). */
-export function QuickSpanFilter({ projectId, range, label, attr, query, onQuery }: { projectId: number; range: RangeQuery; label: string; attr: string; query: string; onQuery: (q: string) => void }) {
+export function QuickSpanFilter({
+  projectId,
+  range,
+  label,
+  attr,
+  query,
+  onQuery,
+}: {
+  projectId: number;
+  range: RangeQuery;
+  label: string;
+  attr: string;
+  query: string;
+  onQuery: (q: string) => void;
+}) {
   // Values load when the list first opens (then stay cached): the page's first paint waits for nothing it does not show.
   const [wanted, setWanted] = useState(false);
   const { data, isPending } = useAttrValues(projectId, { ...range, attr_key: attr }, wanted);
@@ -55,7 +69,18 @@ export function QuickSpanFilter({ projectId, range, label, attr, query, onQuery 
         <TextField
           {...params}
           placeholder={selected.length ? undefined : 'none'}
-          slotProps={{ ...params.slotProps, input: { ...params.slotProps.input, startAdornment: [<Box key="p" component="span" sx={{ color: 'text.secondary', pl: 1 }}>{label}</Box>, params.slotProps.input.startAdornment] } }}
+          slotProps={{
+            ...params.slotProps,
+            input: {
+              ...params.slotProps.input,
+              startAdornment: [
+                <Box key="p" component="span" sx={{ color: 'text.secondary', pl: 1 }}>
+                  {label}
+                </Box>,
+                params.slotProps.input.startAdornment,
+              ],
+            },
+          }}
         />
       )}
       data-testid={`quick-filter-${attr}`}

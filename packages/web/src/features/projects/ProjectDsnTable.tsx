@@ -22,7 +22,11 @@ export function ProjectDsnTable({ project }: { project: ProjectResponse }) {
             <TableCell>{row.transport}</TableCell>
             <TableCell>
               <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                <Box component="code" sx={{ fontFamily: 'ui-monospace, monospace', wordBreak: 'break-all' }} data-testid={`dsn-${row.key}`}>
+                <Box
+                  component="code"
+                  sx={{ fontFamily: 'ui-monospace, monospace', wordBreak: 'break-all' }}
+                  data-testid={`dsn-${row.key}`}
+                >
                   {row.dsn}
                 </Box>
                 <CopyButton text={row.dsn} title={`Copy the ${row.transport} DSN`} testId={`copy-dsn-${row.key}`} />

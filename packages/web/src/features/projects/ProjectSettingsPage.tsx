@@ -1,4 +1,18 @@
-import { Alert, Autocomplete, Box, Card, CardContent, Checkbox, Chip, FormControlLabel, Link, Skeleton, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Card,
+  CardContent,
+  Checkbox,
+  Chip,
+  FormControlLabel,
+  Link,
+  Skeleton,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { PageToolbar } from '../../components/PageToolbar';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
@@ -32,7 +46,12 @@ export function ProjectSettingsPage() {
               .
             </Typography>
             <Stack spacing={2}>
-              <TextField label="Name" value={project.name} disabled slotProps={{ htmlInput: { 'data-testid': 'project-settings-name' } }} />
+              <TextField
+                label="Name"
+                value={project.name}
+                disabled
+                slotProps={{ htmlInput: { 'data-testid': 'project-settings-name' } }}
+              />
               <Autocomplete
                 multiple
                 disabled
@@ -44,7 +63,13 @@ export function ProjectSettingsPage() {
                     return <Chip {...itemProps} key={key} label={attr} size="small" />;
                   })
                 }
-                renderInput={(params) => <TextField {...params} label="Pinned attributes" placeholder={project.pinnedAttrs.length ? '' : 'None'} />}
+                renderInput={(params) => (
+                  <TextField
+                    {...params}
+                    label="Pinned attributes"
+                    placeholder={project.pinnedAttrs.length ? '' : 'None'}
+                  />
+                )}
                 data-testid="project-pinned-attrs"
               />
               <FormControlLabel

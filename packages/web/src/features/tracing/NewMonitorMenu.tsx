@@ -22,17 +22,40 @@ const SPAN_ITEMS = [
 const EVENT_ITEMS = [['Monitor number of events', 'per_min($events)']] as const;
 
 export function newMonitorHref(projectId: number, name: string, isEvent: boolean, expr: string, where: string): string {
-  const params = new URLSearchParams({ name, metric: isEvent ? 'lantern.tracing.events' : 'lantern.tracing.spans', alias: isEvent ? 'events' : 'spans', query: joinQuery([expr, where]) });
+  const params = new URLSearchParams({
+    name,
+    metric: isEvent ? 'lantern.tracing.events' : 'lantern.tracing.spans',
+    alias: isEvent ? 'events' : 'spans',
+    query: joinQuery([expr, where]),
+  });
   return `/alerting/${projectId}/monitors/new-metric?${params}`;
 }
 
-export function NewMonitorMenu({ projectId, name, where, isEvent = false, verbose = false }: { projectId: number; name: string; where: string; isEvent?: boolean; verbose?: boolean }) {
+export function NewMonitorMenu({
+  projectId,
+  name,
+  where,
+  isEvent = false,
+  verbose = false,
+}: {
+  projectId: number;
+  name: string;
+  where: string;
+  isEvent?: boolean;
+  verbose?: boolean;
+}) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const navigate = useNavigate();
   return (
     <>
       {verbose ? (
-        <Button size="small" variant="outlined" endIcon={<ArrowDropDownIcon />} onClick={(e) => setAnchor(e.currentTarget)} data-testid="monitor-menu">
+        <Button
+          size="small"
+          variant="outlined"
+          endIcon={<ArrowDropDownIcon />}
+          onClick={(e) => setAnchor(e.currentTarget)}
+          data-testid="monitor-menu"
+        >
           Monitor
         </Button>
       ) : (
@@ -48,7 +71,12 @@ export function NewMonitorMenu({ projectId, name, where, isEvent = false, verbos
           <MoreVertIcon fontSize="small" />
         </IconButton>
       )}
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)} onClick={(e) => e.stopPropagation()}>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+        onClick={(e) => e.stopPropagation()}
+      >
         {(isEvent ? EVENT_ITEMS : SPAN_ITEMS).map(([label, expr]) => (
           <MenuItem key={label} dense onClick={() => navigate(newMonitorHref(projectId, name, isEvent, expr, where))}>
             {label}

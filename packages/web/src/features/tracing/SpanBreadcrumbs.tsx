@@ -10,14 +10,37 @@ import { groupSpansQuery } from './query/defaultQueries';
  * The light-blue bar over the trace page and the span card: system > span name (its group's spans)
  * > what follows (trace id, 'Span'), with the page's date range on the right.
  */
-export function SpanBreadcrumbs({ span, nameMax, testId, children, right }: { span: Span; nameMax: number; testId: string; children: ReactNode; right: ReactNode }) {
+export function SpanBreadcrumbs({
+  span,
+  nameMax,
+  testId,
+  children,
+  right,
+}: {
+  span: Span;
+  nameMax: number;
+  testId: string;
+  children: ReactNode;
+  right: ReactNode;
+}) {
   return (
-    <Stack direction="row" sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1, borderRadius: 1, flexWrap: 'wrap', gap: 1 }}>
+    <Stack
+      direction="row"
+      sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1, borderRadius: 1, flexWrap: 'wrap', gap: 1 }}
+    >
       <Breadcrumbs separator=">" sx={{ flexGrow: 1 }} data-testid={testId}>
         <Link component={RouterLink} to={paths.spanGroups(span.projectId, { system: span.system })} underline="hover">
           {span.system}
         </Link>
-        <Link component={RouterLink} to={paths.spanItems(span.projectId, { system: span.system, query: groupSpansQuery(span.groupId, span.system) })} underline="hover" title={span.displayName}>
+        <Link
+          component={RouterLink}
+          to={paths.spanItems(span.projectId, {
+            system: span.system,
+            query: groupSpansQuery(span.groupId, span.system),
+          })}
+          underline="hover"
+          title={span.displayName}
+        >
           {truncate(span.displayName, nameMax)}
         </Link>
         {children}

@@ -18,7 +18,9 @@ export function TraceFindPage() {
 
   if (search.data) {
     const { span } = search.data;
-    const target = span.standalone ? paths.span(span.projectId, span.traceId, span.id) : paths.trace(span.projectId, span.traceId);
+    const target = span.standalone
+      ? paths.span(span.projectId, span.traceId, span.id)
+      : paths.trace(span.projectId, span.traceId);
     return <Navigate to={target} replace />;
   }
   if (search.isPending) {

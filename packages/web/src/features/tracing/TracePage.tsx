@@ -34,7 +34,8 @@ function TraceSkeleton() {
   );
 }
 
-const exploreTraceQuery = (traceId: string) => `where .trace_id = ${JSON.stringify(traceId)} | group by .group_id | .count | .error_count | {p50,p90,p99,sum}(.duration)`;
+const exploreTraceQuery = (traceId: string) =>
+  `where .trace_id = ${JSON.stringify(traceId)} | group by .group_id | .count | .error_count | {p50,p90,p99,sum}(.duration)`;
 
 /** Spec tracing §2 'Trace page (TraceShow)'. */
 export function TracePage() {
@@ -93,7 +94,10 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
     setSearch(text);
     setMatchIndex(0);
   }, []);
-  const step = useCallback((delta: 1 | -1) => setMatchIndex((i) => (i + delta + matchIds.length) % Math.max(1, matchIds.length)), [matchIds.length]);
+  const step = useCallback(
+    (delta: 1 | -1) => setMatchIndex((i) => (i + delta + matchIds.length) % Math.max(1, matchIds.length)),
+    [matchIds.length],
+  );
   const openSpan = useCallback(
     (id: string | null) =>
       setAddress(
@@ -118,7 +122,12 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
 
   return (
     <Stack spacing={2} data-testid="trace-page">
-      <SpanBreadcrumbs span={root} nameMax={60} testId="trace-breadcrumbs" right={<FixedDateRangePicker state={dateRange} anchor={anchor} />}>
+      <SpanBreadcrumbs
+        span={root}
+        nameMax={60}
+        testId="trace-breadcrumbs"
+        right={<FixedDateRangePicker state={dateRange} anchor={anchor} />}
+      >
         <Typography color="text.primary" data-testid="trace-id">
           {traceId}
         </Typography>
@@ -131,16 +140,32 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
         <LabelValues
           items={[
             { label: 'Kind', value: root.kind, testId: 'header-kind' },
-            { label: 'Status', value: <SpanStatus code={root.statusCode} message={root.statusMessage} />, testId: 'header-status' },
+            {
+              label: 'Status',
+              value: <SpanStatus code={root.statusCode} message={root.statusMessage} />,
+              testId: 'header-status',
+            },
             { label: 'Time', value: formatDateTimeFull(new Date(root.time)), testId: 'header-time' },
             { label: 'Duration', value: formatDuration(root.duration), testId: 'header-duration' },
           ]}
         />
         <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-          <Button size="small" variant="contained" component={RouterLink} to={paths.spanItems(projectId, { system: root.system, query: groupQuery })} data-testid="view-group">
+          <Button
+            size="small"
+            variant="contained"
+            component={RouterLink}
+            to={paths.spanItems(projectId, { system: root.system, query: groupQuery })}
+            data-testid="view-group"
+          >
             View group
           </Button>
-          <Button size="small" variant="outlined" component={RouterLink} to={paths.spanGroups(projectId, { system: 'spans:all', query: exploreTraceQuery(traceId) })} data-testid="explore-trace">
+          <Button
+            size="small"
+            variant="outlined"
+            component={RouterLink}
+            to={paths.spanGroups(projectId, { system: 'spans:all', query: exploreTraceQuery(traceId) })}
+            data-testid="explore-trace"
+          >
             Explore trace
           </Button>
         </Stack>
@@ -149,7 +174,10 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
       {root.groupId && root.groupId !== '0' && (
         <Card variant="outlined">
           <CardContent>
-            <LoadPctileChart projectId={projectId} params={{ ...dateRange.apiParams, system: [root.system], group_id: root.groupId }} />
+            <LoadPctileChart
+              projectId={projectId}
+              params={{ ...dateRange.apiParams, system: [root.system], group_id: root.groupId }}
+            />
           </CardContent>
         </Card>
       )}
@@ -174,7 +202,16 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
                 matchIndex={Math.min(matchIndex, Math.max(0, matchIds.length - 1))}
                 onStep={step}
               />
-              <TraceTimeline root={root} colors={colors} activeId={active?.id} collapsed={collapsed} onToggle={toggle} onSelect={select} matches={matches} focusId={focusId} />
+              <TraceTimeline
+                root={root}
+                colors={colors}
+                activeId={active?.id}
+                collapsed={collapsed}
+                onToggle={toggle}
+                onSelect={select}
+                matches={matches}
+                focusId={focusId}
+              />
             </>
           ) : (
             <EventPanels events={(events.get(tab) ?? []).map((e) => e.event)} />

@@ -6,7 +6,8 @@ import { testSpan } from './testSpan';
 const span = (id: string, children?: Span[]) => testSpan(id, children);
 
 const tree = span('root', [span('a', [span('a1'), span('a2')]), span('b')]);
-const view = (rows: ReturnType<typeof spanTreeRows>) => rows.map((r) => `${'-'.repeat(r.level)}${r.span.id}${r.collapsed ? '+' : ''}`);
+const view = (rows: ReturnType<typeof spanTreeRows>) =>
+  rows.map((r) => `${'-'.repeat(r.level)}${r.span.id}${r.collapsed ? '+' : ''}`);
 
 describe('spanTreeRows', () => {
   it('lists every span depth-first with its level', () => {

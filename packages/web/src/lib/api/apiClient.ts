@@ -51,14 +51,21 @@ export function buildUrl(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-export async function apiRequest<S extends z.ZodType>(schema: S, path: string, opts: RequestOptions = {}): Promise<z.infer<S>> {
+export async function apiRequest<S extends z.ZodType>(
+  schema: S,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<z.infer<S>> {
   const url = buildUrl(path, opts.query);
   let res: Response;
   try {
     res = await fetch(url, {
       method: opts.method ?? 'GET',
       credentials: 'include',
-      headers: opts.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        opts.body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: opts.signal,
     });
@@ -81,7 +88,12 @@ export async function apiRequest<S extends z.ZodType>(schema: S, path: string, o
   return parsed.data;
 }
 
-export function apiGet<S extends z.ZodType>(schema: S, path: string, query?: Query, signal?: AbortSignal): Promise<z.infer<S>> {
+export function apiGet<S extends z.ZodType>(
+  schema: S,
+  path: string,
+  query?: Query,
+  signal?: AbortSignal,
+): Promise<z.infer<S>> {
   return apiRequest(schema, path, { query, signal });
 }
 

@@ -11,7 +11,8 @@ const Empty = z.object({}).passthrough();
 export function usePinFacet() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ attr, pinned }: { attr: string; pinned: boolean }) => apiRequest(Empty, '/api/v1/pinned-facets', { method: pinned ? 'POST' : 'DELETE', body: { attr } }),
+    mutationFn: ({ attr, pinned }: { attr: string; pinned: boolean }) =>
+      apiRequest(Empty, '/api/v1/pinned-facets', { method: pinned ? 'POST' : 'DELETE', body: { attr } }),
     onSuccess: () => client.invalidateQueries({ predicate: (q) => q.queryKey[2] === 'attr-keys' }),
   });
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatMetric, formatNum, formatPercents, formatUnit, formatUtilization } from './number';
+import {
+  formatBytes,
+  formatCount,
+  formatMetric,
+  formatNum,
+  formatPercents,
+  formatUnit,
+  formatUtilization,
+} from './number';
 
 describe('formatNum', () => {
   it.each([

@@ -17,7 +17,8 @@ export function formatNum(value: number): string {
   if (!Number.isFinite(value) || value === 0) return '0';
   const abs = Math.abs(value);
   // 0.9995: a value that would round up to 1000 of the smaller scale moves to the next one (999_960 -> "1.0m").
-  for (const { suffix, factor } of SCALES) if (abs >= factor * 0.9995) return `${formatMagnitude(value / factor)}${suffix}`;
+  for (const { suffix, factor } of SCALES)
+    if (abs >= factor * 0.9995) return `${formatMagnitude(value / factor)}${suffix}`;
   return formatMagnitude(value);
 }
 

@@ -66,9 +66,12 @@ describe('formatUnit over every unit', () => {
     expect(Object.keys(TABLE).sort()).toEqual([...UNITS].sort());
   });
 
-  it.each(UNITS.flatMap((unit) => TABLE[unit].map(([value, text]) => [unit || 'none', value, text] as const)))('%s %d -> %s', (unit, value, text) => {
-    expect(formatUnit(value, unit === 'none' ? '' : unit)).toBe(text);
-  });
+  it.each(UNITS.flatMap((unit) => TABLE[unit].map(([value, text]) => [unit || 'none', value, text] as const)))(
+    '%s %d -> %s',
+    (unit, value, text) => {
+      expect(formatUnit(value, unit === 'none' ? '' : unit)).toBe(text);
+    },
+  );
 
   it('no unit prints its value raw', () => {
     for (const unit of UNITS) expect(formatUnit(1_700_000_000, unit), unit || 'none').not.toBe('1700000000');

@@ -23,7 +23,11 @@ export function selectedValuesOf(parts: readonly string[], attr: string): string
   if (!part) return [];
   const { tokens, error } = lex(part);
   if (error) return [];
-  const values = tokens.filter((t, i) => i >= 3 && (t.type === 'string' || t.type === 'number' || t.type === 'ident' || t.type === 'duration')).map((t) => t.value);
+  const values = tokens
+    .filter(
+      (t, i) => i >= 3 && (t.type === 'string' || t.type === 'number' || t.type === 'ident' || t.type === 'duration'),
+    )
+    .map((t) => t.value);
   const op = tokens[2]?.type === 'byte' ? '=' : String(tokens[2]?.value ?? '').toLowerCase();
   if (op === 'like' || op === 'not') return [];
   return values.slice(0, op === 'in' ? 10 : 1);
@@ -32,7 +36,12 @@ export function selectedValuesOf(parts: readonly string[], attr: string): string
 /** The parts with attr's part set to `values` (removed when none); `parts` itself when nothing changes. */
 export function withValuesOf(parts: readonly string[], attr: string, values: readonly string[]): readonly string[] {
   const i = parts.findIndex((p) => partRe(attr).test(p));
-  const next = values.length === 0 ? undefined : values.length === 1 ? `where ${attr} = ${quoteValue(values[0])}` : `where ${attr} in (${values.map(quoteValue).join(', ')})`;
+  const next =
+    values.length === 0
+      ? undefined
+      : values.length === 1
+        ? `where ${attr} = ${quoteValue(values[0])}`
+        : `where ${attr} in (${values.map(quoteValue).join(', ')})`;
   if (i === -1) return next ? [...parts, next] : parts;
   return next ? parts.map((p, j) => (j === i ? next : p)) : parts.filter((_, j) => j !== i);
 }

@@ -26,8 +26,10 @@ export const paths = {
   projectSettings: (projectId: Id) => `/projects/${projectId}`,
   overview: (projectId: Id, query?: PathQuery) => withQuery(`/overview/${projectId}`, query),
   overviewSystems: (projectId: Id, query?: PathQuery) => withQuery(`/overview/${projectId}/systems`, query),
-  overviewSystem: (projectId: Id, system: string, query?: PathQuery) => withQuery(`/overview/${projectId}/groups/${encodeURIComponent(system)}`, query),
-  overviewAttr: (projectId: Id, attr: string, query?: PathQuery) => withQuery(`/overview/${projectId}/attributes/${encodeURIComponent(attr)}`, query),
+  overviewSystem: (projectId: Id, system: string, query?: PathQuery) =>
+    withQuery(`/overview/${projectId}/groups/${encodeURIComponent(system)}`, query),
+  overviewAttr: (projectId: Id, attr: string, query?: PathQuery) =>
+    withQuery(`/overview/${projectId}/attributes/${encodeURIComponent(attr)}`, query),
   overviewSlowest: (projectId: Id, query?: PathQuery) => withQuery(`/overview/${projectId}/slowest-groups`, query),
   /** SpanGroupList (Explore spans, Groups tab). */
   spanGroups: (projectId: Id, query?: PathQuery) => withQuery(`/spans/${projectId}`, query),
@@ -46,12 +48,14 @@ export const paths = {
   alert: (projectId: Id, alertId: Id) => `/alerting/${projectId}/alerts/${alertId}`,
   monitors: (projectId: Id, query?: PathQuery) => withQuery(`/alerting/${projectId}/monitors`, query),
   /** MonitorMetricNew: prefilled from name, metric[], alias[], query, columns (JSON text). */
-  monitorMetricNew: (projectId: Id, query?: PathQuery) => withQuery(`/alerting/${projectId}/monitors/new-metric`, query),
+  monitorMetricNew: (projectId: Id, query?: PathQuery) =>
+    withQuery(`/alerting/${projectId}/monitors/new-metric`, query),
   monitorMetric: (projectId: Id, monitorId: Id) => `/alerting/${projectId}/monitors/${monitorId}/metric`,
   monitorErrorNew: (projectId: Id) => `/alerting/${projectId}/monitors/new-error`,
   monitorError: (projectId: Id, monitorId: Id) => `/alerting/${projectId}/monitors/${monitorId}/error`,
   channels: (projectId: Id) => `/alerting/${projectId}/channels`,
-  channel: (projectId: Id, type: 'slack' | 'webhook' | 'alertmanager', channelId: Id) => `/alerting/${projectId}/channels/${type}/${channelId}`,
+  channel: (projectId: Id, type: 'slack' | 'webhook' | 'alertmanager', channelId: Id) =>
+    `/alerting/${projectId}/channels/${type}/${channelId}`,
   emailNotifications: (projectId: Id) => `/alerting/${projectId}/email`,
   traceFind: (traceId: string) => `/traces/${traceId}`,
   trace: (projectId: Id, traceId: string) => `/traces/${projectId}/${traceId}`,

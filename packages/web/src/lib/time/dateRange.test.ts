@@ -55,7 +55,11 @@ describe('now mode and periods', () => {
   });
 
   it('lists periods up to the limit and names other durations', () => {
-    expect(periodsUpTo(10).map((p) => p.text).at(-1)).toBe('10 days');
+    expect(
+      periodsUpTo(10)
+        .map((p) => p.text)
+        .at(-1),
+    ).toBe('10 days');
     expect(periodsUpTo().length).toBe(12);
     expect(periodText(HOUR)).toBe('1 hour');
     expect(periodText(2 * HOUR + 30 * MINUTE)).toBe('2 hours 30 minutes');

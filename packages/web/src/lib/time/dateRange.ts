@@ -164,7 +164,10 @@ export function toAddress(r: DateRange): { time_gte: string; time_dur: string } 
  * Reads the range from the address. No `time_dur`: undefined (the page keeps its current range).
  * An end within 5 minutes of now means the user shares a live view: 'now' mode.
  */
-export function fromAddress(params: { time_gte?: string | null; time_dur?: string | null }, now: number): DateRange | undefined {
+export function fromAddress(
+  params: { time_gte?: string | null; time_dur?: string | null },
+  now: number,
+): DateRange | undefined {
   const seconds = Number(params.time_dur);
   if (!params.time_dur || !Number.isFinite(seconds) || seconds <= 0) return undefined;
   const duration = seconds * 1000;

@@ -26,7 +26,14 @@ export function AlertStateButton({ alert }: { alert: Alert }) {
       { onSuccess: () => snackbar.notifySuccess(open ? 'The alert is closed' : 'The alert is reopened') },
     );
   return (
-    <Button size="small" variant={open ? 'contained' : 'outlined'} color={open ? 'success' : 'primary'} disabled={action.isPending} onClick={run} data-testid={open ? 'alert-close' : 'alert-reopen'}>
+    <Button
+      size="small"
+      variant={open ? 'contained' : 'outlined'}
+      color={open ? 'success' : 'primary'}
+      disabled={action.isPending}
+      onClick={run}
+      data-testid={open ? 'alert-close' : 'alert-reopen'}
+    >
       {open ? 'Close alert' : 'Reopen alert'}
     </Button>
   );
@@ -47,8 +54,17 @@ export function AlertCard({ projectId, alertId }: { projectId: number; alertId: 
   if (error) return <RequestError error={error} />;
   if (isPending || !alert || anchor === undefined) return <Skeleton variant="rectangular" height={300} />;
   return (
-    <Stack spacing={2} data-testid="alert-card" data-alert-id={alert.id} data-state={alert.state} aria-busy={isFetching || undefined}>
-      <Stack direction="row" sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1, borderRadius: 1, flexWrap: 'wrap', gap: 1 }}>
+    <Stack
+      spacing={2}
+      data-testid="alert-card"
+      data-alert-id={alert.id}
+      data-state={alert.state}
+      aria-busy={isFetching || undefined}
+    >
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1, borderRadius: 1, flexWrap: 'wrap', gap: 1 }}
+      >
         <Breadcrumbs separator=">" sx={{ flexGrow: 1 }} data-testid="alert-breadcrumbs">
           <Link component={RouterLink} to={paths.projectSettings(projectId)} underline="hover">
             {project.data?.project.name ?? `Project ${projectId}`}
@@ -56,7 +72,13 @@ export function AlertCard({ projectId, alertId }: { projectId: number; alertId: 
           <Link component={RouterLink} to={paths.alerts(projectId)} underline="hover">
             Alerts
           </Link>
-          <Link component={RouterLink} to={paths.alert(projectId, alert.id)} underline="hover" title={alert.name} data-testid="alert-breadcrumb-name">
+          <Link
+            component={RouterLink}
+            to={paths.alert(projectId, alert.id)}
+            underline="hover"
+            title={alert.name}
+            data-testid="alert-breadcrumb-name"
+          >
             {truncate(alert.name, 60)}
           </Link>
         </Breadcrumbs>
@@ -65,7 +87,12 @@ export function AlertCard({ projectId, alertId }: { projectId: number; alertId: 
 
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
         <AlertStateIcon state={alert.state} />
-        <Typography variant="h5" component="h2" sx={{ flexGrow: 1, wordBreak: 'break-word' }} data-testid="alert-card-title">
+        <Typography
+          variant="h5"
+          component="h2"
+          sx={{ flexGrow: 1, wordBreak: 'break-word' }}
+          data-testid="alert-card-title"
+        >
           {alert.name}
         </Typography>
         <AlertStateButton alert={alert} />

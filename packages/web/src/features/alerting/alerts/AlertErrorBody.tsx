@@ -12,7 +12,13 @@ import { occurrences } from './alertText';
  * Spec platform §2.6, an error alert: the occurrences, 'First seen' when the alert was updated
  * since it was created, `children` (the card's history), and the span card of the error's span.
  */
-export function AlertErrorBody({ alert, children }: { alert: Alert & { params: ErrorAlertParams }; children?: ReactNode }) {
+export function AlertErrorBody({
+  alert,
+  children,
+}: {
+  alert: Alert & { params: ErrorAlertParams };
+  children?: ReactNode;
+}) {
   const p = alert.params;
   const span = useSpan(alert.projectId, p.traceId, p.spanId);
   return (
@@ -22,13 +28,23 @@ export function AlertErrorBody({ alert, children }: { alert: Alert & { params: E
           { label: 'State', value: alert.state, testId: 'alert-fact-state' },
           { label: 'Occurrences', value: occurrences(p), testId: 'alert-fact-occurrences' },
           { label: 'Time', value: formatDateTimeFull(new Date(alert.updatedAt)), testId: 'alert-fact-time' },
-          ...(alert.createdAt !== alert.updatedAt ? [{ label: 'First seen', value: formatDateTimeFull(new Date(alert.createdAt)), testId: 'alert-fact-first-seen' }] : []),
+          ...(alert.createdAt !== alert.updatedAt
+            ? [
+                {
+                  label: 'First seen',
+                  value: formatDateTimeFull(new Date(alert.createdAt)),
+                  testId: 'alert-fact-first-seen',
+                },
+              ]
+            : []),
         ]}
       />
       {children}
       {span.error ? (
         <MuiAlert severity={isApiError(span.error, 404) ? 'info' : 'error'} data-testid="alert-span-missing">
-          {isApiError(span.error, 404) ? "The error's span is no longer stored (it is older than the retention period)." : span.error.message}
+          {isApiError(span.error, 404)
+            ? "The error's span is no longer stored (it is older than the retention period)."
+            : span.error.message}
         </MuiAlert>
       ) : span.data ? (
         <SpanCard span={span.data.span} />

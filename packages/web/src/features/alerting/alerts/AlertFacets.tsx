@@ -33,13 +33,25 @@ function SearchBox({ value, onChange }: { value: string; onChange: (q: string) =
           onChange(next);
         }, ALERT_SEARCH_DEBOUNCE_MS);
       }}
-      slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> }, htmlInput: { 'data-testid': 'alert-search' } }}
+      slotProps={{
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+        htmlInput: { 'data-testid': 'alert-search' },
+      }}
     />
   );
 }
 
 /** A chosen value that no alert has any more still shows (with 0), so it can be unchecked. */
-export function withSelected(items: { value: string; count: number }[], selected: string[] | undefined): { value: string; count: number }[] {
+export function withSelected(
+  items: { value: string; count: number }[],
+  selected: string[] | undefined,
+): { value: string; count: number }[] {
   const missing = (selected ?? []).filter((v) => !items.some((i) => i.value === v));
   return missing.length ? [...items, ...missing.map((value) => ({ value, count: 0 }))] : items;
 }
@@ -62,7 +74,12 @@ export function AlertFacets({ state, facets }: { state: AlertListState; facets: 
           <Typography variant="subtitle2" sx={{ px: 0.5, pb: 0.5, color: 'text.secondary', wordBreak: 'break-all' }}>
             {f.key}
           </Typography>
-          <FacetValues items={withSelected(f.items, state.attrs[f.key])} selected={state.attrs[f.key] ?? []} onChange={(values) => state.setAttr(f.key, values)} testId={`facet-${f.key}`} />
+          <FacetValues
+            items={withSelected(f.items, state.attrs[f.key])}
+            selected={state.attrs[f.key] ?? []}
+            onChange={(values) => state.setAttr(f.key, values)}
+            testId={`facet-${f.key}`}
+          />
         </Paper>
       ))}
     </Stack>

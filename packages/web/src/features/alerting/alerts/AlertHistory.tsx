@@ -1,4 +1,16 @@
-import { Box, Chip, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Chip,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import type { Alert, AlertEvent, AlertNotification } from '@lantern/shared';
 import { formatDateTimeFull } from '../../../lib/format/dateTime';
 import { useAlertEvents } from './alertsApi';
@@ -15,7 +27,12 @@ export function eventText(e: AlertEvent): string {
   return p.firing ? 'Still firing' : 'State changed';
 }
 
-const STATE_COLORS: Record<string, 'success' | 'error' | 'default' | 'warning'> = { sent: 'success', failed: 'error', pending: 'warning', skipped: 'default' };
+const STATE_COLORS: Record<string, 'success' | 'error' | 'default' | 'warning'> = {
+  sent: 'success',
+  failed: 'error',
+  pending: 'warning',
+  skipped: 'default',
+};
 
 function notificationTarget(n: AlertNotification): string {
   if (n.target === 'email') return `E-mail to ${n.recipients.join(', ') || 'nobody'}`;
@@ -35,7 +52,13 @@ function Notification({ n }: { n: AlertNotification }) {
         )}
       </Stack>
       {n.lastError && (
-        <Typography variant="caption" color="error" component="div" sx={{ wordBreak: 'break-word' }} data-testid="alert-notification-error">
+        <Typography
+          variant="caption"
+          color="error"
+          component="div"
+          sx={{ wordBreak: 'break-word' }}
+          data-testid="alert-notification-error"
+        >
           {n.lastError}
         </Typography>
       )}
@@ -73,7 +96,9 @@ export function AlertHistory({ projectId, alert }: { projectId: number; alert: A
           <TableBody>
             {data.events.map((e) => (
               <TableRow key={e.id} data-testid="alert-event" data-event={e.name}>
-                <TableCell sx={{ verticalAlign: 'top', whiteSpace: 'nowrap' }}>{formatDateTimeFull(new Date(e.createdAt))}</TableCell>
+                <TableCell sx={{ verticalAlign: 'top', whiteSpace: 'nowrap' }}>
+                  {formatDateTimeFull(new Date(e.createdAt))}
+                </TableCell>
                 <TableCell sx={{ verticalAlign: 'top' }} data-testid="alert-event-text">
                   {eventText(e)}
                 </TableCell>

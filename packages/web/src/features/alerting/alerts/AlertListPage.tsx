@@ -1,6 +1,19 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
-import { Box, Button, Dialog, DialogContent, Grid, LinearProgress, Paper, Skeleton, Stack, Table, TableBody, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogContent,
+  Grid,
+  LinearProgress,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  Typography,
+} from '@mui/material';
 import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import { PageToolbar } from '../../../components/PageToolbar';
@@ -29,7 +42,18 @@ export function AlertListPage() {
   const projectId = useProjectIdParam();
   const state = useAlertListState();
   const address = useAddressState();
-  const filterParams = useMemo(() => alertListParams({ q: state.q, attrs: state.attrs, sortBy: state.sortBy, sortDesc: state.sortDesc, page: 1, limit: ALERTS_PER_PAGE }), [state.q, state.attrs, state.sortBy, state.sortDesc]);
+  const filterParams = useMemo(
+    () =>
+      alertListParams({
+        q: state.q,
+        attrs: state.attrs,
+        sortBy: state.sortBy,
+        sortDesc: state.sortDesc,
+        page: 1,
+        limit: ALERTS_PER_PAGE,
+      }),
+    [state.q, state.attrs, state.sortBy, state.sortDesc],
+  );
   const params = useMemo(() => ({ ...filterParams, page: state.page }), [filterParams, state.page]);
   const list = useAlerts(projectId, params);
   const alerts = useMemo(() => list.data?.alerts ?? [], [list.data]);
@@ -49,25 +73,46 @@ export function AlertListPage() {
   if (projectId === undefined) return <NotFoundPage />;
 
   const win = pagerWindow(state.page, ALERTS_PER_PAGE, count);
-  const pager: PagerState = { page: win.page, setPage: state.setPage, perPage: ALERTS_PER_PAGE, total: count, pages: Math.min(win.pages, 1000), start: (win.page - 1) * ALERTS_PER_PAGE, end: Math.min(count, win.page * ALERTS_PER_PAGE) };
+  const pager: PagerState = {
+    page: win.page,
+    setPage: state.setPage,
+    perPage: ALERTS_PER_PAGE,
+    total: count,
+    pages: Math.min(win.pages, 1000),
+    start: (win.page - 1) * ALERTS_PER_PAGE,
+    end: Math.min(count, win.page * ALERTS_PER_PAGE),
+  };
   const openTotal = allCounts(count, list.data?.facets, state.attrs['alert.state']).open;
 
   async function run(a: BulkAction) {
     const sel = selection.selection;
     try {
       if (a === 'close-all') {
-        if (!(await confirm({ title: 'Close all', message: `Close all ${openTotal} open alerts that match the filter?` }))) return;
+        if (
+          !(await confirm({ title: 'Close all', message: `Close all ${openTotal} open alerts that match the filter?` }))
+        )
+          return;
         const n = await closeAll.mutateAsync(filterParams);
         snackbar.notifySuccess(`${n} ${n === 1 ? 'alert' : 'alerts'} closed`);
       } else if (a === 'close' && sel.all) {
         const n = await closeAll.mutateAsync(filterParams);
         snackbar.notifySuccess(`${n} ${n === 1 ? 'alert' : 'alerts'} closed`);
       } else {
-        if (a === 'delete' && !(await confirm({ title: 'Delete', message: 'Do you really want to delete selected alerts?' }))) return;
-        const chosen = sel.all ? await fetchAllAlertIds(projectId!, filterParams) : [...sel.ids].map(([id, st]) => ({ id, state: st }));
-        const ids = chosen.filter((x) => a === 'delete' || x.state === (a === 'close' ? 'open' : 'closed')).map((x) => x.id);
+        if (
+          a === 'delete' &&
+          !(await confirm({ title: 'Delete', message: 'Do you really want to delete selected alerts?' }))
+        )
+          return;
+        const chosen = sel.all
+          ? await fetchAllAlertIds(projectId!, filterParams)
+          : [...sel.ids].map(([id, st]) => ({ id, state: st }));
+        const ids = chosen
+          .filter((x) => a === 'delete' || x.state === (a === 'close' ? 'open' : 'closed'))
+          .map((x) => x.id);
         const n = await action.mutateAsync({ action: a, ids });
-        snackbar.notifySuccess(`${n} ${n === 1 ? 'alert' : 'alerts'} ${a === 'delete' ? 'deleted' : a === 'close' ? 'closed' : 'reopened'}`);
+        snackbar.notifySuccess(
+          `${n} ${n === 1 ? 'alert' : 'alerts'} ${a === 'delete' ? 'deleted' : a === 'close' ? 'closed' : 'reopened'}`,
+        );
       }
       selection.clear();
     } catch {
@@ -78,7 +123,13 @@ export function AlertListPage() {
   return (
     <Stack spacing={2} data-testid="alert-list">
       <PageToolbar title="Alerts">
-        <Button size="small" variant="outlined" startIcon={<RefreshIcon />} onClick={() => void list.refetch()} data-testid="alert-reload">
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<RefreshIcon />}
+          onClick={() => void list.refetch()}
+          data-testid="alert-reload"
+        >
           Reload
         </Button>
       </PageToolbar>
@@ -88,14 +139,26 @@ export function AlertListPage() {
         </Grid>
         <Grid size={{ xs: 12, md: 9 }}>
           <Paper variant="outlined" sx={{ p: 1 }}>
-            <AlertSelectionBar selection={selection} total={count} openTotal={openTotal} busy={action.isPending || closeAll.isPending} sortBy={state.sortBy} onSort={state.setSort} onAction={(a) => void run(a)} />
+            <AlertSelectionBar
+              selection={selection}
+              total={count}
+              openTotal={openTotal}
+              busy={action.isPending || closeAll.isPending}
+              sortBy={state.sortBy}
+              onSort={state.setSort}
+              onAction={(a) => void run(a)}
+            />
             <Box sx={{ height: 4 }}>{list.isFetching && <LinearProgress />}</Box>
             {list.error && !list.data ? (
               <RequestError error={list.error} />
             ) : list.isPending ? (
               <Skeleton variant="rectangular" height={240} />
             ) : alerts.length === 0 ? (
-              <Stack sx={{ alignItems: 'center', py: 8, color: 'text.secondary' }} spacing={1} data-testid="alert-list-empty">
+              <Stack
+                sx={{ alignItems: 'center', py: 8, color: 'text.secondary' }}
+                spacing={1}
+                data-testid="alert-list-empty"
+              >
                 <SearchOffIcon fontSize="large" />
                 <Typography>{EMPTY_ALERTS_TEXT}</Typography>
               </Stack>
@@ -120,9 +183,18 @@ export function AlertListPage() {
           </Paper>
         </Grid>
       </Grid>
-      <Dialog open={openId !== undefined} onClose={() => address.set({ alert: null })} maxWidth={false} fullWidth slotProps={{ paper: { sx: { maxWidth: 1200 } } }} data-testid="alert-dialog">
+      <Dialog
+        open={openId !== undefined}
+        onClose={() => address.set({ alert: null })}
+        maxWidth={false}
+        fullWidth
+        slotProps={{ paper: { sx: { maxWidth: 1200 } } }}
+        data-testid="alert-dialog"
+      >
         <DialogContent>
-          <Suspense fallback={<Skeleton variant="rectangular" height={300} />}>{openId !== undefined && <AlertCard projectId={projectId} alertId={openId} />}</Suspense>
+          <Suspense fallback={<Skeleton variant="rectangular" height={300} />}>
+            {openId !== undefined && <AlertCard projectId={projectId} alertId={openId} />}
+          </Suspense>
         </DialogContent>
       </Dialog>
     </Stack>

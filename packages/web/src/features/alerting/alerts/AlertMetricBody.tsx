@@ -14,12 +14,27 @@ import { matchingSpansQuery, metricQueryChips, metricTrigger } from './alertText
 export const ALERT_CHART_HEIGHT = 300;
 
 /** The monitored column over the card's range with the allowed range shaded; 'NO DATA' when empty. */
-function AlertChart({ projectId, p, range }: { projectId: number; p: MetricAlertParams; range: { time_gte: string; time_lt: string } }) {
-  const ts = useAlertTimeseries(projectId, { metric: p.monitor.metrics.map((m) => m.name), alias: p.monitor.metrics.map((m) => m.alias), query: p.monitor.query, ...range });
+function AlertChart({
+  projectId,
+  p,
+  range,
+}: {
+  projectId: number;
+  p: MetricAlertParams;
+  range: { time_gte: string; time_lt: string };
+}) {
+  const ts = useAlertTimeseries(projectId, {
+    metric: p.monitor.metrics.map((m) => m.name),
+    alias: p.monitor.metrics.map((m) => m.alias),
+    query: p.monitor.query,
+    ...range,
+  });
   const data = ts.data;
   const option = useMemo(() => {
     if (!data) return undefined;
-    const series = data.timeseries.filter((s) => s.metric === p.monitor.column).map((s) => ({ name: s.name, unit: s.unit || p.monitor.columnUnit, values: s.value }));
+    const series = data.timeseries
+      .filter((s) => s.metric === p.monitor.column)
+      .map((s) => ({ name: s.name, unit: s.unit || p.monitor.columnUnit, values: s.value }));
     if (!series.length || !data.time.length) return undefined;
     return withAllowedRange(metricChartOption(data.time, series), p.bounds);
   }, [data, p]);
@@ -33,7 +48,10 @@ function AlertChart({ projectId, p, range }: { projectId: number; p: MetricAlert
   }
   if (!option) {
     return (
-      <Box sx={{ height: ALERT_CHART_HEIGHT, display: 'flex', alignItems: 'center', justifyContent: 'center' }} data-testid="alert-chart-empty">
+      <Box
+        sx={{ height: ALERT_CHART_HEIGHT, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+        data-testid="alert-chart-empty"
+      >
         <Typography variant="h5" sx={{ color: '#BDBDBD' }}>
           {ts.isPending ? '' : 'NO DATA'}
         </Typography>
@@ -44,7 +62,13 @@ function AlertChart({ projectId, p, range }: { projectId: number; p: MetricAlert
 }
 
 /** Spec platform §2.6, a metric alert: query chips, State, Trigger, Time, First seen, links and the chart. */
-export function AlertMetricBody({ alert, range }: { alert: Alert & { params: MetricAlertParams }; range: { time_gte: string; time_lt: string } }) {
+export function AlertMetricBody({
+  alert,
+  range,
+}: {
+  alert: Alert & { params: MetricAlertParams };
+  range: { time_gte: string; time_lt: string };
+}) {
   const p = alert.params;
   const spansQuery = matchingSpansQuery(p.monitor.query);
   return (
@@ -59,15 +83,35 @@ export function AlertMetricBody({ alert, range }: { alert: Alert & { params: Met
           { label: 'State', value: alert.state, testId: 'alert-fact-state' },
           { label: 'Trigger', value: metricTrigger(p) || 'back in range', testId: 'alert-fact-trigger' },
           { label: 'Time', value: formatDateTimeFull(new Date(alert.updatedAt)), testId: 'alert-fact-time' },
-          ...(alert.createdAt !== alert.updatedAt ? [{ label: 'First seen', value: formatDateTimeFull(new Date(alert.createdAt)), testId: 'alert-fact-first-seen' }] : []),
+          ...(alert.createdAt !== alert.updatedAt
+            ? [
+                {
+                  label: 'First seen',
+                  value: formatDateTimeFull(new Date(alert.createdAt)),
+                  testId: 'alert-fact-first-seen',
+                },
+              ]
+            : []),
         ]}
       />
       <Stack direction="row" spacing={1}>
-        <Button size="small" variant="outlined" component={RouterLink} to={paths.monitorMetric(alert.projectId, alert.monitorId)} data-testid="alert-view-monitor">
+        <Button
+          size="small"
+          variant="outlined"
+          component={RouterLink}
+          to={paths.monitorMetric(alert.projectId, alert.monitorId)}
+          data-testid="alert-view-monitor"
+        >
           View monitor
         </Button>
         {spansQuery && (
-          <Button size="small" variant="outlined" component={RouterLink} to={paths.spanItems(alert.projectId, { system: 'all', query: spansQuery })} data-testid="alert-matching-spans">
+          <Button
+            size="small"
+            variant="outlined"
+            component={RouterLink}
+            to={paths.spanItems(alert.projectId, { system: 'all', query: spansQuery })}
+            data-testid="alert-matching-spans"
+          >
             Matching spans
           </Button>
         )}

@@ -10,7 +10,11 @@ export const CLOSED_COLOR = '#388E3C';
 
 /** The state icon: open red, closed green (reference frontend §1.3.14). */
 export function AlertStateIcon({ state }: { state: string }) {
-  return state === 'open' ? <ErrorOutlineIcon sx={{ color: OPEN_COLOR }} titleAccess="open" /> : <CheckCircleOutlineIcon sx={{ color: CLOSED_COLOR }} titleAccess="closed" />;
+  return state === 'open' ? (
+    <ErrorOutlineIcon sx={{ color: OPEN_COLOR }} titleAccess="open" />
+  ) : (
+    <CheckCircleOutlineIcon sx={{ color: CLOSED_COLOR }} titleAccess="closed" />
+  );
 }
 
 /** Chips that select a facet value: type, then the service and host the alert is about. */
@@ -20,13 +24,47 @@ const CHIP_KEYS = ['service.name', 'host.name', 'deployment.environment'];
  * One alert of the list (80 px): checkbox, state icon and name, facet chips, created / updated
  * times, and on the right the metric trigger or the error's occurrences.
  */
-export function AlertRow({ alert, selected, onToggle, onOpen, onChip, now }: { alert: Alert; selected: boolean; onToggle: () => void; onOpen: () => void; onChip: (key: string, value: string) => void; now: number }) {
-  const chips = [{ key: 'alert.type', value: alert.type }, ...CHIP_KEYS.filter((k) => alert.attrs[k]).map((k) => ({ key: k, value: alert.attrs[k] }))];
-  const right = isMetricParams(alert) ? metricTrigger(alert.params) : isErrorParams(alert) ? occurrences(alert.params) : '';
+export function AlertRow({
+  alert,
+  selected,
+  onToggle,
+  onOpen,
+  onChip,
+  now,
+}: {
+  alert: Alert;
+  selected: boolean;
+  onToggle: () => void;
+  onOpen: () => void;
+  onChip: (key: string, value: string) => void;
+  now: number;
+}) {
+  const chips = [
+    { key: 'alert.type', value: alert.type },
+    ...CHIP_KEYS.filter((k) => alert.attrs[k]).map((k) => ({ key: k, value: alert.attrs[k] })),
+  ];
+  const right = isMetricParams(alert)
+    ? metricTrigger(alert.params)
+    : isErrorParams(alert)
+      ? occurrences(alert.params)
+      : '';
   return (
-    <TableRow hover selected={selected} sx={{ height: 80, cursor: 'pointer' }} onClick={onOpen} data-testid="alert-row" data-alert-id={alert.id} data-state={alert.state}>
+    <TableRow
+      hover
+      selected={selected}
+      sx={{ height: 80, cursor: 'pointer' }}
+      onClick={onOpen}
+      data-testid="alert-row"
+      data-alert-id={alert.id}
+      data-state={alert.state}
+    >
       <TableCell padding="checkbox" onClick={(e) => e.stopPropagation()}>
-        <Checkbox checked={selected} onChange={onToggle} slotProps={{ input: { 'aria-label': `Select ${alert.name}` } }} data-testid="alert-row-checkbox" />
+        <Checkbox
+          checked={selected}
+          onChange={onToggle}
+          slotProps={{ input: { 'aria-label': `Select ${alert.name}` } }}
+          data-testid="alert-row-checkbox"
+        />
       </TableCell>
       <TableCell>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
@@ -50,12 +88,18 @@ export function AlertRow({ alert, selected, onToggle, onOpen, onChip, now }: { a
           ))}
           <Typography variant="body2" color="text.secondary">
             Created {formatRelative(new Date(alert.createdAt), now)}
-            {alert.updatedAt !== alert.createdAt && <> &middot; Updated {formatRelative(new Date(alert.updatedAt), now)}</>}
+            {alert.updatedAt !== alert.createdAt && (
+              <> &middot; Updated {formatRelative(new Date(alert.updatedAt), now)}</>
+            )}
           </Typography>
         </Stack>
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', width: 220 }}>
-        <Box component="span" sx={{ color: alert.type === 'metric' ? OPEN_COLOR : 'text.primary' }} data-testid="alert-row-trigger">
+        <Box
+          component="span"
+          sx={{ color: alert.type === 'metric' ? OPEN_COLOR : 'text.primary' }}
+          data-testid="alert-row-trigger"
+        >
           {right}
         </Box>
       </TableCell>

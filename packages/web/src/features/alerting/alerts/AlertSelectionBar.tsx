@@ -28,7 +28,12 @@ export function AlertSelectionBar({
 }) {
   const { counts } = selection;
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }} data-testid="alert-selection-bar">
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+      data-testid="alert-selection-bar"
+    >
       <Checkbox
         checked={selection.pageState === 'all'}
         indeterminate={selection.pageState === 'some'}
@@ -47,22 +52,46 @@ export function AlertSelectionBar({
         </Button>
       )}
       {counts.open > 0 && (
-        <Button size="small" variant="outlined" disabled={busy} onClick={() => onAction('close')} data-testid="alert-close-selected">
+        <Button
+          size="small"
+          variant="outlined"
+          disabled={busy}
+          onClick={() => onAction('close')}
+          data-testid="alert-close-selected"
+        >
           Close ({counts.open})
         </Button>
       )}
       {counts.closed > 0 && (
-        <Button size="small" variant="outlined" disabled={busy} onClick={() => onAction('open')} data-testid="alert-open-selected">
+        <Button
+          size="small"
+          variant="outlined"
+          disabled={busy}
+          onClick={() => onAction('open')}
+          data-testid="alert-open-selected"
+        >
           Open ({counts.closed})
         </Button>
       )}
       {counts.total > 0 && (
-        <Button size="small" variant="outlined" color="error" disabled={busy} onClick={() => onAction('delete')} data-testid="alert-delete-selected">
+        <Button
+          size="small"
+          variant="outlined"
+          color="error"
+          disabled={busy}
+          onClick={() => onAction('delete')}
+          data-testid="alert-delete-selected"
+        >
           Delete ({counts.total})
         </Button>
       )}
       <Stack direction="row" sx={{ flexGrow: 1 }} />
-      <Button size="small" disabled={busy || openTotal === 0} onClick={() => onAction('close-all')} data-testid="alert-close-all">
+      <Button
+        size="small"
+        disabled={busy || openTotal === 0}
+        onClick={() => onAction('close-all')}
+        data-testid="alert-close-all"
+      >
         Close all
       </Button>
       <Select

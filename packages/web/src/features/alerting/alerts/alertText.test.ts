@@ -7,14 +7,28 @@ const params = (over: Partial<MetricAlertParams> = {}): MetricAlertParams => ({
   outlier: 0.97,
   minutes: 5,
   bounds: { min: null, max: 0.9 },
-  monitor: { metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }], query: 'avg($cpu) as cpu | where host.name = "web1"', column: 'cpu', columnUnit: 'utilization' },
+  monitor: {
+    metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }],
+    query: 'avg($cpu) as cpu | where host.name = "web1"',
+    column: 'cpu',
+    columnUnit: 'utilization',
+  },
   ...over,
 });
 
 describe('alert texts', () => {
   it('says how the value left the allowed range, in the column unit', () => {
     expect(metricTrigger(params())).toBe('97% more than 90%');
-    expect(metricTrigger(params({ firing: -1, outlier: 2, bounds: { min: 5, max: null }, monitor: { ...params().monitor, columnUnit: '' } }))).toBe('2.0 less than 5.0');
+    expect(
+      metricTrigger(
+        params({
+          firing: -1,
+          outlier: 2,
+          bounds: { min: 5, max: null },
+          monitor: { ...params().monitor, columnUnit: '' },
+        }),
+      ),
+    ).toBe('2.0 less than 5.0');
     expect(metricTrigger(params({ firing: 0 }))).toBe('');
   });
   it('counts occurrences', () => {
@@ -22,8 +36,14 @@ describe('alert texts', () => {
     expect(occurrences({ traceId: '', spanId: '', spanCount: 12, spanCountTime: '' })).toBe('12 occurrences');
   });
   it('splits the monitor query into chips and finds its where parts', () => {
-    expect(metricQueryChips(params())).toEqual(['avg($cpu) as cpu', 'where host.name = "web1"', 'from system.cpu.utilization as $cpu']);
-    expect(matchingSpansQuery(params().monitor.query)).toBe('.count_per_min | .error_rate | {p50,p90,p99}(.duration) | where host.name = "web1"');
+    expect(metricQueryChips(params())).toEqual([
+      'avg($cpu) as cpu',
+      'where host.name = "web1"',
+      'from system.cpu.utilization as $cpu',
+    ]);
+    expect(matchingSpansQuery(params().monitor.query)).toBe(
+      '.count_per_min | .error_rate | {p50,p90,p99}(.duration) | where host.name = "web1"',
+    );
     expect(matchingSpansQuery('avg($cpu)')).toBeUndefined();
   });
 });

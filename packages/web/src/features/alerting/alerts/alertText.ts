@@ -5,8 +5,10 @@ import { formatUnit } from '../../../lib/format/number';
  * Words shown for an alert in the list and on its card (reference frontend §1.3.14, alerting
  * §2.8): the metric trigger, the error's occurrences, and the query chips of a metric alert.
  */
-export const isMetricParams = (a: Alert): a is Alert & { params: MetricAlertParams } => a.type === 'metric' && 'bounds' in a.params;
-export const isErrorParams = (a: Alert): a is Alert & { params: ErrorAlertParams } => a.type === 'error' && 'spanCount' in a.params;
+export const isMetricParams = (a: Alert): a is Alert & { params: MetricAlertParams } =>
+  a.type === 'metric' && 'bounds' in a.params;
+export const isErrorParams = (a: Alert): a is Alert & { params: ErrorAlertParams } =>
+  a.type === 'error' && 'spanCount' in a.params;
 
 /** "97% more than 90%" / "3 less than 5"; '' when the series is back in range. */
 export function metricTrigger(p: MetricAlertParams): string {

@@ -1,4 +1,10 @@
-import { AlertBulkResponse, AlertEventsResponse, AlertListResponse, AlertResponse, MetricTimeseriesResponse } from '@lantern/shared';
+import {
+  AlertBulkResponse,
+  AlertEventsResponse,
+  AlertListResponse,
+  AlertResponse,
+  MetricTimeseriesResponse,
+} from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiRequest } from '../../../lib/api/apiClient';
 
@@ -18,7 +24,14 @@ export const alertKeys = {
 };
 
 /** The list filter as the API takes it: `q`, repeatable `attrs[key]`, sort, page and limit. */
-export function alertListParams(f: { q: string; attrs: Record<string, string[]>; sortBy: string; sortDesc: boolean; page: number; limit: number }): Params {
+export function alertListParams(f: {
+  q: string;
+  attrs: Record<string, string[]>;
+  sortBy: string;
+  sortDesc: boolean;
+  page: number;
+  limit: number;
+}): Params {
   const p: Params = { q: f.q, sort_by: f.sortBy, sort_desc: f.sortDesc, page: f.page, limit: f.limit };
   for (const [key, values] of Object.entries(f.attrs)) if (values.length) p[`attrs[${key}]`] = values;
   return p;
@@ -74,7 +87,10 @@ export function useAlertAction(projectId: number) {
         const r =
           action === 'delete'
             ? await apiRequest(AlertBulkResponse, base(projectId), { method: 'DELETE', body })
-            : await apiRequest(AlertBulkResponse, `${base(projectId)}/${action === 'close' ? 'closed' : 'open'}`, { method: 'PUT', body });
+            : await apiRequest(AlertBulkResponse, `${base(projectId)}/${action === 'close' ? 'closed' : 'open'}`, {
+                method: 'PUT',
+                body,
+              });
         count += r.count;
       }
       return count;
@@ -87,13 +103,17 @@ export function useAlertAction(projectId: number) {
 export function useCloseAll(projectId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (params: Params) => (await apiRequest(AlertBulkResponse, `${base(projectId)}/close-all`, { method: 'PUT', query: params })).count,
+    mutationFn: async (params: Params) =>
+      (await apiRequest(AlertBulkResponse, `${base(projectId)}/close-all`, { method: 'PUT', query: params })).count,
     onSettled: () => client.invalidateQueries({ queryKey: alertKeys.all(projectId) }),
   });
 }
 
 /** The monitor query of a metric alert over the card's range (GET /api/v1/metrics/{projectId}/timeseries). */
-export function useAlertTimeseries(projectId: number, q: { metric: string[]; alias: string[]; query: string; time_gte: string; time_lt: string }) {
+export function useAlertTimeseries(
+  projectId: number,
+  q: { metric: string[]; alias: string[]; query: string; time_gte: string; time_lt: string },
+) {
   return useQuery({
     queryKey: ['alerts', projectId, 'timeseries', q],
     queryFn: ({ signal }) => apiGet(MetricTimeseriesResponse, `/api/v1/metrics/${projectId}/timeseries`, q, signal),

@@ -10,7 +10,10 @@ export interface Bounds {
 
 export const ALLOWED_RANGE_NAME = 'Allowed values range';
 
-type Option = Record<string, unknown> & { series?: Record<string, unknown>[]; yAxis?: Record<string, unknown>[] | Record<string, unknown> };
+type Option = Record<string, unknown> & {
+  series?: Record<string, unknown>[];
+  yAxis?: Record<string, unknown>[] | Record<string, unknown>;
+};
 
 export function withAllowedRange(option: Option, bounds: Bounds): Option {
   const { min, max } = bounds;
@@ -18,7 +21,12 @@ export function withAllowedRange(option: Option, bounds: Bounds): Option {
   const markArea = {
     silent: true,
     itemStyle: { color: 'rgba(76, 175, 80, 0.2)', borderWidth: 1, borderType: 'dashed', borderColor: '#4CAF50' },
-    data: [[{ name: ALLOWED_RANGE_NAME, xAxis: 'min', yAxis: min ?? 0 }, { xAxis: 'max', yAxis: max ?? 'max' }]],
+    data: [
+      [
+        { name: ALLOWED_RANGE_NAME, xAxis: 'min', yAxis: min ?? 0 },
+        { xAxis: 'max', yAxis: max ?? 'max' },
+      ],
+    ],
   };
   const [first, ...rest] = option.series;
   const axes = Array.isArray(option.yAxis) ? option.yAxis : option.yAxis ? [option.yAxis] : [];

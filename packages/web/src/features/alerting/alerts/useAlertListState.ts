@@ -19,7 +19,10 @@ export function useAlertListState() {
     if (empty) set({ [`${ATTR_PREFIX}alert.state`]: ['open'] }, { replace: true });
   }, [empty, set]);
 
-  const attrsKey = [...params.keys()].filter((k) => k.startsWith(ATTR_PREFIX)).map((k) => `${k}\u0000${params.getAll(k).join('\u0001')}`).join('\u0002');
+  const attrsKey = [...params.keys()]
+    .filter((k) => k.startsWith(ATTR_PREFIX))
+    .map((k) => `${k}\u0000${params.getAll(k).join('\u0001')}`)
+    .join('\u0002');
   const attrs = useMemo(() => {
     const out: Record<string, string[]> = empty ? { 'alert.state': ['open'] } : {};
     for (const entry of attrsKey ? attrsKey.split('\u0002') : []) {
@@ -35,7 +38,10 @@ export function useAlertListState() {
   const page = Math.min(1000, Math.max(1, Number(params.get('page')) || 1));
 
   /** Filter changes go back to page 1; `q` is always written so the list never falls back to the default. */
-  const setFilter = useCallback((patch: AddressPatch) => set({ q: params.get('q') ?? '', page: null, ...patch }), [set, params]);
+  const setFilter = useCallback(
+    (patch: AddressPatch) => set({ q: params.get('q') ?? '', page: null, ...patch }),
+    [set, params],
+  );
 
   return {
     q,

@@ -15,13 +15,23 @@ export interface SelectionCounts {
 }
 
 /** Open / closed counts of "all" from the state facet, limited to the states the filter allows. */
-export function allCounts(count: number, facets: Facet[] | undefined, stateFilter: string[] | undefined): SelectionCounts {
+export function allCounts(
+  count: number,
+  facets: Facet[] | undefined,
+  stateFilter: string[] | undefined,
+): SelectionCounts {
   const items = facets?.find((f) => f.key === 'alert.state')?.items ?? [];
-  const of = (state: string) => (stateFilter?.length && !stateFilter.includes(state) ? 0 : (items.find((i) => i.value === state)?.count ?? 0));
+  const of = (state: string) =>
+    stateFilter?.length && !stateFilter.includes(state) ? 0 : (items.find((i) => i.value === state)?.count ?? 0);
   return { total: count, open: of('open'), closed: of('closed') };
 }
 
-export function useAlertSelection(page: Alert[], count: number, facets: Facet[] | undefined, stateFilter: string[] | undefined) {
+export function useAlertSelection(
+  page: Alert[],
+  count: number,
+  facets: Facet[] | undefined,
+  stateFilter: string[] | undefined,
+) {
   const [sel, setSel] = useState<Selection>({ all: false, ids: new Map() });
   const isSelected = useCallback((id: number) => sel.all || sel.ids.has(id), [sel]);
   const onPage = page.filter((a) => isSelected(a.id)).length;
@@ -29,11 +39,16 @@ export function useAlertSelection(page: Alert[], count: number, facets: Facet[] 
   const counts = useMemo<SelectionCounts>(() => {
     if (sel.all) return allCounts(count, facets, stateFilter);
     const states = [...sel.ids.values()];
-    return { total: states.length, open: states.filter((s) => s === 'open').length, closed: states.filter((s) => s === 'closed').length };
+    return {
+      total: states.length,
+      open: states.filter((s) => s === 'open').length,
+      closed: states.filter((s) => s === 'closed').length,
+    };
   }, [sel, count, facets, stateFilter]);
 
   const clear = useCallback(() => setSel({ all: false, ids: new Map() }), []);
-  const idsOf = (s: Selection): Map<number, string> => (s.all ? new Map(page.map((a) => [a.id, a.state])) : new Map(s.ids));
+  const idsOf = (s: Selection): Map<number, string> =>
+    s.all ? new Map(page.map((a) => [a.id, a.state])) : new Map(s.ids);
 
   return {
     selection: sel,

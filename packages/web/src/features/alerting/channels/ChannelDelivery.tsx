@@ -4,7 +4,11 @@ import type { ReactNode } from 'react';
 import { formatDateTime, formatRelative } from '../../../lib/format/dateTime';
 
 /** Spec §2.11: success-coloured when delivering, error-coloured when disabled, grey otherwise. */
-const STATE_COLOR: Record<ChannelState, string> = { delivering: 'success.main', disabled: 'error.main', paused: 'grey.500' };
+const STATE_COLOR: Record<ChannelState, string> = {
+  delivering: 'success.main',
+  disabled: 'error.main',
+  paused: 'grey.500',
+};
 
 export function ChannelStateDot({ state }: { state: ChannelState }) {
   return (
@@ -54,12 +58,26 @@ export function DeliverySummary({ channel, now }: { channel: NotifChannel; now: 
         )}
         {d.failed > 0 && (
           <Tooltip title="Notifications given up on after a permanent failure or the last retry">
-            <Chip size="small" color="error" variant="outlined" label={`${d.failed} failed`} sx={{ ml: 1 }} data-testid="channel-failed" />
+            <Chip
+              size="small"
+              color="error"
+              variant="outlined"
+              label={`${d.failed} failed`}
+              sx={{ ml: 1 }}
+              data-testid="channel-failed"
+            />
           </Tooltip>
         )}
       </Typography>
       {failingNow(d) && (
-        <Typography variant="body2" color="error" noWrap sx={{ maxWidth: 420 }} title={d.lastError} data-testid="channel-last-error">
+        <Typography
+          variant="body2"
+          color="error"
+          noWrap
+          sx={{ maxWidth: 420 }}
+          title={d.lastError}
+          data-testid="channel-last-error"
+        >
           Failed {when(d.lastErrorAt!, now)}: {d.lastError}
         </Typography>
       )}
@@ -73,13 +91,31 @@ export function DeliveryDetails({ channel, now }: { channel: NotifChannel; now: 
   const rows: [string, ReactNode, string][] = [
     ['State', <ChannelStateDot key="s" state={channel.state} />, 'state'],
     ['Last delivered', d.lastDeliveredAt ? when(d.lastDeliveredAt, now) : 'never', 'last-delivered'],
-    ['Pending notifications', d.pending && d.nextAttemptAt ? `${d.pending}, next try ${dueIn(d.nextAttemptAt, now)}` : String(d.pending), 'pending'],
+    [
+      'Pending notifications',
+      d.pending && d.nextAttemptAt ? `${d.pending}, next try ${dueIn(d.nextAttemptAt, now)}` : String(d.pending),
+      'pending',
+    ],
     ['Given up', String(d.failed), 'failed'],
-    ['Last error', d.lastErrorAt ? <>{when(d.lastErrorAt, now)}: {d.lastError}</> : 'none', 'last-error'],
+    [
+      'Last error',
+      d.lastErrorAt ? (
+        <>
+          {when(d.lastErrorAt, now)}: {d.lastError}
+        </>
+      ) : (
+        'none'
+      ),
+      'last-error',
+    ],
     ['Failures in a row', String(d.consecutiveFailures), 'failures'],
   ];
   return (
-    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: '180px 1fr', rowGap: 1, columnGap: 2, m: 0 }} data-testid="channel-delivery-details">
+    <Box
+      component="dl"
+      sx={{ display: 'grid', gridTemplateColumns: '180px 1fr', rowGap: 1, columnGap: 2, m: 0 }}
+      data-testid="channel-delivery-details"
+    >
       {rows.map(([label, value, id]) => (
         <Box key={id} sx={{ display: 'contents' }}>
           <Typography component="dt" variant="body2" color="text.secondary">
@@ -88,7 +124,11 @@ export function DeliveryDetails({ channel, now }: { channel: NotifChannel; now: 
           <Typography
             component="dd"
             variant="body2"
-            sx={{ m: 0, wordBreak: 'break-word', color: id === 'last-error' && failingNow(d) ? 'error.main' : undefined }}
+            sx={{
+              m: 0,
+              wordBreak: 'break-word',
+              color: id === 'last-error' && failingNow(d) ? 'error.main' : undefined,
+            }}
             data-testid={`delivery-${id}`}
           >
             {value}

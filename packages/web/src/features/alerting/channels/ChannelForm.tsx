@@ -38,7 +38,12 @@ function Explanation({ type }: { type: ChannelType }) {
         , one alert per request, and marks it resolved when the alert is closed.
       </>
     );
-  return <>Lantern sends a POST request with a JSON message to the URL for every alert event: created, recurring and state changes.</>;
+  return (
+    <>
+      Lantern sends a POST request with a JSON message to the URL for every alert event: created, recurring and state
+      changes.
+    </>
+  );
 }
 
 export interface ChannelFormProps {
@@ -54,7 +59,9 @@ export interface ChannelFormProps {
 
 /** The create / edit form of one channel type; checks run before anything is sent. */
 export function ChannelForm({ projectId, type, channel, onSaved, onCancel, footer }: ChannelFormProps) {
-  const [values, setValues] = useState<ChannelFormValues>(() => (channel ? channelFormValues(channel) : emptyChannelForm));
+  const [values, setValues] = useState<ChannelFormValues>(() =>
+    channel ? channelFormValues(channel) : emptyChannelForm,
+  );
   const [errors, setErrors] = useState<ChannelFieldErrors>({});
   const [formError, setFormError] = useState('');
   const save = useSaveChannel(projectId);
@@ -66,7 +73,10 @@ export function ChannelForm({ projectId, type, channel, onSaved, onCancel, foote
       setValues((v) => ({ ...v, [name]: e.target.value }));
       if (errors[name]) setErrors((er) => ({ ...er, [name]: undefined }));
     },
-    slotProps: { htmlInput: { 'data-testid': `channel-${name}` }, formHelperText: { 'data-testid': `channel-${name}-helper` } as object },
+    slotProps: {
+      htmlInput: { 'data-testid': `channel-${name}` },
+      formHelperText: { 'data-testid': `channel-${name}-helper` } as object,
+    },
   });
 
   const submit = (e: FormEvent) => {
@@ -96,16 +106,37 @@ export function ChannelForm({ projectId, type, channel, onSaved, onCancel, foote
         <Typography variant="body2" color="text.secondary">
           <Explanation type={type} />
         </Typography>
-        <TextField label="Channel name" required autoFocus={!channel} {...field('name')} helperText={help('name', 'A name to pick the channel by in monitors, e.g. "#ops alerts"')} />
+        <TextField
+          label="Channel name"
+          required
+          autoFocus={!channel}
+          {...field('name')}
+          helperText={help('name', 'A name to pick the channel by in monitors, e.g. "#ops alerts"')}
+        />
         {type === 'slack' ? (
-          <TextField label="Slack webhook URL" required placeholder="https://hooks.slack.com/services/..." {...field('webhookUrl')} helperText={help('webhookUrl', 'The incoming webhook of the Slack channel to post to')} />
+          <TextField
+            label="Slack webhook URL"
+            required
+            placeholder="https://hooks.slack.com/services/..."
+            {...field('webhookUrl')}
+            helperText={help('webhookUrl', 'The incoming webhook of the Slack channel to post to')}
+          />
         ) : (
           <TextField
             label={type === 'alertmanager' ? 'AlertManager URL' : 'Webhook URL'}
             required
-            placeholder={type === 'alertmanager' ? 'https://alertmanager-host:9093/api/v2/alerts' : 'https://example.com/hooks/lantern'}
+            placeholder={
+              type === 'alertmanager'
+                ? 'https://alertmanager-host:9093/api/v2/alerts'
+                : 'https://example.com/hooks/lantern'
+            }
             {...field('url')}
-            helperText={help('url', type === 'alertmanager' ? 'The full endpoint, usually ending in /api/v2/alerts' : 'Receives a POST with the JSON message shown below')}
+            helperText={help(
+              'url',
+              type === 'alertmanager'
+                ? 'The full endpoint, usually ending in /api/v2/alerts'
+                : 'Receives a POST with the JSON message shown below',
+            )}
           />
         )}
         {type === 'webhook' && (
@@ -116,7 +147,10 @@ export function ChannelForm({ projectId, type, channel, onSaved, onCancel, foote
             maxRows={16}
             placeholder={'{"team": "checkout", "summary": "{{alert.summary}}"}'}
             {...field('payload')}
-            helperText={help('payload', 'Sent as the message\'s "payload"; strings may use {{alert.name}}, {{alert.url}}, {{alert.summary}}, {{alert.state}}, {{eventName}}')}
+            helperText={help(
+              'payload',
+              'Sent as the message\'s "payload"; strings may use {{alert.name}}, {{alert.url}}, {{alert.summary}}, {{alert.state}}, {{eventName}}',
+            )}
             sx={{ '& textarea': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 } }}
           />
         )}

@@ -38,7 +38,8 @@ export function ChannelListPage() {
     setState.mutate({ id: c.id, paused: c.state === 'delivering' }, { onSettled: () => setBusyId(null) });
   };
   const del = async (c: NotifChannel) => {
-    if (!(await confirm({ title: 'Delete channel', message: `Do you really want to delete "${c.name}" channel?` }))) return;
+    if (!(await confirm({ title: 'Delete channel', message: `Do you really want to delete "${c.name}" channel?` })))
+      return;
     setBusyId(c.id);
     remove.mutate(c.id, { onSettled: () => setBusyId(null) });
   };
@@ -60,7 +61,13 @@ export function ChannelListPage() {
         >
           Create channel
         </Button>
-        <Button size="small" startIcon={<RefreshIcon />} onClick={() => void channels.refetch()} loading={channels.isRefetching} data-testid="channels-reload">
+        <Button
+          size="small"
+          startIcon={<RefreshIcon />}
+          onClick={() => void channels.refetch()}
+          loading={channels.isRefetching}
+          data-testid="channels-reload"
+        >
           Reload
         </Button>
       </PageToolbar>
@@ -95,7 +102,13 @@ export function ChannelListPage() {
             </Typography>
           </Box>
         ) : (
-          <ChannelTable projectId={projectId} channels={channels.data} busyId={busyId} onTogglePause={togglePause} onDelete={(c) => void del(c)} />
+          <ChannelTable
+            projectId={projectId}
+            channels={channels.data}
+            busyId={busyId}
+            onTogglePause={togglePause}
+            onDelete={(c) => void del(c)}
+          />
         )}
       </Card>
       <NewChannelDialog projectId={projectId} type={creating} onClose={() => setCreating(null)} onCreated={created} />

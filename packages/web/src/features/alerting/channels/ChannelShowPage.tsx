@@ -40,7 +40,9 @@ function DeliveryCard({ projectId, channel }: { projectId: number; channel: Noti
           </Stack>
           <DeliveryDetails channel={channel} now={Date.now()} />
           {channel.state === 'disabled' && (
-            <Alert severity="warning">Lantern disabled this channel after repeated permanent failures. Fix the URL, then unpause it.</Alert>
+            <Alert severity="warning">
+              Lantern disabled this channel after repeated permanent failures. Fix the URL, then unpause it.
+            </Alert>
           )}
           <TestNotificationButton projectId={projectId} channel={channel} />
         </Stack>
@@ -81,7 +83,13 @@ export function ChannelShowPage() {
             >
               {project.data?.project.name ?? 'Project'}
             </Link>
-            <Link component={RouterLink} to={paths.channels(projectId)} underline="hover" color="inherit" data-testid="channel-breadcrumb-list">
+            <Link
+              component={RouterLink}
+              to={paths.channels(projectId)}
+              underline="hover"
+              color="inherit"
+              data-testid="channel-breadcrumb-list"
+            >
               Channels
             </Link>
             <Typography component="span" color="text.primary" sx={{ fontSize: 'inherit', fontWeight: 500 }}>

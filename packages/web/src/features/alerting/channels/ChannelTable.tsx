@@ -43,7 +43,13 @@ export function ChannelTable({ projectId, channels, busyId, onTogglePause, onDel
             return (
               <TableRow key={c.id} hover data-testid="channel-row" data-channel-id={c.id} data-channel-name={c.name}>
                 <TableCell>
-                  <Link component={RouterLink} to={editPath} underline="hover" sx={{ fontWeight: 500 }} data-testid="channel-name">
+                  <Link
+                    component={RouterLink}
+                    to={editPath}
+                    underline="hover"
+                    sx={{ fontWeight: 500 }}
+                    data-testid="channel-name"
+                  >
                     {c.name}
                   </Link>
                 </TableCell>
@@ -58,7 +64,12 @@ export function ChannelTable({ projectId, channels, busyId, onTogglePause, onDel
                   <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
                     <Tooltip disableInteractive title={pausable ? 'Pause' : 'Unpause'}>
                       <span>
-                        <IconButton size="small" disabled={busyId === c.id} onClick={() => onTogglePause(c)} data-testid={pausable ? 'channel-pause' : 'channel-unpause'}>
+                        <IconButton
+                          size="small"
+                          disabled={busyId === c.id}
+                          onClick={() => onTogglePause(c)}
+                          data-testid={pausable ? 'channel-pause' : 'channel-unpause'}
+                        >
                           {pausable ? <PauseIcon fontSize="small" /> : <PlayIcon fontSize="small" />}
                         </IconButton>
                       </span>
@@ -70,7 +81,12 @@ export function ChannelTable({ projectId, channels, busyId, onTogglePause, onDel
                     </Tooltip>
                     <Tooltip disableInteractive title="Delete">
                       <span>
-                        <IconButton size="small" disabled={busyId === c.id} onClick={() => onDelete(c)} data-testid="channel-delete">
+                        <IconButton
+                          size="small"
+                          disabled={busyId === c.id}
+                          onClick={() => onDelete(c)}
+                          data-testid="channel-delete"
+                        >
                           <DeleteIcon fontSize="small" />
                         </IconButton>
                       </span>

@@ -6,9 +6,26 @@ import { ChannelForm } from './ChannelForm';
 import { WebhookHelp } from './WebhookHelp';
 
 /** Spec §2.11: 'New {type} notification channel', max width 700. */
-export function NewChannelDialog({ projectId, type, onClose, onCreated }: { projectId: number; type: ChannelType | null; onClose(): void; onCreated(c: NotifChannel): void }) {
+export function NewChannelDialog({
+  projectId,
+  type,
+  onClose,
+  onCreated,
+}: {
+  projectId: number;
+  type: ChannelType | null;
+  onClose(): void;
+  onCreated(c: NotifChannel): void;
+}) {
   return (
-    <Dialog open={type !== null} onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: 700 } } }} data-testid="new-channel-dialog">
+    <Dialog
+      open={type !== null}
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: 700 } } }}
+      data-testid="new-channel-dialog"
+    >
       {type && (
         <>
           <DialogTitle sx={{ pr: 6 }} data-testid="new-channel-title">
@@ -18,7 +35,14 @@ export function NewChannelDialog({ projectId, type, onClose, onCreated }: { proj
             <CloseIcon />
           </IconButton>
           <DialogContent dividers>
-            <ChannelForm key={type} projectId={projectId} type={type} onSaved={onCreated} onCancel={onClose} footer={type === 'webhook' ? <WebhookHelp /> : undefined} />
+            <ChannelForm
+              key={type}
+              projectId={projectId}
+              type={type}
+              onSaved={onCreated}
+              onCancel={onClose}
+              footer={type === 'webhook' ? <WebhookHelp /> : undefined}
+            />
           </DialogContent>
         </>
       )}

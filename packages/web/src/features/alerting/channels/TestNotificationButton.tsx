@@ -9,14 +9,23 @@ function TestResult({ result }: { result: ChannelTestResult }) {
   return (
     <Alert severity={result.ok ? 'success' : 'error'} data-testid="channel-test-result" data-ok={String(result.ok)}>
       <AlertTitle data-testid="channel-test-title">
-        {result.ok ? `Delivered: the receiver answered ${answer} in ${result.durationMs} ms` : `Not delivered (${answer})`}
+        {result.ok
+          ? `Delivered: the receiver answered ${answer} in ${result.durationMs} ms`
+          : `Not delivered (${answer})`}
       </AlertTitle>
       {!result.ok && <Box data-testid="channel-test-error">{result.error}</Box>}
       {result.body && (
         <Box
           component="pre"
           data-testid="channel-test-body"
-          sx={{ m: 0, mt: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12 }}
+          sx={{
+            m: 0,
+            mt: 1,
+            whiteSpace: 'pre-wrap',
+            wordBreak: 'break-all',
+            fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+            fontSize: 12,
+          }}
         >
           {result.body}
         </Box>
@@ -39,7 +48,13 @@ export function TestNotificationButton({ projectId, channel }: { projectId: numb
   return (
     <Stack spacing={1.5} data-testid="channel-test">
       <Box>
-        <Button variant="outlined" startIcon={<SendIcon />} onClick={send} loading={test.isPending} data-testid="channel-test-send">
+        <Button
+          variant="outlined"
+          startIcon={<SendIcon />}
+          onClick={send}
+          loading={test.isPending}
+          data-testid="channel-test-send"
+        >
           Send test notification
         </Button>
       </Box>

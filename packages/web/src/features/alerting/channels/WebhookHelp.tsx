@@ -23,7 +23,10 @@ const EXAMPLE = JSON.stringify(
 
 const FIELDS: [string, string][] = [
   ['id', 'The alert event id, a string. The same event may arrive twice after a restart: use it to drop duplicates.'],
-  ['eventName', 'created, recurring (the error happened again, or the metric is still firing) or state-changed (closed or reopened).'],
+  [
+    'eventName',
+    'created, recurring (the error happened again, or the metric is still firing) or state-changed (closed or reopened).',
+  ],
   ['payload', 'Your optional JSON payload with its {{...}} variables filled in, or null.'],
   ['createdAt', 'When the event happened (RFC 3339 with nanoseconds).'],
   ['alert.id, alert.url', 'The alert and the address of its page in Lantern.'],
@@ -37,7 +40,8 @@ export function WebhookHelp() {
   return (
     <Box data-testid="webhook-help">
       <Alert severity="info" sx={{ mb: 2 }} data-testid="webhook-retry-help">
-        The endpoint must answer with a 2xx status, otherwise the request is retried with a growing delay (16 attempts at most).
+        The endpoint must answer with a 2xx status, otherwise the request is retried with a growing delay (16 attempts
+        at most).
       </Alert>
       <Typography variant="subtitle2" sx={{ mb: 1 }}>
         Example message
@@ -53,7 +57,9 @@ export function WebhookHelp() {
         <TableBody>
           {FIELDS.map(([name, text]) => (
             <TableRow key={name}>
-              <TableCell sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 }}>{name}</TableCell>
+              <TableCell sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 }}>
+                {name}
+              </TableCell>
               <TableCell>{text}</TableCell>
             </TableRow>
           ))}

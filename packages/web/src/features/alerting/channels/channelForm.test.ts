@@ -4,8 +4,14 @@ import { channelBody, channelFormValues, emptyChannelForm, serverErrors, validat
 
 describe('validateChannel (spec §5)', () => {
   it('requires the name and the URL of each type', () => {
-    expect(validateChannel('slack', emptyChannelForm)).toEqual({ name: "channel name can't be empty", webhookUrl: "webhook URL can't be empty" });
-    expect(validateChannel('webhook', emptyChannelForm)).toEqual({ name: "channel name can't be empty", url: "url can't be empty" });
+    expect(validateChannel('slack', emptyChannelForm)).toEqual({
+      name: "channel name can't be empty",
+      webhookUrl: "webhook URL can't be empty",
+    });
+    expect(validateChannel('webhook', emptyChannelForm)).toEqual({
+      name: "channel name can't be empty",
+      url: "url can't be empty",
+    });
     expect(validateChannel('alertmanager', { ...emptyChannelForm, name: 'am' })).toEqual({ url: "url can't be empty" });
   });
 
@@ -17,15 +23,33 @@ describe('validateChannel (spec §5)', () => {
   });
 
   it('ignores the payload of an Alertmanager channel (it has none)', () => {
-    expect(validateChannel('alertmanager', { name: 'x', webhookUrl: '', url: 'https://h/api/v2/alerts', payload: 'not json' })).toEqual({});
-    expect(channelBody('alertmanager', { name: 'x', webhookUrl: '', url: 'https://h', payload: 'not json' })).toEqual({ type: 'alertmanager', name: 'x', params: { url: 'https://h', payload: '' } });
+    expect(
+      validateChannel('alertmanager', {
+        name: 'x',
+        webhookUrl: '',
+        url: 'https://h/api/v2/alerts',
+        payload: 'not json',
+      }),
+    ).toEqual({});
+    expect(channelBody('alertmanager', { name: 'x', webhookUrl: '', url: 'https://h', payload: 'not json' })).toEqual({
+      type: 'alertmanager',
+      name: 'x',
+      params: { url: 'https://h', payload: '' },
+    });
   });
 });
 
 describe('serverErrors', () => {
   it('puts "path: message" parts at their fields and the rest on the form', () => {
-    const err = new ApiError(400, 'invalid_input', "name: channel name can't be empty; params.url: url can't be empty; type must be webhook or alertmanager");
-    expect(serverErrors('webhook', err)).toEqual({ fields: { name: "channel name can't be empty", url: "url can't be empty" }, form: 'type must be webhook or alertmanager' });
+    const err = new ApiError(
+      400,
+      'invalid_input',
+      "name: channel name can't be empty; params.url: url can't be empty; type must be webhook or alertmanager",
+    );
+    expect(serverErrors('webhook', err)).toEqual({
+      fields: { name: "channel name can't be empty", url: "url can't be empty" },
+      form: 'type must be webhook or alertmanager',
+    });
   });
 
   it('puts a URL refused by the SSRF guard at the URL field of the type', () => {
@@ -41,8 +65,30 @@ describe('serverErrors', () => {
 
 describe('channelFormValues', () => {
   it('shows a saved payload as indented JSON and a missing one as empty', () => {
-    const base = { id: 1, projectId: 1, name: 'h', type: 'webhook' as const, state: 'delivering' as const, delivery: { lastDeliveredAt: null, lastError: '', lastErrorAt: null, consecutiveFailures: 0, pending: 0, nextAttemptAt: null, failed: 0 } };
-    expect(channelFormValues({ ...base, params: { url: 'https://h', payload: { a: 1 } } }).payload).toBe('{\n  "a": 1\n}');
-    expect(channelFormValues({ ...base, params: { url: 'https://h', payload: null } })).toEqual({ name: 'h', webhookUrl: '', url: 'https://h', payload: '' });
+    const base = {
+      id: 1,
+      projectId: 1,
+      name: 'h',
+      type: 'webhook' as const,
+      state: 'delivering' as const,
+      delivery: {
+        lastDeliveredAt: null,
+        lastError: '',
+        lastErrorAt: null,
+        consecutiveFailures: 0,
+        pending: 0,
+        nextAttemptAt: null,
+        failed: 0,
+      },
+    };
+    expect(channelFormValues({ ...base, params: { url: 'https://h', payload: { a: 1 } } }).payload).toBe(
+      '{\n  "a": 1\n}',
+    );
+    expect(channelFormValues({ ...base, params: { url: 'https://h', payload: null } })).toEqual({
+      name: 'h',
+      webhookUrl: '',
+      url: 'https://h',
+      payload: '',
+    });
   });
 });

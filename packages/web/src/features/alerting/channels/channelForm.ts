@@ -17,7 +17,11 @@ export interface ChannelFormValues {
 export type ChannelField = keyof ChannelFormValues;
 export type ChannelFieldErrors = Partial<Record<ChannelField, string>>;
 
-export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = { slack: 'Slack', webhook: 'WebHook', alertmanager: 'AlertManager' };
+export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = {
+  slack: 'Slack',
+  webhook: 'WebHook',
+  alertmanager: 'AlertManager',
+};
 
 export const emptyChannelForm: ChannelFormValues = { name: '', webhookUrl: '', url: '', payload: '' };
 
@@ -37,7 +41,12 @@ export function channelBody(type: ChannelType, v: ChannelFormValues): ChannelBod
   return { type, name: v.name, params: { url: v.url, payload: type === 'webhook' ? v.payload : '' } };
 }
 
-const FIELD_BY_PATH: Record<string, ChannelField> = { name: 'name', 'params.webhookUrl': 'webhookUrl', 'params.url': 'url', 'params.payload': 'payload' };
+const FIELD_BY_PATH: Record<string, ChannelField> = {
+  name: 'name',
+  'params.webhookUrl': 'webhookUrl',
+  'params.url': 'url',
+  'params.payload': 'payload',
+};
 
 /** The first problem per field, or {} when the form may be sent. */
 export function validateChannel(type: ChannelType, v: ChannelFormValues): ChannelFieldErrors {

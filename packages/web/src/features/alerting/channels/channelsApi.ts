@@ -1,4 +1,10 @@
-import { ChannelListResponse, ChannelResponse, ChannelTestResponse, type ChannelType, type NotifChannel } from '@lantern/shared';
+import {
+  ChannelListResponse,
+  ChannelResponse,
+  ChannelTestResponse,
+  type ChannelType,
+  type NotifChannel,
+} from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiRequest } from '../../../lib/api/apiClient';
 
@@ -17,7 +23,9 @@ const base = (projectId: number | undefined) => `/api/v1/projects/${projectId}/n
 export const endpointKind = (type: ChannelType): 'slack' | 'webhook' => (type === 'slack' ? 'slack' : 'webhook');
 
 /** The request body of a create / update; `payload` is the user's JSON text, parsed by the server. */
-export type ChannelBody = { name: string; params: { webhookUrl: string } } | { type: 'webhook' | 'alertmanager'; name: string; params: { url: string; payload: string } };
+export type ChannelBody =
+  | { name: string; params: { webhookUrl: string } }
+  | { type: 'webhook' | 'alertmanager'; name: string; params: { url: string; payload: string } };
 
 export function useChannels(projectId: number | undefined) {
   return useQuery({
@@ -31,7 +39,8 @@ export function useChannels(projectId: number | undefined) {
 export function useChannel(projectId: number | undefined, type: ChannelType | undefined, id: string | undefined) {
   return useQuery({
     queryKey: channelKeys.one(projectId, id ?? ''),
-    queryFn: ({ signal }) => apiGet(ChannelResponse, `${base(projectId)}/${endpointKind(type!)}/${id}`, undefined, signal),
+    queryFn: ({ signal }) =>
+      apiGet(ChannelResponse, `${base(projectId)}/${endpointKind(type!)}/${id}`, undefined, signal),
     enabled: projectId !== undefined && type !== undefined && id !== undefined,
     select: (d) => d.channel,
     // The edit page is the error screen for an unknown channel.
@@ -64,7 +73,8 @@ export function useSaveChannel(projectId: number | undefined) {
 export function useSetChannelState(projectId: number | undefined) {
   const store = useStoreChannel(projectId);
   return useMutation({
-    mutationFn: ({ id, paused }: { id: number; paused: boolean }) => apiRequest(ChannelResponse, `${base(projectId)}/${id}/${paused ? 'paused' : 'unpaused'}`, { method: 'PUT' }),
+    mutationFn: ({ id, paused }: { id: number; paused: boolean }) =>
+      apiRequest(ChannelResponse, `${base(projectId)}/${id}/${paused ? 'paused' : 'unpaused'}`, { method: 'PUT' }),
     onSuccess: (d) => store(d.channel),
   });
 }

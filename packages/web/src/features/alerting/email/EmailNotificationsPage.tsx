@@ -1,7 +1,22 @@
 import type { EmailSettings } from '@lantern/shared';
 import AddIcon from '@mui/icons-material/Add';
 import CloseIcon from '@mui/icons-material/Close';
-import { Alert, Box, Button, Card, CardContent, Checkbox, Divider, FormControlLabel, IconButton, Skeleton, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Checkbox,
+  Divider,
+  FormControlLabel,
+  IconButton,
+  Skeleton,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
 import { PageToolbar } from '../../../components/PageToolbar';
@@ -20,12 +35,20 @@ const FLAGS: [keyof Omit<EmailSettings, 'errorMatchers'>, string][] = [
 ];
 
 function SettingsForm({ projectId, initial, email }: { projectId: number; initial: EmailSettings; email: string }) {
-  const [s, setS] = useState<EmailSettings>(() => ({ ...initial, errorMatchers: initial.errorMatchers.length ? initial.errorMatchers : [blank()] }));
+  const [s, setS] = useState<EmailSettings>(() => ({
+    ...initial,
+    errorMatchers: initial.errorMatchers.length ? initial.errorMatchers : [blank()],
+  }));
   const save = useSaveEmailSettings(projectId);
   const snackbar = useSnackbar();
 
-  const setMatcher = (i: number, m: Partial<Matcher>) => setS((v) => ({ ...v, errorMatchers: v.errorMatchers.map((x, j) => (j === i ? { ...x, ...m } : x)) }));
-  const removeMatcher = (i: number) => setS((v) => ({ ...v, errorMatchers: v.errorMatchers.length > 1 ? v.errorMatchers.filter((_x, j) => j !== i) : [blank()] }));
+  const setMatcher = (i: number, m: Partial<Matcher>) =>
+    setS((v) => ({ ...v, errorMatchers: v.errorMatchers.map((x, j) => (j === i ? { ...x, ...m } : x)) }));
+  const removeMatcher = (i: number) =>
+    setS((v) => ({
+      ...v,
+      errorMatchers: v.errorMatchers.length > 1 ? v.errorMatchers.filter((_x, j) => j !== i) : [blank()],
+    }));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -41,13 +64,24 @@ function SettingsForm({ projectId, initial, email }: { projectId: number; initia
   return (
     <Box component="form" noValidate onSubmit={submit} data-testid="email-settings-form">
       <Stack spacing={2}>
-        <TextField label="Your email" value={email} disabled slotProps={{ htmlInput: { 'data-testid': 'email-address' } }} />
+        <TextField
+          label="Your email"
+          value={email}
+          disabled
+          slotProps={{ htmlInput: { 'data-testid': 'email-address' } }}
+        />
         <Box>
           {FLAGS.map(([name, label]) => (
             <FormControlLabel
               key={name}
               sx={{ display: 'flex' }}
-              control={<Checkbox checked={s[name]} onChange={(e) => setS((v) => ({ ...v, [name]: e.target.checked }))} slotProps={{ input: { 'data-testid': `email-${name}` } as object }} />}
+              control={
+                <Checkbox
+                  checked={s[name]}
+                  onChange={(e) => setS((v) => ({ ...v, [name]: e.target.checked }))}
+                  slotProps={{ input: { 'data-testid': `email-${name}` } as object }}
+                />
+              }
               label={label}
             />
           ))}
@@ -55,7 +89,8 @@ function SettingsForm({ projectId, initial, email }: { projectId: number; initia
         <Box>
           <Typography variant="subtitle2">Only errors matching (joined with AND)</Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-            Error e-mails are sent only when every condition holds for the error&apos;s span. Rows with an empty attribute or value are dropped on save.
+            Error e-mails are sent only when every condition holds for the error&apos;s span. Rows with an empty
+            attribute or value are dropped on save.
           </Typography>
           <Stack spacing={1.5}>
             {s.errorMatchers.map((m, i) => (
@@ -87,7 +122,14 @@ function SettingsForm({ projectId, initial, email }: { projectId: number; initia
               </Stack>
             ))}
           </Stack>
-          <Button size="small" variant="outlined" startIcon={<AddIcon />} sx={{ mt: 1.5 }} onClick={() => setS((v) => ({ ...v, errorMatchers: [...v.errorMatchers, blank()] }))} data-testid="email-matcher-add">
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<AddIcon />}
+            sx={{ mt: 1.5 }}
+            onClick={() => setS((v) => ({ ...v, errorMatchers: [...v.errorMatchers, blank()] }))}
+            data-testid="email-matcher-add"
+          >
             Add condition
           </Button>
         </Box>
@@ -123,17 +165,22 @@ export function EmailNotificationsPage() {
           ) : (
             <Stack spacing={2}>
               <Typography variant="body2" color="text.secondary">
-                Lantern e-mails you about this project&apos;s alerts from monitors that notify everyone by email. Choose which of them you want.
+                Lantern e-mails you about this project&apos;s alerts from monitors that notify everyone by email. Choose
+                which of them you want.
               </Typography>
               {!settings.data.smtpEnabled && (
                 <Alert severity="warning" data-testid="email-smtp-disabled">
-                  E-mail is disabled on this server (<code>notifications.smtp.enabled</code> is off in lantern.yml), so no alert e-mails are sent until an
-                  administrator configures SMTP. Your settings are kept for then.
+                  E-mail is disabled on this server (<code>notifications.smtp.enabled</code> is off in lantern.yml), so
+                  no alert e-mails are sent until an administrator configures SMTP. Your settings are kept for then.
                 </Alert>
               )}
               <SettingsForm projectId={projectId} initial={settings.data.channel} email={settings.data.channel.email} />
               <Divider />
-              <EmailTestButton projectId={projectId} email={settings.data.channel.email} smtpEnabled={settings.data.smtpEnabled} />
+              <EmailTestButton
+                projectId={projectId}
+                email={settings.data.channel.email}
+                smtpEnabled={settings.data.smtpEnabled}
+              />
             </Stack>
           )}
         </CardContent>

@@ -3,7 +3,15 @@ import { Alert, Box, Button, Stack, Tooltip } from '@mui/material';
 import { useSendTestEmail } from './emailSettingsApi';
 
 /** Sends the sample alert e-mail to the user's own address and shows what the SMTP server said. */
-export function EmailTestButton({ projectId, email, smtpEnabled }: { projectId: number; email: string; smtpEnabled: boolean }) {
+export function EmailTestButton({
+  projectId,
+  email,
+  smtpEnabled,
+}: {
+  projectId: number;
+  email: string;
+  smtpEnabled: boolean;
+}) {
   const test = useSendTestEmail(projectId);
   const result = test.data?.result;
   return (
@@ -11,7 +19,14 @@ export function EmailTestButton({ projectId, email, smtpEnabled }: { projectId: 
       <Box>
         <Tooltip title={smtpEnabled ? '' : 'SMTP is disabled in the config'}>
           <span>
-            <Button variant="outlined" startIcon={<SendIcon />} disabled={!smtpEnabled} loading={test.isPending} onClick={() => test.mutate()} data-testid="email-test-send">
+            <Button
+              variant="outlined"
+              startIcon={<SendIcon />}
+              disabled={!smtpEnabled}
+              loading={test.isPending}
+              onClick={() => test.mutate()}
+              data-testid="email-test-send"
+            >
               Send test e-mail
             </Button>
           </span>

@@ -21,7 +21,12 @@ export function useSaveEmailSettings(projectId: number | undefined) {
     mutationFn: (s: EmailSettings) =>
       apiRequest(EmailChannelResponse, path(projectId), {
         method: 'PUT',
-        body: { ...s, errorMatchers: s.errorMatchers.map((m) => ({ attr: m.attr.trim(), value: m.value })).filter((m) => m.attr !== '' && m.value !== '') },
+        body: {
+          ...s,
+          errorMatchers: s.errorMatchers
+            .map((m) => ({ attr: m.attr.trim(), value: m.value }))
+            .filter((m) => m.attr !== '' && m.value !== ''),
+        },
       }),
     onSuccess: (d) => qc.setQueryData(key(projectId), d),
   });

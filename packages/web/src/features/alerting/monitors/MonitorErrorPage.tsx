@@ -1,6 +1,19 @@
 import AddIcon from '@mui/icons-material/Add';
 import CloseIcon from '@mui/icons-material/Close';
-import { Alert, Button, Card, CardContent, Checkbox, FormControlLabel, IconButton, MenuItem, Skeleton, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  Checkbox,
+  FormControlLabel,
+  IconButton,
+  MenuItem,
+  Skeleton,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import type { ErrorMatcher, Monitor } from '@lantern/shared';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -48,7 +61,16 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
   const onSave = () => {
     setSubmitted(true);
     if (!name.trim()) return;
-    const body = { name, notifyEveryoneByEmail: everyone, channelIds, params: { notifyOnNewErrors: onNew, notifyOnRecurringErrors: onRecurring, matchers: matchers.filter((m) => m.attr && m.value) } };
+    const body = {
+      name,
+      notifyEveryoneByEmail: everyone,
+      channelIds,
+      params: {
+        notifyOnNewErrors: onNew,
+        notifyOnRecurringErrors: onRecurring,
+        matchers: matchers.filter((m) => m.attr && m.value),
+      },
+    };
     save.mutate({ id: monitor?.id, body }, { onSuccess: () => navigate(paths.monitors(projectId)) });
   };
 
@@ -58,10 +80,32 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
       <Card variant="outlined">
         <CardContent>
           <Stack spacing={2} component="form" onSubmit={(e) => (e.preventDefault(), onSave())}>
-            <TextField size="small" label="Monitor name" value={name} onChange={(e) => setName(e.target.value)} error={Boolean(nameErr)} helperText={nameErr} slotProps={{ htmlInput: { 'data-testid': 'monitor-name-input' } }} />
+            <TextField
+              size="small"
+              label="Monitor name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              error={Boolean(nameErr)}
+              helperText={nameErr}
+              slotProps={{ htmlInput: { 'data-testid': 'monitor-name-input' } }}
+            />
             <Stack direction="row" spacing={2}>
-              <FormControlLabel control={<Checkbox checked={onNew} onChange={(e) => setOnNew(e.target.checked)} data-testid="notify-new" />} label="Notify on new errors" />
-              <FormControlLabel control={<Checkbox checked={onRecurring} onChange={(e) => setOnRecurring(e.target.checked)} data-testid="notify-recurring" />} label="Notify on recurring errors" />
+              <FormControlLabel
+                control={
+                  <Checkbox checked={onNew} onChange={(e) => setOnNew(e.target.checked)} data-testid="notify-new" />
+                }
+                label="Notify on new errors"
+              />
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    checked={onRecurring}
+                    onChange={(e) => setOnRecurring(e.target.checked)}
+                    data-testid="notify-recurring"
+                  />
+                }
+                label="Notify on recurring errors"
+              />
             </Stack>
             <div>
               <Typography variant="subtitle2" gutterBottom>
@@ -75,24 +119,67 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                         AND
                       </Typography>
                     )}
-                    <TextField size="small" label="Attribute" placeholder="service.name" value={m.attr} onChange={(e) => setAt(i, { ...m, attr: e.target.value })} sx={{ flex: 1, ml: i === 0 ? '40px' : 0 }} slotProps={{ htmlInput: { 'data-testid': 'matcher-attr' } }} />
-                    <TextField select size="small" value={m.op} onChange={(e) => setAt(i, { ...m, op: e.target.value as '=' | '!=' })} sx={{ width: 80 }} slotProps={{ htmlInput: { 'data-testid': 'matcher-op' } }}>
+                    <TextField
+                      size="small"
+                      label="Attribute"
+                      placeholder="service.name"
+                      value={m.attr}
+                      onChange={(e) => setAt(i, { ...m, attr: e.target.value })}
+                      sx={{ flex: 1, ml: i === 0 ? '40px' : 0 }}
+                      slotProps={{ htmlInput: { 'data-testid': 'matcher-attr' } }}
+                    />
+                    <TextField
+                      select
+                      size="small"
+                      value={m.op}
+                      onChange={(e) => setAt(i, { ...m, op: e.target.value as '=' | '!=' })}
+                      sx={{ width: 80 }}
+                      slotProps={{ htmlInput: { 'data-testid': 'matcher-op' } }}
+                    >
                       <MenuItem value="=">=</MenuItem>
                       <MenuItem value="!=">!=</MenuItem>
                     </TextField>
-                    <TextField size="small" label="Value" value={m.value} onChange={(e) => setAt(i, { ...m, value: e.target.value })} sx={{ flex: 1 }} slotProps={{ htmlInput: { 'data-testid': 'matcher-value' } }} />
-                    <IconButton size="small" aria-label="Remove matcher" disabled={matchers.length === 1} onClick={() => setMatchers(matchers.length > 1 ? matchers.filter((_, j) => j !== i) : [blank()])}>
+                    <TextField
+                      size="small"
+                      label="Value"
+                      value={m.value}
+                      onChange={(e) => setAt(i, { ...m, value: e.target.value })}
+                      sx={{ flex: 1 }}
+                      slotProps={{ htmlInput: { 'data-testid': 'matcher-value' } }}
+                    />
+                    <IconButton
+                      size="small"
+                      aria-label="Remove matcher"
+                      disabled={matchers.length === 1}
+                      onClick={() => setMatchers(matchers.length > 1 ? matchers.filter((_, j) => j !== i) : [blank()])}
+                    >
                       <CloseIcon fontSize="small" />
                     </IconButton>
                   </Stack>
                 ))}
-                <Button size="small" startIcon={<AddIcon />} onClick={() => setMatchers([...matchers, blank()])} sx={{ alignSelf: 'flex-start' }}>
+                <Button
+                  size="small"
+                  startIcon={<AddIcon />}
+                  onClick={() => setMatchers([...matchers, blank()])}
+                  sx={{ alignSelf: 'flex-start' }}
+                >
                   Add a matcher
                 </Button>
               </Stack>
             </div>
-            <NotifyFields projectId={projectId} everyone={everyone} onEveryone={setEveryone} channelIds={channelIds} onChannelIds={setChannelIds} />
-            <MonitorFormActions projectId={projectId} isNew={!monitor} saving={save.isPending} error={save.error?.message} />
+            <NotifyFields
+              projectId={projectId}
+              everyone={everyone}
+              onEveryone={setEveryone}
+              channelIds={channelIds}
+              onChannelIds={setChannelIds}
+            />
+            <MonitorFormActions
+              projectId={projectId}
+              isNew={!monitor}
+              saving={save.isPending}
+              error={save.error?.message}
+            />
           </Stack>
         </CardContent>
       </Card>

@@ -3,7 +3,17 @@ import { useNavigate } from 'react-router-dom';
 import { paths } from '../../../lib/routes/paths';
 
 /** The end of both monitor forms: the server's refusal, Create / Save, and Cancel back to the list. */
-export function MonitorFormActions({ projectId, isNew, saving, error }: { projectId: number; isNew: boolean; saving: boolean; error?: string }) {
+export function MonitorFormActions({
+  projectId,
+  isNew,
+  saving,
+  error,
+}: {
+  projectId: number;
+  isNew: boolean;
+  saving: boolean;
+  error?: string;
+}) {
   const navigate = useNavigate();
   return (
     <>

@@ -9,7 +9,13 @@ import { useSetMonitorState } from './monitorsApi';
 export function MonitorHeader({ projectId, title, monitor }: { projectId: number; title: string; monitor?: Monitor }) {
   const setState = useSetMonitorState(projectId);
   return (
-    <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }} data-testid="monitor-header">
+    <Stack
+      direction="row"
+      spacing={2}
+      useFlexGap
+      sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+      data-testid="monitor-header"
+    >
       <Breadcrumbs>
         <Link component={RouterLink} to={paths.monitors(projectId)}>
           Monitors
@@ -22,10 +28,19 @@ export function MonitorHeader({ projectId, title, monitor }: { projectId: number
           <Typography variant="body2" color="text.secondary">
             Last check at {monitor.lastCheckAt ? formatDateTime(new Date(monitor.lastCheckAt)) : 'never'}
           </Typography>
-          <Button size="small" onClick={() => setState.mutate({ id: monitor.id, state: monitor.state === 'paused' ? 'active' : 'paused' })} data-testid="monitor-form-toggle">
+          <Button
+            size="small"
+            onClick={() => setState.mutate({ id: monitor.id, state: monitor.state === 'paused' ? 'active' : 'paused' })}
+            data-testid="monitor-form-toggle"
+          >
             {monitor.state === 'paused' ? 'Resume' : 'Pause'}
           </Button>
-          <Button size="small" component={RouterLink} to={paths.alerts(projectId, { q: `monitor:${monitor.id}` })} data-testid="monitor-view-alerts">
+          <Button
+            size="small"
+            component={RouterLink}
+            to={paths.alerts(projectId, { q: `monitor:${monitor.id}` })}
+            data-testid="monitor-view-alerts"
+          >
             View alerts
           </Button>
         </>

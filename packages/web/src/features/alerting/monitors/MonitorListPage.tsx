@@ -1,5 +1,23 @@
 import AddIcon from '@mui/icons-material/Add';
-import { Alert, Box, Button, Chip, IconButton, Link, Menu, MenuItem, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  IconButton,
+  Link,
+  Menu,
+  MenuItem,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import EditIcon from '@mui/icons-material/Edit';
@@ -17,9 +35,17 @@ import { NotFoundPage } from '../../../app/NotFoundPage';
 import { useDeleteMonitor, useMonitors, useSetMonitorState } from './monitorsApi';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
-const STATE_COLOR: Record<MonitorState, 'default' | 'success' | 'error' | 'warning' | 'info'> = { active: 'success', paused: 'default', firing: 'error', 'no-data': 'warning', failed: 'error' };
-const editPath = (m: Monitor) => (m.type === 'metric' ? paths.monitorMetric(m.projectId, m.id) : paths.monitorError(m.projectId, m.id));
-const alertsOf = (m: Monitor, state: 'open' | 'closed') => paths.alerts(m.projectId, { q: `monitor:${m.id}`, 'attrs.alert.state': state });
+const STATE_COLOR: Record<MonitorState, 'default' | 'success' | 'error' | 'warning' | 'info'> = {
+  active: 'success',
+  paused: 'default',
+  firing: 'error',
+  'no-data': 'warning',
+  failed: 'error',
+};
+const editPath = (m: Monitor) =>
+  m.type === 'metric' ? paths.monitorMetric(m.projectId, m.id) : paths.monitorError(m.projectId, m.id);
+const alertsOf = (m: Monitor, state: 'open' | 'closed') =>
+  paths.alerts(m.projectId, { q: `monitor:${m.id}`, 'attrs.alert.state': state });
 
 /** Spec platform §2.8: Create monitor menu, state chips, the monitor table with its actions. */
 export function MonitorListPage() {
@@ -40,13 +66,19 @@ export function MonitorListPage() {
   if (projectId === undefined) return <NotFoundPage />;
 
   const onDelete = async (m: Monitor) => {
-    if (await confirm({ title: 'Delete monitor', message: `Do you really want to delete "${m.name}" monitor?` })) remove.mutate(m.id);
+    if (await confirm({ title: 'Delete monitor', message: `Do you really want to delete "${m.name}" monitor?` }))
+      remove.mutate(m.id);
   };
 
   return (
     <Stack spacing={2} data-testid="monitor-list">
       <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-        <Button variant="contained" startIcon={<AddIcon />} onClick={(e) => setMenu(e.currentTarget)} data-testid="create-monitor">
+        <Button
+          variant="contained"
+          startIcon={<AddIcon />}
+          onClick={(e) => setMenu(e.currentTarget)}
+          data-testid="create-monitor"
+        >
           Create monitor
         </Button>
         <Menu open={menu !== null} anchorEl={menu} onClose={() => setMenu(null)}>
@@ -58,9 +90,20 @@ export function MonitorListPage() {
           </MenuItem>
         </Menu>
         <Box sx={{ flexGrow: 1 }} />
-        <Chip label={`All ${all.data?.count ?? ''}`} color={state === '' ? 'primary' : 'default'} onClick={() => address.set({ state: null })} data-testid="monitor-state-all" />
+        <Chip
+          label={`All ${all.data?.count ?? ''}`}
+          color={state === '' ? 'primary' : 'default'}
+          onClick={() => address.set({ state: null })}
+          data-testid="monitor-state-all"
+        />
         {(all.data?.states ?? []).map((s) => (
-          <Chip key={s.state} label={`${s.state} ${s.count}`} color={state === s.state ? 'primary' : 'default'} onClick={() => address.set({ state: s.state })} data-testid={`monitor-state-${s.state}`} />
+          <Chip
+            key={s.state}
+            label={`${s.state} ${s.count}`}
+            color={state === s.state ? 'primary' : 'default'}
+            onClick={() => address.set({ state: s.state })}
+            data-testid={`monitor-state-${s.state}`}
+          />
         ))}
       </Stack>
       {list.error && <Alert severity="error">{list.error.message}</Alert>}
@@ -99,14 +142,35 @@ export function MonitorListPage() {
                   </TableCell>
                   <TableCell>
                     <Stack direction="row" spacing={0.5}>
-                      <Chip size="small" clickable component={RouterLink} to={alertsOf(m, 'open')} label={`${m.alertOpenCount} open`} color={m.alertOpenCount ? 'error' : 'default'} variant="outlined" data-testid="monitor-open-alerts" />
-                      <Chip size="small" clickable component={RouterLink} to={alertsOf(m, 'closed')} label={`${m.alertClosedCount} closed`} variant="outlined" data-testid="monitor-closed-alerts" />
+                      <Chip
+                        size="small"
+                        clickable
+                        component={RouterLink}
+                        to={alertsOf(m, 'open')}
+                        label={`${m.alertOpenCount} open`}
+                        color={m.alertOpenCount ? 'error' : 'default'}
+                        variant="outlined"
+                        data-testid="monitor-open-alerts"
+                      />
+                      <Chip
+                        size="small"
+                        clickable
+                        component={RouterLink}
+                        to={alertsOf(m, 'closed')}
+                        label={`${m.alertClosedCount} closed`}
+                        variant="outlined"
+                        data-testid="monitor-closed-alerts"
+                      />
                     </Stack>
                   </TableCell>
                   <TableCell>{formatDateTime(new Date(m.lastCheckAt ?? m.updatedAt ?? m.createdAt))}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                     <Tooltip title={m.state === 'paused' ? 'Resume' : 'Pause'}>
-                      <IconButton size="small" onClick={() => setState.mutate({ id: m.id, state: m.state === 'paused' ? 'active' : 'paused' })} data-testid={m.state === 'paused' ? 'monitor-resume' : 'monitor-pause'}>
+                      <IconButton
+                        size="small"
+                        onClick={() => setState.mutate({ id: m.id, state: m.state === 'paused' ? 'active' : 'paused' })}
+                        data-testid={m.state === 'paused' ? 'monitor-resume' : 'monitor-pause'}
+                      >
                         {m.state === 'paused' ? <PlayArrowIcon fontSize="small" /> : <PauseIcon fontSize="small" />}
                       </IconButton>
                     </Tooltip>

@@ -71,7 +71,16 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const effectiveColumn = column || columns[0] || '';
   const bounds = { min: num(minValue), max: num(maxValue) };
 
-  const params = { metrics, query, column: effectiveColumn, columnUnit, forDuration, forDurationUnit: 'minutes', minValue: minValue.trim() === '' ? null : minValue, maxValue: maxValue.trim() === '' ? null : maxValue };
+  const params = {
+    metrics,
+    query,
+    column: effectiveColumn,
+    columnUnit,
+    forDuration,
+    forDurationUnit: 'minutes',
+    minValue: minValue.trim() === '' ? null : minValue,
+    maxValue: maxValue.trim() === '' ? null : maxValue,
+  };
   const check = MetricMonitorParams.safeParse(params);
   const issues = check.success ? [] : check.error.issues;
   const fieldError = (field: string) => (submitted ? issues.find((i) => i.path[0] === field)?.message : undefined);
@@ -82,7 +91,10 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
     if (!data || !effectiveColumn) return undefined;
     const series = data.timeseries.filter((s) => s.metric === effectiveColumn);
     if (!series.length || !data.time.length) return undefined;
-    const option = metricChartOption(data.time, series.map((s) => ({ name: s.name, unit: columnUnit || s.unit, values: s.value })));
+    const option = metricChartOption(
+      data.time,
+      series.map((s) => ({ name: s.name, unit: columnUnit || s.unit, values: s.value })),
+    );
     return withAllowedRange(option, bounds);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [preview.data, effectiveColumn, columnUnit, minValue, maxValue]);
@@ -91,7 +103,10 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const onSave = () => {
     setSubmitted(true);
     if (!check.success || !name.trim()) return;
-    save.mutate({ id: monitor?.id, body: { name, notifyEveryoneByEmail: everyone, channelIds, params: check.data } }, { onSuccess: () => navigate(paths.monitors(projectId)) });
+    save.mutate(
+      { id: monitor?.id, body: { name, notifyEveryoneByEmail: everyone, channelIds, params: check.data } },
+      { onSuccess: () => navigate(paths.monitors(projectId)) },
+    );
   };
 
   return (
@@ -105,7 +120,15 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
         <Card variant="outlined" sx={{ flex: '0 0 520px', maxWidth: '100%' }}>
           <CardContent>
             <Stack spacing={2} component="form" onSubmit={(e) => (e.preventDefault(), onSave())}>
-              <TextField size="small" label="Monitor name" value={name} onChange={(e) => setName(e.target.value)} error={Boolean(nameErr)} helperText={nameErr} slotProps={{ htmlInput: { 'data-testid': 'monitor-name-input' } }} />
+              <TextField
+                size="small"
+                label="Monitor name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                error={Boolean(nameErr)}
+                helperText={nameErr}
+                slotProps={{ htmlInput: { 'data-testid': 'monitor-name-input' } }}
+              />
               <div>
                 <MetricsPicker projectId={projectId} value={metrics} onChange={setMetrics} />
                 {fieldError('metrics') && (
@@ -115,7 +138,15 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 )}
               </div>
               <div>
-                <MetricsQueryBuilder projectId={projectId} metrics={metrics} query={query} onChange={setQuery} range={range.apiParams} parts={preview.data?.query.parts} disabled={!metrics.length} />
+                <MetricsQueryBuilder
+                  projectId={projectId}
+                  metrics={metrics}
+                  query={query}
+                  onChange={setQuery}
+                  range={range.apiParams}
+                  parts={preview.data?.query.parts}
+                  disabled={!metrics.length}
+                />
                 {fieldError('query') && (
                   <Typography variant="caption" color="error" data-testid="query-error">
                     {fieldError('query')}
@@ -123,14 +154,35 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 )}
               </div>
               <Stack direction="row" spacing={1}>
-                <TextField select size="small" label="Column" value={effectiveColumn} onChange={(e) => setColumn(e.target.value)} sx={{ flex: 1 }} error={Boolean(fieldError('column'))} helperText={fieldError('column') ?? 'The value the monitor checks'} slotProps={{ htmlInput: { 'data-testid': 'monitor-column' } }}>
-                  {(columns.includes(effectiveColumn) || !effectiveColumn ? columns : [effectiveColumn, ...columns]).map((c) => (
+                <TextField
+                  select
+                  size="small"
+                  label="Column"
+                  value={effectiveColumn}
+                  onChange={(e) => setColumn(e.target.value)}
+                  sx={{ flex: 1 }}
+                  error={Boolean(fieldError('column'))}
+                  helperText={fieldError('column') ?? 'The value the monitor checks'}
+                  slotProps={{ htmlInput: { 'data-testid': 'monitor-column' } }}
+                >
+                  {(columns.includes(effectiveColumn) || !effectiveColumn
+                    ? columns
+                    : [effectiveColumn, ...columns]
+                  ).map((c) => (
                     <MenuItem key={c} value={c}>
                       {c}
                     </MenuItem>
                   ))}
                 </TextField>
-                <TextField select size="small" label="Unit" value={columnUnit} onChange={(e) => setColumnUnit(e.target.value)} sx={{ width: 160 }} slotProps={{ select: { renderValue: (v) => unitLabel(String(v)) } }}>
+                <TextField
+                  select
+                  size="small"
+                  label="Unit"
+                  value={columnUnit}
+                  onChange={(e) => setColumnUnit(e.target.value)}
+                  sx={{ width: 160 }}
+                  slotProps={{ select: { renderValue: (v) => unitLabel(String(v)) } }}
+                >
                   {UNITS.map((u) => (
                     <MenuItem key={u} value={u}>
                       {unitLabel(u)}
@@ -139,9 +191,33 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 </TextField>
               </Stack>
               <Stack direction="row" spacing={1}>
-                <TextField size="small" label="Min value" value={minValue} onChange={(e) => setMinValue(e.target.value)} error={Boolean(fieldError('minValue'))} helperText={fieldError('minValue') ?? ' '} slotProps={{ htmlInput: { 'data-testid': 'monitor-min', inputMode: 'decimal' } }} />
-                <TextField size="small" label="Max value" value={maxValue} onChange={(e) => setMaxValue(e.target.value)} error={Boolean(fieldError('maxValue'))} helperText={fieldError('maxValue') ?? ' '} slotProps={{ htmlInput: { 'data-testid': 'monitor-max', inputMode: 'decimal' } }} />
-                <TextField select size="small" label="For" value={forDuration} onChange={(e) => setForDuration(Number(e.target.value))} sx={{ width: 140 }} data-testid="monitor-for">
+                <TextField
+                  size="small"
+                  label="Min value"
+                  value={minValue}
+                  onChange={(e) => setMinValue(e.target.value)}
+                  error={Boolean(fieldError('minValue'))}
+                  helperText={fieldError('minValue') ?? ' '}
+                  slotProps={{ htmlInput: { 'data-testid': 'monitor-min', inputMode: 'decimal' } }}
+                />
+                <TextField
+                  size="small"
+                  label="Max value"
+                  value={maxValue}
+                  onChange={(e) => setMaxValue(e.target.value)}
+                  error={Boolean(fieldError('maxValue'))}
+                  helperText={fieldError('maxValue') ?? ' '}
+                  slotProps={{ htmlInput: { 'data-testid': 'monitor-max', inputMode: 'decimal' } }}
+                />
+                <TextField
+                  select
+                  size="small"
+                  label="For"
+                  value={forDuration}
+                  onChange={(e) => setForDuration(Number(e.target.value))}
+                  sx={{ width: 140 }}
+                  data-testid="monitor-for"
+                >
                   {FOR_DURATION_CHOICES.map((n) => (
                     <MenuItem key={n} value={n}>
                       {n} {n === 1 ? 'minute' : 'minutes'}
@@ -149,8 +225,19 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                   ))}
                 </TextField>
               </Stack>
-              <NotifyFields projectId={projectId} everyone={everyone} onEveryone={setEveryone} channelIds={channelIds} onChannelIds={setChannelIds} />
-              <MonitorFormActions projectId={projectId} isNew={!monitor} saving={save.isPending} error={save.error?.message} />
+              <NotifyFields
+                projectId={projectId}
+                everyone={everyone}
+                onEveryone={setEveryone}
+                channelIds={channelIds}
+                onChannelIds={setChannelIds}
+              />
+              <MonitorFormActions
+                projectId={projectId}
+                isNew={!monitor}
+                saving={save.isPending}
+                error={save.error?.message}
+              />
             </Stack>
           </CardContent>
         </Card>
@@ -162,7 +249,12 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
             {chart ? (
               <>
                 <EChart option={chart} height={PREVIEW_HEIGHT} testId="monitor-chart" />
-                <Typography variant="body2" sx={{ mt: 1 }} color={dryRun.error ? 'error' : undefined} data-testid="monitor-would-fire">
+                <Typography
+                  variant="body2"
+                  sx={{ mt: 1 }}
+                  color={dryRun.error ? 'error' : undefined}
+                  data-testid="monitor-would-fire"
+                >
                   {!check.success
                     ? 'Set a min or max value to see how often the monitor would have fired.'
                     : dryRun.error
@@ -173,7 +265,10 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 </Typography>
               </>
             ) : (
-              <Box sx={{ height: PREVIEW_HEIGHT, display: 'flex', alignItems: 'center', justifyContent: 'center' }} data-testid="monitor-chart-empty">
+              <Box
+                sx={{ height: PREVIEW_HEIGHT, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+                data-testid="monitor-chart-empty"
+              >
                 <Typography variant="h5" sx={{ color: '#BDBDBD' }}>
                   {preview.isFetching ? '' : metrics.length ? 'NO DATA' : 'Select a metric'}
                 </Typography>

@@ -1,4 +1,11 @@
-import { MetricMonitorPreviewResponse, MonitorListResponse, MonitorResponse, type MetricMonitorParams, type MonitorState, type MonitorType } from '@lantern/shared';
+import {
+  MetricMonitorPreviewResponse,
+  MonitorListResponse,
+  MonitorResponse,
+  type MetricMonitorParams,
+  type MonitorState,
+  type MonitorType,
+} from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiGet, apiRequest } from '../../../lib/api/apiClient';
@@ -15,7 +22,8 @@ const base = (projectId: number) => `/api/v1/projects/${projectId}/monitors`;
 export function useMonitors(projectId: number, state: MonitorState | '') {
   return useQuery({
     queryKey: monitorKeys.list(projectId, state),
-    queryFn: ({ signal }) => apiGet(MonitorListResponse, base(projectId), { limit: 1000, ...(state ? { state } : {}) }, signal),
+    queryFn: ({ signal }) =>
+      apiGet(MonitorListResponse, base(projectId), { limit: 1000, ...(state ? { state } : {}) }, signal),
   });
 }
 
@@ -32,7 +40,10 @@ export function useSaveMonitor(projectId: number, type: MonitorType) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: string; body: unknown }) =>
-      apiRequest(MonitorResponse, id ? `${base(projectId)}/${id}/${type}` : `${base(projectId)}/${type}`, { method: id ? 'PUT' : 'POST', body }),
+      apiRequest(MonitorResponse, id ? `${base(projectId)}/${id}/${type}` : `${base(projectId)}/${type}`, {
+        method: id ? 'PUT' : 'POST',
+        body,
+      }),
     meta: { silent: true },
     onSuccess: () => qc.invalidateQueries({ queryKey: monitorKeys.all(projectId) }),
   });
@@ -41,7 +52,8 @@ export function useSaveMonitor(projectId: number, type: MonitorType) {
 export function useSetMonitorState(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, state }: { id: string; state: 'active' | 'paused' }) => apiRequest(z.unknown(), `${base(projectId)}/${id}/${state}`, { method: 'PUT', body: {} }),
+    mutationFn: ({ id, state }: { id: string; state: 'active' | 'paused' }) =>
+      apiRequest(z.unknown(), `${base(projectId)}/${id}/${state}`, { method: 'PUT', body: {} }),
     onSuccess: () => qc.invalidateQueries({ queryKey: monitorKeys.all(projectId) }),
   });
 }
@@ -55,10 +67,18 @@ export function useDeleteMonitor(projectId: number) {
 }
 
 /** The evaluator replayed over (the last 7 days of) the range: how often the monitor would have fired. */
-export function useMonitorPreview(projectId: number, params: MetricMonitorParams | undefined, range: { time_gte: string; time_lt: string }) {
+export function useMonitorPreview(
+  projectId: number,
+  params: MetricMonitorParams | undefined,
+  range: { time_gte: string; time_lt: string },
+) {
   return useQuery({
     queryKey: ['alerting', projectId, 'monitors', 'preview', params, range],
-    queryFn: () => apiRequest(MetricMonitorPreviewResponse, `${base(projectId)}/metric/preview`, { method: 'POST', body: { params, ...range } }),
+    queryFn: () =>
+      apiRequest(MetricMonitorPreviewResponse, `${base(projectId)}/metric/preview`, {
+        method: 'POST',
+        body: { params, ...range },
+      }),
     enabled: params !== undefined,
     placeholderData: keepPreviousData,
     meta: { silent: true },

@@ -8,7 +8,15 @@ import { useAddressState } from '../../../lib/url/useAddressState';
 import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { NotFoundPage } from '../../../app/NotFoundPage';
-import { useCloneDashboard, useCreateDashboard, useDashboard, useDashboards, useDeleteDashboard, usePinDashboard, useRenameDashboard } from './dashboardsApi';
+import {
+  useCloneDashboard,
+  useCreateDashboard,
+  useDashboard,
+  useDashboards,
+  useDeleteDashboard,
+  usePinDashboard,
+  useRenameDashboard,
+} from './dashboardsApi';
 import { dashboardTab, lastDashboard, rememberDashboard } from './dashboardTab';
 import { DashboardToolbar, type DashboardAction } from './DashboardToolbar';
 import { GridTab } from './grid/GridTab';
@@ -41,7 +49,13 @@ export function DashboardPage() {
   if (dashboards.length === 0) {
     return (
       <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <NewDashboardForm busy={create.isPending} error={create.error?.message} onCreate={(name) => create.mutate(name, { onSuccess: (r) => navigate(paths.dashboard(projectId, r.dashboard.id)) })} />
+        <NewDashboardForm
+          busy={create.isPending}
+          error={create.error?.message}
+          onCreate={(name) =>
+            create.mutate(name, { onSuccess: (r) => navigate(paths.dashboard(projectId, r.dashboard.id)) })
+          }
+        />
         <ImportYamlButton projectId={projectId} />
       </Stack>
     );
@@ -51,10 +65,27 @@ export function DashboardPage() {
     const target = dashboards.find((d) => d.id === last) ?? dashboards[0];
     return <Navigate to={paths.dashboard(projectId, target.id)} replace />;
   }
-  return <DashboardView projectId={projectId} dashId={dashId} dashboards={dashboards} onOpenPicker={() => void list.refetch()} />;
+  return (
+    <DashboardView
+      projectId={projectId}
+      dashId={dashId}
+      dashboards={dashboards}
+      onOpenPicker={() => void list.refetch()}
+    />
+  );
 }
 
-function DashboardView({ projectId, dashId, dashboards, onOpenPicker }: { projectId: number; dashId: string; dashboards: Dashboard[]; onOpenPicker: () => void }) {
+function DashboardView({
+  projectId,
+  dashId,
+  dashboards,
+  onOpenPicker,
+}: {
+  projectId: number;
+  dashId: string;
+  dashboards: Dashboard[];
+  onOpenPicker: () => void;
+}) {
   const show = useDashboard(projectId, dashId);
   const range = useDateRange({ maxDays: 90 });
   const address = useAddressState();
@@ -80,14 +111,29 @@ function DashboardView({ projectId, dashId, dashboards, onOpenPicker }: { projec
   const onAction = async (a: DashboardAction) => {
     if (a === 'new' || a === 'edit') setNaming(a);
     if (a === 'clone') clone.mutate(dashId, { onSuccess: (r) => open(r.dashboard) });
-    if (a === 'delete' && (await confirm({ title: 'Delete dashboard', message: `Do you really want to delete "${dashboard.name}" dashboard?` }))) {
+    if (
+      a === 'delete' &&
+      (await confirm({
+        title: 'Delete dashboard',
+        message: `Do you really want to delete "${dashboard.name}" dashboard?`,
+      }))
+    ) {
       remove.mutate(dashId, { onSuccess: () => navigate(paths.metrics(projectId), { replace: true }) });
     }
   };
 
   return (
     <Stack spacing={2} data-testid="dashboard-page" data-dashboard={dashboard.name}>
-      <DashboardToolbar projectId={projectId} onOpenPicker={onOpenPicker} dashboards={dashboards} current={dashboard} range={range} onPick={open} onAction={onAction} onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })} />
+      <DashboardToolbar
+        projectId={projectId}
+        onOpenPicker={onOpenPicker}
+        dashboards={dashboards}
+        current={dashboard}
+        range={range}
+        onPick={open}
+        onAction={onAction}
+        onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })}
+      />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs value={tab} onChange={(_e, v: string) => address.set({ tab: v })} aria-label="Dashboard view">
           <Tab value="table" label="Table" data-testid="dash-tab-table" />
@@ -95,7 +141,9 @@ function DashboardView({ projectId, dashId, dashboards, onOpenPicker }: { projec
           <Tab value="yaml" label="YAML" data-testid="dash-tab-yaml" />
         </Tabs>
       </Box>
-      {tab === 'table' && <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
+      {tab === 'table' && (
+        <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />
+      )}
       {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
       {tab === 'yaml' && <DashYamlTab key={dashId} projectId={projectId} dashId={dashId} yamlUrl={yamlUrl} />}
       {naming && (

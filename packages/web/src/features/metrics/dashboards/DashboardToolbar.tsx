@@ -2,7 +2,19 @@ import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import PushPinIcon from '@mui/icons-material/PushPin';
 import PushPinOutlinedIcon from '@mui/icons-material/PushPinOutlined';
-import { Autocomplete, Box, IconButton, ListItemText, Menu, MenuItem, Popover, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Autocomplete,
+  Box,
+  IconButton,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Popover,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import type { Dashboard } from '@lantern/shared';
 import { useState } from 'react';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
@@ -12,7 +24,17 @@ import { ImportYamlButton } from './ImportYamlButton';
 export type DashboardAction = 'new' | 'edit' | 'clone' | 'delete';
 
 /** Pinned first (with a pin icon), then by name: the order the server lists them in. */
-function DashboardPicker({ dashboards, current, onPick, onOpen }: { dashboards: Dashboard[]; current: Dashboard; onPick: (d: Dashboard) => void; onOpen?: () => void }) {
+function DashboardPicker({
+  dashboards,
+  current,
+  onPick,
+  onOpen,
+}: {
+  dashboards: Dashboard[];
+  current: Dashboard;
+  onPick: (d: Dashboard) => void;
+  onOpen?: () => void;
+}) {
   return (
     <Autocomplete
       size="small"
@@ -28,12 +50,24 @@ function DashboardPicker({ dashboards, current, onPick, onOpen }: { dashboards: 
         const { key, ...rest } = props as typeof props & { key: string };
         return (
           <Box component="li" key={key} {...rest} data-testid="dashboard-option">
-            {d.pinned && <PushPinIcon fontSize="inherit" sx={{ mr: 1, color: 'text.secondary' }} data-testid="dashboard-option-pin" />}
+            {d.pinned && (
+              <PushPinIcon
+                fontSize="inherit"
+                sx={{ mr: 1, color: 'text.secondary' }}
+                data-testid="dashboard-option-pin"
+              />
+            )}
             {d.name}
           </Box>
         );
       }}
-      renderInput={(p) => <TextField {...p} label="Dashboard" slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'dashboard-picker' } }} />}
+      renderInput={(p) => (
+        <TextField
+          {...p}
+          label="Dashboard"
+          slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'dashboard-picker' } }}
+        />
+      )}
     />
   );
 }
@@ -47,16 +81,23 @@ function KindsHelp() {
           <HelpOutlineIcon fontSize="small" />
         </IconButton>
       </Tooltip>
-      <Popover open={anchor !== null} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}>
+      <Popover
+        open={anchor !== null}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+      >
         <Box sx={{ p: 2, maxWidth: 420 }} data-testid="dashboard-help-popup">
           <Typography variant="subtitle2" gutterBottom>
             Two kinds of dashboards in one
           </Typography>
           <Typography variant="body2" gutterBottom>
-            <b>Table</b>: one row per group (a service, a host, any attribute), with a column per metric query. Click a row to see the grid for that row alone.
+            <b>Table</b>: one row per group (a service, a host, any attribute), with a column per metric query. Click a
+            row to see the grid for that row alone.
           </Typography>
           <Typography variant="body2">
-            <b>Grid</b>: charts, tables and heatmaps laid out freely; the dashboard's query (for example <code>where service.name = api</code>) applies to every panel.
+            <b>Grid</b>: charts, tables and heatmaps laid out freely; the dashboard's query (for example{' '}
+            <code>where service.name = api</code>) applies to every panel.
           </Typography>
         </Box>
       </Popover>
@@ -66,15 +107,35 @@ function KindsHelp() {
 
 /** Spec Dashboard page: picker, menu, pin, help, and the date range (at most 90 days). */
 /** `onOpenPicker`: refresh the list as it opens (built-in dashboards appear as their metrics arrive). */
-export function DashboardToolbar(props: { projectId: number; dashboards: Dashboard[]; current: Dashboard; range: DateRangeState; onPick: (d: Dashboard) => void; onOpenPicker?: () => void; onAction: (a: DashboardAction) => void; onPin: () => void }) {
+export function DashboardToolbar(props: {
+  projectId: number;
+  dashboards: Dashboard[];
+  current: Dashboard;
+  range: DateRangeState;
+  onPick: (d: Dashboard) => void;
+  onOpenPicker?: () => void;
+  onAction: (a: DashboardAction) => void;
+  onPin: () => void;
+}) {
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const act = (a: DashboardAction) => {
     setMenu(null);
     props.onAction(a);
   };
   return (
-    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }} data-testid="dashboard-toolbar">
-      <DashboardPicker dashboards={props.dashboards} current={props.current} onPick={props.onPick} onOpen={props.onOpenPicker} />
+    <Stack
+      direction="row"
+      spacing={1}
+      useFlexGap
+      sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+      data-testid="dashboard-toolbar"
+    >
+      <DashboardPicker
+        dashboards={props.dashboards}
+        current={props.current}
+        onPick={props.onPick}
+        onOpen={props.onOpenPicker}
+      />
       <Tooltip title={props.current.pinned ? 'Unpin' : 'Pin to the top of the list'}>
         <IconButton onClick={props.onPin} data-testid="dashboard-pin" aria-pressed={props.current.pinned}>
           {props.current.pinned ? <PushPinIcon /> : <PushPinOutlinedIcon />}

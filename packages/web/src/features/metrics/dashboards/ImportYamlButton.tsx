@@ -14,7 +14,13 @@ export function ImportYamlButton({ projectId }: { projectId: number }) {
   const navigate = useNavigate();
   return (
     <>
-      <Button size="small" startIcon={<UploadFileIcon />} disabled={importYaml.isPending} onClick={() => input.current?.click()} data-testid="import-yaml">
+      <Button
+        size="small"
+        startIcon={<UploadFileIcon />}
+        disabled={importYaml.isPending}
+        onClick={() => input.current?.click()}
+        data-testid="import-yaml"
+      >
         Import YAML
       </Button>
       <input

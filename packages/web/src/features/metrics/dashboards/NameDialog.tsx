@@ -2,7 +2,15 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } 
 import { useState } from 'react';
 
 /** Name a new dashboard or rename one (spec §5: a name is required; the button stays disabled until there is one). */
-export function NameDialog(props: { title: string; action: string; initial?: string; busy?: boolean; error?: string; onSubmit: (name: string) => void; onClose: () => void }) {
+export function NameDialog(props: {
+  title: string;
+  action: string;
+  initial?: string;
+  busy?: boolean;
+  error?: string;
+  onSubmit: (name: string) => void;
+  onClose: () => void;
+}) {
   const [name, setName] = useState(props.initial ?? '');
   const valid = name.trim() !== '';
   return (

@@ -2,7 +2,15 @@ import { Alert, Button, Card, CardContent, Stack, TextField, Typography } from '
 import { useState } from 'react';
 
 /** Shown when the project has no dashboards yet (spec Dashboard page): name it, Create. */
-export function NewDashboardForm({ busy, error, onCreate }: { busy: boolean; error?: string; onCreate: (name: string) => void }) {
+export function NewDashboardForm({
+  busy,
+  error,
+  onCreate,
+}: {
+  busy: boolean;
+  error?: string;
+  onCreate: (name: string) => void;
+}) {
   const [name, setName] = useState('');
   const valid = name.trim() !== '';
   return (
@@ -12,7 +20,8 @@ export function NewDashboardForm({ busy, error, onCreate }: { busy: boolean; err
           Create your first dashboard
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          A dashboard shows your metrics as a table (one row per service, host or any attribute) and as a grid of charts. Built-in dashboards also appear here once their metrics arrive.
+          A dashboard shows your metrics as a table (one row per service, host or any attribute) and as a grid of
+          charts. Built-in dashboards also appear here once their metrics arrive.
         </Typography>
         <Stack
           component="form"
@@ -23,7 +32,14 @@ export function NewDashboardForm({ busy, error, onCreate }: { busy: boolean; err
             if (valid) onCreate(name.trim());
           }}
         >
-          <TextField size="small" fullWidth label="Dashboard name" value={name} onChange={(e) => setName(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'new-dashboard-name' } }} />
+          <TextField
+            size="small"
+            fullWidth
+            label="Dashboard name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            slotProps={{ htmlInput: { 'data-testid': 'new-dashboard-name' } }}
+          />
           <Button type="submit" variant="contained" disabled={!valid || busy} data-testid="new-dashboard-create">
             Create
           </Button>

@@ -2,7 +2,10 @@ import type { Dashboard } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
 import { dashboardTab } from './dashboardTab';
 
-const dash = (tableMetrics: number) => ({ tableMetrics: Array.from({ length: tableMetrics }, (_, i) => ({ name: `m${i}`, alias: `m${i}` })) }) as unknown as Dashboard;
+const dash = (tableMetrics: number) =>
+  ({
+    tableMetrics: Array.from({ length: tableMetrics }, (_, i) => ({ name: `m${i}`, alias: `m${i}` })),
+  }) as unknown as Dashboard;
 
 describe('the default dashboard tab', () => {
   it('is Table, or Grid when there is no table but a grid', () => {

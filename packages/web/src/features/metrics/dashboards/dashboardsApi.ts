@@ -22,7 +22,10 @@ export const DashboardShow = z.object({ dashboard: Dashboard, grid: z.array(Grid
 export type DashboardShow = z.infer<typeof DashboardShow>;
 
 export function useDashboards(pid: number) {
-  return useQuery({ queryKey: dashboardKeys.list(pid), queryFn: ({ signal }) => apiGet(DashboardsResponse, base(pid), undefined, signal) });
+  return useQuery({
+    queryKey: dashboardKeys.list(pid),
+    queryFn: ({ signal }) => apiGet(DashboardsResponse, base(pid), undefined, signal),
+  });
 }
 
 export function useDashboard(pid: number, dashId: string | undefined) {
@@ -40,15 +43,27 @@ function useDashMutation<V, R>(pid: number, fn: (v: V) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSettled: () => qc.invalidateQueries({ queryKey: dashboardKeys.list(pid) }) });
 }
 
-export const useCreateDashboard = (pid: number) => useDashMutation(pid, (name: string) => apiPost(OneDashboard, base(pid), { name }));
-export const useCloneDashboard = (pid: number) => useDashMutation(pid, (dashId: string) => apiPost(OneDashboard, `${base(pid)}/${dashId}`));
-export const useDeleteDashboard = (pid: number) => useDashMutation(pid, (dashId: string) => apiRequest(OneDashboard, `${base(pid)}/${dashId}`, { method: 'DELETE' }));
+export const useCreateDashboard = (pid: number) =>
+  useDashMutation(pid, (name: string) => apiPost(OneDashboard, base(pid), { name }));
+export const useCloneDashboard = (pid: number) =>
+  useDashMutation(pid, (dashId: string) => apiPost(OneDashboard, `${base(pid)}/${dashId}`));
+export const useDeleteDashboard = (pid: number) =>
+  useDashMutation(pid, (dashId: string) => apiRequest(OneDashboard, `${base(pid)}/${dashId}`, { method: 'DELETE' }));
 export const useRenameDashboard = (pid: number) =>
-  useDashMutation(pid, (v: { dashId: string; name: string }) => apiRequest(OneDashboard, `${base(pid)}/${v.dashId}`, { method: 'PUT', body: { name: v.name } }));
+  useDashMutation(pid, (v: { dashId: string; name: string }) =>
+    apiRequest(OneDashboard, `${base(pid)}/${v.dashId}`, { method: 'PUT', body: { name: v.name } }),
+  );
 export const usePinDashboard = (pid: number) =>
-  useDashMutation(pid, (v: { dashId: string; pinned: boolean }) => apiRequest(z.object({}), `${base(pid)}/${v.dashId}/${v.pinned ? 'pinned' : 'unpinned'}`, { method: 'PUT', body: {} }));
+  useDashMutation(pid, (v: { dashId: string; pinned: boolean }) =>
+    apiRequest(z.object({}), `${base(pid)}/${v.dashId}/${v.pinned ? 'pinned' : 'unpinned'}`, {
+      method: 'PUT',
+      body: {},
+    }),
+  );
 export const useUpdateDashboardTable = (pid: number) =>
-  useDashMutation(pid, (v: { dashId: string; body: z.input<typeof UpdateDashboardTableBody> }) => apiRequest(OneDashboard, `${base(pid)}/${v.dashId}/table`, { method: 'PUT', body: v.body }));
+  useDashMutation(pid, (v: { dashId: string; body: z.input<typeof UpdateDashboardTableBody> }) =>
+    apiRequest(OneDashboard, `${base(pid)}/${v.dashId}/table`, { method: 'PUT', body: v.body }),
+  );
 
 /** The dashboard as YAML (its export format). */
 export function useDashboardYaml(pid: number, dashId: string) {
@@ -67,9 +82,20 @@ export function useSaveDashboardYaml(pid: number, dashId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (yaml: string) => {
-      const res = await fetch(`${base(pid)}/${dashId}/yaml`, { method: 'PUT', credentials: 'include', headers: { 'content-type': 'text/yaml' }, body: yaml });
+      const res = await fetch(`${base(pid)}/${dashId}/yaml`, {
+        method: 'PUT',
+        credentials: 'include',
+        headers: { 'content-type': 'text/yaml' },
+        body: yaml,
+      });
       const data = (await res.json().catch(() => undefined)) as { code?: string; message?: string } | undefined;
-      if (!res.ok) throw new ApiError(res.status, data?.code ?? 'http_error', data?.message ?? `${res.status} ${res.statusText}`, data);
+      if (!res.ok)
+        throw new ApiError(
+          res.status,
+          data?.code ?? 'http_error',
+          data?.message ?? `${res.status} ${res.statusText}`,
+          data,
+        );
       return OneDashboard.parse(data);
     },
     meta: { silent: true },
@@ -82,9 +108,20 @@ export function useImportDashboardYaml(pid: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (yaml: string) => {
-      const res = await fetch(`${base(pid)}/yaml`, { method: 'POST', credentials: 'include', headers: { 'content-type': 'text/yaml' }, body: yaml });
+      const res = await fetch(`${base(pid)}/yaml`, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'text/yaml' },
+        body: yaml,
+      });
       const data = (await res.json().catch(() => undefined)) as { code?: string; message?: string } | undefined;
-      if (!res.ok) throw new ApiError(res.status, data?.code ?? 'http_error', data?.message ?? `${res.status} ${res.statusText}`, data);
+      if (!res.ok)
+        throw new ApiError(
+          res.status,
+          data?.code ?? 'http_error',
+          data?.message ?? `${res.status} ${res.statusText}`,
+          data,
+        );
       return OneDashboard.parse(data);
     },
     meta: { silent: true },

@@ -1,6 +1,16 @@
 import type { ColumnMap, MetricAlias } from '@lantern/shared';
 import CloseIcon from '@mui/icons-material/Close';
-import { Alert, Box, Dialog, DialogContent, DialogTitle, IconButton, LinearProgress, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  LinearProgress,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { useMemo, useState } from 'react';
 import type { Series } from '../../../components/charts/chartOptions';
 import { MetricChart } from '../../../components/charts/MetricChart';
@@ -42,17 +52,31 @@ export function ExploreMetricDialog({
   const valid = metrics.length > 0 && metrics.every((m) => !aliasError(m.alias, metrics));
   const res = useMetricTimeseries(
     projectId,
-    valid ? { metric: metrics.map((m) => m.name), alias: metrics.map((m) => m.alias), query, ...dateRange.apiParams } : undefined,
+    valid
+      ? { metric: metrics.map((m) => m.name), alias: metrics.map((m) => m.alias), query, ...dateRange.apiParams }
+      : undefined,
   );
   const data = valid ? res.data : undefined;
   const error = res.error?.message ?? queryError(data?.query.parts);
   const series = useMemo<Series[]>(
-    () => (data?.timeseries ?? []).map((ts) => ({ name: ts.name, unit: columnUnit(units, { name: ts.metric, unit: ts.unit }), values: ts.value })),
+    () =>
+      (data?.timeseries ?? []).map((ts) => ({
+        name: ts.name,
+        unit: columnUnit(units, { name: ts.metric, unit: ts.unit }),
+        values: ts.value,
+      })),
     [data, units],
   );
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: 1200 } } }} data-testid="explore-metric-dialog">
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: 1200 } } }}
+      data-testid="explore-metric-dialog"
+    >
       <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 2, pr: 1 }}>
         <Box sx={{ flex: 1 }}>Explore metric</Box>
         <DateRangePicker state={dateRange} />
@@ -72,7 +96,14 @@ export function ExploreMetricDialog({
             <Typography variant="subtitle2" sx={{ mb: 1 }}>
               2. Aggregations, group by and where
             </Typography>
-            <MetricsQueryBuilder projectId={projectId} metrics={metrics} query={query} onChange={onQuery} range={dateRange.apiParams} parts={data?.query.parts} />
+            <MetricsQueryBuilder
+              projectId={projectId}
+              metrics={metrics}
+              query={query}
+              onChange={onQuery}
+              range={dateRange.apiParams}
+              parts={data?.query.parts}
+            />
           </Box>
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} sx={{ alignItems: 'flex-start' }}>
             <Box sx={{ flex: 1, minWidth: 0, position: 'relative', width: '100%' }} data-testid="explore-chart">
@@ -87,7 +118,13 @@ export function ExploreMetricDialog({
                   Select a metric with a valid alias to see its chart
                 </Typography>
               ) : (
-                <MetricChart time={data?.time ?? []} series={series} height={CHART_HEIGHT} legendMaxLength={LEGEND_MAX_LENGTH} testId="explore-metric-chart" />
+                <MetricChart
+                  time={data?.time ?? []}
+                  series={series}
+                  height={CHART_HEIGHT}
+                  legendMaxLength={LEGEND_MAX_LENGTH}
+                  testId="explore-metric-chart"
+                />
               )}
             </Box>
             {data && data.columns.some((c) => !c.isGroup) && (

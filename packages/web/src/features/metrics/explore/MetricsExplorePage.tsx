@@ -39,7 +39,10 @@ export function MetricsExplorePage() {
   const open = useCallback(
     (m: Metric) => {
       const alias = suggestAlias(m.name, []);
-      address.set({ ...metricsToParams([{ name: m.name, alias }]), query: defaultQuery(alias, m.instrument) }, { replace: false });
+      address.set(
+        { ...metricsToParams([{ name: m.name, alias }]), query: defaultQuery(alias, m.instrument) },
+        { replace: false },
+      );
     },
     [address],
   );
@@ -65,10 +68,20 @@ export function MetricsExplorePage() {
       </PageToolbar>
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '260px minmax(0, 1fr)' }, gap: 2, mt: 2 }}>
         <Paper variant="outlined" sx={{ p: 1.5, alignSelf: 'start' }}>
-          {keys.error ? <Alert severity="error">{keys.error.message}</Alert> : <AttrKeyList keys={keys.data?.items ?? []} selected={attrKeys} onChange={(k) => address.set({ attr_key: k })} />}
+          {keys.error ? (
+            <Alert severity="error">{keys.error.message}</Alert>
+          ) : (
+            <AttrKeyList
+              keys={keys.data?.items ?? []}
+              selected={attrKeys}
+              onChange={(k) => address.set({ attr_key: k })}
+            />
+          )}
         </Paper>
         <Paper variant="outlined" sx={{ p: 1.5, minWidth: 0, position: 'relative' }}>
-          {stats.isFetching && stats.data && <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, height: 2 }} />}
+          {stats.isFetching && stats.data && (
+            <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, height: 2 }} />
+          )}
           {stats.error ? (
             <Alert severity="error">{stats.error.message}</Alert>
           ) : !stats.data ? (
@@ -79,7 +92,15 @@ export function MetricsExplorePage() {
         </Paper>
       </Box>
       {(names.length > 0 || emptied) && (
-        <ExploreMetricDialog projectId={projectId} metrics={picked} query={query} onMetrics={setMetrics} onQuery={setQuery} onClose={close} dateRange={dateRange} />
+        <ExploreMetricDialog
+          projectId={projectId}
+          metrics={picked}
+          query={query}
+          onMetrics={setMetrics}
+          onQuery={setQuery}
+          onClose={close}
+          dateRange={dateRange}
+        />
       )}
     </Box>
   );

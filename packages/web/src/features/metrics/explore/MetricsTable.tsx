@@ -1,5 +1,16 @@
 import type { Metric } from '@lantern/shared';
-import { Box, Chip, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TableSortLabel, Typography } from '@mui/material';
+import {
+  Box,
+  Chip,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TableSortLabel,
+  Typography,
+} from '@mui/material';
 import { useMemo, useState } from 'react';
 import { Pager, usePager } from '../../../components/Pager';
 import { sortMetrics, type MetricSort } from './exploreState';
@@ -11,7 +22,15 @@ const MAX_KEYS = 6;
  * The explore page's metrics table: Metric (name, description, attribute keys), Instrument and
  * Timeseries, sortable; a row opens the metric. The pager shows only past 10 rows.
  */
-export function MetricsTable({ metrics, hasMore, onOpen }: { metrics: Metric[]; hasMore: boolean; onOpen: (m: Metric) => void }) {
+export function MetricsTable({
+  metrics,
+  hasMore,
+  onOpen,
+}: {
+  metrics: Metric[];
+  hasMore: boolean;
+  onOpen: (m: Metric) => void;
+}) {
   const [sort, setSort] = useState<MetricSort>({ by: 'name', desc: false });
   const rows = useMemo(() => sortMetrics(metrics, sort), [metrics, sort]);
   const pager = usePager(rows.length, PER_PAGE);
@@ -24,7 +43,11 @@ export function MetricsTable({ metrics, hasMore, onOpen }: { metrics: Metric[]; 
   }
   const header = (by: MetricSort['by'], label: string, align: 'left' | 'right' = 'left') => (
     <TableCell align={align} sortDirection={sort.by === by ? (sort.desc ? 'desc' : 'asc') : false}>
-      <TableSortLabel active={sort.by === by} direction={sort.by === by && sort.desc ? 'desc' : 'asc'} onClick={() => setSort({ by, desc: sort.by === by ? !sort.desc : by === 'numTimeseries' })}>
+      <TableSortLabel
+        active={sort.by === by}
+        direction={sort.by === by && sort.desc ? 'desc' : 'asc'}
+        onClick={() => setSort({ by, desc: sort.by === by ? !sort.desc : by === 'numTimeseries' })}
+      >
         {label}
       </TableSortLabel>
     </TableCell>
@@ -42,7 +65,14 @@ export function MetricsTable({ metrics, hasMore, onOpen }: { metrics: Metric[]; 
           </TableHead>
           <TableBody>
             {rows.slice(pager.start, pager.end).map((m) => (
-              <TableRow key={m.name} hover onClick={() => onOpen(m)} sx={{ cursor: 'pointer' }} data-testid="metric-row" data-metric={m.name}>
+              <TableRow
+                key={m.name}
+                hover
+                onClick={() => onOpen(m)}
+                sx={{ cursor: 'pointer' }}
+                data-testid="metric-row"
+                data-metric={m.name}
+              >
                 <TableCell sx={{ maxWidth: 700 }}>
                   <Typography variant="body2" sx={{ fontFamily: 'ui-monospace, monospace', wordBreak: 'break-all' }}>
                     {m.name}
@@ -56,7 +86,9 @@ export function MetricsTable({ metrics, hasMore, onOpen }: { metrics: Metric[]; 
                     {m.attrKeys.slice(0, MAX_KEYS).map((k) => (
                       <Chip key={k} label={k} size="small" variant="outlined" sx={{ height: 20, fontSize: 11 }} />
                     ))}
-                    {m.attrKeys.length > MAX_KEYS && <Chip label={`+${m.attrKeys.length - MAX_KEYS}`} size="small" sx={{ height: 20, fontSize: 11 }} />}
+                    {m.attrKeys.length > MAX_KEYS && (
+                      <Chip label={`+${m.attrKeys.length - MAX_KEYS}`} size="small" sx={{ height: 20, fontSize: 11 }} />
+                    )}
                   </Box>
                 </TableCell>
                 <TableCell>{m.instrument}</TableCell>
@@ -67,8 +99,14 @@ export function MetricsTable({ metrics, hasMore, onOpen }: { metrics: Metric[]; 
         </Table>
       </TableContainer>
       {hasMore && (
-        <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }} data-testid="metrics-more">
-          Showing the first {metrics.length} metrics; there are more than {metrics.length}: narrow them with attributes or a shorter range.
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          sx={{ display: 'block', mt: 1 }}
+          data-testid="metrics-more"
+        >
+          Showing the first {metrics.length} metrics; there are more than {metrics.length}: narrow them with attributes
+          or a shorter range.
         </Typography>
       )}
       {rows.length > PER_PAGE && <Pager pager={pager} testId="metrics-pager" />}

@@ -25,10 +25,14 @@ export function defaultQuery(alias: string, instrument: Instrument | undefined):
 
 /** Sorts the explore table's rows. */
 export type MetricSort = { by: 'name' | 'instrument' | 'numTimeseries'; desc: boolean };
-export function sortMetrics<T extends { name: string; instrument: string; numTimeseries?: number }>(rows: readonly T[], s: MetricSort): T[] {
+export function sortMetrics<T extends { name: string; instrument: string; numTimeseries?: number }>(
+  rows: readonly T[],
+  s: MetricSort,
+): T[] {
   const dir = s.desc ? -1 : 1;
   return [...rows].sort((a, b) => {
-    const c = s.by === 'numTimeseries' ? (a.numTimeseries ?? 0) - (b.numTimeseries ?? 0) : a[s.by].localeCompare(b[s.by]);
+    const c =
+      s.by === 'numTimeseries' ? (a.numTimeseries ?? 0) - (b.numTimeseries ?? 0) : a[s.by].localeCompare(b[s.by]);
     return (c || a.name.localeCompare(b.name)) * dir;
   });
 }

@@ -8,13 +8,28 @@ import { appMetricsEnvSnippet, infraCollectorSnippet, prometheusRemoteWriteSnipp
 
 /** Software whose metrics come in through the Collector's receivers or its Prometheus scraping. */
 const SUPPORTED = [
-  ['Host metrics (CPU, memory, disk, network)', 'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/hostmetricsreceiver'],
-  ['PostgreSQL', 'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/postgresqlreceiver'],
+  [
+    'Host metrics (CPU, memory, disk, network)',
+    'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/hostmetricsreceiver',
+  ],
+  [
+    'PostgreSQL',
+    'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/postgresqlreceiver',
+  ],
   ['MySQL', 'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/mysqlreceiver'],
   ['Redis', 'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/redisreceiver'],
-  ['Kafka', 'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/kafkametricsreceiver'],
-  ['Kubernetes', 'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/k8sclusterreceiver'],
-  ['Docker', 'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/dockerstatsreceiver'],
+  [
+    'Kafka',
+    'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/kafkametricsreceiver',
+  ],
+  [
+    'Kubernetes',
+    'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/k8sclusterreceiver',
+  ],
+  [
+    'Docker',
+    'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/dockerstatsreceiver',
+  ],
   ['Nginx', 'https://github.com/open-telemetry/opentelemetry-collector-contrib/tree/main/receiver/nginxreceiver'],
   ['Anything with a Prometheus endpoint', 'https://prometheus.io/docs/instrumenting/exporters/'],
 ] as const;
@@ -41,7 +56,8 @@ export function MetricsHelpCard({ projectId }: { projectId: number }) {
     <Stack spacing={2} sx={{ maxWidth: 1000 }} data-testid="metrics-help">
       <PageToolbar title="Send metrics to the product" />
       <Typography variant="body2" color="text.secondary">
-        Lantern takes OpenTelemetry metrics over OTLP (gRPC and HTTP) and Prometheus remote write. Use the project DSN below; dashboards appear here as soon as the first metrics arrive.
+        Lantern takes OpenTelemetry metrics over OTLP (gRPC and HTTP) and Prometheus remote write. Use the project DSN
+        below; dashboards appear here as soon as the first metrics arrive.
       </Typography>
       <ProjectDsnTable project={data} />
       <Section title="In-app metrics" testId="help-in-app">
@@ -50,17 +66,20 @@ export function MetricsHelpCard({ projectId }: { projectId: number }) {
           <Link href={externalLinks.instrumentations} target="_blank" rel="noopener">
             metrics API
           </Link>{' '}
-          of your language; the SDK's OTLP exporter reads these variables. Delta temporality keeps the exporter's memory flat; cumulative works too.
+          of your language; the SDK's OTLP exporter reads these variables. Delta temporality keeps the exporter's memory
+          flat; cumulative works too.
         </Typography>
         <CopySnippet code={appMetricsEnvSnippet(data)} testId="help-metrics-env" />
       </Section>
       <Section title="Infrastructure metrics" testId="help-infra">
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-          Run the OpenTelemetry Collector (contrib) on each host: it reads the host's metrics and scrapes Prometheus endpoints, and sends both to this project.
+          Run the OpenTelemetry Collector (contrib) on each host: it reads the host's metrics and scrapes Prometheus
+          endpoints, and sends both to this project.
         </Typography>
         <CopySnippet code={infraCollectorSnippet(data)} testId="help-infra-collector" />
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2, mb: 1 }}>
-          Already running Prometheus? Add this to <code>prometheus.yml</code> and it writes everything it scrapes into this project.
+          Already running Prometheus? Add this to <code>prometheus.yml</code> and it writes everything it scrapes into
+          this project.
         </Typography>
         <CopySnippet code={prometheusRemoteWriteSnippet(data)} testId="help-remote-write" />
       </Section>

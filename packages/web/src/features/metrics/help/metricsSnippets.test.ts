@@ -14,14 +14,20 @@ describe('metrics help snippets', () => {
   it('gives a Collector config that is valid YAML with hostmetrics and prometheus in the metrics pipeline', () => {
     const cfg = parse(infraCollectorSnippet(project));
     expect(cfg.service.pipelines.metrics.receivers).toEqual(['hostmetrics', 'prometheus']);
-    expect(cfg.exporters['otlp/lantern']).toEqual({ endpoint: 'lantern.example:14317', tls: { insecure: true }, headers: { 'lantern-dsn': project.grpc.dsn } });
+    expect(cfg.exporters['otlp/lantern']).toEqual({
+      endpoint: 'lantern.example:14317',
+      tls: { insecure: true },
+      headers: { 'lantern-dsn': project.grpc.dsn },
+    });
     expect(Object.keys(cfg.receivers.hostmetrics.scrapers)).toContain('cpu');
   });
 
   it('points Prometheus remote write at the receiver with the token as bearer credentials', () => {
     expect(dsnToken(project.http.dsn)).toBe('s3cr@t');
     expect(parse(prometheusRemoteWriteSnippet(project))).toEqual({
-      remote_write: [{ url: 'http://lantern.example:14318/api/v1/prometheus/write', authorization: { credentials: 's3cr@t' } }],
+      remote_write: [
+        { url: 'http://lantern.example:14318/api/v1/prometheus/write', authorization: { credentials: 's3cr@t' } },
+      ],
     });
   });
 

@@ -47,7 +47,15 @@ export function MetricsPicker({ projectId, value, onChange, max = 6, disabled }:
         const err = aliasError(v.alias, value);
         return (
           <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }} data-testid="picked-metric">
-            <TextField size="small" label="Metric" value={v.name} disabled sx={{ flex: 1 }} slotProps={{ htmlInput: { 'data-testid': 'picked-metric-name' } }} helperText={byName.get(v.name)?.instrument ?? ' '} />
+            <TextField
+              size="small"
+              label="Metric"
+              value={v.name}
+              disabled
+              sx={{ flex: 1 }}
+              slotProps={{ htmlInput: { 'data-testid': 'picked-metric-name' } }}
+              helperText={byName.get(v.name)?.instrument ?? ' '}
+            />
             <TextField
               size="small"
               label="Alias"
@@ -59,7 +67,13 @@ export function MetricsPicker({ projectId, value, onChange, max = 6, disabled }:
               sx={{ width: 150 }}
               slotProps={{ htmlInput: { 'data-testid': 'picked-metric-alias' } }}
             />
-            <IconButton aria-label={`Remove ${v.name}`} disabled={disabled} onClick={() => onChange(value.filter((_, j) => j !== i))} data-testid="remove-metric" sx={{ mt: 0.5 }}>
+            <IconButton
+              aria-label={`Remove ${v.name}`}
+              disabled={disabled}
+              onClick={() => onChange(value.filter((_, j) => j !== i))}
+              data-testid="remove-metric"
+              sx={{ mt: 0.5 }}
+            >
               <CloseIcon fontSize="small" />
             </IconButton>
           </Stack>
@@ -73,11 +87,25 @@ export function MetricsPicker({ projectId, value, onChange, max = 6, disabled }:
           disabled={disabled}
           loading={list.isPending}
           blurOnSelect
-          onChange={(_e, m) => m && onChange([...value, { name: m.name, alias: suggestAlias(m.name, value.map((x) => x.alias)) }])}
+          onChange={(_e, m) =>
+            m &&
+            onChange([
+              ...value,
+              {
+                name: m.name,
+                alias: suggestAlias(
+                  m.name,
+                  value.map((x) => x.alias),
+                ),
+              },
+            ])
+          }
           getOptionLabel={(m) => m.name}
           filterOptions={(opts, { inputValue }) => {
             const q = inputValue.trim().toLowerCase();
-            return (q ? opts.filter((m) => m.name.toLowerCase().includes(q) || m.description.toLowerCase().includes(q)) : opts).slice(0, 200);
+            return (
+              q ? opts.filter((m) => m.name.toLowerCase().includes(q) || m.description.toLowerCase().includes(q)) : opts
+            ).slice(0, 200);
           }}
           renderOption={(props, m) => {
             const { key, ...rest } = props as typeof props & { key: string };
@@ -89,7 +117,11 @@ export function MetricsPicker({ projectId, value, onChange, max = 6, disabled }:
           }}
           noOptionsText={list.isPending ? 'Loading...' : 'No metrics'}
           renderInput={(p) => (
-            <TextField {...p} label={value.length ? 'Add a metric' : 'Select a metric'} slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'metric-search' } }} />
+            <TextField
+              {...p}
+              label={value.length ? 'Add a metric' : 'Select a metric'}
+              slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'metric-search' } }}
+            />
           )}
         />
       )}

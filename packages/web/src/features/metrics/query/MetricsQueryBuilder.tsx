@@ -26,7 +26,10 @@ export interface MetricsQueryBuilderProps {
 }
 
 /** The Filters drawer over metrics: keys the chosen metrics share, values with their timeseries counts. */
-function useMetricFacets(p: Pick<MetricsQueryBuilderProps, 'projectId' | 'metrics' | 'range' | 'query' | 'onChange'>, open: boolean): FacetSource {
+function useMetricFacets(
+  p: Pick<MetricsQueryBuilderProps, 'projectId' | 'metrics' | 'range' | 'query' | 'onChange'>,
+  open: boolean,
+): FacetSource {
   const metric = p.metrics.map((m) => m.name);
   const pin = usePinFacet();
   return {
@@ -44,7 +47,15 @@ function useMetricFacets(p: Pick<MetricsQueryBuilderProps, 'projectId' | 'metric
  * filter (a dialog with every operator, or the Filters drawer of values with counts); Edit switches
  * to the raw text (Enter applies, Escape cancels).
  */
-export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range, parts, disabled }: MetricsQueryBuilderProps) {
+export function MetricsQueryBuilder({
+  projectId,
+  metrics,
+  query,
+  onChange,
+  range,
+  parts,
+  disabled,
+}: MetricsQueryBuilderProps) {
   const list = useMetricsList(projectId);
   const [facets, setFacets] = useState(false);
   const facetSource = useMetricFacets({ projectId, metrics, range, query, onChange }, facets);
@@ -52,10 +63,16 @@ export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range
   const [where, setWhere] = useState(false);
   const [raw, setRaw] = useState<string | null>(null);
   const info = useMemo(() => new Map((list.data?.metrics ?? []).map((m) => [m.name, m])), [list.data]);
-  const attrKeys = useMemo(() => [...new Set(metrics.flatMap((m) => info.get(m.name)?.attrKeys ?? []))].sort(), [metrics, info]);
+  const attrKeys = useMemo(
+    () => [...new Set(metrics.flatMap((m) => info.get(m.name)?.attrKeys ?? []))].sort(),
+    [metrics, info],
+  );
   const grouped = groupByKeys(query);
   const chips = queryParts(query);
-  const errorOf = (text: string, i: number) => parts?.find((p, j) => j === i && p.query.trim() === text)?.error ?? parts?.find((p) => p.query.trim() === text)?.error ?? '';
+  const errorOf = (text: string, i: number) =>
+    parts?.find((p, j) => j === i && p.query.trim() === text)?.error ??
+    parts?.find((p) => p.query.trim() === text)?.error ??
+    '';
 
   if (raw !== null) {
     return (
@@ -105,7 +122,13 @@ export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range
                 sx={{ fontFamily: 'ui-monospace, monospace' }}
               />
               {error && (
-                <Typography variant="caption" color="error" component="div" sx={{ maxWidth: 360 }} data-testid="query-part-error">
+                <Typography
+                  variant="caption"
+                  color="error"
+                  component="div"
+                  sx={{ maxWidth: 360 }}
+                  data-testid="query-part-error"
+                >
                   {error}
                 </Typography>
               )}
@@ -119,28 +142,64 @@ export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range
         )}
       </Stack>
       <Stack direction="row" spacing={1}>
-        <Button size="small" variant="outlined" disabled={disabled || !metrics.length} onClick={(e) => setMenu({ kind: 'agg', anchor: e.currentTarget })} data-testid="add-aggregation">
+        <Button
+          size="small"
+          variant="outlined"
+          disabled={disabled || !metrics.length}
+          onClick={(e) => setMenu({ kind: 'agg', anchor: e.currentTarget })}
+          data-testid="add-aggregation"
+        >
           Aggregate
         </Button>
-        <Button size="small" variant="outlined" disabled={disabled || !attrKeys.length} onClick={(e) => setMenu({ kind: 'group', anchor: e.currentTarget })} data-testid="add-group-by">
+        <Button
+          size="small"
+          variant="outlined"
+          disabled={disabled || !attrKeys.length}
+          onClick={(e) => setMenu({ kind: 'group', anchor: e.currentTarget })}
+          data-testid="add-group-by"
+        >
           Group by
         </Button>
-        <Button size="small" variant="outlined" disabled={disabled || !attrKeys.length} onClick={() => setWhere(true)} data-testid="add-where">
+        <Button
+          size="small"
+          variant="outlined"
+          disabled={disabled || !attrKeys.length}
+          onClick={() => setWhere(true)}
+          data-testid="add-where"
+        >
           Where
         </Button>
-        <Button size="small" variant="outlined" startIcon={<FilterListIcon />} disabled={disabled || !metrics.length} onClick={() => setFacets(true)} data-testid="query-filters">
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<FilterListIcon />}
+          disabled={disabled || !metrics.length}
+          onClick={() => setFacets(true)}
+          data-testid="query-filters"
+        >
           Filters
         </Button>
         <Tooltip title="Edit the query as text">
           <span>
-            <Button size="small" startIcon={<EditIcon />} disabled={disabled} onClick={() => setRaw(query)} data-testid="query-edit">
+            <Button
+              size="small"
+              startIcon={<EditIcon />}
+              disabled={disabled}
+              onClick={() => setRaw(query)}
+              data-testid="query-edit"
+            >
               Edit
             </Button>
           </span>
         </Tooltip>
         <QueryHelpButton />
       </Stack>
-      <Menu open={menu !== null} anchorEl={menu?.anchor} onClose={() => setMenu(null)} slotProps={{ paper: { sx: { maxHeight: 420 } } }}>
+      <Menu
+        open={menu !== null}
+        anchorEl={menu?.anchor}
+        onClose={() => setMenu(null)}
+        slotProps={{ paper: { sx: { maxHeight: 420 } } }}
+      >
         {menu?.kind === 'agg' &&
           metrics.flatMap((m) => {
             const instrument = info.get(m.name)?.instrument;
@@ -165,13 +224,27 @@ export function MetricsQueryBuilder({ projectId, metrics, query, onChange, range
           })}
         {menu?.kind === 'group' &&
           attrKeys.map((k) => (
-            <MenuItem key={k} selected={grouped.includes(k)} onClick={() => (onChange(toggleGroupBy(query, k)), setMenu(null))} data-testid="group-by-key">
+            <MenuItem
+              key={k}
+              selected={grouped.includes(k)}
+              onClick={() => (onChange(toggleGroupBy(query, k)), setMenu(null))}
+              data-testid="group-by-key"
+            >
               {k}
             </MenuItem>
           ))}
       </Menu>
       <FacetDrawer open={facets} onClose={() => setFacets(false)} source={facetSource} />
-      {where && <WhereDialog projectId={projectId} metrics={metrics} attrKeys={attrKeys} range={range} onAdd={(p) => onChange(addPart(query, p))} onClose={() => setWhere(false)} />}
+      {where && (
+        <WhereDialog
+          projectId={projectId}
+          metrics={metrics}
+          attrKeys={attrKeys}
+          range={range}
+          onAdd={(p) => onChange(addPart(query, p))}
+          onClose={() => setWhere(false)}
+        />
+      )}
     </Box>
   );
 }

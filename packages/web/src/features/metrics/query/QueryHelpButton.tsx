@@ -1,8 +1,19 @@
 import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Table,
+  TableBody,
+  TableCell,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { EXAMPLES } from './queryHelp';
-
 
 /** The query builder's help: the parts a metrics query is made of, each with an example (reference query §3). */
 export function QueryHelpButton() {
@@ -16,8 +27,8 @@ export function QueryHelpButton() {
         <DialogTitle>Metrics query</DialogTitle>
         <DialogContent>
           <Typography variant="body2" sx={{ mb: 2 }}>
-            A query is parts separated by <code>|</code>: aggregations of the picked metrics (named by their <code>$alias</code>), filters
-            and groupings. Each chip is one part; its error, if any, shows under it.
+            A query is parts separated by <code>|</code>: aggregations of the picked metrics (named by their{' '}
+            <code>$alias</code>), filters and groupings. Each chip is one part; its error, if any, shows under it.
           </Typography>
           <Table size="small">
             <TableBody>

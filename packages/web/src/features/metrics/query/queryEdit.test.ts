@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { addPart, aggregationPart, aliasError, groupByKeys, quoteQueryValue, removePart, replacePart, suggestAlias, toggleGroupBy } from './queryEdit';
+import {
+  addPart,
+  aggregationPart,
+  aliasError,
+  groupByKeys,
+  quoteQueryValue,
+  removePart,
+  replacePart,
+  suggestAlias,
+  toggleGroupBy,
+} from './queryEdit';
 
 describe('metric aliases', () => {
   it('suggests a free alias from the name', () => {
@@ -11,7 +21,12 @@ describe('metric aliases', () => {
   it('has the spec messages', () => {
     expect(aliasError('', [])).toBe('Alias is required');
     expect(aliasError('a-b', [])).toBe('Only letters and numbers are allowed');
-    expect(aliasError('cpu', [{ name: 'a', alias: 'cpu' }, { name: 'b', alias: 'cpu' }])).toBe('Alias is duplicated');
+    expect(
+      aliasError('cpu', [
+        { name: 'a', alias: 'cpu' },
+        { name: 'b', alias: 'cpu' },
+      ]),
+    ).toBe('Alias is duplicated');
     expect(aliasError('cpu', [{ name: 'a', alias: 'cpu' }])).toBeUndefined();
   });
 });

@@ -27,14 +27,21 @@ export const queryParts = (query: string): string[] => splitMetricsQueryParts(qu
 export const joinParts = (parts: readonly string[]) => parts.filter((p) => p.trim()).join(' | ');
 
 export const addPart = (query: string, part: string): string => joinParts([...queryParts(query), part]);
-export const removePart = (query: string, index: number): string => joinParts(queryParts(query).filter((_, i) => i !== index));
-export const replacePart = (query: string, index: number, part: string): string => joinParts(queryParts(query).map((p, i) => (i === index ? part : p)));
+export const removePart = (query: string, index: number): string =>
+  joinParts(queryParts(query).filter((_, i) => i !== index));
+export const replacePart = (query: string, index: number, part: string): string =>
+  joinParts(queryParts(query).map((p, i) => (i === index ? part : p)));
 
 /** `group by a, b`: the keys of a query's group-by parts. */
 export function groupByKeys(query: string): string[] {
   return queryParts(query).flatMap((p) => {
     const m = /^group\s+by\s+(.+)$/i.exec(p);
-    return m ? m[1].split(',').map((k) => k.trim()).filter(Boolean) : [];
+    return m
+      ? m[1]
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean)
+      : [];
   });
 }
 

@@ -41,19 +41,29 @@ export function ExploreSpansPage() {
   usePageTitle('Explore spans');
   if (projectId === undefined) return <NotFoundPage />;
 
-  const range = { ...dateRange.apiParams, system: state.systems.length ? state.systems : undefined, query: state.query || undefined };
+  const range = {
+    ...dateRange.apiParams,
+    system: state.systems.length ? state.systems : undefined,
+    query: state.query || undefined,
+  };
   const ready = state.systems.length > 0 && state.hasQuery;
   const isEvents = isEventSystem(state.systems[0]);
   // Tab links keep only system, query and the time params (spec §2).
   const keep = new URLSearchParams();
-  for (const key of ['system', 'query', 'time_gte', 'time_dur']) for (const v of state.address.params.getAll(key)) keep.append(key, v);
+  for (const key of ['system', 'query', 'time_gte', 'time_dur'])
+    for (const v of state.address.params.getAll(key)) keep.append(key, v);
   const tabLink = (path: string) => `${path}${keep.toString() ? `?${keep}` : ''}`;
 
   return (
     <Stack spacing={2} data-testid="explore-spans">
       <Box sx={{ borderBottom: 1, borderColor: 'divider', pb: 1 }}>
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
-          <Typography variant="h6" component="h1" sx={{ fontSize: '1.1rem', fontWeight: 500, whiteSpace: 'nowrap' }} data-testid="explore-title">
+          <Typography
+            variant="h6"
+            component="h1"
+            sx={{ fontSize: '1.1rem', fontWeight: 500, whiteSpace: 'nowrap' }}
+            data-testid="explore-title"
+          >
             Explore spans
           </Typography>
           <SystemPicker
@@ -66,16 +76,36 @@ export function ExploreSpansPage() {
           <SystemGroupPicker
             systems={systemsQuery.data?.systems}
             active={state.systems}
-            onChoose={(kind) => state.address.set({ system: [KIND_ALL[kind]], query: defaultGroupQuery([KIND_ALL[kind]], state.query) })}
+            onChoose={(kind) =>
+              state.address.set({ system: [KIND_ALL[kind]], query: defaultGroupQuery([KIND_ALL[kind]], state.query) })
+            }
           />
           <Box sx={{ flexGrow: 1 }} />
           <DateRangePicker state={dateRange} />
         </Stack>
         <Stack direction="row" sx={{ alignItems: 'center', mt: 1 }}>
           <Tabs value={tab} sx={{ flexGrow: 1, minHeight: 40, '& .MuiTab-root': { minHeight: 40 } }}>
-            <Tab value="groups" label="Groups" component={RouterLink} to={tabLink(paths.spanGroups(projectId))} data-testid="tab-groups" />
-            <Tab value="spans" label="Spans" component={RouterLink} to={tabLink(paths.spanItems(projectId))} data-testid="tab-spans" />
-            <Tab value="timeseries" label="Timeseries" component={RouterLink} to={tabLink(paths.spanTimeseries(projectId))} data-testid="tab-timeseries" />
+            <Tab
+              value="groups"
+              label="Groups"
+              component={RouterLink}
+              to={tabLink(paths.spanGroups(projectId))}
+              data-testid="tab-groups"
+            />
+            <Tab
+              value="spans"
+              label="Spans"
+              component={RouterLink}
+              to={tabLink(paths.spanItems(projectId))}
+              data-testid="tab-spans"
+            />
+            <Tab
+              value="timeseries"
+              label="Timeseries"
+              component={RouterLink}
+              to={tabLink(paths.spanTimeseries(projectId))}
+              data-testid="tab-timeseries"
+            />
           </Tabs>
           <SavedViews projectId={projectId} route={ROUTE_OF[tab]} query={state.address.params} />
         </Stack>
@@ -88,17 +118,36 @@ export function ExploreSpansPage() {
         onSystem={(s) => state.setSystems([s])}
         onReset={() => state.setQuery(defaultGroupQuery(state.systems))}
       />
-      {ready && tab === 'groups' && <GroupsTabView projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />}
-      {ready && tab === 'spans' && <SpansTab projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />}
-      {ready && tab === 'timeseries' && <TimeseriesTab projectId={projectId} range={range} onQueryInfo={setServerParts} />}
+      {ready && tab === 'groups' && (
+        <GroupsTabView projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />
+      )}
+      {ready && tab === 'spans' && (
+        <SpansTab projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />
+      )}
+      {ready && tab === 'timeseries' && (
+        <TimeseriesTab projectId={projectId} range={range} onQueryInfo={setServerParts} />
+      )}
     </Stack>
   );
 }
 
-function GroupsTabView({ projectId, range, state, onQueryInfo }: { projectId: number; range: { time_gte: string; time_lt: string; system?: string[]; query?: string }; state: ExploreState; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
+function GroupsTabView({
+  projectId,
+  range,
+  state,
+  onQueryInfo,
+}: {
+  projectId: number;
+  range: { time_gte: string; time_lt: string; system?: string[]; query?: string };
+  state: ExploreState;
+  onQueryInfo: (p: QueryPart[] | undefined) => void;
+}) {
   const { data, isFetching, error } = useGroups(projectId, { ...range, limit: 1000 } as typeof range);
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
-  const order = { column: state.sortBy ?? data?.order.column ?? '.count_per_min', desc: state.sortBy ? state.sortDesc : (data?.order.desc ?? true) };
+  const order = {
+    column: state.sortBy ?? data?.order.column ?? '.count_per_min',
+    desc: state.sortBy ? state.sortDesc : (data?.order.desc ?? true),
+  };
   return (
     <GroupsCard
       title="Groups"
@@ -116,4 +165,3 @@ function GroupsTabView({ projectId, range, state, onQueryInfo }: { projectId: nu
     />
   );
 }
-

@@ -13,16 +13,42 @@ import { useTimeseries, type RangeQuery } from '../tracingApi';
 const MAX_DAYS = 90;
 
 /** One group's metric columns over time with its own date range (spec §2 Groups tab, chart dialog). */
-export function GroupChartDialog({ projectId, group, range, onClose }: { projectId: number; group: GroupRow; range: RangeQuery; onClose: () => void }) {
+export function GroupChartDialog({
+  projectId,
+  group,
+  range,
+  onClose,
+}: {
+  projectId: number;
+  group: GroupRow;
+  range: RangeQuery;
+  onClose: () => void;
+}) {
   const dateRange = useLocalDateRange(undefined, { maxDays: MAX_DAYS });
-  const { data, isFetching } = useTimeseries(projectId, { ...range, ...dateRange.apiParams, query: joinQuery([range.query, group._query]) });
+  const { data, isFetching } = useTimeseries(projectId, {
+    ...range,
+    ...dateRange.apiParams,
+    query: joinQuery([range.query, group._query]),
+  });
   const row = data?.groups[0];
   const charts = useMemo(
-    () => (data?.columns ?? []).filter((c) => c.isNum && !c.isGroup).map((c) => ({ column: c, series: row ? [{ name: c.name, unit: c.unit, values: (row[c.name] as number[]) ?? [] }] : [] })),
+    () =>
+      (data?.columns ?? [])
+        .filter((c) => c.isNum && !c.isGroup)
+        .map((c) => ({
+          column: c,
+          series: row ? [{ name: c.name, unit: c.unit, values: (row[c.name] as number[]) ?? [] }] : [],
+        })),
     [data, row],
   );
   return (
-    <Dialog open onClose={onClose} maxWidth={false} slotProps={{ paper: { sx: { width: '100%', maxWidth: 1400 } } }} data-testid="group-chart-dialog">
+    <Dialog
+      open
+      onClose={onClose}
+      maxWidth={false}
+      slotProps={{ paper: { sx: { width: '100%', maxWidth: 1400 } } }}
+      data-testid="group-chart-dialog"
+    >
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, py: 1 }}>
         <Typography variant="h6" sx={{ fontSize: '1.1rem', flexGrow: 1 }} title={group._name}>
           {truncate(group._name, 120)}

@@ -61,13 +61,18 @@ export function GroupsCard({
   const groups = result?.groups ?? [];
   const plottable = plottableColumns(result?.columns ?? []);
   const effectivePlotted = plotted.length ? plotted : plottable.slice(0, 1).map((c) => c.name);
-  const systemValues = useMemo(() => groups.map((g) => (typeof g['.system'] === 'string' ? (g['.system'] as string) : '')).filter(Boolean), [groups]);
+  const systemValues = useMemo(
+    () => groups.map((g) => (typeof g['.system'] === 'string' ? (g['.system'] as string) : '')).filter(Boolean),
+    [groups],
+  );
   const distinct = [...new Set(systemValues)];
   const coarse = distinct.length > 5;
   const chips = [...new Set(systemValues.map((s) => (coarse ? typeOf(s) : s)))].sort();
   const [chipFilter, setChipFilter] = useState<string[]>([]);
   useEffect(() => setChipFilter([]), [chips.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
-  const shown = chipFilter.length ? groups.filter((g) => chipFilter.some((c) => String(g['.system'] ?? '').startsWith(c))) : groups;
+  const shown = chipFilter.length
+    ? groups.filter((g) => chipFilter.some((c) => String(g['.system'] ?? '').startsWith(c)))
+    : groups;
 
   if (error instanceof ApiError && error.code === 'invalid_query') return <InvalidQuery error={error} />;
   return (
@@ -85,7 +90,9 @@ export function GroupsCard({
         )}
       </Stack>
       {loading && <LinearProgress sx={{ height: 2 }} />}
-      {error && !(error instanceof ApiError && error.code === 'invalid_query') && <Alert severity="error">{error.message}</Alert>}
+      {error && !(error instanceof ApiError && error.code === 'invalid_query') && (
+        <Alert severity="error">{error.message}</Alert>
+      )}
       <Stack direction="row" sx={{ alignItems: 'center', px: 2, pt: 1, gap: 1, flexWrap: 'wrap' }}>
         {chips.length > 1 &&
           chips.map((c) => (
@@ -94,7 +101,9 @@ export function GroupsCard({
               size="small"
               label={`${c} (${systemValues.filter((s) => s.startsWith(c)).length})`}
               color={chipFilter.includes(c) ? 'info' : 'default'}
-              onClick={() => setChipFilter(chipFilter.includes(c) ? chipFilter.filter((x) => x !== c) : [...chipFilter, c])}
+              onClick={() =>
+                setChipFilter(chipFilter.includes(c) ? chipFilter.filter((x) => x !== c) : [...chipFilter, c])
+              }
               data-testid="system-chip"
             />
           ))}
@@ -120,7 +129,17 @@ export function GroupsCard({
       {result && shown.length === 0 && !loading ? (
         <NoGroups projectId={projectId} />
       ) : result ? (
-        <GroupsTable projectId={projectId} range={range} systems={systems} groups={shown} columns={result.columns} plotted={effectivePlotted} order={order} onOrder={onOrder} showSystem={showSystem} />
+        <GroupsTable
+          projectId={projectId}
+          range={range}
+          systems={systems}
+          groups={shown}
+          columns={result.columns}
+          plotted={effectivePlotted}
+          order={order}
+          onOrder={onOrder}
+          showSystem={showSystem}
+        />
       ) : null}
     </Card>
   );

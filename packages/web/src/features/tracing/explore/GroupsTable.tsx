@@ -1,6 +1,20 @@
 import ShowChartIcon from '@mui/icons-material/ShowChart';
 import FilterAltIcon from '@mui/icons-material/FilterAlt';
-import { Box, Button, IconButton, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, TableSortLabel, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  IconButton,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TableSortLabel,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import type { ColumnInfo, GroupRow } from '@lantern/shared';
 import { Fragment, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -26,8 +40,24 @@ export interface GroupOrder {
   desc: boolean;
 }
 
-function RowSparklines({ projectId, range, group, plotted, columns }: { projectId: number; range: RangeQuery; group: GroupRow; plotted: string[]; columns: ColumnInfo[] }) {
-  const { data } = useGroupStats(projectId, { ...range, query: joinQuery([range.query, group._query]), column: plotted });
+function RowSparklines({
+  projectId,
+  range,
+  group,
+  plotted,
+  columns,
+}: {
+  projectId: number;
+  range: RangeQuery;
+  group: GroupRow;
+  plotted: string[];
+  columns: ColumnInfo[];
+}) {
+  const { data } = useGroupStats(projectId, {
+    ...range,
+    query: joinQuery([range.query, group._query]),
+    column: plotted,
+  });
   const time = (data?._time ?? []) as string[];
   return (
     <>
@@ -36,7 +66,15 @@ function RowSparklines({ projectId, range, group, plotted, columns }: { projectI
         return (
           <TableCell key={c.name} align="right" sx={{ whiteSpace: 'nowrap' }}>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
-              {values && time.length > 0 && <Sparkline time={time} values={values} unit={c.unit} color={PALETTE[plotted.indexOf(c.name) % PALETTE.length]} group={`row-${group._id}`} />}
+              {values && time.length > 0 && (
+                <Sparkline
+                  time={time}
+                  values={values}
+                  unit={c.unit}
+                  color={PALETTE[plotted.indexOf(c.name) % PALETTE.length]}
+                  group={`row-${group._id}`}
+                />
+              )}
               <span data-testid="group-value" data-column={c.name}>
                 {formatMetric(group[c.name] as number | null | undefined, c.unit)}
               </span>
@@ -84,7 +122,13 @@ export function GroupsTable({
   const hasSystem = showSystem && !columns.some((c) => c.name === '.system');
   const sortHeader = (name: string, label: string, align: 'left' | 'right' = 'right') => (
     <TableCell key={name} align={align} sx={{ whiteSpace: 'nowrap' }}>
-      <TableSortLabel active={order.column === name} direction={order.column === name && !order.desc ? 'asc' : 'desc'} onClick={() => onOrder({ column: name, desc: order.column === name ? !order.desc : true })} data-testid="group-sort" data-column={name}>
+      <TableSortLabel
+        active={order.column === name}
+        direction={order.column === name && !order.desc ? 'asc' : 'desc'}
+        onClick={() => onOrder({ column: name, desc: order.column === name ? !order.desc : true })}
+        data-testid="group-sort"
+        data-column={name}
+      >
         {label}
       </TableSortLabel>
     </TableCell>
@@ -108,8 +152,18 @@ export function GroupsTable({
             const open = expanded === g._id;
             return (
               <Fragment key={g._id}>
-                <TableRow hover sx={{ cursor: 'pointer' }} onClick={() => setExpanded(open ? null : g._id)} data-testid="group-row" data-group-id={g._id}>
-                  <TableCell sx={{ overflowWrap: 'break-word', minWidth: 160 }} data-testid="group-name" title={g._name}>
+                <TableRow
+                  hover
+                  sx={{ cursor: 'pointer' }}
+                  onClick={() => setExpanded(open ? null : g._id)}
+                  data-testid="group-row"
+                  data-group-id={g._id}
+                >
+                  <TableCell
+                    sx={{ overflowWrap: 'break-word', minWidth: 160 }}
+                    data-testid="group-name"
+                    title={g._name}
+                  >
                     {truncate(g._name || '<empty>', 120)}
                   </TableCell>
                   {plain.map((c) => (
@@ -118,7 +172,18 @@ export function GroupsTable({
                   {hasSystem && (
                     <TableCell onClick={(e) => e.stopPropagation()}>
                       {system && (
-                        <Link component={RouterLink} to={paths.spanGroups(projectId, { system, query: joinQuery([defaultGroupQuery([system]), range.query ? whereQuery(range.query) : undefined]) })} underline="hover" data-testid="group-system">
+                        <Link
+                          component={RouterLink}
+                          to={paths.spanGroups(projectId, {
+                            system,
+                            query: joinQuery([
+                              defaultGroupQuery([system]),
+                              range.query ? whereQuery(range.query) : undefined,
+                            ]),
+                          })}
+                          underline="hover"
+                          data-testid="group-system"
+                        >
                           {truncate(system, 32)}
                         </Link>
                       )}
@@ -131,13 +196,27 @@ export function GroupsTable({
                         <ShowChartIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
-                    <NewMonitorMenu projectId={projectId} name={`${system ?? systems.join(',')} > ${g._name}`} where={g._query} isEvent={isEventSystem(system)} />
+                    <NewMonitorMenu
+                      projectId={projectId}
+                      name={`${system ?? systems.join(',')} > ${g._name}`}
+                      where={g._query}
+                      isEvent={isEventSystem(system)}
+                    />
                     <Tooltip title="Filter spans for this group">
-                      <IconButton size="small" component={RouterLink} to={paths.spanItems(projectId, { system: system ?? systems, query: spansQuery })} data-testid="group-spans-link">
+                      <IconButton
+                        size="small"
+                        component={RouterLink}
+                        to={paths.spanItems(projectId, { system: system ?? systems, query: spansQuery })}
+                        data-testid="group-spans-link"
+                      >
                         <FilterAltIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
-                    <ExpandSpansButton open={open} onToggle={() => setExpanded(open ? null : g._id)} testId="group-expand" />
+                    <ExpandSpansButton
+                      open={open}
+                      onToggle={() => setExpanded(open ? null : g._id)}
+                      testId="group-expand"
+                    />
                   </TableCell>
                 </TableRow>
                 {open && (
@@ -153,7 +232,9 @@ export function GroupsTable({
         </TableBody>
       </Table>
       <Pager pager={pager} testId="groups-pager" />
-      {charted && <GroupChartDialog projectId={projectId} group={charted} range={range} onClose={() => setCharted(null)} />}
+      {charted && (
+        <GroupChartDialog projectId={projectId} group={charted} range={range} onClose={() => setCharted(null)} />
+      )}
     </Box>
   );
 }

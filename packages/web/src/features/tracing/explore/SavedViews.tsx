@@ -3,7 +3,21 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import PushPinIcon from '@mui/icons-material/PushPin';
 import PushPinOutlinedIcon from '@mui/icons-material/PushPinOutlined';
 import ViewSidebarIcon from '@mui/icons-material/ViewSidebar';
-import { Box, Button, CircularProgress, Drawer, IconButton, List, ListItem, ListItemButton, ListItemText, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  CircularProgress,
+  Drawer,
+  IconButton,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemText,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import type { SavedView } from '@lantern/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -20,7 +34,8 @@ export const VIEW_ROUTES: Record<string, { label: string; path: (projectId: numb
 function viewHref(projectId: number, view: SavedView): string {
   const route = VIEW_ROUTES[view.route] ?? VIEW_ROUTES.SpanGroupList;
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(view.query)) for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
+  for (const [k, v] of Object.entries(view.query))
+    for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
   const qs = params.toString();
   return qs ? `${route.path(projectId)}?${qs}` : route.path(projectId);
 }
@@ -32,10 +47,19 @@ function ViewList({ projectId, onOpen }: { projectId: number; onOpen: () => void
   const navigate = useNavigate();
   const needle = filter.trim().toLowerCase();
   const views = (data?.views ?? []).filter((v) => !needle || v.name.toLowerCase().includes(needle));
-  const busy = (id: number) => (remove.isPending && remove.variables === id) || (pin.isPending && pin.variables?.id === id);
+  const busy = (id: number) =>
+    (remove.isPending && remove.variables === id) || (pin.isPending && pin.variables?.id === id);
   return (
     <Box>
-      <TextField size="small" fullWidth placeholder="Filter views" value={filter} onChange={(e) => setFilter(e.target.value)} sx={{ mb: 1 }} slotProps={{ htmlInput: { 'data-testid': 'views-filter' } }} />
+      <TextField
+        size="small"
+        fullWidth
+        placeholder="Filter views"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        sx={{ mb: 1 }}
+        slotProps={{ htmlInput: { 'data-testid': 'views-filter' } }}
+      />
       {isPending ? (
         <CircularProgress size={20} />
       ) : views.length === 0 ? (
@@ -60,8 +84,16 @@ function ViewList({ projectId, onOpen }: { projectId: number; onOpen: () => void
                   ) : (
                     <>
                       <Tooltip title={v.pinned ? 'Unpin view' : 'Pin view to the top'}>
-                        <IconButton size="small" onClick={() => pin.mutate({ id: v.id, pinned: !v.pinned })} data-testid="view-pin">
-                          {v.pinned ? <PushPinIcon fontSize="small" color="success" /> : <PushPinOutlinedIcon fontSize="small" />}
+                        <IconButton
+                          size="small"
+                          onClick={() => pin.mutate({ id: v.id, pinned: !v.pinned })}
+                          data-testid="view-pin"
+                        >
+                          {v.pinned ? (
+                            <PushPinIcon fontSize="small" color="success" />
+                          ) : (
+                            <PushPinOutlinedIcon fontSize="small" />
+                          )}
                         </IconButton>
                       </Tooltip>
                       <Tooltip title="Delete view">
@@ -115,21 +147,47 @@ export function SavedViews({ projectId, route, query }: { projectId: number; rou
       <Button size="small" startIcon={<ViewSidebarIcon />} onClick={() => setOpen('list')} data-testid="views-open">
         Views
       </Button>
-      <Button size="small" startIcon={<AddIcon />} disabled={!user.data} onClick={() => setOpen('save')} data-testid="view-save-open">
+      <Button
+        size="small"
+        startIcon={<AddIcon />}
+        disabled={!user.data}
+        onClick={() => setOpen('save')}
+        data-testid="view-save-open"
+      >
         Save view
       </Button>
-      <Drawer anchor="right" open={open !== null} onClose={() => setOpen(null)} slotProps={{ paper: { sx: { width: 500, p: 2 } } }} data-testid="views-drawer">
+      <Drawer
+        anchor="right"
+        open={open !== null}
+        onClose={() => setOpen(null)}
+        slotProps={{ paper: { sx: { width: 500, p: 2 } } }}
+        data-testid="views-drawer"
+      >
         <Typography variant="h6" gutterBottom>
           {open === 'save' ? 'Save view' : 'Views'}
         </Typography>
         {open === 'save' && (
           <Stack spacing={1} sx={{ mb: 3 }}>
-            <TextField size="small" label="New view" required autoFocus value={name} onChange={(e) => setName(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'view-name' } }} />
+            <TextField
+              size="small"
+              label="New view"
+              required
+              autoFocus
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              slotProps={{ htmlInput: { 'data-testid': 'view-name' } }}
+            />
             <Stack direction="row" spacing={1}>
               <Button size="small" onClick={() => setOpen(null)}>
                 Cancel
               </Button>
-              <Button size="small" variant="contained" disabled={!name.trim() || !user.data || save.isPending} onClick={submit} data-testid="view-save">
+              <Button
+                size="small"
+                variant="contained"
+                disabled={!name.trim() || !user.data || save.isPending}
+                onClick={submit}
+                data-testid="view-save"
+              >
                 Save
               </Button>
             </Stack>

@@ -11,9 +11,22 @@ import { spanColumns } from './spanColumns';
 import { countOf } from '../../../lib/format/countText';
 
 /** Spec §2 Spans tab: 'Spans' with a count, the load percentile chart, the span list and pager. */
-export function SpansTab({ projectId, range, state, onQueryInfo }: { projectId: number; range: RangeQuery; state: ExploreState; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
+export function SpansTab({
+  projectId,
+  range,
+  state,
+  onQueryInfo,
+}: {
+  projectId: number;
+  range: RangeQuery;
+  state: ExploreState;
+  onQueryInfo: (p: QueryPart[] | undefined) => void;
+}) {
   const events = isEventSystem(state.systems[0]);
-  const order: SpanOrder = { column: state.sortBy === '.time' || state.sortBy === '.duration' ? state.sortBy : events ? '.time' : '.duration', desc: state.sortDesc };
+  const order: SpanOrder = {
+    column: state.sortBy === '.time' || state.sortBy === '.duration' ? state.sortBy : events ? '.time' : '.duration',
+    desc: state.sortDesc,
+  };
   const [page, setPage] = useState(1);
   // Changing systems resets the order: time for events, duration for spans (spec §4).
   const systemsKey = state.systems.join(',');
@@ -24,7 +37,13 @@ export function SpansTab({ projectId, range, state, onQueryInfo }: { projectId: 
     state.setSort(events ? '.time' : '.duration', true);
     setPage(1);
   }, [systemsKey]); // eslint-disable-line react-hooks/exhaustive-deps
-  const { data, isFetching } = useSpans(projectId, { ...range, sort_by: order.column, sort_desc: order.desc, page, limit: SPANS_PER_PAGE });
+  const { data, isFetching } = useSpans(projectId, {
+    ...range,
+    sort_by: order.column,
+    sort_desc: order.desc,
+    page,
+    limit: SPANS_PER_PAGE,
+  });
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   // The query's group-by and aggregated attributes become columns of the list (spec §2).
   const columns = useMemo(() => spanColumns(state.query), [state.query]);

@@ -1,4 +1,17 @@
-import { Box, Button, LinearProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, TableSortLabel, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  LinearProgress,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TableSortLabel,
+  Typography,
+} from '@mui/material';
 import type { Span } from '@lantern/shared';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -51,7 +64,12 @@ export function SpansTable({
 }) {
   const [active, setActive] = useState<Span | null>(null);
   const sort = (column: SpanOrder['column'], label: string) => (
-    <TableSortLabel active={order.column === column} direction={order.column === column && !order.desc ? 'asc' : 'desc'} onClick={() => onOrder({ column, desc: order.column === column ? !order.desc : true })} data-testid={`spans-sort-${column.slice(1)}`}>
+    <TableSortLabel
+      active={order.column === column}
+      direction={order.column === column && !order.desc ? 'asc' : 'desc'}
+      onClick={() => onOrder({ column, desc: order.column === column ? !order.desc : true })}
+      data-testid={`spans-sort-${column.slice(1)}`}
+    >
       {label}
     </TableSortLabel>
   );
@@ -86,7 +104,13 @@ export function SpansTable({
             </TableRow>
           )}
           {spans.map((s) => (
-            <TableRow key={`${s.traceId}-${s.id}`} hover sx={{ cursor: 'pointer' }} onClick={() => setActive(s)} data-testid="span-list-row">
+            <TableRow
+              key={`${s.traceId}-${s.id}`}
+              hover
+              sx={{ cursor: 'pointer' }}
+              onClick={() => setActive(s)}
+              data-testid="span-list-row"
+            >
               <TableCell sx={{ wordBreak: 'break-word' }} data-testid="span-list-name">
                 {s.displayName}
               </TableCell>
@@ -101,7 +125,12 @@ export function SpansTable({
                 <SpanChips span={s} onChip={onChip} />
               </TableCell>
               {columns.map((c) => (
-                <TableCell key={c.key} sx={{ wordBreak: 'break-word' }} data-testid="span-column-value" data-column={c.key}>
+                <TableCell
+                  key={c.key}
+                  sx={{ wordBreak: 'break-word' }}
+                  data-testid="span-column-value"
+                  data-column={c.key}
+                >
                   {spanValueText(s, c)}
                 </TableCell>
               ))}
@@ -145,10 +174,23 @@ export function SpansList({ projectId, range }: { projectId: number; range: Rang
   const events = isEventSystem(range.system?.[0]);
   const [order, setOrder] = useState<SpanOrder>({ column: events ? '.time' : '.duration', desc: true });
   const [page, setPage] = useState(1);
-  const { data, isFetching } = useSpans(projectId, { ...range, sort_by: order.column, sort_desc: order.desc, page, limit: SPANS_PER_PAGE });
+  const { data, isFetching } = useSpans(projectId, {
+    ...range,
+    sort_by: order.column,
+    sort_desc: order.desc,
+    page,
+    limit: SPANS_PER_PAGE,
+  });
   return (
     <Box data-testid="group-spans">
-      <SpansTable projectId={projectId} spans={data?.spans ?? []} loading={isFetching} order={order} onOrder={setOrder} eventsMode={events} />
+      <SpansTable
+        projectId={projectId}
+        spans={data?.spans ?? []}
+        loading={isFetching}
+        order={order}
+        onOrder={setOrder}
+        eventsMode={events}
+      />
       <Pager pager={serverPager(page, setPage, data?.count ?? 0)} testId="spans-pager" />
     </Box>
   );

@@ -1,4 +1,17 @@
-import { Box, Card, Checkbox, Grid, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Card,
+  Checkbox,
+  Grid,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import type { QueryPart, TimeseriesGroup } from '@lantern/shared';
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { MetricChart } from '../../../components/charts/MetricChart';
@@ -28,7 +41,15 @@ const valuesOf = (g: TimeseriesGroup, column: string): (number | null)[] => {
  * one at a time, into its spans like a row of the Groups tab). Empty
  * buckets of durations and error rates are gaps in the charts and left out of the averages.
  */
-export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: number; range: RangeQuery; onQueryInfo: (p: QueryPart[] | undefined) => void }) {
+export function TimeseriesTab({
+  projectId,
+  range,
+  onQueryInfo,
+}: {
+  projectId: number;
+  range: RangeQuery;
+  onQueryInfo: (p: QueryPart[] | undefined) => void;
+}) {
   const { data, isPending, error } = useTimeseries(projectId, range);
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   // Memoised so that re-renders (a hovered row) do not rebuild the charts.
@@ -46,7 +67,12 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
     () =>
       metrics.map((m) => ({
         column: m,
-        series: plotted.map((g) => ({ name: g._name || m.name, unit: m.unit, values: valuesOf(g, m.name), color: PALETTE[onPage.indexOf(g) % PALETTE.length] })),
+        series: plotted.map((g) => ({
+          name: g._name || m.name,
+          unit: m.unit,
+          values: valuesOf(g, m.name),
+          color: PALETTE[onPage.indexOf(g) % PALETTE.length],
+        })),
       })),
     [metrics, plotted, onPage],
   );
@@ -78,7 +104,12 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
               {charts.map((c) => (
                 <Grid key={c.column.name} size={metrics.length > 1 ? 6 : 12} data-testid="timeseries-chart">
                   <Typography variant="subtitle2">{c.column.name}</Typography>
-                  <MetricChart time={time} series={c.series} legend={false} highlight={hovered && (hovered._name || c.column.name)} />
+                  <MetricChart
+                    time={time}
+                    series={c.series}
+                    legend={false}
+                    highlight={hovered && (hovered._name || c.column.name)}
+                  />
                 </Grid>
               ))}
             </Grid>
@@ -102,12 +133,23 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
                   const toggle = () => setExpanded(open ? null : g._id);
                   return (
                     <Fragment key={g._id}>
-                      <TableRow hover sx={{ cursor: 'pointer' }} onClick={toggle} onMouseEnter={() => setHovered(g)} onMouseLeave={() => setHovered(undefined)} data-testid="timeseries-group-row" data-group-id={g._id}>
+                      <TableRow
+                        hover
+                        sx={{ cursor: 'pointer' }}
+                        onClick={toggle}
+                        onMouseEnter={() => setHovered(g)}
+                        onMouseLeave={() => setHovered(undefined)}
+                        data-testid="timeseries-group-row"
+                        data-group-id={g._id}
+                      >
                         <TableCell padding="checkbox" onClick={(e) => e.stopPropagation()}>
                           <Checkbox
                             size="small"
                             checked={!unselected.has(g._id)}
-                            sx={{ color: PALETTE[i % PALETTE.length], '&.Mui-checked': { color: PALETTE[i % PALETTE.length] } }}
+                            sx={{
+                              color: PALETTE[i % PALETTE.length],
+                              '&.Mui-checked': { color: PALETTE[i % PALETTE.length] },
+                            }}
                             onChange={() =>
                               setUnselected((prev) => {
                                 const next = new Set(prev);
@@ -130,7 +172,10 @@ export function TimeseriesTab({ projectId, range, onQueryInfo }: { projectId: nu
                       {open && (
                         <TableRow>
                           <TableCell colSpan={metrics.length + 3} sx={{ bgcolor: '#FAFAFA' }}>
-                            <SpansList projectId={projectId} range={{ ...range, system: spans.systems, query: spans.query }} />
+                            <SpansList
+                              projectId={projectId}
+                              range={{ ...range, system: spans.systems, query: spans.query }}
+                            />
                           </TableCell>
                         </TableRow>
                       )}

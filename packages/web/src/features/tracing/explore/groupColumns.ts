@@ -12,7 +12,9 @@ export function plottableColumns(columns: ColumnInfo[]): ColumnInfo[] {
 }
 
 export function plainColumns(columns: ColumnInfo[]): ColumnInfo[] {
-  return columns.filter((c) => !(c.isNum && !c.isGroup) && !['.system', '.group_id', 'display.name', '.display_name'].includes(c.name));
+  return columns.filter(
+    (c) => !(c.isNum && !c.isGroup) && !['.system', '.group_id', 'display.name', '.display_name'].includes(c.name),
+  );
 }
 
 export function headerLabel(name: string): string {
@@ -43,8 +45,17 @@ export function sortGroups(groups: GroupRow[], column: string | undefined, desc:
  * system (its `.system` value, else the only chosen one), and the page's where parts, the default
  * group query of that system and the row's own `where` as the query.
  */
-export function groupSpans(group: Pick<GroupRow, '_query'> & Record<string, unknown>, pageQuery: string | undefined, systems: string[]): { system: string | undefined; systems: string[]; query: string } {
-  const system = typeof group['.system'] === 'string' ? group['.system'] : systems.length === 1 ? systems[0] : undefined;
-  const query = joinQuery([pageQuery ? whereQuery(pageQuery) : undefined, defaultGroupQuery(system ? [system] : systems), group._query]);
+export function groupSpans(
+  group: Pick<GroupRow, '_query'> & Record<string, unknown>,
+  pageQuery: string | undefined,
+  systems: string[],
+): { system: string | undefined; systems: string[]; query: string } {
+  const system =
+    typeof group['.system'] === 'string' ? group['.system'] : systems.length === 1 ? systems[0] : undefined;
+  const query = joinQuery([
+    pageQuery ? whereQuery(pageQuery) : undefined,
+    defaultGroupQuery(system ? [system] : systems),
+    group._query,
+  ]);
   return { system, systems: system ? [system] : systems, query };
 }

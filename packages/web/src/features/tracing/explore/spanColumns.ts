@@ -17,7 +17,18 @@ export interface SpanColumn {
 }
 
 /** Built-in fields the span list shows anyway, or that mean nothing for one span. */
-const SHOWN = new Set(['.name', '.display_name', 'display.name', '.event_name', '.time', '.duration', '.group_id', '.system', '.is_event', '.type']);
+const SHOWN = new Set([
+  '.name',
+  '.display_name',
+  'display.name',
+  '.event_name',
+  '.time',
+  '.duration',
+  '.group_id',
+  '.system',
+  '.is_event',
+  '.type',
+]);
 
 /** Per-span value of a built-in field (the rest of the builtins are aggregates). */
 const BUILTIN_VALUE: Record<string, (s: Span) => unknown> = {

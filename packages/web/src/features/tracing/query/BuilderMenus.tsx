@@ -1,4 +1,22 @@
-import { Autocomplete, Box, Button, Chip, Divider, IconButton, List, ListItemButton, ListItemText, MenuItem, Popover, Stack, TextField, ToggleButton, ToggleButtonGroup, Tooltip, Typography } from '@mui/material';
+import {
+  Autocomplete,
+  Box,
+  Button,
+  Chip,
+  Divider,
+  IconButton,
+  List,
+  ListItemButton,
+  ListItemText,
+  MenuItem,
+  Popover,
+  Stack,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import NotEqualIcon from '@mui/icons-material/DoNotDisturbAlt';
 import { useState, type ReactNode } from 'react';
 import { AGG_FUNCS } from '@lantern/shared';
@@ -7,14 +25,38 @@ import { quoteValue } from '../../../lib/query/facetFilter';
 import { addParts, replaceOrPush, resetGroupBy, setWhere } from './defaultQueries';
 
 /** A builder button with its popover card. */
-export function MenuButton({ label, width = 400, disabled, testId, children }: { label: ReactNode; width?: number; disabled?: boolean; testId: string; children: (close: () => void) => ReactNode }) {
+export function MenuButton({
+  label,
+  width = 400,
+  disabled,
+  testId,
+  children,
+}: {
+  label: ReactNode;
+  width?: number;
+  disabled?: boolean;
+  testId: string;
+  children: (close: () => void) => ReactNode;
+}) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <Button size="small" color="inherit" disabled={disabled} onClick={(e) => setAnchor(e.currentTarget)} sx={{ color: '#616161', height: 34, px: 1 }} data-testid={testId}>
+      <Button
+        size="small"
+        color="inherit"
+        disabled={disabled}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        sx={{ color: '#616161', height: 34, px: 1 }}
+        data-testid={testId}
+      >
         {label}
       </Button>
-      <Popover open={anchor !== null} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}>
+      <Popover
+        open={anchor !== null}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+      >
         <Box sx={{ p: 2, width }} data-testid={`${testId}-menu`}>
           {anchor && children(() => setAnchor(null))}
         </Box>
@@ -44,14 +86,28 @@ const SEARCH_OPTIONS: { key: string; attrs: string[]; system: string }[] = [
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Search: a scope and 'substr1|substr2' text → `where <attrs> contains "<text>"`, and the scope's system. */
-export function SearchForm({ ctx, onSystem, close }: { ctx: BuilderContext; onSystem: (system: string) => void; close: () => void }) {
+export function SearchForm({
+  ctx,
+  onSystem,
+  close,
+}: {
+  ctx: BuilderContext;
+  onSystem: (system: string) => void;
+  close: () => void;
+}) {
   const [scope, setScope] = useState<string | null>('any');
   const [text, setText] = useState('');
   const option = SEARCH_OPTIONS.find((o) => o.key === scope);
   const apply = () => {
     if (!option || !text.trim()) return;
     const key = option.attrs.length === 1 ? option.attrs[0] : `{${option.attrs.join(',')}}`;
-    ctx.setQuery(replaceOrPush(ctx.query, new RegExp(`^where\\s+${escapeRe(key)}\\s+contains\\s`, 'i'), `where ${key} contains ${quoteValue(text.trim())}`));
+    ctx.setQuery(
+      replaceOrPush(
+        ctx.query,
+        new RegExp(`^where\\s+${escapeRe(key)}\\s+contains\\s`, 'i'),
+        `where ${key} contains ${quoteValue(text.trim())}`,
+      ),
+    );
     onSystem(option.system);
     close();
   };
@@ -65,7 +121,9 @@ export function SearchForm({ ctx, onSystem, close }: { ctx: BuilderContext; onSy
         ))}
       </ToggleButtonGroup>
       <Stack direction="row" spacing={0.5}>
-        {option?.attrs.map((a) => <Chip key={a} size="small" label={a} />)}
+        {option?.attrs.map((a) => (
+          <Chip key={a} size="small" label={a} />
+        ))}
       </Stack>
       <TextField
         size="small"
@@ -79,7 +137,13 @@ export function SearchForm({ ctx, onSystem, close }: { ctx: BuilderContext; onSy
         autoFocus
       />
       <Box>
-        <Button variant="contained" size="small" disabled={!option || !text.trim()} onClick={apply} data-testid="search-apply">
+        <Button
+          variant="contained"
+          size="small"
+          disabled={!option || !text.trim()}
+          onClick={apply}
+          data-testid="search-apply"
+        >
           Filter
         </Button>
       </Box>
@@ -93,7 +157,10 @@ export function DurationForm({ ctx, close }: { ctx: BuilderContext; close: () =>
   const [lt, setLt] = useState('');
   const gteN = gte === '' ? undefined : Number(gte);
   const ltN = lt === '' ? undefined : Number(lt);
-  const valid = (gteN !== undefined || ltN !== undefined) && (gteN === undefined || gteN >= 0) && (ltN === undefined || ltN >= (gteN ?? 0) + 1);
+  const valid =
+    (gteN !== undefined || ltN !== undefined) &&
+    (gteN === undefined || gteN >= 0) &&
+    (ltN === undefined || ltN >= (gteN ?? 0) + 1);
   const apply = () => {
     let q = ctx.query;
     // Both spellings of the field are matched so a second use replaces the first (reference quirk fixed).
@@ -105,9 +172,26 @@ export function DurationForm({ ctx, close }: { ctx: BuilderContext; close: () =>
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-        <TextField size="small" type="number" label=">= duration" value={gte} onChange={(e) => setGte(e.target.value)} slotProps={{ htmlInput: { min: 0, 'data-testid': 'duration-gte' }, input: { endAdornment: 'ms' } }} />
+        <TextField
+          size="small"
+          type="number"
+          label=">= duration"
+          value={gte}
+          onChange={(e) => setGte(e.target.value)}
+          slotProps={{ htmlInput: { min: 0, 'data-testid': 'duration-gte' }, input: { endAdornment: 'ms' } }}
+        />
         <Typography variant="body2">AND</Typography>
-        <TextField size="small" type="number" label="< duration" value={lt} onChange={(e) => setLt(e.target.value)} slotProps={{ htmlInput: { min: (gteN ?? 0) + 1, 'data-testid': 'duration-lt' }, input: { endAdornment: 'ms' } }} />
+        <TextField
+          size="small"
+          type="number"
+          label="< duration"
+          value={lt}
+          onChange={(e) => setLt(e.target.value)}
+          slotProps={{
+            htmlInput: { min: (gteN ?? 0) + 1, 'data-testid': 'duration-lt' },
+            input: { endAdornment: 'ms' },
+          }}
+        />
       </Stack>
       <Box>
         <Button variant="contained" size="small" disabled={!valid} onClick={apply} data-testid="duration-apply">
@@ -120,7 +204,11 @@ export function DurationForm({ ctx, close }: { ctx: BuilderContext; close: () =>
 
 /** Status: the .status_code values; a click sets `=`, the ≠ button sets `!=`. */
 export function StatusForm({ ctx, close }: { ctx: BuilderContext; close: () => void }) {
-  const { data, isPending } = useAttrValues(ctx.projectId, { ...ctx.range, query: undefined, attr_key: '.status_code' });
+  const { data, isPending } = useAttrValues(ctx.projectId, {
+    ...ctx.range,
+    query: undefined,
+    attr_key: '.status_code',
+  });
   const items = data?.items ?? [];
   const apply = (op: '=' | '!=', value: string) => {
     ctx.setQuery(setWhere(ctx.query, '.status_code', op, value));
@@ -150,7 +238,20 @@ export function StatusForm({ ctx, close }: { ctx: BuilderContext; close: () => v
   );
 }
 
-const OPERATORS = ['contains', 'not contains', 'like', 'not like', '=', '!=', '<', '<=', '>', '>=', 'exists', 'not exists'] as const;
+const OPERATORS = [
+  'contains',
+  'not contains',
+  'like',
+  'not like',
+  '=',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'exists',
+  'not exists',
+] as const;
 
 /** Where: quick chips, then column / operator / value. */
 export function WhereForm({ ctx, close }: { ctx: BuilderContext; close: () => void }) {
@@ -159,7 +260,11 @@ export function WhereForm({ ctx, close }: { ctx: BuilderContext; close: () => vo
   const [column, setColumn] = useState<string | null>(null);
   const [op, setOp] = useState<string>('=');
   const [value, setValue] = useState('');
-  const values = useAttrValues(ctx.projectId, column ? { ...ctx.range, attr_key: column } : undefined, Boolean(column) && !column?.startsWith('.count'));
+  const values = useAttrValues(
+    ctx.projectId,
+    column ? { ...ctx.range, attr_key: column } : undefined,
+    Boolean(column) && !column?.startsWith('.count'),
+  );
   const noValue = op === 'exists' || op === 'not exists';
   const valid = Boolean(column) && (noValue || value !== '');
   const apply = () => {
@@ -179,7 +284,11 @@ export function WhereForm({ ctx, close }: { ctx: BuilderContext; close: () => vo
       />
     </Tooltip>
   );
-  const hint = op.includes('like') ? '"%" matches zero or more characters' : op.includes('contains') ? 'Case-insensitive options separated with "|"' : undefined;
+  const hint = op.includes('like')
+    ? '"%" matches zero or more characters'
+    : op.includes('contains')
+      ? 'Case-insensitive options separated with "|"'
+      : undefined;
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
@@ -198,9 +307,22 @@ export function WhereForm({ ctx, close }: { ctx: BuilderContext; close: () => vo
         inputValue={column ?? ''}
         onChange={(_e, v) => setColumn(v || null)}
         onInputChange={(_e, v, reason) => reason !== 'reset' && setColumn(v.trim() || null)}
-        renderInput={(p) => <TextField {...p} label="1. Column" slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'where-column' } }} />}
+        renderInput={(p) => (
+          <TextField
+            {...p}
+            label="1. Column"
+            slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'where-column' } }}
+          />
+        )}
       />
-      <TextField select size="small" label="2. Operator" value={op} onChange={(e) => setOp(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'where-op' } }}>
+      <TextField
+        select
+        size="small"
+        label="2. Operator"
+        value={op}
+        onChange={(e) => setOp(e.target.value)}
+        slotProps={{ htmlInput: { 'data-testid': 'where-op' } }}
+      >
         {OPERATORS.map((o) => (
           <MenuItem key={o} value={o}>
             {o}
@@ -219,7 +341,13 @@ export function WhereForm({ ctx, close }: { ctx: BuilderContext; close: () => vo
           <TextField
             {...p}
             label="3. Value"
-            placeholder={op.includes('like') ? '%substring% or %suffix or prefix%' : op.includes('contains') ? 'substr1|substr2|substr3' : undefined}
+            placeholder={
+              op.includes('like')
+                ? '%substring% or %suffix or prefix%'
+                : op.includes('contains')
+                  ? 'substr1|substr2|substr3'
+                  : undefined
+            }
             helperText={hint}
             slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'where-value' } }}
           />
@@ -269,7 +397,20 @@ export function AggForm({ ctx, close }: { ctx: BuilderContext; close: () => void
       <Typography variant="body2">
         Select a function and then a column: <b>func(column)</b>.
       </Typography>
-      <Autocomplete size="small" options={FUNCS} getOptionLabel={(f) => `${f}(...)`} value={func as (typeof FUNCS)[number] | null} onChange={(_e, v) => setFunc(v)} renderInput={(p) => <TextField {...p} label="Function" slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'agg-func' } }} />} />
+      <Autocomplete
+        size="small"
+        options={FUNCS}
+        getOptionLabel={(f) => `${f}(...)`}
+        value={func as (typeof FUNCS)[number] | null}
+        onChange={(_e, v) => setFunc(v)}
+        renderInput={(p) => (
+          <TextField
+            {...p}
+            label="Function"
+            slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'agg-func' } }}
+          />
+        )}
+      />
       <Autocomplete
         size="small"
         freeSolo
@@ -278,10 +419,24 @@ export function AggForm({ ctx, close }: { ctx: BuilderContext; close: () => void
         value={column}
         onChange={(_e, v) => setColumn(v)}
         onInputChange={(_e, v, reason) => reason !== 'reset' && setColumn(v || null)}
-        renderInput={(p) => <TextField {...p} label="Column" error={Boolean(func) && !column} helperText={func && !column ? 'Column is required' : undefined} slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'agg-column' } }} />}
+        renderInput={(p) => (
+          <TextField
+            {...p}
+            label="Column"
+            error={Boolean(func) && !column}
+            helperText={func && !column ? 'Column is required' : undefined}
+            slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'agg-column' } }}
+          />
+        )}
       />
       <Box>
-        <Button variant="contained" size="small" disabled={!func || !column} onClick={() => add(`${func}(${column})`)} data-testid="agg-apply">
+        <Button
+          variant="contained"
+          size="small"
+          disabled={!func || !column}
+          onClick={() => add(`${func}(${column})`)}
+          data-testid="agg-apply"
+        >
           Add column
         </Button>
       </Box>
@@ -303,17 +458,46 @@ export function GroupByForm({ ctx, close }: { ctx: BuilderContext; close: () => 
     <Stack spacing={2}>
       <Stack direction="row" spacing={0.5}>
         {GROUP_CHIPS.map((c) => (
-          <Chip key={c} size="small" label={c} onClick={() => done(resetGroupBy(ctx.query, c))} data-testid="group-chip" />
+          <Chip
+            key={c}
+            size="small"
+            label={c}
+            onClick={() => done(resetGroupBy(ctx.query, c))}
+            data-testid="group-chip"
+          />
         ))}
       </Stack>
       <Divider>or</Divider>
       <Typography variant="body2">Select a grouping column.</Typography>
-      <Autocomplete size="small" options={(keys.data?.items ?? []).map((i) => i.value)} value={column} onChange={(_e, v) => setColumn(v)} renderInput={(p) => <TextField {...p} label="Column" slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'group-column' } }} />} />
+      <Autocomplete
+        size="small"
+        options={(keys.data?.items ?? []).map((i) => i.value)}
+        value={column}
+        onChange={(_e, v) => setColumn(v)}
+        renderInput={(p) => (
+          <TextField
+            {...p}
+            label="Column"
+            slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'group-column' } }}
+          />
+        )}
+      />
       <Stack direction="row" spacing={1}>
-        <Button size="small" variant="outlined" disabled={!column} onClick={() => done(addParts(ctx.query, `group by ${column}`))}>
+        <Button
+          size="small"
+          variant="outlined"
+          disabled={!column}
+          onClick={() => done(addParts(ctx.query, `group by ${column}`))}
+        >
           Add
         </Button>
-        <Button size="small" variant="contained" disabled={!column} onClick={() => done(resetGroupBy(ctx.query, column!))} data-testid="group-replace">
+        <Button
+          size="small"
+          variant="contained"
+          disabled={!column}
+          onClick={() => done(resetGroupBy(ctx.query, column!))}
+          data-testid="group-replace"
+        >
           Replace
         </Button>
       </Stack>

@@ -8,7 +8,15 @@ import { joinQuery, queryParts } from './defaultQueries';
 import { chipParts } from './queryChipParts';
 
 /** Raw mode: one text area; Enter applies, Escape cancels (spec §2 Explore spans 'Edit'). */
-export function RawQueryEditor({ query, onApply, onCancel }: { query: string; onApply: (q: string) => void; onCancel: () => void }) {
+export function RawQueryEditor({
+  query,
+  onApply,
+  onCancel,
+}: {
+  query: string;
+  onApply: (q: string) => void;
+  onCancel: () => void;
+}) {
   const [text, setText] = useState(query);
   return (
     <Box data-testid="raw-query">
@@ -68,7 +76,17 @@ function ChipEditor({ text, error, onDone }: { text: string; error?: string; onD
  * The query as chips (reference frontend §1.3.4): ✕ deletes a part, a click edits it inline,
  * '+ Add query' appends one; each chip shows its own error under it.
  */
-export function QueryChips({ query, serverParts, onChange, onRaw }: { query: string; serverParts?: QueryPart[]; onChange: (q: string) => void; onRaw: () => void }) {
+export function QueryChips({
+  query,
+  serverParts,
+  onChange,
+  onRaw,
+}: {
+  query: string;
+  serverParts?: QueryPart[];
+  onChange: (q: string) => void;
+  onRaw: () => void;
+}) {
   const [editing, setEditing] = useState<number | null>(null);
   const parts = chipParts(query, serverParts);
   const texts = queryParts(query);
@@ -84,20 +102,49 @@ export function QueryChips({ query, serverParts, onChange, onRaw }: { query: str
 
   if (parts.length === 0 && editing === null) {
     return (
-      <Typography variant="body2" color="text.secondary" sx={{ cursor: 'pointer', py: 1 }} onClick={onRaw} data-testid="query-empty">
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        sx={{ cursor: 'pointer', py: 1 }}
+        onClick={onRaw}
+        data-testid="query-empty"
+      >
         Click to edit the query...
       </Typography>
     );
   }
   return (
-    <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'flex-start', py: 0.5 }} data-testid="query-chips">
+    <Stack
+      direction="row"
+      useFlexGap
+      spacing={1}
+      sx={{ flexWrap: 'wrap', alignItems: 'flex-start', py: 0.5 }}
+      data-testid="query-chips"
+    >
       {parts.map((p, i) =>
         editing === i ? (
           <ChipEditor key={i} text={p.text} error={p.error} onDone={(t) => finishEdit(i, t)} />
         ) : (
-          <Box key={i} data-testid="query-chip" data-error={p.error ? 'true' : undefined} data-disabled={p.disabled || undefined} sx={{ opacity: p.disabled ? 0.5 : 1 }}>
+          <Box
+            key={i}
+            data-testid="query-chip"
+            data-error={p.error ? 'true' : undefined}
+            data-disabled={p.disabled || undefined}
+            sx={{ opacity: p.disabled ? 0.5 : 1 }}
+          >
             <Box
-              sx={{ display: 'inline-flex', alignItems: 'center', bgcolor: '#F5F5F5', borderRadius: 1, px: 0.5, py: 0.25, maxWidth: 600, cursor: 'pointer', border: 1, borderColor: p.error ? 'error.main' : 'transparent' }}
+              sx={{
+                display: 'inline-flex',
+                alignItems: 'center',
+                bgcolor: '#F5F5F5',
+                borderRadius: 1,
+                px: 0.5,
+                py: 0.25,
+                maxWidth: 600,
+                cursor: 'pointer',
+                border: 1,
+                borderColor: p.error ? 'error.main' : 'transparent',
+              }}
               onClick={() => setEditing(i)}
             >
               <CloseIcon
@@ -114,12 +161,28 @@ export function QueryChips({ query, serverParts, onChange, onRaw }: { query: str
                   {p.keyword}
                 </Box>
               )}
-              <Box component="span" sx={{ fontFamily: 'ui-monospace, monospace', fontSize: 13, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} data-testid="query-chip-text">
+              <Box
+                component="span"
+                sx={{
+                  fontFamily: 'ui-monospace, monospace',
+                  fontSize: 13,
+                  whiteSpace: 'nowrap',
+                  overflow: 'hidden',
+                  textOverflow: 'ellipsis',
+                }}
+                data-testid="query-chip-text"
+              >
                 {truncate(p.rest, 80)}
               </Box>
             </Box>
             {p.error && (
-              <Typography variant="caption" color="error" component="div" sx={{ maxWidth: 600 }} data-testid="query-chip-error">
+              <Typography
+                variant="caption"
+                color="error"
+                component="div"
+                sx={{ maxWidth: 600 }}
+                data-testid="query-chip-error"
+              >
                 {p.error}
               </Typography>
             )}

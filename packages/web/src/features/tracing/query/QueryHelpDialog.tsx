@@ -10,7 +10,10 @@ const FILTERING = [
   ['Values in a list', 'where http.status_code in (500, 502, 503)'],
 ];
 const AGGREGATION = [
-  ['Groups with rate, errors and percentiles', 'group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration)'],
+  [
+    'Groups with rate, errors and percentiles',
+    'group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration)',
+  ],
   ['Slowest routes', 'group by http.route | p99(.duration) | where .system = "http:frontend"'],
   ['Users per service', 'group by service.name | uniq(enduser.id)'],
   ['Only busy groups', 'group by .group_id | .count | where .count > 100'],
@@ -34,7 +37,13 @@ export function QueryHelpDialog({ open, onClose }: { open: boolean; onClose: () 
     </Grid>
   );
   return (
-    <Dialog open={open} onClose={onClose} maxWidth={false} slotProps={{ paper: { sx: { width: '100%', maxWidth: 1280 } } }} data-testid="query-help">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      maxWidth={false}
+      slotProps={{ paper: { sx: { width: '100%', maxWidth: 1280 } } }}
+      data-testid="query-help"
+    >
       <DialogTitle>Spans Querying Cheat Sheet</DialogTitle>
       <DialogContent>
         <Grid container spacing={3}>

@@ -2,7 +2,16 @@ import FilterListIcon from '@mui/icons-material/FilterList';
 import { Box, Button, Divider, Stack } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
 import { useState } from 'react';
-import { AggForm, DurationForm, GroupByForm, MenuButton, SearchForm, StatusForm, WhereForm, type BuilderContext } from './BuilderMenus';
+import {
+  AggForm,
+  DurationForm,
+  GroupByForm,
+  MenuButton,
+  SearchForm,
+  StatusForm,
+  WhereForm,
+  type BuilderContext,
+} from './BuilderMenus';
 import { FacetDrawer, type FacetSource } from '../../../components/FacetDrawer';
 import { usePinFacet } from '../../../lib/api/pinnedFacets';
 import { useAttrKeys, useAttrValues } from '../tracingApi';
@@ -64,7 +73,14 @@ export function SpanQueryBuilder({
         <MenuButton label="Status" width={300} testId="qb-status">
           {(close) => <StatusForm ctx={ctx} close={close} />}
         </MenuButton>
-        <Button size="small" color="inherit" sx={btn} startIcon={<FilterListIcon />} onClick={() => setFacets(true)} data-testid="qb-filters">
+        <Button
+          size="small"
+          color="inherit"
+          sx={btn}
+          startIcon={<FilterListIcon />}
+          onClick={() => setFacets(true)}
+          data-testid="qb-filters"
+        >
           Filters
         </Button>
         <Divider orientation="vertical" flexItem sx={{ mx: 1 }} />

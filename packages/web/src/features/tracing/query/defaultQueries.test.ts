@@ -14,14 +14,18 @@ describe('query helpers', () => {
   });
 
   it('keeps only where parts', () => {
-    expect(whereQuery('group by .group_id | where a = 1 | .count | where b exists')).toBe('where a = 1 | where b exists');
+    expect(whereQuery('group by .group_id | where a = 1 | .count | where b exists')).toBe(
+      'where a = 1 | where b exists',
+    );
   });
 
   it('picks the default group query by system kind and keeps the filters', () => {
     expect(defaultGroupQuery(['events:all'])).toBe('group by .group_id | .count_per_min');
     expect(defaultGroupQuery(['log:all'])).toBe('group by .group_id | .count_per_min');
     expect(defaultGroupQuery(['log:info'], 'where a = 1')).toBe('group by .group_id | .count_per_min | where a = 1');
-    expect(defaultGroupQuery(['all'], 'group by x | where a = 1')).toBe('group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | where a = 1');
+    expect(defaultGroupQuery(['all'], 'group by x | where a = 1')).toBe(
+      'group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | where a = 1',
+    );
     expect(isEventSystem('log:error')).toBe(true);
     expect(isEventSystem('log:info')).toBe(false);
   });

@@ -10,7 +10,12 @@ export const EVENT_GROUP_QUERY = 'group by .group_id | .count_per_min';
 /** Event systems: `events:all`, `other-events`, `message:*`, and error logs (reference §1.3.7). */
 export function isEventSystem(system: string | undefined): boolean {
   if (!system) return false;
-  return system === 'events:all' || system === 'other-events' || system.startsWith('message:') || /^log:(error|fatal|panic)$/.test(system);
+  return (
+    system === 'events:all' ||
+    system === 'other-events' ||
+    system.startsWith('message:') ||
+    /^log:(error|fatal|panic)$/.test(system)
+  );
 }
 
 export function isLogSystem(system: string): boolean {
@@ -52,7 +57,8 @@ export function whereQuery(query: string): string {
  */
 export function defaultGroupQuery(systems: string[], keepWhereOf?: string): string {
   const first = systems[0];
-  const base = isEventSystem(first) || (first !== undefined && isLogSystem(first)) ? EVENT_GROUP_QUERY : SPAN_GROUP_QUERY;
+  const base =
+    isEventSystem(first) || (first !== undefined && isLogSystem(first)) ? EVENT_GROUP_QUERY : SPAN_GROUP_QUERY;
   return joinQuery([base, keepWhereOf ? whereQuery(keepWhereOf) : undefined]);
 }
 
@@ -76,8 +82,15 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `where <col> <op> <value>`, replacing an existing part with the same column and operator. */
 export function setWhere(query: string, column: string, op: string, value?: string): string {
-  const re = new RegExp(`^where\\s+${escapeRe(column)}\\s+${escapeRe(op)}${value === undefined ? '$' : '\\s+.+$'}`, 'i');
-  return replaceOrPush(query, re, joinQuery([`where ${column} ${op}${value === undefined ? '' : ` ${quoteValue(value)}`}`]));
+  const re = new RegExp(
+    `^where\\s+${escapeRe(column)}\\s+${escapeRe(op)}${value === undefined ? '$' : '\\s+.+$'}`,
+    'i',
+  );
+  return replaceOrPush(
+    query,
+    re,
+    joinQuery([`where ${column} ${op}${value === undefined ? '' : ` ${quoteValue(value)}`}`]),
+  );
 }
 
 /** Replaces any `group by` with `group by <col>`. */
@@ -94,7 +107,9 @@ export function removePart(query: string, index: number): string {
 
 /** The group-by query of an attribute (Explore an attribute's values). */
 export function exploreAttrQuery(column: string, isEvent: boolean): string {
-  return isEvent ? `group by ${column} | .count_per_min` : `group by ${column} | .count_per_min | .error_rate | {p50,p90,p99}(.duration)`;
+  return isEvent
+    ? `group by ${column} | .count_per_min`
+    : `group by ${column} | .count_per_min | .error_rate | {p50,p90,p99}(.duration)`;
 }
 
 /** The span-list query of one group: the default query filtered by the group id. */

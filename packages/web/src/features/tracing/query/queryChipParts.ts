@@ -18,7 +18,13 @@ export function chipParts(query: string, server?: QueryPart[]): ChipPart[] {
     const m = /^(where|group\s+by)\s+(.*)$/is.exec(p.text);
     const fromServer = server?.[i] && server[i].query.trim() === p.text ? server[i] : undefined;
     const error = p.error ? errorText(p.text, p.start, p.error) : fromServer?.error || undefined;
-    return { text: p.text, keyword: m ? m[1].toLowerCase().replace(/\s+/, ' ') : '', rest: m ? m[2] : p.text, error, disabled: fromServer?.disabled ?? false };
+    return {
+      text: p.text,
+      keyword: m ? m[1].toLowerCase().replace(/\s+/, ' ') : '',
+      rest: m ? m[2] : p.text,
+      error,
+      disabled: fromServer?.disabled ?? false,
+    };
   });
 }
 

@@ -10,7 +10,13 @@ export function EventPanels({ events }: { events: SpanEvent[] }) {
   return (
     <Stack data-testid="event-panels">
       {events.map((e, i) => (
-        <Accordion key={`${e.time}-${i}`} defaultExpanded={events.length === 1} disableGutters variant="outlined" data-testid="event-panel">
+        <Accordion
+          key={`${e.time}-${i}`}
+          defaultExpanded={events.length === 1}
+          disableGutters
+          variant="outlined"
+          data-testid="event-panel"
+        >
           <AccordionSummary expandIcon={Object.keys(e.attrs).length ? <ExpandMoreIcon /> : undefined}>
             <Typography variant="caption" color="text.secondary" sx={{ mr: 2, mt: 0.3 }}>
               {formatTime(new Date(e.time))}

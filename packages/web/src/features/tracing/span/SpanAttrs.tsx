@@ -1,7 +1,22 @@
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
-import { Box, Chip, IconButton, Menu, MenuItem, Stack, Tab, Table, TableBody, TableCell, TableRow, Tabs, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Chip,
+  IconButton,
+  Menu,
+  MenuItem,
+  Stack,
+  Tab,
+  Table,
+  TableBody,
+  TableCell,
+  TableRow,
+  Tabs,
+  TextField,
+  Typography,
+} from '@mui/material';
 import type { Span } from '@lantern/shared';
 import { Fragment, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -25,15 +40,18 @@ export function SpanAttrsTable({ attrs }: { attrs: Record<string, unknown> }) {
       <TableBody>
         {keys.map((key) => (
           <TableRow key={key}>
-            <TableCell sx={{ width: '35%', fontFamily: 'ui-monospace, monospace', verticalAlign: 'top' }}>{key}</TableCell>
-            <TableCell sx={{ fontFamily: 'ui-monospace, monospace', wordBreak: 'break-all' }}>{attrText(attrs[key])}</TableCell>
+            <TableCell sx={{ width: '35%', fontFamily: 'ui-monospace, monospace', verticalAlign: 'top' }}>
+              {key}
+            </TableCell>
+            <TableCell sx={{ fontFamily: 'ui-monospace, monospace', wordBreak: 'break-all' }}>
+              {attrText(attrs[key])}
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>
     </Table>
   );
 }
-
 
 function AttrMenu({ span, attrKey, value, ctx }: { span: Span; attrKey: string; value: string; ctx: AttrContext }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -43,7 +61,12 @@ function AttrMenu({ span, attrKey, value, ctx }: { span: Span; attrKey: string; 
   const label = `${attrKey} = ${truncate(value, 60)}`;
   return (
     <>
-      <IconButton size="small" onClick={(e) => setAnchor(e.currentTarget)} aria-label="Attribute actions" data-testid="attr-menu">
+      <IconButton
+        size="small"
+        onClick={(e) => setAnchor(e.currentTarget)}
+        aria-label="Attribute actions"
+        data-testid="attr-menu"
+      >
         <MoreVertIcon fontSize="small" />
       </IconButton>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
@@ -54,7 +77,11 @@ function AttrMenu({ span, attrKey, value, ctx }: { span: Span; attrKey: string; 
             navigate(
               paths.spanGroups(ctx.projectId, {
                 system: span.system,
-                query: joinQuery([exploreAttrQuery(attrKey, isEvent), `where .group_id = ${span.groupId}`, `where ${attrKey} exists`]),
+                query: joinQuery([
+                  exploreAttrQuery(attrKey, isEvent),
+                  `where .group_id = ${span.groupId}`,
+                  `where ${attrKey} exists`,
+                ]),
               }),
             );
           }}
@@ -78,7 +105,12 @@ function AttrMenu({ span, attrKey, value, ctx }: { span: Span; attrKey: string; 
             dense
             onClick={() => {
               close();
-              navigate(paths.spanGroups(ctx.projectId, { system: span.system, query: joinQuery([exploreAttrQuery('.group_id', isEvent), `where ${attrKey} = ${quoteValue(value)}`]) }));
+              navigate(
+                paths.spanGroups(ctx.projectId, {
+                  system: span.system,
+                  query: joinQuery([exploreAttrQuery('.group_id', isEvent), `where ${attrKey} = ${quoteValue(value)}`]),
+                }),
+              );
             }}
             data-testid="attr-filter"
           >
@@ -104,19 +136,45 @@ export function SpanAttrs({ span, ctx }: { span: Span; ctx: AttrContext }) {
   return (
     <Box data-testid="span-attrs-view">
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
-        <TextField size="small" placeholder="Filter keys" value={filter} onChange={(e) => setFilter(e.target.value)} sx={{ width: 240 }} slotProps={{ htmlInput: { 'data-testid': 'attr-filter-input' } }} />
-        <Stack direction="row" spacing={0.5} sx={{ overflowX: 'auto', flexGrow: 1, py: 0.5 }} data-testid="attr-prefixes">
+        <TextField
+          size="small"
+          placeholder="Filter keys"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          sx={{ width: 240 }}
+          slotProps={{ htmlInput: { 'data-testid': 'attr-filter-input' } }}
+        />
+        <Stack
+          direction="row"
+          spacing={0.5}
+          sx={{ overflowX: 'auto', flexGrow: 1, py: 0.5 }}
+          data-testid="attr-prefixes"
+        >
           {prefixes.map((p) => (
-            <Chip key={p} size="small" label={p} color={prefix === p ? 'info' : 'default'} onClick={() => setPrefix(prefix === p ? null : p)} data-testid="attr-prefix" />
+            <Chip
+              key={p}
+              size="small"
+              label={p}
+              color={prefix === p ? 'info' : 'default'}
+              onClick={() => setPrefix(prefix === p ? null : p)}
+              data-testid="attr-prefix"
+            />
           ))}
         </Stack>
-        <Tabs value={view} onChange={(_e, v) => setView(v)} sx={{ minHeight: 32, '& .MuiTab-root': { minHeight: 32, py: 0 } }}>
+        <Tabs
+          value={view}
+          onChange={(_e, v) => setView(v)}
+          sx={{ minHeight: 32, '& .MuiTab-root': { minHeight: 32, py: 0 } }}
+        >
           <Tab value="table" label="Table" data-testid="attrs-view-table" />
           <Tab value="json" label="JSON" data-testid="attrs-view-json" />
         </Tabs>
       </Stack>
       {view === 'json' ? (
-        <CodeBlock code={JSON.stringify(nestAttrs(Object.fromEntries(keys.map((k) => [k, span.attrs[k]]))), null, 2)} testId="attrs-json" />
+        <CodeBlock
+          code={JSON.stringify(nestAttrs(Object.fromEntries(keys.map((k) => [k, span.attrs[k]]))), null, 2)}
+          testId="attrs-json"
+        />
       ) : keys.length === 0 ? (
         <Typography color="text.secondary" sx={{ py: 2 }}>
           There are no attributes matching the filters.
@@ -130,13 +188,20 @@ export function SpanAttrs({ span, ctx }: { span: Span; ctx: AttrContext }) {
               return (
                 <Fragment key={key}>
                   <TableRow hover data-testid="attr-row" data-key={key}>
-                    <TableCell sx={{ width: '30%', fontFamily: 'ui-monospace, monospace', verticalAlign: 'top' }}>{key}</TableCell>
+                    <TableCell sx={{ width: '30%', fontFamily: 'ui-monospace, monospace', verticalAlign: 'top' }}>
+                      {key}
+                    </TableCell>
                     <TableCell sx={{ fontFamily: 'ui-monospace, monospace', wordBreak: 'break-all' }}>
                       {value}
                       <AttrMenu span={span} attrKey={key} value={value} ctx={ctx} />
                     </TableCell>
                     <TableCell sx={{ width: 40 }}>
-                      <IconButton size="small" onClick={() => setExpanded(open ? null : key)} aria-label={open ? 'Hide groups' : 'Show groups'} data-testid="attr-expand">
+                      <IconButton
+                        size="small"
+                        onClick={() => setExpanded(open ? null : key)}
+                        aria-label={open ? 'Hide groups' : 'Show groups'}
+                        data-testid="attr-expand"
+                      >
                         {open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
                       </IconButton>
                     </TableCell>

@@ -28,9 +28,7 @@ function PrettySql({ sql }: { sql: string }) {
   const [text, setText] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    import('sql-formatter')
-      .then(({ format }) => live && setText(format(sql)))
-      .catch(() => live && setText(sql));
+    import('sql-formatter').then(({ format }) => live && setText(format(sql))).catch(() => live && setText(sql));
     return () => {
       live = false;
     };
@@ -66,9 +64,15 @@ export function SpanCard({
   const sql = str(span.attrs['db.statement']) ?? str(span.attrs['db.query.text']);
   const events = span.events ?? [];
   // Exceptions are recorded as events: their stack trace belongs to the span's card too.
-  const stack = str(span.attrs['exception.stacktrace']) ?? events.map((e) => str(e.attrs['exception.stacktrace'])).find(Boolean);
+  const stack =
+    str(span.attrs['exception.stacktrace']) ?? events.map((e) => str(e.attrs['exception.stacktrace'])).find(Boolean);
   const isEvent = isEventSystem(span.system) || Boolean(span.eventName);
-  const title = span.system === 'db:redis' && sql ? truncate(sql, 1000) : span.eventName ? `${span.eventName} • ${span.name}` : span.displayName;
+  const title =
+    span.system === 'db:redis' && sql
+      ? truncate(sql, 1000)
+      : span.eventName
+        ? `${span.eventName} • ${span.name}`
+        : span.displayName;
   const groupQuery = groupSpansQuery(span.groupId, span.system);
   const range = { ...dateRange.apiParams, system: [span.system] };
 
@@ -78,9 +82,19 @@ export function SpanCard({
 
   return (
     <Stack spacing={2} data-testid="span-card">
-      <SpanBreadcrumbs span={span} nameMax={40} testId="span-breadcrumbs" right={<FixedDateRangePicker state={dateRange} anchor={anchor} />}>
+      <SpanBreadcrumbs
+        span={span}
+        nameMax={40}
+        testId="span-breadcrumbs"
+        right={<FixedDateRangePicker state={dateRange} anchor={anchor} />}
+      >
         {!span.standalone && span.traceId && (
-          <Link component={RouterLink} to={paths.trace(projectId, span.traceId)} underline="hover" data-testid="span-trace-link">
+          <Link
+            component={RouterLink}
+            to={paths.trace(projectId, span.traceId)}
+            underline="hover"
+            data-testid="span-trace-link"
+          >
             {span.traceId}
           </Link>
         )}
@@ -95,10 +109,18 @@ export function SpanCard({
         </Typography>
         <LabelValues
           items={[
-            ...(str(span.attrs['deployment.environment']) ? [{ label: 'Env', value: str(span.attrs['deployment.environment'])!, testId: 'header-env' }] : []),
-            ...(str(span.attrs['service.name']) ? [{ label: 'Service', value: str(span.attrs['service.name'])!, testId: 'header-service' }] : []),
+            ...(str(span.attrs['deployment.environment'])
+              ? [{ label: 'Env', value: str(span.attrs['deployment.environment'])!, testId: 'header-env' }]
+              : []),
+            ...(str(span.attrs['service.name'])
+              ? [{ label: 'Service', value: str(span.attrs['service.name'])!, testId: 'header-service' }]
+              : []),
             { label: 'Kind', value: span.kind, testId: 'header-kind' },
-            { label: 'Status', value: <SpanStatus code={span.statusCode} message={span.statusMessage} />, testId: 'header-status' },
+            {
+              label: 'Status',
+              value: <SpanStatus code={span.statusCode} message={span.statusMessage} />,
+              testId: 'header-status',
+            },
             { label: 'Time', value: formatDateTimeFull(new Date(span.time)), testId: 'header-time' },
             { label: 'Duration', value: formatDuration(span.duration), testId: 'header-duration' },
           ]}
@@ -110,27 +132,59 @@ export function SpanCard({
         )}
         <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
           {!span.standalone && !onTracePage && span.traceId && (
-            <Button size="small" variant="contained" component={RouterLink} to={paths.trace(projectId, span.traceId)} data-testid="view-trace">
+            <Button
+              size="small"
+              variant="contained"
+              component={RouterLink}
+              to={paths.trace(projectId, span.traceId)}
+              data-testid="view-trace"
+            >
               View trace
             </Button>
           )}
           {!onSpanList && (
-            <Button size="small" variant="outlined" component={RouterLink} to={paths.spanItems(projectId, { system: span.system, query: groupQuery })} data-testid="view-spans">
+            <Button
+              size="small"
+              variant="outlined"
+              component={RouterLink}
+              to={paths.spanItems(projectId, { system: span.system, query: groupQuery })}
+              data-testid="view-spans"
+            >
               View spans
             </Button>
           )}
-          <NewMonitorMenu projectId={projectId} name={`${span.system} > ${span.displayName}`} where={`where .group_id = ${span.groupId}`} isEvent={isEvent} verbose />
-          {span.traceId && <CopyButton text={new URL(paths.span(projectId, span.traceId, span.id), window.location.origin).href} title="Copy the address of this span" label="Copy link" testId="span-copy-link" />}
+          <NewMonitorMenu
+            projectId={projectId}
+            name={`${span.system} > ${span.displayName}`}
+            where={`where .group_id = ${span.groupId}`}
+            isEvent={isEvent}
+            verbose
+          />
+          {span.traceId && (
+            <CopyButton
+              text={new URL(paths.span(projectId, span.traceId, span.id), window.location.origin).href}
+              title="Copy the address of this span"
+              label="Copy link"
+              testId="span-copy-link"
+            />
+          )}
         </Stack>
       </Box>
 
       <Box>
-        <Tabs value={tab} onChange={(_e, v: TabKey) => setTab(v)} sx={{ bgcolor: '#E1F5FE', borderRadius: 1 }} variant="scrollable">
+        <Tabs
+          value={tab}
+          onChange={(_e, v: TabKey) => setTab(v)}
+          sx={{ bgcolor: '#E1F5FE', borderRadius: 1 }}
+          variant="scrollable"
+        >
           <Tab value="attrs" label="Attrs" data-testid="span-tab-attrs" />
           {sql && <Tab value="sql" label="SQL:raw" data-testid="span-tab-sql" />}
           {sql && <Tab value="sqlPretty" label="SQL:pretty" data-testid="span-tab-sql-pretty" />}
           {stack && <Tab value="stacktrace" label="Stacktrace" data-testid="span-tab-stacktrace" />}
-          {events.length > 0 && <Tab value="events" label={`Events (${events.length})`} data-testid="span-tab-events" />}
+          {events.length > 0 && (
+            <Tab value="events" label={`Events (${events.length})`} data-testid="span-tab-events" />
+          )}
           {span.groupId && <Tab value="percentiles" label="Percentiles" data-testid="span-tab-percentiles" />}
         </Tabs>
         <Box sx={{ pt: 2 }}>
@@ -140,7 +194,14 @@ export function SpanCard({
           {tab === 'stacktrace' && stack && <CodeBlock code={stack} testId="span-stacktrace" />}
           {tab === 'events' && <EventPanels events={events} />}
           {tab === 'percentiles' && (
-            <LoadPctileChart projectId={projectId} params={{ ...range, group_id: span.groupId, query: pageQuery ? whereQuery(pageQuery) || undefined : undefined }} />
+            <LoadPctileChart
+              projectId={projectId}
+              params={{
+                ...range,
+                group_id: span.groupId,
+                query: pageQuery ? whereQuery(pageQuery) || undefined : undefined,
+              }}
+            />
           )}
         </Box>
       </Box>

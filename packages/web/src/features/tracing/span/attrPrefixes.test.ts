@@ -7,7 +7,12 @@ describe('attrPrefixes', () => {
   });
 
   it('compacts when there are 10 or more prefixes', () => {
-    const keys = Array.from({ length: 12 }, (_, i) => `p${i}.only`).concat(['http.a', 'http.b', 'http.req.a', 'http.req.b']);
+    const keys = Array.from({ length: 12 }, (_, i) => `p${i}.only`).concat([
+      'http.a',
+      'http.b',
+      'http.req.a',
+      'http.req.b',
+    ]);
     const prefixes = attrPrefixes(keys);
     expect(prefixes.length).toBeLessThan(10);
     expect(prefixes).toContain('http.');

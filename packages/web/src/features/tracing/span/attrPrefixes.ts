@@ -59,7 +59,8 @@ export function nestAttrs(attrs: Record<string, unknown>): Record<string, unknow
     }
     const last = parts[parts.length - 1];
     const existing = node[last];
-    if (existing && typeof existing === 'object' && !Array.isArray(existing)) (existing as Record<string, unknown>)._value = value;
+    if (existing && typeof existing === 'object' && !Array.isArray(existing))
+      (existing as Record<string, unknown>)._value = value;
     else node[last] = value;
   }
   return out;

@@ -94,7 +94,18 @@ export function SystemPicker({
         <TextField
           {...params}
           placeholder={value.length ? undefined : 'system'}
-          slotProps={{ ...params.slotProps, input: { ...params.slotProps.input, startAdornment: [<Box key="p" component="span" sx={{ color: 'text.secondary', pl: 1 }}>system:</Box>, params.slotProps.input.startAdornment] } }}
+          slotProps={{
+            ...params.slotProps,
+            input: {
+              ...params.slotProps.input,
+              startAdornment: [
+                <Box key="p" component="span" sx={{ color: 'text.secondary', pl: 1 }}>
+                  system:
+                </Box>,
+                params.slotProps.input.startAdornment,
+              ],
+            },
+          }}
         />
       )}
       data-testid="system-picker"
@@ -103,14 +114,33 @@ export function SystemPicker({
 }
 
 /** Spans (n) / Logs (n) / Events (n), each only when that kind has systems (spec §2 Explore spans). */
-export function SystemGroupPicker({ systems, active, onChoose }: { systems: SystemStats[] | undefined; active: string[]; onChoose: (kind: SystemKind) => void }) {
+export function SystemGroupPicker({
+  systems,
+  active,
+  onChoose,
+}: {
+  systems: SystemStats[] | undefined;
+  active: string[];
+  onChoose: (kind: SystemKind) => void;
+}) {
   const kinds = systemKinds(systems ?? []);
   if (kinds.length <= 1) return null;
   const current = active.length ? kindOf(active[0]) : kinds[0].kind;
   return (
-    <ToggleButtonGroup size="small" exclusive value={current} onChange={(_e, v: SystemKind | null) => v && onChoose(v)} data-testid="system-group-picker">
+    <ToggleButtonGroup
+      size="small"
+      exclusive
+      value={current}
+      onChange={(_e, v: SystemKind | null) => v && onChoose(v)}
+      data-testid="system-group-picker"
+    >
       {kinds.map((k) => (
-        <ToggleButton key={k.kind} value={k.kind} sx={{ textTransform: 'none', px: 1.5 }} data-testid={`system-kind-${k.kind}`}>
+        <ToggleButton
+          key={k.kind}
+          value={k.kind}
+          sx={{ textTransform: 'none', px: 1.5 }}
+          data-testid={`system-kind-${k.kind}`}
+        >
           {k.kind[0].toUpperCase() + k.kind.slice(1)} ({k.groupCount})
         </ToggleButton>
       ))}

@@ -59,7 +59,8 @@ export function systemItems(systems: SystemStats[], active: string[] = [], kind?
     const known = systems.find((s) => s.system === a);
     items.push(known ? sum(a, [known], false) : sum(a, [], a.endsWith(':all')));
   }
-  const key = (i: SystemItem) => (i.isGroup ? `${i.system.replace(':all', '')}:` : i.system.includes(':') ? i.system : `${i.system}:`);
+  const key = (i: SystemItem) =>
+    i.isGroup ? `${i.system.replace(':all', '')}:` : i.system.includes(':') ? i.system : `${i.system}:`;
   return [...head, ...items.sort((a, b) => key(a).localeCompare(key(b)))];
 }
 
@@ -91,7 +92,13 @@ export const KIND_ALL: Record<SystemKind, string> = { spans: 'spans:all', logs: 
 export function systemKinds(systems: SystemStats[]): { kind: SystemKind; groupCount: number }[] {
   const out: { kind: SystemKind; groupCount: number }[] = [];
   for (const kind of ['spans', 'logs', 'events'] as const) {
-    const list = systems.filter((s) => (kind === 'spans' ? isSpanSystem(s.system) : kind === 'logs' ? isLogSystem(s.system) && !isEventSystem(s.system) : isEventSystem(s.system)));
+    const list = systems.filter((s) =>
+      kind === 'spans'
+        ? isSpanSystem(s.system)
+        : kind === 'logs'
+          ? isLogSystem(s.system) && !isEventSystem(s.system)
+          : isEventSystem(s.system),
+    );
     if (list.length > 0) out.push({ kind, groupCount: list.reduce((n, s) => n + s.groupCount, 0) });
   }
   return out;

@@ -10,7 +10,21 @@ export function SpanSystemBar({ systems }: { systems: SystemShare[] }) {
   const pct = (d: number) => (total === 0 ? 100 : (d / total) * 100);
   return (
     <Box data-testid="system-bar">
-      <Stack direction="row" spacing={3} useFlexGap sx={{ flexWrap: 'wrap', justifyContent: 'center', border: 1, borderColor: 'divider', borderBottom: 0, borderRadius: '4px 4px 0 0', px: 2, py: 1 }}>
+      <Stack
+        direction="row"
+        spacing={3}
+        useFlexGap
+        sx={{
+          flexWrap: 'wrap',
+          justifyContent: 'center',
+          border: 1,
+          borderColor: 'divider',
+          borderBottom: 0,
+          borderRadius: '4px 4px 0 0',
+          px: 2,
+          py: 1,
+        }}
+      >
         {systems.map((s) => (
           <Stack key={s.name} direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="system-bar-item">
             <Box sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: s.color }} />

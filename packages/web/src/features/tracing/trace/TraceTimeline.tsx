@@ -34,8 +34,24 @@ interface RowProps {
 }
 
 /** One timeline row; memoised and styled inline because thousands of them scroll by. */
-const TimelineRow = memo(function TimelineRow({ span, level, hasChildren, collapsed, active, match, focused, color, bars, top, onToggle, onSelect }: RowProps) {
-  const label = hasChildren && !collapsed ? `${formatDuration(span.durationSelf)} of ${formatDuration(span.duration)}` : formatDuration(span.duration);
+const TimelineRow = memo(function TimelineRow({
+  span,
+  level,
+  hasChildren,
+  collapsed,
+  active,
+  match,
+  focused,
+  color,
+  bars,
+  top,
+  onToggle,
+  onSelect,
+}: RowProps) {
+  const label =
+    hasChildren && !collapsed
+      ? `${formatDuration(span.durationSelf)} of ${formatDuration(span.duration)}`
+      : formatDuration(span.duration);
   return (
     <div
       onClick={() => onSelect(span)}
@@ -59,7 +75,17 @@ const TimelineRow = memo(function TimelineRow({ span, level, hasChildren, collap
         background: focused ? MATCH_FOCUSED : match ? MATCH : undefined,
       }}
     >
-      <div style={{ width: '50%', display: 'flex', alignItems: 'center', paddingLeft: indent(level), paddingRight: 8, minWidth: 0, position: 'relative' }}>
+      <div
+        style={{
+          width: '50%',
+          display: 'flex',
+          alignItems: 'center',
+          paddingLeft: indent(level),
+          paddingRight: 8,
+          minWidth: 0,
+          position: 'relative',
+        }}
+      >
         <IconButton
           size="small"
           sx={{ position: 'absolute', left: `${indent(level) - 32}px`, visibility: hasChildren ? 'visible' : 'hidden' }}
@@ -78,7 +104,12 @@ const TimelineRow = memo(function TimelineRow({ span, level, hasChildren, collap
           variant="body2"
           noWrap
           title={span.displayName}
-          sx={{ fontWeight: active ? 600 : undefined, mr: 1, minWidth: 64, color: span.statusCode === 'error' ? 'error.main' : undefined }}
+          sx={{
+            fontWeight: active ? 600 : undefined,
+            mr: 1,
+            minWidth: 64,
+            color: span.statusCode === 'error' ? 'error.main' : undefined,
+          }}
           data-testid="span-name"
         >
           {truncate(span.displayName, 100)}
@@ -86,12 +117,33 @@ const TimelineRow = memo(function TimelineRow({ span, level, hasChildren, collap
         <SpanChips span={span} traceMode />
       </div>
       <div style={{ width: '50%', position: 'relative', paddingRight: 8 }} data-testid="span-timeline-cell">
-        <span style={{ position: 'absolute', bottom: 14, whiteSpace: 'nowrap', fontSize: 12, ...labelPosition(span.startPct, span.endPct) }} data-testid="span-bar-label">
+        <span
+          style={{
+            position: 'absolute',
+            bottom: 14,
+            whiteSpace: 'nowrap',
+            fontSize: 12,
+            ...labelPosition(span.startPct, span.endPct),
+          }}
+          data-testid="span-bar-label"
+        >
           {label}
         </span>
-        <div title={`${formatDuration(span.duration)} ${span.displayName}`} style={{ ...BAR, zIndex: 1, background: color, ...barStyle(span.startPct, span.endPct) }} data-testid="span-bar" />
+        <div
+          title={`${formatDuration(span.duration)} ${span.displayName}`}
+          style={{ ...BAR, zIndex: 1, background: color, ...barStyle(span.startPct, span.endPct) }}
+          data-testid="span-bar"
+        />
         {bars.map((bar, i) => (
-          <div key={i} style={{ ...BAR, zIndex: 2, background: collapsed ? bar.color : 'rgba(255,255,255,0.45)', ...barStyle(bar.startPct, bar.endPct) }} />
+          <div
+            key={i}
+            style={{
+              ...BAR,
+              zIndex: 2,
+              background: collapsed ? bar.color : 'rgba(255,255,255,0.45)',
+              ...barStyle(bar.startPct, bar.endPct),
+            }}
+          />
         ))}
       </div>
     </div>
@@ -133,7 +185,12 @@ export function TraceTimeline({
   useLayoutEffect(() => {
     setOffset(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
   }, []);
-  const virtualizer = useWindowVirtualizer({ count: rows.length, estimateSize: () => ROW_HEIGHT, overscan: 20, scrollMargin: offset });
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+    scrollMargin: offset,
+  });
   // Scroll to a newly focused match as soon as its row exists (its ancestors may open first).
   const scrolledTo = useRef<string | undefined>(undefined);
   useEffect(() => {
@@ -145,8 +202,24 @@ export function TraceTimeline({
   }, [focusId, rows, virtualizer]);
 
   return (
-    <Box data-testid="trace-timeline" sx={{ typography: 'body2', '& .timeline-row:hover': { bgcolor: 'action.hover' }, '& .timeline-row.active': { bgcolor: 'action.selected' } }}>
-      <Box sx={{ display: 'flex', borderBottom: 1, borderColor: 'divider', color: 'text.secondary', fontSize: 12, py: 0.5 }}>
+    <Box
+      data-testid="trace-timeline"
+      sx={{
+        typography: 'body2',
+        '& .timeline-row:hover': { bgcolor: 'action.hover' },
+        '& .timeline-row.active': { bgcolor: 'action.selected' },
+      }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          borderBottom: 1,
+          borderColor: 'divider',
+          color: 'text.secondary',
+          fontSize: 12,
+          py: 0.5,
+        }}
+      >
         <Box sx={{ width: '50%', pl: '36px' }}>Operation</Box>
         <Box sx={{ width: '50%' }}>Timeline</Box>
       </Box>

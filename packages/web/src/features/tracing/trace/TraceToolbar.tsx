@@ -29,7 +29,13 @@ export function TraceToolbar({
 }) {
   const searching = search.trim() !== '';
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap' }} useFlexGap data-testid="trace-toolbar">
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap' }}
+      useFlexGap
+      data-testid="trace-toolbar"
+    >
       <Button size="small" startIcon={<UnfoldMoreIcon />} onClick={onExpandAll} data-testid="trace-expand-all">
         Expand all
       </Button>
@@ -49,25 +55,48 @@ export function TraceToolbar({
         }}
         sx={{ ml: 'auto', width: 360, maxWidth: '100%' }}
         slotProps={{
-          input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon fontSize="small" />
+              </InputAdornment>
+            ),
+          },
           htmlInput: { 'data-testid': 'trace-search', 'aria-label': 'Find spans in this trace' },
         }}
       />
       {searching && (
-        <Typography variant="body2" color={matchCount === 0 ? 'error' : 'text.secondary'} sx={{ minWidth: 72 }} data-testid="trace-search-count">
+        <Typography
+          variant="body2"
+          color={matchCount === 0 ? 'error' : 'text.secondary'}
+          sx={{ minWidth: 72 }}
+          data-testid="trace-search-count"
+        >
           {matchCount === 0 ? 'No match' : `${matchIndex + 1} of ${matchCount}`}
         </Typography>
       )}
       <Tooltip title="Previous match (Shift+Enter)">
         <span>
-          <IconButton size="small" disabled={matchCount === 0} onClick={() => onStep(-1)} aria-label="Previous match" data-testid="trace-search-prev">
+          <IconButton
+            size="small"
+            disabled={matchCount === 0}
+            onClick={() => onStep(-1)}
+            aria-label="Previous match"
+            data-testid="trace-search-prev"
+          >
             <KeyboardArrowUpIcon fontSize="small" />
           </IconButton>
         </span>
       </Tooltip>
       <Tooltip title="Next match (Enter)">
         <span>
-          <IconButton size="small" disabled={matchCount === 0} onClick={() => onStep(1)} aria-label="Next match" data-testid="trace-search-next">
+          <IconButton
+            size="small"
+            disabled={matchCount === 0}
+            onClick={() => onStep(1)}
+            aria-label="Next match"
+            data-testid="trace-search-next"
+          >
             <KeyboardArrowDownIcon fontSize="small" />
           </IconButton>
         </span>

@@ -114,7 +114,11 @@ export function mergeBars(bars: Bar[], resolution = 0.001): Bar[] {
  * on a deep 10,000-span trace is the difference between a smooth and a stuttering scroll. Iterative,
  * for traces thousands of levels deep.
  */
-export function mergedDescendantBars(root: Span, colorOf: (id: string) => string, resolution = 0.001): Map<string, Bar[]> {
+export function mergedDescendantBars(
+  root: Span,
+  colorOf: (id: string) => string,
+  resolution = 0.001,
+): Map<string, Bar[]> {
   const out = new Map<string, Bar[]>();
   const order: Span[] = [];
   const stack = [root];
@@ -131,7 +135,10 @@ export function mergedDescendantBars(root: Span, colorOf: (id: string) => string
     const bars: Bar[] = [];
     for (const child of span.children ?? []) {
       if (child.kind === 'consumer') continue;
-      bars.push({ id: child.id, startPct: child.startPct, endPct: child.endPct, color: colorOf(child.id) }, ...below.get(child.id)!);
+      bars.push(
+        { id: child.id, startPct: child.startPct, endPct: child.endPct, color: colorOf(child.id) },
+        ...below.get(child.id)!,
+      );
     }
     const merged = mergeBars(bars, resolution);
     below.set(span.id, merged);
@@ -148,7 +155,9 @@ export function mergedDescendantBars(root: Span, colorOf: (id: string) => string
 
 /** Labels sit left-aligned at the bar start in the left half, right-aligned at its end otherwise. */
 export function labelPosition(startPct: number, endPct: number): { left?: string; right?: string } {
-  return startPct <= 0.5 ? { left: `${(startPct * 100).toFixed(3)}%` } : { right: `${((1 - endPct) * 100).toFixed(3)}%` };
+  return startPct <= 0.5
+    ? { left: `${(startPct * 100).toFixed(3)}%` }
+    : { right: `${((1 - endPct) * 100).toFixed(3)}%` };
 }
 
 /** Events grouped by their system, for the per-kind tabs of the trace page. */

@@ -8,8 +8,12 @@ const span = testSpan;
 
 /** A chain of `depth` levels under each of `width` children of the root. */
 function tree(width: number, depth: number): Span {
-  const chain = (prefix: string, d: number): Span => span(`${prefix}.${d}`, d + 1 < depth ? [chain(prefix, d + 1)] : []);
-  return span('root', Array.from({ length: width }, (_, i) => chain(`c${i}`, 0)));
+  const chain = (prefix: string, d: number): Span =>
+    span(`${prefix}.${d}`, d + 1 < depth ? [chain(prefix, d + 1)] : []);
+  return span(
+    'root',
+    Array.from({ length: width }, (_, i) => chain(`c${i}`, 0)),
+  );
 }
 
 describe('initialCollapsed', () => {
@@ -37,7 +41,14 @@ describe('allCollapsed', () => {
 });
 
 describe('searchSpans', () => {
-  const root = span('root', [span('a', [span('deep', [], { attrs: { 'code.function': 'chargeCard', retries: 3 } })]), span('b', [], { displayName: 'SELECT * FROM carts' })], { name: 'GET /cart' });
+  const root = span(
+    'root',
+    [
+      span('a', [span('deep', [], { attrs: { 'code.function': 'chargeCard', retries: 3 } })]),
+      span('b', [], { displayName: 'SELECT * FROM carts' }),
+    ],
+    { name: 'GET /cart' },
+  );
 
   it('finds spans by name or display name, ignoring case, in tree order', () => {
     expect(searchSpans(root, 'CART')).toEqual(['root', 'b']);

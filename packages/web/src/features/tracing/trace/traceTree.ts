@@ -60,7 +60,11 @@ export function searchSpans(root: Span, text: string): string[] {
   if (needle === '') return [];
   const found: string[] = [];
   walk(root, (span) => {
-    if (span.name.toLowerCase().includes(needle) || span.displayName.toLowerCase().includes(needle) || Object.values(span.attrs).some((v) => attrMatches(v, needle))) {
+    if (
+      span.name.toLowerCase().includes(needle) ||
+      span.displayName.toLowerCase().includes(needle) ||
+      Object.values(span.attrs).some((v) => attrMatches(v, needle))
+    ) {
       found.push(span.id);
     }
   });

@@ -3,7 +3,18 @@ import EditIcon from '@mui/icons-material/Edit';
 import LockIcon from '@mui/icons-material/Lock';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import ErrorIcon from '@mui/icons-material/Error';
-import { Box, CircularProgress, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  CircularProgress,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Paper,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import type { Gauge } from '@lantern/shared';
 import { useState, type DragEvent } from 'react';
 import { joinQuery, useGaugeValues, type Range } from '../grid/gridApi';
@@ -32,7 +43,13 @@ export function GaugeCard({
   editable: boolean;
   onEdit: () => void;
   onDelete: () => void;
-  drag?: { onDragStart: (e: DragEvent) => void; onDragOver: (e: DragEvent) => void; onDrop: (e: DragEvent) => void; onDragEnd: () => void; dragging: boolean };
+  drag?: {
+    onDragStart: (e: DragEvent) => void;
+    onDragOver: (e: DragEvent) => void;
+    onDrop: (e: DragEvent) => void;
+    onDragEnd: () => void;
+    dragging: boolean;
+  };
 }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const res = useGaugeValues(projectId, { metrics: gauge.metrics, query: joinQuery(gauge.query, query) }, range);
@@ -43,8 +60,18 @@ export function GaugeCard({
     <Paper
       variant="outlined"
       draggable={editable}
-      {...(editable && drag ? { onDragStart: drag.onDragStart, onDragOver: drag.onDragOver, onDrop: drag.onDrop, onDragEnd: drag.onDragEnd } : {})}
-      sx={{ minWidth: 100, px: 1.5, pt: 0.5, pb: 1, borderBottom: `8px solid ${color}`, cursor: editable ? 'grab' : 'default', opacity: drag?.dragging ? 0.4 : 1 }}
+      {...(editable && drag
+        ? { onDragStart: drag.onDragStart, onDragOver: drag.onDragOver, onDrop: drag.onDrop, onDragEnd: drag.onDragEnd }
+        : {})}
+      sx={{
+        minWidth: 100,
+        px: 1.5,
+        pt: 0.5,
+        pb: 1,
+        borderBottom: `8px solid ${color}`,
+        cursor: editable ? 'grab' : 'default',
+        opacity: drag?.dragging ? 0.4 : 1,
+      }}
       data-testid="gauge-card"
       data-gauge-name={gauge.name}
     >
@@ -59,11 +86,20 @@ export function GaugeCard({
             <ErrorIcon color="error" fontSize="small" data-testid="gauge-error" />
           </Tooltip>
         )}
-        <IconButton size="small" onClick={(e) => setAnchor(e.currentTarget)} aria-label="Gauge menu" data-testid="gauge-menu">
+        <IconButton
+          size="small"
+          onClick={(e) => setAnchor(e.currentTarget)}
+          aria-label="Gauge menu"
+          data-testid="gauge-menu"
+        >
           <MoreVertIcon fontSize="small" />
         </IconButton>
       </Box>
-      <Typography variant="h5" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-testid="gauge-value">
+      <Typography
+        variant="h5"
+        sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+        data-testid="gauge-value"
+      >
         {text ?? <CircularProgress size={20} />}
       </Typography>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>

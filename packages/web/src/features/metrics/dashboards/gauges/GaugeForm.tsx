@@ -46,13 +46,29 @@ export function GaugeForm({
   const value = preview.data ? formatGauge(template, preview.data.columns, preview.data.values, columnMap) : undefined;
   const previewErr = preview.error?.message ?? queryError(preview.data?.query.parts);
 
-  const errs = { metrics: metricsError(metrics), name: required(name, 'Name'), description: required(description, 'Description') };
+  const errs = {
+    metrics: metricsError(metrics),
+    name: required(name, 'Name'),
+    description: required(description, 'Description'),
+  };
   const shown = submitted ? errs : { metrics: undefined, name: undefined, description: undefined };
   const submit = () => {
     setSubmitted(true);
     if (errs.metrics || errs.name || errs.description) return;
     save.mutate(
-      { id: gauge?.id, input: { dashKind, name: name.trim(), description, template, metrics, query, columnMap, gridQueryTemplate: gauge?.gridQueryTemplate ?? '' } },
+      {
+        id: gauge?.id,
+        input: {
+          dashKind,
+          name: name.trim(),
+          description,
+          template,
+          metrics,
+          query,
+          columnMap,
+          gridQueryTemplate: gauge?.gridQueryTemplate ?? '',
+        },
+      },
       { onSuccess: onClose },
     );
   };
@@ -69,7 +85,11 @@ export function GaugeForm({
       onSave={submit}
       onClose={onClose}
       preview={
-        <Paper variant="outlined" sx={{ p: 2, display: 'inline-block', minWidth: 200, borderBottom: '8px solid #1976D2' }} data-testid="gauge-preview">
+        <Paper
+          variant="outlined"
+          sx={{ p: 2, display: 'inline-block', minWidth: 200, borderBottom: '8px solid #1976D2' }}
+          data-testid="gauge-preview"
+        >
           <Typography variant="body2" color="text.secondary">
             {name || 'Gauge name'}
           </Typography>
@@ -86,7 +106,9 @@ export function GaugeForm({
     >
       <Typography variant="body2" color="text.secondary">
         A gauge shows one value, or a sentence built from several: the template
-        <Box component="code" sx={{ mx: 0.5 }}>{'${up_dbs} out of ${total_dbs} are up'}</Box>
+        <Box component="code" sx={{ mx: 0.5 }}>
+          {'${up_dbs} out of ${total_dbs} are up'}
+        </Box>
         takes the columns of the query.
       </Typography>
       <div>
@@ -97,7 +119,15 @@ export function GaugeForm({
           </Typography>
         )}
       </div>
-      <MetricsQueryBuilder projectId={projectId} metrics={metrics} query={query} onChange={setQuery} range={range} parts={preview.data?.query.parts} disabled={!metrics.length} />
+      <MetricsQueryBuilder
+        projectId={projectId}
+        metrics={metrics}
+        query={query}
+        onChange={setQuery}
+        range={range}
+        parts={preview.data?.query.parts}
+        disabled={!metrics.length}
+      />
       <ColumnUnits columns={preview.data?.columns ?? []} value={columnMap} onChange={setColumnMap} />
       <TextField
         size="small"
@@ -108,7 +138,16 @@ export function GaugeForm({
         helperText={value !== undefined && metrics.length ? `Formatted value: ${value}` : undefined}
         slotProps={{ htmlInput: { 'data-testid': 'gauge-template' } }}
       />
-      <TextField size="small" label="Gauge name" required value={name} onChange={(e) => setName(e.target.value)} error={!!shown.name} helperText={shown.name} slotProps={{ htmlInput: { 'data-testid': 'gauge-name' } }} />
+      <TextField
+        size="small"
+        label="Gauge name"
+        required
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={!!shown.name}
+        helperText={shown.name}
+        slotProps={{ htmlInput: { 'data-testid': 'gauge-name' } }}
+      />
       <TextField
         size="small"
         label="Gauge description"

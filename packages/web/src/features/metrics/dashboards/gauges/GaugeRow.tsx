@@ -47,7 +47,10 @@ export function GaugeRow({ projectId, dashboard, dashKind, range, query, editabl
   };
 
   return (
-    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'stretch', my: 1 }} data-testid={`gauge-row-${dashKind}`}>
+    <Box
+      sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'stretch', my: 1 }}
+      data-testid={`gauge-row-${dashKind}`}
+    >
       {list.map((g) => (
         <GaugeCard
           key={g.id}
@@ -82,7 +85,16 @@ export function GaugeRow({ projectId, dashboard, dashKind, range, query, editabl
       {editable && (
         <ButtonBase
           onClick={() => setForm({})}
-          sx={{ width: 200, minHeight: 72, border: 1, borderStyle: 'dashed', borderColor: 'divider', borderRadius: 1, color: 'text.secondary', gap: 1 }}
+          sx={{
+            width: 200,
+            minHeight: 72,
+            border: 1,
+            borderStyle: 'dashed',
+            borderColor: 'divider',
+            borderRadius: 1,
+            color: 'text.secondary',
+            gap: 1,
+          }}
           data-testid="gauge-add"
           aria-label="Add gauge"
         >
@@ -90,7 +102,18 @@ export function GaugeRow({ projectId, dashboard, dashKind, range, query, editabl
           <Typography variant="body2">Add gauge</Typography>
         </ButtonBase>
       )}
-      {form && <GaugeForm projectId={projectId} dashId={dashboard.id} dashKind={dashKind} gauge={form.gauge} range={range} query={query} editable={editable} onClose={() => setForm(null)} />}
+      {form && (
+        <GaugeForm
+          projectId={projectId}
+          dashId={dashboard.id}
+          dashKind={dashKind}
+          gauge={form.gauge}
+          range={range}
+          query={query}
+          editable={editable}
+          onClose={() => setForm(null)}
+        />
+      )}
     </Box>
   );
 }

@@ -10,7 +10,9 @@ const cols = [
 
 describe('formatGauge', () => {
   it('fills ${column} placeholders with formatted values, - when missing', () => {
-    expect(formatGauge('${up} out of ${total} are up', cols, { up: 3, total: 5 }, {})).toBe(`${formatUnit(3, '')} out of ${formatUnit(5, '')} are up`);
+    expect(formatGauge('${up} out of ${total} are up', cols, { up: 3, total: 5 }, {})).toBe(
+      `${formatUnit(3, '')} out of ${formatUnit(5, '')} are up`,
+    );
     expect(formatGauge('${up} / ${nope}', cols, { up: 3 }, {})).toBe(`${formatUnit(3, '')} / -`);
   });
   it('shows the first value column without a template, in its unit (column map first)', () => {

@@ -13,12 +13,20 @@ const formatValue = (v: unknown, unit: string) => {
  * A text gauge's value (reference frontend §1.3.13): with a template each `${column}` becomes that
  * column's formatted value ('-' when missing); without one, the first value column; no columns: '-'.
  */
-export function formatGauge(template: string, columns: MetricColumn[], values: Record<string, unknown>, columnMap: ColumnMap): string {
+export function formatGauge(
+  template: string,
+  columns: MetricColumn[],
+  values: Record<string, unknown>,
+  columnMap: ColumnMap,
+): string {
   const unitOf = (name: string) => {
     const col = columns.find((c) => c.name === name);
     return col ? columnUnit(columnMap, col) : (columnMap[name]?.unit ?? '');
   };
-  if (template.trim()) return template.replace(/\$\{([^}]+)\}/g, (_, name: string) => formatValue(values[name.trim()], unitOf(name.trim())));
+  if (template.trim())
+    return template.replace(/\$\{([^}]+)\}/g, (_, name: string) =>
+      formatValue(values[name.trim()], unitOf(name.trim())),
+    );
   const first = columns.find((c) => !c.isGroup);
   if (!first) return '-';
   return formatValue(values[first.name], unitOf(first.name));

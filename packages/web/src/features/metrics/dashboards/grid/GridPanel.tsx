@@ -23,7 +23,9 @@ import { PanelViewDialog } from './PanelViewDialog';
 export const PANEL_CHROME = 44;
 
 const metricParams = (c: GridColumn) =>
-  c.type === 'heatmap' ? { metric: [c.params.metric], alias: [] as string[] } : { metric: c.params.metrics.map((m) => m.name), alias: c.params.metrics.map((m) => m.alias) };
+  c.type === 'heatmap'
+    ? { metric: [c.params.metric], alias: [] as string[] }
+    : { metric: c.params.metrics.map((m) => m.name), alias: c.params.metrics.map((m) => m.alias) };
 
 /**
  * One dashboard panel (reference frontend §6 "Cell"): a title bar that drags the panel, the
@@ -61,7 +63,15 @@ export function GridPanel({
   const monitor = () => {
     const m = metricParams(column);
     const columns = column.type === 'heatmap' ? {} : column.params.columnMap;
-    navigate(paths.monitorMetricNew(projectId, { name: column.name, metric: m.metric, alias: m.alias, query, columns: JSON.stringify(columns) }));
+    navigate(
+      paths.monitorMetricNew(projectId, {
+        name: column.name,
+        metric: m.metric,
+        alias: m.alias,
+        query,
+        columns: JSON.stringify(columns),
+      }),
+    );
   };
   const explore = () => {
     const m = metricParams(column);
@@ -83,9 +93,39 @@ export function GridPanel({
   };
 
   return (
-    <Paper variant="outlined" sx={{ height: '100%', display: 'flex', flexDirection: 'column', overflow: 'hidden' }} data-testid="grid-panel" data-panel-name={column.name}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, pl: 1.5, pr: 0.5, minHeight: 36, bgcolor: '#EEF4FB', borderBottom: 1, borderColor: 'divider' }}>
-        <Box className="drag-handle" title="Drag to move" sx={{ flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 0.5, cursor: 'move', alignSelf: 'stretch' }} data-testid="panel-title">
+    <Paper
+      variant="outlined"
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+      data-testid="grid-panel"
+      data-panel-name={column.name}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 0.5,
+          pl: 1.5,
+          pr: 0.5,
+          minHeight: 36,
+          bgcolor: '#EEF4FB',
+          borderBottom: 1,
+          borderColor: 'divider',
+        }}
+      >
+        <Box
+          className="drag-handle"
+          title="Drag to move"
+          sx={{
+            flex: 1,
+            minWidth: 0,
+            display: 'flex',
+            alignItems: 'center',
+            gap: 0.5,
+            cursor: 'move',
+            alignSelf: 'stretch',
+          }}
+          data-testid="panel-title"
+        >
           <Typography variant="subtitle2" noWrap sx={{ color: error ? 'error.main' : 'text.primary' }}>
             {column.name}
           </Typography>
@@ -100,16 +140,30 @@ export function GridPanel({
             </Tooltip>
           )}
         </Box>
-        <IconButton size="small" onClick={(e) => setAnchor(e.currentTarget)} aria-label="Panel menu" data-testid="panel-menu">
+        <IconButton
+          size="small"
+          onClick={(e) => setAnchor(e.currentTarget)}
+          aria-label="Panel menu"
+          data-testid="panel-menu"
+        >
           <MoreVertIcon fontSize="small" />
         </IconButton>
       </Box>
       <Box sx={{ flex: 1, minHeight: 0, p: 0.5 }}>
-        <PanelBody projectId={projectId} column={column} query={query} range={range} height={height} onError={onError} />
+        <PanelBody
+          projectId={projectId}
+          column={column}
+          query={query}
+          range={range}
+          height={height}
+          onError={onError}
+        />
       </Box>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
         <MenuItem onClick={() => (close(), setViewing(true))}>
-          <ListItemIcon><VisibilityIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <VisibilityIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>View</ListItemText>
         </MenuItem>
         <MenuItem onClick={() => (close(), onEdit())}>
@@ -118,26 +172,42 @@ export function GridPanel({
         </MenuItem>
         {column.type !== 'heatmap' && (
           <MenuItem onClick={monitor}>
-            <ListItemIcon><RadarIcon fontSize="small" /></ListItemIcon>
+            <ListItemIcon>
+              <RadarIcon fontSize="small" />
+            </ListItemIcon>
             <ListItemText>Monitor</ListItemText>
           </MenuItem>
         )}
         <MenuItem onClick={() => void copyYaml()}>
-          <ListItemIcon><ContentCopyIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <ContentCopyIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>Copy as YAML</ListItemText>
         </MenuItem>
         <MenuItem onClick={explore}>
-          <ListItemIcon><ExploreIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <ExploreIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>Open in explore</ListItemText>
         </MenuItem>
         {editable && (
           <MenuItem onClick={() => void remove()}>
-            <ListItemIcon><DeleteIcon fontSize="small" /></ListItemIcon>
+            <ListItemIcon>
+              <DeleteIcon fontSize="small" />
+            </ListItemIcon>
             <ListItemText>Delete</ListItemText>
           </MenuItem>
         )}
       </Menu>
-      {viewing && <PanelViewDialog projectId={projectId} column={column} query={query} duration={Date.parse(range.time_lt) - Date.parse(range.time_gte)} onClose={() => setViewing(false)} />}
+      {viewing && (
+        <PanelViewDialog
+          projectId={projectId}
+          column={column}
+          query={query}
+          duration={Date.parse(range.time_lt) - Date.parse(range.time_gte)}
+          onClose={() => setViewing(false)}
+        />
+      )}
     </Paper>
   );
 }

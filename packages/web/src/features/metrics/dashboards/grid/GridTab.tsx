@@ -8,7 +8,15 @@ import { ColumnFormDialog, type FormTarget } from './forms/ColumnFormDialog';
 import { GridPanel, PANEL_CHROME } from './GridPanel';
 import { GridToolbar } from './GridToolbar';
 import { joinQuery, useSaveLayout } from './gridApi';
-import { columnsLayout, GRID_COLS, layoutPositions, MARGIN, ONE_COLUMN_BELOW, panelPixelHeight, ROW_HEIGHT } from './gridLayout';
+import {
+  columnsLayout,
+  GRID_COLS,
+  layoutPositions,
+  MARGIN,
+  ONE_COLUMN_BELOW,
+  panelPixelHeight,
+  ROW_HEIGHT,
+} from './gridLayout';
 
 /** Interface agreed for this session (M2b builds it): the Grid tab of a dashboard. */
 export interface GridTabProps {
@@ -65,10 +73,33 @@ export function GridTab({ projectId, dashboard, grid, range, rowFilter, editable
         editable={editable}
         onAdd={(type) => setForm({ type })}
       />
-      <GaugeRow projectId={projectId} dashboard={dashboard} dashKind="grid" range={range} query={joinQuery(gridQuery, rowFilter)} editable={editable} />
-      <Box ref={containerRef} sx={{ mt: 1, '& .react-grid-placeholder': { bgcolor: 'primary.light', borderRadius: 1 } }} data-testid="grid-layout" data-cols={cols}>
+      <GaugeRow
+        projectId={projectId}
+        dashboard={dashboard}
+        dashKind="grid"
+        range={range}
+        query={joinQuery(gridQuery, rowFilter)}
+        editable={editable}
+      />
+      <Box
+        ref={containerRef}
+        sx={{ mt: 1, '& .react-grid-placeholder': { bgcolor: 'primary.light', borderRadius: 1 } }}
+        data-testid="grid-layout"
+        data-cols={cols}
+      >
         {grid.length === 0 && (
-          <Typography sx={{ p: 4, textAlign: 'center', color: 'text.secondary', border: 1, borderStyle: 'dashed', borderColor: 'divider', borderRadius: 1 }} data-testid="grid-empty">
+          <Typography
+            sx={{
+              p: 4,
+              textAlign: 'center',
+              color: 'text.secondary',
+              border: 1,
+              borderStyle: 'dashed',
+              borderColor: 'divider',
+              borderRadius: 1,
+            }}
+            data-testid="grid-empty"
+          >
             This grid has no panels yet. Use 'Add visualization' to chart metrics, show them as a table or as a heatmap.
           </Typography>
         )}
@@ -100,7 +131,17 @@ export function GridTab({ projectId, dashboard, grid, range, rowFilter, editable
           </ReactGridLayout>
         )}
       </Box>
-      {form && <ColumnFormDialog projectId={projectId} dashboard={dashboard} target={form} range={range} gridQuery={gridQuery} editable={editable} onClose={() => setForm(null)} />}
+      {form && (
+        <ColumnFormDialog
+          projectId={projectId}
+          dashboard={dashboard}
+          target={form}
+          range={range}
+          gridQuery={gridQuery}
+          editable={editable}
+          onClose={() => setForm(null)}
+        />
+      )}
     </Box>
   );
 }

@@ -10,7 +10,10 @@ import { useSaveGridQuery, type Range } from './gridApi';
 export function gridMetrics(grid: GridColumn[]): MetricAlias[] {
   const seen = new Map<string, MetricAlias>();
   for (const c of grid) {
-    const list = c.type === 'heatmap' ? [{ name: c.params.metric, alias: c.params.metric.replace(/[^a-z0-9_]/gi, '_').toLowerCase() }] : c.params.metrics;
+    const list =
+      c.type === 'heatmap'
+        ? [{ name: c.params.metric, alias: c.params.metric.replace(/[^a-z0-9_]/gi, '_').toLowerCase() }]
+        : c.params.metrics;
     for (const m of list) if (!seen.has(m.alias)) seen.set(m.alias, m);
   }
   return [...seen.values()];
@@ -47,18 +50,43 @@ export function GridToolbar({
     onAdd(type);
   };
   return (
-    <Paper variant="outlined" sx={{ p: 1, mb: 1, display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }} data-testid="grid-toolbar">
+    <Paper
+      variant="outlined"
+      sx={{ p: 1, mb: 1, display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}
+      data-testid="grid-toolbar"
+    >
       <Box sx={{ flex: 1, minWidth: 300 }} data-testid="grid-query">
-        {grid.length > 0 && <MetricsQueryBuilder projectId={projectId} metrics={metrics} query={query} onChange={onQueryChange} range={range} />}
+        {grid.length > 0 && (
+          <MetricsQueryBuilder
+            projectId={projectId}
+            metrics={metrics}
+            query={query}
+            onChange={onQueryChange}
+            range={range}
+          />
+        )}
       </Box>
       {editable && changed && (
-        <Button variant="contained" size="small" disabled={save.isPending} onClick={() => save.mutate(query, { onSuccess: onSaved })} data-testid="grid-query-save">
+        <Button
+          variant="contained"
+          size="small"
+          disabled={save.isPending}
+          onClick={() => save.mutate(query, { onSuccess: onSaved })}
+          data-testid="grid-query-save"
+        >
           Save
         </Button>
       )}
       {editable && (
         <>
-          <Button variant="outlined" size="small" startIcon={<AddIcon />} endIcon={<ArrowDropDownIcon />} onClick={(e) => setAnchor(e.currentTarget)} data-testid="add-visualization">
+          <Button
+            variant="outlined"
+            size="small"
+            startIcon={<AddIcon />}
+            endIcon={<ArrowDropDownIcon />}
+            onClick={(e) => setAnchor(e.currentTarget)}
+            data-testid="add-visualization"
+          >
             Add visualization
           </Button>
           <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>

@@ -23,7 +23,13 @@ export function PanelViewDialog({
 }) {
   const range = useLocalDateRange(undefined, { maxDays: 90, duration });
   return (
-    <Dialog open onClose={onClose} maxWidth={false} slotProps={{ paper: { sx: { width: '100%', maxWidth: 1200 } } }} data-testid="panel-view-dialog">
+    <Dialog
+      open
+      onClose={onClose}
+      maxWidth={false}
+      slotProps={{ paper: { sx: { width: '100%', maxWidth: 1200 } } }}
+      data-testid="panel-view-dialog"
+    >
       <Toolbar variant="dense" sx={{ gap: 1, bgcolor: 'grey.50', borderBottom: 1, borderColor: 'divider' }}>
         <Typography variant="h6" sx={{ flex: 1 }} noWrap>
           {column.name}
@@ -35,7 +41,14 @@ export function PanelViewDialog({
       </Toolbar>
       <DialogContent>
         <Box sx={{ minHeight: 500 }}>
-          <PanelBody projectId={projectId} column={column} query={query} range={range.apiParams} height={500} legend={{ ...VERBOSE_LEGEND, values: [...VERBOSE_LEGEND.values] }} />
+          <PanelBody
+            projectId={projectId}
+            column={column}
+            query={query}
+            range={range.apiParams}
+            height={500}
+            legend={{ ...VERBOSE_LEGEND, values: [...VERBOSE_LEGEND.values] }}
+          />
         </Box>
       </DialogContent>
     </Dialog>

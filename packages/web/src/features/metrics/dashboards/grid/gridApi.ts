@@ -23,9 +23,16 @@ export type Range = { time_gte: string; time_lt: string };
 const dashBase = (pid: number, dashId: string) => `/api/v1/metrics/${pid}/dashboards/${dashId}`;
 export const dashShowKey = (pid: number, dashId: string) => ['metrics', pid, 'dashboards', dashId] as const;
 const dashListKey = (pid: number) => ['metrics', pid, 'dashboards'] as const;
-export const gaugesKey = (pid: number, dashId: string, kind: string) => ['metrics', pid, 'dashboards', dashId, 'gauges', kind] as const;
+export const gaugesKey = (pid: number, dashId: string, kind: string) =>
+  ['metrics', pid, 'dashboards', dashId, 'gauges', kind] as const;
 
-const Stamps = z.object({ id: z.string(), projectId: z.number(), dashId: z.string(), createdAt: z.string(), updatedAt: z.string() });
+const Stamps = z.object({
+  id: z.string(),
+  projectId: z.number(),
+  dashId: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 export const GridColumnSchema = GridColumnInput.and(Stamps);
 const GaugeSchema = GaugeInput.and(Stamps);
 const GaugesResponse = z.object({ gauges: z.array(GaugeSchema) });
@@ -46,7 +53,12 @@ const metricQuery = (p: MetricParams, range: Range) => ({
   ...range,
 });
 
-function useMetricCall<S extends z.ZodType>(schema: S, pid: number, kind: string, params: Record<string, string | string[]> | undefined) {
+function useMetricCall<S extends z.ZodType>(
+  schema: S,
+  pid: number,
+  kind: string,
+  params: Record<string, string | string[]> | undefined,
+) {
   return useQuery({
     queryKey: ['metrics', pid, kind, params],
     queryFn: ({ signal }) => apiGet(schema, `/api/v1/metrics/${pid}/${kind}`, params, signal),
@@ -68,7 +80,12 @@ export const useGaugeValues = (pid: number, p: MetricParams | undefined, range: 
   useMetricCall(GaugeResponse, pid, 'gauge', p && p.metrics.length ? metricQuery(p, range) : undefined);
 
 export const useHeatmap = (pid: number, p: { metric: string; query: string } | undefined, range: Range) =>
-  useMetricCall(HeatmapResponse, pid, 'heatmap', p && p.metric ? { metric: [p.metric], query: p.query, ...range } : undefined);
+  useMetricCall(
+    HeatmapResponse,
+    pid,
+    'heatmap',
+    p && p.metric ? { metric: [p.metric], query: p.query, ...range } : undefined,
+  );
 
 export function useDashGauges(pid: number, dashId: string, kind: 'grid' | 'table') {
   return useQuery({
@@ -81,7 +98,10 @@ export function useDashGauges(pid: number, dashId: string, kind: 'grid' | 'table
 function useDashInvalidate(pid: number, dashId: string) {
   const qc = useQueryClient();
   return () =>
-    Promise.all([qc.invalidateQueries({ queryKey: dashShowKey(pid, dashId) }), qc.invalidateQueries({ queryKey: dashListKey(pid), exact: true })]);
+    Promise.all([
+      qc.invalidateQueries({ queryKey: dashShowKey(pid, dashId) }),
+      qc.invalidateQueries({ queryKey: dashListKey(pid), exact: true }),
+    ]);
 }
 
 export function useSaveColumn(pid: number, dashId: string) {
@@ -89,8 +109,14 @@ export function useSaveColumn(pid: number, dashId: string) {
   return useMutation({
     mutationFn: ({ id, input }: { id?: string; input: GridColumnInput }) =>
       id
-        ? apiRequest(z.object({ column: GridColumnSchema }), `${dashBase(pid, dashId)}/grid/${id}`, { method: 'PUT', body: input })
-        : apiRequest(z.object({ column: GridColumnSchema }), `${dashBase(pid, dashId)}/grid`, { method: 'POST', body: input }),
+        ? apiRequest(z.object({ column: GridColumnSchema }), `${dashBase(pid, dashId)}/grid/${id}`, {
+            method: 'PUT',
+            body: input,
+          })
+        : apiRequest(z.object({ column: GridColumnSchema }), `${dashBase(pid, dashId)}/grid`, {
+            method: 'POST',
+            body: input,
+          }),
     onSuccess: invalidate,
     meta: { silent: true },
   });
@@ -99,7 +125,8 @@ export function useSaveColumn(pid: number, dashId: string) {
 export function useDeleteColumn(pid: number, dashId: string) {
   const invalidate = useDashInvalidate(pid, dashId);
   return useMutation({
-    mutationFn: (id: string) => apiRequest(z.object({ column: GridColumnSchema }), `${dashBase(pid, dashId)}/grid/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: string) =>
+      apiRequest(z.object({ column: GridColumnSchema }), `${dashBase(pid, dashId)}/grid/${id}`, { method: 'DELETE' }),
     onSuccess: invalidate,
   });
 }
@@ -111,9 +138,14 @@ export function useSaveLayout(pid: number, dashId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (positions: GridPosition[]) =>
-      apiRequest(z.object({ grid: z.array(GridColumnSchema) }), `${dashBase(pid, dashId)}/grid`, { method: 'PUT', body: positions }),
+      apiRequest(z.object({ grid: z.array(GridColumnSchema) }), `${dashBase(pid, dashId)}/grid`, {
+        method: 'PUT',
+        body: positions,
+      }),
     onSuccess: ({ grid }) => {
-      qc.setQueryData(dashShowKey(pid, dashId), (old: unknown) => (old && typeof old === 'object' ? { ...old, grid: grid as GridColumn[] } : old));
+      qc.setQueryData(dashShowKey(pid, dashId), (old: unknown) =>
+        old && typeof old === 'object' ? { ...old, grid: grid as GridColumn[] } : old,
+      );
     },
   });
 }
@@ -121,7 +153,8 @@ export function useSaveLayout(pid: number, dashId: string) {
 export function useSaveGridQuery(pid: number, dashId: string) {
   const invalidate = useDashInvalidate(pid, dashId);
   return useMutation({
-    mutationFn: (gridQuery: string) => apiRequest(z.object({ dashboard: z.unknown() }), dashBase(pid, dashId), { method: 'PUT', body: { gridQuery } }),
+    mutationFn: (gridQuery: string) =>
+      apiRequest(z.object({ dashboard: z.unknown() }), dashBase(pid, dashId), { method: 'PUT', body: { gridQuery } }),
     onSuccess: invalidate,
   });
 }
@@ -131,8 +164,14 @@ export function useSaveGauge(pid: number, dashId: string) {
   return useMutation({
     mutationFn: ({ id, input }: { id?: string; input: GaugeInput }) =>
       id
-        ? apiRequest(z.object({ gauge: GaugeSchema }), `${dashBase(pid, dashId)}/gauges/${id}`, { method: 'PUT', body: input })
-        : apiRequest(z.object({ gauge: GaugeSchema }), `${dashBase(pid, dashId)}/gauges`, { method: 'POST', body: input }),
+        ? apiRequest(z.object({ gauge: GaugeSchema }), `${dashBase(pid, dashId)}/gauges/${id}`, {
+            method: 'PUT',
+            body: input,
+          })
+        : apiRequest(z.object({ gauge: GaugeSchema }), `${dashBase(pid, dashId)}/gauges`, {
+            method: 'POST',
+            body: input,
+          }),
     onSuccess: () => qc.invalidateQueries({ queryKey: [...dashShowKey(pid, dashId), 'gauges'] }),
     meta: { silent: true },
   });
@@ -141,7 +180,8 @@ export function useSaveGauge(pid: number, dashId: string) {
 export function useDeleteGauge(pid: number, dashId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest(z.object({ gauge: GaugeSchema }), `${dashBase(pid, dashId)}/gauges/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: string) =>
+      apiRequest(z.object({ gauge: GaugeSchema }), `${dashBase(pid, dashId)}/gauges/${id}`, { method: 'DELETE' }),
     onSuccess: () => qc.invalidateQueries({ queryKey: [...dashShowKey(pid, dashId), 'gauges'] }),
   });
 }
@@ -150,7 +190,10 @@ export function useReorderGauges(pid: number, dashId: string, kind: 'grid' | 'ta
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (order: Gauge[]) =>
-      apiRequest(GaugesResponse, `${dashBase(pid, dashId)}/gauges`, { method: 'PUT', body: order.map((g, index) => ({ id: g.id, index })) }),
+      apiRequest(GaugesResponse, `${dashBase(pid, dashId)}/gauges`, {
+        method: 'PUT',
+        body: order.map((g, index) => ({ id: g.id, index })),
+      }),
     onMutate: (order) => qc.setQueryData(gaugesKey(pid, dashId, kind), { gauges: order }),
     onSettled: () => qc.invalidateQueries({ queryKey: gaugesKey(pid, dashId, kind) }),
   });

@@ -20,7 +20,11 @@ export const panelPixelHeight = (h: number) => h * (ROW_HEIGHT + MARGIN) - MARGI
  * panels are placed row-major by their widths; otherwise the saved positions are used.
  */
 export function columnsLayout(columns: GridColumn[], cols: number): LayoutItem[] {
-  const sized = columns.map((c) => ({ c, w: Math.min(c.width || DEFAULT_W, GRID_COLS), h: Math.max(c.height || DEFAULT_H, MIN_H) }));
+  const sized = columns.map((c) => ({
+    c,
+    w: Math.min(c.width || DEFAULT_W, GRID_COLS),
+    h: Math.max(c.height || DEFAULT_H, MIN_H),
+  }));
   if (cols === 1) {
     let y = 0;
     return sized.map(({ c, h }) => {
@@ -30,7 +34,15 @@ export function columnsLayout(columns: GridColumn[], cols: number): LayoutItem[]
     });
   }
   const unplaced = columns.every((c) => c.xAxis === 0 && c.yAxis === 0);
-  if (!unplaced) return sized.map(({ c, w, h }) => ({ i: c.id, x: Math.min(c.xAxis, GRID_COLS - w), y: c.yAxis, w, h, minH: MIN_H }));
+  if (!unplaced)
+    return sized.map(({ c, w, h }) => ({
+      i: c.id,
+      x: Math.min(c.xAxis, GRID_COLS - w),
+      y: c.yAxis,
+      w,
+      h,
+      minH: MIN_H,
+    }));
   let x = 0;
   let y = 0;
   let rowH = 0;

@@ -9,7 +9,8 @@ export const unitLabel = (u: string) => u || 'none';
 export const cleanUnit = (u: string) => (/^\{.*\}$/.test(u) ? '' : u);
 
 /** The unit a column is shown in: the column map's, else the column's own (spec §3). */
-export const columnUnit = (map: ColumnMap | undefined, col: Pick<MetricColumn, 'name' | 'unit'>) => cleanUnit(map?.[col.name]?.unit || col.unit);
+export const columnUnit = (map: ColumnMap | undefined, col: Pick<MetricColumn, 'name' | 'unit'>) =>
+  cleanUnit(map?.[col.name]?.unit || col.unit);
 
 /** The error text of a query answer: the first part with an error, with the part it belongs to. */
 export function queryError(parts: { query: string; error: string }[] | undefined): string | undefined {

@@ -9,7 +9,17 @@ import { TablePanel } from '../grid/panels/TablePanel';
 import { MetricsFields } from '../grid/forms/MetricsFields';
 
 /** 'Edit table' (spec Dashboard page, Table tab): the table's metrics, query and column units, with the live table. */
-export function DashTableForm({ projectId, dashboard, range, onClose }: { projectId: number; dashboard: Dashboard; range: Range; onClose: () => void }) {
+export function DashTableForm({
+  projectId,
+  dashboard,
+  range,
+  onClose,
+}: {
+  projectId: number;
+  dashboard: Dashboard;
+  range: Range;
+  onClose: () => void;
+}) {
   const [metrics, setMetrics] = useState<MetricAlias[]>(dashboard.tableMetrics);
   const [query, setQuery] = useState(dashboard.tableQuery);
   const [columnMap, setColumnMap] = useState<ColumnMap>(dashboard.tableColumnMap);
@@ -20,7 +30,10 @@ export function DashTableForm({ projectId, dashboard, range, onClose }: { projec
   const save = () => {
     setSubmitted(true);
     if (metricsError(metrics)) return;
-    update.mutate({ dashId: dashboard.id, body: { tableMetrics: metrics, tableQuery: query, tableColumnMap: columnMap } }, { onSuccess: onClose });
+    update.mutate(
+      { dashId: dashboard.id, body: { tableMetrics: metrics, tableQuery: query, tableColumnMap: columnMap } },
+      { onSuccess: onClose },
+    );
   };
   return (
     <FormShell
@@ -34,13 +47,31 @@ export function DashTableForm({ projectId, dashboard, range, onClose }: { projec
       onClose={onClose}
       preview={
         metrics.length ? (
-          <TablePanel projectId={projectId} params={{ metrics, columnMap }} query={query} range={range} height={420} perPage={10} />
+          <TablePanel
+            projectId={projectId}
+            params={{ metrics, columnMap }}
+            query={query}
+            range={range}
+            height={420}
+            perPage={10}
+          />
         ) : (
           <Typography color="text.secondary">Select a metric first...</Typography>
         )
       }
     >
-      <MetricsFields projectId={projectId} metrics={metrics} onMetrics={setMetrics} metricsError={metricsErr} query={query} onQuery={setQuery} range={range} preview={preview.data} columnMap={columnMap} onColumnMap={setColumnMap} />
+      <MetricsFields
+        projectId={projectId}
+        metrics={metrics}
+        onMetrics={setMetrics}
+        metricsError={metricsErr}
+        query={query}
+        onQuery={setQuery}
+        range={range}
+        preview={preview.data}
+        columnMap={columnMap}
+        onColumnMap={setColumnMap}
+      />
     </FormShell>
   );
 }

@@ -1,5 +1,24 @@
 import EditIcon from '@mui/icons-material/Edit';
-import { Alert, Box, Button, Card, Dialog, DialogContent, DialogTitle, InputAdornment, Stack, Table, TableBody, TableCell, TableHead, TableRow, TableSortLabel, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  InputAdornment,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TableSortLabel,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import type { Dashboard, GridColumn } from '@lantern/shared';
 import { useMemo, useState } from 'react';
@@ -20,7 +39,17 @@ import { rowFilter, searchRows, sortRows } from './rowFilter';
  * group with quick search, sorting and units, 'Edit table'; a row opens the grid for that row alone
  * (when the dashboard has a grid).
  */
-export function DashTableTab({ projectId, dashboard, grid, range }: { projectId: number; dashboard: Dashboard; grid: GridColumn[]; range: Range }) {
+export function DashTableTab({
+  projectId,
+  dashboard,
+  grid,
+  range,
+}: {
+  projectId: number;
+  dashboard: Dashboard;
+  grid: GridColumn[];
+  range: Range;
+}) {
   const [draft, setDraft] = useState<string | undefined>();
   const query = draft ?? dashboard.tableQuery;
   const [editing, setEditing] = useState(false);
@@ -46,8 +75,15 @@ export function DashTableTab({ projectId, dashboard, grid, range }: { projectId:
       <GaugeRow projectId={projectId} dashboard={dashboard} dashKind="table" range={range} />
       {!configured ? (
         <Card variant="outlined" sx={{ p: 3, textAlign: 'center' }} data-testid="table-not-configured">
-          <Typography gutterBottom>This dashboard has no table yet: pick the metrics and how to group them (for example by service or host).</Typography>
-          <Button variant="contained" startIcon={<EditIcon />} onClick={() => setEditing(true)} data-testid="edit-table">
+          <Typography gutterBottom>
+            This dashboard has no table yet: pick the metrics and how to group them (for example by service or host).
+          </Typography>
+          <Button
+            variant="contained"
+            startIcon={<EditIcon />}
+            onClick={() => setEditing(true)}
+            data-testid="edit-table"
+          >
             Edit table
           </Button>
         </Card>
@@ -55,14 +91,38 @@ export function DashTableTab({ projectId, dashboard, grid, range }: { projectId:
         <>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
             <Box sx={{ flex: 1, minWidth: 0 }}>
-              <MetricsQueryBuilder projectId={projectId} metrics={dashboard.tableMetrics} query={query} onChange={setDraft} range={range} parts={res.data?.query.parts} />
-              <GroupingToggle projectId={projectId} metrics={dashboard.tableMetrics} query={query} onChange={(q) => !res.isLoading && setDraft(q)} />
+              <MetricsQueryBuilder
+                projectId={projectId}
+                metrics={dashboard.tableMetrics}
+                query={query}
+                onChange={setDraft}
+                range={range}
+                parts={res.data?.query.parts}
+              />
+              <GroupingToggle
+                projectId={projectId}
+                metrics={dashboard.tableMetrics}
+                query={query}
+                onChange={(q) => !res.isLoading && setDraft(q)}
+              />
             </Box>
             {draft !== undefined && draft !== dashboard.tableQuery && (
               <Button
                 variant="contained"
                 disabled={save.isPending}
-                onClick={() => save.mutate({ dashId: dashboard.id, body: { tableMetrics: dashboard.tableMetrics, tableQuery: draft, tableColumnMap: dashboard.tableColumnMap } }, { onSuccess: () => setDraft(undefined) })}
+                onClick={() =>
+                  save.mutate(
+                    {
+                      dashId: dashboard.id,
+                      body: {
+                        tableMetrics: dashboard.tableMetrics,
+                        tableQuery: draft,
+                        tableColumnMap: dashboard.tableColumnMap,
+                      },
+                    },
+                    { onSuccess: () => setDraft(undefined) },
+                  )
+                }
                 data-testid="table-query-save"
               >
                 Save
@@ -79,7 +139,16 @@ export function DashTableTab({ projectId, dashboard, grid, range }: { projectId:
                 placeholder="Search..."
                 value={search}
                 onChange={(e) => setSearch(e.target.value)}
-                slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> }, htmlInput: { 'data-testid': 'table-search' } }}
+                slotProps={{
+                  input: {
+                    startAdornment: (
+                      <InputAdornment position="start">
+                        <SearchIcon fontSize="small" />
+                      </InputAdornment>
+                    ),
+                  },
+                  htmlInput: { 'data-testid': 'table-search' },
+                }}
               />
               {error && (
                 <Tooltip title={error}>
@@ -94,8 +163,18 @@ export function DashTableTab({ projectId, dashboard, grid, range }: { projectId:
                 <TableHead>
                   <TableRow>
                     {columns.map((c) => (
-                      <TableCell key={c.name} align={c.isGroup ? 'left' : 'right'} sortDirection={order?.column === c.name ? (order.desc ? 'desc' : 'asc') : false}>
-                        <TableSortLabel active={order?.column === c.name} direction={order?.column === c.name && order.desc ? 'desc' : 'asc'} onClick={() => setOrder({ column: c.name, desc: order?.column === c.name ? !order.desc : !c.isGroup })}>
+                      <TableCell
+                        key={c.name}
+                        align={c.isGroup ? 'left' : 'right'}
+                        sortDirection={order?.column === c.name ? (order.desc ? 'desc' : 'asc') : false}
+                      >
+                        <TableSortLabel
+                          active={order?.column === c.name}
+                          direction={order?.column === c.name && order.desc ? 'desc' : 'asc'}
+                          onClick={() =>
+                            setOrder({ column: c.name, desc: order?.column === c.name ? !order.desc : !c.isGroup })
+                          }
+                        >
                           {c.name}
                         </TableSortLabel>
                       </TableCell>
@@ -104,7 +183,10 @@ export function DashTableTab({ projectId, dashboard, grid, range }: { projectId:
                 </TableHead>
                 <TableBody>
                   {rows.slice(pager.start, pager.end).map((row, i) => {
-                    const title = columns.filter((c) => c.isGroup).map((c) => String(row[c.name] ?? '')).join(' · ');
+                    const title = columns
+                      .filter((c) => c.isGroup)
+                      .map((c) => String(row[c.name] ?? ''))
+                      .join(' · ');
                     return (
                       <TableRow
                         key={String(row._id ?? i)}
@@ -114,8 +196,14 @@ export function DashTableTab({ projectId, dashboard, grid, range }: { projectId:
                         data-testid="dash-table-row"
                       >
                         {columns.map((c) => (
-                          <TableCell key={c.name} align={c.isGroup ? 'left' : 'right'} sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-                            {c.isGroup ? String(row[c.name] ?? '') : formatUnit(row[c.name], columnUnit(dashboard.tableColumnMap, c))}
+                          <TableCell
+                            key={c.name}
+                            align={c.isGroup ? 'left' : 'right'}
+                            sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+                          >
+                            {c.isGroup
+                              ? String(row[c.name] ?? '')
+                              : formatUnit(row[c.name], columnUnit(dashboard.tableColumnMap, c))}
                           </TableCell>
                         ))}
                       </TableRow>
@@ -134,9 +222,17 @@ export function DashTableTab({ projectId, dashboard, grid, range }: { projectId:
         </>
       )}
       {res.error && !res.data && <Alert severity="error">{res.error.message}</Alert>}
-      {editing && <DashTableForm projectId={projectId} dashboard={dashboard} range={range} onClose={() => setEditing(false)} />}
+      {editing && (
+        <DashTableForm projectId={projectId} dashboard={dashboard} range={range} onClose={() => setEditing(false)} />
+      )}
       {openRow && (
-        <Dialog open onClose={() => setOpenRow(null)} maxWidth={false} slotProps={{ paper: { sx: { width: '95vw' } } }} data-testid="table-row-dialog">
+        <Dialog
+          open
+          onClose={() => setOpenRow(null)}
+          maxWidth={false}
+          slotProps={{ paper: { sx: { width: '95vw' } } }}
+          data-testid="table-row-dialog"
+        >
           <DialogTitle>{openRow.title}</DialogTitle>
           <DialogContent>
             <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range} rowFilter={openRow.filter} />

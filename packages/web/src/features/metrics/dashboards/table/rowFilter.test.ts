@@ -9,7 +9,9 @@ const cols = [
 
 describe('dashboard table rows', () => {
   it('selects a row by its grouping columns, quoting what needs quotes', () => {
-    expect(rowFilter(cols, { 'service.name': 'api', 'host.name': 'web 1', rpm: 3 })).toBe('where service.name = api | where host.name = "web 1"');
+    expect(rowFilter(cols, { 'service.name': 'api', 'host.name': 'web 1', rpm: 3 })).toBe(
+      'where service.name = api | where host.name = "web 1"',
+    );
     expect(queryValue('a"b c')).toBe('"a\\"b c"');
   });
 

@@ -15,10 +15,20 @@ export function rowFilter(columns: readonly MetricColumn[], row: Record<string, 
 }
 
 /** Rows whose grouping or value text holds `search` (case-insensitive): the table's quick search. */
-export function searchRows<T extends Record<string, unknown>>(rows: readonly T[], columns: readonly MetricColumn[], search: string): T[] {
+export function searchRows<T extends Record<string, unknown>>(
+  rows: readonly T[],
+  columns: readonly MetricColumn[],
+  search: string,
+): T[] {
   const q = search.trim().toLowerCase();
   if (!q) return [...rows];
-  return rows.filter((r) => columns.some((c) => String(r[c.name] ?? '').toLowerCase().includes(q)));
+  return rows.filter((r) =>
+    columns.some((c) =>
+      String(r[c.name] ?? '')
+        .toLowerCase()
+        .includes(q),
+    ),
+  );
 }
 
 /** Sorted by one column (numbers as numbers, nulls last). */

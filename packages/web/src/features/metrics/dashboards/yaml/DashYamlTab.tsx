@@ -11,7 +11,12 @@ import { serverProblems, syntaxProblems, type YamlProblem } from './yamlProblems
 /** The spec's success message, spelling included. */
 export const YAML_SAVED = 'The dashboard has beed successfully updated from the YAML';
 
-const toDiagnostic = (p: YamlProblem, length: number): Diagnostic => ({ from: Math.min(p.from, length), to: Math.min(p.to, length), severity: 'error', message: p.message });
+const toDiagnostic = (p: YamlProblem, length: number): Diagnostic => ({
+  from: Math.min(p.from, length),
+  to: Math.min(p.to, length),
+  severity: 'error',
+  message: p.message,
+});
 
 /**
  * Spec Dashboard page, YAML tab: the dashboard as YAML in an editor, 'Save YAML' top and bottom,
@@ -81,7 +86,13 @@ export function DashYamlTab({ projectId, dashId, yamlUrl }: { projectId: number;
         </Alert>
       )}
       <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }} data-testid="yaml-editor">
-        <CodeMirror value={text} height="60vh" extensions={extensions} onChange={(v) => setDraft(v)} basicSetup={{ lineNumbers: true, foldGutter: true }} />
+        <CodeMirror
+          value={text}
+          height="60vh"
+          extensions={extensions}
+          onChange={(v) => setDraft(v)}
+          basicSetup={{ lineNumbers: true, foldGutter: true }}
+        />
       </Box>
       <Box>{saveButton('bottom')}</Box>
     </Stack>

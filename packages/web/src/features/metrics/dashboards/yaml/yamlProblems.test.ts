@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parsePath, serverProblems, syntaxProblems } from './yamlProblems';
 
-const TEXT = ['schema: v1', 'name: Shop', 'grid:', '  - name: CPU', '    type: chart', '    colour: red', '    metrics:', '      - system.cpu as $cpu'].join('\n');
+const TEXT = [
+  'schema: v1',
+  'name: Shop',
+  'grid:',
+  '  - name: CPU',
+  '    type: chart',
+  '    colour: red',
+  '    metrics:',
+  '      - system.cpu as $cpu',
+].join('\n');
 
 describe('dashboard YAML problems', () => {
   it('parses the server paths', () => {
@@ -10,7 +19,10 @@ describe('dashboard YAML problems', () => {
   });
 
   it('puts each server problem at the line of the key it names', () => {
-    const problems = serverProblems(TEXT, 'grid[0].colour: unknown key (expected one of: name, type); grid[0].metrics[0]: bad alias; no path here');
+    const problems = serverProblems(
+      TEXT,
+      'grid[0].colour: unknown key (expected one of: name, type); grid[0].metrics[0]: bad alias; no path here',
+    );
     expect(problems.map((p) => p.line)).toEqual([6, 8, 1]);
     expect(TEXT.slice(problems[0].from, problems[0].to)).toBe('colour');
     expect(problems[2].message).toBe('no path here');

@@ -55,7 +55,8 @@ export function serverProblems(text: string, message: string): YamlProblem[] {
 
 /** The key node of the last path segment (an unknown key has no value worth pointing at). */
 function findKey(doc: Document.Parsed, path: (string | number)[]): [number, number] | undefined {
-  const parent = doc.getIn(path.slice(0, -1), true) as { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] } | undefined;
+  const parent = doc.getIn(path.slice(0, -1), true) as
+    { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] } | undefined;
   const last = path[path.length - 1];
   const pair = parent?.items?.find((p) => p.key?.value === last);
   return pair?.key?.range ? [pair.key.range[0], pair.key.range[1]] : undefined;

@@ -3,7 +3,12 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import type { ColumnMap, GridColumn, MetricAlias } from '@lantern/shared';
 import { useMemo, useState } from 'react';
 import type { ChartKind } from '../../../../../components/charts/chartOptions';
-import { DEFAULT_LEGEND, DEFAULT_STYLE, type ChartLegendConfig, type SeriesStyle } from '../../../../../components/charts/GridChart';
+import {
+  DEFAULT_LEGEND,
+  DEFAULT_STYLE,
+  type ChartLegendConfig,
+  type SeriesStyle,
+} from '../../../../../components/charts/GridChart';
 import { joinQuery, useTimeseries, type Range } from '../gridApi';
 import { ChartPanel } from '../panels/ChartPanel';
 import { FormShell } from './FormShell';
@@ -67,22 +72,61 @@ export function ChartForm({ projectId, dashId, column, range, gridQuery, editabl
       onClose={onClose}
       preview={
         metrics.length ? (
-          <ChartPanel projectId={projectId} params={{ chartKind: kind, metrics, query, columnMap, timeseriesMap: styles, legend }} query={effective} range={range} height={360} />
+          <ChartPanel
+            projectId={projectId}
+            params={{ chartKind: kind, metrics, query, columnMap, timeseriesMap: styles, legend }}
+            query={effective}
+            range={range}
+            height={360}
+          />
         ) : (
           <Typography color="text.secondary">Select a metric first...</Typography>
         )
       }
     >
-      <TextField select size="small" label="Chart kind" value={kind} onChange={(e) => setKind(e.target.value as ChartKind)} data-testid="chart-kind">
+      <TextField
+        select
+        size="small"
+        label="Chart kind"
+        value={kind}
+        onChange={(e) => setKind(e.target.value as ChartKind)}
+        data-testid="chart-kind"
+      >
         {KINDS.map(([k, label]) => (
           <MenuItem key={k} value={k}>
             {label}
           </MenuItem>
         ))}
       </TextField>
-      <MetricsFields projectId={projectId} metrics={metrics} onMetrics={setMetrics} metricsError={metricsErr} query={query} onQuery={setQuery} range={range} preview={preview.data} columnMap={columnMap} onColumnMap={setColumnMap} />
-      <TextField size="small" label="Chart name" required value={base.name} onChange={(e) => base.setName(e.target.value)} error={!!nameErr} helperText={nameErr} slotProps={{ htmlInput: { 'data-testid': 'column-name' } }} />
-      <TextField size="small" label="Description" value={base.description} onChange={(e) => base.setDescription(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'column-description' } }} />
+      <MetricsFields
+        projectId={projectId}
+        metrics={metrics}
+        onMetrics={setMetrics}
+        metricsError={metricsErr}
+        query={query}
+        onQuery={setQuery}
+        range={range}
+        preview={preview.data}
+        columnMap={columnMap}
+        onColumnMap={setColumnMap}
+      />
+      <TextField
+        size="small"
+        label="Chart name"
+        required
+        value={base.name}
+        onChange={(e) => base.setName(e.target.value)}
+        error={!!nameErr}
+        helperText={nameErr}
+        slotProps={{ htmlInput: { 'data-testid': 'column-name' } }}
+      />
+      <TextField
+        size="small"
+        label="Description"
+        value={base.description}
+        onChange={(e) => base.setDescription(e.target.value)}
+        slotProps={{ htmlInput: { 'data-testid': 'column-description' } }}
+      />
       <LegendFields value={legend} onChange={setLegend} />
       <SeriesStyles names={names} kind={kind} value={styles} onChange={setStyles} />
       <Accordion disableGutters variant="outlined">

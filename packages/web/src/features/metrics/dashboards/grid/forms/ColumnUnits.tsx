@@ -3,7 +3,15 @@ import type { ColumnMap, MetricColumn } from '@lantern/shared';
 import { UNITS, unitLabel } from '../units';
 
 /** One unit picker per value column of the preview's answer (spec §3 Units); changes go to the column map. */
-export function ColumnUnits({ columns, value, onChange }: { columns: MetricColumn[]; value: ColumnMap; onChange: (m: ColumnMap) => void }) {
+export function ColumnUnits({
+  columns,
+  value,
+  onChange,
+}: {
+  columns: MetricColumn[];
+  value: ColumnMap;
+  onChange: (m: ColumnMap) => void;
+}) {
   const values = columns.filter((c) => !c.isGroup);
   if (values.length === 0) return null;
   return (
@@ -19,7 +27,9 @@ export function ColumnUnits({ columns, value, onChange }: { columns: MetricColum
             size="small"
             label={c.name}
             value={value[c.name]?.unit ?? c.unit ?? ''}
-            onChange={(e) => onChange({ ...value, [c.name]: { unit: e.target.value, color: value[c.name]?.color ?? '' } })}
+            onChange={(e) =>
+              onChange({ ...value, [c.name]: { unit: e.target.value, color: value[c.name]?.color ?? '' } })
+            }
             slotProps={{ select: { renderValue: (v) => unitLabel(String(v)) } }}
             data-testid="column-unit"
           >

@@ -33,7 +33,13 @@ export function FormShell({
   testId: string;
 }) {
   return (
-    <Dialog open onClose={onClose} maxWidth={false} slotProps={{ paper: { sx: { width: '100%', maxWidth: width } } }} data-testid={testId}>
+    <Dialog
+      open
+      onClose={onClose}
+      maxWidth={false}
+      slotProps={{ paper: { sx: { width: '100%', maxWidth: width } } }}
+      data-testid={testId}
+    >
       <Toolbar variant="dense" sx={{ bgcolor: 'grey.50', borderBottom: 1, borderColor: 'divider' }}>
         <Typography variant="h6" sx={{ flex: 1 }}>
           {title}
@@ -50,7 +56,9 @@ export function FormShell({
         }}
         sx={{ display: 'flex', gap: 3, p: 2, flexWrap: { xs: 'wrap', md: 'nowrap' }, alignItems: 'flex-start' }}
       >
-        <Box sx={{ flex: '0 0 460px', maxWidth: '100%', display: 'flex', flexDirection: 'column', gap: 2 }}>{children}</Box>
+        <Box sx={{ flex: '0 0 460px', maxWidth: '100%', display: 'flex', flexDirection: 'column', gap: 2 }}>
+          {children}
+        </Box>
         <Box sx={{ flex: 1, minWidth: 0, position: { md: 'sticky' }, top: 0 }} data-testid="form-preview">
           <Typography variant="overline" color="text.secondary">
             Preview

@@ -24,7 +24,8 @@ export function HeatmapForm({ projectId, dashId, column, range, gridQuery, edita
   const whereErr = queryError(preview.data?.query.parts);
   const nameErr = base.submitted ? required(base.name, 'Name') : undefined;
   const metricErr = base.submitted && !metric ? 'Select a histogram metric' : undefined;
-  const save = () => base.submit({ type: 'heatmap', params: { metric, unit, query } }, !required(base.name, 'Name') && !!metric);
+  const save = () =>
+    base.submit({ type: 'heatmap', params: { metric, unit, query } }, !required(base.name, 'Name') && !!metric);
 
   return (
     <FormShell
@@ -36,7 +37,13 @@ export function HeatmapForm({ projectId, dashId, column, range, gridQuery, edita
       error={base.error}
       onSave={save}
       onClose={onClose}
-      preview={metric ? <HeatmapPanel projectId={projectId} metric={metric} unit={unit} query={effective} range={range} /> : <Typography color="text.secondary">Select a metric first...</Typography>}
+      preview={
+        metric ? (
+          <HeatmapPanel projectId={projectId} metric={metric} unit={unit} query={effective} range={range} />
+        ) : (
+          <Typography color="text.secondary">Select a metric first...</Typography>
+        )
+      }
     >
       <Autocomplete
         options={histograms}
@@ -49,7 +56,12 @@ export function HeatmapForm({ projectId, dashId, column, range, gridQuery, edita
           setUnit(cleanUnit(m?.unit ?? ''));
         }}
         renderOption={({ key, ...props }, m) => (
-          <Box component="li" key={key} {...props} sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start !important' }}>
+          <Box
+            component="li"
+            key={key}
+            {...props}
+            sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start !important' }}
+          >
             <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
               <Typography variant="body2">{m.name}</Typography>
               <Chip size="small" label={m.instrument} />
@@ -62,11 +74,30 @@ export function HeatmapForm({ projectId, dashId, column, range, gridQuery, edita
             )}
           </Box>
         )}
-        renderInput={(params) => <TextField {...params} size="small" label="Histogram metric" required error={!!metricErr} helperText={metricErr ?? (list.data && !histograms.length ? 'This project has no histogram metrics yet' : undefined)} />}
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            size="small"
+            label="Histogram metric"
+            required
+            error={!!metricErr}
+            helperText={
+              metricErr ?? (list.data && !histograms.length ? 'This project has no histogram metrics yet' : undefined)
+            }
+          />
+        )}
         noOptionsText="No histogram metrics"
         data-testid="heatmap-metric"
       />
-      <TextField select size="small" label="Metric unit" value={unit} onChange={(e) => setUnit(e.target.value)} slotProps={{ select: { renderValue: (v) => unitLabel(String(v)) } }} data-testid="heatmap-unit">
+      <TextField
+        select
+        size="small"
+        label="Metric unit"
+        value={unit}
+        onChange={(e) => setUnit(e.target.value)}
+        slotProps={{ select: { renderValue: (v) => unitLabel(String(v)) } }}
+        data-testid="heatmap-unit"
+      >
         {[...new Set([...UNITS, unit])].map((u) => (
           <MenuItem key={u} value={u}>
             {unitLabel(u)}
@@ -83,8 +114,23 @@ export function HeatmapForm({ projectId, dashId, column, range, gridQuery, edita
         helperText={whereErr ?? 'Only where filters; joined with | for several.'}
         slotProps={{ htmlInput: { 'data-testid': 'heatmap-where' } }}
       />
-      <TextField size="small" label="Heatmap name" required value={base.name} onChange={(e) => base.setName(e.target.value)} error={!!nameErr} helperText={nameErr} slotProps={{ htmlInput: { 'data-testid': 'column-name' } }} />
-      <TextField size="small" label="Description" value={base.description} onChange={(e) => base.setDescription(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'column-description' } }} />
+      <TextField
+        size="small"
+        label="Heatmap name"
+        required
+        value={base.name}
+        onChange={(e) => base.setName(e.target.value)}
+        error={!!nameErr}
+        helperText={nameErr}
+        slotProps={{ htmlInput: { 'data-testid': 'column-name' } }}
+      />
+      <TextField
+        size="small"
+        label="Description"
+        value={base.description}
+        onChange={(e) => base.setDescription(e.target.value)}
+        slotProps={{ htmlInput: { 'data-testid': 'column-description' } }}
+      />
     </FormShell>
   );
 }

@@ -5,14 +5,28 @@ import type { LegendValue } from '../../../../../components/charts/ChartLegend';
 const VALUES: LegendValue[] = ['avg', 'last', 'min', 'max'];
 
 /** Chart legend options: type none / list / table, placement bottom / right, values avg / last / min / max. */
-export function LegendFields({ value, onChange }: { value: ChartLegendConfig; onChange: (v: ChartLegendConfig) => void }) {
+export function LegendFields({
+  value,
+  onChange,
+}: {
+  value: ChartLegendConfig;
+  onChange: (v: ChartLegendConfig) => void;
+}) {
   return (
     <Box data-testid="legend-fields">
       <Typography variant="subtitle2" sx={{ mb: 1 }}>
         Chart legend
       </Typography>
       <Box sx={{ display: 'flex', gap: 1 }}>
-        <TextField select size="small" label="Legend" value={value.type} onChange={(e) => onChange({ ...value, type: e.target.value as ChartLegendConfig['type'] })} sx={{ flex: 1 }} data-testid="legend-type">
+        <TextField
+          select
+          size="small"
+          label="Legend"
+          value={value.type}
+          onChange={(e) => onChange({ ...value, type: e.target.value as ChartLegendConfig['type'] })}
+          sx={{ flex: 1 }}
+          data-testid="legend-type"
+        >
           <MenuItem value="none">None</MenuItem>
           <MenuItem value="list">List</MenuItem>
           <MenuItem value="table">Table</MenuItem>
@@ -39,7 +53,14 @@ export function LegendFields({ value, onChange }: { value: ChartLegendConfig; on
               <Checkbox
                 size="small"
                 checked={value.values.includes(v)}
-                onChange={(e) => onChange({ ...value, values: e.target.checked ? VALUES.filter((x) => x === v || value.values.includes(x)) : value.values.filter((x) => x !== v) })}
+                onChange={(e) =>
+                  onChange({
+                    ...value,
+                    values: e.target.checked
+                      ? VALUES.filter((x) => x === v || value.values.includes(x))
+                      : value.values.filter((x) => x !== v),
+                  })
+                }
               />
             }
             label={v[0].toUpperCase() + v.slice(1)}

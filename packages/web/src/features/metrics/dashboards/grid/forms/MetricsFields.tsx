@@ -30,7 +30,15 @@ export function MetricsFields(props: {
           </Typography>
         )}
       </div>
-      <MetricsQueryBuilder projectId={props.projectId} metrics={props.metrics} query={props.query} onChange={props.onQuery} range={props.range} parts={props.preview?.query.parts} disabled={!props.metrics.length} />
+      <MetricsQueryBuilder
+        projectId={props.projectId}
+        metrics={props.metrics}
+        query={props.query}
+        onChange={props.onQuery}
+        range={props.range}
+        parts={props.preview?.query.parts}
+        disabled={!props.metrics.length}
+      />
       <ColumnUnits columns={props.preview?.columns ?? []} value={props.columnMap} onChange={props.onColumnMap} />
     </>
   );

@@ -1,4 +1,14 @@
-import { Accordion, AccordionDetails, AccordionSummary, Box, Button, MenuItem, Slider, TextField, Typography } from '@mui/material';
+import {
+  Accordion,
+  AccordionDetails,
+  AccordionSummary,
+  Box,
+  Button,
+  MenuItem,
+  Slider,
+  TextField,
+  Typography,
+} from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import type { ChartKind } from '../../../../../components/charts/chartOptions';
 import { DEFAULT_STYLE, type SeriesStyle } from '../../../../../components/charts/GridChart';
@@ -20,7 +30,8 @@ export function SeriesStyles({
   onChange: (v: Record<string, SeriesStyle>) => void;
 }) {
   if (names.length === 0) return null;
-  const set = (name: string, patch: Partial<SeriesStyle>) => onChange({ ...value, [name]: { ...DEFAULT_STYLE, ...value[name], ...patch } });
+  const set = (name: string, patch: Partial<SeriesStyle>) =>
+    onChange({ ...value, [name]: { ...DEFAULT_STYLE, ...value[name], ...patch } });
   const reset = (name: string) => {
     const next = { ...value };
     delete next[name];
@@ -38,7 +49,13 @@ export function SeriesStyles({
         const st = { ...DEFAULT_STYLE, ...value[name] };
         return (
           <Accordion key={name} disableGutters variant="outlined" slotProps={{ transition: { unmountOnExit: true } }}>
-            <AccordionSummary expandIcon={<ExpandMoreIcon />} sx={{ minHeight: 36, '& .MuiAccordionSummary-content': { my: 0.5, alignItems: 'center', gap: 1, minWidth: 0 } }}>
+            <AccordionSummary
+              expandIcon={<ExpandMoreIcon />}
+              sx={{
+                minHeight: 36,
+                '& .MuiAccordionSummary-content': { my: 0.5, alignItems: 'center', gap: 1, minWidth: 0 },
+              }}
+            >
               <Box sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: st.color || colors[i], flex: 'none' }} />
               <Typography variant="body2" noWrap title={name}>
                 {name}
@@ -53,25 +70,53 @@ export function SeriesStyles({
                     type="button"
                     title={c}
                     onClick={() => set(name, { color: c })}
-                    sx={{ width: 20, height: 20, borderRadius: '50%', bgcolor: c, border: 2, borderColor: st.color === c ? 'text.primary' : 'transparent', cursor: 'pointer', p: 0 }}
+                    sx={{
+                      width: 20,
+                      height: 20,
+                      borderRadius: '50%',
+                      bgcolor: c,
+                      border: 2,
+                      borderColor: st.color === c ? 'text.primary' : 'transparent',
+                      cursor: 'pointer',
+                      p: 0,
+                    }}
                   />
                 ))}
               </Box>
               {hasArea && (
                 <Box>
                   <Typography variant="caption">Fill opacity {st.opacity}%</Typography>
-                  <Slider size="small" min={0} max={100} value={st.opacity} onChange={(_, v) => set(name, { opacity: v as number })} />
+                  <Slider
+                    size="small"
+                    min={0}
+                    max={100}
+                    value={st.opacity}
+                    onChange={(_, v) => set(name, { opacity: v as number })}
+                  />
                 </Box>
               )}
               {!isBar && (
                 <Box>
                   <Typography variant="caption">Line width {st.lineWidth}</Typography>
-                  <Slider size="small" min={1} max={10} value={st.lineWidth} onChange={(_, v) => set(name, { lineWidth: v as number })} />
+                  <Slider
+                    size="small"
+                    min={1}
+                    max={10}
+                    value={st.lineWidth}
+                    onChange={(_, v) => set(name, { lineWidth: v as number })}
+                  />
                 </Box>
               )}
               {!isBar && (
                 <Box sx={{ display: 'flex', gap: 1 }}>
-                  <TextField select size="small" label="Symbol" value={st.symbol} onChange={(e) => set(name, { symbol: e.target.value })} sx={{ flex: 1 }}>
+                  <TextField
+                    select
+                    size="small"
+                    label="Symbol"
+                    value={st.symbol}
+                    onChange={(e) => set(name, { symbol: e.target.value })}
+                    sx={{ flex: 1 }}
+                  >
                     {SYMBOLS.map((s) => (
                       <MenuItem key={s} value={s}>
                         {s}

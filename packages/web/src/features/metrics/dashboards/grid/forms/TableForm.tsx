@@ -20,7 +20,11 @@ export function TableForm({ projectId, dashId, column, range, gridQuery, editabl
   const preview = useMetricTable(projectId, { metrics, query: effective }, range);
   const nameErr = base.submitted ? required(base.name, 'Name') : undefined;
   const metricsErr = base.submitted ? metricsError(metrics) : undefined;
-  const save = () => base.submit({ type: 'table', params: { metrics, query, columnMap } }, !required(base.name, 'Name') && !metricsError(metrics));
+  const save = () =>
+    base.submit(
+      { type: 'table', params: { metrics, query, columnMap } },
+      !required(base.name, 'Name') && !metricsError(metrics),
+    );
 
   return (
     <FormShell
@@ -34,15 +38,48 @@ export function TableForm({ projectId, dashId, column, range, gridQuery, editabl
       onClose={onClose}
       preview={
         metrics.length ? (
-          <TablePanel projectId={projectId} params={{ metrics, columnMap }} query={effective} range={range} height={360} perPage={10} />
+          <TablePanel
+            projectId={projectId}
+            params={{ metrics, columnMap }}
+            query={effective}
+            range={range}
+            height={360}
+            perPage={10}
+          />
         ) : (
           <Typography color="text.secondary">Select a metric first...</Typography>
         )
       }
     >
-      <MetricsFields projectId={projectId} metrics={metrics} onMetrics={setMetrics} metricsError={metricsErr} query={query} onQuery={setQuery} range={range} preview={preview.data} columnMap={columnMap} onColumnMap={setColumnMap} />
-      <TextField size="small" label="Table name" required value={base.name} onChange={(e) => base.setName(e.target.value)} error={!!nameErr} helperText={nameErr} slotProps={{ htmlInput: { 'data-testid': 'column-name' } }} />
-      <TextField size="small" label="Description" value={base.description} onChange={(e) => base.setDescription(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'column-description' } }} />
+      <MetricsFields
+        projectId={projectId}
+        metrics={metrics}
+        onMetrics={setMetrics}
+        metricsError={metricsErr}
+        query={query}
+        onQuery={setQuery}
+        range={range}
+        preview={preview.data}
+        columnMap={columnMap}
+        onColumnMap={setColumnMap}
+      />
+      <TextField
+        size="small"
+        label="Table name"
+        required
+        value={base.name}
+        onChange={(e) => base.setName(e.target.value)}
+        error={!!nameErr}
+        helperText={nameErr}
+        slotProps={{ htmlInput: { 'data-testid': 'column-name' } }}
+      />
+      <TextField
+        size="small"
+        label="Description"
+        value={base.description}
+        onChange={(e) => base.setDescription(e.target.value)}
+        slotProps={{ htmlInput: { 'data-testid': 'column-description' } }}
+      />
     </FormShell>
   );
 }

@@ -3,7 +3,12 @@ import { useState } from 'react';
 import { useSaveColumn } from '../gridApi';
 
 /** Name, description, grid query template and the save call every column form shares. */
-export function useColumnFormBase(projectId: number, dashId: string, column: GridColumn | undefined, onClose: () => void) {
+export function useColumnFormBase(
+  projectId: number,
+  dashId: string,
+  column: GridColumn | undefined,
+  onClose: () => void,
+) {
   const [name, setName] = useState(column?.name ?? '');
   const [description, setDescription] = useState(column?.description ?? '');
   const [gridQueryTemplate, setGridQueryTemplate] = useState(column?.gridQueryTemplate ?? '');

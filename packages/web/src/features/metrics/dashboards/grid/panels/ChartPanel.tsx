@@ -54,7 +54,14 @@ export function ChartPanel({
   return (
     <Box sx={{ position: 'relative' }}>
       {res.isFetching && <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, height: 2 }} />}
-      <GridChart time={res.data.time} series={series} kind={params.chartKind} height={height} legend={legend ?? params.legend} styles={params.timeseriesMap} />
+      <GridChart
+        time={res.data.time}
+        series={series}
+        kind={params.chartKind}
+        height={height}
+        legend={legend ?? params.legend}
+        styles={params.timeseriesMap}
+      />
     </Box>
   );
 }

@@ -29,7 +29,14 @@ export function PanelBody({
     return (
       <ChartPanel
         projectId={projectId}
-        params={{ chartKind: p.chartKind, metrics: p.metrics, query: p.query, columnMap: p.columnMap, timeseriesMap: p.timeseriesMap, legend: p.legend }}
+        params={{
+          chartKind: p.chartKind,
+          metrics: p.metrics,
+          query: p.query,
+          columnMap: p.columnMap,
+          timeseriesMap: p.timeseriesMap,
+          legend: p.legend,
+        }}
         query={query}
         range={range}
         height={height}
@@ -38,6 +45,27 @@ export function PanelBody({
       />
     );
   }
-  if (column.type === 'table') return <TablePanel projectId={projectId} params={column.params} query={query} range={range} height={height} perPage={legend ? 10 : 5} onError={onError} />;
-  return <HeatmapPanel projectId={projectId} metric={column.params.metric} unit={column.params.unit} query={query} range={range} height={height} onError={onError} />;
+  if (column.type === 'table')
+    return (
+      <TablePanel
+        projectId={projectId}
+        params={column.params}
+        query={query}
+        range={range}
+        height={height}
+        perPage={legend ? 10 : 5}
+        onError={onError}
+      />
+    );
+  return (
+    <HeatmapPanel
+      projectId={projectId}
+      metric={column.params.metric}
+      unit={column.params.unit}
+      query={query}
+      range={range}
+      height={height}
+      onError={onError}
+    />
+  );
 }

@@ -4,7 +4,18 @@ import { Box, CircularProgress, Typography } from '@mui/material';
 /** What a panel shows instead of data: a spinner while loading, or its query error. */
 export function PanelMessage({ height, loading, error }: { height: number; loading?: boolean; error?: string }) {
   return (
-    <Box sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1, px: 2, textAlign: 'center' }} data-testid={error ? 'panel-error' : 'panel-loading'}>
+    <Box
+      sx={{
+        height,
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 1,
+        px: 2,
+        textAlign: 'center',
+      }}
+      data-testid={error ? 'panel-error' : 'panel-loading'}
+    >
       {loading && <CircularProgress size={24} />}
       {error && (
         <>

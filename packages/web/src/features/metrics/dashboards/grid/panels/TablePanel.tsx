@@ -8,7 +8,8 @@ import { columnUnit } from '../units';
 import { PanelMessage } from './PanelMessage';
 import { usePanelError } from './usePanelError';
 
-const cell = (v: unknown, unit: string) => (unit === 'date' && typeof v === 'number' ? formatDateTime(new Date(v * 1000)) : formatUnit(v, unit));
+const cell = (v: unknown, unit: string) =>
+  unit === 'date' && typeof v === 'number' ? formatDateTime(new Date(v * 1000)) : formatUnit(v, unit);
 
 /** A table panel: the grouped rows of its query, values in their column units, 5 rows a page. */
 export function TablePanel({
@@ -51,7 +52,11 @@ export function TablePanel({
           {items.slice(pager.start, pager.end).map((row, i) => (
             <TableRow key={String(row._id ?? i)} hover data-testid="table-panel-row">
               {columns.map((c) => (
-                <TableCell key={c.name} align={c.isGroup ? 'left' : 'right'} sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+                <TableCell
+                  key={c.name}
+                  align={c.isGroup ? 'left' : 'right'}
+                  sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+                >
                   {c.isGroup ? String(row[c.name] ?? '') : cell(row[c.name], columnUnit(params.columnMap, c))}
                 </TableCell>
               ))}
