@@ -173,13 +173,11 @@ describe('metrics dashboards', () => {
 
     // A YAML file makes a new dashboard; a file that is not one is refused with the reason.
     const exported = await page.locator('[data-testid="yaml-editor"] .cm-content').innerText();
-    await page
-      .getByTestId('import-yaml-file')
-      .setInputFiles({
-        name: 'shop.yaml',
-        mimeType: 'text/yaml',
-        buffer: Buffer.from(exported.replace('name: Shop from YAML', 'name: Imported shop')),
-      });
+    await page.getByTestId('import-yaml-file').setInputFiles({
+      name: 'shop.yaml',
+      mimeType: 'text/yaml',
+      buffer: Buffer.from(exported.replace('name: Shop from YAML', 'name: Imported shop')),
+    });
     await page.locator('[data-testid="dashboard-page"][data-dashboard="Imported shop"]').waitFor();
     await page
       .getByTestId('import-yaml-file')

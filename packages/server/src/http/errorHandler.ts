@@ -23,23 +23,17 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (err instanceof StoreUnavailableError) {
       req.log.warn({ err: err.message }, 'telemetry store unavailable');
-      return reply
-        .status(503)
-        .header('Retry-After', '5')
-        .send({
-          code: 'telemetry_unavailable',
-          message: 'The telemetry store is unavailable; try again in a few seconds.',
-        });
+      return reply.status(503).header('Retry-After', '5').send({
+        code: 'telemetry_unavailable',
+        message: 'The telemetry store is unavailable; try again in a few seconds.',
+      });
     }
     if (isMetadataUnavailable(err)) {
       req.log.warn({ err: (err as Error).message }, 'metadata database unavailable');
-      return reply
-        .status(503)
-        .header('Retry-After', '5')
-        .send({
-          code: 'metadata_unavailable',
-          message: 'The metadata database is unavailable; try again in a few seconds.',
-        });
+      return reply.status(503).header('Retry-After', '5').send({
+        code: 'metadata_unavailable',
+        message: 'The metadata database is unavailable; try again in a few seconds.',
+      });
     }
     req.log.error({ err }, 'request failed');
     return reply.status(500).send({ code: 'internal', message: 'Internal server error.' });
