@@ -1,3 +1,4 @@
+export * from './api/contract';
 export * from './api/errors';
 export * from './api/users';
 export * from './api/authSso';
@@ -13,3 +14,6 @@ export * from './api/dashboards';
 export * from './metricsQuery';
 export * from './api/alerting';
 export * from './random';
+export * from './queryString';
+export * from './promotedAttrs';
+export * from './metricAliasRules';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { route } from './contract';
 
 export const Project = z.object({
   id: z.number().int(),
@@ -17,3 +18,15 @@ export const ProjectResponse = z.object({
   http: Endpoint,
 });
 export type ProjectResponse = z.infer<typeof ProjectResponse>;
+
+export const projectRoutes = {
+  getProject: route({
+    id: 'getProject',
+    method: 'GET',
+    path: '/api/v1/projects/:projectId',
+    response: ProjectResponse,
+    errors: { 404: ['project_not_found'] },
+    summary: 'A project and where its telemetry is sent (OTLP gRPC and HTTP endpoints with the DSN)',
+    tags: ['projects'],
+  }),
+};
