@@ -1,3 +1,4 @@
+import { PROMOTED_ATTRS } from '@lantern/shared';
 import { ident, join, param, sql, uuidToTraceId } from '../storage/sql';
 import type { TelemetryStore } from '../storage/telemetry';
 
@@ -9,19 +10,7 @@ import type { TelemetryStore } from '../storage/telemetry';
 const MAX_GROUPS_PER_SCAN = 1000;
 
 /** Promoted columns of spans_index and the attribute each holds. */
-const PROMOTED: [column: string, attr: string][] = [
-  ['deployment_environment', 'deployment.environment'],
-  ['service_name', 'service.name'],
-  ['host_name', 'host.name'],
-  ['db_system', 'db.system'],
-  ['db_statement', 'db.statement'],
-  ['db_operation', 'db.operation'],
-  ['db_sql_table', 'db.sql.table'],
-  ['log_severity', 'log.severity'],
-  ['log_message', 'log.message'],
-  ['exception_type', 'exception.type'],
-  ['exception_message', 'exception.message'],
-];
+const PROMOTED: [column: string, attr: string][] = PROMOTED_ATTRS.map(([attr, column]) => [column, attr]);
 
 interface IndexAttrs {
   l_attr_keys: string[];

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  foldArrayParams,
   MetricAttrKeysParams,
   MetricAttrValuesParams,
   MetricsQueryParams,
@@ -25,13 +26,13 @@ export function registerMetricsRoutes(
 
   app.get<Req>('/api/v1/metrics/:projectId', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricsStatsParams, queryParams(req.query));
+    const q = parseInput(MetricsStatsParams, foldArrayParams(req.query));
     return { metrics: await deps.store.list(project.id, { instrument: q.instrument, attrKeys: q.attr_key }) };
   });
 
   app.get<Req>('/api/v1/metrics/:projectId/stats', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricsStatsParams, queryParams(req.query));
+    const q = parseInput(MetricsStatsParams, foldArrayParams(req.query));
     return deps.store.stats(project.id, bounds(q.time_gte, q.time_lt), {
       search: q.search_input,
       attrKeys: q.attr_key,
@@ -41,7 +42,7 @@ export function registerMetricsRoutes(
 
   app.get<Req>('/api/v1/metrics/:projectId/describe', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricAttrKeysParams, queryParams(req.query));
+    const q = parseInput(MetricAttrKeysParams, foldArrayParams(req.query));
     if (q.metric.length === 0)
       throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
     return { metrics: await deps.store.describe(project.id, q.metric) };
@@ -50,7 +51,7 @@ export function registerMetricsRoutes(
   for (const kind of ['timeseries', 'table', 'gauge'] as const) {
     app.get<Req>(`/api/v1/metrics/:projectId/${kind}`, async (req) => {
       const project = requireProject(deps.projects, req.params.projectId);
-      const q = parseInput(MetricsQueryParams, queryParams(req.query));
+      const q = parseInput(MetricsQueryParams, foldArrayParams(req.query));
       const input = {
         metrics: q.metric,
         aliases: q.alias,
@@ -66,7 +67,7 @@ export function registerMetricsRoutes(
 
   app.get<Req>('/api/v1/metrics/:projectId/heatmap', async (req): Promise<HeatmapResponse> => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricsQueryParams, queryParams(req.query));
+    const q = parseInput(MetricsQueryParams, foldArrayParams(req.query));
     if (q.metric.length === 0 || !q.metric[0])
       throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
     const grid = timeGrid(q.time_gte, q.time_lt);
@@ -84,7 +85,7 @@ export function registerMetricsRoutes(
 
   app.get<Req>('/api/v1/metrics/:projectId/attr-keys', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricAttrKeysParams, queryParams(req.query));
+    const q = parseInput(MetricAttrKeysParams, foldArrayParams(req.query));
     const keys = await deps.store.attrKeys(project.id, bounds(q.time_gte, q.time_lt), q.metric, q.search_input);
     const pinned = new Set(project.pinned_attrs);
     return {
@@ -95,7 +96,7 @@ export function registerMetricsRoutes(
 
   app.get<Req>('/api/v1/metrics/:projectId/attr-values', async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricAttrValuesParams, queryParams(req.query));
+    const q = parseInput(MetricAttrValuesParams, foldArrayParams(req.query));
     if (q.metric.length === 0)
       throw new AppError('invalid_input', 'invalid_metrics', '"metric" query param is required');
     const values = await deps.store.attrValues(
@@ -110,17 +111,6 @@ export function registerMetricsRoutes(
       hasMore: q.search_input !== '' || values.length === 1000,
     };
   });
-}
-
-/** A trailing `[]` on a query-string name is ignored (reference query §0.1). */
-function queryParams(q: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(q)) {
-    const key = k.endsWith('[]') ? k.slice(0, -2) : k;
-    const prev = out[key];
-    out[key] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(v) ? v : [v])];
-  }
-  return out;
 }
 
 function parseBool(v: string | undefined): boolean {

@@ -1,4 +1,5 @@
 import {
+  metricAliasProblem,
   parseMetricsQuery,
   type GaugeResponse,
   type MetricColumn,
@@ -37,10 +38,10 @@ export function validateMetricParams(metrics: string[], aliases: string[]): void
   if (metrics.length !== aliases.length) throw bad(`got ${metrics.length} metrics and ${aliases.length} aliases`);
   if (metrics.some((m) => !m)) throw bad("metric name can't be empty");
   if (aliases.some((a) => !a)) throw bad("metric alias can't be empty");
-  const bare = aliases.map((a) => a.replace(/^\$/, ''));
-  const invalid = bare.find((a) => !/^[a-z][a-z0-9_]*$/.test(a));
-  if (invalid) throw bad(`invalid alias: "${invalid}"`);
-  if (new Set(bare).size !== bare.length) throw bad('metric aliases must be unique');
+  // `$` alone leaves an empty alias: invalid, like any other bad spelling.
+  const problem = metricAliasProblem(aliases.map((a) => a.replace(/^\$/, '')));
+  if (problem?.kind === 'empty' || problem?.kind === 'invalid') throw bad(`invalid alias: "${problem.alias}"`);
+  if (problem?.kind === 'duplicate') throw bad('metric aliases must be unique');
 }
 
 export function createMetricsQueryService(deps: { store: MetricsStore; telemetry: TelemetryStore }) {

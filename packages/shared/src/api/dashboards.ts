@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import { METRIC_ALIAS_RE } from '../metricAliasRules';
 
 /**
  * Dashboards API contracts (spec tracing-and-metrics §Dashboards, reference alerting-dashboards §4).
  * Every path is under `/api/v1/metrics/{projectId}/dashboards`. Ids are strings on the wire.
  */
-
-export const METRIC_ALIAS_RE = /^[a-z][a-z0-9_]*$/;
 
 export const MetricAlias = z.object({
   name: z.string().min(1, "metric name can't be empty"),

@@ -1,4 +1,5 @@
-import { METRIC_ALIAS_RE, type MetricAlias } from '../api/dashboards';
+import type { MetricAlias } from '../api/dashboards';
+import { isMetricAlias } from '../metricAliasRules';
 
 /**
  * `<metric name> as $<alias>`, the form metrics take in YAML and stored queries (reference
@@ -9,7 +10,7 @@ export function parseMetricAlias(s: string): MetricAlias {
   if (!m) throw new Error(`can't parse metric alias ${JSON.stringify(s)}`);
   const [, name, alias] = m;
   if (!alias.startsWith('$')) throw new Error(`alias ${JSON.stringify(alias)} must start with a dollar sign`);
-  if (!METRIC_ALIAS_RE.test(alias.slice(1))) throw new Error(`invalid alias: ${JSON.stringify(alias)}`);
+  if (!isMetricAlias(alias.slice(1))) throw new Error(`invalid alias: ${JSON.stringify(alias)}`);
   return { name, alias: alias.slice(1) };
 }
 

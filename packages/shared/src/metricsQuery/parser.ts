@@ -10,6 +10,7 @@ import type {
   Part,
   Range,
 } from './ast';
+import { isMetricAlias } from '../metricAliasRules';
 import { lex, LexError, type Token } from './lexer';
 
 /**
@@ -250,8 +251,7 @@ class Parser {
 
   private series(t: Token): Expr {
     const alias = t.text.slice(1);
-    if (!/^[a-z][a-z0-9_]*$/.test(alias))
-      throw new ParseError(`invalid metric alias: ${JSON.stringify(t.text)}`, t.range);
+    if (!isMetricAlias(alias)) throw new ParseError(`invalid metric alias: ${JSON.stringify(t.text)}`, t.range);
     const filters: Filter[] = [];
     let end = t.range.end;
     if (this.isOp('{')) {

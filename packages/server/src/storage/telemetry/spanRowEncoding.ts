@@ -1,3 +1,4 @@
+import { PROMOTED_ATTRS } from '@lantern/shared';
 import type { AttrMap, AttrValue, SpanRow } from './spanRow';
 import { traceIdToUuid } from '../sql';
 
@@ -13,19 +14,7 @@ import { traceIdToUuid } from '../sql';
 
 /** Attributes with their own columns in spans_index (reference ingest §2.12): [attribute, column]. */
 const COLUMN_ATTRS: Record<string, number> = {};
-export const ATTR_COLUMNS = [
-  ['deployment.environment', 'deployment_environment'],
-  ['service.name', 'service_name'],
-  ['host.name', 'host_name'],
-  ['db.system', 'db_system'],
-  ['db.statement', 'db_statement'],
-  ['db.operation', 'db_operation'],
-  ['db.sql.table', 'db_sql_table'],
-  ['log.severity', 'log_severity'],
-  ['log.message', 'log_message'],
-  ['exception.type', 'exception_type'],
-  ['exception.message', 'exception_message'],
-] as const;
+export const ATTR_COLUMNS = PROMOTED_ATTRS;
 ATTR_COLUMNS.forEach(([attr], i) => (COLUMN_ATTRS[attr] = i));
 
 export const SPANS_INDEX_COLUMNS: readonly string[] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupingPeriodMs } from './builders';
-import { foldArrayParams, parseTimeParam } from './query.routes';
+import { parseTimeParam } from './query.routes';
 
 const H = 3_600_000;
 const M = 60_000;
@@ -36,15 +36,5 @@ describe('parseTimeParam', () => {
   ])('%s', (raw, iso) => expect(parseTimeParam('time_gte', raw).toISOString()).toBe(iso));
   it.each(['yesterday', '2023-06-16T09:00:00', '2023-13-45T00:00:00Z', '20230616T0900', ''])('refuses %j', (raw) => {
     expect(() => parseTimeParam('time_gte', raw)).toThrow(/time_gte must be/);
-  });
-});
-
-describe('foldArrayParams', () => {
-  it('treats system[]=a and system=a alike and merges repeats', () => {
-    expect(foldArrayParams({ 'system[]': ['a', 'b'], system: 'c', query: 'q' })).toEqual({
-      system: ['a', 'b', 'c'],
-      query: 'q',
-    });
-    expect(foldArrayParams({ 'column[]': 'x' })).toEqual({ column: 'x' });
   });
 });

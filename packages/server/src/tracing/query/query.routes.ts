@@ -3,6 +3,7 @@ import {
   AttrValuesParams,
   BUILTIN_FIELDS,
   canonicalAttr,
+  foldArrayParams,
   GroupsParams,
   GroupStatsParams,
   PercentilesParams,
@@ -163,17 +164,6 @@ function viewId(raw: string): number {
 function clampLimit(limit: number | undefined, max: number, fallback = 100): number {
   if (!limit) return fallback;
   return Math.min(limit, max);
-}
-
-/** `system[]=a&system[]=b` == `system=a&system=b` (reference §0.1). */
-export function foldArrayParams(query: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    const key = k.endsWith('[]') ? k.slice(0, -2) : k;
-    const prev = out[key];
-    out[key] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(v) ? v : [v])];
-  }
-  return out;
 }
 
 /**

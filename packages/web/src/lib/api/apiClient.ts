@@ -1,4 +1,4 @@
-import { ErrorBody } from '@lantern/shared';
+import { ErrorBody, withQuery, type QueryInput } from '@lantern/shared';
 import type { z } from 'zod';
 
 /**
@@ -31,7 +31,7 @@ export class ContractError extends Error {
   }
 }
 
-type Query = Record<string, string | number | boolean | string[] | undefined>;
+type Query = QueryInput;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -40,23 +40,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-export function buildUrl(path: string, query?: Query): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined) continue;
-    // Arrays repeat the key (system=a&system=b), which the server decodes as a list.
-    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
-  }
-  const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
-}
-
 export async function apiRequest<S extends z.ZodType>(
   schema: S,
   path: string,
   opts: RequestOptions = {},
 ): Promise<z.infer<S>> {
-  const url = buildUrl(path, opts.query);
+  const url = withQuery(path, opts.query);
   let res: Response;
   try {
     res = await fetch(url, {

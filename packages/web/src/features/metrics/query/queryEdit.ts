@@ -1,4 +1,4 @@
-import { METRIC_ALIAS_RE, splitMetricsQueryParts, type MetricAlias } from '@lantern/shared';
+import { isMetricAlias, splitMetricsQueryParts, type MetricAlias } from '@lantern/shared';
 
 /**
  * Pure editing of metric choices and metrics queries for the picker and the query builder:
@@ -18,7 +18,7 @@ export function suggestAlias(name: string, taken: readonly string[]): string {
 /** The picker's alias messages (spec platform §5). */
 export function aliasError(alias: string, all: readonly MetricAlias[]): string | undefined {
   if (!alias) return 'Alias is required';
-  if (!METRIC_ALIAS_RE.test(alias)) return 'Only letters and numbers are allowed';
+  if (!isMetricAlias(alias)) return 'Only letters and numbers are allowed';
   if (all.filter((m) => m.alias === alias).length > 1) return 'Alias is duplicated';
   return undefined;
 }
