@@ -29,4 +29,13 @@ export const projectRoutes = {
     summary: 'A project and where its telemetry is sent (OTLP gRPC and HTTP endpoints with the DSN)',
     tags: ['projects'],
   }),
+  sendDemoData: route({
+    id: 'sendDemoData',
+    method: 'POST',
+    path: '/api/v1/projects/:projectId/demo-data',
+    response: z.object({ traces: z.number().int(), spans: z.number().int() }),
+    errors: { 400: ['no_token'], 404: ['project_not_found'], 503: ['demo_ingest_failed'] },
+    summary: "Send a few hundred demo traces (with logs and errors) through the project's own OTLP endpoint",
+    tags: ['projects'],
+  }),
 };
