@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '../../e2e/harness';
-import { launchBrowser } from '../../e2e/pages/browser';
+import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
+import { launchBrowser } from '@lantern/testkit/pages/browser';
+import type { Page } from 'playwright-core';
 
 /**
  * `bench/web/dashboard.ts`: a grid dashboard of 8 panels (5 charts, 2 tables, 1 heatmap) over 24
@@ -16,6 +17,11 @@ import { launchBrowser } from '../../e2e/pages/browser';
  *
  *   cd packages/web && npx vite build --outDir /tmp/web-bench --emptyOutDir && cd ../..
  *   LANTERN_WEB_DIST=/tmp/web-bench node --import tsx bench/web/dashboard.ts [--series 10000] [--runs 5]
+ *
+ * `--ab /tmp/web-other` compares two builds of the web app in one run over the same server and data:
+ * loads alternate between the server's bundle (A) and the other build's files (B, served to the page
+ * by request interception), so both see the same machine load. `--profile` records one more load of
+ * each build with Chromium's CPU profiler and prints where its main thread spent the time.
  */
 const { values: args } = parseArgs({
   options: {
@@ -24,6 +30,8 @@ const { values: args } = parseArgs({
     hours: { type: 'string', default: '24' },
     runs: { type: 'string', default: '5' },
     clients: { type: 'string', default: '4' },
+    ab: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -145,10 +153,19 @@ const PANELS = [
   },
 ];
 
-function bundleKb(): { initial: number; total: number } {
-  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
-  const files = readdirSync(join(DIST, 'assets')).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
-  const gz = (f: string) => gzipSync(readFileSync(join(DIST, 'assets', f))).length / 1024;
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.png': 'image/png',
+};
+
+function bundleKb(dist = DIST): { initial: number; total: number } {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const files = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
+  const gz = (f: string) => gzipSync(readFileSync(join(dist, 'assets', f))).length / 1024;
   return {
     initial: files.filter((f) => html.includes(f)).reduce((n, f) => n + gz(f), 0),
     total: files.reduce((n, f) => n + gz(f), 0),
@@ -164,6 +181,42 @@ const ALL_PAINTED = `(() => {
     !p.querySelector('[data-testid="panel-loading"],[data-testid="panel-error"]') &&
     (p.querySelector('[data-testid="table-panel-row"]') || p.querySelector('[data-testid="echart"][data-ready] canvas')));
 })()`;
+
+/** One load under the CPU profiler: self time by function and by script, the top entries. */
+async function profileLoad(which: string, page: Page, url: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const t = Date.now();
+  await page.goto(url);
+  await page.waitForFunction(ALL_PAINTED, undefined, { timeout: 120_000, polling: 16 });
+  const wall = Date.now() - t;
+  const { profile } = await cdp.send('Profiler.stop');
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (deltas[i] ?? 0) / 1000));
+  const byFn = new Map<string, number>();
+  const byScript = new Map<string, number>();
+  for (const [id, ms] of self) {
+    const f = byId.get(id)!.callFrame;
+    const script = f.url.split('/').pop() || `(${f.functionName || 'program'})`;
+    const fn = `${f.functionName || '(anonymous)'} ${script}:${f.lineNumber + 1}`;
+    byFn.set(fn, (byFn.get(fn) ?? 0) + ms);
+    byScript.set(script, (byScript.get(script) ?? 0) + ms);
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, ms]) => `    ${ms.toFixed(0).padStart(6)} ms  ${k}`);
+  console.log(`${which}: profiled load, ${wall} ms to all panels painted; main-thread self time by script:`);
+  console.log(top(byScript, 12).join('\n'));
+  console.log('  by function:');
+  console.log(top(byFn, 25).join('\n'));
+  await cdp.detach();
+}
 
 async function main() {
   const size = bundleKb();
@@ -192,36 +245,68 @@ async function main() {
     const dashId = (await call('POST', '/api/v1/metrics/1/dashboards', { name: 'Bench' })).dashboard.id;
     for (const p of PANELS) await call('POST', `/api/v1/metrics/1/dashboards/${dashId}/grid`, p);
 
-    const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
-    await page.goto(`${lantern.baseUrl}/login`);
-    await page.getByTestId('login-email').fill(DEFAULT_LOGIN.email);
-    await page.getByTestId('login-password').fill(DEFAULT_LOGIN.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL(/\/overview\//);
+    /** A signed-in page; with `dist`, the page gets that build's files instead of the server's. */
+    const openPage = async (dist?: string) => {
+      const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+      if (dist) {
+        const origin = new URL(lantern.baseUrl).origin;
+        await context.route(
+          (u) => u.origin === origin && !u.pathname.startsWith('/api/'),
+          (route) => {
+            const path = new URL(route.request().url()).pathname;
+            const asset = join(dist, path);
+            const file = path.startsWith('/assets/') && existsSync(asset) ? asset : join(dist, 'index.html');
+            return route.fulfill({ contentType: MIME[extname(file)] ?? 'text/plain', body: readFileSync(file) });
+          },
+        );
+      }
+      const p = await context.newPage();
+      await p.goto(`${lantern.baseUrl}/login`);
+      await p.getByTestId('login-email').fill(DEFAULT_LOGIN.email);
+      await p.getByTestId('login-password').fill(DEFAULT_LOGIN.password);
+      await p.getByTestId('login-submit').click();
+      await p.waitForURL(/\/overview\//);
+      return p;
+    };
     const url = `${lantern.baseUrl}/metrics/1/${dashId}?tab=grid&time_dur=${HOURS * 3600}`;
-    const ms: number[] = [];
+    const pages = { A: await openPage(), ...(args.ab ? { B: await openPage(args.ab) } : {}) };
+    if (args.ab) console.log(`B: ${args.ab}, initial ${bundleKb(args.ab).initial.toFixed(0)} kB gzip`);
+    const runs: Record<string, number[]> = { A: [], B: [] };
     for (let i = 0; i < RUNS + 1; i++) {
-      const t = Date.now();
-      await page.goto(url);
-      await page.waitForFunction(ALL_PAINTED, undefined, { timeout: 120_000, polling: 16 });
-      if (i > 0) ms.push(Date.now() - t);
+      for (const [which, p] of Object.entries(pages)) {
+        const t = Date.now();
+        await p.goto(url);
+        await p.waitForFunction(ALL_PAINTED, undefined, { timeout: 120_000, polling: 16 });
+        if (i > 0) runs[which].push(Date.now() - t);
+      }
     }
-    console.log(
-      `grid dashboard, 8 panels over ${HOURS} h of ${SERIES} series: all panels painted ${median(ms)} ms median (runs: ${ms.join(', ')} ms)`,
-    );
-    // Where the last load's time went: each metrics call as the browser saw it (queued + server + transfer).
-    const calls = (await page.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .filter((e) => /\/api\/v1\/metrics\/1\/(timeseries|table|heatmap|gauge)\?/.test(e.name))
-        .map((e) => ({
-          url: decodeURIComponent(e.name.split('?')[1] ?? ''),
-          start: Math.round(e.startTime),
-          ms: Math.round(e.duration),
-        })),
-    )) as { url: string; start: number; ms: number }[];
-    for (const c of calls)
-      console.log(`  +${c.start} ms, ${c.ms} ms: ${c.url.replace(/time_(gte|lt)=[^&]+&?/g, '').slice(0, 110)}`);
+    for (const [which, ms] of Object.entries(runs).filter(([, ms]) => ms.length > 0))
+      console.log(
+        `${args.ab ? `${which}: ` : ''}grid dashboard, 8 panels over ${HOURS} h of ${SERIES} series: all panels painted ${median(ms)} ms median (runs: ${ms.join(', ')} ms)`,
+      );
+    if (args.profile) for (const [which, p] of Object.entries(pages)) await profileLoad(which, p, url);
+    // Where the last load's time went, per build: every API call as the browser saw it (queued +
+    // server + transfer) and when the last panel was painted.
+    for (const [which, p] of Object.entries(pages)) {
+      const calls = (await p.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name.includes('/api/') || e.name.includes('/assets/'))
+          .map((e) => ({
+            url: decodeURIComponent(e.name),
+            start: Math.round(e.startTime),
+            ms: Math.round(e.duration),
+          })),
+      )) as { url: string; start: number; ms: number }[];
+      console.log(`${args.ab ? `${which}, ` : ''}last load:`);
+      for (const c of calls)
+        console.log(
+          `  +${c.start} ms, ${c.ms} ms: ${c.url
+            .replace(/^https?:\/\/[^/]+/, '')
+            .replace(/time_(gte|lt)=[^&]+&?/g, '')
+            .slice(0, 110)}`,
+        );
+    }
   } finally {
     await browser.close();
     await lantern.stop();
