@@ -107,6 +107,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
   const metrics = createMetricsPipeline({
     config,
     telemetry,
+    pool: preparePool,
     log,
     onNewMetrics: (projectId) => onNewMetrics(projectId),
     // Runs per request, after `ingest` below exists.

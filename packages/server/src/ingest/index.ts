@@ -3,7 +3,7 @@
 // never answers success before storage has the rows.
 export { Batcher, QueueFullError, type BatcherStats } from './batcher';
 export { createIngest, type Ingest } from './createIngest';
-export { createPreparePool, type PreparePool } from './preparePool';
+export { createPreparePool, type PoolJob, type PreparePool } from './preparePool';
 export type { SpanBatcher } from './ingestPipeline';
 export { bindGrpc } from './ingest.grpc';
 export type { SpanRow, AttrMap, AttrValue } from './spanRow';

@@ -10,8 +10,23 @@ import { prepare, type PrepareResult, type PrepareTask } from './prepare';
 export interface PreparePool {
   /** Rejects with QueueFullError when the pool's own queue is full. */
   run(task: PrepareTask): Promise<PrepareResult>;
+  /** Another module's job on the same threads and limits (metrics ingest, see PoolJob). */
+  runJob<T extends { body: Uint8Array }, R>(job: PoolJob<T, R>, task: T): Promise<R>;
   close(): Promise<void>;
 }
+
+/**
+ * A job whose code lives outside ingest (metrics ingest's decode and mapping): `filename` is the
+ * URL of a module whose default export runs it in a worker; `run` is the same function, used
+ * inline with `threads: 0`.
+ */
+export interface PoolJob<T, R> {
+  filename: string;
+  run(task: T): R;
+}
+
+/** Runs a task on a thread: `filename` null for `prepare`, else a PoolJob's module. */
+type RunOn = (task: { body: Uint8Array }, filename: string | null) => Promise<unknown>;
 
 /** Three 64 MB semi-spaces' worth: V8 sizes a semi-space as a third of the young generation. */
 const YOUNG_GENERATION_MB = 192;
@@ -29,7 +44,11 @@ export interface PreparePoolOptions {
 
 export function createPreparePool(opts: PreparePoolOptions): PreparePool {
   if (opts.threads === 0) {
-    return { run: async (task) => prepare(task), close: async () => {} };
+    return {
+      run: async (task) => prepare(task),
+      runJob: async (job, task) => job.run(task),
+      close: async () => {},
+    };
   }
   const pool = new Piscina<PrepareTask, PrepareResult>({
     filename: new URL('./prepareWorker.ts', import.meta.url).href,
@@ -49,7 +68,7 @@ export function createPreparePool(opts: PreparePoolOptions): PreparePool {
   });
   return boundedPool(
     opts,
-    (task) => pool.run(task),
+    (task, filename) => pool.run(task as PrepareTask, filename ? { filename } : {}),
     () => pool.destroy(),
   );
 }
@@ -62,25 +81,27 @@ export function createPreparePool(opts: PreparePoolOptions): PreparePool {
  */
 export function boundedPool(
   limits: { maxBytes: number; maxRequests: number },
-  run: (task: PrepareTask) => Promise<PrepareResult>,
+  runOn: RunOn,
   close: () => Promise<void>,
 ): PreparePool {
   let requests = 0;
   let bytes = 0;
+  const bounded = async (task: { body: Uint8Array }, filename: string | null): Promise<unknown> => {
+    const size = task.body.byteLength;
+    if (requests > 0 && (requests >= limits.maxRequests || bytes + size > limits.maxBytes)) throw new QueueFullError(1);
+    requests++;
+    bytes += size;
+    try {
+      return await runOn(task, filename);
+    } finally {
+      requests--;
+      bytes -= size;
+    }
+  };
   return {
-    async run(task) {
-      const size = task.body.byteLength;
-      if (requests > 0 && (requests >= limits.maxRequests || bytes + size > limits.maxBytes))
-        throw new QueueFullError(1);
-      requests++;
-      bytes += size;
-      try {
-        return await run(task);
-      } finally {
-        requests--;
-        bytes -= size;
-      }
-    },
+    run: (task) => bounded(task, null) as Promise<PrepareResult>,
+    runJob: <T extends { body: Uint8Array }, R>(job: PoolJob<T, R>, task: T) =>
+      bounded(task, job.filename) as Promise<R>,
     close,
   };
 }

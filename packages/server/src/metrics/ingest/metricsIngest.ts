@@ -4,21 +4,24 @@ import { AppError } from '../../http/appError';
 import {
   BatcherClosedError,
   OtlpDecodeError,
-  parseJsonBody,
   QueueFullError,
   type Batcher,
   type BodyFormat,
   type PartialSuccess,
+  type PreparePool,
 } from '../../ingest';
+import { unstageDatapoints, type StagedDatapoints } from '../../storage/telemetry';
 import type { MetricsCatalogWriter } from './catalog';
 import type { CumulativeState } from './cumulativeState';
-import { normalizeMetrics, type DatapointRow } from './normalizeMetrics';
-import { decodeMetricsJson, decodeMetricsProto, type PbMetricsRequest } from './otlpMetricsProto';
+import type { MetricInfo } from './normalizeMetrics';
+import { encodeRequest, finishPrepared, PREPARE_METRICS_JOB, type PendingRows } from './prepareMetrics';
 import { decodePromWrite, PromWriteMapper } from './promRemoteWrite';
 
 /**
- * The transport-independent part of metrics ingest (OTLP/HTTP, OTLP/gRPC and Prometheus remote write): decode, map to
- * datapoint rows, wait for the group commit of the rows, then record the catalogue. Same contract
+ * The transport-independent part of metrics ingest (OTLP/HTTP, OTLP/gRPC and Prometheus remote
+ * write): decode, map to datapoint rows and encode them (for OTLP on the prepare pool's worker
+ * threads, prepareMetrics.ts), run the cumulative-to-delta steps (here, on the one thread holding
+ * the state), wait for the group commit of the rows, then record the catalogue. Same contract
  * as trace ingest: success only after the rows are committed; a full queue is a 429.
  */
 export type MetricsIngest = (
@@ -29,14 +32,24 @@ export type MetricsIngest = (
 
 /**
  * Prometheus remote write (promRemoteWrite.ts): the snappy body in, the same mapping and commit;
- * `rejected` counts the samples that could not be stored (the rest is stored).
+ * `rejected` counts the samples that could not be stored (the rest is stored). Its mapping keeps
+ * per-series state of its own (metric types, counter restarts), so it runs here, not on the pool.
  */
 export type PromWriteIngest = (project: ProjectConfig, body: Buffer) => Promise<PartialSuccess | null>;
 
+/** Datapoint rows wait for their batch encoded and staged (storage/telemetry/datapointStaging.ts). */
+export type DatapointBatcher = Batcher<StagedDatapoints>;
+
 export function createMetricsIngest(deps: {
-  batcher: Batcher<DatapointRow>;
+  batcher: DatapointBatcher;
+  pool: PreparePool;
   state: CumulativeState;
   catalog: MetricsCatalogWriter;
+  /** Where the workers stage large chunks (TelemetryStore.stagingDir). */
+  stagingDir: string | null;
+  /** The batcher's queue limits, to refuse before any decoding when it is already full. */
+  queueRows: number;
+  queueBytes: number;
   onNewMetrics?(projectId: number, names: string[]): void;
   log: { error(obj: object, msg: string): void };
   /** The `metrics` counters of ingest's self-telemetry (GET /api/v1/internal/stats). */
@@ -44,62 +57,89 @@ export function createMetricsIngest(deps: {
   /** Largest remote write body after decompression. */
   maxBodyBytes: number;
 }): { otlp: MetricsIngest; prometheus: PromWriteIngest } {
-  const decodeOrRefuse = async <T>(decode: () => T | Promise<T>, code: string): Promise<T> => {
-    try {
-      return await decode();
-    } catch (err) {
-      deps.counters().rejectedRequests++;
-      if (err instanceof OtlpDecodeError) throw new AppError('invalid_input', code, err.message);
-      throw err;
-    }
-  };
   const prom = new PromWriteMapper();
+  const queue = deps.batcher.stats;
+  /**
+   * Admission before any work: under overload, decoding requests only to refuse them at the
+   * queue would spend the CPU the queue needs to drain (as for spans, ingest/ingestPipeline.ts).
+   */
+  const admit = () => {
+    if (queue.queuedRows < deps.queueRows && queue.queuedBytes < deps.queueBytes) return;
+    deps.counters().throttledRequests++;
+    const retry = Math.max(1, Math.min(5, Math.ceil((queue.queuedRows / deps.queueRows) * 5)));
+    throw new AppError('rate_limited', 'queue_full', 'ingest queue is full; retry later', retry);
+  };
   return {
-    otlp: async (project, format, body) =>
-      ingestRequest(
-        project,
-        await decodeOrRefuse(
-          () => (format === 'protobuf' ? decodeMetricsProto(body) : decodeMetricsJson(parseJsonBody(body))),
-          'invalid_otlp',
-        ),
-        body.length,
-      ),
-    prometheus: async (project, body) => {
-      const mapped = prom.map(
-        await decodeOrRefuse(() => decodePromWrite(body, deps.maxBodyBytes), 'invalid_remote_write'),
-        project.id,
-      );
-      return ingestRequest(project, mapped.request, body.length, mapped);
+    async otlp(project, format, body) {
+      admit();
+      let result;
+      try {
+        result = await deps.pool.runJob(PREPARE_METRICS_JOB, {
+          format,
+          body,
+          projectId: project.id,
+          stagingDir: deps.stagingDir,
+        });
+      } catch (err) {
+        if (!(err instanceof QueueFullError)) throw err;
+        deps.counters().throttledRequests++;
+        throw new AppError('rate_limited', 'queue_full', err.message, err.retryAfterSec);
+      }
+      if (!result.ok) {
+        deps.counters().rejectedRequests++;
+        throw new AppError(result.type, result.code, result.message);
+      }
+      return ingestPrepared(project, result);
+    },
+    async prometheus(project, body) {
+      admit();
+      let decoded;
+      try {
+        decoded = await decodePromWrite(body, deps.maxBodyBytes);
+      } catch (err) {
+        deps.counters().rejectedRequests++;
+        if (err instanceof OtlpDecodeError) throw new AppError('invalid_input', 'invalid_remote_write', err.message);
+        throw err;
+      }
+      const mapped = prom.map(decoded, project.id);
+      const prepared = encodeRequest(mapped.request, project.id, null);
+      return ingestPrepared(project, {
+        ...prepared,
+        rejected: prepared.rejected + mapped.rejected,
+        errors: [...mapped.errors, ...prepared.errors],
+      });
     },
   };
 
-  /** Maps an OTLP request to rows, commits them, then records the catalogue. */
-  async function ingestRequest(
+  /** Runs the pending steps, commits the rows, then records the catalogue. */
+  async function ingestPrepared(
     project: ProjectConfig,
-    request: PbMetricsRequest,
-    bytes: number,
-    earlier?: { rejected: number; errors: string[] },
+    prepared: {
+      staged: StagedDatapoints | null;
+      pending: PendingRows | null;
+      metrics: MetricInfo[];
+      rejected: number;
+      errors: string[];
+    },
   ): Promise<PartialSuccess | null> {
     const counters = deps.counters();
-    const normalized = normalizeMetrics(request, project.id, deps.state);
-    const { rows, metrics } = normalized;
-    const rejected = normalized.rejected + (earlier?.rejected ?? 0);
-    const errors = [...(earlier?.errors ?? []), ...normalized.errors];
+    const { rejected, errors } = prepared;
     counters.rejectedRows += rejected;
+    const { chunks, rows, bytes } = finishPrepared(prepared.staged, prepared.pending, deps.state);
     try {
-      await commit(deps.batcher, rows, bytes);
+      await commit(deps.batcher, chunks, rows, bytes);
     } catch (err) {
       if (err instanceof AppError && err.type === 'rate_limited') {
         counters.throttledRequests++;
-        counters.throttledRows += rows.length;
-      } else counters.failedRows += rows.length;
+        counters.throttledRows += rows;
+      } else counters.failedRows += rows;
       throw err;
     }
-    counters.acceptedRows += rows.length;
+    counters.acceptedRows += rows;
     // The catalogue after the commit, so a refused request writes nothing at all. Its failure is
     // not the client's (the datapoints are stored; a retry would count them twice): it is logged,
     // and the entries are written again with the next request of those metrics.
-    const fresh = await deps.catalog.record(project.id, metrics).catch((err: unknown) => {
+    const fresh = await deps.catalog.record(project.id, prepared.metrics).catch((err: unknown) => {
       deps.log.error({ err, projectId: project.id }, 'metric catalogue write failed');
       return [];
     });
@@ -108,11 +148,20 @@ export function createMetricsIngest(deps: {
   }
 }
 
-/** Waits for the commit of the batch holding `rows`; queue and storage failures become AppErrors. */
-async function commit(batcher: Batcher<DatapointRow>, rows: DatapointRow[], bytes: number): Promise<void> {
+/**
+ * Waits for the commit of the batch holding `chunks`; queue and storage failures become
+ * AppErrors. Chunks the batcher refused are unstaged here (a failed write removed its own).
+ */
+async function commit(
+  batcher: DatapointBatcher,
+  chunks: StagedDatapoints[],
+  rows: number,
+  bytes: number,
+): Promise<void> {
   try {
-    await batcher.submit(rows, bytes);
+    await batcher.submit(chunks, bytes, rows);
   } catch (err) {
+    await unstageDatapoints(chunks);
     if (err instanceof QueueFullError) throw new AppError('rate_limited', 'queue_full', err.message, err.retryAfterSec);
     if (err instanceof BatcherClosedError) throw new AppError('unavailable', 'shutting_down', err.message, 5);
     // A failed write: the client must retry; nothing is reported as stored.

@@ -12,7 +12,7 @@ import {
   type PbInt64,
   type PbKeyValue,
 } from '../../ingest';
-import { CumulativeState, histogramDiff, numberDiff, type CumHistogram } from './cumulativeState';
+import { histogramDiff, numberDiff, type CumHistogram, type CumulativeState } from './cumulativeState';
 import { bucketRange, explicitBuckets, exponentialBuckets, type BucketMap } from './histogram';
 import type {
   PbExpHistogramDataPoint,
@@ -59,19 +59,56 @@ export interface MetricInfo {
   attrKeys: string[];
 }
 
+/** What normalizeMetrics tells besides the rows (those go to its sink). */
 export interface NormalizedMetrics {
-  rows: DatapointRow[];
   metrics: MetricInfo[];
   rejected: number;
   errors: string[];
+}
+
+/** The identity and attributes of one row: everything but its values. */
+export interface RowBase {
+  projectId: number;
+  metric: string;
+  /** Unix seconds, on a minute boundary. */
+  time: number;
+  hash: string;
+  instrument: DatapointRow['instrument'];
+  keys: string[];
+  vals: string[];
+}
+
+/** A row's values (finite numbers; `histogram` as [values, counts]). */
+export interface RowValues {
+  min: number;
+  max: number;
+  sum: number;
+  count: number;
+  gauge: number;
+  histogram: [number[], number[]];
+}
+
+/**
+ * A point whose values need the cumulative-to-delta state: kept as data, so the step can run on
+ * another thread than the mapping (prepareMetrics.ts). `key` is the series key of the state.
+ */
+export type StatefulStep =
+  | { op: 'counter'; key: string; startNs: bigint; timeNs: bigint; v: number }
+  | { op: 'level'; key: string; v: number }
+  | { op: 'histogram'; key: string; startNs: bigint; timeNs: bigint; cur: CumHistogram };
+
+/** Where normalizeMetrics puts each row. */
+export interface DatapointSink {
+  row(base: RowBase, values: RowValues): void;
+  stateful(base: RowBase, step: StatefulStep): void;
 }
 
 const TEMPORALITY_DELTA = 1;
 const TEMPORALITY_CUMULATIVE = 2;
 const FLAG_NO_RECORDED_VALUE = 1;
 
-export function normalizeMetrics(req: PbMetricsRequest, projectId: number, state: CumulativeState): NormalizedMetrics {
-  const out: NormalizedMetrics = { rows: [], metrics: [], rejected: 0, errors: [] };
+export function normalizeMetrics(req: PbMetricsRequest, projectId: number, sink: DatapointSink): NormalizedMetrics {
+  const out: NormalizedMetrics = { metrics: [], rejected: 0, errors: [] };
   const infos = new Map<string, { info: MetricInfo; keys: Set<string> }>();
   for (const rm of req.resourceMetrics ?? []) {
     const base: AttrMap = {};
@@ -82,8 +119,8 @@ export function normalizeMetrics(req: PbMetricsRequest, projectId: number, state
       addAttrs(scopedMap, fixKeyValues(sm.scope?.attributes));
       const scoped = baseAttrs(scopedMap);
       for (const m of sm.metrics ?? []) {
-        const before = out.rows.length;
-        const instrument = metricRows(m, projectId, scoped, state, out);
+        const keys = new Set<string>();
+        const instrument = metricRows(m, projectId, scoped, sink, keys, out);
         if (!instrument) continue;
         const name = cleanAttrKey(m.name ?? '');
         let entry = infos.get(name);
@@ -100,7 +137,7 @@ export function normalizeMetrics(req: PbMetricsRequest, projectId: number, state
           };
           infos.set(name, entry);
         }
-        for (let i = before; i < out.rows.length; i++) for (const k of out.rows[i].string_keys) entry.keys.add(k);
+        for (const k of keys) entry.keys.add(k);
       }
     }
   }
@@ -116,7 +153,8 @@ function metricRows(
   m: PbMetric,
   projectId: number,
   base: BaseAttrs,
-  state: CumulativeState,
+  sink: DatapointSink,
+  keys: Set<string>,
   out: NormalizedMetrics,
 ): Exclude<Instrument, 'deleted'> | null {
   const name = cleanAttrKey(m.name ?? '');
@@ -129,7 +167,7 @@ function metricRows(
     reject(points, 'metric name is empty');
     return null;
   }
-  const ctx = { projectId, name, base, state, out, reject };
+  const ctx: Ctx = { projectId, name, base, sink, keys, reject, lastKeys: null };
   if (m.gauge) {
     for (const dp of m.gauge.dataPoints ?? [])
       numberPoint(ctx, 'gauge', dp, (v) => ({ gauge: v, min: v, max: v, sum: v, count: 1 }));
@@ -144,18 +182,16 @@ function metricRows(
     const cumulative = temporality === TEMPORALITY_CUMULATIVE;
     if (!m.sum.isMonotonic) {
       for (const dp of m.sum.dataPoints ?? []) {
-        numberPoint(ctx, 'additive', dp, (v, key) => {
-          const level = cumulative ? v : state.accumulate(key, v);
-          return { gauge: level, min: level, max: level, sum: level, count: 1 };
-        });
+        numberPoint(ctx, 'additive', dp, (v, key) =>
+          cumulative ? { gauge: v, min: v, max: v, sum: v, count: 1 } : { op: 'level', key, v },
+        );
       }
       return 'additive';
     }
     for (const dp of m.sum.dataPoints ?? []) {
-      numberPoint(ctx, 'counter', dp, (v, key, startNs, timeNs) => {
-        const delta = cumulative ? state.step(key, startNs, timeNs, v, numberDiff) : v;
-        return delta === null ? null : { sum: delta, count: 1 };
-      });
+      numberPoint(ctx, 'counter', dp, (v, key, startNs, timeNs) =>
+        cumulative ? { op: 'counter', key, startNs, timeNs, v } : { sum: v, count: 1 },
+      );
     }
     return 'counter';
   }
@@ -225,8 +261,11 @@ interface Ctx {
   projectId: number;
   name: string;
   base: BaseAttrs;
-  state: CumulativeState;
-  out: NormalizedMetrics;
+  sink: DatapointSink;
+  /** The metric's attribute keys (for the catalogue). */
+  keys: Set<string>;
+  /** The key array last added to `keys` (points of one group share theirs). */
+  lastKeys: string[] | null;
   reject(n: number, why: string): void;
 }
 
@@ -239,12 +278,12 @@ interface CommonPoint {
   flags?: number | null;
 }
 
-/** Builds the row of one datapoint; `values` may return null to drop it (c2d). */
+/** Builds the row of one datapoint: its values, or the step that will give them. */
 function point<P extends CommonPoint>(
   ctx: Ctx,
   instrument: DatapointRow['instrument'],
   dp: P,
-  values: (key: string, startNs: bigint, timeNs: bigint) => Values | null,
+  values: (key: string, startNs: bigint, timeNs: bigint) => Values | StatefulStep,
 ): void {
   if ((dp.flags ?? 0) & FLAG_NO_RECORDED_VALUE) return;
   const timeNs = pbUint64(dp.timeUnixNano);
@@ -255,30 +294,71 @@ function point<P extends CommonPoint>(
   const { keys, vals } = seriesAttrs(ctx.base, fixKeyValues(dp.attributes));
   const hash = seriesHash(keys, vals);
   const v = values(`${ctx.projectId}\u0000${ctx.name}\u0000${hash}`, pbUint64(dp.startTimeUnixNano), timeNs);
-  if (v === null) return;
-  const h = v.histogram;
-  ctx.out.rows.push({
-    project_id: ctx.projectId,
+  if (keys !== ctx.lastKeys) {
+    for (const k of keys) ctx.keys.add(k);
+    ctx.lastKeys = keys;
+  }
+  const base: RowBase = {
+    projectId: ctx.projectId,
     metric: ctx.name,
     time: Number(timeNs / 60_000_000_000n) * 60,
-    attrs_hash: hash,
+    hash,
     instrument,
+    keys,
+    vals,
+  };
+  if ('op' in v) ctx.sink.stateful(base, v);
+  else ctx.sink.row(base, rowValues(v));
+}
+
+function rowValues(v: Values): RowValues {
+  const h = v.histogram;
+  return {
     min: finite(v.min),
     max: finite(v.max),
     sum: finite(v.sum),
     count: Math.max(0, Math.round(v.count ?? 0)),
     gauge: finite(v.gauge),
     histogram: h ? [h.values, h.counts] : NO_HISTOGRAM,
-    string_keys: keys,
-    string_values: vals,
-  });
+  };
+}
+
+/**
+ * The values of a stateful point, from the cumulative state (on the thread that holds it); null
+ * when the step drops the point (the first of a series, an older point, a changed layout).
+ */
+export function resolveStep(step: StatefulStep, state: CumulativeState): RowValues | null {
+  switch (step.op) {
+    case 'level': {
+      const level = state.accumulate(step.key, step.v);
+      return rowValues({ gauge: level, min: level, max: level, sum: level, count: 1 });
+    }
+    case 'counter': {
+      const delta = state.step(step.key, step.startNs, step.timeNs, step.v, numberDiff);
+      return delta === null ? null : rowValues({ sum: delta, count: 1 });
+    }
+    case 'histogram': {
+      const d = state.step(step.key, step.startNs, step.timeNs, step.cur, histogramDiff);
+      if (d === null) return null;
+      // A cumulative point's min/max cover its whole window, not this delta: use the buckets.
+      const histogram = Array.isArray(d.buckets)
+        ? explicitBuckets(d.bounds ?? [], d.buckets, undefined, undefined)
+        : exponentialBuckets({
+            scale: d.scale ?? 0,
+            zeroCount: d.zeroCount ?? 0,
+            positive: fromIndex(d.buckets),
+            negative: fromIndex(d.negative ?? new Map()),
+          });
+      return rowValues(withRange({ sum: d.sum, count: d.count, histogram }));
+    }
+  }
 }
 
 function numberPoint(
   ctx: Ctx,
   instrument: DatapointRow['instrument'],
   dp: PbNumberDataPoint,
-  values: (v: number, key: string, startNs: bigint, timeNs: bigint) => Values | null,
+  values: (v: number, key: string, startNs: bigint, timeNs: bigint) => Values | StatefulStep,
 ): void {
   const v = dp.asDouble != null ? dp.asDouble : Number(pbInt64(dp.asInt ?? 0));
   point(ctx, instrument, dp, (key, startNs, timeNs) => values(v, key, startNs, timeNs));
@@ -292,13 +372,11 @@ function histogramPoint(ctx: Ctx, dp: PbHistogramDataPoint, cumulative: boolean)
     bounds: dp.explicitBounds ?? [],
   };
   point(ctx, 'histogram', dp, (key, startNs, timeNs) => {
-    const d = cumulative ? ctx.state.step(key, startNs, timeNs, cur, histogramDiff) : cur;
-    if (d === null) return null;
-    // A cumulative point's min/max cover its whole window, not this delta: use the buckets.
-    const min = cumulative ? undefined : (dp.min ?? undefined);
-    const max = cumulative ? undefined : (dp.max ?? undefined);
-    const histogram = explicitBuckets(d.bounds ?? [], d.buckets as number[], min, max);
-    return withRange({ sum: d.sum, count: d.count, histogram }, min, max);
+    if (cumulative) return { op: 'histogram', key, startNs, timeNs, cur };
+    const min = dp.min ?? undefined;
+    const max = dp.max ?? undefined;
+    const histogram = explicitBuckets(cur.bounds ?? [], cur.buckets as number[], min, max);
+    return withRange({ sum: cur.sum, count: cur.count, histogram }, min, max);
   });
 }
 
@@ -321,17 +399,14 @@ function expHistogramPoint(ctx: Ctx, dp: PbExpHistogramDataPoint, cumulative: bo
     negative: byIndex(dp.negative),
   };
   point(ctx, 'histogram', dp, (key, startNs, timeNs) => {
-    const d = cumulative ? ctx.state.step(key, startNs, timeNs, cur, histogramDiff) : cur;
-    if (d === null) return null;
+    if (cumulative) return { op: 'histogram', key, startNs, timeNs, cur };
     const histogram = exponentialBuckets({
-      scale: d.scale ?? 0,
-      zeroCount: d.zeroCount ?? 0,
-      positive: fromIndex(d.buckets as Map<number, number>),
-      negative: fromIndex(d.negative ?? new Map()),
+      scale: cur.scale ?? 0,
+      zeroCount: cur.zeroCount ?? 0,
+      positive: fromIndex(cur.buckets as Map<number, number>),
+      negative: fromIndex(cur.negative ?? new Map()),
     });
-    const min = cumulative ? undefined : (dp.min ?? undefined);
-    const max = cumulative ? undefined : (dp.max ?? undefined);
-    return withRange({ sum: d.sum, count: d.count, histogram }, min, max);
+    return withRange({ sum: cur.sum, count: cur.count, histogram }, dp.min ?? undefined, dp.max ?? undefined);
   });
 }
 

@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join as joinPath, resolve } from 'node:path';
+import { basename, join as joinPath, resolve } from 'node:path';
 import { Session } from 'chdb';
 import type { SpanRow } from './spanRow';
 import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
 import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
+import { DATAPOINT_COLUMNS, DATAPOINT_FILE_SUFFIX, unstageDatapoints, type StagedDatapoints } from './datapointStaging';
 import {
   resetStagingDir,
   STAGED_SUFFIX,
@@ -104,6 +105,31 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
     }
   };
 
+  // Datapoints the same way: the batch's files moved into a directory of its own, the small
+  // chunks written to one more file there, one INSERT ... SELECT FROM file() (the views that
+  // roll the minutes up run on that insert).
+  const insertStagedDatapoints = async (chunks: readonly StagedDatapoints[]) => {
+    const batchDir = joinPath(stagingDir, `datapoints-${batches++}`);
+    try {
+      await mkdir(batchDir);
+      const inMemory = chunks.flatMap((c) => (c.data ? [c.data] : []));
+      await Promise.all([
+        ...chunks.flatMap(({ file }) => (file ? [rename(file, joinPath(batchDir, basename(file)))] : [])),
+        ...(inMemory.length > 0
+          ? [writeFile(joinPath(batchDir, `small${DATAPOINT_FILE_SUFFIX}`), Buffer.concat(inMemory))]
+          : []),
+      ]);
+      await run(sql`INSERT INTO datapoint_minutes (${join(
+        DATAPOINT_COLUMNS.map((c) => sql`${ident(c)}`),
+        ', ',
+      )})
+        SELECT * FROM file(${param.string(joinPath(batchDir, `*${DATAPOINT_FILE_SUFFIX}`))}, 'TSV')
+        SETTINGS use_structure_from_insertion_table_in_table_functions = 1`);
+    } finally {
+      await Promise.all([rm(batchDir, { recursive: true, force: true }), unstageDatapoints(chunks)]);
+    }
+  };
+
   return {
     kind: 'chdb',
     async migrate() {
@@ -131,6 +157,7 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
     },
     stagingDir,
     insertStagedSpans,
+    insertStagedDatapoints,
     async insertRows(table, rows) {
       if (rows.length === 0) return;
       await session.insert({ table, values: jsonEachRow(rows), format: 'JSONEachRow' });

@@ -7,6 +7,7 @@ import { cleanEngineMessage } from './chdbStore';
 import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
+import { DATAPOINT_COLUMNS, unstageDatapoints, type StagedDatapoints } from './datapointStaging';
 import { stagedFile, stageSpans, unstageSpans, type StagedSpans, type StagedTable } from './spanStaging';
 import { StoreQueryError, StoreUnavailableError, type TelemetryStore } from './telemetryStore';
 
@@ -75,6 +76,15 @@ export function openClickHouseStore(opts: {
     }
   };
 
+  const insertStagedDatapoints = async (chunks: readonly StagedDatapoints[]) => {
+    try {
+      const body = await Promise.all(chunks.map(({ file, data }) => (file ? readFile(file) : data!)));
+      await insertRaw('datapoint_minutes', DATAPOINT_COLUMNS, body);
+    } finally {
+      await unstageDatapoints(chunks);
+    }
+  };
+
   return {
     kind: 'clickhouse',
     async migrate() {
@@ -103,6 +113,7 @@ export function openClickHouseStore(opts: {
     },
     stagingDir: null,
     insertStagedSpans,
+    insertStagedDatapoints,
     async insertRows(table, rows) {
       if (rows.length === 0) return;
       await client.insert({ table, values: rows as object[], format: 'JSONEachRow' });

@@ -12,6 +12,14 @@ export { openClickHouseStore } from './clickhouseStore';
 export { freshSchema } from './migrate';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
 export type { StagedSpans } from './spanStaging';
+export {
+  datapointHead,
+  datapointTail,
+  datapointValues,
+  stageDatapoints,
+  unstageDatapoints,
+  type StagedDatapoints,
+} from './datapointStaging';
 
 export function openTelemetryStore(config: Config): TelemetryStore {
   const common = {

@@ -1,4 +1,5 @@
 import type { SpanRow } from './spanRow';
+import type { StagedDatapoints } from './datapointStaging';
 import type { StagedSpans } from './spanStaging';
 import type { SqlFragment } from '../sql';
 
@@ -23,6 +24,12 @@ export interface TelemetryStore {
    * or not.
    */
   insertStagedSpans(chunks: readonly StagedSpans[]): Promise<void>;
+  /**
+   * Datapoint rows encoded and staged with `stageDatapoints` (what metrics ingest's batcher
+   * holds) into `datapoint_minutes`, as one insert; resolves once committed. Takes the chunks
+   * over: their files are removed once it returns, committed or not.
+   */
+  insertStagedDatapoints(chunks: readonly StagedDatapoints[]): Promise<void>;
   /**
    * Inserts plain JSON rows (JSONEachRow) into one of our tables; resolves once committed.
    * `table` is an identifier we own, never user text.

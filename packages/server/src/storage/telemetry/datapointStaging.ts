@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Datapoint rows (`datapoint_minutes`) as TabSeparated lines, and staged as span rows are
+ * (spanStaging.ts): the thread that encoded a large chunk (a prepare worker) writes it to the
+ * store's staging directory and only its file name travels; a small chunk keeps its bytes. The
+ * embedded store inserts a batch with one `INSERT ... SELECT FROM file(...)`.
+ *
+ * A line is built in three parts so the middle one (the values) can be filled in later, on
+ * another thread: metrics ingest maps a request on a worker, but the cumulative-to-delta step
+ * that gives a counter's value runs on one thread (metrics/ingest/prepareMetrics.ts).
+ */
+export const DATAPOINT_COLUMNS: readonly string[] = [
+  'project_id',
+  'metric',
+  'time',
+  'attrs_hash',
+  'instrument',
+  'min',
+  'max',
+  'sum',
+  'count',
+  'gauge',
+  'histogram',
+  'string_keys',
+  'string_values',
+];
+
+export const DATAPOINT_FILE_SUFFIX = '.datapoints.tsv';
+
+/** Chunks of at least this many bytes are written to files. */
+export const DATAPOINT_FILE_MIN_BYTES = 128 * 1024;
+
+export interface StagedDatapoints {
+  rows: number;
+  bytes: number;
+  /** A large chunk: its file (`<dir>/<uuid>` + DATAPOINT_FILE_SUFFIX). */
+  file: string | null;
+  /** A small chunk: the TSV bytes themselves. */
+  data: Uint8Array | null;
+}
+
+/** `project_id \t metric \t time \t attrs_hash \t instrument \t`: `time` in Unix seconds, `hash` a decimal UInt64. */
+export function datapointHead(
+  projectId: number,
+  metric: string,
+  time: number,
+  hash: string,
+  instrument: string,
+): string {
+  return `${projectId}\t${tsv(metric)}\t${time}\t${hash}\t${instrument}\t`;
+}
+
+/** `string_keys \t string_values \n` (sorted keys, values as text). */
+export function datapointTail(keys: readonly string[], values: readonly string[]): string {
+  return `[${keys.map(quoted).join(',')}]\t[${values.map(quoted).join(',')}]\n`;
+}
+
+/** `min \t max \t sum \t count \t gauge \t histogram \t`; numbers finite, count a whole number. */
+export function datapointValues(
+  min: number,
+  max: number,
+  sum: number,
+  count: number,
+  gauge: number,
+  histogram: readonly [readonly number[], readonly number[]],
+): string {
+  return `${min}\t${max}\t${sum}\t${count}\t${gauge}\t([${histogram[0].join(',')}],[${histogram[1].join(',')}])\t`;
+}
+
+/**
+ * Stages encoded lines: to a file in `dir` when large (synchronously: it runs on a worker
+ * thread), in memory when small or when the store has no staging directory (`dir` null).
+ */
+export function stageDatapoints(
+  dir: string | null,
+  text: string,
+  rows: number,
+  minFileBytes = DATAPOINT_FILE_MIN_BYTES,
+): StagedDatapoints {
+  const data = Buffer.from(text);
+  if (dir === null || data.length < minFileBytes) return { rows, bytes: data.length, file: null, data };
+  const file = join(dir, randomUUID() + DATAPOINT_FILE_SUFFIX);
+  writeFileSync(file, data);
+  return { rows, bytes: data.length, file, data: null };
+}
+
+/** Removes chunks' files; removing twice is harmless. */
+export async function unstageDatapoints(chunks: readonly StagedDatapoints[]): Promise<void> {
+  await Promise.all(chunks.map(({ file }) => (file ? rm(file, { force: true }) : undefined)));
+}
+
+const TSV_SPECIAL = /[\\\t\n\r\0]/;
+const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
+const tsv = (s: string) => (TSV_SPECIAL.test(s) ? s.replace(/[\\\t\n\r\0]/g, (c) => TSV_ESCAPES[c]) : s);
+
+const QUOTED_SPECIAL = /[\\'\t\n\r\0]/;
+const QUOTED_ESCAPES: Record<string, string> = { ...TSV_ESCAPES, "'": "\\'" };
+/** A string inside an array literal of a TabSeparated field. */
+const quoted = (s: string) =>
+  QUOTED_SPECIAL.test(s) ? `'${s.replace(/[\\'\t\n\r\0]/g, (c) => QUOTED_ESCAPES[c])}'` : `'${s}'`;
