@@ -45,12 +45,43 @@ module.exports = {
         pathNot: [`^packages/server/src/$1/`, `^packages/server/src/(${DOMAINS})/index\\.ts$`],
       },
     },
+    {
+      name: 'production-imports-no-testkit',
+      severity: 'error',
+      comment:
+        'packages/testkit holds test fixtures (server harness, OTel senders, page objects); only tests, benchmarks and the kit itself import it.',
+      // Test-only helpers next to their tests (authTestServer.ts, tracingFixtures.ts) are tests too.
+      from: { path: '^packages/(shared|server|web)/', pathNot: '(\\.test\\.tsx?|TestServer\\.ts|Fixtures\\.ts)$' },
+      to: { path: '^packages/testkit/' },
+    },
+    {
+      name: 'testkit-imports-server-and-shared-only',
+      severity: 'error',
+      comment:
+        'The test kit drives the server from outside (and reads its storage); it never reaches into the web app.',
+      from: { path: '^packages/testkit/' },
+      to: { path: '^packages/web/' },
+    },
+    {
+      name: 'tests-import-no-e2e',
+      severity: 'error',
+      comment: 'Fixtures shared by tests live in @lantern/testkit; e2e/ holds only the browser tests.',
+      from: { path: '^(packages|bench)/' },
+      to: { path: '^e2e/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(node_modules|dist|\\.test\\.tsx?$)' },
+    // Tests are cruised too: they may not import e2e/, and production code may not import them.
+    exclude: { path: '(node_modules|dist)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.js', '.mjs'],
+      // Workspace packages (@lantern/shared, @lantern/testkit/<module>) resolve through their
+      // package.json `exports` to their sources, so rules see imports between packages too.
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'default'],
+    },
   },
 };

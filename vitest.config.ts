@@ -15,7 +15,7 @@ const METADATA_TESTS = [
 
 // Tests of telemetry that run a second time with the remote ClickHouse store (`storage.ch.url`)
 // instead of embedded chDB (the `integration-ch` project): each server gets the ClickHouse test
-// stand-in (e2e/clickhouse/server.ts) in front of it. The store contract tests open both themselves.
+// stand-in (packages/testkit/src/clickhouse/server.ts) in front of it. The store contract tests open both themselves.
 const TELEMETRY_TESTS = [
   'packages/server/src/ingest/traces.int.test.ts',
   'packages/server/src/ingest/logs.int.test.ts',
@@ -30,11 +30,11 @@ const TELEMETRY_TESTS = [
 // embedded chDB, ~1 GB), so each of those projects runs one file at a time, and two such projects at
 // most run side by side on this 2-core machine (`groupOrder`: unit, then integration with
 // integration-pg, then e2e with integration-ch). One PostgreSQL server serves the whole run
-// (e2e/globalSetup.ts).
+// (packages/testkit/src/globalSetup.ts). Test fixtures live in @lantern/testkit (packages/testkit).
 export default defineConfig({
   test: {
     pool: 'forks',
-    globalSetup: ['e2e/globalSetup.ts'],
+    globalSetup: ['packages/testkit/src/globalSetup.ts'],
     projects: [
       {
         test: {

@@ -4,12 +4,19 @@ import { join } from 'node:path';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
-import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from './harness';
-import { createTestTracer } from './otlpClients';
-import { AlertListPage } from './pages/AlertListPage';
-import { launchBrowser, screenshot } from './pages/browser';
-import { LoginPage } from './pages/LoginPage';
-import { startHttpReceiver, type HttpReceiver } from './receivers';
+import {
+  DEFAULT_LOGIN,
+  PROJECT1_TOKEN,
+  removeDataDir,
+  signIn,
+  startLantern,
+  type RunningLantern,
+} from '@lantern/testkit/harness';
+import { createTestTracer } from '@lantern/testkit/otlpClients';
+import { AlertListPage } from '@lantern/testkit/pages/AlertListPage';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
 
 /**
  * The alert list and the alert card as a person uses them, after real failed spans went in over

@@ -3,14 +3,21 @@ import { join } from 'node:path';
 import { ChannelListResponse, WebhookMessage } from '@lantern/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, tempDataDir, type RunningLantern } from './harness';
-import { launchBrowser, screenshot } from './pages/browser';
-import { ChannelEmailPage } from './pages/ChannelEmailPage';
-import { ChannelForm } from './pages/ChannelForm';
-import { ChannelListPage } from './pages/ChannelListPage';
-import { ChannelShowPage } from './pages/ChannelShowPage';
-import { LoginPage } from './pages/LoginPage';
-import { startHttpReceiver, type HttpReceiver } from './receivers';
+import {
+  DEFAULT_LOGIN,
+  removeDataDir,
+  signIn,
+  startLantern,
+  tempDataDir,
+  type RunningLantern,
+} from '@lantern/testkit/harness';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { ChannelEmailPage } from '@lantern/testkit/pages/ChannelEmailPage';
+import { ChannelForm } from '@lantern/testkit/pages/ChannelForm';
+import { ChannelListPage } from '@lantern/testkit/pages/ChannelListPage';
+import { ChannelShowPage } from '@lantern/testkit/pages/ChannelShowPage';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
 
 /**
  * The notification channel and e-mail settings screens as a person uses them, against the real

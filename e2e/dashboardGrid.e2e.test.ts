@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN } from './harness';
-import { AggregationType, createTestMeter } from './otlpMetrics';
-import { launchBrowser, screenshot } from './pages/browser';
-import { DashFormDialog, DashGridPage } from './pages/DashGridPage';
-import { LoginPage } from './pages/LoginPage';
-import { useLantern } from './useLantern';
+import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
+import { AggregationType, createTestMeter } from '@lantern/testkit/otlpMetrics';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { DashFormDialog, DashGridPage } from '@lantern/testkit/pages/DashGridPage';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * The dashboard Grid tab as a person uses it, against the real server with metrics sent by the

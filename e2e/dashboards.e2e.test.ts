@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestMeter } from './otlpMetrics';
-import { sendTracingData } from './tracingData';
-import { screenshot } from './pages/browser';
-import { useSignedInPage } from './pages/session';
-import { useLantern } from './useLantern';
+import { createTestMeter } from '@lantern/testkit/otlpMetrics';
+import { sendTracingData } from '@lantern/testkit/tracingData';
+import { screenshot } from '@lantern/testkit/pages/browser';
+import { useSignedInPage } from '@lantern/testkit/pages/session';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * The Metrics section as a new user meets it: the help card before any metrics, then (after the

@@ -2,10 +2,10 @@ import type { Page } from 'playwright-core';
 import type { SpansResponse, SystemsResponse } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
 import { demoTraces } from '../packages/server/src/demo/demoTraces';
-import { ExplorePage } from './pages/ExplorePage';
-import { useSignedInPage } from './pages/session';
-import { sendOtlp } from './tracingData';
-import { useLantern } from './useLantern';
+import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
+import { useSignedInPage } from '@lantern/testkit/pages/session';
+import { sendOtlp } from '@lantern/testkit/tracingData';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Explore spans (issue 20 item 7): the page's title, the system picker grouped by type, the span

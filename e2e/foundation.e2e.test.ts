@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN, removeDataDir, startLantern, type RunningLantern } from './harness';
-import { launchBrowser, screenshot } from './pages/browser';
-import { LoginPage } from './pages/LoginPage';
-import { ProjectSettingsPage } from './pages/ProjectSettingsPage';
-import { TopBar } from './pages/TopBar';
-import { TracePage } from './pages/TracePage';
+import { DEFAULT_LOGIN, removeDataDir, startLantern, type RunningLantern } from '@lantern/testkit/harness';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { ProjectSettingsPage } from '@lantern/testkit/pages/ProjectSettingsPage';
+import { TopBar } from '@lantern/testkit/pages/TopBar';
+import { TracePage } from '@lantern/testkit/pages/TracePage';
 
 /**
  * The foundation screens end to end against the real server and its real ingest: sign in, find the

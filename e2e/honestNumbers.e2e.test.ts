@@ -1,9 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from './harness';
-import { sendHonestNumbersData } from './honestNumbersData';
-import { launchBrowser, screenshot } from './pages/browser';
-import { LoginPage } from './pages/LoginPage';
+import {
+  DEFAULT_LOGIN,
+  PROJECT1_TOKEN,
+  removeDataDir,
+  signIn,
+  startLantern,
+  type RunningLantern,
+} from '@lantern/testkit/harness';
+import { sendHonestNumbersData } from '@lantern/testkit/honestNumbersData';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 
 /**
  * Numbers that mean what they say (issue 20, items 3 and 5), in the browser over real OTLP data

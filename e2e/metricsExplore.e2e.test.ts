@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN } from './harness';
-import { createTestMeter } from './otlpMetrics';
-import { launchBrowser, screenshot } from './pages/browser';
-import { LoginPage } from './pages/LoginPage';
-import { MetricsExplorePage } from './pages/MetricsExplorePage';
-import { useLantern } from './useLantern';
+import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
+import { createTestMeter } from '@lantern/testkit/otlpMetrics';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Metrics explore as a user meets it: the help card before any metrics, the Dashboards / Explore

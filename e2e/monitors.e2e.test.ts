@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestMeter } from './otlpMetrics';
-import { AlertListPage } from './pages/AlertListPage';
-import { screenshot } from './pages/browser';
-import { useSignedInPage } from './pages/session';
-import { useLantern } from './useLantern';
+import { createTestMeter } from '@lantern/testkit/otlpMetrics';
+import { AlertListPage } from '@lantern/testkit/pages/AlertListPage';
+import { screenshot } from '@lantern/testkit/pages/browser';
+import { useSignedInPage } from '@lantern/testkit/pages/session';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Monitors as a person sets them up, over a gauge sent with the OpenTelemetry metrics SDK: the

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN, PROJECT2_TOKEN } from './harness';
-import { launchBrowser, screenshot } from './pages/browser';
-import { LoginPage } from './pages/LoginPage';
-import { SpanCard } from './pages/SpanCard';
-import { TracePage } from './pages/TracePage';
-import { sendOtlp } from './tracingData';
-import { useLantern } from './useLantern';
+import { DEFAULT_LOGIN, PROJECT2_TOKEN } from '@lantern/testkit/harness';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { SpanCard } from '@lantern/testkit/pages/SpanCard';
+import { TracePage } from '@lantern/testkit/pages/TracePage';
+import { sendOtlp } from '@lantern/testkit/tracingData';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Getting around (issue 20 item 6): deep links survive signing in, the tab title names the page

@@ -3,11 +3,11 @@ import { SpanKind } from '@opentelemetry/api';
 import type { Browser, Page } from 'playwright-core';
 import type { SystemsResponse } from '@lantern/shared';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { createTestLogger, createTestTracer } from './otlpClients';
-import { signedInPage } from './pages/browser';
-import { ExplorePage } from './pages/ExplorePage';
-import { TopBar } from './pages/TopBar';
-import { useLantern } from './useLantern';
+import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
+import { signedInPage } from '@lantern/testkit/pages/browser';
+import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
+import { TopBar } from '@lantern/testkit/pages/TopBar';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Issue 20 (items 4, 7): the top-bar search finds logs by the words of their message and lands on

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startOidcProvider, type TestOidcProvider } from './fixtures/oidcProvider';
-import { TestIdpPage } from './fixtures/TestIdpPage';
-import { freePort, removeDataDir, startLantern, type RunningLantern } from './harness';
-import { launchBrowser, screenshot } from './pages/browser';
-import { LoginPage } from './pages/LoginPage';
-import { TopBar } from './pages/TopBar';
+import { startOidcProvider, type TestOidcProvider } from '@lantern/testkit/fixtures/oidcProvider';
+import { TestIdpPage } from '@lantern/testkit/fixtures/TestIdpPage';
+import { freePort, removeDataDir, startLantern, type RunningLantern } from '@lantern/testkit/harness';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { TopBar } from '@lantern/testkit/pages/TopBar';
 
 /**
  * Single sign-on in the browser against a real OpenID Connect provider started here: the Login

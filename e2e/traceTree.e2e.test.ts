@@ -1,12 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { bigDemoTrace } from '../packages/server/src/demo/demoTraces';
-import { DEFAULT_LOGIN } from './harness';
-import { launchBrowser, screenshot } from './pages/browser';
-import { LoginPage } from './pages/LoginPage';
-import { TracePage } from './pages/TracePage';
-import { sendOtlp } from './tracingData';
-import { useLantern } from './useLantern';
+import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { TracePage } from '@lantern/testkit/pages/TracePage';
+import { sendOtlp } from '@lantern/testkit/tracingData';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * A big trace on the trace page (issue 20 item 4): it opens collapsed below its first levels, has

@@ -1,12 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, type RunningLantern } from './harness';
-import { launchBrowser, screenshot } from './pages/browser';
-import { ExplorePage } from './pages/ExplorePage';
-import { LoginPage } from './pages/LoginPage';
-import { SpanCard } from './pages/SpanCard';
-import { TracePage } from './pages/TracePage';
-import { sendTracingData, spansOf, type TracingData } from './tracingData';
+import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { SpanCard } from '@lantern/testkit/pages/SpanCard';
+import { TracePage } from '@lantern/testkit/pages/TracePage';
+import { sendTracingData, spansOf, type TracingData } from '@lantern/testkit/tracingData';
 
 /**
  * The tracing screens as a person uses them, against the real server with data sent over real

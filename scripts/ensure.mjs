@@ -35,6 +35,7 @@ export function ensureDependencies() {
     'packages/server/package.json',
     'packages/web/package.json',
     'e2e/package.json',
+    'packages/testkit/package.json',
     'bench/package.json',
   ];
   const stale =
@@ -84,7 +85,7 @@ export function ensurePrometheus() {
 
 /**
  * Debian's PostgreSQL server binaries: the metadata tests run over SQLite and over a throwaway
- * PostgreSQL cluster that the test run starts itself (e2e/globalSetup.ts). Not needed when
+ * PostgreSQL cluster that the test run starts itself (packages/testkit/src/globalSetup.ts). Not needed when
  * LANTERN_TEST_PG_URL names a server.
  */
 export function ensurePostgres() {

@@ -13,7 +13,7 @@ ensureDependencies();
 ensureChromium();
 ensurePostgres();
 ensurePrometheus();
-for (const project of ['packages/shared', 'packages/server', 'packages/web', 'e2e', 'bench'])
+for (const project of ['packages/shared', 'packages/server', 'packages/web', 'packages/testkit', 'e2e', 'bench'])
   run('npx', ['tsc', '-p', project]);
 // One format for the repo (.prettierrc.json): `npm run format` fixes what this refuses.
 run('npx', ['prettier', '--check', '--log-level', 'warn', '.']);

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT1_TOKEN, removeDataDir, startLantern } from '../../e2e/harness';
-import { RequestFactory, send } from '../../e2e/hardening/traffic';
+import { PROJECT1_TOKEN, removeDataDir, startLantern } from '@lantern/testkit/harness';
+import { RequestFactory, send } from '@lantern/testkit/hardening/traffic';
 import { normalizeLogs } from '../../packages/server/src/ingest/normalize';
 import { decodeLogsProto } from '../../packages/server/src/ingest/otlp';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';

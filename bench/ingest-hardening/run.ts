@@ -2,10 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { removeDataDir } from '../../e2e/harness';
-import { runDurability } from '../../e2e/hardening/durability';
-import { runFuzz } from '../../e2e/hardening/fuzz';
-import { runOverload } from '../../e2e/hardening/overload';
+import { removeDataDir } from '@lantern/testkit/harness';
+import { runDurability } from '@lantern/testkit/hardening/durability';
+import { runFuzz } from '@lantern/testkit/hardening/fuzz';
+import { runOverload } from '@lantern/testkit/hardening/overload';
 import { measureLogsRate } from './logsRate';
 
 /**

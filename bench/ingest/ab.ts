@@ -1,4 +1,4 @@
-import { removeDataDir, startLantern, type RunningLantern, type StartOptions } from '../../e2e/harness';
+import { removeDataDir, startLantern, type RunningLantern, type StartOptions } from '@lantern/testkit/harness';
 import type { LoadResult } from './loadClients';
 
 /**

@@ -4,7 +4,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { PROJECT1_TOKEN, removeDataDir, startLantern, type RunningLantern } from '../../e2e/harness';
+import { PROJECT1_TOKEN, removeDataDir, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 import { loadConfig } from '../../packages/server/src/config';
 import { runLoad } from './loadClients';
 import { readCpuSeconds, watchMemory } from './procStatus';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '../../e2e/harness';
+import { freePort, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
 import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrite';
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { signIn, startLantern } from '../../e2e/harness';
+import { signIn, startLantern } from '@lantern/testkit/harness';
 import { sql } from '../../packages/server/src/storage/sql';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { bigTraceStatements, generationStatements } from './generate';

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, tempDataDir } from '../../e2e/harness';
-import { launchBrowser } from '../../e2e/pages/browser';
+import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, tempDataDir } from '@lantern/testkit/harness';
+import { launchBrowser } from '@lantern/testkit/pages/browser';
 
 /**
  * `bench/web/alerts.ts`: the alert list with N alerts (default 10,000) in the metadata store

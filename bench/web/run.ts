@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { DEFAULT_LOGIN, startLantern } from '../../e2e/harness';
-import { launchBrowser } from '../../e2e/pages/browser';
+import { DEFAULT_LOGIN, startLantern } from '@lantern/testkit/harness';
+import { launchBrowser } from '@lantern/testkit/pages/browser';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { bigTraceStatements, generationStatements } from '../tracing/generate';
 

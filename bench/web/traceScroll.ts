@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { bigDemoTrace } from '../../packages/server/src/demo/demoTraces';
-import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '../../e2e/harness';
-import { launchBrowser } from '../../e2e/pages/browser';
-import { LoginPage } from '../../e2e/pages/LoginPage';
-import { sendOtlp } from '../../e2e/tracingData';
+import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
+import { launchBrowser } from '@lantern/testkit/pages/browser';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { sendOtlp } from '@lantern/testkit/tracingData';
 
 /**
  * `bench/web/traceScroll.ts`: frame times while scrolling the trace page of one N-span trace

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertEventsResponse, AlertListResponse } from '@lantern/shared';
-import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
-import { pgDatabaseFor, testPgUrl } from '../../../../e2e/postgres';
+import { removeDataDir, tempDataDir } from '@lantern/testkit/harness';
+import { pgDatabaseFor, testPgUrl } from '@lantern/testkit/postgres';
 import { METADATA_MIGRATIONS } from '../app/metadataMigrations';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';

@@ -1,6 +1,6 @@
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
+import { removeDataDir, tempDataDir } from '@lantern/testkit/harness';
 import { METADATA_MIGRATIONS } from '../app/metadataMigrations';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';

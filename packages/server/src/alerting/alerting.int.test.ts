@@ -1,9 +1,9 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertListResponse, ChannelResponse, MonitorResponse, WebhookMessage, type Alert } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '../../../../e2e/harness';
-import { createTestTracer } from '../../../../e2e/otlpClients';
-import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../../../../e2e/receivers';
+import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '@lantern/testkit/harness';
+import { createTestTracer } from '@lantern/testkit/otlpClients';
+import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '@lantern/testkit/receivers';
 import { startAlertingServer, TEST_SITE as SITE, type AlertingTestServer } from './alertingTestServer';
 
 /**

@@ -1,5 +1,5 @@
-import { signIn, tempDataDir } from '../../../../e2e/harness';
-import { testDbUrl } from '../../../../e2e/postgres';
+import { signIn, tempDataDir } from '@lantern/testkit/harness';
+import { testDbUrl } from '@lantern/testkit/postgres';
 import { composeLantern, type Lantern } from '../app/compose';
 import { loadConfig } from '../config';
 import type { MetricQueryRunner } from './metricQueryRunner';

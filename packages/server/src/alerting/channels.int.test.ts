@@ -8,9 +8,9 @@ import {
   MonitorResponse,
   WebhookMessage,
 } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '../../../../e2e/harness';
-import { createTestTracer } from '../../../../e2e/otlpClients';
-import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../../../../e2e/receivers';
+import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '@lantern/testkit/harness';
+import { createTestTracer } from '@lantern/testkit/otlpClients';
+import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '@lantern/testkit/receivers';
 import { startAlertingServer, TEST_SITE, type AlertingTestServer } from './alertingTestServer';
 import { createChannelsService } from './channels.service';
 import { createAddressGuard } from './delivery/ssrf';

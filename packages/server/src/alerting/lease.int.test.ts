@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDataDir, tempDataDir } from '../../../../e2e/harness';
-import { pgDatabaseFor, testPgUrl } from '../../../../e2e/postgres';
+import { removeDataDir, tempDataDir } from '@lantern/testkit/harness';
+import { pgDatabaseFor, testPgUrl } from '@lantern/testkit/postgres';
 import { METADATA_MIGRATIONS } from '../app/metadataMigrations';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
@@ -9,7 +9,7 @@ import { acquireLease, releaseLease } from './lease';
 
 /**
  * Exactly one evaluator per deployment: the lease in the real metadata store, SQLite and
- * PostgreSQL (the test run's server, e2e/globalSetup.ts), through two connections as two Lantern processes would have.
+ * PostgreSQL (the test run's server, packages/testkit/src/globalSetup.ts), through two connections as two Lantern processes would have.
  */
 const backends = [
   { name: 'SQLite', pg: false },

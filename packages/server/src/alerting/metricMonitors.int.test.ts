@@ -4,8 +4,8 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, MetricReader, type MetricData, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelResponse, MonitorResponse, WebhookMessage, type Alert, type AlertListResponse } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir } from '../../../../e2e/harness';
-import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../../../../e2e/receivers';
+import { PROJECT1_TOKEN, removeDataDir } from '@lantern/testkit/harness';
+import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '@lantern/testkit/receivers';
 import { startAlertingServer, TEST_SITE, type AlertingTestServer } from './alertingTestServer';
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import postgres from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse, WebhookMessage } from '@lantern/shared';
-import { startClickHouseStandIn, type ClickHouseStandIn } from '../../../../e2e/clickhouse/fixture';
+import { startClickHouseStandIn, type ClickHouseStandIn } from '@lantern/testkit/clickhouse/fixture';
 import {
   PROJECT1_TOKEN,
   removeDataDir,
@@ -12,13 +12,13 @@ import {
   startLantern,
   tempDataDir,
   type RunningLantern,
-} from '../../../../e2e/harness';
-import { pgDatabaseFor, startTestPostgres, type TestPostgres } from '../../../../e2e/postgres';
-import { startHttpReceiver, type HttpReceiver } from '../../../../e2e/receivers';
+} from '@lantern/testkit/harness';
+import { pgDatabaseFor, startTestPostgres, type TestPostgres } from '@lantern/testkit/postgres';
+import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
 
 /**
  * Scale-out: two Lantern processes over one PostgreSQL (metadata) and one remote ClickHouse store
- * (the test stand-in, e2e/clickhouse), as N stateless nodes behind a load balancer would run.
+ * (the test stand-in, packages/testkit/src/clickhouse), as N stateless nodes behind a load balancer would run.
  * PostgreSQL is a cluster of this file's own, so that it can be stopped and started again.
  */
 let pg: TestPostgres;

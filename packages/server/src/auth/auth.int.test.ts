@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurrentUserResponse, ProjectResponse } from '@lantern/shared';
-import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 
 let lantern: RunningLantern;
 beforeAll(async () => {

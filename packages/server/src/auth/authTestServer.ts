@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { freePort, tempDataDir } from '../../../../e2e/harness';
-import { testDbUrl } from '../../../../e2e/postgres';
+import { freePort, tempDataDir } from '@lantern/testkit/harness';
+import { testDbUrl } from '@lantern/testkit/postgres';
 import { composeLantern, type Lantern } from '../app/compose';
 import { loadConfig, type Config } from '../config';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurrentUserResponse } from '@lantern/shared';
-import { removeDataDir } from '../../../../e2e/harness';
+import { removeDataDir } from '@lantern/testkit/harness';
 import { startAuthServer, type AuthTestServer } from './authTestServer';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurrentUserResponse, SsoMethodsResponse } from '@lantern/shared';
-import { startOidcProvider, type TestOidcProvider } from '../../../../e2e/fixtures/oidcProvider';
-import { freePort, removeDataDir } from '../../../../e2e/harness';
+import { startOidcProvider, type TestOidcProvider } from '@lantern/testkit/fixtures/oidcProvider';
+import { freePort, removeDataDir } from '@lantern/testkit/harness';
 import { startAuthServer, type AuthTestServer } from './authTestServer';
 import { CookieJar, locationOf, request, signInAtProvider, ssoSignIn, ssoStart } from './ssoFlow';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testPgUrl } from '../../../../e2e/postgres';
+import { testPgUrl } from '@lantern/testkit/postgres';
 import { METADATA_MIGRATIONS } from '../app/metadataMigrations';
 import { loadConfig } from '../config';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
@@ -12,7 +12,7 @@ import { createUsersStore } from './users.store';
 
 /**
  * Users synced from config into the metadata DB, in SQLite and in PostgreSQL (the test run's
- * server, e2e/globalSetup.ts).
+ * server, packages/testkit/src/globalSetup.ts).
  */
 function checks(open: () => MetadataDb) {
   let db: MetadataDb;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Dashboard, type GridColumn } from '@lantern/shared';
-import { PROJECT1_TOKEN } from '../../../../e2e/harness';
-import { useLantern } from '../../../../e2e/useLantern';
-import { createTestMeter } from '../../../../e2e/otlpMetrics';
+import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
+import { useLantern } from '@lantern/testkit/useLantern';
+import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 
 /** Dashboards API against the real server and SQLite, and template installation from real metrics. */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
-import { runOverload } from '../../../../e2e/hardening/overload';
+import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
+import { runOverload } from '@lantern/testkit/hardening/overload';
 
 /**
  * Backpressure: a full queue refuses at once with 429 + Retry-After instead of buffering without

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeDataDir } from '../../../../e2e/harness';
-import { runDurability } from '../../../../e2e/hardening/durability';
+import { removeDataDir } from '@lantern/testkit/harness';
+import { runDurability } from '@lantern/testkit/hardening/durability';
 
 /**
  * The durability contract, short form (the long form is `bench/ingest-hardening`): every request

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFuzz } from '../../../../e2e/hardening/fuzz';
+import { runFuzz } from '@lantern/testkit/hardening/fuzz';
 
 /**
  * Corpus-based fuzzing, short form (long form: `bench/ingest-hardening`): mutated protobuf, JSON,

@@ -9,7 +9,7 @@ import {
   signIn,
   startLantern,
   type RunningLantern,
-} from '../../../../e2e/harness';
+} from '@lantern/testkit/harness';
 import { readStoredRows, type StoredRow } from './storedRows';
 
 /**

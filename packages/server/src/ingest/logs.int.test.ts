@@ -4,8 +4,8 @@ import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ExportResultCode } from '@opentelemetry/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse } from '@lantern/shared';
-import { useLantern } from '../../../../e2e/useLantern';
-import { createTestLogger, type Transport } from '../../../../e2e/otlpClients';
+import { useLantern } from '@lantern/testkit/useLantern';
+import { createTestLogger, type Transport } from '@lantern/testkit/otlpClients';
 import { readStoredRows, type StoredRow } from './storedRows';
 
 /**

@@ -10,10 +10,10 @@ import {
   type Alert,
   type AlertListResponse,
 } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, signIn } from '../../../../e2e/harness';
+import { PROJECT1_TOKEN, removeDataDir, signIn } from '@lantern/testkit/harness';
 import { SeverityNumber } from '@opentelemetry/api-logs';
-import { createTestLogger, createTestTracer } from '../../../../e2e/otlpClients';
-import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../../../../e2e/receivers';
+import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
+import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '@lantern/testkit/receivers';
 import { startAlertingServer, type AlertingTestServer } from '../alerting/alertingTestServer';
 
 /**

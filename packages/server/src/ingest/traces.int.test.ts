@@ -3,9 +3,9 @@ import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { describe, expect, it } from 'vitest';
 import { TraceResponse, type Span } from '@lantern/shared';
-import { PROJECT1_TOKEN } from '../../../../e2e/harness';
-import { useLantern } from '../../../../e2e/useLantern';
-import { createTestTracer, type Transport } from '../../../../e2e/otlpClients';
+import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
+import { useLantern } from '@lantern/testkit/useLantern';
+import { createTestTracer, type Transport } from '@lantern/testkit/otlpClients';
 
 const server = useLantern();
 

@@ -3,7 +3,7 @@ import { trace } from '@opentelemetry/api';
 import { configureOpentelemetry } from '@uptrace/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 import { readStoredRows } from './storedRows';
 
 /**

@@ -6,7 +6,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse, type Span } from '@lantern/shared';
-import { useLantern } from '../../../../e2e/useLantern';
+import { useLantern } from '@lantern/testkit/useLantern';
 import { readStoredRows, type StoredRow } from './storedRows';
 
 /**

@@ -8,9 +8,9 @@ import {
   TableResponse,
   MetricTimeseriesResponse,
 } from '@lantern/shared';
-import { PROJECT1_TOKEN } from '../../../../e2e/harness';
-import { useLantern } from '../../../../e2e/useLantern';
-import { AggregationType, createTestMeter, type MetricsTransport } from '../../../../e2e/otlpMetrics';
+import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
+import { useLantern } from '@lantern/testkit/useLantern';
+import { AggregationType, createTestMeter, type MetricsTransport } from '@lantern/testkit/otlpMetrics';
 
 /**
  * Metrics end to end: the OpenTelemetry JS metrics SDK sends through the real OTLP endpoints

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GaugeResponse } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '../../../../e2e/harness';
+import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 
 /**
  * Metrics keep the ingest contract: a full datapoint queue answers 429 with Retry-After at once,

@@ -7,8 +7,8 @@ import { compressSync } from 'snappy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetricsListResponse, TableResponse } from '@lantern/shared';
 import { encodeWriteRequest } from '../../../../bench/metrics/remoteWrite';
-import { freePort, PROJECT1_TOKEN } from '../../../../e2e/harness';
-import { useLantern } from '../../../../e2e/useLantern';
+import { freePort, PROJECT1_TOKEN } from '@lantern/testkit/harness';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Prometheus remote write end to end with the real Prometheus (Debian's 2.42, installed by

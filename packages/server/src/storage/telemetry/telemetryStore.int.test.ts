@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startClickHouseStandIn, type ClickHouseStandIn } from '../../../../../e2e/clickhouse/fixture';
+import { startClickHouseStandIn, type ClickHouseStandIn } from '@lantern/testkit/clickhouse/fixture';
 import type { SpanRow } from './spanRow';
 import { param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
@@ -187,7 +187,7 @@ describe('chDB store, staged batch files', () => {
 });
 
 // Over HTTP through @clickhouse/client: a ClickHouse server given in LANTERN_TEST_CH_URL, else the
-// test stand-in (the ClickHouse HTTP interface in front of chDB, e2e/clickhouse/server.ts).
+// test stand-in (the ClickHouse HTTP interface in front of chDB, packages/testkit/src/clickhouse/server.ts).
 describe('remote ClickHouse store', () => {
   let standIn: ClickHouseStandIn | undefined;
   let url = process.env.LANTERN_TEST_CH_URL ?? '';

@@ -1,7 +1,7 @@
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AttrKeysResponse, GroupsResponse, SystemsResponse, textSearchSystem, textSearchWhere } from '@lantern/shared';
-import { createTestLogger } from '../../../../../e2e/otlpClients';
+import { createTestLogger } from '@lantern/testkit/otlpClients';
 import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
 
 /**

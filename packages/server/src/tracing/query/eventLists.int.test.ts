@@ -2,8 +2,8 @@ import { SeverityNumber } from '@opentelemetry/api-logs';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GroupsResponse, SpanResponse, SpansResponse } from '@lantern/shared';
-import { createTestLogger, createTestTracer } from '../../../../../e2e/otlpClients';
-import { useLantern } from '../../../../../e2e/useLantern';
+import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Lists of logs and events return the rows their counts count (issue 20, item 1): OTel SDK logs,

@@ -3,8 +3,8 @@ import { SeverityNumber } from '@opentelemetry/api-logs';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GroupsResponse, SpansResponse } from '@lantern/shared';
-import { createTestLogger, createTestTracer } from '../../../../../e2e/otlpClients';
-import { useLantern } from '../../../../../e2e/useLantern';
+import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Groups named by their template (issue 20, item 2): OTel SDK logs, spans with recordException

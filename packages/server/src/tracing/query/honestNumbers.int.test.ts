@@ -6,12 +6,12 @@ import {
   TimeseriesResponse,
   type TimeseriesGroup,
 } from '@lantern/shared';
-import { sendHonestNumbersData } from '../../../../../e2e/honestNumbersData';
-import { useLantern } from '../../../../../e2e/useLantern';
+import { sendHonestNumbersData } from '@lantern/testkit/honestNumbersData';
+import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Numbers that mean what they say (issue 20, items 3 and 5), over real OTLP into the real server,
- * with the data of e2e/honestNumbersData.ts: `GET /sparse` in minutes 20 and 50 of the hour,
+ * with the data of packages/testkit/src/honestNumbersData.ts: `GET /sparse` in minutes 20 and 50 of the hour,
  * `POST /pay` at minute 30, the log records at minute 35. Timeseries leave durations null (a gap) in empty minutes and keep counts 0; log groups have no
  * durations; a log's error follows its severity, not its host span's status.
  */

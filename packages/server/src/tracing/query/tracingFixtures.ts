@@ -1,6 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace, type Span as OtelSpan, type Tracer } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
-import { createTestTracer } from '../../../../../e2e/otlpClients';
+import { createTestTracer } from '@lantern/testkit/otlpClients';
 
 /**
  * Test fixtures for the tracing query endpoints, sent through the real OTLP/HTTP endpoint with the

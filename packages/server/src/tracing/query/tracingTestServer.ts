@@ -1,6 +1,6 @@
 import { beforeAll } from 'vitest';
-import { PROJECT2_TOKEN } from '../../../../../e2e/harness';
-import { useLantern } from '../../../../../e2e/useLantern';
+import { PROJECT2_TOKEN } from '@lantern/testkit/harness';
+import { useLantern } from '@lantern/testkit/useLantern';
 import { sendTracingFixtures } from './tracingFixtures';
 
 /** The Explore page's default query. */

@@ -45,7 +45,7 @@ export const DEFAULT_LOGIN = { email: 'admin@lantern.local', password: 'lantern'
 export const PROJECT1_TOKEN = 'project1_secret_token';
 export const PROJECT2_TOKEN = 'project2_secret_token';
 
-const ROOT = new URL('..', import.meta.url).pathname;
+const ROOT = new URL('../../..', import.meta.url).pathname;
 
 export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'lantern-test-'));

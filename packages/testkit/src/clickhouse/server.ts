@@ -15,7 +15,7 @@
  *   unknown tables, 500 otherwise).
  *
  * One query at a time (chDB runs one per session; a server would run them in parallel).
- * Run: `node --import tsx e2e/clickhouse/server.ts <dataDir>`; prints `listening on <port>`.
+ * Run: `node --import tsx packages/testkit/src/clickhouse/server.ts <dataDir>`; prints `listening on <port>`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';

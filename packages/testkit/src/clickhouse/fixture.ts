@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Starts the ClickHouse test stand-in (`e2e/clickhouse/server.ts`: the ClickHouse HTTP interface in
+ * Starts the ClickHouse test stand-in (`clickhouse/server.ts`: the ClickHouse HTTP interface in
  * front of a chDB session, in a process of its own like a real server) on a free port with its own
  * data directory. For tests of the remote store path (`storage.ch.url`).
  */

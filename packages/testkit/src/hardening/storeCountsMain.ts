@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { param, sql } from '../../packages/server/src/storage/sql';
+import { param, sql } from '../../../server/src/storage/sql';
 import { DERIVED_ROWS_METRIC } from './storeCounts';
-import { openChdbStore } from '../../packages/server/src/storage/telemetry';
+import { openChdbStore } from '../../../server/src/storage/telemetry';
 
-// `node --import tsx e2e/hardening/storeCountsMain.ts <dataDir>`: prints rows per trace id in
+// `node --import tsx packages/testkit/src/hardening/storeCountsMain.ts <dataDir>`: prints rows per trace id in
 // spans_index and spans_data, and as counted by a metric from spans, as JSON (see storeCounts.ts).
 const dataDir = process.argv[2];
 const store = openChdbStore({

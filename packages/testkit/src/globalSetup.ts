@@ -1,7 +1,7 @@
 import { startTestPostgres, type TestPostgres } from './postgres';
 
 /**
- * Once per test run: a throwaway PostgreSQL server (e2e/postgres.ts) for the metadata tests, its URL
+ * Once per test run: a throwaway PostgreSQL server (postgres.ts) for the metadata tests, its URL
  * in LANTERN_TEST_PG_URL for every test worker (they are started after this and inherit it). An
  * externally given LANTERN_TEST_PG_URL is used as is.
  */

@@ -1,6 +1,6 @@
 import { mulberry32 } from '@lantern/shared';
 import { gzipSync } from 'node:zlib';
-import { ExportLogsServiceRequest, ExportTraceServiceRequest } from '../../packages/server/src/ingest/otlp/protoRoot';
+import { ExportLogsServiceRequest, ExportTraceServiceRequest } from '../../../server/src/ingest/otlp/protoRoot';
 
 /**
  * Ingest traffic for the hardening checks (durability, overload): requests on every path, each

@@ -17,13 +17,17 @@ export interface TraceRowCounts {
 /** A `metrics_from_spans` counter of every stored row per trace id (durability.ts configures it). */
 export const DERIVED_ROWS_METRIC = 'hardening.rows_per_trace';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 
 export async function storedTraceRowCounts(dataDir: string): Promise<TraceRowCounts> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'e2e/hardening/storeCountsMain.ts'), dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'packages/testkit/src/hardening/storeCountsMain.ts'), dataDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

@@ -83,7 +83,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   };
 }
 
-/** The URL of the test server given to the run (`e2e/globalSetup.ts`), or a clear failure. */
+/** The URL of the test server given to the run (`globalSetup.ts`, vitest.config.ts), or a clear failure. */
 export function testPgUrl(): string {
   const url = process.env.LANTERN_TEST_PG_URL;
   if (!url)

@@ -21,7 +21,7 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-const SCREENSHOT_DIR = new URL('../screenshots/', import.meta.url).pathname;
+const SCREENSHOT_DIR = new URL('../../../../e2e/screenshots/', import.meta.url).pathname;
 
 /** Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) for a human to look at. */
 export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {

@@ -1,4 +1,4 @@
-import { bigDemoTrace, demoTraces } from '../packages/server/src/demo/demoTraces';
+import { bigDemoTrace, demoTraces } from '../../server/src/demo/demoTraces';
 
 /**
  * Telemetry for the tracing screen tests: the built-in demo shop traces and one 10,000-span trace,
