@@ -8,6 +8,8 @@ import { sql } from '../../packages/server/src/storage/sql';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { encodeSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
 import { stageSpans } from '../../packages/server/src/storage/telemetry/spanStaging';
+import { compileSpanMetrics, spanMetricPoints } from '../../packages/server/src/storage/telemetry/spanMetricPoints';
+import { DEFAULT_METRICS_FROM_SPANS } from '../../packages/server/src/config';
 import { buildRequestPool } from './requestPool';
 
 /**
@@ -19,7 +21,8 @@ import { buildRequestPool } from './requestPool';
  *
  *   node --import tsx bench/ingest/engineCost.ts [--tables both|index|data] [--no-merges] [--batches 30] [--batch-rows 20000] [--span-metrics on|off]
  *
- * `--span-metrics off` runs without the views of metrics_from_spans (on: the built-in definitions).
+ * `--span-metrics off` runs without metrics_from_spans (on: the built-in definitions, folded per
+ * 1,000-row request before the timed inserts as the prepare workers do, and written with each batch).
  */
 const { values: args } = parseArgs({
   options: {
@@ -39,9 +42,22 @@ if (!(batches > 0 && batchRows > 0)) throw new Error('--batches and --batch-rows
 const pool = buildRequestPool({ requests: 32, spansPerRequest: 1000, seed: 1 });
 const project = { projectId: 1, groupByEnv: false, groupFuncsByService: false };
 const rows = pool.bodies.flatMap((b) => normalizeTraces(decodeTracesProto(b), project));
-const encoded = [0, 1, 2].map((i) =>
-  encodeSpans(Array.from({ length: batchRows }, (_, j) => rows[(i * batchRows + j) % rows.length])),
+const batchesOfRows = [0, 1, 2].map((i) =>
+  Array.from({ length: batchRows }, (_, j) => rows[(i * batchRows + j) % rows.length]),
 );
+const encoded = batchesOfRows.map((b) => encodeSpans(b));
+// Metrics from spans are folded per request on the prepare workers (1,000 rows each here, as the
+// bench's requests): timed on their own, then handed to the store with each batch as the server does.
+const spanMetrics = args['span-metrics'] === 'on' ? compileSpanMetrics(DEFAULT_METRICS_FROM_SPANS) : null;
+const foldCpu0 = process.cpuUsage();
+const points = batchesOfRows.map((b) =>
+  spanMetrics
+    ? Array.from({ length: Math.ceil(b.length / 1000) }, (_, k) =>
+        spanMetricPoints(spanMetrics, b.slice(k * 1000, (k + 1) * 1000)),
+      )
+    : [],
+);
+const foldCpu = process.cpuUsage(foldCpu0);
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-engine-cost-'));
 const store = openChdbStore({
@@ -52,21 +68,28 @@ const store = openChdbStore({
   ...(args['span-metrics'] === 'off' ? { spanMetrics: [] } : {}),
 });
 const none = Buffer.alloc(0);
+const empty = { rows: 0, indexBytes: 0, dataBytes: 0, file: null, bytes: { index: none, data: none } };
 try {
   await store.migrate();
   if (args['no-merges']) await store.query(sql`SYSTEM STOP MERGES`);
-  const insert = (e: (typeof encoded)[number]) =>
-    store.insertStagedSpans([
-      stageSpans(store.stagingDir, {
-        rows: e.rows,
-        index: args.tables === 'data' ? none : e.index,
-        data: args.tables === 'index' ? none : e.data,
-      }),
-    ]);
-  await insert(encoded[0]); // the first insert pays for loading code
+  const insert = (i: number) => {
+    const e = encoded[i];
+    const chunk = stageSpans(store.stagingDir, {
+      rows: e.rows,
+      index: args.tables === 'data' ? none : e.index,
+      data: args.tables === 'index' ? none : e.data,
+    });
+    // The batch's requests: the first chunk carries the spans, each carries its own points.
+    return store.insertStagedSpans(
+      points[i].length
+        ? points[i].map((p, k) => (k === 0 ? { ...chunk, points: p } : { ...empty, points: p }))
+        : [chunk],
+    );
+  };
+  await insert(0); // the first insert pays for loading code
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < batches; i++) await insert(encoded[i % encoded.length]);
+  for (let i = 0; i < batches; i++) await insert(i % encoded.length);
   const wall = (performance.now() - t0) / 1000;
   const cpuInsert = process.cpuUsage(cpu0);
   // Merges still running after the last insert belong to these rows too.
@@ -80,7 +103,7 @@ try {
   const us = (c: NodeJS.CpuUsage) => ((c.user + c.system) / n).toFixed(1);
   const parts = (
     await store.query<{ table: string; parts: string }>(
-      sql`SELECT table, count() AS parts FROM system.parts WHERE active AND table LIKE 'span%' GROUP BY table ORDER BY table`,
+      sql`SELECT table, count() AS parts FROM system.parts WHERE active AND (table LIKE 'span%' OR table LIKE 'datapoint%') GROUP BY table ORDER BY table`,
     )
   )
     .map((p) => `${p.table} ${p.parts}`)
@@ -90,6 +113,13 @@ try {
   );
   console.log(`insert rate      ${(n / wall / 1000).toFixed(1)}k rows/s (one batch at a time)`);
   console.log(`engine CPU       ${us(cpuInsert)} µs/row while inserting, ${us(cpuAll)} µs/row once merges settled`);
+  if (spanMetrics) {
+    const folded = batchesOfRows.length * batchRows;
+    const pointRows = points.map((p) => p.reduce((n, l) => n + l.length, 0));
+    console.log(
+      `span metrics     folding ${((foldCpu.user + foldCpu.system) / folded).toFixed(1)} µs/row on the workers; ${pointRows.join(', ')} points per batch before the batch's fold`,
+    );
+  }
   console.log(`active parts     ${parts}`);
 } finally {
   await store.close();

@@ -36,9 +36,7 @@ async function main(): Promise<void> {
   if (command === 'schema print') {
     const ttl = { spansDays: config.retention.spans_days, metricsDays: config.retention.metrics_days };
     try {
-      console.log(
-        freshSchema(ttl, config.metrics_from_spans, values.cluster ?? config.storage.ch.cluster).join(';\n\n') + ';',
-      );
+      console.log(freshSchema(ttl, values.cluster ?? config.storage.ch.cluster).join(';\n\n') + ';');
     } catch (err) {
       console.error((err as Error).message);
       process.exit(2);

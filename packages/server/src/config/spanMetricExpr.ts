@@ -1,8 +1,8 @@
 /**
  * The expression language of `metrics_from_spans` (value, attributes, where): what a definition in
  * lantern.yml may say about a span row, parsed once at start-up so that a bad definition is refused
- * with its key before anything runs. Storage compiles the parsed tree to SQL
- * (storage/telemetry/spanMetricViews.ts); nothing of the text reaches SQL unparsed.
+ * with its key before anything runs. Storage compiles the parsed tree into functions over span rows
+ * (storage/telemetry/spanMetricPoints.ts); nothing of the text reaches SQL.
  *
  * - `.name`: a column of the span row (the leading dot), e.g. `.duration` (nanoseconds),
  *   `.trace_id` (32 hex digits),
@@ -96,7 +96,7 @@ export function parseSpanExpr(src: string): SpanExpr {
   const tokens = tokenize(src);
   let pos = 0;
   const peek = () => tokens[pos];
-  const isOp = (...ops: string[]) => peek()?.t === 'op' && ops.includes(peek()!.v as string);
+  const isOp = (...ops: string[]) => peek()?.t === 'op' && ops.includes(peek().v as string);
   const binary = (next: () => SpanExpr, ops: BinaryOp[]) => (): SpanExpr => {
     let left = next();
     while (isOp(...ops)) {

@@ -59,6 +59,7 @@ export function createIngest({
     pool,
     stats,
     stagingDir,
+    spanMetrics: config.metrics_from_spans,
     maxRowsPerRequest: limits.max_rows_per_request,
     queueRows: limits.queue_rows,
     queueBytes: limits.queue_bytes,

@@ -1,4 +1,4 @@
-import type { ProjectConfig } from '../config';
+import type { ProjectConfig, SpanMetricDefinition } from '../config';
 import { AppError } from '../http/appError';
 import { unstageSpans, type StagedSpans } from '../storage/telemetry/spanStaging';
 import { BatcherClosedError, QueueFullError, type Batcher } from './batcher';
@@ -43,6 +43,8 @@ export interface PipelineDeps {
   queueBytes: number;
   /** Where prepare stages encoded rows (TelemetryStore.stagingDir). */
   stagingDir: string | null;
+  /** `metrics_from_spans`, folded per request by prepare. */
+  spanMetrics: readonly SpanMetricDefinition[];
 }
 
 export function createIngestPipeline(deps: PipelineDeps): IngestPipeline {
@@ -80,6 +82,7 @@ export function createIngestPipeline(deps: PipelineDeps): IngestPipeline {
             nowNs: (BigInt(Date.now()) * 1_000_000n).toString(),
             maxRows: deps.maxRowsPerRequest,
             stagingDir: deps.stagingDir,
+            spanMetrics: deps.spanMetrics,
           }),
         () => counters.rejectedRequests++,
       );

@@ -1,5 +1,7 @@
 import { AppError, type AppErrorType } from '../http/appError';
 import { encodeSpans } from '../storage/telemetry/spanRowEncoding';
+import type { SpanMetricDefinition } from '../config';
+import { compileSpanMetrics, spanMetricPoints } from '../storage/telemetry/spanMetricPoints';
 import { stageSpans, type StagedSpans } from '../storage/telemetry/spanStaging';
 import { produceOtlpLogs } from './logsIngest';
 import { storable } from './storableRows';
@@ -12,7 +14,8 @@ import { produceVector, produceZipkin } from './zipkinVectorIngest';
 /**
  * The CPU-heavy part of every ingest path, from decoded request body to rows staged for storage:
  * decode, normalise, check the per-request row cap, encode, stage (a large chunk is written to the
- * store's staging directory, see spanStaging.ts). Synchronous, so it runs the same in a worker
+ * store's staging directory, see spanStaging.ts), and fold the rows into the metrics derived from
+ * spans (spanMetricPoints.ts), which travel with the staged chunk to the batch's write. Synchronous, so it runs the same in a worker
  * thread (see preparePool.ts) or inline.
  */
 export type PrepareKind = 'otlp_traces' | 'otlp_logs' | 'zipkin' | 'vector';
@@ -27,6 +30,8 @@ export interface PrepareTask {
   maxRows: number;
   /** Where large encoded chunks are written (TelemetryStore.stagingDir; null: all kept in memory). */
   stagingDir: string | null;
+  /** `metrics_from_spans`: the rows are folded into their datapoints here, beside the encoding (absent: none). */
+  spanMetrics?: readonly SpanMetricDefinition[];
 }
 
 /** What a path's decode + normalise step yields. */
@@ -66,6 +71,8 @@ export function prepare(task: PrepareTask): PrepareResult {
     const message = `the request holds ${rows.length} rows; at most ${task.maxRows} are taken per request (send smaller batches)`;
     return { ok: false, type: 'too_large', code: 'too_many_rows', message, rows: rows.length };
   }
-  const staged = rows.length > 0 ? stageSpans(task.stagingDir, encodeSpans(rows)) : null;
+  if (rows.length === 0) return { ok: true, staged: null, rejected, rejectedMessage };
+  const staged = stageSpans(task.stagingDir, encodeSpans(rows));
+  if (task.spanMetrics?.length) staged.points = spanMetricPoints(compileSpanMetrics(task.spanMetrics), rows);
   return { ok: true, staged, rejected, rejectedMessage };
 }

@@ -6,6 +6,7 @@ import type { SpanRow } from './spanRow';
 import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
 import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
+import { withSpanMetrics } from './spanMetricWriter';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 import { DATAPOINT_COLUMNS, DATAPOINT_FILE_SUFFIX, unstageDatapoints, type StagedDatapoints } from './datapointStaging';
 import {
@@ -130,7 +131,7 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
     }
   };
 
-  return {
+  return withSpanMetrics(opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS, {
     kind: 'chdb',
     async migrate() {
       await applyMigrations(
@@ -149,7 +150,6 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
           },
         },
         opts.ttl,
-        opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS,
       );
     },
     insertSpans: async (rows: readonly SpanRow[]) => {
@@ -166,7 +166,7 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
     async close() {
       session.close();
     },
-  };
+  });
 }
 
 export function jsonEachRow(rows: readonly object[]): Buffer {

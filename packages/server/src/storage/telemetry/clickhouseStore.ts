@@ -6,6 +6,7 @@ import { compile, sql, param, type SqlFragment } from '../sql';
 import { cleanEngineMessage } from './chdbStore';
 import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
+import { withSpanMetrics } from './spanMetricWriter';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 import { DATAPOINT_COLUMNS, unstageDatapoints, type StagedDatapoints } from './datapointStaging';
 import { stagedFile, stageSpans, unstageSpans, type StagedSpans, type StagedTable } from './spanStaging';
@@ -85,7 +86,7 @@ export function openClickHouseStore(opts: {
     }
   };
 
-  return {
+  return withSpanMetrics(opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS, {
     kind: 'clickhouse',
     async migrate() {
       await applyMigrations(
@@ -104,7 +105,6 @@ export function openClickHouseStore(opts: {
           },
         },
         opts.ttl,
-        opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS,
         opts.cluster,
       );
     },
@@ -122,5 +122,5 @@ export function openClickHouseStore(opts: {
     async close() {
       await client.close();
     },
-  };
+  });
 }

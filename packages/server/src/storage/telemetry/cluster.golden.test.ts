@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_METRICS_FROM_SPANS } from '../../config';
 import { clusterStatements } from './cluster';
 import { freshSchema } from './migrate';
 
@@ -12,12 +11,12 @@ const TTL = { spansDays: 30, metricsDays: 90 };
 
 describe('cluster DDL', () => {
   it('matches the reviewed golden file', async () => {
-    const ddl = freshSchema(TTL, DEFAULT_METRICS_FROM_SPANS, 'lantern');
+    const ddl = freshSchema(TTL, 'lantern');
     await expect(ddl.join(';\n\n') + ';\n').toMatchFileSnapshot('./__golden__/cluster.sql');
   });
 
   it('makes every table local + replicated with a Distributed table of the same name over it', () => {
-    const ddl = freshSchema(TTL, DEFAULT_METRICS_FROM_SPANS, 'lantern');
+    const ddl = freshSchema(TTL, 'lantern');
     const created = ddl.filter((s) => s.startsWith('CREATE TABLE'));
     const locals = created.filter((s) => /_local ON CLUSTER lantern \(/.test(s));
     expect(locals.length).toBeGreaterThan(0);
@@ -41,7 +40,7 @@ describe('cluster DDL', () => {
   });
 
   it('keeps the embedded DDL as it is without a cluster', () => {
-    const ddl = freshSchema(TTL, DEFAULT_METRICS_FROM_SPANS);
+    const ddl = freshSchema(TTL);
     expect(ddl.some((s) => s.includes('ON CLUSTER') || s.includes('Replicated') || s.includes('_local'))).toBe(false);
   });
 

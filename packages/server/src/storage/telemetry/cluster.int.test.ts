@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_METRICS_FROM_SPANS } from '../../config';
 import { param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { freshSchema } from './migrate';
@@ -25,7 +24,7 @@ describe('cluster DDL in the engine parser', () => {
   });
 
   it('parses every statement', async () => {
-    const ddl = freshSchema({ spansDays: 30, metricsDays: 90 }, DEFAULT_METRICS_FROM_SPANS, 'lantern');
+    const ddl = freshSchema({ spansDays: 30, metricsDays: 90 }, 'lantern');
     for (const statement of ddl) {
       const [row] = await store.query<{ f: string }>(sql`SELECT formatQuery(${param.string(statement)}) AS f`);
       expect(row.f.length, statement.slice(0, 80)).toBeGreaterThan(0);

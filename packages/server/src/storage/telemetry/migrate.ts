@@ -1,4 +1,3 @@
-import type { SpanMetricDefinition } from '../../config';
 import { sql } from '../sql';
 import { clusterStatements } from './cluster';
 import { TELEMETRY_MIGRATIONS } from './schema';
@@ -31,23 +30,17 @@ const retentionStatements = (ttl: Ttl): string[] => [
 ];
 
 /** Everything a fresh database gets, in order (`lantern schema print`); the cluster form with `cluster`. */
-export function freshSchema(ttl: Ttl, spanMetrics: readonly SpanMetricDefinition[], cluster = ''): string[] {
+export function freshSchema(ttl: Ttl, cluster = ''): string[] {
   const all = [
     MIGRATIONS_TABLE_DDL,
     ...TELEMETRY_MIGRATIONS.flatMap((m) => m.statements(ttl)),
     ...retentionStatements(ttl),
-    ...spanMetricViewStatements(spanMetrics, []),
   ];
   return cluster ? all.flatMap((s) => clusterStatements(s, cluster)) : all;
 }
 
 /** `cluster`: a ClickHouse cluster name; every statement then runs in its cluster form (cluster.ts). */
-export async function applyMigrations(
-  runner: MigrationRunner,
-  ttl: Ttl,
-  spanMetrics: readonly SpanMetricDefinition[] = [],
-  cluster = '',
-): Promise<void> {
+export async function applyMigrations(runner: MigrationRunner, ttl: Ttl, cluster = ''): Promise<void> {
   const exec = async (statement: string) => {
     for (const s of cluster ? clusterStatements(statement, cluster) : [statement]) await runner.exec(s);
   };
@@ -66,12 +59,6 @@ export async function applyMigrations(
     await runner.record(m.version, m.name);
   }
   for (const stmt of retentionStatements(ttl)) await exec(stmt);
-  // Metrics from spans follow the config on every start. Nothing is ingested while this runs.
-  for (const stmt of spanMetricViewStatements(spanMetrics, await runner.viewNames())) {
-    try {
-      await exec(stmt);
-    } catch (err) {
-      throw new Error(`metrics_from_spans: the engine refused a view: ${(err as Error).message.split('\n')[0]}`);
-    }
-  }
+  // Metrics from spans are computed before the engine now: the views of earlier versions go.
+  for (const stmt of spanMetricViewStatements(await runner.viewNames())) await exec(stmt);
 }

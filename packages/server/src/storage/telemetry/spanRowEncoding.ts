@@ -209,7 +209,7 @@ const TSV_SPECIAL = /[\\\t\n\r\0]/;
 const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
 
 /** A TabSeparated field: backslash, tab, newline, CR and NUL escaped. */
-function tsv(s: string): string {
+export function tsv(s: string): string {
   return TSV_SPECIAL.test(s) ? s.replace(/[\\\t\n\r\0]/g, (c) => TSV_ESCAPES[c]) : s;
 }
 
@@ -222,7 +222,7 @@ const QUOTED_SPECIAL = /[\\'\t\n\r\0]/;
 const QUOTED_ESCAPES: Record<string, string> = { ...TSV_ESCAPES, "'": "\\'" };
 
 /** A string inside an array literal of a TabSeparated field: `'...'` with \ ' and controls escaped. */
-function quoted(s: string): string {
+export function quoted(s: string): string {
   return QUOTED_SPECIAL.test(s) ? `'${s.replace(/[\\'\t\n\r\0]/g, (c) => QUOTED_ESCAPES[c])}'` : `'${s}'`;
 }
 

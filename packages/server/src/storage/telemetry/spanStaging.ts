@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SpanMetricPoint } from './spanMetricPoints';
 import type { EncodedSpans } from './spanRowEncoding';
 
 /**
@@ -25,6 +26,11 @@ export interface StagedSpans {
   file: { dir: string; name: string } | null;
   /** A small chunk: the bytes themselves. */
   bytes: { index: Uint8Array; data: Uint8Array } | null;
+  /**
+   * The chunk's rows folded into the metrics derived from spans (spanMetricPoints.ts), written
+   * with the spans by `withSpanMetrics`; absent or null: none.
+   */
+  points?: SpanMetricPoint[] | null;
 }
 
 /** Chunks of at least this many bytes (both tables) are written to files. */

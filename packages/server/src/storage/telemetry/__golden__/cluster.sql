@@ -306,18 +306,3 @@ ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) +
 ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 
 ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
-
-CREATE MATERIALIZED VIEW span_metrics_mv ON CLUSTER lantern TO datapoint_minutes_local AS SELECT _p AS project_id, ['lantern.tracing.spans', 'lantern.tracing.events'][_d + 1] AS metric, _t AS time,
-    sipHash64(['lantern.tracing.spans', 'lantern.tracing.events'][_d + 1], _a0, _a1, _a2, _a3, _a4) AS attrs_hash, ['histogram', 'counter'][_d + 1] AS instrument,
-    if([1, 0][_d + 1], min(_v), 0) AS min, if([1, 0][_d + 1], max(_v), 0) AS max, sum(_v) AS sum, count() AS count, 0 AS gauge,
-    if([1, 0][_d + 1], sumMap([if(_v > 0, (pow(2, (ceil(log2(_v) * 8) - 1) / 8) + pow(2, ceil(log2(_v) * 8) / 8)) / 2, 0)], [toUInt64(1)]), ([]::Array(Float64), []::Array(UInt64))) AS histogram,
-    [['.system', '.group_id', 'service.name', 'host.name', '.status_code']::Array(String), ['.system', '.group_id', '.name', 'host.name', 'log.severity']::Array(String)][_d + 1] AS string_keys,
-    arraySlice([_a0, _a1, _a2, _a3, _a4]::Array(String), 1, [5, 5][_d + 1]) AS string_values,
-    multiIf(_d = 0, toJSONString(map('display.name', any(_n0))), _d = 1, toJSONString(map('display.name', any(_n0))), '') AS annotations
-  FROM (SELECT project_id AS _p, toStartOfMinute(time) AS _t, _d, toFloat64(multiIf(_d = 0, (duration / 1000), _d = 1, count, 0)) AS _v, multiIf(_d = 0, toString(system), _d = 1, toString(system), '') AS _a0, multiIf(_d = 0, toString(group_id), _d = 1, toString(group_id), '') AS _a1, multiIf(_d = 0, toString(service_name), _d = 1, toString(event_name), '') AS _a2, multiIf(_d = 0, toString(host_name), _d = 1, toString(host_name), '') AS _a3, multiIf(_d = 0, toString(status_code), _d = 1, toString(log_severity), '') AS _a4, multiIf(_d = 0, toString(display_name), _d = 1, toString(display_name), '') AS _n0 FROM spans_index_local ARRAY JOIN range(2) AS _d WHERE multiIf(_d = 0, (toString(event_name) = toString('')), _d = 1, ((event_name != '') = 1), 0))
-  GROUP BY _p, _t, _d, _a0, _a1, _a2, _a3, _a4;
-
-CREATE MATERIALIZED VIEW span_metrics_catalog_mv ON CLUSTER lantern TO metrics_catalog_local AS SELECT _p AS project_id, _e.1 AS name, _e.2 AS description, _e.3 AS unit, _e.4 AS instrument, _e.5 AS attr_keys,
-    now() AS created_at, now() AS updated_at
-  FROM (SELECT project_id AS _p, max(toUInt8((toString(event_name) = toString('')) != 0)) AS _h0, max(toUInt8(((event_name != '') = 1) != 0)) AS _h1 FROM spans_index_local GROUP BY _p)
-  ARRAY JOIN arrayFilter((e, h) -> h = 1, [('lantern.tracing.spans', 'Spans duration (excluding events and logs)', 'microseconds', 'histogram', ['.system', '.group_id', 'service.name', 'host.name', '.status_code']::Array(String)), ('lantern.tracing.events', 'Events and logs count (excluding spans)', '', 'counter', ['.system', '.group_id', '.name', 'host.name', 'log.severity']::Array(String))], [_h0, _h1]) AS _e;

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigSchema, DEFAULT_METRICS_FROM_SPANS, parseSpanExpr } from '../../config';
+import {
+  compileSpanExprJs,
+  compileSpanMetrics,
+  histogramBucket,
+  mergeSpanMetricPoints,
+  minuteOf,
+  spanMetricPoints,
+} from './spanMetricPoints';
+import type { SpanRow } from './spanRow';
+
+/** The fold of span rows into the metrics derived from them, before the engine. */
+const T0 = 1_795_646_040n * 1_000_000_000n; // a minute's start
+
+function row(extra: Partial<SpanRow> = {}): SpanRow {
+  return {
+    projectId: 1,
+    traceId: 'ab'.repeat(16),
+    id: 1n,
+    parentId: 0n,
+    standalone: false,
+    type: 'http',
+    system: 'http:api',
+    groupId: 18_446_744_073_709_551_615n,
+    kind: 'server',
+    name: 'GET /users/:id',
+    eventName: '',
+    displayName: 'GET /users/42',
+    groupName: 'GET /users/{id}',
+    timeNs: T0 + 5_000_000_000n,
+    durationNs: 2_000_000,
+    statusCode: 'ok',
+    statusMessage: '',
+    attrs: { 'service.name': 'api', 'host.name': 'h1', 'http.status_code': 503, 'db.system': 7, _hidden: 'x' },
+    events: [],
+    links: [],
+    linkCount: 0,
+    eventCount: 0,
+    eventErrorCount: 0,
+    eventLogCount: 0,
+    ...extra,
+  };
+}
+
+const evalText = (src: string, r = row()) => compileSpanExprJs(parseSpanExpr(src)).txt(r);
+const evalNum = (src: string, r = row()) => compileSpanExprJs(parseSpanExpr(src)).num(r);
+
+describe('span expressions in JS', () => {
+  it('read the stored row: promoted attributes only as text, the group name as display.name, ids exactly', () => {
+    expect(evalText('service.name')).toBe('api');
+    expect(evalText('db.system')).toBe(''); // a promoted attribute that is not text has no column value
+    expect(evalText('http.status_code')).toBe('503');
+    expect(evalText('_hidden')).toBe('');
+    expect(evalText('display.name')).toBe('GET /users/{id}');
+    expect(evalText('.group_id')).toBe('18446744073709551615');
+    expect(evalText('.trace_id')).toBe('ab'.repeat(16));
+    expect(evalText('.duration / 1000')).toBe('2000');
+    expect(evalText('.duration / 3000000')).toBe(String(2 / 3));
+  });
+
+  it('compare text with text and numbers otherwise; text that is no number reads as 0', () => {
+    expect(evalNum("http.status_code >= 500 and .event_name = ''")).toBe(1);
+    expect(evalNum("http.status_code < '6'")).toBe(1); // text against text: '503' < '6'
+    expect(evalNum('http.status_code < 6')).toBe(0); // a number: 503 < 6
+    expect(evalNum('service.name + 1')).toBe(1);
+    expect(evalNum('not .is_event')).toBe(1);
+    expect(evalNum('-.count * 2')).toBe(-2);
+    expect(evalNum(".status_code = 'error' or .standalone")).toBe(0);
+  });
+});
+
+describe('spanMetricPoints', () => {
+  const metrics = compileSpanMetrics(DEFAULT_METRICS_FROM_SPANS);
+
+  it('folds a request per series and minute: counts, sums, min/max, buckets and the annotation', () => {
+    const rows = [
+      row({ durationNs: 1_000_000 }),
+      row({ durationNs: 3_000_000 }),
+      row({ statusCode: 'error' }),
+      row({ timeNs: T0 + 65_000_000_000n }), // the next minute
+      row({ eventName: 'log', type: 'log', system: 'log:info', attrs: { 'log.severity': 'INFO', 'host.name': 'h1' } }),
+    ];
+    const points = spanMetricPoints(metrics, rows);
+    const spans = points.filter((p) => p.def === 0);
+    expect(spans.map((p) => [p.time - Number(T0 / 1_000_000_000n), p.values[4], p.count])).toEqual([
+      [0, 'ok', 2],
+      [0, 'error', 1],
+      [60, 'ok', 1],
+    ]);
+    expect(spans[0]).toMatchObject({ sum: 4000, min: 1000, max: 3000 });
+    expect(spans[0].buckets[1]).toEqual([1, 1]);
+    expect(JSON.parse(spans[0].annotations)).toEqual({ 'display.name': 'GET /users/{id}' });
+    const [events] = points.filter((p) => p.def === 1);
+    expect(events).toMatchObject({ count: 1, sum: 1, min: 0, max: 0, buckets: [[], []] });
+    expect(events.values).toEqual(['log:info', '18446744073709551615', 'log', 'h1', 'INFO']);
+    // The same attribute values make the same series; other values another.
+    expect(spans[0].hash).toBe(spans[2].hash);
+    expect(spans[0].hash).not.toBe(spans[1].hash);
+  });
+
+  it('merges the points of several requests into one row per series and minute', () => {
+    const a = spanMetricPoints(metrics, [row({ durationNs: 1_000_000 })]);
+    const b = spanMetricPoints(metrics, [row({ durationNs: 1_000_000 }), row({ durationNs: 9_000_000 })]);
+    const [m] = mergeSpanMetricPoints([a, null, b]);
+    expect(m).toMatchObject({ count: 3, sum: 11_000, min: 1000, max: 9000 });
+    expect(m.buckets[1]).toEqual([2, 1]);
+  });
+
+  it('applies a where filter and a custom counter from the config', () => {
+    const [custom] = ConfigSchema.parse({
+      metrics_from_spans: [
+        {
+          name: 'test.http_5xx',
+          instrument: 'counter',
+          value: '1',
+          attrs: ['service.name as svc'],
+          where: ".event_name = '' and http.status_code >= 500",
+        },
+      ],
+    }).metrics_from_spans;
+    const points = spanMetricPoints(compileSpanMetrics([custom]), [
+      row(),
+      row({ attrs: { 'service.name': 'api', 'http.status_code': 200 } }),
+    ]);
+    expect(points.map((p) => [p.values, p.count, p.sum])).toEqual([[['api'], 1, 1]]);
+  });
+
+  it('puts a row in its minute exactly, also within nanoseconds of the edge', () => {
+    const start = Number(T0 / 1_000_000_000n);
+    expect(minuteOf(T0)).toBe(start);
+    expect(minuteOf(T0 - 1n)).toBe(start - 60);
+    expect(minuteOf(T0 + 59_999_999_999n)).toBe(start);
+    expect(minuteOf(T0 + 60_000_000_000n)).toBe(start + 60);
+  });
+
+  it('buckets 9 % wide: a value is within 5 % of its bucket midpoint', () => {
+    for (const v of [1, 7.5, 1000, 123_456, 9e9]) expect(Math.abs(histogramBucket(v) - v) / v).toBeLessThan(0.05);
+    expect(histogramBucket(0)).toBe(0);
+    expect(histogramBucket(-3)).toBe(0);
+  });
+});

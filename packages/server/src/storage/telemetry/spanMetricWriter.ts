@@ -1,0 +1,191 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { join as joinPath } from 'node:path';
+import { parseAliased, type SpanMetricDefinition } from '../../config';
+import { ident, join, param, sql } from '../sql';
+import type { SpanRow } from './spanRow';
+import {
+  compileSpanMetrics,
+  mergeSpanMetricPoints,
+  spanMetricPoints,
+  type CompiledSpanMetrics,
+  type SpanMetricPoint,
+} from './spanMetricPoints';
+import { quoted, tsv } from './spanRowEncoding';
+import { unstageSpans, type StagedSpans } from './spanStaging';
+import type { TelemetryStore } from './telemetryStore';
+
+/**
+ * Writes the metrics derived from spans (spanMetricPoints.ts) with the spans they come from: a
+ * store wrapped by `withSpanMetrics` inserts a batch's folded points into `datapoint_minutes`
+ * (the 15-minute and hourly rollups follow by their views), then the spans, and resolves only once
+ * both are committed, so an acknowledged span is a stored datapoint. A crash between the two
+ * commits leaves datapoints of spans that were not acknowledged: the client retries and that
+ * batch's spans are counted twice in the metrics (docs/decisions/metrics-from-spans.md).
+ *
+ * The catalogue (`metrics_catalog`, what GET /api/v1/metrics lists) is written from memory in the
+ * same write: once per project and metric every CATALOG_REFRESH_MS, and again after a restart.
+ */
+const CATALOG_REFRESH_MS = 15 * 60_000;
+const CATALOG_MAX_ENTRIES = 100_000;
+
+const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
+
+export interface SpanMetricWriter {
+  /** Folds the lists (one per request) and inserts the rows; resolves once committed. */
+  write(lists: readonly (readonly SpanMetricPoint[] | null | undefined)[]): Promise<void>;
+}
+
+/** Where the writer puts its rows: TabSeparated lines of DATAPOINT_TSV_COLUMNS, or JSON rows. */
+export interface SpanMetricSink {
+  insertTsv?(table: 'datapoint_minutes', columns: readonly string[], text: string): Promise<void>;
+  insertRows: TelemetryStore['insertRows'];
+}
+
+/** The columns of a datapoint line, in order (`annotations` last). */
+export const DATAPOINT_TSV_COLUMNS = [
+  'project_id',
+  'metric',
+  'time',
+  'attrs_hash',
+  'instrument',
+  'min',
+  'max',
+  'sum',
+  'count',
+  'gauge',
+  'histogram',
+  'string_keys',
+  'string_values',
+  'annotations',
+] as const;
+
+export function createSpanMetricWriter(
+  metrics: CompiledSpanMetrics,
+  sink: SpanMetricSink,
+  now: () => number = Date.now,
+): SpanMetricWriter {
+  const { defs } = metrics;
+  const keys = defs.map((d) => d.attrs.map((a) => parseAliased(a).alias));
+  // The constant parts of each definition's lines, escaped once.
+  const names = defs.map((d) => tsv(d.name));
+  const keysText = keys.map((k) => `[${k.map(quoted).join(',')}]`);
+  const catalogued = new Map<string, number>();
+  return {
+    async write(lists) {
+      const points = mergeSpanMetricPoints(lists.map((l) => l ?? null));
+      if (points.length === 0) return;
+      const t = now();
+      const catalog: object[] = [];
+      const marks = new Set<string>();
+      for (const p of points) {
+        const key = `${p.project}\u0000${p.def}`;
+        if (marks.has(key) || t - (catalogued.get(key) ?? -Infinity) < CATALOG_REFRESH_MS) continue;
+        const d = defs[p.def];
+        const ts = Math.floor(t / 1000);
+        catalog.push({
+          project_id: p.project,
+          name: d.name,
+          description: d.description,
+          unit: d.unit,
+          instrument: d.instrument,
+          attr_keys: keys[p.def],
+          created_at: ts,
+          updated_at: ts,
+        });
+        marks.add(key);
+      }
+      if (catalog.length > 0) await sink.insertRows('metrics_catalog', catalog);
+      if (sink.insertTsv) {
+        let text = '';
+        for (const p of points) {
+          const d = defs[p.def];
+          text +=
+            `${p.project}\t${names[p.def]}\t${p.time}\t${p.hash}\t${d.instrument}\t` +
+            `${finite(p.min)}\t${finite(p.max)}\t${finite(p.sum)}\t${p.count}\t0\t` +
+            `([${p.buckets[0].join(',')}],[${p.buckets[1].join(',')}])\t${keysText[p.def]}\t` +
+            `[${p.values.map(quoted).join(',')}]\t${tsv(p.annotations)}\n`;
+        }
+        await sink.insertTsv('datapoint_minutes', DATAPOINT_TSV_COLUMNS, text);
+      } else {
+        await sink.insertRows(
+          'datapoint_minutes',
+          points.map((p) => {
+            const d = defs[p.def];
+            return {
+              project_id: p.project,
+              metric: d.name,
+              time: p.time,
+              attrs_hash: p.hash,
+              instrument: d.instrument,
+              min: finite(p.min),
+              max: finite(p.max),
+              sum: finite(p.sum),
+              count: p.count,
+              gauge: 0,
+              histogram: p.buckets,
+              string_keys: keys[p.def],
+              string_values: p.values,
+              annotations: p.annotations,
+            };
+          }),
+        );
+      }
+      // Marked only once written, so a failed write writes them again with the next batch.
+      if (catalogued.size + marks.size > CATALOG_MAX_ENTRIES) catalogued.clear();
+      for (const k of marks) catalogued.set(k, t);
+    },
+  };
+}
+
+/**
+ * The store with metrics from spans: `insertStagedSpans` writes the points the chunks carry
+ * (computed where they were encoded), `insertSpans` computes them from the rows. Without
+ * definitions, the store itself.
+ */
+export function withSpanMetrics(defs: readonly SpanMetricDefinition[], store: TelemetryStore): TelemetryStore {
+  if (defs.length === 0) return store;
+  const metrics = compileSpanMetrics(defs);
+  const writer = createSpanMetricWriter(metrics, {
+    insertRows: (table, rows) => store.insertRows(table, rows),
+    insertTsv: store.kind === 'chdb' && store.stagingDir ? fileInsert(store, store.stagingDir) : undefined,
+  });
+  return {
+    ...store,
+    async insertSpans(rows: readonly SpanRow[]) {
+      if (rows.length === 0) return;
+      await writer.write([spanMetricPoints(metrics, rows)]);
+      await store.insertSpans(rows);
+    },
+    async insertStagedSpans(chunks: readonly StagedSpans[]) {
+      try {
+        await writer.write(chunks.map((c) => c.points));
+      } catch (err) {
+        await unstageSpans(chunks);
+        throw err;
+      }
+      await store.insertStagedSpans(chunks);
+    },
+  };
+}
+
+/**
+ * The embedded engine's way in for datapoint lines: a file in the staging directory read by
+ * `INSERT ... SELECT FROM file()`, as for spans (chdbStore.ts). JSONEachRow cost about four times
+ * the CPU per datapoint row (bench/ingest: ~39 against ~8 µs).
+ */
+function fileInsert(store: TelemetryStore, dir: string): SpanMetricSink['insertTsv'] {
+  let n = 0;
+  return async (table, columns, text) => {
+    const file = joinPath(dir, `span-metrics-${process.pid}-${n++}.tsv`);
+    try {
+      await writeFile(file, text);
+      await store.query(sql`INSERT INTO ${ident(table)} (${join(
+        columns.map((c) => sql`${ident(c)}`),
+        ', ',
+      )}) SELECT * FROM file(${param.string(file)}, 'TSV')
+        SETTINGS use_structure_from_insertion_table_in_table_functions = 1`);
+    } finally {
+      await rm(file, { force: true });
+    }
+  };
+}
