@@ -3,22 +3,33 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 import { composeLantern } from './app/compose';
 import { freshSchema } from './storage/telemetry';
+import { formatReport, migrateStorage, MigrateStorageError } from './app/migrateStorage';
 
 /**
  * `lantern [--config lantern.yml]`: starts the HTTP (UI, API, OTLP/HTTP) and gRPC (OTLP) listeners.
  * `lantern schema print [--cluster NAME]`: prints the telemetry DDL a fresh database gets (its
  * cluster form with a cluster name, default `storage.ch.cluster`), to review before a first start.
+ * `lantern migrate-storage [--to-db URL] [--to-ch URL] [--to-cluster NAME] [--replace]`: copies the
+ * embedded storage under data_dir (Lantern stopped) into PostgreSQL and ClickHouse (default: the
+ * config's storage.db.url and storage.ch.url); docs/scale-out.md.
  * The config path comes from --config, then LANTERN_CONFIG, then ./lantern.yml when it exists.
  */
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { config: { type: 'string', short: 'c' }, cluster: { type: 'string' } },
+    options: {
+      config: { type: 'string', short: 'c' },
+      cluster: { type: 'string' },
+      'to-db': { type: 'string' },
+      'to-ch': { type: 'string' },
+      'to-cluster': { type: 'string' },
+      replace: { type: 'boolean' },
+    },
     allowPositionals: true,
   });
   const command = positionals.join(' ');
-  if (command !== '' && command !== 'schema print') {
+  if (command !== '' && command !== 'schema print' && command !== 'migrate-storage') {
     console.error(
-      `unknown command "${command}": use \`lantern [--config FILE]\` or \`lantern schema print [--cluster NAME]\``,
+      `unknown command "${command}": use \`lantern [--config FILE]\`, \`lantern schema print [--cluster NAME]\` or \`lantern migrate-storage [--to-db URL] [--to-ch URL] [--to-cluster NAME] [--replace]\``,
     );
     process.exit(2);
   }
@@ -40,6 +51,24 @@ async function main(): Promise<void> {
     } catch (err) {
       console.error((err as Error).message);
       process.exit(2);
+    }
+    return;
+  }
+  if (command === 'migrate-storage') {
+    try {
+      const report = await migrateStorage({
+        config,
+        toDb: values['to-db'] ?? config.storage.db.url,
+        toCh: values['to-ch'] ?? config.storage.ch.url,
+        toCluster: values['to-cluster'] ?? config.storage.ch.cluster,
+        replace: values.replace ?? false,
+        progress: (line) => console.log(line),
+      });
+      console.log(`${formatReport(report)}\ncopied; every count matches`);
+    } catch (err) {
+      if (!(err instanceof MigrateStorageError)) throw err;
+      console.error(`migrate-storage: ${err.message}`);
+      process.exit(1);
     }
     return;
   }
