@@ -25,3 +25,4 @@ export * from './api/dashboardsRoutes';
 export * from './api/alertingRoutes';
 export * from './api/ingestRoutes';
 export * from './api/routes';
+export * from './toText';
