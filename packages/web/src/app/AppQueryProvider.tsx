@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useRef, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useSnackbar } from '../components/feedback/SnackbarProvider';
 import { currentUserKey } from '../features/auth/authApi';
 import { ApiError } from '../lib/api/apiClient';
@@ -16,8 +16,13 @@ export function AppQueryProvider({ children, onUnauthorized }: { children: React
   const snackbar = useSnackbar();
   // The client is created once; the handlers read the latest callbacks through refs.
   const handlers = useRef({ snackbar, onUnauthorized });
-  handlers.current = { snackbar, onUnauthorized };
+  useLayoutEffect(() => {
+    handlers.current = { snackbar, onUnauthorized };
+  }, [snackbar, onUnauthorized]);
 
+  // The cache callbacks below run after a query settles, never during render; the rule cannot tell the
+  // closures made in this initializer from code that runs in it.
+  // eslint-disable-next-line react-hooks/refs
   const [client] = useState(() => {
     const onError = (error: Error, meta: AppQueryMeta | undefined) => {
       if (!(error instanceof ApiError)) return;

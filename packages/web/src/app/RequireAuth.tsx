@@ -11,7 +11,7 @@ export function RequireAuth() {
   if (error) {
     return (
       <Box sx={{ p: 4 }}>
-        <Alert severity="error" action={<Button onClick={() => refetch()}>Retry</Button>}>
+        <Alert severity="error" action={<Button onClick={() => void refetch()}>Retry</Button>}>
           {error.message}
         </Alert>
       </Box>

@@ -42,6 +42,7 @@ export function CopyButton({
     return () => clearTimeout(timer);
   }, [copied]);
 
+  // copy() handles its own failure, so a click can drop the promise.
   const copy = async () => {
     try {
       await writeClipboard(text);
@@ -59,7 +60,7 @@ export function CopyButton({
           size="small"
           variant="outlined"
           startIcon={icon}
-          onClick={copy}
+          onClick={() => void copy()}
           data-testid={testId ?? 'copy-button'}
           data-copied={copied || undefined}
         >
@@ -72,7 +73,7 @@ export function CopyButton({
     <Tooltip title={copied ? 'Copied' : title}>
       <IconButton
         size="small"
-        onClick={copy}
+        onClick={() => void copy()}
         data-testid={testId ?? 'copy-button'}
         data-copied={copied || undefined}
         aria-label={title}

@@ -1,5 +1,5 @@
 import { Box, Pagination, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { pagerWindow } from './pagerWindow';
 
 /** Client-side paging state (spec §9: page size per table, at most 1000 pages). */
@@ -16,10 +16,9 @@ export interface PagerState {
 export function usePager(total: number, perPage = 10): PagerState {
   const [page, setPage] = useState(1);
   const win = pagerWindow(page, perPage, total);
-  // Back to the last page when the list shrinks under the current one.
-  useEffect(() => {
-    if (win.page !== page) setPage(win.page);
-  }, [win.page, page]);
+  // Back to the last page when the list shrinks under the current one (while rendering, so the page
+  // shown and the page kept never differ).
+  if (win.page !== page) setPage(win.page);
   return { page: win.page, setPage, perPage, total, pages: win.pages, start: win.start, end: win.end };
 }
 

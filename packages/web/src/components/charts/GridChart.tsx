@@ -90,9 +90,10 @@ export function GridChart({
   // A callback ref: the legend mounts only once there is data, after the first render. Measured
   // before the browser paints, so the chart starts at its final height (a resize redraws it all).
   useLayoutEffect(() => {
-    if (!legendEl || !bottom) return setLegendH(0);
+    if (!legendEl || !bottom) return;
     const observer = new ResizeObserver(() => setLegendH(legendEl.offsetHeight));
     observer.observe(legendEl);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a DOM measurement before paint, which only an effect can make
     setLegendH(legendEl.offsetHeight);
     return () => observer.disconnect();
   }, [legendEl, bottom]);
@@ -103,7 +104,7 @@ export function GridChart({
     [colored, isolated],
   );
   const plotted = useMemo(() => visible.filter((s) => !hidden.has(s.name)), [visible, hidden]);
-  const chartH = bottom ? Math.max(140, height - legendH) : height;
+  const chartH = bottom && legendEl ? Math.max(140, height - legendH) : height;
   const option = useMemo(
     () => styled(metricChartOption(time, plotted, { kind }), plotted, styles, kind),
     [time, plotted, kind, styles],

@@ -9,10 +9,7 @@ import { EChart } from './EChart';
  */
 export function PctileChart({ data, loading }: { data: Partial<PctileData> | undefined; loading?: boolean }) {
   const group = useId();
-  const d = useMemo<PctileData | undefined>(
-    () => (data?.time ? ({ ...data, time: data.time } as PctileData) : undefined),
-    [data],
-  );
+  const d = useMemo<PctileData | undefined>(() => (data?.time ? { ...data, time: data.time } : undefined), [data]);
   const options = useMemo(
     () =>
       d ? { pctile: d.p50 ? pctileOption(d) : undefined, rate: d.p50 ? rateOption(d) : eventRateOption(d) } : undefined,

@@ -39,7 +39,7 @@ export function tooltipHtml(params: TooltipParam[], units: string[], showTime = 
   const first = params[0];
   const time = first.axisValue !== undefined ? formatDateTime(new Date(first.axisValue)) : (first.axisValueLabel ?? '');
   const rows = params.slice(0, TOOLTIP_MAX_SERIES).map((p) => {
-    const raw = Array.isArray(p.value) ? p.value[1] : p.value;
+    const raw: unknown = Array.isArray(p.value) ? (p.value as unknown[])[1] : p.value;
     const unit = units[p.seriesIndex ?? 0] ?? '';
     return `<tr><td>${p.marker ?? ''}${escapeHtml(truncateMiddle(p.seriesName ?? '', 60))}</td><td style="text-align:right;padding-left:15px;font-weight:600">${escapeHtml(formatMetric(typeof raw === 'number' ? raw : null, unit))}</td></tr>`;
   });

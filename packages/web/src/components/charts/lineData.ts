@@ -11,7 +11,7 @@ export function lineData(
   values: readonly (number | null | undefined)[],
   dotSize = 4,
 ): LinePoint[] {
-  const at = (i: number) => (typeof values[i] === 'number' ? (values[i] as number) : null);
+  const at = (i: number) => (typeof values[i] === 'number' ? values[i] : null);
   return time.map((t, i) => {
     const v = at(i);
     if (v !== null && at(i - 1) === null && at(i + 1) === null)

@@ -1,5 +1,5 @@
 import { Box, Button, Divider, MenuItem, Popover, Stack, TextField, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   UNIT_MS,
   combineInputs,
@@ -70,23 +70,28 @@ export function CustomRangeMenu({
   state: DateRangeState;
 }) {
   const { range } = state;
-  const [amount, setAmount] = useState('1');
-  const [unit, setUnit] = useState<DurationUnit>('hours');
-  const [fromDay, setFromDay] = useState('');
-  const [fromTime, setFromTime] = useState('');
-  const [toDay, setToDay] = useState('');
-  const [toTime, setToTime] = useState('');
+  return (
+    <Popover
+      open={anchor !== null}
+      anchorEl={anchor}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+    >
+      {/* Mounted while the menu is open (and again when the range changes): its fields start from the range. */}
+      <CustomRangeForm key={`${range.isNow}:${range.duration}:${range.lt}`} onClose={onClose} state={state} />
+    </Popover>
+  );
+}
 
-  useEffect(() => {
-    if (!anchor) return;
-    const split = splitDuration(range.duration);
-    setAmount(String(split.amount));
-    setUnit(split.unit);
-    setFromDay(formatDayInput(gteOf(range)));
-    setFromTime(formatTimeInput(gteOf(range)));
-    setToDay(formatDayInput(range.lt));
-    setToTime(formatTimeInput(range.lt));
-  }, [anchor, range]);
+function CustomRangeForm({ onClose, state }: { onClose: () => void; state: DateRangeState }) {
+  const { range } = state;
+  const [split] = useState(() => splitDuration(range.duration));
+  const [amount, setAmount] = useState(String(split.amount));
+  const [unit, setUnit] = useState<DurationUnit>(split.unit);
+  const [fromDay, setFromDay] = useState(() => formatDayInput(gteOf(range)));
+  const [fromTime, setFromTime] = useState(() => formatTimeInput(gteOf(range)));
+  const [toDay, setToDay] = useState(() => formatDayInput(range.lt));
+  const [toTime, setToTime] = useState(() => formatTimeInput(range.lt));
 
   const durationMs = Number(amount) * UNIT_MS[unit];
   const from = combineInputs(fromDay, fromTime);
@@ -101,88 +106,81 @@ export function CustomRangeMenu({
   };
 
   return (
-    <Popover
-      open={anchor !== null}
-      anchorEl={anchor}
-      onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
-    >
-      <Box sx={{ p: 2, width: 380 }} data-testid="date-range-menu">
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <Typography variant="body2">Last</Typography>
-          <TextField
-            size="small"
-            type="number"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            sx={{ width: 78 }}
-            slotProps={{ htmlInput: { min: 1, 'data-testid': 'custom-amount' } }}
-          />
-          <TextField
-            select
-            size="small"
-            value={unit}
-            onChange={(e) => setUnit(e.target.value as DurationUnit)}
-            sx={{ width: 118 }}
-            slotProps={{ htmlInput: { 'data-testid': 'custom-unit' } }}
-          >
-            <MenuItem value="minutes">minutes</MenuItem>
-            <MenuItem value="hours">hours</MenuItem>
-            <MenuItem value="days">days</MenuItem>
-          </TextField>
+    <Box sx={{ p: 2, width: 380 }} data-testid="date-range-menu">
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Typography variant="body2">Last</Typography>
+        <TextField
+          size="small"
+          type="number"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          sx={{ width: 78 }}
+          slotProps={{ htmlInput: { min: 1, 'data-testid': 'custom-amount' } }}
+        />
+        <TextField
+          select
+          size="small"
+          value={unit}
+          onChange={(e) => setUnit(e.target.value as DurationUnit)}
+          sx={{ width: 118 }}
+          slotProps={{ htmlInput: { 'data-testid': 'custom-unit' } }}
+        >
+          <MenuItem value="minutes">minutes</MenuItem>
+          <MenuItem value="hours">hours</MenuItem>
+          <MenuItem value="days">days</MenuItem>
+        </TextField>
+        <Button
+          variant="contained"
+          size="small"
+          disabled={!(durationMs > 0)}
+          onClick={() => {
+            state.changeDuration(durationMs);
+            onClose();
+          }}
+          data-testid="custom-duration-apply"
+        >
+          Apply
+        </Button>
+      </Stack>
+      <Divider sx={{ my: 2 }}>or</Divider>
+      <Stack spacing={1}>
+        <DateTimeInputs
+          label="From date"
+          day={fromDay}
+          time={fromTime}
+          onDay={(v) => {
+            setFromDay(v);
+            moveTo(v, fromTime);
+          }}
+          onTime={(v) => {
+            setFromTime(v);
+            moveTo(fromDay, v);
+          }}
+          testId="custom-from"
+        />
+        <DateTimeInputs
+          label="To date"
+          day={toDay}
+          time={toTime}
+          onDay={setToDay}
+          onTime={setToTime}
+          testId="custom-to"
+        />
+        <Box>
           <Button
             variant="contained"
             size="small"
-            disabled={!(durationMs > 0)}
+            disabled={from === undefined || to === undefined || from >= to}
             onClick={() => {
-              state.changeDuration(durationMs);
+              state.change(fixedRange(from!, to!));
               onClose();
             }}
-            data-testid="custom-duration-apply"
+            data-testid="custom-range-apply"
           >
             Apply
           </Button>
-        </Stack>
-        <Divider sx={{ my: 2 }}>or</Divider>
-        <Stack spacing={1}>
-          <DateTimeInputs
-            label="From date"
-            day={fromDay}
-            time={fromTime}
-            onDay={(v) => {
-              setFromDay(v);
-              moveTo(v, fromTime);
-            }}
-            onTime={(v) => {
-              setFromTime(v);
-              moveTo(fromDay, v);
-            }}
-            testId="custom-from"
-          />
-          <DateTimeInputs
-            label="To date"
-            day={toDay}
-            time={toTime}
-            onDay={setToDay}
-            onTime={setToTime}
-            testId="custom-to"
-          />
-          <Box>
-            <Button
-              variant="contained"
-              size="small"
-              disabled={from === undefined || to === undefined || from >= to}
-              onClick={() => {
-                state.change(fixedRange(from!, to!));
-                onClose();
-              }}
-              data-testid="custom-range-apply"
-            >
-              Apply
-            </Button>
-          </Box>
-        </Stack>
-      </Box>
-    </Popover>
+        </Box>
+      </Stack>
+    </Box>
   );
 }

@@ -145,9 +145,12 @@ export function useLocalDateRange(
   const [range, setRange] = useState<DateRange>(() =>
     anchor === undefined ? nowRange(duration, Date.now()) : around(anchor, duration, Date.now()),
   );
-  useEffect(() => {
+  // Re-centred while rendering when the anchor moves, so no request goes out for the old range.
+  const [centredOn, setCentredOn] = useState(anchor);
+  if (centredOn !== anchor) {
+    setCentredOn(anchor);
     if (anchor !== undefined) setRange((r) => around(anchor, r.duration, Date.now()));
-  }, [anchor]);
+  }
   const state = useControls(range, setRange, opts.maxDays);
   return useMemo(
     () =>

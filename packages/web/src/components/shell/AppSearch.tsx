@@ -22,7 +22,7 @@ export function AppSearch({ projectId }: { projectId: number | undefined }) {
     const action = searchAction(text, projectId);
     if (!action) return;
     if (action.kind === 'go') {
-      navigate(action.to);
+      void navigate(action.to);
       setText('');
       return;
     }
@@ -32,7 +32,7 @@ export function AppSearch({ projectId }: { projectId: number | undefined }) {
       .then((r) => r.systems)
       .catch(() => null);
     setBusy(false);
-    navigate(searchPath(action.projectId, action.text, matched));
+    void navigate(searchPath(action.projectId, action.text, matched));
     setText('');
   };
 

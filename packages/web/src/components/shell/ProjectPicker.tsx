@@ -19,7 +19,7 @@ export function ProjectPicker({ projects, projectId }: { projects: ProjectSummar
 
   const choose = (project: ProjectSummary) => {
     setAnchor(null);
-    if (project.id !== projectId) navigate(projectSwitchTarget(location.pathname, params, project.id));
+    if (project.id !== projectId) void navigate(projectSwitchTarget(location.pathname, params, project.id));
   };
 
   return (

@@ -78,7 +78,11 @@ export function NewMonitorMenu({
         onClick={(e) => e.stopPropagation()}
       >
         {(isEvent ? EVENT_ITEMS : SPAN_ITEMS).map(([label, expr]) => (
-          <MenuItem key={label} dense onClick={() => navigate(newMonitorHref(projectId, name, isEvent, expr, where))}>
+          <MenuItem
+            key={label}
+            dense
+            onClick={() => void navigate(newMonitorHref(projectId, name, isEvent, expr, where))}
+          >
             {label}
           </MenuItem>
         ))}

@@ -44,7 +44,7 @@ export function TraceFindPage() {
         sx={{ mt: 3 }}
         startIcon={search.isFetching ? <CircularProgress size={16} color="inherit" /> : <RefreshIcon />}
         disabled={search.isFetching}
-        onClick={() => search.refetch()}
+        onClick={() => void search.refetch()}
         data-testid="trace-find-retry"
       >
         Try again

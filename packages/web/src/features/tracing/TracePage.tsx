@@ -1,6 +1,6 @@
 import { Box, Button, Card, CardContent, Skeleton, Stack, Tab, Tabs, Typography } from '@mui/material';
 import type { Span } from '@lantern/shared';
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
 import { FixedDateRangePicker } from '../../components/date/DateRangePicker';
 import { useLocalDateRange } from '../../components/date/useDateRange';
@@ -86,10 +86,12 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
       }),
     [],
   );
-  // The focused match is shown: its collapsed ancestors open.
-  useEffect(() => {
+  // The focused match is shown: its collapsed ancestors open when the focus moves (while rendering).
+  const [shownFocus, setShownFocus] = useState<readonly [Span, string | undefined]>([root, undefined]);
+  if (shownFocus[0] !== root || shownFocus[1] !== focusId) {
+    setShownFocus([root, focusId]);
     if (focusId !== undefined) setCollapsed((prev) => reveal(prev, root, focusId));
-  }, [root, focusId]);
+  }
   const onSearch = useCallback((text: string) => {
     setSearch(text);
     setMatchIndex(0);

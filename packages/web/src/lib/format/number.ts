@@ -1,5 +1,6 @@
 import { formatDateTime } from './dateTime';
 import { formatDuration, formatMagnitude } from './duration';
+import { toText } from '@lantern/shared';
 
 /**
  * Numbers, percentages and bytes for tables, legends and chart axes. Every value uses the spec's
@@ -83,7 +84,7 @@ export function formatUnit(value: unknown, unit: string | undefined): string {
   if (value === undefined || value === null) return '<missing>';
   if (value === '') return '<empty>';
   if (unit === 'date' && (typeof value === 'number' || typeof value === 'string')) return formatDateValue(value);
-  if (typeof value !== 'number') return Array.isArray(value) ? value.join(', ') : String(value);
+  if (typeof value !== 'number') return Array.isArray(value) ? value.join(', ') : toText(value);
   if (unit && DURATION_SCALE[unit] !== undefined) return formatDuration(value * DURATION_SCALE[unit]);
   switch (unit) {
     case 'utilization':

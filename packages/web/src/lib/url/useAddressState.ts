@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate, type NavigateFunction } from 'react-router-dom';
 import { applyPatch, shouldReplace, type AddressPatch } from './addressPatch';
 
@@ -53,7 +53,8 @@ function flush() {
     const replace = shouldReplace(current, store.lastWrittenUrl, forced);
     store.lastWrittenUrl = target;
     store.inflight = { ...store.inflight, ...patch };
-    store.navigate(target, { replace, preventScrollReset: true });
+    // The router's promise settles once the route has rendered; the store does not wait for it.
+    void store.navigate(target, { replace, preventScrollReset: true });
   }
   emit();
 }
@@ -73,7 +74,10 @@ export interface AddressState {
 export function useAddressState(): AddressState {
   const location = useLocation();
   const navigate = useNavigate();
-  store.navigate = navigate;
+  // Writes are flushed from a timer, after this effect has run.
+  useLayoutEffect(() => {
+    store.navigate = navigate;
+  }, [navigate]);
   const version = useSyncExternalStore(subscribe, () => store.version);
 
   // Once the location changed, it holds what was in flight.
@@ -86,7 +90,7 @@ export function useAddressState(): AddressState {
   const inflight = store.inflight;
   const params = useMemo(
     () => new URLSearchParams(applyPatch(applyPatch(location.search, inflight), store.pending)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `version` stands for store.pending, which changes outside React
     [location.search, inflight, version],
   );
 

@@ -98,7 +98,7 @@ export function AlertSelectionBar({
         size="small"
         variant="outlined"
         value={sortBy}
-        onChange={(e) => onSort(e.target.value as AlertSort)}
+        onChange={(e) => onSort(e.target.value)}
         startAdornment={<SortIcon fontSize="small" sx={{ mr: 1, color: 'text.secondary' }} />}
         sx={{ bgcolor: '#F5F5F5', '& fieldset': { border: 'none' }, minWidth: 160, height: 32, fontSize: 14 }}
         data-testid="alert-sort"

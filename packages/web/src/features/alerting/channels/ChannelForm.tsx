@@ -51,8 +51,8 @@ export interface ChannelFormProps {
   type: ChannelType;
   /** The channel to edit; a new one is created without it. */
   channel?: NotifChannel;
-  onSaved(channel: NotifChannel): void;
-  onCancel?(): void;
+  onSaved: (channel: NotifChannel) => void;
+  onCancel?: () => void;
   /** Shown under the buttons (the webhook help). */
   footer?: ReactNode;
 }

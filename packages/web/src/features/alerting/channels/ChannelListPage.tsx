@@ -45,7 +45,7 @@ export function ChannelListPage() {
   };
   const created = (c: NotifChannel) => {
     setCreating(null);
-    navigate(paths.channel(projectId, c.type, c.id));
+    void navigate(paths.channel(projectId, c.type, c.id));
   };
 
   return (

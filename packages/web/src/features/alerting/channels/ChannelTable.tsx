@@ -14,8 +14,8 @@ export interface ChannelTableProps {
   projectId: number;
   channels: NotifChannel[];
   busyId: number | null;
-  onTogglePause(c: NotifChannel): void;
-  onDelete(c: NotifChannel): void;
+  onTogglePause: (c: NotifChannel) => void;
+  onDelete: (c: NotifChannel) => void;
 }
 
 /** Name, type, state, delivery and the row actions; the footer only when there are more than 10 rows (spec §9). */

@@ -14,8 +14,8 @@ export function NewChannelDialog({
 }: {
   projectId: number;
   type: ChannelType | null;
-  onClose(): void;
-  onCreated(c: NotifChannel): void;
+  onClose: () => void;
+  onCreated: (c: NotifChannel) => void;
 }) {
   return (
     <Dialog

@@ -71,7 +71,7 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
         matchers: matchers.filter((m) => m.attr && m.value),
       },
     };
-    save.mutate({ id: monitor?.id, body }, { onSuccess: () => navigate(paths.monitors(projectId)) });
+    save.mutate({ id: monitor?.id, body }, { onSuccess: () => void navigate(paths.monitors(projectId)) });
   };
 
   return (

@@ -22,7 +22,7 @@ export function MonitorFormActions({
         <Button type="submit" variant="contained" disabled={saving} data-testid="monitor-save">
           {isNew ? 'Create monitor' : 'Save'}
         </Button>
-        <Button onClick={() => navigate(paths.monitors(projectId))}>Cancel</Button>
+        <Button onClick={() => void navigate(paths.monitors(projectId))}>Cancel</Button>
       </Stack>
     </>
   );

@@ -82,10 +82,13 @@ export function MonitorListPage() {
           Create monitor
         </Button>
         <Menu open={menu !== null} anchorEl={menu} onClose={() => setMenu(null)}>
-          <MenuItem onClick={() => navigate(paths.monitorMetricNew(projectId))} data-testid="create-metric-monitor">
+          <MenuItem
+            onClick={() => void navigate(paths.monitorMetricNew(projectId))}
+            data-testid="create-metric-monitor"
+          >
             Metrics monitor
           </MenuItem>
-          <MenuItem onClick={() => navigate(paths.monitorErrorNew(projectId))} data-testid="create-error-monitor">
+          <MenuItem onClick={() => void navigate(paths.monitorErrorNew(projectId))} data-testid="create-error-monitor">
             Errors monitor
           </MenuItem>
         </Menu>

@@ -105,7 +105,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
     if (!check.success || !name.trim()) return;
     save.mutate(
       { id: monitor?.id, body: { name, notifyEveryoneByEmail: everyone, channelIds, params: check.data } },
-      { onSuccess: () => navigate(paths.monitors(projectId)) },
+      { onSuccess: () => void navigate(paths.monitors(projectId)) },
     );
   };
 

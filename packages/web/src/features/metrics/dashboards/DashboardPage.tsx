@@ -53,7 +53,7 @@ export function DashboardPage() {
           busy={create.isPending}
           error={create.error?.message}
           onCreate={(name) =>
-            create.mutate(name, { onSuccess: (r) => navigate(paths.dashboard(projectId, r.dashboard.id)) })
+            create.mutate(name, { onSuccess: (r) => void navigate(paths.dashboard(projectId, r.dashboard.id)) })
           }
         />
         <ImportYamlButton projectId={projectId} />
@@ -106,7 +106,8 @@ function DashboardView({
   if (show.isPending) return <Skeleton variant="rectangular" height={300} />;
   const { dashboard, grid, yamlUrl } = show.data;
   const tab = dashboardTab(address.params.get('tab'), dashboard, grid.length);
-  const open = (d: { id: string }) => navigate(paths.dashboard(projectId, d.id));
+  // navigate() returns a promise that settles once the route has rendered; nothing waits for it.
+  const open = (d: { id: string }) => void navigate(paths.dashboard(projectId, d.id));
 
   const onAction = async (a: DashboardAction) => {
     if (a === 'new' || a === 'edit') setNaming(a);
@@ -118,7 +119,7 @@ function DashboardView({
         message: `Do you really want to delete "${dashboard.name}" dashboard?`,
       }))
     ) {
-      remove.mutate(dashId, { onSuccess: () => navigate(paths.metrics(projectId), { replace: true }) });
+      remove.mutate(dashId, { onSuccess: () => void navigate(paths.metrics(projectId), { replace: true }) });
     }
   };
 
@@ -131,7 +132,8 @@ function DashboardView({
         current={dashboard}
         range={range}
         onPick={open}
-        onAction={onAction}
+        // confirm() only resolves (true or false) and the mutations report their own errors.
+        onAction={(a) => void onAction(a)}
         onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })}
       />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>

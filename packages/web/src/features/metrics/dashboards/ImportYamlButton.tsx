@@ -29,17 +29,22 @@ export function ImportYamlButton({ projectId }: { projectId: number }) {
         accept=".yaml,.yml,text/yaml,application/x-yaml"
         hidden
         data-testid="import-yaml-file"
-        onChange={async (e) => {
+        onChange={(e) => {
           const file = e.target.files?.[0];
           e.target.value = '';
           if (!file) return;
-          importYaml.mutate(await file.text(), {
-            onSuccess: (r) => {
-              snackbar.notifySuccess(`Dashboard "${r.dashboard.name}" imported`);
-              navigate(paths.dashboard(projectId, r.dashboard.id));
-            },
-            onError: (err) => snackbar.notifyError(`${file.name} is not a dashboard: ${err.message}`),
-          });
+          // Both outcomes are handled: a file that cannot be read is reported like one that is not a dashboard.
+          void file.text().then(
+            (text) =>
+              importYaml.mutate(text, {
+                onSuccess: (r) => {
+                  snackbar.notifySuccess(`Dashboard "${r.dashboard.name}" imported`);
+                  void navigate(paths.dashboard(projectId, r.dashboard.id));
+                },
+                onError: (err) => snackbar.notifyError(`${file.name} is not a dashboard: ${err.message}`),
+              }),
+            (err: Error) => snackbar.notifyError(`${file.name} could not be read: ${err.message}`),
+          );
         }}
       />
     </>

@@ -31,7 +31,12 @@ export function MetricsExplorePage() {
   const names = address.params.getAll('metric');
   const aliases = address.params.getAll('alias');
   const query = address.params.get('query') ?? '';
-  const picked = useMemo(() => metricsFromParams(names, aliases), [names.join('\n'), aliases.join('\n')]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The same metrics keep the same object while other parameters change.
+  const pickedKey = JSON.stringify([names, aliases]);
+  const picked = useMemo(() => {
+    const [n, a] = JSON.parse(pickedKey) as [string[], string[]];
+    return metricsFromParams(n, a);
+  }, [pickedKey]);
 
   const stats = useMetricsStats(projectId, { ...dateRange.apiParams, attr_key: attrKeys });
   const keys = useMetricAttrKeys(projectId, { ...dateRange.apiParams, metric: [] });

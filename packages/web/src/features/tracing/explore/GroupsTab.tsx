@@ -1,7 +1,7 @@
 import WarningIcon from '@mui/icons-material/Warning';
 import { Alert, Box, Card, Chip, LinearProgress, MenuItem, Select, Stack, Typography } from '@mui/material';
-import type { GroupsResponse } from '@lantern/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { type GroupsResponse, toText } from '@lantern/shared';
+import { useMemo, useState } from 'react';
 import { CodeBlock } from '../../../components/CodeBlock';
 import { ApiError } from '../../../lib/api/apiClient';
 import { listCountText } from '../../../lib/format/countText';
@@ -58,20 +58,26 @@ export function GroupsCard({
   showSystem?: boolean;
   action?: React.ReactNode;
 }) {
-  const groups = result?.groups ?? [];
+  const groups = useMemo(() => result?.groups ?? [], [result]);
   const plottable = plottableColumns(result?.columns ?? []);
   const effectivePlotted = plotted.length ? plotted : plottable.slice(0, 1).map((c) => c.name);
   const systemValues = useMemo(
-    () => groups.map((g) => (typeof g['.system'] === 'string' ? (g['.system'] as string) : '')).filter(Boolean),
+    () => groups.map((g) => (typeof g['.system'] === 'string' ? g['.system'] : '')).filter(Boolean),
     [groups],
   );
   const distinct = [...new Set(systemValues)];
   const coarse = distinct.length > 5;
   const chips = [...new Set(systemValues.map((s) => (coarse ? typeOf(s) : s)))].sort();
   const [chipFilter, setChipFilter] = useState<string[]>([]);
-  useEffect(() => setChipFilter([]), [chips.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Other chips: the filter starts over (while rendering, so no frame shows a filter that matches nothing).
+  const chipsKey = chips.join(',');
+  const [filteredChips, setFilteredChips] = useState(chipsKey);
+  if (filteredChips !== chipsKey) {
+    setFilteredChips(chipsKey);
+    setChipFilter([]);
+  }
   const shown = chipFilter.length
-    ? groups.filter((g) => chipFilter.some((c) => String(g['.system'] ?? '').startsWith(c)))
+    ? groups.filter((g) => chipFilter.some((c) => toText(g['.system']).startsWith(c)))
     : groups;
 
   if (error instanceof ApiError && error.code === 'invalid_query') return <InvalidQuery error={error} />;

@@ -18,7 +18,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import type { SavedView } from '@lantern/shared';
+import { type SavedView, toText } from '@lantern/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useCurrentUser } from '../../auth/authApi';
@@ -71,7 +71,8 @@ function ViewList({ projectId, onOpen }: { projectId: number; onOpen: () => void
       ) : (
         <List dense data-testid="views-list">
           {views.map((v) => {
-            const system = Array.isArray(v.query.system) ? v.query.system[0] : v.query.system;
+            const systems: unknown = v.query.system;
+            const system = toText(Array.isArray(systems) ? (systems as unknown[])[0] : systems) || 'all';
             return (
               <ListItem
                 key={v.id}
@@ -108,12 +109,12 @@ function ViewList({ projectId, onOpen }: { projectId: number; onOpen: () => void
                 <ListItemButton
                   onClick={() => {
                     onOpen();
-                    navigate(viewHref(projectId, v));
+                    void navigate(viewHref(projectId, v));
                   }}
                   sx={{ pr: 10 }}
                 >
                   <ListItemText
-                    primary={`${VIEW_ROUTES[v.route]?.label ?? v.route} > ${system ?? 'all'} > ${v.name}`}
+                    primary={`${VIEW_ROUTES[v.route]?.label ?? v.route} > ${system} > ${v.name}`}
                     secondary={`${typeof v.query.query === 'string' ? v.query.query : ''} · Saved by ${v.user.name || v.user.email}`}
                     slotProps={{ primary: { 'data-testid': 'saved-view-name' } as object }}
                   />

@@ -1,4 +1,4 @@
-import type { ColumnInfo, GroupRow } from '@lantern/shared';
+import { type ColumnInfo, type GroupRow, toText } from '@lantern/shared';
 import { defaultGroupQuery, joinQuery, whereQuery } from '../query/defaultQueries';
 
 /**
@@ -36,7 +36,7 @@ export function sortGroups(groups: GroupRow[], column: string | undefined, desc:
     if (x === undefined || x === null) return 1;
     if (y === undefined || y === null) return -1;
     if (typeof x === 'number' && typeof y === 'number') return (x - y) * dir;
-    return String(x).localeCompare(String(y)) * dir;
+    return toText(x).localeCompare(toText(y)) * dir;
   });
 }
 

@@ -74,7 +74,7 @@ function AttrMenu({ span, attrKey, value, ctx }: { span: Span; attrKey: string; 
           dense
           onClick={() => {
             close();
-            navigate(
+            void navigate(
               paths.spanGroups(ctx.projectId, {
                 system: span.system,
                 query: joinQuery([
@@ -105,7 +105,7 @@ function AttrMenu({ span, attrKey, value, ctx }: { span: Span; attrKey: string; 
             dense
             onClick={() => {
               close();
-              navigate(
+              void navigate(
                 paths.spanGroups(ctx.projectId, {
                   system: span.system,
                   query: joinQuery([exploreAttrQuery('.group_id', isEvent), `where ${attrKey} = ${quoteValue(value)}`]),
@@ -163,7 +163,7 @@ export function SpanAttrs({ span, ctx }: { span: Span; ctx: AttrContext }) {
         </Stack>
         <Tabs
           value={view}
-          onChange={(_e, v) => setView(v)}
+          onChange={(_e, v: 'table' | 'json') => setView(v)}
           sx={{ minHeight: 32, '& .MuiTab-root': { minHeight: 32, py: 0 } }}
         >
           <Tab value="table" label="Table" data-testid="attrs-view-table" />

@@ -76,9 +76,8 @@ export function SpanCard({
   const groupQuery = groupSpansQuery(span.groupId, span.system);
   const range = { ...dateRange.apiParams, system: [span.system] };
 
-  useEffect(() => {
-    if (tab === 'sql' && !sql) setTab('attrs');
-  }, [tab, sql]);
+  // The SQL tab is there only for spans that carry a statement.
+  const shownTab = tab === 'sql' && !sql ? 'attrs' : tab;
 
   return (
     <Stack spacing={2} data-testid="span-card">
@@ -173,7 +172,7 @@ export function SpanCard({
 
       <Box>
         <Tabs
-          value={tab}
+          value={shownTab}
           onChange={(_e, v: TabKey) => setTab(v)}
           sx={{ bgcolor: '#E1F5FE', borderRadius: 1 }}
           variant="scrollable"
@@ -188,12 +187,12 @@ export function SpanCard({
           {span.groupId && <Tab value="percentiles" label="Percentiles" data-testid="span-tab-percentiles" />}
         </Tabs>
         <Box sx={{ pt: 2 }}>
-          {tab === 'attrs' && <SpanAttrs span={span} ctx={{ projectId, range, onFilter }} />}
-          {tab === 'sql' && sql && <CodeBlock code={sql} testId="span-sql" />}
-          {tab === 'sqlPretty' && sql && <PrettySql sql={sql} />}
-          {tab === 'stacktrace' && stack && <CodeBlock code={stack} testId="span-stacktrace" />}
-          {tab === 'events' && <EventPanels events={events} />}
-          {tab === 'percentiles' && (
+          {shownTab === 'attrs' && <SpanAttrs span={span} ctx={{ projectId, range, onFilter }} />}
+          {shownTab === 'sql' && sql && <CodeBlock code={sql} testId="span-sql" />}
+          {shownTab === 'sqlPretty' && sql && <PrettySql sql={sql} />}
+          {shownTab === 'stacktrace' && stack && <CodeBlock code={stack} testId="span-stacktrace" />}
+          {shownTab === 'events' && <EventPanels events={events} />}
+          {shownTab === 'percentiles' && (
             <LoadPctileChart
               projectId={projectId}
               params={{

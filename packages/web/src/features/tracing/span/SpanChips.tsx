@@ -15,7 +15,7 @@ export function SpanChips({
   traceMode?: boolean;
   onChip?: (key: string, value: string) => void;
 }) {
-  const service = typeof span.attrs['service.name'] === 'string' ? (span.attrs['service.name'] as string) : undefined;
+  const service = typeof span.attrs['service.name'] === 'string' ? span.attrs['service.name'] : undefined;
   const httpStatus = Number(span.attrs['http.status_code'] ?? span.attrs['http.response.status_code']);
   const chips: { key: string; value: string; label: string }[] = [];
   if (service) chips.push({ key: 'service.name', value: service, label: service });

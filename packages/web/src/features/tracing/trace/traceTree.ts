@@ -1,4 +1,4 @@
-import type { Span } from '@lantern/shared';
+import { type Span, toText } from '@lantern/shared';
 
 /**
  * The trace tree's open/closed state and its search, pure: which spans start collapsed, the set
@@ -47,7 +47,7 @@ export function allCollapsed(root: Span): Set<string> {
 
 function attrMatches(value: unknown, needle: string): boolean {
   if (value === null || value === undefined) return false;
-  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : toText(value);
   return text.toLowerCase().includes(needle);
 }
 

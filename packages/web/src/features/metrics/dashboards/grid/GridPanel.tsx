@@ -63,7 +63,7 @@ export function GridPanel({
   const monitor = () => {
     const m = metricParams(column);
     const columns = column.type === 'heatmap' ? {} : column.params.columnMap;
-    navigate(
+    void navigate(
       paths.monitorMetricNew(projectId, {
         name: column.name,
         metric: m.metric,
@@ -75,7 +75,7 @@ export function GridPanel({
   };
   const explore = () => {
     const m = metricParams(column);
-    navigate(paths.metricsExplore(projectId, { metric: m.metric, alias: m.alias, query }));
+    void navigate(paths.metricsExplore(projectId, { metric: m.metric, alias: m.alias, query }));
   };
   const copyYaml = async () => {
     close();

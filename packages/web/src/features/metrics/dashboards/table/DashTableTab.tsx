@@ -20,7 +20,7 @@ import {
   Typography,
 } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
-import type { Dashboard, GridColumn } from '@lantern/shared';
+import { type Dashboard, type GridColumn, toText } from '@lantern/shared';
 import { useMemo, useState } from 'react';
 import { Pager, usePager } from '../../../../components/Pager';
 import { formatUnit } from '../../../../lib/format/number';
@@ -185,11 +185,11 @@ export function DashTableTab({
                   {rows.slice(pager.start, pager.end).map((row, i) => {
                     const title = columns
                       .filter((c) => c.isGroup)
-                      .map((c) => String(row[c.name] ?? ''))
+                      .map((c) => toText(row[c.name]))
                       .join(' · ');
                     return (
                       <TableRow
-                        key={String(row._id ?? i)}
+                        key={row._id === undefined || row._id === null ? i : toText(row._id)}
                         hover
                         sx={{ cursor: grid.length ? 'pointer' : 'default' }}
                         onClick={() => grid.length && setOpenRow({ title, filter: rowFilter(columns, row) })}
@@ -202,7 +202,7 @@ export function DashTableTab({
                             sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
                           >
                             {c.isGroup
-                              ? String(row[c.name] ?? '')
+                              ? toText(row[c.name])
                               : formatUnit(row[c.name], columnUnit(dashboard.tableColumnMap, c))}
                           </TableCell>
                         ))}

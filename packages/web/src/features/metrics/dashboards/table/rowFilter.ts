@@ -1,8 +1,8 @@
-import type { MetricColumn } from '@lantern/shared';
+import { type MetricColumn, toText } from '@lantern/shared';
 
 /** A value as the metrics query language reads it: bare when it is a plain word, quoted otherwise. */
 export function queryValue(v: unknown): string {
-  const s = String(v ?? '');
+  const s = toText(v);
   return /^[\w.:/-]+$/.test(s) ? s : JSON.stringify(s);
 }
 
@@ -22,13 +22,7 @@ export function searchRows<T extends Record<string, unknown>>(
 ): T[] {
   const q = search.trim().toLowerCase();
   if (!q) return [...rows];
-  return rows.filter((r) =>
-    columns.some((c) =>
-      String(r[c.name] ?? '')
-        .toLowerCase()
-        .includes(q),
-    ),
-  );
+  return rows.filter((r) => columns.some((c) => toText(r[c.name]).toLowerCase().includes(q)));
 }
 
 /** Sorted by one column (numbers as numbers, nulls last). */
@@ -41,6 +35,6 @@ export function sortRows<T extends Record<string, unknown>>(rows: readonly T[], 
     if (x === null || x === undefined) return 1;
     if (y === null || y === undefined) return -1;
     if (typeof x === 'number' && typeof y === 'number') return (x - y) * dir;
-    return String(x).localeCompare(String(y)) * dir;
+    return toText(x).localeCompare(toText(y)) * dir;
   });
 }

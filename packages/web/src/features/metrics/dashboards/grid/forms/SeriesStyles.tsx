@@ -91,7 +91,7 @@ export function SeriesStyles({
                     min={0}
                     max={100}
                     value={st.opacity}
-                    onChange={(_, v) => set(name, { opacity: v as number })}
+                    onChange={(_, v) => set(name, { opacity: v })}
                   />
                 </Box>
               )}
@@ -103,7 +103,7 @@ export function SeriesStyles({
                     min={1}
                     max={10}
                     value={st.lineWidth}
-                    onChange={(_, v) => set(name, { lineWidth: v as number })}
+                    onChange={(_, v) => set(name, { lineWidth: v })}
                   />
                 </Box>
               )}

@@ -1,4 +1,4 @@
-import type { ColumnMap, MetricAlias } from '@lantern/shared';
+import { type ColumnMap, type MetricAlias, toText } from '@lantern/shared';
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Pager, usePager } from '../../../../../components/Pager';
 import { formatDateTime } from '../../../../../lib/format/dateTime';
@@ -50,14 +50,18 @@ export function TablePanel({
         </TableHead>
         <TableBody>
           {items.slice(pager.start, pager.end).map((row, i) => (
-            <TableRow key={String(row._id ?? i)} hover data-testid="table-panel-row">
+            <TableRow
+              key={row._id === undefined || row._id === null ? i : toText(row._id)}
+              hover
+              data-testid="table-panel-row"
+            >
               {columns.map((c) => (
                 <TableCell
                   key={c.name}
                   align={c.isGroup ? 'left' : 'right'}
                   sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
                 >
-                  {c.isGroup ? String(row[c.name] ?? '') : cell(row[c.name], columnUnit(params.columnMap, c))}
+                  {c.isGroup ? toText(row[c.name]) : cell(row[c.name], columnUnit(params.columnMap, c))}
                 </TableCell>
               ))}
             </TableRow>
