@@ -71,7 +71,7 @@ export function createChannelsStore(db: AlertingDb) {
         const s = stats.get(r.channel_id!) ?? { ...NO_OUTBOX };
         if (r.state === 'pending') {
           s.pending = Number(r.n);
-          s.nextAttemptAt = r.next as string | null;
+          s.nextAttemptAt = r.next;
         } else s.failed = Number(r.n);
         stats.set(r.channel_id!, s);
       }

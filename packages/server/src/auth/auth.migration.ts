@@ -54,5 +54,5 @@ export interface SessionsTable {
   expires_at: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- withTables needs an index-compatible type
+// A type, not an interface: withTables needs an index-compatible type.
 export type AuthTables = { users: UsersTable; sessions: SessionsTable };

@@ -53,7 +53,7 @@ export function createSessionSigner(secretKey: string): SessionSigner {
         .sign(key),
     async verifyPayload(token, audience) {
       try {
-        return (await jwtVerify(token, key, { algorithms: ['HS256'], audience })).payload as Record<string, unknown>;
+        return (await jwtVerify(token, key, { algorithms: ['HS256'], audience })).payload;
       } catch {
         return null;
       }

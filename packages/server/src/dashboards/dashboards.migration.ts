@@ -152,7 +152,7 @@ export interface DashGaugesTable {
   updated_at: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- withTables needs an index-compatible type
+// A type, not an interface: withTables needs an index-compatible type.
 export type DashboardsTables = {
   dashboards: DashboardsTable;
   dash_grid_columns: DashGridColumnsTable;

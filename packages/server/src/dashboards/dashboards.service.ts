@@ -207,12 +207,12 @@ export function createDashboardsService(store: DashboardsStore) {
         id: exportId(d),
         name: d.name,
         table: {
-          gauges: gauges.filter((g) => g.dashKind === 'table').map(strip) as GaugeInput[],
+          gauges: gauges.filter((g) => g.dashKind === 'table').map(strip),
           metrics: d.tableMetrics,
           query: d.tableQuery,
           columns: d.tableColumnMap,
         },
-        gridGauges: gauges.filter((g) => g.dashKind === 'grid').map(strip) as GaugeInput[],
+        gridGauges: gauges.filter((g) => g.dashKind === 'grid').map(strip),
         grid: grid.map(strip) as GridColumnInput[],
       };
       return { yaml: dashboardToYaml(spec), fileName: `${spec.id}.yaml` };
@@ -267,7 +267,7 @@ export function createDashboardsService(store: DashboardsStore) {
       const existing = (await store.columns(projectId, Number(dashId))).find((c) => c.id === colId);
       if (!existing) throw notFound('grid_column');
       const { id: _i, projectId: _p, dashId: _d, createdAt: _c, updatedAt: _u, ...input } = existing;
-      return gridColumnToYaml(input as GridColumnInput);
+      return gridColumnToYaml(input);
     },
     async deleteColumn(projectId: number, dashId: string, colId: string) {
       await requireDash(projectId, dashId);

@@ -10,6 +10,8 @@ import type { DashboardsTable, DashboardsTables, DashGaugesTable, DashGridColumn
 type Row<T> = Omit<T, 'id'> & { id: number };
 
 const now = () => new Date().toISOString();
+/** A JSON column as this store wrote it (from a validated input), read back as its field's type. */
+const fromJson = <T>(text: string): T => JSON.parse(text) as T;
 
 function toDashboard(r: Row<DashboardsTable>): Dashboard {
   return {
@@ -19,10 +21,10 @@ function toDashboard(r: Row<DashboardsTable>): Dashboard {
     name: r.name,
     pinned: Boolean(r.pinned),
     gridQuery: r.grid_query,
-    tableMetrics: JSON.parse(r.table_metrics),
+    tableMetrics: fromJson<Dashboard['tableMetrics']>(r.table_metrics),
     tableQuery: r.table_query,
-    tableGrouping: JSON.parse(r.table_grouping),
-    tableColumnMap: JSON.parse(r.table_column_map),
+    tableGrouping: fromJson<Dashboard['tableGrouping']>(r.table_grouping),
+    tableColumnMap: fromJson<Dashboard['tableColumnMap']>(r.table_column_map),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -41,7 +43,7 @@ function toColumn(r: Row<DashGridColumnsTable>): GridColumn {
     yAxis: r.y_axis,
     gridQueryTemplate: r.grid_query_template,
     type: r.type as GridColumn['type'],
-    params: JSON.parse(r.params),
+    params: fromJson<GridColumn['params']>(r.params),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   } as GridColumn;
@@ -56,9 +58,9 @@ function toGauge(r: Row<DashGaugesTable>): Gauge {
     name: r.name,
     description: r.description,
     template: r.template,
-    metrics: JSON.parse(r.metrics),
+    metrics: fromJson<Gauge['metrics']>(r.metrics),
     query: r.query,
-    columnMap: JSON.parse(r.column_map),
+    columnMap: fromJson<Gauge['columnMap']>(r.column_map),
     gridQueryTemplate: r.grid_query_template,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -150,7 +152,7 @@ export function createDashboardsStore(metadata: MetadataDb) {
           table_column_map: JSON.stringify(f.tableColumnMap),
           created_at: t,
           updated_at: t,
-        } as never)
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toDashboard(r);
@@ -220,7 +222,7 @@ export function createDashboardsStore(metadata: MetadataDb) {
       const t = now();
       const r = await db
         .insertInto('dash_grid_columns')
-        .values({ project_id: projectId, dash_id: dashId, ...columnValues(c), created_at: t, updated_at: t } as never)
+        .values({ project_id: projectId, dash_id: dashId, ...columnValues(c), created_at: t, updated_at: t })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toColumn(r);
@@ -287,7 +289,7 @@ export function createDashboardsStore(metadata: MetadataDb) {
           idx: index,
           created_at: t,
           updated_at: t,
-        } as never)
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toGauge(r);

@@ -12,7 +12,7 @@ export async function setupDashboards(deps: {
   db: MetadataDb;
   projects: ProjectsService;
   siteUrl: string;
-  presentMetrics(projectId: number, names: string[]): Promise<string[]>;
+  presentMetrics: (projectId: number, names: string[]) => Promise<string[]>;
   log: { error(obj: object, msg: string): void };
 }) {
   const store = createDashboardsStore(deps.db);

@@ -48,7 +48,7 @@ export function createTemplateInstaller(deps: {
   store: DashboardsStore;
   service: DashboardsService;
   /** Which of these metric names the project has. */
-  presentMetrics(projectId: number, names: string[]): Promise<string[]>;
+  presentMetrics: (projectId: number, names: string[]) => Promise<string[]>;
   log: { error(obj: object, msg: string): void };
   debounceMs?: number;
 }) {

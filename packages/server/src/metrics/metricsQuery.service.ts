@@ -6,6 +6,7 @@ import {
   type TableResponse,
   type Timeseries,
   type MetricTimeseriesResponse,
+  toText,
 } from '@lantern/shared';
 import { AppError } from '../http/appError';
 import { StoreQueryError, type TelemetryStore } from '../storage/telemetry';
@@ -88,7 +89,7 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
         attrs = Object.fromEntries(keys.map((k, i) => [k, vals[i]]));
       } else {
         keys = q.grouping;
-        attrs = Object.fromEntries(keys.map((k, i) => [k, String(row[`g${i}`] ?? '')]));
+        attrs = Object.fromEntries(keys.map((k, i) => [k, toText(row[`g${i}`])]));
       }
       const values = new Array<number>(grid.points).fill(NaN);
       const times = row.times as (string | number)[];
@@ -200,5 +201,5 @@ function compareCells(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (a === null || a === undefined) return b === null || b === undefined ? 0 : -1;
   if (b === null || b === undefined) return 1;
-  return String(a).localeCompare(String(b));
+  return toText(a).localeCompare(toText(b));
 }

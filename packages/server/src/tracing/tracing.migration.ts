@@ -34,7 +34,7 @@ export const tracingMigration: Migration = {
   },
 };
 
-// eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- withTables needs an index-compatible type
+// A type, not an interface: withTables needs an index-compatible type.
 export type TracingTables = {
   saved_views: {
     id: import('kysely').Generated<number>;

@@ -28,7 +28,7 @@ export function postJson(
       const host = u.hostname.replace(/^\[|\]$/g, '');
       if (isIP(host)) guard.check(u.hostname, host);
     } catch (err) {
-      return reject(err);
+      return reject(err instanceof Error ? err : new Error('invalid URL'));
     }
     const data = Buffer.from(JSON.stringify(body));
     const req = (u.protocol === 'https:' ? https : http).request(

@@ -27,7 +27,7 @@ export function identityFromClaims(
   if (provider.allowed_domains.length > 0 && !provider.allowed_domains.includes(domain)) {
     throw new SsoFailure('domain_not_allowed', `${email}: domain ${domain} is not in allowed_domains`);
   }
-  const pick = (key: string) => (key && typeof claims[key] === 'string' ? (claims[key] as string).trim() : '');
+  const pick = (key: string) => (key && typeof claims[key] === 'string' ? claims[key].trim() : '');
   const name =
     pick(provider.name_claim) || pick('name') || pick('preferred_username') || email.slice(0, email.indexOf('@'));
   return { email, name };

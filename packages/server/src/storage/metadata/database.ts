@@ -6,5 +6,6 @@ import type { Kysely } from 'kysely';
  * them through `db.withTables<ItsTables>()`; `app/metadataMigrations.ts` lists the migrations.
  * Every project-scoped table carries project_id (architecture §4, isolation).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no tables until a domain adds its own
-export type MetadataDb = Kysely<{}>;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Kysely's type of a database with no tables: a domain adds its own
+export type NoTables = {};
+export type MetadataDb = Kysely<NoTables>;

@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config';
-import type { MetadataDb } from './database';
+import type { MetadataDb, NoTables } from './database';
 
 export type { MetadataDb } from './database';
 
@@ -19,7 +19,7 @@ export function openMetadataDb(config: Config): MetadataDb {
     // An idle connection that the server drops (restart, failover) is reported here; without a
     // listener it would end the process. The next query gets a new connection or the error itself.
     pool.on('error', () => undefined);
-    return new Kysely<{}>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(config.data_dir, { recursive: true });
   const db = new SQLite(join(config.data_dir, 'lantern.db'));
@@ -27,7 +27,7 @@ export function openMetadataDb(config: Config): MetadataDb {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  return new Kysely<{}>({ dialect: new SqliteDialect({ database: db }) });
+  return new Kysely<NoTables>({ dialect: new SqliteDialect({ database: db }) });
 }
 
 /**

@@ -11,7 +11,7 @@ import type {
   TimeseriesGroup,
   TimeseriesResponse,
 } from '@lantern/shared';
-import { attrKeyKindOfFunc, BUILTIN_FIELDS, UINT64_FIELDS } from '@lantern/shared';
+import { attrKeyKindOfFunc, BUILTIN_FIELDS, toText, UINT64_FIELDS } from '@lantern/shared';
 import type { TelemetryStore } from '../../storage/telemetry';
 import { sortCoreFirst } from '../savedViews.store';
 import {
@@ -271,7 +271,7 @@ function groupRow(cols: OutputColumn[], r: Row): GroupRow {
     BUILTIN_FIELDS[c.name_.attr]?.numeric &&
     (UINT64_FIELDS.has(c.name_.attr) || typeof v === 'number')
       ? String(v)
-      : JSON.stringify(String(v ?? ''));
+      : JSON.stringify(toText(v));
   const key = (c: OutputColumn) => (/^[A-Za-z_$.][A-Za-z0-9_.]*$/.test(c.name) ? c.name : JSON.stringify(c.name));
   const pairs = groups.map((c) => `${c.name}=${literal(c, row[c.name])}`);
   return {
