@@ -23,6 +23,8 @@ export interface LoadResult {
   windowMs: number;
   requests: number;
   spans: number;
+  /** Spans of every acknowledged request, in the window or not (what the store must hold). */
+  acknowledgedSpans: number;
   throttled: number;
   errors: number;
   errorSamples: string[];
@@ -82,6 +84,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     windowMs: opts.durationMs,
     requests: 0,
     spans: 0,
+    acknowledgedSpans: 0,
     throttled: 0,
     errors: 0,
     errorSamples: [],
@@ -108,6 +111,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       const inWindow = done >= windowStart && done <= windowEnd;
       if (reply.status === 200) {
         body = null;
+        result.acknowledgedSpans += opts.spansPerRequest;
         if (inWindow) {
           result.requests++;
           result.spans += opts.spansPerRequest;

@@ -13,6 +13,7 @@ import { buildRequestPool, writePoolFile } from './requestPool';
 import type { StageRates } from './stageRates';
 import { formatAb, runAb, type AbVariant } from './ab';
 import { formatSummary, type IngestBenchResult } from './summary';
+import { formatNodesAb, runNodesAb } from './nodesAb';
 
 /**
  * `bench/ingest`: realistic OTLP/HTTP protobuf trace load from concurrent clients against the real
@@ -38,6 +39,8 @@ const { values: args } = parseArgs({
     'span-metrics-ab': { type: 'string', default: '0' },
     /** Rounds of embedded chDB / remote ClickHouse store through the test stand-in (ab.ts). */
     'remote-ab': { type: 'string', default: '0' },
+    /** Rounds of one node / two nodes over one ClickHouse test stand-in, clients spread over the nodes (nodesAb.ts). */
+    'nodes-ab': { type: 'string', default: '0' },
   },
 });
 
@@ -149,6 +152,20 @@ async function main(): Promise<void> {
     const pool = buildRequestPool({ requests: poolSize, spansPerRequest, seed: Number(args.seed) });
     const poolFile = join(work, 'pool.bin');
     writePoolFile(poolFile, pool.bodies);
+    const nodesAb = Math.min(Number(args['nodes-ab']) || 0, 10);
+    if (nodesAb > 0) {
+      const rounds = await runNodesAb({
+        rounds: nodesAb,
+        clients,
+        bodies: pool.bodies,
+        spansPerRequest,
+        warmupMs: warmup * 1000,
+        durationMs: seconds * 1000,
+        serverEnv,
+      });
+      console.log(formatNodesAb(rounds));
+      return;
+    }
     const ab = abVariants(work);
     if (ab) {
       const rounds = await runAb({
