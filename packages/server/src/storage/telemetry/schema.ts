@@ -1,4 +1,9 @@
-import { ANNOTATIONS_MIGRATION, METRICS_MIGRATION, QUARTER_HOURS_MIGRATION } from './metricsSchema';
+import {
+  ANNOTATIONS_MIGRATION,
+  DATAPOINT_LZ4_MIGRATION,
+  METRICS_MIGRATION,
+  QUARTER_HOURS_MIGRATION,
+} from './metricsSchema';
 import type { TelemetryMigration } from './migration';
 
 /**
@@ -161,4 +166,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   },
   ANNOTATIONS_MIGRATION,
   QUARTER_HOURS_MIGRATION,
+  DATAPOINT_LZ4_MIGRATION,
 ];

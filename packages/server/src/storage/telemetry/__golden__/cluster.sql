@@ -297,6 +297,174 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS datapoint_15m_mv ON CLUSTER lantern TO da
     GROUP BY project_id, metric, toStartOfFifteenMinutes(time), attrs_hash
     SETTINGS prefer_column_name_to_alias = 1;
 
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN project_id UInt32 CODEC(DoubleDelta, LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN project_id UInt32;
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN metric LowCardinality(String) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN metric LowCardinality(String);
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN time DateTime CODEC(DoubleDelta, LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN time DateTime;
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN attrs_hash UInt64 CODEC(Delta, LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN attrs_hash UInt64;
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN instrument SimpleAggregateFunction(anyLast, LowCardinality(String)) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN instrument SimpleAggregateFunction(anyLast, LowCardinality(String));
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN min SimpleAggregateFunction(min, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN min SimpleAggregateFunction(min, Float64);
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN max SimpleAggregateFunction(max, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN max SimpleAggregateFunction(max, Float64);
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN sum SimpleAggregateFunction(sum, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN sum SimpleAggregateFunction(sum, Float64);
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN count SimpleAggregateFunction(sum, UInt64) CODEC(T64, LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN count SimpleAggregateFunction(sum, UInt64);
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN gauge SimpleAggregateFunction(anyLast, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN gauge SimpleAggregateFunction(anyLast, Float64);
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64))) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64)));
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN string_keys SimpleAggregateFunction(anyLast, Array(String)) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN string_keys SimpleAggregateFunction(anyLast, Array(String));
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN string_values SimpleAggregateFunction(anyLast, Array(String)) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN string_values SimpleAggregateFunction(anyLast, Array(String));
+
+ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY COLUMN annotations SimpleAggregateFunction(anyLast, String) CODEC(LZ4);
+
+ALTER TABLE datapoint_minutes ON CLUSTER lantern MODIFY COLUMN annotations SimpleAggregateFunction(anyLast, String);
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN project_id UInt32 CODEC(DoubleDelta, LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN project_id UInt32;
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN metric LowCardinality(String) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN metric LowCardinality(String);
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN time DateTime CODEC(DoubleDelta, LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN time DateTime;
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN attrs_hash UInt64 CODEC(Delta, LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN attrs_hash UInt64;
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN instrument SimpleAggregateFunction(anyLast, LowCardinality(String)) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN instrument SimpleAggregateFunction(anyLast, LowCardinality(String));
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN min SimpleAggregateFunction(min, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN min SimpleAggregateFunction(min, Float64);
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN max SimpleAggregateFunction(max, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN max SimpleAggregateFunction(max, Float64);
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN sum SimpleAggregateFunction(sum, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN sum SimpleAggregateFunction(sum, Float64);
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN count SimpleAggregateFunction(sum, UInt64) CODEC(T64, LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN count SimpleAggregateFunction(sum, UInt64);
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN gauge SimpleAggregateFunction(anyLast, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN gauge SimpleAggregateFunction(anyLast, Float64);
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64))) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64)));
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN string_keys SimpleAggregateFunction(anyLast, Array(String)) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN string_keys SimpleAggregateFunction(anyLast, Array(String));
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN string_values SimpleAggregateFunction(anyLast, Array(String)) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN string_values SimpleAggregateFunction(anyLast, Array(String));
+
+ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY COLUMN annotations SimpleAggregateFunction(anyLast, String) CODEC(LZ4);
+
+ALTER TABLE datapoint_15m ON CLUSTER lantern MODIFY COLUMN annotations SimpleAggregateFunction(anyLast, String);
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN project_id UInt32 CODEC(DoubleDelta, LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN project_id UInt32;
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN metric LowCardinality(String) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN metric LowCardinality(String);
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN time DateTime CODEC(DoubleDelta, LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN time DateTime;
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN attrs_hash UInt64 CODEC(Delta, LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN attrs_hash UInt64;
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN instrument SimpleAggregateFunction(anyLast, LowCardinality(String)) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN instrument SimpleAggregateFunction(anyLast, LowCardinality(String));
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN min SimpleAggregateFunction(min, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN min SimpleAggregateFunction(min, Float64);
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN max SimpleAggregateFunction(max, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN max SimpleAggregateFunction(max, Float64);
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN sum SimpleAggregateFunction(sum, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN sum SimpleAggregateFunction(sum, Float64);
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN count SimpleAggregateFunction(sum, UInt64) CODEC(T64, LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN count SimpleAggregateFunction(sum, UInt64);
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN gauge SimpleAggregateFunction(anyLast, Float64) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN gauge SimpleAggregateFunction(anyLast, Float64);
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64))) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN histogram SimpleAggregateFunction(sumMap, Tuple(Array(Float64), Array(UInt64)));
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN string_keys SimpleAggregateFunction(anyLast, Array(String)) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN string_keys SimpleAggregateFunction(anyLast, Array(String));
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN string_values SimpleAggregateFunction(anyLast, Array(String)) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN string_values SimpleAggregateFunction(anyLast, Array(String));
+
+ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN annotations SimpleAggregateFunction(anyLast, String) CODEC(LZ4);
+
+ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN annotations SimpleAggregateFunction(anyLast, String);
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
