@@ -58,6 +58,34 @@ describe('metricChartOption', () => {
   });
 });
 
+describe('metricChartOption data', () => {
+  const time = Array.from({ length: 96 }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 900_000).toISOString());
+  const series = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      name: `s${i}`,
+      unit: '',
+      values: time.map((_, j) => (j === 3 ? null : i + j)),
+    }));
+  type Opt = { series: { data: unknown[]; large?: boolean }[] };
+
+  it('gives the time axis epoch milliseconds, with null where a bucket is empty', () => {
+    const opt = metricChartOption(time, series(1), { kind: 'bar' }) as Opt;
+    expect(opt.series[0].data[0]).toEqual([Date.UTC(2024, 0, 1), 0]);
+    expect(opt.series[0].data[3]).toEqual([Date.UTC(2024, 0, 1) + 3 * 900_000, null]);
+    const line = metricChartOption(time, series(1)) as Opt;
+    expect(line.series[0].data[1]).toEqual([Date.UTC(2024, 0, 1) + 900_000, 1]);
+  });
+
+  it("draws thousands of bars in ECharts' large mode, a few bars as shapes", () => {
+    const many = metricChartOption(time, series(100), { kind: 'stacked-bar' }) as Opt;
+    expect(many.series.every((s) => s.large === true)).toBe(true);
+    const few = metricChartOption(time, series(3), { kind: 'stacked-bar' }) as Opt;
+    expect(few.series.some((s) => s.large)).toBe(false);
+    const lines = metricChartOption(time, series(100), { kind: 'line' }) as Opt;
+    expect(lines.series.some((s) => s.large)).toBe(false);
+  });
+});
+
 describe('pctileOption', () => {
   it('shows p50 and p90, hides p99 and max', () => {
     const opt = pctileOption({ time: ['t'], p50: [1], p90: [2], p99: [3], max: [4] }) as {

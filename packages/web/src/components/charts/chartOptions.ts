@@ -58,6 +58,9 @@ export function legendValues(values: (number | null)[]): { avg: number; last: nu
   };
 }
 
+/** Bar charts with more bars than this are drawn in ECharts' large mode. */
+const LARGE_BARS = 2000;
+
 const BASE = { animation: false, textStyle: { fontFamily: 'Roboto, sans-serif' } };
 
 /** Line/area/bar/stacked chart over shared time stamps; one y-axis per distinct unit. */
@@ -77,6 +80,10 @@ export function metricChartOption(
   const stacked = kind === 'stacked-area' || kind === 'stacked-bar';
   const isBar = kind === 'bar' || kind === 'stacked-bar';
   const hasArea = kind === 'area' || kind === 'stacked-area';
+  // Epoch milliseconds: the time axis parses an ISO string for every point of every series.
+  const ms = time.map((t) => Date.parse(t));
+  // Thousands of bars (100 series of 96 buckets) are drawn as one path per series, not a shape each.
+  const large = isBar && series.length * time.length > LARGE_BARS ? { large: true, largeThreshold: 0 } : {};
   return {
     ...BASE,
     color: colors,
@@ -102,8 +109,8 @@ export function metricChartOption(
       yAxisIndex: units.indexOf(s.unit),
       // A null is a bucket with nothing to measure: a gap, not a line through it.
       ...(isBar
-        ? { data: time.map((t, j) => [t, s.values[j] ?? null]), showSymbol: false }
-        : lineSeriesData(time, s.values)),
+        ? { data: ms.map((t, j) => [t, s.values[j] ?? null]), showSymbol: false, ...large }
+        : lineSeriesData(ms, s.values)),
       connectNulls: false,
       emphasis: { focus: 'series' },
       color: colors[i],

@@ -4,13 +4,14 @@
  * series with dots needs `showSymbol: true` (and `symbol: 'none'` for the plain points); only those
  * should ask for it (`lineSeriesData`), since symbols cost an element per point.
  */
-export type LinePoint = [string, number | null] | { value: [string, number]; symbol: 'circle'; symbolSize: number };
+export type LinePoint<T extends string | number = string | number> =
+  [T, number | null] | { value: [T, number]; symbol: 'circle'; symbolSize: number };
 
-export function lineData(
-  time: readonly string[],
+export function lineData<T extends string | number>(
+  time: readonly T[],
   values: readonly (number | null | undefined)[],
   dotSize = 4,
-): LinePoint[] {
+): LinePoint<T>[] {
   const at = (i: number) => (typeof values[i] === 'number' ? values[i] : null);
   return time.map((t, i) => {
     const v = at(i);
@@ -22,7 +23,7 @@ export function lineData(
 
 /** Line data and whether it has dots (`showSymbol`), for a series' option. */
 export function lineSeriesData(
-  time: readonly string[],
+  time: readonly (string | number)[],
   values: readonly (number | null | undefined)[],
   dotSize?: number,
 ) {

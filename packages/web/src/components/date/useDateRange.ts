@@ -91,6 +91,15 @@ function useControls(range: DateRange, set: (r: DateRange) => void, maxDays?: nu
 export const currentAppRange = (): DateRange =>
   app.range.isNow ? nowRange(app.range.duration, Date.now()) : app.range;
 
+/**
+ * The API range that `useDateRange({ maxDays })` settles on for this address, for requests started
+ * before the page renders (prefetches).
+ */
+export function settledApiRange(search: URLSearchParams, maxDays?: number): { time_gte: string; time_lt: string } {
+  const fromUrl = fromAddress({ time_gte: search.get('time_gte'), time_dur: search.get('time_dur') }, Date.now());
+  return toApiParams(limitRange(fromUrl ?? currentAppRange(), maxDays));
+}
+
 /** The app-wide range, synced to the address bar. */
 export function useDateRange(opts: { maxDays?: number } = {}): DateRangeState {
   const range = useSyncExternalStore(subscribe, () => app.range);

@@ -1,9 +1,11 @@
 import { Alert, Box, Skeleton, Stack, Tab, Tabs } from '@mui/material';
-import { Link as RouterLink, Outlet, useLocation } from 'react-router-dom';
+import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router-dom';
 import { NotFoundPage } from '../../app/NotFoundPage';
 import { paths } from '../../lib/routes/paths';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { MetricsHelpCard } from './help/MetricsHelpCard';
+import { usePrefetchDashboard } from './dashboards/dashboardsApi';
+import { lastDashboard } from './dashboards/dashboardTab';
 import { useMetricsList } from './metricsApi';
 
 /** `dashboards` for the list and a dashboard, `explore` for Metrics explore. */
@@ -19,6 +21,12 @@ export function MetricsLayout() {
   const projectId = useProjectIdParam();
   const { pathname } = useLocation();
   const metrics = useMetricsList(projectId);
+  // A dashboard's data starts loading beside the metrics list, not after it (at /metrics/:projectId,
+  // the last one opened, where the page is about to go).
+  const { dashId } = useParams();
+  const atDashboards = pathname.split('/').filter(Boolean).length === 2;
+  const last = atDashboards && projectId !== undefined ? lastDashboard(projectId) : null;
+  usePrefetchDashboard(projectId, dashId ?? last ?? undefined);
   if (projectId === undefined) return <NotFoundPage />;
   if (metrics.error) return <Alert severity="error">{metrics.error.message}</Alert>;
   if (metrics.isPending) return <Skeleton variant="rectangular" height={300} />;

@@ -9,6 +9,7 @@ import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import {
+  DASHBOARD_MAX_DAYS,
   useCloneDashboard,
   useCreateDashboard,
   useDashboard,
@@ -87,7 +88,7 @@ function DashboardView({
   onOpenPicker: () => void;
 }) {
   const show = useDashboard(projectId, dashId);
-  const range = useDateRange({ maxDays: 90 });
+  const range = useDateRange({ maxDays: DASHBOARD_MAX_DAYS });
   const address = useAddressState();
   const navigate = useNavigate();
   const confirm = useConfirm();

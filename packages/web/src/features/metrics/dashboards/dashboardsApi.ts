@@ -2,7 +2,14 @@ import { Dashboard, type UpdateDashboardTableBody } from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ApiError, apiGet, apiPost, apiRequest } from '../../../lib/api/apiClient';
-import { dashShowKey, GridColumnSchema } from './grid/gridApi';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { settledApiRange } from '../../../components/date/useDateRange';
+import { dashboardTab } from './dashboardTab';
+import { dashShowKey, GridColumnSchema, prefetchGridPanels } from './grid/gridApi';
+
+/** The longest range a dashboard shows (spec: 90 days). */
+export const DASHBOARD_MAX_DAYS = 90;
 
 /**
  * The dashboards calls of the Dashboard page (list, show, create, rename, clone, delete, pin,
@@ -21,20 +28,52 @@ const OneDashboard = z.object({ dashboard: Dashboard });
 export const DashboardShow = z.object({ dashboard: Dashboard, grid: z.array(GridColumnSchema), yamlUrl: z.string() });
 export type DashboardShow = z.infer<typeof DashboardShow>;
 
+/**
+ * The list and one dashboard, shared by the page's hooks and the prefetch that starts them before
+ * the page renders; fresh for a few seconds so the page does not ask again for what just came.
+ */
+const dashboardsQuery = (pid: number) => ({
+  queryKey: dashboardKeys.list(pid),
+  queryFn: ({ signal }: { signal: AbortSignal }) => apiGet(DashboardsResponse, base(pid), undefined, signal),
+  staleTime: 10_000,
+});
+const dashboardQuery = (pid: number, dashId: string) => ({
+  queryKey: dashboardKeys.show(pid, dashId),
+  queryFn: ({ signal }: { signal: AbortSignal }) => apiGet(DashboardShow, `${base(pid)}/${dashId}`, undefined, signal),
+  staleTime: 10_000,
+  retry: (n: number, err: Error) => !(err instanceof ApiError && err.status === 404) && n < 2,
+});
+
 export function useDashboards(pid: number) {
-  return useQuery({
-    queryKey: dashboardKeys.list(pid),
-    queryFn: ({ signal }) => apiGet(DashboardsResponse, base(pid), undefined, signal),
-  });
+  return useQuery(dashboardsQuery(pid));
 }
 
 export function useDashboard(pid: number, dashId: string | undefined) {
-  return useQuery({
-    queryKey: dashboardKeys.show(pid, dashId ?? ''),
-    queryFn: ({ signal }) => apiGet(DashboardShow, `${base(pid)}/${dashId}`, undefined, signal),
-    enabled: dashId !== undefined,
-    retry: (n, err) => !(err instanceof ApiError && err.status === 404) && n < 2,
-  });
+  return useQuery({ ...dashboardQuery(pid, dashId ?? ''), enabled: dashId !== undefined });
+}
+
+/**
+ * Starts the dashboard list, the dashboard and, when it opens on the Grid tab, every panel's query
+ * at once, from the Metrics layout: without it they run one after another as each part of the page
+ * renders (layout, list, dashboard, grid, panels).
+ */
+export function usePrefetchDashboard(pid: number | undefined, dashId: string | undefined) {
+  const qc = useQueryClient();
+  const [search] = useSearchParams();
+  const tabParam = search.get('tab');
+  useEffect(() => {
+    if (pid === undefined || dashId === undefined) return;
+    void qc.prefetchQuery(dashboardsQuery(pid));
+    qc.fetchQuery(dashboardQuery(pid, dashId)).then(
+      ({ dashboard, grid }) => {
+        if (dashboardTab(tabParam, dashboard, grid.length) !== 'grid') return;
+        prefetchGridPanels(qc, pid, grid, dashboard.gridQuery, settledApiRange(search, DASHBOARD_MAX_DAYS));
+      },
+      () => undefined, // the page shows the error when it asks
+    );
+    // Once per dashboard opened: later changes of the address are the page's own business.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [qc, pid, dashId]);
 }
 
 /** Every dashboards mutation: refresh the list (and the dashboard) when it is done. */

@@ -9,7 +9,7 @@ import {
   type GridColumn,
   type MetricAlias,
 } from '@lantern/shared';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiGet, apiRequest } from '../../../../lib/api/apiClient';
 
@@ -53,6 +53,22 @@ const metricQuery = (p: MetricParams, range: Range) => ({
   ...range,
 });
 
+/** The query of one metrics call; panels and the dashboard's prefetch share it (same key). */
+function metricCallOptions<S extends z.ZodType>(
+  schema: S,
+  pid: number,
+  kind: string,
+  params: Record<string, string | string[]> | undefined,
+) {
+  return {
+    queryKey: ['metrics', pid, kind, params],
+    queryFn: ({ signal }: { signal: AbortSignal }) => apiGet(schema, `/api/v1/metrics/${pid}/${kind}`, params, signal),
+    // Fresh for a while, so a panel mounting after the prefetch answered does not ask again;
+    // Reload and range changes still refetch.
+    staleTime: 30_000,
+  };
+}
+
 function useMetricCall<S extends z.ZodType>(
   schema: S,
   pid: number,
@@ -60,8 +76,7 @@ function useMetricCall<S extends z.ZodType>(
   params: Record<string, string | string[]> | undefined,
 ) {
   return useQuery({
-    queryKey: ['metrics', pid, kind, params],
-    queryFn: ({ signal }) => apiGet(schema, `/api/v1/metrics/${pid}/${kind}`, params, signal),
+    ...metricCallOptions(schema, pid, kind, params),
     enabled: params !== undefined,
     placeholderData: keepPreviousData,
     // A panel shows its own error (spec §8): no toast, no retries of a bad query.
@@ -69,6 +84,12 @@ function useMetricCall<S extends z.ZodType>(
     retry: false,
   });
 }
+
+const heatmapParams = (p: { metric: string; query: string }, range: Range) => ({
+  metric: [p.metric],
+  query: p.query,
+  ...range,
+});
 
 export const useTimeseries = (pid: number, p: MetricParams | undefined, range: Range) =>
   useMetricCall(MetricTimeseriesResponse, pid, 'timeseries', p && p.metrics.length ? metricQuery(p, range) : undefined);
@@ -80,12 +101,34 @@ export const useGaugeValues = (pid: number, p: MetricParams | undefined, range: 
   useMetricCall(GaugeResponse, pid, 'gauge', p && p.metrics.length ? metricQuery(p, range) : undefined);
 
 export const useHeatmap = (pid: number, p: { metric: string; query: string } | undefined, range: Range) =>
-  useMetricCall(
-    HeatmapResponse,
-    pid,
-    'heatmap',
-    p && p.metric ? { metric: [p.metric], query: p.query, ...range } : undefined,
-  );
+  useMetricCall(HeatmapResponse, pid, 'heatmap', p && p.metric ? heatmapParams(p, range) : undefined);
+
+/**
+ * Starts every grid panel's query as soon as the dashboard is known, with the keys the panels use,
+ * so the calls do not wait for the page to lay the grid out (a panel that mounts later finds its
+ * answer on the way). `query` joins each panel's own query with the dashboard's.
+ */
+export function prefetchGridPanels(
+  qc: QueryClient,
+  pid: number,
+  grid: readonly GridColumn[],
+  gridQuery: string,
+  range: Range,
+): void {
+  const prefetch = <S extends z.ZodType>(schema: S, kind: string, params: Record<string, string | string[]>) =>
+    void qc.prefetchQuery({ ...metricCallOptions(schema, pid, kind, params), retry: false, meta: { silent: true } });
+  for (const c of grid) {
+    const query = joinQuery(c.params.query, gridQuery);
+    if (c.type === 'heatmap') {
+      if (c.params.metric)
+        prefetch(HeatmapResponse, 'heatmap', heatmapParams({ metric: c.params.metric, query }, range));
+    } else if (c.params.metrics.length) {
+      const params = metricQuery({ metrics: c.params.metrics, query }, range);
+      if (c.type === 'chart') prefetch(MetricTimeseriesResponse, 'timeseries', params);
+      else prefetch(TableResponse, 'table', params);
+    }
+  }
+}
 
 export function useDashGauges(pid: number, dashId: string, kind: 'grid' | 'table') {
   return useQuery({
