@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
 import { launchBrowser } from '@lantern/testkit/pages/browser';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 
 /**
  * `bench/web/dashboard.ts`: a grid dashboard of 8 panels (5 charts, 2 tables, 1 heatmap) over 24
@@ -22,6 +22,9 @@ import type { Page } from 'playwright-core';
  * loads alternate between the server's bundle (A) and the other build's files (B, served to the page
  * by request interception), so both see the same machine load. `--profile` records one more load of
  * each build with Chromium's CPU profiler and prints where its main thread spent the time.
+ * `--replay` records the API answers of one load and then answers every page's API calls from that
+ * record, at once: the loads measure the web app alone (bundle, request chain, drawing), without
+ * the server's query time or its share of the CPU.
  */
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +35,7 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '4' },
     ab: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    replay: { type: 'boolean', default: false },
   },
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -182,6 +186,39 @@ const ALL_PAINTED = `(() => {
     (p.querySelector('[data-testid="table-panel-row"]') || p.querySelector('[data-testid="echart"][data-ready] canvas')));
 })()`;
 
+/** An API call's key without its time range (`time_gte`/`time_lt` follow the clock). */
+const apiKey = (u: string) => {
+  const url = new URL(u);
+  for (const k of ['time_gte', 'time_lt']) url.searchParams.delete(k);
+  return `${url.pathname}?${url.searchParams.toString()}`;
+};
+
+/** Records the API answers of one load of `url`, then serves them to every page from memory. */
+async function replayApi(recorder: Page, pages: Page[], url: string): Promise<void> {
+  const answers = new Map<string, { status: number; contentType: string; body: Buffer }>();
+  const record = async (res: Response) => {
+    if (!res.url().includes('/api/') || res.request().method() !== 'GET') return;
+    const body = await res.body().catch(() => undefined);
+    if (body)
+      answers.set(apiKey(res.url()), {
+        status: res.status(),
+        contentType: res.headers()['content-type'] ?? 'application/json',
+        body,
+      });
+  };
+  recorder.on('response', (res) => void record(res));
+  await recorder.goto(url);
+  await recorder.waitForFunction(ALL_PAINTED, undefined, { timeout: 600_000, polling: 100 });
+  await new Promise((r) => setTimeout(r, 500));
+  recorder.removeAllListeners('response');
+  console.log(`replay: ${answers.size} API answers recorded`);
+  for (const p of pages)
+    await p.context().route('**/api/**', (route) => {
+      const a = answers.get(apiKey(route.request().url()));
+      return a ? route.fulfill(a) : route.continue();
+    });
+}
+
 /** One load under the CPU profiler: self time by function and by script, the top entries. */
 async function profileLoad(which: string, page: Page, url: string): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
@@ -271,6 +308,7 @@ async function main() {
     const url = `${lantern.baseUrl}/metrics/1/${dashId}?tab=grid&time_dur=${HOURS * 3600}`;
     const pages = { A: await openPage(), ...(args.ab ? { B: await openPage(args.ab) } : {}) };
     if (args.ab) console.log(`B: ${args.ab}, initial ${bundleKb(args.ab).initial.toFixed(0)} kB gzip`);
+    if (args.replay) await replayApi(pages.A, Object.values(pages), url);
     const runs: Record<string, number[]> = { A: [], B: [] };
     for (let i = 0; i < RUNS + 1; i++) {
       for (const [which, p] of Object.entries(pages)) {
@@ -307,6 +345,9 @@ async function main() {
             .slice(0, 110)}`,
         );
     }
+  } catch (err) {
+    console.error(`server output (last 3,000 characters):\n${lantern.output().slice(-3000)}`);
+    throw err;
   } finally {
     await browser.close();
     await lantern.stop();
