@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { Session } from 'chdb';
+import type { Session } from 'chdb';
 import type { Config } from '../../config';
 import { openClickHouseStore } from '../../storage/telemetry';
 import { MigrateStorageError, notEmptyMessage, type Progress, type TableCount } from './progress';
@@ -29,16 +28,17 @@ export const CHUNK_ROWS = 100_000;
  */
 export async function copyTelemetry(opts: {
   config: Config;
+  /** The embedded store's session (null when it has no data directory). */
+  source: Session | null;
   chdbPath: string;
   targetUrl: string;
   cluster: string;
   replace: boolean;
   progress: Progress;
 }): Promise<TableCount[]> {
-  const { config, chdbPath, targetUrl, cluster, progress } = opts;
-  if (!existsSync(chdbPath))
+  const { config, source, chdbPath, targetUrl, cluster, progress } = opts;
+  if (!source)
     throw new MigrateStorageError(`no embedded telemetry at ${chdbPath}: is data_dir the one of the Lantern to move?`);
-  const source = new Session(chdbPath);
   const target = createClient({
     url: targetUrl,
     clickhouse_settings: {
@@ -157,7 +157,6 @@ export async function copyTelemetry(opts: {
     return counts;
   } finally {
     await target.close();
-    source.close();
   }
 }
 

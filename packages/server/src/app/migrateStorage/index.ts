@@ -1,8 +1,10 @@
 // `lantern migrate-storage`: moves a Lantern from embedded storage (chDB and SQLite under data_dir)
 // to a remote ClickHouse and PostgreSQL, with Lantern stopped (docs/scale-out.md). Uses storage's
 // migrations and the engines' clients; nothing imports it but main.ts.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
+import { Session } from 'chdb';
 import pg from 'pg';
 import type { Config } from '../../config';
 import { copyMetadata, metadataTablesWithRows } from './copyMetadata';
@@ -41,44 +43,71 @@ export async function migrateStorage(opts: MigrateStorageOptions): Promise<Migra
     );
   if (toDb && !/^postgres(ql)?:\/\//.test(toDb)) throw new MigrateStorageError('--to-db must be a postgres:// URL');
   if (toCh && !/^https?:\/\//.test(toCh)) throw new MigrateStorageError('--to-ch must be an http(s):// URL');
+  const chdbPath = join(config.data_dir, 'ch');
   if (!opts.replace) {
     const refusals = [
-      ...(toCh
-        ? [await withClickHouse(toCh, tablesWithRows).then((t) => (t.length ? notEmptyMessage('ClickHouse', t) : ''))]
-        : []),
-      ...(toDb
-        ? [
-            await withPostgres(toDb, metadataTablesWithRows).then((t) =>
-              t.length ? notEmptyMessage('PostgreSQL', t) : '',
-            ),
-          ]
-        : []),
-    ].filter(Boolean);
-    if (refusals.length) throw new MigrateStorageError(refusals.join('\n'));
+      ...(toCh ? [await reach('ClickHouse', toCh, withClickHouse(toCh, tablesWithRows))] : []),
+      ...(toDb ? [await reach('PostgreSQL', toDb, withPostgres(toDb, metadataTablesWithRows))] : []),
+    ];
+    const messages = refusals.flatMap((r) => (r.rows.length ? [notEmptyMessage(r.what, r.rows)] : []));
+    if (messages.length) throw new MigrateStorageError(messages.join('\n'));
   }
-  progress(`copying from ${config.data_dir} (Lantern must be stopped)`);
-  const telemetry = toCh
-    ? await copyTelemetry({
-        config,
-        chdbPath: join(config.data_dir, 'ch'),
-        targetUrl: toCh,
-        cluster: opts.toCluster,
-        replace: opts.replace,
-        progress,
-      })
-    : null;
-  const metadata = toDb
-    ? await copyMetadata({
-        config,
-        sqlitePath: join(config.data_dir, 'lantern.db'),
-        targetUrl: toDb,
-        replace: opts.replace,
-        progress,
-      })
-    : null;
-  return { metadata, telemetry };
+  // Held open to the end: chDB lets one process have a data directory, so a Lantern still running
+  // on it is refused here, and none can start on it while the copy runs.
+  const source = existsSync(chdbPath) ? openSource(chdbPath) : null;
+  try {
+    progress(`copying from ${config.data_dir}`);
+    const telemetry = toCh
+      ? await copyTelemetry({
+          config,
+          source,
+          chdbPath,
+          targetUrl: toCh,
+          cluster: opts.toCluster,
+          replace: opts.replace,
+          progress,
+        })
+      : null;
+    const metadata = toDb
+      ? await copyMetadata({
+          config,
+          sqlitePath: join(config.data_dir, 'lantern.db'),
+          targetUrl: toDb,
+          replace: opts.replace,
+          progress,
+        })
+      : null;
+    return { metadata, telemetry };
+  } finally {
+    source?.close();
+  }
 }
 
+function openSource(chdbPath: string): Session {
+  try {
+    return new Session(chdbPath);
+  } catch (err) {
+    throw new MigrateStorageError(
+      `cannot open the embedded telemetry at ${chdbPath} (${(err as Error).message}): is a Lantern still running on this data_dir? Stop it first`,
+    );
+  }
+}
+
+/** The URL without its password, for messages. */
+const redact = (url: string) => url.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+
+/** A target's check, or a refusal that names the target when it cannot be reached. */
+async function reach(
+  what: 'ClickHouse' | 'PostgreSQL',
+  url: string,
+  check: Promise<string[]>,
+): Promise<{ what: 'ClickHouse' | 'PostgreSQL'; rows: string[] }> {
+  try {
+    return { what, rows: await check };
+  } catch (err) {
+    throw new MigrateStorageError(`cannot reach the target ${what} at ${redact(url)}: ${(err as Error).message}`);
+  }
+}
 /** The report's table: rows per table in the source and the target. */
 export function formatReport(report: MigrateStorageReport): string {
   const rows: [string, TableCount][] = [

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { ExportResultCode } from '@opentelemetry/core';
 import { createClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '@lantern/testkit/clickhouse/fixture';
@@ -74,7 +75,7 @@ async function get(node: RunningLantern, path: string, cookie = adminCookie): Pr
   return body;
 }
 
-async function post(node: RunningLantern, path: string, body: unknown): Promise<any> {
+async function post<T = unknown>(node: RunningLantern, path: string, body: unknown): Promise<T> {
   const res = await fetch(`${node.baseUrl}${path}`, {
     method: 'POST',
     headers: { cookie: adminCookie, 'content-type': 'application/json' },
@@ -82,7 +83,7 @@ async function post(node: RunningLantern, path: string, body: unknown): Promise<
   });
   const json = await res.json();
   expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(200);
-  return json;
+  return json as T;
 }
 
 async function eventually(what: string, check: () => Promise<boolean>, ms: number): Promise<void> {
@@ -142,10 +143,14 @@ beforeAll(async () => {
 
   // Metadata through the API: a dashboard, a channel, an error monitor (its alert comes below).
   await post(node, '/api/v1/metrics/1/dashboards', { name: 'Moved dashboard' });
-  const { channel } = await post(node, '/api/v1/projects/1/notification-channels/webhook', {
-    name: 'Moved hook',
-    params: { url: 'https://hooks.example.com/lantern' },
-  });
+  const { channel } = await post<{ channel: { id: number } }>(
+    node,
+    '/api/v1/projects/1/notification-channels/webhook',
+    {
+      name: 'Moved hook',
+      params: { url: 'https://hooks.example.com/lantern' },
+    },
+  );
   await post(node, '/api/v1/projects/1/monitors/error', {
     name: 'Checkout errors',
     notifyEveryoneByEmail: false,
@@ -180,14 +185,14 @@ beforeAll(async () => {
   }
   await tracer.shutdown();
   expect(
-    tracer.results.every((r) => r.code === 0),
+    tracer.results.every((r) => r.code === ExportResultCode.SUCCESS),
     String(tracer.results.find((r) => r.code)?.error),
   ).toBe(true);
   const logger = createTestLogger('http-proto', otlp);
   for (let i = 0; i < 10; i++)
     logger.logger.emit({ severityText: i % 2 ? 'ERROR' : 'INFO', body: `order ${i} placed` });
   await logger.shutdown();
-  expect(logger.results.every((r) => r.code === 0)).toBe(true);
+  expect(logger.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);
   const meter = createTestMeter('http-proto', otlp);
   const orders = meter.meter.createCounter('checkout.orders');
   orders.add(5, { region: 'eu' });
@@ -284,5 +289,21 @@ describe('lantern migrate-storage', () => {
     expect(run.err).toMatch(/target PostgreSQL database is not empty \(rows in [^)]*dashboards/);
     expect(run.err).toContain('--replace');
     expect(run.out).not.toMatch(/telemetry spans_index:/);
+  });
+
+  it('refuses an unreachable target and a data_dir a Lantern still runs on, saying which', async () => {
+    const unreachable = await runCommand(['--to-ch', 'http://default:secret@127.0.0.1:9', '--to-db', dbUrl]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.err).toContain('cannot reach the target ClickHouse at http://default:***@127.0.0.1:9');
+    expect(unreachable.err).not.toContain('secret');
+
+    embedded = await startLantern({
+      dataDir,
+      telemetry: 'embedded',
+      env: { LANTERN_CONFIG: join(dir, 'embedded.yml'), LANTERN_DB_URL: '' },
+    });
+    const running = await runCommand(['--to-db', dbUrl, '--to-ch', ch.url, '--replace']);
+    expect(running.code).toBe(1);
+    expect(running.err).toMatch(/is a Lantern still running on this data_dir\? Stop it first/);
   });
 });
