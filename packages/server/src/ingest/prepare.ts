@@ -15,8 +15,8 @@ import { produceVector, produceZipkin } from './zipkinVectorIngest';
  * The CPU-heavy part of every ingest path, from decoded request body to rows staged for storage:
  * decode, normalise, check the per-request row cap, encode, stage (a large chunk is written to the
  * store's staging directory, see spanStaging.ts), and fold the rows into the metrics derived from
- * spans (spanMetricPoints.ts), which travel with the staged chunk to the batch's write. Synchronous, so it runs the same in a worker
- * thread (see preparePool.ts) or inline.
+ * spans (spanMetricPoints.ts), which travel with the staged chunk to the batch's write.
+ * Synchronous, so it runs the same in a worker thread (see preparePool.ts) or inline.
  */
 export type PrepareKind = 'otlp_traces' | 'otlp_logs' | 'zipkin' | 'vector';
 

@@ -39,8 +39,8 @@ export interface SpanMetricPoint {
 
 interface Compiled {
   type: 'number' | 'string';
-  num(r: SpanRow): number;
-  txt(r: SpanRow): string;
+  num: (r: SpanRow) => number;
+  txt: (r: SpanRow) => string;
 }
 
 /** ClickHouse's toFloat64OrZero(toString(x)): a whole number text or 0. */
