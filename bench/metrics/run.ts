@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
+import { benchOtlpBodies, benchTimes, inc, seriesAttrs } from './otlpBodies';
 import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrite';
 
 /**
@@ -12,7 +12,14 @@ import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrit
  * minutes by default) sent to Lantern as OTLP/HTTP protobuf delta counters, counted when
  * acknowledged (after commit); then 1-hour and 24-hour timeseries queries over all series, as a
  * total and grouped by host. Then the same series, as cumulative counters, into Prometheus
- * (Debian's 2.42) by remote write, and the equivalent query_range calls. One system at a time.
+ * (Debian's 2.42) by remote write, and the equivalent query_range calls. One system at a time;
+ * the ingest ratio Lantern / Prometheus is printed at the end.
+ *
+ *   node --import tsx bench/metrics/run.ts [--series 10000] [--step-min 5] [--hours 24] [--clients 4]
+ *     [--points-per-request 5000] [--runs 10] [--prometheus /usr/bin/prometheus]
+ *     [--skip-prometheus] [--skip-remote-write] [--skip-queries]
+ *
+ * The machine's load average is printed with each system's ingest figure (the machine is shared).
  */
 const { values: args } = parseArgs({
   options: {
@@ -24,6 +31,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '10' },
     prometheus: { type: 'string', default: '/usr/bin/prometheus' },
     'skip-prometheus': { type: 'boolean', default: false },
+    'skip-remote-write': { type: 'boolean', default: false },
+    'skip-queries': { type: 'boolean', default: false },
   },
 });
 const SERIES = Number(args.series);
@@ -33,62 +42,9 @@ const CLIENTS = Number(args.clients);
 const PER_REQUEST = Number(args['points-per-request']);
 const RUNS = Number(args.runs);
 
-const require = createRequire(import.meta.url);
-const root = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js');
-const ExportMetricsServiceRequest = root.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
-
-const end = Math.floor(Date.now() / STEP_MS) * STEP_MS;
-const start = end - HOURS * 3600_000;
-const times: number[] = [];
-for (let t = start + STEP_MS; t <= end; t += STEP_MS) times.push(t);
-const seriesAttrs = (i: number) => ({ host: `host-${i % 100}`, route: `/route/${Math.floor(i / 100)}` });
-/** A deterministic per-series, per-step increment. */
-const inc = (i: number, k: number) => 1 + ((i * 7 + k * 13) % 10);
-
-function otlpBodies(): { bodies: Buffer[]; points: number } {
-  const bodies: Buffer[] = [];
-  let batch: object[] = [];
-  let points = 0;
-  const flush = () => {
-    if (!batch.length) return;
-    const msg = ExportMetricsServiceRequest.fromObject({
-      resourceMetrics: [
-        {
-          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'bench' } }] },
-          scopeMetrics: [
-            {
-              metrics: [
-                { name: 'bench.requests', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: batch } },
-              ],
-            },
-          ],
-        },
-      ],
-    });
-    bodies.push(Buffer.from(ExportMetricsServiceRequest.encode(msg).finish()));
-    batch = [];
-  };
-  times.forEach((t, k) => {
-    const ns = String(BigInt(t) * 1_000_000n);
-    const startNs = String(BigInt(t - STEP_MS) * 1_000_000n);
-    for (let i = 0; i < SERIES; i++) {
-      const a = seriesAttrs(i);
-      batch.push({
-        attributes: [
-          { key: 'host', value: { stringValue: a.host } },
-          { key: 'route', value: { stringValue: a.route } },
-        ],
-        startTimeUnixNano: startNs,
-        timeUnixNano: ns,
-        asInt: inc(i, k),
-      });
-      points++;
-      if (batch.length >= PER_REQUEST) flush();
-    }
-  });
-  flush();
-  return { bodies, points };
-}
+const { times, end } = benchTimes({ stepMs: STEP_MS, hours: HOURS });
+const otlpBodies = () =>
+  benchOtlpBodies({ series: SERIES, stepMs: STEP_MS, hours: HOURS, perRequest: PER_REQUEST }, times);
 
 function promBodies(): Buffer[] {
   const totals = new Float64Array(SERIES);
@@ -150,6 +106,8 @@ async function timeQueries(
   return { label, medianMs: round(at(0.5)), p95Ms: round(at(0.95)), maxMs: round(ms[ms.length - 1]) };
 }
 const round = (x: number) => Math.round(x * 10) / 10;
+/** The 1-minute load average when a system's ingest ended (other work shares the machine). */
+const load = () => round(loadavg()[0]);
 
 async function benchLantern() {
   console.log(`encoding ${SERIES} series x ${times.length} points as OTLP...`);
@@ -179,7 +137,7 @@ async function benchLantern() {
       }
     };
     const queries = [];
-    for (const hours of [1, 24].filter((h) => h <= HOURS)) {
+    for (const hours of [1, 24].filter((h) => h <= HOURS && !args['skip-queries'])) {
       queries.push(
         await timeQueries(`${hours}h per_min($c) (all series summed)`, () => query(hours, 'per_min($c)', 1)),
       );
@@ -189,7 +147,7 @@ async function benchLantern() {
         ),
       );
     }
-    return { points, seconds: round(secs), pointsPerSec: Math.round(points / secs), queries };
+    return { points, seconds: round(secs), pointsPerSec: Math.round(points / secs), loadAvg: load(), queries };
   } finally {
     await lantern.stop();
     removeDataDir(lantern.dataDir);
@@ -220,7 +178,7 @@ async function benchLanternRemoteWrite() {
     }
     const secs = (performance.now() - t0) / 1000;
     const samples = SERIES * times.length;
-    return { samples, seconds: round(secs), samplesPerSec: Math.round(samples / secs) };
+    return { samples, seconds: round(secs), samplesPerSec: Math.round(samples / secs), loadAvg: load() };
   } finally {
     await lantern.stop();
     removeDataDir(lantern.dataDir);
@@ -234,7 +192,7 @@ async function benchPrometheus() {
   const port = await freePort();
   writeFileSync(join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 1h\n');
   const prom: ChildProcess = spawn(
-    args.prometheus!,
+    args.prometheus,
     [
       `--config.file=${join(dir, 'prometheus.yml')}`,
       `--storage.tsdb.path=${join(dir, 'data')}`,
@@ -289,7 +247,7 @@ async function benchPrometheus() {
         throw new Error(`unexpected answer: ${JSON.stringify(body).slice(0, 300)}`);
     };
     const queries = [];
-    for (const hours of [1, 24].filter((h) => h <= HOURS)) {
+    for (const hours of [1, 24].filter((h) => h <= HOURS && !args['skip-queries'])) {
       // The steps Lantern picks (1 min for 1 h, 15 min for 24 h); the window must hold two samples.
       const step = hours === 1 ? 60 : 900;
       const window = Math.max(step, (2 * STEP_MS) / 1000);
@@ -305,7 +263,7 @@ async function benchPrometheus() {
       );
     }
     const samples = SERIES * times.length;
-    return { samples, seconds: round(secs), samplesPerSec: Math.round(samples / secs), queries };
+    return { samples, seconds: round(secs), samplesPerSec: Math.round(samples / secs), loadAvg: load(), queries };
   } finally {
     prom.kill('SIGTERM');
     await new Promise((r) => prom.once('exit', r));
@@ -315,9 +273,14 @@ async function benchPrometheus() {
 
 const lantern = await benchLantern();
 console.log(JSON.stringify({ lantern }, null, 2));
-const lanternRemoteWrite = await benchLanternRemoteWrite();
-console.log(JSON.stringify({ lanternRemoteWrite }, null, 2));
+if (!args['skip-remote-write']) {
+  const lanternRemoteWrite = await benchLanternRemoteWrite();
+  console.log(JSON.stringify({ lanternRemoteWrite }, null, 2));
+}
 if (!args['skip-prometheus']) {
   const prometheus = await benchPrometheus();
   console.log(JSON.stringify({ prometheus }, null, 2));
+  console.log(
+    `ingest: Lantern ${lantern.pointsPerSec} datapoints/s, Prometheus ${prometheus.samplesPerSec} samples/s, ratio ${(lantern.pointsPerSec / prometheus.samplesPerSec).toFixed(2)}`,
+  );
 }

@@ -6,6 +6,7 @@ import { runDurability } from '@lantern/testkit/hardening/durability';
  * The durability contract, short form (the long form is `bench/ingest-hardening`): every request
  * answered with success survives SIGKILL at a random moment, on every ingest path, over several
  * kill/restart trials on one data directory; its datapoints in the metrics derived from spans too.
+ * OTLP metrics requests are among the paths: every acknowledged datapoint is stored.
  */
 let dataDir = '';
 afterAll(() => {
@@ -29,6 +30,7 @@ describe('durability', () => {
     dataDir = result.dataDir;
     console.log(JSON.stringify({ ...result, lost: result.lost.slice(0, 10), lostCount: result.lost.length }));
     expect(result.ackedRequests).toBeGreaterThan(10);
+    expect(result.ackedMetricsRequests).toBeGreaterThan(0);
     expect(result.lost).toEqual([]);
   }, 600_000);
 });

@@ -1,18 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GaugeResponse } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
+import { runOverload } from '@lantern/testkit/hardening/overload';
 
 /**
  * Metrics keep the ingest contract: a full datapoint queue answers 429 with Retry-After at once,
- * a refused request stores nothing, and what was acknowledged is committed.
+ * a refused request stores nothing, and what was acknowledged is committed. Then the short form
+ * of the overload check for metrics: 3x the measured sustainable rate of OTLP metrics requests.
  */
 let lantern: RunningLantern;
 beforeAll(async () => {
-  // Ten queued rows at most and a long flush interval, so the queue stays full while we look.
+  // Ten queued datapoints at most (the datapoint queue holds ten times `queue_rows`, see
+  // metricsPipeline.ts) and a long flush interval, so the queue stays full while we look.
   lantern = await startLantern({
     env: {
-      LANTERN_INGEST_QUEUE_ROWS: '10',
-      LANTERN_INGEST_BATCH_ROWS: '1000',
+      LANTERN_INGEST_QUEUE_ROWS: '1',
+      LANTERN_INGEST_BATCH_ROWS: '100',
       LANTERN_INGEST_FLUSH_INTERVAL_MS: '1500',
     },
   });
@@ -79,4 +82,34 @@ describe('metrics backpressure', () => {
     expect((await count('bp.one')).values.n).toBe(8);
     expect((await count('bp.two')).query.parts[0].error).toBe('metric "bp.two" not found');
   });
+});
+
+describe('metrics under 3x overload', () => {
+  let dataDir = '';
+  afterAll(() => {
+    if (dataDir) removeDataDir(dataDir);
+  });
+
+  it('keeps answering, bounds memory and stores every acknowledged datapoint', async () => {
+    // A small queue (20,000 datapoints) so the short run reaches the limit.
+    const result = await runOverload({
+      seconds: 15,
+      calibrateSeconds: 5,
+      calibrateClients: 32,
+      multiplier: 3,
+      rowsPerRequest: 500,
+      maxInFlight: 256,
+      kinds: ['metrics-proto'],
+      env: { LANTERN_INGEST_QUEUE_ROWS: '2000' },
+    });
+    dataDir = result.dataDir;
+    console.log(JSON.stringify({ ...result, lost: result.lost.length }));
+    expect(result.ackedRequests).toBeGreaterThan(10);
+    expect(result.statuses['0'] ?? 0).toBe(0); // never a dropped connection
+    expect(Object.keys(result.statuses).every((s) => ['200', '429'].includes(s))).toBe(true);
+    expect(result.statuses['429']).toBeGreaterThan(0);
+    expect(result.retryAfterShare).toBe(1);
+    expect(result.peakRssBytes).toBeLessThan(3 * 1024 ** 3);
+    expect(result.lost).toEqual([]);
+  }, 90_000);
 });

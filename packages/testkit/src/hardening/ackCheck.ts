@@ -4,6 +4,8 @@ import type { TraceRowCounts } from './storeCounts';
 export interface Acked {
   traceId: string;
   rows: number;
+  /** The rows are datapoints (a `metrics-proto` request), looked up in the metric tables. */
+  metrics?: boolean;
 }
 
 export interface Lost extends Acked {
@@ -11,15 +13,23 @@ export interface Lost extends Acked {
   data: number;
   /** Rows counted by the metric from spans (with `derived`). */
   derived?: number;
+  /** Datapoints stored, for a metrics request. */
+  datapoints?: number;
 }
 
 /**
  * Every acknowledged request must have all its rows in both span tables and, with `derived`, its
- * rows counted in the metric derived from spans (the same commit as the spans).
+ * rows counted in the metric derived from spans (the same commit as the spans); a metrics request
+ * all its datapoints.
  */
 export function findLost(acked: readonly Acked[], stored: TraceRowCounts, opts: { derived?: boolean } = {}): Lost[] {
   const lost: Lost[] = [];
   for (const a of acked) {
+    if (a.metrics) {
+      const datapoints = stored.datapoints.get(a.traceId) ?? 0;
+      if (datapoints < a.rows) lost.push({ ...a, index: 0, data: 0, datapoints });
+      continue;
+    }
     const index = stored.index.get(a.traceId) ?? 0;
     const data = stored.data.get(a.traceId) ?? 0;
     const derived = stored.derived.get(a.traceId) ?? 0;

@@ -9,7 +9,8 @@ import { buildRequest, REQUEST_KINDS, rng, send } from './traffic';
 /**
  * Durability under SIGKILL: in each trial the server (re)starts on the same data directory,
  * clients send on every ingest path, and the server is killed at a random moment. Afterwards every
- * request that was answered with success must have all its rows in storage (both span tables),
+ * request that was answered with success must have all its rows in storage (both span tables, or
+ * every datapoint of an OTLP metrics request),
  * and counted in the metrics derived from spans: besides the built-in ones, the server runs with a
  * counter of rows per trace id (`metrics_from_spans`, written by the same views in the same
  * commit), so each acknowledged request's datapoints can be looked up too.
@@ -34,6 +35,8 @@ export interface DurabilityResult {
   trials: number;
   ackedRequests: number;
   ackedRows: number;
+  /** Of the acknowledged requests, the OTLP metrics ones. */
+  ackedMetricsRequests: number;
   /** Requests answered with something else than success (429/503/4xx) or cut by the kill. */
   notAcked: number;
   lost: Lost[];
@@ -67,7 +70,8 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
           (seq + 1).toString(16).padStart(24, '0');
         const req = buildRequest(kind, traceId, opts.rowsPerRequest, PROJECT1_TOKEN);
         const res = await send(lantern.baseUrl, req);
-        if (res.status === 200 || res.status === 202) acked.push({ traceId, rows: req.rows });
+        if (res.status === 200 || res.status === 202)
+          acked.push({ traceId, rows: req.rows, metrics: kind === 'metrics-proto' });
         else notAcked++;
         if (res.status === 0) return; // the server is gone
       }
@@ -90,6 +94,7 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     trials: opts.trials,
     ackedRequests: acked.length,
     ackedRows: acked.reduce((n, a) => n + a.rows, 0),
+    ackedMetricsRequests: acked.filter((a) => a.metrics).length,
     notAcked,
     lost: findLost(acked, stored, { derived: true }),
   };

@@ -61,7 +61,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadResult
         const req = nextRequest();
         const res = await send(lantern.baseUrl, req);
         if (res.status === 200 || res.status === 202) {
-          acked.push({ traceId: req.traceId, rows: req.rows });
+          acked.push({ traceId: req.traceId, rows: req.rows, metrics: req.kind === 'metrics-proto' });
           calibrated += req.rows;
         }
       }
@@ -96,7 +96,7 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadResult
         inFlight--;
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         if (res.status === 200 || res.status === 202) {
-          acked.push({ traceId: req.traceId, rows: req.rows });
+          acked.push({ traceId: req.traceId, rows: req.rows, metrics: req.kind === 'metrics-proto' });
           acceptedRows += req.rows;
           latencies.push(res.latencyMs);
         } else if (res.status === 429 && res.retryAfter) retryAfter429++;

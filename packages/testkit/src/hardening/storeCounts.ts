@@ -12,6 +12,8 @@ export interface TraceRowCounts {
   data: Map<string, number>;
   /** Rows per trace id as counted by the metric from spans DERIVED_ROWS_METRIC, when configured. */
   derived: Map<string, number>;
+  /** Datapoints per trace id of `metrics-proto` requests (traffic.ts, METRICS_ROWS_METRIC). */
+  datapoints: Map<string, number>;
 }
 
 /** A `metrics_from_spans` counter of every stored row per trace id (durability.ts configures it). */
@@ -38,6 +40,12 @@ export async function storedTraceRowCounts(dataDir: string): Promise<TraceRowCou
     index: [string, number][];
     data: [string, number][];
     derived: [string, number][];
+    datapoints: [string, number][];
   };
-  return { index: new Map(parsed.index), data: new Map(parsed.data), derived: new Map(parsed.derived) };
+  return {
+    index: new Map(parsed.index),
+    data: new Map(parsed.data),
+    derived: new Map(parsed.derived),
+    datapoints: new Map(parsed.datapoints),
+  };
 }

@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { param, sql } from '../../../server/src/storage/sql';
 import { DERIVED_ROWS_METRIC } from './storeCounts';
+import { METRICS_ROWS_METRIC, METRICS_TRACE_ATTR } from './traffic';
 import { openChdbStore } from '../../../server/src/storage/telemetry';
 
 // `node --import tsx packages/testkit/src/hardening/storeCountsMain.ts <dataDir>`: prints rows per trace id in
-// spans_index and spans_data, and as counted by a metric from spans, as JSON (see storeCounts.ts).
+// spans_index and spans_data, as counted by a metric from spans, and the datapoints of metrics
+// requests, as JSON (see storeCounts.ts).
 const dataDir = process.argv[2];
 const store = openChdbStore({
   path: join(dataDir, 'ch'),
@@ -25,6 +27,12 @@ const derived = (
     sql`SELECT string_values[indexOf(string_keys, '.trace_id')] AS t, sum(sum) AS n FROM datapoint_minutes WHERE metric = ${param.string(DERIVED_ROWS_METRIC)} GROUP BY t`,
   )
 ).map((r) => [r.t, Number(r.n)]);
-const result = { index: await counts('index'), data: await counts('data'), derived };
+// Datapoints stored per trace id of metrics requests: each is a series of its own with the value 1.
+const datapoints = (
+  await store.query<{ t: string; n: number }>(
+    sql`SELECT string_values[indexOf(string_keys, ${param.string(METRICS_TRACE_ATTR)})] AS t, sum(sum) AS n FROM datapoint_minutes WHERE metric = ${param.string(METRICS_ROWS_METRIC)} GROUP BY t`,
+  )
+).map((r) => [r.t, Number(r.n)]);
+const result = { index: await counts('index'), data: await counts('data'), derived, datapoints };
 await store.close();
 process.stdout.write(JSON.stringify(result));

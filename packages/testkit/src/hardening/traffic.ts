@@ -1,4 +1,5 @@
 import { mulberry32 } from '@lantern/shared';
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { ExportLogsServiceRequest, ExportTraceServiceRequest } from '../../../server/src/ingest/otlp/protoRoot';
 
@@ -7,7 +8,8 @@ import { ExportLogsServiceRequest, ExportTraceServiceRequest } from '../../../se
  * with its own trace id so what was acknowledged can be looked up in storage afterwards, and the
  * number of rows each one must leave there.
  */
-export type RequestKind = 'traces-proto' | 'traces-json' | 'logs-proto' | 'logs-json-gzip' | 'zipkin' | 'vector';
+export type RequestKind =
+  'traces-proto' | 'traces-json' | 'logs-proto' | 'logs-json-gzip' | 'zipkin' | 'vector' | 'metrics-proto';
 export const REQUEST_KINDS: RequestKind[] = [
   'traces-proto',
   'traces-json',
@@ -15,12 +17,25 @@ export const REQUEST_KINDS: RequestKind[] = [
   'logs-json-gzip',
   'zipkin',
   'vector',
+  'metrics-proto',
 ];
+
+/**
+ * The delta counter that `metrics-proto` requests send: one datapoint of 1 per row, each its own
+ * series, all carrying the request's trace id as the attribute METRICS_TRACE_ATTR, so the stored
+ * sum per trace id is the number of datapoints stored.
+ */
+export const METRICS_ROWS_METRIC = 'hardening.datapoints';
+export const METRICS_TRACE_ATTR = 'hardening.trace_id';
+
+const require = createRequire(import.meta.url);
+const ExportMetricsServiceRequest = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js')
+  .opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 
 export interface IngestRequest {
   kind: RequestKind;
   traceId: string;
-  /** Rows the request stores (spans, or log records). */
+  /** Rows the request stores (spans, log records, or datapoints). */
   rows: number;
   path: string;
   headers: Record<string, string>;
@@ -117,6 +132,38 @@ export function buildRequest(kind: RequestKind, traceId: string, size: number, t
         body: Buffer.from(JSON.stringify(spans)),
       };
     }
+    case 'metrics-proto': {
+      const dataPoints = spanIds.map((_id, i) => ({
+        attributes: [
+          { key: METRICS_TRACE_ATTR, value: { stringValue: traceId } },
+          { key: 'row', value: { intValue: i } },
+        ],
+        startTimeUnixNano: String(now - 1_000_000_000n),
+        timeUnixNano: String(now),
+        asInt: 1,
+      }));
+      const msg = ExportMetricsServiceRequest.fromObject({
+        resourceMetrics: [
+          {
+            resource,
+            scopeMetrics: [
+              {
+                scope: { name: 'hardening' },
+                metrics: [
+                  { name: METRICS_ROWS_METRIC, sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints } },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      return {
+        ...base,
+        path: '/v1/metrics',
+        headers: { ...auth, 'content-type': 'application/x-protobuf' },
+        body: Buffer.from(ExportMetricsServiceRequest.encode(msg).finish()),
+      };
+    }
     case 'vector': {
       const lines = spanIds.map((id, i) =>
         JSON.stringify({
@@ -193,7 +240,8 @@ export class RequestFactory {
       t = buildRequest(kind, SENTINEL, this.rowsPerRequest, this.token);
       this.templates.set(kind, t);
     }
-    const binary = t.headers['content-type'] === 'application/x-protobuf';
+    // Protobuf bodies hold the trace id as bytes, except metrics (a string attribute).
+    const binary = t.headers['content-type'] === 'application/x-protobuf' && kind !== 'metrics-proto';
     const from = binary ? Buffer.from(SENTINEL, 'hex') : Buffer.from(SENTINEL);
     const to = binary ? Buffer.from(traceId, 'hex') : Buffer.from(traceId);
     const body = Buffer.from(t.body);

@@ -92,10 +92,10 @@ export interface RowValues {
  * A point whose values need the cumulative-to-delta state: kept as data, so the step can run on
  * another thread than the mapping (prepareMetrics.ts). `key` is the series key of the state.
  */
-export type StatefulStep =
-  | { op: 'counter'; key: string; startNs: bigint; timeNs: bigint; v: number }
-  | { op: 'level'; key: string; v: number }
-  | { op: 'histogram'; key: string; startNs: bigint; timeNs: bigint; cur: CumHistogram };
+export type StatefulStep = StepOp & { key: string; startNs: bigint; timeNs: bigint };
+
+/** What a point's mapping asks of the state (`point` adds the series key and times). */
+type StepOp = { op: 'counter'; v: number } | { op: 'level'; v: number } | { op: 'histogram'; cur: CumHistogram };
 
 /** Where normalizeMetrics puts each row. */
 export interface DatapointSink {
@@ -182,16 +182,14 @@ function metricRows(
     const cumulative = temporality === TEMPORALITY_CUMULATIVE;
     if (!m.sum.isMonotonic) {
       for (const dp of m.sum.dataPoints ?? []) {
-        numberPoint(ctx, 'additive', dp, (v, key) =>
-          cumulative ? { gauge: v, min: v, max: v, sum: v, count: 1 } : { op: 'level', key, v },
+        numberPoint(ctx, 'additive', dp, (v) =>
+          cumulative ? { gauge: v, min: v, max: v, sum: v, count: 1 } : { op: 'level', v },
         );
       }
       return 'additive';
     }
     for (const dp of m.sum.dataPoints ?? []) {
-      numberPoint(ctx, 'counter', dp, (v, key, startNs, timeNs) =>
-        cumulative ? { op: 'counter', key, startNs, timeNs, v } : { sum: v, count: 1 },
-      );
+      numberPoint(ctx, 'counter', dp, (v) => (cumulative ? { op: 'counter', v } : { sum: v, count: 1 }));
     }
     return 'counter';
   }
@@ -222,12 +220,46 @@ const NO_HISTOGRAM: [number[], number[]] = [[], []];
 interface BaseAttrs {
   keys: string[];
   vals: string[];
+  /** The pairs as text: the start of the series memo's keys. */
+  text?: string;
 }
 
 function baseAttrs(attrs: AttrMap): BaseAttrs {
   const keys = Object.keys(attrs).sort();
-  return { keys, vals: keys.map((k) => attrText(attrs[k])) };
+  const vals = keys.map((k) => attrText(attrs[k]));
+  let text = '';
+  for (let i = 0; i < keys.length; i++) text += keys[i] + '\u0000' + vals[i] + '\u0000';
+  return { keys, vals, text };
 }
+
+interface Series {
+  keys: string[];
+  vals: string[];
+  hash: string;
+}
+
+/**
+ * A datapoint's series (sorted attributes and hash) from the group's attributes and its own.
+ * The same series come back with every export, so the result is memoised by the raw pairs
+ * (bounded, cleared when full): a lookup instead of merging, sorting and hashing per point.
+ */
+function seriesOf(base: BaseAttrs, kvs: readonly OtlpKeyValue[]): Series {
+  let text = base.text ?? '';
+  for (const kv of kvs) {
+    const v = convertAnyValue(kv.value);
+    text += '\u0001' + kv.key + '\u0000' + (v === undefined ? '\u0002' : attrText(v));
+  }
+  let series = seriesMemo.get(text);
+  if (series === undefined) {
+    const { keys, vals } = seriesAttrs(base, kvs);
+    series = { keys, vals, hash: seriesHash(keys, vals) };
+    if (seriesMemo.size >= HASH_MEMO_MAX) seriesMemo.clear();
+    seriesMemo.set(text, series);
+  }
+  return series;
+}
+
+const seriesMemo = new Map<string, Series>();
 
 /**
  * The base attributes overridden and extended by a datapoint's, sorted by key. Without datapoint
@@ -283,7 +315,7 @@ function point<P extends CommonPoint>(
   ctx: Ctx,
   instrument: DatapointRow['instrument'],
   dp: P,
-  values: (key: string, startNs: bigint, timeNs: bigint) => Values | StatefulStep,
+  values: () => Values | StepOp,
 ): void {
   if ((dp.flags ?? 0) & FLAG_NO_RECORDED_VALUE) return;
   const timeNs = pbUint64(dp.timeUnixNano);
@@ -291,9 +323,8 @@ function point<P extends CommonPoint>(
     ctx.reject(1, `metric "${ctx.name}": datapoint without a time`);
     return;
   }
-  const { keys, vals } = seriesAttrs(ctx.base, fixKeyValues(dp.attributes));
-  const hash = seriesHash(keys, vals);
-  const v = values(`${ctx.projectId}\u0000${ctx.name}\u0000${hash}`, pbUint64(dp.startTimeUnixNano), timeNs);
+  const { keys, vals, hash } = seriesOf(ctx.base, fixKeyValues(dp.attributes));
+  const v = values();
   if (keys !== ctx.lastKeys) {
     for (const k of keys) ctx.keys.add(k);
     ctx.lastKeys = keys;
@@ -307,8 +338,11 @@ function point<P extends CommonPoint>(
     keys,
     vals,
   };
-  if ('op' in v) ctx.sink.stateful(base, v);
-  else ctx.sink.row(base, rowValues(v));
+  // The series key and start time only for the points that need the state.
+  if ('op' in v) {
+    const key = `${ctx.projectId}\u0000${ctx.name}\u0000${hash}`;
+    ctx.sink.stateful(base, { ...v, key, startNs: pbUint64(dp.startTimeUnixNano), timeNs });
+  } else ctx.sink.row(base, rowValues(v));
 }
 
 function rowValues(v: Values): RowValues {
@@ -347,7 +381,7 @@ export function resolveStep(step: StatefulStep, state: CumulativeState): RowValu
             scale: d.scale ?? 0,
             zeroCount: d.zeroCount ?? 0,
             positive: fromIndex(d.buckets),
-            negative: fromIndex(d.negative ?? new Map()),
+            negative: fromIndex(d.negative ?? new Map<number, number>()),
           });
       return rowValues(withRange({ sum: d.sum, count: d.count, histogram }));
     }
@@ -358,10 +392,10 @@ function numberPoint(
   ctx: Ctx,
   instrument: DatapointRow['instrument'],
   dp: PbNumberDataPoint,
-  values: (v: number, key: string, startNs: bigint, timeNs: bigint) => Values | StatefulStep,
+  values: (v: number) => Values | StepOp,
 ): void {
   const v = dp.asDouble != null ? dp.asDouble : Number(pbInt64(dp.asInt ?? 0));
-  point(ctx, instrument, dp, (key, startNs, timeNs) => values(v, key, startNs, timeNs));
+  point(ctx, instrument, dp, () => values(v));
 }
 
 function histogramPoint(ctx: Ctx, dp: PbHistogramDataPoint, cumulative: boolean): void {
@@ -371,8 +405,8 @@ function histogramPoint(ctx: Ctx, dp: PbHistogramDataPoint, cumulative: boolean)
     buckets: (dp.bucketCounts ?? []).map((c) => Number(pbUint64(c))),
     bounds: dp.explicitBounds ?? [],
   };
-  point(ctx, 'histogram', dp, (key, startNs, timeNs) => {
-    if (cumulative) return { op: 'histogram', key, startNs, timeNs, cur };
+  point(ctx, 'histogram', dp, () => {
+    if (cumulative) return { op: 'histogram', cur };
     const min = dp.min ?? undefined;
     const max = dp.max ?? undefined;
     const histogram = explicitBuckets(cur.bounds ?? [], cur.buckets as number[], min, max);
@@ -398,13 +432,13 @@ function expHistogramPoint(ctx: Ctx, dp: PbExpHistogramDataPoint, cumulative: bo
     buckets: byIndex(dp.positive),
     negative: byIndex(dp.negative),
   };
-  point(ctx, 'histogram', dp, (key, startNs, timeNs) => {
-    if (cumulative) return { op: 'histogram', key, startNs, timeNs, cur };
+  point(ctx, 'histogram', dp, () => {
+    if (cumulative) return { op: 'histogram', cur };
     const histogram = exponentialBuckets({
       scale: cur.scale ?? 0,
       zeroCount: cur.zeroCount ?? 0,
       positive: fromIndex(cur.buckets as Map<number, number>),
-      negative: fromIndex(cur.negative ?? new Map()),
+      negative: fromIndex(cur.negative ?? new Map<number, number>()),
     });
     return withRange({ sum: cur.sum, count: cur.count, histogram }, dp.min ?? undefined, dp.max ?? undefined);
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { quoted, tsv } from './spanRowEncoding';
 
 /**
  * Datapoint rows (`datapoint_minutes`) as TabSeparated lines, and staged as span rows are
@@ -90,15 +91,5 @@ export function stageDatapoints(
 
 /** Removes chunks' files; removing twice is harmless. */
 export async function unstageDatapoints(chunks: readonly StagedDatapoints[]): Promise<void> {
-  await Promise.all(chunks.map(({ file }) => (file ? rm(file, { force: true }) : undefined)));
+  await Promise.all(chunks.flatMap(({ file }) => (file ? [rm(file, { force: true })] : [])));
 }
-
-const TSV_SPECIAL = /[\\\t\n\r\0]/;
-const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
-const tsv = (s: string) => (TSV_SPECIAL.test(s) ? s.replace(/[\\\t\n\r\0]/g, (c) => TSV_ESCAPES[c]) : s);
-
-const QUOTED_SPECIAL = /[\\'\t\n\r\0]/;
-const QUOTED_ESCAPES: Record<string, string> = { ...TSV_ESCAPES, "'": "\\'" };
-/** A string inside an array literal of a TabSeparated field. */
-const quoted = (s: string) =>
-  QUOTED_SPECIAL.test(s) ? `'${s.replace(/[\\'\t\n\r\0]/g, (c) => QUOTED_ESCAPES[c])}'` : `'${s}'`;
