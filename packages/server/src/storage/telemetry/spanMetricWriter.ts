@@ -2,6 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join as joinPath } from 'node:path';
 import { parseAliased, type SpanMetricDefinition } from '../../config';
 import { ident, join, param, sql } from '../sql';
+import { DATAPOINT_COLUMNS } from './datapointStaging';
 import type { SpanRow } from './spanRow';
 import {
   compileSpanMetrics,
@@ -41,23 +42,8 @@ export interface SpanMetricSink {
   insertRows: TelemetryStore['insertRows'];
 }
 
-/** The columns of a datapoint line, in order (`annotations` last). */
-export const DATAPOINT_TSV_COLUMNS = [
-  'project_id',
-  'metric',
-  'time',
-  'attrs_hash',
-  'instrument',
-  'min',
-  'max',
-  'sum',
-  'count',
-  'gauge',
-  'histogram',
-  'string_keys',
-  'string_values',
-  'annotations',
-] as const;
+/** The columns of a datapoint line, in order: those of the OTLP path's lines, then `annotations`. */
+export const DATAPOINT_TSV_COLUMNS: readonly string[] = [...DATAPOINT_COLUMNS, 'annotations'];
 
 export function createSpanMetricWriter(
   metrics: CompiledSpanMetrics,
