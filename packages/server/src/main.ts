@@ -77,7 +77,11 @@ async function main(): Promise<void> {
     return;
   }
   // A web bundle built elsewhere (tests and parallel builds point here); packages/web/dist otherwise.
-  const lantern = await composeLantern(config, { webDist: process.env.LANTERN_WEB_DIST || undefined });
+  const lantern = await composeLantern(config, {
+    webDist: process.env.LANTERN_WEB_DIST || undefined,
+    // Tests: every JSON answer is parsed by its route contract (a broken one is a 500).
+    checkAnswers: process.env.LANTERN_CHECK_ANSWERS === '1',
+  });
   const { httpPort, grpcPort } = await lantern.listen();
   const site = config.site.url.replace(/\/$/, '');
   lantern.log.info({ httpPort, grpcPort, dataDir: config.data_dir, config: file ?? '(defaults)' }, 'Lantern is up');

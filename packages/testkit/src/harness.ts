@@ -71,6 +71,8 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
       LANTERN_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
       LANTERN_SITE_URL: baseUrl,
       LANTERN_LOG_LEVEL: 'warn',
+      // Every JSON answer is parsed by its route contract (one that breaks it is a 500).
+      LANTERN_CHECK_ANSWERS: '1',
       LANTERN_DB_URL: await testDbUrl(dataDir),
       ...(standIn ? { LANTERN_CH_URL: standIn.url } : {}),
       ...opts.env,

@@ -48,6 +48,7 @@ export async function startAlertingServer(opts: {
     now: () => opts.clock.now,
     alertingLoop: false,
     webDist: '/nonexistent',
+    checkAnswers: true,
     metrics,
   });
   const ports = await lantern.listen();

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type * as grpc from '@grpc/grpc-js';
 import type { FastifyInstance } from 'fastify';
@@ -13,12 +14,13 @@ import {
   createUsersStore,
   registerAuth,
   registerSsoRoutes,
+  SESSION_COOKIE,
   sessionCookie,
 } from '../auth';
 import { parseListenAddr, type Config } from '../config';
 import { setupDashboards } from '../dashboards';
 import { registerDemoRoutes } from '../demo';
-import { createHttpApp, registerWebApp } from '../http';
+import { createHttpApp, registerApiDocs, registerWebApp } from '../http';
 import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
 import {
   createMetricQueryRunner,
@@ -47,6 +49,8 @@ export interface Lantern {
 }
 
 const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+/** The server package's version, for the OpenAPI document. */
+const SERVER_VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 export interface ComposeOptions {
   webDist?: string;
@@ -60,6 +64,8 @@ export interface ComposeOptions {
   metrics?: MetricQueryRunner | null;
   /** Clock of the login rate limiter, in ms (tests step it instead of waiting out the window). */
   authNow?: () => number;
+  /** Parse every JSON answer by its route contract before sending it (tests; see createHttpApp). */
+  checkAnswers?: boolean;
 }
 
 export async function composeLantern(config: Config, opts: ComposeOptions = {}): Promise<Lantern> {
@@ -125,7 +131,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     onSpansStored: (projectId) => onNewMetrics(projectId),
   });
 
-  const http = await createHttpApp(log);
+  const http = await createHttpApp(log, { checkAnswers: opts.checkAnswers });
   const secureCookie = config.site.url.startsWith('https:');
   registerAuth(http, auth, { secureCookie });
   registerSsoRoutes(http, { sso, cookie: sessionCookie(secureCookie), secureCookie, log });
@@ -155,6 +161,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
   registerDemoRoutes(http, { projects });
   alerting.register(http);
   await ingest.registerHttp(http);
+  registerApiDocs(http, { version: SERVER_VERSION, sessionCookie: SESSION_COOKIE });
   await registerWebApp(http, opts.webDist ?? WEB_DIST);
 
   const grpcServer = ingest.grpc;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LoginRequest } from '@lantern/shared';
+import { authRoutes, SESSION_API_PREFIX } from '@lantern/shared';
 import { AppError } from '../http/appError';
-import { parseInput } from '../http/parseInput';
+import { registerRoute } from '../http/routes';
 import type { AuthService } from './auth.service';
 import { SESSION_COOKIE, SESSION_TTL_SEC } from './session';
 import type { UserRecord } from './users.store';
@@ -13,20 +13,16 @@ declare module 'fastify' {
 }
 
 /**
- * Routes under /api/v1 that work without a session. Everything else there answers 401 without one.
- * The Vector and Prometheus remote write ingest paths authenticate with the project DSN instead (ingest/); single sign-on
- * (/api/v1/sso/...) is how a session starts.
+ * A route needs a session when its contract says `auth: 'session'`. Routes whose contract says
+ * `none` (sign-in, health, single sign-on, the API description) or `dsn` (ingest: the project DSN,
+ * checked in ingest/) do not. A path under /api/v1/ that no route serves answers 401 without a session,
+ * so an unknown API path tells nothing to a stranger.
  */
-const PUBLIC_API = new Set([
-  '/api/v1/users/login',
-  '/api/v1/users/logout',
-  '/api/v1/users/login-hint',
-  '/api/v1/health',
-  '/api/v1/vector/logs',
-  '/api/v1/vector-logs',
-  '/api/v1/prometheus/write',
-]);
-const PUBLIC_PREFIX = '/api/v1/sso/';
+function needsSession(req: FastifyRequest): boolean {
+  const contract = req.routeOptions.config?.contract;
+  if (contract) return contract.auth === 'session';
+  return req.url.startsWith(SESSION_API_PREFIX);
+}
 
 export interface SessionCookie {
   /** Sets the session cookie: HttpOnly, SameSite=Lax, Secure when the site is served over https. */
@@ -51,26 +47,24 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, opts: { se
   const cookie = sessionCookie(opts.secureCookie);
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (req: FastifyRequest) => {
-    const path = req.url.split('?')[0];
-    if (!path.startsWith('/api/v1/') || PUBLIC_API.has(path) || path.startsWith(PUBLIC_PREFIX)) return;
+    if (!needsSession(req)) return;
     req.user = await auth.userFromSession(req.cookies[SESSION_COOKIE]);
     if (!req.user) throw new AppError('unauthenticated', 'unauthenticated', 'Please sign in.');
   });
 
-  app.post('/api/v1/users/login', async (req, reply) => {
-    const body = parseInput(LoginRequest, req.body);
-    const { token, current } = await auth.login(body.email, body.password, req.ip);
+  registerRoute(app, authRoutes.login, async (input, req, reply) => {
+    const { token, current } = await auth.login(input.body.email, input.body.password, req.ip);
     cookie.set(reply, token);
     return current;
   });
 
-  app.post('/api/v1/users/logout', async (req, reply) => {
+  registerRoute(app, authRoutes.logout, async (_input, req, reply) => {
     // Ends the session on the server too: a copy of the cookie no longer signs anyone in.
     await auth.logout(req.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: opts.secureCookie });
     return {};
   });
 
-  app.get('/api/v1/users/current', async (req) => auth.current(req.user!));
-  app.get('/api/v1/users/login-hint', async () => ({ hint: auth.loginHint() }));
+  registerRoute(app, authRoutes.currentUser, async (_input, req) => auth.current(req.user!));
+  registerRoute(app, authRoutes.loginHint, async () => ({ hint: auth.loginHint() }));
 }

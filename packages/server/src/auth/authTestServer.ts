@@ -49,6 +49,7 @@ export async function startAuthServer(
     authNow: () => clock.ms,
     alertingLoop: false,
     webDist: '/nonexistent',
+    checkAnswers: true,
     metrics: null,
   });
   const { httpPort } = await lantern.listen();

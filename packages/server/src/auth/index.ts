@@ -5,7 +5,7 @@ export { createAuthService, DEFAULT_USER, type AuthService } from './auth.servic
 export { authSessionsMigration, usersMigration, type AuthTables } from './auth.migration';
 export { registerAuth, sessionCookie } from './auth.routes';
 export { createLoginLimiter, type LoginLimiter } from './loginLimiter';
-export { createSessionSigner } from './session';
+export { createSessionSigner, SESSION_COOKIE } from './session';
 export { createSessionsStore } from './sessions.store';
 export { createUsersStore } from './users.store';
 export { hashPassword, verifyPassword } from './password';

@@ -1,3 +1,4 @@
+import { authRoutes, routePath } from '@lantern/shared';
 /**
  * Drives a single sign-on the way a browser would, over plain HTTP with a cookie jar per host:
  * Lantern's start URL, the provider's login form, its redirects, Lantern's callback. Tests use the
@@ -54,7 +55,7 @@ export async function ssoStart(
   returnTo?: string,
 ): Promise<Response> {
   const q = returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : '';
-  return request(jar, `${baseUrl}/api/v1/sso/${providerId}/start${q}`);
+  return request(jar, `${baseUrl}${routePath(authRoutes.ssoStart, { id: providerId })}${q}`);
 }
 
 /** At the provider: follow the authorization URL, submit the login form, and return the callback URL it redirects to. */

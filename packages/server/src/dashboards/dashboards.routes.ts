@@ -1,21 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  CreateDashboardBody,
-  DashKind,
-  GaugeInput,
-  GaugeOrderBody,
-  GridColumnInput,
-  GridLayoutBody,
-  UpdateDashboardBody,
-  UpdateDashboardTableBody,
-  type DashboardShowResponse,
-} from '@lantern/shared';
+import { dashboardsRoutes, DashKind, routePath } from '@lantern/shared';
 import { parseInput } from '../http/parseInput';
+import { registerRawRoute, registerRoute } from '../http/routes';
 import { requireProject, type ProjectsService } from '../projects';
 import type { DashboardsService } from './dashboards.service';
 import type { DashboardsStore } from './dashboards.store';
 
-/** `/api/v1/metrics/{projectId}/dashboards/...` (spec tracing-and-metrics §Dashboards). No rules here. */
+/** The dashboards routes (dashboardsRoutes; spec tracing-and-metrics §Dashboards). No rules here. */
 export async function registerDashboardRoutes(
   app: FastifyInstance,
   deps: { projects: ProjectsService; service: DashboardsService; store: DashboardsStore; siteUrl: string },
@@ -27,106 +18,104 @@ export async function registerDashboardRoutes(
       { parseAs: 'string', bodyLimit: 1024 * 1024 },
       (_r, body, done) => done(null, body),
     );
-    const base = '/api/v1/metrics/:projectId/dashboards';
-    type P = { projectId: string; dashId: string; colId: string; gaugeId: string };
-    type R = { Params: P; Body: unknown; Querystring: Record<string, string> };
-    const project = (req: { params: P }) => requireProject(deps.projects, req.params.projectId).id;
+    const r = dashboardsRoutes;
+    const project = (input: { params: { projectId: string } }) =>
+      requireProject(deps.projects, input.params.projectId).id;
+    const yamlText = (body: unknown) => (typeof body === 'string' ? body : '');
     const s = deps.service;
+    const site = deps.siteUrl.replace(/\/$/, '');
 
-    scope.get<R>(base, async (req) => ({ dashboards: await deps.store.list(project(req)) }));
-    scope.post<R>(base, async (req) => ({
-      dashboard: await s.create(project(req), parseInput(CreateDashboardBody, req.body).name),
+    registerRoute(scope, r.dashboards, async (input) => ({ dashboards: await deps.store.list(project(input)) }));
+    registerRoute(scope, r.createDashboard, async (input) => ({
+      dashboard: await s.create(project(input), input.body.name),
     }));
     // A dashboard from a YAML file (text/yaml body); registered before `:dashId` routes take `yaml` as an id.
-    scope.post<R>(`${base}/yaml`, async (req) => ({
-      dashboard: await s.createFromYaml(project(req), typeof req.body === 'string' ? req.body : ''),
+    registerRawRoute(scope, r.createDashboardFromYaml, async (input) => ({
+      dashboard: await s.createFromYaml(project(input), yamlText(input.rawBody)),
     }));
-    scope.get<R>(`${base}/:dashId`, async (req): Promise<DashboardShowResponse> => {
-      const pid = project(req);
-      const dashboard = await s.requireDash(pid, req.params.dashId);
+    registerRoute(scope, r.dashboard, async (input) => {
+      const pid = project(input);
+      const dashboard = await s.requireDash(pid, input.params.dashId);
       return {
         dashboard,
         grid: await deps.store.columns(pid, Number(dashboard.id)),
-        yamlUrl: `${deps.siteUrl.replace(/\/$/, '')}/api/v1/metrics/${pid}/dashboards/${dashboard.id}/yaml`,
+        yamlUrl: site + routePath(r.dashboardYaml, { projectId: String(pid), dashId: dashboard.id }),
       };
     });
-    scope.post<R>(`${base}/:dashId`, async (req) => ({ dashboard: await s.clone(project(req), req.params.dashId) }));
-    scope.put<R>(`${base}/:dashId`, async (req) => ({
-      dashboard: await s.update(project(req), req.params.dashId, parseInput(UpdateDashboardBody, req.body)),
+    registerRoute(scope, r.cloneDashboard, async (input) => ({
+      dashboard: await s.clone(project(input), input.params.dashId),
     }));
-    scope.put<R>(`${base}/:dashId/table`, async (req) => ({
-      dashboard: await s.updateTable(project(req), req.params.dashId, parseInput(UpdateDashboardTableBody, req.body)),
+    registerRoute(scope, r.updateDashboard, async (input) => ({
+      dashboard: await s.update(project(input), input.params.dashId, input.body),
     }));
-    scope.delete<R>(`${base}/:dashId`, async (req) => {
-      const pid = project(req);
-      const dashboard = await s.requireDash(pid, req.params.dashId);
+    registerRoute(scope, r.updateDashboardTable, async (input) => ({
+      dashboard: await s.updateTable(project(input), input.params.dashId, input.body),
+    }));
+    registerRoute(scope, r.deleteDashboard, async (input) => {
+      const pid = project(input);
+      const dashboard = await s.requireDash(pid, input.params.dashId);
       if (dashboard.templateId !== '') await deps.store.dismissTemplate(pid, dashboard.templateId);
       await deps.store.remove(pid, Number(dashboard.id));
       return { dashboard };
     });
-    for (const [path, pinned] of [
-      ['pinned', true],
-      ['unpinned', false],
+    for (const [contract, pinned] of [
+      [r.pinDashboard, true],
+      [r.unpinDashboard, false],
     ] as const) {
-      scope.put<R>(`${base}/:dashId/${path}`, async (req) => {
-        const pid = project(req);
-        await s.requireDash(pid, req.params.dashId);
-        await deps.store.update(pid, Number(req.params.dashId), { pinned }, { edited: true });
+      registerRoute(scope, contract, async (input) => {
+        const pid = project(input);
+        await s.requireDash(pid, input.params.dashId);
+        await deps.store.update(pid, Number(input.params.dashId), { pinned }, { edited: true });
         return {};
       });
     }
-    scope.get<R>(`${base}/:dashId/yaml`, async (req, reply) => {
-      const { yaml, fileName } = await s.exportYaml(project(req), req.params.dashId);
+    registerRawRoute(scope, r.dashboardYaml, async (input, _req, reply) => {
+      const { yaml, fileName } = await s.exportYaml(project(input), input.params.dashId);
       return reply
         .type('text/yaml; charset=utf-8')
         .header('content-disposition', `attachment; filename="${fileName.replace(/[^\w.-]/g, '_')}"`)
         .send(yaml);
     });
-    scope.put<R>(`${base}/:dashId/yaml`, async (req) => {
-      const text = typeof req.body === 'string' ? req.body : '';
-      return { dashboard: await s.importYaml(project(req), req.params.dashId, text) };
-    });
+    registerRawRoute(scope, r.importDashboardYaml, async (input) => ({
+      dashboard: await s.importYaml(project(input), input.params.dashId, yamlText(input.rawBody)),
+    }));
 
-    scope.put<R>(`${base}/:dashId/grid`, async (req) => ({
-      grid: await s.layout(project(req), req.params.dashId, parseInput(GridLayoutBody, req.body)),
+    registerRoute(scope, r.layoutGrid, async (input) => ({
+      grid: await s.layout(project(input), input.params.dashId, input.body),
     }));
-    scope.post<R>(`${base}/:dashId/grid`, async (req) => ({
-      column: await s.addColumn(project(req), req.params.dashId, parseInput(GridColumnInput, req.body)),
+    registerRoute(scope, r.addGridColumn, async (input) => ({
+      column: await s.addColumn(project(input), input.params.dashId, input.body),
     }));
-    scope.put<R>(`${base}/:dashId/grid/:colId`, async (req) => ({
-      column: await s.updateColumn(
-        project(req),
-        req.params.dashId,
-        req.params.colId,
-        parseInput(GridColumnInput, req.body),
-      ),
+    registerRoute(scope, r.updateGridColumn, async (input) => ({
+      column: await s.updateColumn(project(input), input.params.dashId, input.params.colId, input.body),
     }));
-    scope.get<R>(`${base}/:dashId/grid/:colId/yaml`, async (req, reply) =>
+    registerRawRoute(scope, r.gridColumnYaml, async (input, _req, reply) =>
       reply
         .type('text/yaml; charset=utf-8')
-        .send(await s.columnYaml(project(req), req.params.dashId, req.params.colId)),
+        .send(await s.columnYaml(project(input), input.params.dashId, input.params.colId)),
     );
-    scope.delete<R>(`${base}/:dashId/grid/:colId`, async (req) => ({
-      column: await s.deleteColumn(project(req), req.params.dashId, req.params.colId),
+    registerRoute(scope, r.deleteGridColumn, async (input) => ({
+      column: await s.deleteColumn(project(input), input.params.dashId, input.params.colId),
     }));
 
-    scope.get<R>(`${base}/:dashId/gauges`, async (req) => {
-      const pid = project(req);
-      const d = await s.requireDash(pid, req.params.dashId);
-      const kind = req.query.dash_kind ? parseInput(DashKind, req.query.dash_kind) : undefined;
+    registerRoute(scope, r.gauges, async (input) => {
+      const pid = project(input);
+      const d = await s.requireDash(pid, input.params.dashId);
+      const raw = input.rawQuery.dash_kind;
+      const kind = raw ? parseInput(DashKind, raw) : undefined;
       return { gauges: await deps.store.gauges(pid, Number(d.id), kind) };
     });
-    scope.post<R>(`${base}/:dashId/gauges`, async (req) => ({
-      gauge: await s.addGauge(project(req), req.params.dashId, parseInput(GaugeInput, req.body)),
+    registerRoute(scope, r.addGauge, async (input) => ({
+      gauge: await s.addGauge(project(input), input.params.dashId, input.body),
     }));
-    scope.put<R>(`${base}/:dashId/gauges`, async (req) => ({
-      gauges: await s.reorderGauges(project(req), req.params.dashId, parseInput(GaugeOrderBody, req.body)),
+    registerRoute(scope, r.reorderGauges, async (input) => ({
+      gauges: await s.reorderGauges(project(input), input.params.dashId, input.body),
     }));
-    scope.put<R>(`${base}/:dashId/gauges/:gaugeId`, async (req) => ({
-      gauge: await s.updateGauge(project(req), req.params.dashId, req.params.gaugeId, parseInput(GaugeInput, req.body)),
+    registerRoute(scope, r.updateGauge, async (input) => ({
+      gauge: await s.updateGauge(project(input), input.params.dashId, input.params.gaugeId, input.body),
     }));
-    scope.delete<R>(`${base}/:dashId/gauges/:gaugeId`, async (req) => ({
-      gauge: await s.deleteGauge(project(req), req.params.dashId, req.params.gaugeId),
+    registerRoute(scope, r.deleteGauge, async (input) => ({
+      gauge: await s.deleteGauge(project(input), input.params.dashId, input.params.gaugeId),
     }));
   });
 }

@@ -1,5 +1,7 @@
+import { ingestRoutes, projectRoutes } from '@lantern/shared';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../http/appError';
+import { registerRoute } from '../http/routes';
 import { requireProject, type ProjectsService } from '../projects';
 import { demoTraces } from './demoTraces';
 
@@ -7,19 +9,19 @@ import { demoTraces } from './demoTraces';
 const DEMO_TRACES = 300;
 
 /**
- * POST /api/v1/projects/:projectId/demo-data: generates realistic traces (with logs and exceptions
+ * projectRoutes.sendDemoData: generates realistic traces (with logs and exceptions
  * as span events) and sends them through the project's own OTLP/HTTP endpoint with its DSN token,
  * so the newcomer's data takes exactly the path their services' data will take.
  */
 export function registerDemoRoutes(app: FastifyInstance, deps: { projects: ProjectsService }): void {
-  app.post<{ Params: { projectId: string } }>('/api/v1/projects/:projectId/demo-data', async (req) => {
-    const project = requireProject(deps.projects, req.params.projectId);
+  registerRoute(app, projectRoutes.sendDemoData, async ({ params }) => {
+    const project = requireProject(deps.projects, params.projectId);
     const token = project.tokens[0];
     if (!token) throw new AppError('invalid_input', 'no_token', 'This project has no ingest token to send data with.');
     const body = demoTraces({ now: Date.now(), traces: DEMO_TRACES, seed: Date.now() % 2 ** 31 });
     const res = await app.inject({
       method: 'POST',
-      url: '/v1/traces',
+      url: ingestRoutes.otlpTraces.path,
       headers: { 'content-type': 'application/json', 'lantern-dsn': token },
       payload: JSON.stringify(body),
     });

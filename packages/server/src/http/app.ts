@@ -1,10 +1,36 @@
 import fastifyCookie from '@fastify/cookie';
+import { apiRoutes } from '@lantern/shared';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandler } from './errorHandler';
+import { registerRoute } from './routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route as it was registered, with the id of its contract (none: not from a contract). */
+    registeredRoutes: RegisteredRoute[];
+    /** Every JSON answer is parsed by its contract's response schema before it is sent (tests). */
+    checkAnswers: boolean;
+  }
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  contractId: string | undefined;
+}
 
 /** The Fastify instance with what every route relies on: error rendering, cookies, JSON limits. */
-export async function createHttpApp(log: Logger): Promise<FastifyInstance> {
+export interface HttpAppOptions {
+  /**
+   * Parse every success answer by its contract's response schema, as a client would receive it; an
+   * answer that breaks its contract is a 500 `answer_breaks_contract` naming the fields. For tests
+   * (LANTERN_CHECK_ANSWERS=1): it costs a parse per answer.
+   */
+  checkAnswers?: boolean;
+}
+
+export async function createHttpApp(log: Logger, opts: HttpAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     // Per-request lines would dominate the log under ingest load; errors are still logged.
@@ -14,8 +40,15 @@ export async function createHttpApp(log: Logger): Promise<FastifyInstance> {
     // reaching Lantern directly cannot pick its own address (login rate limiting counts per address).
     trustProxy: 'loopback,linklocal,uniquelocal',
   });
+  const registered: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registered);
+  app.decorate('checkAnswers', opts.checkAnswers ?? false);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      registered.push({ method, url: route.url ?? route.path, contractId: route.config?.contract?.id });
+  });
   installErrorHandler(app);
   await app.register(fastifyCookie);
-  app.get('/api/v1/health', async () => ({ status: 'ok' }));
+  registerRoute(app, apiRoutes.health, async () => ({ status: 'ok' }));
   return app;
 }

@@ -24,6 +24,9 @@ export const STATUS_BY_TYPE: Record<AppErrorType, number> = {
 };
 
 export class AppError extends Error {
+  /** Fields of the error body beside code and message (e.g. the generated `query` of `invalid_query`). */
+  details?: Record<string, unknown>;
+
   constructor(
     readonly type: AppErrorType,
     /** snake_case code owned by the module that throws, e.g. `invalid_credentials`. */

@@ -14,7 +14,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
     if (err instanceof AppError) {
       if (err.retryAfterSec) reply.header('Retry-After', String(err.retryAfterSec));
-      return reply.status(err.status).send({ code: err.code, message: err.message });
+      return reply.status(err.status).send({ code: err.code, message: err.message, ...err.details });
     }
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {

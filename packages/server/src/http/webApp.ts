@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { isApiPath } from '@lantern/shared';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -12,8 +13,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   if (hasBundle) await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
-    const isApi = path.startsWith('/api/') || path.startsWith('/v1/');
-    if (req.method === 'GET' && !isApi) {
+    if (req.method === 'GET' && !isApiPath(path)) {
       if (hasBundle) return reply.type('text/html').sendFile('index.html');
       return reply
         .status(503)

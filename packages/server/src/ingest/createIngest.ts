@@ -1,5 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { FastifyInstance } from 'fastify';
+import { systemRoutes } from '@lantern/shared';
+import { registerRoute } from '../http/routes';
 import type { Config } from '../config';
 import type { ProjectsService } from '../projects';
 import { createIngestGrpcServer } from './ingest.grpc';
@@ -95,8 +97,8 @@ export function createIngest({
     grpc: createIngestGrpcServer({ ...transport, log }),
     async registerHttp(app) {
       await registerIngestHttpRoutes(app, { ...transport, ...json });
-      // Under /api/v1, so the auth hook requires a session.
-      app.get('/api/v1/internal/stats', async () => stats.snapshot());
+      // A session route (its contract's auth), unlike the ingest routes.
+      registerRoute(app, systemRoutes.ingestStats, async () => stats.snapshot());
     },
     close: () => clearInterval(timer),
   };

@@ -1,3 +1,4 @@
+import { ingestRoutes, type AnyRouteContract } from '@lantern/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectsService } from '../projects';
 import type { IngestPipeline, SignalIngest } from './ingestPipeline';
@@ -5,6 +6,7 @@ import type { IngestSignal } from './ingestStats';
 import { projectFromHeaders } from './ingestAuth';
 import { encodeOtlpResponse, otlpResponseJson } from './otlpResponse';
 import { AppError } from '../http/appError';
+import { registerRawRoute } from '../http/routes';
 import { bodyFormat, decodeBody } from './requestBody';
 import type { PartialSuccess } from './otlpResponse';
 import type { ProjectConfig } from '../config';
@@ -26,7 +28,11 @@ export interface IngestHttpDeps {
   maxBodyBytes: number;
 }
 
-const OTLP_PATHS: Record<IngestSignal, string> = { traces: '/v1/traces', logs: '/v1/logs', metrics: '/v1/metrics' };
+const OTLP_ROUTES: Record<IngestSignal, AnyRouteContract> = {
+  traces: ingestRoutes.otlpTraces,
+  logs: ingestRoutes.otlpLogs,
+  metrics: ingestRoutes.otlpMetrics,
+};
 
 export async function registerIngestHttpRoutes(app: FastifyInstance, deps: IngestHttpDeps): Promise<void> {
   await app.register(async (scope) => {
@@ -35,8 +41,8 @@ export async function registerIngestHttpRoutes(app: FastifyInstance, deps: Inges
       done(null, body),
     );
 
-    for (const signal of Object.keys(OTLP_PATHS) as IngestSignal[]) {
-      scope.post(OTLP_PATHS[signal], async (req, reply) => {
+    for (const signal of Object.keys(OTLP_ROUTES) as IngestSignal[]) {
+      registerRawRoute(scope, OTLP_ROUTES[signal], async (_input, req, reply) => {
         const { project, format, body } = await readIngestRequest(req, deps, signal);
         const partial = await deps.otlp[signal](project, format, body);
         return sendOtlp(reply, signal, format, partial);
@@ -44,17 +50,17 @@ export async function registerIngestHttpRoutes(app: FastifyInstance, deps: Inges
     }
 
     // Zipkin v2 JSON (reference ingest §1.5): 202 like a Zipkin collector.
-    scope.post('/api/v2/spans', async (req, reply) => {
+    registerRawRoute(scope, ingestRoutes.zipkinSpans, async (_input, req, reply) => {
       const { project, body } = await readIngestRequest(req, deps, 'traces', ['application/json']);
       const partial = await deps.zipkin(project, body);
       return reply.code(202).type('application/json').send(otlpResponseJson('traces', partial));
     });
 
-    scope.post('/api/v1/prometheus/write', (req, reply) => promWriteRoute(req, reply, deps));
+    registerRawRoute(scope, ingestRoutes.prometheusWrite, (_input, req, reply) => promWriteRoute(req, reply, deps));
 
     // Vector's http sink (reference ingest §1.6); both paths the reference serves.
-    for (const path of ['/api/v1/vector/logs', '/api/v1/vector-logs']) {
-      scope.post(path, async (req, reply) => {
+    for (const contract of [ingestRoutes.vectorLogs, ingestRoutes.vectorLogsAlt]) {
+      registerRawRoute(scope, contract, async (_input, req, reply) => {
         const { project, body } = await readIngestRequest(
           req,
           deps,
@@ -70,7 +76,7 @@ export async function registerIngestHttpRoutes(app: FastifyInstance, deps: Inges
 }
 
 /**
- * Prometheus remote write 1.0 (`remote_write: [{url: <site>/api/v1/prometheus/write}]` with the
+ * Prometheus remote write 1.0 (`remote_write: [{url: <site>/api/v1/prometheus/write}]`, ingestRoutes.prometheusWrite, with the
  * DSN as a bearer token, basic-auth password or `?dsn=`). 204 once stored. Prometheus drops a
  * batch answered 4xx and retries 5xx (and 429 only when configured to), so a full queue is a 503
  * here, and a batch with samples that cannot be mapped is a 400 after the others were stored.

@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  foldArrayParams,
-  MetricAttrKeysParams,
-  MetricAttrValuesParams,
-  MetricsQueryParams,
-  MetricsStatsParams,
-  parseMetricsQuery,
-  type HeatmapResponse,
-} from '@lantern/shared';
+import { metricsRoutes, parseMetricsQuery, type MetricsQueryParams } from '@lantern/shared';
 import { AppError } from '../http/appError';
-import { parseInput } from '../http/parseInput';
+import { registerRoute } from '../http/routes';
 import { requireProject, type ProjectsService } from '../projects';
 import { buildHeatmap } from './heatmap';
 import type { MetricsStore, TimeBounds } from './metrics.store';
@@ -17,22 +9,22 @@ import type { MetricsQueryService } from './metricsQuery.service';
 import { partInfo } from './query/plan';
 import { parseTime, timeGrid } from './query/timeRange';
 
-/** `/api/v1/metrics/{projectId}/...` (spec tracing-and-metrics §Metrics). Binds contracts to handlers. */
+/** The metrics routes (metricsRoutes; spec tracing-and-metrics §Metrics). Binds contracts to handlers. */
 export function registerMetricsRoutes(
   app: FastifyInstance,
   deps: { projects: ProjectsService; store: MetricsStore; query: MetricsQueryService },
 ): void {
-  type Req = { Params: { projectId: string }; Querystring: Record<string, unknown> };
+  const r = metricsRoutes;
 
-  app.get<Req>('/api/v1/metrics/:projectId', async (req) => {
+  registerRoute(app, r.metricsList, async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricsStatsParams, foldArrayParams(req.query));
+    const q = req.query;
     return { metrics: await deps.store.list(project.id, { instrument: q.instrument, attrKeys: q.attr_key }) };
   });
 
-  app.get<Req>('/api/v1/metrics/:projectId/stats', async (req) => {
+  registerRoute(app, r.metricsStats, async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricsStatsParams, foldArrayParams(req.query));
+    const q = req.query;
     return deps.store.stats(project.id, bounds(q.time_gte, q.time_lt), {
       search: q.search_input,
       attrKeys: q.attr_key,
@@ -40,34 +32,42 @@ export function registerMetricsRoutes(
     });
   });
 
-  app.get<Req>('/api/v1/metrics/:projectId/describe', async (req) => {
+  registerRoute(app, r.metricsDescribe, async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricAttrKeysParams, foldArrayParams(req.query));
+    const q = req.query;
     if (q.metric.length === 0)
       throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
     return { metrics: await deps.store.describe(project.id, q.metric) };
   });
 
-  for (const kind of ['timeseries', 'table', 'gauge'] as const) {
-    app.get<Req>(`/api/v1/metrics/:projectId/${kind}`, async (req) => {
-      const project = requireProject(deps.projects, req.params.projectId);
-      const q = parseInput(MetricsQueryParams, foldArrayParams(req.query));
-      const input = {
-        metrics: q.metric,
-        aliases: q.alias,
-        query: q.query,
-        grid: timeGrid(q.time_gte, q.time_lt),
-        search: q.search,
-      };
-      if (kind === 'timeseries') return deps.query.timeseries(project.id, input);
-      if (kind === 'gauge') return deps.query.gauge(project.id, input);
-      return deps.query.table(project.id, input, { by: q.sort_by, desc: parseBool(q.sort_desc) });
-    });
-  }
-
-  app.get<Req>('/api/v1/metrics/:projectId/heatmap', async (req): Promise<HeatmapResponse> => {
+  const evalInput = (req: { params: { projectId: string }; query: MetricsQueryParams }) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricsQueryParams, foldArrayParams(req.query));
+    const q = req.query;
+    const input = {
+      metrics: q.metric,
+      aliases: q.alias,
+      query: q.query,
+      grid: timeGrid(q.time_gte, q.time_lt),
+      search: q.search,
+    };
+    return { project, q, input };
+  };
+  registerRoute(app, r.metricsTimeseries, async (req) => {
+    const { project, input } = evalInput(req);
+    return deps.query.timeseries(project.id, input);
+  });
+  registerRoute(app, r.metricsGauge, async (req) => {
+    const { project, input } = evalInput(req);
+    return deps.query.gauge(project.id, input);
+  });
+  registerRoute(app, r.metricsTable, async (req) => {
+    const { project, q, input } = evalInput(req);
+    return deps.query.table(project.id, input, { by: q.sort_by, desc: parseBool(q.sort_desc) });
+  });
+
+  registerRoute(app, r.metricsHeatmap, async (req) => {
+    const project = requireProject(deps.projects, req.params.projectId);
+    const q = req.query;
     if (q.metric.length === 0 || !q.metric[0])
       throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
     const grid = timeGrid(q.time_gte, q.time_lt);
@@ -83,9 +83,9 @@ export function registerMetricsRoutes(
     return { query: { parts: partInfo(parsed, errors) }, heatmap: buildHeatmap(grid, rows) };
   });
 
-  app.get<Req>('/api/v1/metrics/:projectId/attr-keys', async (req) => {
+  registerRoute(app, r.metricsAttrKeys, async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricAttrKeysParams, foldArrayParams(req.query));
+    const q = req.query;
     const keys = await deps.store.attrKeys(project.id, bounds(q.time_gte, q.time_lt), q.metric, q.search_input);
     const pinned = new Set(project.pinned_attrs);
     return {
@@ -94,9 +94,9 @@ export function registerMetricsRoutes(
     };
   });
 
-  app.get<Req>('/api/v1/metrics/:projectId/attr-values', async (req) => {
+  registerRoute(app, r.metricsAttrValues, async (req) => {
     const project = requireProject(deps.projects, req.params.projectId);
-    const q = parseInput(MetricAttrValuesParams, foldArrayParams(req.query));
+    const q = req.query;
     if (q.metric.length === 0)
       throw new AppError('invalid_input', 'invalid_metrics', '"metric" query param is required');
     const values = await deps.store.attrValues(

@@ -1,6 +1,8 @@
+import { projectRoutes } from '@lantern/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ProjectConfig } from '../config';
 import { AppError } from '../http/appError';
+import { registerRoute } from '../http/routes';
 import type { ProjectsService } from './projects.service';
 
 /** The project a request names in its path, if the signed-in user may see it; 404 otherwise. */
@@ -13,7 +15,7 @@ export function requireProject(projects: ProjectsService, raw: unknown): Project
 }
 
 export function registerProjectRoutes(app: FastifyInstance, projects: ProjectsService): void {
-  app.get<{ Params: { projectId: string } }>('/api/v1/projects/:projectId', async (req) =>
-    projects.describe(requireProject(projects, req.params.projectId)),
+  registerRoute(app, projectRoutes.getProject, async ({ params }) =>
+    projects.describe(requireProject(projects, params.projectId)),
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { normalizeTraceId } from '@lantern/shared';
+import { normalizeTraceId, tracingRoutes } from '@lantern/shared';
 import { AppError } from '../http/appError';
+import { registerRoute } from '../http/routes';
 import { requireProject, type ProjectsService } from '../projects';
 import type { MetadataDb } from '../storage/metadata';
 import type { TelemetryStore } from '../storage/telemetry';
@@ -21,31 +22,25 @@ export function registerTracingRoutes(
     spans: deps.store,
     meta: createTracingMetaStore(opts.db),
   });
-  app.get<{ Params: { projectId: string; traceId: string } }>(
-    '/api/v1/tracing/:projectId/traces/:traceId',
-    async (req) => {
-      const project = requireProject(deps.projects, req.params.projectId);
-      const traceId = requireTraceId(req.params.traceId);
-      const tree = buildTraceTree(traceId, await deps.store.traceRows(project.id, traceId));
-      if (!tree) throw new AppError('not_found', 'trace_not_found', `Trace "${traceId}" not found. Try again later.`);
-      return tree;
-    },
-  );
+  registerRoute(app, tracingRoutes.trace, async ({ params }) => {
+    const project = requireProject(deps.projects, params.projectId);
+    const traceId = requireTraceId(params.traceId);
+    const tree = buildTraceTree(traceId, await deps.store.traceRows(project.id, traceId));
+    if (!tree) throw new AppError('not_found', 'trace_not_found', `Trace "${traceId}" not found. Try again later.`);
+    return tree;
+  });
 
-  app.get<{ Params: { projectId: string; traceId: string; spanId: string } }>(
-    '/api/v1/tracing/:projectId/traces/:traceId/:spanId',
-    async (req) => {
-      const project = requireProject(deps.projects, req.params.projectId);
-      const traceId = requireTraceId(req.params.traceId);
-      const spanId = requireSpanId(req.params.spanId);
-      const span = await deps.store.span(project.id, traceId, spanId);
-      if (!span) throw new AppError('not_found', 'span_not_found', `Span ${spanId} of trace "${traceId}" not found.`);
-      return { span };
-    },
-  );
+  registerRoute(app, tracingRoutes.traceSpan, async ({ params }) => {
+    const project = requireProject(deps.projects, params.projectId);
+    const traceId = requireTraceId(params.traceId);
+    const spanId = requireSpanId(params.spanId);
+    const span = await deps.store.span(project.id, traceId, spanId);
+    if (!span) throw new AppError('not_found', 'span_not_found', `Span ${spanId} of trace "${traceId}" not found.`);
+    return { span };
+  });
 
-  app.get<{ Querystring: { trace_id?: string } }>('/api/v1/traces/search', async (req) => {
-    const traceId = requireTraceId(req.query.trace_id);
+  registerRoute(app, tracingRoutes.traceSearch, async ({ rawQuery }) => {
+    const traceId = requireTraceId(rawQuery.trace_id);
     const found = await deps.store.findTrace(
       deps.projects.list().map((p) => p.id),
       traceId,

@@ -22,5 +22,11 @@ export const apiRoutes = {
 
 export const API_ROUTES: readonly AnyRouteContract[] = Object.values(apiRoutes);
 
-/** Paths under this prefix are the JSON API: they need a session unless their contract says otherwise. */
+/** Paths under this prefix are the API (the web app's history routes are everything else). */
 export const API_PREFIX = '/api/';
+/** OTLP/HTTP's own paths (`/v1/traces`, ...). */
+export const OTLP_PREFIX = '/v1/';
+/** A path the server answers as an API (JSON 404 when unknown), not as a page of the web app. */
+export const isApiPath = (path: string): boolean => path.startsWith(API_PREFIX) || path.startsWith(OTLP_PREFIX);
+/** An unknown path under this prefix answers 401 without a session (a known one: as its contract says). */
+export const SESSION_API_PREFIX = '/api/v1/';

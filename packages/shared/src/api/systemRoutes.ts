@@ -40,16 +40,17 @@ export const systemRoutes = {
     auth: 'none',
     tags: ['system'],
   }),
-  apiDocsScript: route({
-    id: 'apiDocsScript',
+  apiDocsAsset: route({
+    id: 'apiDocsAsset',
     method: 'GET',
-    path: '/api/docs/reference.js',
+    path: '/api/docs/:file',
     response: z.string(),
     rawResponse: {
-      media: ['text/javascript'],
-      description: "The API reference page's script, served from the package",
+      media: ['text/javascript', 'text/css'],
+      description: "The API reference page's script and style sheet (Swagger UI, served from its npm package)",
     },
-    summary: "The API reference page's script",
+    errors: { 404: ['not_found'] },
+    summary: "The API reference page's assets",
     auth: 'none',
     tags: ['system'],
   }),

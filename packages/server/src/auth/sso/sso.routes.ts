@@ -1,11 +1,16 @@
+import { authRoutes } from '@lantern/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
+import { registerRawRoute, registerRoute } from '../../http/routes';
 import type { SessionCookie } from '../auth.routes';
 import { SsoFailure } from './ssoFailure';
 import { safeReturnTo, STATE_COOKIE, STATE_TTL_SEC, type SsoService } from './sso.service';
 
+/** The state cookie is sent back only to the single sign-on paths (`/api/v1/sso/`). */
+const SSO_PATH = authRoutes.ssoStart.path.slice(0, authRoutes.ssoStart.path.indexOf(':'));
+
 /**
- * GET /api/v1/sso/methods, /api/v1/sso/:id/start and /api/v1/sso/:id/callback. Start and callback
+ * The single sign-on routes (authRoutes.ssoMethods, ssoStart, ssoCallback). Start and callback
  * are browser navigations: every failure sends the browser back to the Login page with a code it
  * explains (`?sso_error=`), never a JSON body or a blank page.
  */
@@ -13,7 +18,7 @@ export function registerSsoRoutes(
   app: FastifyInstance,
   deps: { sso: SsoService; cookie: SessionCookie; secureCookie: boolean; log: Logger },
 ): void {
-  const stateCookieOpts = { path: '/api/v1/sso/', httpOnly: true, sameSite: 'lax' as const, secure: deps.secureCookie };
+  const stateCookieOpts = { path: SSO_PATH, httpOnly: true, sameSite: 'lax' as const, secure: deps.secureCookie };
 
   const fail = (reply: FastifyReply, id: string, err: unknown, returnTo?: string) => {
     const failure =
@@ -25,31 +30,29 @@ export function registerSsoRoutes(
     return reply.redirect(`/login?${query}`);
   };
 
-  app.get('/api/v1/sso/methods', async () => deps.sso.methods());
+  registerRoute(app, authRoutes.ssoMethods, async () => deps.sso.methods());
 
-  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
-    '/api/v1/sso/:id/start',
-    async (req, reply) => {
-      try {
-        const { authorizationUrl, stateCookie } = await deps.sso.start(req.params.id, req.query.return_to ?? '/');
-        reply.setCookie(STATE_COOKIE, stateCookie, { ...stateCookieOpts, maxAge: STATE_TTL_SEC });
-        return reply.redirect(authorizationUrl);
-      } catch (err) {
-        return fail(reply, req.params.id, err, safeReturnTo(req.query.return_to));
-      }
-    },
-  );
+  registerRawRoute(app, authRoutes.ssoStart, async ({ params, rawQuery }, _req, reply) => {
+    const returnTo = typeof rawQuery.return_to === 'string' ? rawQuery.return_to : undefined;
+    try {
+      const { authorizationUrl, stateCookie } = await deps.sso.start(params.id, returnTo ?? '/');
+      reply.setCookie(STATE_COOKIE, stateCookie, { ...stateCookieOpts, maxAge: STATE_TTL_SEC });
+      return reply.redirect(authorizationUrl);
+    } catch (err) {
+      return fail(reply, params.id, err, safeReturnTo(returnTo));
+    }
+  });
 
-  app.get<{ Params: { id: string } }>('/api/v1/sso/:id/callback', async (req, reply) => {
+  registerRawRoute(app, authRoutes.ssoCallback, async ({ params }, req, reply) => {
     const query = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1 || req.url.length));
     // The state is for one attempt: gone whatever the outcome.
     reply.clearCookie(STATE_COOKIE, stateCookieOpts);
     try {
-      const { sessionToken, returnTo } = await deps.sso.callback(req.params.id, query, req.cookies[STATE_COOKIE]);
+      const { sessionToken, returnTo } = await deps.sso.callback(params.id, query, req.cookies[STATE_COOKIE]);
       deps.cookie.set(reply, sessionToken);
       return reply.redirect(returnTo);
     } catch (err) {
-      return fail(reply, req.params.id, err);
+      return fail(reply, params.id, err);
     }
   });
 }

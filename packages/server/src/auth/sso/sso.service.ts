@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { safeReturnPath, type SsoMethodsResponse } from '@lantern/shared';
+import { authRoutes, routePath, safeReturnPath, type SsoMethodsResponse } from '@lantern/shared';
 import type { AuthService } from '../auth.service';
 import type { SessionSigner } from '../session';
 import type { UsersStore } from '../users.store';
@@ -45,7 +45,7 @@ export function createSsoService(deps: {
         methods: providers.list().map((p) => ({
           id: p.config.id,
           name: p.config.display_name,
-          url: `/api/v1/sso/${encodeURIComponent(p.config.id)}/start`,
+          url: routePath(authRoutes.ssoStart, { id: p.config.id }),
           available: p.client !== null,
           ...(p.client ? {} : { reason: 'The identity provider cannot be reached.' }),
         })),

@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import { authRoutes, routePath } from '@lantern/shared';
 import type { Logger } from 'pino';
 import type { OidcProviderConfig } from '../../config';
 
@@ -37,7 +38,7 @@ export async function createSsoProviders(
   const site = siteUrl.replace(/\/$/, '');
   const providers = new Map<string, SsoProvider & { lastTry: number; pending: Promise<void> | null }>();
   for (const config of configs) {
-    const redirectUrl = config.redirect_url || `${site}/api/v1/sso/${encodeURIComponent(config.id)}/callback`;
+    const redirectUrl = config.redirect_url || `${site}${routePath(authRoutes.ssoCallback, { id: config.id })}`;
     providers.set(config.id, {
       config,
       redirectUrl,

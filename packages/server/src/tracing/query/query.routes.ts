@@ -1,23 +1,9 @@
-import {
-  AttrKeysParams,
-  AttrValuesParams,
-  BUILTIN_FIELDS,
-  canonicalAttr,
-  foldArrayParams,
-  GroupsParams,
-  GroupStatsParams,
-  PercentilesParams,
-  PinnedFacetInput,
-  SavedViewInput,
-  SpansParams,
-  SystemsParams,
-  TimeseriesParams,
-  type SpansResponse,
-} from '@lantern/shared';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { BUILTIN_FIELDS, canonicalAttr, SystemsParams, tracingRoutes, type AnyRouteContract } from '@lantern/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { ProjectConfig } from '../../config';
 import { AppError, invalidInput } from '../../http/appError';
-import { parseInput } from '../../http/parseInput';
+import { registerRoute, type RouteAnswer, type RouteInput } from '../../http/routes';
 import { requireProject, type ProjectsService } from '../../projects';
 import { StoreQueryError } from '../../storage/telemetry';
 import type { TracingMetaStore } from '../savedViews.store';
@@ -33,44 +19,47 @@ export interface QueryRouteDeps {
 }
 
 const MAX_RANGE_MS = 400 * 24 * 3600_000;
-const P = '/api/v1/tracing/:projectId';
 
 /** The tracing query endpoints (reference query §2, §6). */
 export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRouteDeps): void {
-  type Req = FastifyRequest<{ Params: { projectId: string } }>;
-  const input = <S extends z.ZodType>(schema: S, req: Req) => {
-    const project = requireProject(deps.projects, req.params.projectId);
-    const params = parseInput(schema, foldArrayParams(req.query)) as z.infer<S> & z.infer<typeof SystemsParams>;
-    return { project, params, scope: scopeOf(project.id, params), query: params.query ?? '' };
-  };
-  /** A query the backend refused is the caller's query: 400 invalid_query with the generated text. */
-  const get = (path: string, handler: (req: Req) => Promise<unknown>) =>
-    app.get(path, async (req: Req, reply: FastifyReply) => {
+  const r = tracingRoutes;
+  /**
+   * The project, the parsed query string and its range scope. A query the backend refused is the
+   * caller's query: 400 invalid_query with the generated text (`query`).
+   */
+  const queryRoute = <C extends RangeContract>(
+    contract: C,
+    handler: (
+      q: { project: ProjectConfig; params: NonNullable<RouteInput<C>['query']>; scope: RangeScope; query: string },
+      req: FastifyRequest,
+    ) => Promise<RouteAnswer<C>>,
+  ) =>
+    registerRoute(app, contract, async (input, req) => {
+      const project = requireProject(deps.projects, input.params.projectId);
+      const params = input.query!;
       try {
-        return await handler(req);
+        return await handler({ project, params, scope: scopeOf(project.id, params), query: params.query ?? '' }, req);
       } catch (err) {
-        if (err instanceof StoreQueryError)
-          return reply.status(400).send({ code: 'invalid_query', message: err.message, query: err.queryText });
+        if (err instanceof StoreQueryError) {
+          const refused = invalidInput('invalid_query', err.message);
+          refused.details = { query: err.queryText };
+          throw refused;
+        }
         throw err;
       }
     });
 
-  get(`${P}/systems`, async (req) => {
-    const { scope, query } = input(SystemsParams, req);
-    return deps.query.systems(scope, query);
-  });
+  queryRoute(r.tracingSystems, async ({ scope, query }) => deps.query.systems(scope, query));
 
-  get(`${P}/groups`, async (req) => {
-    const { scope, query, params } = input(GroupsParams, req);
-    return deps.query.groups(scope, query, {
+  queryRoute(r.tracingGroups, async ({ scope, query, params }) =>
+    deps.query.groups(scope, query, {
       sortBy: params.sort_by,
       sortDesc: params.sort_desc,
       limit: clampLimit(params.limit, 1000, 1000),
-    });
-  });
+    }),
+  );
 
-  get(`${P}/group-stats`, async (req) => {
-    const { scope, query, params } = input(GroupStatsParams, req);
+  queryRoute(r.tracingGroupStats, async ({ scope, query, params }) => {
     if (params.column.length === 0 || params.column.length > 20)
       throw invalidInput('invalid_input', '"column" query param is required (at most 20)');
     const { errors, answer } = await deps.query.groupStats(scope, query, params.column);
@@ -78,39 +67,30 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
     return answer;
   });
 
-  get(`${P}/percentiles`, async (req) => {
-    const { scope, query } = input(PercentilesParams, req);
-    return deps.query.percentiles(scope, query);
-  });
+  queryRoute(r.tracingPercentiles, async ({ scope, query }) => deps.query.percentiles(scope, query));
 
-  get(`${P}/spans`, async (req): Promise<SpansResponse> => {
-    const { project, scope, query, params } = input(SpansParams, req);
+  queryRoute(r.tracingSpans, async ({ project, scope, query, params }) => {
     const limit = clampLimit(params.limit, 1000, 10);
     const page = Math.max(1, params.page ?? 1);
     if ((page - 1) * limit > 100_000) throw invalidInput('invalid_input', 'page is too deep: narrow the query instead');
-    const r = await deps.query.spanPage(scope, query, {
+    const res = await deps.query.spanPage(scope, query, {
       sortBy: params.sort_by,
       sortDesc: params.sort_desc,
       page,
       limit,
     });
-    const spans = await deps.spans.spansByIds(project.id, r.ids);
-    return { spans, count: r.count, hasMore: page * limit < r.count, order: r.order, query: r.query };
+    const spans = await deps.spans.spansByIds(project.id, res.ids);
+    return { spans, count: res.count, hasMore: page * limit < res.count, order: res.order, query: res.query };
   });
 
-  get(`${P}/timeseries`, async (req) => {
-    const { scope, query } = input(TimeseriesParams, req);
-    return deps.query.timeseries(scope, query);
-  });
+  queryRoute(r.tracingTimeseries, async ({ scope, query }) => deps.query.timeseries(scope, query));
 
-  get(`${P}/attr-keys`, async (req) => {
-    const { scope, query, params } = input(AttrKeysParams, req);
+  queryRoute(r.tracingAttrKeys, async ({ scope, query, params }, req) => {
     const opts = { kind: params.kind, withColumns: params.with_columns, func: params.func };
     return deps.query.attrKeys(scope, query, await deps.meta.pinnedFacets(req.user!.id), opts);
   });
 
-  get(`${P}/attr-values`, async (req) => {
-    const { scope, query, params } = input(AttrValuesParams, req);
+  queryRoute(r.tracingAttrValues, async ({ scope, query, params }) => {
     const key = canonicalAttr(params.attr_key);
     const builtin = BUILTIN_FIELDS[key];
     if (key.startsWith('.') && (!builtin || builtin.aggregate))
@@ -119,41 +99,47 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
   });
 
   // ---- saved views ----
-  app.get<{ Params: { projectId: string } }>(`${P}/saved-views`, async (req) => {
-    const project = requireProject(deps.projects, req.params.projectId);
+  registerRoute(app, r.savedViews, async ({ params }) => {
+    const project = requireProject(deps.projects, params.projectId);
     return { views: await deps.meta.listViews(project.id) };
   });
-  app.post<{ Params: { projectId: string } }>(`${P}/saved-views`, async (req) => {
-    const project = requireProject(deps.projects, req.params.projectId);
-    const body = parseInput(SavedViewInput, req.body ?? {});
-    return { view: await deps.meta.createView(project.id, req.user!.id, body) };
+  registerRoute(app, r.createSavedView, async (input, req) => {
+    const project = requireProject(deps.projects, input.params.projectId);
+    return { view: await deps.meta.createView(project.id, req.user!.id, input.body) };
   });
-  app.delete<{ Params: { projectId: string; viewId: string } }>(`${P}/saved-views/:viewId`, async (req) => {
-    const project = requireProject(deps.projects, req.params.projectId);
-    if (!(await deps.meta.deleteView(project.id, viewId(req.params.viewId)))) throw viewNotFound();
+  registerRoute(app, r.deleteSavedView, async ({ params }) => {
+    const project = requireProject(deps.projects, params.projectId);
+    if (!(await deps.meta.deleteView(project.id, viewId(params.viewId)))) throw viewNotFound();
     return {};
   });
-  for (const state of ['pinned', 'unpinned'] as const) {
-    app.put<{ Params: { projectId: string; viewId: string } }>(`${P}/saved-views/:viewId/${state}`, async (req) => {
-      const project = requireProject(deps.projects, req.params.projectId);
-      if (!(await deps.meta.setPinned(project.id, viewId(req.params.viewId), state === 'pinned'))) throw viewNotFound();
+  for (const [contract, pinned] of [
+    [r.pinSavedView, true],
+    [r.unpinSavedView, false],
+  ] as const) {
+    registerRoute(app, contract, async ({ params }) => {
+      const project = requireProject(deps.projects, params.projectId);
+      if (!(await deps.meta.setPinned(project.id, viewId(params.viewId), pinned))) throw viewNotFound();
       return {};
     });
   }
 
   // ---- pinned facets (per user) ----
-  app.get('/api/v1/pinned-facets', async (req) => ({ attrs: await deps.meta.pinnedFacets(req.user!.id) }));
-  app.post('/api/v1/pinned-facets', async (req) => {
-    const { attr } = parseInput(PinnedFacetInput, req.body ?? {});
-    await deps.meta.setFacetPinned(req.user!.id, canonicalAttr(attr), true);
-    return { attr: canonicalAttr(attr) };
+  registerRoute(app, r.pinnedFacets, async (_input, req) => ({ attrs: await deps.meta.pinnedFacets(req.user!.id) }));
+  registerRoute(app, r.pinFacet, async ({ body }, req) => {
+    await deps.meta.setFacetPinned(req.user!.id, canonicalAttr(body.attr), true);
+    return { attr: canonicalAttr(body.attr) };
   });
-  app.delete('/api/v1/pinned-facets', async (req) => {
-    const { attr } = parseInput(PinnedFacetInput, req.body ?? {});
-    await deps.meta.setFacetPinned(req.user!.id, canonicalAttr(attr), false);
+  registerRoute(app, r.unpinFacet, async ({ body }, req) => {
+    await deps.meta.setFacetPinned(req.user!.id, canonicalAttr(body.attr), false);
     return {};
   });
 }
+
+/** A tracing query route: `:projectId` in the path and the range params in the query string. */
+type RangeContract = AnyRouteContract & {
+  params: z.ZodType<{ projectId: string }>;
+  query: z.ZodType<z.output<typeof SystemsParams>, unknown>;
+};
 
 const viewNotFound = () => new AppError('not_found', 'view_not_found', 'Saved view not found.');
 function viewId(raw: string): number {
