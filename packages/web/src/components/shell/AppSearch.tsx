@@ -1,9 +1,9 @@
 import SearchIcon from '@mui/icons-material/Search';
 import { InputAdornment, TextField } from '@mui/material';
-import { SystemsResponse, textSearchWhere } from '@lantern/shared';
+import { textSearchWhere, tracingRoutes } from '@lantern/shared';
 import { useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { apiGet } from '../../lib/api/apiClient';
+import { api } from '../../lib/api/api';
 import { toApiParams } from '../../lib/time/dateRange';
 import { currentAppRange } from '../date/useDateRange';
 import { searchAction, searchPath } from './searchTarget';
@@ -27,8 +27,8 @@ export function AppSearch({ projectId }: { projectId: number | undefined }) {
       return;
     }
     setBusy(true);
-    const params = { ...toApiParams(currentAppRange()), query: textSearchWhere(action.text) };
-    const matched = await apiGet(SystemsResponse, `/api/v1/tracing/${action.projectId}/systems`, params)
+    const query = { ...toApiParams(currentAppRange()), query: textSearchWhere(action.text) };
+    const matched = await api(tracingRoutes.tracingSystems, { params: { projectId: action.projectId }, query })
       .then((r) => r.systems)
       .catch(() => null);
     setBusy(false);

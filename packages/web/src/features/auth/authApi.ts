@@ -1,17 +1,11 @@
-import {
-  CurrentUserResponse,
-  LoginHintResponse,
-  LoginResponse,
-  SsoMethodsResponse,
-  type LoginRequest,
-} from '@lantern/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { authRoutes, type LoginRequest } from '@lantern/shared';
+import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { z } from 'zod';
-import { apiGet, apiPost, isApiError } from '../../lib/api/apiClient';
+import { api, queryKey } from '../../lib/api/api';
+import { isApiError } from '../../lib/api/apiClient';
 import { paths } from '../../lib/routes/paths';
 
-export const currentUserKey = ['users', 'current'] as const;
+export const currentUserKey = queryKey(authRoutes.currentUser);
 
 /** The signed-in user and their projects; null when signed out (a 401 is an answer here, not an error). */
 export function useCurrentUser() {
@@ -19,7 +13,7 @@ export function useCurrentUser() {
     queryKey: currentUserKey,
     queryFn: async ({ signal }) => {
       try {
-        return await apiGet(CurrentUserResponse, '/api/v1/users/current', undefined, signal);
+        return await api(authRoutes.currentUser, {}, { signal });
       } catch (err) {
         if (isApiError(err, 401)) return null;
         throw err;
@@ -31,16 +25,16 @@ export function useCurrentUser() {
 
 export function useLoginHint() {
   return useQuery({
-    queryKey: ['users', 'login-hint'],
-    queryFn: ({ signal }) => apiGet(LoginHintResponse, '/api/v1/users/login-hint', undefined, signal),
+    queryKey: queryKey(authRoutes.loginHint),
+    queryFn: ({ signal }) => api(authRoutes.loginHint, {}, { signal }),
     staleTime: Infinity,
   });
 }
 
 export function useSsoMethods() {
   return useQuery({
-    queryKey: ['sso', 'methods'],
-    queryFn: ({ signal }) => apiGet(SsoMethodsResponse, '/api/v1/sso/methods', undefined, signal),
+    queryKey: queryKey(authRoutes.ssoMethods),
+    queryFn: ({ signal }) => api(authRoutes.ssoMethods, {}, { signal }),
     staleTime: Infinity,
   });
 }
@@ -53,7 +47,7 @@ export function useLoginMutation(next = paths.home()) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: (body: LoginRequest) => apiPost(LoginResponse, '/api/v1/users/login', body),
+    mutationFn: (body: LoginRequest) => api(authRoutes.login, { body }),
     // The Login page shows the failure in its own alert; no global toast.
     meta: { silent: true },
     onSuccess: async () => {
@@ -68,10 +62,11 @@ export function useLogoutMutation() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => apiPost(z.object({}), '/api/v1/users/logout'),
+    mutationFn: () => api(authRoutes.logout, {}),
     onSuccess: async () => {
       // Another user may sign in next: nothing cached for this one may leak into their session.
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'users' || q.queryKey[1] !== 'current' });
+      const current = hashKey(currentUserKey);
+      queryClient.removeQueries({ predicate: (q) => q.queryHash !== current });
       await queryClient.refetchQueries({ queryKey: currentUserKey });
       navigate(paths.login(), { replace: true });
     },

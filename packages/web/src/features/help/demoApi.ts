@@ -1,14 +1,12 @@
+import { projectRoutes, tracingRoutes } from '@lantern/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { apiPost } from '../../lib/api/apiClient';
-
-const DemoDataResponse = z.object({ traces: z.number(), spans: z.number() });
+import { api, scopeKey } from '../../lib/api/api';
 
 /** "Send demo data": the server generates traces and sends them through its own OTLP/HTTP ingest. */
 export function useSendDemoData(projectId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => apiPost(DemoDataResponse, `/api/v1/projects/${projectId}/demo-data`),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['tracing', projectId] }),
+    mutationFn: () => api(projectRoutes.sendDemoData, { params: { projectId } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: scopeKey(tracingRoutes.tracingSpans, { projectId }) }),
   });
 }

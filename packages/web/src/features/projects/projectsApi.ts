@@ -1,11 +1,12 @@
-import { ProjectResponse } from '@lantern/shared';
+import { projectRoutes } from '@lantern/shared';
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../lib/api/apiClient';
+import { api, queryKey } from '../../lib/api/api';
 
 export function useProject(projectId: number | undefined) {
+  const input = { params: { projectId: projectId ?? 0 } };
   return useQuery({
-    queryKey: ['projects', projectId],
-    queryFn: ({ signal }) => apiGet(ProjectResponse, `/api/v1/projects/${projectId}`, undefined, signal),
+    queryKey: queryKey(projectRoutes.getProject, input),
+    queryFn: ({ signal }) => api(projectRoutes.getProject, input, { signal }),
     enabled: projectId !== undefined,
     staleTime: 5 * 60_000,
   });

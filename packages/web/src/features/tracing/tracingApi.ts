@@ -1,23 +1,6 @@
-import {
-  AttrKeysResponse,
-  AttrValuesResponse,
-  GroupStatsResponse,
-  GroupsResponse,
-  PercentilesResponse,
-  SavedViewResponse,
-  SavedViewsResponse,
-  SpanResponse,
-  SpansResponse,
-  SystemsResponse,
-  TimeseriesResponse,
-  TraceResponse,
-  TraceSearchResponse,
-  type AttrKeyKind,
-  type SavedViewInput,
-} from '@lantern/shared';
+import { tracingRoutes, type RouteQuery, type SavedViewInput } from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { apiGet, apiRequest } from '../../lib/api/apiClient';
+import { api, queryKey, type ApiInput } from '../../lib/api/api';
 
 /**
  * Every tracing call of the web app (spec tracing §7), one hook per endpoint. Parameters that are
@@ -32,30 +15,31 @@ export type RangeQuery = {
   group_id?: string;
 };
 
-type Params = Record<string, string | number | boolean | string[] | undefined>;
+const R = tracingRoutes;
+const projectParams = (projectId: number | undefined) => ({ projectId: projectId ?? 0 });
 
-export const tracingKeys = {
-  search: (traceId: string) => ['traces', 'search', traceId] as const,
-  trace: (projectId: number | undefined, traceId: string) => ['tracing', projectId, 'traces', traceId] as const,
-  span: (projectId: number | undefined, traceId: string, spanId: string) =>
-    ['tracing', projectId, 'traces', traceId, spanId] as const,
-  call: (projectId: number | undefined, name: string, params: unknown) => ['tracing', projectId, name, params] as const,
-  savedViews: (projectId: number | undefined) => ['tracing', projectId, 'saved-views'] as const,
-};
+type TracingQueryContract =
+  | typeof R.tracingSystems
+  | typeof R.tracingGroups
+  | typeof R.tracingGroupStats
+  | typeof R.tracingPercentiles
+  | typeof R.tracingSpans
+  | typeof R.tracingTimeseries
+  | typeof R.tracingAttrKeys
+  | typeof R.tracingAttrValues;
 
-const base = (projectId: number | undefined) => `/api/v1/tracing/${projectId}`;
-
-function useTracingQuery<S extends z.ZodType>(
-  schema: S,
+function useTracingQuery<C extends TracingQueryContract>(
+  contract: C,
   projectId: number | undefined,
-  name: string,
-  params: Params | undefined,
+  query: RouteQuery<C> | undefined,
   opts: { enabled?: boolean; silent?: boolean; staleTime?: number } = {},
 ) {
-  const ready = projectId !== undefined && params !== undefined && (opts.enabled ?? true);
+  const ready = projectId !== undefined && query !== undefined && (opts.enabled ?? true);
+  // Generic over the contracts: their inputs differ only in the query, which `query` types per contract.
+  const input = { params: projectParams(projectId), query } as unknown as ApiInput<C>;
   return useQuery({
-    queryKey: tracingKeys.call(projectId, name, params),
-    queryFn: ({ signal }) => apiGet(schema, `${base(projectId)}/${name}`, params, signal),
+    queryKey: queryKey(contract, input),
+    queryFn: ({ signal }) => api(contract, input, { signal }),
     enabled: ready,
     placeholderData: keepPreviousData,
     meta: { silent: opts.silent },
@@ -66,8 +50,8 @@ function useTracingQuery<S extends z.ZodType>(
 /** Which project holds a trace (TraceFind). A 404 is the "not yet ingested" answer, shown by the page. */
 export function useTraceSearch(traceId: string) {
   return useQuery({
-    queryKey: tracingKeys.search(traceId),
-    queryFn: ({ signal }) => apiGet(TraceSearchResponse, '/api/v1/traces/search', { trace_id: traceId }, signal),
+    queryKey: queryKey(R.traceSearch, { query: { trace_id: traceId } }),
+    queryFn: ({ signal }) => api(R.traceSearch, { query: { trace_id: traceId } }, { signal }),
     meta: { silent: true },
     // A trace that was not found may arrive any second: always ask again when the page opens.
     staleTime: 0,
@@ -76,100 +60,93 @@ export function useTraceSearch(traceId: string) {
 }
 
 export function useTrace(projectId: number | undefined, traceId: string) {
+  const input = { params: { ...projectParams(projectId), traceId } };
   return useQuery({
-    queryKey: tracingKeys.trace(projectId, traceId),
-    queryFn: ({ signal }) => apiGet(TraceResponse, `${base(projectId)}/traces/${traceId}`, undefined, signal),
+    queryKey: queryKey(R.trace, input),
+    queryFn: ({ signal }) => api(R.trace, input, { signal }),
     enabled: projectId !== undefined,
     meta: { silent: true },
   });
 }
 
 export function useSpan(projectId: number | undefined, traceId: string, spanId: string) {
+  const input = { params: { ...projectParams(projectId), traceId, spanId } };
   return useQuery({
-    queryKey: tracingKeys.span(projectId, traceId, spanId),
-    queryFn: ({ signal }) => apiGet(SpanResponse, `${base(projectId)}/traces/${traceId}/${spanId}`, undefined, signal),
+    queryKey: queryKey(R.traceSpan, input),
+    queryFn: ({ signal }) => api(R.traceSpan, input, { signal }),
     enabled: projectId !== undefined,
     meta: { silent: true },
   });
 }
 
 export const useSystems = (projectId: number | undefined, params: RangeQuery | undefined) =>
-  useTracingQuery(SystemsResponse, projectId, 'systems', params as Params | undefined);
+  useTracingQuery(R.tracingSystems, projectId, params);
 
 /** Groups; an invalid_query answer is shown by the page (banner), not as a toast. */
 export const useGroups = (
   projectId: number | undefined,
   params: (RangeQuery & { sort_by?: string; sort_desc?: boolean }) | undefined,
-) => useTracingQuery(GroupsResponse, projectId, 'groups', params as Params | undefined, { silent: true });
+) => useTracingQuery(R.tracingGroups, projectId, params, { silent: true });
 
 /** Sparkline series per plotted column of one group; cached (spec §7). */
 export const useGroupStats = (projectId: number | undefined, params: (RangeQuery & { column: string[] }) | undefined) =>
-  useTracingQuery(
-    GroupStatsResponse,
-    projectId,
-    'group-stats',
-    params && params.column.length ? (params as Params) : undefined,
-    { staleTime: 60_000 },
-  );
+  useTracingQuery(R.tracingGroupStats, projectId, params && params.column.length ? params : undefined, {
+    staleTime: 60_000,
+  });
 
 export const usePercentiles = (projectId: number | undefined, params: RangeQuery | undefined) =>
-  useTracingQuery(PercentilesResponse, projectId, 'percentiles', params as Params | undefined);
+  useTracingQuery(R.tracingPercentiles, projectId, params);
 
 export const useSpans = (
   projectId: number | undefined,
   params: (RangeQuery & { sort_by?: string; sort_desc?: boolean; page?: number; limit?: number }) | undefined,
-) => useTracingQuery(SpansResponse, projectId, 'spans', params as Params | undefined);
+) => useTracingQuery(R.tracingSpans, projectId, params);
 
 export const useTimeseries = (projectId: number | undefined, params: RangeQuery | undefined) =>
-  useTracingQuery(TimeseriesResponse, projectId, 'timeseries', params as Params | undefined, { silent: true });
+  useTracingQuery(R.tracingTimeseries, projectId, params, { silent: true });
 
 /** `kind`, `with_columns` and `func` ask for the keys that fit (reference query §6.1, shared AttrKeysParams). */
 export const useAttrKeys = (
   projectId: number | undefined,
-  params: (RangeQuery & { kind?: AttrKeyKind; with_columns?: boolean; func?: string }) | undefined,
+  params: RouteQuery<typeof R.tracingAttrKeys> | undefined,
   enabled = true,
-) => useTracingQuery(AttrKeysResponse, projectId, 'attr-keys', params as Params | undefined, { enabled });
+) => useTracingQuery(R.tracingAttrKeys, projectId, params, { enabled });
 
 export const useAttrValues = (
   projectId: number | undefined,
   params: (RangeQuery & { attr_key: string; search_input?: string }) | undefined,
   enabled = true,
 ) =>
-  useTracingQuery(
-    AttrValuesResponse,
-    projectId,
-    'attr-values',
-    params && params.attr_key ? (params as Params) : undefined,
-    { enabled, staleTime: 30_000 },
-  );
+  useTracingQuery(R.tracingAttrValues, projectId, params && params.attr_key ? params : undefined, {
+    enabled,
+    staleTime: 30_000,
+  });
 
 // ---- saved views ---------------------------------------------------------------------------------
 
 export function useSavedViews(projectId: number | undefined, enabled = true) {
   return useQuery({
-    queryKey: tracingKeys.savedViews(projectId),
-    queryFn: ({ signal }) => apiGet(SavedViewsResponse, `${base(projectId)}/saved-views`, undefined, signal),
+    queryKey: queryKey(R.savedViews, { params: projectParams(projectId) }),
+    queryFn: ({ signal }) => api(R.savedViews, { params: projectParams(projectId) }, { signal }),
     enabled: projectId !== undefined && enabled,
   });
 }
 
-const Empty = z.object({}).passthrough();
-
 export function useSavedViewMutations(projectId: number | undefined) {
   const client = useQueryClient();
-  const reload = () => client.invalidateQueries({ queryKey: tracingKeys.savedViews(projectId) });
+  const params = projectParams(projectId);
+  const reload = () => client.invalidateQueries({ queryKey: queryKey(R.savedViews, { params }) });
   const save = useMutation({
-    mutationFn: (input: SavedViewInput) =>
-      apiRequest(SavedViewResponse, `${base(projectId)}/saved-views`, { method: 'POST', body: input }),
+    mutationFn: (body: SavedViewInput) => api(R.createSavedView, { params, body }),
     onSuccess: reload,
   });
   const remove = useMutation({
-    mutationFn: (id: number) => apiRequest(Empty, `${base(projectId)}/saved-views/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => api(R.deleteSavedView, { params: { ...params, viewId: id } }),
     onSuccess: reload,
   });
   const pin = useMutation({
     mutationFn: ({ id, pinned }: { id: number; pinned: boolean }) =>
-      apiRequest(Empty, `${base(projectId)}/saved-views/${id}/${pinned ? 'pinned' : 'unpinned'}`, { method: 'PUT' }),
+      api(pinned ? R.pinSavedView : R.unpinSavedView, { params: { ...params, viewId: id } }),
     onSuccess: reload,
   });
   return { save, remove, pin };

@@ -31,11 +31,54 @@ export class ContractError extends Error {
   }
 }
 
-type Query = QueryInput;
+/** A request body: JSON, or text of a media type (a YAML file). */
+export type RequestBody = { json: unknown } | { text: string; type: string };
 
+/**
+ * Sends one request with the session cookie. A network failure becomes ApiError status 0; a non-2xx
+ * answer an ApiError with the server's `{code, message}` (or `http_error` when the body is not one).
+ */
+export async function send(method: string, url: string, body?: RequestBody, signal?: AbortSignal): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      credentials: 'include',
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'json' in body ? 'application/json' : body.type },
+      body: body === undefined ? undefined : 'json' in body ? JSON.stringify(body.json) : body.text,
+      signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'network_error', 'The server cannot be reached. Check that Lantern is running.');
+  }
+  if (!res.ok) {
+    const data: unknown = await res.json().catch(() => undefined);
+    const error = ErrorBody.safeParse(data);
+    if (error.success) throw new ApiError(res.status, error.data.code, error.data.message, data);
+    throw new ApiError(res.status, 'http_error', `${res.status} ${res.statusText || 'error'}`);
+  }
+  return res;
+}
+
+/** An answer parsed by its contract schema; drift is a ContractError (logged with the answer). */
+export function parseAnswer<S extends z.ZodType>(schema: S, data: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    console.error(`Contract drift on ${what}`, parsed.error.issues, data);
+    throw new ContractError(what, issues);
+  }
+  return parsed.data;
+}
+
+/** Path-string calls, while features move to `api(contract, ...)` (lib/api/api.ts). */
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  query?: Query;
+  query?: QueryInput;
   body?: unknown;
   signal?: AbortSignal;
 }
@@ -45,48 +88,21 @@ export async function apiRequest<S extends z.ZodType>(
   path: string,
   opts: RequestOptions = {},
 ): Promise<z.infer<S>> {
-  const url = withQuery(path, opts.query);
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: opts.method ?? 'GET',
-      credentials: 'include',
-      headers:
-        opts.body === undefined
-          ? { accept: 'application/json' }
-          : { accept: 'application/json', 'content-type': 'application/json' },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal: opts.signal,
-    });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, 'network_error', 'The server cannot be reached. Check that Lantern is running.');
-  }
-  const data: unknown = await res.json().catch(() => undefined);
-  if (!res.ok) {
-    const body = ErrorBody.safeParse(data);
-    if (body.success) throw new ApiError(res.status, body.data.code, body.data.message, data);
-    throw new ApiError(res.status, 'http_error', `${res.status} ${res.statusText || 'error'}`);
-  }
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    console.error(`Contract drift on ${opts.method ?? 'GET'} ${path}`, parsed.error.issues, data);
-    throw new ContractError(path, issues);
-  }
-  return parsed.data;
+  const method = opts.method ?? 'GET';
+  const res = await send(
+    method,
+    withQuery(path, opts.query),
+    opts.body === undefined ? undefined : { json: opts.body },
+    opts.signal,
+  );
+  return parseAnswer(schema, await res.json().catch(() => undefined), `${method} ${path}`);
 }
 
-export function apiGet<S extends z.ZodType>(
-  schema: S,
-  path: string,
-  query?: Query,
-  signal?: AbortSignal,
-): Promise<z.infer<S>> {
+export function apiGet<S extends z.ZodType>(schema: S, path: string, query?: QueryInput, signal?: AbortSignal) {
   return apiRequest(schema, path, { query, signal });
 }
 
-export function apiPost<S extends z.ZodType>(schema: S, path: string, body?: unknown): Promise<z.infer<S>> {
+export function apiPost<S extends z.ZodType>(schema: S, path: string, body?: unknown) {
   return apiRequest(schema, path, { method: 'POST', body: body ?? {} });
 }
 

@@ -1,8 +1,6 @@
+import { metricsRoutes, tracingRoutes } from '@lantern/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { apiRequest } from './apiClient';
-
-const Empty = z.object({}).passthrough();
+import { api, queryKey } from './api';
 
 /**
  * Pins or unpins an attribute for the project's facet lists (spans and metrics share the list), then
@@ -12,7 +10,12 @@ export function usePinFacet() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ attr, pinned }: { attr: string; pinned: boolean }) =>
-      apiRequest(Empty, '/api/v1/pinned-facets', { method: pinned ? 'POST' : 'DELETE', body: { attr } }),
-    onSuccess: () => client.invalidateQueries({ predicate: (q) => q.queryKey[2] === 'attr-keys' }),
+      api(pinned ? tracingRoutes.pinFacet : tracingRoutes.unpinFacet, { body: { attr } }),
+    onSuccess: () =>
+      Promise.all(
+        [tracingRoutes.tracingAttrKeys, metricsRoutes.metricsAttrKeys].map((c) =>
+          client.invalidateQueries({ queryKey: queryKey(c) }),
+        ),
+      ),
   });
 }

@@ -375,7 +375,7 @@ const FUNCS = AGG_FUNCS.filter((f) => f !== 'count' && f !== 'per_min');
 
 /** Agg: quick aggregate chips, or a function then a column (column required). */
 export function AggForm({ ctx, close }: { ctx: BuilderContext; close: () => void }) {
-  const [func, setFunc] = useState<string | null>(null);
+  const [func, setFunc] = useState<(typeof FUNCS)[number] | null>(null);
   const [column, setColumn] = useState<string | null>(null);
   // The keys that fit the function: numeric ones (.duration, counters, number-valued attributes) for sum/avg/p50...
   const keys = useAttrKeys(ctx.projectId, func ? { ...ctx.range, func } : undefined);
