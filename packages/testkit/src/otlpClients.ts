@@ -23,6 +23,14 @@ import {
  */
 export type Transport = 'grpc' | 'http-proto' | 'http-json';
 
+export interface ExporterOptions {
+  httpUrl: string;
+  grpcUrl: string;
+  dsn: string;
+  /** Per export (the exporters' default: 10 s); for a server slowed by a busy machine. */
+  timeoutMillis?: number;
+}
+
 export interface TestTracer {
   provider: NodeTracerProvider;
   tracer: ReturnType<NodeTracerProvider['getTracer']>;
@@ -31,16 +39,17 @@ export interface TestTracer {
   shutdown(): Promise<void>;
 }
 
-export function exporterFor(
-  transport: Transport,
-  opts: { httpUrl: string; grpcUrl: string; dsn: string },
-): SpanExporter {
+export function exporterFor(transport: Transport, opts: ExporterOptions): SpanExporter {
   if (transport === 'grpc') {
     const metadata = new Metadata();
     metadata.set('lantern-dsn', opts.dsn);
-    return new GrpcTraceExporter({ url: opts.grpcUrl, metadata });
+    return new GrpcTraceExporter({ url: opts.grpcUrl, metadata, timeoutMillis: opts.timeoutMillis });
   }
-  const config = { url: `${opts.httpUrl}/v1/traces`, headers: { 'lantern-dsn': opts.dsn } };
+  const config = {
+    url: `${opts.httpUrl}/v1/traces`,
+    headers: { 'lantern-dsn': opts.dsn },
+    timeoutMillis: opts.timeoutMillis,
+  };
   return transport === 'http-proto' ? new ProtoTraceExporter(config) : new HttpJsonTraceExporter(config);
 }
 
@@ -63,10 +72,7 @@ class CapturingExporter implements SpanExporter {
   }
 }
 
-export function createTestTracer(
-  transport: Transport,
-  opts: { httpUrl: string; grpcUrl: string; dsn: string; serviceName?: string },
-): TestTracer {
+export function createTestTracer(transport: Transport, opts: ExporterOptions & { serviceName?: string }): TestTracer {
   const results: ExportResult[] = [];
   const exporter = new CapturingExporter(exporterFor(transport, opts), results);
   const provider = new NodeTracerProvider({
@@ -81,16 +87,17 @@ export function createTestTracer(
   };
 }
 
-export function logExporterFor(
-  transport: Transport,
-  opts: { httpUrl: string; grpcUrl: string; dsn: string },
-): LogRecordExporter {
+export function logExporterFor(transport: Transport, opts: ExporterOptions): LogRecordExporter {
   if (transport === 'grpc') {
     const metadata = new Metadata();
     metadata.set('lantern-dsn', opts.dsn);
-    return new GrpcLogExporter({ url: opts.grpcUrl, metadata });
+    return new GrpcLogExporter({ url: opts.grpcUrl, metadata, timeoutMillis: opts.timeoutMillis });
   }
-  const config = { url: `${opts.httpUrl}/v1/logs`, headers: { 'lantern-dsn': opts.dsn } };
+  const config = {
+    url: `${opts.httpUrl}/v1/logs`,
+    headers: { 'lantern-dsn': opts.dsn },
+    timeoutMillis: opts.timeoutMillis,
+  };
   return transport === 'http-proto' ? new ProtoLogExporter(config) : new HttpJsonLogExporter(config);
 }
 
@@ -101,10 +108,7 @@ export interface TestLogger {
 }
 
 /** The OpenTelemetry JS logs SDK with the official OTLP log exporter for `transport`. */
-export function createTestLogger(
-  transport: Transport,
-  opts: { httpUrl: string; grpcUrl: string; dsn: string; serviceName?: string },
-): TestLogger {
+export function createTestLogger(transport: Transport, opts: ExporterOptions & { serviceName?: string }): TestLogger {
   const results: ExportResult[] = [];
   const inner = logExporterFor(transport, opts);
   const exporter: LogRecordExporter = {

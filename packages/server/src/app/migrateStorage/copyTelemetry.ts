@@ -5,8 +5,11 @@ import type { Config } from '../../config';
 import { openClickHouseStore } from '../../storage/telemetry';
 import { MigrateStorageError, notEmptyMessage, type Progress, type TableCount } from './progress';
 
-/** Rows per INSERT (a chunk is whole minutes, so one busy minute may make it larger). */
-export const CHUNK_ROWS = 100_000;
+/**
+ * Rows per INSERT (a chunk is whole minutes, so one busy minute may make it larger): a chunk is
+ * held in memory once, and 50,000 span pages are some 50-100 MB.
+ */
+export const CHUNK_ROWS = 50_000;
 
 /**
  * Copies the embedded chDB telemetry (`<data_dir>/ch`) into a remote ClickHouse (`storage.ch.url`,
@@ -131,11 +134,14 @@ export async function copyTelemetry(opts: {
             `SELECT ${columns.join(', ')} FROM ${name}${final(engine)}${where} SETTINGS session_timezone = 'UTC'`,
             { format: 'TabSeparated' },
           );
-          const res = await target.exec({
-            query: `INSERT INTO ${name} (${columns.join(', ')}) FORMAT TabSeparated`,
-            values: Readable.from([Buffer.from(rows.bytes())]),
-          });
-          res.stream.resume();
+          const bytes = rows.bytes();
+          if (bytes.length > 0) {
+            const res = await target.exec({
+              query: `INSERT INTO ${name} (${columns.join(', ')}) FORMAT TabSeparated`,
+              values: Readable.from([Buffer.from(bytes)]),
+            });
+            res.stream.resume();
+          }
           copied += chunk?.rows ?? total;
           progress(`telemetry ${name}: ${copied} of ${total} rows`);
         }

@@ -139,6 +139,8 @@ beforeAll(async () => {
     grpcUrl: `http://127.0.0.1:${node.grpcPort}`,
     dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
     serviceName: 'shop',
+    // The first inserts of a fresh server on a busy machine can take longer than the default 10 s.
+    timeoutMillis: 25_000,
   };
 
   // Metadata through the API: a dashboard, a channel, an error monitor (its alert comes below).
