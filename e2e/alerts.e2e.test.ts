@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { ExportResultCode } from '@opentelemetry/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import {
@@ -103,7 +104,7 @@ describe('alerts screens', () => {
       span.end(new Date(time.getTime() + 12));
     }
     await t.shutdown();
-    expect(t.results.every((r) => r.code === 0)).toBe(true);
+    expect(t.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);
   }
 
   it('starts empty with the default open filter, then lists the alerts of failed spans', async () => {
@@ -141,7 +142,7 @@ describe('alerts screens', () => {
     await card.dateRange.waitFor();
     await card.spanCard.waitFor();
     await expect(card.fact('occurrences').innerText()).resolves.toContain('1 occurrence');
-    await expect(page.url()).toMatch(/[?&]alert=\d+/);
+    expect(page.url()).toMatch(/[?&]alert=\d+/);
     // The created event was delivered to the webhook channel.
     await vi
       .waitFor(

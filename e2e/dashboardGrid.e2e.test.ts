@@ -47,7 +47,7 @@ async function sendShopMetrics(): Promise<void> {
   await m.shutdown();
 }
 
-async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.lantern.baseUrl}${path}`, {
     method,
     headers: { cookie: server.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

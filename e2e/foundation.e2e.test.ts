@@ -210,9 +210,7 @@ describe('foundation screens', () => {
     // The top bar follows the route's project once the page has rendered it.
     await topBar.projectName.filter({ hasText: 'My project' }).waitFor();
     await page.waitForFunction(
-      () =>
-        (document.querySelector('[data-testid="project-settings-name"]') as HTMLInputElement | null)?.value ===
-        'My project',
+      () => document.querySelector<HTMLInputElement>('[data-testid="project-settings-name"]')?.value === 'My project',
     );
 
     await topBar.openUserMenu();

@@ -108,4 +108,10 @@ function report(name: string, result: object): void {
   writeFileSync(join(RESULTS, `ingest-hardening-${name}.json`), text + '\n');
 }
 
-main(positionals[0]).then((ok) => process.exit(ok ? 0 : 1));
+main(positionals[0]).then(
+  (ok) => process.exit(ok ? 0 : 1),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

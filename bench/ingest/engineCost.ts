@@ -35,8 +35,8 @@ const { values: args } = parseArgs({
 });
 const batches = Number(args.batches);
 const batchRows = Number(args['batch-rows']);
-if (!['both', 'index', 'data'].includes(args.tables!)) throw new Error('--tables is both, index or data');
-if (!['on', 'off'].includes(args['span-metrics']!)) throw new Error('--span-metrics is on or off');
+if (!['both', 'index', 'data'].includes(args.tables)) throw new Error('--tables is both, index or data');
+if (!['on', 'off'].includes(args['span-metrics'])) throw new Error('--span-metrics is on or off');
 if (!(batches > 0 && batchRows > 0)) throw new Error('--batches and --batch-rows must be positive');
 
 const pool = buildRequestPool({ requests: 32, spansPerRequest: 1000, seed: 1 });

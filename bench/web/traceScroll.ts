@@ -56,14 +56,14 @@ async function main() {
     await page.getByTestId('trace-expand-all').click();
     await page.waitForFunction(`document.documentElement.scrollHeight > ${SPANS * 40}`);
     console.log(
-      `expand all: ${Date.now() - t1} ms; page ${await page.evaluate('document.documentElement.scrollHeight')} px tall`,
+      `expand all: ${Date.now() - t1} ms; page ${await page.evaluate<number>('document.documentElement.scrollHeight')} px tall`,
     );
 
     const all: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       await page.evaluate('window.scrollTo(0, 0)');
       // Runs in the page (as text: the bench is compiled without the DOM types).
-      const intervals = (await page.evaluate(`new Promise((resolve) => {
+      const intervals = await page.evaluate<number[]>(`new Promise((resolve) => {
         const out = [];
         let last = performance.now();
         const tick = (now) => {
@@ -74,7 +74,7 @@ async function main() {
           requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
-      })`)) as number[];
+      })`);
       const rows = await page.getByTestId('span-row').count();
       all.push(...intervals);
       console.log(

@@ -33,7 +33,10 @@ export function foldArrayParams(query: unknown): Record<string, unknown> {
   for (const [k, v] of Object.entries((query ?? {}) as Record<string, unknown>)) {
     const key = k.endsWith('[]') ? k.slice(0, -2) : k;
     const prev = out[key];
-    out[key] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(v) ? v : [v])];
+    out[key] =
+      prev === undefined
+        ? v
+        : [...(Array.isArray(prev) ? (prev as unknown[]) : [prev]), ...(Array.isArray(v) ? (v as unknown[]) : [v])];
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertListResponse, ChannelResponse, MonitorResponse, WebhookMessage, type Alert } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '@lantern/testkit/harness';
@@ -54,7 +55,7 @@ async function sendErrors(services: string[], time: Date, name = 'POST /checkout
     span.setStatus({ code: SpanStatusCode.ERROR, message: 'card declined' });
     span.end(new Date(time.getTime() + 5));
     await t.shutdown();
-    expect(t.results.every((r) => r.code === 0)).toBe(true);
+    expect(t.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);
   }
 }
 

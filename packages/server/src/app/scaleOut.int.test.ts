@@ -203,6 +203,7 @@ describe('the evaluator lease across nodes', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     expect(res.status, `${method} ${path}`).toBe(200);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read the body field by field and check it with expect()
     return res.json() as Promise<any>;
   };
   const hooks = () => receiver.on('/hook').map((r) => WebhookMessage.parse(r.body).alert.name);

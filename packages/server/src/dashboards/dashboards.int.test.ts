@@ -7,25 +7,23 @@ import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 /** Dashboards API against the real server and SQLite, and template installation from real metrics. */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
-async function call(
-  method: string,
-  path: string,
-  body?: unknown,
-  type = 'application/json',
-): Promise<{ status: number; body: any; text: string; headers: Headers }> {
+/** The body parsed (JSON.parse's any: the tests read it field by field with expect()), or null when it is not JSON (YAML). */
+function parseJson(text: string) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+async function call(method: string, path: string, body?: unknown, type = 'application/json') {
   const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards${path}`, {
     method,
     headers: { cookie: server.cookie, ...(body !== undefined ? { 'content-type': type } : {}) },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  return { status: res.status, body: parsed, text, headers: res.headers };
+  return { status: res.status, body: parseJson(text), text, headers: res.headers };
 }
 
 const chart = (name: string, query = 'per_min($req) as rpm') => ({

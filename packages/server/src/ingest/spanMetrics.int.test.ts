@@ -2,13 +2,14 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type Alert,
+  type AlertListResponse,
   ChannelResponse,
   MetricsListResponse,
   MonitorResponse,
   TableResponse,
+  toText,
   WebhookMessage,
-  type Alert,
-  type AlertListResponse,
 } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, signIn } from '@lantern/testkit/harness';
 import { SeverityNumber } from '@opentelemetry/api-logs';
@@ -227,7 +228,7 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
   it('answers every query the Monitor menus fill in, with the group where they add', async () => {
     const groups = await table('count($spans) as n | group by .group_id', -10, -3);
     expect(groups.items).toHaveLength(1);
-    const where = `where .group_id = ${groups.items[0]['.group_id']}`;
+    const where = `where .group_id = ${toText(groups.items[0]['.group_id'])}`;
     const minutes = 7;
     const us = normal.durationsMs.map((d) => d * 1000);
     const cases: [string, number][] = [
@@ -251,7 +252,7 @@ describe('lantern.tracing.spans and lantern.tracing.events', () => {
       events: 'lantern.tracing.events',
     });
     const misses = eventGroups.items.find((r) => r['.name'] === 'cache.miss')!;
-    const events = await table(`per_min($events) | where .group_id = ${misses['.group_id']}`, -10, -3, {
+    const events = await table(`per_min($events) | where .group_id = ${toText(misses['.group_id'])}`, -10, -3, {
       events: 'lantern.tracing.events',
     });
     expect(events.items[0][events.columns[0].name]).toBeCloseTo((normal.events - normal.error) / minutes, 6);

@@ -13,7 +13,7 @@ const api = (path: string) => fetch(`${server.lantern.baseUrl}${path}`, { header
 
 async function getTrace(traceId: string, projectId = 1) {
   const res = await api(`/api/v1/tracing/${projectId}/traces/${traceId}`);
-  return { status: res.status, body: (await res.json()) as unknown };
+  return { status: res.status, body: await res.json() };
 }
 
 /** Sends one trace (server span -> db client span + http client span with an exception event). */

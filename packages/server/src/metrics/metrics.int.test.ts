@@ -19,6 +19,7 @@ import { AggregationType, createTestMeter, type MetricsTransport } from '@lanter
  */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read the body field by field and check it with expect()
 async function api(path: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.lantern.baseUrl}${path}`, { headers: { cookie: server.cookie } });
   return { status: res.status, body: await res.json() };

@@ -47,7 +47,7 @@ function exposition(): string {
   ].join('\n');
 }
 
-async function api(path: string): Promise<any> {
+async function api(path: string) {
   const res = await fetch(`${server.lantern.baseUrl}${path}`, { headers: { cookie: server.cookie } });
   expect(res.status).toBe(200);
   return res.json();

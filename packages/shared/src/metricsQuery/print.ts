@@ -28,7 +28,7 @@ export function printExpr(e: Expr, decorate?: (series: Extract<Expr, { kind: 'se
 }
 
 export function printFilter(f: Filter): string {
-  const v = (s: string) => (/^[A-Za-z0-9_.\-]+$/.test(s) ? s : JSON.stringify(s));
+  const v = (s: string) => (/^[A-Za-z0-9_.-]+$/.test(s) ? s : JSON.stringify(s));
   const attr = f.alias ? `$${f.alias}.${f.attr}` : f.attr;
   switch (f.op) {
     case 'exists':

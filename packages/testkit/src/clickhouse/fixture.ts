@@ -25,11 +25,11 @@ export async function startClickHouseStandIn(dataDir?: string, port = 0): Promis
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stderr!.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const listening = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`ClickHouse stand-in did not start in 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (\d+)/.exec(out);
       if (m) {

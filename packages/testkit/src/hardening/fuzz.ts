@@ -103,7 +103,7 @@ function mutateJson(r: Rand, text: string): string {
   const slots: [Record<string, unknown> | unknown[], string | number][] = [];
   const walk = (v: unknown, depth: number) => {
     if (depth > 12 || v === null || typeof v !== 'object') return;
-    for (const k of Object.keys(v as object)) {
+    for (const k of Object.keys(v)) {
       slots.push([v as Record<string, unknown>, Array.isArray(v) ? Number(k) : k]);
       walk((v as Record<string, unknown>)[k], depth + 1);
     }

@@ -27,7 +27,7 @@ async function api(path: string, params: Record<string, string>) {
   const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/${path}?${qs}`, {
     headers: { cookie: server.cookie },
   });
-  return { status: res.status, body: (await res.json()) as unknown };
+  return { status: res.status, body: await res.json() };
 }
 
 async function list(system: string, page = 1, limit = 5) {

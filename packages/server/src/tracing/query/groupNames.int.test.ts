@@ -42,7 +42,7 @@ async function api(path: string, params: Record<string, string>) {
     headers: { cookie: server.cookie },
   });
   expect(res.status).toBe(200);
-  return (await res.json()) as unknown;
+  return await res.json();
 }
 
 /** The groups of a system: `where` forces the raw path (spans_index); without, whole minutes read the rollups. */

@@ -30,7 +30,7 @@ async function get(path: string, params: Record<string, string | string[]>) {
     headers: { cookie: server.cookie },
   });
   expect(res.status).toBe(200);
-  return (await res.json()) as unknown;
+  return await res.json();
 }
 
 const systems = async (range = HOUR) => SystemsResponse.parse(await get('systems', range)).systems;

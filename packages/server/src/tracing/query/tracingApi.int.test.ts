@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   AttrKeysResponse,
   AttrValuesResponse,
+  ErrorBody,
   GroupsResponse,
   SavedViewsResponse,
+  type Span,
   SpansResponse,
   TraceResponse,
-  type Span,
 } from '@lantern/shared';
 import { API_DURATIONS_MS, DEEP_DEPTH } from './tracingFixtures';
 import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
@@ -54,7 +55,7 @@ describe('spans', () => {
     expect((await get('spans', { time_lt: range.time_gte })).status).toBe(400);
     const noTime = await fetch(`${baseUrl()}/api/v1/tracing/1/spans`, { headers: { cookie: cookie() } });
     expect(noTime.status).toBe(400);
-    expect(((await noTime.json()) as any).message).toContain('time_gte is required');
+    expect(ErrorBody.parse(await noTime.json()).message).toContain('time_gte is required');
   });
 });
 

@@ -5,6 +5,7 @@ import {
   SpansResponse,
   SystemsResponse,
   TimeseriesResponse,
+  toText,
 } from '@lantern/shared';
 import { GROUP_QUERIES } from './goldenQueries';
 import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
@@ -107,7 +108,7 @@ describe('groups', () => {
     near(g['p99(.duration)'] as number, 100e6, 0.05);
     expect(g['.system']).toBe('http:api');
     expect(g._name).toBe('GET /users/:id');
-    expect(g._query).toBe(`where .group_id = ${g['.group_id']}`);
+    expect(g._query).toBe(`where .group_id = ${toText(g['.group_id'])}`);
     expect(r.hasMore).toBe(false);
     expect(r.order).toEqual({ column: '.count_per_min', desc: true });
     expect(r.query.parts.map((p) => p.error)).toEqual(['', '', '', '']);
