@@ -1,7 +1,8 @@
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import ApiIcon from '@mui/icons-material/Api';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { Avatar, Box, Button, Divider, ListItemIcon, Menu, MenuItem, Typography } from '@mui/material';
-import type { User } from '@lantern/shared';
+import { systemRoutes, type User } from '@lantern/shared';
 import { useState } from 'react';
 
 function initials(user: User): string {
@@ -14,7 +15,7 @@ function initials(user: User): string {
     .join('');
 }
 
-/** Spec §1: name (or 'Anonymous'), e-mail when present, an avatar and Sign out. */
+/** Spec §1: name (or 'Anonymous'), e-mail when present, an avatar and Sign out; and the API reference. */
 export function UserMenu({ user, onSignOut, signingOut }: { user: User; onSignOut: () => void; signingOut: boolean }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
@@ -53,6 +54,19 @@ export function UserMenu({ user, onSignOut, signingOut }: { user: User; onSignOu
           )}
         </Box>
         <Divider />
+        <MenuItem
+          component="a"
+          href={systemRoutes.apiDocs.path}
+          target="_blank"
+          rel="noopener"
+          onClick={() => setAnchor(null)}
+          data-testid="api-docs"
+        >
+          <ListItemIcon>
+            <ApiIcon fontSize="small" />
+          </ListItemIcon>
+          API reference
+        </MenuItem>
         <MenuItem
           onClick={() => {
             setAnchor(null);

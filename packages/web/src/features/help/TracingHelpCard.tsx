@@ -13,6 +13,7 @@ import {
   Tabs,
   Typography,
 } from '@mui/material';
+import { systemRoutes } from '@lantern/shared';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { CopySnippet } from '../../components/CopySnippet';
@@ -184,6 +185,25 @@ export function TracingHelpCard({
             header.
           </Typography>
           <CopySnippet code={zipkinSnippet(data)} testId="help-zipkin" />
+        </CardContent>
+      </Card>
+      <Card variant="outlined">
+        <CardContent>
+          <Typography variant="h6" component="h2" gutterBottom>
+            6. Script Lantern with its API
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            Provision monitors and dashboards from CI or pull alerts into another tool: every endpoint is described in
+            the{' '}
+            <Link href={systemRoutes.apiDocs.path} target="_blank" rel="noopener" data-testid="help-api-docs">
+              API reference
+            </Link>{' '}
+            (an{' '}
+            <Link href={systemRoutes.openApi.path} target="_blank" rel="noopener">
+              OpenAPI 3.1 document
+            </Link>
+            ). Sign in with <code>POST</code> to the login endpoint and send the session cookie it sets.
+          </Typography>
         </CardContent>
       </Card>
       <Box sx={{ py: 2 }}>
