@@ -1,5 +1,5 @@
-// ESLint for the whole repo (`npm run lint`; `npm test` runs it before the tests). Type-aware rules use the
-// five tsconfig projects (packages/shared, packages/server, packages/web, e2e, bench) through the project
+// ESLint for the whole repo (`npm run lint`; `npm test` runs it before the tests). Type-aware rules see each
+// file through its own tsconfig project (packages/shared, server, web, testkit, e2e, bench) via the project
 // service. Formatting is Prettier's (.prettierrc.json): eslint-config-prettier turns off every style rule.
 // The layer rules are dependency-cruiser's (.dependency-cruiser.cjs); docs/architecture.md lists both.
 import js from '@eslint/js';
