@@ -156,7 +156,7 @@ export function withSpanMetrics(defs: readonly SpanMetricDefinition[], store: Te
 
 /**
  * The embedded engine's way in for datapoint lines: a file in the staging directory read by
- * `INSERT ... SELECT FROM file()`, as for spans (chdbStore.ts). JSONEachRow cost about four times
+ * `INSERT ... SELECT FROM file()`, as for spans (chdbStore.ts). JSONEachRow cost about five times
  * the CPU per datapoint row (bench/ingest: ~39 against ~8 µs).
  */
 function fileInsert(store: TelemetryStore, dir: string): SpanMetricSink['insertTsv'] {
