@@ -1,4 +1,4 @@
-import type { ProjectResponse } from '@lantern/shared';
+import { ingestRoutes, type ProjectResponse } from '@lantern/shared';
 
 /**
  * Copy-paste configuration for sending data to a project, built from the DSNs the server reports.
@@ -76,7 +76,7 @@ export function vectorSnippet(project: ProjectResponse): string {
     'encoding.codec = "json"',
     'framing.method = "newline_delimited"',
     'compression = "gzip"',
-    `uri = "${project.http.endpoint}/api/v1/vector/logs"`,
+    `uri = "${project.http.endpoint}${ingestRoutes.vectorLogs.path}"`,
     `request.headers.lantern-dsn = "${project.http.dsn}"`,
   ].join('\n');
 }
@@ -84,7 +84,7 @@ export function vectorSnippet(project: ProjectResponse): string {
 /** Zipkin JSON v2 spans posted to the project's HTTP endpoint. */
 export function zipkinSnippet(project: ProjectResponse): string {
   return [
-    `curl -X POST '${project.http.endpoint}/api/v2/spans' \\`,
+    `curl -X POST '${project.http.endpoint}${ingestRoutes.zipkinSpans.path}' \\`,
     `  -H 'content-type: application/json' \\`,
     `  -H 'lantern-dsn: ${project.http.dsn}' \\`,
     `  -d @spans.json`,

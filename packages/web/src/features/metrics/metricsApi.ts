@@ -1,29 +1,16 @@
-import {
-  MetricAttrKeysResponse,
-  MetricAttrValuesResponse,
-  MetricsListResponse,
-  MetricsStatsResponse,
-  MetricTimeseriesResponse,
-} from '@lantern/shared';
+import { metricsRoutes } from '@lantern/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../lib/api/apiClient';
+import { api, queryKey } from '../../lib/api/api';
 
 type Range = { time_gte: string; time_lt: string };
-
-/** Keys of the metrics calls: `['metrics', projectId, name, params]`. */
-export const metricsKeys = {
-  list: (projectId: number) => ['metrics', projectId, 'list'] as const,
-  stats: (projectId: number, params: object) => ['metrics', projectId, 'stats', params] as const,
-  attrKeys: (projectId: number, params: object) => ['metrics', projectId, 'attr-keys', params] as const,
-  attrValues: (projectId: number, params: object) => ['metrics', projectId, 'attr-values', params] as const,
-  timeseries: (projectId: number, params: object) => ['metrics', projectId, 'timeseries', params] as const,
-};
+const R = metricsRoutes;
 
 /** The project's metrics (catalogue): name, description, instrument, unit, attribute keys. */
 export function useMetricsList(projectId: number | undefined) {
+  const input = { params: { projectId: projectId ?? 0 }, query: {} };
   return useQuery({
-    queryKey: metricsKeys.list(projectId ?? 0),
-    queryFn: ({ signal }) => apiGet(MetricsListResponse, `/api/v1/metrics/${projectId}`, undefined, signal),
+    queryKey: queryKey(R.metricsList, input),
+    queryFn: ({ signal }) => api(R.metricsList, input, { signal }),
     enabled: projectId !== undefined,
     staleTime: 30_000,
   });
@@ -31,18 +18,20 @@ export function useMetricsList(projectId: number | undefined) {
 
 /** Metrics seen in the range with their number of timeseries, filtered by attribute keys they all have. */
 export function useMetricsStats(projectId: number, p: Range & { attr_key: string[] }) {
+  const input = { params: { projectId }, query: p };
   return useQuery({
-    queryKey: metricsKeys.stats(projectId, p),
-    queryFn: ({ signal }) => apiGet(MetricsStatsResponse, `/api/v1/metrics/${projectId}/stats`, p, signal),
+    queryKey: queryKey(R.metricsStats, input),
+    queryFn: ({ signal }) => api(R.metricsStats, input, { signal }),
     placeholderData: keepPreviousData,
   });
 }
 
 /** Attribute keys with the number of metrics having each (all metrics when `metric` is empty). */
 export function useMetricAttrKeys(projectId: number, p: Range & { metric: string[] }, enabled = true) {
+  const input = { params: { projectId }, query: p };
   return useQuery({
-    queryKey: metricsKeys.attrKeys(projectId, p),
-    queryFn: ({ signal }) => apiGet(MetricAttrKeysResponse, `/api/v1/metrics/${projectId}/attr-keys`, p, signal),
+    queryKey: queryKey(R.metricsAttrKeys, input),
+    queryFn: ({ signal }) => api(R.metricsAttrKeys, input, { signal }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -54,9 +43,10 @@ export function useMetricAttrValues(
   p: Range & { metric: string[]; attr_key: string },
   enabled = true,
 ) {
+  const input = { params: { projectId }, query: p };
   return useQuery({
-    queryKey: metricsKeys.attrValues(projectId, p),
-    queryFn: ({ signal }) => apiGet(MetricAttrValuesResponse, `/api/v1/metrics/${projectId}/attr-values`, p, signal),
+    queryKey: queryKey(R.metricsAttrValues, input),
+    queryFn: ({ signal }) => api(R.metricsAttrValues, input, { signal }),
     enabled: enabled && p.metric.length > 0 && p.attr_key !== '',
     staleTime: 30_000,
   });
@@ -67,9 +57,10 @@ export function useMetricTimeseries(
   projectId: number,
   p: (Range & { metric: string[]; alias: string[]; query: string }) | undefined,
 ) {
+  const input = { params: { projectId }, query: p ?? { time_gte: '', time_lt: '', metric: [], alias: [], query: '' } };
   return useQuery({
-    queryKey: metricsKeys.timeseries(projectId, p ?? {}),
-    queryFn: ({ signal }) => apiGet(MetricTimeseriesResponse, `/api/v1/metrics/${projectId}/timeseries`, p, signal),
+    queryKey: queryKey(R.metricsTimeseries, input),
+    queryFn: ({ signal }) => api(R.metricsTimeseries, input, { signal }),
     enabled: p !== undefined && p.metric.length > 0,
     placeholderData: keepPreviousData,
     meta: { silent: true },

@@ -1,10 +1,11 @@
-import { ErrorBody, withQuery, type QueryInput } from '@lantern/shared';
+import { ErrorBody } from '@lantern/shared';
 import type { z } from 'zod';
 
 /**
- * The one way the web app talks to the server: JSON over fetch with the session cookie, every
- * answer parsed with its contract schema from @lantern/shared so that drift between server and UI
- * fails loudly (a ContractError) instead of rendering half-filled screens.
+ * The transport under `api(contract, ...)` (api.ts): fetch with the session cookie, the server's
+ * `{code, message}` errors as ApiError, and every answer parsed with its contract schema from
+ * @lantern/shared so that drift between server and UI fails loudly (a ContractError) instead of
+ * rendering half-filled screens.
  */
 
 /** A non-2xx answer. `status` 0 means the request never got an answer (network down). */
@@ -73,37 +74,6 @@ export function parseAnswer<S extends z.ZodType>(schema: S, data: unknown, what:
     throw new ContractError(what, issues);
   }
   return parsed.data;
-}
-
-/** Path-string calls, while features move to `api(contract, ...)` (lib/api/api.ts). */
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  query?: QueryInput;
-  body?: unknown;
-  signal?: AbortSignal;
-}
-
-export async function apiRequest<S extends z.ZodType>(
-  schema: S,
-  path: string,
-  opts: RequestOptions = {},
-): Promise<z.infer<S>> {
-  const method = opts.method ?? 'GET';
-  const res = await send(
-    method,
-    withQuery(path, opts.query),
-    opts.body === undefined ? undefined : { json: opts.body },
-    opts.signal,
-  );
-  return parseAnswer(schema, await res.json().catch(() => undefined), `${method} ${path}`);
-}
-
-export function apiGet<S extends z.ZodType>(schema: S, path: string, query?: QueryInput, signal?: AbortSignal) {
-  return apiRequest(schema, path, { query, signal });
-}
-
-export function apiPost<S extends z.ZodType>(schema: S, path: string, body?: unknown) {
-  return apiRequest(schema, path, { method: 'POST', body: body ?? {} });
 }
 
 export function isApiError(err: unknown, status?: number): err is ApiError {

@@ -1,12 +1,6 @@
-import {
-  AlertBulkResponse,
-  AlertEventsResponse,
-  AlertListResponse,
-  AlertResponse,
-  MetricTimeseriesResponse,
-} from '@lantern/shared';
+import { alertingRoutes, metricsRoutes, type RouteQuery } from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiRequest } from '../../../lib/api/apiClient';
+import { api, queryKey, scopeKey } from '../../../lib/api/api';
 
 /**
  * The alert calls of the web app (spec platform §7): the list with its filter, one alert, its event
@@ -14,14 +8,11 @@ import { apiGet, apiRequest } from '../../../lib/api/apiClient';
  */
 type Params = Record<string, string | number | boolean | string[] | undefined>;
 
-const base = (projectId: number) => `/api/v1/projects/${projectId}/alerts`;
-
-export const alertKeys = {
-  all: (projectId: number | undefined) => ['alerts', projectId] as const,
-  list: (projectId: number | undefined, params: Params) => ['alerts', projectId, 'list', params] as const,
-  one: (projectId: number | undefined, id: number) => ['alerts', projectId, 'one', id] as const,
-  events: (projectId: number | undefined, id: number) => ['alerts', projectId, 'events', id] as const,
-};
+const A = alertingRoutes;
+/** Every alert query of a project (list, one alert, events). */
+const allAlerts = (projectId: number) => scopeKey(A.alerts, { projectId });
+/** The list filter's `attrs[key]` entries are extra keys the wire query takes beside its fields. */
+const listQuery = (params: Params) => params as RouteQuery<typeof A.alerts>;
 
 /** The list filter as the API takes it: `q`, repeatable `attrs[key]`, sort, page and limit. */
 export function alertListParams(f: {
@@ -39,8 +30,8 @@ export function alertListParams(f: {
 
 export function useAlerts(projectId: number | undefined, params: Params) {
   return useQuery({
-    queryKey: alertKeys.list(projectId, params),
-    queryFn: ({ signal }) => apiGet(AlertListResponse, base(projectId!), params, signal),
+    queryKey: queryKey(A.alerts, { params: { projectId: projectId ?? 0 }, query: listQuery(params) }),
+    queryFn: ({ signal }) => api(A.alerts, { params: { projectId: projectId! }, query: listQuery(params) }, { signal }),
     enabled: projectId !== undefined,
     placeholderData: keepPreviousData,
   });
@@ -48,8 +39,8 @@ export function useAlerts(projectId: number | undefined, params: Params) {
 
 export function useAlert(projectId: number | undefined, alertId: number | undefined) {
   return useQuery({
-    queryKey: alertKeys.one(projectId, alertId ?? 0),
-    queryFn: ({ signal }) => apiGet(AlertResponse, `${base(projectId!)}/${alertId}`, undefined, signal),
+    queryKey: queryKey(A.alert, { params: { projectId: projectId ?? 0, id: alertId ?? 0 } }),
+    queryFn: ({ signal }) => api(A.alert, { params: { projectId: projectId!, id: alertId! } }, { signal }),
     enabled: projectId !== undefined && alertId !== undefined,
     meta: { silent: true },
   });
@@ -57,8 +48,8 @@ export function useAlert(projectId: number | undefined, alertId: number | undefi
 
 export function useAlertEvents(projectId: number, alertId: number) {
   return useQuery({
-    queryKey: alertKeys.events(projectId, alertId),
-    queryFn: ({ signal }) => apiGet(AlertEventsResponse, `${base(projectId)}/${alertId}/events`, undefined, signal),
+    queryKey: queryKey(A.alertEvents, { params: { projectId, id: alertId } }),
+    queryFn: ({ signal }) => api(A.alertEvents, { params: { projectId, id: alertId } }, { signal }),
   });
 }
 
@@ -66,7 +57,7 @@ export function useAlertEvents(projectId: number, alertId: number) {
 export async function fetchAllAlertIds(projectId: number, params: Params): Promise<{ id: number; state: string }[]> {
   const out: { id: number; state: string }[] = [];
   for (let page = 1; page <= 1000; page++) {
-    const r = await apiGet(AlertListResponse, base(projectId), { ...params, page, limit: 1000 });
+    const r = await api(A.alerts, { params: { projectId }, query: listQuery({ ...params, page, limit: 1000 }) });
     out.push(...r.alerts.map((a) => ({ id: a.id, state: a.state })));
     if (r.alerts.length < 1000 || out.length >= r.count) break;
   }
@@ -84,18 +75,13 @@ export function useAlertAction(projectId: number) {
       let count = 0;
       for (let i = 0; i < ids.length; i += MAX_IDS) {
         const body = { alertIds: ids.slice(i, i + MAX_IDS) };
-        const r =
-          action === 'delete'
-            ? await apiRequest(AlertBulkResponse, base(projectId), { method: 'DELETE', body })
-            : await apiRequest(AlertBulkResponse, `${base(projectId)}/${action === 'close' ? 'closed' : 'open'}`, {
-                method: 'PUT',
-                body,
-              });
+        const contract = action === 'delete' ? A.deleteAlerts : action === 'close' ? A.closeAlerts : A.openAlerts;
+        const r = await api(contract, { params: { projectId }, body });
         count += r.count;
       }
       return count;
     },
-    onSettled: () => client.invalidateQueries({ queryKey: alertKeys.all(projectId) }),
+    onSettled: () => client.invalidateQueries({ queryKey: allAlerts(projectId) }),
   });
 }
 
@@ -104,19 +90,19 @@ export function useCloseAll(projectId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (params: Params) =>
-      (await apiRequest(AlertBulkResponse, `${base(projectId)}/close-all`, { method: 'PUT', query: params })).count,
-    onSettled: () => client.invalidateQueries({ queryKey: alertKeys.all(projectId) }),
+      (await api(A.closeAllAlerts, { params: { projectId }, query: listQuery(params) })).count,
+    onSettled: () => client.invalidateQueries({ queryKey: allAlerts(projectId) }),
   });
 }
 
-/** The monitor query of a metric alert over the card's range (GET /api/v1/metrics/{projectId}/timeseries). */
+/** The monitor query of a metric alert over the card's range (the metrics timeseries call, same cache). */
 export function useAlertTimeseries(
   projectId: number,
   q: { metric: string[]; alias: string[]; query: string; time_gte: string; time_lt: string },
 ) {
   return useQuery({
-    queryKey: ['alerts', projectId, 'timeseries', q],
-    queryFn: ({ signal }) => apiGet(MetricTimeseriesResponse, `/api/v1/metrics/${projectId}/timeseries`, q, signal),
+    queryKey: queryKey(metricsRoutes.metricsTimeseries, { params: { projectId }, query: q }),
+    queryFn: ({ signal }) => api(metricsRoutes.metricsTimeseries, { params: { projectId }, query: q }, { signal }),
     placeholderData: keepPreviousData,
   });
 }

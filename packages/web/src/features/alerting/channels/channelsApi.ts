@@ -1,23 +1,19 @@
-import {
-  ChannelListResponse,
-  ChannelResponse,
-  ChannelTestResponse,
-  type ChannelType,
-  type NotifChannel,
-} from '@lantern/shared';
+import { alertingRoutes, type ChannelType, type NotifChannel } from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiRequest } from '../../../lib/api/apiClient';
+import { api, queryKey } from '../../../lib/api/api';
 
 /**
  * Every notification channel call of the web app (spec platform §7), one hook per endpoint.
  * Alertmanager channels read and write through the webhook endpoints (spec §2.11).
  */
-export const channelKeys = {
-  all: (projectId: number | undefined) => ['alerting', projectId, 'channels'] as const,
-  one: (projectId: number | undefined, id: number | string) => ['alerting', projectId, 'channels', String(id)] as const,
-};
-
-const base = (projectId: number | undefined) => `/api/v1/projects/${projectId}/notification-channels`;
+const A = alertingRoutes;
+const listInput = (projectId: number | undefined) => ({ params: { projectId: projectId ?? 0 } });
+const listKey = (projectId: number | undefined) => queryKey(A.channels, listInput(projectId));
+/** One channel is read through the endpoints of its family. */
+const oneContract = (type: ChannelType) => (endpointKind(type) === 'slack' ? A.slackChannel : A.webhookChannel);
+const oneInput = (projectId: number | undefined, id: number | string) => ({
+  params: { projectId: projectId ?? 0, id },
+});
 
 /** The endpoint family of a channel type: slack, or webhook (webhook and alertmanager). */
 export const endpointKind = (type: ChannelType): 'slack' | 'webhook' => (type === 'slack' ? 'slack' : 'webhook');
@@ -26,11 +22,13 @@ export const endpointKind = (type: ChannelType): 'slack' | 'webhook' => (type ==
 export type ChannelBody =
   | { name: string; params: { webhookUrl: string } }
   | { type: 'webhook' | 'alertmanager'; name: string; params: { url: string; payload: string } };
+type SlackBody = Extract<ChannelBody, { params: { webhookUrl: string } }>;
+type WebhookBody = Extract<ChannelBody, { type: 'webhook' | 'alertmanager' }>;
 
 export function useChannels(projectId: number | undefined) {
   return useQuery({
-    queryKey: channelKeys.all(projectId),
-    queryFn: ({ signal }) => apiGet(ChannelListResponse, base(projectId), undefined, signal),
+    queryKey: listKey(projectId),
+    queryFn: ({ signal }) => api(A.channels, listInput(projectId), { signal }),
     enabled: projectId !== undefined,
     select: (d) => d.channels,
   });
@@ -38,9 +36,8 @@ export function useChannels(projectId: number | undefined) {
 
 export function useChannel(projectId: number | undefined, type: ChannelType | undefined, id: string | undefined) {
   return useQuery({
-    queryKey: channelKeys.one(projectId, id ?? ''),
-    queryFn: ({ signal }) =>
-      apiGet(ChannelResponse, `${base(projectId)}/${endpointKind(type!)}/${id}`, undefined, signal),
+    queryKey: queryKey(oneContract(type ?? 'slack'), oneInput(projectId, id ?? '')),
+    queryFn: ({ signal }) => api(oneContract(type!), oneInput(projectId, id!), { signal }),
     enabled: projectId !== undefined && type !== undefined && id !== undefined,
     select: (d) => d.channel,
     // The edit page is the error screen for an unknown channel.
@@ -52,8 +49,8 @@ export function useChannel(projectId: number | undefined, type: ChannelType | un
 function useStoreChannel(projectId: number | undefined) {
   const qc = useQueryClient();
   return (channel: NotifChannel) => {
-    qc.setQueryData(channelKeys.one(projectId, channel.id), { channel });
-    void qc.invalidateQueries({ queryKey: channelKeys.all(projectId), exact: true });
+    qc.setQueryData(queryKey(oneContract(channel.type), oneInput(projectId, channel.id)), { channel });
+    void qc.invalidateQueries({ queryKey: listKey(projectId), exact: true });
   };
 }
 
@@ -62,9 +59,14 @@ export function useSaveChannel(projectId: number | undefined) {
   const store = useStoreChannel(projectId);
   return useMutation({
     mutationFn: ({ type, id, body }: { type: ChannelType; id?: number; body: ChannelBody }) =>
-      id === undefined
-        ? apiRequest(ChannelResponse, `${base(projectId)}/${endpointKind(type)}`, { method: 'POST', body })
-        : apiRequest(ChannelResponse, `${base(projectId)}/${endpointKind(type)}/${id}`, { method: 'PUT', body }),
+      // ChannelBody is the union of the two families' bodies; `type` picks the family.
+      endpointKind(type) === 'slack'
+        ? id === undefined
+          ? api(A.createSlackChannel, { ...listInput(projectId), body: body as SlackBody })
+          : api(A.updateSlackChannel, { ...oneInput(projectId, id), body: body as SlackBody })
+        : id === undefined
+          ? api(A.createWebhookChannel, { ...listInput(projectId), body: body as WebhookBody })
+          : api(A.updateWebhookChannel, { ...oneInput(projectId, id), body: body as WebhookBody }),
     onSuccess: (d) => store(d.channel),
     meta: { silent: true },
   });
@@ -74,7 +76,7 @@ export function useSetChannelState(projectId: number | undefined) {
   const store = useStoreChannel(projectId);
   return useMutation({
     mutationFn: ({ id, paused }: { id: number; paused: boolean }) =>
-      apiRequest(ChannelResponse, `${base(projectId)}/${id}/${paused ? 'paused' : 'unpaused'}`, { method: 'PUT' }),
+      api(paused ? A.pauseChannel : A.unpauseChannel, oneInput(projectId, id)),
     onSuccess: (d) => store(d.channel),
   });
 }
@@ -82,10 +84,10 @@ export function useSetChannelState(projectId: number | undefined) {
 export function useDeleteChannel(projectId: number | undefined) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiRequest(ChannelResponse, `${base(projectId)}/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => api(A.deleteChannel, oneInput(projectId, id)),
     onSuccess: (d) => {
-      qc.removeQueries({ queryKey: channelKeys.one(projectId, d.channel.id) });
-      return qc.invalidateQueries({ queryKey: channelKeys.all(projectId), exact: true });
+      qc.removeQueries({ queryKey: queryKey(oneContract(d.channel.type), oneInput(projectId, d.channel.id)) });
+      return qc.invalidateQueries({ queryKey: listKey(projectId), exact: true });
     },
   });
 }
@@ -94,7 +96,7 @@ export function useDeleteChannel(projectId: number | undefined) {
 export function useTestChannel(projectId: number | undefined) {
   const store = useStoreChannel(projectId);
   return useMutation({
-    mutationFn: (id: number) => apiRequest(ChannelTestResponse, `${base(projectId)}/${id}/test`, { method: 'POST' }),
+    mutationFn: (id: number) => api(A.testChannel, oneInput(projectId, id)),
     onSuccess: (d) => store(d.channel),
     meta: { silent: true },
   });

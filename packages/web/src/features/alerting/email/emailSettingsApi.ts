@@ -1,15 +1,15 @@
-import { EmailChannelResponse, EmailTestResponse, type EmailSettings } from '@lantern/shared';
+import { alertingRoutes, type EmailSettings } from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiRequest } from '../../../lib/api/apiClient';
+import { api, queryKey } from '../../../lib/api/api';
 
 /** The signed-in user's e-mail notification settings for one project (spec §2.12, §7). */
-const key = (projectId: number | undefined) => ['alerting', projectId, 'email-settings'] as const;
-const path = (projectId: number | undefined) => `/api/v1/projects/${projectId}/notification-channels/email`;
+const A = alertingRoutes;
+const input = (projectId: number | undefined) => ({ params: { projectId: projectId ?? 0 } });
 
 export function useEmailSettings(projectId: number | undefined) {
   return useQuery({
-    queryKey: key(projectId),
-    queryFn: ({ signal }) => apiGet(EmailChannelResponse, path(projectId), undefined, signal),
+    queryKey: queryKey(A.emailChannel, input(projectId)),
+    queryFn: ({ signal }) => api(A.emailChannel, input(projectId), { signal }),
     enabled: projectId !== undefined,
   });
 }
@@ -19,8 +19,8 @@ export function useSaveEmailSettings(projectId: number | undefined) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (s: EmailSettings) =>
-      apiRequest(EmailChannelResponse, path(projectId), {
-        method: 'PUT',
+      api(A.updateEmailChannel, {
+        ...input(projectId),
         body: {
           ...s,
           errorMatchers: s.errorMatchers
@@ -28,14 +28,14 @@ export function useSaveEmailSettings(projectId: number | undefined) {
             .filter((m) => m.attr !== '' && m.value !== ''),
         },
       }),
-    onSuccess: (d) => qc.setQueryData(key(projectId), d),
+    onSuccess: (d) => qc.setQueryData(queryKey(A.emailChannel, input(projectId)), d),
   });
 }
 
 /** Sends the sample alert e-mail to the signed-in user now; the SMTP reply is shown by the page. */
 export function useSendTestEmail(projectId: number | undefined) {
   return useMutation({
-    mutationFn: () => apiRequest(EmailTestResponse, `${path(projectId)}/test`, { method: 'POST' }),
+    mutationFn: () => api(A.testEmailChannel, input(projectId)),
     meta: { silent: true },
   });
 }

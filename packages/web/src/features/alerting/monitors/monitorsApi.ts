@@ -1,36 +1,25 @@
-import {
-  MetricMonitorPreviewResponse,
-  MonitorListResponse,
-  MonitorResponse,
-  type MetricMonitorParams,
-  type MonitorState,
-  type MonitorType,
-} from '@lantern/shared';
+import { alertingRoutes, type MetricMonitorParams, type MonitorState, type MonitorType } from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { apiGet, apiRequest } from '../../../lib/api/apiClient';
+import { api, queryKey, scopeKey } from '../../../lib/api/api';
 
 /** Every monitor call of the web app (spec platform §7), one hook per endpoint. */
-export const monitorKeys = {
-  all: (projectId: number) => ['alerting', projectId, 'monitors'] as const,
-  list: (projectId: number, state: string) => ['alerting', projectId, 'monitors', 'list', state] as const,
-  one: (projectId: number, id: string) => ['alerting', projectId, 'monitors', id] as const,
-};
-
-const base = (projectId: number) => `/api/v1/projects/${projectId}/monitors`;
+const A = alertingRoutes;
+/** Every monitor query of a project (list, one monitor, preview). */
+const allMonitors = (projectId: number) => scopeKey(A.monitors, { projectId });
 
 export function useMonitors(projectId: number, state: MonitorState | '') {
+  const input = { params: { projectId }, query: { limit: 1000, ...(state ? { state } : {}) } };
   return useQuery({
-    queryKey: monitorKeys.list(projectId, state),
-    queryFn: ({ signal }) =>
-      apiGet(MonitorListResponse, base(projectId), { limit: 1000, ...(state ? { state } : {}) }, signal),
+    queryKey: queryKey(A.monitors, input),
+    queryFn: ({ signal }) => api(A.monitors, input, { signal }),
   });
 }
 
 export function useMonitor(projectId: number, id: string | undefined) {
+  const input = { params: { projectId, id: id ?? '' } };
   return useQuery({
-    queryKey: monitorKeys.one(projectId, id ?? ''),
-    queryFn: ({ signal }) => apiGet(MonitorResponse, `${base(projectId)}/${id}`, undefined, signal),
+    queryKey: queryKey(A.monitor, input),
+    queryFn: ({ signal }) => api(A.monitor, input, { signal }),
     enabled: id !== undefined,
   });
 }
@@ -39,13 +28,20 @@ export function useMonitor(projectId: number, id: string | undefined) {
 export function useSaveMonitor(projectId: number, type: MonitorType) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id?: string; body: unknown }) =>
-      apiRequest(MonitorResponse, id ? `${base(projectId)}/${id}/${type}` : `${base(projectId)}/${type}`, {
-        method: id ? 'PUT' : 'POST',
-        body,
-      }),
+    // The forms build the body of their type; the server validates it with the contract's schema.
+    mutationFn: ({ id, body }: { id?: string; body: unknown }) => {
+      const contract =
+        type === 'metric'
+          ? id
+            ? A.updateMetricMonitor
+            : A.createMetricMonitor
+          : id
+            ? A.updateErrorMonitor
+            : A.createErrorMonitor;
+      return api(contract, { params: { projectId, id: id ?? '' }, body } as never);
+    },
     meta: { silent: true },
-    onSuccess: () => qc.invalidateQueries({ queryKey: monitorKeys.all(projectId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: allMonitors(projectId) }),
   });
 }
 
@@ -53,16 +49,16 @@ export function useSetMonitorState(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, state }: { id: string; state: 'active' | 'paused' }) =>
-      apiRequest(z.unknown(), `${base(projectId)}/${id}/${state}`, { method: 'PUT', body: {} }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: monitorKeys.all(projectId) }),
+      api(state === 'active' ? A.activateMonitor : A.pauseMonitor, { params: { projectId, id } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: allMonitors(projectId) }),
   });
 }
 
 export function useDeleteMonitor(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest(z.unknown(), `${base(projectId)}/${id}`, { method: 'DELETE' }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: monitorKeys.all(projectId) }),
+    mutationFn: (id: string) => api(A.deleteMonitor, { params: { projectId, id } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: allMonitors(projectId) }),
   });
 }
 
@@ -72,13 +68,10 @@ export function useMonitorPreview(
   params: MetricMonitorParams | undefined,
   range: { time_gte: string; time_lt: string },
 ) {
+  const input = { params: { projectId }, body: { params: params!, ...range } };
   return useQuery({
-    queryKey: ['alerting', projectId, 'monitors', 'preview', params, range],
-    queryFn: () =>
-      apiRequest(MetricMonitorPreviewResponse, `${base(projectId)}/metric/preview`, {
-        method: 'POST',
-        body: { params, ...range },
-      }),
+    queryKey: queryKey(A.previewMetricMonitor, input),
+    queryFn: () => api(A.previewMetricMonitor, input),
     enabled: params !== undefined,
     placeholderData: keepPreviousData,
     meta: { silent: true },

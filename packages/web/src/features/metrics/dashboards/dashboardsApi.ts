@@ -1,12 +1,13 @@
-import { Dashboard, type UpdateDashboardTableBody } from '@lantern/shared';
+import { dashboardsRoutes, type UpdateDashboardTableBody } from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { ApiError, apiGet, apiPost, apiRequest } from '../../../lib/api/apiClient';
+import type { z } from 'zod';
+import { api, queryKey, scopeKey } from '../../../lib/api/api';
+import { ApiError } from '../../../lib/api/apiClient';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { settledApiRange } from '../../../components/date/useDateRange';
 import { dashboardTab } from './dashboardTab';
-import { dashShowKey, GridColumnSchema, prefetchGridPanels } from './grid/gridApi';
+import { prefetchGridPanels } from './grid/gridApi';
 
 /** The longest range a dashboard shows (spec: 90 days). */
 export const DASHBOARD_MAX_DAYS = 90;
@@ -16,30 +17,23 @@ export const DASHBOARD_MAX_DAYS = 90;
  * table settings, YAML). The grid and gauge calls are in grid/gridApi.ts; every change here
  * refreshes the list and the dashboard.
  */
-export const dashboardKeys = {
-  list: (pid: number) => ['metrics', pid, 'dashboards'] as const,
-  show: dashShowKey,
-  yaml: (pid: number, dashId: string) => ['metrics', pid, 'dashboards', dashId, 'yaml'] as const,
-};
-
-const base = (pid: number) => `/api/v1/metrics/${pid}/dashboards`;
-const DashboardsResponse = z.object({ dashboards: z.array(Dashboard) });
-const OneDashboard = z.object({ dashboard: Dashboard });
-export const DashboardShow = z.object({ dashboard: Dashboard, grid: z.array(GridColumnSchema), yamlUrl: z.string() });
-export type DashboardShow = z.infer<typeof DashboardShow>;
+const R = dashboardsRoutes;
+const dash = (projectId: number, dashId: string) => ({ params: { projectId, dashId } });
+/** The key of the dashboards list. */
+export const dashListKey = (projectId: number) => queryKey(R.dashboards, { params: { projectId } });
 
 /**
  * The list and one dashboard, shared by the page's hooks and the prefetch that starts them before
  * the page renders; fresh for a few seconds so the page does not ask again for what just came.
  */
 const dashboardsQuery = (pid: number) => ({
-  queryKey: dashboardKeys.list(pid),
-  queryFn: ({ signal }: { signal: AbortSignal }) => apiGet(DashboardsResponse, base(pid), undefined, signal),
+  queryKey: dashListKey(pid),
+  queryFn: ({ signal }: { signal: AbortSignal }) => api(R.dashboards, { params: { projectId: pid } }, { signal }),
   staleTime: 10_000,
 });
 const dashboardQuery = (pid: number, dashId: string) => ({
-  queryKey: dashboardKeys.show(pid, dashId),
-  queryFn: ({ signal }: { signal: AbortSignal }) => apiGet(DashboardShow, `${base(pid)}/${dashId}`, undefined, signal),
+  queryKey: queryKey(R.dashboard, dash(pid, dashId)),
+  queryFn: ({ signal }: { signal: AbortSignal }) => api(R.dashboard, dash(pid, dashId), { signal }),
   staleTime: 10_000,
   retry: (n: number, err: Error) => !(err instanceof ApiError && err.status === 404) && n < 2,
 });
@@ -76,43 +70,39 @@ export function usePrefetchDashboard(pid: number | undefined, dashId: string | u
   }, [qc, pid, dashId]);
 }
 
+/** Every dashboard query of the project: the list, and each dashboard with what hangs under it. */
+const allDashboards = (pid: number) => scopeKey(R.dashboards, { projectId: pid });
+
 /** Every dashboards mutation: refresh the list (and the dashboard) when it is done. */
 function useDashMutation<V, R>(pid: number, fn: (v: V) => Promise<R>) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => qc.invalidateQueries({ queryKey: dashboardKeys.list(pid) }) });
+  return useMutation({ mutationFn: fn, onSettled: () => qc.invalidateQueries({ queryKey: allDashboards(pid) }) });
 }
 
 export const useCreateDashboard = (pid: number) =>
-  useDashMutation(pid, (name: string) => apiPost(OneDashboard, base(pid), { name }));
+  useDashMutation(pid, (name: string) => api(R.createDashboard, { params: { projectId: pid }, body: { name } }));
 export const useCloneDashboard = (pid: number) =>
-  useDashMutation(pid, (dashId: string) => apiPost(OneDashboard, `${base(pid)}/${dashId}`));
+  useDashMutation(pid, (dashId: string) => api(R.cloneDashboard, dash(pid, dashId)));
 export const useDeleteDashboard = (pid: number) =>
-  useDashMutation(pid, (dashId: string) => apiRequest(OneDashboard, `${base(pid)}/${dashId}`, { method: 'DELETE' }));
+  useDashMutation(pid, (dashId: string) => api(R.deleteDashboard, dash(pid, dashId)));
 export const useRenameDashboard = (pid: number) =>
   useDashMutation(pid, (v: { dashId: string; name: string }) =>
-    apiRequest(OneDashboard, `${base(pid)}/${v.dashId}`, { method: 'PUT', body: { name: v.name } }),
+    api(R.updateDashboard, { ...dash(pid, v.dashId), body: { name: v.name } }),
   );
 export const usePinDashboard = (pid: number) =>
   useDashMutation(pid, (v: { dashId: string; pinned: boolean }) =>
-    apiRequest(z.object({}), `${base(pid)}/${v.dashId}/${v.pinned ? 'pinned' : 'unpinned'}`, {
-      method: 'PUT',
-      body: {},
-    }),
+    api(v.pinned ? R.pinDashboard : R.unpinDashboard, dash(pid, v.dashId)),
   );
 export const useUpdateDashboardTable = (pid: number) =>
   useDashMutation(pid, (v: { dashId: string; body: z.input<typeof UpdateDashboardTableBody> }) =>
-    apiRequest(OneDashboard, `${base(pid)}/${v.dashId}/table`, { method: 'PUT', body: v.body }),
+    api(R.updateDashboardTable, { ...dash(pid, v.dashId), body: v.body }),
   );
 
 /** The dashboard as YAML (its export format). */
 export function useDashboardYaml(pid: number, dashId: string) {
   return useQuery({
-    queryKey: dashboardKeys.yaml(pid, dashId),
-    queryFn: async ({ signal }) => {
-      const res = await fetch(`${base(pid)}/${dashId}/yaml`, { credentials: 'include', signal });
-      if (!res.ok) throw new ApiError(res.status, 'http_error', `${res.status} ${res.statusText}`);
-      return res.text();
-    },
+    queryKey: queryKey(R.dashboardYaml, dash(pid, dashId)),
+    queryFn: ({ signal }) => api(R.dashboardYaml, dash(pid, dashId), { signal }),
   });
 }
 
@@ -120,25 +110,10 @@ export function useDashboardYaml(pid: number, dashId: string) {
 export function useSaveDashboardYaml(pid: number, dashId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (yaml: string) => {
-      const res = await fetch(`${base(pid)}/${dashId}/yaml`, {
-        method: 'PUT',
-        credentials: 'include',
-        headers: { 'content-type': 'text/yaml' },
-        body: yaml,
-      });
-      const data = (await res.json().catch(() => undefined)) as { code?: string; message?: string } | undefined;
-      if (!res.ok)
-        throw new ApiError(
-          res.status,
-          data?.code ?? 'http_error',
-          data?.message ?? `${res.status} ${res.statusText}`,
-          data,
-        );
-      return OneDashboard.parse(data);
-    },
+    mutationFn: (yaml: string) => api(R.importDashboardYaml, { ...dash(pid, dashId), text: yaml }),
     meta: { silent: true },
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['metrics', pid, 'dashboards'] }),
+    // The list, and the dashboard with everything under it (grid, gauges, YAML).
+    onSuccess: () => qc.invalidateQueries({ queryKey: allDashboards(pid) }),
   });
 }
 
@@ -146,24 +121,8 @@ export function useSaveDashboardYaml(pid: number, dashId: string) {
 export function useImportDashboardYaml(pid: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (yaml: string) => {
-      const res = await fetch(`${base(pid)}/yaml`, {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'content-type': 'text/yaml' },
-        body: yaml,
-      });
-      const data = (await res.json().catch(() => undefined)) as { code?: string; message?: string } | undefined;
-      if (!res.ok)
-        throw new ApiError(
-          res.status,
-          data?.code ?? 'http_error',
-          data?.message ?? `${res.status} ${res.statusText}`,
-          data,
-        );
-      return OneDashboard.parse(data);
-    },
+    mutationFn: (yaml: string) => api(R.createDashboardFromYaml, { params: { projectId: pid }, text: yaml }),
     meta: { silent: true },
-    onSuccess: () => qc.invalidateQueries({ queryKey: dashboardKeys.list(pid) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: allDashboards(pid) }),
   });
 }

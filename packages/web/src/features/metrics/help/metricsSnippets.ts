@@ -1,4 +1,4 @@
-import type { ProjectResponse } from '@lantern/shared';
+import { ingestRoutes, type ProjectResponse } from '@lantern/shared';
 
 /**
  * Copy-paste configuration for sending metrics to a project (the Metrics help page), built from
@@ -64,7 +64,7 @@ export function infraCollectorSnippet(project: ProjectResponse): string {
 export function prometheusRemoteWriteSnippet(project: ProjectResponse): string {
   return [
     'remote_write:',
-    `  - url: ${project.http.endpoint.replace(/\/$/, '')}/api/v1/prometheus/write`,
+    `  - url: ${project.http.endpoint.replace(/\/$/, '')}${ingestRoutes.prometheusWrite.path}`,
     '    authorization:',
     `      credentials: ${dsnToken(project.http.dsn)}`,
   ].join('\n');

@@ -1,41 +1,27 @@
 import {
-  GaugeInput,
-  GaugeResponse,
-  GridColumnInput,
-  HeatmapResponse,
-  MetricTimeseriesResponse,
-  TableResponse,
+  dashboardsRoutes,
+  metricsRoutes,
+  type GaugeInput,
   type Gauge,
   type GridColumn,
+  type GridColumnInput,
   type MetricAlias,
 } from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { apiGet, apiRequest } from '../../../../lib/api/apiClient';
+import { api, queryKey, scopeKey, type ApiInput } from '../../../../lib/api/api';
 
 /**
  * The data calls of the dashboard grid and gauges: the metric queries each panel runs
  * (timeseries / table / heatmap / gauge) and the grid, gauge and grid-query mutations. Every
- * mutation invalidates the dashboard (`['metrics', pid, 'dashboards', dashId]`, dash-shell's key).
+ * mutation invalidates the dashboard and what hangs under it (`scopeKey` of the dashboard).
  */
 export type Range = { time_gte: string; time_lt: string };
 
-const dashBase = (pid: number, dashId: string) => `/api/v1/metrics/${pid}/dashboards/${dashId}`;
-export const dashShowKey = (pid: number, dashId: string) => ['metrics', pid, 'dashboards', dashId] as const;
-const dashListKey = (pid: number) => ['metrics', pid, 'dashboards'] as const;
-export const gaugesKey = (pid: number, dashId: string, kind: string) =>
-  ['metrics', pid, 'dashboards', dashId, 'gauges', kind] as const;
-
-const Stamps = z.object({
-  id: z.string(),
-  projectId: z.number(),
-  dashId: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export const GridColumnSchema = GridColumnInput.and(Stamps);
-const GaugeSchema = GaugeInput.and(Stamps);
-const GaugesResponse = z.object({ gauges: z.array(GaugeSchema) });
+const D = dashboardsRoutes;
+const dash = (projectId: number, dashId: string) => ({ params: { projectId, dashId } });
+const dashListKey = (projectId: number) => queryKey(D.dashboards, { params: { projectId } });
+export const gaugesKey = (pid: number, dashId: string, kind: 'grid' | 'table') =>
+  queryKey(D.gauges, { ...dash(pid, dashId), query: { dash_kind: kind } });
 
 /** The query a panel runs: its own, then the dashboard's, then a row filter (all joined with `|`). */
 export function joinQuery(...parts: (string | undefined)[]): string {
@@ -53,31 +39,30 @@ const metricQuery = (p: MetricParams, range: Range) => ({
   ...range,
 });
 
+type MetricCall =
+  | typeof metricsRoutes.metricsTimeseries
+  | typeof metricsRoutes.metricsTable
+  | typeof metricsRoutes.metricsGauge
+  | typeof metricsRoutes.metricsHeatmap;
+type MetricCallQuery = Range & { metric: string[]; alias: string[]; query: string };
+
 /** The query of one metrics call; panels and the dashboard's prefetch share it (same key). */
-function metricCallOptions<S extends z.ZodType>(
-  schema: S,
-  pid: number,
-  kind: string,
-  params: Record<string, string | string[]> | undefined,
-) {
+function metricCallOptions<C extends MetricCall>(contract: C, pid: number, query: MetricCallQuery) {
+  // The four contracts take the same params and query; generic code cannot see that through ApiInput.
+  const input = { params: { projectId: pid }, query } as unknown as ApiInput<C>;
   return {
-    queryKey: ['metrics', pid, kind, params],
-    queryFn: ({ signal }: { signal: AbortSignal }) => apiGet(schema, `/api/v1/metrics/${pid}/${kind}`, params, signal),
+    queryKey: queryKey(contract, input),
+    queryFn: ({ signal }: { signal: AbortSignal }) => api(contract, input, { signal }),
     // Fresh for a while, so a panel mounting after the prefetch answered does not ask again;
     // Reload and range changes still refetch.
     staleTime: 30_000,
   };
 }
 
-function useMetricCall<S extends z.ZodType>(
-  schema: S,
-  pid: number,
-  kind: string,
-  params: Record<string, string | string[]> | undefined,
-) {
+function useMetricCall<C extends MetricCall>(contract: C, pid: number, query: MetricCallQuery | undefined) {
   return useQuery({
-    ...metricCallOptions(schema, pid, kind, params),
-    enabled: params !== undefined,
+    ...metricCallOptions(contract, pid, query ?? { time_gte: '', time_lt: '', metric: [], alias: [], query: '' }),
+    enabled: query !== undefined,
     placeholderData: keepPreviousData,
     // A panel shows its own error (spec §8): no toast, no retries of a bad query.
     meta: { silent: true },
@@ -85,23 +70,26 @@ function useMetricCall<S extends z.ZodType>(
   });
 }
 
-const heatmapParams = (p: { metric: string; query: string }, range: Range) => ({
+const heatmapParams = (p: { metric: string; query: string }, range: Range): MetricCallQuery => ({
   metric: [p.metric],
+  alias: [],
   query: p.query,
   ...range,
 });
 
+const M = metricsRoutes;
+
 export const useTimeseries = (pid: number, p: MetricParams | undefined, range: Range) =>
-  useMetricCall(MetricTimeseriesResponse, pid, 'timeseries', p && p.metrics.length ? metricQuery(p, range) : undefined);
+  useMetricCall(M.metricsTimeseries, pid, p && p.metrics.length ? metricQuery(p, range) : undefined);
 
 export const useMetricTable = (pid: number, p: MetricParams | undefined, range: Range) =>
-  useMetricCall(TableResponse, pid, 'table', p && p.metrics.length ? metricQuery(p, range) : undefined);
+  useMetricCall(M.metricsTable, pid, p && p.metrics.length ? metricQuery(p, range) : undefined);
 
 export const useGaugeValues = (pid: number, p: MetricParams | undefined, range: Range) =>
-  useMetricCall(GaugeResponse, pid, 'gauge', p && p.metrics.length ? metricQuery(p, range) : undefined);
+  useMetricCall(M.metricsGauge, pid, p && p.metrics.length ? metricQuery(p, range) : undefined);
 
 export const useHeatmap = (pid: number, p: { metric: string; query: string } | undefined, range: Range) =>
-  useMetricCall(HeatmapResponse, pid, 'heatmap', p && p.metric ? heatmapParams(p, range) : undefined);
+  useMetricCall(M.metricsHeatmap, pid, p && p.metric ? heatmapParams(p, range) : undefined);
 
 /**
  * Starts every grid panel's query as soon as the dashboard is known, with the keys the panels use,
@@ -115,17 +103,15 @@ export function prefetchGridPanels(
   gridQuery: string,
   range: Range,
 ): void {
-  const prefetch = <S extends z.ZodType>(schema: S, kind: string, params: Record<string, string | string[]>) =>
-    void qc.prefetchQuery({ ...metricCallOptions(schema, pid, kind, params), retry: false, meta: { silent: true } });
+  const prefetch = (contract: MetricCall, query: MetricCallQuery) =>
+    void qc.prefetchQuery({ ...metricCallOptions(contract, pid, query), retry: false, meta: { silent: true } });
   for (const c of grid) {
     const query = joinQuery(c.params.query, gridQuery);
     if (c.type === 'heatmap') {
-      if (c.params.metric)
-        prefetch(HeatmapResponse, 'heatmap', heatmapParams({ metric: c.params.metric, query }, range));
+      if (c.params.metric) prefetch(M.metricsHeatmap, heatmapParams({ metric: c.params.metric, query }, range));
     } else if (c.params.metrics.length) {
       const params = metricQuery({ metrics: c.params.metrics, query }, range);
-      if (c.type === 'chart') prefetch(MetricTimeseriesResponse, 'timeseries', params);
-      else prefetch(TableResponse, 'table', params);
+      prefetch(c.type === 'chart' ? M.metricsTimeseries : M.metricsTable, params);
     }
   }
 }
@@ -133,7 +119,7 @@ export function prefetchGridPanels(
 export function useDashGauges(pid: number, dashId: string, kind: 'grid' | 'table') {
   return useQuery({
     queryKey: gaugesKey(pid, dashId, kind),
-    queryFn: ({ signal }) => apiGet(GaugesResponse, `${dashBase(pid, dashId)}/gauges`, { dash_kind: kind }, signal),
+    queryFn: ({ signal }) => api(D.gauges, { ...dash(pid, dashId), query: { dash_kind: kind } }, { signal }),
   });
 }
 
@@ -142,7 +128,7 @@ function useDashInvalidate(pid: number, dashId: string) {
   const qc = useQueryClient();
   return () =>
     Promise.all([
-      qc.invalidateQueries({ queryKey: dashShowKey(pid, dashId) }),
+      qc.invalidateQueries({ queryKey: scopeKey(D.dashboard, { projectId: pid, dashId }) }),
       qc.invalidateQueries({ queryKey: dashListKey(pid), exact: true }),
     ]);
 }
@@ -152,14 +138,8 @@ export function useSaveColumn(pid: number, dashId: string) {
   return useMutation({
     mutationFn: ({ id, input }: { id?: string; input: GridColumnInput }) =>
       id
-        ? apiRequest(z.object({ column: GridColumnSchema }), `${dashBase(pid, dashId)}/grid/${id}`, {
-            method: 'PUT',
-            body: input,
-          })
-        : apiRequest(z.object({ column: GridColumnSchema }), `${dashBase(pid, dashId)}/grid`, {
-            method: 'POST',
-            body: input,
-          }),
+        ? api(D.updateGridColumn, { params: { projectId: pid, dashId, colId: id }, body: input })
+        : api(D.addGridColumn, { ...dash(pid, dashId), body: input }),
     onSuccess: invalidate,
     meta: { silent: true },
   });
@@ -168,8 +148,7 @@ export function useSaveColumn(pid: number, dashId: string) {
 export function useDeleteColumn(pid: number, dashId: string) {
   const invalidate = useDashInvalidate(pid, dashId);
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest(z.object({ column: GridColumnSchema }), `${dashBase(pid, dashId)}/grid/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => api(D.deleteGridColumn, { params: { projectId: pid, dashId, colId: id } }),
     onSuccess: invalidate,
   });
 }
@@ -180,13 +159,9 @@ export type GridPosition = { id: string; width: number; height: number; xAxis: n
 export function useSaveLayout(pid: number, dashId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (positions: GridPosition[]) =>
-      apiRequest(z.object({ grid: z.array(GridColumnSchema) }), `${dashBase(pid, dashId)}/grid`, {
-        method: 'PUT',
-        body: positions,
-      }),
+    mutationFn: (positions: GridPosition[]) => api(D.layoutGrid, { ...dash(pid, dashId), body: positions }),
     onSuccess: ({ grid }) => {
-      qc.setQueryData(dashShowKey(pid, dashId), (old: unknown) =>
+      qc.setQueryData(queryKey(D.dashboard, dash(pid, dashId)), (old: unknown) =>
         old && typeof old === 'object' ? { ...old, grid: grid as GridColumn[] } : old,
       );
     },
@@ -196,26 +171,22 @@ export function useSaveLayout(pid: number, dashId: string) {
 export function useSaveGridQuery(pid: number, dashId: string) {
   const invalidate = useDashInvalidate(pid, dashId);
   return useMutation({
-    mutationFn: (gridQuery: string) =>
-      apiRequest(z.object({ dashboard: z.unknown() }), dashBase(pid, dashId), { method: 'PUT', body: { gridQuery } }),
+    mutationFn: (gridQuery: string) => api(D.updateDashboard, { ...dash(pid, dashId), body: { gridQuery } }),
     onSuccess: invalidate,
   });
 }
+
+/** Every gauge list of the dashboard (grid and table). */
+const allGaugesKey = (pid: number, dashId: string) => queryKey(D.gauges, dash(pid, dashId));
 
 export function useSaveGauge(pid: number, dashId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id?: string; input: GaugeInput }) =>
       id
-        ? apiRequest(z.object({ gauge: GaugeSchema }), `${dashBase(pid, dashId)}/gauges/${id}`, {
-            method: 'PUT',
-            body: input,
-          })
-        : apiRequest(z.object({ gauge: GaugeSchema }), `${dashBase(pid, dashId)}/gauges`, {
-            method: 'POST',
-            body: input,
-          }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: [...dashShowKey(pid, dashId), 'gauges'] }),
+        ? api(D.updateGauge, { params: { projectId: pid, dashId, gaugeId: id }, body: input })
+        : api(D.addGauge, { ...dash(pid, dashId), body: input }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: allGaugesKey(pid, dashId) }),
     meta: { silent: true },
   });
 }
@@ -223,9 +194,8 @@ export function useSaveGauge(pid: number, dashId: string) {
 export function useDeleteGauge(pid: number, dashId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest(z.object({ gauge: GaugeSchema }), `${dashBase(pid, dashId)}/gauges/${id}`, { method: 'DELETE' }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: [...dashShowKey(pid, dashId), 'gauges'] }),
+    mutationFn: (id: string) => api(D.deleteGauge, { params: { projectId: pid, dashId, gaugeId: id } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: allGaugesKey(pid, dashId) }),
   });
 }
 
@@ -233,10 +203,7 @@ export function useReorderGauges(pid: number, dashId: string, kind: 'grid' | 'ta
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (order: Gauge[]) =>
-      apiRequest(GaugesResponse, `${dashBase(pid, dashId)}/gauges`, {
-        method: 'PUT',
-        body: order.map((g, index) => ({ id: g.id, index })),
-      }),
+      api(D.reorderGauges, { ...dash(pid, dashId), body: order.map((g, index) => ({ id: g.id, index })) }),
     onMutate: (order) => qc.setQueryData(gaugesKey(pid, dashId, kind), { gauges: order }),
     onSettled: () => qc.invalidateQueries({ queryKey: gaugesKey(pid, dashId, kind) }),
   });
@@ -244,7 +211,4 @@ export function useReorderGauges(pid: number, dashId: string, kind: 'grid' | 'ta
 
 /** The panel's YAML as the dashboard export writes it. */
 export const fetchColumnYaml = (pid: number, dashId: string, colId: string) =>
-  fetch(`${dashBase(pid, dashId)}/grid/${colId}/yaml`, { credentials: 'include' }).then(async (res) => {
-    if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-    return res.text();
-  });
+  api(D.gridColumnYaml, { params: { projectId: pid, dashId, colId } });
