@@ -22,8 +22,10 @@ type Ttl = { spansDays: number; metricsDays: number };
 
 /** Retention follows the config on every start. */
 const retentionStatements = (ttl: Ttl): string[] => [
-  `ALTER TABLE spans_index MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
-  `ALTER TABLE spans_data MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
+  // The span group rollups keep what the spans keep: a group's chart never outlives its spans.
+  ...['spans_index', 'spans_data', 'span_groups_1m', 'span_groups_1h'].map(
+    (table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
+  ),
   ...['datapoint_minutes', 'datapoint_15m', 'datapoint_hours'].map(
     (table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`,
   ),

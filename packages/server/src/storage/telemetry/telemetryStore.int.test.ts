@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '@lantern/testkit/clickhouse/fixture';
 import type { SpanRow } from './spanRow';
-import { param, sql } from '../sql';
+import { ident, param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { openClickHouseStore } from './clickhouseStore';
 import { encodeSpans } from './spanRowEncoding';
@@ -17,6 +17,7 @@ import type { TelemetryStore } from './telemetryStore';
 // Row times must be recent: rows older than the retention TTL are dropped by merges.
 const NOW_NS = BigInt(Date.now()) * 1_000_000n + 123_456_789n;
 const limits = { ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2 * 1024 ** 3, maxThreads: 2 };
+type Ttl = typeof limits.ttl;
 
 function span(i: number, extra: Partial<SpanRow> = {}): SpanRow {
   return {
@@ -47,7 +48,18 @@ function span(i: number, extra: Partial<SpanRow> = {}): SpanRow {
   };
 }
 
-function storeChecks(open: () => TelemetryStore) {
+/** Every telemetry table with rows in time, and the retention (days) of the config it follows. */
+const RETAINED: Record<string, 'spansDays' | 'metricsDays'> = {
+  spans_index: 'spansDays',
+  spans_data: 'spansDays',
+  span_groups_1m: 'spansDays',
+  span_groups_1h: 'spansDays',
+  datapoint_minutes: 'metricsDays',
+  datapoint_15m: 'metricsDays',
+  datapoint_hours: 'metricsDays',
+};
+
+function storeChecks(open: (ttl?: Ttl) => TelemetryStore) {
   let store: TelemetryStore;
   beforeAll(async () => {
     store = open();
@@ -110,6 +122,45 @@ function storeChecks(open: () => TelemetryStore) {
     expect(JSON.parse(data[0].data)).toMatchObject({ name: nasty, statusMessage: nasty, attrs });
   });
 
+  /** Each table's TTL in days, as the engine has it. */
+  const ttlDays = async () => {
+    const tables = await store.query<{ name: string; engine_full: string }>(
+      sql`SELECT name, engine_full FROM system.tables WHERE database = currentDatabase() AND name IN (${param.strings(Object.keys(RETAINED))})`,
+    );
+    return Object.fromEntries(
+      tables.map((t) => [t.name, Number(/TTL toDate\(time\) \+ toIntervalDay\((\d+)\)/.exec(t.engine_full)?.[1])]),
+    );
+  };
+  const expectedDays = (ttl: Ttl) => Object.fromEntries(Object.entries(RETAINED).map(([t, k]) => [t, ttl[k]]));
+
+  it('gives every table with rows in time the retention of the config', async () => {
+    expect(await ttlDays()).toEqual(expectedDays(limits.ttl));
+  });
+
+  it('never keeps spans past the retention, rollups included, and keeps the others', async () => {
+    const old = span(0xe0, { timeNs: NOW_NS - 40n * 86_400n * 1_000_000_000n });
+    const recent = span(0xe1);
+    await store.insertSpans([old, recent]);
+    for (const table of ['spans_index', 'spans_data']) {
+      const [n] = await store.query<{ old: string; recent: string }>(
+        sql`SELECT countIf(trace_id = ${param.traceId(old.traceId)}) AS old, countIf(trace_id = ${param.traceId(recent.traceId)}) AS recent FROM ${ident(table)}`,
+      );
+      expect(n, table).toEqual({ old: '0', recent: '1' });
+    }
+    const [minutes] = await store.query<{ n: string }>(
+      sql`SELECT count() AS n FROM span_groups_1m WHERE time < now() - INTERVAL 30 DAY`,
+    );
+    expect(minutes.n).toBe('0');
+  });
+
+  it('follows a changed retention on the next start, on every table', async () => {
+    await store.close();
+    const changed = { spansDays: 7, metricsDays: 30 };
+    store = open(changed);
+    await store.migrate();
+    expect(await ttlDays()).toEqual(expectedDays(changed));
+  });
+
   it('reports engine errors as StoreQueryError with the query text', async () => {
     await expect(store.query(sql`SELECT no_such_column FROM spans_index`)).rejects.toMatchObject({
       name: 'StoreQueryError',
@@ -121,7 +172,7 @@ function storeChecks(open: () => TelemetryStore) {
 describe('chDB store', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-store-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  storeChecks(() => openChdbStore({ path: dir, ...limits }));
+  storeChecks((ttl = limits.ttl) => openChdbStore({ path: dir, ...limits, ttl }));
 });
 
 describe('chDB store, staged batch files', () => {
@@ -197,5 +248,5 @@ describe('remote ClickHouse store', () => {
     url = standIn.url;
   });
   afterAll(async () => standIn?.stop());
-  storeChecks(() => openClickHouseStore({ url, ...limits }));
+  storeChecks((ttl = limits.ttl) => openClickHouseStore({ url, ...limits, ttl }));
 });

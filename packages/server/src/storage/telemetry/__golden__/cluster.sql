@@ -469,6 +469,10 @@ ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTER
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
+ALTER TABLE span_groups_1m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE span_groups_1h_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
 ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 
 ALTER TABLE datapoint_15m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
