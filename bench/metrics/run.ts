@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -106,6 +106,14 @@ async function timeQueries(
   return { label, medianMs: round(at(0.5)), p95Ms: round(at(0.95)), maxMs: round(ms[ms.length - 1]) };
 }
 const round = (x: number) => Math.round(x * 10) / 10;
+/**
+ * CPU seconds a process (all its threads) has used, from /proc: the server's cost per datapoint,
+ * which a loaded machine changes far less than the rate (Lantern's engine runs in its process).
+ */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
+}
 /** The 1-minute load average when a system's ingest ended (other work shares the machine). */
 const load = () => round(loadavg()[0]);
 
@@ -116,6 +124,7 @@ async function benchLantern() {
   try {
     const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
     console.log(`sending ${points} datapoints in ${bodies.length} requests with ${CLIENTS} clients...`);
+    const cpu0 = cpuSeconds(lantern.process.pid!);
     const secs = await sendAll(bodies, (b) =>
       fetch(`${lantern.baseUrl}/v1/metrics`, {
         method: 'POST',
@@ -147,7 +156,14 @@ async function benchLantern() {
         ),
       );
     }
-    return { points, seconds: round(secs), pointsPerSec: Math.round(points / secs), loadAvg: load(), queries };
+    return {
+      points,
+      seconds: round(secs),
+      pointsPerSec: Math.round(points / secs),
+      serverCpuUsPerPoint: round(((cpuSeconds(lantern.process.pid!) - cpu0) * 1e6) / points),
+      loadAvg: load(),
+      queries,
+    };
   } finally {
     await lantern.stop();
     removeDataDir(lantern.dataDir);
@@ -217,6 +233,7 @@ async function benchPrometheus() {
       `sending ${SERIES * times.length} samples in ${bodies.length} remote-write requests (in time order)...`,
     );
     // One client: remote write needs samples of a series in time order.
+    const cpu0 = cpuSeconds(prom.pid!);
     const secs = await (async () => {
       const t0 = performance.now();
       for (const b of bodies) {
@@ -263,7 +280,14 @@ async function benchPrometheus() {
       );
     }
     const samples = SERIES * times.length;
-    return { samples, seconds: round(secs), samplesPerSec: Math.round(samples / secs), loadAvg: load(), queries };
+    return {
+      samples,
+      seconds: round(secs),
+      samplesPerSec: Math.round(samples / secs),
+      serverCpuUsPerPoint: round(((cpuSeconds(prom.pid!) - cpu0) * 1e6) / samples),
+      loadAvg: load(),
+      queries,
+    };
   } finally {
     prom.kill('SIGTERM');
     await new Promise((r) => prom.once('exit', r));
@@ -281,6 +305,7 @@ if (!args['skip-prometheus']) {
   const prometheus = await benchPrometheus();
   console.log(JSON.stringify({ prometheus }, null, 2));
   console.log(
-    `ingest: Lantern ${lantern.pointsPerSec} datapoints/s, Prometheus ${prometheus.samplesPerSec} samples/s, ratio ${(lantern.pointsPerSec / prometheus.samplesPerSec).toFixed(2)}`,
+    `ingest: Lantern ${lantern.pointsPerSec} datapoints/s, Prometheus ${prometheus.samplesPerSec} samples/s, ratio ${(lantern.pointsPerSec / prometheus.samplesPerSec).toFixed(2)}; ` +
+      `server CPU per point: Lantern ${lantern.serverCpuUsPerPoint} us, Prometheus ${prometheus.serverCpuUsPerPoint} us`,
   );
 }

@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { PROJECT1_TOKEN, removeDataDir, startLantern } from '@lantern/testkit/harness';
+import { benchOtlpBodies } from './otlpBodies';
+
+/**
+ * Where the server's CPU goes per datapoint, by thread: `bench/metrics`'s OTLP load (delta
+ * counters, 10,000 series, 4 clients x 5,000 datapoints) into a fresh server, with each thread's
+ * CPU read from /proc/<pid>/task before and after (chDB's query, merge and pool threads by name;
+ * the Node main thread, prepare workers and V8 helpers are all `node`, listed one by one).
+ * Figures: docs/benchmarks.md ("Metrics ingest off the event loop").
+ *
+ *   node --import tsx bench/metrics/threadCost.ts [--hours 4] [--step-min 5]
+ */
+const { values: args } = parseArgs({
+  options: { hours: { type: 'string', default: '4' }, 'step-min': { type: 'string', default: '5' } },
+});
+const { bodies, points } = benchOtlpBodies({
+  series: 10_000,
+  stepMs: Number(args['step-min']) * 60_000,
+  hours: Number(args.hours),
+  perRequest: 5000,
+});
+const lantern = await startLantern();
+const pid = lantern.process.pid!;
+
+/** CPU seconds per thread, keyed `name#tid`. */
+function threads(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const st = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')'));
+      const f = st.slice(st.lastIndexOf(') ') + 2).split(' ');
+      out.set(`${name}#${tid}`, (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      /* the thread ended */
+    }
+  }
+  return out;
+}
+
+try {
+  const before = threads();
+  const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++];
+        for (;;) {
+          const res = await fetch(`${lantern.baseUrl}/v1/metrics`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-protobuf', 'lantern-dsn': dsn },
+            body,
+          });
+          await res.arrayBuffer();
+          if (res.status !== 429 && res.status !== 503) break;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+    }),
+  );
+  const after = threads();
+  const used = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, s]) => s > 0.05);
+  const us = (s: number) => ((s * 1e6) / points).toFixed(1);
+  console.log(`${points} datapoints; CPU per datapoint by thread:`);
+  for (const [k, s] of used.sort((a, b) => b[1] - a[1])) console.log(`  ${k.padEnd(24)} ${us(s)} us`);
+  console.log(`  total                    ${us(used.reduce((n, [, s]) => n + s, 0))} us`);
+} finally {
+  await lantern.stop();
+  removeDataDir(lantern.dataDir);
+}
