@@ -80,8 +80,8 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const serving = new Promise<void>((resolve, reject) => {
@@ -92,7 +92,7 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
         resolve();
       }
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`Lantern exited with ${code} before serving:\n${out}`));

@@ -29,7 +29,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       });
     }
     if (isMetadataUnavailable(err)) {
-      req.log.warn({ err: (err as Error).message }, 'metadata database unavailable');
+      req.log.warn({ err: err.message }, 'metadata database unavailable');
       return reply.status(503).header('Retry-After', '5').send({
         code: 'metadata_unavailable',
         message: 'The metadata database is unavailable; try again in a few seconds.',

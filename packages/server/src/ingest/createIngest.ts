@@ -38,7 +38,7 @@ export interface IngestDeps {
    * Spans or logs of a project were stored, so its metrics from spans (metrics_from_spans) exist:
    * called once per project per quarter of an hour at most (dashboard templates over them).
    */
-  onSpansStored?(projectId: number): void;
+  onSpansStored?: (projectId: number) => void;
 }
 
 const SPANS_STORED_EVERY_MS = 15 * 60_000;

@@ -7,8 +7,14 @@ import type { IngestSignal } from './ingestStats';
  * what was dropped (OTLP spec: it must not retry it).
  */
 const require = createRequire(import.meta.url);
+/** The part of the generated OTLP root this module uses: the collectors' response types. */
+interface OtlpProtoRoot {
+  opentelemetry: {
+    proto: { collector: Record<'trace' | 'logs' | 'metrics', { v1: Record<string, ResponseShape> }> };
+  };
+}
 // The generated OTLP root shipped by this pinned package (architecture §2).
-const root = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js');
+const root = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js') as OtlpProtoRoot;
 const collector = root.opentelemetry.proto.collector;
 
 export interface PartialSuccess {

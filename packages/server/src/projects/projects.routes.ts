@@ -1,4 +1,4 @@
-import { projectRoutes } from '@lantern/shared';
+import { projectRoutes, toText } from '@lantern/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ProjectConfig } from '../config';
 import { AppError } from '../http/appError';
@@ -7,7 +7,7 @@ import type { ProjectsService } from './projects.service';
 
 /** The project a request names in its path, if the signed-in user may see it; 404 otherwise. */
 export function requireProject(projects: ProjectsService, raw: unknown): ProjectConfig {
-  const text = String(raw ?? '');
+  const text = toText(raw);
   const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
   const project = Number.isFinite(id) ? projects.get(id) : undefined;
   if (!project) throw new AppError('not_found', 'project_not_found', `Project ${JSON.stringify(text)} not found.`);

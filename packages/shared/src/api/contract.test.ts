@@ -38,6 +38,7 @@ describe('route contracts', () => {
       summary: 's',
       tags: [],
     });
+    expect(bare.path).toBe('/api/v1/x');
     expectTypeOf<RouteQuery<typeof bare>>().toEqualTypeOf<undefined>();
     expectTypeOf<RouteBody<typeof bare>>().toEqualTypeOf<undefined>();
     expectTypeOf<RouteParams<typeof bare>>().toEqualTypeOf<Record<string, never>>();

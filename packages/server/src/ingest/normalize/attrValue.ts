@@ -46,7 +46,7 @@ function arrayElementText(el: OtlpAnyValue | null): string | undefined {
     return v === undefined ? undefined : JSON.stringify(v);
   }
   const v = convertAnyValue(el);
-  return v === undefined ? undefined : String(v);
+  return v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
 /**

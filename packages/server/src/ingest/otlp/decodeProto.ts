@@ -32,15 +32,15 @@ export function decodeTracesProto(buf: Uint8Array): OtlpTracesRequest {
   let rejected = 0;
   let rejectedMessage = '';
   const rsList = msg.resourceSpans ?? [];
-  const resourceSpans: OtlpResourceSpans[] = new Array(rsList.length);
+  const resourceSpans: OtlpResourceSpans[] = new Array<OtlpResourceSpans>(rsList.length);
   for (let r = 0; r < rsList.length; r++) {
     const rs = rsList[r];
     const ssList = rs.scopeSpans ?? [];
-    const scopeSpans: OtlpScopeSpans[] = new Array(ssList.length);
+    const scopeSpans: OtlpScopeSpans[] = new Array<OtlpScopeSpans>(ssList.length);
     for (let s = 0; s < ssList.length; s++) {
       const ss = ssList[s];
       const pbSpans = ss.spans ?? [];
-      const spans: OtlpSpan[] = new Array(pbSpans.length);
+      const spans: OtlpSpan[] = new Array<OtlpSpan>(pbSpans.length);
       let kept = 0;
       for (let i = 0; i < pbSpans.length; i++) {
         try {
@@ -99,13 +99,13 @@ function id(hex: string, kind: IdKind, field: string): string {
 
 function span(s: PbSpan, traceIds: TraceIdCache): OtlpSpan {
   const pbEvents = s.events ?? [];
-  const events: OtlpEvent[] = new Array(pbEvents.length);
+  const events: OtlpEvent[] = new Array<OtlpEvent>(pbEvents.length);
   for (let i = 0; i < pbEvents.length; i++) {
     const e = pbEvents[i];
     events[i] = { timeUnixNano: pbUint64(e.timeUnixNano), name: e.name ?? '', attributes: fixKeyValues(e.attributes) };
   }
   const pbLinks = s.links ?? [];
-  const links: OtlpLink[] = new Array(pbLinks.length);
+  const links: OtlpLink[] = new Array<OtlpLink>(pbLinks.length);
   for (let i = 0; i < pbLinks.length; i++) {
     const l = pbLinks[i];
     links[i] = {

@@ -60,7 +60,7 @@ export function jsonUint64(v: unknown, path: () => string): bigint {
   else if (typeof v === 'string' && INT_RE.test(v)) b = BigInt(v);
   if (b === undefined)
     throw new OtlpDecodeError(`${path()}: expected a uint64 (number or decimal string), got ${describe(v)}`);
-  if (b < 0n || b > UINT64_MAX) throw new OtlpDecodeError(`${path()}: ${v} does not fit in uint64`);
+  if (b < 0n || b > UINT64_MAX) throw new OtlpDecodeError(`${path()}: ${b} does not fit in uint64`);
   return b;
 }
 

@@ -94,7 +94,7 @@ export const histogramDiff = (prev: CumHistogram | null, cur: CumHistogram): Cum
     sum: cur.sum - prev.sum,
     zeroCount: Math.max(0, (cur.zeroCount ?? 0) - (prev.zeroCount ?? 0)),
     buckets: mapDiff(prev.buckets, cur.buckets),
-    negative: mapDiff(prev.negative ?? new Map(), cur.negative ?? new Map()),
+    negative: mapDiff(prev.negative ?? new Map<number, number>(), cur.negative ?? new Map<number, number>()),
   };
 };
 

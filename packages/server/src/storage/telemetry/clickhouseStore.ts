@@ -63,7 +63,9 @@ export function openClickHouseStore(opts: {
   const insertStagedSpans = async (chunks: readonly StagedSpans[]) => {
     try {
       const read = (t: StagedTable) =>
-        Promise.all(chunks.map(({ file, bytes }) => (file ? readFile(stagedFile(file, t)) : bytes![t])));
+        Promise.all(
+          chunks.map(({ file, bytes }) => (file ? readFile(stagedFile(file, t)) : Promise.resolve(bytes![t]))),
+        );
       const [index, data] = await Promise.all([read('index'), read('data')]);
       // Both at once: a ClickHouse server runs them in parallel (embedded chDB would not; see there).
       // For the moment between the two commits a span may be listed before its page can be read,
@@ -79,7 +81,7 @@ export function openClickHouseStore(opts: {
 
   const insertStagedDatapoints = async (chunks: readonly StagedDatapoints[]) => {
     try {
-      const body = await Promise.all(chunks.map(({ file, data }) => (file ? readFile(file) : data!)));
+      const body = await Promise.all(chunks.map(({ file, data }) => (file ? readFile(file) : Promise.resolve(data!))));
       await insertRaw('datapoint_minutes', DATAPOINT_COLUMNS, body);
     } finally {
       await unstageDatapoints(chunks);

@@ -36,9 +36,10 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
   ) =>
     registerRoute(app, contract, async (input, req) => {
       const project = requireProject(deps.projects, input.params.projectId);
-      const params = input.query!;
+      const params = input.query;
       try {
-        return await handler({ project, params, scope: scopeOf(project.id, params), query: params.query ?? '' }, req);
+        const query = typeof params.query === 'string' ? params.query : '';
+        return await handler({ project, params, scope: scopeOf(project.id, params), query }, req);
       } catch (err) {
         if (err instanceof StoreQueryError) {
           const refused = invalidInput('invalid_query', err.message);

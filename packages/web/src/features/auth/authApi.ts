@@ -52,7 +52,7 @@ export function useLoginMutation(next = paths.home()) {
     meta: { silent: true },
     onSuccess: async () => {
       await queryClient.refetchQueries({ queryKey: currentUserKey });
-      navigate(next, { replace: true });
+      void navigate(next, { replace: true });
     },
   });
 }
@@ -68,7 +68,7 @@ export function useLogoutMutation() {
       const current = hashKey(currentUserKey);
       queryClient.removeQueries({ predicate: (q) => q.queryHash !== current });
       await queryClient.refetchQueries({ queryKey: currentUserKey });
-      navigate(paths.login(), { replace: true });
+      void navigate(paths.login(), { replace: true });
     },
   });
 }

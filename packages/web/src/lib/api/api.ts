@@ -87,7 +87,7 @@ const domainOf = (contract: AnyRouteContract) => contract.tags[0] ?? 'api';
  * object parts of a key partially, so `scopeKey` prefixes reach across contracts.
  */
 export function queryKey<C extends AnyRouteContract>(contract: C, input: Partial<ApiInput<C>> = {}): QueryKey {
-  const key: unknown[] = [domainOf(contract), keyParams(input.params as Record<string, string | number>), contract.id];
+  const key: unknown[] = [domainOf(contract), keyParams(input.params), contract.id];
   if (input.query !== undefined) key.push(input.query);
   if (input.body !== undefined) key.push({ body: input.body });
   return key;

@@ -401,7 +401,7 @@ export function AggForm({ ctx, close }: { ctx: BuilderContext; close: () => void
         size="small"
         options={FUNCS}
         getOptionLabel={(f) => `${f}(...)`}
-        value={func as (typeof FUNCS)[number] | null}
+        value={func}
         onChange={(_e, v) => setFunc(v)}
         renderInput={(p) => (
           <TextField
