@@ -55,7 +55,7 @@ describe('the API and its contracts', () => {
       const success = Object.keys(responses).find((s) => s.startsWith('2') || s.startsWith('3'));
       expect(success, where).toBeDefined();
       if (success !== '204' && success !== '302')
-        expect(Object.values(responses[success!]!.content ?? {})[0]?.schema, where).toBeDefined();
+        expect(Object.values(responses[success!].content ?? {})[0]?.schema, where).toBeDefined();
       expect(responses['500'], where).toBeDefined();
       // Path params are declared for each `{name}` in the path.
       const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -64,13 +64,13 @@ describe('the API and its contracts', () => {
         .map((p) => p.name);
       expect(declared.sort(), where).toEqual(inPath.sort());
     }
-    const login = doc.paths['/api/v1/users/login']!.post!;
+    const login = doc.paths['/api/v1/users/login'].post;
     expect(login.security).toEqual([]);
     expect(login.requestBody).toMatchObject({
       content: { 'application/json': { schema: { $ref: expect.any(String) } } },
     });
-    expect(doc.paths['/api/v1/users/current']!.get!.security).toEqual([{ session: [] }]);
-    expect(doc.paths['/v1/traces']!.post!.requestBody).toMatchObject({
+    expect(doc.paths['/api/v1/users/current'].get.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/v1/traces'].post.requestBody).toMatchObject({
       content: { 'application/x-protobuf': expect.anything(), 'application/json': expect.anything() },
     });
   });
@@ -80,7 +80,7 @@ describe('the API and its contracts', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const html = await page.text();
-    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(assets.length).toBe(3);
     for (const asset of assets) {
       expect(asset.startsWith('/api/docs/'), asset).toBe(true);

@@ -32,6 +32,7 @@ export interface HttpAppOptions {
 
 export async function createHttpApp(log: Logger, opts: HttpAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it the app is typed with pino's Logger, which FastifyInstance (the type every route takes) does not accept
     loggerInstance: log as FastifyBaseLogger,
     // Per-request lines would dominate the log under ingest load; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),

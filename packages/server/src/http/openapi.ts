@@ -99,10 +99,10 @@ function errorResponses(contract: AnyRouteContract): Record<string, Json> {
   const byStatus = new Map<number, string[]>();
   for (const [status, codes] of Object.entries(contract.errors)) byStatus.set(Number(status), [...(codes ?? [])]);
   const add = (status: number, code: string) => byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  if (contract.query || contract.body || contract.rawBody) add(400, IMPLIED[400]!);
-  if (contract.auth === 'session') add(401, IMPLIED[401]!);
-  add(503, IMPLIED[503]!);
-  add(500, IMPLIED[500]!);
+  if (contract.query || contract.body || contract.rawBody) add(400, IMPLIED[400]);
+  if (contract.auth === 'session') add(401, IMPLIED[401]);
+  add(503, IMPLIED[503]);
+  add(500, IMPLIED[500]);
   const out: Record<string, Json> = {};
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0]))
     out[String(status)] = {

@@ -69,12 +69,12 @@ function inputOf<C extends AnyRouteContract>(contract: C, req: FastifyRequest): 
     },
     get query() {
       if (!contract.query) return undefined as Parsed<C['query']>;
-      query ??= { v: parseInput(contract.query as z.ZodType, folded()) };
+      query ??= { v: parseInput(contract.query, folded()) };
       return query.v as Parsed<C['query']>;
     },
     get body() {
       if (!contract.body) return undefined as Parsed<C['body']>;
-      body ??= { v: parseInput(contract.body as z.ZodType, req.body ?? {}) };
+      body ??= { v: parseInput(contract.body, req.body ?? {}) };
       return body.v as Parsed<C['body']>;
     },
   };
@@ -82,10 +82,7 @@ function inputOf<C extends AnyRouteContract>(contract: C, req: FastifyRequest): 
 
 /** The JSON Schema of a contract's success answer, for Fastify's serializer. */
 export function responseJsonSchema(contract: AnyRouteContract): Record<string, unknown> {
-  return z.toJSONSchema(contract.response, { io: 'output', unrepresentable: 'any', target: 'draft-07' }) as Record<
-    string,
-    unknown
-  >;
+  return z.toJSONSchema(contract.response, { io: 'output', unrepresentable: 'any', target: 'draft-07' });
 }
 
 /**

@@ -25,7 +25,7 @@ import {
 } from './alerting';
 
 const base = '/api/v1/projects/:projectId';
-const p = <S extends string>(suffix: S) => `${base}${suffix}` as `${typeof base}${S}`;
+const p = <S extends string>(suffix: S): `${typeof base}${S}` => `${base}${suffix}`;
 const monitorMissing = { 404: ['project_not_found', 'monitor_not_found'] } as const;
 const alertMissing = { 404: ['project_not_found', 'alert_not_found'] } as const;
 const channelMissing = { 404: ['project_not_found', 'channel_not_found'] } as const;

@@ -69,8 +69,14 @@ export interface RouteContract<
 }
 
 /** Any contract, for lists and generic code. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRouteContract = RouteContract<HttpMethod, string, z.ZodType, any, any, z.ZodType>;
+export type AnyRouteContract = RouteContract<
+  HttpMethod,
+  string,
+  z.ZodType,
+  z.ZodType | undefined,
+  z.ZodType | undefined,
+  z.ZodType
+>;
 
 /** What a caller sends: `params` from the path, `query`, `body` (each present only when the contract has it). */
 export type RouteParams<C extends AnyRouteContract> = z.input<C['params']>;
@@ -107,7 +113,7 @@ interface RouteDefinition<
 
 /** The names of a path's `:params`, in order. */
 export function pathParamNames(path: string): string[] {
-  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
 }
 
 /** Declares one route. Params default to a string per `:name` in the path. */
@@ -150,7 +156,7 @@ export function routePath<C extends AnyRouteContract>(contract: C, params: Route
   return contract.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
     const v = values[name];
     if (v === undefined || v === null || v === '') throw new Error(`${contract.id}: path param "${name}" is missing`);
-    return encodeURIComponent(String(v));
+    return encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
   });
 }
 

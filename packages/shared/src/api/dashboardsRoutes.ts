@@ -43,7 +43,7 @@ const yamlBody = {
   media: ['text/yaml', 'application/yaml', 'application/x-yaml'],
   description: 'A dashboard exported as YAML (the format of GET .../dashboards/{dashId}/yaml)',
 } as const;
-const p = <S extends string>(suffix: S) => `${base}${suffix}` as `${typeof base}${S}`;
+const p = <S extends string>(suffix: S): `${typeof base}${S}` => `${base}${suffix}`;
 
 /** `/api/v1/metrics/{projectId}/dashboards/...` (spec tracing-and-metrics §Dashboards). Ids are strings. */
 export const dashboardsRoutes = {
