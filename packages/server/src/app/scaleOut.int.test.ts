@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ExportResultCode } from '@opentelemetry/core';
 import postgres from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse, WebhookMessage } from '@lantern/shared';
@@ -13,6 +14,7 @@ import {
   tempDataDir,
   type RunningLantern,
 } from '@lantern/testkit/harness';
+import { createTestTracer } from '@lantern/testkit/otlpClients';
 import { pgDatabaseFor, startTestPostgres, type TestPostgres } from '@lantern/testkit/postgres';
 import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
 
@@ -158,6 +160,18 @@ describe('two nodes over one PostgreSQL and one ClickHouse', () => {
     const during = traceId();
     const status = await sendSpans(a, during, 5);
     expect(status).toBe(503);
+    // Over gRPC the same refusal is UNAVAILABLE, which OTLP clients retry.
+    const grpc = createTestTracer('grpc', {
+      httpUrl: a.baseUrl,
+      grpcUrl: `http://127.0.0.1:${a.grpcPort}`,
+      dsn: dsnOf(a),
+      timeoutMillis: 3_000,
+    });
+    grpc.tracer.startSpan('refused over gRPC').end();
+    // The SDK's flush rejects with the failed export's error.
+    await expect(grpc.shutdown()).rejects.toThrow(/UNAVAILABLE/);
+    expect(grpc.results.map((r) => r.code)).toEqual([ExportResultCode.FAILED]);
+    expect(String(grpc.results[0].error)).toMatch(/^Error: 14 UNAVAILABLE: rows could not be stored/);
     // The API says what is wrong rather than failing blankly.
     const q = await fetch(`${b.baseUrl}/api/v1/tracing/1/traces/${before}`, { headers: { cookie: cookieA } });
     expect(q.status).toBe(503);
