@@ -44,7 +44,7 @@ function spansAnswer(): SpansResponse {
     durationSelf: Math.round(rand() * 1e8),
     startPct: 0,
     endPct: 1,
-    statusCode: (i % 17 === 0 ? 'error' : 'unset') as 'error' | 'unset',
+    statusCode: i % 17 === 0 ? ('error' as const) : ('unset' as const),
     statusMessage: '',
     attrs: {
       'service.name': 'checkout',
@@ -109,20 +109,20 @@ async function measure(name: string, contract: AnyRouteContract, answer: unknown
     }),
   );
   const [plain, schema] = await Promise.all(apps.map((a) => a.inject({ url })));
-  const same = isDeepStrictEqual(JSON.parse(plain!.body), JSON.parse(schema!.body));
+  const same = isDeepStrictEqual(JSON.parse(plain.body), JSON.parse(schema.body));
   const times: [number[], number[]] = [[], []];
   for (let r = 0; r < ROUNDS + 5; r++)
     for (const k of r % 2 ? [1, 0] : [0, 1]) {
       const t0 = performance.now();
-      const res = await apps[k]!.inject({ url });
+      const res = await apps[k].inject({ url });
       const ms = performance.now() - t0;
       if (res.statusCode !== 200) throw new Error(`${name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       if (r >= 5) times[k as 0 | 1].push(ms);
     }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const [p, s] = times.map(median) as [number, number];
   console.log(
-    `${name.padEnd(22)} ${(plain!.body.length / 1e6).toFixed(2)} MB  JSON.stringify ${p.toFixed(1)} ms  schema ${s.toFixed(1)} ms  schema/plain ${(s / p).toFixed(2)}  same JSON: ${same}`,
+    `${name.padEnd(22)} ${(plain.body.length / 1e6).toFixed(2)} MB  JSON.stringify ${p.toFixed(1)} ms  schema ${s.toFixed(1)} ms  schema/plain ${(s / p).toFixed(2)}  same JSON: ${same}`,
   );
   await Promise.all(apps.map((a) => a.close()));
 }
