@@ -17,6 +17,8 @@ for (const project of ['packages/shared', 'packages/server', 'packages/web', 'pa
   run('npx', ['tsc', '-p', project]);
 // One format for the repo (.prettierrc.json): `npm run format` fixes what this refuses.
 run('npx', ['prettier', '--check', '--log-level', 'warn', '.']);
+// ESLint (eslint.config.js): any error or warning fails with the rule's name; `npm run lint` is the same check.
+run('node', ['scripts/lint.mjs']);
 // The layers and no import cycles (.dependency-cruiser.cjs): a violation fails with the rule's name.
 run('npx', ['depcruise', 'packages', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
 ensureWebBuild();
