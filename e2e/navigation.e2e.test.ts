@@ -150,6 +150,38 @@ describe('navigation', () => {
     await expect.poll(() => page.title()).toBe('Page not found · Lantern');
   });
 
+  it('the calendar menu sets "Last N hours" and a From / To range, and the address keeps each', async () => {
+    explainFailures();
+    const address = () => new URL(page.url()).searchParams;
+    await page.goto(`${t.lantern.baseUrl}/overview/${PROJECT.id}`);
+    const openMenu = async () => {
+      await page.getByTestId('date-calendar').filter({ visible: true }).first().click();
+      await page.getByTestId('date-range-menu').waitFor();
+    };
+    await openMenu();
+    await page.getByTestId('custom-amount').fill('3');
+    await page.getByTestId('date-range-menu').getByRole('combobox').click();
+    await page.getByRole('option', { name: 'hours' }).click();
+    await page.getByTestId('custom-duration-apply').click();
+    await page.getByTestId('date-range-menu').waitFor({ state: 'hidden' });
+    await expect.poll(() => address().get('time_dur')).toBe(String(3 * 3600));
+
+    // From two days ago at 10:00: To follows and keeps the 3 hours; the range is fixed, in the past.
+    const day = new Date(Date.now() - 2 * 86_400_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const dayText = `${pad(day.getDate())}-${pad(day.getMonth() + 1)}-${day.getFullYear()}`;
+    await openMenu();
+    await page.getByTestId('custom-from-day').fill(dayText);
+    await page.getByTestId('custom-from-time').fill('10:00');
+    await expect(page.getByTestId('custom-to-time').inputValue()).resolves.toBe('13:00');
+    await page.getByTestId('custom-to-time').fill('12:30');
+    await page.getByTestId('custom-range-apply').click();
+    const from = new Date(day.getFullYear(), day.getMonth(), day.getDate(), 10, 0);
+    await expect.poll(() => address().get('time_gte')).toBe(from.toISOString().replace(/[-:]/g, '').slice(0, 15));
+    expect(address().get('time_dur')).toBe(String(2.5 * 3600));
+    expect(await page.getByTestId('date-next').filter({ visible: true }).first().isEnabled()).toBe(true);
+  });
+
   it('a span card has a URL that can be shared: opening it shows the same span', async () => {
     explainFailures();
     const trace = new TracePage(page);
