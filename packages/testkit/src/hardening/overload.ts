@@ -11,6 +11,9 @@ import { RequestFactory, send, type RequestKind } from './traffic';
  * cannot take), its RSS is sampled for the peak, and after a graceful stop every acknowledged
  * request must be in storage.
  */
+/** Closed-loop traffic before the calibration starts counting. */
+const WARMUP_SECONDS = 3;
+
 export interface OverloadOptions {
   seconds: number;
   calibrateSeconds: number;
@@ -53,16 +56,20 @@ export async function runOverload(opts: OverloadOptions): Promise<OverloadResult
 
   // Calibration: closed loop with enough clients to fill batches (group commit makes one client
   // wait a flush interval per request, so few clients would measure latency, not capacity).
+  // The first seconds are not counted: a fresh server is still warming its workers (JIT, the
+  // metrics job), and a rate measured then is an under-estimate that 3x would not overload.
   let calibrated = 0;
-  const calEnd = Date.now() + opts.calibrateSeconds * 1000;
+  const warmEnd = Date.now() + WARMUP_SECONDS * 1000;
+  const calEnd = warmEnd + opts.calibrateSeconds * 1000;
   await Promise.all(
     Array.from({ length: opts.calibrateClients }, async () => {
       while (Date.now() < calEnd) {
         const req = nextRequest();
+        const started = Date.now();
         const res = await send(lantern.baseUrl, req);
         if (res.status === 200 || res.status === 202) {
           acked.push({ traceId: req.traceId, rows: req.rows, metrics: req.kind === 'metrics-proto' });
-          calibrated += req.rows;
+          if (started >= warmEnd) calibrated += req.rows;
         }
       }
     }),
