@@ -4,17 +4,30 @@ import fastifyStatic from '@fastify/static';
 import { isApiPath } from '@lantern/shared';
 import type { FastifyInstance } from 'fastify';
 
+/** Built files under /assets/ carry a hash of their content in their name: cached for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /**
  * Serves the built web app. Unknown GET paths outside /api and /v1 get index.html (history-mode
- * routes); unknown API paths get a JSON 404.
+ * routes); unknown API paths get a JSON 404. The hashed assets are cached by the browser without
+ * asking again (a reload fetches nothing but index.html, which is always revalidated).
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   const hasBundle = existsSync(join(distDir, 'index.html'));
-  if (hasBundle) await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+  if (hasBundle)
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : 'no-cache');
+      },
+    });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
     if (req.method === 'GET' && !isApiPath(path)) {
-      if (hasBundle) return reply.type('text/html').sendFile('index.html');
+      if (hasBundle) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
       return reply
         .status(503)
         .type('text/plain')
