@@ -83,8 +83,8 @@ export function createMetricsStore(store: TelemetryStore) {
     ): Promise<{ metrics: Metric[]; hasMore: boolean }> {
       const conds: SqlFragment[] = [
         sql`project_id = ${param.uint32(projectId)}`,
-        sql`time >= ${param.time(b.gte)}`,
-        sql`time < ${param.time(b.lt)}`,
+        sql`time >= ${param.secondsUp(b.gte)}`,
+        sql`time < ${param.secondsUp(b.lt)}`,
       ];
       if (opts.attrKeys.length) conds.push(sql`hasAll(string_keys, ${param.strings(opts.attrKeys)})`);
       if (opts.search) conds.push(sql`positionCaseInsensitiveUTF8(metric, ${param.string(opts.search)}) != 0`);
@@ -111,8 +111,8 @@ export function createMetricsStore(store: TelemetryStore) {
     ): Promise<{ value: string; count: number }[]> {
       const conds: SqlFragment[] = [
         sql`project_id = ${param.uint32(projectId)}`,
-        sql`time >= ${param.time(b.gte)}`,
-        sql`time < ${param.time(b.lt)}`,
+        sql`time >= ${param.secondsUp(b.gte)}`,
+        sql`time < ${param.secondsUp(b.lt)}`,
       ];
       const uniq = [...new Set(metrics)];
       if (uniq.length) conds.push(sql`has(${param.strings(uniq)}, metric)`);
@@ -134,8 +134,8 @@ export function createMetricsStore(store: TelemetryStore) {
     ): Promise<{ value: string; count: number }[]> {
       const conds: SqlFragment[] = [
         sql`project_id = ${param.uint32(projectId)}`,
-        sql`time >= ${param.time(b.gte)}`,
-        sql`time < ${param.time(b.lt)}`,
+        sql`time >= ${param.secondsUp(b.gte)}`,
+        sql`time < ${param.secondsUp(b.lt)}`,
         sql`has(string_keys, ${param.string(key)})`,
       ];
       if (metrics.length) conds.push(sql`has(${param.strings([...new Set(metrics)])}, metric)`);
@@ -159,8 +159,8 @@ export function createMetricsStore(store: TelemetryStore) {
       const conds: SqlFragment[] = [
         sql`project_id = ${param.uint32(projectId)}`,
         sql`metric = ${param.string(metric)}`,
-        sql`time >= ${param.time(grid.gte)}`,
-        sql`time < ${param.time(grid.lt)}`,
+        sql`time >= ${param.secondsUp(grid.gte)}`,
+        sql`time < ${param.secondsUp(grid.lt)}`,
         ...where.map(compileWhere),
       ];
       const rows = await store.query<{ t: string | number; h: [number[], (string | number)[]] }>(

@@ -98,8 +98,8 @@ function rangeConditions(projectId: number, metric: string, gte: Date, lt: Date)
   return [
     sql`project_id = ${param.uint32(projectId)}`,
     sql`metric = ${param.string(metric)}`,
-    sql`time >= ${param.time(gte)}`,
-    sql`time < ${param.time(lt)}`,
+    sql`time >= ${param.secondsUp(gte)}`,
+    sql`time < ${param.secondsUp(lt)}`,
   ];
 }
 
