@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
 import { launchBrowser } from '@lantern/testkit/pages/browser';
-import type { Page, Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 
 /**
  * `bench/web/dashboard.ts`: a grid dashboard of 8 panels (5 charts, 2 tables, 1 heatmap) over 24
@@ -25,6 +25,12 @@ import type { Page, Response } from 'playwright-core';
  * `--replay` records the API answers of one load and then answers every page's API calls from that
  * record, at once: the loads measure the web app alone (bundle, request chain, drawing), without
  * the server's query time or its share of the CPU.
+ * `--trace` records one more load of each build with Chromium's tracing and prints the renderer
+ * main thread's time by kind of work (script, compile, style, layout, paint, ...), which the CPU
+ * profile shows only as "(program)".
+ * `--server` times the panels' API calls without a browser instead: each alone (median of `--runs`)
+ * and the eight at once, as the page sends them. `--data-dir DIR` keeps the server's data there and
+ * loads the data set only when DIR is new, so a changed server is measured over the same data.
  */
 const { values: args } = parseArgs({
   options: {
@@ -36,6 +42,9 @@ const { values: args } = parseArgs({
     ab: { type: 'string' },
     profile: { type: 'boolean', default: false },
     replay: { type: 'boolean', default: false },
+    server: { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
+    'data-dir': { type: 'string' },
   },
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -255,20 +264,114 @@ async function profileLoad(which: string, page: Page, url: string): Promise<void
   await cdp.detach();
 }
 
-async function main() {
-  const size = bundleKb();
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/** `--trace`: one load under Chromium tracing; self time per event name on the renderer's main thread. */
+async function traceLoad(which: string, browser: Browser, page: Page, url: string): Promise<void> {
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  const t = Date.now();
+  await page.goto(url);
+  await page.waitForFunction(ALL_PAINTED, undefined, { timeout: 120_000, polling: 16 });
+  const wall = Date.now() - t;
+  const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  const main = traceEvents.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const events = traceEvents
+    .filter((e) => e.ph === 'X' && e.dur !== undefined && e.pid === main?.pid && e.tid === main?.tid)
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  // Self time: an event's duration less that of the events nested in it.
+  const self = new Map<string, number>();
+  const stack: { end: number; name: string }[] = [];
+  for (const e of events) {
+    while (stack.length && stack[stack.length - 1].end <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - (e.dur ?? 0) / 1000);
+    self.set(e.name, (self.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+    stack.push({ end: e.ts + (e.dur ?? 0), name: e.name });
+  }
+  console.log(`${which}: traced load, ${wall} ms to all panels painted; renderer main thread self time by event:`);
+  for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 16))
+    console.log(`    ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+}
+
+/** Each panel's API call as the page sends it, over the last HOURS hours (to the minute). */
+function panelPaths(): { name: string; path: string }[] {
+  const lt = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+  const range = { time_gte: new Date(lt.getTime() - HOURS * 3600_000).toISOString(), time_lt: lt.toISOString() };
+  return PANELS.map((p) => {
+    if (p.type === 'heatmap') {
+      const q = new URLSearchParams({ metric: p.params.metric ?? '', query: p.params.query, ...range });
+      return { name: p.name, path: `/api/v1/metrics/1/heatmap?${q}` };
+    }
+    const q = new URLSearchParams();
+    for (const m of p.params.metrics ?? []) {
+      q.append('metric', m.name);
+      q.append('alias', m.alias);
+    }
+    for (const [k, v] of Object.entries({ query: p.params.query, ...range })) q.append(k, v);
+    return { name: p.name, path: `/api/v1/metrics/1/${p.type === 'chart' ? 'timeseries' : 'table'}?${q}` };
+  });
+}
+
+/** `--server`: every panel call alone (median of RUNS after one warm-up), then all eight at once. */
+async function timeServer(baseUrl: string, cookie: string) {
+  const timed = async (path: string) => {
+    const t = performance.now();
+    const res = await fetch(`${baseUrl}${path}`, { headers: { cookie } });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`);
+    return { ms: performance.now() - t, kb: text.length / 1024 };
+  };
+  const paths = panelPaths();
+  let total = 0;
+  for (const { name, path } of paths) {
+    await timed(path);
+    const runs: number[] = [];
+    let kb = 0;
+    for (let i = 0; i < RUNS; i++) ({ ms: runs[i], kb } = await timed(path));
+    total += median(runs);
+    console.log(`  ${name.padEnd(22)} ${median(runs).toFixed(0).padStart(5)} ms median (${kb.toFixed(0)} kB)`);
+  }
+  console.log(`  sum of the medians     ${total.toFixed(0).padStart(5)} ms`);
+  const together: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await Promise.all(paths.map((p) => timed(p.path)));
+    together.push(performance.now() - t);
+  }
   console.log(
-    `bundle (${DIST}): initial ${size.initial.toFixed(0)} kB gzip, all chunks ${size.total.toFixed(0)} kB gzip`,
+    `  all 8 at once          ${median(together).toFixed(0).padStart(5)} ms median (runs: ${together.map((x) => x.toFixed(0)).join(', ')} ms)`,
   );
-  const lantern = await startLantern({ env: { LANTERN_LOG_LEVEL: 'error' } });
-  const browser = await launchBrowser();
+}
+
+async function main() {
+  if (!args.server) {
+    const size = bundleKb();
+    console.log(
+      `bundle (${DIST}): initial ${size.initial.toFixed(0)} kB gzip, all chunks ${size.total.toFixed(0)} kB gzip`,
+    );
+  }
+  const kept = args['data-dir'];
+  const loaded = kept !== undefined && existsSync(kept);
+  const lantern = await startLantern({ env: { LANTERN_LOG_LEVEL: 'error' }, ...(kept ? { dataDir: kept } : {}) });
+  let browser: Browser | undefined;
   try {
     const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
-    console.log(`encoding ${SERIES} series x ${times.length} steps (+ ${HOSTS} histograms) as OTLP...`);
-    const list = bodies();
-    const t0 = performance.now();
-    await send(lantern.baseUrl, dsn, list);
-    console.log(`sent ${SERIES * times.length} counter points in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    if (loaded) console.log(`data set kept in ${kept} (its times are those of the run that loaded it)`);
+    else {
+      console.log(`encoding ${SERIES} series x ${times.length} steps (+ ${HOSTS} histograms) as OTLP...`);
+      const list = bodies();
+      const t0 = performance.now();
+      await send(lantern.baseUrl, dsn, list);
+      console.log(`sent ${SERIES * times.length} counter points in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
     const cookie = await signIn(lantern.baseUrl);
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${lantern.baseUrl}${path}`, {
@@ -279,12 +382,19 @@ async function main() {
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as { dashboard: { id: string } };
     };
+    if (args.server) {
+      await timeServer(lantern.baseUrl, cookie);
+      return;
+    }
+    const chromium = (browser = await launchBrowser());
     const dashId = (await call('POST', '/api/v1/metrics/1/dashboards', { name: 'Bench' })).dashboard.id;
     for (const p of PANELS) await call('POST', `/api/v1/metrics/1/dashboards/${dashId}/grid`, p);
 
+    /** API calls the page gave up (aborted): the server may still have run them. */
+    const failed: string[] = [];
     /** A signed-in page; with `dist`, the page gets that build's files instead of the server's. */
     const openPage = async (dist?: string) => {
-      const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+      const context = await chromium.newContext({ viewport: { width: 1600, height: 1000 } });
       if (dist) {
         const origin = new URL(lantern.baseUrl).origin;
         await context.route(
@@ -298,6 +408,10 @@ async function main() {
         );
       }
       const p = await context.newPage();
+      p.on('requestfailed', (r) => {
+        if (r.url().includes('/api/'))
+          failed.push(`${r.failure()?.errorText ?? 'failed'}: ${decodeURIComponent(r.url()).slice(0, 140)}`);
+      });
       await p.goto(`${lantern.baseUrl}/login`);
       await p.getByTestId('login-email').fill(DEFAULT_LOGIN.email);
       await p.getByTestId('login-password').fill(DEFAULT_LOGIN.password);
@@ -322,7 +436,10 @@ async function main() {
       console.log(
         `${args.ab ? `${which}: ` : ''}grid dashboard, 8 panels over ${HOURS} h of ${SERIES} series: all panels painted ${median(ms)} ms median (runs: ${ms.join(', ')} ms)`,
       );
+    if (failed.length)
+      console.log(`API calls the pages gave up: ${failed.length}, e.g.\n  ${failed.slice(-8).join('\n  ')}`);
     if (args.profile) for (const [which, p] of Object.entries(pages)) await profileLoad(which, p, url);
+    if (args.trace) for (const [which, p] of Object.entries(pages)) await traceLoad(which, chromium, p, url);
     // Where the last load's time went, per build: every API call as the browser saw it (queued +
     // server + transfer) and when the last panel was painted.
     for (const [which, p] of Object.entries(pages)) {
@@ -349,9 +466,9 @@ async function main() {
     console.error(`server output (last 3,000 characters):\n${lantern.output().slice(-3000)}`);
     throw err;
   } finally {
-    await browser.close();
+    await browser?.close();
     await lantern.stop();
-    removeDataDir(lantern.dataDir);
+    if (!kept) removeDataDir(lantern.dataDir);
   }
 }
 
