@@ -246,6 +246,43 @@ describe('dashboard grid', () => {
     await screenshot(page, 'dash-grid-05-data');
   });
 
+  it('a link with a range: the panels ask for that range only, nothing is asked and dropped', async () => {
+    explainFailures();
+    // A new tab (the app starts at its default range, 1 hour) opens a link for 24 hours. Its page
+    // code comes late, so the dashboard the layout fetched is known when the page first renders
+    // (as on a slow network or a busy machine): it draws its panels on that very render.
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 1000 },
+      storageState: await page.context().storageState(),
+    });
+    const tab = await context.newPage();
+    await tab.route(/\/assets\/DashboardPage-[^/]*\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    const asked: string[] = [];
+    const dropped: string[] = [];
+    const isPanelCall = (url: string) => /\/api\/v1\/metrics\/1\/(timeseries|table)\?/.test(url);
+    tab.on('request', (r) => void (isPanelCall(r.url()) && asked.push(r.url())));
+    tab.on('requestfailed', (r) => void (isPanelCall(r.url()) && dropped.push(r.url())));
+    try {
+      const tabGrid = new DashGridPage(tab);
+      await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
+      await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+      await tabGrid.panel('Requests by route').getByTestId('table-panel-row').first().waitFor();
+      const hours = asked.map((u) => {
+        const q = new URL(u).searchParams;
+        return (Date.parse(q.get('time_lt') ?? '') - Date.parse(q.get('time_gte') ?? '')) / 3_600_000;
+      });
+      // The three panels (the broken one too), one call each, over 24 hours; none for 1 hour.
+      expect(hours).toEqual([24, 24, 24]);
+      expect(dropped).toEqual([]);
+      expect(new URL(tab.url()).searchParams.get('time_dur')).toBe('86400');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('legend: hover emphasises, click isolates a series and click again shows all', async () => {
     explainFailures();
     const chart = grid.panel('Requests by host');

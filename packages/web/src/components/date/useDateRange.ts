@@ -102,18 +102,24 @@ export function settledApiRange(search: URLSearchParams, maxDays?: number): { ti
 
 /** The app-wide range, synced to the address bar. */
 export function useDateRange(opts: { maxDays?: number } = {}): DateRangeState {
-  const range = useSyncExternalStore(subscribe, () => app.range);
+  const stored = useSyncExternalStore(subscribe, () => app.range);
   const address = useAddressState();
   const gte = address.params.get('time_gte');
   const dur = address.params.get('time_dur');
+  // The range the address names, already on the render that opens it: the store follows in the
+  // effect below, and a page rendered with the previous range would start its calls for that range
+  // only to abort them a moment later (the server runs them all the same).
+  const named = useMemo(() => {
+    const fromUrl = fromAddress({ time_gte: gte, time_dur: dur }, Date.now());
+    return fromUrl && limitRange(fromUrl, opts.maxDays);
+  }, [gte, dur, opts.maxDays]);
+  const range = named && !sameRange(named, stored) ? named : stored;
 
   // The address wins when it names a range; otherwise the current range is written into it.
   useEffect(() => {
-    const fromUrl = fromAddress({ time_gte: gte, time_dur: dur }, Date.now());
-    if (fromUrl) {
-      const limited = limitRange(fromUrl, opts.maxDays);
-      if (!sameRange(limited, app.range)) setAppRange(limited);
-      if (limited !== fromUrl) address.set(toAddress(limited), { replace: true });
+    if (named) {
+      if (!sameRange(named, app.range)) setAppRange(named);
+      if (named.duration !== Number(dur) * 1000) address.set(toAddress(named), { replace: true });
     } else {
       const current = app.range.isNow ? nowRange(app.range.duration, Date.now()) : app.range;
       const limited = limitRange(current, opts.maxDays);
@@ -121,7 +127,7 @@ export function useDateRange(opts: { maxDays?: number } = {}): DateRangeState {
       address.set(toAddress(limited), { replace: true });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [gte, dur, opts.maxDays]);
+  }, [named]);
 
   // 'now' mode follows the clock.
   useEffect(() => {
