@@ -1,7 +1,8 @@
 import type { Instrument, Metric } from '@lantern/shared';
-import { join, param, sql, ident, type SqlFragment } from '../storage/sql';
+import { join, param, sql, type SqlFragment } from '../storage/sql';
 import type { TelemetryStore } from '../storage/telemetry';
-import { compileWhere, type WhereClause } from './query/compileSeries';
+import { compileWhere, datapointRows, type WhereClause } from './query/compileSeries';
+import type { DatapointTable } from './query/timeRange';
 
 /**
  * Reads of the metric catalogue and datapoints (reference query §6.3–6.4, ingest §5.4). Listing
@@ -49,11 +50,14 @@ export interface TimeBounds {
   lt: Date;
 }
 
-function rangeTable(b: TimeBounds): SqlFragment {
-  return sql`${ident(b.lt.getTime() - b.gte.getTime() >= 6 * 3600_000 ? 'datapoint_hours' : 'datapoint_minutes')}`;
+function rangeTable(b: TimeBounds): DatapointTable {
+  return b.lt.getTime() - b.gte.getTime() >= 6 * 3600_000 ? 'datapoint_hours' : 'datapoint_minutes';
 }
 
 export function createMetricsStore(store: TelemetryStore) {
+  /** A query of the datapoints `FROM` rows (datapointRows: the rollups and, after their watermark, the minutes). */
+  const queryRows = <T>(table: DatapointTable, conds: SqlFragment[], lt: Date, q: (from: SqlFragment) => SqlFragment) =>
+    store.readRollups((watermark) => store.query<T>(q(datapointRows(table, conds, lt, watermark))));
   return {
     /** Metrics seen in the last 24 hours (reference: the catalogue rows updated within a day). */
     async list(projectId: number, opts: { instrument?: string; attrKeys?: string[] } = {}): Promise<Metric[]> {
@@ -90,8 +94,12 @@ export function createMetricsStore(store: TelemetryStore) {
       if (opts.search) conds.push(sql`positionCaseInsensitiveUTF8(metric, ${param.string(opts.search)}) != 0`);
       if (opts.instrument) conds.push(sql`instrument = ${param.string(opts.instrument)}`);
       const LIMIT = 1000;
-      const rows = await store.query<{ name: string; num: string | number }>(
-        sql`SELECT metric AS name, uniqCombined64(attrs_hash) AS num FROM ${rangeTable(b)} WHERE ${join(conds, ' AND ')} GROUP BY metric ORDER BY metric LIMIT ${param.uint32(LIMIT + 1)}`,
+      const rows = await queryRows<{ name: string; num: string | number }>(
+        rangeTable(b),
+        conds,
+        b.lt,
+        (from) =>
+          sql`SELECT metric AS name, uniqCombined64(attrs_hash) AS num FROM ${from} GROUP BY metric ORDER BY metric LIMIT ${param.uint32(LIMIT + 1)}`,
       );
       const hasMore = rows.length > LIMIT;
       const counts = new Map(rows.slice(0, LIMIT).map((r) => [r.name, Number(r.num)]));
@@ -118,8 +126,12 @@ export function createMetricsStore(store: TelemetryStore) {
       if (uniq.length) conds.push(sql`has(${param.strings(uniq)}, metric)`);
       const filter = search ? sql` WHERE positionCaseInsensitiveUTF8(key, ${param.string(search)}) != 0` : sql``;
       const having = uniq.length ? sql` HAVING count = ${param.uint32(uniq.length)}` : sql``;
-      const rows = await store.query<{ key: string; count: string | number }>(
-        sql`SELECT key, uniqExact(metric) AS count FROM (SELECT DISTINCT metric, arrayJoin(string_keys) AS key FROM ${rangeTable(b)} WHERE ${join(conds, ' AND ')})${filter} GROUP BY key${having} ORDER BY count DESC, key LIMIT 10000`,
+      const rows = await queryRows<{ key: string; count: string | number }>(
+        rangeTable(b),
+        conds,
+        b.lt,
+        (from) =>
+          sql`SELECT key, uniqExact(metric) AS count FROM (SELECT DISTINCT metric, arrayJoin(string_keys) AS key FROM ${from})${filter} GROUP BY key${having} ORDER BY count DESC, key LIMIT 10000`,
       );
       return rows.map((r) => ({ value: r.key, count: Number(r.count) }));
     },
@@ -143,8 +155,12 @@ export function createMetricsStore(store: TelemetryStore) {
         conds.push(
           sql`positionCaseInsensitiveUTF8(string_values[indexOf(string_keys, ${param.string(key)})], ${param.string(search)}) != 0`,
         );
-      const rows = await store.query<{ value: string; count: string | number }>(
-        sql`SELECT string_values[indexOf(string_keys, ${param.string(key)})] AS value, uniqCombined64(metric, attrs_hash) AS count FROM ${rangeTable(b)} WHERE ${join(conds, ' AND ')} GROUP BY value ORDER BY value LIMIT 1000`,
+      const rows = await queryRows<{ value: string; count: string | number }>(
+        rangeTable(b),
+        conds,
+        b.lt,
+        (from) =>
+          sql`SELECT string_values[indexOf(string_keys, ${param.string(key)})] AS value, uniqCombined64(metric, attrs_hash) AS count FROM ${from} GROUP BY value ORDER BY value LIMIT 1000`,
       );
       return rows.map((r) => ({ value: r.value, count: Number(r.count) }));
     },
@@ -153,7 +169,7 @@ export function createMetricsStore(store: TelemetryStore) {
     async histogramBuckets(
       projectId: number,
       metric: string,
-      grid: { gte: Date; lt: Date; bucketMin: number; table: string },
+      grid: { gte: Date; lt: Date; bucketMin: number; table: DatapointTable },
       where: WhereClause[],
     ): Promise<{ t: number; values: number[]; counts: number[] }[]> {
       const conds: SqlFragment[] = [
@@ -163,8 +179,12 @@ export function createMetricsStore(store: TelemetryStore) {
         sql`time < ${param.secondsUp(grid.lt)}`,
         ...where.map(compileWhere),
       ];
-      const rows = await store.query<{ t: string | number; h: [number[], (string | number)[]] }>(
-        sql`SELECT toUnixTimestamp(toStartOfInterval(time, toIntervalMinute(${param.uint32(grid.bucketMin)}))) AS t, sumMap(histogram) AS h FROM ${ident(grid.table)} WHERE ${join(conds, ' AND ')} GROUP BY t ORDER BY t LIMIT 10000`,
+      const rows = await queryRows<{ t: string | number; h: [number[], (string | number)[]] }>(
+        grid.table,
+        conds,
+        grid.lt,
+        (from) =>
+          sql`SELECT toUnixTimestamp(toStartOfInterval(time, toIntervalMinute(${param.uint32(grid.bucketMin)}))) AS t, sumMap(histogram) AS h FROM ${from} GROUP BY t ORDER BY t LIMIT 10000`,
       );
       return rows.map((r) => ({ t: Number(r.t), values: r.h[0], counts: r.h[1].map(Number) }));
     },

@@ -71,7 +71,9 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
   async function runSeries(projectId: number, q: SeriesQuery, grid: TimeGrid): Promise<Series[]> {
     let rows: Record<string, unknown>[];
     try {
-      rows = await deps.telemetry.query(compileSeriesQuery(projectId, q, grid));
+      rows = await deps.telemetry.readRollups((watermark) =>
+        deps.telemetry.query(compileSeriesQuery(projectId, q, grid, watermark)),
+      );
     } catch (err) {
       if (err instanceof StoreQueryError) {
         throw new AppError('invalid_input', 'invalid_query', `the query could not run: ${err.message}`);

@@ -46,6 +46,8 @@ export interface PendingRows {
   heads: string[];
   tails: string[];
   steps: StatefulStep[];
+  /** Each row's time (Unix seconds): a chunk carries its earliest (StagedDatapoints.minTime). */
+  times: number[];
 }
 
 /** Bad input comes back as a value, so it crosses threads with its type and code. */
@@ -78,7 +80,7 @@ export default function prepareMetrics(task: MetricsPrepareTask): MetricsPrepare
 export function encodeRequest(request: PbMetricsRequest, projectId: number, stagingDir: string | null) {
   const sink = new EncodingSink();
   const { metrics, rejected, errors } = normalizeMetrics(request, projectId, sink);
-  const staged = sink.rows > 0 ? stageDatapoints(stagingDir, sink.text, sink.rows) : null;
+  const staged = sink.rows > 0 ? stageDatapoints(stagingDir, sink.text, sink.rows, undefined, sink.minTime) : null;
   const pending = sink.pending.steps.length > 0 ? sink.pending : null;
   return { staged, pending, metrics, rejected, errors };
 }
@@ -103,13 +105,15 @@ export function finishPrepared(
   if (pending) {
     let text = '';
     let rows = 0;
+    let minTime = Infinity;
     for (let i = 0; i < pending.steps.length; i++) {
       const v = resolveStep(pending.steps[i], state);
       if (v === null) continue;
       text += pending.heads[i] + encodeValues(v) + pending.tails[i];
       rows++;
+      if (pending.times[i] < minTime) minTime = pending.times[i];
     }
-    if (rows > 0) chunks.push(stageDatapoints(null, text, rows));
+    if (rows > 0) chunks.push(stageDatapoints(null, text, rows, undefined, minTime));
   }
   return {
     chunks,
@@ -124,17 +128,20 @@ const encodeValues = (v: RowValues) => datapointValues(v.min, v.max, v.sum, v.co
 class EncodingSink implements DatapointSink {
   text = '';
   rows = 0;
-  readonly pending: PendingRows = { heads: [], tails: [], steps: [] };
+  minTime = Infinity;
+  readonly pending: PendingRows = { heads: [], tails: [], steps: [], times: [] };
 
   row(base: RowBase, values: RowValues): void {
     this.text += head(base) + encodeValues(values) + tail(base);
     this.rows++;
+    if (base.time < this.minTime) this.minTime = base.time;
   }
 
   stateful(base: RowBase, step: StatefulStep): void {
     this.pending.heads.push(head(base));
     this.pending.tails.push(tail(base));
     this.pending.steps.push(step);
+    this.pending.times.push(base.time);
   }
 }
 

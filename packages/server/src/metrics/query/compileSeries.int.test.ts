@@ -9,6 +9,7 @@ import { QUARTER_HOURS_MIGRATION } from '../../storage/telemetry/metricsSchema';
 import type { DatapointRow } from '../ingest';
 import { seriesHash } from '../ingest/normalizeMetrics';
 import { compileSeriesQuery } from './compileSeries';
+import { goldenWatermark } from './golden';
 import { GOLDEN_CASES } from './goldenCases';
 import { planQuery } from './plan';
 import { fixedGrid, type TimeGrid } from './timeRange';
@@ -93,7 +94,9 @@ describe('golden metrics queries on the real engine', () => {
     const grid = c.hours ? fixedGrid(new Date(start.getTime() - 6 * 86_400_000), 120, 84) : fixedGrid(start, 1, 60);
     const plan = planQuery(parseMetricsQuery(c.query), c.metrics, c.mode ?? 'timeseries', c.search ?? '');
     for (const q of plan.queries)
-      await expect(store.query(compileSeriesQuery(1, q, grid))).resolves.toBeInstanceOf(Array);
+      await expect(store.query(compileSeriesQuery(1, q, grid, goldenWatermark(c, grid)))).resolves.toBeInstanceOf(
+        Array,
+      );
   });
 
   const counter = { name: 'app.req', alias: 'req', instrument: 'counter' as const, unit: '' };
@@ -157,7 +160,7 @@ describe('the 15-minute rollup', () => {
     return out;
   };
 
-  it('answers a 15-minute grid as the minutes do, kept by its view and refilled by its migration', async () => {
+  it('answers a 15-minute grid as the minutes do, kept by the store and refilled by its migration', async () => {
     const a = { 'host.name': 'a', route: '/a' };
     const b = { 'host.name': 'b', route: '/b' };
     const rows: DatapointRow[] = [];

@@ -1,6 +1,6 @@
 import type { MetricFilter, Instrument } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
-import type { TimeGrid } from './timeRange';
+import type { DatapointTable, TimeGrid } from './timeRange';
 
 /**
  * One timeseries expression -> one SQL query (reference query §3.6). Rows come back one per
@@ -113,6 +113,28 @@ function attrConditions(q: SeriesQuery): SqlFragment[] {
 
 const HOUR_MS = 3_600_000;
 
+const ROW_COLUMNS = sql`project_id, metric, time, attrs_hash, instrument, min, max, sum, count, gauge, histogram, string_keys, string_values`;
+
+/**
+ * `FROM` the rows of `table` that pass `conds` (a table and its WHERE, or a subquery). On the
+ * embedded store a rollup holds the rows before its watermark only (TelemetryStore.rollupWatermark,
+ * docs/decisions/datapoint-rollups.md): when the watermark falls before `lt`, the minutes' rows
+ * from the watermark on are read beside the rollup's before it. Both go through the same bucket
+ * and aggregates (a minute is in one 15-minute and one hourly bucket), so nothing is rolled again.
+ */
+export function datapointRows(
+  table: DatapointTable,
+  conds: SqlFragment[],
+  lt: Date,
+  watermark: Date | null,
+): SqlFragment {
+  const where = join(conds, ' AND ');
+  if (table === 'datapoint_minutes' || watermark === null || watermark.getTime() >= lt.getTime())
+    return sql`${ident(table)} WHERE ${where}`;
+  const w = param.secondsUp(watermark);
+  return sql`(SELECT ${ROW_COLUMNS} FROM ${ident(table)} WHERE ${where} AND time < ${w} UNION ALL SELECT ${ROW_COLUMNS} FROM datapoint_minutes WHERE ${where} AND time >= ${w})`;
+}
+
 /**
  * The series of the range that pass the attribute conditions, one row each, with the attribute
  * values the query groups by (`g<i>`), counts distinct (`u<i>`), or all of them (`sk`, `sv`), for
@@ -128,9 +150,16 @@ function seriesSubquery(
   grid: TimeGrid,
   conds: SqlFragment[],
   cols: SqlFragment[],
+  watermark: Date | null,
 ): SqlFragment {
   const hour = new Date(Math.floor(grid.gte.getTime() / HOUR_MS) * HOUR_MS);
-  const firstPerSeries = sql`SELECT attrs_hash, string_keys, string_values FROM datapoint_hours WHERE ${join(rangeConditions(projectId, q.metric, hour, grid.lt), ' AND ')} LIMIT 1 BY attrs_hash`;
+  const hours = datapointRows(
+    'datapoint_hours',
+    rangeConditions(projectId, q.metric, hour, grid.lt),
+    grid.lt,
+    watermark,
+  );
+  const firstPerSeries = sql`SELECT attrs_hash, string_keys, string_values FROM ${hours} LIMIT 1 BY attrs_hash`;
   const where = conds.length ? sql` WHERE ${join(conds, ' AND ')}` : sql``;
   return sql`SELECT ${join([sql`attrs_hash`, ...cols], ', ')} FROM (${firstPerSeries})${where}`;
 }
@@ -169,7 +198,13 @@ function valueExpr(q: SeriesQuery): SqlFragment {
   }
 }
 
-export function compileSeriesQuery(projectId: number, q: SeriesQuery, grid: TimeGrid): SqlFragment {
+/** `watermark`: the store's rollup watermark (TelemetryStore.rollupWatermark; null: the rollups hold every row). */
+export function compileSeriesQuery(
+  projectId: number,
+  q: SeriesQuery,
+  grid: TimeGrid,
+  watermark: Date | null = null,
+): SqlFragment {
   const table = ident(grid.table);
   const bucket = sql`toStartOfInterval(time, toIntervalMinute(${param.uint32(grid.bucketMin)}))`;
   const all = q.grouping === 'all';
@@ -181,18 +216,18 @@ export function compileSeriesQuery(projectId: number, q: SeriesQuery, grid: Time
     ...(all ? [sql`string_keys AS sk`, sql`string_values AS sv`] : names.map((n, i) => sql`${attrCol(n)} AS ${g[i]}`)),
     ...(q.agg === 'uniq' ? q.uniqAttrs.map((a, i) => sql`${attrCol(a)} AS ${ident(`u${i}`)}`) : []),
   ];
-  const range = join(rangeConditions(projectId, q.metric, grid.gte, grid.lt), ' AND ');
+  const range = rangeConditions(projectId, q.metric, grid.gte, grid.lt);
   const conds = attrConditions(q);
   let from: SqlFragment;
   if (seriesCols.length === 0 && conds.length === 0) {
     // Neither filters nor groups by attributes: the datapoints alone.
-    from = sql`${table} WHERE ${range}`;
+    from = datapointRows(grid.table, range, grid.lt, watermark);
   } else if (grid.table === 'datapoint_minutes') {
     // Up to 60 rows per series and hour: find the series once (seriesSubquery), join the numbers.
-    from = sql`${table} GLOBAL INNER JOIN (${seriesSubquery(projectId, q, grid, conds, seriesCols)}) AS s USING attrs_hash WHERE ${range}`;
+    from = sql`${table} GLOBAL INNER JOIN (${seriesSubquery(projectId, q, grid, conds, seriesCols, watermark)}) AS s USING attrs_hash WHERE ${join(range, ' AND ')}`;
   } else {
     // The rollups have few rows per series: reading their attributes inline is cheaper than a join.
-    from = sql`(SELECT ${join([sql`*`, ...seriesCols], ', ')} FROM ${table} WHERE ${join([range, ...conds], ' AND ')})`;
+    from = sql`(SELECT ${join([sql`*`, ...seriesCols], ', ')} FROM ${datapointRows(grid.table, [...range, ...conds], grid.lt, watermark)})`;
   }
 
   // Group keys per level; `group by all` carries the series' attribute arrays along.

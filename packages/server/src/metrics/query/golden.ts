@@ -11,9 +11,19 @@ export function goldenGrid(c: GoldenCase): TimeGrid {
     : fixedGrid(new Date('2026-01-01T10:00:00Z'), 1, 60);
 }
 
+/** The rollup watermark of a case (GoldenCase.watermark), inside its grid. */
+export function goldenWatermark(c: GoldenCase, grid: TimeGrid): Date | null {
+  if (!c.watermark) return null;
+  return new Date(grid.lt.getTime() - (c.hours ? 86_400_000 : 23 * 60_000));
+}
+
 export function goldenQueries(c: GoldenCase) {
   const plan = planQuery(parseMetricsQuery(c.query), c.metrics, c.mode ?? 'timeseries', c.search ?? '');
-  return { plan, sql: plan.queries.map((q) => compile(compileSeriesQuery(1, q, goldenGrid(c)))) };
+  const grid = goldenGrid(c);
+  return {
+    plan,
+    sql: plan.queries.map((q) => compile(compileSeriesQuery(1, q, grid, goldenWatermark(c, grid)))),
+  };
 }
 
 /** The golden text of one case: the query, any part errors, then each SQL text and its params. */

@@ -13,6 +13,11 @@ export interface GoldenCase {
   mode?: Mode;
   search?: string;
   hours?: boolean;
+  /**
+   * The store's rollup watermark falls inside the range (37 minutes into the 1-hour grid, or into
+   * the last day of the 7-day one): rollups before it, the minutes from it on.
+   */
+  watermark?: boolean;
 }
 
 const m = (alias: string, instrument: MetricRef['instrument'], unit = '', name = `app.${alias}`): MetricRef => ({
@@ -96,4 +101,31 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { name: 'same occurrence used twice is one query', query: '$req as a | $req * 2 as b', metrics: [counter] },
   { name: 'hourly rollup for long ranges', query: 'per_min($req)', metrics: [counter], hours: true },
   { name: 'hourly rollup gauge', query: 'max($mem)', metrics: [gauge], hours: true },
+  {
+    name: 'hourly rollup before the watermark',
+    query: 'per_min($req)',
+    metrics: [counter],
+    hours: true,
+    watermark: true,
+  },
+  {
+    name: 'hourly rollup gauge grouped, before the watermark',
+    query: '$mem | group by host.name',
+    metrics: [gauge],
+    hours: true,
+    watermark: true,
+  },
+  {
+    name: 'hourly rollup histogram filtered, before the watermark',
+    query: 'p99($lat) | where http.route = "/a"',
+    metrics: [histogram],
+    hours: true,
+    watermark: true,
+  },
+  {
+    name: 'minutes with series found before and after the watermark',
+    query: '$req | group by host.name',
+    metrics: [counter],
+    watermark: true,
+  },
 ];

@@ -42,6 +42,11 @@ export interface StagedDatapoints {
   file: string | null;
   /** A small chunk: the TSV bytes themselves. */
   data: Uint8Array | null;
+  /**
+   * The earliest row's time (Unix seconds; absent: unknown): the embedded store rolls a batch's
+   * rows up at once only when some are older than its rollups' watermark (datapointRollups.ts).
+   */
+  minTime?: number;
 }
 
 /** `project_id \t metric \t time \t attrs_hash \t instrument \t`: `time` in Unix seconds, `hash` a decimal UInt64. */
@@ -81,12 +86,14 @@ export function stageDatapoints(
   text: string,
   rows: number,
   minFileBytes = DATAPOINT_FILE_MIN_BYTES,
+  minTime?: number,
 ): StagedDatapoints {
   const data = Buffer.from(text);
-  if (dir === null || data.length < minFileBytes) return { rows, bytes: data.length, file: null, data };
+  const time = minTime === undefined ? {} : { minTime };
+  if (dir === null || data.length < minFileBytes) return { rows, bytes: data.length, file: null, data, ...time };
   const file = join(dir, randomUUID() + DATAPOINT_FILE_SUFFIX);
   writeFileSync(file, data);
-  return { rows, bytes: data.length, file, data: null };
+  return { rows, bytes: data.length, file, data: null, ...time };
 }
 
 /** Removes chunks' files; removing twice is harmless. */

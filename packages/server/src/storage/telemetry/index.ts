@@ -10,6 +10,8 @@ export { StoreQueryError, StoreUnavailableError, type InsertTable, type Telemetr
 export { openChdbStore } from './chdbStore';
 export { openClickHouseStore } from './clickhouseStore';
 export { freshSchema } from './migrate';
+export { createDatapointRollups } from './datapointRollups';
+export { ROLLUP_STATE_TABLE } from './metricsSchema';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
 export type { StagedSpans } from './spanStaging';
 export {

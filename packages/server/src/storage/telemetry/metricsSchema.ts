@@ -30,13 +30,16 @@ const DATAPOINT_COLUMNS = `
  * kept from the minutes once that column exists. prefer_column_name_to_alias: `min(min) AS min`
  * would otherwise be a cyclic alias.
  */
-const rollupSelect = (
+export const rollupColumns = (
   period: string,
   withAnnotations: boolean,
-) => `SELECT project_id, metric, ${period}(time) AS time, attrs_hash,
+  gauge = 'anyLast(gauge)',
+) => `project_id, metric, ${period}(time) AS time, attrs_hash,
       anyLast(instrument) AS instrument, min(min) AS min, max(max) AS max, sum(sum) AS sum,
-      sum(count) AS count, anyLast(gauge) AS gauge, sumMap(histogram) AS histogram,
-      anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values${withAnnotations ? ',\n      anyLast(annotations) AS annotations' : ''}
+      sum(count) AS count, ${gauge} AS gauge, sumMap(histogram) AS histogram,
+      anyLast(string_keys) AS string_keys, anyLast(string_values) AS string_values${withAnnotations ? ',\n      anyLast(annotations) AS annotations' : ''}`;
+
+const rollupSelect = (period: string, withAnnotations: boolean) => `SELECT ${rollupColumns(period, withAnnotations)}
     FROM datapoint_minutes
     GROUP BY project_id, metric, ${period}(time), attrs_hash
     SETTINGS prefer_column_name_to_alias = 1`;
@@ -134,4 +137,33 @@ export const DATAPOINT_LZ4_MIGRATION: TelemetryMigration = {
     ['datapoint_minutes', 'datapoint_15m', 'datapoint_hours'].flatMap((t) =>
       datapointColumnDefs().map((c) => `ALTER TABLE ${t} MODIFY COLUMN ${c.replace(/ZSTD\(1\)/g, 'LZ4')}`),
     ),
+};
+
+/** The embedded store's rollup watermark (datapointRollups.ts); one row, the highest `seq` current. */
+export const ROLLUP_STATE_TABLE = 'datapoint_rollup_state';
+
+/**
+ * Migration 9, embedded store only (`rollups: 'application'`): the 15-minute and hourly rollups
+ * are written by the application once per closed window instead of by views on every insert
+ * (docs/decisions/datapoint-rollups.md). The views go; the watermark starts at the current hour,
+ * whose rollup rows the views filled with minutes on both sides of any watermark, so they are
+ * deleted and the job rolls that hour again from the minutes. A remote ClickHouse keeps its views
+ * (nothing to do there).
+ */
+export const APPLICATION_ROLLUPS_MIGRATION: TelemetryMigration = {
+  version: 9,
+  name: 'datapoint_rollups_by_application',
+  statements: ({ rollups }) =>
+    rollups !== 'application'
+      ? []
+      : [
+          `CREATE TABLE IF NOT EXISTS ${ROLLUP_STATE_TABLE} (id UInt8, seq UInt64, watermark DateTime, pending_to DateTime)
+    ENGINE = ReplacingMergeTree(seq) ORDER BY id`,
+          `DROP VIEW IF EXISTS datapoint_15m_mv`,
+          `DROP VIEW IF EXISTS datapoint_hours_mv`,
+          `INSERT INTO ${ROLLUP_STATE_TABLE} (id, seq, watermark, pending_to) SELECT 0, 1, toStartOfHour(now()), toDateTime(0)`,
+          ...['datapoint_15m', 'datapoint_hours'].map(
+            (t) => `DELETE FROM ${t} WHERE time >= (SELECT max(watermark) FROM ${ROLLUP_STATE_TABLE})`,
+          ),
+        ],
 };

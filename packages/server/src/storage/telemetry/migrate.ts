@@ -1,5 +1,6 @@
 import { sql } from '../sql';
 import { clusterStatements } from './cluster';
+import type { MigrationContext } from './migration';
 import { TELEMETRY_MIGRATIONS } from './schema';
 import { spanMetricViewStatements } from './spanMetricViews';
 
@@ -19,6 +20,7 @@ export const MIGRATIONS_TABLE_DDL = `CREATE TABLE IF NOT EXISTS lantern_migratio
 ) ENGINE = MergeTree ORDER BY version`;
 
 type Ttl = { spansDays: number; metricsDays: number };
+type Rollups = NonNullable<MigrationContext['rollups']>;
 
 /** Retention follows the config on every start. */
 const retentionStatements = (ttl: Ttl): string[] => [
@@ -31,18 +33,29 @@ const retentionStatements = (ttl: Ttl): string[] => [
   ),
 ];
 
-/** Everything a fresh database gets, in order (`lantern schema print`); the cluster form with `cluster`. */
-export function freshSchema(ttl: Ttl, cluster = ''): string[] {
+/**
+ * Everything a fresh database gets, in order (`lantern schema print`: a remote ClickHouse, so
+ * rollups by views unless `rollups`); the cluster form with `cluster`.
+ */
+export function freshSchema(ttl: Ttl, cluster = '', rollups: Rollups = 'views'): string[] {
   const all = [
     MIGRATIONS_TABLE_DDL,
-    ...TELEMETRY_MIGRATIONS.flatMap((m) => m.statements(ttl)),
+    ...TELEMETRY_MIGRATIONS.flatMap((m) => m.statements({ ...ttl, rollups })),
     ...retentionStatements(ttl),
   ];
   return cluster ? all.flatMap((s) => clusterStatements(s, cluster)) : all;
 }
 
-/** `cluster`: a ClickHouse cluster name; every statement then runs in its cluster form (cluster.ts). */
-export async function applyMigrations(runner: MigrationRunner, ttl: Ttl, cluster = ''): Promise<void> {
+/**
+ * `cluster`: a ClickHouse cluster name; every statement then runs in its cluster form (cluster.ts).
+ * `rollups`: how the store keeps the datapoint rollups (MigrationContext).
+ */
+export async function applyMigrations(
+  runner: MigrationRunner,
+  ttl: Ttl,
+  cluster = '',
+  rollups: Rollups = 'views',
+): Promise<void> {
   const exec = async (statement: string) => {
     for (const s of cluster ? clusterStatements(statement, cluster) : [statement]) await runner.exec(s);
   };
@@ -57,7 +70,7 @@ export async function applyMigrations(runner: MigrationRunner, ttl: Ttl, cluster
   }
   for (const m of TELEMETRY_MIGRATIONS) {
     if (applied.has(m.version)) continue;
-    for (const stmt of m.statements(ttl)) await exec(stmt);
+    for (const stmt of m.statements({ ...ttl, rollups })) await exec(stmt);
     await runner.record(m.version, m.name);
   }
   for (const stmt of retentionStatements(ttl)) await exec(stmt);

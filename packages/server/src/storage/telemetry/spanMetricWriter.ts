@@ -1,7 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
-import { join as joinPath } from 'node:path';
 import { parseAliased, type SpanMetricDefinition } from '../../config';
-import { ident, join, param, sql } from '../sql';
 import { DATAPOINT_COLUMNS } from './datapointStaging';
 import type { SpanRow } from './spanRow';
 import {
@@ -18,7 +15,8 @@ import type { TelemetryStore } from './telemetryStore';
 /**
  * Writes the metrics derived from spans (spanMetricPoints.ts) with the spans they come from: a
  * store wrapped by `withSpanMetrics` inserts a batch's folded points into `datapoint_minutes`
- * (the 15-minute and hourly rollups follow by their views), then the spans, and resolves only once
+ * (the 15-minute and hourly rollups follow by their views on a remote ClickHouse, by the embedded
+ * store's job, datapointRollups.ts), then the spans, and resolves only once
  * both are committed, so an acknowledged span is a stored datapoint. A crash between the two
  * commits leaves datapoints of spans that were not acknowledged: the client retries and that
  * batch's spans are counted twice in the metrics (docs/decisions/metrics-from-spans.md).
@@ -36,9 +34,13 @@ export interface SpanMetricWriter {
   write(lists: readonly (readonly SpanMetricPoint[] | null | undefined)[]): Promise<void>;
 }
 
-/** Where the writer puts its rows: TabSeparated lines of DATAPOINT_TSV_COLUMNS, or JSON rows. */
+/**
+ * Where the writer puts its rows: TabSeparated lines of DATAPOINT_TSV_COLUMNS, or JSON rows.
+ * `minTime`: the earliest row's time (Unix seconds), so the embedded store knows whether the
+ * batch has rows its rollups already passed.
+ */
 export interface SpanMetricSink {
-  insertTsv?(table: 'datapoint_minutes', columns: readonly string[], text: string): Promise<void>;
+  insertTsv?(table: 'datapoint_minutes', columns: readonly string[], text: string, minTime: number): Promise<void>;
   insertRows: TelemetryStore['insertRows'];
 }
 
@@ -83,7 +85,9 @@ export function createSpanMetricWriter(
       if (catalog.length > 0) await sink.insertRows('metrics_catalog', catalog);
       if (sink.insertTsv) {
         let text = '';
+        let minTime = Infinity;
         for (const p of points) {
+          if (p.time < minTime) minTime = p.time;
           const d = defs[p.def];
           text +=
             `${p.project}\t${names[p.def]}\t${p.time}\t${p.hash}\t${d.instrument}\t` +
@@ -91,7 +95,7 @@ export function createSpanMetricWriter(
             `([${p.buckets[0].join(',')}],[${p.buckets[1].join(',')}])\t${keysText[p.def]}\t` +
             `[${p.values.map(quoted).join(',')}]\t${tsv(p.annotations)}\n`;
         }
-        await sink.insertTsv('datapoint_minutes', DATAPOINT_TSV_COLUMNS, text);
+        await sink.insertTsv('datapoint_minutes', DATAPOINT_TSV_COLUMNS, text, minTime);
       } else {
         await sink.insertRows(
           'datapoint_minutes',
@@ -126,14 +130,19 @@ export function createSpanMetricWriter(
 /**
  * The store with metrics from spans: `insertStagedSpans` writes the points the chunks carry
  * (computed where they were encoded), `insertSpans` computes them from the rows. Without
- * definitions, the store itself.
+ * definitions, the store itself. `insertTsv`: the store's way in for datapoint lines (the
+ * embedded store's: a staging file read by `INSERT ... SELECT FROM file()`); else JSON rows.
  */
-export function withSpanMetrics(defs: readonly SpanMetricDefinition[], store: TelemetryStore): TelemetryStore {
+export function withSpanMetrics(
+  defs: readonly SpanMetricDefinition[],
+  store: TelemetryStore,
+  insertTsv?: SpanMetricSink['insertTsv'],
+): TelemetryStore {
   if (defs.length === 0) return store;
   const metrics = compileSpanMetrics(defs);
   const writer = createSpanMetricWriter(metrics, {
     insertRows: (table, rows) => store.insertRows(table, rows),
-    insertTsv: store.kind === 'chdb' && store.stagingDir ? fileInsert(store, store.stagingDir) : undefined,
+    insertTsv,
   });
   return {
     ...store,
@@ -151,27 +160,5 @@ export function withSpanMetrics(defs: readonly SpanMetricDefinition[], store: Te
       }
       await store.insertStagedSpans(chunks);
     },
-  };
-}
-
-/**
- * The embedded engine's way in for datapoint lines: a file in the staging directory read by
- * `INSERT ... SELECT FROM file()`, as for spans (chdbStore.ts). JSONEachRow cost about five times
- * the CPU per datapoint row (bench/ingest: ~39 against ~8 µs).
- */
-function fileInsert(store: TelemetryStore, dir: string): SpanMetricSink['insertTsv'] {
-  let n = 0;
-  return async (table, columns, text) => {
-    const file = joinPath(dir, `span-metrics-${process.pid}-${n++}.tsv`);
-    try {
-      await writeFile(file, text);
-      await store.query(sql`INSERT INTO ${ident(table)} (${join(
-        columns.map((c) => sql`${ident(c)}`),
-        ', ',
-      )}) SELECT * FROM file(${param.string(file)}, 'TSV')
-        SETTINGS use_structure_from_insertion_table_in_table_functions = 1`);
-    } finally {
-      await rm(file, { force: true });
-    }
   };
 }

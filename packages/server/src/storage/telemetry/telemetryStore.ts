@@ -37,6 +37,21 @@ export interface TelemetryStore {
   insertRows(table: InsertTable, rows: readonly object[]): Promise<void>;
   /** Runs a SELECT; 64-bit integers come back as strings. */
   query<T = Record<string, unknown>>(q: SqlFragment): Promise<T[]>;
+  /**
+   * The rollups' watermark (docs/decisions/datapoint-rollups.md): datapoints before it are in
+   * `datapoint_15m` and `datapoint_hours`, later ones only in `datapoint_minutes`. null: the
+   * rollups hold every row (a remote ClickHouse keeps them by views).
+   */
+  rollupWatermark(): Date | null;
+  /**
+   * Runs `read` (queries of the rollups) with the watermark, and again if the rollups moved on
+   * while it ran, so its answer is of one watermark.
+   */
+  readRollups<T>(read: (watermark: Date | null) => Promise<T>): Promise<T>;
+  /** Rolls the closed windows up to `now` (the embedded store's job runs it every minute; tests call it). */
+  rollUp(now?: Date): Promise<void>;
+  /** Rolls every stored minute up, to the last (before a copy with migrate-storage, Lantern stopped). */
+  rollUpAll(): Promise<void>;
   close(): Promise<void>;
 }
 
