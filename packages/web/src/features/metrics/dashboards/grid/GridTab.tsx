@@ -41,7 +41,9 @@ export function GridTab({ projectId, dashboard, grid, range, rowFilter, editable
   const [draftQuery, setDraftQuery] = useState<string | undefined>();
   const gridQuery = draftQuery ?? dashboard.gridQuery;
   const [form, setForm] = useState<FormTarget | null>(null);
-  const { width, containerRef, mounted } = useContainerWidth();
+  // Measured before the grid mounts: at its default width (1280) first, every panel would be laid
+  // out, drawn, then animated to the real width and drawn again at each step.
+  const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   const cols = width < ONE_COLUMN_BELOW ? 1 : GRID_COLS;
   const saveLayout = useSaveLayout(projectId, dashboard.id);
   const layout = useMemo(() => columnsLayout(grid, cols), [grid, cols]);
