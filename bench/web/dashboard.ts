@@ -257,10 +257,26 @@ async function profileLoad(which: string, page: Page, url: string): Promise<void
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([k, ms]) => `    ${ms.toFixed(0).padStart(6)} ms  ${k}`);
+  // Inclusive time: every sample counts once for each function on its stack.
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const inclusive = new Map<string, number>();
+  for (const [id, ms] of self) {
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const f = byId.get(cur)!.callFrame;
+      const fn = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
+      if (seen.has(fn)) continue;
+      seen.add(fn);
+      inclusive.set(fn, (inclusive.get(fn) ?? 0) + ms);
+    }
+  }
   console.log(`${which}: profiled load, ${wall} ms to all panels painted; main-thread self time by script:`);
   console.log(top(byScript, 12).join('\n'));
   console.log('  by function:');
   console.log(top(byFn, 25).join('\n'));
+  console.log('  inclusive, by function:');
+  console.log(top(inclusive, 40).join('\n'));
   await cdp.detach();
 }
 
