@@ -182,6 +182,29 @@ describe('navigation', () => {
     expect(await page.getByTestId('date-next').filter({ visible: true }).first().isEnabled()).toBe(true);
   });
 
+  it('Back returns to the range the earlier address had, and it stays', async () => {
+    explainFailures();
+    const dur = () => new URL(page.url()).searchParams.get('time_dur');
+    await page.goto(`${t.lantern.baseUrl}/overview/${PROJECT.id}?time_dur=86400`);
+    await page.getByTestId('date-calendar').filter({ visible: true }).first().waitFor();
+    await page.getByTestId('date-calendar').filter({ visible: true }).first().click();
+    await page.getByTestId('date-range-menu').waitFor();
+    await page.getByTestId('custom-amount').fill('3');
+    await page.getByTestId('date-range-menu').getByRole('combobox').click();
+    await page.getByRole('option', { name: 'hours' }).click();
+    await page.getByTestId('custom-duration-apply').click();
+    await expect.poll(dur).toBe(String(3 * 3600));
+    await page.goBack();
+    await expect.poll(dur).toBe('86400');
+    // Nothing writes the later range back over it afterwards.
+    await page.waitForTimeout(500);
+    expect(dur()).toBe('86400');
+    await page.goForward();
+    await expect.poll(dur).toBe(String(3 * 3600));
+    await page.waitForTimeout(500);
+    expect(dur()).toBe(String(3 * 3600));
+  });
+
   it('a span card has a URL that can be shared: opening it shows the same span', async () => {
     explainFailures();
     const trace = new TracePage(page);
