@@ -6,11 +6,13 @@ import { parseMetricsQuery } from '@lantern/shared';
 import { compileSeriesQuery } from '../../metrics/query/compileSeries';
 import { planQuery } from '../../metrics/query/plan';
 import { fixedGrid, type TimeGrid } from '../../metrics/query/timeRange';
+import { DEFAULT_METRICS_FROM_SPANS } from '../../config';
 import { sql, type SqlFragment } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { ROLLUP_LAG_MINUTES } from './datapointRollups';
 import { HOURS_VIEW } from './metricsSchema';
 import { QUARTER_HOURS_MIGRATION } from './metricsSchema';
+import type { SpanRow } from './spanRow';
 import type { TelemetryStore } from './telemetryStore';
 
 /**
@@ -174,8 +176,8 @@ describe('datapoint rollups kept by the embedded store', () => {
     await expectGridsAsMinutes(store, w0 - HOUR);
 
     // The window [w0, now - lag) is rolled up: minutes 1, 14 and 16, not 40.
-    await store.rollUp(new Date(w0 + 30 * MIN + 20_000));
-    expect(store.rollupWatermark()!.getTime()).toBe(w0 + (30 - ROLLUP_LAG_MINUTES) * MIN);
+    await store.rollUp(new Date(w0 + (20 + ROLLUP_LAG_MINUTES) * MIN + 20_000));
+    expect(store.rollupWatermark()!.getTime()).toBe(w0 + 20 * MIN);
     const [q] = await store.query<{ n: string }>(
       text(`SELECT sum(count) AS n FROM datapoint_15m WHERE metric = 'r.req'`),
     );
@@ -216,6 +218,53 @@ describe('datapoint rollups kept by the embedded store', () => {
     expect((await totals(store, 'datapoint_15m')).sum).toBe((await totals(store, 'datapoint_minutes')).sum - 11);
     await store.rollUp(new Date(w0 + 5 * HOUR));
     await expectRollupsComplete(store);
+  });
+
+  it('rolls up late metrics from spans at once, with their batch', async () => {
+    const store = open(newDir(), { spanMetrics: DEFAULT_METRICS_FROM_SPANS });
+    await store.migrate();
+    const w0 = store.rollupWatermark()!.getTime();
+    const span = (ms: number, id: bigint): SpanRow => ({
+      projectId: 1,
+      traceId: 'ab'.repeat(16),
+      id,
+      parentId: 0n,
+      standalone: false,
+      type: 'http',
+      system: 'http:api',
+      groupId: 5n,
+      kind: 'server',
+      name: 'GET /',
+      eventName: '',
+      displayName: 'GET /',
+      timeNs: BigInt(ms) * 1_000_000n,
+      durationNs: 1_000_000,
+      statusCode: 'ok',
+      statusMessage: '',
+      attrs: { 'service.name': 'api' },
+      events: [],
+      links: [],
+      linkCount: 0,
+      eventCount: 0,
+      eventErrorCount: 0,
+      eventLogCount: 0,
+    });
+    // One span before the watermark (late), one after it.
+    await store.insertSpans([span(w0 - 90 * MIN, 1n), span(w0 + 2 * MIN, 2n)]);
+    const spans = async (table: string) =>
+      Number(
+        (
+          await store.query<{ n: string }>(
+            text(`SELECT sum(count) AS n FROM ${table} WHERE metric = 'lantern.tracing.spans'`),
+          )
+        )[0].n,
+      );
+    expect(await spans('datapoint_minutes')).toBe(2);
+    expect(await spans('datapoint_15m')).toBe(1);
+    expect(await spans('datapoint_hours')).toBe(1);
+    await store.rollUp(new Date(w0 + HOUR));
+    expect(await spans('datapoint_15m')).toBe(2);
+    expect(await spans('datapoint_hours')).toBe(2);
   });
 
   it('does not count a window twice when it is run again after a crash between its inserts and its watermark', async () => {
