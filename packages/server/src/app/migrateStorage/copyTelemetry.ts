@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { Session } from 'chdb';
 import type { Config } from '../../config';
-import { openClickHouseStore } from '../../storage/telemetry';
+import { compile, type SqlFragment } from '../../storage/sql';
+import { createDatapointRollups, openClickHouseStore, ROLLUP_STATE_TABLE } from '../../storage/telemetry';
 import { MigrateStorageError, notEmptyMessage, type Progress, type TableCount } from './progress';
 
 /**
@@ -25,9 +26,14 @@ export const CHUNK_ROWS = 50_000;
  * the base tables with the views rebuilding the rest, is exact whatever the views are: no
  * recomputation, and the datapoints of metrics from spans stay those of the definitions of their day.
  *
+ * The embedded store keeps its datapoint rollups itself, up to a watermark (its job's, a few
+ * minutes behind; docs/decisions/datapoint-rollups.md), where the target's views keep them on
+ * every insert: so the source's rollups are first brought up to its last minute (the one write to
+ * the source, what its job would have done), and its watermark table is not copied.
+ *
  * Aggregating tables are read `FINAL` (their rows folded, as every query reads them), so their
- * counts compare with `FINAL` on both sides. The source is only read, and must be at this
- * version's migrations; a target with rows is refused unless `replace` (which truncates it).
+ * counts compare with `FINAL` on both sides. The source must be at this version's migrations; a
+ * target with rows is refused unless `replace` (which truncates it).
  */
 export async function copyTelemetry(opts: {
   config: Config;
@@ -83,10 +89,23 @@ export async function copyTelemetry(opts: {
           `start this version once on the embedded storage (it migrates at start), stop it, and run migrate-storage again`,
       );
 
+    // Every stored minute into the rollups, so the copied rollups are whole.
+    const runSource = async (q: SqlFragment) => {
+      const { text, params } = compile(q);
+      const res = Object.keys(params).length
+        ? await source.queryBindAsync(text, params, { format: 'JSONEachRow' })
+        : await source.queryAsync(text, { format: 'JSONEachRow' });
+      return parseLines<unknown>(res.text());
+    };
+    const rollups = createDatapointRollups(runSource);
+    await rollups.load();
+    await rollups.rollUpAll();
+    progress(`telemetry: datapoint rollups brought up to the last stored minute`);
+
     const TABLES_SQL = (engine: string) =>
       `SELECT name, engine FROM system.tables WHERE database = currentDatabase() AND ${engine} ORDER BY name`;
     const tables = (await sourceJson<{ name: string; engine: string }>(TABLES_SQL(`engine LIKE '%MergeTree'`))).filter(
-      (t) => t.name !== 'lantern_migrations',
+      (t) => t.name !== 'lantern_migrations' && t.name !== ROLLUP_STATE_TABLE,
     );
     const targetNames = new Set(
       (await targetJson<{ name: string }>(TABLES_SQL(`engine NOT IN ('MaterializedView', 'View')`))).map((t) => t.name),

@@ -98,7 +98,9 @@ async function eventually(what: string, check: () => Promise<boolean>, ms: numbe
 const minute = Math.floor(Date.now() / 60_000) * 60_000;
 const range = `time_gte=${new Date(minute - 2 * 3600_000).toISOString()}&time_lt=${new Date(minute + 3600_000).toISOString()}`;
 const longRange = `time_gte=${new Date(minute - 3 * 86400_000).toISOString()}&time_lt=${new Date(minute + 3600_000).toISOString()}`;
-const metricRange = `${range}&metric=checkout.orders&alias=o&query=${encodeURIComponent('sum($o) | group by region')}`;
+const metricQuery = `metric=checkout.orders&alias=o&query=${encodeURIComponent('sum($o) | group by region')}`;
+const metricRange = `${range}&${metricQuery}`;
+const dayRange = `time_gte=${new Date(minute - 24 * 3600_000).toISOString()}&time_lt=${new Date(minute + 3600_000).toISOString()}`;
 /** Read through the API on both nodes and compared whole. */
 const PATHS = () => [
   `/api/v1/users/current`,
@@ -108,6 +110,10 @@ const PATHS = () => [
   `/api/v1/tracing/1/groups?${longRange}&system=all`,
   `/api/v1/metrics/1`,
   `/api/v1/metrics/1/table?${metricRange}`,
+  // The 15-minute and hourly rollups: the embedded store's kept up to its watermark (the minutes
+  // after it read beside them), copied whole for the target's views.
+  `/api/v1/metrics/1/timeseries?${dayRange}&${metricQuery}`,
+  `/api/v1/metrics/1/timeseries?${longRange}&${metricQuery}`,
   `/api/v1/metrics/1/dashboards`,
   `/api/v1/projects/1/monitors`,
   `/api/v1/projects/1/alerts`,
