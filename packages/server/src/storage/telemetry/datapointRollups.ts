@@ -102,6 +102,9 @@ export function createDatapointRollups(
   let seq = 1;
   let epoch = 0; // odd while a window's rows go in
   let timer: NodeJS.Timeout | null = null;
+  // The engine's hours (toStartOfHour, its time zone) may start off the UTC hour (+05:30).
+  let hourOffset = 0;
+  const hourStart = (ms: number) => Math.floor((ms - hourOffset) / HOUR_MS) * HOUR_MS + hourOffset;
   let tail: Promise<unknown> = Promise.resolve();
   const locked = <T>(f: () => Promise<T>): Promise<T> => {
     const result = tail.then(f);
@@ -119,7 +122,7 @@ export function createDatapointRollups(
   /** A window may be in the rollups in part: back to the start of its hour, rolled again from there. */
   const recover = async () => {
     if (watermark === null) return;
-    const hour = Math.floor(watermark / HOUR_MS) * HOUR_MS;
+    const hour = hourStart(watermark);
     epoch++;
     try {
       watermark = hour;
@@ -137,7 +140,7 @@ export function createDatapointRollups(
     if (pending) await recover();
     while (watermark < target) {
       const from = watermark;
-      const to = Math.min(target, Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS);
+      const to = Math.min(target, hourStart(from) + HOUR_MS);
       pending = true;
       await record(from, to);
       epoch++;
@@ -150,7 +153,7 @@ export function createDatapointRollups(
         pending = false;
       } catch (err) {
         // Part of the window may be in the rollups: read the minutes from the hour on until recovered.
-        watermark = Math.floor(from / HOUR_MS) * HOUR_MS;
+        watermark = hourStart(from);
         throw err;
       } finally {
         epoch++;
@@ -166,6 +169,10 @@ export function createDatapointRollups(
         sql`SELECT toUnixTimestamp(watermark) AS w, toUnixTimestamp(pending_to) AS p, seq FROM ${ident(ROLLUP_STATE_TABLE)} ORDER BY seq DESC LIMIT 1`,
       )) as { w: number | string; p: number | string; seq: number | string }[];
       if (rows.length === 0) return;
+      const [tz] = (await run(sql`SELECT toUnixTimestamp(toStartOfHour(now())) % 3600 AS s`)) as {
+        s: number | string;
+      }[];
+      hourOffset = Number(tz.s) * 1000;
       seq = Number(rows[0].seq);
       watermark = Number(rows[0].w) * 1000;
       pending = Number(rows[0].p) > 0;
