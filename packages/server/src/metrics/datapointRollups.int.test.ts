@@ -3,20 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMetricsQuery } from '@lantern/shared';
-import { compileSeriesQuery } from '../../metrics/query/compileSeries';
-import { planQuery } from '../../metrics/query/plan';
-import { fixedGrid, type TimeGrid } from '../../metrics/query/timeRange';
-import { DEFAULT_METRICS_FROM_SPANS } from '../../config';
-import { sql, type SqlFragment } from '../sql';
-import { openChdbStore } from './chdbStore';
-import { ROLLUP_LAG_MINUTES } from './datapointRollups';
-import { HOURS_VIEW } from './metricsSchema';
-import { QUARTER_HOURS_MIGRATION } from './metricsSchema';
-import type { SpanRow } from './spanRow';
-import type { TelemetryStore } from './telemetryStore';
+import { compileSeriesQuery } from './query/compileSeries';
+import { planQuery } from './query/plan';
+import { fixedGrid, type TimeGrid } from './query/timeRange';
+import { DEFAULT_METRICS_FROM_SPANS } from '../config';
+import { sql, type SqlFragment } from '../storage/sql';
+import { stageDatapoints } from '../storage/telemetry';
+import { openChdbStore } from '../storage/telemetry/chdbStore';
+import { ROLLUP_LAG_MINUTES } from '../storage/telemetry/datapointRollups';
+import { HOURS_VIEW, QUARTER_HOURS_MIGRATION } from '../storage/telemetry/metricsSchema';
+import type { SpanRow } from '../storage/telemetry/spanRow';
+import type { TelemetryStore } from '../storage/telemetry/telemetryStore';
 
 /**
- * The embedded store's rollups kept by the application (datapointRollups.ts,
+ * The embedded store's rollups kept by the application (storage/telemetry/datapointRollups.ts,
  * docs/decisions/datapoint-rollups.md): rows reach `datapoint_15m` / `datapoint_hours` once their
  * window is rolled up, late rows at once, a window re-run after a crash is not counted twice, and
  * the migration from the views keeps every total. Queries see the same answers throughout.
@@ -211,7 +211,6 @@ describe('datapoint rollups kept by the embedded store', () => {
     await expectGridsAsMinutes(store, w0 - HOUR);
     const line = (m: number, sum: number) =>
       `1\tr.req\t${(w0 + m * MIN) / 1000}\t1\tcounter\t0\t0\t${sum}\t1\t0\t([],[])\t['host.name']\t['a']\n`;
-    const { stageDatapoints } = await import('./datapointStaging');
     await store.insertStagedDatapoints([
       stageDatapoints(store.stagingDir, line(20, 7) + line(200, 11), 2, 0, (w0 + 20 * MIN) / 1000),
     ]);
