@@ -42,6 +42,9 @@ const mapCpu = process.cpuUsage(cpu0);
 const mappedRows = chunks.reduce((n, c) => n + (c.staged?.rows ?? 0), 0);
 const text = chunks.map((c) => Buffer.from(c.staged!.data!).toString()).join('');
 const lines = text.split('\n').filter(Boolean);
+// The earliest point of all: the store puts a batch into the rollups at once only when it holds
+// rows older than their watermark (a batch without its earliest time is taken as such).
+const minTime = Math.min(...chunks.map((c) => c.staged?.minTime ?? -Infinity));
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-dp-engine-'));
 const store = openChdbStore({
@@ -57,7 +60,9 @@ try {
   for (let b = 0; b < batches; b++) {
     const part = lines.slice(b * batchRows, (b + 1) * batchRows);
     if (part.length === 0) break;
-    await store.insertStagedDatapoints([stageDatapoints(store.stagingDir, part.join('\n') + '\n', part.length, 0)]);
+    await store.insertStagedDatapoints([
+      stageDatapoints(store.stagingDir, part.join('\n') + '\n', part.length, 0, minTime),
+    ]);
   }
   const insertMs = performance.now() - t1;
   const cpu = process.cpuUsage(cpu1);
