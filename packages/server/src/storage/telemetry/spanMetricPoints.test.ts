@@ -9,38 +9,22 @@ import {
   spanMetricPoints,
 } from './spanMetricPoints';
 import type { SpanRow } from './spanRow';
+import { testSpanRow } from './testSpanRow';
 
 /** The fold of span rows into the metrics derived from them, before the engine. */
 const T0 = 1_795_646_040n * 1_000_000_000n; // a minute's start
 
 function row(extra: Partial<SpanRow> = {}): SpanRow {
-  return {
-    projectId: 1,
-    traceId: 'ab'.repeat(16),
-    id: 1n,
-    parentId: 0n,
-    standalone: false,
-    type: 'http',
-    system: 'http:api',
+  return testSpanRow({
     groupId: 18_446_744_073_709_551_615n,
-    kind: 'server',
     name: 'GET /users/:id',
-    eventName: '',
     displayName: 'GET /users/42',
     groupName: 'GET /users/{id}',
     timeNs: T0 + 5_000_000_000n,
     durationNs: 2_000_000,
-    statusCode: 'ok',
-    statusMessage: '',
     attrs: { 'service.name': 'api', 'host.name': 'h1', 'http.status_code': 503, 'db.system': 7, _hidden: 'x' },
-    events: [],
-    links: [],
-    linkCount: 0,
-    eventCount: 0,
-    eventErrorCount: 0,
-    eventLogCount: 0,
     ...extra,
-  };
+  });
 }
 
 const evalText = (src: string, r = row()) => compileSpanExprJs(parseSpanExpr(src)).txt(r);

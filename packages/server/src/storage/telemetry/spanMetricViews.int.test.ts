@@ -7,38 +7,24 @@ import { sql } from '../sql';
 import { openChdbStore } from './chdbStore';
 import type { SpanRow } from './spanRow';
 import type { TelemetryStore } from './telemetryStore';
+import { testSpanRow } from './testSpanRow';
 
 /** The views that derive metrics from span rows, on the embedded engine. */
 const NOW_NS = BigInt(Date.now()) * 1_000_000n;
 const limits = { ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2 * 1024 ** 3, maxThreads: 2 };
 
 function row(i: number, extra: Partial<SpanRow> = {}): SpanRow {
-  return {
+  return testSpanRow({
     projectId: 7,
     traceId: 'cd'.repeat(15) + (i % 256).toString(16).padStart(2, '0'),
     id: BigInt(1000 + i),
-    parentId: 0n,
-    standalone: false,
-    type: 'http',
-    system: 'http:api',
     groupId: 42n,
-    kind: 'server',
     name: 'GET /users/:id',
-    eventName: '',
     displayName: 'GET /users/{id}',
     timeNs: NOW_NS + BigInt(i),
-    durationNs: 1_000_000,
-    statusCode: 'ok',
-    statusMessage: '',
     attrs: { 'service.name': 'api', 'host.name': 'h1', 'http.status_code': 200 },
-    events: [],
-    links: [],
-    linkCount: 0,
-    eventCount: 0,
-    eventErrorCount: 0,
-    eventLogCount: 0,
     ...extra,
-  };
+  });
 }
 
 describe('metrics_from_spans views', () => {

@@ -9,36 +9,13 @@ import { compileSpanMetrics, spanMetricPoints } from './spanMetricPoints';
 import { createSpanMetricWriter } from './spanMetricWriter';
 import type { SpanRow } from './spanRow';
 import type { TelemetryStore } from './telemetryStore';
+import { testSpanRow } from './testSpanRow';
 
 /** The batch writer of metrics from spans on the embedded engine: rows folded across requests, catalogue from memory. */
 const T0 = 1_795_646_040n * 1_000_000_000n;
 
 function row(projectId: number, statusCode: SpanRow['statusCode'] = 'ok'): SpanRow {
-  return {
-    projectId,
-    traceId: 'ef'.repeat(16),
-    id: 1n,
-    parentId: 0n,
-    standalone: false,
-    type: 'http',
-    system: 'http:api',
-    groupId: 5n,
-    kind: 'server',
-    name: 'GET /',
-    eventName: '',
-    displayName: 'GET /',
-    timeNs: T0,
-    durationNs: 1_000_000,
-    statusCode,
-    statusMessage: '',
-    attrs: { 'service.name': 'api' },
-    events: [],
-    links: [],
-    linkCount: 0,
-    eventCount: 0,
-    eventErrorCount: 0,
-    eventLogCount: 0,
-  };
+  return testSpanRow({ projectId, traceId: 'ef'.repeat(16), timeNs: T0, statusCode });
 }
 
 describe('span metric writer', () => {

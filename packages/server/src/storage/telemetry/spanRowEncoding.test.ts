@@ -1,33 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { SpanRow } from './spanRow';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
+import { testSpanRow } from './testSpanRow';
 
 function span(i: number, attrs: SpanRow['attrs'] = {}): SpanRow {
-  return {
-    projectId: 1,
+  return testSpanRow({
     traceId: '0af7651916cd43dd8448eb211c80319c',
     id: BigInt(i + 1),
-    parentId: 0n,
-    standalone: false,
-    type: 'http',
-    system: 'http:api',
     groupId: 42n,
-    kind: 'server',
     name: 'GET /users/:id',
-    eventName: '',
     displayName: 'GET /users/:id',
     timeNs: 1_700_000_000_123_456_789n,
     durationNs: 1500,
-    statusCode: 'ok',
-    statusMessage: '',
     attrs: { 'service.name': 'api', 'http.status_code': 200, ...attrs },
-    events: [],
-    links: [],
-    linkCount: 0,
-    eventCount: 0,
-    eventErrorCount: 0,
-    eventLogCount: 0,
-  };
+  });
 }
 
 describe('encodeSpans', () => {

@@ -10,6 +10,7 @@ import { openClickHouseStore } from './clickhouseStore';
 import { encodeSpans } from './spanRowEncoding';
 import { stageSpans } from './spanStaging';
 import type { TelemetryStore } from './telemetryStore';
+import { testSpanRow } from './testSpanRow';
 
 /**
  * The same checks against every TelemetryStore: embedded chDB and the remote ClickHouse store.
@@ -20,32 +21,17 @@ const limits = { ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2 * 10
 type Ttl = typeof limits.ttl;
 
 function span(i: number, extra: Partial<SpanRow> = {}): SpanRow {
-  return {
-    projectId: 1,
+  return testSpanRow({
     traceId: 'ab'.repeat(15) + i.toString(16).padStart(2, '0'),
     id: 0xfffffffffffffff0n + BigInt(i),
-    parentId: 0n,
-    standalone: false,
-    type: 'http',
-    system: 'http:api',
     groupId: 0xdeadbeefcafebaben,
-    kind: 'server',
     name: 'GET /users/:id',
-    eventName: '',
     displayName: 'GET /users/:id',
     timeNs: NOW_NS + BigInt(i),
     durationNs: 1500,
-    statusCode: 'ok',
-    statusMessage: '',
     attrs: { 'service.name': 'api', 'http.status_code': 200, 'x.flag': true, 'x.list': ['a', 'b'] },
-    events: [],
-    links: [],
-    linkCount: 0,
-    eventCount: 0,
-    eventErrorCount: 0,
-    eventLogCount: 0,
     ...extra,
-  };
+  });
 }
 
 /** Every telemetry table with rows in time, and the retention (days) of the config it follows. */
