@@ -14,6 +14,7 @@ import { ROLLUP_LAG_MINUTES } from '../storage/telemetry/datapointRollups';
 import { HOURS_VIEW, QUARTER_HOURS_MIGRATION } from '../storage/telemetry/metricsSchema';
 import type { SpanRow } from '../storage/telemetry/spanRow';
 import type { TelemetryStore } from '../storage/telemetry/telemetryStore';
+import { testSpanRow } from '../storage/telemetry/testSpanRow';
 
 /**
  * The embedded store's rollups kept by the application (storage/telemetry/datapointRollups.ts,
@@ -188,6 +189,10 @@ describe('datapoint rollups kept by the embedded store', () => {
     await store.rollUp(new Date(w0 + 3 * HOUR));
     expect(store.rollupWatermark()!.getTime()).toBe(w0 + 3 * HOUR - ROLLUP_LAG_MINUTES * MIN);
     await expectRollupsComplete(store);
+    // The first hour was rolled in two windows (to minute 20, then the rest): until the engine
+    // merges its two rows, a gauge's last value there is either row's (both carry the hour's
+    // start; docs/decisions/datapoint-rollups.md). Merged, it is the later window's.
+    for (const table of ['datapoint_15m', 'datapoint_hours']) await store.query(text(`OPTIMIZE TABLE ${table} FINAL`));
     await expectGridsAsMinutes(store, w0 - HOUR);
   });
 
@@ -223,31 +228,7 @@ describe('datapoint rollups kept by the embedded store', () => {
     const store = open(newDir(), { spanMetrics: DEFAULT_METRICS_FROM_SPANS });
     await store.migrate();
     const w0 = store.rollupWatermark()!.getTime();
-    const span = (ms: number, id: bigint): SpanRow => ({
-      projectId: 1,
-      traceId: 'ab'.repeat(16),
-      id,
-      parentId: 0n,
-      standalone: false,
-      type: 'http',
-      system: 'http:api',
-      groupId: 5n,
-      kind: 'server',
-      name: 'GET /',
-      eventName: '',
-      displayName: 'GET /',
-      timeNs: BigInt(ms) * 1_000_000n,
-      durationNs: 1_000_000,
-      statusCode: 'ok',
-      statusMessage: '',
-      attrs: { 'service.name': 'api' },
-      events: [],
-      links: [],
-      linkCount: 0,
-      eventCount: 0,
-      eventErrorCount: 0,
-      eventLogCount: 0,
-    });
+    const span = (ms: number, id: bigint): SpanRow => testSpanRow({ id, timeNs: BigInt(ms) * 1_000_000n });
     // One span before the watermark (late), one after it.
     await store.insertSpans([span(w0 - 90 * MIN, 1n), span(w0 + 2 * MIN, 2n)]);
     const spans = async (table: string) =>
