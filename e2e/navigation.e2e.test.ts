@@ -179,7 +179,18 @@ describe('navigation', () => {
     const from = new Date(day.getFullYear(), day.getMonth(), day.getDate(), 10, 0);
     await expect.poll(() => address().get('time_gte')).toBe(from.toISOString().replace(/[-:]/g, '').slice(0, 15));
     expect(address().get('time_dur')).toBe(String(2.5 * 3600));
-    expect(await page.getByTestId('date-next').filter({ visible: true }).first().isEnabled()).toBe(true);
+    // The project has no data in that range: the help card shows, and its toolbar keeps the range
+    // picker, so the user can leave the empty range.
+    await page.getByTestId('tracing-help').waitFor();
+    const picker = page.getByTestId('tracing-help').getByTestId('date-range-picker');
+    await expect.poll(() => picker.getByTestId('date-from-text').textContent()).toMatch(/ 10:00$/);
+    expect(await picker.getByTestId('date-next').isEnabled()).toBe(true);
+    await picker.getByTestId('date-now').click();
+    // Back to a range that ends now, which holds the trace sent above: the overview returns.
+    await page.getByTestId('tracing-help').waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.getByTestId('date-range-picker').filter({ visible: true }).first().getAttribute('data-now'))
+      .toBe('true');
   });
 
   it('Back returns to the range the earlier address had, and it stays', async () => {

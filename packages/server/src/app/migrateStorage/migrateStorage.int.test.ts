@@ -169,8 +169,9 @@ beforeAll(async () => {
   // Telemetry through real OTLP exporters: traces (one failed), logs, metrics.
   const tracer = createTestTracer('http-proto', otlp);
   for (let i = 0; i < 20; i++) {
-    // The error scan takes spans older than a minute: the failed one is three minutes old.
-    const at = i === 0 ? new Date(Date.now() - 180_000) : new Date();
+    // The error scan takes spans older than a minute, from where its last scan ended, which is at
+    // most 90 s back: the failed span is 75 s old, so the next scan finds it whenever it runs.
+    const at = i === 0 ? new Date(Date.now() - 75_000) : new Date();
     tracer.tracer.startActiveSpan(`GET /item/:id`, { kind: SpanKind.SERVER, startTime: at }, (root) => {
       traceIds.push(root.spanContext().traceId);
       const db = tracer.tracer.startSpan(

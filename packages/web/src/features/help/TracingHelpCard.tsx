@@ -14,7 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import { systemRoutes } from '@lantern/shared';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { CopySnippet } from '../../components/CopySnippet';
 import { HelpLinks } from '../../components/HelpLinks';
@@ -99,9 +99,12 @@ function DemoData({ projectId }: { projectId: number }) {
 export function TracingHelpCard({
   projectId,
   title = 'Getting started with the product',
+  toolbar,
 }: {
   projectId: number;
   title?: string;
+  /** Shown at the right of the title, e.g. the Overview's date range: a range with no data can be left. */
+  toolbar?: ReactNode;
 }) {
   const { data, error, isPending } = useProject(projectId);
   const [sdkTransport, setSdkTransport] = useState<Transport>('grpc');
@@ -110,7 +113,7 @@ export function TracingHelpCard({
   if (isPending) return <Skeleton variant="rectangular" height={400} />;
   return (
     <Stack spacing={2} sx={{ maxWidth: 1000 }} data-testid="tracing-help">
-      <PageToolbar title={title} />
+      <PageToolbar title={title}>{toolbar}</PageToolbar>
       <DemoData projectId={projectId} />
       <Card variant="outlined">
         <CardContent>

@@ -76,7 +76,14 @@ export function OverviewPage() {
   usePageTitle('Overview');
   if (projectId === undefined) return <NotFoundPage />;
   if (rest === '') return <Navigate to={`${paths.overviewSystems(projectId)}${location.search}`} replace />;
-  if (systemsQuery.data?.hasNoData) return <TracingHelpCard projectId={projectId} title="Send data to Lantern" />;
+  if (systemsQuery.data?.hasNoData)
+    return (
+      <TracingHelpCard
+        projectId={projectId}
+        title="Send data to Lantern"
+        toolbar={<DateRangePicker state={dateRange} />}
+      />
+    );
 
   const spanSystems = (systemsQuery.data?.systems ?? []).filter((s) => isSpanSystem(s.system));
   const range: RangeQuery = {
