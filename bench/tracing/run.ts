@@ -13,8 +13,12 @@ import { bigTraceStatements, generationStatements } from './generate';
  * over HTTP with a signed-in session (p50/p95 of `--runs` requests after a warm-up each).
  *
  *   node --import tsx bench/tracing/run.ts [--spans 10000000] [--runs 15] [--warmup 3] [--data-dir bench/results/tracing-data]
+ *     [--only trace] [--check-answers]
  *
- * The data directory is reused when it already holds the spans (loading is skipped).
+ * The data directory is reused when it already holds the spans (loading is skipped). `--only` keeps
+ * the cases whose name contains the text. The server runs as in production, without the test kit's
+ * answer checks (a parse of every answer by its contract: on a 10,000-span trace that is a third of
+ * the time); `--check-answers` turns them back on.
  */
 const { values: args } = parseArgs({
   options: {
@@ -26,6 +30,8 @@ const { values: args } = parseArgs({
     'trace-spans': { type: 'string', default: '1000' },
     'data-dir': { type: 'string' },
     json: { type: 'string' },
+    only: { type: 'string' },
+    'check-answers': { type: 'boolean', default: false },
   },
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -97,7 +103,10 @@ function pct(sorted: number[], p: number): number {
 
 async function main() {
   const { endMs } = await load();
-  const lantern = await startLantern({ dataDir: DATA_DIR, env: { LANTERN_LOG_LEVEL: 'error' } });
+  const lantern = await startLantern({
+    dataDir: DATA_DIR,
+    env: { LANTERN_LOG_LEVEL: 'error', LANTERN_CHECK_ANSWERS: args['check-answers'] ? '1' : '0' },
+  });
   try {
     const cookie = await signIn(lantern.baseUrl);
     const range = (hours: number) => ({
@@ -146,6 +155,7 @@ async function main() {
     console.log(`spans in the last hour (http:all): ${page.count}; groups (1h, http:all): ${groups.groups.length}`);
     const results: { name: string; p50: number; p95: number; max: number }[] = [];
     for (const [name, path, params] of cases) {
+      if (args.only && !name.includes(args.only)) continue;
       for (let i = 0; i < Number(args.warmup); i++) await call(path, params);
       const ms: number[] = [];
       for (let i = 0; i < RUNS; i++) {
@@ -162,7 +172,11 @@ async function main() {
     if (args.json)
       writeFileSync(
         args.json,
-        JSON.stringify({ spans: SPANS, runs: RUNS, warmup: Number(args.warmup), results }, null, 2),
+        JSON.stringify(
+          { spans: SPANS, runs: RUNS, warmup: Number(args.warmup), checkAnswers: args['check-answers'], results },
+          null,
+          2,
+        ),
       );
   } finally {
     await lantern.stop();
