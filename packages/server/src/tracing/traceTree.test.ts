@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildTraceTree, MISSING_ROOT_MESSAGE, nsToRfc3339, selfTime, type TraceRow } from './traceTree';
+import {
+  buildTraceTree,
+  createTimeFormatter,
+  MISSING_ROOT_MESSAGE,
+  nsToRfc3339,
+  selfTime,
+  type TraceRow,
+} from './traceTree';
 
 const T0 = 1_700_000_000_000_000_000n;
 function row(
@@ -129,5 +136,26 @@ describe('nsToRfc3339', () => {
     expect(nsToRfc3339(1_700_000_000_123_456_789n)).toBe('2023-11-14T22:13:20.123456789Z');
     expect(nsToRfc3339(1_700_000_000_000_000_000n)).toBe('2023-11-14T22:13:20Z');
     expect(nsToRfc3339(1_700_000_000_500_000_000n)).toBe('2023-11-14T22:13:20.5Z');
+  });
+});
+
+describe('createTimeFormatter', () => {
+  it('formats the engine text of ns as nsToRfc3339 does, row after row', () => {
+    const time = createTimeFormatter();
+    const values = [
+      1_700_000_000_123_456_789n,
+      1_700_000_000_123_456_780n,
+      1_700_000_000_000_000_000n,
+      1_700_000_000_500_000_000n,
+      1_700_000_001_000_000_001n,
+      1_700_000_000_999_999_999n,
+      1_000_000_000n,
+      999_999_999n,
+      5n,
+      0n,
+      -1_500_000_000n,
+      4_102_444_800_000_000_010n,
+    ];
+    for (const ns of values) expect([ns, time(ns.toString(), ns)]).toEqual([ns, nsToRfc3339(ns)]);
   });
 });

@@ -24,23 +24,33 @@ export interface TraceTree {
 
 export function buildTraceTree(traceId: string, rows: readonly TraceRow[]): TraceTree | null {
   if (rows.length === 0) return null;
-  const minNs = rows.reduce((m, r) => (r.startNs < m ? r.startNs : m), rows[0].startNs);
+  let minNs = rows[0].startNs;
+  for (const r of rows) if (r.startNs < minNs) minNs = r.startNs;
   // Starts as ns after the trace's first row, in plain numbers: exact for traces shorter than 104
-  // days (2^53 ns), and several times faster than BigInt arithmetic over 10,000 spans.
-  const spans = new Map<string, Span>();
-  const starts = new Map<Span, number>();
-  const events: TraceRow[] = [];
-  const eventStarts = new Map<SpanEvent, number>();
+  // days (2^53 ns), and several times faster than BigInt arithmetic over 10,000 spans. Spans live in
+  // `list` (every span row, in row order) with their start at the same index in `starts`; the tree
+  // is built over indexes, without a Map per span or a tuple per child. A re-sent span (same id)
+  // takes the place of the first one in `byId` (and so in the tree), as a Map keeps its first
+  // insertion's position.
+  const list: Span[] = [];
+  const starts: number[] = [];
+  const byId = new Map<string, number>();
+  const eventRows: TraceRow[] = [];
   let root: Span | undefined;
+  let rootIndex = -1;
   for (const row of rows) {
     if (row.isEvent) {
-      events.push(row);
+      eventRows.push(row);
       continue;
     }
-    const span: Span = { ...row.span, durationSelf: row.span.duration, startPct: 0, endPct: 0 };
-    spans.set(span.id, span);
-    starts.set(span, Number(row.startNs - minNs));
-    if (!span.parentId) root = span;
+    const span = treeSpan(row.span);
+    if (!span.parentId) {
+      root = span;
+      rootIndex = list.length;
+    }
+    byId.set(span.id, list.length);
+    list.push(span);
+    starts.push(Number(row.startNs - minNs));
   }
   if (!root) {
     root = {
@@ -61,50 +71,108 @@ export function buildTraceTree(traceId: string, rows: readonly TraceRow[]): Trac
       statusMessage: '',
       attrs: {},
     };
-    starts.set(root, 0);
+    rootIndex = list.length;
+    list.push(root);
+    starts.push(0);
   }
-  for (const span of spans.values()) {
-    if (span === root) continue;
-    const parent = (span.parentId && spans.get(span.parentId)) || root;
-    (parent.children ??= []).push(span);
+  const parentOf = (parentId: string | undefined) => {
+    const i = parentId ? byId.get(parentId) : undefined;
+    return i === undefined ? rootIndex : i;
+  };
+  const kids: (number[] | undefined)[] = new Array<number[] | undefined>(list.length);
+  for (const i of byId.values()) {
+    if (i === rootIndex) continue;
+    (kids[parentOf(list[i].parentId)] ??= []).push(i);
   }
-  for (const e of events) {
-    const owner = (e.span.parentId && spans.get(e.span.parentId)) || root;
-    const event: SpanEvent = {
+  const eventStarts: number[] = [];
+  const ownEvents: (number[] | undefined)[] = new Array<number[] | undefined>(list.length);
+  const events: SpanEvent[] = [];
+  for (const e of eventRows) {
+    const owner = parentOf(e.span.parentId);
+    (ownEvents[owner] ??= []).push(events.length);
+    eventStarts.push(Number(e.startNs - minNs));
+    events.push({
       name: e.span.displayName || e.span.eventName || e.span.name,
       time: e.span.time,
       attrs: e.span.attrs,
       system: e.span.system,
       groupId: e.span.groupId,
-    };
-    eventStarts.set(event, Number(e.startNs - minNs));
-    (owner.events ??= []).push(event);
+    });
   }
 
   let total = 0;
-  for (const [span, start] of starts) total = Math.max(total, start + span.duration);
-  for (const [span, start] of starts) {
+  for (let i = 0; i < list.length; i++) total = Math.max(total, starts[i] + list[i].duration);
+  const byStart = (a: number, b: number) => starts[a] - starts[b];
+  const byEventStart = (a: number, b: number) => eventStarts[a] - eventStarts[b];
+  for (let i = 0; i < list.length; i++) {
+    const span = list[i];
+    const start = starts[i];
     span.startPct = total > 0 ? Math.min(1, start / total) : 0;
     span.endPct = total > 0 ? Math.min(1, (start + span.duration) / total) : 0;
-    if (span.children) {
-      const children = span.children.map((c) => [starts.get(c)!, c.duration, c] as const);
-      children.sort((a, b) => a[0] - b[0]);
-      span.children = children.map((c) => c[2]);
-      span.durationSelf = selfTime(start, span.duration, children);
+    const children = kids[i];
+    if (children) {
+      children.sort(byStart);
+      span.children = children.map((c) => list[c]);
+      span.durationSelf = coveredTimeLeft(
+        start,
+        span.duration,
+        children.length,
+        (k) => starts[children[k]],
+        (k) => list[children[k]].duration,
+      );
     }
-    span.events?.sort((a, b) => eventStarts.get(a)! - eventStarts.get(b)!);
+    const own = ownEvents[i];
+    if (own) span.events = own.sort(byEventStart).map((e) => events[e]);
   }
   // Depth from the root, iteratively: a deep trace must not overflow the stack.
-  const stack: [Span, number][] = [[root, 0]];
+  const stack: Span[] = [root];
+  const levels: number[] = [0];
   while (stack.length) {
-    const [span, level] = stack.pop()!;
+    const span = stack.pop()!;
+    const level = levels.pop()!;
     span.level = level;
-    for (const c of span.children ?? []) stack.push([c, level + 1]);
+    if (!span.children) continue;
+    for (const c of span.children) {
+      stack.push(c);
+      levels.push(level + 1);
+    }
   }
   return {
     trace: { id: traceId, time: nsToRfc3339(minNs), duration: total },
     root,
-    numSpan: spans.size + (spans.has(root.id) ? 0 : 1),
+    numSpan: byId.size + (byId.has(root.id) ? 0 : 1),
+  };
+}
+
+/**
+ * A tree span from a row's span, as one object literal: every span gets the same shape (absent
+ * fields are undefined, which JSON leaves out), in the order the answer lists them.
+ */
+function treeSpan(s: TraceRow['span']): Span {
+  return {
+    id: s.id,
+    parentId: s.parentId,
+    traceId: s.traceId,
+    standalone: s.standalone,
+    projectId: s.projectId,
+    system: s.system,
+    groupId: s.groupId,
+    kind: s.kind,
+    name: s.name,
+    eventName: s.eventName,
+    displayName: s.displayName,
+    time: s.time,
+    duration: s.duration,
+    statusCode: s.statusCode,
+    statusMessage: s.statusMessage,
+    attrs: s.attrs,
+    links: s.links,
+    durationSelf: s.duration,
+    startPct: 0,
+    endPct: 0,
+    children: undefined,
+    events: undefined,
+    level: undefined,
   };
 }
 
@@ -117,13 +185,31 @@ export function selfTime(
   duration: number,
   children: readonly (readonly [start: number, duration: number, ...rest: unknown[]])[],
 ): number {
+  return coveredTimeLeft(
+    start,
+    duration,
+    children.length,
+    (k) => children[k][0],
+    (k) => children[k][1],
+  );
+}
+
+/** selfTime over `n` children given by their start and duration at each position. */
+function coveredTimeLeft(
+  start: number,
+  duration: number,
+  n: number,
+  startAt: (k: number) => number,
+  durationAt: (k: number) => number,
+): number {
   const end = start + duration;
   let covered = 0;
   let curS = -Infinity;
   let curE = -Infinity;
-  for (const [cs, d] of children) {
+  for (let k = 0; k < n; k++) {
+    const cs = startAt(k);
     const s = Math.max(cs, start);
-    const e = Math.min(cs + d, end);
+    const e = Math.min(cs + durationAt(k), end);
     if (e <= s) continue;
     if (s > curE) {
       if (curE > curS) covered += curE - curS;
@@ -141,4 +227,25 @@ export function nsToRfc3339(ns: bigint): string {
   const base = new Date(Number(ms)).toISOString().slice(0, 19);
   const frac = (ns % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
   return `${base}${frac ? '.' + frac : ''}Z`;
+}
+
+/**
+ * nsToRfc3339 for the engine's decimal text of the same ns (`toUnixTimestamp64Nano`), for many rows
+ * in a row: the date and time of day are formatted once per second (a trace's rows mostly share
+ * theirs), the fraction is cut out of the text.
+ */
+export function createTimeFormatter(): (ns: string, nsValue: bigint) => string {
+  let second = '';
+  let base = '';
+  return (ns, nsValue) => {
+    if (ns.length <= 9 || !/^[1-9]\d*$/.test(ns)) return nsToRfc3339(nsValue);
+    const s = ns.slice(0, -9);
+    if (s !== second) {
+      second = s;
+      base = new Date(Number(s) * 1000).toISOString().slice(0, 19);
+    }
+    let end = ns.length;
+    while (end > s.length && ns.charCodeAt(end - 1) === 48) end--;
+    return end > s.length ? `${base}.${ns.slice(s.length, end)}Z` : `${base}Z`;
+  };
 }

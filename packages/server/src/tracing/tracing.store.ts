@@ -1,7 +1,7 @@
 import type { Span } from '@lantern/shared';
 import { param, sql, uuidToTraceId } from '../storage/sql';
 import type { SpanData, TelemetryStore } from '../storage/telemetry';
-import { nsToRfc3339, type TraceRow } from './traceTree';
+import { createTimeFormatter, type TraceRow } from './traceTree';
 
 /** Reads of the full-row table (`spans_data`) for the trace and span pages. */
 const MAX_TRACE_ROWS = 10_000;
@@ -20,13 +20,15 @@ interface DataRow {
 export function createTracingStore(store: TelemetryStore) {
   return {
     async traceRows(projectId: number, traceId: string): Promise<TraceRow[]> {
-      const rows = await store.query<DataRow>(sql`
-        SELECT toString(trace_id) AS trace_uuid, id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, project_id, data
+      // The trace and project are the ones asked for: no need to read them per row.
+      const rows = await store.query<Omit<DataRow, 'trace_uuid' | 'project_id'>>(sql`
+        SELECT id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, data
         FROM spans_data
         WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)}
         ORDER BY time
         LIMIT ${param.uint32(MAX_TRACE_ROWS)}`);
-      return rows.map(toTraceRow);
+      const time = createTimeFormatter();
+      return rows.map((r) => toTraceRow(r, traceId, projectId, time));
     },
 
     /** One span with up to 100 of its events, or null. */
@@ -43,10 +45,10 @@ export function createTracingStore(store: TelemetryStore) {
         rows.find((r) => !r.is_event && r.id === spanId.toString()) ??
         rows.find((r) => r.is_event && r.id === spanId.toString());
       if (!spanRow) return null;
-      const { span } = toTraceRow(spanRow);
+      const { span } = toStoredTraceRow(spanRow);
       const events = spanRow.is_event
         ? []
-        : rows.filter((r) => r.is_event && r.parent_id === spanRow.id).map(toTraceRow);
+        : rows.filter((r) => r.is_event && r.parent_id === spanRow.id).map(toStoredTraceRow);
       return {
         ...span,
         durationSelf: span.duration,
@@ -73,7 +75,7 @@ export function createTracingStore(store: TelemetryStore) {
       const events = new Map<string, Span>();
       for (const r of rows)
         (r.is_event ? events : spans).set(`${r.trace_uuid}/${r.id}`, {
-          ...toTraceRow(r).span,
+          ...toStoredTraceRow(r).span,
           durationSelf: 0,
           startPct: 0,
           endPct: 0,
@@ -81,7 +83,8 @@ export function createTracingStore(store: TelemetryStore) {
       for (const r of rows) {
         if (!r.is_event) continue;
         const owner = spans.get(`${r.trace_uuid}/${r.parent_id}`);
-        if (owner && (owner.events?.length ?? 0) < MAX_SPAN_EVENTS) (owner.events ??= []).push(toEvent(toTraceRow(r)));
+        if (owner && (owner.events?.length ?? 0) < MAX_SPAN_EVENTS)
+          (owner.events ??= []).push(toEvent(toStoredTraceRow(r)));
       }
       return ids.flatMap((r) => {
         const s = spans.get(`${r.trace_uuid}/${r.id}`) ?? events.get(`${r.trace_uuid}/${r.id}`);
@@ -113,7 +116,16 @@ const toEvent = (e: TraceRow) => ({
   groupId: e.span.groupId,
 });
 
-function toTraceRow(r: DataRow): TraceRow {
+const toStoredTraceRow = (r: DataRow) =>
+  toTraceRow(r, uuidToTraceId(r.trace_uuid), Number(r.project_id), createTimeFormatter());
+
+/** One object literal per row: every row's span gets the same shape (absent fields undefined, which JSON leaves out). */
+function toTraceRow(
+  r: Omit<DataRow, 'trace_uuid' | 'project_id'>,
+  traceId: string,
+  projectId: number,
+  time: (ns: string, nsValue: bigint) => string,
+): TraceRow {
   const d = JSON.parse(r.data) as SpanData;
   const startNs = BigInt(r.time_ns);
   return {
@@ -121,22 +133,22 @@ function toTraceRow(r: DataRow): TraceRow {
     isEvent: Boolean(r.is_event),
     span: {
       id: r.id,
-      ...(r.parent_id !== '0' ? { parentId: r.parent_id } : {}),
-      traceId: uuidToTraceId(r.trace_uuid),
-      ...(d.standalone ? { standalone: true } : {}),
-      projectId: Number(r.project_id),
+      parentId: r.parent_id !== '0' ? r.parent_id : undefined,
+      traceId,
+      standalone: d.standalone ? true : undefined,
+      projectId,
       system: d.system,
       groupId: d.groupId,
       kind: d.kind,
       name: d.name,
-      ...(d.eventName ? { eventName: d.eventName } : {}),
+      eventName: d.eventName ? d.eventName : undefined,
       displayName: d.displayName,
-      time: nsToRfc3339(startNs),
+      time: time(r.time_ns, startNs),
       duration: d.durationNs,
       statusCode: d.statusCode,
       statusMessage: d.statusMessage,
       attrs: d.attrs,
-      ...(d.links.length ? { links: d.links } : {}),
+      links: d.links.length ? d.links : undefined,
     },
   };
 }
