@@ -3,6 +3,7 @@
 import type { Config } from '../../config';
 import { openChdbStore } from './chdbStore';
 import { openClickHouseStore } from './clickhouseStore';
+import { shareIdenticalReads } from './sharedReads';
 import type { TelemetryStore } from './telemetryStore';
 import { join } from 'node:path';
 
@@ -30,7 +31,9 @@ export function openTelemetryStore(config: Config): TelemetryStore {
     maxThreads: config.storage.ch.max_threads,
     spanMetrics: config.metrics_from_spans,
   };
-  if (config.storage.ch.url)
-    return openClickHouseStore({ url: config.storage.ch.url, cluster: config.storage.ch.cluster, ...common });
-  return openChdbStore({ path: join(config.data_dir, 'ch'), ...common });
+  return shareIdenticalReads(
+    config.storage.ch.url
+      ? openClickHouseStore({ url: config.storage.ch.url, cluster: config.storage.ch.cluster, ...common })
+      : openChdbStore({ path: join(config.data_dir, 'ch'), ...common }),
+  );
 }

@@ -7,6 +7,7 @@ import type { SpanRow } from './spanRow';
 import { ident, param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { openClickHouseStore } from './clickhouseStore';
+import { shareIdenticalReads } from './sharedReads';
 import { encodeSpans } from './spanRowEncoding';
 import { stageSpans } from './spanStaging';
 import type { TelemetryStore } from './telemetryStore';
@@ -145,6 +146,37 @@ function storeChecks(open: (ttl?: Ttl) => TelemetryStore) {
     store = open(changed);
     await store.migrate();
     expect(await ttlDays()).toEqual(expectedDays(changed));
+  });
+
+  it('shares one engine call among identical reads in flight (sharedReads.test.ts: never across a write)', async () => {
+    let calls = 0;
+    const shared = shareIdenticalReads({
+      ...store,
+      query: (q) => {
+        calls++;
+        return store.query(q);
+      },
+    });
+    // sleep() keeps a read in flight while the others are issued.
+    const count = (name: string) => sql`
+      SELECT (SELECT count() FROM spans_index WHERE name = ${param.string(name)}) AS n, sleep(0.4) AS s`;
+    await store.insertSpans([span(40, { name: 'shared read' })]);
+
+    const [a, b, c, other] = await Promise.all([
+      shared.query<{ n: string }>(count('shared read')),
+      shared.query<{ n: string }>(count('shared read')),
+      shared.query<{ n: string }>(count('shared read')),
+      shared.query<{ n: string }>(count('another read')),
+    ]);
+    expect(calls).toBe(2);
+    expect([a, b, c, other].map((r) => r[0].n)).toEqual(['1', '1', '1', '0']);
+    // Rows of their own: one caller's change is not another's.
+    a[0].n = 'changed';
+    expect([b[0].n, c[0].n]).toEqual(['1', '1']);
+
+    // Settled: the same read runs again.
+    await shared.query(count('shared read'));
+    expect(calls).toBe(3);
   });
 
   it('reports engine errors as StoreQueryError with the query text', async () => {
