@@ -20,15 +20,23 @@ interface DataRow {
 export function createTracingStore(store: TelemetryStore) {
   return {
     async traceRows(projectId: number, traceId: string): Promise<TraceRow[]> {
-      // The trace and project are the ones asked for: no need to read them per row.
-      const rows = await store.query<Omit<DataRow, 'trace_uuid' | 'project_id'>>(sql`
-        SELECT id, parent_id, toUnixTimestamp64Nano(time) AS time_ns, is_event, data
-        FROM spans_data
-        WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)}
-        ORDER BY time
-        LIMIT ${param.uint32(MAX_TRACE_ROWS)}`);
+      // The engine writes the rows as one JSON array of `[id, parent_id, time_ns, is_event, data]`,
+      // with each row's data JSON as it is stored: one JSON.parse reads them all, where a row per
+      // object with data as escaped text took a parse per row and another per data (about half the
+      // reading time of a 10,000-row trace). The trace and project are the ones asked for.
+      const [{ rows }] = await store.query<{ rows: string }>(sql`
+        SELECT concat('[', arrayStringConcat(arrayMap(r -> r.2, arraySort(r -> r.1, groupArray((time, row)))), ','), ']') AS rows
+        FROM (
+          SELECT time, concat('["', toString(id), '","', toString(parent_id), '","', toString(toUnixTimestamp64Nano(time)), '",', if(is_event, '1', '0'), ',', data, ']') AS row
+          FROM spans_data
+          WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)}
+          ORDER BY time
+          LIMIT ${param.uint32(MAX_TRACE_ROWS)})`);
       const time = createTimeFormatter();
-      return rows.map((r) => toTraceRow(r, traceId, projectId, time));
+      return (JSON.parse(rows) as [string, string, string, 0 | 1, SpanData][]).map(
+        ([id, parentId, timeNs, isEvent, d]) =>
+          toTraceRow(id, parentId, timeNs, isEvent === 1, d, traceId, projectId, time),
+      );
     },
 
     /** One span with up to 100 of its events, or null. */
@@ -117,23 +125,35 @@ const toEvent = (e: TraceRow) => ({
 });
 
 const toStoredTraceRow = (r: DataRow) =>
-  toTraceRow(r, uuidToTraceId(r.trace_uuid), Number(r.project_id), createTimeFormatter());
+  toTraceRow(
+    r.id,
+    r.parent_id,
+    r.time_ns,
+    Boolean(r.is_event),
+    JSON.parse(r.data) as SpanData,
+    uuidToTraceId(r.trace_uuid),
+    Number(r.project_id),
+    createTimeFormatter(),
+  );
 
 /** One object literal per row: every row's span gets the same shape (absent fields undefined, which JSON leaves out). */
 function toTraceRow(
-  r: Omit<DataRow, 'trace_uuid' | 'project_id'>,
+  id: string,
+  parentId: string,
+  timeNs: string,
+  isEvent: boolean,
+  d: SpanData,
   traceId: string,
   projectId: number,
   time: (ns: string, nsValue: bigint) => string,
 ): TraceRow {
-  const d = JSON.parse(r.data) as SpanData;
-  const startNs = BigInt(r.time_ns);
+  const startNs = BigInt(timeNs);
   return {
     startNs,
-    isEvent: Boolean(r.is_event),
+    isEvent,
     span: {
-      id: r.id,
-      parentId: r.parent_id !== '0' ? r.parent_id : undefined,
+      id,
+      parentId: parentId !== '0' ? parentId : undefined,
       traceId,
       standalone: d.standalone ? true : undefined,
       projectId,
@@ -143,7 +163,7 @@ function toTraceRow(
       name: d.name,
       eventName: d.eventName ? d.eventName : undefined,
       displayName: d.displayName,
-      time: time(r.time_ns, startNs),
+      time: time(timeNs, startNs),
       duration: d.durationNs,
       statusCode: d.statusCode,
       statusMessage: d.statusMessage,
