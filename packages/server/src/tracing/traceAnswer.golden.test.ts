@@ -58,7 +58,7 @@ function storedRows(fixtures: readonly Fixture[]) {
 /** The engine's answer to the trace query: the rows as one JSON array, each row's data as stored. */
 const fakeStore = (rows: ReturnType<typeof storedRows>) => {
   const text = rows.map((r) => `["${r.id}","${r.parent_id}","${r.time_ns}",${r.is_event ? 1 : 0},${r.data}]`);
-  return { kind: 'chdb', query: () => Promise.resolve([{ rows: `[${text.join(',')}]` }]) } as unknown as TelemetryStore;
+  return { kind: 'chdb', queryText: () => Promise.resolve(`[${text.join(',')}]\n`) } as unknown as TelemetryStore;
 };
 
 async function answer(fixtures: readonly Fixture[]): Promise<string> {

@@ -48,17 +48,18 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
     ],
   });
 
-  const run = async <T>(q: SqlFragment): Promise<T[]> => {
+  const runText = async (q: SqlFragment, format: 'JSONEachRow' | 'TabSeparatedRaw'): Promise<string> => {
     const { text, params } = compile(q);
     try {
       const res = Object.keys(params).length
-        ? await session.queryBindAsync(text, params, { format: 'JSONEachRow' })
-        : await session.queryAsync(text, { format: 'JSONEachRow' });
-      return parseJsonEachRow<T>(res.text());
+        ? await session.queryBindAsync(text, params, { format })
+        : await session.queryAsync(text, { format });
+      return res.text();
     } catch (err) {
       throw new StoreQueryError(cleanEngineMessage((err as Error).message), text);
     }
   };
+  const run = async <T>(q: SqlFragment): Promise<T[]> => parseJsonEachRow<T>(await runText(q, 'JSONEachRow'));
 
   // A batch reaches the engine as its staged files, moved into a directory of their own that one
   // INSERT ... SELECT FROM file('<dir>/*') per table reads: the engine parses files in about half
@@ -233,6 +234,7 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
         if (rows.length > 0) await insertJson(table, rows);
       },
       query: run,
+      queryText: (q: SqlFragment) => runText(q, 'TabSeparatedRaw'),
       rollupWatermark: () => rollups.watermark(),
       readRollups: (read) => rollups.read(read),
       rollUp: (now) => rollups.rollUp(now),

@@ -37,11 +37,14 @@ export function openClickHouseStore(opts: {
     },
   });
 
-  const run = async <T>(q: SqlFragment): Promise<T[]> => {
+  const read = async <R>(
+    q: SqlFragment,
+    format: 'JSONEachRow' | 'TabSeparatedRaw',
+    body: (rs: { json<T>(): Promise<T[]>; text(): Promise<string> }) => Promise<R>,
+  ): Promise<R> => {
     const { text, params } = compile(q);
     try {
-      const rs = await client.query({ query: text, query_params: params, format: 'JSONEachRow' });
-      return await rs.json<T>();
+      return await body(await client.query({ query: text, query_params: params, format }));
     } catch (err) {
       // The server's own errors carry its numeric code; anything else is the way there failing.
       if (!(err instanceof ClickHouseError))
@@ -49,6 +52,8 @@ export function openClickHouseStore(opts: {
       throw new StoreQueryError(cleanEngineMessage(err.message), text);
     }
   };
+
+  const run = <T>(q: SqlFragment): Promise<T[]> => read(q, 'JSONEachRow', (rs) => rs.json<T>());
 
   const insertRaw = async (table: string, columns: readonly string[], body: Uint8Array[]) => {
     if (body.every((b) => b.length === 0)) return;
@@ -121,6 +126,7 @@ export function openClickHouseStore(opts: {
       await client.insert({ table, values: rows, format: 'JSONEachRow' });
     },
     query: run,
+    queryText: (q: SqlFragment) => read(q, 'TabSeparatedRaw', (rs) => rs.text()),
     // The views keep the rollups (docs/decisions/datapoint-rollups.md).
     rollupWatermark: () => null,
     readRollups: (read) => read(null),

@@ -38,6 +38,12 @@ export interface TelemetryStore {
   /** Runs a SELECT; 64-bit integers come back as strings. */
   query<T = Record<string, unknown>>(q: SqlFragment): Promise<T[]>;
   /**
+   * Runs a SELECT and returns the engine's text as is (TabSeparatedRaw: values by tabs, rows by
+   * newlines, nothing escaped): for a query that writes its answer as one value of JSON text, read
+   * with one JSON.parse, where `query` would escape that text into a JSON string first.
+   */
+  queryText(q: SqlFragment): Promise<string>;
+  /**
    * The rollups' watermark (docs/decisions/datapoint-rollups.md): datapoints before it are in
    * `datapoint_15m` and `datapoint_hours`, later ones only in `datapoint_minutes`. null: the
    * rollups hold every row (a remote ClickHouse keeps them by views).
