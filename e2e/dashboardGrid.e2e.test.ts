@@ -283,6 +283,47 @@ describe('dashboard grid', () => {
     }
   });
 
+  it("a link to a dashboard starts its panels' calls while the Metrics code still loads; signed out, nothing but the session check", async () => {
+    explainFailures();
+    const isMetricsCall = (url: string) => /\/api\/v1\/metrics\//.test(url);
+    const isPanelCall = (url: string) => /\/api\/v1\/metrics\/1\/(timeseries|table)\?/.test(url);
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 1000 },
+      storageState: await page.context().storageState(),
+    });
+    const tab = await context.newPage();
+    // The Metrics layout's code comes late (a slow network or a busy machine).
+    let layoutReleased = false;
+    await tab.route(/\/assets\/MetricsLayout-[^/]*\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      layoutReleased = true;
+      await route.continue();
+    });
+    const beforeLayout: string[] = [];
+    tab.on('request', (r) => void (isPanelCall(r.url()) && !layoutReleased && beforeLayout.push(r.url())));
+    try {
+      const tabGrid = new DashGridPage(tab);
+      await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
+      await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+      // All three panels asked before the layout's code arrived.
+      expect(beforeLayout).toHaveLength(3);
+    } finally {
+      await context.close();
+    }
+
+    const signedOut = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    const anon = await signedOut.newPage();
+    const asked: string[] = [];
+    anon.on('request', (r) => void (isMetricsCall(r.url()) && asked.push(r.url())));
+    try {
+      await anon.goto(`${server.lantern.baseUrl}/metrics/1/${dashId}?tab=grid`);
+      await anon.getByTestId('login-card').waitFor();
+      expect(asked).toEqual([]);
+    } finally {
+      await signedOut.close();
+    }
+  });
+
   it('legend: hover emphasises, click isolates a series and click again shows all', async () => {
     explainFailures();
     const chart = grid.panel('Requests by host');

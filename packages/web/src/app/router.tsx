@@ -1,5 +1,6 @@
 import { LinearProgress } from '@mui/material';
 import { createBrowserRouter, Navigate, useParams } from 'react-router-dom';
+import { currentUserQuery } from '../features/auth/authApi';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ProjectCreatePage } from '../features/help/ProjectCreatePage';
 import { ProjectSettingsPage } from '../features/projects/ProjectSettingsPage';
@@ -9,6 +10,7 @@ import { parseProjectId } from '../lib/routes/useProjectIdParam';
 import { AppLayout, type RouteHandle } from './AppLayout';
 import { FirstProjectRedirect, HomeRedirect } from './FirstProjectRedirect';
 import { NotFoundPage } from './NotFoundPage';
+import { queryClient } from './queryClient';
 import { RequireAuth } from './RequireAuth';
 import { RouteErrorPage } from './RouteErrorPage';
 
@@ -77,6 +79,24 @@ export const router = createBrowserRouter([
           {
             path: '/metrics/:projectId',
             lazy: () => import('../features/metrics/MetricsLayout').then((m) => ({ Component: m.MetricsLayout })),
+            // Opened from its address: the page's first calls start beside the app's start-up and the
+            // session check, not after them. Only when the route is entered; the layout prefetches
+            // each dashboard opened later.
+            loader: ({ params, request }) => {
+              const projectId = parseProjectId(params.projectId);
+              if (projectId === undefined) return null;
+              // With a session only (the session check is the call RequireAuth makes anyway).
+              queryClient
+                .fetchQuery(currentUserQuery)
+                .then(async (user) => {
+                  if (!user) return;
+                  const { prefetchMetricsPage } = await import('../features/metrics/metricsPrefetch');
+                  prefetchMetricsPage(queryClient, projectId, params.dashId, new URL(request.url));
+                })
+                .catch(() => undefined); // the page shows what failed when it asks
+              return null;
+            },
+            shouldRevalidate: () => false,
             children: [
               { index: true, lazy: dashboardPage },
               {

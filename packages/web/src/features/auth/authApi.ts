@@ -8,19 +8,21 @@ import { paths } from '../../lib/routes/paths';
 export const currentUserKey = queryKey(authRoutes.currentUser);
 
 /** The signed-in user and their projects; null when signed out (a 401 is an answer here, not an error). */
+export const currentUserQuery = {
+  queryKey: currentUserKey,
+  queryFn: async ({ signal }: { signal: AbortSignal }) => {
+    try {
+      return await api(authRoutes.currentUser, {}, { signal });
+    } catch (err) {
+      if (isApiError(err, 401)) return null;
+      throw err;
+    }
+  },
+  staleTime: 5 * 60_000,
+};
+
 export function useCurrentUser() {
-  return useQuery({
-    queryKey: currentUserKey,
-    queryFn: async ({ signal }) => {
-      try {
-        return await api(authRoutes.currentUser, {}, { signal });
-      } catch (err) {
-        if (isApiError(err, 401)) return null;
-        throw err;
-      }
-    },
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(currentUserQuery);
 }
 
 export function useLoginHint() {

@@ -5,8 +5,8 @@ import { paths } from '../../lib/routes/paths';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { MetricsHelpCard } from './help/MetricsHelpCard';
 import { usePrefetchDashboard } from './dashboards/dashboardsApi';
-import { lastDashboard } from './dashboards/dashboardTab';
 import { useMetricsList } from './metricsApi';
+import { dashboardAhead } from './metricsPrefetch';
 
 /** `dashboards` for the list and a dashboard, `explore` for Metrics explore. */
 function tabOf(pathname: string): 'dashboards' | 'explore' {
@@ -24,9 +24,7 @@ export function MetricsLayout() {
   // A dashboard's data starts loading beside the metrics list, not after it (at /metrics/:projectId,
   // the last one opened, where the page is about to go).
   const { dashId } = useParams();
-  const atDashboards = pathname.split('/').filter(Boolean).length === 2;
-  const last = atDashboards && projectId !== undefined ? lastDashboard(projectId) : null;
-  usePrefetchDashboard(projectId, dashId ?? last ?? undefined);
+  usePrefetchDashboard(projectId, projectId === undefined ? undefined : dashboardAhead(projectId, dashId, pathname));
   if (projectId === undefined) return <NotFoundPage />;
   if (metrics.error) return <Alert severity="error">{metrics.error.message}</Alert>;
   if (metrics.isPending) return <Skeleton variant="rectangular" height={300} />;

@@ -6,14 +6,17 @@ type Range = { time_gte: string; time_lt: string };
 const R = metricsRoutes;
 
 /** The project's metrics (catalogue): name, description, instrument, unit, attribute keys. */
-export function useMetricsList(projectId: number | undefined) {
-  const input = { params: { projectId: projectId ?? 0 }, query: {} };
-  return useQuery({
+export const metricsListQuery = (projectId: number) => {
+  const input = { params: { projectId }, query: {} };
+  return {
     queryKey: queryKey(R.metricsList, input),
-    queryFn: ({ signal }) => api(R.metricsList, input, { signal }),
-    enabled: projectId !== undefined,
+    queryFn: ({ signal }: { signal: AbortSignal }) => api(R.metricsList, input, { signal }),
     staleTime: 30_000,
-  });
+  };
+};
+
+export function useMetricsList(projectId: number | undefined) {
+  return useQuery({ ...metricsListQuery(projectId ?? 0), enabled: projectId !== undefined });
 }
 
 /** Metrics seen in the range with their number of timeseries, filtered by attribute keys they all have. */

@@ -1,5 +1,5 @@
 import { dashboardsRoutes, type UpdateDashboardTableBody } from '@lantern/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api, queryKey, scopeKey } from '../../../lib/api/api';
 import { ApiError } from '../../../lib/api/apiClient';
@@ -48,23 +48,26 @@ export function useDashboard(pid: number, dashId: string | undefined) {
 
 /**
  * Starts the dashboard list, the dashboard and, when it opens on the Grid tab, every panel's query
- * at once, from the Metrics layout: without it they run one after another as each part of the page
- * renders (layout, list, dashboard, grid, panels).
+ * at once: without it they run one after another as each part of the page renders (layout, list,
+ * dashboard, grid, panels). `search`: the address's query (tab, range).
  */
+export function prefetchDashboard(qc: QueryClient, pid: number, dashId: string, search: URLSearchParams): void {
+  void qc.prefetchQuery(dashboardsQuery(pid));
+  qc.fetchQuery(dashboardQuery(pid, dashId)).then(
+    ({ dashboard, grid }) => {
+      if (dashboardTab(search.get('tab'), dashboard, grid.length) !== 'grid') return;
+      prefetchGridPanels(qc, pid, grid, dashboard.gridQuery, settledApiRange(search, DASHBOARD_MAX_DAYS));
+    },
+    () => undefined, // the page shows the error when it asks
+  );
+}
+
+/** prefetchDashboard from the Metrics layout, once per dashboard opened in the app. */
 export function usePrefetchDashboard(pid: number | undefined, dashId: string | undefined) {
   const qc = useQueryClient();
   const [search] = useSearchParams();
-  const tabParam = search.get('tab');
   useEffect(() => {
-    if (pid === undefined || dashId === undefined) return;
-    void qc.prefetchQuery(dashboardsQuery(pid));
-    qc.fetchQuery(dashboardQuery(pid, dashId)).then(
-      ({ dashboard, grid }) => {
-        if (dashboardTab(tabParam, dashboard, grid.length) !== 'grid') return;
-        prefetchGridPanels(qc, pid, grid, dashboard.gridQuery, settledApiRange(search, DASHBOARD_MAX_DAYS));
-      },
-      () => undefined, // the page shows the error when it asks
-    );
+    if (pid !== undefined && dashId !== undefined) prefetchDashboard(qc, pid, dashId, search);
     // Once per dashboard opened: later changes of the address are the page's own business.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [qc, pid, dashId]);
