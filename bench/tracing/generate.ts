@@ -99,12 +99,41 @@ export function generationStatements(opts: {
   return out;
 }
 
-/** One trace of `spans` rows: a fan-out tree (each span has up to 8 children), 1 s long. */
+/**
+ * What a span of an instrumented web service carries besides `service.name` and `enduser.id` (`#`:
+ * the span's number), for `bigTraceStatements({ rich: true })`: 20 attributes, ~700 bytes a span.
+ */
+const RICH_ATTRS = [
+  '"service.version":"1.4.2"',
+  '"host.name":"web-#"',
+  '"deployment.environment":"production"',
+  '"telemetry.sdk.language":"nodejs"',
+  '"telemetry.sdk.name":"opentelemetry"',
+  '"telemetry.sdk.version":"1.30.0"',
+  '"process.pid":#',
+  '"process.runtime.name":"nodejs"',
+  '"process.runtime.version":"20.11.1"',
+  '"http.request.method":"GET"',
+  '"http.route":"/api/products/:id"',
+  '"url.full":"https://shop.example/api/products/#?q=abc"',
+  '"http.response.status_code":200',
+  '"server.address":"shop.example"',
+  '"server.port":443',
+  '"network.protocol.version":"1.1"',
+  '"user_agent.original":"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"',
+  '"db.statement":"SELECT id, name, price FROM products WHERE id = $1 /* # */"',
+].join(',');
+
+/**
+ * One trace of `spans` rows: a fan-out tree (each span has up to 8 children), 1 s long; with
+ * `rich`, each span has the 20 attributes of RICH_ATTRS instead of 2.
+ */
 export function bigTraceStatements(opts: {
   spans: number;
   traceHex: string;
   startMs: number;
   projectId: number;
+  rich?: boolean;
 }): SqlFragment[] {
   const uuid = `${opts.traceHex.slice(0, 8)}-${opts.traceHex.slice(8, 12)}-${opts.traceHex.slice(12, 16)}-${opts.traceHex.slice(16, 20)}-${opts.traceHex.slice(20)}`;
   const w = sql`WITH number AS n, n + 1 AS sid, if(n = 0, toUInt64(0), intDiv(n - 1, 8) + 1) AS pid,
@@ -118,7 +147,8 @@ export function bigTraceStatements(opts: {
       ${w} SELECT ${param.uint32(opts.projectId)}, toUUID(${param.string(uuid)}), sid, pid, ts, false,
         concat('{"standalone":false,"type":"', splitByChar(':', sys)[1], '","system":"', sys, '","groupId":"', toString(cityHash64(sys, span_name)),
           '","kind":"internal","name":"', span_name, '","eventName":"","displayName":"', span_name, '","durationNs":', toString(dur),
-          ',"statusCode":"ok","statusMessage":"","attrs":{"service.name":"svc-0","enduser.id":"user-1"},"links":[]}')
+          ',"statusCode":"ok","statusMessage":"","attrs":{"service.name":"svc-0","enduser.id":"user-1"',
+          replaceAll(${param.string(opts.rich ? ',' + RICH_ATTRS : '')}, '#', toString(n)), '},"links":[]}')
       FROM numbers(${param.uint32(opts.spans)})`,
   ];
 }

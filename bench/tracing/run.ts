@@ -13,7 +13,7 @@ import { bigTraceStatements, generationStatements } from './generate';
  * over HTTP with a signed-in session (p50/p95 of `--runs` requests after a warm-up each).
  *
  *   node --import tsx bench/tracing/run.ts [--spans 10000000] [--runs 15] [--warmup 3] [--data-dir bench/results/tracing-data]
- *     [--only trace] [--check-answers]
+ *     [--only trace] [--check-answers] [--rich-trace]
  *
  * The data directory is reused when it already holds the spans (loading is skipped). `--only` keeps
  * the cases whose name contains the text. The server runs as in production, without the test kit's
@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     'data-dir': { type: 'string' },
     json: { type: 'string' },
     only: { type: 'string' },
+    /** The big trace's spans carry 20 attributes each instead of 2 (generate.ts, RICH_ATTRS). */
+    'rich-trace': { type: 'boolean', default: false },
     'check-answers': { type: 'boolean', default: false },
   },
 });
@@ -46,12 +48,15 @@ async function load(): Promise<{ endMs: number }> {
     const m = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(MARKER, 'utf8'))) as {
       spans: number;
       endMs: number;
+      richTrace?: boolean;
     };
-    if (m.spans === SPANS) {
+    if (m.spans === SPANS && Boolean(m.richTrace) === args['rich-trace']) {
       console.log(`reusing ${SPANS} spans in ${DATA_DIR}`);
       return { endMs: m.endMs };
     }
-    throw new Error(`${DATA_DIR} holds ${m.spans} spans; use another --data-dir`);
+    throw new Error(
+      `${DATA_DIR} holds ${m.spans} spans${m.richTrace ? ' and a rich trace' : ''}; use another --data-dir`,
+    );
   }
   mkdirSync(DATA_DIR, { recursive: true });
   const store = openChdbStore({
@@ -80,6 +85,7 @@ async function load(): Promise<{ endMs: number }> {
   for (const s of bigTraceStatements({
     spans: Number(args['trace-spans']),
     traceHex: TRACE_HEX,
+    rich: args['rich-trace'],
     startMs: endMs - 30 * 60_000,
     projectId: 1,
   }))
@@ -93,7 +99,7 @@ async function load(): Promise<{ endMs: number }> {
   console.log(
     `loaded ${SPANS} spans in ${loadSec.toFixed(0)} s (+ merge); ${parts.rows} rows, ${(Number(parts.bytes) / 1e9).toFixed(2)} GB on disk`,
   );
-  writeFileSync(MARKER, JSON.stringify({ spans: SPANS, endMs, loadSec }));
+  writeFileSync(MARKER, JSON.stringify({ spans: SPANS, endMs, loadSec, richTrace: args['rich-trace'] }));
   return { endMs };
 }
 

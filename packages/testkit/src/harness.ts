@@ -39,6 +39,8 @@ export interface StartOptions {
   /** Reuse ports (a restart keeps its DSNs). */
   httpPort?: number;
   grpcPort?: number;
+  /** The server's main module, relative to the repository (another version's copy, for an A/B bench). */
+  serverMain?: string;
 }
 
 export const DEFAULT_LOGIN = { email: 'admin@lantern.local', password: 'lantern' };
@@ -61,7 +63,7 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
   // readers of a stopped server's data and restarts on the same data dir work alike.
   const telemetry = opts.telemetry ?? (process.env.LANTERN_TEST_TELEMETRY === 'clickhouse' ? 'clickhouse' : 'embedded');
   const standIn = telemetry === 'clickhouse' ? await startClickHouseStandIn(join(dataDir, 'ch')) : undefined;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', opts.serverMain ?? 'packages/server/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
