@@ -184,6 +184,16 @@ function storeChecks(open: (ttl?: Ttl) => TelemetryStore) {
       name: 'StoreQueryError',
       queryText: 'SELECT no_such_column FROM spans_index',
     });
+    await expect(store.queryText(sql`SELECT no_such_column FROM spans_index`)).rejects.toMatchObject({
+      name: 'StoreQueryError',
+    });
+  });
+
+  it('hands a value of JSON text over as the engine wrote it (queryText: nothing escaped)', async () => {
+    // A 64-bit integer stays the text it was (no JSON number of JS would write it).
+    const json = `${JSON.stringify({ s: 'quote " back\\slash tab\t ünï €', a: [1, null] }).slice(0, -1)},"n":18446744073709551615}`;
+    const text = await store.queryText(sql`SELECT ${param.string(json)} AS j, 2 AS n`);
+    expect(text).toBe(`${json}\t2\n`);
   });
 }
 
