@@ -54,7 +54,12 @@ function rangeTable(b: TimeBounds): DatapointTable {
   return b.lt.getTime() - b.gte.getTime() >= 6 * 3600_000 ? 'datapoint_hours' : 'datapoint_minutes';
 }
 
+/** How long a catalogue entry read by `describe` is used again (its unit, instrument, description). */
+const DESCRIBED_FRESH_MS = 2000;
+const DESCRIBED_MAX = 10_000;
+
 export function createMetricsStore(store: TelemetryStore) {
+  const described = new Map<string, { at: number; metric: Metric }>();
   /** A query of the datapoints `FROM` rows (datapointRows: the rollups and, after their watermark, the minutes). */
   const queryRows = <T>(table: DatapointTable, conds: SqlFragment[], lt: Date, q: (from: SqlFragment) => SqlFragment) =>
     store.readRollups((watermark) => store.query<T>(q(datapointRows(table, conds, lt, watermark))));
@@ -70,13 +75,33 @@ export function createMetricsStore(store: TelemetryStore) {
       return rows.map((r) => toMetric(projectId, r));
     },
 
-    /** Catalogue entries of the given names (any age): instrument and unit for the query engine. */
+    /**
+     * Catalogue entries of the given names (any age): instrument and unit for the query engine.
+     * Kept for DESCRIBED_FRESH_MS: every panel of a dashboard asks before its query, and the
+     * engine runs one query at a time, so each ask would wait behind the panels' queries already
+     * queued (a name not in the catalogue is asked again every time).
+     */
     async describe(projectId: number, names: readonly string[]): Promise<Metric[]> {
       if (names.length === 0) return [];
-      const rows = await store.query<CatalogRow>(
-        sql`${catalogSelect} WHERE project_id = ${param.uint32(projectId)} AND has(${param.strings(names)}, name) GROUP BY name ORDER BY name`,
-      );
-      return rows.map((r) => toMetric(projectId, r));
+      const now = Date.now();
+      const key = (name: string) => `${projectId}\u0000${name}`;
+      const fresh = (name: string) => {
+        const hit = described.get(key(name));
+        return hit && now - hit.at < DESCRIBED_FRESH_MS ? hit.metric : undefined;
+      };
+      const unique = [...new Set(names)].sort();
+      const missing = unique.filter((n) => !fresh(n));
+      if (missing.length > 0) {
+        const rows = await store.query<CatalogRow>(
+          sql`${catalogSelect} WHERE project_id = ${param.uint32(projectId)} AND has(${param.strings(missing)}, name) GROUP BY name ORDER BY name`,
+        );
+        if (described.size > DESCRIBED_MAX) described.clear();
+        for (const r of rows) described.set(key(r.name), { at: now, metric: toMetric(projectId, r) });
+      }
+      return unique.flatMap((n) => {
+        const m = fresh(n);
+        return m ? [{ ...m }] : [];
+      });
     },
 
     /** Metrics with data in the range, with their number of series (reference `stats`). */

@@ -85,13 +85,12 @@ export const router = createBrowserRouter([
             loader: ({ params, request }) => {
               const projectId = parseProjectId(params.projectId);
               if (projectId === undefined) return null;
-              // With a session only (the session check is the call RequireAuth makes anyway).
-              queryClient
-                .fetchQuery(currentUserQuery)
-                .then(async (user) => {
-                  if (!user) return;
-                  const { prefetchMetricsPage } = await import('../features/metrics/metricsPrefetch');
-                  prefetchMetricsPage(queryClient, projectId, params.dashId, new URL(request.url));
+              // The code loads meanwhile; the calls start with a session only (the session check is
+              // the call RequireAuth makes anyway).
+              const page = import('../features/metrics/metricsPrefetch');
+              Promise.all([queryClient.fetchQuery(currentUserQuery), page])
+                .then(([user, { prefetchMetricsPage }]) => {
+                  if (user) prefetchMetricsPage(queryClient, projectId, params.dashId, new URL(request.url));
                 })
                 .catch(() => undefined); // the page shows what failed when it asks
               return null;
