@@ -248,3 +248,38 @@ describe('metric monitors through the engine (MetricQueryRunner)', () => {
     await expect(runner.columns({ projectId: 1, metrics, query: 'avg(' })).rejects.toBeInstanceOf(MetricQueryError);
   });
 });
+
+describe('the catalogue entries the query engine describes', () => {
+  it('are read once for a burst of panels, and a name not in the catalogue is asked every time', async () => {
+    const { createMetricsStore } = await import('../metrics.store');
+    await store.insertRows('metrics_catalog', [
+      {
+        project_id: 1,
+        name: 'app.described',
+        description: 'Described once',
+        unit: 'ms',
+        instrument: 'histogram',
+        attr_keys: ['route'],
+        created_at: minute(0),
+        updated_at: minute(0),
+      },
+    ]);
+    let reads = 0;
+    const metrics = createMetricsStore({
+      ...store,
+      query: (q) => {
+        reads++;
+        return store.query(q);
+      },
+    });
+    const first = await metrics.describe(1, ['app.described', 'app.described']);
+    expect(first.map((m) => [m.name, m.unit, m.instrument])).toEqual([['app.described', 'ms', 'histogram']]);
+    // A caller's change to its answer is its own.
+    first[0].unit = 'changed';
+    expect((await metrics.describe(1, ['app.described']))[0].unit).toBe('ms');
+    expect(reads).toBe(1);
+    expect(await metrics.describe(1, ['app.unknown'])).toEqual([]);
+    expect(await metrics.describe(1, ['app.unknown', 'app.described'])).toHaveLength(1);
+    expect(reads).toBe(3);
+  });
+});
