@@ -24,7 +24,7 @@ describe('storable', () => {
   });
 
   it.each<[string, SpanRow]>([
-    ['a time past 2200', row(MAX_TIME_NS)],
+    ['a time past 2106', row(MAX_TIME_NS)],
     ['a time of 0', row(0n)],
     ['a time of 9 s', row(9_000_000_000n)],
     ['a huge time', row(10n ** 300n)],

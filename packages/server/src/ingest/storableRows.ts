@@ -9,7 +9,8 @@ import type { AttrMap, AttrValue, SpanRow } from './spanRow';
  * are not even read as times by the engine; no retention keeps rows that old anyway.)
  */
 export const MIN_TIME_NS = 1_000_000_000n * 1_000_000_000n;
-export const MAX_TIME_NS = BigInt(Date.UTC(2200, 0, 1)) * 1_000_000n;
+// 2106: the metrics from spans put a span's minute into a datapoint row, whose time is a DateTime.
+export const MAX_TIME_NS = BigInt(Date.UTC(2106, 0, 1)) * 1_000_000n;
 export const MAX_DURATION_NS = 100 * 365 * 86_400 * 1e9;
 
 export function storable(p: Produced): Produced {
@@ -24,7 +25,7 @@ export function storable(p: Produced): Produced {
     rejected: p.rejected + bad,
     rejectedMessage:
       p.rejectedMessage ||
-      `${bad} row(s) dropped: time before 2001-09-09 or after 2200-01-01, or duration over 100 years`,
+      `${bad} row(s) dropped: time before 2001-09-09 or after 2106-01-01, or duration over 100 years`,
   };
 }
 

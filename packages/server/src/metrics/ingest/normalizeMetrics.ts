@@ -103,6 +103,15 @@ export interface DatapointSink {
   stateful(base: RowBase, step: StatefulStep): void;
 }
 
+/**
+ * The times a datapoint row can have: its `time` is a DateTime (seconds, up to 2106), and the
+ * engine reads a number of fewer than 10 digits as something else than a time. A row outside them
+ * could not be written and, a batch being written whole, would fail every other client's rows in
+ * the same batch (as spans, ingest/storableRows.ts).
+ */
+export const MIN_POINT_TIME_NS = 1_000_000_000n * 1_000_000_000n;
+export const MAX_POINT_TIME_NS = BigInt(Date.UTC(2106, 0, 1)) * 1_000_000n;
+
 const TEMPORALITY_DELTA = 1;
 const TEMPORALITY_CUMULATIVE = 2;
 const FLAG_NO_RECORDED_VALUE = 1;
@@ -321,6 +330,10 @@ function point<P extends CommonPoint>(
   const timeNs = pbUint64(dp.timeUnixNano);
   if (timeNs === 0n) {
     ctx.reject(1, `metric "${ctx.name}": datapoint without a time`);
+    return;
+  }
+  if (timeNs < MIN_POINT_TIME_NS || timeNs >= MAX_POINT_TIME_NS) {
+    ctx.reject(1, `metric "${ctx.name}": datapoint time outside 2001-09-09 to 2106-01-01`);
     return;
   }
   const { keys, vals, hash } = seriesOf(ctx.base, fixKeyValues(dp.attributes));
