@@ -20,8 +20,9 @@ import type { Browser, Page, Response } from 'playwright-core';
  *   LANTERN_WEB_DIST=/tmp/web-bench node --import tsx bench/web/dashboard.ts [--series 10000] [--runs 5]
  *
  * `--ab /tmp/web-other` compares two builds of the web app in one run over the same server and data:
- * loads alternate between the server's bundle (A) and the other build's files (B, served to the page
- * by request interception), so both see the same machine load. `--profile` records one more load of
+ * loads alternate between the server's bundle (A) and the other build's files (B), both served to the
+ * page by request interception (which turns Chromium's cache off: compare A and B with each other,
+ * not with a run without --ab), so both see the same machine load. `--profile` records one more load of
  * each build with Chromium's CPU profiler and prints where its main thread spent the time.
  * `--replay` records the API answers of one load and then answers every page's API calls from that
  * record, at once: the loads measure the web app alone (bundle, request chain, drawing), without
@@ -348,7 +349,9 @@ async function main() {
       return p;
     };
     const url = `${lantern.baseUrl}/metrics/1/${dashId}?tab=grid&time_dur=${HOURS * 3600}`;
-    const pages = { A: await openPage(), ...(args.ab ? { B: await openPage(args.ab) } : {}) };
+    // Both builds through interception in an A/B run: it turns Chromium's cache off, which would
+    // slow B alone (every asset fetched on every load) and favour A.
+    const pages = { A: await openPage(args.ab ? DIST : undefined), ...(args.ab ? { B: await openPage(args.ab) } : {}) };
     if (args.ab) console.log(`B: ${args.ab}, initial ${bundleKb(args.ab).initial.toFixed(0)} kB gzip`);
     if (args.replay) await replayApi(pages.A, Object.values(pages), url);
     const runs: Record<string, number[]> = { A: [], B: [] };
