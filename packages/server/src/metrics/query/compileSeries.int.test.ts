@@ -50,6 +50,14 @@ function row(
   };
 }
 
+/** A metrics_catalog row of project 1, written at minute 0. */
+function catalogRow(
+  name: string,
+  v: { instrument: string; attr_keys: string[]; description?: string; unit?: string },
+): Record<string, unknown> {
+  return { project_id: 1, name, description: '', unit: '', created_at: minute(0), updated_at: minute(0), ...v };
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lantern-mql-'));
   store = openChdbStore({ path: dir, ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2e9, maxThreads: 2 });
@@ -208,16 +216,7 @@ describe('metric monitors through the engine (MetricQueryRunner)', () => {
     const { createMetricQueryRunner } = await import('../metricQueryRunner');
     const { MetricQueryError } = await import('../../alerting');
     await store.insertRows('metrics_catalog', [
-      {
-        project_id: 1,
-        name: 'app.req',
-        description: '',
-        unit: '',
-        instrument: 'counter',
-        attr_keys: ['code', 'host.name', 'route'],
-        created_at: minute(0),
-        updated_at: minute(0),
-      },
+      catalogRow('app.req', { instrument: 'counter', attr_keys: ['code', 'host.name', 'route'] }),
     ]);
     const runner = createMetricQueryRunner(
       createMetricsQueryService({ store: createMetricsStore(store), telemetry: store }),
@@ -253,16 +252,12 @@ describe('the catalogue entries the query engine describes', () => {
   it('are read once for a burst of panels, and a name not in the catalogue is asked every time', async () => {
     const { createMetricsStore } = await import('../metrics.store');
     await store.insertRows('metrics_catalog', [
-      {
-        project_id: 1,
-        name: 'app.described',
+      catalogRow('app.described', {
         description: 'Described once',
         unit: 'ms',
         instrument: 'histogram',
         attr_keys: ['route'],
-        created_at: minute(0),
-        updated_at: minute(0),
-      },
+      }),
     ]);
     let reads = 0;
     const metrics = createMetricsStore({
