@@ -49,12 +49,48 @@ export async function profileLoad(which: string, page: Page, url: string, loaded
     }
   }
   console.log(`${which}: profiled load, ${wall} ms to all panels painted; main-thread self time by script:`);
+  printTimeline(profile, byId);
   console.log(top(byScript, 12).join('\n'));
   console.log('  by function:');
   console.log(top(byFn, 25).join('\n'));
   console.log('  inclusive, by function:');
   console.log(top(inclusive, 40).join('\n'));
   await cdp.detach();
+}
+
+type ProfileNode = { callFrame: { url: string; functionName: string } };
+
+/**
+ * The load as a timeline: per 100 ms slice from the profile's start, the main thread's time by kind
+ * (idle, native work, garbage collection, or the script it ran), so a wait on the network or a
+ * chunk shows where it sits between the work.
+ */
+function printTimeline(profile: { samples?: number[]; timeDeltas?: number[] }, byId: Map<number, ProfileNode>): void {
+  const SLICE = 100;
+  const slices: Map<string, number>[] = [];
+  let t = 0;
+  (profile.samples ?? []).forEach((id, i) => {
+    const ms = (profile.timeDeltas?.[i] ?? 0) / 1000;
+    t += ms;
+    const f = byId.get(id)!.callFrame;
+    const kind =
+      f.url
+        .split('/')
+        .pop()
+        ?.replace(/-[\w-]{8}\.js$/, '') ||
+      f.functionName ||
+      'program';
+    const slice = (slices[Math.floor(t / SLICE)] ??= new Map());
+    slice.set(kind, (slice.get(kind) ?? 0) + ms);
+  });
+  console.log('  timeline (ms of each 100 ms slice):');
+  slices.forEach((slice, i) => {
+    const parts = [...slice]
+      .sort((a, b) => b[1] - a[1])
+      .filter(([, ms]) => ms >= 5)
+      .map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
+    console.log(`    ${String(i * SLICE).padStart(5)} ms  ${parts.join(', ')}`);
+  });
 }
 
 interface TraceEvent {

@@ -26,7 +26,7 @@ export function EChart({
   testId,
 }: {
   option: Record<string, unknown>;
-  height: number;
+  height: number | string;
   width?: number | string;
   group?: string;
   loading?: boolean;

@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { useLayoutEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { usePager } from '../Pager';
 import { ListLegend, TableLegend, type LegendValue } from './ChartLegend';
 import { metricChartOption, type ChartKind, type Series } from './chartOptions';
@@ -19,6 +19,9 @@ export interface ChartLegendConfig {
   placement: 'bottom' | 'right';
   values: LegendValue[];
 }
+
+/** The plot's least height above a legend that takes the rest of the panel. */
+const MIN_PLOT = 140;
 
 export const DEFAULT_LEGEND: ChartLegendConfig = { type: 'list', placement: 'bottom', values: ['avg'] };
 export const DEFAULT_STYLE: SeriesStyle = { color: '', opacity: 15, lineWidth: 2, symbol: 'none', symbolSize: 4 };
@@ -43,7 +46,8 @@ function styled(
       return {
         ...s,
         lineStyle: { width: st.lineWidth },
-        symbol: st.symbol === 'none' && sparse ? 'circle' : st.symbol,
+        // With no symbol chosen, a series keeps the dots of its lone values (lineSeriesData).
+        symbol: st.symbol !== 'none' ? st.symbol : sparse ? 'circle' : s.symbol,
         showSymbol: st.symbol !== 'none' || sparse || s.showSymbol === true,
         symbolSize: st.symbolSize,
         ...(hasArea ? { areaStyle: { opacity: st.opacity / 100 } } : {}),
@@ -84,19 +88,7 @@ export function GridChart({
   const [isolated, setIsolated] = useState<string | undefined>();
   const [hovered, setHovered] = useState<string | undefined>();
   const pager = usePager(colored.length, 9);
-  const [legendEl, setLegendEl] = useState<HTMLDivElement | null>(null);
-  const [legendH, setLegendH] = useState(0);
   const bottom = legend.type !== 'none' && legend.placement === 'bottom';
-  // A callback ref: the legend mounts only once there is data, after the first render. Measured
-  // before the browser paints, so the chart starts at its final height (a resize redraws it all).
-  useLayoutEffect(() => {
-    if (!legendEl || !bottom) return;
-    const observer = new ResizeObserver(() => setLegendH(legendEl.offsetHeight));
-    observer.observe(legendEl);
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- a DOM measurement before paint, which only an effect can make
-    setLegendH(legendEl.offsetHeight);
-    return () => observer.disconnect();
-  }, [legendEl, bottom]);
 
   const visible = legend.type === 'table' ? colored.slice(pager.start, pager.end) : colored;
   const hidden = useMemo(
@@ -104,7 +96,6 @@ export function GridChart({
     [colored, isolated],
   );
   const plotted = useMemo(() => visible.filter((s) => !hidden.has(s.name)), [visible, hidden]);
-  const chartH = bottom && legendEl ? Math.max(140, height - legendH) : height;
   const option = useMemo(
     () => styled(metricChartOption(time, plotted, { kind }), plotted, styles, kind),
     [time, plotted, kind, styles],
@@ -144,15 +135,15 @@ export function GridChart({
       data-series={plotted.length}
       sx={{ display: 'flex', flexDirection: bottom ? 'column' : 'row', height, overflow: 'hidden' }}
     >
-      <Box sx={{ flex: 1, minWidth: 0, minHeight: 0 }}>
-        <EChart option={option} height={chartH} highlight={hovered} />
+      {/* The plot takes what the legend leaves (at least 140 px): sized by the layout, not measured. */}
+      <Box sx={{ flex: '1 1 0', minWidth: 0, minHeight: bottom ? MIN_PLOT : 0 }}>
+        <EChart option={option} height="100%" highlight={hovered} />
       </Box>
       {legendBody && (
         <Box
-          ref={setLegendEl}
           sx={
             bottom
-              ? { flexShrink: 0, maxHeight: Math.max(0, height - 140), overflowY: 'auto' }
+              ? { flexShrink: 0, maxHeight: Math.max(0, height - MIN_PLOT), overflowY: 'auto' }
               : { flexShrink: 0, width: '35%', maxWidth: 360, height, overflowY: 'auto' }
           }
         >

@@ -27,6 +27,9 @@ describe('tooltip', () => {
     expect(html).toContain('1.5ms');
     expect(html).not.toContain('s20');
   });
+  it('shows a gap (NaN in the chart data) as no value', () => {
+    expect(tooltipHtml([{ seriesName: 'a', value: [0, NaN] }], [''])).toContain('>–<');
+  });
   it('escapes names', () => {
     expect(tooltipHtml([{ seriesName: '<b>', value: 1 }], [''])).toContain('&#60;b&#62;');
   });
@@ -66,14 +69,16 @@ describe('metricChartOption data', () => {
       unit: '',
       values: time.map((_, j) => (j === 3 ? null : i + j)),
     }));
-  type Opt = { series: { data: unknown[]; large?: boolean }[] };
+  type Opt = { series: { data: Float64Array; large?: boolean }[] };
+  const point = (data: Float64Array, i: number) => [data[2 * i], data[2 * i + 1]];
 
-  it('gives the time axis epoch milliseconds, with null where a bucket is empty', () => {
+  it('gives the time axis epoch milliseconds in [time, value] pairs, with NaN where a bucket is empty', () => {
     const opt = metricChartOption(time, series(1), { kind: 'bar' }) as Opt;
-    expect(opt.series[0].data[0]).toEqual([Date.UTC(2024, 0, 1), 0]);
-    expect(opt.series[0].data[3]).toEqual([Date.UTC(2024, 0, 1) + 3 * 900_000, null]);
+    expect(opt.series[0].data).toBeInstanceOf(Float64Array);
+    expect(point(opt.series[0].data, 0)).toEqual([Date.UTC(2024, 0, 1), 0]);
+    expect(point(opt.series[0].data, 3)).toEqual([Date.UTC(2024, 0, 1) + 3 * 900_000, NaN]);
     const line = metricChartOption(time, series(1)) as Opt;
-    expect(line.series[0].data[1]).toEqual([Date.UTC(2024, 0, 1) + 900_000, 1]);
+    expect(point(line.series[0].data, 1)).toEqual([Date.UTC(2024, 0, 1) + 900_000, 1]);
   });
 
   it("draws thousands of bars in ECharts' large mode, a few bars as shapes", () => {

@@ -1,7 +1,7 @@
 import { formatDateTime } from '../../lib/format/dateTime';
 import { formatMetric, formatUnit } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
-import { lineSeriesData } from './lineData';
+import { linePairs, lineSeriesData } from './lineData';
 import { assignColors } from './palette';
 
 /**
@@ -63,6 +63,9 @@ const LARGE_BARS = 2000;
 
 const BASE = { animation: false, textStyle: { fontFamily: 'Roboto, sans-serif' } };
 
+/** Epoch milliseconds: the time axis would parse an ISO string for every point of every series. */
+const epochMs = (time: readonly string[]) => time.map((t) => Date.parse(t));
+
 /** Line/area/bar/stacked chart over shared time stamps; one y-axis per distinct unit. */
 /**
  * The plot fills its container (grid `bottom`, not a height), so a chart whose container changes
@@ -80,8 +83,7 @@ export function metricChartOption(
   const stacked = kind === 'stacked-area' || kind === 'stacked-bar';
   const isBar = kind === 'bar' || kind === 'stacked-bar';
   const hasArea = kind === 'area' || kind === 'stacked-area';
-  // Epoch milliseconds: the time axis parses an ISO string for every point of every series.
-  const ms = time.map((t) => Date.parse(t));
+  const ms = epochMs(time);
   // Thousands of bars (100 series of 96 buckets) are drawn as one path per series, not a shape each.
   const large = isBar && series.length * time.length > LARGE_BARS ? { large: true, largeThreshold: 0 } : {};
   return {
@@ -108,9 +110,7 @@ export function metricChartOption(
       type: isBar ? 'bar' : 'line',
       yAxisIndex: units.indexOf(s.unit),
       // A null is a bucket with nothing to measure: a gap, not a line through it.
-      ...(isBar
-        ? { data: ms.map((t, j) => [t, s.values[j] ?? null]), showSymbol: false, ...large }
-        : lineSeriesData(ms, s.values)),
+      ...(isBar ? { data: linePairs(ms, s.values), showSymbol: false, ...large } : lineSeriesData(ms, s.values)),
       connectNulls: false,
       emphasis: { focus: 'series' },
       color: colors[i],
@@ -150,7 +150,7 @@ export function sparklineOption(
       {
         type: 'line',
         name: 'value',
-        ...lineSeriesData(time, values, 3),
+        ...lineSeriesData(epochMs(time), values, 3),
         connectNulls: false,
         color,
         lineStyle: { width: 1 },
@@ -176,6 +176,7 @@ export const PCTILE_COLORS = { p50: '#81C784', p90: '#FF9800', p99: '#F06292', m
 /** Percentiles over time: p50 and p90 shown, p99 and max in the legend but hidden (spec §2 span card). */
 export function pctileOption(d: PctileData): Record<string, unknown> {
   const keys = (['p50', 'p90', 'p99', 'max'] as const).filter((k) => d[k]);
+  const ms = epochMs(d.time);
   return {
     ...BASE,
     grid: { top: 30, left: 60, right: 30, height: 75 },
@@ -213,7 +214,7 @@ export function pctileOption(d: PctileData): Record<string, unknown> {
       name: k,
       type: 'line',
       color: PCTILE_COLORS[k],
-      ...lineSeriesData(d.time, d[k]!),
+      ...lineSeriesData(ms, d[k]!),
       areaStyle: {
         color: {
           type: 'linear',
@@ -231,6 +232,13 @@ export function pctileOption(d: PctileData): Record<string, unknown> {
     })),
   };
 }
+
+/** One value per time stamp, 0 where the answer has none. */
+const counts = (d: PctileData, values: number[] | undefined) =>
+  linePairs(
+    epochMs(d.time),
+    d.time.map((_, i) => values?.[i] ?? 0),
+  );
 
 /** Spans per minute and errors per minute under the percentile chart. */
 export function rateOption(d: PctileData): Record<string, unknown> {
@@ -257,14 +265,14 @@ export function rateOption(d: PctileData): Record<string, unknown> {
         symbol: 'none',
         color: '#42A5F5',
         areaStyle: { opacity: 0.15 },
-        data: d.time.map((t, i) => [t, d.rate?.[i] ?? 0]),
+        data: counts(d, d.rate),
       },
       {
         name: 'errors per min',
         type: 'line',
         symbol: 'none',
         color: '#F44336',
-        data: d.time.map((t, i) => [t, d.errorRate?.[i] ?? 0]),
+        data: counts(d, d.errorRate),
       },
     ],
   };
@@ -278,8 +286,6 @@ export function eventRateOption(d: PctileData): Record<string, unknown> {
     tooltip: { trigger: 'axis', appendToBody: true, formatter: (p: TooltipParam[]) => tooltipHtml(p, ['']) },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', axisLabel: { formatter: (v: number) => formatUnit(v, '') } },
-    series: [
-      { name: 'events per min', type: 'bar', color: '#1E88E5', data: d.time.map((t, i) => [t, d.rate?.[i] ?? 0]) },
-    ],
+    series: [{ name: 'events per min', type: 'bar', color: '#1E88E5', data: counts(d, d.rate) }],
   };
 }

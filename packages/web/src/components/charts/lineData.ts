@@ -1,32 +1,46 @@
 /**
- * Line data over shared time stamps where null is a gap (a bucket with nothing to measure). A value
- * between two gaps would be a line of no length, so it gets a dot; other points stay plain. A
- * series with dots needs `showSymbol: true` (and `symbol: 'none'` for the plain points); only those
- * should ask for it (`lineSeriesData`), since symbols cost an element per point.
+ * Line data over shared time stamps (epoch milliseconds) as one `Float64Array` of `[time, value]`
+ * pairs, NaN where a bucket has nothing to measure (a gap). ECharts keeps a typed array as it is
+ * (no clone of the option's data, no array per point) and reads it straight into its data store:
+ * a chart of 100 series x 96 buckets would otherwise hand it 9,600 small arrays.
  */
-export type LinePoint<T extends string | number = string | number> =
-  [T, number | null] | { value: [T, number]; symbol: 'circle'; symbolSize: number };
+export function linePairs(time: readonly number[], values: readonly (number | null | undefined)[]): Float64Array {
+  const out = new Float64Array(time.length * 2);
+  for (let i = 0; i < time.length; i++) {
+    const v = values[i];
+    out[2 * i] = time[i];
+    out[2 * i + 1] = typeof v === 'number' ? v : NaN;
+  }
+  return out;
+}
 
-export function lineData<T extends string | number>(
-  time: readonly T[],
+/** Indexes of the values between two gaps (or a gap and an end): a line of no length there. */
+export function lonePoints(values: readonly (number | null | undefined)[], count = values.length): number[] {
+  const has = (i: number) => i >= 0 && i < count && typeof values[i] === 'number';
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) if (has(i) && !has(i - 1) && !has(i + 1)) out.push(i);
+  return out;
+}
+
+/**
+ * A line series' data and symbols: a value between two gaps gets a dot (it would draw nothing),
+ * other points stay plain. Symbols cost an element per point, so only a series with dots shows
+ * them, through a per-point symbol that is 'none' except at its dots.
+ */
+export function lineSeriesData(
+  time: readonly number[],
   values: readonly (number | null | undefined)[],
   dotSize = 4,
-): LinePoint<T>[] {
-  const at = (i: number) => (typeof values[i] === 'number' ? values[i] : null);
-  return time.map((t, i) => {
-    const v = at(i);
-    if (v !== null && at(i - 1) === null && at(i + 1) === null)
-      return { value: [t, v], symbol: 'circle', symbolSize: dotSize };
-    return [t, v];
-  });
+): { data: Float64Array; showSymbol: boolean; symbol: LineSymbol; symbolSize: number } {
+  const data = linePairs(time, values);
+  const dots = new Set(lonePoints(values, time.length));
+  if (dots.size === 0) return { data, showSymbol: false, symbol: 'none', symbolSize: dotSize };
+  return {
+    data,
+    showSymbol: true,
+    symbol: (_value, params) => (dots.has(params.dataIndex) ? 'circle' : 'none'),
+    symbolSize: dotSize,
+  };
 }
 
-/** Line data and whether it has dots (`showSymbol`), for a series' option. */
-export function lineSeriesData(
-  time: readonly (string | number)[],
-  values: readonly (number | null | undefined)[],
-  dotSize?: number,
-) {
-  const data = lineData(time, values, dotSize);
-  return { data, showSymbol: data.some((p) => !Array.isArray(p)), symbol: 'none' as const };
-}
+export type LineSymbol = string | ((value: unknown, params: { dataIndex: number }) => string);
