@@ -283,7 +283,7 @@ describe('dashboard grid', () => {
     }
   });
 
-  it("a link to a dashboard starts its panels' calls while the Metrics code still loads; signed out, nothing but the session check", async () => {
+  it("a link to a dashboard starts its panels' calls while the Metrics code loads and the session is checked; signed out, nothing but the session check", async () => {
     explainFailures();
     const isMetricsCall = (url: string) => /\/api\/v1\/metrics\//.test(url);
     const isPanelCall = (url: string) => /\/api\/v1\/metrics\/1\/(timeseries|table)\?/.test(url);
@@ -299,16 +299,45 @@ describe('dashboard grid', () => {
       layoutReleased = true;
       await route.continue();
     });
+    // And the session check answers late: this browser was signed in, so the calls need not wait for it.
+    let sessionAnswered = false;
+    await tab.route('**/api/v1/users/current', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      sessionAnswered = true;
+      await route.continue();
+    });
     const beforeLayout: string[] = [];
-    tab.on('request', (r) => void (isPanelCall(r.url()) && !layoutReleased && beforeLayout.push(r.url())));
+    const beforeSession: string[] = [];
+    tab.on('request', (r) => {
+      if (!isPanelCall(r.url())) return;
+      if (!layoutReleased) beforeLayout.push(r.url());
+      if (!sessionAnswered) beforeSession.push(r.url());
+    });
     try {
       const tabGrid = new DashGridPage(tab);
       await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
       await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
-      // All three panels asked before the layout's code arrived.
+      // All three panels asked before the layout's code arrived and before the session check answered.
       expect(beforeLayout).toHaveLength(3);
+      expect(beforeSession).toHaveLength(3);
     } finally {
       await context.close();
+    }
+
+    // A browser whose session ended since (the hint is stale): the calls answer 401 and the page
+    // signs out to Login, as any call after the session ends; the hint is gone afterwards.
+    const ended = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    await ended.addInitScript(() => {
+      if (!sessionStorage.getItem('seeded')) localStorage.setItem('lantern.signedIn', '1');
+      sessionStorage.setItem('seeded', '1');
+    });
+    const stale = await ended.newPage();
+    try {
+      await stale.goto(`${server.lantern.baseUrl}/metrics/1/${dashId}?tab=grid`);
+      await stale.getByTestId('login-card').waitFor();
+      await expect(stale.evaluate(() => localStorage.getItem('lantern.signedIn'))).resolves.toBeNull();
+    } finally {
+      await ended.close();
     }
 
     const signedOut = await browser.newContext({ viewport: { width: 1440, height: 1000 } });

@@ -1,5 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { currentUserKey } from '../features/auth/authApi';
+import { keepSessionHint } from '../features/auth/sessionHint';
 import { ApiError } from '../lib/api/apiClient';
 import type { AppQueryMeta } from '../lib/api/queryMeta';
 import { retryDelay, shouldRetry } from '../lib/api/retryPolicy';
@@ -25,6 +26,7 @@ export const queryClient: QueryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+keepSessionHint(queryClient);
 
 function onError(error: Error, meta: AppQueryMeta | undefined) {
   if (!(error instanceof ApiError)) return;

@@ -2,6 +2,7 @@ import { LinearProgress } from '@mui/material';
 import { createBrowserRouter, Navigate, useParams } from 'react-router-dom';
 import { currentUserQuery } from '../features/auth/authApi';
 import { LoginPage } from '../features/auth/LoginPage';
+import { sessionHint } from '../features/auth/sessionHint';
 import { ProjectCreatePage } from '../features/help/ProjectCreatePage';
 import { ProjectSettingsPage } from '../features/projects/ProjectSettingsPage';
 import { TraceFindPage } from '../features/tracing/TraceFindPage';
@@ -85,12 +86,13 @@ export const router = createBrowserRouter([
             loader: ({ params, request }) => {
               const projectId = parseProjectId(params.projectId);
               if (projectId === undefined) return null;
-              // The code loads meanwhile; the calls start with a session only (the session check is
-              // the call RequireAuth makes anyway).
+              // The code loads meanwhile; the calls start with a session only: at once when this
+              // browser had one, else once the session check (the call RequireAuth makes anyway) finds one.
               const page = import('../features/metrics/metricsPrefetch');
-              Promise.all([queryClient.fetchQuery(currentUserQuery), page])
-                .then(([user, { prefetchMetricsPage }]) => {
-                  if (user) prefetchMetricsPage(queryClient, projectId, params.dashId, new URL(request.url));
+              const session = sessionHint() || queryClient.fetchQuery(currentUserQuery).then(Boolean);
+              Promise.all([session, page])
+                .then(([signedIn, { prefetchMetricsPage }]) => {
+                  if (signedIn) prefetchMetricsPage(queryClient, projectId, params.dashId, new URL(request.url));
                 })
                 .catch(() => undefined); // the page shows what failed when it asks
               return null;
