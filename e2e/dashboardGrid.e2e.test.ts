@@ -283,7 +283,7 @@ describe('dashboard grid', () => {
     }
   });
 
-  it("a link to a dashboard starts its panels' calls while the Metrics code loads and the session is checked; signed out, nothing but the session check", async () => {
+  it("a link to a dashboard starts its panels' calls while the Metrics code, the session check and the dashboard load; signed out, nothing but the session check", async () => {
     explainFailures();
     const isMetricsCall = (url: string) => /\/api\/v1\/metrics\//.test(url);
     const isPanelCall = (url: string) => /\/api\/v1\/metrics\/1\/(timeseries|table)\?/.test(url);
@@ -299,27 +299,36 @@ describe('dashboard grid', () => {
       layoutReleased = true;
       await route.continue();
     });
-    // And the session check answers late: this browser was signed in, so the calls need not wait for it.
-    let sessionAnswered = false;
-    await tab.route('**/api/v1/users/current', async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
-      sessionAnswered = true;
-      await route.continue();
-    });
+    // The session check and the dashboard answer late too: this browser was signed in and has seen
+    // the dashboard, so the panels' calls wait for neither.
+    const held = async (url: string | RegExp) => {
+      const state = { answered: false };
+      await tab.route(url, async (route) => {
+        await new Promise((r) => setTimeout(r, 1500));
+        state.answered = true;
+        await route.continue();
+      });
+      return state;
+    };
+    const session = await held('**/api/v1/users/current');
+    const dashboard = await held(new RegExp(`/api/v1/metrics/1/dashboards/${dashId}(\\?|$)`));
     const beforeLayout: string[] = [];
     const beforeSession: string[] = [];
+    const beforeDashboard: string[] = [];
     tab.on('request', (r) => {
       if (!isPanelCall(r.url())) return;
       if (!layoutReleased) beforeLayout.push(r.url());
-      if (!sessionAnswered) beforeSession.push(r.url());
+      if (!session.answered) beforeSession.push(r.url());
+      if (!dashboard.answered) beforeDashboard.push(r.url());
     });
     try {
       const tabGrid = new DashGridPage(tab);
       await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
       await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
-      // All three panels asked before the layout's code arrived and before the session check answered.
+      // All three panels asked before the layout's code, the session check and the dashboard came.
       expect(beforeLayout).toHaveLength(3);
       expect(beforeSession).toHaveLength(3);
+      expect(beforeDashboard).toHaveLength(3);
     } finally {
       await context.close();
     }

@@ -33,7 +33,11 @@ const dashboardsQuery = (pid: number) => ({
 });
 const dashboardQuery = (pid: number, dashId: string) => ({
   queryKey: queryKey(R.dashboard, dash(pid, dashId)),
-  queryFn: ({ signal }: { signal: AbortSignal }) => api(R.dashboard, dash(pid, dashId), { signal }),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => {
+    const answer = await api(R.dashboard, dash(pid, dashId), { signal });
+    rememberDashboard(pid, dashId, answer);
+    return answer;
+  },
   staleTime: 10_000,
   retry: (n: number, err: Error) => !(err instanceof ApiError && err.status === 404) && n < 2,
 });
@@ -46,20 +50,50 @@ export function useDashboard(pid: number, dashId: string | undefined) {
   return useQuery({ ...dashboardQuery(pid, dashId ?? ''), enabled: dashId !== undefined });
 }
 
+type DashboardShow = z.output<typeof R.dashboard.response>;
+
 /**
  * Starts the dashboard list, the dashboard and, when it opens on the Grid tab, every panel's query
  * at once: without it they run one after another as each part of the page renders (layout, list,
- * dashboard, grid, panels). `search`: the address's query (tab, range).
+ * dashboard, grid, panels). `search`: the address's query (tab, range). The panels of the
+ * dashboard as this browser last saw it start at once, beside the dashboard's call; those of the
+ * answer follow it (a panel whose query did not change is not asked twice).
  */
 export function prefetchDashboard(qc: QueryClient, pid: number, dashId: string, search: URLSearchParams): void {
   void qc.prefetchQuery(dashboardsQuery(pid));
-  qc.fetchQuery(dashboardQuery(pid, dashId)).then(
-    ({ dashboard, grid }) => {
-      if (dashboardTab(search.get('tab'), dashboard, grid.length) !== 'grid') return;
-      prefetchGridPanels(qc, pid, grid, dashboard.gridQuery, settledApiRange(search, DASHBOARD_MAX_DAYS));
-    },
-    () => undefined, // the page shows the error when it asks
-  );
+  const range = settledApiRange(search, DASHBOARD_MAX_DAYS);
+  const panels = ({ dashboard, grid }: DashboardShow) => {
+    if (dashboardTab(search.get('tab'), dashboard, grid.length) === 'grid')
+      prefetchGridPanels(qc, pid, grid, dashboard.gridQuery, range);
+  };
+  const seen = qc.getQueryData<DashboardShow>(dashboardQuery(pid, dashId).queryKey) ?? rememberedDashboard(pid, dashId);
+  if (seen) panels(seen);
+  qc.fetchQuery(dashboardQuery(pid, dashId)).then(panels, () => undefined); // the page shows the error when it asks
+}
+
+/** The last dashboard answer this browser got in a project, kept for the next visit's first calls. */
+const rememberedKey = (pid: number) => `dashboard-seen:${pid}`;
+
+function rememberDashboard(pid: number, dashId: string, answer: DashboardShow): void {
+  try {
+    localStorage.setItem(rememberedKey(pid), JSON.stringify({ dashId, answer }));
+  } catch {
+    /* storage unavailable or full: the next visit waits for the dashboard */
+  }
+}
+
+function rememberedDashboard(pid: number, dashId: string): DashboardShow | undefined {
+  try {
+    const kept = JSON.parse(localStorage.getItem(rememberedKey(pid)) ?? 'null') as {
+      dashId?: unknown;
+      answer?: unknown;
+    };
+    if (kept?.dashId !== dashId) return undefined;
+    const answer = R.dashboard.response.safeParse(kept.answer);
+    return answer.success ? answer.data : undefined;
+  } catch {
+    return undefined; // unreadable: as if nothing was kept
+  }
 }
 
 /** prefetchDashboard from the Metrics layout, once per dashboard opened in the app. */
