@@ -17,6 +17,11 @@ export interface AbRound {
   spansPerSecond: number;
   p50Ms: number;
   serverCores: number;
+  /** The load clients (this process), everything else on the machine, idle cores, stolen by the host. */
+  clientCores?: number;
+  otherCores?: number;
+  idleCores?: number;
+  stealCores?: number;
   throttled: number;
   errors: number;
 }
@@ -24,7 +29,16 @@ export interface AbRound {
 export async function runAb(opts: {
   rounds: number;
   variants: readonly [AbVariant, AbVariant];
-  measure(lantern: RunningLantern): Promise<{ load: LoadResult; cpu: { serverCores: number } }>;
+  measure(lantern: RunningLantern): Promise<{
+    load: LoadResult;
+    cpu: {
+      serverCores: number;
+      clientCores?: number;
+      machineBusyCores?: number;
+      idleCores?: number;
+      stealCores?: number;
+    };
+  }>;
 }): Promise<AbRound[]> {
   const out: AbRound[] = [];
   for (let r = 0; r < opts.rounds; r++) {
@@ -39,6 +53,13 @@ export async function runAb(opts: {
           spansPerSecond: load.spans / (load.windowMs / 1000),
           p50Ms: sorted[Math.floor(sorted.length / 2)] ?? NaN,
           serverCores: cpu.serverCores,
+          clientCores: cpu.clientCores,
+          otherCores:
+            cpu.machineBusyCores === undefined || cpu.clientCores === undefined
+              ? undefined
+              : cpu.machineBusyCores - cpu.serverCores - cpu.clientCores,
+          idleCores: cpu.idleCores,
+          stealCores: cpu.stealCores,
           throttled: load.throttled,
           errors: load.errors,
         });
@@ -60,7 +81,11 @@ export function formatAb(title: string, rounds: readonly AbRound[]): string {
   };
   const lines = rounds.map(
     (r) =>
-      `  ${r.variant.padEnd(10)} ${(r.spansPerSecond / 1000).toFixed(1)}k spans/s, p50 ${r.p50Ms.toFixed(0)} ms, server ${r.serverCores.toFixed(2)} cores, 429 ${r.throttled}, errors ${r.errors}`,
+      `  ${r.variant.padEnd(10)} ${(r.spansPerSecond / 1000).toFixed(1)}k spans/s, p50 ${r.p50Ms.toFixed(0)} ms, server ${r.serverCores.toFixed(2)} cores` +
+      (r.idleCores === undefined
+        ? ''
+        : ` (clients ${r.clientCores?.toFixed(2)}, other ${r.otherCores?.toFixed(2)}, idle ${r.idleCores.toFixed(2)}, steal ${r.stealCores?.toFixed(2)})`) +
+      `, 429 ${r.throttled}, errors ${r.errors}`,
   );
   const [a, b] = names.map(mean);
   return [

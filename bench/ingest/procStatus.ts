@@ -48,3 +48,22 @@ export function watchMemory(pid: number, everyMs = 250): { stop(): { peakRssKb: 
     },
   };
 }
+
+/**
+ * The whole machine's CPU seconds so far (/proc/stat): busy (user, nice, system, irq, softirq),
+ * idle (idle + iowait) and steal (taken by the host), to tell whether a run's cores were busy
+ * with the server, the clients, something else, or idle.
+ */
+export function readMachineCpu(): { busy: number; idle: number; steal: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return {
+    busy: (user + nice + system + irq + softirq) / CLOCK_TICKS,
+    idle: (idle + iowait) / CLOCK_TICKS,
+    steal: steal / CLOCK_TICKS,
+  };
+}

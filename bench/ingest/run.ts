@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { PROJECT1_TOKEN, removeDataDir, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 import { loadConfig } from '../../packages/server/src/config';
 import { runLoad } from './loadClients';
-import { readCpuSeconds, watchMemory } from './procStatus';
+import { readCpuSeconds, readMachineCpu, watchMemory } from './procStatus';
 import { summariseProfile } from './profileSummary';
 import { buildRequestPool, writePoolFile } from './requestPool';
 import type { StageRates } from './stageRates';
@@ -91,6 +91,7 @@ async function measureLoad(lantern: RunningLantern, bodies: Buffer[]) {
   const memory = watchMemory(pid);
   const serverCpu0 = readCpuSeconds(pid) ?? 0;
   const clientCpu0 = process.cpuUsage();
+  const machine0 = readMachineCpu();
   const t0 = performance.now();
   try {
     const load = await runLoad({
@@ -104,10 +105,14 @@ async function measureLoad(lantern: RunningLantern, bodies: Buffer[]) {
     });
     const wall = (performance.now() - t0) / 1000;
     const client = process.cpuUsage(clientCpu0);
+    const machine = readMachineCpu();
     const cpu = {
       loadSeconds: wall,
       serverCores: ((readCpuSeconds(pid) ?? 0) - serverCpu0) / wall,
       clientCores: (client.user + client.system) / 1e6 / wall,
+      machineBusyCores: (machine.busy - machine0.busy) / wall,
+      idleCores: (machine.idle - machine0.idle) / wall,
+      stealCores: (machine.steal - machine0.steal) / wall,
     };
     return { load, cpu, serverMemory: memory.stop() };
   } finally {
