@@ -191,8 +191,11 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
       await templates.close();
       await batcher.close();
       await metrics.batcher.close();
-      await preparePool.close();
+      // The store before the prepare workers: it still writes at close (the metrics from spans
+      // waiting in memory, spanMetricWriter.ts), and a chDB query issued after the workers were
+      // terminated never returned (the server hung at SIGTERM, session 13).
       await telemetry.close();
+      await preparePool.close();
       await db.destroy();
     },
   };

@@ -14,6 +14,8 @@ const store = openChdbStore({
   maxMemoryUsage: 2 * 1024 ** 3,
   maxThreads: 2,
 });
+// As a restarted server would: what a killed one journaled and had not inserted goes in first.
+await store.migrate();
 const counts = async (table: 'index' | 'data') => {
   const q =
     table === 'index'

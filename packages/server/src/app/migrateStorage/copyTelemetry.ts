@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { Session } from 'chdb';
@@ -48,6 +50,16 @@ export async function copyTelemetry(opts: {
   const { config, source, chdbPath, targetUrl, cluster, progress } = opts;
   if (!source)
     throw new MigrateStorageError(`no embedded telemetry at ${chdbPath}: is data_dir the one of the Lantern to move?`);
+  // Metrics from spans a killed Lantern journaled and had not inserted (spanMetricJournal.ts): its
+  // next start inserts them; a copy now would leave them behind.
+  const journal = join(chdbPath, 'span-metrics-journal');
+  if (
+    existsSync(journal) &&
+    readdirSync(journal, { withFileTypes: true }).some((f) => f.isFile() && f.name.endsWith('.tsv'))
+  )
+    throw new MigrateStorageError(
+      `${journal} holds metrics from spans not yet inserted (Lantern was not stopped cleanly): start Lantern once on this data_dir, stop it, and run migrate-storage again`,
+    );
   const target = createClient({
     url: targetUrl,
     clickhouse_settings: {

@@ -347,23 +347,29 @@ export function mergeSpanMetricPoints(lists: readonly (readonly SpanMetricPoint[
   const nonEmpty = lists.filter((l): l is readonly SpanMetricPoint[] => !!l && l.length > 0);
   if (nonEmpty.length === 1) return [...nonEmpty[0]];
   const acc = new Map<string, SpanMetricPoint>();
-  for (const list of nonEmpty) {
-    for (const p of list) {
-      const key = `${p.project}\u0000${p.def}\u0000${p.time}\u0000${p.hash}`;
-      const q = acc.get(key);
-      if (q === undefined) {
-        acc.set(key, p);
-        continue;
-      }
-      q.count += p.count;
-      q.sum += p.sum;
-      const [bs, cs] = p.buckets;
-      if (bs.length > 0) {
-        q.min = Math.min(q.min, p.min);
-        q.max = Math.max(q.max, p.max);
-        for (let i = 0; i < bs.length; i++) addBucket(q.buckets, bs[i], cs[i]);
-      }
+  for (const list of nonEmpty) foldSpanMetricPoints(acc, list);
+  return [...acc.values()];
+}
+
+/**
+ * Folds `points` into `acc` (keyed by project, definition, minute and series): a point of a key
+ * already there is added to it, a new one is taken over (and changed by later folds).
+ */
+export function foldSpanMetricPoints(acc: Map<string, SpanMetricPoint>, points: readonly SpanMetricPoint[]): void {
+  for (const p of points) {
+    const key = `${p.project}\u0000${p.def}\u0000${p.time}\u0000${p.hash}`;
+    const q = acc.get(key);
+    if (q === undefined) {
+      acc.set(key, p);
+      continue;
+    }
+    q.count += p.count;
+    q.sum += p.sum;
+    const [bs, cs] = p.buckets;
+    if (bs.length > 0) {
+      q.min = Math.min(q.min, p.min);
+      q.max = Math.max(q.max, p.max);
+      for (let i = 0; i < bs.length; i++) addBucket(q.buckets, bs[i], cs[i]);
     }
   }
-  return [...acc.values()];
 }

@@ -1,0 +1,55 @@
+import { mkdirSync, readdirSync } from 'node:fs';
+import { appendFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The embedded store's journal of the metrics derived from spans (docs/decisions/metrics-from-spans.md,
+ * "Written once a second"): each span batch's datapoint lines are appended to the current segment
+ * file before the batch is acknowledged, and its points wait in memory (spanMetricWriter.ts) to
+ * go into `datapoint_minutes` with those of the batches after it, as one part. An appended line
+ * is in the kernel once `append` resolves, so a kill -9 keeps it, as it keeps a committed part
+ * (the engine does not fsync its parts either). Once the points of every segment up to a `cut`
+ * are committed, `drop` removes those segments; segments found when the store opens were left by
+ * a process that stopped before that, and are inserted as they are (`leftovers`).
+ *
+ * The caller serialises `append` and `cut`, so that the points it holds for a cut are exactly the
+ * lines of the segments before it.
+ */
+export interface SpanMetricJournal {
+  /** Appends TabSeparated datapoint lines to the current segment; resolves once written. */
+  append(text: string): Promise<void>;
+  /** Closes the current segment (appends go to a new one) and returns its number. */
+  cut(): number;
+  /** Removes the segments up to and including `cut` (their points are committed). */
+  drop(cut: number): Promise<void>;
+  /** Segment files left by an earlier process, oldest first (absolute paths). */
+  leftovers(): string[];
+}
+
+const SEGMENT = /^segment-(\d+)\.tsv$/;
+
+export function openSpanMetricJournal(dir: string): SpanMetricJournal {
+  mkdirSync(dir, { recursive: true });
+  const found = readdirSync(dir)
+    .map((f) => SEGMENT.exec(f))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
+  const path = (n: number) => join(dir, `segment-${n}.tsv`);
+  let current = found.length > 0 ? found[found.length - 1] + 1 : 0;
+  // Segments written by this process and not yet dropped.
+  const written = new Set<number>();
+  return {
+    async append(text) {
+      written.add(current);
+      await appendFile(path(current), text);
+    },
+    cut: () => current++,
+    async drop(cut) {
+      const done = [...written].filter((n) => n <= cut);
+      await Promise.all(done.map((n) => rm(path(n), { force: true })));
+      for (const n of done) written.delete(n);
+    },
+    leftovers: () => found.map(path),
+  };
+}
