@@ -1,7 +1,7 @@
 import { formatDateTime } from '../../lib/format/dateTime';
 import { formatMetric, formatUnit } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
-import { linePairs, lineSeriesData } from './lineData';
+import { linePairs, lineSeriesData, PAIR_DIMENSIONS } from './lineData';
 import { assignColors } from './palette';
 
 /**
@@ -110,7 +110,9 @@ export function metricChartOption(
       type: isBar ? 'bar' : 'line',
       yAxisIndex: units.indexOf(s.unit),
       // A null is a bucket with nothing to measure: a gap, not a line through it.
-      ...(isBar ? { data: linePairs(ms, s.values), showSymbol: false, ...large } : lineSeriesData(ms, s.values)),
+      ...(isBar
+        ? { data: linePairs(ms, s.values), dimensions: PAIR_DIMENSIONS, showSymbol: false, ...large }
+        : lineSeriesData(ms, s.values)),
       connectNulls: false,
       emphasis: { focus: 'series' },
       color: colors[i],
@@ -234,11 +236,13 @@ export function pctileOption(d: PctileData): Record<string, unknown> {
 }
 
 /** One value per time stamp, 0 where the answer has none. */
-const counts = (d: PctileData, values: number[] | undefined) =>
-  linePairs(
+const counts = (d: PctileData, values: number[] | undefined) => ({
+  data: linePairs(
     epochMs(d.time),
     d.time.map((_, i) => values?.[i] ?? 0),
-  );
+  ),
+  dimensions: PAIR_DIMENSIONS,
+});
 
 /** Spans per minute and errors per minute under the percentile chart. */
 export function rateOption(d: PctileData): Record<string, unknown> {
@@ -265,14 +269,14 @@ export function rateOption(d: PctileData): Record<string, unknown> {
         symbol: 'none',
         color: '#42A5F5',
         areaStyle: { opacity: 0.15 },
-        data: counts(d, d.rate),
+        ...counts(d, d.rate),
       },
       {
         name: 'errors per min',
         type: 'line',
         symbol: 'none',
         color: '#F44336',
-        data: counts(d, d.errorRate),
+        ...counts(d, d.errorRate),
       },
     ],
   };
@@ -286,6 +290,6 @@ export function eventRateOption(d: PctileData): Record<string, unknown> {
     tooltip: { trigger: 'axis', appendToBody: true, formatter: (p: TooltipParam[]) => tooltipHtml(p, ['']) },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', axisLabel: { formatter: (v: number) => formatUnit(v, '') } },
-    series: [{ name: 'events per min', type: 'bar', color: '#1E88E5', data: counts(d, d.rate) }],
+    series: [{ name: 'events per min', type: 'bar', color: '#1E88E5', ...counts(d, d.rate) }],
   };
 }

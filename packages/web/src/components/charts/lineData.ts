@@ -4,6 +4,9 @@
  * (no clone of the option's data, no array per point) and reads it straight into its data store:
  * a chart of 100 series x 96 buckets would otherwise hand it 9,600 small arrays.
  */
+/** What a series with `linePairs` data declares (ECharts cannot tell a typed array's shape itself). */
+export const PAIR_DIMENSIONS = ['time', 'value'];
+
 export function linePairs(time: readonly number[], values: readonly (number | null | undefined)[]): Float64Array {
   const out = new Float64Array(time.length * 2);
   for (let i = 0; i < time.length; i++) {
@@ -31,12 +34,14 @@ export function lineSeriesData(
   time: readonly number[],
   values: readonly (number | null | undefined)[],
   dotSize = 4,
-): { data: Float64Array; showSymbol: boolean; symbol: LineSymbol; symbolSize: number } {
+): { data: Float64Array; dimensions: string[]; showSymbol: boolean; symbol: LineSymbol; symbolSize: number } {
   const data = linePairs(time, values);
   const dots = new Set(lonePoints(values, time.length));
-  if (dots.size === 0) return { data, showSymbol: false, symbol: 'none', symbolSize: dotSize };
+  if (dots.size === 0)
+    return { data, dimensions: PAIR_DIMENSIONS, showSymbol: false, symbol: 'none', symbolSize: dotSize };
   return {
     data,
+    dimensions: PAIR_DIMENSIONS,
     showSymbol: true,
     symbol: (_value, params) => (dots.has(params.dataIndex) ? 'circle' : 'none'),
     symbolSize: dotSize,

@@ -1,0 +1,64 @@
+import { BarChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
+import { describe, expect, it } from 'vitest';
+import { metricChartOption, pctileOption, rateOption, sparklineOption, type ChartKind } from './chartOptions';
+
+/**
+ * The options as ECharts takes them: rendered server-side to SVG by the library itself, in its
+ * development build, whose checks (a typed array's dimensions, option shapes) the production
+ * bundle leaves out.
+ */
+echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
+
+function render(option: Record<string, unknown>): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 600, height: 300 });
+  try {
+    chart.setOption(option);
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
+}
+
+const time = Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(2024, 0, 1, 0, i * 5)).toISOString());
+// A gap, a lone value between gaps, then a run.
+const values = [1, 2, null, 4, null, 6, 7, 8, null, null, 11, 12];
+
+describe('chart options render in ECharts', () => {
+  it.each<ChartKind>(['line', 'area', 'bar', 'stacked-area', 'stacked-bar'])('%s over two units', (kind) => {
+    const svg = render(
+      metricChartOption(
+        time,
+        [
+          { name: 'a', unit: 'bytes', values },
+          { name: 'b', unit: '', values: values.map((v) => (v === null ? null : v * 2)) },
+        ],
+        { kind },
+      ),
+    );
+    expect(svg).toContain('<path');
+  });
+
+  it('many bars in large mode', () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({ name: `s${i}`, unit: '', values }));
+    expect(render(metricChartOption(time, many, { kind: 'stacked-bar' }))).toContain('<path');
+  });
+
+  it('dots a lone value: one symbol, at the value between two gaps', () => {
+    const symbols = (svg: string) => [...svg.matchAll(/ecmeta_data_index="(\d+)"/g)].map((m) => Number(m[1]));
+    const six = time.slice(0, 6);
+    expect(
+      symbols(render(metricChartOption(six, [{ name: 'a', unit: '', values: [null, 5, null, 1, 2, 3] }]))),
+    ).toEqual([1]);
+    expect(symbols(render(metricChartOption(six, [{ name: 'a', unit: '', values: [4, 5, 6, 1, 2, 3] }])))).toEqual([]);
+  });
+
+  it('sparkline, percentiles and rates', () => {
+    expect(render(sparklineOption(time, values, 'milliseconds'))).toContain('<path');
+    const d = { time, p50: values, p90: values, p99: values, max: values, rate: [1, 2, 3], errorRate: [0, 1] };
+    expect(render(pctileOption(d))).toContain('<path');
+    expect(render(rateOption(d))).toContain('<path');
+  });
+});
