@@ -189,12 +189,12 @@ function bundleKb(dist = DIST): { initial: number; total: number } {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** True once every panel shows its data: a drawn chart canvas, a table row, or a heatmap. */
+/** True once every panel shows its data: a drawn chart (ECharts finished drawing its option) or a table row. */
 const ALL_PAINTED = `(() => {
   const panels = [...document.querySelectorAll('[data-testid="grid-panel"]')];
   return panels.length === ${PANELS.length} && panels.every((p) =>
     !p.querySelector('[data-testid="panel-loading"],[data-testid="panel-error"]') &&
-    (p.querySelector('[data-testid="table-panel-row"]') || p.querySelector('[data-testid="echart"][data-ready] canvas')));
+    (p.querySelector('[data-testid="table-panel-row"]') || p.querySelector('[data-testid="echart"][data-drawn] canvas')));
 })()`;
 
 /** An API call's key without its time range (`time_gte`/`time_lt` follow the clock). */

@@ -47,6 +47,8 @@ export function EChart({
       libRef.current = echarts;
       const chart = echarts.init(el);
       chartRef.current = chart;
+      // `data-drawn` once the chart has drawn its option (benches and tests wait for it).
+      chart.on('finished', () => el.setAttribute('data-drawn', 'true'));
       // A resize redraws the whole chart: only when the size really changed (the observer also
       // reports the size it starts with).
       let size = `${el.clientWidth}x${el.clientHeight}`;
@@ -68,7 +70,9 @@ export function EChart({
   }, []);
 
   useEffect(() => {
-    chartRef.current?.setOption(option, { notMerge: true, lazyUpdate: true, silent: true });
+    if (!chartRef.current) return;
+    ref.current!.removeAttribute('data-drawn');
+    chartRef.current.setOption(option, { notMerge: true, lazyUpdate: true, silent: true });
   }, [option, ready]);
 
   useEffect(() => {
