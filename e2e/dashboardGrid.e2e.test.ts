@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
-import { AggregationType, createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
 import { DashFormDialog, DashGridPage } from '@lantern/testkit/pages/DashGridPage';
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { useLantern } from '@lantern/testkit/useLantern';
+import { createShopDashboard, HOSTS } from './shopDashboard';
 
 /**
  * The dashboard Grid tab as a person uses it, against the real server with metrics sent by the
@@ -15,49 +15,6 @@ import { useLantern } from '@lantern/testkit/useLantern';
  */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
-const HOSTS = ['web-1', 'web-2', 'web-3'];
-
-/** Requests per host and route (a counter) and request latency per host (a histogram), two exports. */
-async function sendShopMetrics(): Promise<void> {
-  const m = createTestMeter('http-proto', {
-    httpUrl: server.lantern.baseUrl,
-    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
-    dsn: server.dsn,
-    serviceName: 'shop',
-    views: [
-      {
-        instrumentName: 'shop.latency',
-        aggregation: {
-          type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM,
-          options: { boundaries: [5, 10, 25, 50, 100, 250, 500] },
-        },
-      },
-    ],
-  });
-  const requests = m.meter.createCounter('shop.requests', { description: 'Requests served', unit: '{request}' });
-  const latency = m.meter.createHistogram('shop.latency', { description: 'Request latency', unit: 'ms' });
-  for (let round = 0; round < 2; round++) {
-    HOSTS.forEach((host, i) => {
-      requests.add(10 * (i + 1), { host, route: '/cart' });
-      requests.add(5 * (i + 1), { host, route: '/pay' });
-      for (let v = 1; v <= 40; v++) latency.record(v * (i + 1) * 3, { host });
-    });
-    await m.flush();
-  }
-  await m.shutdown();
-}
-
-async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.lantern.baseUrl}${path}`, {
-    method,
-    headers: { cookie: server.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(data)}`);
-  return data as T;
-}
-
 describe('dashboard grid', () => {
   let browser: Browser;
   let page: Page;
@@ -66,48 +23,7 @@ describe('dashboard grid', () => {
   const browserErrors: string[] = [];
 
   beforeAll(async () => {
-    await sendShopMetrics();
-    // Wait until both metrics are queryable.
-    for (let i = 0; i < 100; i++) {
-      const list = await api<{ metrics: { name: string }[] }>('GET', '/api/v1/metrics/1');
-      if (list.metrics.some((m) => m.name === 'shop.latency') && list.metrics.some((m) => m.name === 'shop.requests'))
-        break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    dashId = (await api<{ dashboard: { id: string } }>('POST', '/api/v1/metrics/1/dashboards', { name: 'Shop' }))
-      .dashboard.id;
-    // A panel whose query the server cannot run: a counter has no avg.
-    await api('POST', `/api/v1/metrics/1/dashboards/${dashId}/grid`, {
-      type: 'chart',
-      name: 'Broken panel',
-      params: { chartKind: 'line', metrics: [{ name: 'shop.requests', alias: 'req' }], query: 'avg($req)' },
-    });
-    const base = `/api/v1/metrics/1/dashboards/${dashId}`;
-    const req = [{ name: 'shop.requests', alias: 'req' }];
-    await api('POST', `${base}/grid`, {
-      type: 'chart',
-      name: 'Requests by host',
-      params: { chartKind: 'line', metrics: req, query: 'sum($req) | group by host' },
-    });
-    await api('POST', `${base}/grid`, {
-      type: 'table',
-      name: 'Requests by route',
-      params: { metrics: req, query: 'sum($req) | group by route' },
-    });
-    await api('POST', `${base}/gauges`, {
-      dashKind: 'grid',
-      name: 'All requests',
-      description: 'Requests served',
-      metrics: req,
-      query: 'sum($req)',
-    });
-    await api('POST', `${base}/gauges`, {
-      dashKind: 'grid',
-      name: 'web-1',
-      description: 'Requests on web-1',
-      metrics: req,
-      query: 'sum($req) | where host = web-1',
-    });
+    dashId = await createShopDashboard(server);
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -244,122 +160,6 @@ describe('dashboard grid', () => {
     await expect(grid.gauge('All requests').getByTestId('gauge-value').innerText()).resolves.toMatch(/^180(\.0)?$/);
     await expect(grid.gauge('web-1').getByTestId('gauge-value').innerText()).resolves.toMatch(/^30(\.0)?$/);
     await screenshot(page, 'dash-grid-05-data');
-  });
-
-  it('a link with a range: the panels ask for that range only, nothing is asked and dropped', async () => {
-    explainFailures();
-    // A new tab (the app starts at its default range, 1 hour) opens a link for 24 hours. Its page
-    // code comes late, so the dashboard the layout fetched is known when the page first renders
-    // (as on a slow network or a busy machine): it draws its panels on that very render.
-    const context = await browser.newContext({
-      viewport: { width: 1440, height: 1000 },
-      storageState: await page.context().storageState(),
-    });
-    const tab = await context.newPage();
-    await tab.route(/\/assets\/DashboardPage-[^/]*\.js$/, async (route) => {
-      await new Promise((r) => setTimeout(r, 800));
-      await route.continue();
-    });
-    const asked: string[] = [];
-    const dropped: string[] = [];
-    const isPanelCall = (url: string) => /\/api\/v1\/metrics\/1\/(timeseries|table)\?/.test(url);
-    tab.on('request', (r) => void (isPanelCall(r.url()) && asked.push(r.url())));
-    tab.on('requestfailed', (r) => void (isPanelCall(r.url()) && dropped.push(r.url())));
-    try {
-      const tabGrid = new DashGridPage(tab);
-      await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
-      await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
-      await tabGrid.panel('Requests by route').getByTestId('table-panel-row').first().waitFor();
-      const hours = asked.map((u) => {
-        const q = new URL(u).searchParams;
-        return (Date.parse(q.get('time_lt') ?? '') - Date.parse(q.get('time_gte') ?? '')) / 3_600_000;
-      });
-      // The three panels (the broken one too), one call each, over 24 hours; none for 1 hour.
-      expect(hours).toEqual([24, 24, 24]);
-      expect(dropped).toEqual([]);
-      expect(new URL(tab.url()).searchParams.get('time_dur')).toBe('86400');
-    } finally {
-      await context.close();
-    }
-  });
-
-  it("a link to a dashboard starts its panels' calls while the Metrics code, the session check and the dashboard load; signed out, nothing but the session check", async () => {
-    explainFailures();
-    const isMetricsCall = (url: string) => /\/api\/v1\/metrics\//.test(url);
-    const isPanelCall = (url: string) => /\/api\/v1\/metrics\/1\/(timeseries|table)\?/.test(url);
-    const context = await browser.newContext({
-      viewport: { width: 1440, height: 1000 },
-      storageState: await page.context().storageState(),
-    });
-    const tab = await context.newPage();
-    // The Metrics layout's code comes late (a slow network or a busy machine).
-    let layoutReleased = false;
-    await tab.route(/\/assets\/MetricsLayout-[^/]*\.js$/, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
-      layoutReleased = true;
-      await route.continue();
-    });
-    // The session check and the dashboard answer late too: this browser was signed in and has seen
-    // the dashboard, so the panels' calls wait for neither.
-    const held = async (url: string | RegExp) => {
-      const state = { answered: false };
-      await tab.route(url, async (route) => {
-        await new Promise((r) => setTimeout(r, 1500));
-        state.answered = true;
-        await route.continue();
-      });
-      return state;
-    };
-    const session = await held('**/api/v1/users/current');
-    const dashboard = await held(new RegExp(`/api/v1/metrics/1/dashboards/${dashId}(\\?|$)`));
-    const beforeLayout: string[] = [];
-    const beforeSession: string[] = [];
-    const beforeDashboard: string[] = [];
-    tab.on('request', (r) => {
-      if (!isPanelCall(r.url())) return;
-      if (!layoutReleased) beforeLayout.push(r.url());
-      if (!session.answered) beforeSession.push(r.url());
-      if (!dashboard.answered) beforeDashboard.push(r.url());
-    });
-    try {
-      const tabGrid = new DashGridPage(tab);
-      await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
-      await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
-      // All three panels asked before the layout's code, the session check and the dashboard came.
-      expect(beforeLayout).toHaveLength(3);
-      expect(beforeSession).toHaveLength(3);
-      expect(beforeDashboard).toHaveLength(3);
-    } finally {
-      await context.close();
-    }
-
-    // A browser whose session ended since (the hint is stale): the calls answer 401 and the page
-    // signs out to Login, as any call after the session ends; the hint is gone afterwards.
-    const ended = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    await ended.addInitScript(() => {
-      if (!sessionStorage.getItem('seeded')) localStorage.setItem('lantern.signedIn', '1');
-      sessionStorage.setItem('seeded', '1');
-    });
-    const stale = await ended.newPage();
-    try {
-      await stale.goto(`${server.lantern.baseUrl}/metrics/1/${dashId}?tab=grid`);
-      await stale.getByTestId('login-card').waitFor();
-      await expect(stale.evaluate(() => localStorage.getItem('lantern.signedIn'))).resolves.toBeNull();
-    } finally {
-      await ended.close();
-    }
-
-    const signedOut = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    const anon = await signedOut.newPage();
-    const asked: string[] = [];
-    anon.on('request', (r) => void (isMetricsCall(r.url()) && asked.push(r.url())));
-    try {
-      await anon.goto(`${server.lantern.baseUrl}/metrics/1/${dashId}?tab=grid`);
-      await anon.getByTestId('login-card').waitFor();
-      expect(asked).toEqual([]);
-    } finally {
-      await signedOut.close();
-    }
   });
 
   it('legend: hover emphasises, click isolates a series and click again shows all', async () => {

@@ -1,0 +1,166 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { DashGridPage } from '@lantern/testkit/pages/DashGridPage';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { useLantern } from '@lantern/testkit/useLantern';
+import { createShopDashboard } from './shopDashboard';
+
+/**
+ * A dashboard opened from a link, as a returning user opens it: the panels ask for the link's range
+ * only, and their calls start with the page's code, not after the session check, the dashboard's
+ * answer and the layout; a browser without a session asks for nothing, one whose session ended
+ * lands on Login.
+ */
+const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+
+describe('dashboard links', () => {
+  let browser: Browser;
+  let page: Page;
+  let dashId: string;
+  const browserErrors: string[] = [];
+
+  beforeAll(async () => {
+    dashId = await createShopDashboard(server);
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+    page.on('pageerror', (err) => browserErrors.push(err.message));
+    const login = new LoginPage(page);
+    await login.goto(server.lantern.baseUrl);
+    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+    await page.waitForURL(/\/overview\/\d+/);
+    // This browser has seen the dashboard once.
+    const grid = new DashGridPage(page);
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    await grid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const explainFailures = () =>
+    onTestFailed(async () => {
+      console.error(
+        `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
+      );
+      await screenshot(page, 'dash-links-failure').catch(() => undefined);
+    });
+
+  it('a link with a range: the panels ask for that range only, nothing is asked and dropped', async () => {
+    explainFailures();
+    // A new tab (the app starts at its default range, 1 hour) opens a link for 24 hours. Its page
+    // code comes late, so the dashboard the layout fetched is known when the page first renders
+    // (as on a slow network or a busy machine): it draws its panels on that very render.
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 1000 },
+      storageState: await page.context().storageState(),
+    });
+    const tab = await context.newPage();
+    await tab.route(/\/assets\/DashboardPage-[^/]*\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    const asked: string[] = [];
+    const dropped: string[] = [];
+    const isPanelCall = (url: string) => /\/api\/v1\/metrics\/1\/(timeseries|table)\?/.test(url);
+    tab.on('request', (r) => void (isPanelCall(r.url()) && asked.push(r.url())));
+    tab.on('requestfailed', (r) => void (isPanelCall(r.url()) && dropped.push(r.url())));
+    try {
+      const tabGrid = new DashGridPage(tab);
+      await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
+      await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+      await tabGrid.panel('Requests by route').getByTestId('table-panel-row').first().waitFor();
+      const hours = asked.map((u) => {
+        const q = new URL(u).searchParams;
+        return (Date.parse(q.get('time_lt') ?? '') - Date.parse(q.get('time_gte') ?? '')) / 3_600_000;
+      });
+      // The three panels (the broken one too), one call each, over 24 hours; none for 1 hour.
+      expect(hours).toEqual([24, 24, 24]);
+      expect(dropped).toEqual([]);
+      expect(new URL(tab.url()).searchParams.get('time_dur')).toBe('86400');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a link to a dashboard starts its panels' calls while the Metrics code, the session check and the dashboard load; signed out, nothing but the session check", async () => {
+    explainFailures();
+    const isMetricsCall = (url: string) => /\/api\/v1\/metrics\//.test(url);
+    const isPanelCall = (url: string) => /\/api\/v1\/metrics\/1\/(timeseries|table)\?/.test(url);
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 1000 },
+      storageState: await page.context().storageState(),
+    });
+    const tab = await context.newPage();
+    // The Metrics layout's code comes late (a slow network or a busy machine).
+    let layoutReleased = false;
+    await tab.route(/\/assets\/MetricsLayout-[^/]*\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      layoutReleased = true;
+      await route.continue();
+    });
+    // The session check and the dashboard answer late too: this browser was signed in and has seen
+    // the dashboard, so the panels' calls wait for neither.
+    const held = async (url: string | RegExp) => {
+      const state = { answered: false };
+      await tab.route(url, async (route) => {
+        await new Promise((r) => setTimeout(r, 1500));
+        state.answered = true;
+        await route.continue();
+      });
+      return state;
+    };
+    const session = await held('**/api/v1/users/current');
+    const dashboard = await held(new RegExp(`/api/v1/metrics/1/dashboards/${dashId}(\\?|$)`));
+    const beforeLayout: string[] = [];
+    const beforeSession: string[] = [];
+    const beforeDashboard: string[] = [];
+    tab.on('request', (r) => {
+      if (!isPanelCall(r.url())) return;
+      if (!layoutReleased) beforeLayout.push(r.url());
+      if (!session.answered) beforeSession.push(r.url());
+      if (!dashboard.answered) beforeDashboard.push(r.url());
+    });
+    try {
+      const tabGrid = new DashGridPage(tab);
+      await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
+      await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+      // All three panels asked before the layout's code, the session check and the dashboard came.
+      expect(beforeLayout).toHaveLength(3);
+      expect(beforeSession).toHaveLength(3);
+      expect(beforeDashboard).toHaveLength(3);
+    } finally {
+      await context.close();
+    }
+
+    // A browser whose session ended since (the hint is stale): the calls answer 401 and the page
+    // signs out to Login, as any call after the session ends; the hint is gone afterwards.
+    const ended = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    await ended.addInitScript(() => {
+      if (!sessionStorage.getItem('seeded')) localStorage.setItem('lantern.signedIn', '1');
+      sessionStorage.setItem('seeded', '1');
+    });
+    const stale = await ended.newPage();
+    try {
+      await stale.goto(`${server.lantern.baseUrl}/metrics/1/${dashId}?tab=grid`);
+      await stale.getByTestId('login-card').waitFor();
+      await expect(stale.evaluate(() => localStorage.getItem('lantern.signedIn'))).resolves.toBeNull();
+    } finally {
+      await ended.close();
+    }
+
+    const signedOut = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    const anon = await signedOut.newPage();
+    const asked: string[] = [];
+    anon.on('request', (r) => void (isMetricsCall(r.url()) && asked.push(r.url())));
+    try {
+      await anon.goto(`${server.lantern.baseUrl}/metrics/1/${dashId}?tab=grid`);
+      await anon.getByTestId('login-card').waitFor();
+      expect(asked).toEqual([]);
+    } finally {
+      await signedOut.close();
+    }
+  });
+});
