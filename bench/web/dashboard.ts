@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
 import { launchBrowser } from '@lantern/testkit/pages/browser';
+import { bodies, HOSTS, PANELS, send, timeSteps } from './dashboardData';
 import { profileLoad, traceLoad } from './pageProfile';
 import type { Browser, Page, Response } from 'playwright-core';
 
@@ -56,117 +56,6 @@ const STEP_MS = Number(args['step-min']) * 60_000;
 const HOURS = Number(args.hours);
 const RUNS = Number(args.runs);
 const CLIENTS = Number(args.clients);
-const HOSTS = 100;
-const BOUNDS = [5, 10, 25, 50, 100, 250, 500, 1000];
-
-const require = createRequire(import.meta.url);
-const root = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js');
-const ExportMetricsServiceRequest = root.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
-
-const end = Math.floor(Date.now() / STEP_MS) * STEP_MS;
-const times: number[] = [];
-for (let t = end - HOURS * 3600_000 + STEP_MS; t <= end; t += STEP_MS) times.push(t);
-const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
-const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
-
-/** One OTLP request per time step: every counter series (delta) and one latency histogram per host. */
-function bodies(): Buffer[] {
-  return times.map((t, k) => {
-    const counter = Array.from({ length: SERIES }, (_, i) => ({
-      attributes: [attr('host', `host-${i % HOSTS}`), attr('route', `/route/${Math.floor(i / HOSTS)}`)],
-      startTimeUnixNano: ns(t - STEP_MS),
-      timeUnixNano: ns(t),
-      asInt: 1 + ((i * 7 + k * 13) % 10),
-    }));
-    const hist = Array.from({ length: HOSTS }, (_, h) => {
-      const counts = BOUNDS.map((_, b) => 1 + ((h + b * 3 + k) % 7)).concat([1]);
-      return {
-        attributes: [attr('host', `host-${h}`)],
-        startTimeUnixNano: ns(t - STEP_MS),
-        timeUnixNano: ns(t),
-        count: counts.reduce((a, b) => a + b, 0),
-        sum: counts.reduce((a, c, b) => a + c * (BOUNDS[b] ?? 2000) * 0.7, 0),
-        bucketCounts: counts,
-        explicitBounds: BOUNDS,
-      };
-    });
-    const msg = ExportMetricsServiceRequest.fromObject({
-      resourceMetrics: [
-        {
-          resource: { attributes: [attr('service.name', 'bench')] },
-          scopeMetrics: [
-            {
-              metrics: [
-                {
-                  name: 'bench.requests',
-                  unit: '{request}',
-                  sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: counter },
-                },
-                { name: 'bench.latency', unit: 'ms', histogram: { aggregationTemporality: 1, dataPoints: hist } },
-              ],
-            },
-          ],
-        },
-      ],
-    });
-    return Buffer.from(ExportMetricsServiceRequest.encode(msg).finish());
-  });
-}
-
-async function send(baseUrl: string, dsn: string, list: Buffer[]): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < list.length) {
-        const b = list[next++];
-        for (;;) {
-          const res = await fetch(`${baseUrl}/v1/metrics`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-protobuf', 'lantern-dsn': dsn },
-            body: b,
-          });
-          await res.arrayBuffer();
-          if (res.status === 429 || res.status === 503) {
-            await new Promise((r) => setTimeout(r, 200));
-            continue;
-          }
-          if (res.status >= 300) throw new Error(`ingest answered ${res.status}`);
-          break;
-        }
-      }
-    }),
-  );
-}
-
-const req = [{ name: 'bench.requests', alias: 'req' }];
-const lat = [{ name: 'bench.latency', alias: 'lat' }];
-/** The 8 panels: 100-series charts, tables over all series, a heatmap; two per row. */
-const PANELS = [
-  { type: 'chart', name: 'Requests', params: { chartKind: 'area', metrics: req, query: 'per_min($req)' } },
-  {
-    type: 'chart',
-    name: 'Requests by host',
-    params: { chartKind: 'line', metrics: req, query: 'per_min($req) | group by host' },
-  },
-  {
-    type: 'chart',
-    name: 'Requests by route',
-    params: { chartKind: 'stacked-bar', metrics: req, query: 'per_min($req) | group by route' },
-  },
-  { type: 'table', name: 'Hosts', params: { metrics: req, query: 'per_min($req) | sum($req) | group by host' } },
-  { type: 'heatmap', name: 'Latency heatmap', params: { metric: 'bench.latency', unit: 'milliseconds', query: '' } },
-  {
-    type: 'chart',
-    name: 'p90 latency by host',
-    params: { chartKind: 'line', metrics: lat, query: 'p90($lat) | group by host' },
-  },
-  { type: 'table', name: 'Routes', params: { metrics: req, query: 'sum($req) | group by route' } },
-  {
-    type: 'chart',
-    name: 'host-1 by route',
-    params: { chartKind: 'stacked-area', metrics: req, query: 'per_min($req) | where host = host-1 | group by route' },
-  },
-];
 
 const MIME: Record<string, string> = {
   '.html': 'text/html',
@@ -295,10 +184,11 @@ async function main() {
     const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
     if (loaded) console.log(`data set kept in ${kept} (its times are those of the run that loaded it)`);
     else {
+      const times = timeSteps(HOURS, STEP_MS);
       console.log(`encoding ${SERIES} series x ${times.length} steps (+ ${HOSTS} histograms) as OTLP...`);
-      const list = bodies();
+      const list = bodies(times, SERIES, STEP_MS);
       const t0 = performance.now();
-      await send(lantern.baseUrl, dsn, list);
+      await send(lantern.baseUrl, dsn, list, CLIENTS);
       console.log(`sent ${SERIES * times.length} counter points in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
     const cookie = await signIn(lantern.baseUrl);
