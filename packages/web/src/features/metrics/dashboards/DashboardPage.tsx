@@ -1,6 +1,6 @@
 import { Alert, Box, Skeleton, Stack, Tab, Tabs } from '@mui/material';
 import type { Dashboard } from '@lantern/shared';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useDateRange } from '../../../components/date/useDateRange';
 import { useConfirm } from '../../../components/feedback/ConfirmProvider';
@@ -25,9 +25,11 @@ import { ImportYamlButton } from './ImportYamlButton';
 import { NameDialog } from './NameDialog';
 import { NewDashboardForm } from './NewDashboardForm';
 import { DashTableTab } from './table/DashTableTab';
-import { DashYamlTab } from './yaml/DashYamlTab';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 import { preloadCharts } from '../../../components/charts/EChart';
+
+/** The YAML editor (CodeMirror) loads when its tab opens: most visits never show it. */
+const DashYamlTab = lazy(() => import('./yaml/DashYamlTab').then((m) => ({ default: m.DashYamlTab })));
 
 /**
  * Spec Dashboard page (`/metrics/:projectId` and `/metrics/:projectId/:dashId`): the new-dashboard
@@ -148,7 +150,11 @@ function DashboardView({
         <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />
       )}
       {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
-      {tab === 'yaml' && <DashYamlTab key={dashId} projectId={projectId} dashId={dashId} yamlUrl={yamlUrl} />}
+      {tab === 'yaml' && (
+        <Suspense fallback={<Skeleton variant="rectangular" height={400} data-testid="dash-yaml-loading" />}>
+          <DashYamlTab key={dashId} projectId={projectId} dashId={dashId} yamlUrl={yamlUrl} />
+        </Suspense>
+      )}
       {naming && (
         <NameDialog
           title={naming === 'new' ? 'New dashboard' : 'Edit dashboard'}
