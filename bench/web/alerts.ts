@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, tempDataDir } from '@lantern/testkit/harness';
 import { launchBrowser } from '@lantern/testkit/pages/browser';
+import { SERVER_ENV } from './serverEnv';
 
 /**
  * `bench/web/alerts.ts`: the alert list with N alerts (default 10,000) in the metadata store
@@ -98,7 +99,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main() {
   const dataDir = tempDataDir();
-  const env = { LANTERN_LOG_LEVEL: 'error', ...(args['web-dist'] ? { LANTERN_WEB_DIST: args['web-dist'] } : {}) };
+  const env = { ...SERVER_ENV, ...(args['web-dist'] ? { LANTERN_WEB_DIST: args['web-dist'] } : {}) };
   // Once to migrate the store, then again over the seeded alerts.
   await (await startLantern({ dataDir, env })).stop();
   const sql = seed(dataDir);

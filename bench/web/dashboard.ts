@@ -8,6 +8,7 @@ import { launchBrowser } from '@lantern/testkit/pages/browser';
 import { bodies, HOSTS, PANELS, send, timeSteps } from './dashboardData';
 import { profileLoad, traceLoad } from './pageProfile';
 import type { Browser, Page, Response } from 'playwright-core';
+import { SERVER_ENV } from './serverEnv';
 
 /**
  * `bench/web/dashboard.ts`: a grid dashboard of 8 panels (5 charts, 2 tables, 1 heatmap) over 24
@@ -178,7 +179,7 @@ async function main() {
   }
   const kept = args['data-dir'];
   const loaded = kept !== undefined && existsSync(kept);
-  const lantern = await startLantern({ env: { LANTERN_LOG_LEVEL: 'error' }, ...(kept ? { dataDir: kept } : {}) });
+  const lantern = await startLantern({ env: SERVER_ENV, ...(kept ? { dataDir: kept } : {}) });
   let browser: Browser | undefined;
   try {
     const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;

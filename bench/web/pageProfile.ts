@@ -54,7 +54,7 @@ export async function profileLoad(which: string, page: Page, url: string, loaded
   console.log('  by function:');
   console.log(top(byFn, 25).join('\n'));
   console.log('  inclusive, by function:');
-  console.log(top(inclusive, 40).join('\n'));
+  console.log(top(inclusive, Number(process.env.LANTERN_PROFILE_TOP ?? 40)).join('\n'));
   await cdp.detach();
 }
 

@@ -7,6 +7,7 @@ import { DEFAULT_LOGIN, startLantern } from '@lantern/testkit/harness';
 import { launchBrowser } from '@lantern/testkit/pages/browser';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { bigTraceStatements, generationStatements } from '../tracing/generate';
+import { SERVER_ENV } from './serverEnv';
 
 /**
  * `bench/web`: the tracing screens in headless Chromium against the real server holding N generated
@@ -70,7 +71,7 @@ async function main() {
   const size = bundle();
   console.log(`bundle: initial ${size.initialKb.toFixed(0)} kB gzip, all chunks ${size.totalKb.toFixed(0)} kB gzip`);
   await load();
-  const lantern = await startLantern({ dataDir: DATA_DIR, env: { LANTERN_LOG_LEVEL: 'error' } });
+  const lantern = await startLantern({ dataDir: DATA_DIR, env: SERVER_ENV });
   const browser = await launchBrowser();
   try {
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();

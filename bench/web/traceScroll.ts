@@ -4,6 +4,7 @@ import { DEFAULT_LOGIN, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } fr
 import { launchBrowser } from '@lantern/testkit/pages/browser';
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { sendOtlp } from '@lantern/testkit/tracingData';
+import { SERVER_ENV } from './serverEnv';
 
 /**
  * `bench/web/traceScroll.ts`: frame times while scrolling the trace page of one N-span trace
@@ -32,7 +33,7 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 async function main() {
-  const lantern = await startLantern({ env: { LANTERN_LOG_LEVEL: 'error' } });
+  const lantern = await startLantern({ env: SERVER_ENV });
   const browser = await launchBrowser();
   try {
     const big = bigDemoTrace(Date.now(), SPANS);
