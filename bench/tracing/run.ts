@@ -6,6 +6,7 @@ import { signIn, startLantern } from '@lantern/testkit/harness';
 import { sql } from '../../packages/server/src/storage/sql';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { bigTraceStatements, generationStatements } from './generate';
+import { DEFAULT_QUERY as DEFAULT, FILTERS } from './filteredCases';
 
 /**
  * `bench/tracing`: loads N generated spans (default 10M over 24 h) straight into the embedded
@@ -13,7 +14,7 @@ import { bigTraceStatements, generationStatements } from './generate';
  * over HTTP with a signed-in session (p50/p95 of `--runs` requests after a warm-up each).
  *
  *   node --import tsx bench/tracing/run.ts [--spans 10000000] [--runs 15] [--warmup 3] [--data-dir bench/results/tracing-data]
- *     [--only trace] [--check-answers] [--rich-trace]
+ *     [--only trace] [--check-answers] [--rich-trace] [--save-answers answers.json] [--server DIR/packages/server/src/main.ts]
  *
  * The data directory is reused when it already holds the spans (loading is skipped). `--only` keeps
  * the cases whose name contains the text. The server runs as in production, without the test kit's
@@ -34,6 +35,10 @@ const { values: args } = parseArgs({
     /** The big trace's spans carry 20 attributes each instead of 2 (generate.ts, RICH_ATTRS). */
     'rich-trace': { type: 'boolean', default: false },
     'check-answers': { type: 'boolean', default: false },
+    /** Writes each measured case's last answer to this JSON file (to compare two versions' answers). */
+    'save-answers': { type: 'string' },
+    /** The server's main module: another version's copy (`git archive <rev> package.json packages/server`). */
+    server: { type: 'string' },
   },
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -103,6 +108,32 @@ async function load(): Promise<{ endMs: number }> {
   return { endMs };
 }
 
+/**
+ * Filtered queries over 24 h (issue 17, item 5): groups, a spans page and timeseries with a `where`
+ * on a column attribute (service, host, environment) or an attribute of the arrays (`http.route`,
+ * `enduser.id`), over all systems and over `http:all`. Names start with `filtered` for `--only`.
+ */
+function filteredCases(range: Record<string, string>): [string, string, Record<string, string>][] {
+  const out: [string, string, Record<string, string>][] = [];
+  for (const [label, where] of FILTERS)
+    for (const [sysLabel, sys] of [
+      ['all', {}],
+      ['http:all', { 'system[]': 'http:all' }],
+    ] as const) {
+      const at = `24h, ${sysLabel}, ${label}`;
+      out.push(
+        [`filtered groups (${at})`, 'groups', { ...range, ...sys, query: `${DEFAULT} | ${where}` }],
+        [
+          `filtered spans (${at})`,
+          'spans',
+          { ...range, ...sys, query: where, sort_by: '.duration', sort_desc: 'true', limit: '10' },
+        ],
+        [`filtered timeseries (${at})`, 'timeseries', { ...range, ...sys, query: `${DEFAULT} | ${where}` }],
+      );
+    }
+  return out;
+}
+
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
@@ -112,6 +143,7 @@ async function main() {
   const lantern = await startLantern({
     dataDir: DATA_DIR,
     env: { LANTERN_LOG_LEVEL: 'error', LANTERN_CHECK_ANSWERS: args['check-answers'] ? '1' : '0' },
+    ...(args.server ? { serverMain: args.server } : {}),
   });
   try {
     const cookie = await signIn(lantern.baseUrl);
@@ -127,7 +159,6 @@ async function main() {
       if (res.status !== 200) throw new Error(`${path} ${res.status}: ${body.slice(0, 500)}`);
       return JSON.parse(body) as Record<string, unknown>;
     };
-    const DEFAULT = 'group by .group_id | .count_per_min | .error_rate | {p50,p90,p99}(.duration)';
     const groups = (await call('groups', { ...range(1), 'system[]': 'http:all', query: DEFAULT })) as {
       groups: { '.group_id': string }[];
     };
@@ -152,6 +183,7 @@ async function main() {
       ['percentiles (24h, http:all)', 'percentiles', { ...range(24), 'system[]': 'http:all' }],
       ['timeseries (1h, default)', 'timeseries', { ...range(1), 'system[]': 'http:all', query: DEFAULT }],
       [`trace (${args['trace-spans']} spans)`, `traces/${TRACE_HEX}`, {}],
+      ...filteredCases(range(24)),
     ];
     // Sanity: the generated data answers like real data would.
     const page = (await call('spans', cases[5][2])) as { spans: unknown[]; count: number };
@@ -160,13 +192,14 @@ async function main() {
       throw new Error(`bad data: ${page.spans.length} spans on a page, trace of ${tree.numSpan}`);
     console.log(`spans in the last hour (http:all): ${page.count}; groups (1h, http:all): ${groups.groups.length}`);
     const results: { name: string; p50: number; p95: number; max: number }[] = [];
+    const answers: Record<string, unknown> = {};
     for (const [name, path, params] of cases) {
       if (args.only && !name.includes(args.only)) continue;
       for (let i = 0; i < Number(args.warmup); i++) await call(path, params);
       const ms: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         const t = performance.now();
-        await call(path, params);
+        answers[name] = await call(path, params);
         ms.push(performance.now() - t);
       }
       ms.sort((a, b) => a - b);
@@ -175,6 +208,7 @@ async function main() {
         `${name.padEnd(36)} p50 ${pct(ms, 50).toFixed(0).padStart(6)} ms   p95 ${pct(ms, 95).toFixed(0).padStart(6)} ms`,
       );
     }
+    if (args['save-answers']) writeFileSync(args['save-answers'], JSON.stringify(answers, null, 1));
     if (args.json)
       writeFileSync(
         args.json,
