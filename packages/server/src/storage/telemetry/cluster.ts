@@ -22,6 +22,7 @@ const TABLES = [
   'spans_data',
   'span_groups_1m',
   'span_groups_1h',
+  'span_attr_groups_15m',
   'datapoint_minutes',
   'datapoint_15m',
   'datapoint_hours',

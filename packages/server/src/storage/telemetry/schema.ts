@@ -26,6 +26,14 @@ export type { TelemetryMigration } from './migration';
  */
 const SPANS_MERGE_SELECTOR_BASE = 20;
 
+/** What a group rollup row keeps (migrations 3 and 10), folded as the rows merge. */
+const GROUP_ROLLUP_VALUES = `count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        error_count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        min_duration SimpleAggregateFunction(min, Int64) CODEC(ZSTD(1)),
+        max_duration SimpleAggregateFunction(max, Int64) CODEC(ZSTD(1)),
+        duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(1)),
+        display_name SimpleAggregateFunction(any, String) CODEC(ZSTD(1))`;
+
 /** Spans -> per-minute/hour group rows (migration 3). Output names differ from input names on purpose. */
 const rollupSelect = (
   bucket: 'toStartOfMinute' | 'toStartOfHour',
@@ -34,6 +42,19 @@ const rollupSelect = (
     quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
   FROM (SELECT project_id, type, system, group_id, ${bucket}(time) AS t, count AS c, status_code AS sc, duration AS d, display_name AS dn FROM spans_index)
   GROUP BY project_id, type, system, group_id, t`;
+
+/**
+ * Spans -> per-quarter-hour group rows per value of service, host and environment (migration 10):
+ * one row per attribute and span before grouping, '' for a span without the attribute. Columns in
+ * the table's order: the backfill's INSERT ... SELECT maps them by position.
+ */
+const attrRollupSelect = `SELECT project_id, k AS attr_key, v AS attr_value, t AS time, type, system, group_id,
+    sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
+    quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
+  FROM (SELECT project_id, type, system, group_id, toStartOfFifteenMinutes(time) AS t, count AS c, status_code AS sc,
+      duration AS d, display_name AS dn, [service_name, host_name, deployment_environment] AS vs FROM spans_index)
+  ARRAY JOIN ['service.name', 'host.name', 'deployment.environment'] AS k, vs AS v
+  GROUP BY project_id, attr_key, attr_value, type, system, group_id, t`;
 
 export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   {
@@ -115,12 +136,7 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
         system LowCardinality(String) CODEC(ZSTD(1)),
         group_id UInt64 CODEC(Delta, ZSTD(1)),
         time DateTime('UTC') CODEC(Delta, ZSTD(1)),
-        count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
-        error_count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
-        min_duration SimpleAggregateFunction(min, Int64) CODEC(ZSTD(1)),
-        max_duration SimpleAggregateFunction(max, Int64) CODEC(ZSTD(1)),
-        duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(1)),
-        display_name SimpleAggregateFunction(any, String) CODEC(ZSTD(1))
+        ${GROUP_ROLLUP_VALUES}
       ) ENGINE = AggregatingMergeTree
       PARTITION BY toDate(time)
       ORDER BY (project_id, time, type, system, group_id)
@@ -169,4 +185,31 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   QUARTER_HOURS_MIGRATION,
   DATAPOINT_LZ4_MIGRATION,
   APPLICATION_ROLLUPS_MIGRATION,
+  {
+    // Tracing queries filtered on service, host or environment (issue 17): the group rows of
+    // migration 3 per quarter hour and per value of each, keyed by attribute and value first, so
+    // a filter on one of them reads that value's rows instead of every span of the range
+    // (tracing/query/rollup.ts; bench/tracing in docs/benchmarks.md).
+    version: 10,
+    name: 'span_attr_groups_rollup',
+    statements: ({ spansDays }) => [
+      `CREATE TABLE IF NOT EXISTS span_attr_groups_15m (
+        project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+        attr_key LowCardinality(String) CODEC(ZSTD(1)),
+        attr_value String CODEC(ZSTD(1)),
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        type LowCardinality(String) CODEC(ZSTD(1)),
+        system LowCardinality(String) CODEC(ZSTD(1)),
+        group_id UInt64 CODEC(ZSTD(1)),
+        ${GROUP_ROLLUP_VALUES}
+      ) ENGINE = AggregatingMergeTree
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, attr_key, attr_value, time, type, system, group_id)
+      TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS span_attr_groups_15m_mv TO span_attr_groups_15m AS ${attrRollupSelect}`,
+      // Spans stored before this migration; nothing is ingested while migrations run.
+      `INSERT INTO span_attr_groups_15m ${attrRollupSelect}`,
+    ],
+  },
 ];

@@ -41,6 +41,7 @@ const RETAINED: Record<string, 'spansDays' | 'metricsDays'> = {
   spans_data: 'spansDays',
   span_groups_1m: 'spansDays',
   span_groups_1h: 'spansDays',
+  span_attr_groups_15m: 'spansDays',
   datapoint_minutes: 'metricsDays',
   datapoint_15m: 'metricsDays',
   datapoint_hours: 'metricsDays',

@@ -1,5 +1,6 @@
 import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import { QUARTER_HOUR, rollupDurationFloor, rollupFilter, rollupSpanCount } from './attrRollup';
 import { rollupSelect, rollupSystemsSql } from './rollup';
 import {
   attrExpr,
@@ -68,7 +69,8 @@ export function groupsSql(
   query: string,
   opts: { sortBy?: string; sortDesc?: boolean; limit: number },
 ) {
-  const q = compileQuery(query, 'full', { minutes: minutesOf(scope) });
+  const o = { minutes: minutesOf(scope) };
+  const q = compileQuery(query, 'full', o);
   const cols = outputColumns(q);
   const chosen = chooseOrder(cols, opts.sortBy, opts.sortDesc);
   if (!chosen || q.columns.length + q.groupBy.length === 0)
@@ -84,7 +86,7 @@ export function groupsSql(
   // Group keys break ties so pages are stable.
   const ties = cols.filter((c) => c.isGroup && c !== chosen.col).map((c) => sql`, ${ident(c.key)} ASC`);
   const tail = sql`${groupBy}${having} ORDER BY ${ident(chosen.col.key)} ${dir}${join(ties, '')} LIMIT ${param.uint32(opts.limit + 1)}`;
-  const rollup = rollupSelect(q, cols, scope, minutesOf(scope));
+  const rollup = rollupSelect(q, cols, scope, o.minutes, undefined, rollupFilter(query, q, 'full', o, scope));
   if (rollup)
     return { q, cols, order: chosen.order, sql: sql`SELECT ${join(rollup.select, ', ')} FROM ${rollup.from}${tail}` };
   return {
@@ -109,7 +111,8 @@ export function timeseriesSql(scope: RangeScope, query: string) {
   const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 120);
   const ceil = (d: Date) => new Date(Math.ceil(d.getTime() / bucketMs) * bucketMs);
   const aligned: RangeScope = { ...scope, gte: ceil(scope.gte), lt: ceil(scope.lt) };
-  const q = compileQuery(query, 'full', { minutes: bucketMs / 60_000 });
+  const o = { minutes: bucketMs / 60_000 };
+  const q = compileQuery(query, 'full', o);
   // Every numeric aggregate is plotted (the reference's first 4 left out p99 of the default query).
   q.columns = q.columns.filter((c) => c.isNum);
   const cols = outputColumns(q);
@@ -119,8 +122,11 @@ export function timeseriesSql(scope: RangeScope, query: string) {
   const tail = sql` GROUP BY ${groupBy}${having} ORDER BY t ASC LIMIT 100000`;
   const bucket = sql`toUnixTimestamp(${bucketExpr(bucketMs)}) AS t`;
   // Rollups only for whole-hour buckets: minute rows merge t-digest states, which costs more than
-  // reading raw spans when groups see about a span a minute (measured in bench/tracing).
-  const rollup = bucketMs % 3_600_000 === 0 ? rollupSelect(q, cols, aligned, bucketMs / 60_000, bucketMs) : null;
+  // reading raw spans when groups see about a span a minute (measured in bench/tracing). A filter
+  // on one rollup attribute reads quarter-hour rows of that attribute's value instead.
+  const filter = q.where.length && bucketMs % QUARTER_HOUR === 0 ? rollupFilter(query, q, 'full', o, aligned) : null;
+  const rollup =
+    bucketMs % 3_600_000 === 0 || filter ? rollupSelect(q, cols, aligned, o.minutes, bucketMs, filter) : null;
   const text = rollup
     ? sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail}`
     : sql`SELECT ${selectList(cols)}, ${bucket} ${FROM} WHERE ${whereSql(aligned, q)}${tail}`;
@@ -184,9 +190,24 @@ export function spansSql(
   const sortExpr = attrExpr(sortName.attr, o);
   const where = whereSql(scope, q);
   const dir = order.desc ? sql`DESC` : sql`ASC`;
-  const page = sql`SELECT toString(s.trace_id) AS trace_uuid, s.id AS id ${FROM} WHERE ${where} ORDER BY ${sortExpr} ${dir}, s.id ASC LIMIT ${param.uint32(opts.limit)} OFFSET ${param.uint32((opts.page - 1) * opts.limit)}`;
+  const offset = (opts.page - 1) * opts.limit;
+  const pageSql = (prewhere: SqlFragment) =>
+    sql`SELECT toString(s.trace_id) AS trace_uuid, s.id AS id ${FROM}${prewhere} WHERE ${where} ORDER BY ${sortExpr} ${dir}, s.id ASC LIMIT ${param.uint32(opts.limit)} OFFSET ${param.uint32(offset)}`;
   const count = sql`SELECT count() AS count ${FROM} WHERE ${where}`;
-  return { q, order, page, count };
+  // A filter on one rollup attribute: the total from the rollup, and the longest spans among those
+  // at or above the rollup's floor (rollup.ts); the rest reads every matching span.
+  const filter = rollupFilter(query, q, 'filters', o, scope);
+  const byDuration = isBuiltin(sortName.attr) && sortName.attr === '.duration' && order.desc;
+  return {
+    q,
+    order,
+    page: pageSql(sql``),
+    count: (filter && rollupSpanCount(scope, q.where, filter)) ?? count,
+    /** The `rank`-th longest duration's floor, when the rollup can tell it. */
+    durationFloor: filter && byDuration ? rollupDurationFloor(scope, filter, offset + opts.limit) : null,
+    /** The page, reading only spans at least `floor` long first. */
+    pageFrom: (floor: bigint) => pageSql(sql` PREWHERE s.duration >= ${param.int64(floor)}`),
+  };
 }
 
 export function attrKeysSql(scope: RangeScope, query: string) {

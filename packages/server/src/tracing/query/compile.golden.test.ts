@@ -134,6 +134,64 @@ describe('query compiler golden output', () => {
         ),
     );
     out.push(
+      `# groups over 24h filtered on one rollup attribute: its quarter-hour rows and the edge spans\n` +
+        render(
+          'groups',
+          groupsSql(
+            { ...scope, gte: new Date('2026-01-01T09:37:00Z'), lt: new Date('2026-01-02T09:37:00Z') },
+            'group by .group_id | .count | {p50,p99}(.duration) | where host.name = "h1" or host.name not exists',
+            { limit: 100 },
+          ).sql!,
+        ),
+    );
+    out.push(
+      `# timeseries with 15-minute buckets filtered on one rollup attribute (no edges: buckets are aligned)\n` +
+        render(
+          'ts',
+          timeseriesSql(
+            { ...scope, lt: new Date('2026-01-02T10:00:00Z'), systems: ['spans:all'] },
+            'group by .group_id | .count_per_min | p99(.duration) | where service.name in ("a", "b")',
+          ).sql!,
+        ),
+    );
+    out.push(
+      `# a system narrows the spans read: no attribute rollup\n` +
+        render(
+          'groups',
+          groupsSql(
+            { ...scope, lt: new Date('2026-01-02T10:00:00Z'), systems: ['http:all'] },
+            'group by .group_id | .count | where service.name = "a"',
+            { limit: 100 },
+          ).sql!,
+        ),
+    );
+    {
+      const spans = spansSql(
+        { ...scope, gte: new Date('2026-01-01T09:37:00Z'), lt: new Date('2026-01-02T09:37:00Z') },
+        'where deployment.environment = "prod"',
+        { page: 3, limit: 10, eventsOnly: false },
+      );
+      out.push(
+        `# spans filtered on one rollup attribute: the total and the duration floor from the rollup\n` +
+          [
+            render('count', spans.count),
+            render('floor', spans.durationFloor!),
+            render('page', spans.pageFrom(1234567n)),
+          ].join('\n'),
+      );
+    }
+    out.push(
+      `# two rollup attributes in one query read the spans\n` +
+        render(
+          'groups',
+          groupsSql(
+            { ...scope, lt: new Date('2026-01-02T10:00:00Z') },
+            'group by .group_id | .count | where service.name = "a" | where deployment.environment = "prod"',
+            { limit: 100 },
+          ).sql!,
+        ),
+    );
+    out.push(
       `# percentiles\n` +
         render(
           'pct',

@@ -31,8 +31,8 @@ const COLUMN_ATTRS: Record<string, SqlFragment> = {
  * Whether a row has attribute `attr`: its column is set, or its key is in attr_keys (the keys of
  * the attributes without a column; spans_index keeps no list of every key, see migration 4).
  */
-export function hasAttrExpr(attr: string): SqlFragment {
-  const column = COLUMN_ATTRS[attr];
+export function hasAttrExpr(attr: string, o?: CompileOptions): SqlFragment {
+  const column = o?.attrColumns?.[attr] ?? COLUMN_ATTRS[attr];
   return column ? sql`${column} != ''` : sql`has(s.attr_keys, ${param.string(attr)})`;
 }
 
@@ -47,6 +47,8 @@ const ERROR_COUNT = sql`sumIf(s.count, ${IS_ERROR_SQL})`;
 /** What `per_min` divides by: minutes in the range (or in a bucket for time series). */
 export interface CompileOptions {
   minutes: number;
+  /** Columns that stand for attributes, over another table than spans_index (rollup.ts). */
+  attrColumns?: Readonly<Record<string, SqlFragment>>;
 }
 
 function builtinExpr(attr: string, o: CompileOptions): SqlFragment {
@@ -105,7 +107,7 @@ function builtinExpr(attr: string, o: CompileOptions): SqlFragment {
 /** The expression of an attribute (no function applied). */
 export function attrExpr(attr: string, o: CompileOptions): SqlFragment {
   if (isBuiltin(attr)) return builtinExpr(attr, o);
-  return COLUMN_ATTRS[attr] ?? sql`s.attr_values[indexOf(s.attr_keys, ${param.string(attr)})]`;
+  return o.attrColumns?.[attr] ?? COLUMN_ATTRS[attr] ?? sql`s.attr_values[indexOf(s.attr_keys, ${param.string(attr)})]`;
 }
 
 export class CompileError extends Error {}
@@ -206,7 +208,7 @@ export function filterExpr(f: Filter, o: CompileOptions): SqlFragment {
   const builtin = lhs.func === null && isBuiltin(lhs.attr);
   if (op === 'exists' || op === 'not exists') {
     if (lhs.func !== null || builtin) return op === 'exists' ? sql`1` : sql`0`;
-    const has = hasAttrExpr(lhs.attr);
+    const has = hasAttrExpr(lhs.attr, o);
     return op === 'exists' ? has : sql`NOT ${has}`;
   }
   const e = nameExpr(lhs, o);
@@ -269,6 +271,8 @@ export interface CompiledQuery {
   hidden: CompiledColumn[];
   /** One parenthesised fragment per where part; AND them. */
   where: SqlFragment[];
+  /** What the span-level filters of `where` test (after aliases), in order. */
+  whereNames: Name[];
   having: SqlFragment[];
 }
 
@@ -279,7 +283,15 @@ export function compileQuery(
   opts: { skipFilterOn?: string } = {},
 ): CompiledQuery {
   const parsed = parseQuery(query);
-  const out: CompiledQuery = { parts: [], groupBy: [], columns: [], hidden: [], where: [], having: [] };
+  const out: CompiledQuery = {
+    parts: [],
+    groupBy: [],
+    columns: [],
+    hidden: [],
+    where: [],
+    whereNames: [],
+    having: [],
+  };
   const info = parsed.map<QueryPart>((p) => ({
     query: p.text,
     disabled: false,
@@ -358,6 +370,7 @@ export function compileQuery(
       return fail(i, "can't combine span filters and aggregate filters with or; use separate where parts", p);
     }
     const where: SqlFragment[] = [];
+    const whereNames: Name[] = [];
     const having: SqlFragment[] = [];
     try {
       for (const { f, agg, col } of resolved) {
@@ -365,11 +378,13 @@ export function compileQuery(
         const target = agg ? having : where;
         const expr = col ? filterExpr({ ...f, lhs: col.name_ }, o) : filterExpr(f, o);
         target.push(target.length === 0 ? expr : f.connector === 'or' ? sql` OR ${expr}` : sql` AND ${expr}`);
+        if (!agg) whereNames.push(col?.name_ ?? f.lhs);
       }
     } catch (e) {
       return fail(i, (e as Error).message, p);
     }
     if (where.length) out.where.push(sql`(${join(where, '')})`);
+    out.whereNames.push(...whereNames);
     if (having.length && mode === 'full') out.having.push(sql`(${join(having, '')})`);
   });
 

@@ -1,5 +1,6 @@
 import type { Name } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import { attrRollupFrom, type RollupFilter } from './attrRollup';
 import { QUANTILE_LEVELS, type CompiledColumn, type CompiledQuery } from './compile';
 import { IS_SPAN_SQL, ROLLUP_ERROR_COUNT_SQL } from './eventTypes';
 import { systemClause, type RangeScope } from './scope';
@@ -9,6 +10,9 @@ import { systemClause, type RangeScope } from './scope';
  * needs what it keeps: grouping by `.group_id` / `.system`, counts, error counts and rates, and
  * min / max / percentiles of `.duration`, with no filters, over whole minutes. Otherwise null and
  * the caller reads `spans_index`. Same column keys and names as the raw query.
+ *
+ * A query whose filters all test one attribute of ROLLUP_ATTRS reads the attribute rollup
+ * instead (attrRollup.ts).
  */
 
 function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIndex: number): SqlFragment | null {
@@ -42,15 +46,23 @@ function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIn
   return null;
 }
 
-/** `bucketMs`: time series buckets; hourly rows are only used when buckets are whole hours. */
+/**
+ * `bucketMs`: time series buckets; hourly rows are only used when buckets are whole hours.
+ * `filter`: the query's filters over the attribute rollup (rollupFilter), if they allow it.
+ */
 export function rollupSelect(
   q: CompiledQuery,
   cols: (CompiledColumn & { key: string })[],
   scope: RangeScope,
   minutes: number,
   bucketMs?: number,
+  filter?: RollupFilter | null,
 ): { select: SqlFragment[]; from: SqlFragment } | null {
-  if (!wholeMinutes(scope) || q.where.length || q.having.length) return null;
+  if (!wholeMinutes(scope) || q.having.length || (q.where.length && !filter)) return null;
+  const from = q.where.length
+    ? attrRollupFrom(scope, q.where, filter!)
+    : rollupFrom(scope, bucketMs === undefined || bucketMs % HOUR === 0);
+  if (!from) return null;
   const pcols = cols.filter((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func] && c.name_.attr === '.duration');
   const quantiles = pcols.length
     ? join(
@@ -67,7 +79,7 @@ export function rollupSelect(
     if (!e) return null;
     select.push(sql`${e} AS ${ident(c.key)}`);
   }
-  return { select, from: rollupFrom(scope, bucketMs === undefined || bucketMs % HOUR === 0) };
+  return { select, from };
 }
 
 const HOUR = 3_600_000;

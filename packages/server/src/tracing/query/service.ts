@@ -126,11 +126,15 @@ export function createQueryService(store: TelemetryStore) {
         const key = JSON.stringify(groupCols.map((c) => r[c.key]));
         rowsByGroup.set(key, [...(rowsByGroup.get(key) ?? []), r]);
       }
-      const series = [...rowsByGroup.values()].map((rs) => ({
+      const series = [...rowsByGroup].map(([key, rs]) => ({
+        key,
         first: rs[0],
         arrays: numCols.map((c) => grid.fill(rs, (r) => nullableNum(r[c.key]), zeroWhenEmpty(c.name_) ? 0 : null)),
       }));
-      const ranked = series.sort((a, b) => sum(b.arrays[0]) - sum(a.arrays[0])).slice(0, 100);
+      // Equal totals by group key: the same 100 series on every read, whatever order rows came in.
+      const ranked = series
+        .sort((a, b) => sum(b.arrays[0]) - sum(a.arrays[0]) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .slice(0, 100);
       const groups = ranked.map((s) => {
         const row = groupRow(
           built.cols.filter((c) => c.isGroup || c.hidden),
@@ -197,10 +201,13 @@ export function createQueryService(store: TelemetryStore) {
       opts: { sortBy?: string; sortDesc?: boolean; page: number; limit: number },
     ) {
       const built = spansSql(scope, query, { ...opts, eventsOnly: allEventSystems(scope.systems) });
-      const [page, count] = await Promise.all([
-        store.query<{ trace_uuid: string; id: string }>(built.page),
-        store.query<{ count: string }>(built.count),
-      ]);
+      const readPage = async () => {
+        const floor = built.durationFloor && (await store.query<{ floor: string }>(built.durationFloor))[0]?.floor;
+        return store.query<{ trace_uuid: string; id: string }>(
+          floor !== undefined && floor !== null ? built.pageFrom(BigInt(floor)) : built.page,
+        );
+      };
+      const [page, count] = await Promise.all([readPage(), store.query<{ count: string }>(built.count)]);
       return { ids: page, count: num(count[0]?.count), order: built.order, query: { parts: built.q.parts } };
     },
 

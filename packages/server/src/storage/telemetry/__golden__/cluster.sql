@@ -465,6 +465,44 @@ ALTER TABLE datapoint_hours_local ON CLUSTER lantern MODIFY COLUMN annotations S
 
 ALTER TABLE datapoint_hours ON CLUSTER lantern MODIFY COLUMN annotations SimpleAggregateFunction(anyLast, String);
 
+CREATE TABLE IF NOT EXISTS span_attr_groups_15m_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+        attr_key LowCardinality(String) CODEC(ZSTD(1)),
+        attr_value String CODEC(ZSTD(1)),
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        type LowCardinality(String) CODEC(ZSTD(1)),
+        system LowCardinality(String) CODEC(ZSTD(1)),
+        group_id UInt64 CODEC(ZSTD(1)),
+        count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        error_count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        min_duration SimpleAggregateFunction(min, Int64) CODEC(ZSTD(1)),
+        max_duration SimpleAggregateFunction(max, Int64) CODEC(ZSTD(1)),
+        duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(1)),
+        display_name SimpleAggregateFunction(any, String) CODEC(ZSTD(1))
+      ) ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/span_attr_groups_15m_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, attr_key, attr_value, time, type, system, group_id)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS span_attr_groups_15m ON CLUSTER lantern AS span_attr_groups_15m_local ENGINE = Distributed(lantern, currentDatabase(), span_attr_groups_15m_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS span_attr_groups_15m_mv ON CLUSTER lantern TO span_attr_groups_15m_local AS SELECT project_id, k AS attr_key, v AS attr_value, t AS time, type, system, group_id,
+    sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
+    quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
+  FROM (SELECT project_id, type, system, group_id, toStartOfFifteenMinutes(time) AS t, count AS c, status_code AS sc,
+      duration AS d, display_name AS dn, [service_name, host_name, deployment_environment] AS vs FROM spans_index_local)
+  ARRAY JOIN ['service.name', 'host.name', 'deployment.environment'] AS k, vs AS v
+  GROUP BY project_id, attr_key, attr_value, type, system, group_id, t;
+
+INSERT INTO span_attr_groups_15m SELECT project_id, k AS attr_key, v AS attr_value, t AS time, type, system, group_id,
+    sum(c) AS count, sumIf(c, sc = 'error') AS error_count, min(d) AS min_duration, max(d) AS max_duration,
+    quantilesTDigestState(0.5)(toFloat64(d)) AS duration, any(dn) AS display_name
+  FROM (SELECT project_id, type, system, group_id, toStartOfFifteenMinutes(time) AS t, count AS c, status_code AS sc,
+      duration AS d, display_name AS dn, [service_name, host_name, deployment_environment] AS vs FROM spans_index)
+  ARRAY JOIN ['service.name', 'host.name', 'deployment.environment'] AS k, vs AS v
+  GROUP BY project_id, attr_key, attr_value, type, system, group_id, t;
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
@@ -472,6 +510,8 @@ ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERV
 ALTER TABLE span_groups_1m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE span_groups_1h_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE span_attr_groups_15m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { GroupsResponse, SpansResponse, TimeseriesResponse } from '@lantern/shared';
+import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
+
+/**
+ * A filter on service, host or environment alone reads the attribute rollup
+ * (`span_attr_groups_15m`, rollup.ts) over whole quarter hours and the spans of the edge minutes;
+ * the same query over a range shifted by a second (not whole minutes), or with a second filter
+ * that keeps every span, reads the spans. Both must answer the same (percentiles: t-digests of
+ * merged states, within 10%).
+ */
+const { base, get } = tracingTestServer();
+
+const QUARTER = 15 * 60_000;
+const near = (actual: number, expected: number, tolerance = 0.1) =>
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.abs(expected) * tolerance);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const FILTERS = [
+  'where service.name = "api"',
+  'where service.name in ("api", "worker") or service.name = "billing"',
+  'where service.name != "deep"',
+  'where host.name = "test-host"',
+  'where host.name = "elsewhere"',
+  'where deployment.environment not exists',
+];
+const QUERY = `${DEFAULT_QUERY} | .error_count | max(.duration) | min(.duration)`;
+const EXACT = ['.count_per_min', '.error_rate', '.error_count', 'max(.duration)', 'min(.duration)', '.system'];
+
+describe('the attribute rollup answers filtered queries as the spans do', () => {
+  const quarter = Math.floor(base / QUARTER) * QUARTER;
+  it.each([
+    // The fixtures (the minute at `base`) in a whole quarter hour, edges of 7 and 3 minutes.
+    ['from the rollup rows', quarter - 2 * 3600_000 - 7 * 60_000, quarter + QUARTER + 3 * 60_000],
+    // The fixtures in the edge minutes after the last whole quarter hour.
+    ['from the edge spans', base - 3600_000, base + 60_000],
+  ])('groups %s', async (_label, gte, lt) => {
+    for (const filter of FILTERS) {
+      const q = `${QUERY} | ${filter}`;
+      const rollup = GroupsResponse.parse(
+        (await get('groups', { query: q, time_gte: iso(gte), time_lt: iso(lt) })).body,
+      );
+      const raw = GroupsResponse.parse(
+        (await get('groups', { query: q, time_gte: iso(gte + 1000), time_lt: iso(lt + 1000) })).body,
+      );
+      if (filter.includes('elsewhere')) expect(rollup.groups).toEqual([]);
+      else expect(rollup.groups.length, filter).toBeGreaterThan(0);
+      expect(rollup.groups.map((g) => g['.group_id']).sort(), filter).toEqual(
+        raw.groups.map((g) => g['.group_id']).sort(),
+      );
+      const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
+      for (const g of rollup.groups) {
+        const r = byId.get(g['.group_id'])!;
+        for (const k of EXACT) expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
+        expect(g['display.name']).toBe(r['display.name']);
+        for (const k of ['p50(.duration)', 'p90(.duration)', 'p99(.duration)'])
+          if (r[k] === null) expect(g[k]).toBeNull();
+          else near(g[k] as number, r[k] as number);
+      }
+    }
+  });
+
+  it('timeseries of quarter-hour buckets', async () => {
+    // 24 h: 15-minute buckets, whole quarter hours once aligned (no edges).
+    const range = { time_gte: iso(base - 12 * 3600_000), time_lt: iso(base + 12 * 3600_000) };
+    for (const filter of FILTERS) {
+      const rollup = TimeseriesResponse.parse(
+        (await get('timeseries', { ...range, query: `${QUERY} | ${filter}` })).body,
+      );
+      // A second filter that every span passes reads the spans.
+      const raw = TimeseriesResponse.parse(
+        (await get('timeseries', { ...range, query: `${QUERY} | ${filter} | where .duration >= 0` })).body,
+      );
+      expect(rollup.time).toEqual(raw.time);
+      expect(rollup.groups.map((g) => g['.group_id']).sort(), filter).toEqual(
+        raw.groups.map((g) => g['.group_id']).sort(),
+      );
+      const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
+      for (const g of rollup.groups) {
+        const r = byId.get(g['.group_id'])!;
+        for (const k of ['.count_per_min', '.error_count', 'max(.duration)', 'min(.duration)', 'display.name'])
+          expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
+        (g['p99(.duration)'] as (number | null)[]).forEach((v, i) => {
+          const w = (r['p99(.duration)'] as (number | null)[])[i];
+          if (w === null) expect(v).toBeNull();
+          else near(v!, w);
+        });
+      }
+    }
+  });
+
+  it('span lists: the total from the rollup, the longest spans above its duration floor', async () => {
+    const quarter = Math.floor(base / QUARTER) * QUARTER;
+    const range = { time_gte: iso(quarter - 3600_000 - 7 * 60_000), time_lt: iso(quarter + QUARTER + 60_000) };
+    for (const filter of FILTERS)
+      for (const page of ['1', '2', '3']) {
+        const params = { ...range, sort_by: '.duration', sort_desc: 'true', limit: '3', page };
+        const rollup = SpansResponse.parse((await get('spans', { ...params, query: filter })).body);
+        // A second filter that every span passes reads the spans.
+        const raw = SpansResponse.parse(
+          (await get('spans', { ...params, query: `${filter} | where .duration >= 0` })).body,
+        );
+        expect([filter, page, rollup.count]).toEqual([filter, page, raw.count]);
+        expect([filter, page, rollup.spans.map((s) => s.id)]).toEqual([filter, page, raw.spans.map((s) => s.id)]);
+        if (!filter.includes('elsewhere')) expect(rollup.spans.length).toBe(3);
+      }
+  });
+});
