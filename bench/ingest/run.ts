@@ -39,6 +39,8 @@ const { values: args } = parseArgs({
     'span-metrics-ab': { type: 'string', default: '0' },
     /** Rounds of embedded chDB / remote ClickHouse store through the test stand-in (ab.ts). */
     'remote-ab': { type: 'string', default: '0' },
+    /** The server's main module for every A/B variant (another version's checkout, e.g. a git worktree). */
+    'server-main': { type: 'string' },
     /** Rounds of one node / two nodes over one ClickHouse test stand-in, clients spread over the nodes (nodesAb.ts). */
     'nodes-ab': { type: 'string', default: '0' },
   },
@@ -130,8 +132,8 @@ function abVariants(work: string): { title: string; rounds: number; variants: [A
       title: 'metrics from spans',
       rounds: spanMetrics,
       variants: [
-        { name: 'with', start: { env: serverEnv } },
-        { name: 'without', start: { env: { ...serverEnv, LANTERN_CONFIG: without } } },
+        { name: 'with', start: { env: serverEnv, serverMain: args['server-main'] } },
+        { name: 'without', start: { env: { ...serverEnv, LANTERN_CONFIG: without }, serverMain: args['server-main'] } },
       ],
     };
   }
