@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join as joinPath, resolve } from 'node:path';
 import { Session } from 'chdb';
 import type { SpanRow } from './spanRow';
@@ -7,7 +7,7 @@ import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
 import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { createDatapointRollups, fileSource, ROLLUP_INTERVAL_MS } from './datapointRollups';
-import { openSpanMetricJournal } from './spanMetricJournal';
+import { completeBatches, openSpanMetricJournal } from './spanMetricJournal';
 import { DATAPOINT_TSV_COLUMNS, SPAN_METRICS_FLUSH_MS, withSpanMetrics, type SpanMetricSink } from './spanMetricWriter';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 import { DATAPOINT_COLUMNS, DATAPOINT_FILE_SUFFIX, unstageDatapoints, type StagedDatapoints } from './datapointStaging';
@@ -156,33 +156,32 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
 
   // The metrics from spans: their lines through a staging file as well (JSONEachRow cost about five
   // times the CPU per datapoint row, bench/ingest: ~39 against ~8 µs).
-  const insertTsvFile = (file: string, columns: readonly string[], minTime: number | null) =>
-    rollups.write(
-      () =>
-        run(sql`INSERT INTO datapoint_minutes (${join(
-          columns.map((c) => sql`${ident(c)}`),
-          ', ',
-        )}) SELECT * FROM file(${param.string(file)}, 'TSV')
-        SETTINGS use_structure_from_insertion_table_in_table_functions = 1, optimize_on_insert = 0`),
-      minTime,
-      () => fileSource(file, 'TSV', columns.includes('annotations')),
-    );
   let spanMetricFiles = 0;
   const insertTsv: SpanMetricSink['insertTsv'] = async (_table, columns, text, minTime) => {
     const file = joinPath(stagingDir, `span-metrics-${process.pid}-${spanMetricFiles++}.tsv`);
     try {
       await writeFile(file, text);
-      await insertTsvFile(file, columns, minTime);
+      await rollups.write(
+        () =>
+          run(sql`INSERT INTO datapoint_minutes (${join(
+            columns.map((c) => sql`${ident(c)}`),
+            ', ',
+          )}) SELECT * FROM file(${param.string(file)}, 'TSV')
+          SETTINGS use_structure_from_insertion_table_in_table_functions = 1, optimize_on_insert = 0`),
+        minTime,
+        () => fileSource(file, 'TSV', columns.includes('annotations')),
+      );
     } finally {
       await rm(file, { force: true });
     }
   };
   // Their journal (spanMetricJournal.ts): outside the staging directory, which opening empties.
   const journal = openSpanMetricJournal(resolve(opts.path, 'span-metrics-journal'));
-  /** Segments a killed process left: inserted as they are (at start, before any ingest). */
+  /** Segments a killed process left: their whole batches inserted (at start, before any ingest). */
   const replayJournal = async () => {
     for (const file of journal.leftovers()) {
-      await insertTsvFile(file, DATAPOINT_TSV_COLUMNS, null);
+      const text = completeBatches(await readFile(file, 'utf8'));
+      if (text !== '') await insertTsv('datapoint_minutes', DATAPOINT_TSV_COLUMNS, text, null);
       await rm(file, { force: true });
     }
   };

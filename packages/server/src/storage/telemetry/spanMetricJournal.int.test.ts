@@ -1,9 +1,10 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from '../sql';
 import { openChdbStore } from './chdbStore';
+import { completeBatches } from './spanMetricJournal';
 import type { TelemetryStore } from './telemetryStore';
 import { testSpanRow } from './testSpanRow';
 
@@ -45,7 +46,11 @@ describe('span metric journal', () => {
     await a.insertSpans(spans(2));
     // Acknowledged: both batches' lines in one segment, their points folded in memory.
     expect(segments()).toHaveLength(1);
-    expect(readFileSync(join(journal, segments()[0]), 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(
+      completeBatches(readFileSync(join(journal, segments()[0]), 'utf8'))
+        .trim()
+        .split('\n'),
+    ).toHaveLength(2);
     // A read of the datapoints inserts them first, and drops the segment.
     expect(await total(a)).toBe(5);
     expect(segments()).toEqual([]);
@@ -56,7 +61,10 @@ describe('span metric journal', () => {
     copyFileSync(join(journal, segments()[0]), left);
     await a.close(); // a clean stop inserts them
     expect(segments()).toEqual([]);
-    copyFileSync(left, join(journal, 'segment-0.tsv'));
+    // The kill came during the next batch's append: a torn batch after the whole one (never
+    // acknowledged), left out at the next start.
+    const torn = readFileSync(left, 'utf8');
+    writeFileSync(join(journal, 'segment-0.tsv'), `${torn}${torn.slice(0, Math.floor(torn.length / 2))}`);
 
     const b = open();
     try {
@@ -70,5 +78,16 @@ describe('span metric journal', () => {
     } finally {
       await b.close();
     }
+  });
+});
+
+describe('completeBatches', () => {
+  it('keeps the batches whose mark was written, without the marks', () => {
+    expect(completeBatches('a\nb\n#batch-end\nc\n#batch-end\n')).toBe('a\nb\nc\n');
+    expect(completeBatches('a\n#batch-end\nc\n#bat')).toBe('a\n');
+    expect(completeBatches('a\n#batch-end\nc\td')).toBe('a\n');
+    expect(completeBatches('a\nb')).toBe('');
+    expect(completeBatches('')).toBe('');
+    expect(completeBatches('#batch-end\n')).toBe('');
   });
 });

@@ -14,6 +14,10 @@ import { join } from 'node:path';
  *
  * The caller serialises `append` and `cut`, so that the points it holds for a cut are exactly the
  * lines of the segments before it.
+ *
+ * Each append ends with a batch mark: a kill during an append (or a failed one, e.g. a full disk)
+ * leaves a batch without its mark, which was never acknowledged and is left out at the next start
+ * (`completeBatches`); a failed append also closes its segment, so no later batch follows a torn one.
  */
 export interface SpanMetricJournal {
   /** Appends TabSeparated datapoint lines to the current segment; resolves once written. */
@@ -27,6 +31,16 @@ export interface SpanMetricJournal {
 }
 
 const SEGMENT = /^segment-(\d+)\.tsv$/;
+/** Ends every batch's lines (no datapoint line starts with '#'). */
+const BATCH_END = '#batch-end\n';
+
+/** The datapoint lines of a segment's batches that were appended whole, without their marks. */
+export function completeBatches(segment: string): string {
+  const at = segment.lastIndexOf(`\n${BATCH_END}`);
+  const whole =
+    segment.startsWith(BATCH_END) && at < 0 ? BATCH_END : at < 0 ? '' : segment.slice(0, at + 1 + BATCH_END.length);
+  return whole.split(BATCH_END).join('');
+}
 
 export function openSpanMetricJournal(dir: string): SpanMetricJournal {
   mkdirSync(dir, { recursive: true });
@@ -41,8 +55,14 @@ export function openSpanMetricJournal(dir: string): SpanMetricJournal {
   const written = new Set<number>();
   return {
     async append(text) {
-      written.add(current);
-      await appendFile(path(current), text);
+      const n = current;
+      written.add(n);
+      try {
+        await appendFile(path(n), `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${BATCH_END}`);
+      } catch (err) {
+        if (current === n) current++;
+        throw err;
+      }
     },
     cut: () => current++,
     async drop(cut) {

@@ -63,11 +63,16 @@ export interface SpanMetricWriter {
 
 /**
  * Where the writer puts its rows: TabSeparated lines of DATAPOINT_TSV_COLUMNS, or JSON rows.
- * `minTime`: the earliest row's time (Unix seconds), so the embedded store knows whether the
- * batch has rows its rollups already passed.
+ * `minTime`: the earliest row's time (Unix seconds; null when not known, as for a journal left by
+ * a kill), so the embedded store knows whether the batch has rows its rollups already passed.
  */
 export interface SpanMetricSink {
-  insertTsv?(table: 'datapoint_minutes', columns: readonly string[], text: string, minTime: number): Promise<void>;
+  insertTsv?(
+    table: 'datapoint_minutes',
+    columns: readonly string[],
+    text: string,
+    minTime: number | null,
+  ): Promise<void>;
   insertRows: TelemetryStore['insertRows'];
   /** With insertTsv: points wait in memory and their lines here (see above). */
   journal?: SpanMetricJournal;
