@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 const METADATA_TESTS = [
   'packages/server/src/auth/auth.int.test.ts',
   'packages/server/src/tracing/query/tracingApi.int.test.ts',
+  'packages/server/src/tracing/query/attrRollup.int.test.ts',
   'packages/server/src/dashboards/dashboards.int.test.ts',
   'packages/server/src/alerting/alerting.int.test.ts',
   'packages/server/src/alerting/metricMonitors.int.test.ts',
@@ -24,6 +25,7 @@ const TELEMETRY_TESTS = [
   'packages/server/src/metrics/metrics.int.test.ts',
   'packages/server/src/tracing/query/tracingQuery.int.test.ts',
   'packages/server/src/tracing/query/tracingApi.int.test.ts',
+  'packages/server/src/tracing/query/attrRollup.int.test.ts',
 ];
 
 // Unit tests run in parallel; integration and browser tests start real servers (each with its own
