@@ -3,8 +3,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from '../../packages/server/src/storage/sql';
-import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { generationStatements } from './generate';
+import { openBenchStore } from './benchStore';
 
 /**
  * What the attribute rollup's view (telemetry migration 10) adds to span inserts: the same
@@ -22,13 +22,7 @@ const { values: args } = parseArgs({
   },
 });
 const dir = mkdtempSync(join(tmpdir(), 'lantern-attr-rollup-'));
-const store = openChdbStore({
-  path: join(dir, 'ch'),
-  ttl: { spansDays: 30, metricsDays: 30 },
-  maxMemoryUsage: 4 * 1024 ** 3,
-  maxThreads: 2,
-  rollupIntervalMs: 0,
-});
+const store = openBenchStore(dir);
 await store.migrate();
 if (args.variant === 'without') await store.query(sql`DROP VIEW span_attr_groups_15m_mv`);
 const statements = generationStatements({

@@ -3,10 +3,10 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import * as current from '../../packages/server/src/tracing/query/service';
 import type { RangeScope } from '../../packages/server/src/tracing/query/scope';
 import { DEFAULT_QUERY, FILTERS } from './filteredCases';
+import { openBenchStore } from './benchStore';
 
 /**
  * Filtered queries over 24 h in-process (issue 17, item 5): the query service of an older copy of
@@ -34,13 +34,7 @@ const DATA_DIR = args['data-dir'] ?? join(ROOT, 'bench/results/tracing-data');
 const { endMs } = JSON.parse(readFileSync(join(DATA_DIR, 'bench-tracing.json'), 'utf8')) as { endMs: number };
 
 type Service = ReturnType<typeof current.createQueryService>;
-const store = openChdbStore({
-  path: join(DATA_DIR, 'ch'),
-  ttl: { spansDays: 30, metricsDays: 30 },
-  maxMemoryUsage: 4 * 1024 ** 3,
-  maxThreads: 2,
-  rollupIntervalMs: 0,
-});
+const store = openBenchStore(DATA_DIR);
 const t0 = performance.now();
 await store.migrate();
 console.log(`migrations applied in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

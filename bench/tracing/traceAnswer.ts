@@ -2,9 +2,9 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import * as currentStore from '../../packages/server/src/tracing/tracing.store';
 import * as currentTree from '../../packages/server/src/tracing/traceTree';
+import { openBenchStore } from './benchStore';
 
 /**
  * The trace endpoint's work in-process, stage by stage (read the rows through the tracing store,
@@ -43,13 +43,7 @@ if (args.baseline) {
   ]);
 }
 
-const store = openChdbStore({
-  path: join(DATA_DIR, 'ch'),
-  ttl: { spansDays: 30, metricsDays: 30 },
-  maxMemoryUsage: 4 * 1024 ** 3,
-  maxThreads: 2,
-  rollupIntervalMs: 0,
-});
+const store = openBenchStore(DATA_DIR);
 const STAGES = ['read', 'build', 'stringify', 'total'] as const;
 const times = new Map(variants.map(([name]) => [name, Object.fromEntries(STAGES.map((s) => [s, [] as number[]]))]));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
