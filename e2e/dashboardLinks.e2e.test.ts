@@ -1,9 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DashGridPage } from '@lantern/testkit/pages/DashGridPage';
-import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { useSignedInPage } from '@lantern/testkit/pages/session';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { createShopDashboard } from './shopDashboard';
 
@@ -16,37 +14,22 @@ import { createShopDashboard } from './shopDashboard';
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
 describe('dashboard links', () => {
+  let dashId: string;
+  const session = useSignedInPage(server, 'dash-links', async () => {
+    dashId = await createShopDashboard(server);
+  });
+  const explainFailures = session.explainFailures;
   let browser: Browser;
   let page: Page;
-  let dashId: string;
-  const browserErrors: string[] = [];
 
   beforeAll(async () => {
-    dashId = await createShopDashboard(server);
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(server.lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
+    page = session.page();
+    browser = page.context().browser()!;
     // This browser has seen the dashboard once.
     const grid = new DashGridPage(page);
     await grid.goto(server.lantern.baseUrl, 1, dashId);
     await grid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
   });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const explainFailures = () =>
-    onTestFailed(async () => {
-      console.error(
-        `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
-      );
-      await screenshot(page, 'dash-links-failure').catch(() => undefined);
-    });
 
   it('a link with a range: the panels ask for that range only, nothing is asked and dropped', async () => {
     explainFailures();
