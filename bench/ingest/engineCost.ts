@@ -115,7 +115,7 @@ try {
   console.log(`engine CPU       ${us(cpuInsert)} µs/row while inserting, ${us(cpuAll)} µs/row once merges settled`);
   if (spanMetrics) {
     const folded = batchesOfRows.length * batchRows;
-    const pointRows = points.map((p) => p.reduce((n, l) => n + l.length, 0));
+    const pointRows = points.map((p) => p.reduce((n, l) => n + (l?.heads.length ?? 0), 0));
     console.log(
       `span metrics     folding ${((foldCpu.user + foldCpu.system) / folded).toFixed(1)} µs/row on the workers; ${pointRows.join(', ')} points per batch before the batch's fold`,
     );

@@ -6,7 +6,7 @@ import { compile, sql, param, type SqlFragment } from '../sql';
 import { cleanEngineMessage } from './chdbStore';
 import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
-import { withSpanMetrics } from './spanMetricWriter';
+import { withSpanMetrics, type SpanMetricSink } from './spanMetricWriter';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 import { DATAPOINT_COLUMNS, unstageDatapoints, type StagedDatapoints } from './datapointStaging';
 import { stagedFile, stageSpans, unstageSpans, type StagedSpans, type StagedTable } from './spanStaging';
@@ -93,47 +93,56 @@ export function openClickHouseStore(opts: {
     }
   };
 
-  return withSpanMetrics(opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS, {
-    kind: 'clickhouse',
-    async migrate() {
-      await applyMigrations(
-        {
-          exec: async (statement) => {
-            await client.command({ query: statement });
+  const insertSpanMetricLines: SpanMetricSink['insertTsv'] = (table, columns, text) =>
+    insertRaw(table, columns, [Buffer.from(text)]);
+
+  return withSpanMetrics(
+    opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS,
+    {
+      kind: 'clickhouse',
+      async migrate() {
+        await applyMigrations(
+          {
+            exec: async (statement) => {
+              await client.command({ query: statement });
+            },
+            appliedVersions: async () =>
+              (await run<{ version: number }>(sql`SELECT version FROM lantern_migrations`)).map((r) =>
+                Number(r.version),
+              ),
+            viewNames: async () => (await run<{ name: string }>(VIEW_NAMES_SQL)).map((r) => r.name),
+            record: async (version, name) => {
+              const { text, params } = compile(
+                sql`INSERT INTO lantern_migrations (version, name) VALUES (${param.uint32(version)}, ${param.string(name)})`,
+              );
+              await client.command({ query: text, query_params: params });
+            },
           },
-          appliedVersions: async () =>
-            (await run<{ version: number }>(sql`SELECT version FROM lantern_migrations`)).map((r) => Number(r.version)),
-          viewNames: async () => (await run<{ name: string }>(VIEW_NAMES_SQL)).map((r) => r.name),
-          record: async (version, name) => {
-            const { text, params } = compile(
-              sql`INSERT INTO lantern_migrations (version, name) VALUES (${param.uint32(version)}, ${param.string(name)})`,
-            );
-            await client.command({ query: text, query_params: params });
-          },
-        },
-        opts.ttl,
-        opts.cluster,
-      );
+          opts.ttl,
+          opts.cluster,
+        );
+      },
+      insertSpans: async (rows: readonly SpanRow[]) => {
+        if (rows.length > 0) await insertStagedSpans([stageSpans(null, encodeSpans(rows))]);
+      },
+      stagingDir: null,
+      insertStagedSpans,
+      insertStagedDatapoints,
+      async insertRows(table, rows) {
+        if (rows.length === 0) return;
+        await client.insert({ table, values: rows, format: 'JSONEachRow' });
+      },
+      query: run,
+      queryText: (q: SqlFragment) => read(q, 'TabSeparatedRaw', (rs) => rs.text()),
+      // The views keep the rollups (docs/decisions/datapoint-rollups.md).
+      rollupWatermark: () => null,
+      readRollups: (read) => read(null),
+      rollUp: async () => undefined,
+      rollUpAll: async () => undefined,
+      async close() {
+        await client.close();
+      },
     },
-    insertSpans: async (rows: readonly SpanRow[]) => {
-      if (rows.length > 0) await insertStagedSpans([stageSpans(null, encodeSpans(rows))]);
-    },
-    stagingDir: null,
-    insertStagedSpans,
-    insertStagedDatapoints,
-    async insertRows(table, rows) {
-      if (rows.length === 0) return;
-      await client.insert({ table, values: rows, format: 'JSONEachRow' });
-    },
-    query: run,
-    queryText: (q: SqlFragment) => read(q, 'TabSeparatedRaw', (rs) => rs.text()),
-    // The views keep the rollups (docs/decisions/datapoint-rollups.md).
-    rollupWatermark: () => null,
-    readRollups: (read) => read(null),
-    rollUp: async () => undefined,
-    rollUpAll: async () => undefined,
-    async close() {
-      await client.close();
-    },
-  });
+    insertSpanMetricLines,
+  );
 }

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, DEFAULT_METRICS_FROM_SPANS, parseSpanExpr } from '../../config';
+import { DATAPOINT_TSV_COLUMNS } from './spanMetricWriter';
 import {
   compileSpanExprJs,
   compileSpanMetrics,
   histogramBucket,
-  mergeSpanMetricPoints,
   minuteOf,
+  seriesHash,
+  SpanMetricFold,
   spanMetricPoints,
+  STAT_FIELDS,
+  type FoldedSpanMetrics,
 } from './spanMetricPoints';
 import type { SpanRow } from './spanRow';
 import { testSpanRow } from './testSpanRow';
@@ -24,6 +28,34 @@ function row(extra: Partial<SpanRow> = {}): SpanRow {
     durationNs: 2_000_000,
     attrs: { 'service.name': 'api', 'host.name': 'h1', 'http.status_code': 503, 'db.system': 7, _hidden: 'x' },
     ...extra,
+  });
+}
+
+/** The points as their datapoint lines say, checked against the heads, tails and numbers beside them. */
+function pointsOf(f: FoldedSpanMetrics | null) {
+  if (f === null) return [];
+  const lines = f.lines.split('\n').slice(0, -1);
+  expect(lines).toHaveLength(f.heads.length);
+  return lines.map((line, p) => {
+    expect(line.startsWith(f.heads[p]) && `${line}\n`.endsWith(f.tails[p])).toBe(true);
+    const c = Object.fromEntries(line.split('\t').map((v, i) => [DATAPOINT_TSV_COLUMNS[i], v]));
+    expect(c.count).toBe(String(f.stats[p * STAT_FIELDS + 3]));
+    const [bs, cs] = c.histogram.slice(1, -1).split('],[');
+    const list = (t: string) => (t.replace(/[[\]]/g, '') ? t.replace(/[[\]]/g, '').split(',').map(Number) : []);
+    return {
+      def: f.stats[p * STAT_FIELDS + 1],
+      metric: c.metric,
+      time: Number(c.time),
+      hash: c.attrs_hash,
+      count: Number(c.count),
+      sum: Number(c.sum),
+      min: Number(c.min),
+      max: Number(c.max),
+      buckets: [list(bs), list(cs)],
+      keys: c.string_keys,
+      values: c.string_values.slice(2, -2).split("','"),
+      annotations: c.annotations,
+    };
   });
 }
 
@@ -65,7 +97,7 @@ describe('spanMetricPoints', () => {
       row({ timeNs: T0 + 65_000_000_000n }), // the next minute
       row({ eventName: 'log', type: 'log', system: 'log:info', attrs: { 'log.severity': 'INFO', 'host.name': 'h1' } }),
     ];
-    const points = spanMetricPoints(metrics, rows);
+    const points = pointsOf(spanMetricPoints(metrics, rows));
     const spans = points.filter((p) => p.def === 0);
     expect(spans.map((p) => [p.time - Number(T0 / 1_000_000_000n), p.values[4], p.count])).toEqual([
       [0, 'ok', 2],
@@ -78,17 +110,22 @@ describe('spanMetricPoints', () => {
     const [events] = points.filter((p) => p.def === 1);
     expect(events).toMatchObject({ count: 1, sum: 1, min: 0, max: 0, buckets: [[], []] });
     expect(events.values).toEqual(['log:info', '18446744073709551615', 'log', 'h1', 'INFO']);
+    expect(events.keys).toBe("['.system','.group_id','.name','host.name','log.severity']");
+    expect(events.hash).toBe(seriesHash(['lantern.tracing.events', ...events.values].join('\u0000')));
     // The same attribute values make the same series; other values another.
     expect(spans[0].hash).toBe(spans[2].hash);
     expect(spans[0].hash).not.toBe(spans[1].hash);
   });
 
-  it('merges the points of several requests into one row per series and minute', () => {
-    const a = spanMetricPoints(metrics, [row({ durationNs: 1_000_000 })]);
-    const b = spanMetricPoints(metrics, [row({ durationNs: 1_000_000 }), row({ durationNs: 9_000_000 })]);
-    const [m] = mergeSpanMetricPoints([a, null, b]);
+  it('folds the points of several requests into one row per series and minute', () => {
+    const fold = new SpanMetricFold();
+    fold.add(spanMetricPoints(metrics, [row({ durationNs: 1_000_000 })])!);
+    fold.add(spanMetricPoints(metrics, [row({ durationNs: 1_000_000 }), row({ durationNs: 9_000_000 })])!);
+    fold.add(spanMetricPoints(metrics, [row({ statusCode: 'error' })])!);
+    const [m, e] = pointsOf(fold.points());
     expect(m).toMatchObject({ count: 3, sum: 11_000, min: 1000, max: 9000 });
     expect(m.buckets[1]).toEqual([2, 1]);
+    expect(e).toMatchObject({ count: 1, sum: 2000, min: 2000, max: 2000 });
   });
 
   it('applies a where filter and a custom counter from the config', () => {
@@ -103,10 +140,12 @@ describe('spanMetricPoints', () => {
         },
       ],
     }).metrics_from_spans;
-    const points = spanMetricPoints(compileSpanMetrics([custom]), [
-      row(),
-      row({ attrs: { 'service.name': 'api', 'http.status_code': 200 } }),
-    ]);
+    const points = pointsOf(
+      spanMetricPoints(compileSpanMetrics([custom]), [
+        row(),
+        row({ attrs: { 'service.name': 'api', 'http.status_code': 200 } }),
+      ]),
+    );
     expect(points.map((p) => [p.values, p.count, p.sum])).toEqual([[['api'], 1, 1]]);
   });
 

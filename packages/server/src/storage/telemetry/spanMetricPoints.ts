@@ -1,6 +1,6 @@
 import { parseAliased, parseSpanExpr, type SpanExpr, type SpanMetricDefinition } from '../../config';
 import type { SpanRow } from './spanRow';
-import { ATTR_COLUMNS, stringifyAttr } from './spanRowEncoding';
+import { ATTR_COLUMNS, quoted, stringifyAttr, tsv } from './spanRowEncoding';
 
 /**
  * Metrics from spans (reference ingest §3.5, docs/decisions/metrics-from-spans.md), computed in
@@ -8,8 +8,8 @@ import { ATTR_COLUMNS, stringifyAttr } from './spanRowEncoding';
  * a span row that give what the stored row's columns would give (the same values as the SQL the
  * materialized views used to run), and an ingest request's rows are folded into one point per
  * (project, definition, minute, attribute values) on the prepare worker that decoded them. The
- * batch writer folds the points of all the batch's requests (`mergeSpanMetricPoints`) and inserts
- * them into `datapoint_minutes` in the batch's write, before the spans (spanMetricWriter.ts).
+ * batch writer folds the points of the batches' requests together (`SpanMetricFold`) and inserts
+ * them into `datapoint_minutes` (spanMetricWriter.ts).
  *
  * Histograms keep (representative value -> count) buckets, exponential with 8 buckets per
  * doubling (OTel scale 3: each bucket is 9 % wide), so a quantile is within one bucket of the
@@ -17,25 +17,29 @@ import { ATTR_COLUMNS, stringifyAttr } from './spanRowEncoding';
  */
 const BUCKETS_PER_DOUBLING = 8;
 
-/** One folded datapoint: what a `datapoint_minutes` row holds. Plain data, so it crosses threads. */
-export interface SpanMetricPoint {
-  project: number;
-  /** Index of the definition. */
-  def: number;
-  /** Start of the minute, Unix seconds. */
-  time: number;
-  /** The series' hash (decimal UInt64) from the metric name and attribute values. */
-  hash: string;
-  values: string[];
-  /** JSON of the annotations (first row's values), '' without. */
-  annotations: string;
-  count: number;
-  sum: number;
-  min: number;
-  max: number;
-  /** Histogram buckets (representative value -> count); empty for counters. */
-  buckets: [number[], number[]];
+/**
+ * One request's rows folded into datapoints, in a form that crosses threads cheaply: strings and
+ * typed arrays, no object per point (a structured clone of an object per point cost about as much
+ * as the fold). A point's datapoint line (DATAPOINT_TSV_COLUMNS) is its head, its numbers and its
+ * tail; the head also keys its series and minute.
+ */
+export interface FoldedSpanMetrics {
+  /** Per point: `project\tmetric\ttime\thash\tinstrument\t`, the line's first columns. */
+  heads: string[];
+  /** Per point: `\tstring_keys\tstring_values\tannotations\n`, the line's last columns. */
+  tails: string[];
+  /** Per point, STAT_FIELDS numbers: project, definition, time (Unix s), count, sum, min, max. */
+  stats: Float64Array;
+  /** Buckets of point i (histograms): from bucketEnds[i - 1] (0 for the first) to bucketEnds[i]. */
+  bucketEnds: Uint32Array;
+  /** Representative value -> count of each bucket. */
+  bucketValues: Float64Array;
+  bucketCounts: Float64Array;
+  /** The request's datapoint lines: what a journal keeps of it. */
+  lines: string;
 }
+
+export const STAT_FIELDS = 7;
 
 interface Compiled {
   type: 'number' | 'string';
@@ -205,6 +209,14 @@ interface CompiledDefinition {
   annotations: { key: string; value: (r: SpanRow) => string }[];
   /** Attribute values a shorter definition's hash is padded with (every definition hashes as many). */
   pad: number;
+  /** The series hash's state after the metric name (seriesHash, one lane each). */
+  seed1: number;
+  seed2: number;
+  /** `\tmetric` after the project and `\tinstrument\t` after the hash: the constant parts of a head. */
+  nameText: string;
+  instrumentText: string;
+  /** `\tstring_keys\t[`: the attribute names, the start of a tail. */
+  keysText: string;
 }
 
 export interface CompiledSpanMetrics {
@@ -222,18 +234,27 @@ export function compileSpanMetrics(defs: readonly SpanMetricDefinition[]): Compi
   const nAttrs = Math.max(0, ...defs.map((d) => d.attrs.length));
   const out: CompiledSpanMetrics = {
     defs,
-    compiled: defs.map((d) => ({
-      name: d.name,
-      histogram: d.instrument === 'histogram',
-      where: d.where.trim() ? compileSpanExprJs(parseSpanExpr(d.where)).num : null,
-      value: compileSpanExprJs(parseSpanExpr(d.value)).num,
-      attrs: d.attrs.map((a) => compileSpanExprJs(parseAliased(a).expr).txt),
-      annotations: d.annotations.map((a) => {
-        const { expr, alias } = parseAliased(a);
-        return { key: `${JSON.stringify(alias)}:`, value: compileSpanExprJs(expr).txt };
-      }),
-      pad: nAttrs - d.attrs.length,
-    })),
+    compiled: defs.map((d) => {
+      const [seed1, seed2] = hashText(HASH_SEED1, HASH_SEED2, d.name);
+      const aliases = d.attrs.map((a) => parseAliased(a).alias);
+      return {
+        name: d.name,
+        histogram: d.instrument === 'histogram',
+        where: d.where.trim() ? compileSpanExprJs(parseSpanExpr(d.where)).num : null,
+        value: compileSpanExprJs(parseSpanExpr(d.value)).num,
+        attrs: d.attrs.map((a) => compileSpanExprJs(parseAliased(a).expr).txt),
+        annotations: d.annotations.map((a) => {
+          const { expr, alias } = parseAliased(a);
+          return { key: `${JSON.stringify(alias)}:`, value: compileSpanExprJs(expr).txt };
+        }),
+        pad: nAttrs - d.attrs.length,
+        seed1,
+        seed2,
+        nameText: `\t${tsv(d.name)}\t`,
+        instrumentText: `\t${d.instrument}\t`,
+        keysText: `\t[${aliases.map(quoted).join(',')}]\t[`,
+      };
+    }),
   };
   if (compiledCache.size > 16) compiledCache.clear();
   compiledCache.set(key, out);
@@ -243,41 +264,49 @@ export function compileSpanMetrics(defs: readonly SpanMetricDefinition[]): Compi
 /** Bucket i covers (b^i, b^(i+1)] with b = 2^(1/8); it is represented by its midpoint. */
 export function histogramBucket(v: number): number {
   if (!(v > 0)) return 0;
-  const k = BUCKETS_PER_DOUBLING;
-  const i = Math.ceil(Math.log2(v) * k);
-  return (Math.pow(2, (i - 1) / k) + Math.pow(2, i / k)) / 2;
+  const i = Math.ceil(Math.log2(v) * BUCKETS_PER_DOUBLING);
+  const at = i + BUCKET_MEMO_OFFSET;
+  if (at >= 0 && at < bucketMemo.length) {
+    const b = bucketMemo[at];
+    if (b !== 0) return b;
+    return (bucketMemo[at] = bucketMidpoint(i));
+  }
+  return bucketMidpoint(i);
 }
+const bucketMidpoint = (i: number) =>
+  (Math.pow(2, (i - 1) / BUCKETS_PER_DOUBLING) + Math.pow(2, i / BUCKETS_PER_DOUBLING)) / 2;
+/** Midpoints of buckets 2^-64 to 2^64 (0: not computed yet). */
+const BUCKET_MEMO_OFFSET = 64 * BUCKETS_PER_DOUBLING;
+const bucketMemo = new Float64Array(2 * BUCKET_MEMO_OFFSET + 1);
 
 /**
  * The series' identity from the metric name and attribute values: a 53-bit hash (two 32-bit
- * multiply-xorshift lanes, cyrb53) as decimal text. Cheaper than a digest per new series, which
- * the fold meets for most rows when attributes vary a lot; a collision among a million series of
- * one metric and minute has odds of about 1 in 20,000.
+ * multiply-xorshift lanes, cyrb53) of `name\0value\0value...` (padded with \0 to the longest
+ * definition's attributes) as decimal text. Cheaper than a digest per new series, which the fold
+ * meets for most rows when attributes vary a lot; a collision among a million series of one
+ * metric and minute has odds of about 1 in 20,000. The fold feeds the same characters lane by
+ * lane (`hashText`), without building the text.
  */
 export function seriesHash(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+  const [h1, h2] = hashText(HASH_SEED1, HASH_SEED2, text);
+  return String(hashValue(h1, h2));
+}
+const HASH_SEED1 = 0xdeadbeef;
+const HASH_SEED2 = 0x41c6ce57;
+const hashStep1 = (h: number, c: number) => Math.imul(h ^ c, 2654435761);
+const hashStep2 = (h: number, c: number) => Math.imul(h ^ c, 1597334677);
+function hashText(h1: number, h2: number, text: string): [number, number] {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+    h1 = hashStep1(h1, c);
+    h2 = hashStep2(h2, c);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return String(4294967296 * (2097151 & h2) + (h1 >>> 0));
+  return [h1, h2];
 }
-
-/** Adds `n` observations of bucket `b` to parallel arrays (a point has few buckets: a linear scan). */
-function addBucket(buckets: [number[], number[]], b: number, n: number): void {
-  const [bs, cs] = buckets;
-  for (let i = 0; i < bs.length; i++) {
-    if (bs[i] === b) {
-      cs[i] += n;
-      return;
-    }
-  }
-  bs.push(b);
-  cs.push(n);
+function hashValue(h1: number, h2: number): number {
+  const a = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  const b = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+  return 4294967296 * (2097151 & b) + (a >>> 0);
 }
 
 /** Annotations as JSON text: `{"alias":"value",...}`. */
@@ -291,85 +320,189 @@ function annotationJson(def: CompiledDefinition, r: SpanRow): string {
   return out + '}';
 }
 
-/** Folds rows into one point per (project, definition, minute, attribute values). */
-export function spanMetricPoints(metrics: CompiledSpanMetrics, rows: readonly SpanRow[]): SpanMetricPoint[] {
+const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
+
+/** The numbers of a datapoint line, between its head and its tail. */
+export function lineNumbers(count: number, sum: number, min: number, max: number, buckets: string): string {
+  return `${finite(min)}\t${finite(max)}\t${finite(sum)}\t${count}\t0\t${buckets}`;
+}
+
+/** Folds rows into one point per (project, definition, minute, attribute values); null without any. */
+export function spanMetricPoints(metrics: CompiledSpanMetrics, rows: readonly SpanRow[]): FoldedSpanMetrics | null {
   const { compiled } = metrics;
-  if (compiled.length === 0 || rows.length === 0) return [];
-  const acc = new Map<string, SpanMetricPoint>();
+  if (compiled.length === 0 || rows.length === 0) return null;
+  // Points by project and minute, then by series hash (a number: no key text per row).
+  const byMinute = new Map<string, Map<number, number>>();
+  let lastProject = -1;
+  let lastMinute = -1;
+  let points = new Map<number, number>();
+  const heads: string[] = [];
+  const tails: string[] = [];
+  const stats: number[] = [];
+  const buckets: (number[] | null)[] = [];
+  const values: string[] = [];
   for (const r of rows) {
     let minute = -1;
     for (let d = 0; d < compiled.length; d++) {
       const def = compiled[d];
       if (def.where !== null && def.where(r) === 0) continue;
-      if (minute < 0) minute = minuteOf(r.timeNs);
+      if (minute < 0) {
+        minute = minuteOf(r.timeNs);
+        if (minute !== lastMinute || r.projectId !== lastProject) {
+          [lastMinute, lastProject] = [minute, r.projectId];
+          const at = `${r.projectId}:${minute}`;
+          const found = byMinute.get(at);
+          if (found === undefined) byMinute.set(at, (points = new Map<number, number>()));
+          else points = found;
+        }
+      }
       const { attrs } = def;
-      let key = `${r.projectId}\u0000${minute}\u0000${d}`;
-      for (let i = 0; i < attrs.length; i++) key += '\u0000' + attrs[i](r);
+      let h1 = def.seed1;
+      let h2 = def.seed2;
+      for (let i = 0; i < attrs.length; i++) {
+        const v = attrs[i](r);
+        values[i] = v;
+        h1 = hashStep1(h1, 0);
+        h2 = hashStep2(h2, 0);
+        for (let j = 0; j < v.length; j++) {
+          const c = v.charCodeAt(j);
+          h1 = hashStep1(h1, c);
+          h2 = hashStep2(h2, c);
+        }
+      }
+      for (let i = 0; i < def.pad; i++) {
+        h1 = hashStep1(h1, 0);
+        h2 = hashStep2(h2, 0);
+      }
+      const hash = hashValue(h1, h2);
       const v = def.value(r);
-      let p = acc.get(key);
+      let p = points.get(hash);
       if (p === undefined) {
-        const values = attrs.map((f) => f(r));
-        let seriesText = def.name;
-        for (const x of values) seriesText += '\u0000' + x;
-        for (let i = 0; i < def.pad; i++) seriesText += '\u0000';
-        p = {
-          project: r.projectId,
-          def: d,
-          time: minute,
-          hash: seriesHash(seriesText),
-          values,
-          annotations: annotationJson(def, r),
-          count: 0,
-          sum: 0,
-          min: def.histogram ? v : 0,
-          max: def.histogram ? v : 0,
-          buckets: [[], []],
-        };
-        acc.set(key, p);
+        p = heads.length;
+        points.set(hash, p);
+        heads.push(`${r.projectId}${def.nameText}${minute}\t${hash}${def.instrumentText}`);
+        let tail = def.keysText;
+        for (let i = 0; i < attrs.length; i++) tail += (i ? ',' : '') + quoted(values[i]);
+        tails.push(`${tail}]\t${tsv(annotationJson(def, r))}\n`);
+        const first = def.histogram ? v : 0;
+        stats.push(r.projectId, d, minute, 0, 0, first, first);
+        buckets.push(def.histogram ? [] : null);
       }
-      p.count++;
-      p.sum += v;
-      if (def.histogram) {
-        if (v < p.min) p.min = v;
-        if (v > p.max) p.max = v;
-        addBucket(p.buckets, histogramBucket(v), 1);
+      const s = p * STAT_FIELDS;
+      stats[s + COUNT]++;
+      stats[s + SUM] += v;
+      const b = buckets[p];
+      if (b !== null) {
+        if (v < stats[s + MIN]) stats[s + MIN] = v;
+        if (v > stats[s + MAX]) stats[s + MAX] = v;
+        addBucket(b, histogramBucket(v), 1);
       }
     }
   }
-  return [...acc.values()];
+  return packPoints(heads, tails, stats, buckets);
 }
 
-/**
- * The points of several requests folded together (the same series and minute in two requests
- * make one row). Takes the lists over: their points may be changed.
- */
-export function mergeSpanMetricPoints(lists: readonly (readonly SpanMetricPoint[] | null)[]): SpanMetricPoint[] {
-  const nonEmpty = lists.filter((l): l is readonly SpanMetricPoint[] => !!l && l.length > 0);
-  if (nonEmpty.length === 1) return [...nonEmpty[0]];
-  const acc = new Map<string, SpanMetricPoint>();
-  for (const list of nonEmpty) foldSpanMetricPoints(acc, list);
-  return [...acc.values()];
-}
-
-/**
- * Folds `points` into `acc` (keyed by project, definition, minute and series): a point of a key
- * already there is added to it, a new one is taken over (and changed by later folds).
- */
-export function foldSpanMetricPoints(acc: Map<string, SpanMetricPoint>, points: readonly SpanMetricPoint[]): void {
-  for (const p of points) {
-    const key = `${p.project}\u0000${p.def}\u0000${p.time}\u0000${p.hash}`;
-    const q = acc.get(key);
-    if (q === undefined) {
-      acc.set(key, p);
-      continue;
-    }
-    q.count += p.count;
-    q.sum += p.sum;
-    const [bs, cs] = p.buckets;
-    if (bs.length > 0) {
-      q.min = Math.min(q.min, p.min);
-      q.max = Math.max(q.max, p.max);
-      for (let i = 0; i < bs.length; i++) addBucket(q.buckets, bs[i], cs[i]);
+/** Adds `n` observations of bucket `b` to [value, count, value, count...] (few buckets: a linear scan). */
+function addBucket(b: number[], value: number, n: number): void {
+  for (let i = 0; i < b.length; i += 2) {
+    if (b[i] === value) {
+      b[i + 1] += n;
+      return;
     }
   }
+  b.push(value, n);
 }
+
+/** `([values],[counts])`: a histogram column of a line. */
+function bucketsText(b: readonly number[] | null): string {
+  if (b === null || b.length === 0) return '([],[])';
+  let vs = '';
+  let cs = '';
+  for (let i = 0; i < b.length; i += 2) {
+    vs += (i ? ',' : '') + b[i];
+    cs += (i ? ',' : '') + b[i + 1];
+  }
+  return `([${vs}],[${cs}])`;
+}
+
+function packPoints(
+  heads: string[],
+  tails: string[],
+  stats: number[],
+  buckets: readonly (number[] | null)[],
+): FoldedSpanMetrics {
+  const n = heads.length;
+  const bucketEnds = new Uint32Array(n);
+  let total = 0;
+  for (let p = 0; p < n; p++) bucketEnds[p] = total += (buckets[p]?.length ?? 0) / 2;
+  const bucketValues = new Float64Array(total);
+  const bucketCounts = new Float64Array(total);
+  let lines = '';
+  for (let p = 0, k = 0; p < n; p++) {
+    const b = buckets[p];
+    if (b !== null) for (let i = 0; i < b.length; i += 2, k++) [bucketValues[k], bucketCounts[k]] = [b[i], b[i + 1]];
+    const s = p * STAT_FIELDS;
+    lines +=
+      heads[p] +
+      lineNumbers(stats[s + COUNT], stats[s + SUM], stats[s + MIN], stats[s + MAX], bucketsText(b)) +
+      tails[p];
+  }
+  return { heads, tails, stats: Float64Array.from(stats), bucketEnds, bucketValues, bucketCounts, lines };
+}
+
+/**
+ * Points of several requests (and batches) folded together by head: the same series and minute
+ * make one row. The batch writer keeps these between its inserts (spanMetricWriter.ts).
+ */
+export class SpanMetricFold {
+  private readonly at = new Map<string, number>();
+  private heads: string[] = [];
+  private tails: string[] = [];
+  private stats: number[] = [];
+  private buckets: (number[] | null)[] = [];
+
+  get size(): number {
+    return this.heads.length;
+  }
+
+  add(f: FoldedSpanMetrics): void {
+    const { heads, stats, bucketEnds, bucketValues, bucketCounts } = f;
+    for (let p = 0; p < heads.length; p++) {
+      const from = p === 0 ? 0 : bucketEnds[p - 1];
+      const s = p * STAT_FIELDS;
+      let q = this.at.get(heads[p]);
+      if (q === undefined) {
+        q = this.heads.length;
+        this.at.set(heads[p], q);
+        this.heads.push(heads[p]);
+        this.tails.push(f.tails[p]);
+        for (let i = 0; i < STAT_FIELDS; i++) this.stats.push(i === COUNT || i === SUM ? 0 : stats[s + i]);
+        // A histogram point has a bucket at least; a counter's min and max stay 0.
+        this.buckets.push(bucketEnds[p] > from ? [] : null);
+      }
+      const t = q * STAT_FIELDS;
+      this.stats[t + COUNT] += stats[s + COUNT];
+      this.stats[t + SUM] += stats[s + SUM];
+      const b = this.buckets[q];
+      if (b !== null) {
+        this.stats[t + MIN] = Math.min(this.stats[t + MIN], stats[s + MIN]);
+        this.stats[t + MAX] = Math.max(this.stats[t + MAX], stats[s + MAX]);
+        for (let k = from; k < bucketEnds[p]; k++) addBucket(b, bucketValues[k], bucketCounts[k]);
+      }
+    }
+  }
+
+  /** The folded points as one list (a fold's own lines; used once, the fold is left as it is). */
+  points(): FoldedSpanMetrics {
+    return packPoints(this.heads, this.tails, this.stats, this.buckets);
+  }
+}
+
+/** Positions in a point's stats (STAT_FIELDS of them). */
+export const PROJECT = 0;
+export const DEF = 1;
+export const TIME = 2;
+const COUNT = 3;
+const SUM = 4;
+const MIN = 5;
+const MAX = 6;

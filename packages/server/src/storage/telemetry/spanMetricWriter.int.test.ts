@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join as joinPath } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_METRICS_FROM_SPANS } from '../../config';
-import { param, sql } from '../sql';
+import { ident, join, param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { compileSpanMetrics, spanMetricPoints } from './spanMetricPoints';
 import { createSpanMetricWriter } from './spanMetricWriter';
@@ -19,7 +19,7 @@ function row(projectId: number, statusCode: SpanRow['statusCode'] = 'ok'): SpanR
 }
 
 describe('span metric writer', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-span-metric-writer-'));
+  const dir = mkdtempSync(joinPath(tmpdir(), 'lantern-span-metric-writer-'));
   let store: TelemetryStore;
   beforeAll(async () => {
     store = openChdbStore({
@@ -39,7 +39,22 @@ describe('span metric writer', () => {
   it('writes one row per series and minute of a batch, and the catalogue once per project and metric every 15 minutes', async () => {
     const metrics = compileSpanMetrics(DEFAULT_METRICS_FROM_SPANS);
     let now = 1_000_000;
-    const writer = createSpanMetricWriter(metrics, { insertRows: (t, rows) => store.insertRows(t, rows) }, () => now);
+    // The lines through a file, as the embedded store takes them.
+    const insertTsv = async (_table: string, columns: readonly string[], text: string) => {
+      const file = joinPath(store.stagingDir!, 'writer-test.tsv');
+      writeFileSync(file, text);
+      await store.query(
+        sql`INSERT INTO datapoint_minutes (${join(
+          columns.map((c) => sql`${ident(c)}`),
+          ', ',
+        )}) SELECT * FROM file(${param.string(file)}, 'TSV') SETTINGS use_structure_from_insertion_table_in_table_functions = 1`,
+      );
+    };
+    const writer = createSpanMetricWriter(
+      metrics,
+      { insertRows: (t, rows) => store.insertRows(t, rows), insertTsv },
+      () => now,
+    );
     const request = (project: number, n: number, status: SpanRow['statusCode'] = 'ok') =>
       spanMetricPoints(
         metrics,

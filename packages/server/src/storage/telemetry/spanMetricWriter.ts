@@ -5,13 +5,15 @@ import { compile, type SqlFragment } from '../sql';
 import type { SpanMetricJournal } from './spanMetricJournal';
 import {
   compileSpanMetrics,
-  foldSpanMetricPoints,
-  mergeSpanMetricPoints,
+  DEF,
+  PROJECT,
+  SpanMetricFold,
   spanMetricPoints,
+  STAT_FIELDS,
+  TIME,
   type CompiledSpanMetrics,
-  type SpanMetricPoint,
+  type FoldedSpanMetrics,
 } from './spanMetricPoints';
-import { quoted, tsv } from './spanRowEncoding';
 import { unstageSpans, type StagedSpans } from './spanStaging';
 import type { TelemetryStore } from './telemetryStore';
 
@@ -47,14 +49,13 @@ export const SPAN_METRICS_FLUSH_MS = 10_000;
 const MAX_PENDING_POINTS = 200_000;
 const CATALOG_MAX_ENTRIES = 100_000;
 
-const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
-
 export interface SpanMetricWriter {
   /**
-   * Folds the lists (one per request) and inserts the rows, or with a journal appends them to it;
-   * resolves once committed (journaled).
+   * Writes the points of a batch's requests (one list each): with a journal, appends their lines
+   * to it and folds them into the points waiting in memory; else inserts them. Resolves once
+   * committed (journaled).
    */
-  write(lists: readonly (readonly SpanMetricPoint[] | null | undefined)[]): Promise<void>;
+  write(lists: readonly (FoldedSpanMetrics | null | undefined)[]): Promise<void>;
   /** Inserts the points waiting in memory (none without a journal); resolves once committed. */
   flush(): Promise<void>;
   /** Stops the flush timer. */
@@ -62,24 +63,32 @@ export interface SpanMetricWriter {
 }
 
 /**
- * Where the writer puts its rows: TabSeparated lines of DATAPOINT_TSV_COLUMNS, or JSON rows.
- * `minTime`: the earliest row's time (Unix seconds; null when not known, as for a journal left by
- * a kill), so the embedded store knows whether the batch has rows its rollups already passed.
+ * Where the writer puts its rows: TabSeparated lines of DATAPOINT_TSV_COLUMNS into
+ * `datapoint_minutes` (`minTime`: the earliest row's time, Unix seconds; null when not known, as
+ * for a journal left by a kill, so the embedded store knows whether the batch has rows its
+ * rollups already passed); catalogue rows as JSON.
  */
 export interface SpanMetricSink {
-  insertTsv?(
+  insertTsv(
     table: 'datapoint_minutes',
     columns: readonly string[],
     text: string,
     minTime: number | null,
   ): Promise<void>;
   insertRows: TelemetryStore['insertRows'];
-  /** With insertTsv: points wait in memory and their lines here (see above). */
+  /** Points wait in memory and their lines here (see above). */
   journal?: SpanMetricJournal;
 }
 
 /** The columns of a datapoint line, in order: those of the OTLP path's lines, then `annotations`. */
 export const DATAPOINT_TSV_COLUMNS: readonly string[] = [...DATAPOINT_COLUMNS, 'annotations'];
+
+/** The earliest point's time (Unix seconds) of some lists. */
+function minTimeOf(lists: readonly FoldedSpanMetrics[]): number {
+  let min = Infinity;
+  for (const { stats } of lists) for (let s = TIME; s < stats.length; s += STAT_FIELDS) min = Math.min(min, stats[s]);
+  return min;
+}
 
 export function createSpanMetricWriter(
   metrics: CompiledSpanMetrics,
@@ -89,29 +98,13 @@ export function createSpanMetricWriter(
 ): SpanMetricWriter {
   const { defs } = metrics;
   const keys = defs.map((d) => d.attrs.map((a) => parseAliased(a).alias));
-  // The constant parts of each definition's lines, escaped once.
-  const names = defs.map((d) => tsv(d.name));
-  const keysText = keys.map((k) => `[${k.map(quoted).join(',')}]`);
-  const catalogued = new Map<string, number>();
-  const lines = (points: Iterable<SpanMetricPoint>) => {
-    let text = '';
-    let minTime = Infinity;
-    for (const p of points) {
-      if (p.time < minTime) minTime = p.time;
-      const d = defs[p.def];
-      text +=
-        `${p.project}\t${names[p.def]}\t${p.time}\t${p.hash}\t${d.instrument}\t` +
-        `${finite(p.min)}\t${finite(p.max)}\t${finite(p.sum)}\t${p.count}\t0\t` +
-        `([${p.buckets[0].join(',')}],[${p.buckets[1].join(',')}])\t${keysText[p.def]}\t` +
-        `[${p.values.map(quoted).join(',')}]\t${tsv(p.annotations)}\n`;
-    }
-    return { text, minTime };
-  };
+  // When each (project, definition) was last catalogued, by project * defs.length + definition.
+  const catalogued = new Map<number, number>();
 
   // The journal's state: points folded since the last cut, and one lock for an append with its
   // fold and for a cut with taking the points, so the points taken are those of the cut segments.
   const { journal } = sink;
-  let pending = new Map<string, SpanMetricPoint>();
+  let pending = new SpanMetricFold();
   let lockTail: Promise<unknown> = Promise.resolve();
   const locked = <T>(f: () => Promise<T> | T): Promise<T> => {
     const result = lockTail.then(f);
@@ -119,21 +112,21 @@ export function createSpanMetricWriter(
     return result;
   };
   const flushOnce = async () => {
-    if (!journal || !sink.insertTsv) return;
+    if (!journal) return;
     const taken = await locked(() => {
       if (pending.size === 0) return null;
-      const points = pending;
-      pending = new Map();
-      return { points, cut: journal.cut() };
+      const fold = pending;
+      pending = new SpanMetricFold();
+      return { fold, cut: journal.cut() };
     });
     if (taken === null) return;
-    const { text, minTime } = lines(taken.points.values());
+    const points = taken.fold.points();
     try {
-      await sink.insertTsv('datapoint_minutes', DATAPOINT_TSV_COLUMNS, text, minTime);
+      await sink.insertTsv('datapoint_minutes', DATAPOINT_TSV_COLUMNS, points.lines, minTimeOf([points]));
     } catch (err) {
       // Still only in the journal: back with the points of later batches, for the next flush,
       // which drops these segments with its own.
-      await locked(() => foldSpanMetricPoints(pending, [...taken.points.values()]));
+      await locked(() => pending.add(points));
       throw err;
     }
     await journal.drop(taken.cut);
@@ -155,73 +148,60 @@ export function createSpanMetricWriter(
       : null;
   timer?.unref();
 
+  /** Catalogue rows for the (project, definition) pairs of the lists not written for a while. */
+  const catalogRows = (lists: readonly FoldedSpanMetrics[], t: number) => {
+    const rows: object[] = [];
+    const marks: number[] = [];
+    for (const { stats } of lists) {
+      for (let s = 0; s < stats.length; s += STAT_FIELDS) {
+        const [project, def] = [stats[s + PROJECT], stats[s + DEF]];
+        const key = project * defs.length + def;
+        if (t - (catalogued.get(key) ?? -Infinity) < CATALOG_REFRESH_MS || marks.includes(key)) continue;
+        const d = defs[def];
+        const ts = Math.floor(t / 1000);
+        rows.push({
+          project_id: project,
+          name: d.name,
+          description: d.description,
+          unit: d.unit,
+          instrument: d.instrument,
+          attr_keys: keys[def],
+          created_at: ts,
+          updated_at: ts,
+        });
+        marks.push(key);
+      }
+    }
+    return { rows, marks };
+  };
+
   return {
     flush,
     stop: () => {
       if (timer) clearInterval(timer);
     },
-    async write(lists) {
-      const points = mergeSpanMetricPoints(lists.map((l) => l ?? null));
-      if (points.length === 0) return;
+    async write(given) {
+      const lists = given.filter((l): l is FoldedSpanMetrics => !!l && l.heads.length > 0);
+      if (lists.length === 0) return;
       const t = now();
-      const catalog: object[] = [];
-      const marks = new Set<string>();
-      for (const p of points) {
-        const key = `${p.project}\u0000${p.def}`;
-        if (marks.has(key) || t - (catalogued.get(key) ?? -Infinity) < CATALOG_REFRESH_MS) continue;
-        const d = defs[p.def];
-        const ts = Math.floor(t / 1000);
-        catalog.push({
-          project_id: p.project,
-          name: d.name,
-          description: d.description,
-          unit: d.unit,
-          instrument: d.instrument,
-          attr_keys: keys[p.def],
-          created_at: ts,
-          updated_at: ts,
-        });
-        marks.add(key);
-      }
-      if (catalog.length > 0) await sink.insertRows('metrics_catalog', catalog);
-      if (journal && sink.insertTsv) {
-        const { text } = lines(points);
+      const catalog = catalogRows(lists, t);
+      if (catalog.rows.length > 0) await sink.insertRows('metrics_catalog', catalog.rows);
+      // The requests' lines as they are: a series in two requests makes two rows, which the
+      // table folds (a flush folds the journaled points first).
+      const text = lists.length === 1 ? lists[0].lines : lists.map((l) => l.lines).join('');
+      if (journal) {
         const size = await locked(async () => {
           await journal.append(text);
-          foldSpanMetricPoints(pending, points);
+          for (const l of lists) pending.add(l);
           return pending.size;
         });
         if (size >= MAX_PENDING_POINTS) await flush();
-      } else if (sink.insertTsv) {
-        const { text, minTime } = lines(points);
-        await sink.insertTsv('datapoint_minutes', DATAPOINT_TSV_COLUMNS, text, minTime);
       } else {
-        await sink.insertRows(
-          'datapoint_minutes',
-          points.map((p) => {
-            const d = defs[p.def];
-            return {
-              project_id: p.project,
-              metric: d.name,
-              time: p.time,
-              attrs_hash: p.hash,
-              instrument: d.instrument,
-              min: finite(p.min),
-              max: finite(p.max),
-              sum: finite(p.sum),
-              count: p.count,
-              gauge: 0,
-              histogram: p.buckets,
-              string_keys: keys[p.def],
-              string_values: p.values,
-              annotations: p.annotations,
-            };
-          }),
-        );
+        await sink.insertTsv('datapoint_minutes', DATAPOINT_TSV_COLUMNS, text, minTimeOf(lists));
       }
       // Marked only once written, so a failed write writes them again with the next batch.
-      if (catalogued.size + marks.size > CATALOG_MAX_ENTRIES) catalogued.clear();
-      for (const k of marks) catalogued.set(k, t);
+      if (catalogued.size + catalog.marks.length > CATALOG_MAX_ENTRIES) catalogued.clear();
+      for (const k of catalog.marks) catalogued.set(k, t);
     },
   };
 }
@@ -230,12 +210,13 @@ export function createSpanMetricWriter(
  * The store with metrics from spans: `insertStagedSpans` writes the points the chunks carry
  * (computed where they were encoded), `insertSpans` computes them from the rows. Without
  * definitions, the store itself. `insertTsv`: the store's way in for datapoint lines (the
- * embedded store's: a staging file read by `INSERT ... SELECT FROM file()`); else JSON rows.
+ * embedded store's: a staging file read by `INSERT ... SELECT FROM file()`; a remote one's: the
+ * lines as the body of an `INSERT`).
  */
 export function withSpanMetrics(
   defs: readonly SpanMetricDefinition[],
   store: TelemetryStore,
-  insertTsv?: SpanMetricSink['insertTsv'],
+  insertTsv: SpanMetricSink['insertTsv'],
   journal?: SpanMetricJournal,
   flushMs = SPAN_METRICS_FLUSH_MS,
 ): TelemetryStore {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SpanMetricPoint } from './spanMetricPoints';
+import type { FoldedSpanMetrics } from './spanMetricPoints';
 import type { EncodedSpans } from './spanRowEncoding';
 
 /**
@@ -30,7 +30,7 @@ export interface StagedSpans {
    * The chunk's rows folded into the metrics derived from spans (spanMetricPoints.ts), written
    * with the spans by `withSpanMetrics`; absent or null: none.
    */
-  points?: SpanMetricPoint[] | null;
+  points?: FoldedSpanMetrics | null;
 }
 
 /** Chunks of at least this many bytes (both tables) are written to files. */
