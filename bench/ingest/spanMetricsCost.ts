@@ -2,11 +2,8 @@ import { DEFAULT_METRICS_FROM_SPANS } from '../../packages/server/src/config';
 import { normalizeTraces } from '../../packages/server/src/ingest/normalize';
 import { decodeTracesProto } from '../../packages/server/src/ingest/otlp';
 import type { SpanRow } from '../../packages/server/src/ingest/spanRow';
-import {
-  compileSpanMetrics,
-  spanMetricPoints,
-  type FoldedSpanMetrics,
-} from '../../packages/server/src/storage/telemetry/spanMetricPoints';
+import type { FoldedSpanMetrics } from '../../packages/server/src/storage/telemetry/spanMetricFold';
+import { compileSpanMetrics, spanMetricPoints } from '../../packages/server/src/storage/telemetry/spanMetricPoints';
 import { createSpanMetricWriter } from '../../packages/server/src/storage/telemetry/spanMetricWriter';
 import type { SpanMetricJournal } from '../../packages/server/src/storage/telemetry/spanMetricJournal';
 import { buildRequestPool } from './requestPool';

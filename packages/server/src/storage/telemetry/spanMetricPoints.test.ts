@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, DEFAULT_METRICS_FROM_SPANS, parseSpanExpr } from '../../config';
 import { DATAPOINT_TSV_COLUMNS } from './spanMetricWriter';
-import {
-  compileSpanExprJs,
-  compileSpanMetrics,
-  histogramBucket,
-  minuteOf,
-  seriesHash,
-  SpanMetricFold,
-  spanMetricPoints,
-  STAT_FIELDS,
-  type FoldedSpanMetrics,
-} from './spanMetricPoints';
+import { compileSpanExprJs } from './spanMetricExprJs';
+import { SpanMetricFold, STAT_FIELDS, type FoldedSpanMetrics } from './spanMetricFold';
+import { compileSpanMetrics, histogramBucket, minuteOf, seriesHash, spanMetricPoints } from './spanMetricPoints';
 import type { SpanRow } from './spanRow';
 import { testSpanRow } from './testSpanRow';
 

@@ -3,17 +3,8 @@ import { DATAPOINT_COLUMNS } from './datapointStaging';
 import type { SpanRow } from './spanRow';
 import { compile, type SqlFragment } from '../sql';
 import type { SpanMetricJournal } from './spanMetricJournal';
-import {
-  compileSpanMetrics,
-  DEF,
-  PROJECT,
-  SpanMetricFold,
-  spanMetricPoints,
-  STAT_FIELDS,
-  TIME,
-  type CompiledSpanMetrics,
-  type FoldedSpanMetrics,
-} from './spanMetricPoints';
+import { DEF, PROJECT, SpanMetricFold, STAT_FIELDS, TIME, type FoldedSpanMetrics } from './spanMetricFold';
+import { compileSpanMetrics, spanMetricPoints, type CompiledSpanMetrics } from './spanMetricPoints';
 import { unstageSpans, type StagedSpans } from './spanStaging';
 import type { TelemetryStore } from './telemetryStore';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FoldedSpanMetrics } from './spanMetricPoints';
+import type { FoldedSpanMetrics } from './spanMetricFold';
 import type { EncodedSpans } from './spanRowEncoding';
 
 /**
