@@ -13,6 +13,8 @@ export interface RowPlace {
   parentId: bigint;
   standalone: boolean;
   timeNs: bigint;
+  /** SpanRow.sharedAttrs: what the row's attributes begin with (a span event's: its span's). */
+  sharedAttrs?: AttrMap;
 }
 
 /** The span an event was recorded on (a log record has none: empty name, internal, unset). */
@@ -65,6 +67,7 @@ export function eventRow(
     statusCode: host.statusCode,
     statusMessage: '',
     attrs,
+    sharedAttrs: place.sharedAttrs,
     events: [],
     links: [],
     linkCount: 0,

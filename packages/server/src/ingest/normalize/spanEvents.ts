@@ -43,7 +43,14 @@ export function splitSpanEvents(
       attrs,
       own,
       host,
-      { traceId: host.traceId, id: eventRowId(host.id, i), parentId: host.id, standalone: false, timeNs },
+      {
+        traceId: host.traceId,
+        id: eventRowId(host.id, i),
+        parentId: host.id,
+        standalone: false,
+        timeNs,
+        sharedAttrs: host.sharedAttrs,
+      },
       options,
     );
     out.push(row);

@@ -169,4 +169,53 @@ describe('decodeTracesProto', () => {
   it('refuses a non-byte argument', () => {
     expect(() => decodeTracesProto('x' as never)).toThrow(OtlpDecodeError);
   });
+
+  it('reads int64 values of every size and sign like protobufjs with Long did', () => {
+    const values = ['0', '1', '-1', '127', '128', '-129', '2147483647', '-2147483648', '4294967296'];
+    values.push('9007199254740991', '-9007199254740991', '9007199254740993', '9223372036854775807');
+    values.push('-9223372036854775808', '-4611686018427387904');
+    const attributes = values.map((v, i) => ({ key: `i${i}`, value: { intValue: v } }));
+    const s = decodeTracesProto(encode(request([span({ attributes })]))).resourceSpans[0].scopeSpans[0].spans[0];
+    const read = s.attributes.map((kv) => kv.value?.intValue);
+    expect(read.map(String)).toEqual(values);
+    expect(read.map((v) => typeof v)).toEqual(
+      values.map((v) => (Number.isSafeInteger(Number(v)) ? 'number' : 'bigint')),
+    );
+  });
+
+  it('drops a span whose attribute values nest too deep, and refuses such resource attributes', () => {
+    let deep: Record<string, unknown> = { stringValue: 'leaf' };
+    for (let i = 0; i < 40; i++) deep = { arrayValue: { values: [deep] } };
+    const attributes = [{ key: 'deep', value: deep }];
+    const req = decodeTracesProto(encode(request([span({ name: 'a' }), span({ attributes }), span({ name: 'c' })])));
+    expect(req.resourceSpans[0].scopeSpans[0].spans.map((x) => x.name)).toEqual(['a', 'c']);
+    expect(req.rejectedMessage).toMatch(/spans\[1\]\.attributes: values nest deeper than 32 levels/);
+    expect(() => decodeTracesProto(encode(request([span()], { attributes })))).toThrow(/nest deeper than 32/);
+  });
+
+  it('skips unknown fields of every wire type', () => {
+    // Field 100 of each wire type (varint, fixed64, bytes, fixed32) and a group, before a valid request.
+    const unknown = Buffer.from([0xa0, 0x06, 0x01, 0xa1, 0x06, 1, 2, 3, 4, 5, 6, 7, 8, 0xa2, 0x06, 0x01, 0x00]);
+    const more = Buffer.from([0xa5, 0x06, 1, 2, 3, 4, 0xa3, 0x06, 0x08, 0x01, 0xa4, 0x06]);
+    const req = decodeTracesProto(Buffer.concat([unknown, more, encode(request([span()]))]));
+    expect(req.resourceSpans[0].scopeSpans[0].spans.map((x) => x.spanId)).toEqual([SPAN]);
+  });
+
+  it('answers mutated bodies with a request or OtlpDecodeError, nothing else', () => {
+    const body = Buffer.from(
+      encode(request([span({ attributes: [{ key: 'k', value: { stringValue: 'v' } }] }), span()])),
+    );
+    let seed = 7;
+    const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 3000; i++) {
+      const m = Buffer.from(body);
+      for (let k = 0; k < 1 + Math.floor(rand() * 3); k++) m[Math.floor(rand() * m.length)] = Math.floor(rand() * 256);
+      const cut = rand() < 0.2 ? m.subarray(0, Math.floor(rand() * m.length)) : m;
+      try {
+        decodeTracesProto(cut);
+      } catch (err) {
+        expect(err).toBeInstanceOf(OtlpDecodeError);
+      }
+    }
+  });
 });

@@ -1,13 +1,16 @@
 import { OtlpDecodeError } from './decodeError';
-import { bytesToHex, idError, validHexId, type IdKind } from './ids';
+import { idError, validHexId, type IdKind } from './ids';
 import { MAX_VALUE_DEPTH } from './types';
-import { pbInt64, pbUint64 } from './int64';
-import { ExportTraceServiceRequest, type PbKeyValue, type PbSpan, type PbTracesRequest } from './protoRoot';
+import { pbInt64 } from './int64';
+import type { PbKeyValue } from './protoRoot';
+import { WireError, WireReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './protoWire';
 import type {
+  OtlpAnyValue,
   OtlpEvent,
   OtlpKeyValue,
   OtlpLink,
   OtlpResourceSpans,
+  OtlpScope,
   OtlpScopeSpans,
   OtlpSpan,
   OtlpTracesRequest,
@@ -15,121 +18,405 @@ import type {
 
 /**
  * OTLP/protobuf (HTTP `application/x-protobuf` and gRPC) → OtlpTracesRequest. This is the hot
- * path, so it allocates as little as it can: one protobufjs decode, then a walk that builds the
- * span objects and hands attribute lists over as they are (fixed up in place, see fixKeyValues).
- * No JSON round trips; error paths are built only when something is wrong.
+ * path: the body's bytes are read field by field (protoWire.ts) straight into the request's
+ * shape, with no protobufjs message tree, no Long and no second pass over the attributes. What it
+ * makes is what protobufjs' decode followed by the former fix-ups made (tracesOutput.test.ts pins
+ * the stored rows of both): absent fields as proto3 defaults, ids as hex, times as bigint, int64
+ * values as numbers when exact, an AnyValue with several fields set read as its first by
+ * convertAnyValue's order. Attribute keys that repeat across spans are decoded once per request.
  */
 export function decodeTracesProto(buf: Uint8Array): OtlpTracesRequest {
   if (!(buf instanceof Uint8Array)) throw new OtlpDecodeError('expected protobuf bytes');
-  let msg: PbTracesRequest;
+  const d = new TracesDecoder(buf);
   try {
-    msg = ExportTraceServiceRequest.decode(buf);
+    return d.request();
   } catch (err) {
-    // protobufjs throws RangeError/Error for truncated or malformed input.
-    throw new OtlpDecodeError(`body is not a valid OTLP ExportTraceServiceRequest protobuf: ${(err as Error).message}`);
+    if (!(err instanceof WireError)) throw err;
+    throw new OtlpDecodeError(`body is not a valid OTLP ExportTraceServiceRequest protobuf: ${err.message}`);
   }
-  const traceIds = new TraceIdCache();
-  let rejected = 0;
-  let rejectedMessage = '';
-  const rsList = msg.resourceSpans ?? [];
-  const resourceSpans: OtlpResourceSpans[] = new Array<OtlpResourceSpans>(rsList.length);
-  for (let r = 0; r < rsList.length; r++) {
-    const rs = rsList[r];
-    const ssList = rs.scopeSpans ?? [];
-    const scopeSpans: OtlpScopeSpans[] = new Array<OtlpScopeSpans>(ssList.length);
-    for (let s = 0; s < ssList.length; s++) {
-      const ss = ssList[s];
-      const pbSpans = ss.spans ?? [];
-      const spans: OtlpSpan[] = new Array<OtlpSpan>(pbSpans.length);
-      let kept = 0;
-      for (let i = 0; i < pbSpans.length; i++) {
+}
+
+class TracesDecoder {
+  private readonly r: WireReader;
+  /** The last trace id's bytes (start, end) and hex: spans of one request share a handful of trace ids. */
+  private lastTraceStart = -1;
+  private lastTraceHex = '';
+  /** Attribute keys by a hash of their bytes (ASCII keys of up to 64 bytes), so each is decoded once. */
+  private readonly keys = new Map<number, string>();
+  private rejected = 0;
+  private rejectedMessage = '';
+
+  constructor(buf: Uint8Array) {
+    this.r = new WireReader(buf);
+  }
+
+  request(): OtlpTracesRequest {
+    const r = this.r;
+    const end = r.buf.length;
+    const resourceSpans: OtlpResourceSpans[] = [];
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      if (tag === ((1 << 3) | WIRE_LEN)) resourceSpans.push(this.resourceSpans(r.lengthEnd(end), resourceSpans.length));
+      else r.skip(tag & 7, end);
+    }
+    return { resourceSpans, rejected: this.rejected, rejectedMessage: this.rejectedMessage };
+  }
+
+  private resourceSpans(end: number, index: number): OtlpResourceSpans {
+    const r = this.r;
+    let attributes = NO_KEY_VALUES;
+    const scopeSpans: OtlpScopeSpans[] = [];
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      if (tag === ((1 << 3) | WIRE_LEN)) attributes = this.resource(r.lengthEnd(end));
+      else if (tag === ((2 << 3) | WIRE_LEN))
+        scopeSpans.push(this.scopeSpans(r.lengthEnd(end), index, scopeSpans.length));
+      else r.skip(tag & 7, end);
+    }
+    return { resource: { attributes }, scopeSpans };
+  }
+
+  /** A Resource's attributes (a later Resource field replaces an earlier one, as in protobufjs). */
+  private resource(end: number): OtlpKeyValue[] {
+    const r = this.r;
+    let attributes = NO_KEY_VALUES;
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      if (tag === ((1 << 3) | WIRE_LEN)) attributes = this.withKeyValue(attributes, end);
+      else r.skip(tag & 7, end);
+    }
+    return attributes;
+  }
+
+  private scopeSpans(end: number, rIndex: number, sIndex: number): OtlpScopeSpans {
+    const r = this.r;
+    let scope: OtlpScope = EMPTY_SCOPE;
+    const spans: OtlpSpan[] = [];
+    let spanIndex = 0;
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      if (tag === ((2 << 3) | WIRE_LEN)) {
+        const spanEnd = r.lengthEnd(end);
         try {
-          spans[kept++] = span(pbSpans[i], traceIds);
+          spans.push(this.span(spanEnd));
         } catch (err) {
           if (!(err instanceof OtlpDecodeError)) throw err;
           // One bad span is dropped and reported (partial success), not the whole request. The
           // error names the field inside the span; where the span is is prefixed only now.
-          kept--;
-          if (rejected++ === 0) rejectedMessage = `resourceSpans[${r}].scopeSpans[${s}].spans[${i}].${err.message}`;
+          r.pos = spanEnd;
+          if (this.rejected++ === 0)
+            this.rejectedMessage = `resourceSpans[${rIndex}].scopeSpans[${sIndex}].spans[${spanIndex}].${err.message}`;
         }
-      }
-      spans.length = kept;
-      const scope = ss.scope;
-      scopeSpans[s] = {
-        scope: { name: scope?.name ?? '', version: scope?.version ?? '', attributes: fixKeyValues(scope?.attributes) },
-        spans,
-      };
+        spanIndex++;
+      } else if (tag === ((1 << 3) | WIRE_LEN)) scope = this.scope(r.lengthEnd(end));
+      else r.skip(tag & 7, end);
     }
-    resourceSpans[r] = { resource: { attributes: fixKeyValues(rs.resource?.attributes) }, scopeSpans };
+    return { scope, spans };
   }
-  return { resourceSpans, rejected, rejectedMessage };
-}
 
-/**
- * Spans of one request mostly share a handful of trace ids: comparing 16 bytes with the last one
- * is cheaper than building the hex string again.
- */
-class TraceIdCache {
-  private bytes: Uint8Array | null = null;
-  private hex = '';
+  private scope(end: number): OtlpScope {
+    const r = this.r;
+    let name = '';
+    let version = '';
+    let attributes = NO_KEY_VALUES;
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      if (tag === ((1 << 3) | WIRE_LEN)) name = r.string(end);
+      else if (tag === ((2 << 3) | WIRE_LEN)) version = r.string(end);
+      else if (tag === ((3 << 3) | WIRE_LEN)) attributes = this.withKeyValue(attributes, end);
+      else r.skip(tag & 7, end);
+    }
+    return { name, version, attributes };
+  }
 
-  toHex(b: Uint8Array | null | undefined): string {
-    const last = this.bytes;
-    if (b && last && b.length === last.length) {
+  private span(end: number): OtlpSpan {
+    const r = this.r;
+    let traceId = '';
+    let spanId = '';
+    let parentSpanId = '';
+    let traceState = '';
+    let name = '';
+    let kind = 0;
+    let start = 0n;
+    let stop = 0n;
+    let attributes = NO_KEY_VALUES;
+    let events = NO_EVENTS;
+    let links = NO_LINKS;
+    let code = 0;
+    let message = '';
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      switch (tag) {
+        case (1 << 3) | WIRE_LEN:
+          traceId = this.traceIdHex(end);
+          break;
+        case (2 << 3) | WIRE_LEN:
+          spanId = r.hex(end);
+          break;
+        case (3 << 3) | WIRE_LEN:
+          traceState = r.string(end);
+          break;
+        case (4 << 3) | WIRE_LEN:
+          parentSpanId = r.hex(end);
+          break;
+        case (5 << 3) | WIRE_LEN:
+          name = r.string(end);
+          break;
+        case (6 << 3) | WIRE_VARINT:
+          kind = r.uint32(end) | 0;
+          break;
+        case (7 << 3) | WIRE_FIXED64:
+          start = r.fixed64(end);
+          break;
+        case (8 << 3) | WIRE_FIXED64:
+          stop = r.fixed64(end);
+          break;
+        case (9 << 3) | WIRE_LEN:
+          attributes = this.withKeyValue(attributes, end);
+          break;
+        case (11 << 3) | WIRE_LEN:
+          if (events === NO_EVENTS) events = [];
+          events.push(this.event(r.lengthEnd(end)));
+          break;
+        case (13 << 3) | WIRE_LEN:
+          if (links === NO_LINKS) links = [];
+          links.push(this.link(r.lengthEnd(end)));
+          break;
+        case (15 << 3) | WIRE_LEN: {
+          // A later Status replaces an earlier one whole (fields it lacks become defaults).
+          const statusEnd = r.lengthEnd(end);
+          code = 0;
+          message = '';
+          while (r.pos < statusEnd) {
+            const t = r.uint32(statusEnd);
+            if (t === ((2 << 3) | WIRE_LEN)) message = r.string(statusEnd);
+            else if (t === ((3 << 3) | WIRE_VARINT)) code = r.uint32(statusEnd) | 0;
+            else r.skip(t & 7, statusEnd);
+          }
+          break;
+        }
+        default:
+          r.skip(tag & 7, end);
+      }
+    }
+    // Links are checked first, then the span's own ids, in the order the former decoder did.
+    for (let i = 0; i < links.length; i++) {
+      const l = links[i];
+      l.traceId = id(l.traceId, 'trace', `links[${i}].traceId`);
+      l.spanId = id(l.spanId, 'span', `links[${i}].spanId`);
+    }
+    return {
+      traceId: id(traceId, 'trace', 'traceId'),
+      spanId: id(spanId, 'span', 'spanId'),
+      parentSpanId: id(parentSpanId, 'parent', 'parentSpanId'),
+      traceState,
+      name,
+      kind,
+      startTimeUnixNano: start,
+      endTimeUnixNano: stop,
+      attributes,
+      events,
+      links,
+      status: { code, message },
+    };
+  }
+
+  /** A trace id's hex, reused while spans repeat the previous span's trace id bytes. */
+  private traceIdHex(end: number): string {
+    const r = this.r;
+    const to = r.lengthEnd(end);
+    const from = r.pos;
+    r.pos = to;
+    const last = this.lastTraceStart;
+    const len = to - from;
+    if (last >= 0 && len === 16) {
+      const buf = r.buf;
       let same = true;
-      for (let i = 0; i < b.length; i++) {
-        if (b[i] !== last[i]) {
+      for (let i = 0; i < 16; i++) {
+        if (buf[from + i] !== buf[last + i]) {
           same = false;
           break;
         }
       }
-      if (same) return this.hex;
+      if (same) return this.lastTraceHex;
     }
-    this.bytes = b ?? null;
-    this.hex = bytesToHex(b);
-    return this.hex;
+    const hex = len === 0 ? '' : r.buf.hexSlice(from, to);
+    if (len === 16) {
+      this.lastTraceStart = from;
+      this.lastTraceHex = hex;
+    }
+    return hex;
+  }
+
+  private event(end: number): OtlpEvent {
+    const r = this.r;
+    let timeUnixNano = 0n;
+    let name = '';
+    let attributes = NO_KEY_VALUES;
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      if (tag === ((1 << 3) | WIRE_FIXED64)) timeUnixNano = r.fixed64(end);
+      else if (tag === ((2 << 3) | WIRE_LEN)) name = r.string(end);
+      else if (tag === ((3 << 3) | WIRE_LEN)) attributes = this.withKeyValue(attributes, end);
+      else r.skip(tag & 7, end);
+    }
+    return { timeUnixNano, name, attributes };
+  }
+
+  /** A link with its ids as read (hex, unchecked: span() checks them). */
+  private link(end: number): OtlpLink {
+    const r = this.r;
+    let traceId = '';
+    let spanId = '';
+    let traceState = '';
+    let attributes = NO_KEY_VALUES;
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      if (tag === ((1 << 3) | WIRE_LEN)) traceId = r.hex(end);
+      else if (tag === ((2 << 3) | WIRE_LEN)) spanId = r.hex(end);
+      else if (tag === ((3 << 3) | WIRE_LEN)) traceState = r.string(end);
+      else if (tag === ((4 << 3) | WIRE_LEN)) attributes = this.withKeyValue(attributes, end);
+      else r.skip(tag & 7, end);
+    }
+    return { traceId, spanId, traceState, attributes };
+  }
+
+  /** `list` with the KeyValue field here added (a new list in place of the shared empty one). */
+  private withKeyValue(list: OtlpKeyValue[], end: number): OtlpKeyValue[] {
+    const out = list === NO_KEY_VALUES ? [] : list;
+    out.push(this.keyValue(this.r.lengthEnd(end), 0));
+    return out;
+  }
+
+  private keyValue(end: number, depth: number): OtlpKeyValue {
+    const r = this.r;
+    let key = '';
+    let value: OtlpAnyValue | null = null;
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      if (tag === ((1 << 3) | WIRE_LEN)) key = this.key(end);
+      else if (tag === ((2 << 3) | WIRE_LEN)) value = this.anyValue(r.lengthEnd(end), depth);
+      else r.skip(tag & 7, end);
+    }
+    return { key, value };
+  }
+
+  /** A key, decoded once per request when it is short ASCII (the common case). */
+  private key(end: number): string {
+    const r = this.r;
+    const to = r.lengthEnd(end);
+    const from = r.pos;
+    r.pos = to;
+    const len = to - from;
+    if (len === 0) return '';
+    const buf = r.buf;
+    if (len > 64) return buf.utf8Slice(from, to);
+    let h = len;
+    for (let i = from; i < to; i++) {
+      const b = buf[i];
+      if (b >= 128) return buf.utf8Slice(from, to);
+      h = (Math.imul(h, 31) + b) | 0;
+    }
+    const cached = this.keys.get(h);
+    if (cached !== undefined && cached.length === len) {
+      let same = true;
+      for (let i = 0; i < len; i++) {
+        if (cached.charCodeAt(i) !== buf[from + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return cached;
+    }
+    const s = buf.utf8Slice(from, to);
+    if (this.keys.size < 4096) this.keys.set(h, s);
+    return s;
+  }
+
+  /**
+   * An AnyValue with the one field convertAnyValue would read (string, int, bool, double, array,
+   * kvlist, bytes, in that order of precedence) when a sender set several. Arrays and kvlists
+   * deeper than MAX_VALUE_DEPTH are refused (the span, or the request for resource attributes).
+   */
+  private anyValue(end: number, depth: number): OtlpAnyValue {
+    const r = this.r;
+    let str: string | null = null;
+    let int: number | bigint | null = null;
+    let bool: boolean | null = null;
+    let dbl: number | null = null;
+    let arr: OtlpAnyValue[] | null = null;
+    let kvs: OtlpKeyValue[] | null = null;
+    let bytes: Uint8Array | null = null;
+    while (r.pos < end) {
+      const tag = r.uint32(end);
+      switch (tag) {
+        case (1 << 3) | WIRE_LEN:
+          str = r.string(end);
+          break;
+        case (2 << 3) | WIRE_VARINT:
+          bool = r.uint32(end) !== 0;
+          break;
+        case (3 << 3) | WIRE_VARINT:
+          int = r.int64(end);
+          break;
+        case (4 << 3) | WIRE_FIXED64:
+          dbl = r.double(end);
+          break;
+        case (5 << 3) | WIRE_LEN: {
+          if (depth >= MAX_VALUE_DEPTH) throw nestedTooDeep();
+          const to = r.lengthEnd(end);
+          arr = [];
+          while (r.pos < to) {
+            const t = r.uint32(to);
+            if (t === ((1 << 3) | WIRE_LEN)) arr.push(this.anyValue(r.lengthEnd(to), depth + 1));
+            else r.skip(t & 7, to);
+          }
+          break;
+        }
+        case (6 << 3) | WIRE_LEN: {
+          if (depth >= MAX_VALUE_DEPTH) throw nestedTooDeep();
+          const to = r.lengthEnd(end);
+          kvs = [];
+          while (r.pos < to) {
+            const t = r.uint32(to);
+            if (t === ((1 << 3) | WIRE_LEN)) kvs.push(this.keyValue(r.lengthEnd(to), depth + 1));
+            else r.skip(t & 7, to);
+          }
+          break;
+        }
+        case (7 << 3) | WIRE_LEN: {
+          const to = r.lengthEnd(end);
+          bytes = r.buf.subarray(r.pos, to);
+          r.pos = to;
+          break;
+        }
+        default:
+          r.skip(tag & 7, end);
+      }
+    }
+    if (str !== null) return { stringValue: str };
+    if (int !== null) return { intValue: int };
+    if (bool !== null) return { boolValue: bool };
+    if (dbl !== null) return { doubleValue: dbl };
+    if (arr !== null) return { arrayValue: { values: arr } };
+    if (kvs !== null) return { kvlistValue: { values: kvs } };
+    if (bytes !== null) return { bytesValue: bytes };
+    return {};
   }
 }
+
+function nestedTooDeep(): OtlpDecodeError {
+  return new OtlpDecodeError(`attributes: values nest deeper than ${MAX_VALUE_DEPTH} levels`);
+}
+
+const EMPTY_SCOPE: OtlpScope = { name: '', version: '', attributes: [] };
+const NO_EVENTS: OtlpEvent[] = [];
+const NO_LINKS: OtlpLink[] = [];
 
 function id(hex: string, kind: IdKind, field: string): string {
   const valid = validHexId(hex, kind);
   if (valid === null) throw idError(hex, kind, field);
   return valid;
-}
-
-function span(s: PbSpan, traceIds: TraceIdCache): OtlpSpan {
-  const pbEvents = s.events ?? [];
-  const events: OtlpEvent[] = new Array<OtlpEvent>(pbEvents.length);
-  for (let i = 0; i < pbEvents.length; i++) {
-    const e = pbEvents[i];
-    events[i] = { timeUnixNano: pbUint64(e.timeUnixNano), name: e.name ?? '', attributes: fixKeyValues(e.attributes) };
-  }
-  const pbLinks = s.links ?? [];
-  const links: OtlpLink[] = new Array<OtlpLink>(pbLinks.length);
-  for (let i = 0; i < pbLinks.length; i++) {
-    const l = pbLinks[i];
-    links[i] = {
-      traceId: id(bytesToHex(l.traceId), 'trace', `links[${i}].traceId`),
-      spanId: id(bytesToHex(l.spanId), 'span', `links[${i}].spanId`),
-      traceState: l.traceState ?? '',
-      attributes: fixKeyValues(l.attributes),
-    };
-  }
-  const status = s.status;
-  return {
-    traceId: id(traceIds.toHex(s.traceId), 'trace', 'traceId'),
-    spanId: id(bytesToHex(s.spanId), 'span', 'spanId'),
-    parentSpanId: id(bytesToHex(s.parentSpanId), 'parent', 'parentSpanId'),
-    traceState: s.traceState ?? '',
-    name: s.name ?? '',
-    kind: s.kind ?? 0,
-    startTimeUnixNano: pbUint64(s.startTimeUnixNano),
-    endTimeUnixNano: pbUint64(s.endTimeUnixNano),
-    attributes: fixKeyValues(s.attributes),
-    events,
-    links,
-    status: { code: status?.code ?? 0, message: status?.message ?? '' },
-  };
 }
 
 const NO_KEY_VALUES: OtlpKeyValue[] = [];

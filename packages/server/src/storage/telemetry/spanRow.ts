@@ -56,6 +56,12 @@ export interface SpanRow {
   statusMessage: string;
   /** All attributes: resource, then scope, then span (later wins), keys cleaned. */
   attrs: AttrMap;
+  /**
+   * A hint for the encoder, not stored: attributes `attrs` probably begins with (the resource's and
+   * scope's, the same object for every row of a ResourceSpans), so their encoded form is made once.
+   * The encoder checks that `attrs` really begins with them and encodes everything when not.
+   */
+  sharedAttrs?: AttrMap;
   /** The span's own events (kept on the span for the trace page; also split into event rows). */
   events: SpanEventData[];
   links: SpanLinkData[];
