@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normalizeTraces } from '../../packages/server/src/ingest/normalize';
+import { storable } from '../../packages/server/src/ingest/storableRows';
 import { decodeTracesProto, type OtlpTracesRequest } from '../../packages/server/src/ingest/otlp';
 import type { SpanRow } from '../../packages/server/src/ingest/spanRow';
 import { sql } from '../../packages/server/src/storage/sql';
@@ -29,8 +30,14 @@ export interface StageRates {
   decodeSpansPerSec: number;
   normalizeSpansPerSec: number;
   decodeNormalizeSpansPerSec: number;
-  /** SpanRow -> TSV bytes (runs in JS, on the event loop, when a request is accepted). */
+  /** SpanRow -> TSV bytes (runs in JS, on the prepare workers, when a request is accepted). */
   encodeRowsPerSec: number;
+  /**
+   * Microseconds per span of each prepare stage alone, one request at a time (wall time on one
+   * core, in the order the workers run them): decode, normalise, storable (time bounds, lone
+   * surrogates), encode (TSV of both tables). Also printed on stderr.
+   */
+  usPerSpan?: { decode: number; normalize: number; storable: number; encode: number; total: number };
   raw: { batches: number; rows: number; seconds: number; rowsPerSec: number; spansPerSec: number };
   /** Rows found in the server's data directory after its run (spans, events), if asked. */
   stored?: { spans: number; events: number };
@@ -78,6 +85,8 @@ async function main(): Promise<void> {
   const encodeBatches = [batch(0), batch(1), batch(2)];
   // Encoding runs per request in the server (on the prepare pool), so it is timed per request here.
   const enc = timeLoop(rowsPerRequest, 2000, (r) => encodeSpans(r));
+  const produced = rowsPerRequest.map((r) => ({ rows: r, rejected: 0, rejectedMessage: '' }));
+  const stor = timeLoop(produced, 1000, (p) => storable(p));
   const encoded = encodeBatches.map((b) => encodeSpans(b));
 
   const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-raw-'));
@@ -124,6 +133,14 @@ async function main(): Promise<void> {
   }
 
   const perSec = (n: number, ms: number) => (n * 1000) / ms;
+  const us = (t: { passes: number; ms: number }) => Math.round(((t.ms * 1000) / (spans * t.passes)) * 100) / 100;
+  const usPerSpan = { decode: us(dec), normalize: us(norm), storable: us(stor), encode: us(enc), total: 0 };
+  usPerSpan.total =
+    Math.round((usPerSpan.decode + usPerSpan.normalize + usPerSpan.storable + usPerSpan.encode) * 100) / 100;
+  process.stderr.write(
+    `prepare stages, µs per span on one core: decode ${usPerSpan.decode}, normalise ${usPerSpan.normalize}, ` +
+      `storable ${usPerSpan.storable}, encode ${usPerSpan.encode} (total ${usPerSpan.total})\n`,
+  );
   const result: StageRates = {
     spans,
     rows: rows.length,
@@ -131,6 +148,7 @@ async function main(): Promise<void> {
     normalizeSpansPerSec: perSec(spans * norm.passes, norm.ms),
     decodeNormalizeSpansPerSec: perSec(spans * both.passes, both.ms),
     encodeRowsPerSec: perSec(rows.length * enc.passes, enc.ms),
+    usPerSpan,
     raw,
     stored,
   };

@@ -127,9 +127,24 @@ function dbStatementGroup(
   if (isKeyValueSystem(dbSystem))
     return { hashSuffix: kvCommand(statement), displayName: statement, groupName: templateKv(statement) };
   const template = statement.trimStart().startsWith('{') ? templateMessage(statement) : templateSql(statement);
-  return { hashSuffix: sqlKeywordDigest(template), displayName: statement, groupName: template };
+  return { hashSuffix: templateDigest(template), displayName: statement, groupName: template };
 }
 
 function hasCodeFunction(attrs: AttrMap): boolean {
   return attrs['code.function'] !== undefined || attrs['code.function.name'] !== undefined;
+}
+
+/**
+ * The keyword digest of a statement template, memoised: statements vary with their values, their
+ * templates repeat (that is what they are for). Bounded, and pure either way.
+ */
+const digests = new Map<string, string>();
+function templateDigest(template: string): string {
+  let d = digests.get(template);
+  if (d === undefined) {
+    if (digests.size >= 5_000) digests.clear();
+    d = sqlKeywordDigest(template);
+    digests.set(template, d);
+  }
+  return d;
 }

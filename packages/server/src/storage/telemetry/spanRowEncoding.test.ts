@@ -58,4 +58,34 @@ describe('encodeSpans', () => {
         expect(b.buffer.byteLength).toBeLessThanOrEqual(Math.max(4096, Math.ceil(b.length / 0.75)));
     }
   });
+
+  it('lists an attribute named like an Object.prototype member (constructor) in attr_keys', () => {
+    const { index } = encodeSpans([span(0, { constructor: 'c', to_string: 't' })]);
+    const line = index.toString().split('\t');
+    const keys = SPANS_INDEX_COLUMNS.indexOf('attr_keys');
+    expect(line[keys]).toBe("['http.status_code','constructor','to_string']");
+    expect(line[keys + 1]).toBe("['200','c','t']");
+  });
+
+  it('takes the shared attributes encoded once only when the row really begins with them', () => {
+    const shared = { 'service.name': 'api', 'host.name': 'h1', 'process.pid': 7 };
+    const row = (attrs: SpanRow['attrs']) => ({ ...span(0), attrs });
+    const plain = (attrs: SpanRow['attrs']) => encodeSpans([row(attrs), row({ ...attrs, more: 1 })]);
+    const hinted = (attrs: SpanRow['attrs']) =>
+      encodeSpans([row(attrs), row({ ...attrs, more: 1 })].map((r) => ({ ...r, sharedAttrs: shared })));
+    // Begins with them; overrides one; lacks one; holds them in another order.
+    const cases: SpanRow['attrs'][] = [
+      { ...shared, 'http.route': '/x' },
+      { ...shared },
+      { ...shared, 'process.pid': 8, 'http.route': '/x' },
+      { 'service.name': 'api', 'http.route': '/x' },
+      { 'host.name': 'h1', 'service.name': 'api', 'process.pid': 7 },
+    ];
+    for (const attrs of cases) {
+      const a = plain(attrs);
+      const b = hinted(attrs);
+      expect(b.index.toString()).toBe(a.index.toString());
+      expect(b.data.toString()).toBe(a.data.toString());
+    }
+  });
 });
