@@ -1,5 +1,5 @@
 import type { TelemetryStore } from '../../storage/telemetry';
-import type { MetricInfo } from './normalizeMetrics';
+import type { MetricInfo } from './datapointRows';
 
 /**
  * Keeps the metric catalogue (name, description, unit, instrument, attribute keys) current

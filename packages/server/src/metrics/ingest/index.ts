@@ -4,4 +4,4 @@ export { createMetricsIngest, type DatapointBatcher, type MetricsIngest, type Pr
 export { createCatalogWriter, type MetricsCatalogWriter } from './catalog';
 export { CumulativeState } from './cumulativeState';
 export { normalizeUnit } from './units';
-export type { DatapointRow, MetricInfo } from './normalizeMetrics';
+export type { DatapointRow, MetricInfo } from './datapointRows';

@@ -13,7 +13,7 @@ import {
 import { unstageDatapoints, type StagedDatapoints } from '../../storage/telemetry';
 import type { MetricsCatalogWriter } from './catalog';
 import type { CumulativeState } from './cumulativeState';
-import type { MetricInfo } from './normalizeMetrics';
+import type { MetricInfo } from './datapointRows';
 import { encodeRequest, finishPrepared, PREPARE_METRICS_JOB, type PendingRows } from './prepareMetrics';
 import { decodePromWrite, PromWriteMapper } from './promRemoteWrite';
 

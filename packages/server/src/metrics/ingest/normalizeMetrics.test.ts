@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeMetrics, type RowBase } from './normalizeMetrics';
+import type { RowBase } from './datapointRows';
+import { normalizeMetrics } from './normalizeMetrics';
 
 describe('normalizeMetrics', () => {
   it('drops a datapoint whose time no row can hold, keeps the others, and says why', () => {

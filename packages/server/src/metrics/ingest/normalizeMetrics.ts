@@ -1,13 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { Instrument } from '@lantern/shared';
 import {
   addAttrs,
   cleanAttrKey,
-  convertAnyValue,
   pbInt64,
   pbUint64,
   type AttrMap,
-  type AttrValue,
   type OtlpKeyValue,
   type PbInt64,
   type PbKeyValue,
@@ -22,86 +19,18 @@ import type {
   PbNumberDataPoint,
   PbSummaryDataPoint,
 } from './otlpMetricsProto';
+import type {
+  DatapointRow,
+  DatapointSink,
+  MetricInfo,
+  NormalizedMetrics,
+  RowBase,
+  RowValues,
+  StatefulStep,
+  StepOp,
+} from './datapointRows';
+import { baseAttrs, seriesOf, type BaseAttrs } from './metricSeries';
 import { normalizeUnit } from './units';
-
-/**
- * OTLP metrics -> stored datapoint rows (reference ingest §5.1–5.3). Each OTLP type maps to one of
- * five instruments: gauge; non-monotonic sum -> additive (its level); monotonic sum -> counter
- * (delta `sum`); histogram and exponential histogram -> histogram (`sum`, `count`, min/max and the
- * bucket map); summary. Cumulative points become deltas through CumulativeState. Attributes are
- * resource + scope + datapoint (later wins), all values as text; a series is identified by a hash
- * of its sorted key/value pairs. Times are truncated to the minute: ClickHouse folds the rows of one
- * (series, minute) together.
- */
-export interface DatapointRow {
-  project_id: number;
-  metric: string;
-  /** Unix seconds, on a minute boundary. */
-  time: number;
-  /** Decimal UInt64 (never a JS number: it would lose bits). */
-  attrs_hash: string;
-  instrument: Exclude<Instrument, 'deleted'>;
-  min: number;
-  max: number;
-  sum: number;
-  count: number;
-  gauge: number;
-  histogram: [number[], number[]];
-  string_keys: string[];
-  string_values: string[];
-}
-
-export interface MetricInfo {
-  name: string;
-  description: string;
-  unit: string;
-  instrument: Exclude<Instrument, 'deleted'>;
-  attrKeys: string[];
-}
-
-/** What normalizeMetrics tells besides the rows (those go to its sink). */
-export interface NormalizedMetrics {
-  metrics: MetricInfo[];
-  rejected: number;
-  errors: string[];
-}
-
-/** The identity and attributes of one row: everything but its values. */
-export interface RowBase {
-  projectId: number;
-  metric: string;
-  /** Unix seconds, on a minute boundary. */
-  time: number;
-  hash: string;
-  instrument: DatapointRow['instrument'];
-  keys: string[];
-  vals: string[];
-}
-
-/** A row's values (finite numbers; `histogram` as [values, counts]). */
-export interface RowValues {
-  min: number;
-  max: number;
-  sum: number;
-  count: number;
-  gauge: number;
-  histogram: [number[], number[]];
-}
-
-/**
- * A point whose values need the cumulative-to-delta state: kept as data, so the step can run on
- * another thread than the mapping (prepareMetrics.ts). `key` is the series key of the state.
- */
-export type StatefulStep = StepOp & { key: string; startNs: bigint; timeNs: bigint };
-
-/** What a point's mapping asks of the state (`point` adds the series key and times). */
-type StepOp = { op: 'counter'; v: number } | { op: 'level'; v: number } | { op: 'histogram'; cur: CumHistogram };
-
-/** Where normalizeMetrics puts each row. */
-export interface DatapointSink {
-  row(base: RowBase, values: RowValues): void;
-  stateful(base: RowBase, step: StatefulStep): void;
-}
 
 /**
  * The times a datapoint row can have: its `time` is a DateTime (seconds, up to 2106), and the
@@ -116,6 +45,15 @@ const TEMPORALITY_DELTA = 1;
 const TEMPORALITY_CUMULATIVE = 2;
 const FLAG_NO_RECORDED_VALUE = 1;
 
+/**
+ * OTLP metrics -> stored datapoint rows (reference ingest §5.1–5.3). Each OTLP type maps to one of
+ * five instruments: gauge; non-monotonic sum -> additive (its level); monotonic sum -> counter
+ * (delta `sum`); histogram and exponential histogram -> histogram (`sum`, `count`, min/max and the
+ * bucket map); summary. Cumulative points become deltas through CumulativeState. Attributes are
+ * resource + scope + datapoint (later wins), all values as text; a series is identified by a hash
+ * of its sorted key/value pairs. Times are truncated to the minute: ClickHouse folds the rows of one
+ * (series, minute) together.
+ */
 export function normalizeMetrics(req: PbMetricsRequest, projectId: number, sink: DatapointSink): NormalizedMetrics {
   const out: NormalizedMetrics = { metrics: [], rejected: 0, errors: [] };
   const infos = new Map<string, { info: MetricInfo; keys: Set<string> }>();
@@ -224,79 +162,6 @@ function metricRows(
 }
 
 const NO_HISTOGRAM: [number[], number[]] = [[], []];
-
-/** Resource + scope attributes of a group of metrics, sorted by key, values as text. */
-interface BaseAttrs {
-  keys: string[];
-  vals: string[];
-  /** The pairs as text: the start of the series memo's keys. */
-  text?: string;
-}
-
-function baseAttrs(attrs: AttrMap): BaseAttrs {
-  const keys = Object.keys(attrs).sort();
-  const vals = keys.map((k) => attrText(attrs[k]));
-  let text = '';
-  for (let i = 0; i < keys.length; i++) text += keys[i] + '\u0000' + vals[i] + '\u0000';
-  return { keys, vals, text };
-}
-
-interface Series {
-  keys: string[];
-  vals: string[];
-  hash: string;
-}
-
-/**
- * A datapoint's series (sorted attributes and hash) from the group's attributes and its own.
- * The same series come back with every export, so the result is memoised by the raw pairs
- * (bounded, cleared when full): a lookup instead of merging, sorting and hashing per point.
- */
-function seriesOf(base: BaseAttrs, kvs: readonly OtlpKeyValue[]): Series {
-  let text = base.text ?? '';
-  for (const kv of kvs) {
-    const v = convertAnyValue(kv.value);
-    text += '\u0001' + kv.key + '\u0000' + (v === undefined ? '\u0002' : attrText(v));
-  }
-  let series = seriesMemo.get(text);
-  if (series === undefined) {
-    const { keys, vals } = seriesAttrs(base, kvs);
-    series = { keys, vals, hash: seriesHash(keys, vals) };
-    if (seriesMemo.size >= HASH_MEMO_MAX) seriesMemo.clear();
-    seriesMemo.set(text, series);
-  }
-  return series;
-}
-
-const seriesMemo = new Map<string, Series>();
-
-/**
- * The base attributes overridden and extended by a datapoint's, sorted by key. Without datapoint
- * attributes the base arrays are shared as they are (rows never modify them): this runs for
- * every datapoint, so it avoids building a map per point.
- */
-function seriesAttrs(base: BaseAttrs, kvs: readonly OtlpKeyValue[]): BaseAttrs {
-  if (kvs.length === 0) return base;
-  const keys = base.keys.slice();
-  const vals = base.vals.slice();
-  let added = false;
-  for (const kv of kvs) {
-    const key = cleanAttrKey(kv.key);
-    if (key === '' || key === '__proto__') continue;
-    const v = convertAnyValue(kv.value);
-    if (v === undefined) continue;
-    const i = keys.indexOf(key);
-    if (i >= 0) vals[i] = attrText(v);
-    else {
-      keys.push(key);
-      vals.push(attrText(v));
-      added = true;
-    }
-  }
-  if (!added) return { keys, vals };
-  const order = keys.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
-  return { keys: order.map((i) => keys[i]), vals: order.map((i) => vals[i]) };
-}
 
 interface Ctx {
   projectId: number;
@@ -490,35 +355,6 @@ function dataPointCount(m: PbMetric): number {
 }
 
 const finite = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? v : 0);
-
-/** Attribute values as text (all metric attributes are strings, reference §5.1). */
-function attrText(v: AttrValue | undefined): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
-}
-
-/**
- * Series identity: the first 8 bytes of SHA-1 over the sorted key/value pairs, NUL-separated so
- * `ab`+`c` and `a`+`bc` differ (same hash family as span group ids).
- */
-export function seriesHash(keys: readonly string[], values: readonly string[]): string {
-  let text = '';
-  for (let i = 0; i < keys.length; i++) text += keys[i] + '\u0000' + values[i] + '\u0000';
-  // The same series come back with every export: a Map lookup is far cheaper than SHA-1. Bounded
-  // (cleared when full); the result is the same with or without it.
-  let hash = hashMemo.get(text);
-  if (hash === undefined) {
-    hash = createHash('sha1').update(text).digest().readBigUInt64BE(0).toString();
-    if (hashMemo.size >= HASH_MEMO_MAX) hashMemo.clear();
-    hashMemo.set(text, hash);
-  }
-  return hash;
-}
-
-const HASH_MEMO_MAX = 100_000;
-const hashMemo = new Map<string, string>();
 
 /** protobufjs leaves int64 attribute values as Long; make them the OtlpKeyValue shape in place. */
 function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKeyValue[] {

@@ -8,15 +8,8 @@ import {
   type StagedDatapoints,
 } from '../../storage/telemetry';
 import type { CumulativeState } from './cumulativeState';
-import {
-  normalizeMetrics,
-  resolveStep,
-  type DatapointSink,
-  type MetricInfo,
-  type RowBase,
-  type RowValues,
-  type StatefulStep,
-} from './normalizeMetrics';
+import type { DatapointSink, MetricInfo, RowBase, RowValues, StatefulStep } from './datapointRows';
+import { normalizeMetrics, resolveStep } from './normalizeMetrics';
 import { decodeMetricsJson, decodeMetricsProto, type PbMetricsRequest } from './otlpMetricsProto';
 
 /**

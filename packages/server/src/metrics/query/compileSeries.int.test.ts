@@ -7,7 +7,7 @@ import { sql } from '../../storage/sql';
 import { openChdbStore, type TelemetryStore } from '../../storage/telemetry';
 import { QUARTER_HOURS_MIGRATION } from '../../storage/telemetry/metricsSchema';
 import type { DatapointRow } from '../ingest';
-import { seriesHash } from '../ingest/normalizeMetrics';
+import { seriesHash } from '../ingest/metricSeries';
 import { compileSeriesQuery } from './compileSeries';
 import { goldenWatermark } from './golden';
 import { GOLDEN_CASES } from './goldenCases';
