@@ -218,4 +218,13 @@ describe('decodeTracesProto', () => {
       }
     }
   });
+
+  it('reads every key right when keys of one length share their first, middle and last bytes', () => {
+    const keys = ['aXcYe', 'aZcWe', 'aXcYe', 'aZcWe', 'é.key', 'é.kez', 'x', 'x', ''];
+    const spans = keys.map((key, i) =>
+      span({ spanId: hex((i + 1).toString(16).padStart(16, '0')), attributes: [{ key, value: { stringValue: key } }] }),
+    );
+    const read = decodeTracesProto(encode(request(spans))).resourceSpans[0].scopeSpans[0].spans;
+    expect(read.map((x) => x.attributes[0].key)).toEqual(keys);
+  });
 });

@@ -41,7 +41,7 @@ class TracesDecoder {
   /** The last trace id's bytes (start, end) and hex: spans of one request share a handful of trace ids. */
   private lastTraceStart = -1;
   private lastTraceHex = '';
-  /** Attribute keys by a hash of their bytes (ASCII keys of up to 64 bytes), so each is decoded once. */
+  /** Attribute keys by their length and a few bytes (ASCII keys of up to 64 bytes), so each is decoded once. */
   private readonly keys = new Map<number, string>();
   private rejected = 0;
   private rejectedMessage = '';
@@ -311,12 +311,8 @@ class TracesDecoder {
     if (len === 0) return '';
     const buf = r.buf;
     if (len > 64) return buf.utf8Slice(from, to);
-    let h = len;
-    for (let i = from; i < to; i++) {
-      const b = buf[i];
-      if (b >= 128) return buf.utf8Slice(from, to);
-      h = (Math.imul(h, 31) + b) | 0;
-    }
+    // Length and three of its bytes pick the slot; the comparison below decides.
+    const h = len | (buf[from] << 7) | (buf[from + (len >> 1)] << 14) | (buf[to - 1] << 21);
     const cached = this.keys.get(h);
     if (cached !== undefined && cached.length === len) {
       let same = true;
@@ -329,7 +325,8 @@ class TracesDecoder {
       if (same) return cached;
     }
     const s = buf.utf8Slice(from, to);
-    if (this.keys.size < 4096) this.keys.set(h, s);
+    // Only ASCII keys are kept: their characters are their bytes, which the comparison relies on.
+    if (s.length === len && this.keys.size < 4096) this.keys.set(h, s);
     return s;
   }
 
