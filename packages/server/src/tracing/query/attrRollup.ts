@@ -1,5 +1,6 @@
 import { join, param, sql, type SqlFragment } from '../../storage/sql';
-import { compileQuery, type CompiledQuery, type CompileMode, type CompileOptions } from './compile';
+import { compileQuery, type CompiledQuery, type CompileMode } from './compile';
+import type { CompileOptions } from './compileExpr';
 import { systemClause, type RangeScope } from './scope';
 
 /**

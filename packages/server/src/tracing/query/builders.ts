@@ -2,15 +2,8 @@ import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Orde
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { QUARTER_HOUR, rollupDurationFloor, rollupFilter, rollupSpanCount } from './attrRollup';
 import { rollupSelect, rollupSystemsSql } from './rollup';
-import {
-  attrExpr,
-  compileQuery,
-  hasAttrExpr,
-  nameExpr,
-  ROW_ATTR_KEYS_SQL,
-  type CompiledColumn,
-  type CompiledQuery,
-} from './compile';
+import { compileQuery, type CompiledColumn, type CompiledQuery } from './compile';
+import { attrExpr, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL } from './compileExpr';
 import { IS_ERROR_SQL, IS_SPAN_SQL } from './eventTypes';
 import { whereSql, type RangeScope } from './scope';
 
