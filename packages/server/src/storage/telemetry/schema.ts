@@ -12,11 +12,11 @@ import type { TelemetryMigration } from './migration';
  * `applyMigrations`; a database that has a migration this build does not know refuses to start.
  * TTLs come from config; changing them later is a `MODIFY TTL`, not a new table.
  *
- * spans_index codecs are chosen for insert cost (bench/ingest): LZ4 rather than ZSTD, and
- * LowCardinality only on `system` and `service_name`, which most queries filter or group by:
- * parsing a LowCardinality value on insert costs several times a plain string's, and short
- * repeated strings compress well under LZ4 anyway (migration 5). spans_data keeps ZSTD(1): its
- * JSON compresses several times better and ZSTD(1) costs about what LZ4 does there.
+ * spans_index types are chosen for insert cost (bench/ingest): LowCardinality only on `system` and
+ * `service_name`, which most queries filter or group by: parsing a LowCardinality value on insert
+ * costs several times a plain string's (migration 5). Its codecs were LZ4 until migration 11, which
+ * moved most columns to ZSTD for bytes on disk (SPAN_CODECS below). spans_data is ZSTD: its JSON
+ * compresses several times better than under LZ4.
  */
 export type { TelemetryMigration } from './migration';
 
@@ -55,6 +55,59 @@ const attrRollupSelect = `SELECT project_id, k AS attr_key, v AS attr_value, t A
       duration AS d, display_name AS dn, [service_name, host_name, deployment_environment] AS vs FROM spans_index)
   ARRAY JOIN ['service.name', 'host.name', 'deployment.environment'] AS k, vs AS v
   GROUP BY project_id, attr_key, attr_value, type, system, group_id, t`;
+
+/**
+ * Migration 11 (issue 17, item 2: bytes per stored span): the codec of each span column, measured
+ * per column on the `bench/tracing` and `bench/ingest` spans (bench/tracing/bytesPerSpan.ts
+ * --codecs, docs/benchmarks.md "Bytes per span"). ZSTD(3) rather than ZSTD(1) for strings: on
+ * these short repeated values ZSTD(1) did worse than LZ4 and ZSTD(3) several times better. Random
+ * ids stay as they are (nothing compresses them); `attr_keys` stays LZ4 (ZSTD did worse); the
+ * data JSON stays ZSTD(1): ZSTD(6) takes a quarter off it but cost ~30% more engine CPU per row.
+ * Types are restated as they are: only the codecs change, which applies to parts written from
+ * now on (inserts and merges); parts already on disk keep theirs until merged or expired.
+ */
+export const SPAN_CODECS: Record<string, [column: string, typeAndCodec: string][]> = {
+  spans_index: [
+    ['trace_id', 'UUID CODEC(ZSTD(1))'],
+    ['parent_id', 'UInt64 CODEC(ZSTD(1))'],
+    ['group_id', 'UInt64 CODEC(Delta, ZSTD(1))'],
+    ['time', "DateTime64(6, 'UTC') CODEC(Delta, ZSTD(3))"],
+    ['duration', 'Int64 CODEC(T64, ZSTD(1))'],
+    ['count', 'Float32 CODEC(ZSTD(1))'],
+    ['attr_values', 'Array(String) CODEC(ZSTD(3))'],
+    ['service_name', 'LowCardinality(String) CODEC(ZSTD(1))'],
+    ...[
+      'type',
+      'kind',
+      'name',
+      'event_name',
+      'display_name',
+      'status_code',
+      'status_message',
+      'deployment_environment',
+      'host_name',
+      'db_system',
+      'db_statement',
+      'db_operation',
+      'db_sql_table',
+      'log_severity',
+      'log_message',
+      'exception_type',
+      'exception_message',
+    ].map((c): [string, string] => [c, 'String CODEC(ZSTD(3))']),
+  ],
+  spans_data: [
+    ['parent_id', 'UInt64 CODEC(ZSTD(3))'],
+    ['time', "DateTime64(9, 'UTC') CODEC(Delta, ZSTD(3))"],
+  ],
+  // The t-digest states of the group rollups (migrations 3 and 10): ~20% smaller under ZSTD(3).
+  ...Object.fromEntries(
+    ['span_groups_1m', 'span_groups_1h', 'span_attr_groups_15m'].map((table): [string, [string, string][]] => [
+      table,
+      [['duration', 'AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(3))']],
+    ]),
+  ),
+};
 
 export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   {
@@ -211,5 +264,16 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
       // Spans stored before this migration; nothing is ingested while migrations run.
       `INSERT INTO span_attr_groups_15m ${attrRollupSelect}`,
     ],
+  },
+  {
+    // Bytes per stored span (issue 17, item 2): SPAN_CODECS above.
+    version: 11,
+    name: 'span_column_codecs',
+    // One ALTER per table: a metadata change, no part rewritten.
+    statements: () =>
+      Object.entries(SPAN_CODECS).map(
+        ([table, columns]) =>
+          `ALTER TABLE ${table} ${columns.map(([column, typeAndCodec]) => `MODIFY COLUMN ${column} ${typeAndCodec}`).join(', ')}`,
+      ),
   },
 ];

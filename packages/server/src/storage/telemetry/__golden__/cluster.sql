@@ -503,6 +503,26 @@ INSERT INTO span_attr_groups_15m SELECT project_id, k AS attr_key, v AS attr_val
   ARRAY JOIN ['service.name', 'host.name', 'deployment.environment'] AS k, vs AS v
   GROUP BY project_id, attr_key, attr_value, type, system, group_id, t;
 
+ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY COLUMN trace_id UUID CODEC(ZSTD(1)), MODIFY COLUMN parent_id UInt64 CODEC(ZSTD(1)), MODIFY COLUMN group_id UInt64 CODEC(Delta, ZSTD(1)), MODIFY COLUMN time DateTime64(6, 'UTC') CODEC(Delta, ZSTD(3)), MODIFY COLUMN duration Int64 CODEC(T64, ZSTD(1)), MODIFY COLUMN count Float32 CODEC(ZSTD(1)), MODIFY COLUMN attr_values Array(String) CODEC(ZSTD(3)), MODIFY COLUMN service_name LowCardinality(String) CODEC(ZSTD(1)), MODIFY COLUMN type String CODEC(ZSTD(3)), MODIFY COLUMN kind String CODEC(ZSTD(3)), MODIFY COLUMN name String CODEC(ZSTD(3)), MODIFY COLUMN event_name String CODEC(ZSTD(3)), MODIFY COLUMN display_name String CODEC(ZSTD(3)), MODIFY COLUMN status_code String CODEC(ZSTD(3)), MODIFY COLUMN status_message String CODEC(ZSTD(3)), MODIFY COLUMN deployment_environment String CODEC(ZSTD(3)), MODIFY COLUMN host_name String CODEC(ZSTD(3)), MODIFY COLUMN db_system String CODEC(ZSTD(3)), MODIFY COLUMN db_statement String CODEC(ZSTD(3)), MODIFY COLUMN db_operation String CODEC(ZSTD(3)), MODIFY COLUMN db_sql_table String CODEC(ZSTD(3)), MODIFY COLUMN log_severity String CODEC(ZSTD(3)), MODIFY COLUMN log_message String CODEC(ZSTD(3)), MODIFY COLUMN exception_type String CODEC(ZSTD(3)), MODIFY COLUMN exception_message String CODEC(ZSTD(3));
+
+ALTER TABLE spans_index ON CLUSTER lantern MODIFY COLUMN trace_id UUID, MODIFY COLUMN parent_id UInt64, MODIFY COLUMN group_id UInt64, MODIFY COLUMN time DateTime64(6, 'UTC'), MODIFY COLUMN duration Int64, MODIFY COLUMN count Float32, MODIFY COLUMN attr_values Array(String), MODIFY COLUMN service_name LowCardinality(String), MODIFY COLUMN type String, MODIFY COLUMN kind String, MODIFY COLUMN name String, MODIFY COLUMN event_name String, MODIFY COLUMN display_name String, MODIFY COLUMN status_code String, MODIFY COLUMN status_message String, MODIFY COLUMN deployment_environment String, MODIFY COLUMN host_name String, MODIFY COLUMN db_system String, MODIFY COLUMN db_statement String, MODIFY COLUMN db_operation String, MODIFY COLUMN db_sql_table String, MODIFY COLUMN log_severity String, MODIFY COLUMN log_message String, MODIFY COLUMN exception_type String, MODIFY COLUMN exception_message String;
+
+ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY COLUMN parent_id UInt64 CODEC(ZSTD(3)), MODIFY COLUMN time DateTime64(9, 'UTC') CODEC(Delta, ZSTD(3));
+
+ALTER TABLE spans_data ON CLUSTER lantern MODIFY COLUMN parent_id UInt64, MODIFY COLUMN time DateTime64(9, 'UTC');
+
+ALTER TABLE span_groups_1m_local ON CLUSTER lantern MODIFY COLUMN duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(3));
+
+ALTER TABLE span_groups_1m ON CLUSTER lantern MODIFY COLUMN duration AggregateFunction(quantilesTDigest(0.5), Float64);
+
+ALTER TABLE span_groups_1h_local ON CLUSTER lantern MODIFY COLUMN duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(3));
+
+ALTER TABLE span_groups_1h ON CLUSTER lantern MODIFY COLUMN duration AggregateFunction(quantilesTDigest(0.5), Float64);
+
+ALTER TABLE span_attr_groups_15m_local ON CLUSTER lantern MODIFY COLUMN duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(3));
+
+ALTER TABLE span_attr_groups_15m ON CLUSTER lantern MODIFY COLUMN duration AggregateFunction(quantilesTDigest(0.5), Float64);
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
