@@ -36,13 +36,18 @@ export function decodeTracesProto(buf: Uint8Array): OtlpTracesRequest {
   }
 }
 
+/**
+ * Attribute keys by their length and a few bytes (ASCII keys of up to 64 bytes), so each is decoded
+ * once, and the same string is used request after request (V8 then finds it interned when it is
+ * stored as a property name). Bounded: cleared when full.
+ */
+const KEYS = new Map<number, string>();
+
 class TracesDecoder {
   private readonly r: WireReader;
   /** The last trace id's bytes (start, end) and hex: spans of one request share a handful of trace ids. */
   private lastTraceStart = -1;
   private lastTraceHex = '';
-  /** Attribute keys by their length and a few bytes (ASCII keys of up to 64 bytes), so each is decoded once. */
-  private readonly keys = new Map<number, string>();
   private rejected = 0;
   private rejectedMessage = '';
 
@@ -301,7 +306,7 @@ class TracesDecoder {
     return { key, value };
   }
 
-  /** A key, decoded once per request when it is short ASCII (the common case). */
+  /** A key, decoded once when it is short ASCII (the common case). */
   private key(end: number): string {
     const r = this.r;
     const to = r.lengthEnd(end);
@@ -313,7 +318,7 @@ class TracesDecoder {
     if (len > 64) return buf.utf8Slice(from, to);
     // Length and three of its bytes pick the slot; the comparison below decides.
     const h = len | (buf[from] << 7) | (buf[from + (len >> 1)] << 14) | (buf[to - 1] << 21);
-    const cached = this.keys.get(h);
+    const cached = KEYS.get(h);
     if (cached !== undefined && cached.length === len) {
       let same = true;
       for (let i = 0; i < len; i++) {
@@ -326,7 +331,10 @@ class TracesDecoder {
     }
     const s = buf.utf8Slice(from, to);
     // Only ASCII keys are kept: their characters are their bytes, which the comparison relies on.
-    if (s.length === len && this.keys.size < 4096) this.keys.set(h, s);
+    if (s.length === len) {
+      if (KEYS.size >= 4096) KEYS.clear();
+      KEYS.set(h, s);
+    }
     return s;
   }
 

@@ -1,0 +1,110 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { SpanRow } from '../../packages/server/src/ingest/spanRow';
+import type { Produced } from '../../packages/server/src/ingest/produced';
+import type { EncodedSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
+import { buildRequestPool } from './requestPool';
+
+/**
+ * The prepare stages of two checkouts side by side in one process, on the ingest bench's request
+ * bodies: protobuf decode, normalisation, storable, TSV encoding, each timed in CPU microseconds
+ * per span, the two versions taking turns request group by request group so that a machine that
+ * gets busier or quieter weighs on both alike (measured on a machine shared with other benches).
+ * Run with the prepare workers' young generation (64 MB semi-spaces, preparePool.ts):
+ *
+ *   node --max-semi-space-size=64 --import tsx bench/ingest/stagesAb.ts --old <checkout> [--rounds 3]
+ *
+ * `<checkout>` is another version's tree (a git worktree); this checkout is "new".
+ */
+const { values: args } = parseArgs({
+  options: {
+    old: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    requests: { type: 'string', default: '32' },
+  },
+});
+if (!args.old) throw new Error('--old <checkout> is required');
+
+interface Stages {
+  decode(body: Buffer): unknown;
+  normalize(request: unknown, options: typeof PROJECT): SpanRow[];
+  storable(p: Produced): Produced;
+  encode(rows: readonly SpanRow[]): EncodedSpans;
+}
+
+const PROJECT = { projectId: 1, groupByEnv: false, groupFuncsByService: false };
+
+async function stagesOf(root: string): Promise<Stages> {
+  const src = resolve(root, 'packages/server/src');
+  const otlp = (await import(`${src}/ingest/otlp/index.ts`)) as { decodeTracesProto: Stages['decode'] };
+  const norm = (await import(`${src}/ingest/normalize/index.ts`)) as { normalizeTraces: Stages['normalize'] };
+  const stor = (await import(`${src}/ingest/storableRows.ts`)) as { storable: Stages['storable'] };
+  const enc = (await import(`${src}/storage/telemetry/spanRowEncoding.ts`)) as { encodeSpans: Stages['encode'] };
+  return {
+    decode: otlp.decodeTracesProto,
+    normalize: norm.normalizeTraces,
+    storable: stor.storable,
+    encode: enc.encodeSpans,
+  };
+}
+
+const cpuUs = () => {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+};
+
+async function main(): Promise<void> {
+  const { bodies, spansPerRequest } = buildRequestPool({
+    requests: Number(args.requests),
+    spansPerRequest: 1000,
+    seed: 1,
+  });
+  const versions: [string, Stages][] = [
+    ['old', await stagesOf(args.old!)],
+    ['new', await stagesOf(fileURLToPath(new URL('../..', import.meta.url)))],
+  ];
+  const rounds = Number(args.rounds);
+  const totals = versions.map(() => ({ decode: 0, normalize: 0, storable: 0, encode: 0, spans: 0 }));
+  // Round 0 warms both up and is not counted.
+  for (let round = 0; round <= rounds; round++) {
+    for (let i = 0; i < bodies.length; i += 4) {
+      const group = bodies.slice(i, i + 4);
+      versions.forEach(([, s], v) => {
+        let t = cpuUs();
+        const requests = group.map((b) => s.decode(b));
+        const decode = cpuUs() - t;
+        t = cpuUs();
+        const rows = requests.map((r) => s.normalize(r, PROJECT));
+        const normalize = cpuUs() - t;
+        t = cpuUs();
+        const kept = rows.map((r) => s.storable({ rows: r, rejected: 0, rejectedMessage: '' }).rows);
+        const storable = cpuUs() - t;
+        t = cpuUs();
+        for (const r of kept) s.encode(r);
+        const encode = cpuUs() - t;
+        if (round === 0) return;
+        const a = totals[v];
+        a.decode += decode;
+        a.normalize += normalize;
+        a.storable += storable;
+        a.encode += encode;
+        a.spans += group.length * spansPerRequest;
+      });
+    }
+  }
+  console.log(`prepare stages, CPU µs per span (${rounds} rounds of ${bodies.length} requests, turns per 4 requests)`);
+  versions.forEach(([name], v) => {
+    const a = totals[v];
+    const f = (us: number) => (us / a.spans).toFixed(2);
+    const total = a.decode + a.normalize + a.storable + a.encode;
+    console.log(
+      `${name.padEnd(4)} decode ${f(a.decode)}  normalise ${f(a.normalize)}  storable ${f(a.storable)}  encode ${f(a.encode)}  total ${f(total)}`,
+    );
+  });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
