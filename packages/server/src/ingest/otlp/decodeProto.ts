@@ -3,9 +3,9 @@ import { idError, validHexId, type IdKind } from './ids';
 import { MAX_VALUE_DEPTH } from './types';
 import { pbInt64 } from './int64';
 import type { PbKeyValue } from './protoRoot';
+import { readKeyValue } from './protoAttrs';
 import { WireError, WireReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './protoWire';
 import type {
-  OtlpAnyValue,
   OtlpEvent,
   OtlpKeyValue,
   OtlpLink,
@@ -35,13 +35,6 @@ export function decodeTracesProto(buf: Uint8Array): OtlpTracesRequest {
     throw new OtlpDecodeError(`body is not a valid OTLP ExportTraceServiceRequest protobuf: ${err.message}`);
   }
 }
-
-/**
- * Attribute keys by their length and a few bytes (ASCII keys of up to 64 bytes), so each is decoded
- * once, and the same string is used request after request (V8 then finds it interned when it is
- * stored as a property name). Bounded: cleared when full.
- */
-const KEYS = new Map<number, string>();
 
 class TracesDecoder {
   private readonly r: WireReader;
@@ -289,129 +282,9 @@ class TracesDecoder {
   /** `list` with the KeyValue field here added (a new list in place of the shared empty one). */
   private withKeyValue(list: OtlpKeyValue[], end: number): OtlpKeyValue[] {
     const out = list === NO_KEY_VALUES ? [] : list;
-    out.push(this.keyValue(this.r.lengthEnd(end), 0));
+    out.push(readKeyValue(this.r, this.r.lengthEnd(end), 0));
     return out;
   }
-
-  private keyValue(end: number, depth: number): OtlpKeyValue {
-    const r = this.r;
-    let key = '';
-    let value: OtlpAnyValue | null = null;
-    while (r.pos < end) {
-      const tag = r.uint32(end);
-      if (tag === ((1 << 3) | WIRE_LEN)) key = this.key(end);
-      else if (tag === ((2 << 3) | WIRE_LEN)) value = this.anyValue(r.lengthEnd(end), depth);
-      else r.skip(tag & 7, end);
-    }
-    return { key, value };
-  }
-
-  /** A key, decoded once when it is short ASCII (the common case). */
-  private key(end: number): string {
-    const r = this.r;
-    const to = r.lengthEnd(end);
-    const from = r.pos;
-    r.pos = to;
-    const len = to - from;
-    if (len === 0) return '';
-    const buf = r.buf;
-    if (len > 64) return buf.utf8Slice(from, to);
-    // Length and three of its bytes pick the slot; the comparison below decides.
-    const h = len | (buf[from] << 7) | (buf[from + (len >> 1)] << 14) | (buf[to - 1] << 21);
-    const cached = KEYS.get(h);
-    if (cached !== undefined && cached.length === len) {
-      let same = true;
-      for (let i = 0; i < len; i++) {
-        if (cached.charCodeAt(i) !== buf[from + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return cached;
-    }
-    const s = buf.utf8Slice(from, to);
-    // Only ASCII keys are kept: their characters are their bytes, which the comparison relies on.
-    if (s.length === len) {
-      if (KEYS.size >= 4096) KEYS.clear();
-      KEYS.set(h, s);
-    }
-    return s;
-  }
-
-  /**
-   * An AnyValue with the one field convertAnyValue would read (string, int, bool, double, array,
-   * kvlist, bytes, in that order of precedence) when a sender set several. Arrays and kvlists
-   * deeper than MAX_VALUE_DEPTH are refused (the span, or the request for resource attributes).
-   */
-  private anyValue(end: number, depth: number): OtlpAnyValue {
-    const r = this.r;
-    let str: string | null = null;
-    let int: number | bigint | null = null;
-    let bool: boolean | null = null;
-    let dbl: number | null = null;
-    let arr: OtlpAnyValue[] | null = null;
-    let kvs: OtlpKeyValue[] | null = null;
-    let bytes: Uint8Array | null = null;
-    while (r.pos < end) {
-      const tag = r.uint32(end);
-      switch (tag) {
-        case (1 << 3) | WIRE_LEN:
-          str = r.string(end);
-          break;
-        case (2 << 3) | WIRE_VARINT:
-          bool = r.uint32(end) !== 0;
-          break;
-        case (3 << 3) | WIRE_VARINT:
-          int = r.int64(end);
-          break;
-        case (4 << 3) | WIRE_FIXED64:
-          dbl = r.double(end);
-          break;
-        case (5 << 3) | WIRE_LEN: {
-          if (depth >= MAX_VALUE_DEPTH) throw nestedTooDeep();
-          const to = r.lengthEnd(end);
-          arr = [];
-          while (r.pos < to) {
-            const t = r.uint32(to);
-            if (t === ((1 << 3) | WIRE_LEN)) arr.push(this.anyValue(r.lengthEnd(to), depth + 1));
-            else r.skip(t & 7, to);
-          }
-          break;
-        }
-        case (6 << 3) | WIRE_LEN: {
-          if (depth >= MAX_VALUE_DEPTH) throw nestedTooDeep();
-          const to = r.lengthEnd(end);
-          kvs = [];
-          while (r.pos < to) {
-            const t = r.uint32(to);
-            if (t === ((1 << 3) | WIRE_LEN)) kvs.push(this.keyValue(r.lengthEnd(to), depth + 1));
-            else r.skip(t & 7, to);
-          }
-          break;
-        }
-        case (7 << 3) | WIRE_LEN: {
-          const to = r.lengthEnd(end);
-          bytes = r.buf.subarray(r.pos, to);
-          r.pos = to;
-          break;
-        }
-        default:
-          r.skip(tag & 7, end);
-      }
-    }
-    if (str !== null) return { stringValue: str };
-    if (int !== null) return { intValue: int };
-    if (bool !== null) return { boolValue: bool };
-    if (dbl !== null) return { doubleValue: dbl };
-    if (arr !== null) return { arrayValue: { values: arr } };
-    if (kvs !== null) return { kvlistValue: { values: kvs } };
-    if (bytes !== null) return { bytesValue: bytes };
-    return {};
-  }
-}
-
-function nestedTooDeep(): OtlpDecodeError {
-  return new OtlpDecodeError(`attributes: values nest deeper than ${MAX_VALUE_DEPTH} levels`);
 }
 
 const EMPTY_SCOPE: OtlpScope = { name: '', version: '', attributes: [] };
