@@ -23,7 +23,7 @@ import type {
  * makes is what protobufjs' decode followed by the former fix-ups made (tracesOutput.test.ts pins
  * the stored rows of both): absent fields as proto3 defaults, ids as hex, times as bigint, int64
  * values as numbers when exact, an AnyValue with several fields set read as its first by
- * convertAnyValue's order. Attribute keys that repeat across spans are decoded once per request.
+ * convertAnyValue's order (protoAttrs.ts). Attribute keys are decoded once and reused across requests.
  */
 export function decodeTracesProto(buf: Uint8Array): OtlpTracesRequest {
   if (!(buf instanceof Uint8Array)) throw new OtlpDecodeError('expected protobuf bytes');
