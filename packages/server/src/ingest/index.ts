@@ -12,6 +12,8 @@ export { BatcherClosedError } from './batcher';
 export { OtlpDecodeError, type OtlpKeyValue } from './otlp';
 export type { PbInt64, PbKeyValue } from './otlp/protoRoot';
 export { pbInt64, pbUint64 } from './otlp/int64';
+export { readKeyValue } from './otlp/protoAttrs';
+export { WireError, WireReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from './otlp/protoWire';
 export { cleanAttrKey } from './normalize';
 export { addAttrs, convertAnyValue } from './normalize/attrValue';
 export type { PartialSuccess } from './otlpResponse';

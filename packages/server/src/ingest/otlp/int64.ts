@@ -13,9 +13,10 @@ const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 const INT_RE = /^-?\d+$/;
 
-/** protobufjs fixed64 → bigint. Long keeps `high` as int32, so `>>> 0` makes it unsigned. */
-export function pbUint64(v: PbInt64): bigint {
+/** protobufjs fixed64 (or the wire readers' bigint) → bigint. Long keeps `high` as int32, so `>>> 0` makes it unsigned. */
+export function pbUint64(v: PbInt64 | bigint): bigint {
   if (v === null || v === undefined) return 0n;
+  if (typeof v === 'bigint') return v;
   if (typeof v === 'number') return BigInt(Math.trunc(v));
   if (typeof v === 'string') return BigInt(v);
   return (BigInt(v.high >>> 0) << 32n) | BigInt(v.low >>> 0);

@@ -6,13 +6,14 @@ import {
   pbUint64,
   type AttrMap,
   type OtlpKeyValue,
-  type PbInt64,
   type PbKeyValue,
 } from '../../ingest';
 import { histogramDiff, numberDiff, type CumHistogram, type CumulativeState } from './cumulativeState';
 import { bucketRange, explicitBuckets, exponentialBuckets, type BucketMap } from './histogram';
 import type {
+  PbAttributes,
   PbExpHistogramDataPoint,
+  PbInt64,
   PbHistogramDataPoint,
   PbMetric,
   PbMetricsRequest,
@@ -178,7 +179,7 @@ interface Ctx {
 type Values = Partial<Pick<DatapointRow, 'min' | 'max' | 'sum' | 'count' | 'gauge'>> & { histogram?: BucketMap };
 
 interface CommonPoint {
-  attributes?: PbKeyValue[] | null;
+  attributes?: PbAttributes;
   startTimeUnixNano?: PbInt64;
   timeUnixNano?: PbInt64;
   flags?: number | null;
@@ -356,9 +357,13 @@ function dataPointCount(m: PbMetric): number {
 
 const finite = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? v : 0);
 
-/** protobufjs leaves int64 attribute values as Long; make them the OtlpKeyValue shape in place. */
-function fixKeyValues(list: PbKeyValue[] | null | undefined, depth = 0): OtlpKeyValue[] {
-  if (!list) return [];
+/**
+ * protobufjs leaves int64 attribute values as Long; make them the OtlpKeyValue shape in place
+ * (the wire reader's lists are in that shape already: nothing changes in them).
+ */
+function fixKeyValues(attrs: PbAttributes | undefined, depth = 0): OtlpKeyValue[] {
+  if (!attrs) return [];
+  const list = attrs as PbKeyValue[];
   for (const kv of list) {
     if (kv.key == null) kv.key = '';
     const v = kv.value;

@@ -1,5 +1,10 @@
 import { createRequire } from 'node:module';
-import { OtlpDecodeError, type PbInt64, type PbKeyValue } from '../../ingest';
+import { OtlpDecodeError, type OtlpKeyValue, type PbInt64 as PbInt64Long, type PbKeyValue } from '../../ingest';
+
+/** A 64-bit integer as protobufjs (Long) or the wire reader (bigint, otlpMetricsWire.ts) gives it. */
+export type PbInt64 = PbInt64Long | bigint;
+/** Attributes as protobufjs gives them (ints as Long) or as the wire reader does (in shape). */
+export type PbAttributes = PbKeyValue[] | OtlpKeyValue[] | null;
 
 /**
  * OTLP metrics on the wire: the generated protobufjs root of the pinned
@@ -11,7 +16,7 @@ const require = createRequire(import.meta.url);
 const root = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js') as MetricsRoot;
 
 export interface PbNumberDataPoint {
-  attributes?: PbKeyValue[] | null;
+  attributes?: PbAttributes;
   startTimeUnixNano?: PbInt64;
   timeUnixNano?: PbInt64;
   asDouble?: number | null;
@@ -20,7 +25,7 @@ export interface PbNumberDataPoint {
 }
 
 export interface PbHistogramDataPoint {
-  attributes?: PbKeyValue[] | null;
+  attributes?: PbAttributes;
   startTimeUnixNano?: PbInt64;
   timeUnixNano?: PbInt64;
   count?: PbInt64;
@@ -38,7 +43,7 @@ export interface PbBuckets {
 }
 
 export interface PbExpHistogramDataPoint {
-  attributes?: PbKeyValue[] | null;
+  attributes?: PbAttributes;
   startTimeUnixNano?: PbInt64;
   timeUnixNano?: PbInt64;
   count?: PbInt64;
@@ -53,7 +58,7 @@ export interface PbExpHistogramDataPoint {
 }
 
 export interface PbSummaryDataPoint {
-  attributes?: PbKeyValue[] | null;
+  attributes?: PbAttributes;
   startTimeUnixNano?: PbInt64;
   timeUnixNano?: PbInt64;
   count?: PbInt64;
@@ -83,8 +88,8 @@ export interface PbMetric {
 export interface PbMetricsRequest {
   resourceMetrics?:
     | {
-        resource?: { attributes?: PbKeyValue[] | null } | null;
-        scopeMetrics?: { scope?: { attributes?: PbKeyValue[] | null } | null; metrics?: PbMetric[] | null }[] | null;
+        resource?: { attributes?: PbAttributes } | null;
+        scopeMetrics?: { scope?: { attributes?: PbAttributes } | null; metrics?: PbMetric[] | null }[] | null;
       }[]
     | null;
 }
@@ -106,6 +111,7 @@ interface MetricsRoot {
 
 const collector = root.opentelemetry.proto.collector.metrics.v1;
 
+/** protobufjs' decode: the reference the wire reader (otlpMetricsWire.ts) is tested against. */
 export function decodeMetricsProto(buf: Uint8Array): PbMetricsRequest {
   try {
     return collector.ExportMetricsServiceRequest.decode(buf);

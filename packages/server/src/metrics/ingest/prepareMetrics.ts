@@ -10,7 +10,8 @@ import {
 import type { CumulativeState } from './cumulativeState';
 import type { DatapointSink, MetricInfo, RowBase, RowValues, StatefulStep } from './datapointRows';
 import { normalizeMetrics, resolveStep } from './normalizeMetrics';
-import { decodeMetricsJson, decodeMetricsProto, type PbMetricsRequest } from './otlpMetricsProto';
+import { decodeMetricsJson, type PbMetricsRequest } from './otlpMetricsProto';
+import { decodeMetricsWire } from './otlpMetricsWire';
 
 /**
  * The CPU-heavy part of OTLP metrics ingest, run on the ingest prepare pool's worker threads
@@ -59,7 +60,7 @@ export default function prepareMetrics(task: MetricsPrepareTask): MetricsPrepare
   let request: PbMetricsRequest;
   try {
     const body = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
-    request = task.format === 'protobuf' ? decodeMetricsProto(body) : decodeMetricsJson(parseJsonBody(body));
+    request = task.format === 'protobuf' ? decodeMetricsWire(body) : decodeMetricsJson(parseJsonBody(body));
   } catch (err) {
     if (err instanceof OtlpDecodeError)
       return { ok: false, type: 'invalid_input', code: 'invalid_otlp', message: err.message };
