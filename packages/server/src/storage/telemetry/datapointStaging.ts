@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { quoted, tsv } from './spanRowEncoding';
+import { quoted, tsv } from './tsvText';
 
 /**
  * Datapoint rows (`datapoint_minutes`) as TabSeparated lines, and staged as span rows are

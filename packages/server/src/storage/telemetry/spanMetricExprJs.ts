@@ -1,6 +1,7 @@
 import type { SpanExpr } from '../../config';
 import type { SpanRow } from './spanRow';
-import { ATTR_COLUMNS, stringifyAttr } from './spanRowEncoding';
+import { stringifyAttr } from './spanAttrEncoding';
+import { ATTR_COLUMNS } from './spanRowEncoding';
 
 /**
  * `metrics_from_spans` expressions (config/spanMetricExpr.ts) compiled into JS functions over a

@@ -2,7 +2,7 @@ import { parseAliased, parseSpanExpr, type SpanMetricDefinition } from '../../co
 import type { SpanRow } from './spanRow';
 import { compileSpanExprJs } from './spanMetricExprJs';
 import { addBucket, COUNT, MAX, MIN, packPoints, STAT_FIELDS, SUM, type FoldedSpanMetrics } from './spanMetricFold';
-import { quoted, tsv } from './spanRowEncoding';
+import { quoted, tsv } from './tsvText';
 
 /**
  * Metrics from spans (reference ingest §3.5, docs/decisions/metrics-from-spans.md), computed in

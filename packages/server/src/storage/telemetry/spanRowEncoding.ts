@@ -1,6 +1,8 @@
 import { PROMOTED_ATTRS } from '@lantern/shared';
-import type { AttrMap, AttrValue, SpanRow } from './spanRow';
+import type { AttrMap, SpanRow } from './spanRow';
 import { traceIdToUuid } from '../sql';
+import { encodeAttrs } from './spanAttrEncoding';
+import { jsonNumber, jsonText, tsv, tsvJson } from './tsvText';
 
 /**
  * SpanRow -> TabSeparated lines for `spans_index` and `spans_data`. Both the embedded and the
@@ -14,7 +16,6 @@ import { traceIdToUuid } from '../sql';
 
 /** Attributes with their own columns in spans_index (reference ingest §2.12): [attribute, column]. */
 export const ATTR_COLUMNS = PROMOTED_ATTRS;
-const COLUMN_ATTRS = new Map<string, number>(ATTR_COLUMNS.map(([attr], i) => [attr, i]));
 
 export const SPANS_INDEX_COLUMNS: readonly string[] = [
   'project_id',
@@ -57,13 +58,6 @@ export interface EncodedSpans {
   rows: number;
   index: Buffer;
   data: Buffer;
-}
-
-export function stringifyAttr(v: AttrValue): string {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  return JSON.stringify(v);
 }
 
 /**
@@ -169,215 +163,6 @@ class LineWriter {
   }
 }
 
-/** What a row's attributes give both lines: attr_keys, attr_values, the promoted columns and the JSON members. */
-interface EncodedAttrs {
-  keys: string;
-  values: string;
-  /** The promoted columns' fields, tab-separated. */
-  columns: string;
-  /** `"key":value,...` of attrs in spans_data.data. */
-  json: string;
-}
-
-/** How an attribute key is written, worked out once per key (bounded, so odd keys cannot grow it forever). */
-interface KeyForms {
-  /** Its promoted column, or -1. */
-  column: number;
-  /** Whether it goes to attr_keys / attr_values (display.name and `_` keys do not). */
-  listed: boolean;
-  /** `'key'` for attr_keys. */
-  quoted: string;
-  /** `"key":` for the data JSON, TSV-escaped. */
-  json: string;
-}
-
-const keyForms = new Map<string, KeyForms>();
-function formsOf(key: string): KeyForms {
-  let f = keyForms.get(key);
-  if (f === undefined) {
-    if (keyForms.size >= 10_000) keyForms.clear();
-    const column = COLUMN_ATTRS.get(key);
-    f = {
-      column: column ?? -1,
-      listed: key !== 'display.name' && key.charCodeAt(0) !== 95 /* _ */,
-      quoted: quoted(key),
-      json: `${tsvJson(JSON.stringify(key))}:`,
-    };
-    keyForms.set(key, f);
-  }
-  return f;
-}
-
-/** Attributes being encoded: the parts so far, and the promoted columns' fields in `columns`. */
-class AttrParts {
-  keys = '';
-  values = '';
-  json = '';
-  anyColumn = false;
-  readonly columns: string[] = new Array<string>(ATTR_COLUMNS.length).fill('');
-
-  reset(): void {
-    this.keys = '';
-    this.values = '';
-    this.json = '';
-    if (this.anyColumn) {
-      this.columns.fill('');
-      this.anyColumn = false;
-    }
-  }
-
-  /** One attribute into each form. */
-  add(f: KeyForms, v: AttrValue): void {
-    let jv: string;
-    if (typeof v === 'string') {
-      if (!ANY_SPECIAL.test(v)) {
-        // The common case: nothing to escape in either form.
-        jv = `"${v}"`;
-        if (f.column >= 0) {
-          this.columns[f.column] = v;
-          this.anyColumn = true;
-        } else if (f.listed) this.list(f, `'${v}'`);
-      } else {
-        jv = tsvJson(JSON.stringify(v));
-        if (f.column >= 0) {
-          this.columns[f.column] = tsv(v);
-          this.anyColumn = true;
-        } else if (f.listed) this.list(f, quoted(v));
-      }
-    } else {
-      jv = jsonValue(v);
-      // A promoted attribute that is not a string has no column and is not listed either.
-      if (f.column < 0 && f.listed) this.list(f, quoted(stringifyAttr(v)));
-    }
-    this.json += this.json === '' ? f.json + jv : ',' + f.json + jv;
-  }
-
-  private list(f: KeyForms, value: string): void {
-    if (this.keys === '') {
-      this.keys = f.quoted;
-      this.values = value;
-    } else {
-      this.keys += ',' + f.quoted;
-      this.values += ',' + value;
-    }
-  }
-
-  columnsText(): string {
-    return this.anyColumn ? this.columns.join('\t') : EMPTY_COLUMNS;
-  }
-}
-
-/**
- * The encoded forms of a row's shared attributes (SpanRow.sharedAttrs: a resource's and scope's,
- * the same for every row of a ResourceSpans), with the entries they were made of so that a row can
- * be checked to really begin with them.
- */
-interface SharedPrefix {
-  of: AttrMap;
-  keys: string[];
-  values: AttrValue[];
-  parts: { keys: string; values: string; json: string };
-  /** [column, field] of the promoted attributes among them. */
-  columns: [number, string][];
-}
-
-const parts = new AttrParts();
-let lastPrefix: SharedPrefix | null = null;
-
-function prefixOf(shared: AttrMap): SharedPrefix {
-  if (lastPrefix !== null && lastPrefix.of === shared) return lastPrefix;
-  const p = new AttrParts();
-  const keys: string[] = [];
-  const values: AttrValue[] = [];
-  for (const key in shared) {
-    const v = shared[key];
-    keys.push(key);
-    values.push(v);
-    p.add(formsOf(key), v);
-  }
-  const columns: [number, string][] = [];
-  p.columns.forEach((text, column) => {
-    if (text !== '') columns.push([column, text]);
-  });
-  lastPrefix = { of: shared, keys, values, parts: { keys: p.keys, values: p.values, json: p.json }, columns };
-  return lastPrefix;
-}
-
-/**
- * One pass over a row's attributes for both lines. When the row's attributes begin with its
- * shared ones (checked entry by entry: same key, same value, in the same place), those are taken
- * encoded from the shared prefix and only the rest is encoded; when not (a span overrode or an
- * alias moved one of them), all are encoded. The bytes are the same either way.
- */
-function encodeAttrs(attrs: AttrMap, shared: AttrMap | undefined): EncodedAttrs {
-  const a = parts;
-  a.reset();
-  const prefix = shared === undefined ? null : prefixOf(shared);
-  let matched = 0;
-  let inPrefix = prefix !== null && prefix.keys.length > 0;
-  for (const key in attrs) {
-    const v = attrs[key];
-    if (inPrefix) {
-      if (key === prefix!.keys[matched] && v === prefix!.values[matched]) {
-        if (++matched === prefix!.keys.length) inPrefix = false;
-        continue;
-      }
-      return encodeAllAttrs(attrs);
-    }
-    a.add(formsOf(key), v);
-  }
-  if (prefix === null) return { keys: a.keys, values: a.values, columns: a.columnsText(), json: a.json };
-  if (inPrefix) return encodeAllAttrs(attrs);
-  for (const [column, text] of prefix.columns) {
-    a.columns[column] = text;
-    a.anyColumn = true;
-  }
-  const p = prefix.parts;
-  return {
-    keys: join(p.keys, a.keys),
-    values: join(p.values, a.values),
-    columns: a.columnsText(),
-    json: join(p.json, a.json),
-  };
-}
-
-function encodeAllAttrs(attrs: AttrMap): EncodedAttrs {
-  const a = parts;
-  a.reset();
-  for (const key in attrs) a.add(formsOf(key), attrs[key]);
-  return { keys: a.keys, values: a.values, columns: a.columnsText(), json: a.json };
-}
-
-function join(first: string, rest: string): string {
-  return first === '' ? rest : rest === '' ? first : first + ',' + rest;
-}
-
-const EMPTY_COLUMNS = new Array<string>(ATTR_COLUMNS.length).fill('').join('\t');
-
-/** A character that TSV, an array literal's quotes or JSON escapes (lone surrogates included, for JSON). */
-// eslint-disable-next-line no-control-regex -- JSON escapes exactly the controls U+0000-U+001F
-const ANY_SPECIAL = /[\\'"\u0000-\u001f\ud800-\udfff]/;
-/** A character JSON.stringify escapes in a string. */
-// eslint-disable-next-line no-control-regex -- JSON escapes exactly the controls U+0000-U+001F
-const JSON_SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** JSON.stringify(s), TSV-escaped. */
-function jsonText(s: string): string {
-  return JSON_SPECIAL.test(s) ? tsvJson(JSON.stringify(s)) : `"${s}"`;
-}
-
-function jsonNumber(n: number): string {
-  return Number.isFinite(n) ? String(n) : 'null';
-}
-
-/** JSON.stringify of a value that is not a string, TSV-escaped. */
-function jsonValue(v: AttrValue): string {
-  if (typeof v === 'number') return jsonNumber(v);
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (v === null) return 'null';
-  return tsvJson(JSON.stringify(v));
-}
-
 function linksJson(r: SpanRow): string {
   if (r.links.length === 0) return '[]';
   return tsvJson(
@@ -401,25 +186,4 @@ function groupIdText(id: bigint): string {
 function decimalSeconds(ns: bigint): string {
   const digits = ns.toString().padStart(10, '0');
   return `${digits.slice(0, -9)}.${digits.slice(-9)}`;
-}
-
-const TSV_SPECIAL = /[\\\t\n\r\0]/;
-const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
-
-/** A TabSeparated field: backslash, tab, newline, CR and NUL escaped. */
-export function tsv(s: string): string {
-  return TSV_SPECIAL.test(s) ? s.replace(/[\\\t\n\r\0]/g, (c) => TSV_ESCAPES[c]) : s;
-}
-
-/** JSON text has its controls escaped already: only its backslashes need doubling. */
-function tsvJson(json: string): string {
-  return json.includes('\\') ? json.replaceAll('\\', '\\\\') : json;
-}
-
-const QUOTED_SPECIAL = /[\\'\t\n\r\0]/;
-const QUOTED_ESCAPES: Record<string, string> = { ...TSV_ESCAPES, "'": "\\'" };
-
-/** A string inside an array literal of a TabSeparated field: `'...'` with \ ' and controls escaped. */
-export function quoted(s: string): string {
-  return QUOTED_SPECIAL.test(s) ? `'${s.replace(/[\\'\t\n\r\0]/g, (c) => QUOTED_ESCAPES[c])}'` : `'${s}'`;
 }
