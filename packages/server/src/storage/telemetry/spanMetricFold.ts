@@ -31,7 +31,7 @@ export const STAT_FIELDS = 7;
 const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
 
 /** The numbers of a datapoint line, between its head and its tail. */
-export function lineNumbers(count: number, sum: number, min: number, max: number, buckets: string): string {
+function lineNumbers(count: number, sum: number, min: number, max: number, buckets: string): string {
   return `${finite(min)}\t${finite(max)}\t${finite(sum)}\t${count}\t0\t${buckets}`;
 }
 
