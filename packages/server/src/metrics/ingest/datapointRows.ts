@@ -52,14 +52,7 @@ export interface RowBase {
 }
 
 /** A row's values (finite numbers; `histogram` as [values, counts]). */
-export interface RowValues {
-  min: number;
-  max: number;
-  sum: number;
-  count: number;
-  gauge: number;
-  histogram: [number[], number[]];
-}
+export type RowValues = Pick<DatapointRow, 'min' | 'max' | 'sum' | 'count' | 'gauge' | 'histogram'>;
 
 /**
  * A point whose values need the cumulative-to-delta state: kept as data, so the step can run on
