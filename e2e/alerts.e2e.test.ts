@@ -117,8 +117,8 @@ describe('alerts screens', () => {
     await expect(list.tabs.allInnerTexts()).resolves.toEqual(['Alerts', 'Monitors', 'Channels', 'Email notifications']);
     await screenshot(page, 'alerts-01-empty');
 
-    // The error scan leaves the last minute alone (late spans): these are from just before it.
-    await sendErrors(new Date(Date.now() - 55_000));
+    // Failed spans of a minute ago, sent now: the first scan 30 s after they arrived lists them.
+    await sendErrors(new Date(Date.now() - 60_000));
     await list.reloadUntilRows(ERRORS.length, 170_000);
     expect((await list.names()).sort()).toEqual([...ERRORS].sort());
     await expect(list.pagerText.innerText()).resolves.toBe(`1 - ${ERRORS.length} of ${ERRORS.length}`);

@@ -38,7 +38,7 @@ afterAll(async () => {
 const call = <T = unknown>(method: string, path: string, body?: unknown) => server.call<T>(method, path, body);
 
 /** Sends one failed span per service through the OTLP/HTTP protobuf exporter, at `time`. */
-async function sendErrors(services: string[], time: Date, name = 'POST /checkout'): Promise<void> {
+async function sendErrors(services: string[], time: Date, name = 'POST /checkout', durationMs = 5): Promise<void> {
   for (const service of services) {
     const t = createTestTracer('http-proto', {
       httpUrl: server.baseUrl,
@@ -53,7 +53,7 @@ async function sendErrors(services: string[], time: Date, name = 'POST /checkout
     });
     span.recordException(new Error('card declined'));
     span.setStatus({ code: SpanStatusCode.ERROR, message: 'card declined' });
-    span.end(new Date(time.getTime() + 5));
+    span.end(new Date(time.getTime() + durationMs));
     await t.shutdown();
     expect(t.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);
   }
@@ -335,6 +335,37 @@ describe('error monitors', () => {
     expect((receiver.on('/slack').at(-1)!.body as { blocks: { text: { text: string } }[] }).blocks[0].text.text).toBe(
       ':beetle: *[Lantern] The error has 2 occurrences*\nPOST /checkout',
     );
+  });
+
+  it('alerts on failed spans that started before the last scan: long requests and late exporters', async () => {
+    await server.lantern.alerting.scheduler.tick();
+    const before = (await listAlerts()).alerts.length;
+    // Both are stored after the scan above, though both started long before it.
+    const start = Date.now();
+    await sendErrors(['export'], new Date(start - 20 * 60_000), 'POST /export', 20 * 60_000 - 1000);
+    await sendErrors(['batch'], new Date(start - 3 * 3_600_000), 'POST /late');
+    clock.now = minutes(1);
+    await server.lantern.alerting.scheduler.tick();
+    const late = async () =>
+      (await listAlerts()).alerts
+        .filter((a) => a.name === 'POST /export' || a.name === 'POST /late')
+        .map((a) => ({
+          name: a.name,
+          type: a.type,
+          state: a.state,
+          spanCount: 'spanCount' in a.params ? a.params.spanCount : null,
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    const both = [
+      { name: 'POST /export', type: 'error', state: 'open', spanCount: 1 },
+      { name: 'POST /late', type: 'error', state: 'open', spanCount: 1 },
+    ];
+    expect(await late()).toEqual(both);
+    expect((await listAlerts()).alerts).toHaveLength(before + 2);
+    // Each is counted once: the next scan does not read them again.
+    clock.now = minutes(1);
+    await server.lantern.alerting.scheduler.tick();
+    expect(await late()).toEqual(both);
   });
 
   it('sends nothing to a paused channel, and delivers again once unpaused', async () => {

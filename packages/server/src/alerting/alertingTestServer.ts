@@ -47,6 +47,7 @@ export async function startAlertingServer(opts: {
   const lantern = await composeLantern(config, {
     now: () => opts.clock.now,
     alertingLoop: false,
+    errorScanLagMs: 0,
     webDist: '/nonexistent',
     checkAnswers: true,
     metrics,

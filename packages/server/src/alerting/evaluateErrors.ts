@@ -11,10 +11,18 @@ import { errorAlertAttrs, type ErrorGroup, type ErrorSpans } from './errorSpans'
  * group, become alerts (one per group forever) or recount an existing one (reference alerting
  * §2.5–§2.6). The scan window and every alert change commit in one transaction with the scan
  * cursor, so a restart re-runs exactly the window that did not commit: no lost, no repeated event.
+ *
+ * Windows are of arrival (the engine's clock when the span's insert ran), not of span time: a
+ * span is stored when it ends, so a scan by start time never saw a failed span that lasted longer
+ * than the scan's lag, nor one that an exporter sent late.
  */
 
-/** Spans younger than this are left for the next scan (late exporters, clock skew). */
-export const ERROR_SCAN_LAG_MS = 60_000;
+/**
+ * A span's arrival is stamped when its insert starts and visible when the insert commits: a scan
+ * stays this far behind the engine's clock so that no insert still running when it reads can
+ * commit rows into a window already scanned. Ingest batches commit within seconds.
+ */
+export const ERROR_SCAN_LAG_MS = 30_000;
 /** A project scanned for the first time looks back this far. */
 export const FIRST_SCAN_LOOKBACK_MS = 15 * 60_000;
 
@@ -23,6 +31,8 @@ export interface ErrorEvaluatorDeps extends EventDeps {
   alerts: AlertsStore;
   errorSpans: ErrorSpans;
   log: Logger;
+  /** ERROR_SCAN_LAG_MS unless set (tests, whose inserts have all committed when they scan). */
+  scanLagMs?: number;
 }
 
 export async function evaluateErrors(
@@ -30,7 +40,7 @@ export async function evaluateErrors(
   projectId: number,
   now: Date,
 ): Promise<{ created: number; notified: number }> {
-  const to = new Date(Math.floor((now.getTime() - ERROR_SCAN_LAG_MS) / 60_000) * 60_000);
+  const to = new Date((await deps.errorSpans.engineNow()).getTime() - (deps.scanLagMs ?? ERROR_SCAN_LAG_MS));
   const cursor = await deps.db
     .selectFrom('alerting_error_cursors')
     .select('scanned_to')

@@ -41,6 +41,8 @@ export interface AlertingOptions {
   metrics?: MetricQueryRunner | null;
   /** The clock; tests inject one to run minutes in milliseconds. */
   now?: () => Date;
+  /** How far error scans stay behind the engine's clock (evaluateErrors.ts); tests set 0. */
+  errorScanLagMs?: number;
 }
 
 export function createAlerting(opts: AlertingOptions) {
@@ -59,7 +61,7 @@ export function createAlerting(opts: AlertingOptions) {
   const scheduler = createScheduler({
     db,
     metricDeps: { ...eventDeps, db, alerts, runner, log: opts.log },
-    errorDeps: { ...eventDeps, db, alerts, errorSpans, log: opts.log },
+    errorDeps: { ...eventDeps, db, alerts, errorSpans, log: opts.log, scanLagMs: opts.errorScanLagMs },
     delivery: createDelivery({
       db,
       channels,

@@ -62,6 +62,8 @@ export interface ComposeOptions {
   now?: () => Date;
   alertingLoop?: boolean;
   metrics?: MetricQueryRunner | null;
+  /** How far error monitors' scans stay behind the engine's clock (default 30 s; tests 0). */
+  errorScanLagMs?: number;
   /** Clock of the login rate limiter, in ms (tests step it instead of waiting out the window). */
   authNow?: () => number;
   /** Parse every JSON answer by its route contract before sending it (tests; see createHttpApp). */
@@ -156,6 +158,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     projects,
     log,
     now: opts.now,
+    errorScanLagMs: opts.errorScanLagMs,
     metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery),
   });
   registerDemoRoutes(http, { projects });

@@ -523,6 +523,41 @@ ALTER TABLE span_attr_groups_15m_local ON CLUSTER lantern MODIFY COLUMN duration
 
 ALTER TABLE span_attr_groups_15m ON CLUSTER lantern MODIFY COLUMN duration AggregateFunction(quantilesTDigest(0.5), Float64);
 
+CREATE TABLE IF NOT EXISTS failed_spans_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(ZSTD(1)),
+        arrived DateTime64(6, 'UTC') CODEC(Delta, ZSTD(1)),
+        time DateTime64(6, 'UTC') CODEC(ZSTD(1)),
+        system LowCardinality(String) CODEC(ZSTD(1)),
+        group_id UInt64 CODEC(ZSTD(1)),
+        type LowCardinality(String) CODEC(ZSTD(1)),
+        trace_id UUID CODEC(ZSTD(1)),
+        id UInt64 CODEC(ZSTD(1)),
+        display_name String CODEC(ZSTD(3)),
+        attr_keys Array(String) CODEC(ZSTD(3)),
+        attr_values Array(String) CODEC(ZSTD(3)),
+        deployment_environment String CODEC(ZSTD(3)),
+        service_name String CODEC(ZSTD(3)),
+        host_name String CODEC(ZSTD(3)),
+        db_system String CODEC(ZSTD(3)),
+        db_statement String CODEC(ZSTD(3)),
+        db_operation String CODEC(ZSTD(3)),
+        db_sql_table String CODEC(ZSTD(3)),
+        log_severity String CODEC(ZSTD(3)),
+        log_message String CODEC(ZSTD(3)),
+        exception_type String CODEC(ZSTD(3)),
+        exception_message String CODEC(ZSTD(3))
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/failed_spans_local', '{replica}')
+      PARTITION BY toDate(arrived)
+      ORDER BY (project_id, arrived)
+      TTL toDate(arrived) + INTERVAL 2 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS failed_spans ON CLUSTER lantern AS failed_spans_local ENGINE = Distributed(lantern, currentDatabase(), failed_spans_local, rand());
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS failed_spans_mv ON CLUSTER lantern TO failed_spans_local AS SELECT now64(6, 'UTC') AS arrived, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message FROM spans_index_local WHERE status_code = 'error' AND event_name = '';
+
+INSERT INTO failed_spans (arrived, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message) SELECT time, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message FROM spans_index WHERE status_code = 'error' AND event_name = '' AND time >= now64(6, 'UTC') - INTERVAL 1 HOUR;
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
