@@ -18,6 +18,8 @@ import { openBenchStore } from './benchStore';
  *
  *   node --import tsx bench/tracing/filteredAb.ts --data-dir /tmp/s13f/data --baseline bench/results/base [--rounds 5] [--only host]
  *
+ * `--only TEXT` keeps the cases whose name holds it (`, host`, `timeseries`, `unfiltered`).
+ *
  * The data directory must hold a `bench/tracing` data set and not be in use by a server; the
  * current code's migrations are applied first (the baseline reads the tables it knows).
  */
@@ -47,9 +49,9 @@ if (args.baseline) {
   variants.unshift(['baseline', mod.createQueryService(store)]);
 }
 
-const scope = (systems: string[]): RangeScope => ({
+const scope = (systems: string[], hours = 24): RangeScope => ({
   projectId: 1,
-  gte: new Date(endMs - 24 * 3600_000),
+  gte: new Date(endMs - hours * 3600_000),
   lt: new Date(endMs),
   systems,
 });
@@ -60,7 +62,6 @@ for (const [label, where] of FILTERS)
     ['http:all', ['http:all']],
   ] as const) {
     const at = `${sysLabel}, ${label}`;
-    if (args.only && !at.includes(args.only)) continue;
     const sc = scope([...systems]);
     cases.push(
       [`groups (${at})`, (s) => s.groups(sc, `${DEFAULT_QUERY} | ${where}`, { limit: 1000 })],
@@ -68,6 +69,12 @@ for (const [label, where] of FILTERS)
       [`timeseries (${at})`, (s) => s.timeseries(sc, `${DEFAULT_QUERY} | ${where}`)],
     );
   }
+// The default query's time series without a filter, as run.ts asks it (1 h, http:all) and over 24 h.
+cases.push(
+  ['timeseries (1h http:all, unfiltered)', (s) => s.timeseries(scope(['http:all'], 1), DEFAULT_QUERY)],
+  ['timeseries (all, unfiltered)', (s) => s.timeseries(scope([]), DEFAULT_QUERY)],
+  ['timeseries (http:all, unfiltered)', (s) => s.timeseries(scope(['http:all']), DEFAULT_QUERY)],
+);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const PCT = /^p\d\d\(/;
@@ -113,6 +120,7 @@ function normal(answer: unknown): unknown {
 
 console.log(`load ${loadavg()[0].toFixed(1)}; ${args.rounds} rounds a case, variants alternating`);
 for (const [name, run] of cases) {
+  if (args.only && !name.includes(args.only)) continue;
   const ms = new Map(variants.map(([v]) => [v, [] as number[]]));
   const answers = new Map<string, unknown>();
   for (const [, s] of variants) await run(s); // warm-up

@@ -1,7 +1,7 @@
 import { join, param, sql, type SqlFragment } from '../../storage/sql';
 import { compileQuery, type CompiledQuery, type CompileMode } from './compile';
 import type { CompileOptions } from './compileExpr';
-import { systemClause, type RangeScope } from './scope';
+import { groupConds, systemClause, type RangeScope } from './scope';
 
 /**
  * The attribute rollup `span_attr_groups_15m` (telemetry migration 10): the group rows of
@@ -32,6 +32,8 @@ export interface RollupFilter {
  * `s.attr_value`; else null. A system or a type narrows the spans read by itself (the first key
  * of spans_index, and its skip index on type), and merging the rollup's t-digest states then
  * costs more than reading those spans (`http:all` of the bench: 24 -> 81 ms with the rollup).
+ * `anySystems`: for a read of the rollup's counts alone (no state merged), which is cheap with
+ * any systems: the rollup's rows carry type and system.
  */
 export function rollupFilter(
   query: string,
@@ -39,9 +41,10 @@ export function rollupFilter(
   mode: CompileMode,
   o: CompileOptions,
   scope: RangeScope,
+  anySystems = false,
 ): RollupFilter | null {
   const sys = scope.systems;
-  if (systemClause(sys) !== null && !sys.every((s) => s === 'spans:all')) return null;
+  if (!anySystems && systemClause(sys) !== null && !sys.every((s) => s === 'spans:all')) return null;
   const attrs = new Set(q.whereNames.map((n) => (n.func === null ? n.attr : '')));
   const [attr] = attrs;
   if (attrs.size !== 1 || !(ROLLUP_ATTRS as readonly string[]).includes(attr)) return null;
@@ -74,7 +77,7 @@ function scopeConds(scope: RangeScope, range: SqlFragment): SqlFragment[] {
   const conds = [sql`s.project_id = ${param.uint32(scope.projectId)}`, range];
   const sys = systemClause(scope.systems);
   if (sys) conds.push(sys);
-  if (scope.groupId !== undefined) conds.push(sql`s.group_id = ${param.uint64(scope.groupId)}`);
+  conds.push(...groupConds(scope));
   return conds;
 }
 

@@ -2,7 +2,7 @@ import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Orde
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { QUARTER_HOUR, rollupDurationFloor, rollupFilter, rollupSpanCount } from './attrRollup';
 import { rollupSelect, rollupSystemsSql } from './rollup';
-import { compileQuery, type CompiledColumn, type CompiledQuery } from './compile';
+import { compileQuery, QUANTILE_LEVELS, type CompiledColumn, type CompiledQuery } from './compile';
 import { attrExpr, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL } from './compileExpr';
 import { IS_ERROR_SQL, IS_SPAN_SQL } from './eventTypes';
 import { whereSql, type RangeScope } from './scope';
@@ -100,6 +100,11 @@ export function groupingPeriodMs(rangeMs: number, maxPoints: number): number {
 const bucketExpr = (bucketMs: number) =>
   sql`toStartOfInterval(s.time, toIntervalMinute(${param.uint32(bucketMs / 60_000)}))`;
 
+/** A time series answer keeps this many series, the largest by their first column's total (service.ts). */
+export const TIMESERIES_SERIES = 100;
+/** Rows a time series query reads at most (by time): its SQL's LIMIT. */
+export const TIMESERIES_ROWS = 100_000;
+
 export function timeseriesSql(scope: RangeScope, query: string) {
   const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 120);
   const ceil = (d: Date) => new Date(Math.ceil(d.getTime() / bucketMs) * bucketMs);
@@ -109,22 +114,81 @@ export function timeseriesSql(scope: RangeScope, query: string) {
   // Every numeric aggregate is plotted (the reference's first 4 left out p99 of the default query).
   q.columns = q.columns.filter((c) => c.isNum);
   const cols = outputColumns(q);
-  if (q.columns.length === 0) return { q, cols, bucketMs, scope: aligned, sql: null };
-  const groupBy = join([...cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), sql`t`], ', ');
+  if (q.columns.length === 0) return { q, cols, bucketMs, scope: aligned, sql: null, ranks: null };
   const having = q.having.length ? sql` HAVING ${join(q.having, ' AND ')}` : sql``;
-  const tail = sql` GROUP BY ${groupBy}${having} ORDER BY t ASC LIMIT 100000`;
   const bucket = sql`toUnixTimestamp(${bucketExpr(bucketMs)}) AS t`;
   // Rollups only for whole-hour buckets: minute rows merge t-digest states, which costs more than
   // reading raw spans when groups see about a span a minute (measured in bench/tracing). A filter
   // on one rollup attribute reads quarter-hour rows of that attribute's value instead.
   const filter = q.where.length && bucketMs % QUARTER_HOUR === 0 ? rollupFilter(query, q, 'full', o, aligned) : null;
-  const rollup =
-    bucketMs % 3_600_000 === 0 || filter ? rollupSelect(q, cols, aligned, o.minutes, bucketMs, filter) : null;
-  const text = rollup
-    ? sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail}`
-    : sql`SELECT ${selectList(cols)}, ${bucket} ${FROM} WHERE ${whereSql(aligned, q)}${tail}`;
-  return { q, cols, bucketMs, scope: aligned, sql: text };
+  const fromRollup = (cs: OutputColumn[], sc: RangeScope) =>
+    bucketMs % 3_600_000 === 0 || filter ? rollupSelect(q, cs, sc, o.minutes, bucketMs, filter) : null;
+  const rollupRows = fromRollup(cols, aligned) !== null;
+  const groupBy = (cs: OutputColumn[]) =>
+    join([...cs.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), sql`t`], ', ');
+  const tail = (cs: OutputColumn[]) => sql` GROUP BY ${groupBy(cs)}${having} ORDER BY t ASC LIMIT 100000`;
+  const text = (cs: OutputColumn[], sc: RangeScope) => {
+    const rollup = rollupRows ? fromRollup(cs, sc) : null;
+    return rollup
+      ? sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail(cs)}`
+      : sql`SELECT ${selectList(cs)}, ${bucket} ${FROM} WHERE ${whereSql(sc, q)}${tail(cs)}`;
+  };
+  // A ranking by counts reads them from a rollup whatever the systems (no t-digest state merged):
+  // the rollup of the filter's attribute, or of the groups without a filter; the same counts as
+  // the spans' (every span is in the rollups, by their views).
+  const rankFilter =
+    q.where.length && bucketMs % QUARTER_HOUR === 0 ? rollupFilter(query, q, 'full', o, aligned, true) : null;
+  const rankText = (cs: OutputColumn[]) => {
+    const rollup = rollupSelect(q, cs, aligned, o.minutes, bucketMs, rankFilter);
+    return rollup && sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail(cs)}`;
+  };
+  return {
+    q,
+    cols,
+    bucketMs,
+    scope: aligned,
+    sql: text(cols, aligned),
+    ranks: rankedSql(q, cols, rankText, text, aligned),
+  };
 }
+
+/**
+ * A time series keeps the TIMESERIES_SERIES series with the largest totals of its first column.
+ * When that column is a count (or a rate or error rate of counts) and another merges or builds
+ * t-digests (the percentiles), the series can be ranked first by the first column alone (`sql`:
+ * one row per group, its buckets' times `ts` and values `vs`, from a rollup's counts), and the
+ * whole query then read for the kept groups only (`forGroups`): the same answer for a fraction of
+ * the t-digests. Only for `group by .group_id` without aggregate filters (a HAVING decides per
+ * bucket on any column) and where a rollup has the counts; else null.
+ */
+export type RankedSql = NonNullable<ReturnType<typeof rankedSql>>;
+
+function rankedSql(
+  q: CompiledQuery,
+  cols: OutputColumn[],
+  rankText: (cs: OutputColumn[]) => SqlFragment | null,
+  text: (cs: OutputColumn[], sc: RangeScope) => SqlFragment,
+  scope: RangeScope,
+) {
+  const groups = cols.filter((c) => c.isGroup);
+  const nums = cols.filter((c) => !c.isGroup && !c.hidden);
+  const isPercentile = (c: OutputColumn) => Boolean(c.name_.func && QUANTILE_LEVELS[c.name_.func]);
+  const [group, first] = [groups[0], nums[0]];
+  if (q.having.length || groups.length !== 1 || group.name_.func !== null || group.name_.attr !== '.group_id')
+    return null;
+  if (!first || !COUNT_FUNCS.has(first.name_.func) || !nums.some(isPercentile)) return null;
+  const inner = rankText([group, first]);
+  if (!inner) return null;
+  return {
+    group,
+    first,
+    sql: sql`SELECT ${ident(group.key)}, groupArray(t) AS ts, groupArray(${ident(first.key)}) AS vs FROM (${inner}) GROUP BY ${ident(group.key)}`,
+    forGroups: (ids: readonly bigint[]) => text(cols, { ...scope, groupIds: ids }),
+  };
+}
+
+/** Columns of counts: `.count`, `.count_per_min`, `.error_count`, `.error_rate`, `count()`, `per_min(count())` (rollup.ts rollupExpr). */
+const COUNT_FUNCS = new Set<string | null>([null, 'count', 'per_min']);
 
 export function percentilesSql(scope: RangeScope, query: string, withDurations: boolean) {
   const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 300);

@@ -154,6 +154,40 @@ describe('query compiler golden output', () => {
           ).sql!,
         ),
     );
+    {
+      // Ranked first by the counts of a rollup, then the whole query for the kept groups (service.ts).
+      const rollupTs = timeseriesSql(
+        { ...scope, lt: new Date('2026-01-02T10:00:00Z') },
+        'group by .group_id | .count_per_min | p99(.duration) | where deployment.environment = "prod"',
+      ).ranks!;
+      const spansTs = timeseriesSql(
+        { ...scope, lt: new Date('2026-01-02T10:00:00Z'), systems: ['http:all'] },
+        'group by .group_id | .count_per_min | p99(.duration) | where deployment.environment = "prod"',
+      ).ranks!;
+      const unfilteredTs = timeseriesSql(
+        { ...scope, systems: ['http:all'] },
+        'group by .group_id | .count_per_min | .error_rate | {p50,p90}(.duration)',
+      ).ranks!;
+      out.push(
+        `# timeseries ranked by a count first, over the attribute rollup: the ranking, then the kept groups\n` +
+          [render('rank', rollupTs.sql), render('kept', rollupTs.forGroups([3n, 18446744073709551615n]))].join('\n'),
+        `# the same with a system: the ranking from the attribute rollup, the kept groups from the spans\n` +
+          [render('rank', spansTs.sql), render('kept', spansTs.forGroups([3n]))].join('\n'),
+        `# without a filter (1 h, minute buckets): the ranking from the minute rollup, the kept groups from the spans\n` +
+          [render('rank', unfilteredTs.sql), render('kept', unfilteredTs.forGroups([3n, 4n]))].join('\n'),
+      );
+      const none = (q: string, sys: string[] = []) =>
+        timeseriesSql({ ...scope, lt: new Date('2026-01-02T10:00:00Z'), systems: sys }, q).ranks === null;
+      out.push(
+        `# no ranking first: ${JSON.stringify({
+          percentileFirst: none('group by .group_id | p99(.duration) | .count'),
+          noPercentile: none('group by .group_id | .count | .error_rate'),
+          otherGroup: none('group by service.name | .count | p99(.duration)'),
+          having: none('group by .group_id | .count | p99(.duration) | where .count > 5'),
+          arrayFilter: none('group by .group_id | .count | p99(.duration) | where http.route = "/a"'),
+        })}`,
+      );
+    }
     out.push(
       `# a system narrows the spans read: no attribute rollup\n` +
         render(

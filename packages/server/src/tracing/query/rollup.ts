@@ -3,7 +3,7 @@ import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { attrRollupFrom, type RollupFilter } from './attrRollup';
 import { QUANTILE_LEVELS, type CompiledColumn, type CompiledQuery } from './compile';
 import { IS_SPAN_SQL, ROLLUP_ERROR_COUNT_SQL } from './eventTypes';
-import { systemClause, type RangeScope } from './scope';
+import { groupConds, systemClause, type RangeScope } from './scope';
 
 /**
  * Answers from the per-minute rollup `span_groups_1m` (telemetry migration 3) when a query only
@@ -100,7 +100,7 @@ function rollupFrom(scope: RangeScope, hours = true): SqlFragment {
     const conds = [sql`project_id = ${param.uint32(scope.projectId)}`, range];
     const sys = systemClause(scope.systems);
     if (sys) conds.push(sys);
-    if (scope.groupId !== undefined) conds.push(sql`group_id = ${param.uint64(scope.groupId)}`);
+    conds.push(...groupConds(scope));
     return join(conds, ' AND ');
   };
   const between = (a: number, b: number) =>

@@ -32,6 +32,24 @@ export interface RangeScope {
   lt: Date;
   systems: readonly string[];
   groupId?: bigint;
+  /** Only these groups: the series a time series keeps (service.ts, rankedTimeseries). */
+  groupIds?: readonly bigint[];
+}
+
+/** The group conditions of a scope (`groupId`, `groupIds`), over `s.group_id` of any span table. */
+export function groupConds(scope: RangeScope): SqlFragment[] {
+  const conds: SqlFragment[] = [];
+  if (scope.groupId !== undefined) conds.push(sql`s.group_id = ${param.uint64(scope.groupId)}`);
+  if (scope.groupIds)
+    conds.push(
+      scope.groupIds.length
+        ? sql`s.group_id IN (${join(
+            scope.groupIds.map((g) => sql`${param.uint64(g)}`),
+            ', ',
+          )})`
+        : sql`0`,
+    );
+  return conds;
 }
 
 /** Project, time range, system and group: the conditions every query starts from. */
@@ -43,7 +61,7 @@ export function baseWhere(scope: RangeScope): SqlFragment[] {
   ];
   const sys = systemClause(scope.systems);
   if (sys) conds.push(sys);
-  if (scope.groupId !== undefined) conds.push(sql`s.group_id = ${param.uint64(scope.groupId)}`);
+  conds.push(...groupConds(scope));
   return conds;
 }
 

@@ -25,9 +25,12 @@ import {
   spansSql,
   systemsSql,
   timeseriesSql,
+  TIMESERIES_ROWS,
+  TIMESERIES_SERIES,
   type OutputColumn,
+  type RankedSql,
 } from './builders';
-import { bucketGrid, nullableNum, zeroWhenEmpty, type Row } from './buckets';
+import { bucketGrid, nullableNum, zeroWhenEmpty, type BucketValue, type Row } from './buckets';
 import { allEventSystems, type RangeScope } from './scope';
 
 /** Runs the endpoint queries and shapes their answers (reference query §2; buckets.ts for gaps). */
@@ -74,8 +77,39 @@ function builtinKeys(kind: AttrKeyKind, withColumns: boolean, forFunc: boolean):
   }
 }
 
-export function createQueryService(store: TelemetryStore) {
+/**
+ * `rankFirst: false` reads every time series in one query (the answer is the same; tests and
+ * bench/tracing/filteredAb.ts compare the two ways).
+ */
+export function createQueryService(store: TelemetryStore, opts: { rankFirst?: boolean } = {}) {
   const minutes = (s: RangeScope) => (s.lt.getTime() - s.gte.getTime()) / 60_000;
+
+  /**
+   * A time series whose first column is a count and whose others build or merge t-digests, with
+   * more series than it keeps (builders.ts rankedSql): the series ranked by that column alone, read
+   * from a rollup (the ranking of the answer, byTotal, on the same counts: every span is in the
+   * rollups), then the whole query for the kept groups only. Null when every series is kept or
+   * the rows reached the query's LIMIT: the whole query then, as before.
+   */
+  const keptSeriesSql = async (ranks: RankedSql | null, grid: Grid) => {
+    if (!ranks || opts.rankFirst === false) return null;
+    const { group, first } = ranks;
+    const bySeries = await store.query<Row & { ts: unknown[]; vs: unknown[] }>(ranks.sql);
+    if (bySeries.length <= TIMESERIES_SERIES) return null;
+    if (bySeries.reduce((n, s) => n + s.ts.length, 0) >= TIMESERIES_ROWS) return null;
+    // One row per group: the series seriesOf would make of its rows (group key, first column).
+    const empty = zeroWhenEmpty(first.name_) ? 0 : null;
+    const series = bySeries.map((s) => {
+      const at = s.ts.map((t, i) => ({ t, v: s.vs[i] }));
+      return {
+        key: JSON.stringify([s[group.key]]),
+        first: s,
+        arrays: [grid.fill(at, (r) => nullableNum(r.v), empty)],
+      };
+    });
+    const kept = byTotal(series).slice(0, TIMESERIES_SERIES);
+    return ranks.forGroups(kept.map((s) => BigInt(String(s.first[group.key]))));
+  };
 
   return {
     async systems(scope: RangeScope, query: string): Promise<SystemsResponse> {
@@ -117,24 +151,11 @@ export function createQueryService(store: TelemetryStore) {
       const built = timeseriesSql(scope, query);
       const columns = columnInfos(built.cols);
       if (!built.sql) return { groups: [], time: null, columns, query: { parts: built.q.parts } };
-      const rows = await store.query<Row>(built.sql);
       const grid = bucketGrid(built.scope.gte, built.scope.lt, built.bucketMs);
       const numCols = built.cols.filter((c) => !c.isGroup && !c.hidden);
       const groupCols = built.cols.filter((c) => c.isGroup);
-      const rowsByGroup = new Map<string, Row[]>();
-      for (const r of rows) {
-        const key = JSON.stringify(groupCols.map((c) => r[c.key]));
-        rowsByGroup.set(key, [...(rowsByGroup.get(key) ?? []), r]);
-      }
-      const series = [...rowsByGroup].map(([key, rs]) => ({
-        key,
-        first: rs[0],
-        arrays: numCols.map((c) => grid.fill(rs, (r) => nullableNum(r[c.key]), zeroWhenEmpty(c.name_) ? 0 : null)),
-      }));
-      // Equal totals by group key: the same 100 series on every read, whatever order rows came in.
-      const ranked = series
-        .sort((a, b) => sum(b.arrays[0]) - sum(a.arrays[0]) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-        .slice(0, 100);
+      const rows = await store.query<Row>((await keptSeriesSql(built.ranks, grid)) ?? built.sql);
+      const ranked = byTotal(seriesOf(rowsBySeries(rows, groupCols), numCols, grid)).slice(0, TIMESERIES_SERIES);
       const groups = ranked.map((s) => {
         const row = groupRow(
           built.cols.filter((c) => c.isGroup || c.hidden),
@@ -254,6 +275,43 @@ export function createQueryService(store: TelemetryStore) {
 }
 
 export type QueryService = ReturnType<typeof createQueryService>;
+
+type Grid = ReturnType<typeof bucketGrid>;
+
+/** A time series' rows by series: the JSON text of the group-by values. */
+function rowsBySeries(rows: readonly Row[], groupCols: OutputColumn[]): Map<string, Row[]> {
+  const bySeries = new Map<string, Row[]>();
+  for (const r of rows) {
+    const key = JSON.stringify(groupCols.map((c) => r[c.key]));
+    const rs = bySeries.get(key);
+    if (rs) rs.push(r);
+    else bySeries.set(key, [r]);
+  }
+  return bySeries;
+}
+
+interface Series {
+  key: string;
+  first: Row;
+  arrays: BucketValue[][];
+}
+
+/** A time series' series from its rows by series (rowsBySeries). */
+const seriesOf = (bySeries: Iterable<[string, Row[]]>, numCols: OutputColumn[], grid: Grid): Series[] =>
+  [...bySeries].map(([key, rs]) => ({
+    key,
+    first: rs[0],
+    arrays: numCols.map((c) => grid.fill(rs, (r) => nullableNum(r[c.key]), zeroWhenEmpty(c.name_) ? 0 : null)),
+  }));
+
+/**
+ * Series by the total of their first column, largest first; equal totals by group key: the same
+ * series on every read, whatever order rows came in.
+ */
+function byTotal<S extends Series>(series: S[]): S[] {
+  const total = new Map(series.map((s) => [s, sum(s.arrays[0])]));
+  return series.sort((a, b) => total.get(b)! - total.get(a)! || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
 
 const sum = (a: readonly (number | null)[] | undefined) => (a ?? []).reduce<number>((x, y) => x + (y ?? 0), 0);
 
