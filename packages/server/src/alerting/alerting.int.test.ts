@@ -1,9 +1,10 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertListResponse, ChannelResponse, MonitorResponse, WebhookMessage, type Alert } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '@lantern/testkit/harness';
-import { createTestTracer } from '@lantern/testkit/otlpClients';
+import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
 import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '@lantern/testkit/receivers';
 import { startAlertingServer, TEST_SITE as SITE, type AlertingTestServer } from './alertingTestServer';
 
@@ -366,6 +367,60 @@ describe('error monitors', () => {
     clock.now = minutes(1);
     await server.lantern.alerting.scheduler.tick();
     expect(await late()).toEqual(both);
+  });
+
+  it('alerts on standalone error logs, once per log group, and not on lower severities', async () => {
+    await server.lantern.alerting.scheduler.tick();
+    const before = (await listAlerts()).alerts.map((a) => a.id);
+    const l = createTestLogger('http-proto', {
+      httpUrl: server.baseUrl,
+      grpcUrl: `http://127.0.0.1:${server.grpcPort}`,
+      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+      serviceName: 'worker',
+    });
+    const error = { severityNumber: SeverityNumber.ERROR, severityText: 'ERROR' };
+    l.logger.emit({ ...error, body: 'payment gateway timed out after 3000 ms' });
+    l.logger.emit({ ...error, body: 'payment gateway timed out after 5000 ms' });
+    l.logger.emit({ severityNumber: SeverityNumber.WARN, severityText: 'WARN', body: 'retrying payment 7' });
+    // A log that carries an exception raises it by the exception's group, not by its log line too.
+    l.logger.emit({
+      ...error,
+      body: 'charge failed',
+      attributes: { 'exception.type': 'CardError', 'exception.message': 'card declined' },
+    });
+    await l.shutdown();
+    expect(l.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);
+    clock.now = minutes(1);
+    await server.lantern.alerting.scheduler.tick();
+    const alerts = (await listAlerts()).alerts.filter((a) => !before.includes(a.id));
+    // The alert card shows the log record as its span.
+    for (const a of alerts) {
+      const p = a.params as { traceId: string; spanId: string };
+      const span = await fetch(`${server.baseUrl}/api/v1/tracing/1/traces/${p.traceId}/${p.spanId}`, {
+        headers: { cookie: server.cookie },
+      });
+      expect(span.status).toBe(200);
+      expect(((await span.json()) as { span: { system: string } }).span.system).toBe('log:error');
+    }
+    const added = alerts
+      .map((a) => ({
+        name: a.name,
+        type: a.type,
+        service: a.attrs['service.name'],
+        severity: a.attrs['log.severity'],
+        spanCount: 'spanCount' in a.params ? a.params.spanCount : null,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    expect(added).toEqual([
+      { name: 'CardError: card declined', type: 'error', service: 'worker', severity: 'ERROR', spanCount: 1 },
+      {
+        name: expect.stringContaining('payment gateway timed out'),
+        type: 'error',
+        service: 'worker',
+        severity: 'ERROR',
+        spanCount: 2,
+      },
+    ]);
   });
 
   it('sends nothing to a paused channel, and delivers again once unpaused', async () => {

@@ -17,6 +17,8 @@ export interface AlertingTestServer {
   baseUrl: string;
   grpcPort: number;
   dataDir: string;
+  /** The signed-in admin's session cookie, for routes outside the project prefix of `call`. */
+  cookie: string;
   call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
 }
 
@@ -60,6 +62,7 @@ export async function startAlertingServer(opts: {
     baseUrl,
     grpcPort: ports.grpcPort,
     dataDir,
+    cookie,
     async call<T>(method: string, path: string, body?: unknown) {
       const res = await fetch(`${baseUrl}/api/v1/projects/1${path}`, {
         method,

@@ -1,12 +1,12 @@
 import { PROMOTED_ATTRS } from '@lantern/shared';
 import { ident, join, param, sql, uuidToTraceId } from '../storage/sql';
-import { FAILED_SPANS_TABLE, type TelemetryStore } from '../storage/telemetry';
+import { ERROR_ARRIVALS_TABLE, type TelemetryStore } from '../storage/telemetry';
 
 /**
- * Reads of telemetry for error monitors: failed spans (status error) grouped by span group over a
- * window of their arrival (the `failed_spans` table, storage/telemetry/failedSpans.ts), and the
- * attributes of one span. Only spans, not their events: a failed span with an exception raises
- * one alert, for the span's group.
+ * Reads of telemetry for error monitors: failed spans (status error) and standalone error logs
+ * grouped by span group over a window of their arrival (the `error_arrivals` table,
+ * storage/telemetry/errorArrivals.ts), and the attributes of one span. A failed span with an
+ * exception raises one alert, for the span's group, not one for the exception too.
  */
 const MAX_GROUPS_PER_SCAN = 1000;
 
@@ -29,7 +29,7 @@ export interface ErrorGroup {
   displayName: string;
   firstTime: Date;
   lastTime: Date;
-  /** All attributes of the group's latest failed span in the window, as strings. */
+  /** All attributes of the group's latest error row in the window, as strings. */
   attrs: Record<string, string>;
 }
 
@@ -58,20 +58,20 @@ const chTime = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
 
 export function createErrorSpans(store: TelemetryStore) {
   return {
-    /** The engine's clock, which stamps each failed span's arrival. */
+    /** The engine's clock, which stamps each error row's arrival. */
     async engineNow(): Promise<Date> {
       const [row] = await store.query<{ now: string }>(sql`SELECT toString(now64(6, 'UTC')) AS now`);
       return chTime(row.now);
     },
 
-    /** Failed spans that arrived in [from, to), by span group. */
+    /** Failed spans and standalone error logs that arrived in [from, to), by group. */
     async groups(projectId: number, from: Date, to: Date): Promise<ErrorGroup[]> {
       const rows = await store.query<IndexAttrs & Record<string, string>>(sql`
         SELECT toString(group_id) AS gid, system AS sys, any(type) AS span_type, count() AS n,
           toString(argMax(trace_id, time)) AS trace_uuid, toString(argMax(id, time)) AS span_id,
           argMax(display_name, time) AS display_name, toString(min(time)) AS first_time, toString(max(time)) AS last_time,
           argMax(attr_keys, time) AS l_attr_keys, argMax(attr_values, time) AS l_attr_values, ${promotedLatest}
-        FROM ${ident(FAILED_SPANS_TABLE)}
+        FROM ${ident(ERROR_ARRIVALS_TABLE)}
         WHERE project_id = ${param.uint32(projectId)} AND arrived >= ${param.time(from)} AND arrived < ${param.time(to)}
         GROUP BY system, group_id
         ORDER BY n DESC

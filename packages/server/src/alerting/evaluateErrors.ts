@@ -7,8 +7,8 @@ import { decideErrorAlert } from './errorCheck';
 import { errorAlertAttrs, type ErrorGroup, type ErrorSpans } from './errorSpans';
 
 /**
- * Error monitors, one project per call: failed spans stored since the last scan, grouped by span
- * group, become alerts (one per group forever) or recount an existing one (reference alerting
+ * Error monitors, one project per call: failed spans and standalone error logs stored since the
+ * last scan (storage/telemetry/errorArrivals.ts), grouped by span group, become alerts (one per group forever) or recount an existing one (reference alerting
  * §2.5–§2.6). The scan window and every alert change commit in one transaction with the scan
  * cursor, so a restart re-runs exactly the window that did not commit: no lost, no repeated event.
  *

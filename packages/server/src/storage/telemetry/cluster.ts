@@ -23,7 +23,7 @@ const TABLES = [
   'span_groups_1m',
   'span_groups_1h',
   'span_attr_groups_15m',
-  'failed_spans',
+  'error_arrivals',
   'datapoint_minutes',
   'datapoint_15m',
   'datapoint_hours',

@@ -11,7 +11,7 @@ export { StoreQueryError, StoreUnavailableError, type InsertTable, type Telemetr
 export { openChdbStore } from './chdbStore';
 export { openClickHouseStore } from './clickhouseStore';
 export { freshSchema } from './migrate';
-export { FAILED_SPANS_TABLE } from './failedSpans';
+export { ERROR_ARRIVALS_TABLE } from './errorArrivals';
 export { createDatapointRollups } from './datapointRollups';
 export { ROLLUP_STATE_TABLE } from './metricsSchema';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';

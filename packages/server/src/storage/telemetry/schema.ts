@@ -5,7 +5,7 @@ import {
   METRICS_MIGRATION,
   QUARTER_HOURS_MIGRATION,
 } from './metricsSchema';
-import { FAILED_SPANS_MIGRATION } from './failedSpans';
+import { ERROR_ARRIVALS_MIGRATION } from './errorArrivals';
 import type { TelemetryMigration } from './migration';
 
 /**
@@ -277,5 +277,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
           `ALTER TABLE ${table} ${columns.map(([column, typeAndCodec]) => `MODIFY COLUMN ${column} ${typeAndCodec}`).join(', ')}`,
       ),
   },
-  FAILED_SPANS_MIGRATION,
+  ERROR_ARRIVALS_MIGRATION,
 ];

@@ -523,7 +523,7 @@ ALTER TABLE span_attr_groups_15m_local ON CLUSTER lantern MODIFY COLUMN duration
 
 ALTER TABLE span_attr_groups_15m ON CLUSTER lantern MODIFY COLUMN duration AggregateFunction(quantilesTDigest(0.5), Float64);
 
-CREATE TABLE IF NOT EXISTS failed_spans_local ON CLUSTER lantern (
+CREATE TABLE IF NOT EXISTS error_arrivals_local ON CLUSTER lantern (
         project_id UInt32 CODEC(ZSTD(1)),
         arrived DateTime64(6, 'UTC') CODEC(Delta, ZSTD(1)),
         time DateTime64(6, 'UTC') CODEC(ZSTD(1)),
@@ -546,17 +546,17 @@ CREATE TABLE IF NOT EXISTS failed_spans_local ON CLUSTER lantern (
         log_message String CODEC(ZSTD(3)),
         exception_type String CODEC(ZSTD(3)),
         exception_message String CODEC(ZSTD(3))
-      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/failed_spans_local', '{replica}')
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/error_arrivals_local', '{replica}')
       PARTITION BY toDate(arrived)
       ORDER BY (project_id, arrived)
       TTL toDate(arrived) + INTERVAL 2 DAY DELETE
       SETTINGS ttl_only_drop_parts = 1;
 
-CREATE TABLE IF NOT EXISTS failed_spans ON CLUSTER lantern AS failed_spans_local ENGINE = Distributed(lantern, currentDatabase(), failed_spans_local, rand());
+CREATE TABLE IF NOT EXISTS error_arrivals ON CLUSTER lantern AS error_arrivals_local ENGINE = Distributed(lantern, currentDatabase(), error_arrivals_local, rand());
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS failed_spans_mv ON CLUSTER lantern TO failed_spans_local AS SELECT now64(6, 'UTC') AS arrived, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message FROM spans_index_local WHERE status_code = 'error' AND event_name = '';
+CREATE MATERIALIZED VIEW IF NOT EXISTS error_arrivals_mv ON CLUSTER lantern TO error_arrivals_local AS SELECT now64(6, 'UTC') AS arrived, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message FROM spans_index_local WHERE ((event_name = '' AND status_code = 'error') OR (standalone AND system IN ('log:error', 'log:fatal', 'log:panic') AND NOT (event_name = 'log' AND exception_type != '')));
 
-INSERT INTO failed_spans (arrived, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message) SELECT time, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message FROM spans_index WHERE status_code = 'error' AND event_name = '' AND time >= now64(6, 'UTC') - INTERVAL 1 HOUR;
+INSERT INTO error_arrivals (arrived, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message) SELECT time, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message FROM spans_index WHERE ((event_name = '' AND status_code = 'error') OR (standalone AND system IN ('log:error', 'log:fatal', 'log:panic') AND NOT (event_name = 'log' AND exception_type != ''))) AND time >= now64(6, 'UTC') - INTERVAL 1 HOUR;
 
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
