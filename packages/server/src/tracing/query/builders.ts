@@ -102,8 +102,6 @@ const bucketExpr = (bucketMs: number) =>
 
 /** A time series answer keeps this many series, the largest by their first column's total (service.ts). */
 export const TIMESERIES_SERIES = 100;
-/** Rows a time series query reads at most (by time): its SQL's LIMIT. */
-export const TIMESERIES_ROWS = 100_000;
 
 export function timeseriesSql(scope: RangeScope, query: string) {
   const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 120);
@@ -114,7 +112,7 @@ export function timeseriesSql(scope: RangeScope, query: string) {
   // Every numeric aggregate is plotted (the reference's first 4 left out p99 of the default query).
   q.columns = q.columns.filter((c) => c.isNum);
   const cols = outputColumns(q);
-  if (q.columns.length === 0) return { q, cols, bucketMs, scope: aligned, sql: null, ranks: null };
+  if (q.columns.length === 0) return { q, cols, bucketMs, scope: aligned, sql: null, ranked: null };
   const having = q.having.length ? sql` HAVING ${join(q.having, ' AND ')}` : sql``;
   const bucket = sql`toUnixTimestamp(${bucketExpr(bucketMs)}) AS t`;
   // Rollups only for whole-hour buckets: minute rows merge t-digest states, which costs more than
@@ -124,71 +122,68 @@ export function timeseriesSql(scope: RangeScope, query: string) {
   const fromRollup = (cs: OutputColumn[], sc: RangeScope) =>
     bucketMs % 3_600_000 === 0 || filter ? rollupSelect(q, cs, sc, o.minutes, bucketMs, filter) : null;
   const rollupRows = fromRollup(cols, aligned) !== null;
-  const groupBy = (cs: OutputColumn[]) =>
-    join([...cs.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), sql`t`], ', ');
-  const tail = (cs: OutputColumn[]) => sql` GROUP BY ${groupBy(cs)}${having} ORDER BY t ASC LIMIT 100000`;
-  const text = (cs: OutputColumn[], sc: RangeScope) => {
-    const rollup = rollupRows ? fromRollup(cs, sc) : null;
+  const groupBy = join([...cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), sql`t`], ', ');
+  const tail = sql` GROUP BY ${groupBy}${having} ORDER BY t ASC LIMIT 100000`;
+  const text = (sc: RangeScope) => {
+    const rollup = rollupRows ? fromRollup(cols, sc) : null;
     return rollup
-      ? sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail(cs)}`
-      : sql`SELECT ${selectList(cs)}, ${bucket} ${FROM} WHERE ${whereSql(sc, q)}${tail(cs)}`;
+      ? sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail}`
+      : sql`SELECT ${selectList(cols)}, ${bucket} ${FROM} WHERE ${whereSql(sc, q)}${tail}`;
   };
-  // A ranking by counts reads them from a rollup whatever the systems (no t-digest state merged):
-  // the rollup of the filter's attribute, or of the groups without a filter; the same counts as
-  // the spans' (every span is in the rollups, by their views).
-  const rankFilter =
-    q.where.length && bucketMs % QUARTER_HOUR === 0 ? rollupFilter(query, q, 'full', o, aligned, true) : null;
-  const rankText = (cs: OutputColumn[]) => {
-    const rollup = rollupSelect(q, cs, aligned, o.minutes, bucketMs, rankFilter);
-    return rollup && sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail(cs)}`;
-  };
+  const groups = topGroups(query, q, cols, aligned, o, bucketMs);
   return {
     q,
     cols,
     bucketMs,
     scope: aligned,
-    sql: text(cols, aligned),
-    ranks: rankedSql(q, cols, rankText, text, aligned),
+    sql: text(aligned),
+    /** The same answer from the groups that can rank among the kept series only (topGroups), or null. */
+    ranked: groups && text({ ...aligned, groupsIn: groups }),
   };
 }
 
 /**
  * A time series keeps the TIMESERIES_SERIES series with the largest totals of its first column.
- * When that column is a count (or a rate or error rate of counts) and another merges or builds
- * t-digests (the percentiles), the series can be ranked first by the first column alone (`sql`:
- * one row per group, its buckets' times `ts` and values `vs`, from a rollup's counts), and the
- * whole query then read for the kept groups only (`forGroups`): the same answer for a fraction of
- * the t-digests. Only for `group by .group_id` without aggregate filters (a HAVING decides per
- * bucket on any column) and where a rollup has the counts; else null.
+ * When that column is a count or a rate of counts (`.count`, `.count_per_min`, `count()`,
+ * `per_min(count())`) and another builds or merges t-digests (the percentiles), only the groups
+ * whose span count over the range is at least the TIMESERIES_SERIES-th largest (`WITH TIES`) can
+ * be kept, and the query needs to read those alone: the SQL of their ids, from a rollup's counts
+ * (the rollup of the filter's attribute whatever the systems, or of the groups without a filter;
+ * the same counts as the spans', which are all in the rollups by their views). Exact: a series'
+ * total is its count over the bucket minutes (the sum of `n / m` over at most a few hundred buckets,
+ * rounded far below `1 / m` for any count under 10^13), so a group of a smaller count ranks below
+ * every one of them, ties included. Only for `group by .group_id` without aggregate filters (a
+ * HAVING decides per bucket on any column); else null.
  */
-export type RankedSql = NonNullable<ReturnType<typeof rankedSql>>;
-
-function rankedSql(
+function topGroups(
+  query: string,
   q: CompiledQuery,
   cols: OutputColumn[],
-  rankText: (cs: OutputColumn[]) => SqlFragment | null,
-  text: (cs: OutputColumn[], sc: RangeScope) => SqlFragment,
   scope: RangeScope,
-) {
+  o: { minutes: number },
+  bucketMs: number,
+): SqlFragment | null {
   const groups = cols.filter((c) => c.isGroup);
   const nums = cols.filter((c) => !c.isGroup && !c.hidden);
-  const isPercentile = (c: OutputColumn) => Boolean(c.name_.func && QUANTILE_LEVELS[c.name_.func]);
   const [group, first] = [groups[0], nums[0]];
   if (q.having.length || groups.length !== 1 || group.name_.func !== null || group.name_.attr !== '.group_id')
     return null;
-  if (!first || !COUNT_FUNCS.has(first.name_.func) || !nums.some(isPercentile)) return null;
-  const inner = rankText([group, first]);
-  if (!inner) return null;
-  return {
-    group,
-    first,
-    sql: sql`SELECT ${ident(group.key)}, groupArray(t) AS ts, groupArray(${ident(first.key)}) AS vs FROM (${inner}) GROUP BY ${ident(group.key)}`,
-    forGroups: (ids: readonly bigint[]) => text(cols, { ...scope, groupIds: ids }),
-  };
+  if (!first || !isCount(first.name_) || !nums.some((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func])) return null;
+  // No state merged here: the attribute rollup serves any systems (its rows carry type and system).
+  const filter =
+    q.where.length && bucketMs % QUARTER_HOUR === 0 ? rollupFilter(query, q, 'full', o, scope, true) : null;
+  const rollup = rollupSelect(q, [group, first], scope, o.minutes, bucketMs, filter);
+  return (
+    rollup &&
+    sql`SELECT s.group_id FROM ${rollup.from} GROUP BY s.group_id ORDER BY sum(s.count) DESC LIMIT ${param.uint32(TIMESERIES_SERIES)} WITH TIES`
+  );
 }
 
-/** Columns of counts: `.count`, `.count_per_min`, `.error_count`, `.error_rate`, `count()`, `per_min(count())` (rollup.ts rollupExpr). */
-const COUNT_FUNCS = new Set<string | null>([null, 'count', 'per_min']);
+/** A count or a count per minute: a series' total orders as the group's count does. */
+const isCount = (n: Name) =>
+  n.func === null
+    ? n.attr === '.count' || n.attr === '.count_per_min'
+    : n.func === 'count' || (n.func === 'per_min' && n.inner?.func === 'count' && !n.inner.inner);
 
 export function percentilesSql(scope: RangeScope, query: string, withDurations: boolean) {
   const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 300);

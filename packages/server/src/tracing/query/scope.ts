@@ -32,23 +32,15 @@ export interface RangeScope {
   lt: Date;
   systems: readonly string[];
   groupId?: bigint;
-  /** Only these groups: the series a time series keeps (service.ts, rankedTimeseries). */
-  groupIds?: readonly bigint[];
+  /** Only the groups this SQL selects (their `group_id`): the series a time series can keep (builders.ts topGroups). */
+  groupsIn?: SqlFragment;
 }
 
-/** The group conditions of a scope (`groupId`, `groupIds`), over `s.group_id` of any span table. */
+/** The group conditions of a scope (`groupId`, `groupsIn`), over `s.group_id` of any span table. */
 export function groupConds(scope: RangeScope): SqlFragment[] {
   const conds: SqlFragment[] = [];
   if (scope.groupId !== undefined) conds.push(sql`s.group_id = ${param.uint64(scope.groupId)}`);
-  if (scope.groupIds)
-    conds.push(
-      scope.groupIds.length
-        ? sql`s.group_id IN (${join(
-            scope.groupIds.map((g) => sql`${param.uint64(g)}`),
-            ', ',
-          )})`
-        : sql`0`,
-    );
+  if (scope.groupsIn) conds.push(sql`s.group_id IN (${scope.groupsIn})`);
   return conds;
 }
 

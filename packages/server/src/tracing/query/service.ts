@@ -25,10 +25,8 @@ import {
   spansSql,
   systemsSql,
   timeseriesSql,
-  TIMESERIES_ROWS,
   TIMESERIES_SERIES,
   type OutputColumn,
-  type RankedSql,
 } from './builders';
 import { bucketGrid, nullableNum, zeroWhenEmpty, type BucketValue, type Row } from './buckets';
 import { allEventSystems, type RangeScope } from './scope';
@@ -78,38 +76,11 @@ function builtinKeys(kind: AttrKeyKind, withColumns: boolean, forFunc: boolean):
 }
 
 /**
- * `rankFirst: false` reads every time series in one query (the answer is the same; tests and
- * bench/tracing/filteredAb.ts compare the two ways).
+ * `rankFirst: false`: a time series reads every group, not only those that can rank among the kept
+ * series (builders.ts topGroups; the answer is the same: tests compare the two ways).
  */
 export function createQueryService(store: TelemetryStore, opts: { rankFirst?: boolean } = {}) {
   const minutes = (s: RangeScope) => (s.lt.getTime() - s.gte.getTime()) / 60_000;
-
-  /**
-   * A time series whose first column is a count and whose others build or merge t-digests, with
-   * more series than it keeps (builders.ts rankedSql): the series ranked by that column alone, read
-   * from a rollup (the ranking of the answer, byTotal, on the same counts: every span is in the
-   * rollups), then the whole query for the kept groups only. Null when every series is kept or
-   * the rows reached the query's LIMIT: the whole query then, as before.
-   */
-  const keptSeriesSql = async (ranks: RankedSql | null, grid: Grid) => {
-    if (!ranks || opts.rankFirst === false) return null;
-    const { group, first } = ranks;
-    const bySeries = await store.query<Row & { ts: unknown[]; vs: unknown[] }>(ranks.sql);
-    if (bySeries.length <= TIMESERIES_SERIES) return null;
-    if (bySeries.reduce((n, s) => n + s.ts.length, 0) >= TIMESERIES_ROWS) return null;
-    // One row per group: the series seriesOf would make of its rows (group key, first column).
-    const empty = zeroWhenEmpty(first.name_) ? 0 : null;
-    const series = bySeries.map((s) => {
-      const at = s.ts.map((t, i) => ({ t, v: s.vs[i] }));
-      return {
-        key: JSON.stringify([s[group.key]]),
-        first: s,
-        arrays: [grid.fill(at, (r) => nullableNum(r.v), empty)],
-      };
-    });
-    const kept = byTotal(series).slice(0, TIMESERIES_SERIES);
-    return ranks.forGroups(kept.map((s) => BigInt(String(s.first[group.key]))));
-  };
 
   return {
     async systems(scope: RangeScope, query: string): Promise<SystemsResponse> {
@@ -154,7 +125,8 @@ export function createQueryService(store: TelemetryStore, opts: { rankFirst?: bo
       const grid = bucketGrid(built.scope.gte, built.scope.lt, built.bucketMs);
       const numCols = built.cols.filter((c) => !c.isGroup && !c.hidden);
       const groupCols = built.cols.filter((c) => c.isGroup);
-      const rows = await store.query<Row>((await keptSeriesSql(built.ranks, grid)) ?? built.sql);
+      // The groups that can rank among the kept series only, when the builder can tell them.
+      const rows = await store.query<Row>((opts.rankFirst !== false && built.ranked) || built.sql);
       const ranked = byTotal(seriesOf(rowsBySeries(rows, groupCols), numCols, grid)).slice(0, TIMESERIES_SERIES);
       const groups = ranked.map((s) => {
         const row = groupRow(
