@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ExportResultCode } from '@opentelemetry/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
@@ -13,10 +14,11 @@ import {
   startLantern,
   type RunningLantern,
 } from '@lantern/testkit/harness';
-import { createTestTracer } from '@lantern/testkit/otlpClients';
+import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
 import { AlertListPage } from '@lantern/testkit/pages/AlertListPage';
 import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { SpanCard } from '@lantern/testkit/pages/SpanCard';
 import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
 
 /**
@@ -241,6 +243,40 @@ describe('alerts screens', () => {
     await list.empty.waitFor();
   });
 
+  it('lists an alert for an error logged by an application that sends only logs, and shows the log on its card', async () => {
+    explainFailures();
+    const l = createTestLogger('http-proto', {
+      httpUrl: lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
+      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+      serviceName: 'mailer',
+    });
+    l.logger.emit({
+      severityNumber: SeverityNumber.ERROR,
+      severityText: 'ERROR',
+      body: 'smtp relay refused the message',
+      attributes: { 'smtp.host': 'relay.internal' },
+    });
+    await l.shutdown();
+    expect(l.results.every((r) => r.code === ExportResultCode.SUCCESS)).toBe(true);
+
+    await list.reloadUntilRows(1, 170_000);
+    const [name] = await list.names();
+    expect(name).toContain('smtp relay refused the message');
+    const card = await list.open(name);
+    const span = new SpanCard(page, card.root);
+    await span.root.waitFor();
+    await expect(span.title.innerText()).resolves.toContain('smtp relay refused the message');
+    await expect(span.fact('service').innerText()).resolves.toContain('mailer');
+    await vi.waitFor(async () => expect(await span.attrKeys()).toEqual(expect.arrayContaining(['smtp.host'])), {
+      timeout: 10_000,
+      interval: 200,
+    });
+    await screenshot(page, 'alerts-07-log-alert');
+    await page.keyboard.press('Escape');
+    await card.root.waitFor({ state: 'detached' });
+  }, 240_000);
+
   it('shows an error for an alert that does not exist, on the alert page', async () => {
     explainFailures();
     await page.goto(`${lantern.baseUrl}/alerting/1/alerts/999999`);
@@ -248,7 +284,7 @@ describe('alerts screens', () => {
     await error.waitFor();
     await expect(page.getByTestId('request-error-status').innerText()).resolves.toBe('404');
     await expect(page.getByTestId('request-error-message').innerText()).resolves.toBe('Alert "999999" not found.');
-    await screenshot(page, 'alerts-07-not-found');
+    await screenshot(page, 'alerts-08-not-found');
     expect(browserErrors).toEqual([]);
   });
 });

@@ -67,12 +67,14 @@ export function SpanCard({
   const stack =
     str(span.attrs['exception.stacktrace']) ?? events.map((e) => str(e.attrs['exception.stacktrace'])).find(Boolean);
   const isEvent = isEventSystem(span.system) || Boolean(span.eventName);
+  // An event is titled by its name and its span's; a log sent without a span (no span name) by
+  // what it says, not by a bare "log •".
   const title =
     span.system === 'db:redis' && sql
       ? truncate(sql, 1000)
-      : span.eventName
+      : span.eventName && span.name
         ? `${span.eventName} • ${span.name}`
-        : span.displayName;
+        : span.displayName || span.eventName;
   const groupQuery = groupSpansQuery(span.groupId, span.system);
   const range = { ...dateRange.apiParams, system: [span.system] };
 
