@@ -82,7 +82,10 @@ describe('metrics explore', () => {
 
   it('filters the metrics table by attribute keys', async () => {
     explainFailures();
-    await expect(explore.metricNames(2)).resolves.toEqual(['shop.queue.size', 'shop.requests']);
+    // The busiest metric first: shop.requests has 3 timeseries (one per host), shop.queue.size 1.
+    await expect(explore.metricNames(2)).resolves.toEqual(['shop.requests', 'shop.queue.size']);
+    await expect(explore.sortedBy()).resolves.toBe('Timeseries descending');
+    await screenshot(page, 'metrics-explore-00-default-sort');
     await expect(explore.rows.filter({ hasText: 'shop.requests' }).innerText()).resolves.toContain('Requests served');
     await expect(explore.rows.filter({ hasText: 'shop.requests' }).innerText()).resolves.toMatch(/counter\s+3/);
     // The pager shows only past 10 rows.
@@ -98,11 +101,21 @@ describe('metrics explore', () => {
     await page.waitForFunction(() => new URL(location.href).searchParams.getAll('attr_key').join() === 'route');
     await screenshot(page, 'metrics-explore-01-table');
 
-    // Sorting by Timeseries puts the busiest first.
+    // Sorting is always on: a click on Timeseries reverses it, a click on Metric sorts by name.
     await explore.toggleKey('route');
-    await explore.metricNames(2);
-    await page.getByText('Timeseries', { exact: true }).click();
-    await expect(explore.metricNames(2)).resolves.toEqual(['shop.requests', 'shop.queue.size']);
+    await expect.poll(() => explore.metricNames(2)).toEqual(['shop.requests', 'shop.queue.size']);
+    await explore.sortBy('Timeseries');
+    await expect.poll(() => explore.sortedBy()).toBe('Timeseries ascending');
+    await expect.poll(() => explore.metricNames(2)).toEqual(['shop.queue.size', 'shop.requests']);
+    await explore.sortBy('Timeseries');
+    await expect.poll(() => explore.sortedBy()).toBe('Timeseries descending');
+    await expect.poll(() => explore.metricNames(2)).toEqual(['shop.requests', 'shop.queue.size']);
+    await explore.sortBy('Metric');
+    await expect.poll(() => explore.sortedBy()).toBe('Metric ascending');
+    await expect.poll(() => explore.metricNames(2)).toEqual(['shop.queue.size', 'shop.requests']);
+    await explore.sortBy('Metric');
+    await expect.poll(() => explore.sortedBy()).toBe('Metric descending');
+    await expect.poll(() => explore.metricNames(2)).toEqual(['shop.requests', 'shop.queue.size']);
   });
 
   it('opens a metric and charts it grouped by an attribute', async () => {

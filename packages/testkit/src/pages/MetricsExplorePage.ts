@@ -30,6 +30,17 @@ export class MetricsExplorePage {
     return this.rows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-metric') ?? ''));
   }
 
+  /** The table's sorted column and its direction, as the header tells a screen reader: e.g. `Timeseries descending`. */
+  async sortedBy(): Promise<string> {
+    const th = this.page.getByTestId('metrics-table').locator('th[aria-sort]');
+    return `${(await th.innerText()).trim()} ${await th.getAttribute('aria-sort')}`;
+  }
+
+  /** Clicks a column header of the metrics table (Metric, Instrument or Timeseries). */
+  async sortBy(column: 'Metric' | 'Instrument' | 'Timeseries'): Promise<void> {
+    await this.page.getByTestId('metrics-table').getByRole('button', { name: column, exact: true }).click();
+  }
+
   async open(metric: string): Promise<void> {
     await this.page.locator(`[data-testid="metric-row"][data-metric="${metric}"]`).click();
     await this.dialog.waitFor();

@@ -17,10 +17,13 @@ import { sortMetrics, type MetricSort } from './exploreState';
 
 const PER_PAGE = 10;
 const MAX_KEYS = 6;
+const DEFAULT_SORT: MetricSort = { by: 'numTimeseries', desc: true };
 
 /**
  * The explore page's metrics table: Metric (name, description, attribute keys), Instrument and
- * Timeseries, sortable; a row opens the metric. The pager shows only past 10 rows.
+ * Timeseries, sortable; a row opens the metric. The pager shows only past 10 rows. The busiest
+ * metrics come first (timeseries count descending, spec tracing §2); a header click sorts by its
+ * column, a second click reverses it: some column always sorts the table.
  */
 export function MetricsTable({
   metrics,
@@ -31,7 +34,7 @@ export function MetricsTable({
   hasMore: boolean;
   onOpen: (m: Metric) => void;
 }) {
-  const [sort, setSort] = useState<MetricSort>({ by: 'name', desc: false });
+  const [sort, setSort] = useState<MetricSort>(DEFAULT_SORT);
   const rows = useMemo(() => sortMetrics(metrics, sort), [metrics, sort]);
   const pager = usePager(rows.length, PER_PAGE);
   if (metrics.length === 0) {
