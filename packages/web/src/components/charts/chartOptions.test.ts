@@ -40,6 +40,14 @@ describe('legendValues', () => {
     expect(legendValues([1, null, 3, 2])).toEqual({ avg: 2, last: 2, min: 1, max: 3 });
     expect(legendValues([])).toEqual({ avg: 0, last: 0, min: 0, max: 0 });
   });
+  it('takes the min over the non-zero values (observed min ignores zeros)', () => {
+    expect(legendValues([0, 4, null, 2, 0, 6])).toEqual({ avg: 2.4, last: 6, min: 2, max: 6 });
+    expect(legendValues([0, -3, 5])).toMatchObject({ min: -3, max: 5 });
+    expect(legendValues([3, 0])).toMatchObject({ last: 0, min: 3, max: 3 });
+  });
+  it('shows 0 as the min of a series of zeros only', () => {
+    expect(legendValues([0, null, 0])).toEqual({ avg: 0, last: 0, min: 0, max: 0 });
+  });
 });
 
 describe('metricChartOption', () => {

@@ -46,16 +46,23 @@ export function tooltipHtml(params: TooltipParam[], units: string[], showTime = 
   return `<div class="chart-tooltip" style="font-size:0.85rem">${showTime ? `<div style="font-weight:600">${escapeHtml(time)}</div>` : ''}<table>${rows.join('')}</table></div>`;
 }
 
-/** Per-series legend values (client side, reference §3.5). */
+/**
+ * Per-series legend values (client side, reference §3.5). The observed min ignores zeros (spec
+ * platform §9, "Observed min: X (zeroes excluded)" in reference frontend §1.3.14): a counter's idle
+ * minutes would otherwise pin it at 0. A series of zeros only has 0 as its min.
+ */
 export function legendValues(values: (number | null)[]): { avg: number; last: number; min: number; max: number } {
   const nums = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   if (nums.length === 0) return { avg: 0, last: 0, min: 0, max: 0 };
-  return {
-    avg: nums.reduce((a, b) => a + b, 0) / nums.length,
-    last: nums[nums.length - 1],
-    min: Math.min(...nums),
-    max: Math.max(...nums),
-  };
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  for (const n of nums) {
+    sum += n;
+    if (n > max) max = n;
+    if (n !== 0 && n < min) min = n;
+  }
+  return { avg: sum / nums.length, last: nums[nums.length - 1], min: min === Infinity ? 0 : min, max };
 }
 
 /** Bar charts with more bars than this are drawn in ECharts' large mode. */
