@@ -61,6 +61,15 @@ async function sendErrors(services: string[], time: Date, name = 'POST /checkout
 }
 
 const minutes = (n: number) => new Date(clock.now.getTime() + n * 60_000);
+/** What JSON.parse says about a text that does not parse. */
+const jsonParseError = (text: string): string => {
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error(`${text} parses`);
+};
 const listAlerts = async (query = '') => AlertListResponse.parse((await call('GET', `/alerts${query}`)).body);
 
 let webhookId = 0;
@@ -122,7 +131,8 @@ describe('validation', () => {
       [{ name: 'x', params: { url: 'ftp://example.com' } }, 'unsupported URL protocol scheme: "ftp"'],
       [{ name: 'x', params: { url: '' } }, "url can't be empty"],
       [{ name: '', params: { url: receiver.url } }, "channel name can't be empty"],
-      [{ name: 'x', params: { url: receiver.url, payload: '{oops' } }, 'invalid JSON payload'],
+      // The parse error text is the message, at its field.
+      [{ name: 'x', params: { url: receiver.url, payload: '{oops' } }, `params.payload: ${jsonParseError('{oops')}`],
       [{ name: 'x', params: { url: 'http://10.1.2.3/hook' } }, 'a private address'],
       [{ name: 'x', params: { url: 'http://169.254.169.254/latest' } }, 'a link-local address'],
     ] as const;

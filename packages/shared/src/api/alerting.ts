@@ -293,7 +293,7 @@ const httpUrl = (emptyMessage: string) =>
         });
     });
 
-/** The custom payload is JSON text in requests; it must parse (spec §5). */
+/** The custom payload is JSON text in requests; it must parse, and the parse error text is the message (spec §5). */
 const payloadText = z
   .string()
   .default('')
@@ -302,7 +302,7 @@ const payloadText = z
     try {
       return JSON.parse(text) as unknown;
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: `invalid JSON payload: ${(err as Error).message}` });
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
       return z.NEVER;
     }
   });
