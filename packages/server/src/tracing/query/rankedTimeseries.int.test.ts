@@ -81,7 +81,7 @@ describe('a time series ranked first by its counts', () => {
     const ranked = await createQueryService(seen).timeseries(sc, query);
     // One query, of the groups that can be kept.
     expect(texts).toHaveLength(1);
-    expect(texts[0]).toContain('s.group_id IN (SELECT s.group_id FROM ');
+    expect(texts[0]).toContain('s.group_id GLOBAL IN (SELECT s.group_id FROM ');
     const whole = await createQueryService(store, { rankFirst: false }).timeseries(sc, query);
     expect(ranked.groups.length).toBe(query.includes('host-3') ? whole.groups.length : 100);
     expect(ranked.groups.map((g) => g._id)).toEqual(whole.groups.map((g) => g._id));

@@ -36,11 +36,15 @@ export interface RangeScope {
   groupsIn?: SqlFragment;
 }
 
-/** The group conditions of a scope (`groupId`, `groupsIn`), over `s.group_id` of any span table. */
+/**
+ * The group conditions of a scope (`groupId`, `groupsIn`), over `s.group_id` of any span table.
+ * `GLOBAL IN`: on a cluster the groups are found once, over every shard, and sent to each (a plain
+ * IN of a `Distributed` table inside a query of one is refused, and would count per shard).
+ */
 export function groupConds(scope: RangeScope): SqlFragment[] {
   const conds: SqlFragment[] = [];
   if (scope.groupId !== undefined) conds.push(sql`s.group_id = ${param.uint64(scope.groupId)}`);
-  if (scope.groupsIn) conds.push(sql`s.group_id IN (${scope.groupsIn})`);
+  if (scope.groupsIn) conds.push(sql`s.group_id GLOBAL IN (${scope.groupsIn})`);
   return conds;
 }
 
