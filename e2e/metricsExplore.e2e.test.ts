@@ -222,6 +222,26 @@ describe('metrics explore', () => {
     await explore.dialog.waitFor({ state: 'detached' });
   });
 
+  it('takes an alias that starts with a digit, lower-cased, and charts the query that names it', async () => {
+    explainFailures();
+    await explore.open('shop.requests');
+    await expect(explore.aliasHelper().innerText()).resolves.toBe('$requests');
+    await explore.aliasInput().fill('a-b');
+    await expect(explore.aliasHelper().innerText()).resolves.toBe('Only letters and numbers are allowed');
+    await explore.aliasInput().fill('5XX');
+    await expect(explore.aliasInput().inputValue()).resolves.toBe('5xx');
+    await expect(explore.aliasHelper().innerText()).resolves.toBe('$5xx');
+    await explore.editQuery('per_min($5xx) | group by host');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3,
+    );
+    await expect(explore.dialog.getByTestId('query-part-error').count()).resolves.toBe(0);
+    await expect(explore.chart.getByTestId('legend-name').first().innerText()).resolves.toContain('$5xx');
+    await screenshot(page, 'metrics-explore-05-digit-alias');
+    await explore.dialog.getByTestId('explore-metric-close').click();
+    await explore.dialog.waitFor({ state: 'detached' });
+  });
+
   it('keeps every section reachable in the top bar at 800 px', async () => {
     explainFailures();
     await page.setViewportSize({ width: 800, height: 900 });

@@ -264,6 +264,25 @@ describe('metrics endpoints', () => {
     expect(ts.columns.map((c) => c.name)).toEqual(['sum($c)']);
   });
 
+  it('takes aliases that start with a digit or an underscore (spec platform §5), not other characters', async () => {
+    const m = meterFor('http-proto', 'aliases');
+    const c = m.meter.createCounter('aliases.errors');
+    c.add(4, { code: '500' });
+    c.add(6, { code: '503' });
+    await m.flush();
+    await m.shutdown();
+    const q = metricQuery(
+      { '5xx': 'aliases.errors', _all: 'aliases.errors' },
+      'sum($5xx) as errors | sum($_all{code=503}) as unavailable | where $5xx.code in (500, 503)',
+    );
+    const table = TableResponse.parse((await api(`/api/v1/metrics/1/table?${q}`)).body);
+    expect(table.query.parts.map((p) => p.error)).toEqual(['', '', '']);
+    expect(table.items.map((r) => [r.errors, r.unavailable])).toEqual([[10, 6]]);
+
+    const bad = await api(`/api/v1/metrics/1/table?${metricQuery({ 'a-b': 'aliases.errors' }, 'sum($a)')}`);
+    expect(bad).toMatchObject({ status: 400, body: { message: 'invalid alias: "a-b"' } });
+  });
+
   it('validates parameters with 400 {code, message}', async () => {
     const r1 = await api(`/api/v1/metrics/1/timeseries?${range()}&query=$a`);
     expect(r1).toMatchObject({

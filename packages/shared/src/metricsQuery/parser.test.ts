@@ -18,6 +18,16 @@ describe('parseMetricsQuery', () => {
     expect(parts('$cpu{mode=idle}')[0]).toMatchObject({ kind: 'selector', alias: '' });
   });
 
+  it('reads aliases that start with a digit or an underscore as metrics', () => {
+    const q = parseMetricsQuery('per_min($5xx{code=503}) as rate | $_tmp | where $5xx.host = a | group by $_tmp.host');
+    expect(q.diagnostics).toEqual([]);
+    expect(q.parts[0]).toMatchObject({ expr: { kind: 'call', args: [{ kind: 'series', alias: '5xx' }] } });
+    expect(q.parts[1]).toMatchObject({ kind: 'selector', alias: '_tmp', expr: { kind: 'series', alias: '_tmp' } });
+    expect(q.parts[2]).toMatchObject({ filters: [{ alias: '5xx', attr: 'host' }] });
+    expect(q.parts[3]).toMatchObject({ grouping: { names: [{ alias: '_tmp', attr: 'host' }] } });
+    expect(parts('avg($Srv)')[0]).toMatchObject({ kind: 'error', message: 'invalid metric alias: "$Srv"' });
+  });
+
   it('respects precedence and parentheses', () => {
     const p = parts('_hits / (_hits + _misses) * 100 > 50 and $a')[0];
     if (p.kind !== 'selector') throw new Error(p.kind);
@@ -102,6 +112,8 @@ describe('parseMetricAlias', () => {
     expect(parseMetricAlias('http.server.duration as $srv')).toEqual({ name: 'http.server.duration', alias: 'srv' });
     expect(() => parseMetricAlias('x as srv')).toThrow('alias "srv" must start with a dollar sign');
     expect(() => parseMetricAlias('x as $Srv')).toThrow('invalid alias: "$Srv"');
+    expect(parseMetricAlias('http.5xx as $5xx')).toEqual({ name: 'http.5xx', alias: '5xx' });
+    expect(parseMetricAlias('x as $_x')).toEqual({ name: 'x', alias: '_x' });
     expect(() => parseMetricAlias('x')).toThrow('can\'t parse metric alias "x"');
   });
 });

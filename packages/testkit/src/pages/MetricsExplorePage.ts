@@ -46,6 +46,21 @@ export class MetricsExplorePage {
     await this.dialog.waitFor();
   }
 
+  /** The alias field of the dialog's first metric, and the text under it (`$alias`, or what is wrong). */
+  aliasInput(): Locator {
+    return this.dialog.getByTestId('picked-metric-alias').first();
+  }
+  aliasHelper(): Locator {
+    return this.dialog.getByTestId('picked-metric-alias-helper').first();
+  }
+
+  /** Replaces the query with `text` in the raw editor. */
+  async editQuery(text: string): Promise<void> {
+    await this.dialog.getByTestId('query-edit').click();
+    await this.dialog.getByTestId('query-raw').fill(text);
+    await this.dialog.getByTestId('query-raw').press('Enter');
+  }
+
   /** Legend rows of the dialog's chart (series names with avg / last / min / max). */
   legendRows(): Locator {
     return this.chart.locator('tbody tr');

@@ -65,7 +65,10 @@ export function MetricsPicker({ projectId, value, onChange, max = 6, disabled }:
               error={Boolean(err)}
               helperText={err ?? `$${v.alias}`}
               sx={{ width: 150 }}
-              slotProps={{ htmlInput: { 'data-testid': 'picked-metric-alias' } }}
+              slotProps={{
+                htmlInput: { 'data-testid': 'picked-metric-alias' },
+                formHelperText: { 'data-testid': 'picked-metric-alias-helper' } as object,
+              }}
             />
             <IconButton
               aria-label={`Remove ${v.name}`}

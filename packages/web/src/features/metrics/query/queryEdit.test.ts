@@ -21,6 +21,9 @@ describe('metric aliases', () => {
   it('has the spec messages', () => {
     expect(aliasError('', [])).toBe('Alias is required');
     expect(aliasError('a-b', [])).toBe('Only letters and numbers are allowed');
+    // Letters, digits and underscore in any order (spec platform §5): a digit or `_` may lead.
+    expect(aliasError('5xx', [])).toBeUndefined();
+    expect(aliasError('_tmp', [])).toBeUndefined();
     expect(
       aliasError('cpu', [
         { name: 'a', alias: 'cpu' },
