@@ -3,14 +3,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { AlertListPage } from '@lantern/testkit/pages/AlertListPage';
 import { screenshot } from '@lantern/testkit/pages/browser';
+import { MonitorFormPage } from '@lantern/testkit/pages/MonitorFormPage';
+import { MonitorListPage } from '@lantern/testkit/pages/MonitorListPage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * Monitors as a person sets them up, over a gauge sent with the OpenTelemetry metrics SDK: the
- * empty list, a metric monitor through its form (every validation message at its field, nothing
- * saved until valid, the preview chart and its "would have fired" line), the form prefilled from
- * a tracing Monitor menu's address, an error monitor with matchers, pause / resume / delete, and
+ * empty list and its Create monitor menu, a metric monitor through its form (every validation
+ * message at its field, nothing saved until valid, the preview chart and its "would have fired"
+ * line), the form prefilled from a tracing Monitor menu's address, an error monitor with matchers
+ * (both notify switches on, a blank matcher row always there), each monitor opened by a click on
+ * its row with the header of its type (2.9 / 2.10, the error monitor's 1-day range in the
+ * address), pause / resume / delete, and
  * the metric monitor firing on the server's own one-minute evaluator: its state in the list, its
  * open alert through the list's chip, and the alert card's chart.
  */
@@ -62,12 +67,18 @@ describe('monitors', () => {
 
   it('creates a metric monitor: validation at its fields, the preview and how often it would have fired', async () => {
     explainFailures();
-    await page.getByTestId('create-monitor').click();
-    await page.getByTestId('create-metric-monitor').click();
+    const list = new MonitorListPage(page);
+    await expect(list.createMenuItems()).resolves.toEqual(['Create metrics monitor', 'Create errors monitor']);
+    await list.create('metrics');
     const form = page.getByTestId('metric-monitor-form');
     await form.waitFor();
+    await expect(new MonitorFormPage(page, 'metric').crumbs()).resolves.toEqual([
+      expect.any(String),
+      'Monitors',
+      'New metric monitor',
+    ]);
     await form.getByTestId('monitor-save').click();
-    await expect(form.innerText()).resolves.toContain("Name can't be empty");
+    await expect(form.getByText('Field is required').count()).resolves.toBe(1);
     await expect(form.getByTestId('metrics-error').innerText()).resolves.toBe('at least one metric is required');
 
     await form.getByTestId('monitor-name-input').fill('Email queue backlog');
@@ -128,13 +139,39 @@ describe('monitors', () => {
 
   it('creates an error monitor with a matcher, then pauses, resumes and deletes it from the list', async () => {
     explainFailures();
-    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-error`);
-    const form = page.getByTestId('error-monitor-form');
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors`);
+    const list = new MonitorListPage(page);
+    await list.create('errors');
+    const monitor = new MonitorFormPage(page, 'error');
+    const form = monitor.form;
+    await form.waitFor();
+    await expect(monitor.crumbs()).resolves.toEqual([expect.any(String), 'Monitors', 'New error monitor']);
+    // A new error monitor notifies on new and on recurring errors; it has no date range.
+    await expect(form.getByTestId('notify-new').locator('input').isChecked()).resolves.toBe(true);
+    await expect(form.getByTestId('notify-recurring').locator('input').isChecked()).resolves.toBe(true);
+    await expect(monitor.dateRange.count()).resolves.toBe(0);
+    await form.getByTestId('monitor-save').click();
+    await expect(form.getByText('Field is required').count()).resolves.toBe(1);
+
     await form.getByTestId('monitor-name-input').fill('Checkout errors');
     await form.getByTestId('matcher-attr').first().fill('service.name');
     await form.getByTestId('matcher-value').first().fill('checkout');
-    // A blank row is always there to type into.
-    await expect.poll(() => form.getByTestId('matcher-row').count()).toBe(2);
+    // A blank row is always there to type into: it cannot be removed while it is the only one.
+    const rows = form.getByTestId('matcher-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    await expect(rows.nth(1).getByTestId('matcher-remove').isDisabled()).resolves.toBe(true);
+    await form.getByRole('button', { name: 'Add a matcher' }).click();
+    await expect.poll(() => rows.count()).toBe(3);
+    await rows.nth(2).getByTestId('matcher-remove').click();
+    await expect.poll(() => rows.count()).toBe(2);
+    await expect(rows.nth(1).getByTestId('matcher-attr').inputValue()).resolves.toBe('');
+    // Removing the filled row leaves the blank one.
+    await rows.nth(0).getByTestId('matcher-remove').click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect(rows.nth(0).getByTestId('matcher-attr').inputValue()).resolves.toBe('');
+    await form.getByTestId('matcher-attr').first().fill('service.name');
+    await form.getByTestId('matcher-value').first().fill('checkout');
+    await expect.poll(() => rows.count()).toBe(2);
     await screenshot(page, 'monitors-02-error-form');
     await form.getByTestId('monitor-save').click();
     const row = page.locator('[data-testid="monitor-row"][data-monitor="Checkout errors"]');
@@ -149,11 +186,72 @@ describe('monitors', () => {
     await row.getByTestId('monitor-resume').click();
     await expect.poll(() => row.getByTestId('monitor-state').innerText()).toBe('active');
     await screenshot(page, 'monitors-03-list');
+
+    // A click on the row (not on its buttons or chips) opens the monitor's edit page.
+    await list.clickRow('Checkout errors');
+    await page.waitForURL(/\/alerting\/1\/monitors\/[^/]+\/error/);
+    await form.waitFor();
+    await expect(monitor.crumbs()).resolves.toEqual([expect.any(String), 'Monitors', 'Edit error monitor']);
+    await expect(form.getByTestId('monitor-name-input').inputValue()).resolves.toBe('Checkout errors');
+    await expect(form.getByTestId('monitor-updated-at').innerText()).resolves.toMatch(
+      /^Updated at (\d+ (second|minute)s? ago|None)$/,
+    );
+    await expect(monitor.state.innerText()).resolves.toBe('active');
+    await expect(monitor.toggle.textContent()).resolves.toBe('Pause monitor');
+    await monitor.toggle.click();
+    await expect.poll(() => monitor.state.innerText()).toBe('paused');
+    await expect(monitor.toggle.textContent()).resolves.toBe('Resume monitor');
+    await monitor.toggle.click();
+    await expect.poll(() => monitor.state.innerText()).toBe('active');
+    await expect(monitor.toggle.textContent()).resolves.toBe('Pause monitor');
+    // Its date range goes up to 1 day and lives in the address.
+    await expect(monitor.periodOptions()).resolves.toEqual([
+      'Last 15 minutes',
+      'Last 30 minutes',
+      'Last 1 hour',
+      'Last 3 hours',
+      'Last 6 hours',
+      'Last 12 hours',
+      'Last 24 hours',
+    ]);
+    await monitor.choosePeriod('6 hours');
+    await expect.poll(() => new URL(page.url()).searchParams.get('time_dur')).toBe('21600');
+    await screenshot(page, 'monitors-03a-error-edit');
+    const editUrl = new URL(page.url());
+    await page.reload();
+    await expect(monitor.dateRange.getByTestId('period-picker').textContent()).resolves.toBe('6 hours');
+    editUrl.searchParams.delete('time_gte');
+    editUrl.searchParams.set('time_dur', String(3 * 24 * 3600));
+    await page.goto(editUrl.toString());
+    await expect.poll(() => new URL(page.url()).searchParams.get('time_dur')).toBe('86400');
+    await expect(monitor.dateRange.getByTestId('period-picker').textContent()).resolves.toBe('24 hours');
+    await form.getByTestId('monitor-breadcrumb-list').click();
+    await row.waitFor();
+
     await row.getByTestId('monitor-delete').click();
     await expect(page.getByText('Do you really want to delete "Checkout errors" monitor?').count()).resolves.toBe(1);
     await page.getByRole('button', { name: 'Yes' }).click();
     await row.waitFor({ state: 'detached' });
     expect((await monitorsSaved()).map((m) => m.name)).toEqual(['Email queue backlog']);
+  });
+
+  it('opens the metric monitor by clicking its row: Edit metric monitor with its facts', async () => {
+    explainFailures();
+    const list = new MonitorListPage(page);
+    await list.goto(server.lantern.baseUrl, 1);
+    await list.clickRow('Email queue backlog');
+    await page.waitForURL(/\/alerting\/1\/monitors\/[^/]+\/metric/);
+    const monitor = new MonitorFormPage(page, 'metric');
+    const form = monitor.form;
+    await expect(monitor.crumbs()).resolves.toEqual([expect.any(String), 'Monitors', 'Edit metric monitor']);
+    await expect(form.getByTestId('monitor-last-check').innerText()).resolves.toMatch(/^Last check at /);
+    await expect(monitor.toggle.textContent()).resolves.toBe('Pause');
+    await expect(form.getByTestId('monitor-view-alerts').textContent()).resolves.toBe('View alerts');
+    expect((await monitor.periodOptions()).at(-1)).toBe('Last 30 days');
+    await form.getByTestId('monitor-chart').waitFor();
+    await screenshot(page, 'monitors-03b-metric-edit');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await list.table.waitFor();
   });
 
   it(

@@ -2,6 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import CloseIcon from '@mui/icons-material/Close';
 import {
   Alert,
+  Box,
   Button,
   Card,
   CardContent,
@@ -18,15 +19,22 @@ import type { ErrorMatcher, Monitor } from '@lantern/shared';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { NotFoundPage } from '../../../app/NotFoundPage';
+import { DateRangePicker } from '../../../components/date/DateRangePicker';
+import { useDateRange } from '../../../components/date/useDateRange';
 import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
+import { blankMatcher, isBlank, withBlankRow } from './monitorFormRules';
 import { useMonitor, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
-const blank = (): ErrorMatcher => ({ attr: '', op: '=', value: '' });
+/** The edit page's date range (spec platform §2.10): up to 1 day, synced with the address. */
+function ErrorMonitorRange() {
+  const range = useDateRange({ maxDays: 1 });
+  return <DateRangePicker state={range} />;
+}
 
 /** Spec platform §2.10: the error monitor form (new at monitors/new-error, edit at monitors/:id/error). */
 export function MonitorErrorPage() {
@@ -44,19 +52,16 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
   const init = monitor?.type === 'error' && 'matchers' in monitor.params ? monitor.params : undefined;
   const [name, setName] = useState(monitor?.name ?? '');
   const [onNew, setOnNew] = useState(init?.notifyOnNewErrors ?? true);
-  const [onRecurring, setOnRecurring] = useState(init?.notifyOnRecurringErrors ?? false);
-  const [matchers, setMatchers] = useState<ErrorMatcher[]>([...(init?.matchers ?? []), blank()]);
+  const [onRecurring, setOnRecurring] = useState(init?.notifyOnRecurringErrors ?? true);
+  const [matchers, setMatchers] = useState<ErrorMatcher[]>(withBlankRow(init?.matchers ?? []));
   const [everyone, setEveryone] = useState(monitor?.notifyEveryoneByEmail ?? true);
   const [channelIds, setChannelIds] = useState<number[]>(monitor?.channelIds ?? []);
   const [submitted, setSubmitted] = useState(false);
   const save = useSaveMonitor(projectId, 'error');
   const navigate = useNavigate();
-  const nameErr = submitted && !name.trim() ? "Name can't be empty" : undefined;
-  const setAt = (i: number, m: ErrorMatcher) => {
-    const next = matchers.map((x, j) => (j === i ? m : x));
-    // At least one blank row is always there to type into.
-    setMatchers(next.some((x) => !x.attr && !x.value) ? next : [...next, blank()]);
-  };
+  const nameErr = submitted && !name.trim() ? 'Field is required' : undefined;
+  const blanks = matchers.filter(isBlank).length;
+  const setAt = (i: number, m: ErrorMatcher) => setMatchers(withBlankRow(matchers.map((x, j) => (j === i ? m : x))));
 
   const onSave = () => {
     setSubmitted(true);
@@ -75,9 +80,13 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
   };
 
   return (
-    <Stack spacing={2} sx={{ maxWidth: 900 }} data-testid="error-monitor-form">
-      <MonitorHeader projectId={projectId} title={monitor ? monitor.name : 'New errors monitor'} monitor={monitor} />
-      <Card variant="outlined">
+    <Stack spacing={2} data-testid="error-monitor-form">
+      <Stack direction="row" useFlexGap spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <MonitorHeader projectId={projectId} type="error" monitor={monitor} />
+        <Box sx={{ flexGrow: 1 }} />
+        {monitor && <ErrorMonitorRange />}
+      </Stack>
+      <Card variant="outlined" sx={{ maxWidth: 900 }}>
         <CardContent>
           <Stack spacing={2} component="form" onSubmit={(e) => (e.preventDefault(), onSave())}>
             <TextField
@@ -150,8 +159,10 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                     <IconButton
                       size="small"
                       aria-label="Remove matcher"
-                      disabled={matchers.length === 1}
-                      onClick={() => setMatchers(matchers.length > 1 ? matchers.filter((_, j) => j !== i) : [blank()])}
+                      // The last blank row stays: removing it would put it straight back.
+                      disabled={isBlank(m) && blanks === 1}
+                      onClick={() => setMatchers(withBlankRow(matchers.filter((_, j) => j !== i)))}
+                      data-testid="matcher-remove"
                     >
                       <CloseIcon fontSize="small" />
                     </IconButton>
@@ -160,7 +171,7 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                 <Button
                   size="small"
                   startIcon={<AddIcon />}
-                  onClick={() => setMatchers([...matchers, blank()])}
+                  onClick={() => setMatchers([...matchers, blankMatcher()])}
                   sx={{ alignSelf: 'flex-start' }}
                 >
                   Add a matcher

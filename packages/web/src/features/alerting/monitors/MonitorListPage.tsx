@@ -47,6 +47,17 @@ const editPath = (m: Monitor) =>
 const alertsOf = (m: Monitor, state: 'open' | 'closed') =>
   paths.alerts(m.projectId, { q: `monitor:${m.id}`, 'attrs.alert.state': state });
 
+/**
+ * A click in a row opens its monitor (spec platform §2.8), unless it lands on one of the row's own
+ * controls (the name link, the alert chips, Pause / Resume, Edit, Delete) or ends a text selection.
+ */
+function opensMonitor(target: EventTarget, row: HTMLElement): boolean {
+  if (!(target instanceof Element) || !row.contains(target)) return false;
+  const control = target.closest('a, button, input, [role="button"]');
+  if (control && row.contains(control)) return false;
+  return !window.getSelection()?.toString();
+}
+
 /** Spec platform §2.8: Create monitor menu, state chips, the monitor table with its actions. */
 export function MonitorListPage() {
   const projectId = useProjectIdParam();
@@ -86,10 +97,10 @@ export function MonitorListPage() {
             onClick={() => void navigate(paths.monitorMetricNew(projectId))}
             data-testid="create-metric-monitor"
           >
-            Metrics monitor
+            Create metrics monitor
           </MenuItem>
           <MenuItem onClick={() => void navigate(paths.monitorErrorNew(projectId))} data-testid="create-error-monitor">
-            Errors monitor
+            Create errors monitor
           </MenuItem>
         </Menu>
         <Box sx={{ flexGrow: 1 }} />
@@ -131,7 +142,17 @@ export function MonitorListPage() {
             </TableHead>
             <TableBody>
               {monitors.slice(pager.start, pager.end).map((m) => (
-                <TableRow key={m.id} hover data-testid="monitor-row" data-monitor={m.name}>
+                <TableRow
+                  key={m.id}
+                  hover
+                  onClick={(e) => {
+                    if (!opensMonitor(e.target, e.currentTarget)) return;
+                    void navigate(editPath(m));
+                  }}
+                  sx={{ cursor: 'pointer' }}
+                  data-testid="monitor-row"
+                  data-monitor={m.name}
+                >
                   <TableCell>
                     <Link component={RouterLink} to={editPath(m)} data-testid="monitor-name">
                       {m.name}

@@ -84,7 +84,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const check = MetricMonitorParams.safeParse(params);
   const issues = check.success ? [] : check.error.issues;
   const fieldError = (field: string) => (submitted ? issues.find((i) => i.path[0] === field)?.message : undefined);
-  const nameErr = submitted && !name.trim() ? "Name can't be empty" : undefined;
+  const nameErr = submitted && !name.trim() ? 'Field is required' : undefined;
 
   const chart = useMemo(() => {
     const data = preview.data;
@@ -112,7 +112,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   return (
     <Stack spacing={2} data-testid="metric-monitor-form">
       <Stack direction="row" sx={{ alignItems: 'center' }}>
-        <MonitorHeader projectId={projectId} title={monitor ? monitor.name : 'New metrics monitor'} monitor={monitor} />
+        <MonitorHeader projectId={projectId} type="metric" monitor={monitor} />
         <Box sx={{ flexGrow: 1 }} />
         <DateRangePicker state={range} />
       </Stack>
