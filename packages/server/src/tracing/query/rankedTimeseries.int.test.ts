@@ -68,6 +68,7 @@ describe('a time series ranked first by its counts', () => {
       scope(['spans:all'], 1),
       `group by .group_id | .count | p95(.duration)`,
     ],
+    ['a filter every span passes', scope([]), `${DEFAULT_QUERY} | where host.name != "nowhere"`],
     ['fewer series than kept', scope([]), `${DEFAULT_QUERY} | where host.name = "host-3"`],
     ['a count first', scope([]), `group by .group_id | count() | p50(.duration) | where service.name != "svc-1"`],
   ])('answers as the whole query: %s', async (_label, sc, query) => {
