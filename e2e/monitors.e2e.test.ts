@@ -11,8 +11,9 @@ import { useLantern } from '@lantern/testkit/useLantern';
 /**
  * Monitors as a person sets them up, over a gauge sent with the OpenTelemetry metrics SDK: the
  * empty list and its Create monitor menu, a metric monitor through its form (every validation
- * message at its field, nothing saved until valid, the preview chart and its "would have fired"
- * line), the form prefilled from a tracing Monitor menu's address, an error monitor with matchers
+ * message at its field, the one-column hint, nothing saved until valid, the preview chart with its
+ * legend table and its "would have fired" line), the form prefilled from a tracing Monitor menu's
+ * address and from a dashboard panel's (its column map's unit), an error monitor with matchers
  * (both notify switches on, a blank matcher row always there), each monitor opened by a click on
  * its row with the header of its type (2.9 / 2.10, the error monitor's 1-day range in the
  * address), pause / resume / delete, and
@@ -77,6 +78,8 @@ describe('monitors', () => {
       'Monitors',
       'New metric monitor',
     ]);
+    // Nothing chosen yet: the legend table under the preview is empty.
+    await expect(form.getByTestId('monitor-legend-empty').innerText()).resolves.toBe('There are no metrics');
     await form.getByTestId('monitor-save').click();
     await expect(form.getByText('Field is required').count()).resolves.toBe(1);
     await expect(form.getByTestId('metrics-error').innerText()).resolves.toBe('at least one metric is required');
@@ -89,6 +92,35 @@ describe('monitors', () => {
     await form.getByTestId('add-group-by').click();
     await page.getByRole('menuitem', { name: 'queue', exact: true }).click();
     await form.getByTestId('monitor-chart').waitFor();
+    await expect(form.getByTestId('monitor-column').inputValue()).resolves.toBe('max($depth)');
+    // The legend table: one row per queue with avg, last, min, max.
+    const legend = form.getByTestId('legend-table');
+    await expect(legend.locator('thead th').allInnerTexts()).resolves.toEqual(['metric', 'avg', 'last', 'min', 'max']);
+    await expect
+      .poll(async () =>
+        (await legend.getByTestId('legend-row').allInnerTexts()).map((r) => r.split('\t')[0].trim()).sort(),
+      )
+      .toEqual(['max($depth{queue=emails})', 'max($depth{queue=reports})']);
+    await expect(legend.getByTestId('legend-row').filter({ hasText: 'queue=emails' }).innerText()).resolves.toMatch(
+      /\t42(\.0+)?\t42/,
+    );
+
+    // A second column: the hint says why the query cannot be monitored, and Save sends nothing.
+    await form.getByTestId('add-aggregation').click();
+    await page.getByRole('menuitem', { name: 'min($depth)' }).click();
+    const hint = form.getByTestId('monitor-column-hint');
+    await expect.poll(() => hint.innerText()).toBe('The query returns 2 columns, but only a single column is allowed.');
+    await expect(form.getByTestId('monitor-column').inputValue()).resolves.toBe('');
+    await form.getByTestId('monitor-max').fill('20');
+    await form.getByTestId('monitor-save').click();
+    await screenshot(page, 'monitors-01a-two-columns');
+    expect(await monitorsSaved()).toEqual([]);
+    await expect(form.isVisible()).resolves.toBe(true);
+    await form.getByTestId('monitor-max').fill('');
+    // Back to one column: the hint goes away.
+    await form.getByTestId('query-part').filter({ hasText: 'min($depth)' }).locator('.MuiChip-deleteIcon').click();
+    await hint.waitFor({ state: 'detached' });
+    await expect(form.getByTestId('monitor-column').inputValue()).resolves.toBe('max($depth)');
 
     await form.getByTestId('monitor-save').click();
     await expect(form.innerText()).resolves.toContain('At least min value is required');
@@ -135,6 +167,29 @@ describe('monitors', () => {
     // No spans were sent here: the server says so under the chip, and the preview has no data.
     await expect(form.getByTestId('query-part-error').first().innerText()).resolves.toContain('lantern.tracing.spans');
     await form.getByTestId('monitor-chart-empty').waitFor();
+  });
+
+  it('opens prefilled from a dashboard panel Monitor action: the column map gives the unit', async () => {
+    explainFailures();
+    // What a panel's Monitor menu item sends (GridPanel): its column map as JSON, keyed by column.
+    const q = new URLSearchParams({
+      name: 'Queue depth',
+      metric: 'queue.depth',
+      alias: 'depth',
+      query: 'max($depth) | group by queue',
+      columns: JSON.stringify({ 'max($depth)': { unit: 'kilobytes', color: '' } }),
+    });
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
+    const form = page.getByTestId('metric-monitor-form');
+    await form.getByTestId('monitor-chart').waitFor();
+    await expect(form.getByTestId('monitor-column').inputValue()).resolves.toBe('max($depth)');
+    await expect(form.getByTestId('monitor-unit').inputValue()).resolves.toBe('kilobytes');
+    await expect(form.getByRole('combobox').filter({ hasText: 'kilobytes' }).count()).resolves.toBe(1);
+    // The preview's legend is in kilobytes.
+    await expect
+      .poll(() => form.getByTestId('legend-row').filter({ hasText: 'queue=emails' }).innerText())
+      .toMatch(/\t42 KB\t42 KB\t/);
+    await screenshot(page, 'monitors-01b-prefilled-unit');
   });
 
   it('creates an error monitor with a matcher, then pauses, resumes and deletes it from the list', async () => {
@@ -235,7 +290,7 @@ describe('monitors', () => {
     expect((await monitorsSaved()).map((m) => m.name)).toEqual(['Email queue backlog']);
   });
 
-  it('opens the metric monitor by clicking its row: Edit metric monitor with its facts', async () => {
+  it('opens the metric monitor by clicking its row: Edit metric monitor with its facts and preview', async () => {
     explainFailures();
     const list = new MonitorListPage(page);
     await list.goto(server.lantern.baseUrl, 1);
@@ -249,6 +304,9 @@ describe('monitors', () => {
     await expect(form.getByTestId('monitor-view-alerts').textContent()).resolves.toBe('View alerts');
     expect((await monitor.periodOptions()).at(-1)).toBe('Last 30 days');
     await form.getByTestId('monitor-chart').waitFor();
+    await expect(form.getByTestId('monitor-column').inputValue()).resolves.toBe('max($depth)');
+    await expect.poll(() => form.getByTestId('legend-row').count()).toBe(2);
+    await expect(form.getByTestId('monitor-column-hint').count()).resolves.toBe(0);
     await screenshot(page, 'monitors-03b-metric-edit');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await list.table.waitFor();

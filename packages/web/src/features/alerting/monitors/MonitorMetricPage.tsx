@@ -1,10 +1,19 @@
 import { Alert, Box, Card, CardContent, MenuItem, Skeleton, Stack, TextField, Typography } from '@mui/material';
-import { FOR_DURATION_CHOICES, MetricMonitorParams, type MetricAlias, type Monitor } from '@lantern/shared';
+import {
+  FOR_DURATION_CHOICES,
+  MetricMonitorParams,
+  type ColumnMap,
+  type MetricAlias,
+  type Monitor,
+} from '@lantern/shared';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import { metricChartOption } from '../../../components/charts/chartOptions';
+import { TableLegend, type LegendValue } from '../../../components/charts/ChartLegend';
 import { EChart } from '../../../components/charts/EChart';
+import { assignColors } from '../../../components/charts/palette';
+import { usePager } from '../../../components/Pager';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
 import { useDateRange } from '../../../components/date/useDateRange';
 import { formatDateTime } from '../../../lib/format/dateTime';
@@ -17,11 +26,15 @@ import { MetricsQueryBuilder } from '../../metrics/query/MetricsQueryBuilder';
 import { withAllowedRange } from '../alerts/allowedRange';
 import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
+import { columnHint, parseColumnMap, prefillUnit, singleColumn } from './monitorFormRules';
 import { useMonitor, useMonitorPreview, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 const PREVIEW_HEIGHT = 300;
+/** The preview's legend table (spec platform §2.9): name, avg, last, min, max; 9 rows a page. */
+const LEGEND_PAGE = 9;
+const LEGEND_VALUES: LegendValue[] = ['avg', 'last', 'min', 'max'];
 
 /** Spec platform §2.9: the metric monitor form (new at monitors/new-metric, prefilled from the address; edit at monitors/:id/metric). */
 export function MonitorMetricPage() {
@@ -35,8 +48,11 @@ export function MonitorMetricPage() {
   return <MetricMonitorForm key={monitorId ?? 'new'} projectId={projectId} monitor={existing.data?.monitor} />;
 }
 
-/** The prefill of MonitorMetricNew: name, metric / alias lists (aliases only when as many as metrics), query. */
-function usePrefill(): { name: string; metrics: MetricAlias[]; query: string } {
+/**
+ * The prefill of MonitorMetricNew: name, metric / alias lists (aliases only when as many as metrics),
+ * query, and columns (a dashboard panel's column map as JSON: the monitored column's unit comes from it).
+ */
+function usePrefill(): { name: string; metrics: MetricAlias[]; query: string; columns: ColumnMap } {
   const [params] = useSearchParams();
   const names = params.getAll('metric');
   const aliases = params.getAll('alias');
@@ -44,6 +60,7 @@ function usePrefill(): { name: string; metrics: MetricAlias[]; query: string } {
     name: params.get('name') ?? '',
     metrics: names.map((name, i) => ({ name, alias: aliases.length === names.length ? aliases[i] : `m${i + 1}` })),
     query: params.get('query') ?? '',
+    columns: parseColumnMap(params.get('columns')),
   };
 }
 
@@ -55,8 +72,8 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const [name, setName] = useState(monitor?.name ?? prefill.name);
   const [metrics, setMetrics] = useState<MetricAlias[]>(init?.metrics ?? prefill.metrics);
   const [query, setQuery] = useState(init?.query ?? prefill.query);
-  const [column, setColumn] = useState(init?.column ?? '');
-  const [columnUnit, setColumnUnit] = useState(init?.columnUnit ?? '');
+  // null until chosen: a new monitor takes the prefilled column map's unit for its column.
+  const [unitChoice, setUnitChoice] = useState<string | null>(init ? init.columnUnit : null);
   const [minValue, setMinValue] = useState(init?.minValue?.toString() ?? '');
   const [maxValue, setMaxValue] = useState(init?.maxValue?.toString() ?? '');
   const [forDuration, setForDuration] = useState<number>(init?.forDuration ?? 5);
@@ -67,8 +84,13 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const save = useSaveMonitor(projectId, 'metric');
   const navigate = useNavigate();
   const preview = useTimeseries(projectId, { metrics, query }, range.apiParams);
-  const columns = useMemo(() => [...new Set((preview.data?.timeseries ?? []).map((s) => s.metric))], [preview.data]);
-  const effectiveColumn = column || columns[0] || '';
+  // The query's columns, once its answer is known without a part error (those show under the chips).
+  const columns =
+    metrics.length && preview.data && !preview.data.query.parts.some((p) => p.error) ? preview.data.columns : undefined;
+  const hint = columnHint(columns);
+  // The monitor checks the query's one column (spec platform §5); an existing one keeps its column until the preview answers.
+  const effectiveColumn = columns ? singleColumn(columns) : (init?.column ?? '');
+  const columnUnit = unitChoice ?? prefillUnit(prefill.columns, effectiveColumn);
   const bounds = { min: num(minValue), max: num(maxValue) };
 
   const params = {
@@ -86,23 +108,30 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const fieldError = (field: string) => (submitted ? issues.find((i) => i.path[0] === field)?.message : undefined);
   const nameErr = submitted && !name.trim() ? 'Field is required' : undefined;
 
-  const chart = useMemo(() => {
+  // The monitored column's series, with the legend table's colours (spec platform §2.9).
+  const series = useMemo(() => {
     const data = preview.data;
-    if (!data || !effectiveColumn) return undefined;
-    const series = data.timeseries.filter((s) => s.metric === effectiveColumn);
-    if (!series.length || !data.time.length) return undefined;
-    const option = metricChartOption(
-      data.time,
-      series.map((s) => ({ name: s.name, unit: columnUnit || s.unit, values: s.value })),
-    );
-    return withAllowedRange(option, bounds);
+    if (!data || !effectiveColumn || !data.time.length) return [];
+    const own = data.timeseries.filter((s) => s.metric === effectiveColumn);
+    const colors = assignColors(own.map(() => undefined));
+    return own.map((s, i) => ({ name: s.name, unit: columnUnit || s.unit, values: s.value, color: colors[i] }));
+  }, [preview.data, effectiveColumn, columnUnit]);
+  const legendPager = usePager(series.length, LEGEND_PAGE);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const [hovered, setHovered] = useState<string | undefined>();
+  const chart = useMemo(() => {
+    // Only the legend's current page is plotted, less the series clicked off.
+    const plotted = series.slice(legendPager.start, legendPager.end).filter((s) => !hidden.has(s.name));
+    if (!plotted.length) return undefined;
+    return withAllowedRange(metricChartOption(preview.data?.time ?? [], plotted), bounds);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [preview.data, effectiveColumn, columnUnit, minValue, maxValue]);
+  }, [series, legendPager.start, legendPager.end, hidden, minValue, maxValue]);
   const dryRun = useMonitorPreview(projectId, check.success ? check.data : undefined, range.apiParams);
 
   const onSave = () => {
     setSubmitted(true);
-    if (!check.success || !name.trim()) return;
+    // A valid form and exactly one column (spec platform §5): otherwise nothing is sent.
+    if (!check.success || !name.trim() || columns?.length !== 1) return;
     save.mutate(
       { id: monitor?.id, body: { name, notifyEveryoneByEmail: everyone, channelIds, params: check.data } },
       { onSuccess: () => void navigate(paths.monitors(projectId)) },
@@ -148,42 +177,43 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                   disabled={!metrics.length}
                 />
                 {fieldError('query') && (
-                  <Typography variant="caption" color="error" data-testid="query-error">
+                  <Typography variant="caption" color="error" component="div" data-testid="query-error">
                     {fieldError('query')}
                   </Typography>
                 )}
+                {hint && (
+                  <Typography
+                    variant="caption"
+                    color={submitted ? 'error' : 'warning.dark'}
+                    component="div"
+                    data-testid="monitor-column-hint"
+                  >
+                    {hint}
+                  </Typography>
+                )}
               </div>
-              <Stack direction="row" spacing={1}>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
                 <TextField
-                  select
                   size="small"
                   label="Column"
                   value={effectiveColumn}
-                  onChange={(e) => setColumn(e.target.value)}
                   sx={{ flex: 1 }}
-                  error={Boolean(fieldError('column'))}
-                  helperText={fieldError('column') ?? 'The value the monitor checks'}
-                  slotProps={{ htmlInput: { 'data-testid': 'monitor-column' } }}
-                >
-                  {(columns.includes(effectiveColumn) || !effectiveColumn
-                    ? columns
-                    : [effectiveColumn, ...columns]
-                  ).map((c) => (
-                    <MenuItem key={c} value={c}>
-                      {c}
-                    </MenuItem>
-                  ))}
-                </TextField>
+                  helperText="The query's one column: the value the monitor checks"
+                  slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'monitor-column' } }}
+                />
                 <TextField
                   select
                   size="small"
                   label="Unit"
                   value={columnUnit}
-                  onChange={(e) => setColumnUnit(e.target.value)}
+                  onChange={(e) => setUnitChoice(e.target.value)}
                   sx={{ width: 160 }}
-                  slotProps={{ select: { renderValue: (v) => unitLabel(String(v)) } }}
+                  slotProps={{
+                    select: { renderValue: (v) => unitLabel(String(v)) },
+                    htmlInput: { 'data-testid': 'monitor-unit' },
+                  }}
                 >
-                  {UNITS.map((u) => (
+                  {((UNITS as readonly string[]).includes(columnUnit) ? UNITS : [...UNITS, columnUnit]).map((u) => (
                     <MenuItem key={u} value={u}>
                       {unitLabel(u)}
                     </MenuItem>
@@ -248,7 +278,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
             </Typography>
             {chart ? (
               <>
-                <EChart option={chart} height={PREVIEW_HEIGHT} testId="monitor-chart" />
+                <EChart option={chart} height={PREVIEW_HEIGHT} highlight={hovered} testId="monitor-chart" />
                 <Typography
                   variant="body2"
                   sx={{ mt: 1 }}
@@ -269,10 +299,45 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 sx={{ height: PREVIEW_HEIGHT, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
                 data-testid="monitor-chart-empty"
               >
-                <Typography variant="h5" sx={{ color: '#BDBDBD' }}>
-                  {preview.isFetching ? '' : metrics.length ? 'NO DATA' : 'Select a metric'}
-                </Typography>
+                {/* A query of several columns (or none) has nothing to plot: the hint says why. */}
+                {hint && !preview.isFetching ? (
+                  <Typography variant="body1" color="text.secondary" sx={{ px: 4, textAlign: 'center' }}>
+                    {hint}
+                  </Typography>
+                ) : (
+                  <Typography variant="h5" sx={{ color: '#BDBDBD' }}>
+                    {preview.isFetching ? '' : metrics.length ? 'NO DATA' : 'Select a metric'}
+                  </Typography>
+                )}
               </Box>
+            )}
+            {series.length ? (
+              <Box sx={{ mt: 1 }}>
+                <TableLegend
+                  series={series}
+                  values={LEGEND_VALUES}
+                  hidden={hidden}
+                  onToggle={(n) =>
+                    setHidden((prev) => {
+                      const next = new Set(prev);
+                      if (!next.delete(n)) next.add(n);
+                      return next;
+                    })
+                  }
+                  onHover={setHovered}
+                  maxLength={40}
+                  pager={legendPager}
+                />
+              </Box>
+            ) : (
+              <Typography
+                variant="body2"
+                color="text.secondary"
+                sx={{ mt: 1, textAlign: 'center' }}
+                data-testid="monitor-legend-empty"
+              >
+                There are no metrics
+              </Typography>
             )}
           </CardContent>
         </Card>
