@@ -15,8 +15,10 @@ import {
   type RunningLantern,
 } from '@lantern/testkit/harness';
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
+import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { AlertListPage } from '@lantern/testkit/pages/AlertListPage';
 import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { SpanCard } from '@lantern/testkit/pages/SpanCard';
 import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
@@ -24,7 +26,8 @@ import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers
 /**
  * The alert list and the alert card as a person uses them, after real failed spans went in over
  * OTLP and the server's own evaluator (on its normal one-minute timer) turned them into alerts,
- * with a webhook channel delivering to a receiver in this test.
+ * with a webhook channel delivering to a receiver in this test; and a metric alert of a backed-up
+ * queue gauge, whose card links to its monitor and to the spans of its time range.
  */
 const ERRORS = ['POST /checkout', 'GET /cart', 'DELETE /orders/{id}', 'PUT /profile'];
 
@@ -35,7 +38,17 @@ describe('alerts screens', () => {
   let page: Page;
   let list: AlertListPage;
   let configDir: string;
+  let cookie: string;
   const browserErrors: string[] = [];
+  const api = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(`${lantern.baseUrl}/api/v1/projects/1${path}`, {
+      method,
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as Record<string, { id: number | string }>;
+  };
 
   beforeAll(async () => {
     receiver = await startHttpReceiver();
@@ -44,16 +57,7 @@ describe('alerts screens', () => {
     const config = join(configDir, 'lantern.yml');
     writeFileSync(config, 'notifications:\n  allow_networks: [loopback]\n');
     lantern = await startLantern({ env: { LANTERN_CONFIG: config } });
-    const cookie = await signIn(lantern.baseUrl);
-    const api = async (method: string, path: string, body: unknown) => {
-      const res = await fetch(`${lantern.baseUrl}/api/v1/projects/1${path}`, {
-        method,
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect(res.status).toBe(200);
-      return (await res.json()) as Record<string, { id: number | string }>;
-    };
+    cookie = await signIn(lantern.baseUrl);
     // The monitor form is another screen's: the channel and the monitor are made through the API.
     const { channel } = await api('POST', '/notification-channels/webhook', {
       name: 'Test hook',
@@ -277,6 +281,92 @@ describe('alerts screens', () => {
     await card.root.waitFor({ state: 'detached' });
   }, 240_000);
 
+  it("shows a metric alert's card with 'View monitor' and 'Matching spans', the spans of the card's range", async () => {
+    explainFailures();
+    // A plain span of the worker, for the span list of the alert's range.
+    const t = createTestTracer('http-proto', {
+      httpUrl: lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
+      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+      serviceName: 'worker',
+    });
+    t.tracer.startSpan('drain emails queue', { kind: SpanKind.CONSUMER }).end();
+    await t.shutdown();
+    // The queue stays backed up while the evaluator (at :30 of each minute) looks at the last minute.
+    const m = createTestMeter('http-proto', {
+      httpUrl: lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
+      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+      serviceName: 'worker',
+    });
+    m.meter.createObservableGauge('queue.depth').addCallback((r) => r.observe(42, { queue: 'emails' }));
+    await m.flush();
+    const keepSending = setInterval(() => void m.flush(), 5000);
+    try {
+      await vi.waitFor(
+        async () => {
+          const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/1`, { headers: { cookie } });
+          const names = ((await res.json()) as { metrics: { name: string }[] }).metrics.map((x) => x.name);
+          expect(names).toContain('queue.depth');
+        },
+        { timeout: 20_000, interval: 200 },
+      );
+      // A monitor whose query has no where part: 'Matching spans' is shown all the same.
+      const { monitor } = await api('POST', '/monitors/metric', {
+        name: 'Queue backlog',
+        params: {
+          metrics: [{ name: 'queue.depth', alias: 'depth' }],
+          query: 'max($depth)',
+          column: 'max($depth)',
+          forDuration: 1,
+          maxValue: 20,
+        },
+      });
+      await list.goto(lantern.baseUrl, 1, `?q=${encodeURIComponent(`monitor:${monitor.id}`)}`);
+      await list.reloadUntilRows(1, 200_000);
+    } finally {
+      clearInterval(keepSending);
+      await m.shutdown();
+    }
+    const [name] = await list.names();
+    expect(name).toContain('Queue backlog');
+    const card = await list.open(name);
+    await card.root.getByTestId('alert-chart').waitFor();
+    await expect(card.viewMonitor.textContent()).resolves.toBe('View monitor');
+    await expect(card.matchingSpans.textContent()).resolves.toBe('Matching spans');
+    await screenshot(page, 'alerts-08-metric-alert');
+
+    // The link names every system, the span columns, and the card's own time range.
+    const href = new URL((await card.matchingSpans.getAttribute('href'))!, lantern.baseUrl);
+    expect(href.pathname).toBe('/spans/1/items');
+    expect(href.searchParams.get('system')).toBe('all');
+    expect(href.searchParams.get('query')).toBe('.count_per_min | .error_rate | {p50,p90,p99}(.duration)');
+    // The card's range: an hour around the alert's time.
+    const gte = href.searchParams.get('time_gte')!;
+    const dur = Number(href.searchParams.get('time_dur'));
+    expect(dur).toBe(3600);
+    const gteMs = Date.parse(gte.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)$/, '$1-$2-$3T$4:$5:$6Z'));
+    const alertId = await card.root.getAttribute('data-alert-id');
+    const res = await fetch(`${lantern.baseUrl}/api/v1/projects/1/alerts/${alertId}`, { headers: { cookie } });
+    const updatedAt = Date.parse(((await res.json()) as { alert: { updatedAt: string } }).alert.updatedAt);
+    expect(updatedAt).toBeGreaterThanOrEqual(gteMs);
+    expect(updatedAt).toBeLessThan(gteMs + dur * 1000);
+
+    // A click opens the span list of that range, with the worker's span in it.
+    await card.matchingSpans.click();
+    await page.waitForURL((url) => url.pathname === '/spans/1/items');
+    const spans = new ExplorePage(page);
+    await spans.spanRows.first().waitFor({ timeout: 20_000 });
+    const url = new URL(page.url());
+    expect(url.searchParams.get('time_gte')).toBe(gte);
+    expect(url.searchParams.get('time_dur')).toBe(String(dur));
+    await expect(spans.spanRows.allInnerTexts()).resolves.toEqual(
+      expect.arrayContaining([expect.stringContaining('drain emails queue')]),
+    );
+    await screenshot(page, 'alerts-09-matching-spans');
+    expect(browserErrors).toEqual([]);
+  }, 260_000);
+
   it('shows an error for an alert that does not exist, on the alert page', async () => {
     explainFailures();
     await page.goto(`${lantern.baseUrl}/alerting/1/alerts/999999`);
@@ -284,7 +374,7 @@ describe('alerts screens', () => {
     await error.waitFor();
     await expect(page.getByTestId('request-error-status').innerText()).resolves.toBe('404');
     await expect(page.getByTestId('request-error-message').innerText()).resolves.toBe('Alert "999999" not found.');
-    await screenshot(page, 'alerts-08-not-found');
+    await screenshot(page, 'alerts-10-not-found');
     expect(browserErrors).toEqual([]);
   });
 });

@@ -10,6 +10,9 @@ export class AlertCard {
   readonly events: Locator;
   readonly spanCard: Locator;
   readonly dateRange: Locator;
+  /** A metric alert's buttons. */
+  readonly viewMonitor: Locator;
+  readonly matchingSpans: Locator;
 
   constructor(
     readonly page: Page,
@@ -25,6 +28,8 @@ export class AlertCard {
     this.spanCard = this.root.getByTestId('span-card');
     // The card's own range picker (an error alert's span card has another one).
     this.dateRange = this.root.getByTestId('fixed-date-range').first();
+    this.viewMonitor = this.root.getByTestId('alert-view-monitor');
+    this.matchingSpans = this.root.getByTestId('alert-matching-spans');
   }
 
   fact(name: 'state' | 'occurrences' | 'time' | 'first-seen' | 'trigger'): Locator {

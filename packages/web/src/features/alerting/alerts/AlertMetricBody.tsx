@@ -9,7 +9,7 @@ import { paths } from '../../../lib/routes/paths';
 import { LabelValues } from '../../tracing/LabelValues';
 import { withAllowedRange } from './allowedRange';
 import { useAlertTimeseries } from './alertsApi';
-import { matchingSpansQuery, metricQueryChips, metricTrigger } from './alertText';
+import { matchingSpansParams, metricQueryChips, metricTrigger } from './alertText';
 
 export const ALERT_CHART_HEIGHT = 300;
 
@@ -70,7 +70,6 @@ export function AlertMetricBody({
   range: { time_gte: string; time_lt: string };
 }) {
   const p = alert.params;
-  const spansQuery = matchingSpansQuery(p.monitor.query);
   return (
     <Stack spacing={2} data-testid="alert-metric">
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="alert-query-chips">
@@ -104,17 +103,15 @@ export function AlertMetricBody({
         >
           View monitor
         </Button>
-        {spansQuery && (
-          <Button
-            size="small"
-            variant="outlined"
-            component={RouterLink}
-            to={paths.spanItems(alert.projectId, { system: 'all', query: spansQuery })}
-            data-testid="alert-matching-spans"
-          >
-            Matching spans
-          </Button>
-        )}
+        <Button
+          size="small"
+          variant="outlined"
+          component={RouterLink}
+          to={paths.spanItems(alert.projectId, matchingSpansParams(p.monitor.query, range))}
+          data-testid="alert-matching-spans"
+        >
+          Matching spans
+        </Button>
       </Stack>
       <AlertChart projectId={alert.projectId} p={p} range={range} />
     </Stack>

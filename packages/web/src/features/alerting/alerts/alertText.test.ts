@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricAlertParams } from '@lantern/shared';
-import { matchingSpansQuery, metricQueryChips, metricTrigger, occurrences } from './alertText';
+import { matchingSpansParams, matchingSpansQuery, metricQueryChips, metricTrigger, occurrences } from './alertText';
 
 const params = (over: Partial<MetricAlertParams> = {}): MetricAlertParams => ({
   firing: 1,
@@ -44,6 +44,21 @@ describe('alert texts', () => {
     expect(matchingSpansQuery(params().monitor.query)).toBe(
       '.count_per_min | .error_rate | {p50,p90,p99}(.duration) | where host.name = "web1"',
     );
-    expect(matchingSpansQuery('avg($cpu)')).toBeUndefined();
+    expect(matchingSpansQuery('avg($cpu)')).toBe('.count_per_min | .error_rate | {p50,p90,p99}(.duration)');
+  });
+  it("links 'Matching spans' to the spans of the card's range, with or without where parts", () => {
+    const range = { time_gte: '2024-03-01T10:00:00.000Z', time_lt: '2024-03-01T11:00:00.000Z' };
+    expect(matchingSpansParams(params().monitor.query, range)).toEqual({
+      system: 'all',
+      query: '.count_per_min | .error_rate | {p50,p90,p99}(.duration) | where host.name = "web1"',
+      time_gte: '20240301T100000',
+      time_dur: '3600',
+    });
+    expect(matchingSpansParams('max($depth) | group by queue', range)).toEqual({
+      system: 'all',
+      query: '.count_per_min | .error_rate | {p50,p90,p99}(.duration)',
+      time_gte: '20240301T100000',
+      time_dur: '3600',
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { Alert, ErrorAlertParams, MetricAlertParams } from '@lantern/shared';
 import { formatUnit } from '../../../lib/format/number';
+import { toAddress } from '../../../lib/time/dateRange';
 
 /**
  * Words shown for an alert in the list and on its card (reference frontend §1.3.14, alerting
@@ -33,7 +34,7 @@ export function metricQueryChips(p: MetricAlertParams): string[] {
   return from ? [...parts, `from ${from}`] : parts;
 }
 
-/** The `where` parts of a monitor query: 'Matching spans' exists only when there are some. */
+/** The `where` parts of a monitor query. */
 export function whereParts(query: string): string[] {
   return query
     .split('|')
@@ -41,8 +42,22 @@ export function whereParts(query: string): string[] {
     .filter((s) => /^where\s/i.test(s));
 }
 
-/** The span list query of 'Matching spans' (reference frontend §1.2): rates and percentiles under the where parts. */
-export function matchingSpansQuery(query: string): string | undefined {
-  const where = whereParts(query);
-  return where.length ? ['.count_per_min', '.error_rate', '{p50,p90,p99}(.duration)', ...where].join(' | ') : undefined;
+/** The span list query of 'Matching spans' (reference frontend §1.2): rates and percentiles, then the where parts if any. */
+export function matchingSpansQuery(query: string): string {
+  return ['.count_per_min', '.error_rate', '{p50,p90,p99}(.duration)', ...whereParts(query)].join(' | ');
+}
+
+/**
+ * The span list's address of 'Matching spans', shown for every metric alert (spec platform §2.6):
+ * the spans of all systems over the card's time range (the chart's), narrowed by the monitor
+ * query's where parts when it has some. The reference showed the button only with where parts,
+ * where the link otherwise had nothing to narrow; the time range is what ties it to the alert.
+ */
+export function matchingSpansParams(
+  query: string,
+  range: { time_gte: string; time_lt: string },
+): { system: string; query: string; time_gte: string; time_dur: string } {
+  const gte = Date.parse(range.time_gte);
+  const lt = Date.parse(range.time_lt);
+  return { system: 'all', query: matchingSpansQuery(query), ...toAddress({ lt, duration: lt - gte, isNow: false }) };
 }
