@@ -21,6 +21,14 @@ export const currentUserQuery = {
   staleTime: 5 * 60_000,
 };
 
+let signedOutByUser = false;
+
+/**
+ * Whether the session ended by the user's Sign out (until the next sign-in): Login then needs no
+ * `next` back to the page left, which is for a session that ended under an open page.
+ */
+export const isSignedOutByUser = () => signedOutByUser;
+
 export function useCurrentUser() {
   return useQuery(currentUserQuery);
 }
@@ -53,6 +61,7 @@ export function useLoginMutation(next = paths.home()) {
     // The Login page shows the failure in its own alert; no global toast.
     meta: { silent: true },
     onSuccess: async () => {
+      signedOutByUser = false;
       await queryClient.refetchQueries({ queryKey: currentUserKey });
       void navigate(next, { replace: true });
     },
@@ -66,6 +75,9 @@ export function useLogoutMutation() {
   return useMutation({
     mutationFn: () => api(authRoutes.logout, {}),
     onSuccess: async () => {
+      // The page still shown may render signed out before the navigation below: RequireAuth then
+      // sends it to Login too, and must not add a `next` back to it.
+      signedOutByUser = true;
       // Another user may sign in next: nothing cached for this one may leak into their session.
       const current = hashKey(currentUserKey);
       queryClient.removeQueries({ predicate: (q) => q.queryHash !== current });
