@@ -15,6 +15,7 @@ export * from './metricsQuery';
 export * from './api/alerting';
 export * from './random';
 export * from './queryString';
+export * from './errorSystems';
 export * from './promotedAttrs';
 export * from './metricAliasRules';
 export * from './api/authRoutes';

@@ -1,4 +1,4 @@
-import type { SpanKind } from '@lantern/shared';
+import { ERROR_SYSTEMS as ERROR_SYSTEM_LIST, type SpanKind } from '@lantern/shared';
 import type { AttrMap } from '../spanRow';
 import { textAttr } from './attrValue';
 import { joinName, joinTypeMessage, logDisplayName } from './displayName';
@@ -17,7 +17,7 @@ import type { SpanClass } from './spanSystem';
  */
 
 /** Systems that count as errors (event_error_count, error alerts). */
-export const ERROR_SYSTEMS: ReadonlySet<string> = new Set(['log:error', 'log:fatal', 'log:panic']);
+export const ERROR_SYSTEMS: ReadonlySet<string> = new Set(ERROR_SYSTEM_LIST);
 
 const LOG_KEYS = ['log.severity'];
 const EXCEPTION_KEYS = ['exception.type'];

@@ -1,4 +1,4 @@
-import { PROMOTED_ATTRS } from '@lantern/shared';
+import { ERROR_SYSTEMS_SQL_LIST, PROMOTED_ATTRS } from '@lantern/shared';
 import type { TelemetryMigration } from './migration';
 
 /**
@@ -7,8 +7,8 @@ import type { TelemetryMigration } from './migration';
  * arrival. They are:
  *
  * - failed spans (status error; not span events);
- * - standalone error logs (no trace, severity error, fatal or panic: the systems of
- *   ingest/normalize/eventSystem.ts ERROR_SYSTEMS). A log that carries an exception raises it
+ * - standalone error logs (no trace, severity error, fatal or panic: ERROR_SYSTEMS of
+ *   @lantern/shared). A log that carries an exception raises it
  *   through its exception row (grouped by the exception's type and message), not through its log
  *   row too. Logs in a trace are left to their trace's failed span, as before. (The reference
  *   raises no alert for standalone logs, a quirk it flags: an application that only ships logs
@@ -38,7 +38,7 @@ const ERROR_ROW_COLUMNS = [
 
 const promotedDdl = PROMOTED_ATTRS.map(([, column]) => `${column} String CODEC(ZSTD(3))`).join(',\n        ');
 const columns = ERROR_ROW_COLUMNS.join(', ');
-const ERROR_ROW = `((event_name = '' AND status_code = 'error') OR (standalone AND system IN ('log:error', 'log:fatal', 'log:panic') AND NOT (event_name = 'log' AND exception_type != '')))`;
+const ERROR_ROW = `((event_name = '' AND status_code = 'error') OR (standalone AND system IN ${ERROR_SYSTEMS_SQL_LIST} AND NOT (event_name = 'log' AND exception_type != '')))`;
 
 export const ERROR_ARRIVALS_MIGRATION: TelemetryMigration = {
   version: 12,
