@@ -35,12 +35,18 @@ export interface ErrorEvaluatorDeps extends EventDeps {
   scanLagMs?: number;
 }
 
+/** Where this round's scans end: the engine's clock less the lag (one read for every project). */
+export async function errorScanEnd(deps: ErrorEvaluatorDeps): Promise<Date> {
+  return new Date((await deps.errorSpans.engineNow()).getTime() - (deps.scanLagMs ?? ERROR_SCAN_LAG_MS));
+}
+
+/** `to`: the round's scan end (errorScanEnd). */
 export async function evaluateErrors(
   deps: ErrorEvaluatorDeps,
   projectId: number,
+  to: Date,
   now: Date,
 ): Promise<{ created: number; notified: number }> {
-  const to = new Date((await deps.errorSpans.engineNow()).getTime() - (deps.scanLagMs ?? ERROR_SCAN_LAG_MS));
   const cursor = await deps.db
     .selectFrom('alerting_error_cursors')
     .select('scanned_to')

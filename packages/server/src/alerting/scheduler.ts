@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AlertingDb } from './db';
 import type { Delivery } from './delivery/deliver';
-import { evaluateErrors, type ErrorEvaluatorDeps } from './evaluateErrors';
+import { errorScanEnd, evaluateErrors, type ErrorEvaluatorDeps } from './evaluateErrors';
 import { evaluateMetricMonitor, type MetricEvaluatorDeps } from './evaluateMetrics';
 import { acquireLease, releaseLease } from './lease';
 import { NO_ENGINE_REASON } from './metricQueryRunner';
@@ -39,16 +39,28 @@ export function createScheduler(deps: SchedulerDeps) {
     return p;
   };
 
-  async function evaluate(now: Date): Promise<{ leader: boolean }> {
-    if (!(await acquireLease(deps.db, holder, now, LEASE_TTL_MS))) return { leader: false };
-    const tick = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  /** Every project's error scan, all up to one end: the engine's clock read once a round. */
+  async function evaluateErrorMonitors(now: Date): Promise<void> {
+    let scanEnd: Date;
+    try {
+      scanEnd = await errorScanEnd(deps.errorDeps);
+    } catch (err) {
+      deps.log.error({ err }, 'error monitors: the telemetry store did not answer');
+      return;
+    }
     for (const projectId of deps.projectIds()) {
       try {
-        await evaluateErrors(deps.errorDeps, projectId, now);
+        await evaluateErrors(deps.errorDeps, projectId, scanEnd, now);
       } catch (err) {
         deps.log.error({ err, projectId }, 'error monitor evaluation failed');
       }
     }
+  }
+
+  async function evaluate(now: Date): Promise<{ leader: boolean }> {
+    if (!(await acquireLease(deps.db, holder, now, LEASE_TTL_MS))) return { leader: false };
+    const tick = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+    await evaluateErrorMonitors(now);
     const monitors = await deps.metricDeps.monitors.metricMonitorsToCheck();
     if (!deps.metricDeps.runner && monitors.length && !warnedNoEngine) {
       warnedNoEngine = true;
