@@ -98,13 +98,16 @@ describe('single sign-on in the browser', () => {
     const login = new LoginPage(page);
     await login.ssoButton('testidp').waitFor();
     expect(new URL(page.url()).searchParams.get('next')).toBe('/overview/1/slowest-groups');
-    await expect.poll(() => login.ssoButton('offline').textContent()).toContain('unavailable');
+    // The unreachable provider is still listed, by its name, marked and disabled.
+    await expect.poll(() => login.ssoButton('offline').textContent()).toBe('Offline IdP (unavailable)');
     expect(await login.ssoButton('offline').isDisabled()).toBe(true);
     // The server started all the same, and its log says why the method is unavailable.
     expect(lantern.output()).toMatch(
       /"provider":"offline".*"reason":"fetch failed: ECONNREFUSED".*OIDC provider unavailable/,
     );
-    expect(await login.ssoButton('testidp').textContent()).toBe('Sign in with Test IdP');
+    // Each button is labelled with the method's name (spec §2.3), nothing around it.
+    expect(await login.ssoButton('testidp').textContent()).toBe('Test IdP');
+    expect(await login.ssoButton('corp').textContent()).toBe('Corp SSO');
     await screenshot(page, 'sso-login-buttons');
 
     await login.ssoButton('testidp').click();

@@ -2,9 +2,11 @@ import { Box, Button, Divider, Stack, Tooltip } from '@mui/material';
 import { useSsoMethods } from './authApi';
 
 /**
- * Spec §2.3: one button per single-sign-on method, then an 'or' divider; nothing when there are
- * none. A method whose provider cannot be reached is shown disabled with the reason. `next` is the
- * page the round trip ends on.
+ * Spec §2.3: one button per single-sign-on method, labelled with the method's name (or 'OpenID
+ * Connect'), then an 'or' divider; nothing when there are none. A method whose provider cannot be
+ * reached is shown disabled, marked '(unavailable)' so that it does not read as a working button
+ * whose colour is off, with the reason in its tooltip (docs/decisions/sso-and-sessions.md: such
+ * providers are listed, not hidden). `next` is the page the round trip ends on.
  */
 export function SsoButtons({ next = '/' }: { next?: string }) {
   const { data } = useSsoMethods();
@@ -15,7 +17,7 @@ export function SsoButtons({ next = '/' }: { next?: string }) {
   return (
     <Stack spacing={1} sx={{ mb: 2 }} data-testid="sso-methods">
       {methods.map((m) => {
-        const label = `Sign in with ${m.name || 'OpenID Connect'}`;
+        const label = m.name || 'OpenID Connect';
         if (m.available) {
           return (
             <Button
