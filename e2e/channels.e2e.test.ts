@@ -94,9 +94,12 @@ describe('notification channels and e-mail settings', () => {
     );
     const form = dialogForm();
     await form.save.click();
-    await expect(form.helper('name').innerText()).resolves.toBe("channel name can't be empty");
-    await expect(form.helper('url').innerText()).resolves.toBe("url can't be empty");
+    // Empty required fields say what every form says (spec §8).
+    await expect(form.helper('name').innerText()).resolves.toBe('Field is required');
+    await expect(form.helper('url').innerText()).resolves.toBe('Field is required');
     expect(await form.isInvalid('name')).toBe(true);
+    expect(await form.isInvalid('url')).toBe(true);
+    await screenshot(page, 'channels-02a-webhook-required');
 
     await form.fill({ name: 'bad hook', url: 'ftp://example.com/x', payload: '{"team": checkout}' });
     await form.save.click();
@@ -127,7 +130,7 @@ describe('notification channels and e-mail settings', () => {
     await expect(list.dialogTitle.innerText()).resolves.toBe('New Slack notification channel');
     await dialogForm().fill({ name: 'ops' });
     await dialogForm().save.click();
-    await expect(dialogForm().helper('webhookUrl').innerText()).resolves.toBe("webhook URL can't be empty");
+    await expect(dialogForm().helper('webhookUrl').innerText()).resolves.toBe('Field is required');
     await dialogForm().fill({ webhookUrl: 'not a url' });
     await dialogForm().save.click();
     await expect(dialogForm().helper('webhookUrl').innerText()).resolves.toBe('invalid URL: "not a url"');
@@ -137,7 +140,7 @@ describe('notification channels and e-mail settings', () => {
     await expect(list.dialogTitle.innerText()).resolves.toBe('New AlertManager notification channel');
     await dialogForm().fill({ url: `${receiver.url}/am` });
     await dialogForm().save.click();
-    await expect(dialogForm().helper('name').innerText()).resolves.toBe("channel name can't be empty");
+    await expect(dialogForm().helper('name').innerText()).resolves.toBe('Field is required');
     await dialogForm().cancel.click();
 
     expect(await savedChannels()).toEqual([]);
@@ -235,7 +238,7 @@ describe('notification channels and e-mail settings', () => {
     await expect(show.form.input('payload').count()).resolves.toBe(0);
     await show.form.fill({ name: 'alertmanager prod', url: '' });
     await show.form.save.click();
-    await expect(show.form.helper('url').innerText()).resolves.toBe("url can't be empty");
+    await expect(show.form.helper('url').innerText()).resolves.toBe('Field is required');
     await show.form.fill({ url: `${receiver.url}/am/api/v2/alerts` });
     await show.form.save.click();
     await expect(page.getByTestId('snackbar').innerText()).resolves.toContain(

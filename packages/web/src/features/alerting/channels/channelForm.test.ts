@@ -12,16 +12,23 @@ const parseErrorOf = (text: string): string => {
 };
 
 describe('validateChannel (spec §5)', () => {
-  it('requires the name and the URL of each type', () => {
+  it("requires the name and the URL of each type with the client message 'Field is required' (spec §8)", () => {
     expect(validateChannel('slack', emptyChannelForm)).toEqual({
-      name: "channel name can't be empty",
-      webhookUrl: "webhook URL can't be empty",
+      name: 'Field is required',
+      webhookUrl: 'Field is required',
     });
     expect(validateChannel('webhook', emptyChannelForm)).toEqual({
-      name: "channel name can't be empty",
-      url: "url can't be empty",
+      name: 'Field is required',
+      url: 'Field is required',
     });
-    expect(validateChannel('alertmanager', { ...emptyChannelForm, name: 'am' })).toEqual({ url: "url can't be empty" });
+    expect(validateChannel('alertmanager', { ...emptyChannelForm, name: 'am' })).toEqual({ url: 'Field is required' });
+    // Blank is empty: the server trims too.
+    expect(validateChannel('webhook', { ...emptyChannelForm, name: '  ', url: ' https://h/x ' })).toEqual({
+      name: 'Field is required',
+    });
+    // The URL a Slack channel does not have is not asked for, nor the webhook URL of the others.
+    expect(validateChannel('slack', { ...emptyChannelForm, name: 'ops', webhookUrl: 'https://h/x' })).toEqual({});
+    expect(validateChannel('alertmanager', { ...emptyChannelForm, name: 'am', url: 'https://h/x' })).toEqual({});
   });
 
   it('checks the URL scheme and the payload JSON, whose parse error is the message', () => {

@@ -3,9 +3,10 @@ import { ApiError } from '../../../lib/api/apiClient';
 import type { ChannelBody } from './channelsApi';
 
 /**
- * The channel form's values, checks and request body. The checks are the contract's own schemas
- * (spec §5: name required; Slack webhook URL; URL; the payload must parse as JSON, its parse error
- * is the message), so the form and the server say the same thing at the same field.
+ * The channel form's values, checks and request body. An empty required field says 'Field is
+ * required', the client message of every form (spec §8); the other checks are the contract's own
+ * schemas (spec §5: Slack webhook URL; URL; the payload must parse as JSON, its parse error is the
+ * message), so the form and the server say the same thing at the same field.
  */
 export interface ChannelFormValues {
   name: string;
@@ -48,11 +49,20 @@ const FIELD_BY_PATH: Record<string, ChannelField> = {
   'params.payload': 'payload',
 };
 
+const FIELD_REQUIRED = 'Field is required';
+
+/** The fields a channel of this type cannot be saved without. */
+function requiredFields(type: ChannelType): ChannelField[] {
+  return ['name', type === 'slack' ? 'webhookUrl' : 'url'];
+}
+
 /** The first problem per field, or {} when the form may be sent. */
 export function validateChannel(type: ChannelType, v: ChannelFormValues): ChannelFieldErrors {
+  const errors: ChannelFieldErrors = {};
+  // The schemas trim too, and answer "... can't be empty": that wording stays the API's.
+  for (const field of requiredFields(type)) if (v[field].trim() === '') errors[field] = FIELD_REQUIRED;
   const body = channelBody(type, v);
   const r = type === 'slack' ? SlackChannelInput.safeParse(body) : WebhookChannelInput.safeParse(body);
-  const errors: ChannelFieldErrors = {};
   if (r.success) return errors;
   for (const issue of r.error.issues) {
     const field = FIELD_BY_PATH[issue.path.join('.')];
