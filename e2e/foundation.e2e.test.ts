@@ -200,6 +200,15 @@ describe('foundation screens', () => {
       "Sorry, the requested page can't be found.",
     );
 
+    // Project settings of an id that is no number: the not-found page, not a skeleton for ever.
+    await page.goto(`${lantern.baseUrl}/projects/abc`);
+    await expect(page.getByTestId('not-found').innerText()).resolves.toContain(
+      "Sorry, the requested page can't be found.",
+    );
+    await expect(page.title()).resolves.toBe('Page not found · Lantern');
+    await expect(new ProjectSettingsPage(page).root.count()).resolves.toBe(0);
+    await screenshot(page, '08b-project-settings-not-found');
+
     // The project picker keeps a projectId-only route for the chosen project.
     const topBar = new TopBar(page);
     await page.goto(`${lantern.baseUrl}/projects/1`);

@@ -14,6 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
+import { NotFoundPage } from '../../app/NotFoundPage';
 import { PageToolbar } from '../../components/PageToolbar';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { externalLinks, paths } from '../../lib/routes/paths';
@@ -26,8 +27,11 @@ export function ProjectSettingsPage() {
   const projectId = useProjectIdParam();
   const { data, error, isPending } = useProject(projectId);
 
-  usePageTitle('Project settings');
+  // This page's title effect runs after its children's, so the not-found case names itself here.
+  usePageTitle(projectId === undefined ? 'Page not found' : 'Project settings');
 
+  // An id that is not digits is no project and nothing would load: not found, as on every project page.
+  if (projectId === undefined) return <NotFoundPage />;
   if (error) return <Alert severity="error">{error.message}</Alert>;
   if (isPending) return <Skeleton variant="rectangular" height={320} />;
   const { project } = data;
