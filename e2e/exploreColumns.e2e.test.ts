@@ -190,4 +190,59 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     await rows.first().locator('input[type="checkbox"]').click();
     await expect.poll(() => spans.count()).toBe(0);
   });
+
+  it('timeseries groups sort by a clicked column, the whole list before paging, and the address keeps the order', async () => {
+    explainFailures();
+    const query = 'group by .group_id | .count_per_min | p50(.duration)';
+    const explore = new ExplorePage(page);
+    await explore.goto(t.lantern.baseUrl, 1, `/timeseries?system=spans:all&query=${encodeURIComponent(query)}`);
+    const rows = page.getByTestId('timeseries-group-row');
+    await rows.first().waitFor();
+    const header = (column: string) => page.locator(`[data-testid="timeseries-sort"][data-column="${column}"]`);
+    const shownValues = (column: string) =>
+      page
+        .locator(`[data-testid="timeseries-avg"][data-column="${column}"]`)
+        .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+    // The header a person sees the arrow on, and which way it points (aria-sort).
+    const sortedBy = async () => {
+      const sorted = page.locator('[data-testid="timeseries-header"][aria-sort]');
+      return `${await sorted.getAttribute('data-column')} ${await sorted.getAttribute('aria-sort')}`;
+    };
+    const isSorted = (v: number[], desc: boolean) =>
+      v.every((x, i) => i === 0 || (desc ? v[i - 1] >= x : v[i - 1] <= x));
+    // More groups than one page holds, so paging shows whether the whole list was sorted.
+    await page.getByTestId('timeseries-pager').waitFor();
+
+    // By default: the first metric's average, highest first; the address stays as it was.
+    expect(await sortedBy()).toBe('_avg_.count_per_min descending');
+    const firstPage = await shownValues('.count_per_min');
+    expect(isSorted(firstPage, true)).toBe(true);
+    expect(explore.url().searchParams.get('sort_by')).toBeNull();
+    await page.getByTestId('timeseries-pager').getByRole('button', { name: 'Go to page 2' }).click();
+    await expect.poll(async () => (await shownValues('.count_per_min')).join()).not.toBe(firstPage.join());
+    expect(Math.max(...(await shownValues('.count_per_min')))).toBeLessThanOrEqual(Math.min(...firstPage));
+
+    // A click on p50 sorts by it, highest first, back on page 1, and the address says so.
+    await header('_avg_p50(.duration)').click();
+    await page.waitForURL((u) => u.searchParams.get('sort_by') === '_avg_p50(.duration)');
+    expect(explore.url().searchParams.get('sort_desc')).toBe('1');
+    await expect.poll(() => sortedBy()).toBe('_avg_p50(.duration) descending');
+    await expect(page.getByTestId('timeseries-pager-text').innerText()).resolves.toMatch(/^1 - 9 of/);
+    const slowest = await shownValues('p50(.duration)');
+    expect(isSorted(slowest, true)).toBe(true);
+    await shot('04-timeseries-sorted');
+
+    // A second click reverses it: the fastest groups of the whole list come first.
+    await header('_avg_p50(.duration)').click();
+    await page.waitForURL((u) => u.searchParams.get('sort_desc') === '0');
+    await expect.poll(async () => isSorted(await shownValues('p50(.duration)'), false)).toBe(true);
+    const fastest = await shownValues('p50(.duration)');
+    expect(fastest[0]).toBeLessThanOrEqual(Math.min(...slowest));
+
+    // The address restores the order on reload.
+    await page.reload();
+    await rows.first().waitFor();
+    await expect.poll(() => sortedBy()).toBe('_avg_p50(.duration) ascending');
+    expect(await shownValues('p50(.duration)')).toEqual(fastest);
+  });
 });

@@ -125,7 +125,7 @@ export function ExploreSpansPage() {
         <SpansTab projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />
       )}
       {ready && tab === 'timeseries' && (
-        <TimeseriesTab projectId={projectId} range={range} onQueryInfo={setServerParts} />
+        <TimeseriesTab projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />
       )}
     </Stack>
   );

@@ -10,6 +10,7 @@ import {
   TableCell,
   TableHead,
   TableRow,
+  TableSortLabel,
   Typography,
 } from '@mui/material';
 import type { QueryPart, TimeseriesGroup } from '@lantern/shared';
@@ -21,7 +22,8 @@ import { formatMetric } from '../../../lib/format/number';
 import { groupSpans, headerLabel } from './groupColumns';
 import { SpansList } from './SpansTable';
 import { ExpandSpansButton } from './ExpandSpansButton';
-import { averageOfPresent } from './seriesAverage';
+import { avgColumn, sortedTimeseriesGroups, timeseriesOrder } from './timeseriesOrder';
+import type { ExploreState } from './useExploreState';
 import { InvalidQuery } from './GroupsTab';
 import { ApiError } from '../../../lib/api/apiClient';
 import { useTimeseries, type RangeQuery } from '../tracingApi';
@@ -40,21 +42,37 @@ const valuesOf = (g: TimeseriesGroup, column: string): (number | null)[] => {
  * groups table (selection picks plotted groups; hovering a row emphasises its lines; a row expands,
  * one at a time, into its spans like a row of the Groups tab). Empty
  * buckets of durations and error rates are gaps in the charts and left out of the averages.
+ * The table is sorted by a column's header, the whole list before paging; the order lives in the
+ * address as `sort_by`/`sort_desc` (spec §4), by default the first metric's average descending.
  */
 export function TimeseriesTab({
   projectId,
   range,
+  state,
   onQueryInfo,
 }: {
   projectId: number;
   range: RangeQuery;
+  state: ExploreState;
   onQueryInfo: (p: QueryPart[] | undefined) => void;
 }) {
   const { data, isPending, error } = useTimeseries(projectId, range);
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   // Memoised so that re-renders (a hovered row) do not rebuild the charts.
   const metrics = useMemo(() => (data?.columns ?? []).filter((c) => c.isNum && !c.isGroup), [data]);
-  const groups = useMemo(() => data?.groups ?? [], [data]);
+  const metricNames = useMemo(() => metrics.map((m) => m.name), [metrics]);
+  const order = timeseriesOrder(state.sortBy, state.sortDesc, metricNames);
+  const orderColumn = order?.column;
+  const orderDesc = order?.desc;
+  const groups = useMemo(
+    () =>
+      sortedTimeseriesGroups(
+        data?.groups ?? [],
+        metricNames,
+        orderColumn === undefined ? undefined : { column: orderColumn, desc: orderDesc ?? true },
+      ),
+    [data, metricNames, orderColumn, orderDesc],
+  );
   const pager = usePager(groups.length, PER_PAGE);
   const onPage = useMemo(() => groups.slice(pager.start, pager.end), [groups, pager.start, pager.end]);
   const [unselected, setUnselected] = useState<Set<string>>(new Set());
@@ -78,6 +96,30 @@ export function TimeseriesTab({
   );
 
   if (error instanceof ApiError && error.code === 'invalid_query') return <InvalidQuery error={error} />;
+  // The same column flips the direction; another starts descending (like the Groups tab).
+  const sortHeader = (column: string, label: string, align: 'left' | 'right') => (
+    <TableCell
+      key={column}
+      align={align}
+      sx={{ whiteSpace: 'nowrap' }}
+      sortDirection={order?.column === column ? (order.desc ? 'desc' : 'asc') : false}
+      data-testid="timeseries-header"
+      data-column={column}
+    >
+      <TableSortLabel
+        active={order?.column === column}
+        direction={order?.column === column && !order.desc ? 'asc' : 'desc'}
+        onClick={() => {
+          state.setSort(column, order?.column === column ? !order.desc : true);
+          pager.setPage(1);
+        }}
+        data-testid="timeseries-sort"
+        data-column={column}
+      >
+        {label}
+      </TableSortLabel>
+    </TableCell>
+  );
   return (
     <Card variant="outlined" data-testid="timeseries-card">
       <Stack direction="row" sx={{ alignItems: 'center', bgcolor: '#E1F5FE', px: 2, minHeight: 40 }}>
@@ -117,12 +159,8 @@ export function TimeseriesTab({
               <TableHead>
                 <TableRow>
                   <TableCell padding="checkbox" />
-                  <TableCell>Group</TableCell>
-                  {metrics.map((m) => (
-                    <TableCell key={m.name} align="right">
-                      avg {headerLabel(m.name)}
-                    </TableCell>
-                  ))}
+                  {sortHeader('_name', 'Group', 'left')}
+                  {metrics.map((m) => sortHeader(avgColumn(m.name), `avg ${headerLabel(m.name)}`, 'right'))}
                   <TableCell />
                 </TableRow>
               </TableHead>
@@ -159,12 +197,21 @@ export function TimeseriesTab({
                             }
                           />
                         </TableCell>
-                        <TableCell>{g._name}</TableCell>
-                        {metrics.map((m) => (
-                          <TableCell key={m.name} align="right" data-testid="timeseries-avg" data-column={m.name}>
-                            {formatMetric(averageOfPresent(valuesOf(g, m.name)), m.unit)}
-                          </TableCell>
-                        ))}
+                        <TableCell data-testid="timeseries-group-name">{g._name}</TableCell>
+                        {metrics.map((m) => {
+                          const avg = g[avgColumn(m.name)];
+                          return (
+                            <TableCell
+                              key={m.name}
+                              align="right"
+                              data-testid="timeseries-avg"
+                              data-column={m.name}
+                              data-value={avg ?? ''}
+                            >
+                              {formatMetric(typeof avg === 'number' ? avg : null, m.unit)}
+                            </TableCell>
+                          );
+                        })}
                         <TableCell align="right" padding="checkbox" onClick={(e) => e.stopPropagation()}>
                           <ExpandSpansButton open={open} onToggle={toggle} testId="timeseries-group-expand" />
                         </TableCell>
@@ -184,7 +231,7 @@ export function TimeseriesTab({
                 })}
               </TableBody>
             </Table>
-            {groups.length > PER_PAGE && <Pager pager={pager} />}
+            {groups.length > PER_PAGE && <Pager pager={pager} testId="timeseries-pager" />}
           </>
         )}
       </Box>

@@ -26,7 +26,7 @@ export function headerLabel(name: string): string {
 }
 
 /** Sorts the whole list (not just the page) by a column; missing values last. */
-export function sortGroups(groups: GroupRow[], column: string | undefined, desc: boolean): GroupRow[] {
+export function sortGroups<T extends GroupRow>(groups: T[], column: string | undefined, desc: boolean): T[] {
   if (!column) return groups;
   const dir = desc ? -1 : 1;
   return [...groups].sort((a, b) => {
