@@ -426,6 +426,45 @@ describe('tracing screens', () => {
     expect(browserErrors).toEqual([]);
   });
 
+  it('unknown paths under the Overview and Explore spans show the not-found screen; every real one its page', async () => {
+    explainFailures();
+    const notFound = page.getByTestId('not-found');
+    for (const path of [
+      '/overview/1/nope',
+      '/overview/1/systems/extra',
+      '/overview/1/groups',
+      '/spans/1/nope',
+      '/spans/1/items/extra',
+      '/spans/1/groups',
+    ]) {
+      await page.goto(`${lantern.baseUrl}${path}`);
+      await notFound.waitFor();
+      await expect(notFound.innerText(), path).resolves.toContain('Page not found');
+      await expect.poll(() => page.title(), { message: path }).toMatch(/^Page not found · /);
+      expect(await page.getByTestId('overview').count(), path).toBe(0);
+      expect(await page.getByTestId('explore-spans').count(), path).toBe(0);
+    }
+    await screenshot(page, 'tracing-25-spans-unknown-path');
+
+    const pages: [string, string, string][] = [
+      ['/overview/1', 'overview', '.system overview'],
+      ['/overview/1/systems/', 'overview', '.system overview'],
+      ['/overview/1/slowest-groups', 'overview', 'Slowest groups'],
+      ['/overview/1/groups/http%3Afrontend', 'overview', 'http:frontend groups'],
+      ['/overview/1/attributes/service.name', 'overview', 'service.name overview'],
+      ['/spans/1', 'explore-spans', 'Groups'],
+      ['/spans/1/items', 'explore-spans', 'Spans'],
+      ['/spans/1/timeseries', 'explore-spans', 'Timeseries'],
+    ];
+    for (const [path, testId, text] of pages) {
+      await page.goto(`${lantern.baseUrl}${path}`);
+      await page.getByTestId(testId).waitFor();
+      await page.getByTestId(testId).getByText(text, { exact: true }).first().waitFor();
+      expect(await notFound.count(), path).toBe(0);
+    }
+    expect(browserErrors).toEqual([]);
+  });
+
   it('getting started: snippets with the DSN, copy buttons, and "Send demo data" fills an empty project', async () => {
     explainFailures();
     // Project 2 has no data: its overview is the getting-started card.

@@ -60,11 +60,38 @@ function QuickMetricCards({ systems }: { systems: Parameters<typeof quickMetrics
 
 type OverviewTab = { value: string; label: string; to: string };
 
-/** Spec tracing §2 Overview: the toolbar, quick metrics and the group lists by tab. */
+/**
+ * The Overview's child views (spec §2 route table): systems, slowest-groups, groups/{system} and
+ * attributes/{attr}. Any other path under /overview/{projectId} is not a page.
+ */
+const isOverviewView = (view: string) =>
+  view === 'systems' || view === 'slowest-groups' || /^(groups|attributes)\/.+$/.test(view);
+
+/** The child view's path, decoded (a system or attribute name may hold a '/'); a trailing '/' is dropped. */
+function viewOf(rest: string): string {
+  const path = rest.replace(/\/$/, '');
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path; // a stray '%': compared as written
+  }
+}
+
+/** /overview/{projectId}/...: the Overview on one of its views, else the not-found screen (spec §2). */
 export function OverviewPage() {
   const projectId = useProjectIdParam();
   const location = useLocation();
   const rest = useParams()['*'] ?? '';
+  const view = viewOf(rest);
+  if (projectId === undefined) return <NotFoundPage />;
+  if (rest === '') return <Navigate to={`${paths.overviewSystems(projectId)}${location.search}`} replace />;
+  if (!isOverviewView(view)) return <NotFoundPage />;
+  return <Overview projectId={projectId} view={view} />;
+}
+
+/** Spec tracing §2 Overview: the toolbar, quick metrics and the group lists by tab. */
+function Overview({ projectId, view }: { projectId: number; view: string }) {
+  const location = useLocation();
   const dateRange = useDateRange();
   const address = useAddressState();
   const project = useProject(projectId);
@@ -74,8 +101,6 @@ export function OverviewPage() {
   const systemsQuery = useSystems(projectId, { ...dateRange.apiParams, query: query || undefined });
 
   usePageTitle('Overview');
-  if (projectId === undefined) return <NotFoundPage />;
-  if (rest === '') return <Navigate to={`${paths.overviewSystems(projectId)}${location.search}`} replace />;
   if (systemsQuery.data?.hasNoData)
     return (
       <TracingHelpCard
@@ -110,7 +135,7 @@ export function OverviewPage() {
       to: `${paths.overviewAttr(projectId, a)}${keep}`,
     })),
   ];
-  const current = tabs.find((t) => decodeURIComponent(rest) === t.value)?.value ?? false;
+  const current = tabs.find((t) => view === t.value)?.value ?? false;
 
   return (
     <Stack spacing={2} data-testid="overview">
@@ -163,13 +188,7 @@ export function OverviewPage() {
         ))}
       </Tabs>
       {chosen.length > 0 && (
-        <OverviewGroups
-          key={rest}
-          projectId={projectId}
-          view={decodeURIComponent(rest)}
-          range={range}
-          systems={chosen}
-        />
+        <OverviewGroups key={view} projectId={projectId} view={view} range={range} systems={chosen} />
       )}
     </Stack>
   );

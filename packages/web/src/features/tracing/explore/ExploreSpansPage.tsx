@@ -1,7 +1,7 @@
 import { Box, Stack, Tab, Tabs, Typography } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { Link as RouterLink, useParams } from 'react-router-dom';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
 import { useDateRange } from '../../../components/date/useDateRange';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
@@ -22,16 +22,23 @@ import { usePageTitle } from '../../../components/shell/usePageTitle';
 type TabKey = 'groups' | 'spans' | 'timeseries';
 const ROUTE_OF: Record<TabKey, string> = { groups: 'SpanGroupList', spans: 'SpanList', timeseries: 'SpanTimeseries' };
 
-function tabOf(pathname: string): TabKey {
-  if (pathname.endsWith('/items')) return 'spans';
-  if (pathname.endsWith('/timeseries')) return 'timeseries';
-  return 'groups';
+const TAB_OF_PATH: Record<string, TabKey> = { '': 'groups', items: 'spans', timeseries: 'timeseries' };
+
+/** The tab of the path under /spans/{projectId}; any other path is not a page (spec §2). */
+function tabOf(rest: string): TabKey | undefined {
+  return TAB_OF_PATH[rest.replace(/\/$/, '')];
+}
+
+/** /spans/{projectId}/...: Explore spans on one of its tabs, else the not-found screen (spec §2). */
+export function ExploreSpansPage() {
+  const projectId = useProjectIdParam();
+  const tab = tabOf(useParams()['*'] ?? '');
+  if (projectId === undefined || tab === undefined) return <NotFoundPage />;
+  return <ExploreSpans projectId={projectId} tab={tab} />;
 }
 
 /** Spec §2 Explore spans: the title, toolbar, tabs Groups / Spans / Timeseries, saved views, the query builder. */
-export function ExploreSpansPage() {
-  const projectId = useProjectIdParam();
-  const tab = tabOf(useLocation().pathname);
+function ExploreSpans({ projectId, tab }: { projectId: number; tab: TabKey }) {
   const dateRange = useDateRange();
   const state = useExploreState();
   const systemsQuery = useSystems(projectId, dateRange.apiParams);
@@ -39,7 +46,6 @@ export function ExploreSpansPage() {
   const [serverParts, setServerParts] = useState<QueryPart[] | undefined>();
 
   usePageTitle('Explore spans');
-  if (projectId === undefined) return <NotFoundPage />;
 
   const range = {
     ...dateRange.apiParams,
