@@ -426,6 +426,36 @@ describe('tracing screens', () => {
     expect(browserErrors).toEqual([]);
   });
 
+  it('overview: the error log tabs (log:error ...) show for date ranges up to 3 days only', async () => {
+    explainFailures();
+    await page.goto(`${lantern.baseUrl}/overview/1/systems`);
+    const tabs = page.getByTestId('overview-tab');
+    const errorTab = tabs.filter({ hasText: /^log:error \(\d+\)$/ });
+    const choosePeriod = async (text: string) => {
+      await page.getByTestId('overview').getByTestId('period-picker').click();
+      await page
+        .getByTestId('period-option')
+        .filter({ hasText: `Last ${text}` })
+        .click();
+    };
+    // The last hour holds the error logs sent above: their tab sits after Systems.
+    await errorTab.waitFor();
+    expect((await tabs.allInnerTexts())[1]).toMatch(/^log:error \(\d+\)$/);
+
+    await choosePeriod('7 days');
+    await expect.poll(() => new URL(page.url()).searchParams.get('time_dur')).toBe(String(7 * 86_400));
+    await errorTab.waitFor({ state: 'detached' });
+    expect(await tabs.allInnerTexts()).toEqual(expect.arrayContaining(['Systems', 'Slowest groups']));
+    await page.getByTestId('group-row').first().waitFor();
+    await screenshot(page, 'tracing-23-overview-7-days');
+
+    await choosePeriod('3 days');
+    await expect.poll(() => new URL(page.url()).searchParams.get('time_dur')).toBe(String(3 * 86_400));
+    await errorTab.waitFor();
+    await screenshot(page, 'tracing-24-overview-3-days');
+    expect(browserErrors).toEqual([]);
+  });
+
   it('unknown paths under the Overview and Explore spans show the not-found screen; every real one its page', async () => {
     explainFailures();
     const notFound = page.getByTestId('not-found');

@@ -117,7 +117,7 @@ function Overview({ projectId, view }: { projectId: number; view: string }) {
     query: query || undefined,
   };
   const keep = location.search;
-  const errorTabs = errorSystemTabs(systemsQuery.data?.systems ?? []);
+  const errorTabs = errorSystemTabs(systemsQuery.data?.systems ?? [], dateRange.range.duration);
   const tabs: OverviewTab[] = [
     { value: 'systems', label: 'Systems', to: `${paths.overviewSystems(projectId)}${keep}` },
     ...errorTabs.map((t) => ({
