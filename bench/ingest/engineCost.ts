@@ -19,9 +19,9 @@ import { buildRequestPool } from './requestPool';
  * merges to settle. CPU is this process's (chDB runs in it), so it includes the engine's parsing,
  * merging and materialized-view threads. Figures: docs/benchmarks.md.
  *
- *   node --import tsx bench/ingest/engineCost.ts [--tables both|index|data] [--no-merges] [--batches 30] [--batch-rows 20000] [--span-metrics on|off] [--drop-view <name>]
+ *   node --import tsx bench/ingest/engineCost.ts [--tables both|index|data] [--no-merges] [--batches 30] [--batch-rows 20000] [--span-metrics on|off] [--drop-view <name>]...
  *
- * `--drop-view` drops one materialized view after the migrations, to price it (run with and
+ * `--drop-view` (repeatable) drops a materialized view after the migrations, to price it (run with and
  * without in turns).
  * `--span-metrics off` runs without metrics_from_spans (on: the built-in definitions, folded per
  * 1,000-row request before the timed inserts as the prepare workers do, and written with each batch).
@@ -33,7 +33,7 @@ const { values: args } = parseArgs({
     batches: { type: 'string', default: '30' },
     'batch-rows': { type: 'string', default: '20000' },
     'span-metrics': { type: 'string', default: 'on' },
-    'drop-view': { type: 'string', default: '' },
+    'drop-view': { type: 'string', multiple: true, default: [] },
   },
 });
 const batches = Number(args.batches);
@@ -75,7 +75,7 @@ const empty = { rows: 0, indexBytes: 0, dataBytes: 0, file: null, bytes: { index
 try {
   await store.migrate();
   if (args['no-merges']) await store.query(sql`SYSTEM STOP MERGES`);
-  if (args['drop-view']) await store.query(sql`DROP VIEW ${ident(args['drop-view'])}`);
+  for (const view of args['drop-view']) await store.query(sql`DROP VIEW ${ident(view)}`);
   const insert = (i: number) => {
     const e = encoded[i];
     const chunk = stageSpans(store.stagingDir, {
@@ -113,7 +113,7 @@ try {
     .map((p) => `${p.table} ${p.parts}`)
     .join(', ');
   console.log(
-    `tables ${args.tables}${args['no-merges'] ? ', merges stopped' : ''}, metrics from spans ${args['span-metrics']}${args['drop-view'] ? `, without ${args['drop-view']}` : ''}; ${batches} batches of ${batchRows} rows`,
+    `tables ${args.tables}${args['no-merges'] ? ', merges stopped' : ''}, metrics from spans ${args['span-metrics']}${args['drop-view'].length ? `, without ${args['drop-view'].join(', ')}` : ''}; ${batches} batches of ${batchRows} rows`,
   );
   console.log(`insert rate      ${(n / wall / 1000).toFixed(1)}k rows/s (one batch at a time)`);
   console.log(`engine CPU       ${us(cpuInsert)} µs/row while inserting, ${us(cpuAll)} µs/row once merges settled`);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Linux /proc readings for the server process: peak and current resident memory, and CPU time
@@ -26,6 +26,46 @@ export function readCpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU seconds per thread of the process so far, keyed `name#tid` (chDB's query, merge and pool
+ * threads by name; the Node main thread, workers and V8 helpers are all `node`).
+ */
+export function readThreadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const st = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')'));
+      const f = st.slice(st.lastIndexOf(') ') + 2).split(' ');
+      out.set(`${name}#${tid}`, (Number(f[11]) + Number(f[12])) / CLOCK_TICKS);
+    } catch {
+      /* the thread ended */
+    }
+  }
+  return out;
+}
+
+/**
+ * The CPU seconds each thread used between two readings, summed by thread name (`node` threads
+ * one by one, since the main thread, workers and V8 helpers share the name), largest first.
+ */
+export function threadCpuUsed(before: Map<string, number>, after: Map<string, number>): [string, number][] {
+  const byName = new Map<string, number>();
+  for (const [key, s] of after) {
+    const used = s - (before.get(key) ?? 0);
+    if (used <= 0) continue;
+    const name = key.startsWith('node#') ? key : key.slice(0, key.lastIndexOf('#')).replace(/[\d-]+$/, '');
+    byName.set(name, (byName.get(name) ?? 0) + used);
+  }
+  return [...byName].sort((a, b) => b[1] - a[1]);
 }
 
 /** Samples memory every `everyMs` so a peak is kept even if the process exits before we read it. */

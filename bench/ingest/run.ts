@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { PROJECT1_TOKEN, removeDataDir, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 import { loadConfig } from '../../packages/server/src/config';
 import { runLoad } from './loadClients';
-import { readCpuSeconds, readMachineCpu, watchMemory } from './procStatus';
+import { readCpuSeconds, readMachineCpu, readThreadCpu, threadCpuUsed, watchMemory } from './procStatus';
 import { summariseProfile } from './profileSummary';
 import { buildRequestPool, writePoolFile } from './requestPool';
 import type { StageRates } from './stageRates';
@@ -94,6 +94,7 @@ async function measureLoad(lantern: RunningLantern, bodies: Buffer[]) {
   const serverCpu0 = readCpuSeconds(pid) ?? 0;
   const clientCpu0 = process.cpuUsage();
   const machine0 = readMachineCpu();
+  const threads0 = readThreadCpu(pid);
   const t0 = performance.now();
   try {
     const load = await runLoad({
@@ -108,6 +109,7 @@ async function measureLoad(lantern: RunningLantern, bodies: Buffer[]) {
     const wall = (performance.now() - t0) / 1000;
     const client = process.cpuUsage(clientCpu0);
     const machine = readMachineCpu();
+    const threads = threadCpuUsed(threads0, readThreadCpu(pid));
     const cpu = {
       loadSeconds: wall,
       serverCores: ((readCpuSeconds(pid) ?? 0) - serverCpu0) / wall,
@@ -115,6 +117,10 @@ async function measureLoad(lantern: RunningLantern, bodies: Buffer[]) {
       machineBusyCores: (machine.busy - machine0.busy) / wall,
       idleCores: (machine.idle - machine0.idle) / wall,
       stealCores: (machine.steal - machine0.steal) / wall,
+      // µs per acknowledged span (warm-up included, as the CPU is), the threads above 1%.
+      threadsUsPerSpan: threads
+        .filter(([, s]) => s > 0.01 * wall)
+        .map(([name, s]) => [name, (s * 1e6) / load.acknowledgedSpans] as [string, number]),
     };
     return { load, cpu, serverMemory: memory.stop() };
   } finally {

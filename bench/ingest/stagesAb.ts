@@ -1,9 +1,12 @@
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { SpanRow } from '../../packages/server/src/ingest/spanRow';
 import type { Produced } from '../../packages/server/src/ingest/produced';
 import type { EncodedSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
+import { DEFAULT_METRICS_FROM_SPANS } from '../../packages/server/src/config';
 import { buildRequestPool } from './requestPool';
 
 /**
@@ -15,7 +18,10 @@ import { buildRequestPool } from './requestPool';
  *
  *   node --max-semi-space-size=64 --import tsx bench/ingest/stagesAb.ts --old <checkout> [--rounds 3]
  *
- * `<checkout>` is another version's tree (a git worktree); this checkout is "new".
+ * `<checkout>` is another version's tree (a git worktree); this checkout is "new". Then each
+ * version's whole `prepare()` (what a prepare worker runs per request: the stages above, staging
+ * the encoded rows as files in a temporary directory, and the fold of metrics from spans where
+ * the version has it), in turns the same way.
  */
 const { values: args } = parseArgs({
   options: {
@@ -31,6 +37,8 @@ interface Stages {
   normalize(request: unknown, options: typeof PROJECT): SpanRow[];
   storable(p: Produced): Produced;
   encode(rows: readonly SpanRow[]): EncodedSpans;
+  /** The worker's whole job for one request (ingest/prepare.ts); its task's extra fields are ignored by versions without them. */
+  prepare(task: Record<string, unknown>): unknown;
 }
 
 const PROJECT = { projectId: 1, groupByEnv: false, groupFuncsByService: false };
@@ -41,7 +49,9 @@ async function stagesOf(root: string): Promise<Stages> {
   const norm = (await import(`${src}/ingest/normalize/index.ts`)) as { normalizeTraces: Stages['normalize'] };
   const stor = (await import(`${src}/ingest/storableRows.ts`)) as { storable: Stages['storable'] };
   const enc = (await import(`${src}/storage/telemetry/spanRowEncoding.ts`)) as { encodeSpans: Stages['encode'] };
+  const prep = (await import(`${src}/ingest/prepare.ts`)) as { prepare: Stages['prepare'] };
   return {
+    prepare: prep.prepare,
     decode: otlp.decodeTracesProto,
     normalize: norm.normalizeTraces,
     storable: stor.storable,
@@ -102,6 +112,41 @@ async function main(): Promise<void> {
       `${name.padEnd(4)} decode ${f(a.decode)}  normalise ${f(a.normalize)}  storable ${f(a.storable)}  encode ${f(a.encode)}  total ${f(total)}`,
     );
   });
+
+  const stagingDir = mkdtempSync(join(tmpdir(), 'lantern-stages-ab-'));
+  try {
+    const whole = versions.map(() => ({ us: 0, spans: 0 }));
+    for (let round = 0; round <= rounds; round++) {
+      for (let i = 0; i < bodies.length; i += 4) {
+        versions.forEach(([, s], v) => {
+          const t = cpuUs();
+          for (const body of bodies.slice(i, i + 4))
+            s.prepare({
+              kind: 'otlp_traces',
+              format: 'protobuf',
+              body,
+              project: PROJECT,
+              nowNs: String(BigInt(Date.now()) * 1_000_000n),
+              maxRows: 1e9,
+              stagingDir,
+              spanMetrics: DEFAULT_METRICS_FROM_SPANS,
+            });
+          const used = cpuUs() - t;
+          if (round > 0) {
+            whole[v].us += used;
+            whole[v].spans += Math.min(4, bodies.length - i) * spansPerRequest;
+          }
+        });
+        // The staged files are the store's to remove after its insert: not timed.
+        rmSync(stagingDir, { recursive: true, force: true });
+        mkdirSync(stagingDir);
+      }
+    }
+    console.log('whole prepare() per request (stages + staging files + metrics from spans), CPU µs per span');
+    versions.forEach(([name], v) => console.log(`${name.padEnd(4)} ${(whole[v].us / whole[v].spans).toFixed(2)}`));
+  } finally {
+    rmSync(stagingDir, { recursive: true, force: true });
+  }
 }
 
 main().catch((err) => {

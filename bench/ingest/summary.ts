@@ -19,7 +19,7 @@ export interface IngestBenchResult {
   };
   pool: { bytesPerRequest: number; spanAttrs: number; totalAttrs: number; eventsPerSpan: number };
   load: LoadResult;
-  cpu: { loadSeconds: number; serverCores: number; clientCores: number };
+  cpu: { loadSeconds: number; serverCores: number; clientCores: number; threadsUsPerSpan?: [string, number][] };
   serverMemory: { peakRssKb: number; hwmKb: number };
   stages: StageRates | null;
   profile: (ProfileSummary & { file: string }) | null;
@@ -60,6 +60,14 @@ export function formatSummary(r: IngestBenchResult): string {
     `cpu             server ${r.cpu.serverCores.toFixed(2)} cores, load clients ${r.cpu.clientCores.toFixed(2)} cores (of ${r.machine.cpus})`,
     `server memory   peak RSS ${mb(r.serverMemory.hwmKb)} (VmHWM)`,
   ];
+  const threads = r.cpu.threadsUsPerSpan ?? [];
+  if (threads.length) {
+    const total = threads.reduce((n, [, us]) => n + us, 0);
+    lines.push(
+      `server threads  CPU µs per acknowledged span, total ${total.toFixed(1)}: ` +
+        threads.map(([name, us]) => `${name} ${us.toFixed(1)}`).join(', '),
+    );
+  }
   if (stages) {
     const ratio = e2e / stages.raw.spansPerSec;
     lines.push(

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PROJECT1_TOKEN, removeDataDir, startLantern } from '@lantern/testkit/harness';
+import { readThreadCpu, threadCpuUsed } from '../ingest/procStatus';
 import { benchOtlpBodies } from './otlpBodies';
 
 /**
@@ -24,24 +24,8 @@ const { bodies, points } = benchOtlpBodies({
 const lantern = await startLantern();
 const pid = lantern.process.pid!;
 
-/** CPU seconds per thread, keyed `name#tid`. */
-function threads(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const st = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')'));
-      const f = st.slice(st.lastIndexOf(') ') + 2).split(' ');
-      out.set(`${name}#${tid}`, (Number(f[11]) + Number(f[12])) / 100);
-    } catch {
-      /* the thread ended */
-    }
-  }
-  return out;
-}
-
 try {
-  const before = threads();
+  const before = readThreadCpu(pid);
   const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${lantern.httpPort}/1`;
   let next = 0;
   await Promise.all(
@@ -61,11 +45,10 @@ try {
       }
     }),
   );
-  const after = threads();
-  const used = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, s]) => s > 0.05);
+  const used = threadCpuUsed(before, readThreadCpu(pid)).filter(([, s]) => s > 0.05);
   const us = (s: number) => ((s * 1e6) / points).toFixed(1);
   console.log(`${points} datapoints; CPU per datapoint by thread:`);
-  for (const [k, s] of used.sort((a, b) => b[1] - a[1])) console.log(`  ${k.padEnd(24)} ${us(s)} us`);
+  for (const [k, s] of used) console.log(`  ${k.padEnd(24)} ${us(s)} us`);
   console.log(`  total                    ${us(used.reduce((n, [, s]) => n + s, 0))} us`);
 } finally {
   await lantern.stop();
