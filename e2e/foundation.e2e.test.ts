@@ -209,6 +209,13 @@ describe('foundation screens', () => {
     await expect(new ProjectSettingsPage(page).root.count()).resolves.toBe(0);
     await screenshot(page, '08b-project-settings-not-found');
 
+    // A screen that shows the not-found page inside itself leaves the tab's title to it.
+    await page.goto(`${lantern.baseUrl}/metrics/abc/help`);
+    await expect(page.getByTestId('not-found').innerText()).resolves.toContain(
+      "Sorry, the requested page can't be found.",
+    );
+    await expect.poll(() => page.title()).toBe('Page not found · Lantern');
+
     // The project picker keeps a projectId-only route for the chosen project.
     const topBar = new TopBar(page);
     await page.goto(`${lantern.baseUrl}/projects/1`);

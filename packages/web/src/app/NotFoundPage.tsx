@@ -1,10 +1,10 @@
 import { Box, Typography } from '@mui/material';
 import { HelpLinks } from '../components/HelpLinks';
-import { usePageTitle } from '../components/shell/usePageTitle';
+import { useNotFoundTitle } from '../components/shell/usePageTitle';
 
 /** Spec §2.2 not-found text, then where to get help. */
 export function NotFoundPage() {
-  usePageTitle('Page not found');
+  useNotFoundTitle();
   return (
     <Box sx={{ textAlign: 'center', py: 10 }} data-testid="not-found">
       <Typography variant="h4" component="h1" gutterBottom>

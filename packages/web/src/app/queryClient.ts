@@ -14,7 +14,8 @@ export const queryErrorHandlers: {
 /**
  * Server state lives only in TanStack Query, in this one client. It exists before the first render
  * so that route loaders can start a page's calls while the app's code is still starting.
- * Global rules (spec §7, §8): 2 retries with exponential delay except for 4xx; a 401 anywhere
+ * Global rules (spec §7, §8): reads retry 2 times with exponential delay except on a 4xx, writes
+ * never (one whose answer was lost may have been applied; docs/architecture.md); a 401 anywhere
  * means the session is gone, so the user is signed out and sent to Login; a 400 or 403 shows the
  * server's message in the snackbar unless the screen shows it.
  */

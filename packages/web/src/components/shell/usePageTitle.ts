@@ -18,6 +18,28 @@ export function usePageTitle(page: string | undefined): void {
   const project = projectId === undefined ? undefined : data?.projects.find((p) => p.id === projectId)?.name;
   const title = pageTitle(page === undefined ? undefined : truncate(page, PAGE_MAX), project);
   useEffect(() => {
-    document.title = title;
+    screenTitle = title;
+    if (notFoundShown === 0) document.title = title;
   }, [title]);
 }
+
+/**
+ * A screen that finds nothing to show renders the not-found page inside itself, and React runs a
+ * child's effects before its parent's: while a not-found page is mounted it names the tab, and the
+ * screen's own title is kept for when it goes.
+ */
+let notFoundShown = 0;
+let screenTitle: string | null = null;
+
+/** The not-found page's title, over whichever screen renders it. */
+export function useNotFoundTitle(): void {
+  useEffect(() => {
+    notFoundShown++;
+    document.title = NOT_FOUND_TITLE;
+    return () => {
+      notFoundShown--;
+      if (notFoundShown === 0 && screenTitle !== null) document.title = screenTitle;
+    };
+  }, []);
+}
+const NOT_FOUND_TITLE = pageTitle('Page not found', undefined);

@@ -27,8 +27,7 @@ export function ProjectSettingsPage() {
   const projectId = useProjectIdParam();
   const { data, error, isPending } = useProject(projectId);
 
-  // This page's title effect runs after its children's, so the not-found case names itself here.
-  usePageTitle(projectId === undefined ? 'Page not found' : 'Project settings');
+  usePageTitle('Project settings');
 
   // An id that is not digits is no project and nothing would load: not found, as on every project page.
   if (projectId === undefined) return <NotFoundPage />;

@@ -1,6 +1,6 @@
 import { ApiError, ContractError } from './apiClient';
 
-/** Spec §7 / §9: every call retries 2 times with an exponential delay. */
+/** Spec §7 / §9: a read retries 2 times with an exponential delay (writes never: see queryClient.ts). */
 export const MAX_RETRIES = 2;
 
 /** Client errors and contract drift will answer the same way next time, so only transient failures retry. */
