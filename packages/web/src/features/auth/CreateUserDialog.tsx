@@ -26,7 +26,8 @@ export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: ()
         <CodeBlock code={NEW_USER_SNIPPET} testId="create-user-snippet" />
         <DialogContentText sx={{ mt: 2 }}>
           With single sign-on set up (<code>auth.oidc</code>), people can also sign in with their company account; a
-          Lantern user is created at their first sign-in.
+          Lantern user is created at their first sign-in, unless the provider has <code>allow_sign_up: false</code>,
+          which admits only users that already exist.
         </DialogContentText>
       </DialogContent>
       <DialogActions>
