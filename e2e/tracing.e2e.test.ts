@@ -363,6 +363,9 @@ describe('tracing screens', () => {
     expect(await page.getByTestId('timeseries-chart').count()).toBeGreaterThanOrEqual(2);
     await page.getByTestId('timeseries-groups').waitFor();
     // Hovering a group's row emphasises its line (the chart's pixels change), leaving it restores.
+    // A viewport tall enough for the chart and the row at once: a screenshot of a chart partly out
+    // of view scrolls it in, which moves the row from under the pointer and ends the emphasis.
+    await page.setViewportSize({ width: 1440, height: 1600 });
     const chart = page.getByTestId('timeseries-chart').first().getByTestId('echart');
     await page.waitForSelector('[data-testid="timeseries-chart"] [data-testid="echart"][data-ready] canvas');
     await page.waitForTimeout(800); // the first draw's animation
@@ -375,6 +378,7 @@ describe('tracing screens', () => {
     await page.mouse.move(5, 5);
     await page.waitForTimeout(600);
     expect((await chart.screenshot()).equals(emphasised)).toBe(false);
+    await page.setViewportSize({ width: 1440, height: 900 });
     expect(browserErrors).toEqual([]);
   });
 
