@@ -499,6 +499,22 @@ describe('tracing screens', () => {
     expect(browserErrors).toEqual([]);
   });
 
+  it('explore spans on a project without data shows the getting-started card, as the Overview does', async () => {
+    explainFailures();
+    const help = page.getByTestId('tracing-help');
+    for (const path of ['/spans/2', '/spans/2/items', '/spans/2/timeseries']) {
+      await page.goto(`${lantern.baseUrl}${path}`);
+      await help.waitFor();
+      await expect(help.innerText(), path).resolves.toContain('Send data to Lantern');
+      await expect(page.getByTestId('help-collector').innerText(), path).resolves.toContain('send_batch_size: 10000');
+      expect(await page.getByTestId('explore-spans').count(), path).toBe(0);
+    }
+    // The card keeps the date range picker: a range with no data can be left from here.
+    await help.getByTestId('date-range-picker').waitFor();
+    await screenshot(page, 'tracing-26-explore-no-data');
+    expect(browserErrors).toEqual([]);
+  });
+
   it('getting started: snippets with the DSN, copy buttons, and "Send demo data" fills an empty project', async () => {
     explainFailures();
     // Project 2 has no data: its overview is the getting-started card.
@@ -521,6 +537,10 @@ describe('tracing screens', () => {
     await expect(page.getByTestId('group-name').allInnerTexts()).resolves.toContain('.system="http:frontend"');
     await page.getByTestId('quick-metric').first().waitFor();
     await screenshot(page, 'tracing-31-demo-overview');
+    // Explore spans, too, shows the project's groups now.
+    await page.goto(`${lantern.baseUrl}/spans/2`);
+    await new ExplorePage(page).waitForGroups();
+    expect(await page.getByTestId('tracing-help').count()).toBe(0);
     expect(browserErrors).toEqual([]);
   });
 });
