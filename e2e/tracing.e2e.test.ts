@@ -470,6 +470,7 @@ describe('tracing screens', () => {
       '/spans/1/nope',
       '/spans/1/items/extra',
       '/spans/1/groups',
+      '/spans/1/constructor',
     ]) {
       await page.goto(`${lantern.baseUrl}${path}`);
       await notFound.waitFor();

@@ -23,11 +23,16 @@ import { usePageTitle } from '../../../components/shell/usePageTitle';
 type TabKey = 'groups' | 'spans' | 'timeseries';
 const ROUTE_OF: Record<TabKey, string> = { groups: 'SpanGroupList', spans: 'SpanList', timeseries: 'SpanTimeseries' };
 
-const TAB_OF_PATH: Record<string, TabKey> = { '': 'groups', items: 'spans', timeseries: 'timeseries' };
+// A Map, not an object: a path such as 'constructor' must not find an inherited key.
+const TAB_OF_PATH = new Map<string, TabKey>([
+  ['', 'groups'],
+  ['items', 'spans'],
+  ['timeseries', 'timeseries'],
+]);
 
 /** The tab of the path under /spans/{projectId}; any other path is not a page (spec §2). */
 function tabOf(rest: string): TabKey | undefined {
-  return TAB_OF_PATH[rest.replace(/\/$/, '')];
+  return TAB_OF_PATH.get(rest.replace(/\/$/, ''));
 }
 
 /** /spans/{projectId}/...: Explore spans on one of its tabs, else the not-found screen (spec §2). */
