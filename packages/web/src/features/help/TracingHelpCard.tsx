@@ -17,6 +17,8 @@ import { systemRoutes } from '@lantern/shared';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { CopySnippet } from '../../components/CopySnippet';
+import { DateRangePicker } from '../../components/date/DateRangePicker';
+import type { DateRangeState } from '../../components/date/useDateRange';
 import { HelpLinks } from '../../components/HelpLinks';
 import { PageToolbar } from '../../components/PageToolbar';
 import { externalLinks, paths } from '../../lib/routes/paths';
@@ -92,6 +94,20 @@ function DemoData({ projectId }: { projectId: number }) {
       )}
       {send.error && <Box sx={{ color: 'error.main', mt: 0.5 }}>{send.error.message}</Box>}
     </Alert>
+  );
+}
+
+/**
+ * A tracing screen (Overview, Explore spans) over a range without data: the getting-started card,
+ * with the screen's date range so that a range with no data can be left.
+ */
+export function NoTracingDataCard({ projectId, dateRange }: { projectId: number; dateRange: DateRangeState }) {
+  return (
+    <TracingHelpCard
+      projectId={projectId}
+      title="Send data to Lantern"
+      toolbar={<DateRangePicker state={dateRange} />}
+    />
   );
 }
 

@@ -8,7 +8,7 @@ import { formatNum, formatPercents } from '../../lib/format/number';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { paths } from '../../lib/routes/paths';
 import { useAddressState } from '../../lib/url/useAddressState';
-import { TracingHelpCard } from '../help/TracingHelpCard';
+import { NoTracingDataCard } from '../help/TracingHelpCard';
 import { useProject } from '../projects/projectsApi';
 import { SystemPicker } from '../tracing/system/SystemPicker';
 import { isSpanSystem } from '../tracing/query/defaultQueries';
@@ -101,14 +101,7 @@ function Overview({ projectId, view }: { projectId: number; view: string }) {
   const systemsQuery = useSystems(projectId, { ...dateRange.apiParams, query: query || undefined });
 
   usePageTitle('Overview');
-  if (systemsQuery.data?.hasNoData)
-    return (
-      <TracingHelpCard
-        projectId={projectId}
-        title="Send data to Lantern"
-        toolbar={<DateRangePicker state={dateRange} />}
-      />
-    );
+  if (systemsQuery.data?.hasNoData) return <NoTracingDataCard projectId={projectId} dateRange={dateRange} />;
 
   const spanSystems = (systemsQuery.data?.systems ?? []).filter((s) => isSpanSystem(s.system));
   const range: RangeQuery = {

@@ -7,7 +7,7 @@ import { useDateRange } from '../../../components/date/useDateRange';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { paths } from '../../../lib/routes/paths';
 import { NotFoundPage } from '../../../app/NotFoundPage';
-import { TracingHelpCard } from '../../help/TracingHelpCard';
+import { NoTracingDataCard } from '../../help/TracingHelpCard';
 import { defaultGroupQuery, isEventSystem } from '../query/defaultQueries';
 import { SpanQueryBuilder } from '../query/SpanQueryBuilder';
 import { SystemGroupPicker, SystemPicker } from '../system/SystemPicker';
@@ -54,14 +54,7 @@ function ExploreSpans({ projectId, tab }: { projectId: number; tab: TabKey }) {
   usePageTitle('Explore spans');
   // A project without data in the range gets the getting-started card, as on the Overview
   // (reference frontend: Tracing shell → HelpCard or the toolbar and tabs).
-  if (systemsQuery.data?.hasNoData)
-    return (
-      <TracingHelpCard
-        projectId={projectId}
-        title="Send data to Lantern"
-        toolbar={<DateRangePicker state={dateRange} />}
-      />
-    );
+  if (systemsQuery.data?.hasNoData) return <NoTracingDataCard projectId={projectId} dateRange={dateRange} />;
 
   const range = {
     ...dateRange.apiParams,
