@@ -41,7 +41,11 @@ export function chTime(s: string): string {
 }
 
 // Output names differ from the columns: a ClickHouse alias would shadow the column inside the aggregates.
-const catalogSelect = sql`SELECT name, argMax(description, updated_at) AS m_description, argMax(unit, updated_at) AS m_unit,
+// The latest row wins; between rows of the same second (updated_at is whole seconds) a description
+// or unit wins over none: a Prometheus remote write sends samples before their metadata, so its
+// first row lacks them and the next one, often in the same second, has them (catalogTies.int.test).
+const catalogSelect = sql`SELECT name, argMax(description, (updated_at, description != '')) AS m_description,
+  argMax(unit, (updated_at, unit != '')) AS m_unit,
   argMax(instrument, updated_at) AS m_instrument, argMax(attr_keys, updated_at) AS m_attr_keys,
   toString(min(created_at)) AS m_created_at, toString(max(updated_at)) AS m_updated_at FROM metrics_catalog`;
 

@@ -134,8 +134,17 @@ describe('Prometheus remote write', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await total('demo_requests_total', 'sum($m) as v')).toBe(3 * (GROWING_SCRAPES - 1));
 
-    const list = MetricsListResponse.parse(await api(`/api/v1/metrics/1?${range()}`));
-    const byName = Object.fromEntries(list.metrics.map((m) => [m.name, m]));
+    // Prometheus sends metadata on its own schedule (every second here), apart from the samples:
+    // the description comes with the first samples request after it.
+    const catalogue = async () =>
+      Object.fromEntries(
+        MetricsListResponse.parse(await api(`/api/v1/metrics/1?${range()}`)).metrics.map((m) => [m.name, m]),
+      );
+    await eventually(
+      'the description from the metadata',
+      async () => (await catalogue()).demo_requests_total?.description === 'Requests served.',
+    );
+    const byName = await catalogue();
     expect(byName.demo_requests_total).toMatchObject({ instrument: 'counter', description: 'Requests served.' });
     expect(byName.demo_temperature_celsius).toMatchObject({ instrument: 'gauge' });
     for (const n of ['demo_latency_seconds_bucket', 'demo_latency_seconds_sum', 'demo_latency_seconds_count'])
