@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { normalizeTraces } from '../../packages/server/src/ingest/normalize';
 import { decodeTracesProto } from '../../packages/server/src/ingest/otlp';
-import { ident, sql } from '../../packages/server/src/storage/sql';
+import { ident, sql, type SqlFragment } from '../../packages/server/src/storage/sql';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { encodeSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
 import { stageSpans } from '../../packages/server/src/storage/telemetry/spanStaging';
@@ -19,10 +19,11 @@ import { buildRequestPool } from './requestPool';
  * merges to settle. CPU is this process's (chDB runs in it), so it includes the engine's parsing,
  * merging and materialized-view threads. Figures: docs/benchmarks.md.
  *
- *   node --import tsx bench/ingest/engineCost.ts [--tables both|index|data] [--no-merges] [--batches 30] [--batch-rows 20000] [--span-metrics on|off] [--drop-view <name>]...
+ *   node --import tsx bench/ingest/engineCost.ts [--tables both|index|data] [--no-merges] [--batches 30] [--batch-rows 20000] [--span-metrics on|off] [--drop-view <name>]... [--sql <statement>]...
  *
  * `--drop-view` (repeatable) drops a materialized view after the migrations, to price it (run with and
- * without in turns).
+ * without in turns); `--sql` (repeatable) runs any statement there, e.g. an ALTER to price a codec
+ * or a table setting.
  * `--span-metrics off` runs without metrics_from_spans (on: the built-in definitions, folded per
  * 1,000-row request before the timed inserts as the prepare workers do, and written with each batch).
  */
@@ -34,8 +35,11 @@ const { values: args } = parseArgs({
     'batch-rows': { type: 'string', default: '20000' },
     'span-metrics': { type: 'string', default: 'on' },
     'drop-view': { type: 'string', multiple: true, default: [] },
+    sql: { type: 'string', multiple: true, default: [] },
   },
 });
+/** A statement given on the command line, as written. */
+const raw = (text: string): SqlFragment => ({ kind: 'fragment', parts: [text], values: [] });
 const batches = Number(args.batches);
 const batchRows = Number(args['batch-rows']);
 if (!['both', 'index', 'data'].includes(args.tables)) throw new Error('--tables is both, index or data');
@@ -76,6 +80,7 @@ try {
   await store.migrate();
   if (args['no-merges']) await store.query(sql`SYSTEM STOP MERGES`);
   for (const view of args['drop-view']) await store.query(sql`DROP VIEW ${ident(view)}`);
+  for (const statement of args.sql) await store.query(raw(statement));
   const insert = (i: number) => {
     const e = encoded[i];
     const chunk = stageSpans(store.stagingDir, {
@@ -113,7 +118,7 @@ try {
     .map((p) => `${p.table} ${p.parts}`)
     .join(', ');
   console.log(
-    `tables ${args.tables}${args['no-merges'] ? ', merges stopped' : ''}, metrics from spans ${args['span-metrics']}${args['drop-view'].length ? `, without ${args['drop-view'].join(', ')}` : ''}; ${batches} batches of ${batchRows} rows`,
+    `tables ${args.tables}${args['no-merges'] ? ', merges stopped' : ''}, metrics from spans ${args['span-metrics']}${args['drop-view'].length ? `, without ${args['drop-view'].join(', ')}` : ''}${args.sql.length ? `, after ${args.sql.join('; ')}` : ''}; ${batches} batches of ${batchRows} rows`,
   );
   console.log(`insert rate      ${(n / wall / 1000).toFixed(1)}k rows/s (one batch at a time)`);
   console.log(`engine CPU       ${us(cpuInsert)} µs/row while inserting, ${us(cpuAll)} µs/row once merges settled`);
