@@ -30,6 +30,7 @@ export function usePageTitle(page: string | undefined): void {
  */
 let notFoundShown = 0;
 let screenTitle: string | null = null;
+const NOT_FOUND_TITLE = pageTitle('Page not found', undefined);
 
 /** The not-found page's title, over whichever screen renders it. */
 export function useNotFoundTitle(): void {
@@ -42,4 +43,3 @@ export function useNotFoundTitle(): void {
     };
   }, []);
 }
-const NOT_FOUND_TITLE = pageTitle('Page not found', undefined);

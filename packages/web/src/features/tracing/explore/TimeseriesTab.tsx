@@ -13,7 +13,7 @@ import {
   TableSortLabel,
   Typography,
 } from '@mui/material';
-import type { QueryPart, TimeseriesGroup } from '@lantern/shared';
+import type { QueryPart } from '@lantern/shared';
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { MetricChart } from '../../../components/charts/MetricChart';
 import { PALETTE } from '../../../components/charts/palette';
@@ -22,7 +22,7 @@ import { formatMetric } from '../../../lib/format/number';
 import { groupSpans, headerLabel } from './groupColumns';
 import { SpansList } from './SpansTable';
 import { ExpandSpansButton } from './ExpandSpansButton';
-import { avgColumn, sortedTimeseriesGroups, timeseriesOrder } from './timeseriesOrder';
+import { avgColumn, sortedTimeseriesGroups, timeseriesOrder, valuesOf } from './timeseriesOrder';
 import type { ExploreState } from './useExploreState';
 import { InvalidQuery } from './GroupsTab';
 import { ApiError } from '../../../lib/api/apiClient';
@@ -30,12 +30,6 @@ import { useTimeseries, type RangeQuery } from '../tracingApi';
 
 /** Spec §9: 9 groups per page; the pager hides at 9 or fewer. */
 const PER_PAGE = 9;
-
-/** A group's values of one column: null where a bucket had nothing to measure (a gap). */
-const valuesOf = (g: TimeseriesGroup, column: string): (number | null)[] => {
-  const v = g[column];
-  return Array.isArray(v) ? v : [];
-};
 
 /**
  * Spec §2 Timeseries tab: one chart per numeric column (every one the query asks for), then the
@@ -61,17 +55,13 @@ export function TimeseriesTab({
   // Memoised so that re-renders (a hovered row) do not rebuild the charts.
   const metrics = useMemo(() => (data?.columns ?? []).filter((c) => c.isNum && !c.isGroup), [data]);
   const metricNames = useMemo(() => metrics.map((m) => m.name), [metrics]);
-  const order = timeseriesOrder(state.sortBy, state.sortDesc, metricNames);
-  const orderColumn = order?.column;
-  const orderDesc = order?.desc;
+  const order = useMemo(
+    () => timeseriesOrder(state.sortBy, state.sortDesc, metricNames),
+    [state.sortBy, state.sortDesc, metricNames],
+  );
   const groups = useMemo(
-    () =>
-      sortedTimeseriesGroups(
-        data?.groups ?? [],
-        metricNames,
-        orderColumn === undefined ? undefined : { column: orderColumn, desc: orderDesc ?? true },
-      ),
-    [data, metricNames, orderColumn, orderDesc],
+    () => sortedTimeseriesGroups(data?.groups ?? [], metricNames, order),
+    [data, metricNames, order],
   );
   const pager = usePager(groups.length, PER_PAGE);
   const onPage = useMemo(() => groups.slice(pager.start, pager.end), [groups, pager.start, pager.end]);

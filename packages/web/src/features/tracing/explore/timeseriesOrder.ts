@@ -5,6 +5,12 @@ import { averageOfPresent } from './seriesAverage';
 /** The column of a metric's average in the Timeseries groups table (reference frontend: useSpanTimeseries). */
 export const avgColumn = (metric: string): string => `_avg_${metric}`;
 
+/** A group's values of one column: null where a bucket had nothing to measure (a gap). */
+export const valuesOf = (g: TimeseriesGroup, column: string): (number | null)[] => {
+  const v = g[column];
+  return Array.isArray(v) ? v : [];
+};
+
 export interface TimeseriesOrder {
   column: string;
   desc: boolean;
@@ -36,10 +42,7 @@ export function sortedTimeseriesGroups(
 ): TimeseriesGroup[] {
   const rows = groups.map((g) => {
     const row: TimeseriesGroup = { ...g };
-    for (const m of metrics) {
-      const v = g[m];
-      row[avgColumn(m)] = averageOfPresent(Array.isArray(v) ? v : []);
-    }
+    for (const m of metrics) row[avgColumn(m)] = averageOfPresent(valuesOf(g, m));
     return row;
   });
   return order ? sortGroups(rows, order.column, order.desc) : rows;
