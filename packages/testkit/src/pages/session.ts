@@ -8,7 +8,7 @@ import { LoginPage } from './LoginPage';
 /**
  * A browser signed in to the file's server, opened before its tests (after `before`, e.g. sending
  * telemetry) and closed after them; `explainFailures()` prints the server's output and the page's
- * errors and saves a screenshot when a test fails.
+ * errors and saves a screenshot when a test fails; `errors()` lists the page's uncaught errors.
  */
 export function useSignedInPage(server: TestLantern, name: string, before?: () => Promise<void>) {
   const s = { browser: undefined as Browser | undefined, page: undefined as unknown as Page, errors: [] as string[] };
@@ -25,6 +25,8 @@ export function useSignedInPage(server: TestLantern, name: string, before?: () =
   afterAll(async () => s.browser?.close());
   return {
     page: () => s.page,
+    /** The page's uncaught errors so far. */
+    errors: () => s.errors,
     explainFailures: () =>
       onTestFailed(async () => {
         console.error(
