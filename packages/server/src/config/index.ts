@@ -1,7 +1,7 @@
 // Configuration: one zod schema with defaults, loaded from defaults, lantern.yml, then LANTERN_* env.
 // Nothing else in the server reads process.env or the config file.
-export { ConfigSchema, type Config, type ProjectConfig, type UserConfig } from './schema';
+export { ConfigSchema, parseListenAddr, type Config, type ProjectConfig, type UserConfig } from './schema';
 export type { AuthConfig, OidcProviderConfig } from './authConfig';
-export { loadConfig, ConfigError, ENV_KEYS, parseListenAddr } from './loadConfig';
+export { loadConfig, ConfigError, ENV_KEYS } from './loadConfig';
 export { DEFAULT_METRICS_FROM_SPANS, spanMetricViewKey, type SpanMetricDefinition } from './metricsFromSpans';
 export { parseAliased, parseSpanExpr, SPAN_COLUMNS, type SpanExpr } from './spanMetricExpr';

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseListenAddr } from './loadConfig';
+import { ConfigError, loadConfig } from './loadConfig';
+import { parseListenAddr } from './schema';
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-config-'));
 const file = (name: string, text: string) => {
@@ -33,6 +34,13 @@ describe('loadConfig', () => {
     expect(c.listen.http.addr).toBe('127.0.0.1:9000');
     expect(c.listen.grpc.addr).toBe('0.0.0.0:14317');
     expect(c.retention.spans_days).toBe(3);
+  });
+
+  it('defaults site.url to the port Lantern listens on, unless it is set', () => {
+    expect(loadConfig({ env: {} }).site.url).toBe('http://localhost:14318');
+    expect(loadConfig({ env: { LANTERN_HTTP_ADDR: '127.0.0.1:9000' } }).site.url).toBe('http://localhost:9000');
+    const p = file('site.yml', 'site:\n  url: https://lantern.example.com\nlisten:\n  http:\n    addr: ":8080"\n');
+    expect(loadConfig({ file: p, env: {} }).site.url).toBe('https://lantern.example.com');
   });
 
   it('lists every invalid key at once', () => {

@@ -94,10 +94,3 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
   }
   node[path[path.length - 1]] = value;
 }
-
-/** Splits `HOST:PORT` (host may be empty or a bracketed IPv6 address). */
-export function parseListenAddr(addr: string): { host: string; port: number } {
-  const i = addr.lastIndexOf(':');
-  const host = addr.slice(0, i).replace(/^\[(.*)\]$/, '$1');
-  return { host: host || '0.0.0.0', port: Number(addr.slice(i + 1)) };
-}

@@ -47,7 +47,8 @@ export const ConfigSchema = z
       .strict()
       .prefault({}),
     site: z
-      .object({ url: z.string().url().default('http://localhost:14318') })
+      /** Absent: http://localhost:<the port of listen.http.addr> (filled in below). */
+      .object({ url: z.string().url().optional() })
       .strict()
       .prefault({}),
     data_dir: z.string().min(1).default('data'),
@@ -191,7 +192,19 @@ export const ConfigSchema = z
     metrics_from_spans: metricsFromSpansSchema,
     log_level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   })
-  .strict();
+  .strict()
+  // Without a site.url the DSNs, alert links and SSO callbacks name the port Lantern listens on.
+  .transform(({ site, ...rest }) => ({
+    ...rest,
+    site: { url: site.url ?? `http://localhost:${parseListenAddr(rest.listen.http.addr).port}` },
+  }));
+
+/** Splits `HOST:PORT` (host may be empty or a bracketed IPv6 address). */
+export function parseListenAddr(addr: string): { host: string; port: number } {
+  const i = addr.lastIndexOf(':');
+  const host = addr.slice(0, i).replace(/^\[(.*)\]$/, '$1');
+  return { host: host || '0.0.0.0', port: Number(addr.slice(i + 1)) };
+}
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type ProjectConfig = Config['projects'][number];
