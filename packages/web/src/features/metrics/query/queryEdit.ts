@@ -1,4 +1,4 @@
-import { isMetricAlias, splitMetricsQueryParts, type MetricAlias } from '@lantern/shared';
+import { isMetricAlias, splitMetricsQueryParts, type MetricAlias, type MetricAliasProblem } from '@lantern/shared';
 
 /**
  * Pure editing of metric choices and metrics queries for the picker and the query builder:
@@ -15,11 +15,18 @@ export function suggestAlias(name: string, taken: readonly string[]): string {
   for (let i = 2; ; i++) if (!taken.includes(`${base}${i}`)) return `${base}${i}`;
 }
 
-/** The picker's alias messages (spec platform §5). */
+/** The alias messages of spec platform §5, worded once for the picker and the forms that hold one. */
+export const ALIAS_MESSAGES: Record<MetricAliasProblem['kind'], string> = {
+  empty: 'Alias is required',
+  invalid: 'Only letters and numbers are allowed',
+  duplicate: 'Alias is duplicated',
+};
+
+/** The picker's message for one alias among the query's metrics. */
 export function aliasError(alias: string, all: readonly MetricAlias[]): string | undefined {
-  if (!alias) return 'Alias is required';
-  if (!isMetricAlias(alias)) return 'Only letters and numbers are allowed';
-  if (all.filter((m) => m.alias === alias).length > 1) return 'Alias is duplicated';
+  if (!alias) return ALIAS_MESSAGES.empty;
+  if (!isMetricAlias(alias)) return ALIAS_MESSAGES.invalid;
+  if (all.filter((m) => m.alias === alias).length > 1) return ALIAS_MESSAGES.duplicate;
   return undefined;
 }
 
