@@ -6,6 +6,8 @@ import { useLocalDateRange } from '../../../../components/date/useDateRange';
 import { PanelBody } from './panels/PanelBody';
 
 const VERBOSE_LEGEND = { type: 'table', placement: 'bottom', values: ['avg', 'last', 'min', 'max'] } as const;
+/** Spec §9: the verbose legend keeps names up to 150 characters (panels cut them at 40). */
+const VERBOSE_LEGEND_MAX_LENGTH = 150;
 
 /** View: the panel large (height 500, table legend) with a date range of its own (reference §6). */
 export function PanelViewDialog({
@@ -48,6 +50,7 @@ export function PanelViewDialog({
             range={range.apiParams}
             height={500}
             legend={{ ...VERBOSE_LEGEND, values: [...VERBOSE_LEGEND.values] }}
+            legendMaxLength={VERBOSE_LEGEND_MAX_LENGTH}
           />
         </Box>
       </DialogContent>

@@ -25,6 +25,7 @@ export function ChartPanel({
   range,
   height,
   legend,
+  legendMaxLength,
   onError,
 }: {
   projectId: number;
@@ -35,6 +36,7 @@ export function ChartPanel({
   height: number;
   /** Overrides the panel's legend (the View dialog's verbose table). */
   legend?: ChartLegendConfig;
+  legendMaxLength?: number;
   onError?: (error: string | undefined) => void;
 }) {
   const res = useTimeseries(projectId, { metrics: params.metrics, query }, range);
@@ -60,6 +62,7 @@ export function ChartPanel({
         kind={params.chartKind}
         height={height}
         legend={legend ?? params.legend}
+        legendMaxLength={legendMaxLength}
         styles={params.timeseriesMap}
       />
     </Box>

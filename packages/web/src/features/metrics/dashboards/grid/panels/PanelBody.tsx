@@ -13,6 +13,7 @@ export function PanelBody({
   range,
   height,
   legend,
+  legendMaxLength,
   onError,
 }: {
   projectId: number;
@@ -22,6 +23,8 @@ export function PanelBody({
   range: Range;
   height: number;
   legend?: ChartLegendConfig;
+  /** Legend names longer than this are cut in the middle (charts; 40 unless set). */
+  legendMaxLength?: number;
   onError?: (error: string | undefined) => void;
 }) {
   if (column.type === 'chart') {
@@ -41,6 +44,7 @@ export function PanelBody({
         range={range}
         height={height}
         legend={legend}
+        legendMaxLength={legendMaxLength}
         onError={onError}
       />
     );
