@@ -4,6 +4,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useDateRange } from '../../../components/date/useDateRange';
 import { useConfirm } from '../../../components/feedback/ConfirmProvider';
+import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
+import { ApiError } from '../../../lib/api/apiClient';
 import { useAddressState } from '../../../lib/url/useAddressState';
 import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
@@ -64,9 +66,7 @@ export function DashboardPage() {
     );
   }
   if (dashId === undefined) {
-    const last = lastDashboard(projectId);
-    const target = dashboards.find((d) => d.id === last) ?? dashboards[0];
-    return <Navigate to={paths.dashboard(projectId, target.id)} replace />;
+    return <Navigate to={paths.dashboard(projectId, fallbackDashboard(projectId, dashboards).id)} replace />;
   }
   return (
     <DashboardView
@@ -76,6 +76,13 @@ export function DashboardPage() {
       onOpenPicker={() => void list.refetch()}
     />
   );
+}
+
+/** Where the picker goes without a (known) dashboard: the last opened, else the first (spec Dashboard page). */
+function fallbackDashboard(projectId: number, dashboards: Dashboard[], except?: string): Dashboard {
+  const last = lastDashboard(projectId);
+  const others = dashboards.filter((d) => d.id !== except);
+  return others.find((d) => d.id === last) ?? others[0] ?? dashboards[0];
 }
 
 function DashboardView({
@@ -94,6 +101,9 @@ function DashboardView({
   const address = useAddressState();
   const navigate = useNavigate();
   const confirm = useConfirm();
+  const snackbar = useSnackbar();
+  // A tab clicked on this dashboard is shown as is; one carried from elsewhere may switch (dashboardTab).
+  const [clickedOn, setClickedOn] = useState<string>();
   const [naming, setNaming] = useState<'new' | 'edit' | null>(null);
   const create = useCreateDashboard(projectId);
   const rename = useRenameDashboard(projectId);
@@ -105,12 +115,32 @@ function DashboardView({
     if (show.data) rememberDashboard(projectId, dashId);
   }, [show.data, projectId, dashId]);
 
+  // An unknown or deleted dashboard (an old bookmark): on to the last opened or the first one
+  // (reference frontend §1.3.13), never to itself again.
+  const missing = show.error instanceof ApiError && show.error.status === 404;
+  const fallback = missing ? fallbackDashboard(projectId, dashboards, dashId) : undefined;
+  const goTo = fallback && fallback.id !== dashId ? fallback.id : undefined;
+  useEffect(() => {
+    if (goTo === undefined) return;
+    snackbar.notify('Dashboard not found: showing another one');
+    void navigate(paths.dashboard(projectId, goTo), { replace: true });
+  }, [goTo, projectId, navigate, snackbar]);
+
+  const param = address.params.get('tab');
+  const tab = show.data && dashboardTab(param, show.data.dashboard, show.data.grid.length, clickedOn === dashId);
+  // The address names the tab shown, also when this dashboard switched it.
+  useEffect(() => {
+    if (tab && param && param !== tab) address.set({ tab }, { replace: true });
+  }, [tab, param, address]);
+
+  if (goTo !== undefined) return <Skeleton variant="rectangular" height={300} />;
   if (show.error) return <Alert severity="error">{show.error.message}</Alert>;
-  if (show.isPending) return <Skeleton variant="rectangular" height={300} />;
+  if (show.isPending || !tab) return <Skeleton variant="rectangular" height={300} />;
   const { dashboard, grid, yamlUrl } = show.data;
-  const tab = dashboardTab(address.params.get('tab'), dashboard, grid.length);
   // navigate() returns a promise that settles once the route has rendered; nothing waits for it.
-  const open = (d: { id: string }) => void navigate(paths.dashboard(projectId, d.id));
+  // Picking or cloning keeps the tab (spec Dashboard page); the next dashboard may switch it.
+  const open = (d: { id: string }, keepTab = true) =>
+    void navigate(paths.dashboard(projectId, d.id, keepTab ? { tab } : undefined));
 
   const onAction = async (a: DashboardAction) => {
     if (a === 'new' || a === 'edit') setNaming(a);
@@ -140,7 +170,14 @@ function DashboardView({
         onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })}
       />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        <Tabs value={tab} onChange={(_e, v: string) => address.set({ tab: v })} aria-label="Dashboard view">
+        <Tabs
+          value={tab}
+          onChange={(_e, v: string) => {
+            setClickedOn(dashId);
+            address.set({ tab: v });
+          }}
+          aria-label="Dashboard view"
+        >
           <Tab value="table" label="Table" data-testid="dash-tab-table" />
           <Tab value="grid" label="Grid" data-testid="dash-tab-grid" />
           <Tab value="yaml" label="YAML" data-testid="dash-tab-yaml" />
@@ -164,7 +201,8 @@ function DashboardView({
           error={(naming === 'new' ? create.error : rename.error)?.message}
           onClose={() => setNaming(null)}
           onSubmit={(name) => {
-            if (naming === 'new') create.mutate(name, { onSuccess: (r) => (setNaming(null), open(r.dashboard)) });
+            if (naming === 'new')
+              create.mutate(name, { onSuccess: (r) => (setNaming(null), open(r.dashboard, false)) });
             else rename.mutate({ dashId, name }, { onSuccess: () => setNaming(null) });
           }}
         />
