@@ -213,7 +213,7 @@ describe('metrics dashboards', () => {
     const service = (await rows.first().locator('td').first().innerText()).trim();
     await rows.first().click();
     const dialog = page.getByTestId('table-row-dialog');
-    await expect(dialog.locator('h2').innerText()).resolves.toBe(service);
+    await expect(dialog.getByTestId('table-row-title').innerText()).resolves.toBe(`Services ${service}`);
     await dialog.getByTestId('grid-panel').first().waitFor();
     await dialog.locator('[data-testid="grid-panel"] canvas').first().waitFor();
     await expect(dialog.getByTestId('panel-error-icon').count()).resolves.toBe(0);

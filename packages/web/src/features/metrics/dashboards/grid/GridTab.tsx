@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import ReactGridLayout, { useContainerWidth, verticalCompactor, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import { GaugeRow } from '../gauges/GaugeRow';
+import { rowFilter, rowPanelQuery, type RowGroups } from '../table/rowFilter';
 import { ColumnFormDialog, type FormTarget } from './forms/ColumnFormDialog';
 import { GridPanel, PANEL_CHROME } from './GridPanel';
 import { GridToolbar } from './GridToolbar';
@@ -24,8 +25,11 @@ export interface GridTabProps {
   dashboard: Dashboard;
   grid: GridColumn[];
   range: { time_gte: string; time_lt: string };
-  /** A where clause joined to every panel's query (the Table tab's row dialog); read-only view when set. */
-  rowFilter?: string;
+  /**
+   * The Table tab's row dialog: the row's grouping values, which narrow every panel (through its
+   * grid query template when it has one); read-only view when set.
+   */
+  row?: RowGroups;
   /** Default true; off hides Save / Delete / Create and shows a lock on Edit (spec §6). */
   editable?: boolean;
 }
@@ -36,8 +40,8 @@ export interface GridTabProps {
  * react-grid-layout, dragged by their title and resized from the bottom corners. Positions are saved
  * after each drag or resize, except in the one-column layout below 1000 px.
  */
-export function GridTab({ projectId, dashboard, grid, range, rowFilter, editable: editableProp = true }: GridTabProps) {
-  const editable = editableProp && rowFilter === undefined;
+export function GridTab({ projectId, dashboard, grid, range, row, editable: editableProp = true }: GridTabProps) {
+  const editable = editableProp && row === undefined;
   const [draftQuery, setDraftQuery] = useState<string | undefined>();
   const gridQuery = draftQuery ?? dashboard.gridQuery;
   const [form, setForm] = useState<FormTarget | null>(null);
@@ -60,7 +64,10 @@ export function GridTab({ projectId, dashboard, grid, range, rowFilter, editable
     if (changed) saveLayout.mutate(layoutPositions(next));
   };
 
-  const panelQuery = (c: GridColumn) => joinQuery(c.params.query, gridQuery, rowFilter);
+  const panelQuery = (c: GridColumn) =>
+    row === undefined
+      ? joinQuery(c.params.query, gridQuery)
+      : joinQuery(c.params.query, ...rowPanelQuery(c.gridQueryTemplate, gridQuery, row));
 
   return (
     <Box sx={{ maxWidth: 1900, mx: 'auto' }} data-testid="grid-tab">
@@ -80,7 +87,7 @@ export function GridTab({ projectId, dashboard, grid, range, rowFilter, editable
         dashboard={dashboard}
         dashKind="grid"
         range={range}
-        query={joinQuery(gridQuery, rowFilter)}
+        query={joinQuery(gridQuery, row && rowFilter(row))}
         editable={editable}
       />
       <Box

@@ -4,9 +4,6 @@ import {
   Box,
   Button,
   Card,
-  Dialog,
-  DialogContent,
-  DialogTitle,
   InputAdornment,
   Stack,
   Table,
@@ -27,12 +24,16 @@ import { formatUnit } from '../../../../lib/format/number';
 import { MetricsQueryBuilder } from '../../query/MetricsQueryBuilder';
 import { useUpdateDashboardTable } from '../dashboardsApi';
 import { GaugeRow } from '../gauges/GaugeRow';
-import { GridTab } from '../grid/GridTab';
 import { useMetricTable, type Range } from '../grid/gridApi';
 import { columnUnit, queryError } from '../grid/units';
 import { DashTableForm } from './DashTableForm';
 import { GroupingToggle } from './GroupingToggle';
-import { rowFilter, searchRows, sortRows } from './rowFilter';
+import { TableRowDialog } from './TableRowDialog';
+import { rowGroups, searchRows, sortRows, type RowGroups } from './rowFilter';
+
+/** Rows a page (spec §9: metrics tables show 10 by default, the pager hidden at 5 rows or fewer). */
+const PER_PAGE = 10;
+const PAGER_ABOVE = 5;
 
 /**
  * Spec Dashboard page, Table tab: the gauge row, the table's query (Save when changed), one row per
@@ -55,7 +56,7 @@ export function DashTableTab({
   const [editing, setEditing] = useState(false);
   const [search, setSearch] = useState('');
   const [order, setOrder] = useState<{ column: string; desc: boolean } | null>(null);
-  const [openRow, setOpenRow] = useState<{ title: string; filter: string } | null>(null);
+  const [openRow, setOpenRow] = useState<{ title: string; groups: RowGroups } | null>(null);
   const save = useUpdateDashboardTable(projectId);
   const res = useMetricTable(projectId, { metrics: dashboard.tableMetrics, query }, range);
   const columns = useMemo(() => {
@@ -66,7 +67,7 @@ export function DashTableTab({
     const found = searchRows(res.data?.items ?? [], columns, search);
     return order ? sortRows(found, order.column, order.desc) : found;
   }, [res.data, columns, search, order]);
-  const pager = usePager(rows.length, 20);
+  const pager = usePager(rows.length, PER_PAGE);
   const error = res.error?.message ?? queryError(res.data?.query.parts);
   const configured = dashboard.tableMetrics.length > 0;
 
@@ -103,7 +104,9 @@ export function DashTableTab({
                 projectId={projectId}
                 metrics={dashboard.tableMetrics}
                 query={query}
-                onChange={(q) => !res.isLoading && setDraft(q)}
+                // isFetching, not isLoading: the previous answer stays on screen while the next one loads
+                // (keepPreviousData), and a second toggle then would race the first (spec §4).
+                onChange={(q) => !res.isFetching && setDraft(q)}
               />
             </Box>
             {draft !== undefined && draft !== dashboard.tableQuery && (
@@ -192,7 +195,7 @@ export function DashTableTab({
                         key={row._id === undefined || row._id === null ? i : toText(row._id)}
                         hover
                         sx={{ cursor: grid.length ? 'pointer' : 'default' }}
-                        onClick={() => grid.length && setOpenRow({ title, filter: rowFilter(columns, row) })}
+                        onClick={() => grid.length && setOpenRow({ title, groups: rowGroups(columns, row) })}
                         data-testid="dash-table-row"
                       >
                         {columns.map((c) => (
@@ -217,7 +220,7 @@ export function DashTableTab({
                 There are no metrics
               </Typography>
             )}
-            {rows.length > 20 && <Pager pager={pager} />}
+            {rows.length > PAGER_ABOVE && <Pager pager={pager} />}
           </Card>
         </>
       )}
@@ -226,18 +229,15 @@ export function DashTableTab({
         <DashTableForm projectId={projectId} dashboard={dashboard} range={range} onClose={() => setEditing(false)} />
       )}
       {openRow && (
-        <Dialog
-          open
+        <TableRowDialog
+          projectId={projectId}
+          dashboard={dashboard}
+          grid={grid}
+          range={range}
+          title={openRow.title}
+          groups={openRow.groups}
           onClose={() => setOpenRow(null)}
-          maxWidth={false}
-          slotProps={{ paper: { sx: { width: '95vw' } } }}
-          data-testid="table-row-dialog"
-        >
-          <DialogTitle>{openRow.title}</DialogTitle>
-          <DialogContent>
-            <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range} rowFilter={openRow.filter} />
-          </DialogContent>
-        </Dialog>
+        />
       )}
     </Stack>
   );

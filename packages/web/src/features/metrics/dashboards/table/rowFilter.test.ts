@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { queryValue, rowFilter, searchRows, sortRows } from './rowFilter';
+import {
+  applyGridQueryTemplate,
+  queryValue,
+  rowFilter,
+  rowGroups,
+  rowPanelQuery,
+  searchRows,
+  sortRows,
+} from './rowFilter';
 
 const cols = [
   { name: 'service.name', unit: '', isGroup: true },
@@ -9,10 +17,27 @@ const cols = [
 
 describe('dashboard table rows', () => {
   it('selects a row by its grouping columns, quoting what needs quotes', () => {
-    expect(rowFilter(cols, { 'service.name': 'api', 'host.name': 'web 1', rpm: 3 })).toBe(
-      'where service.name = api | where host.name = "web 1"',
-    );
+    const groups = rowGroups(cols, { 'service.name': 'api', 'host.name': 'web 1', rpm: 3 });
+    expect(groups).toEqual({ 'service.name': 'api', 'host.name': 'web 1' });
+    expect(rowFilter(groups)).toBe('where service.name = api | where host.name = "web 1"');
     expect(queryValue('a"b c')).toBe('"a\\"b c"');
+  });
+
+  it("fills a panel's grid query template with the row's quoted values", () => {
+    const groups = { 'service.name': 'api', 'host.name': 'web 1' };
+    expect(applyGridQueryTemplate('where service = ${service.name} | where host = ${ host.name }', groups)).toBe(
+      'where service = api | where host = "web 1"',
+    );
+    // A placeholder that is not a grouping column stays, so the panel shows the query's error.
+    expect(applyGridQueryTemplate('where x = ${rpm}', groups)).toBe('where x = ${rpm}');
+  });
+
+  it('uses the template instead of the dashboard query and the row filter, when a panel has one', () => {
+    const groups = { 'service.name': 'api' };
+    expect(rowPanelQuery('', 'where env = prod', groups)).toEqual(['where env = prod', 'where service.name = api']);
+    expect(rowPanelQuery('where service = ${service.name}', 'where env = prod', groups)).toEqual([
+      'where service = api',
+    ]);
   });
 
   it('searches and sorts', () => {

@@ -6,12 +6,39 @@ export function queryValue(v: unknown): string {
   return /^[\w.:/-]+$/.test(s) ? s : JSON.stringify(s);
 }
 
+/** A table row's values of its grouping columns (what the row dialog narrows the grid to). */
+export type RowGroups = Record<string, unknown>;
+
+export function rowGroups(columns: readonly MetricColumn[], row: Record<string, unknown>): RowGroups {
+  return Object.fromEntries(columns.filter((c) => c.isGroup).map((c) => [c.name, row[c.name]]));
+}
+
 /** The where clauses that select one table row: one per grouping column (spec: the row dialog's grid). */
-export function rowFilter(columns: readonly MetricColumn[], row: Record<string, unknown>): string {
-  return columns
-    .filter((c) => c.isGroup)
-    .map((c) => `where ${c.name} = ${queryValue(row[c.name])}`)
+export function rowFilter(groups: RowGroups): string {
+  return Object.entries(groups)
+    .map(([name, value]) => `where ${name} = ${queryValue(value)}`)
     .join(' | ');
+}
+
+/**
+ * A panel's `gridQueryTemplate` for one table row (reference alerting-dashboards-auth §4.4): each
+ * `${<grouping column>}` becomes the row's quoted value. Other placeholders stay as typed, so the
+ * panel shows the query error rather than silently dropping the filter.
+ */
+export function applyGridQueryTemplate(template: string, groups: RowGroups): string {
+  return template.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
+    const key = name.trim();
+    return Object.hasOwn(groups, key) ? queryValue(groups[key]) : whole;
+  });
+}
+
+/**
+ * The query a grid panel adds to its own in a table row's dialog (frontend §6): its template with the
+ * row's values when it has one, used instead of the dashboard query and the row filter; otherwise the
+ * dashboard query and the row filter.
+ */
+export function rowPanelQuery(template: string, gridQuery: string, groups: RowGroups): string[] {
+  return template.trim() ? [applyGridQueryTemplate(template, groups)] : [gridQuery, rowFilter(groups)];
 }
 
 /** Rows whose grouping or value text holds `search` (case-insensitive): the table's quick search. */

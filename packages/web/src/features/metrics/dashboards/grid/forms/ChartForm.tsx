@@ -137,7 +137,7 @@ export function ChartForm({ projectId, dashId, column, range, gridQuery, editabl
             fullWidth
             label="Grid query template"
             placeholder="where host = ${host.name}"
-            helperText="Used instead of the dashboard query when the panel opens from a table row; ${column} takes the row's value."
+            helperText="Used instead of the dashboard query and the row's filter when the panel opens from a table row; ${column} takes the row's value."
             value={base.gridQueryTemplate}
             onChange={(e) => base.setGridQueryTemplate(e.target.value)}
           />

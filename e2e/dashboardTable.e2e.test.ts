@@ -1,0 +1,223 @@
+import type { Page, Request } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestMeter } from '@lantern/testkit/otlpMetrics';
+import { screenshot } from '@lantern/testkit/pages/browser';
+import { useSignedInPage } from '@lantern/testkit/pages/session';
+import { useLantern } from '@lantern/testkit/useLantern';
+import { apiAs, createShopDashboard } from './shopDashboard';
+
+/**
+ * A dashboard's Table tab and what it leads to, as a person uses them: ten rows a page, a grouping
+ * toggle that ignores clicks while the table reloads, a row opening the grid narrowed to it (through
+ * each panel's grid query template when it has one) in a dialog titled with the dashboard and closed
+ * by its ✕; the tab kept when picking another dashboard; an old bookmark to a deleted dashboard; and
+ * the View dialog's legend showing long series names whole.
+ */
+const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+const api = apiAs(server);
+const SKUS = Array.from({ length: 12 }, (_, i) => `sku-${String(i + 1).padStart(2, '0')}`);
+const LONG_PAGE = '/store/catalogue/kitchen-and-dining/cookware/cast-iron-skillets-and-grill-pans/12-inch';
+const base = (dashId: string) => `/api/v1/metrics/1/dashboards/${dashId}`;
+
+/** Items sold per SKU (12 values) and page views per (long) page path. */
+async function sendCatalogueMetrics(): Promise<void> {
+  const m = createTestMeter('http-proto', {
+    httpUrl: server.lantern.baseUrl,
+    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+    dsn: server.dsn,
+    serviceName: 'shop',
+  });
+  const items = m.meter.createCounter('shop.items', { description: 'Items sold' });
+  const views = m.meter.createCounter('shop.views', { description: 'Page views' });
+  SKUS.forEach((sku, i) => items.add(i + 1, { sku }));
+  views.add(7, { page: LONG_PAGE });
+  views.add(3, { page: '/' });
+  await m.flush();
+  await m.shutdown();
+  for (let i = 0; i < 100; i++) {
+    const { metrics } = await api<{ metrics: { name: string }[] }>('GET', '/api/v1/metrics/1');
+    if (metrics.some((x) => x.name === 'shop.items') && metrics.some((x) => x.name === 'shop.views')) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('catalogue metrics never listed');
+}
+
+async function createDashboard(name: string): Promise<string> {
+  return (await api<{ dashboard: { id: string } }>('POST', '/api/v1/metrics/1/dashboards', { name })).dashboard.id;
+}
+
+describe('dashboard table', () => {
+  let shopId: string;
+  let itemsId: string;
+  let tableOnlyId: string;
+  const session = useSignedInPage(server, 'dash-table', async () => {
+    shopId = await createShopDashboard(server);
+    await sendCatalogueMetrics();
+    const req = [{ name: 'shop.requests', alias: 'req' }];
+    await api('PUT', `${base(shopId)}/table`, { tableMetrics: req, tableQuery: 'sum($req) | group by host' });
+    // A panel whose metric needs the row's host and a route of its own: its template says so.
+    await api('POST', `${base(shopId)}/grid`, {
+      type: 'chart',
+      name: 'Payments on this host',
+      gridQueryTemplate: 'where route = /pay | where host = ${host}',
+      params: { chartKind: 'line', metrics: req, query: 'sum($req)' },
+    });
+
+    itemsId = await createDashboard('Items');
+    const items = [{ name: 'shop.items', alias: 'items' }];
+    await api('PUT', `${base(itemsId)}/table`, { tableMetrics: items, tableQuery: 'sum($items) | group by sku' });
+    await api('POST', `${base(itemsId)}/grid`, {
+      type: 'chart',
+      name: 'Views by page',
+      params: {
+        chartKind: 'line',
+        metrics: [{ name: 'shop.views', alias: 'views' }],
+        query: 'sum($views) | group by page',
+      },
+    });
+
+    tableOnlyId = await createDashboard('Table only');
+    await api('PUT', `${base(tableOnlyId)}/table`, { tableMetrics: items, tableQuery: 'sum($items)' });
+  });
+  const explainFailures = session.explainFailures;
+  let page: Page;
+  beforeAll(() => {
+    page = session.page();
+  });
+  const open = (dashId: string, query = '') => page.goto(`${server.lantern.baseUrl}/metrics/1/${dashId}${query}`);
+  const tabParam = () => new URL(page.url()).searchParams.get('tab');
+  const selectedTab = () =>
+    page.getByRole('tablist', { name: 'Dashboard view' }).locator('[aria-selected="true"]').getAttribute('data-testid');
+
+  it('shows ten rows a page, with the pager', async () => {
+    explainFailures();
+    await open(itemsId);
+    const rows = page.getByTestId('dash-table-row');
+    await expect.poll(() => rows.count()).toBe(10);
+    await expect(page.getByTestId('pager-text').innerText()).resolves.toBe('1 - 10 of 12');
+    await screenshot(page, 'dash-table-01-pager');
+    await page.getByTestId('pager').getByRole('button', { name: 'Go to page 2' }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    await expect(page.getByTestId('pager-text').innerText()).resolves.toBe('11 - 12 of 12');
+  });
+
+  it('a row opens the grid narrowed to it: a panel with a grid query template uses it with the row value', async () => {
+    explainFailures();
+    const asked: string[] = [];
+    const onRequest = (r: Request) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/api/v1/metrics/1/timeseries') asked.push(url.searchParams.get('query') ?? '');
+    };
+    await open(shopId, '?tab=table');
+    const row = page.getByTestId('dash-table-row').filter({ hasText: 'web-2' });
+    await row.waitFor();
+    page.on('request', onRequest);
+    try {
+      await row.click();
+      const dialog = page.getByTestId('table-row-dialog');
+      const panel = dialog.locator('[data-testid="grid-panel"][data-panel-name="Payments on this host"]');
+      await panel.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+      await dialog
+        .locator('[data-testid="grid-panel"][data-panel-name="Requests by host"] [data-testid="echart"][data-ready]')
+        .waitFor();
+      // The template, filled with the row's host, replaces the row filter; other panels get the row filter.
+      expect(asked).toContain('sum($req) | where route = /pay | where host = web-2');
+      expect(asked).toContain('sum($req) | group by host | where host = web-2');
+      expect(asked.filter((q) => q.startsWith('sum($req) | where host'))).toEqual([]);
+
+      // The dialog says which dashboard and row it shows, and its ✕ closes it.
+      await expect(dialog.getByTestId('table-row-title').innerText()).resolves.toMatch(/^Shop\s+web-2$/);
+      await screenshot(page, 'dash-table-02-row-dialog');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
+  it('the grouping toggle ignores a click while the table reloads', async () => {
+    explainFailures();
+    await open(shopId, '?tab=table');
+    await page.getByTestId('dash-table-row').first().waitFor();
+    const slow = /\/api\/v1\/metrics\/1\/table\?/;
+    await page.route(slow, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue().catch(() => undefined);
+    });
+    const chip = (key: string) => page.getByTestId('grouping-key').filter({ hasText: new RegExp(`^${key}$`) });
+    const parts = () =>
+      page.getByTestId('table-tab').getByTestId('query-part').locator('.MuiChip-label').allInnerTexts();
+    try {
+      await chip('route').click();
+      await expect.poll(parts).toEqual(['sum($req)', 'group by host, route']);
+      // The table is still loading: taking host out now is ignored.
+      await chip('host').click();
+      await expect
+        .poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts(), { timeout: 10_000 })
+        .toEqual(['host', 'route', 'sum($req)']);
+      await expect(parts()).resolves.toEqual(['sum($req)', 'group by host, route']);
+      await expect(chip('host').getAttribute('data-active')).resolves.toBe('true');
+    } finally {
+      await page.unroute(slow);
+    }
+    // Once loaded, the toggle works again.
+    await chip('route').click();
+    await expect.poll(parts).toEqual(['sum($req)', 'group by host']);
+  });
+
+  it('keeps the tab when picking another dashboard; a tab the dashboard lacks switches to the other', async () => {
+    explainFailures();
+    await open(shopId, '?tab=table');
+    await page.getByTestId('dash-tab-grid').click();
+    await page.getByTestId('grid-tab').waitFor();
+    await page.getByTestId('dashboard-picker').click();
+    await page
+      .getByTestId('dashboard-option')
+      .filter({ hasText: /^Items$/ })
+      .click();
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Items"]').waitFor();
+    await page.getByTestId('grid-tab').waitFor();
+    await expect(selectedTab()).resolves.toBe('dash-tab-grid');
+    expect(tabParam()).toBe('grid');
+
+    // A dashboard with a table and no panels opens on its table, even from a link to its grid.
+    await open(tableOnlyId, '?tab=grid');
+    await page.getByTestId('table-tab').waitFor();
+    await expect(selectedTab()).resolves.toBe('dash-tab-table');
+    await expect.poll(tabParam).toBe('table');
+    // Clicking Grid still opens its (empty) grid, to add the first panel.
+    await page.getByTestId('dash-tab-grid').click();
+    await page.getByTestId('grid-empty').waitFor();
+    await expect(selectedTab()).resolves.toBe('dash-tab-grid');
+  });
+
+  it('an unknown or deleted dashboard goes on to the last opened one', async () => {
+    explainFailures();
+    await open(itemsId);
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Items"]').waitFor();
+    await open('999999');
+    await page.waitForURL(new RegExp(`/metrics/1/${itemsId}(\\?|$)`));
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Items"]').waitFor();
+    await page.getByText('Dashboard not found').waitFor();
+  });
+
+  it("the panel's View dialog shows long series names whole in its legend", async () => {
+    explainFailures();
+    await open(itemsId, '?tab=grid');
+    const panel = page.locator('[data-testid="grid-panel"][data-panel-name="Views by page"]');
+    await panel.locator('[data-testid="echart"][data-ready]').waitFor();
+    // On the panel, the name is cut in the middle (40 characters).
+    await expect(panel.getByTestId('legend-item').allInnerTexts()).resolves.not.toEqual(
+      expect.arrayContaining([expect.stringContaining(LONG_PAGE)]),
+    );
+    await panel.getByTestId('panel-menu').click();
+    await page.getByRole('menuitem', { name: 'View' }).click();
+    const view = page.getByTestId('panel-view-dialog');
+    await view.getByTestId('legend-name').first().waitFor();
+    const names = await view.getByTestId('legend-name').allInnerTexts();
+    expect(names.some((n) => n.includes(LONG_PAGE))).toBe(true);
+    expect(names.some((n) => n.includes('...'))).toBe(false);
+    await screenshot(page, 'dash-table-03-view-legend');
+    await view.getByLabel('Close').click();
+  });
+});
