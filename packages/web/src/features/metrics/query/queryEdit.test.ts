@@ -54,5 +54,8 @@ describe('query parts', () => {
     expect(aggregationPart('per_min(count)', 'lat')).toBe('per_min(count($lat))');
     expect(quoteQueryValue('web-1')).toBe('web-1');
     expect(quoteQueryValue('GET /a b')).toBe('"GET /a b"');
+    // The parser reads a leading '-' as an operator: a negative number is quoted.
+    expect(quoteQueryValue('-1')).toBe('"-1"');
+    expect(quoteQueryValue('500')).toBe('500');
   });
 });

@@ -60,9 +60,12 @@ export function toggleGroupBy(query: string, key: string): string {
   return joinParts(next.length ? [...rest, `group by ${next.join(', ')}`] : rest);
 }
 
-/** A value as the query language reads it: bare when a plain word, quoted otherwise. */
+/**
+ * A value as the query language reads it: bare when a plain word, quoted otherwise. A bare value
+ * starts with a letter, digit or `_`: the parser reads a leading `-` (as in `-1`) as an operator.
+ */
 export function quoteQueryValue(v: string): string {
-  return /^[\w.:/-]+$/.test(v) ? v : JSON.stringify(v);
+  return /^\w[\w.:/-]*$/.test(v) ? v : JSON.stringify(v);
 }
 
 /** The aggregation part for a metric: `p90($lat)`, `per_min(count($lat))`. */
