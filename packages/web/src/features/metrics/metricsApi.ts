@@ -19,8 +19,11 @@ export function useMetricsList(projectId: number | undefined) {
   return useQuery({ ...metricsListQuery(projectId ?? 0), enabled: projectId !== undefined });
 }
 
-/** Metrics seen in the range with their number of timeseries, filtered by attribute keys they all have. */
-export function useMetricsStats(projectId: number, p: Range & { attr_key: string[] }) {
+/**
+ * Metrics seen in the range with their number of timeseries, filtered by attribute keys they all
+ * have and by `search_input` (text in the metric name, case-insensitive).
+ */
+export function useMetricsStats(projectId: number, p: Range & { attr_key: string[]; search_input: string }) {
   const input = { params: { projectId }, query: p };
   return useQuery({
     queryKey: queryKey(R.metricsStats, input),

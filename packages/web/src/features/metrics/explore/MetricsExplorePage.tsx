@@ -1,5 +1,5 @@
 import type { Metric, MetricAlias } from '@lantern/shared';
-import { Alert, Box, LinearProgress, Paper, Skeleton } from '@mui/material';
+import { Alert, Box, LinearProgress, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
 import { useDateRange } from '../../../components/date/useDateRange';
@@ -9,8 +9,9 @@ import { useAddressState } from '../../../lib/url/useAddressState';
 import { useMetricAttrKeys, useMetricsStats } from '../metricsApi';
 import { suggestAlias } from '../query/queryEdit';
 import { AttrKeyList } from './AttrKeyList';
-import { defaultQuery, metricsFromParams, metricsToParams } from './exploreState';
+import { defaultQuery, filterByName, metricsCount, metricsFromParams, metricsToParams } from './exploreState';
 import { ExploreMetricDialog } from './ExploreMetricDialog';
+import { MetricSearchField } from './MetricSearchField';
 import { MetricsTable } from './MetricsTable';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
@@ -19,8 +20,9 @@ const MAX_DAYS = 90;
 
 /**
  * Metrics explore (`/metrics/:projectId/explore`): attribute keys on the side filter the metrics
- * seen in the range; a row opens 'Explore metric'. Everything is in the address: `attr_key`
- * (checked keys), `metric` / `alias` (the dialog's metrics) and `query`.
+ * seen in the range, and a quick search over their names narrows them; a row opens 'Explore
+ * metric'. Everything is in the address: `search`, `attr_key` (checked keys), `metric` / `alias`
+ * (the dialog's metrics) and `query`.
  */
 export function MetricsExplorePage() {
   const projectId = useProjectIdParam() ?? 0;
@@ -31,6 +33,9 @@ export function MetricsExplorePage() {
   const names = address.params.getAll('metric');
   const aliases = address.params.getAll('alias');
   const query = address.params.get('query') ?? '';
+  const search = address.params.get('search') ?? '';
+  // What is typed narrows the table at once; the server is asked once typing pauses (`search`).
+  const [typed, setTyped] = useState(search);
   // The same metrics keep the same object while other parameters change.
   const pickedKey = JSON.stringify([names, aliases]);
   const picked = useMemo(() => {
@@ -38,7 +43,9 @@ export function MetricsExplorePage() {
     return metricsFromParams(n, a);
   }, [pickedKey]);
 
-  const stats = useMetricsStats(projectId, { ...dateRange.apiParams, attr_key: attrKeys });
+  const stats = useMetricsStats(projectId, { ...dateRange.apiParams, attr_key: attrKeys, search_input: search });
+  const shown = useMemo(() => filterByName(stats.data?.metrics ?? [], typed), [stats.data, typed]);
+  const onSearch = useCallback((s: string) => address.set({ search: s || null }), [address]);
   const keys = useMetricAttrKeys(projectId, { ...dateRange.apiParams, metric: [] });
 
   const open = useCallback(
@@ -87,12 +94,21 @@ export function MetricsExplorePage() {
           {stats.isFetching && stats.data && (
             <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, height: 2 }} />
           )}
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+            <MetricSearchField value={search} onType={setTyped} onSearch={onSearch} />
+            <Box sx={{ flexGrow: 1 }} />
+            {stats.data && (
+              <Typography variant="body2" color="text.secondary" data-testid="metrics-count">
+                {metricsCount(shown.length, stats.data.hasMore)}
+              </Typography>
+            )}
+          </Stack>
           {stats.error ? (
             <Alert severity="error">{stats.error.message}</Alert>
           ) : !stats.data ? (
             <Skeleton variant="rectangular" height={240} />
           ) : (
-            <MetricsTable metrics={stats.data.metrics} hasMore={stats.data.hasMore} onOpen={open} />
+            <MetricsTable metrics={shown} hasMore={stats.data.hasMore} onOpen={open} />
           )}
         </Paper>
       </Box>

@@ -30,7 +30,7 @@ export function MetricsTable({
   hasMore,
   onOpen,
 }: {
-  metrics: Metric[];
+  metrics: readonly Metric[];
   hasMore: boolean;
   onOpen: (m: Metric) => void;
 }) {
@@ -108,8 +108,7 @@ export function MetricsTable({
           sx={{ display: 'block', mt: 1 }}
           data-testid="metrics-more"
         >
-          Showing the first {metrics.length} metrics; there are more than {metrics.length}: narrow them with attributes
-          or a shorter range.
+          There are more metrics than shown: narrow them with a search, attributes or a shorter range.
         </Typography>
       )}
       {rows.length > PER_PAGE && <Pager pager={pager} testId="metrics-pager" />}

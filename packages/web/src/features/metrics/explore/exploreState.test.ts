@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { defaultQuery, metricsFromParams, metricsToParams, sortMetrics } from './exploreState';
+import {
+  defaultQuery,
+  filterByName,
+  metricsCount,
+  metricsFromParams,
+  metricsToParams,
+  sortMetrics,
+} from './exploreState';
 
 describe('metrics explore state', () => {
   it('pairs metric and alias params both ways', () => {
@@ -26,5 +33,17 @@ describe('metrics explore state', () => {
     ];
     expect(sortMetrics(rows, { by: 'numTimeseries', desc: true }).map((r) => r.name)).toEqual(['c', 'b', 'a']);
     expect(sortMetrics(rows, { by: 'instrument', desc: false }).map((r) => r.name)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('narrows by name as the server search does: case-insensitive, anywhere in the name', () => {
+    const rows = [{ name: 'shop.orders' }, { name: 'shop.latency' }, { name: 'Orders.Failed' }];
+    expect(filterByName(rows, ' ORDERS ').map((m) => m.name)).toEqual(['shop.orders', 'Orders.Failed']);
+    expect(filterByName(rows, '')).toBe(rows);
+  });
+
+  it("counts the metrics, with 'more than' when more exist", () => {
+    expect(metricsCount(5, false)).toBe('5 metrics');
+    expect(metricsCount(1, false)).toBe('1 metric');
+    expect(metricsCount(1000, true)).toBe('more than 1000 metrics');
   });
 });

@@ -36,3 +36,17 @@ export function sortMetrics<T extends { name: string; instrument: string; numTim
     return (c || a.name.localeCompare(b.name)) * dir;
   });
 }
+
+/**
+ * Metrics whose name holds the typed text, case-insensitively, as the server's `search_input`
+ * matches them: the table narrows at once while the request waits for the typing to pause.
+ */
+export function filterByName<T extends { name: string }>(rows: readonly T[], search: string): readonly T[] {
+  const s = search.trim().toLowerCase();
+  return s ? rows.filter((m) => m.name.toLowerCase().includes(s)) : rows;
+}
+
+/** The toolbar count (reference §1.3.12 "[more than] N metrics"; spec: 'more than' when more exist). */
+export function metricsCount(n: number, hasMore: boolean): string {
+  return `${hasMore ? 'more than ' : ''}${n} ${n === 1 && !hasMore ? 'metric' : 'metrics'}`;
+}
