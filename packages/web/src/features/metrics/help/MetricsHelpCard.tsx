@@ -1,7 +1,8 @@
 import { Alert, Button, Card, CardContent, Link, Skeleton, Stack, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
 import { CopySnippet } from '../../../components/CopySnippet';
 import { PageToolbar } from '../../../components/PageToolbar';
-import { externalLinks } from '../../../lib/routes/paths';
+import { externalLinks, paths } from '../../../lib/routes/paths';
 import { ProjectDsnTable } from '../../projects/ProjectDsnTable';
 import { useProject } from '../../projects/projectsApi';
 import { appMetricsEnvSnippet, infraCollectorSnippet, prometheusRemoteWriteSnippet } from './metricsSnippets';
@@ -47,6 +48,9 @@ function Section({ title, children, testId }: { title: string; children: React.R
   );
 }
 
+/** Spec tracing §2 Metrics layout: the playground is project 1, whose metrics a visitor can look around in. */
+const PLAYGROUND_PROJECT_ID = 1;
+
 /** Spec tracing §2 Metrics layout: how to send metrics, shown until the project has some (and at /metrics/:id/help). */
 export function MetricsHelpCard({ projectId }: { projectId: number }) {
   const { data, error, isPending } = useProject(projectId);
@@ -59,6 +63,15 @@ export function MetricsHelpCard({ projectId }: { projectId: number }) {
         Lantern takes OpenTelemetry metrics over OTLP (gRPC and HTTP) and Prometheus remote write. Use the project DSN
         below; dashboards appear here as soon as the first metrics arrive.
       </Typography>
+      {projectId !== PLAYGROUND_PROJECT_ID && (
+        <Typography variant="body2" data-testid="metrics-playground">
+          Just looking? Open the{' '}
+          <Link component={RouterLink} to={paths.metrics(PLAYGROUND_PROJECT_ID)} data-testid="metrics-playground-link">
+            playground
+          </Link>{' '}
+          (project {PLAYGROUND_PROJECT_ID}) to see dashboards and metrics explore at work.
+        </Typography>
+      )}
       <ProjectDsnTable project={data} />
       <Section title="In-app metrics" testId="help-in-app">
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
