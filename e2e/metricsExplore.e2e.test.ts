@@ -39,6 +39,31 @@ async function sendMetrics(): Promise<void> {
   throw new Error('metrics never listed');
 }
 
+/** Three more metrics for the search, the count and the Where dialog: 5 metrics in all. */
+async function sendMoreMetrics(): Promise<void> {
+  const m = createTestMeter('http-proto', {
+    httpUrl: server.lantern.baseUrl,
+    grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+    dsn: server.dsn,
+    serviceName: 'shop',
+  });
+  m.meter.createCounter('shop.orders', { description: 'Orders placed' }).add(4, { route: '/checkout' });
+  m.meter
+    .createHistogram('shop.latency', { description: 'Request latency', unit: 'ms' })
+    .record(12, { route: '/cart' });
+  const responses = m.meter.createCounter('shop.responses', { description: 'Responses by status' });
+  for (const code of [200, 404, 503]) responses.add(code / 100, { 'http.status_code': code });
+  await m.flush();
+  await m.shutdown();
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1`, { headers: { cookie: server.cookie } });
+    const names = ((await res.json()) as { metrics: { name: string }[] }).metrics.map((x) => x.name);
+    if (['shop.orders', 'shop.latency', 'shop.responses'].every((n) => names.includes(n))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('metrics never listed');
+}
+
 describe('metrics explore', () => {
   let browser: Browser;
   let page: Page;
@@ -64,6 +89,21 @@ describe('metrics explore', () => {
   });
   afterAll(async () => {
     await browser?.close();
+  });
+
+  it('links the help card to the playground, project 1', async () => {
+    explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/metrics/2`);
+    const help = page.getByTestId('metrics-help');
+    await help.waitFor();
+    const link = help.getByTestId('metrics-playground-link');
+    await expect(link.getAttribute('href')).resolves.toBe('/metrics/1');
+    await page.screenshot({ path: '/tmp/expl-help-playground.png', fullPage: true, animations: 'disabled' });
+    await link.click();
+    await page.waitForURL(/\/metrics\/1$/);
+    // Project 1 has no metrics yet either: its own card does not link to itself.
+    await help.waitFor();
+    await expect(help.getByTestId('metrics-playground').count()).resolves.toBe(0);
   });
 
   it('shows the help card until metrics arrive, then the Dashboards and Explore tabs', async () => {
@@ -238,6 +278,94 @@ describe('metrics explore', () => {
     await expect(explore.dialog.getByTestId('query-part-error').count()).resolves.toBe(0);
     await expect(explore.chart.getByTestId('legend-name').first().innerText()).resolves.toContain('$5xx');
     await screenshot(page, 'metrics-explore-05-digit-alias');
+    await explore.dialog.getByTestId('explore-metric-close').click();
+    await explore.dialog.waitFor({ state: 'detached' });
+  });
+
+  it('searches metric names, asking the server once typing pauses, and counts the metrics', async () => {
+    explainFailures();
+    await sendMoreMetrics();
+    await explore.goto(server.lantern.baseUrl, 1);
+    await explore.metricNames(5);
+    await expect(page.getByTestId('metrics-count').innerText()).resolves.toBe('5 metrics');
+
+    const asked = page.waitForRequest((r) => new URL(r.url()).searchParams.get('search_input') === 'orders');
+    await page.getByTestId('metric-search').fill('orders');
+    await expect(explore.metricNames(1)).resolves.toEqual(['shop.orders']);
+    await expect(page.getByTestId('metrics-count').innerText()).resolves.toBe('1 metric');
+    await asked;
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('search') === 'orders');
+    await page.screenshot({ path: '/tmp/expl-search.png', fullPage: true, animations: 'disabled' });
+
+    // The address keeps the search: a reload shows the same field and row.
+    await page.reload();
+    await expect(explore.metricNames(1)).resolves.toEqual(['shop.orders']);
+    await expect(page.getByTestId('metric-search').inputValue()).resolves.toBe('orders');
+    await page.getByTestId('metric-search').fill('');
+    await explore.metricNames(5);
+    await page.waitForFunction(() => !new URL(location.href).searchParams.has('search'));
+
+    // More metrics than the server lists: 'more than'.
+    await page.route('**/api/v1/metrics/1/stats?**', async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, json: { ...(await res.json()), hasMore: true } });
+    });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('metrics-count').innerText()).toBe('more than 5 metrics');
+    await page.screenshot({ path: '/tmp/expl-more-than.png', fullPage: true, animations: 'disabled' });
+    await page.unroute('**/api/v1/metrics/1/stats?**');
+  });
+
+  it('filters by a numeric comparison in the Where dialog, through the metrics engine', async () => {
+    explainFailures();
+    await explore.goto(server.lantern.baseUrl, 1);
+    await explore.open('shop.responses');
+    await explore.dialog.getByTestId('add-group-by').click();
+    await page.getByRole('menuitem', { name: 'http.status_code', exact: true }).click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3,
+    );
+
+    await explore.dialog.getByTestId('add-where').click();
+    const where = page.getByTestId('where-dialog');
+    await where.getByTestId('where-key').fill('status');
+    await page.getByRole('option', { name: 'http.status_code', exact: true }).click();
+    await expect(where.getByTestId('where-key').inputValue()).resolves.toBe('http.status_code');
+    await where.getByLabel('Operator').click();
+    const ops = await page
+      .getByTestId('where-op-option')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-op')));
+    expect(ops).toEqual(expect.arrayContaining(['=', '!=', '<', '<=', '>', '>=', 'like', 'not like', 'exists']));
+    expect(ops).not.toContain('contains');
+    await page.locator('[data-testid="where-op-option"][data-op="like"]').click();
+    await expect(where.innerText()).resolves.toContain('"%" matches zero or more characters');
+
+    await where.getByLabel('Operator').click();
+    await page.locator('[data-testid="where-op-option"][data-op="exists"]').click();
+    await expect(where.getByTestId('where-value').isDisabled()).resolves.toBe(true);
+
+    await where.getByLabel('Operator').click();
+    await page.locator('[data-testid="where-op-option"][data-op=">="]').click();
+    await where.getByTestId('where-value').fill('five hundred');
+    await expect(where.innerText()).resolves.toContain('Enter a number');
+    await expect(where.getByTestId('where-add').isDisabled()).resolves.toBe(true);
+    await where.getByTestId('where-value').fill('500');
+    await page.screenshot({ path: '/tmp/expl-where-dialog.png', fullPage: true, animations: 'disabled' });
+    await where.getByTestId('where-add').click();
+    await where.waitFor({ state: 'detached' });
+
+    await expect(explore.dialog.getByTestId('query-part').allInnerTexts()).resolves.toEqual([
+      'per_min($responses)',
+      'group by http.status_code',
+      'where http.status_code >= 500',
+    ]);
+    // The server runs it: one series left, 503, and no error under the part.
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 1,
+    );
+    await expect(explore.chart.getByTestId('legend-name').innerText()).resolves.toContain('503');
+    await expect(explore.dialog.getByTestId('query-part-error').count()).resolves.toBe(0);
+    await page.screenshot({ path: '/tmp/expl-where-result.png', fullPage: true, animations: 'disabled' });
     await explore.dialog.getByTestId('explore-metric-close').click();
     await explore.dialog.waitFor({ state: 'detached' });
   });
