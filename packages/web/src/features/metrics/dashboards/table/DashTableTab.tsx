@@ -23,6 +23,7 @@ import { Pager, usePager } from '../../../../components/Pager';
 import { formatUnit } from '../../../../lib/format/number';
 import { MetricsQueryBuilder } from '../../query/MetricsQueryBuilder';
 import { useUpdateDashboardTable } from '../dashboardsApi';
+import { tableConfigured } from '../dashboardTab';
 import { GaugeRow } from '../gauges/GaugeRow';
 import { useMetricTable, type Range } from '../grid/gridApi';
 import { columnUnit, queryError } from '../grid/units';
@@ -69,7 +70,7 @@ export function DashTableTab({
   }, [res.data, columns, search, order]);
   const pager = usePager(rows.length, PER_PAGE);
   const error = res.error?.message ?? queryError(res.data?.query.parts);
-  const configured = dashboard.tableMetrics.length > 0;
+  const configured = tableConfigured(dashboard);
 
   return (
     <Stack spacing={2} data-testid="table-tab">
