@@ -12,6 +12,7 @@ const METADATA_TESTS = [
   'packages/server/src/alerting/alerting.int.test.ts',
   'packages/server/src/alerting/metricMonitors.int.test.ts',
   'packages/server/src/alerting/channels.int.test.ts',
+  'packages/server/src/alerting/defaultMonitor.int.test.ts',
 ];
 
 // Tests of telemetry that run a second time with the remote ClickHouse store (`storage.ch.url`)

@@ -59,11 +59,20 @@ describe('monitors', () => {
     page = session.page();
   });
 
-  it('says there are none yet', async () => {
+  it("starts with the project's default error monitor, and says there are none once it is deleted", async () => {
     explainFailures();
-    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors`);
-    await page.getByTestId('monitors-empty').waitFor();
-    await expect(page.getByTestId('monitors-empty').innerText()).resolves.toBe('There are no monitors');
+    const list = new MonitorListPage(page);
+    await list.goto(server.lantern.baseUrl, 1);
+    const row = list.row('Notify on all errors');
+    await expect(row.locator('td').nth(1).innerText()).resolves.toContain('error');
+    await expect(list.state('Notify on all errors').innerText()).resolves.toBe('active');
+    await row.getByTestId('monitor-delete').click();
+    await expect(page.getByText('Do you really want to delete "Notify on all errors" monitor?').count()).resolves.toBe(
+      1,
+    );
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await list.empty.waitFor();
+    await expect(list.empty.innerText()).resolves.toBe('There are no monitors');
   });
 
   it('creates a metric monitor: validation at its fields, the preview and how often it would have fired', async () => {

@@ -2,7 +2,14 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ExportResultCode } from '@opentelemetry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AlertListResponse, ChannelResponse, MonitorResponse, WebhookMessage, type Alert } from '@lantern/shared';
+import {
+  AlertListResponse,
+  ChannelResponse,
+  MonitorListResponse,
+  MonitorResponse,
+  WebhookMessage,
+  type Alert,
+} from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '@lantern/testkit/harness';
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
 import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '@lantern/testkit/receivers';
@@ -172,6 +179,11 @@ describe('error monitors', () => {
         })
       ).body,
     ).channel.id;
+
+    // The project's default monitor ("Notify on all errors") gives way to the team's own.
+    const defaults = MonitorListResponse.parse((await call('GET', '/monitors')).body).monitors;
+    expect(defaults.map((m) => m.name)).toEqual(['Notify on all errors']);
+    expect((await call('DELETE', `/monitors/${defaults[0].id}`)).status).toBe(200);
 
     const r = await call('POST', '/monitors/error', {
       name: 'Checkout errors',

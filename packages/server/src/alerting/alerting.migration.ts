@@ -219,6 +219,34 @@ export const alertListMigration: Migration = {
   },
 };
 
+/**
+ * Metadata migration `0008_project_seeds`: a project gets the default error monitor ("Notify on all
+ * errors", reference alerting §1) once, the first time Lantern starts with it in the config, and
+ * never again after a user deletes it. Projects that already have monitors or alerts count as
+ * seeded, so an upgrade adds no monitor to them.
+ */
+export const projectSeedsMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('alerting_seeded_projects')
+      .addColumn('project_id', 'integer', (c) => c.primaryKey())
+      .addColumn('seeded_at', 'text', (c) => c.notNull())
+      .execute();
+    const known = db as unknown as Kysely<Pick<AlertingTables, 'monitors' | 'alerts' | 'alerting_seeded_projects'>>;
+    const ids = await known
+      .selectFrom('monitors')
+      .select('project_id')
+      .union(known.selectFrom('alerts').select('project_id'))
+      .execute();
+    const seededAt = new Date().toISOString();
+    for (let i = 0; i < ids.length; i += 200)
+      await known
+        .insertInto('alerting_seeded_projects')
+        .values(ids.slice(i, i + 200).map((r) => ({ project_id: r.project_id, seeded_at: seededAt })))
+        .execute();
+  },
+};
+
 /** `alerts.attrs_text`: what a search word is matched against besides the name. */
 export function attrsText(attrs: Record<string, unknown>): string {
   return Object.values(attrs)
@@ -307,4 +335,6 @@ export type AlertingTables = {
   /** One row per attribute of an alert (migration 0006), for SQL filters and facets. */
   alert_attrs: { alert_id: number; project_id: number; key: string; value: string };
   alerting_error_cursors: { project_id: number; scanned_to: string };
+  /** Projects that got their default monitors (migration 0008). */
+  alerting_seeded_projects: { project_id: number; seeded_at: string };
 };

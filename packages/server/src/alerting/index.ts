@@ -20,7 +20,7 @@ import { createAddressGuard } from './delivery/ssrf';
 import { createErrorSpans } from './errorSpans';
 import type { MetricQueryRunner } from './metricQueryRunner';
 import { createMonitorsService } from './monitors.service';
-import { createMonitorsStore } from './monitors.store';
+import { createMonitorsStore, type MonitorValues } from './monitors.store';
 import { createScheduler } from './scheduler';
 
 export {
@@ -29,7 +29,15 @@ export {
   type MetricSeries,
   type MetricSeriesRequest,
 } from './metricQueryRunner';
-export { alertingMigration, alertListMigration } from './alerting.migration';
+export { alertingMigration, alertListMigration, projectSeedsMigration } from './alerting.migration';
+
+/** A new project's error monitor: every new and recurring error, e-mailed to everyone. */
+export const DEFAULT_ERROR_MONITOR: MonitorValues = {
+  name: 'Notify on all errors',
+  notifyEveryoneByEmail: true,
+  params: { notifyOnNewErrors: true, notifyOnRecurringErrors: true, matchers: [] },
+  channelIds: [],
+};
 
 export interface AlertingOptions {
   config: Config;
@@ -77,6 +85,15 @@ export function createAlerting(opts: AlertingOptions) {
   });
 
   return {
+    /**
+     * Gives each configured project seen for the first time the default error monitor (reference
+     * alerting §1): errors are e-mailed to everyone until the team decides otherwise.
+     */
+    async seedProjects(): Promise<void> {
+      for (const p of opts.projects.list())
+        if (await monitors.seedDefault(p.id, 'error', DEFAULT_ERROR_MONITOR, now()))
+          opts.log.info({ projectId: p.id }, `created the monitor "${DEFAULT_ERROR_MONITOR.name}"`);
+    },
     register(app: FastifyInstance) {
       registerAlertingRoutes(app, {
         projects: opts.projects,

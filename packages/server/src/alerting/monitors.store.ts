@@ -25,6 +25,33 @@ export function createMonitorsStore(db: AlertingDb) {
         .execute();
   };
 
+  const insertMonitor = async (
+    trx: AlertingTrx,
+    projectId: number,
+    type: MonitorType,
+    v: MonitorValues,
+    now: Date,
+  ): Promise<number> => {
+    const { id } = await trx
+      .insertInto('monitors')
+      .values({
+        project_id: projectId,
+        name: v.name,
+        state: 'active',
+        state_reason: '',
+        notify_everyone_by_email: v.notifyEveryoneByEmail ? 1 : 0,
+        type,
+        params: JSON.stringify(v.params),
+        created_at: now.toISOString(),
+        updated_at: null,
+        last_check_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await linkChannels(trx, id, v.channelIds);
+    return id;
+  };
+
   return {
     get: (id: number): Promise<MonitorRow | undefined> =>
       db.selectFrom('monitors').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -83,25 +110,22 @@ export function createMonitorsStore(db: AlertingDb) {
       ).map((r) => r.channel_id),
 
     create: (projectId: number, type: MonitorType, v: MonitorValues, now: Date): Promise<number> =>
+      db.transaction().execute((trx) => insertMonitor(trx, projectId, type, v, now)),
+
+    /**
+     * Creates `v` as the project's default monitor unless the project was seeded before (one
+     * transaction, so two nodes starting at once seed it once). True when it was created now.
+     */
+    seedDefault: (projectId: number, type: MonitorType, v: MonitorValues, now: Date): Promise<boolean> =>
       db.transaction().execute(async (trx) => {
-        const { id } = await trx
-          .insertInto('monitors')
-          .values({
-            project_id: projectId,
-            name: v.name,
-            state: 'active',
-            state_reason: '',
-            notify_everyone_by_email: v.notifyEveryoneByEmail ? 1 : 0,
-            type,
-            params: JSON.stringify(v.params),
-            created_at: now.toISOString(),
-            updated_at: null,
-            last_check_at: null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await linkChannels(trx, id, v.channelIds);
-        return id;
+        const fresh = await trx
+          .insertInto('alerting_seeded_projects')
+          .values({ project_id: projectId, seeded_at: now.toISOString() })
+          .onConflict((oc) => oc.column('project_id').doNothing())
+          .returning('project_id')
+          .executeTakeFirst();
+        if (fresh) await insertMonitor(trx, projectId, type, v, now);
+        return Boolean(fresh);
       }),
 
     /** Replaces name, e-mail flag, params and channel links; never resets state or alerts. */

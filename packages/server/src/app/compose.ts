@@ -161,6 +161,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     errorScanLagMs: opts.errorScanLagMs,
     metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery),
   });
+  await alerting.seedProjects();
   registerDemoRoutes(http, { projects });
   alerting.register(http);
   await ingest.registerHttp(http);
