@@ -54,6 +54,12 @@ describe('parseMetricsQuery', () => {
     expect(p[0].filters[1].values).toEqual(['200', '404']);
   });
 
+  it('reads a value written with a leading minus, and refuses a minus alone', () => {
+    expect(parts('where code = -1')[0]).toMatchObject({ filters: [{ op: '=', values: ['-1'] }] });
+    expect(parts('where code in (-1, -2.5)')[0]).toMatchObject({ filters: [{ op: 'in', values: ['-1', '-2.5'] }] });
+    expect(parts('where code = - 1')[0]).toMatchObject({ kind: 'error', message: 'expected a value, got "-"' });
+  });
+
   it('scopes where and group by to a metric with $alias.key', () => {
     expect(parts('where $a.host = x')[0]).toMatchObject({ filters: [{ alias: 'a', attr: 'host' }] });
     expect(parts('group by $a.host')[0]).toMatchObject({ grouping: { names: [{ alias: 'a', attr: 'host' }] } });

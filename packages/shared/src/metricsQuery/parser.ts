@@ -352,7 +352,11 @@ class Parser {
   /** A value; unquoted tokens written without spaces between them form one value (`web-2`, `a.b-c`). */
   private value(): string {
     const t = this.next();
-    if (t.kind === 'eof' || t.kind === 'op') throw new ParseError(`expected a value, got ${describe(t)}`, t.range);
+    // A '-' written against what follows starts a value (`-1`, `-web`); alone it is no value.
+    const sign =
+      t.kind === 'op' && t.text === '-' && this.peek().kind !== 'eof' && this.peek().range.start === t.range.end;
+    if (t.kind === 'eof' || (t.kind === 'op' && !sign))
+      throw new ParseError(`expected a value, got ${describe(t)}`, t.range);
     if (t.kind === 'string') return t.text;
     let text = t.text;
     let end = t.range.end;

@@ -54,7 +54,7 @@ describe('query parts', () => {
     expect(aggregationPart('per_min(count)', 'lat')).toBe('per_min(count($lat))');
     expect(quoteQueryValue('web-1')).toBe('web-1');
     expect(quoteQueryValue('GET /a b')).toBe('"GET /a b"');
-    // The parser reads a leading '-' as an operator: a negative number is quoted.
+    // A negative number is quoted too: it reads back the same either way.
     expect(quoteQueryValue('-1')).toBe('"-1"');
     expect(quoteQueryValue('500')).toBe('500');
   });

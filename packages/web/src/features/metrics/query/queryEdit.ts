@@ -60,10 +60,7 @@ export function toggleGroupBy(query: string, key: string): string {
   return joinParts(next.length ? [...rest, `group by ${next.join(', ')}`] : rest);
 }
 
-/**
- * A value as the query language reads it: bare when a plain word, quoted otherwise. A bare value
- * starts with a letter, digit or `_`: the parser reads a leading `-` (as in `-1`) as an operator.
- */
+/** A value as the query language reads it: bare when a plain word (`web-2`, `3.5`), quoted otherwise. */
 export function quoteQueryValue(v: string): string {
   return /^\w[\w.:/-]*$/.test(v) ? v : JSON.stringify(v);
 }
