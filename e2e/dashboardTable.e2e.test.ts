@@ -93,7 +93,9 @@ describe('dashboard table', () => {
     explainFailures();
     await open(itemsId);
     const rows = page.getByTestId('dash-table-row');
-    await expect.poll(() => rows.count()).toBe(10);
+    // The first query of a fresh server can take a few seconds.
+    await rows.nth(9).waitFor();
+    await expect(rows.count()).resolves.toBe(10);
     await expect(page.getByTestId('pager-text').innerText()).resolves.toBe('1 - 10 of 12');
     await screenshot(page, 'dash-table-01-pager');
     await page.getByTestId('pager').getByRole('button', { name: 'Go to page 2' }).click();
@@ -199,6 +201,33 @@ describe('dashboard table', () => {
     await page.waitForURL(new RegExp(`/metrics/1/${itemsId}(\\?|$)`));
     await page.locator('[data-testid="dashboard-page"][data-dashboard="Items"]').waitFor();
     await page.getByText('Dashboard not found').waitFor();
+  });
+
+  it("a gauge's column colour is picked in its form and colours the gauge's border", async () => {
+    explainFailures();
+    await open(shopId, '?tab=grid');
+    const gauge = page.locator('[data-testid="gauge-card"][data-gauge-name="All requests"]');
+    await gauge.getByTestId('gauge-value').waitFor();
+    const border = () => gauge.evaluate((el) => getComputedStyle(el).borderBottomColor);
+    await expect(border()).resolves.toBe('rgb(25, 118, 210)');
+    await gauge.getByTestId('gauge-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const form = page.getByTestId('gauge-form');
+    const colours = form.getByRole('group', { name: 'Colour of sum($req)' });
+    await colours.getByRole('button', { name: '#D32F2F' }).click();
+    await expect(colours.getByRole('button', { name: '#D32F2F' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await expect
+      .poll(() => form.getByTestId('gauge-preview').evaluate((el) => getComputedStyle(el).borderBottomColor))
+      .toBe('rgb(211, 47, 47)');
+    await page.screenshot({ path: '/tmp/dash-04-gauge-colour-form.png' });
+    await form.getByTestId('form-save').click();
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(border, { timeout: 10_000 }).toBe('rgb(211, 47, 47)');
+    // Kept: the dashboard's YAML has it.
+    const yaml = await (
+      await fetch(`${server.lantern.baseUrl}${base(shopId)}/yaml`, { headers: { cookie: server.cookie } })
+    ).text();
+    expect(yaml).toMatch(/color: ['"]?#D32F2F/i);
   });
 
   it("the panel's View dialog shows long series names whole in its legend", async () => {

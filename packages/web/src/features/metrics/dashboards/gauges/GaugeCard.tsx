@@ -19,7 +19,7 @@ import type { Gauge } from '@lantern/shared';
 import { useState, type DragEvent } from 'react';
 import { joinQuery, useGaugeValues, type Range } from '../grid/gridApi';
 import { queryError } from '../grid/units';
-import { formatGauge } from './gaugeFormat';
+import { formatGauge, gaugeColor } from './gaugeFormat';
 
 /**
  * One text gauge (reference frontend §1.3.13): the name (description as tooltip), a menu with Edit
@@ -54,7 +54,7 @@ export function GaugeCard({
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const res = useGaugeValues(projectId, { metrics: gauge.metrics, query: joinQuery(gauge.query, query) }, range);
   const error = res.error?.message ?? queryError(res.data?.query.parts);
-  const color = Object.values(gauge.columnMap).find((c) => c.color)?.color || '#1976D2';
+  const color = gaugeColor(gauge.columnMap);
   const text = res.data ? formatGauge(gauge.template, res.data.columns, res.data.values, gauge.columnMap) : undefined;
   return (
     <Paper

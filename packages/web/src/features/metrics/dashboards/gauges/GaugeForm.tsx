@@ -8,7 +8,7 @@ import { FormShell } from '../grid/forms/FormShell';
 import { metricsError, required } from '../grid/forms/validation';
 import { joinQuery, useGaugeValues, useSaveGauge, type Range } from '../grid/gridApi';
 import { queryError } from '../grid/units';
-import { formatGauge } from './gaugeFormat';
+import { formatGauge, gaugeColor } from './gaugeFormat';
 
 /**
  * New / Edit text gauge (reference frontend §1.3.13): metrics, query, units, an optional template
@@ -87,7 +87,7 @@ export function GaugeForm({
       preview={
         <Paper
           variant="outlined"
-          sx={{ p: 2, display: 'inline-block', minWidth: 200, borderBottom: '8px solid #1976D2' }}
+          sx={{ p: 2, display: 'inline-block', minWidth: 200, borderBottom: `8px solid ${gaugeColor(columnMap)}` }}
           data-testid="gauge-preview"
         >
           <Typography variant="body2" color="text.secondary">
@@ -128,7 +128,8 @@ export function GaugeForm({
         parts={preview.data?.query.parts}
         disabled={!metrics.length}
       />
-      <ColumnUnits columns={preview.data?.columns ?? []} value={columnMap} onChange={setColumnMap} />
+      {/* The gauge's border takes its first column's colour (spec §3 Gauge). */}
+      <ColumnUnits columns={preview.data?.columns ?? []} value={columnMap} onChange={setColumnMap} withColor />
       <TextField
         size="small"
         label="Optional format"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatUnit } from '../../../../lib/format/number';
-import { formatGauge } from './gaugeFormat';
+import { formatGauge, gaugeColor } from './gaugeFormat';
 
 const cols = [
   { name: 'up', unit: '', isGroup: false },
@@ -21,5 +21,9 @@ describe('formatGauge', () => {
   });
   it('is - with no columns', () => {
     expect(formatGauge('', [], {}, {})).toBe('-');
+  });
+  it('takes the colour of its first coloured column, else blue', () => {
+    expect(gaugeColor({})).toBe('#1976D2');
+    expect(gaugeColor({ up: { unit: '', color: '' }, total: { unit: '', color: '#D32F2F' } })).toBe('#D32F2F');
   });
 });

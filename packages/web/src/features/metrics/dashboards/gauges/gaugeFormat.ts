@@ -31,3 +31,8 @@ export function formatGauge(
   if (!first) return '-';
   return formatValue(values[first.name], unitOf(first.name));
 }
+
+/** A gauge's border colour (spec §3 Gauge): its first column's colour, else #1976D2. */
+export function gaugeColor(columnMap: ColumnMap): string {
+  return Object.values(columnMap).find((c) => c.color)?.color || '#1976D2';
+}

@@ -12,10 +12,10 @@ import {
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import type { ChartKind } from '../../../../../components/charts/chartOptions';
 import { DEFAULT_STYLE, type SeriesStyle } from '../../../../../components/charts/GridChart';
-import { assignColors, PALETTE } from '../../../../../components/charts/palette';
+import { assignColors } from '../../../../../components/charts/palette';
+import { ColorSwatches } from './ColorSwatches';
 
 const SYMBOLS = ['none', 'circle', 'rect', 'roundRect', 'triangle', 'diamond', 'pin', 'arrow'];
-const SWATCHES = [...PALETTE, '#1976D2', '#D32F2F', '#388E3C', '#F57C00', '#7B1FA2', '#455A64'];
 
 /** Per-series style (spec §3 Timeseries style): colour, fill opacity, line width, symbol and its size. */
 export function SeriesStyles({
@@ -62,27 +62,7 @@ export function SeriesStyles({
               </Typography>
             </AccordionSummary>
             <AccordionDetails sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-              <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }} aria-label="Color">
-                {SWATCHES.map((c) => (
-                  <Box
-                    key={c}
-                    component="button"
-                    type="button"
-                    title={c}
-                    onClick={() => set(name, { color: c })}
-                    sx={{
-                      width: 20,
-                      height: 20,
-                      borderRadius: '50%',
-                      bgcolor: c,
-                      border: 2,
-                      borderColor: st.color === c ? 'text.primary' : 'transparent',
-                      cursor: 'pointer',
-                      p: 0,
-                    }}
-                  />
-                ))}
-              </Box>
+              <ColorSwatches value={st.color} onChange={(color) => set(name, { color })} />
               {hasArea && (
                 <Box>
                   <Typography variant="caption">Fill opacity {st.opacity}%</Typography>
