@@ -201,6 +201,7 @@ describe('dashboard table', () => {
     await page.waitForURL(new RegExp(`/metrics/1/${itemsId}(\\?|$)`));
     await page.locator('[data-testid="dashboard-page"][data-dashboard="Items"]').waitFor();
     await page.getByText('Dashboard not found').waitFor();
+    await screenshot(page, 'dash-table-04-not-found');
   });
 
   it("a gauge's column colour is picked in its form and colours the gauge's border", async () => {
