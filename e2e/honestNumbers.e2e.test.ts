@@ -110,6 +110,34 @@ describe('honest numbers', () => {
     expect(browserErrors).toEqual([]);
   });
 
+  it('log lists: newest first, no Dur. column or Duration filter; a log group monitors the events metric', async () => {
+    explainFailures();
+    await page.goto(`${lantern.baseUrl}/spans/1/items?system=log:info`);
+    const rows = page.getByTestId('span-list-row');
+    await expect.poll(() => rows.count()).toBe(3);
+    const headers = await page.getByTestId('spans-card').locator('thead th').allInnerTexts();
+    expect(headers.map((h) => h.trim()).filter(Boolean)).toEqual(['Span Name', 'Time']);
+    await expect(page.getByTestId('qb-duration').count()).resolves.toBe(0);
+    // Newest first: the span-less INFO logs (5 minutes ago) before the log event of POST /pay (20).
+    const times = await rows
+      .locator('td[title]')
+      .evaluateAll((cells) => cells.map((c) => c.getAttribute('title') ?? ''));
+    expect(times).toHaveLength(3);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(Date.parse(times[0]) - Date.parse(times[2])).toBeGreaterThan(10 * 60_000);
+    await screenshot(page, 'honest-log-list');
+
+    await page.goto(`${lantern.baseUrl}/spans/1?system=log:info`);
+    await page.getByTestId('group-row').first().getByTestId('monitor-menu').click();
+    await expect(page.getByRole('menuitem').allInnerTexts()).resolves.toEqual(['Monitor number of events']);
+    await page.getByRole('menuitem', { name: 'Monitor number of events' }).click();
+    await page.waitForURL(/\/alerting\/1\/monitors\/new-metric\?/);
+    const prefill = new URL(page.url()).searchParams;
+    expect(prefill.get('metric')).toBe('lantern.tracing.events');
+    expect(prefill.get('query')).toMatch(/^per_min\(\$events\) \| where \.group_id = \d+$/);
+    expect(browserErrors).toEqual([]);
+  });
+
   it('overview: log:error tab with its count, no System column repeating the group name, pager text on one line', async () => {
     explainFailures();
     await page.goto(`${lantern.baseUrl}/overview/1/systems`);

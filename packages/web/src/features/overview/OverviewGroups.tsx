@@ -4,7 +4,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { paths } from '../../lib/routes/paths';
 import { GroupsCard } from '../tracing/explore/GroupsTab';
 import type { GroupOrder } from '../tracing/explore/GroupsTable';
-import { defaultGroupQuery, exploreAttrQuery, isEventSystem, joinQuery } from '../tracing/query/defaultQueries';
+import { defaultGroupQuery, exploreAttrQuery, hasNoDuration, joinQuery } from '../tracing/query/defaultQueries';
 import { useGroups, type RangeQuery } from '../tracing/tracingApi';
 
 /**
@@ -42,7 +42,7 @@ export function OverviewGroups({
   } else {
     const attr = view.startsWith('attributes/') ? view.slice('attributes/'.length) : '.system';
     title = `${attr} overview`;
-    query = joinQuery([exploreAttrQuery(attr, isEventSystem(systems[0])), 'max(.duration)', where]);
+    query = joinQuery([exploreAttrQuery(attr, hasNoDuration(systems[0])), 'max(.duration)', where]);
     plotted = ['.count_per_min', '.error_rate', 'p50(.duration)', 'p90(.duration)', 'p99(.duration)'];
   }
   const [order, setOrder] = useState<GroupOrder>(initialOrder);

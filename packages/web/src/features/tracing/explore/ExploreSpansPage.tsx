@@ -8,7 +8,7 @@ import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { paths } from '../../../lib/routes/paths';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import { NoTracingDataCard } from '../../help/TracingHelpCard';
-import { defaultGroupQuery, isEventSystem } from '../query/defaultQueries';
+import { defaultGroupQuery, hasNoDuration } from '../query/defaultQueries';
 import { SpanQueryBuilder } from '../query/SpanQueryBuilder';
 import { SystemGroupPicker, SystemPicker } from '../system/SystemPicker';
 import { KIND_ALL, kindOf } from '../system/systemItems';
@@ -62,7 +62,7 @@ function ExploreSpans({ projectId, tab }: { projectId: number; tab: TabKey }) {
     query: state.query || undefined,
   };
   const ready = state.systems.length > 0 && state.hasQuery;
-  const isEvents = isEventSystem(state.systems[0]);
+  const isEvents = hasNoDuration(state.systems[0]);
   // Tab links keep only system, query and the time params (spec §2).
   const keep = new URLSearchParams();
   for (const key of ['system', 'query', 'time_gte', 'time_dur'])

@@ -25,7 +25,7 @@ import { formatMetric, formatUnit } from '../../../lib/format/number';
 import { paths } from '../../../lib/routes/paths';
 import { truncate } from '../../../lib/text/truncate';
 import { NewMonitorMenu } from '../NewMonitorMenu';
-import { defaultGroupQuery, isEventSystem, joinQuery, whereQuery } from '../query/defaultQueries';
+import { defaultGroupQuery, hasNoDuration, joinQuery, whereQuery } from '../query/defaultQueries';
 import { useGroupStats, type RangeQuery } from '../tracingApi';
 import { groupSpans, headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
 import { ExpandSpansButton } from './ExpandSpansButton';
@@ -200,7 +200,7 @@ export function GroupsTable({
                       projectId={projectId}
                       name={`${system ?? systems.join(',')} > ${g._name}`}
                       where={g._query}
-                      isEvent={isEventSystem(system)}
+                      isEvent={hasNoDuration(system)}
                     />
                     <Tooltip title="Filter spans for this group">
                       <IconButton

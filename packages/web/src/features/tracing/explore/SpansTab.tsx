@@ -3,7 +3,7 @@ import type { QueryPart } from '@lantern/shared';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Pager } from '../../../components/Pager';
 import { LoadPctileChart } from '../LoadPctileChart';
-import { isEventSystem, setWhere } from '../query/defaultQueries';
+import { hasNoDuration, setWhere } from '../query/defaultQueries';
 import { useSpans, type RangeQuery } from '../tracingApi';
 import { SPANS_PER_PAGE, SpansTable, serverPager, type SpanOrder } from './SpansTable';
 import type { ExploreState } from './useExploreState';
@@ -22,7 +22,7 @@ export function SpansTab({
   state: ExploreState;
   onQueryInfo: (p: QueryPart[] | undefined) => void;
 }) {
-  const events = isEventSystem(state.systems[0]);
+  const events = hasNoDuration(state.systems[0]);
   const order: SpanOrder = {
     column: state.sortBy === '.time' || state.sortBy === '.duration' ? state.sortBy : events ? '.time' : '.duration',
     desc: state.sortDesc,

@@ -20,7 +20,7 @@ import { pagerWindow } from '../../../components/pagerWindow';
 import { formatRelative } from '../../../lib/format/dateTime';
 import { formatDuration } from '../../../lib/format/duration';
 import { paths } from '../../../lib/routes/paths';
-import { isEventSystem } from '../query/defaultQueries';
+import { hasNoDuration } from '../query/defaultQueries';
 import { SpanChips } from '../span/SpanChips';
 import { SpanDialog } from '../span/SpanDialog';
 import { useSpans, type RangeQuery } from '../tracingApi';
@@ -171,7 +171,7 @@ export function serverPager(page: number, setPage: (p: number) => void, total: n
 
 /** A group's spans inline (under a group row): its own paging and order. */
 export function SpansList({ projectId, range }: { projectId: number; range: RangeQuery }) {
-  const events = isEventSystem(range.system?.[0]);
+  const events = hasNoDuration(range.system?.[0]);
   const [order, setOrder] = useState<SpanOrder>({ column: events ? '.time' : '.duration', desc: true });
   const [page, setPage] = useState(1);
   const { data, isFetching } = useSpans(projectId, {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { quoteValue } from '../../../lib/query/facetFilter';
-import { addParts, defaultGroupQuery, isEventSystem, resetGroupBy, setWhere, whereQuery } from './defaultQueries';
+import {
+  addParts,
+  defaultGroupQuery,
+  hasNoDuration,
+  isEventSystem,
+  resetGroupBy,
+  setWhere,
+  whereQuery,
+} from './defaultQueries';
 
 describe('query helpers', () => {
   it('quotes values the way the query language reads them', () => {
@@ -28,6 +36,19 @@ describe('query helpers', () => {
     );
     expect(isEventSystem('log:error')).toBe(true);
     expect(isEventSystem('log:info')).toBe(false);
+  });
+
+  it('treats events, messages and every log system as rows without a duration', () => {
+    expect(
+      ['events:all', 'other-events', 'message:kafka', 'log:all', 'log:info', 'log:error'].map(hasNoDuration),
+    ).toEqual([true, true, true, true, true, true]);
+    expect(['all', 'spans:all', 'http:shop', 'db:postgresql', undefined].map(hasNoDuration)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('replaces a filter on the same column and operator', () => {

@@ -22,6 +22,17 @@ export function isLogSystem(system: string): boolean {
   return system.startsWith('log:');
 }
 
+/**
+ * Events, messages and logs: rows without a duration, counted by `lantern.tracing.events`. Lists
+ * of them go newest first without a duration column or filter, their groups start from the rate
+ * alone, and their Monitor menus watch events (the reference gave `log:all` and `log:info` the
+ * span treatment: percentiles and a Dur. column of zeros, a list ordered by them, and monitors of
+ * a span metric that never counts logs).
+ */
+export function hasNoDuration(system: string | undefined): boolean {
+  return system !== undefined && (isEventSystem(system) || isLogSystem(system));
+}
+
 export function isSpanSystem(system: string): boolean {
   return system !== 'all' && !isEventSystem(system) && !isLogSystem(system);
 }
@@ -50,15 +61,9 @@ export function whereQuery(query: string): string {
   return joinQuery(queryParts(query).filter((p) => WHERE.test(p)));
 }
 
-/**
- * The default group query for the first active system, keeping (or not) the current where parts.
- * Logs, like events, have no duration: their groups start from the rate alone (the reference
- * gave `log:all` and `log:info` the span query, whose percentiles are empty for logs).
- */
+/** The default group query for the first active system, keeping (or not) the current where parts. */
 export function defaultGroupQuery(systems: string[], keepWhereOf?: string): string {
-  const first = systems[0];
-  const base =
-    isEventSystem(first) || (first !== undefined && isLogSystem(first)) ? EVENT_GROUP_QUERY : SPAN_GROUP_QUERY;
+  const base = hasNoDuration(systems[0]) ? EVENT_GROUP_QUERY : SPAN_GROUP_QUERY;
   return joinQuery([base, keepWhereOf ? whereQuery(keepWhereOf) : undefined]);
 }
 

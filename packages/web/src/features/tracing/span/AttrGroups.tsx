@@ -12,7 +12,7 @@ import {
 import type { Span } from '@lantern/shared';
 import { useState } from 'react';
 import { formatUnit } from '../../../lib/format/number';
-import { isEventSystem, joinQuery } from '../query/defaultQueries';
+import { hasNoDuration, joinQuery } from '../query/defaultQueries';
 import { useGroups } from '../tracingApi';
 import type { AttrContext } from './attrContext';
 
@@ -29,9 +29,9 @@ const EVENT_COLUMNS = SPAN_COLUMNS.slice(0, 4);
 
 /** The values of one attribute within the span's group, with toggleable aggregate columns. */
 export function AttrGroups({ span, attrKey, ctx }: { span: Span; attrKey: string; ctx: AttrContext }) {
-  const choices = isEventSystem(span.system) ? EVENT_COLUMNS : SPAN_COLUMNS;
+  const choices = hasNoDuration(span.system) ? EVENT_COLUMNS : SPAN_COLUMNS;
   const [columns, setColumns] = useState<string[]>(
-    isEventSystem(span.system) ? ['.count_per_min'] : ['.count_per_min', 'p50(.duration)'],
+    hasNoDuration(span.system) ? ['.count_per_min'] : ['.count_per_min', 'p50(.duration)'],
   );
   const query = joinQuery([`group by ${attrKey}`, ...columns, `where ${attrKey} exists`]);
   const { data, isFetching, error } = useGroups(ctx.projectId, {

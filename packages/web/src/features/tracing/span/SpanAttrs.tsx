@@ -27,7 +27,7 @@ import { AttrGroups } from './AttrGroups';
 import type { AttrContext } from './attrContext';
 import { attrPrefixes, keysForPrefix, nestAttrs } from './attrPrefixes';
 import { quoteValue } from '../../../lib/query/facetFilter';
-import { exploreAttrQuery, isEventSystem, joinQuery } from '../query/defaultQueries';
+import { exploreAttrQuery, hasNoDuration, joinQuery } from '../query/defaultQueries';
 
 const attrText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -56,7 +56,7 @@ export function SpanAttrsTable({ attrs }: { attrs: Record<string, unknown> }) {
 function AttrMenu({ span, attrKey, value, ctx }: { span: Span; attrKey: string; value: string; ctx: AttrContext }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const navigate = useNavigate();
-  const isEvent = isEventSystem(span.system);
+  const isEvent = hasNoDuration(span.system);
   const close = () => setAnchor(null);
   const label = `${attrKey} = ${truncate(value, 60)}`;
   return (

@@ -13,7 +13,7 @@ import { truncate } from '../../../lib/text/truncate';
 import { LabelValues } from '../LabelValues';
 import { LoadPctileChart } from '../LoadPctileChart';
 import { NewMonitorMenu } from '../NewMonitorMenu';
-import { groupSpansQuery, isEventSystem, whereQuery } from '../query/defaultQueries';
+import { groupSpansQuery, hasNoDuration, whereQuery } from '../query/defaultQueries';
 import { SpanBreadcrumbs } from '../SpanBreadcrumbs';
 import { SpanStatus } from '../SpanStatus';
 import { EventPanels } from './EventPanels';
@@ -66,7 +66,7 @@ export function SpanCard({
   // Exceptions are recorded as events: their stack trace belongs to the span's card too.
   const stack =
     str(span.attrs['exception.stacktrace']) ?? events.map((e) => str(e.attrs['exception.stacktrace'])).find(Boolean);
-  const isEvent = isEventSystem(span.system) || Boolean(span.eventName);
+  const isEvent = hasNoDuration(span.system) || Boolean(span.eventName);
   // An event is titled by its name and its span's; a log sent without a span (no span name) by
   // what it says, not by a bare "log •".
   const title =
