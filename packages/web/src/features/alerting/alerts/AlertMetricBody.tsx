@@ -9,7 +9,7 @@ import { paths } from '../../../lib/routes/paths';
 import { LabelValues } from '../../tracing/LabelValues';
 import { withAllowedRange } from './allowedRange';
 import { useAlertTimeseries } from './alertsApi';
-import { matchingSpansParams, metricQueryChips, metricTrigger } from './alertText';
+import { matchingSpansParams, metricQueryChips, metricTrigger, monitorSeriesUnit } from './alertText';
 
 export const ALERT_CHART_HEIGHT = 300;
 
@@ -34,7 +34,7 @@ function AlertChart({
     if (!data) return undefined;
     const series = data.timeseries
       .filter((s) => s.metric === p.monitor.column)
-      .map((s) => ({ name: s.name, unit: s.unit || p.monitor.columnUnit, values: s.value }));
+      .map((s) => ({ name: s.name, unit: monitorSeriesUnit(p.monitor.columnUnit, s.unit), values: s.value }));
     if (!series.length || !data.time.length) return undefined;
     return withAllowedRange(metricChartOption(data.time, series), p.bounds);
   }, [data, p]);

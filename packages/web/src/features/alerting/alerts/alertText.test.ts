@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricAlertParams } from '@lantern/shared';
-import { matchingSpansParams, matchingSpansQuery, metricQueryChips, metricTrigger, occurrences } from './alertText';
+import {
+  matchingSpansParams,
+  matchingSpansQuery,
+  metricQueryChips,
+  metricTrigger,
+  monitorSeriesUnit,
+  occurrences,
+} from './alertText';
 
 const params = (over: Partial<MetricAlertParams> = {}): MetricAlertParams => ({
   firing: 1,
@@ -17,6 +24,12 @@ const params = (over: Partial<MetricAlertParams> = {}): MetricAlertParams => ({
 });
 
 describe('alert texts', () => {
+  it("draws a monitor's series in the unit chosen on its form, else the series' own (form and alert card alike)", () => {
+    // The alert card used the series' unit first: a column shown in milliseconds on the form came back in µs.
+    expect(monitorSeriesUnit('milliseconds', 'microseconds')).toBe('milliseconds');
+    expect(monitorSeriesUnit('', 'microseconds')).toBe('microseconds');
+    expect(monitorSeriesUnit('bytes', '')).toBe('bytes');
+  });
   it('says how the value left the allowed range, in the column unit', () => {
     expect(metricTrigger(params())).toBe('97% more than 90%');
     expect(

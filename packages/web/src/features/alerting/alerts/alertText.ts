@@ -11,6 +11,12 @@ export const isMetricParams = (a: Alert): a is Alert & { params: MetricAlertPara
 export const isErrorParams = (a: Alert): a is Alert & { params: ErrorAlertParams } =>
   a.type === 'error' && 'spanCount' in a.params;
 
+/**
+ * The unit a monitor's series is drawn in, the same on its form's preview and on its alert's card:
+ * the monitor's column unit (chosen on the form, saved in params), else the series' own unit.
+ */
+export const monitorSeriesUnit = (columnUnit: string, seriesUnit: string): string => columnUnit || seriesUnit;
+
 /** "97% more than 90%" / "3 less than 5"; '' when the series is back in range. */
 export function metricTrigger(p: MetricAlertParams): string {
   const unit = p.monitor.columnUnit;
