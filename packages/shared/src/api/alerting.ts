@@ -11,6 +11,8 @@ export const MonitorType = z.enum(['metric', 'error']);
 export type MonitorType = z.infer<typeof MonitorType>;
 
 export const MAX_MONITOR_METRICS = 6;
+/** How many matchers an error monitor may have, blank ones included. */
+export const MAX_MONITOR_MATCHERS = 20;
 /** The duration choices the form offers (spec §9); with forDurationUnit "hours" they are hours. */
 export const FOR_DURATION_CHOICES = [1, 3, 5, 10, 15] as const;
 export const ForDurationUnit = z.enum(['minutes', 'hours']);
@@ -88,7 +90,7 @@ export const ErrorMonitorParams = z.object({
   /** Matchers with an empty attribute or value are dropped (spec §5). */
   matchers: z
     .array(ErrorMatcher)
-    .max(20)
+    .max(MAX_MONITOR_MATCHERS, `at most ${MAX_MONITOR_MATCHERS} matchers are allowed`)
     .default([])
     .transform((ms) => ms.filter((m) => m.attr !== '' && m.value !== '')),
 });

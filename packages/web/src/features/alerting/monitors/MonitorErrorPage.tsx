@@ -15,7 +15,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import type { ErrorMatcher, Monitor } from '@lantern/shared';
+import { MAX_MONITOR_MATCHERS, type ErrorMatcher, type Monitor } from '@lantern/shared';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { NotFoundPage } from '../../../app/NotFoundPage';
@@ -25,8 +25,8 @@ import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
-import { blankMatcher, isBlank, withBlankRow } from './monitorFormRules';
-import { useMonitor, useSaveMonitor } from './monitorsApi';
+import { blankMatcher, isBlank, withMatcherRow } from './monitorFormRules';
+import { isMonitorNotFound, useMonitor, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
@@ -43,6 +43,9 @@ export function MonitorErrorPage() {
   const existing = useMonitor(projectId ?? 0, monitorId);
   usePageTitle(monitorId ? (existing.data?.monitor.name ?? 'Error monitor') : 'New error monitor');
   if (projectId === undefined) return <NotFoundPage />;
+  // An unknown id, or the id of a metric monitor: no error monitor here.
+  if (monitorId && (isMonitorNotFound(existing.error) || (existing.data && existing.data.monitor.type !== 'error')))
+    return <NotFoundPage />;
   if (monitorId && existing.error) return <Alert severity="error">{existing.error.message}</Alert>;
   if (monitorId && existing.isPending) return <Skeleton variant="rectangular" height={300} />;
   return <ErrorMonitorForm key={monitorId ?? 'new'} projectId={projectId} monitor={existing.data?.monitor} />;
@@ -53,7 +56,7 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
   const [name, setName] = useState(monitor?.name ?? '');
   const [onNew, setOnNew] = useState(init?.notifyOnNewErrors ?? true);
   const [onRecurring, setOnRecurring] = useState(init?.notifyOnRecurringErrors ?? true);
-  const [matchers, setMatchers] = useState<ErrorMatcher[]>(withBlankRow(init?.matchers ?? []));
+  const [matchers, setMatchers] = useState<ErrorMatcher[]>(withMatcherRow(init?.matchers ?? []));
   const [everyone, setEveryone] = useState(monitor?.notifyEveryoneByEmail ?? true);
   const [channelIds, setChannelIds] = useState<number[]>(monitor?.channelIds ?? []);
   const [submitted, setSubmitted] = useState(false);
@@ -61,7 +64,9 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
   const navigate = useNavigate();
   const nameErr = submitted && !name.trim() ? 'Field is required' : undefined;
   const blanks = matchers.filter(isBlank).length;
-  const setAt = (i: number, m: ErrorMatcher) => setMatchers(withBlankRow(matchers.map((x, j) => (j === i ? m : x))));
+  // The server takes at most MAX_MONITOR_MATCHERS (spec platform §5): no row is added past it.
+  const full = matchers.length >= MAX_MONITOR_MATCHERS;
+  const setAt = (i: number, m: ErrorMatcher) => setMatchers(withMatcherRow(matchers.map((x, j) => (j === i ? m : x))));
 
   const onSave = () => {
     setSubmitted(true);
@@ -161,7 +166,7 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                       aria-label="Remove matcher"
                       // The last blank row stays: removing it would put it straight back.
                       disabled={isBlank(m) && blanks === 1}
-                      onClick={() => setMatchers(withBlankRow(matchers.filter((_, j) => j !== i)))}
+                      onClick={() => setMatchers(withMatcherRow(matchers.filter((_, j) => j !== i)))}
                       data-testid="matcher-remove"
                     >
                       <CloseIcon fontSize="small" />
@@ -171,11 +176,17 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                 <Button
                   size="small"
                   startIcon={<AddIcon />}
+                  disabled={full}
                   onClick={() => setMatchers([...matchers, blankMatcher()])}
                   sx={{ alignSelf: 'flex-start' }}
                 >
                   Add a matcher
                 </Button>
+                {full && (
+                  <Typography variant="caption" color="text.secondary" data-testid="matchers-limit">
+                    At most {MAX_MONITOR_MATCHERS} matchers are allowed.
+                  </Typography>
+                )}
               </Stack>
             </div>
             <NotifyFields

@@ -1,6 +1,7 @@
 import { alertingRoutes, type MetricMonitorParams, type MonitorState, type MonitorType } from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, queryKey, scopeKey } from '../../../lib/api/api';
+import { ApiError } from '../../../lib/api/apiClient';
 
 /** Every monitor call of the web app (spec platform §7), one hook per endpoint. */
 const A = alertingRoutes;
@@ -14,6 +15,9 @@ export function useMonitors(projectId: number, state: MonitorState | '') {
     queryFn: ({ signal }) => api(A.monitors, input, { signal }),
   });
 }
+
+/** The server answered that there is no such monitor (an unknown id, or no number at all). */
+export const isMonitorNotFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 
 export function useMonitor(projectId: number, id: string | undefined) {
   const input = { params: { projectId, id: id ?? '' } };
