@@ -34,14 +34,45 @@ async function sendQueueMetrics(): Promise<void> {
     r.observe(42, { queue: 'emails' });
     r.observe(3, { queue: 'reports' });
   });
+  // A gauge with a unit: OTLP 'ms' is stored as milliseconds, and one job takes no time at all.
+  const took = m.meter.createObservableGauge('job.duration', { description: 'Last run', unit: 'ms' });
+  took.addCallback((r) => {
+    r.observe(1500, { job: 'export' });
+    r.observe(250, { job: 'import' });
+    r.observe(0, { job: 'noop' });
+  });
   await m.flush();
   await m.shutdown();
   for (let i = 0; i < 100; i++) {
     const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1`, { headers: { cookie: server.cookie } });
-    if (((await res.json()) as { metrics: { name: string }[] }).metrics.some((x) => x.name === 'queue.depth')) return;
+    const names = ((await res.json()) as { metrics: { name: string }[] }).metrics.map((x) => x.name);
+    if (names.includes('queue.depth') && names.includes('job.duration')) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('queue.depth never listed');
+  throw new Error('queue.depth and job.duration never listed');
+}
+
+interface SavedMonitor {
+  id: string;
+  name: string;
+  params: { columnUnit?: string; forDuration?: number; forDurationUnit?: string };
+}
+
+async function monitorApi(method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${server.lantern.baseUrl}/api/v1/projects/1/monitors${path}`, {
+    method,
+    headers: { cookie: server.cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : res.json();
+}
+
+async function savedMonitor(name: string): Promise<SavedMonitor> {
+  const { monitors } = (await monitorApi('GET', '')) as { monitors: SavedMonitor[] };
+  const found = monitors.find((m) => m.name === name);
+  if (!found) throw new Error(`no monitor ${name}`);
+  return found;
 }
 
 async function monitorsSaved(): Promise<{ name: string; state: string; type: string }[]> {
@@ -137,6 +168,10 @@ describe('monitors', () => {
     await form.getByTestId('monitor-max').fill('5');
     await form.getByTestId('monitor-save').click();
     await expect(form.innerText()).resolves.toContain('Max value should be greater than min');
+    // The line under the preview says what is wrong, not to set a min or max that are both set.
+    await expect
+      .poll(() => form.getByTestId('monitor-would-fire').innerText())
+      .toBe('Fix the form to see how often the monitor would have fired: Max value should be greater than min.');
     expect(await monitorsSaved()).toEqual([]);
 
     await form.getByTestId('monitor-min').fill('');
@@ -199,6 +234,188 @@ describe('monitors', () => {
       .poll(() => form.getByTestId('legend-row').filter({ hasText: 'queue=emails' }).innerText())
       .toMatch(/\t42 KB\t42 KB\t/);
     await screenshot(page, 'monitors-01b-prefilled-unit');
+  });
+
+  it('monitors a column in its own unit: milliseconds by default, as suffix of Min / Max, observed min and max', async () => {
+    explainFailures();
+    // No column map in the address (a Create menu or tracing Monitor menu): the column's own unit.
+    const q = new URLSearchParams({
+      metric: 'job.duration',
+      alias: 'took',
+      query: 'max($took) | group by job',
+    });
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
+    const form = new MonitorFormPage(page, 'metric').form;
+    await form.getByTestId('monitor-chart').waitFor();
+    await expect.poll(() => form.getByTestId('monitor-unit').inputValue()).toBe('milliseconds');
+    await expect(form.getByRole('combobox').filter({ hasText: 'milliseconds' }).count()).resolves.toBe(1);
+    // Min and Max say their unit and that an empty one is off.
+    const minField = form.locator('.MuiFormControl-root', { has: page.getByTestId('monitor-min') });
+    const maxField = form.locator('.MuiFormControl-root', { has: page.getByTestId('monitor-max') });
+    await expect(minField.innerText()).resolves.toMatch(/Min value[\s\S]*milliseconds[\s\S]*Leave empty to disable/);
+    await expect(maxField.innerText()).resolves.toMatch(/Max value[\s\S]*milliseconds[\s\S]*Leave empty to disable/);
+    // What the preview saw, in the numbers the fields take: the job that took no time is left out of the min.
+    await expect
+      .poll(() => form.getByTestId('monitor-observed-min').innerText())
+      .toBe('Observed min: 250 (zeroes excluded)');
+    await expect(form.getByTestId('monitor-observed-max').innerText()).resolves.toBe('Observed max: 1500');
+    await expect
+      .poll(() => form.getByTestId('legend-row').filter({ hasText: 'job=export' }).innerText())
+      .toMatch(/\t1\.5s\t1\.5s\t/);
+    await form.getByTestId('monitor-name-input').fill('Slow export');
+    await form.getByTestId('monitor-max').fill('1000');
+    await page.screenshot({ path: '/tmp/mon-unit-observed.png', fullPage: true });
+    await form.getByTestId('monitor-save').click();
+    await page.getByTestId('monitor-table').waitFor();
+    const saved = await savedMonitor('Slow export');
+    expect(saved.params.columnUnit).toBe('milliseconds');
+    await monitorApi('DELETE', `/${saved.id}`);
+  });
+
+  it('removing a metric from the picker removes its parts from the query', async () => {
+    explainFailures();
+    const q = new URLSearchParams([
+      ['metric', 'queue.depth'],
+      ['alias', 'depth'],
+      ['metric', 'job.duration'],
+      ['alias', 'took'],
+      ['query', 'max($depth) | max($took) | where $took.job = "export"'],
+    ]);
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
+    const form = new MonitorFormPage(page, 'metric').form;
+    const chips = form.getByTestId('query-part').locator('.MuiChip-label');
+    await expect.poll(() => chips.allInnerTexts()).toEqual(['max($depth)', 'max($took)', 'where $took.job = "export"']);
+    await form.getByRole('button', { name: 'Remove job.duration' }).click();
+    await expect.poll(() => chips.allInnerTexts()).toEqual(['max($depth)']);
+    await form.getByTestId('monitor-chart').waitFor();
+    await expect(form.getByTestId('monitor-column').inputValue()).resolves.toBe('max($depth)');
+    await page.screenshot({ path: '/tmp/mon-remove-metric.png', fullPage: true });
+  });
+
+  it('keeps an hours duration on edit, and says why Save waits while the query is on its way', async () => {
+    explainFailures();
+    const { monitor } = (await monitorApi('POST', '/metric', {
+      name: 'Queue stuck for hours',
+      notifyEveryoneByEmail: false,
+      params: {
+        metrics: [{ name: 'queue.depth', alias: 'depth' }],
+        query: 'max($depth)',
+        column: 'max($depth)',
+        forDuration: 3,
+        forDurationUnit: 'hours',
+        maxValue: 1000,
+      },
+    })) as { monitor: SavedMonitor };
+    // The query's answer is held back: Save cannot know the query's column yet.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/v1/metrics/1/timeseries**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/${monitor.id}/metric`);
+      const form = new MonitorFormPage(page, 'metric').form;
+      await expect(form.getByTestId('monitor-for').innerText()).resolves.toContain('3 hours');
+      await form.getByTestId('monitor-save').click();
+      // A monitor saved without a unit says "none".
+      await expect(
+        form
+          .getByRole('combobox')
+          .filter({ hasText: /^none$/ })
+          .count(),
+      ).resolves.toBe(1);
+      await expect
+        .poll(() => form.getByTestId('monitor-save-note').innerText())
+        .toBe("Waiting for the query's columns; save again in a moment.");
+      await page.screenshot({ path: '/tmp/mon-save-waits.png', fullPage: true });
+      release();
+      await form.getByTestId('monitor-chart').waitFor();
+      await form.getByTestId('monitor-save-note').waitFor({ state: 'detached' });
+      await form.getByTestId('monitor-for').getByRole('combobox').click();
+      await expect(page.getByRole('option').allInnerTexts()).resolves.toEqual([
+        '1 hour',
+        '3 hours',
+        '5 hours',
+        '10 hours',
+        '15 hours',
+      ]);
+      await page.getByRole('option', { name: '5 hours', exact: true }).click();
+      await page.screenshot({ path: '/tmp/mon-hours.png', fullPage: true });
+      await form.getByTestId('monitor-save').click();
+      await page.getByTestId('monitor-table').waitFor();
+      const saved = await savedMonitor('Queue stuck for hours');
+      expect(saved.params).toMatchObject({ forDuration: 5, forDurationUnit: 'hours' });
+    } finally {
+      release();
+      await page.unroute('**/api/v1/metrics/1/timeseries**');
+      await monitorApi('DELETE', `/${monitor.id}`);
+    }
+  });
+
+  it("says why Save sends nothing when the query's columns cannot be fetched", async () => {
+    explainFailures();
+    await page.route('**/api/v1/metrics/1/timeseries**', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'unavailable', message: 'The metrics engine is busy' }),
+      }),
+    );
+    try {
+      const q = new URLSearchParams({ name: 'Busy', metric: 'queue.depth', alias: 'depth', query: 'max($depth)' });
+      await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
+      const form = new MonitorFormPage(page, 'metric').form;
+      // The preview says it, and so does Save.
+      await expect.poll(() => form.getByTestId('monitor-chart-empty').innerText()).toBe('The metrics engine is busy');
+      await form.getByTestId('monitor-max').fill('20');
+      await form.getByTestId('monitor-save').click();
+      await expect
+        .poll(() => form.getByTestId('monitor-save-note').innerText())
+        .toBe("The query's columns are unknown: The metrics engine is busy");
+      await page.screenshot({ path: '/tmp/mon-save-error.png', fullPage: true });
+      expect((await monitorsSaved()).map((m) => m.name)).toEqual(['Email queue backlog']);
+    } finally {
+      await page.unroute('**/api/v1/metrics/1/timeseries**');
+    }
+  });
+
+  it('shows the not-found page for an unknown monitor or one of the other type', async () => {
+    explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/999999/metric`);
+    await page.getByTestId('not-found').waitFor();
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/999999/error`);
+    await page.getByTestId('not-found').waitFor();
+    const { monitor } = (await monitorApi('POST', '/error', { name: 'Any error' })) as { monitor: SavedMonitor };
+    try {
+      await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/${monitor.id}/metric`);
+      await page.getByTestId('not-found').waitFor();
+      await expect(page.getByTestId('metric-monitor-form').count()).resolves.toBe(0);
+      await page.screenshot({ path: '/tmp/mon-not-found.png', fullPage: true });
+    } finally {
+      await monitorApi('DELETE', `/${monitor.id}`);
+    }
+  });
+
+  it('lets an error monitor have the 20 matchers the server takes, and says so', async () => {
+    explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-error`);
+    const form = new MonitorFormPage(page, 'error').form;
+    const rows = form.getByTestId('matcher-row');
+    for (let i = 0; i < 20; i++) {
+      await rows.nth(i).getByTestId('matcher-attr').fill(`attr.${i}`);
+      await rows.nth(i).getByTestId('matcher-value').fill('x');
+    }
+    // No 21st row: the server would refuse it.
+    await expect.poll(() => rows.count()).toBe(20);
+    await expect(form.getByRole('button', { name: 'Add a matcher' }).isDisabled()).resolves.toBe(true);
+    await expect(form.getByTestId('matchers-limit').innerText()).resolves.toBe('At most 20 matchers are allowed.');
+    await page.screenshot({ path: '/tmp/mon-matchers-limit.png', fullPage: true });
+    await form.getByTestId('monitor-name-input').fill('Twenty conditions');
+    await form.getByTestId('monitor-save').click();
+    await page.getByTestId('monitor-table').waitFor();
+    const saved = await savedMonitor('Twenty conditions');
+    await monitorApi('DELETE', `/${saved.id}`);
   });
 
   it('creates an error monitor with a matcher, then pauses, resumes and deletes it from the list', async () => {

@@ -1,8 +1,20 @@
-import { Alert, Box, Card, CardContent, MenuItem, Skeleton, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  InputAdornment,
+  MenuItem,
+  Skeleton,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import {
   FOR_DURATION_CHOICES,
   MetricMonitorParams,
   type ColumnMap,
+  type ForDurationUnit,
   type MetricAlias,
   type Monitor,
 } from '@lantern/shared';
@@ -24,10 +36,20 @@ import { UNITS, unitLabel } from '../../metrics/dashboards/grid/units';
 import { MetricsPicker } from '../../metrics/query/MetricsPicker';
 import { MetricsQueryBuilder } from '../../metrics/query/MetricsQueryBuilder';
 import { withAllowedRange } from '../alerts/allowedRange';
+import { monitorSeriesUnit } from '../alerts/alertText';
 import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
-import { columnHint, parseColumnMap, prefillUnit, singleColumn } from './monitorFormRules';
-import { useMonitor, useMonitorPreview, useSaveMonitor } from './monitorsApi';
+import {
+  columnHint,
+  defaultUnit,
+  dropAliasParts,
+  formatObserved,
+  observedRange,
+  parseColumnMap,
+  removedAliases,
+  singleColumn,
+} from './monitorFormRules';
+import { isMonitorNotFound, useMonitor, useMonitorPreview, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
@@ -43,6 +65,9 @@ export function MonitorMetricPage() {
   const existing = useMonitor(projectId ?? 0, monitorId);
   usePageTitle(monitorId ? (existing.data?.monitor.name ?? 'Metrics monitor') : 'New metrics monitor');
   if (projectId === undefined) return <NotFoundPage />;
+  // An unknown id, or the id of an error monitor: no metric monitor here.
+  if (monitorId && (isMonitorNotFound(existing.error) || (existing.data && existing.data.monitor.type !== 'metric')))
+    return <NotFoundPage />;
   if (monitorId && existing.error) return <Alert severity="error">{existing.error.message}</Alert>;
   if (monitorId && existing.isPending) return <Skeleton variant="rectangular" height={300} />;
   return <MetricMonitorForm key={monitorId ?? 'new'} projectId={projectId} monitor={existing.data?.monitor} />;
@@ -64,7 +89,10 @@ function usePrefill(): { name: string; metrics: MetricAlias[]; query: string; co
   };
 }
 
-const num = (s: string): number | null => (s.trim() === '' ? null : Number(s));
+/** A bound as typed; null when empty or not a number (the form's check says why). */
+const num = (s: string): number | null => (s.trim() === '' || !Number.isFinite(Number(s)) ? null : Number(s));
+
+const durationLabel = (n: number, unit: ForDurationUnit) => `${n} ${n === 1 ? unit.slice(0, -1) : unit}`;
 
 function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?: Monitor }) {
   const prefill = usePrefill();
@@ -77,6 +105,8 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const [minValue, setMinValue] = useState(init?.minValue?.toString() ?? '');
   const [maxValue, setMaxValue] = useState(init?.maxValue?.toString() ?? '');
   const [forDuration, setForDuration] = useState<number>(init?.forDuration ?? 5);
+  // Minutes unless the monitor was made with hours (the API allows both; spec platform §3): kept as it is.
+  const forDurationUnit: ForDurationUnit = init?.forDurationUnit ?? 'minutes';
   const [everyone, setEveryone] = useState(monitor?.notifyEveryoneByEmail ?? true);
   const [channelIds, setChannelIds] = useState<number[]>(monitor?.channelIds ?? []);
   const [submitted, setSubmitted] = useState(false);
@@ -90,8 +120,12 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const hint = columnHint(columns);
   // The monitor checks the query's one column (spec platform §5); an existing one keeps its column until the preview answers.
   const effectiveColumn = columns ? singleColumn(columns) : (init?.column ?? '');
-  const columnUnit = unitChoice ?? prefillUnit(prefill.columns, effectiveColumn);
+  const columnUnit = unitChoice ?? defaultUnit(prefill.columns, effectiveColumn, columns);
   const bounds = { min: num(minValue), max: num(maxValue) };
+  const pickMetrics = (next: MetricAlias[]) => {
+    setQuery(dropAliasParts(query, removedAliases(metrics, next)));
+    setMetrics(next);
+  };
 
   const params = {
     metrics,
@@ -99,7 +133,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
     column: effectiveColumn,
     columnUnit,
     forDuration,
-    forDurationUnit: 'minutes',
+    forDurationUnit,
     minValue: minValue.trim() === '' ? null : minValue,
     maxValue: maxValue.trim() === '' ? null : maxValue,
   };
@@ -114,8 +148,14 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
     if (!data || !effectiveColumn || !data.time.length) return [];
     const own = data.timeseries.filter((s) => s.metric === effectiveColumn);
     const colors = assignColors(own.map(() => undefined));
-    return own.map((s, i) => ({ name: s.name, unit: columnUnit || s.unit, values: s.value, color: colors[i] }));
+    return own.map((s, i) => ({
+      name: s.name,
+      unit: monitorSeriesUnit(columnUnit, s.unit),
+      values: s.value,
+      color: colors[i],
+    }));
   }, [preview.data, effectiveColumn, columnUnit]);
+  const observed = useMemo(() => observedRange(series), [series]);
   const legendPager = usePager(series.length, LEGEND_PAGE);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [hovered, setHovered] = useState<string | undefined>();
@@ -127,6 +167,19 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [series, legendPager.start, legendPager.end, hidden, minValue, maxValue]);
   const dryRun = useMonitorPreview(projectId, check.success ? check.data : undefined, range.apiParams);
+  // Why Save cannot send the form yet although its fields may be fine (spec platform §5: exactly one
+  // column); the hint covers a query of none or several columns.
+  const columnsWait = !metrics.length
+    ? undefined
+    : preview.error
+      ? `The query's columns are unknown: ${preview.error.message}`
+      : preview.data?.query.parts.some((p) => p.error)
+        ? 'Fix the query errors under its parts to save the monitor.'
+        : columns === undefined || preview.isFetching
+          ? "Waiting for the query's columns; save again in a moment."
+          : undefined;
+  const saveNote = submitted && columns?.length !== 1 ? columnsWait : undefined;
+  const unitSuffix = columnUnit ? <InputAdornment position="end">{unitLabel(columnUnit)}</InputAdornment> : undefined;
 
   const onSave = () => {
     setSubmitted(true);
@@ -159,7 +212,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 slotProps={{ htmlInput: { 'data-testid': 'monitor-name-input' } }}
               />
               <div>
-                <MetricsPicker projectId={projectId} value={metrics} onChange={setMetrics} />
+                <MetricsPicker projectId={projectId} value={metrics} onChange={pickMetrics} />
                 {fieldError('metrics') && (
                   <Typography variant="caption" color="error" data-testid="metrics-error">
                     {fieldError('metrics')}
@@ -209,7 +262,9 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                   onChange={(e) => setUnitChoice(e.target.value)}
                   sx={{ width: 160 }}
                   slotProps={{
-                    select: { renderValue: (v) => unitLabel(String(v)) },
+                    // 'none' is shown for the empty unit too, not an empty box.
+                    select: { renderValue: (v) => unitLabel(String(v)), displayEmpty: true },
+                    inputLabel: { shrink: true },
                     htmlInput: { 'data-testid': 'monitor-unit' },
                   }}
                 >
@@ -221,40 +276,70 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 </TextField>
               </Stack>
               <Stack direction="row" spacing={1}>
-                <TextField
-                  size="small"
-                  label="Min value"
-                  value={minValue}
-                  onChange={(e) => setMinValue(e.target.value)}
-                  error={Boolean(fieldError('minValue'))}
-                  helperText={fieldError('minValue') ?? ' '}
-                  slotProps={{ htmlInput: { 'data-testid': 'monitor-min', inputMode: 'decimal' } }}
-                />
-                <TextField
-                  size="small"
-                  label="Max value"
-                  value={maxValue}
-                  onChange={(e) => setMaxValue(e.target.value)}
-                  error={Boolean(fieldError('maxValue'))}
-                  helperText={fieldError('maxValue') ?? ' '}
-                  slotProps={{ htmlInput: { 'data-testid': 'monitor-max', inputMode: 'decimal' } }}
-                />
-                <TextField
-                  select
-                  size="small"
-                  label="For"
-                  value={forDuration}
-                  onChange={(e) => setForDuration(Number(e.target.value))}
-                  sx={{ width: 140 }}
-                  data-testid="monitor-for"
-                >
-                  {FOR_DURATION_CHOICES.map((n) => (
-                    <MenuItem key={n} value={n}>
-                      {n} {n === 1 ? 'minute' : 'minutes'}
-                    </MenuItem>
-                  ))}
-                </TextField>
+                <Stack sx={{ flex: 1, minWidth: 0 }}>
+                  <TextField
+                    size="small"
+                    label="Min value"
+                    value={minValue}
+                    onChange={(e) => setMinValue(e.target.value)}
+                    error={Boolean(fieldError('minValue'))}
+                    helperText={fieldError('minValue') ?? 'Leave empty to disable'}
+                    slotProps={{
+                      input: { endAdornment: unitSuffix },
+                      htmlInput: { 'data-testid': 'monitor-min', inputMode: 'decimal' },
+                    }}
+                  />
+                  {observed.min !== null && (
+                    <Typography
+                      variant="caption"
+                      color="text.secondary"
+                      sx={{ mx: 1.75 }}
+                      data-testid="monitor-observed-min"
+                    >
+                      Observed min: {formatObserved(observed.min)} (zeroes excluded)
+                    </Typography>
+                  )}
+                </Stack>
+                <Stack sx={{ flex: 1, minWidth: 0 }}>
+                  <TextField
+                    size="small"
+                    label="Max value"
+                    value={maxValue}
+                    onChange={(e) => setMaxValue(e.target.value)}
+                    error={Boolean(fieldError('maxValue'))}
+                    helperText={fieldError('maxValue') ?? 'Leave empty to disable'}
+                    slotProps={{
+                      input: { endAdornment: unitSuffix },
+                      htmlInput: { 'data-testid': 'monitor-max', inputMode: 'decimal' },
+                    }}
+                  />
+                  {observed.max !== null && (
+                    <Typography
+                      variant="caption"
+                      color="text.secondary"
+                      sx={{ mx: 1.75 }}
+                      data-testid="monitor-observed-max"
+                    >
+                      Observed max: {formatObserved(observed.max)}
+                    </Typography>
+                  )}
+                </Stack>
               </Stack>
+              <TextField
+                select
+                size="small"
+                label="For"
+                value={forDuration}
+                onChange={(e) => setForDuration(Number(e.target.value))}
+                sx={{ width: 200 }}
+                data-testid="monitor-for"
+              >
+                {FOR_DURATION_CHOICES.map((n) => (
+                  <MenuItem key={n} value={n}>
+                    {durationLabel(n, forDurationUnit)}
+                  </MenuItem>
+                ))}
+              </TextField>
               <NotifyFields
                 projectId={projectId}
                 everyone={everyone}
@@ -267,6 +352,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 isNew={!monitor}
                 saving={save.isPending}
                 error={save.error?.message}
+                note={saveNote}
               />
             </Stack>
           </CardContent>
@@ -286,7 +372,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                   data-testid="monitor-would-fire"
                 >
                   {!check.success
-                    ? 'Set a min or max value to see how often the monitor would have fired.'
+                    ? dryRunBlocker(issues[0]?.message)
                     : dryRun.error
                       ? dryRun.error.message
                       : dryRun.data
@@ -300,7 +386,11 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 data-testid="monitor-chart-empty"
               >
                 {/* A query of several columns (or none) has nothing to plot: the hint says why. */}
-                {hint && !preview.isFetching ? (
+                {preview.error ? (
+                  <Typography variant="body1" color="error" sx={{ px: 4, textAlign: 'center' }}>
+                    {preview.error.message}
+                  </Typography>
+                ) : hint && !preview.isFetching ? (
                   <Typography variant="body1" color="text.secondary" sx={{ px: 4, textAlign: 'center' }}>
                     {hint}
                   </Typography>
@@ -344,4 +434,11 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
       </Box>
     </Stack>
   );
+}
+
+/** Why the dry-run line cannot replay the monitor: the form's first problem (spec platform §5 messages). */
+function dryRunBlocker(issue: string | undefined): string {
+  if (!issue || issue === 'At least min value is required')
+    return 'Set a min or max value to see how often the monitor would have fired.';
+  return `Fix the form to see how often the monitor would have fired: ${issue}.`;
 }

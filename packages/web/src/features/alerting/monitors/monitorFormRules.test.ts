@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { columnHint, parseColumnMap, prefillUnit, singleColumn, withBlankRow } from './monitorFormRules';
+import {
+  columnHint,
+  defaultUnit,
+  dropAliasParts,
+  formatObserved,
+  observedRange,
+  parseColumnMap,
+  prefillUnit,
+  removedAliases,
+  singleColumn,
+  withBlankRow,
+  withMatcherRow,
+} from './monitorFormRules';
 
 const col = (name: string) => ({ name });
 
@@ -42,5 +54,49 @@ describe('monitor form rules', () => {
     expect(withBlankRow([blank, filled])).toEqual([blank, filled]);
     // A row with only an attribute is not blank.
     expect(withBlankRow([{ ...blank, attr: 'x' }])).toHaveLength(2);
+  });
+
+  it("defaults the column unit to the column map's, else the query column's own (spec platform §3 Units)", () => {
+    const cols = [{ name: 'p90($spans)', unit: 'microseconds', isGroup: false }];
+    // Before: a monitor from a tracing Monitor menu had no unit ("none") although its column is in µs.
+    expect(defaultUnit({}, 'p90($spans)', cols)).toBe('microseconds');
+    expect(defaultUnit({ 'p90($spans)': { unit: 'milliseconds', color: '' } }, 'p90($spans)', cols)).toBe(
+      'milliseconds',
+    );
+    expect(defaultUnit({}, 'rpm', [{ name: 'rpm', unit: '{request}', isGroup: false }])).toBe('');
+    // The query's columns not known yet: the map's.
+    expect(defaultUnit({ a: { unit: 'bytes', color: '' } }, '', undefined)).toBe('bytes');
+    expect(defaultUnit({}, '', undefined)).toBe('');
+  });
+
+  it('gives the observed min without zeroes and the observed max, with decimals by magnitude', () => {
+    expect(observedRange([{ values: [0, 3.14159, null, 42] }, { values: [0.5, 0] }])).toEqual({ min: 0.5, max: 42 });
+    expect(observedRange([{ values: [0, 0] }])).toEqual({ min: null, max: 0 });
+    expect(observedRange([])).toEqual({ min: null, max: null });
+    expect(formatObserved(0.012345)).toBe('0.012');
+    expect(formatObserved(0.5)).toBe('0.5');
+    expect(formatObserved(3.14159)).toBe('3.1');
+    expect(formatObserved(1234.56)).toBe('1235');
+  });
+
+  it('drops the parts of a removed metric from the query (reference frontend §1.3.13)', () => {
+    const prev = [
+      { name: 'queue.depth', alias: 'depth' },
+      { name: 'queue.depth_max', alias: 'depth_max' },
+    ];
+    expect(removedAliases(prev, [prev[1]])).toEqual(['depth']);
+    // A renamed alias is no removal.
+    expect(removedAliases(prev, [prev[0], { ...prev[1], alias: 'x' }])).toEqual([]);
+    expect(dropAliasParts('max($depth) | min($depth_max) | group by queue | where $depth.queue = "a"', ['depth'])).toBe(
+      'min($depth_max) | group by queue',
+    );
+    expect(dropAliasParts('max($depth_max)', ['depth'])).toBe('max($depth_max)');
+    expect(dropAliasParts('max($depth)', [])).toBe('max($depth)');
+  });
+
+  it('adds no blank matcher row past the server limit of 20', () => {
+    const filled = { attr: 'a', op: '=' as const, value: 'b' };
+    expect(withMatcherRow(Array(19).fill(filled))).toHaveLength(20);
+    expect(withMatcherRow(Array(20).fill(filled))).toHaveLength(20);
   });
 });

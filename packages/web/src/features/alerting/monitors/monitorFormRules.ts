@@ -1,5 +1,11 @@
-import { ColumnMap, type ErrorMatcher } from '@lantern/shared';
-import { cleanUnit } from '../../metrics/dashboards/grid/units';
+import {
+  ColumnMap,
+  MAX_MONITOR_MATCHERS,
+  type ErrorMatcher,
+  type MetricAlias,
+  type MetricColumn,
+} from '@lantern/shared';
+import { cleanUnit, columnUnit } from '../../metrics/dashboards/grid/units';
 
 /** Pure rules of the monitor forms (spec platform §2.9, §2.10, §5). */
 
@@ -8,6 +14,13 @@ export const isBlank = (m: ErrorMatcher) => !m.attr && !m.value;
 
 /** At least one blank matcher row is always shown (spec platform §2.10): one is added when none is left. */
 export const withBlankRow = (ms: ErrorMatcher[]): ErrorMatcher[] => (ms.some(isBlank) ? ms : [...ms, blankMatcher()]);
+
+/**
+ * `withBlankRow`, but never past the server's limit of MAX_MONITOR_MATCHERS rows (blank ones count
+ * there too): with every row filled, no blank row is added.
+ */
+export const withMatcherRow = (ms: ErrorMatcher[]): ErrorMatcher[] =>
+  ms.length >= MAX_MONITOR_MATCHERS ? ms : withBlankRow(ms);
 
 /**
  * The hint under a metric monitor's query (spec platform §5): the query must return exactly one
@@ -45,4 +58,60 @@ export function prefillUnit(map: ColumnMap, column: string): string {
   if (column) return cleanUnit(map[column]?.unit ?? '');
   const units = [...new Set(Object.values(map).map((c) => cleanUnit(c.unit)))];
   return units.length === 1 ? units[0] : '';
+}
+
+/**
+ * The unit a new monitor's column starts with: the prefilled column map's, else the column's own
+ * unit from the query's answer (a `p90($spans)` column is in microseconds), the rule dashboards
+ * follow (spec platform §3 Units). Braced annotation units (`{request}`) are none.
+ */
+export function defaultUnit(map: ColumnMap, column: string, columns: readonly MetricColumn[] | undefined): string {
+  const own = column ? columns?.find((c) => c.name === column) : undefined;
+  return own ? columnUnit(map, own) : prefillUnit(map, column);
+}
+
+/**
+ * The observed range of the monitored series over the preview (reference frontend §1.3.14): the
+ * smallest value other than zero ("zeroes excluded") and the largest; null when there is none.
+ */
+export function observedRange(series: readonly { values: readonly (number | null)[] }[]): {
+  min: number | null;
+  max: number | null;
+} {
+  let min: number | null = null;
+  let max: number | null = null;
+  for (const s of series)
+    for (const v of s.values) {
+      if (v === null || !Number.isFinite(v)) continue;
+      if (max === null || v > max) max = v;
+      if (v !== 0 && (min === null || v < min)) min = v;
+    }
+  return { min, max };
+}
+
+/** An observed value as a Min / Max field takes it: 3 decimals below 0.1, 2 below 1, 1 below 10, else 0, trimmed (reference frontend §3.7). */
+export function formatObserved(n: number): string {
+  const abs = Math.abs(n);
+  return String(Number(n.toFixed(abs < 0.1 ? 3 : abs < 1 ? 2 : abs < 10 ? 1 : 0)));
+}
+
+/**
+ * The query once metrics are removed from the picker (reference frontend §1.3.13): every part that
+ * mentions a removed `$alias` (followed by a non-alphanumeric character or the end) is dropped.
+ */
+export function dropAliasParts(query: string, removedAliases: readonly string[]): string {
+  if (!removedAliases.length) return query;
+  const mentions = (part: string) =>
+    removedAliases.some((a) => new RegExp(`\\$${a.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_])`, 'i').test(part));
+  return query
+    .split('|')
+    .map((p) => p.trim())
+    .filter((p) => p && !mentions(p))
+    .join(' | ');
+}
+
+/** The aliases of the metrics `prev` has and `next` no longer has (a metric removed, not renamed). */
+export function removedAliases(prev: readonly MetricAlias[], next: readonly MetricAlias[]): string[] {
+  if (next.length >= prev.length) return [];
+  return prev.filter((p) => !next.some((n) => n.name === p.name && n.alias === p.alias)).map((p) => p.alias);
 }
