@@ -239,4 +239,31 @@ describe('foundation screens', () => {
     );
     await screenshot(page, '11-help');
   });
+
+  it('reloads once when a page of an earlier build asks for a chunk this build does not have', async () => {
+    explainFailures();
+    const created = await page.request.post(`${lantern.baseUrl}/api/v1/metrics/1/dashboards`, {
+      data: { name: 'Stale build' },
+    });
+    expect(created.status()).toBe(200);
+    const { dashboard } = (await created.json()) as { dashboard: { id: string } };
+    // The first request for the YAML tab's chunk gets what a newer server answers for a chunk it
+    // does not have (its 404); the page reloads and then finds it.
+    let refused = 0;
+    await page.route(/\/assets\/DashYamlTab-[^/]+\.js$/, async (route) => {
+      if (refused++ > 0) return route.continue();
+      await route.fulfill({ status: 404, contentType: 'text/plain', body: 'not in this build' });
+    });
+    let loads = 0;
+    page.on('load', () => loads++);
+    try {
+      await page.goto(`${lantern.baseUrl}/metrics/1/${dashboard.id}?tab=yaml`);
+      await page.getByTestId('yaml-tab').waitFor();
+      expect(refused).toBe(2);
+      expect(loads).toBe(2);
+      await screenshot(page, '12-stale-build-reloaded');
+    } finally {
+      await page.unroute(/\/assets\/DashYamlTab-[^/]+\.js$/);
+    }
+  });
 });

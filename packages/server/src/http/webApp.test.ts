@@ -34,6 +34,15 @@ describe('web app files', () => {
     await app.close();
   });
 
+  it('answers a chunk of another build with a 404, not index.html', async () => {
+    const app = await serve(dist);
+    const gone = await app.inject({ url: '/assets/DashYamlTab-Old12345.js' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers['content-type']).toMatch(/^text\/plain/);
+    expect(gone.body).toContain('Reload the page');
+    await app.close();
+  });
+
   it('answers unknown API paths with a JSON 404 and a missing build with 503', async () => {
     const app = await serve(dist);
     const api = await app.inject({ url: '/api/v1/nothing-here' });

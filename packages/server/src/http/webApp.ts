@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
- * Serves the built web app. Unknown GET paths outside /api and /v1 get index.html (history-mode
- * routes); unknown API paths get a JSON 404. The hashed assets are cached by the browser without
+ * Serves the built web app. Unknown GET paths outside /api, /v1 and /assets get index.html
+ * (history-mode routes); unknown API paths get a JSON 404, unknown assets a plain 404. The hashed assets are cached by the browser without
  * asking again (a reload fetches nothing but index.html, which is always revalidated).
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
@@ -26,6 +26,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
+    // A built file that is not there (a page loaded from an earlier build asks for its chunks): a
+    // 404, so the browser sees a failed import, not index.html served as a script.
+    if (req.method === 'GET' && path.startsWith('/assets/'))
+      return reply.status(404).type('text/plain').send(`${path} is not in this build of Lantern. Reload the page.`);
     if (req.method === 'GET' && !isApiPath(path)) {
       if (hasBundle) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
       return reply
