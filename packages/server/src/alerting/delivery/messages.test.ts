@@ -65,7 +65,9 @@ describe('messages', () => {
       type: 'error',
       params: { traceId: '', spanId: '', spanCount: 120, spanCountTime: '' },
     };
-    expect(headline(error, created)).toBe('The error has 120 occurrences');
+    // A new alert whose first scan saw 120 spans is still announced as a new error (audit §12).
+    expect(headline(error, created)).toBe('A new error has just occurred');
+    expect(headline(error, { ...created, name: 'recurring' })).toBe('The error has 120 occurrences');
     expect(headline(error, { ...created, userName: 'bob' })).toBe('The error is reopened by bob');
   });
   it('builds the webhook message with a rendered payload template and nanosecond times', () => {

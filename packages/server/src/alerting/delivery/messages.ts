@@ -105,7 +105,11 @@ export function alertSummary(a: MessageAlert): string {
 export function headline(a: MessageAlert, e: MessageEvent): string {
   const what = a.type === 'error' ? 'The error' : 'The metric alert';
   if (e.userName) return `${what} is ${a.state === 'closed' ? 'closed' : 'reopened'} by ${e.userName}`;
-  if (a.type === 'error') return a.state === 'closed' ? 'The error is closed' : alertSummary(a);
+  if (a.type === 'error') {
+    if (a.state === 'closed') return 'The error is closed';
+    // A new alert's first scan may already count several spans: its 'created' event is still a new error.
+    return e.name === 'created' ? 'A new error has just occurred' : alertSummary(a);
+  }
   if (a.state === 'closed') return 'The metric is back to normal';
   const summary = alertSummary(a);
   return `The metric is ${e.name === 'created' ? 'firing' : 'still firing'}${summary ? `: ${summary}` : ''}`;
