@@ -137,7 +137,7 @@ describe('dashboard table', () => {
     }
   });
 
-  it('the grouping toggle ignores a click while the table reloads', async () => {
+  it('shows the table loading, and the grouping toggle ignores a click meanwhile', async () => {
     explainFailures();
     await open(shopId, '?tab=table');
     await page.getByTestId('dash-table-row').first().waitFor();
@@ -152,11 +152,13 @@ describe('dashboard table', () => {
     try {
       await chip('route').click();
       await expect.poll(parts).toEqual(['sum($req)', 'group by host, route']);
-      // The table is still loading: taking host out now is ignored.
+      // The table is still loading, and says so: taking host out now is ignored.
+      await page.getByTestId('table-loading').waitFor();
       await chip('host').click();
       await expect
         .poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts(), { timeout: 10_000 })
         .toEqual(['host', 'route', 'sum($req)']);
+      await page.getByTestId('table-loading').waitFor({ state: 'detached' });
       await expect(parts()).resolves.toEqual(['sum($req)', 'group by host, route']);
       await expect(chip('host').getAttribute('data-active')).resolves.toBe('true');
     } finally {

@@ -1,5 +1,6 @@
 import EditIcon from '@mui/icons-material/Edit';
 import {
+  LinearProgress,
   Alert,
   Box,
   Button,
@@ -162,6 +163,11 @@ export function DashTableTab({
                 </Tooltip>
               )}
             </Stack>
+            {/* The first answer and every reload: the rows on screen are the previous answer's. */}
+            <LinearProgress
+              sx={{ height: 2, visibility: res.isFetching ? 'visible' : 'hidden' }}
+              data-testid={res.isFetching ? 'table-loading' : undefined}
+            />
             <Box sx={{ overflowX: 'auto' }}>
               <Table size="small" data-testid="dash-table">
                 <TableHead>
