@@ -83,8 +83,17 @@ async function concernedMonitors(trx: AlertingTrx, deps: EventDeps, e: NewEvent)
     const m = await trx.selectFrom('monitors').selectAll().where('id', '=', e.alert.monitor_id).executeTakeFirst();
     return m ? [m] : [];
   }
-  const monitors = await deps.monitors.activeErrorMonitors(trx, e.alert.project_id);
-  return monitors.filter((m) => errorMonitorWants(JSON.parse(m.params) as ErrorMonitorParams, e.name, e.spanAttrs));
+  const monitors = (await deps.monitors.activeErrorMonitors(trx, e.alert.project_id)).filter((m) =>
+    errorMonitorWants(JSON.parse(m.params) as ErrorMonitorParams, e.name, e.spanAttrs),
+  );
+  // The alert is now one of these monitors' alerts (their counts and `monitor:<id>` in the list).
+  if (monitors.length)
+    await trx
+      .insertInto('alert_monitor_links')
+      .values(monitors.map((m) => ({ monitor_id: m.id, alert_id: e.alert.id })))
+      .onConflict((oc) => oc.columns(['monitor_id', 'alert_id']).doNothing())
+      .execute();
+  return monitors;
 }
 
 /** Users whose per-project settings (all on when never saved) want this kind of alert. */

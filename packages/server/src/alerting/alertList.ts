@@ -70,7 +70,17 @@ const likePattern = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 function matching(f: AlertFilter, except?: string) {
   return (eb: ExpressionBuilder<AlertingTables & AuthTables, 'alerts'>): Expression<SqlBool> => {
     const parts: Expression<SqlBool>[] = [eb('alerts.project_id', '=', f.projectId)];
-    if (f.monitorId !== undefined) parts.push(eb('alerts.monitor_id', '=', f.monitorId));
+    if (f.monitorId !== undefined)
+      parts.push(
+        eb.or([
+          eb('alerts.monitor_id', '=', f.monitorId),
+          eb(
+            'alerts.id',
+            'in',
+            eb.selectFrom('alert_monitor_links').select('alert_id').where('monitor_id', '=', f.monitorId),
+          ),
+        ]),
+      );
     if (f.from) parts.push(eb('alerts.updated_at', '>=', f.from));
     if (f.to) parts.push(eb('alerts.updated_at', '<', f.to));
     for (const w of f.words) {

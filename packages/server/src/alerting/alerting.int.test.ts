@@ -571,6 +571,20 @@ describe('error monitors', () => {
     expect(list.monitors.map((m) => m.id)).toContain(errorMonitorId);
     expect(list.states).toEqual(expect.arrayContaining([{ state: 'active', count: 1 }]));
 
+    // An error monitor's alerts are the error alerts it matched (service.name = checkout): counted
+    // on its row and listed by `monitor:<id>`; error alerts of other services are not among them.
+    const checkoutMonitor = MonitorListResponse.parse((await call('GET', '/monitors')).body).monitors.find(
+      (m) => m.id === errorMonitorId,
+    );
+    const closedOfMonitor = (
+      await listAlerts(`?q=${encodeURIComponent(`monitor:${errorMonitorId}`)}&attrs[alert.state]=closed`)
+    ).alerts;
+    expect(closedOfMonitor.map((a) => a.id)).toContain(checkoutAlert.id);
+    expect(new Set(closedOfMonitor.map((a) => a.attrs['service.name']))).toEqual(new Set(['checkout']));
+    const allClosed = (await listAlerts('?attrs[alert.state]=closed&limit=100')).alerts;
+    expect(allClosed.some((a) => a.attrs['service.name'] !== 'checkout')).toBe(true);
+    expect(checkoutMonitor).toMatchObject({ alertOpenCount: 0, alertClosedCount: closedOfMonitor.length });
+
     expect(await call('DELETE', '/alerts', { alertIds: [checkoutAlert.id] })).toEqual({
       status: 200,
       body: { count: 1 },

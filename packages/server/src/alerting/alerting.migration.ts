@@ -247,6 +247,23 @@ export const projectSeedsMigration: Migration = {
   },
 };
 
+/**
+ * Metadata migration `0009_alert_monitor_links`: error alerts belong to no monitor (monitor_id 0;
+ * any number of error monitors may match one), so the error monitors that matched an alert's
+ * events are recorded here, for their alert counts and the alert list's `monitor:<id>` filter.
+ */
+export const alertMonitorLinksMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('alert_monitor_links')
+      .addColumn('monitor_id', 'integer', (c) => c.notNull())
+      .addColumn('alert_id', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('alert_monitor_links_pk', ['monitor_id', 'alert_id'])
+      .execute();
+    await db.schema.createIndex('alert_monitor_links_alert_idx').on('alert_monitor_links').column('alert_id').execute();
+  },
+};
+
 /** `alerts.attrs_text`: what a search word is matched against besides the name. */
 export function attrsText(attrs: Record<string, unknown>): string {
   return Object.values(attrs)
@@ -335,6 +352,8 @@ export type AlertingTables = {
   /** One row per attribute of an alert (migration 0006), for SQL filters and facets. */
   alert_attrs: { alert_id: number; project_id: number; key: string; value: string };
   alerting_error_cursors: { project_id: number; scanned_to: string };
+  /** The error monitors that matched an error alert's events (migration 0009). */
+  alert_monitor_links: { monitor_id: number; alert_id: number };
   /** Projects that got their default monitors (migration 0008). */
   alerting_seeded_projects: { project_id: number; seeded_at: string };
 };

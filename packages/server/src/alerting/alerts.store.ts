@@ -113,6 +113,7 @@ export function createAlertsStore(db: AlertingDb) {
         await trx.deleteFrom('alert_notifications').where('event_id', 'in', events).execute();
         await trx.deleteFrom('alert_events').where('alert_id', 'in', own).execute();
         await trx.deleteFrom('alert_attrs').where('alert_id', 'in', own).execute();
+        await trx.deleteFrom('alert_monitor_links').where('alert_id', 'in', own).execute();
         const r = await trx
           .deleteFrom('alerts')
           .where('project_id', '=', projectId)

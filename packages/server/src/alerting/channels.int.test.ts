@@ -185,9 +185,10 @@ describe('POST /notification-channels/email/test', () => {
     expect(res.status).toBe(200);
     const { result } = EmailTestResponse.parse(res.body);
     expect(result).toMatchObject({ ok: true, status: 250, error: '' });
-    expect(smtp.mails).toHaveLength(1);
-    expect(smtp.mails[0].to).toEqual(['admin@lantern.local']);
-    expect(smtp.mails[0].raw).toContain(TEST_ALERT_NAME);
+    // The project's default error monitor may e-mail the alerts of the tests above: only the test mail counts.
+    const mails = smtp.mails.filter((m) => m.raw.includes(TEST_ALERT_NAME));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].to).toEqual(['admin@lantern.local']);
   });
 });
 

@@ -29,7 +29,12 @@ export {
   type MetricSeries,
   type MetricSeriesRequest,
 } from './metricQueryRunner';
-export { alertingMigration, alertListMigration, projectSeedsMigration } from './alerting.migration';
+export {
+  alertingMigration,
+  alertListMigration,
+  alertMonitorLinksMigration,
+  projectSeedsMigration,
+} from './alerting.migration';
 
 /** A new project's error monitor: every new and recurring error, e-mailed to everyone. */
 export const DEFAULT_ERROR_MONITOR: MonitorValues = {

@@ -80,20 +80,27 @@ export function createMonitorsStore(db: AlertingDb) {
       };
     },
 
-    /** Open and closed alert counts per monitor. */
+    /** Open and closed alert counts per monitor: its own (metric) alerts and the error alerts it matched. */
     async alertCounts(monitorIds: number[]): Promise<Map<number, { open: number; closed: number }>> {
       const out = new Map<number, { open: number; closed: number }>();
       if (!monitorIds.length) return out;
-      const rows = await db
+      const own = await db
         .selectFrom('alerts')
         .where('monitor_id', 'in', monitorIds)
         .select(['monitor_id', 'state', (eb) => eb.fn.countAll<number>().as('n')])
         .groupBy(['monitor_id', 'state'])
         .execute();
-      for (const r of rows) {
+      const matched = await db
+        .selectFrom('alert_monitor_links as l')
+        .innerJoin('alerts', 'alerts.id', 'l.alert_id')
+        .where('l.monitor_id', 'in', monitorIds)
+        .select(['l.monitor_id', 'alerts.state', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy(['l.monitor_id', 'alerts.state'])
+        .execute();
+      for (const r of [...own, ...matched]) {
         const c = out.get(r.monitor_id) ?? { open: 0, closed: 0 };
-        if (r.state === 'open') c.open = Number(r.n);
-        else c.closed = Number(r.n);
+        if (r.state === 'open') c.open += Number(r.n);
+        else c.closed += Number(r.n);
         out.set(r.monitor_id, c);
       }
       return out;
@@ -161,7 +168,10 @@ export function createMonitorsStore(db: AlertingDb) {
         .execute();
     },
 
-    /** Deletes a monitor with its channel links, its alerts and their events and notifications. */
+    /**
+     * Deletes a monitor with its channel links, its alerts and their events and notifications; the
+     * error alerts it matched stay (they belong to the project), without the link.
+     */
     delete: (id: number): Promise<void> =>
       db.transaction().execute(async (trx) => {
         const alertIds = trx.selectFrom('alerts').select('id').where('monitor_id', '=', id);
@@ -169,6 +179,7 @@ export function createMonitorsStore(db: AlertingDb) {
         await trx.deleteFrom('alert_notifications').where('event_id', 'in', eventIds).execute();
         await trx.deleteFrom('alert_events').where('alert_id', 'in', alertIds).execute();
         await trx.deleteFrom('alerts').where('monitor_id', '=', id).execute();
+        await trx.deleteFrom('alert_monitor_links').where('monitor_id', '=', id).execute();
         await trx.deleteFrom('monitor_channels').where('monitor_id', '=', id).execute();
         await trx.deleteFrom('monitors').where('id', '=', id).execute();
       }),

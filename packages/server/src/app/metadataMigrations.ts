@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { alertingMigration, alertListMigration, projectSeedsMigration } from '../alerting';
+import { alertingMigration, alertListMigration, alertMonitorLinksMigration, projectSeedsMigration } from '../alerting';
 import { authSessionsMigration, usersMigration } from '../auth';
 import { dashboardsMigration, dismissedTemplatesMigration } from '../dashboards';
 import { tracingMigration } from '../tracing';
@@ -17,4 +17,5 @@ export const METADATA_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006_alert_list': alertListMigration,
   '0007_auth_sessions': authSessionsMigration,
   '0008_project_seeds': projectSeedsMigration,
+  '0009_alert_monitor_links': alertMonitorLinksMigration,
 };
