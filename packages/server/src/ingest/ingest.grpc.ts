@@ -4,6 +4,7 @@ import type { ProjectsService } from '../projects';
 import type { IngestPipeline, SignalIngest } from './ingestPipeline';
 import type { IngestSignal } from './ingestStats';
 import { projectFromHeaders } from './ingestAuth';
+import { retryStatusDetails, STATUS_DETAILS_KEY } from './grpcRetryInfo';
 import { encodeOtlpResponse } from './otlpResponse';
 
 /**
@@ -75,9 +76,14 @@ export function createIngestGrpcServer(deps: GrpcIngestDeps): grpc.Server {
           callback(null, Buffer.from(encodeOtlpResponse(signal, partial)));
         })().catch((err: unknown) => {
           if (err instanceof AppError) {
+            const code = GRPC_CODE[err.type];
             const trailer = new grpc.Metadata();
             if (err.retryAfterSec) trailer.set('retry-after', String(err.retryAfterSec));
-            callback({ code: GRPC_CODE[err.type], details: err.message, metadata: trailer });
+            // A full queue or a store that is down passes: say when to retry, in the form exporters
+            // read (too_large, also RESOURCE_EXHAUSTED, is permanent and gets none).
+            if (err.type === 'rate_limited' || err.type === 'unavailable')
+              trailer.set(STATUS_DETAILS_KEY, retryStatusDetails(code, err.message, err.retryAfterSec ?? 1));
+            callback({ code, details: err.message, metadata: trailer });
             return;
           }
           deps.log.error({ err }, 'grpc export failed');
