@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { AttrMap } from '../spanRow';
-import { normalizeAliases } from './attrAliases';
+import { copyStableNames, normalizeAliases } from './attrAliases';
 import { normalizeSeverity } from './severity';
 
 describe('normalizeAliases (reference ingest §2.5)', () => {
@@ -53,5 +53,41 @@ describe('normalizeSeverity', () => {
     [3, undefined],
   ])('%j → %j', (input, want) => {
     expect(normalizeSeverity(input)).toBe(want);
+  });
+});
+
+describe('copyStableNames', () => {
+  it.each<[string, AttrMap, AttrMap]>([
+    [
+      'stable names copied to the old ones, kept',
+      { 'deployment.environment.name': 'prod', 'db.system.name': 'redis', 'db.query.text': 'GET k' },
+      {
+        'deployment.environment.name': 'prod',
+        'db.system.name': 'redis',
+        'db.query.text': 'GET k',
+        'deployment.environment': 'prod',
+        'db.system': 'redis',
+        'db.statement': 'GET k',
+      },
+    ],
+    [
+      'db.operation.name and db.collection.name',
+      { 'db.operation.name': 'find', 'db.collection.name': 'users' },
+      { 'db.operation.name': 'find', 'db.collection.name': 'users', 'db.operation': 'find', 'db.sql.table': 'users' },
+    ],
+    [
+      'old name present wins',
+      { 'db.system': 'mysql', 'db.system.name': 'x' },
+      { 'db.system': 'mysql', 'db.system.name': 'x' },
+    ],
+    [
+      'empty or non-string ignored',
+      { 'db.system.name': '', 'db.query.text': 5 },
+      { 'db.system.name': '', 'db.query.text': 5 },
+    ],
+  ])('%s', (_name, input, want) => {
+    const attrs = { ...input };
+    copyStableNames(attrs);
+    expect(attrs).toEqual(want);
   });
 });

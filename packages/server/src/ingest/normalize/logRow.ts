@@ -1,5 +1,5 @@
 import type { AttrMap, SpanRow } from '../spanRow';
-import { normalizeAliases } from './attrAliases';
+import { copyStableNames, normalizeAliases } from './attrAliases';
 import { limitAttrs } from './attrLimits';
 import { textAttr } from './attrValue';
 import { eventRow, type EventHost } from './eventRow';
@@ -48,6 +48,8 @@ export function buildLogRows(input: LogInput, options: NormalizeOptions, out: Sp
     mergeParams(attrs, parsed.params, ids);
   }
   if (input.params) mergeParams(attrs, input.params, ids);
+  // Log group keys hold none of these names (eventSystem.ts), so the copy can come first.
+  copyStableNames(attrs);
   limitAttrs(attrs);
 
   const standalone = ids.traceId === '';

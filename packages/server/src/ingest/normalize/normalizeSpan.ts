@@ -1,6 +1,6 @@
 import type { OtlpSpan } from '../otlp';
 import type { AttrMap, SpanLinkData, SpanRow } from '../spanRow';
-import { ALIAS_KEYS, normalizeAliases } from './attrAliases';
+import { ALIAS_KEYS, copyStableNames, normalizeAliases } from './attrAliases';
 import { limitAttrs } from './attrLimits';
 import { addAttrs, toAttrMap } from './attrValue';
 import { rowNames } from './displayName';
@@ -81,6 +81,8 @@ export function normalizeSpan(span: OtlpSpan, base: ScopeAttrs, options: Normali
     eventErrorCount: 0,
     eventLogCount: 0,
   };
+  // After the group id (see copyStableNames); before the events, which take the span's attributes.
+  copyStableNames(attrs);
   out.push(row);
   if (span.events.length > 0) splitSpanEvents(row, span.events, options, out);
 }

@@ -212,3 +212,52 @@ describe('normalizeTraces: request shapes', () => {
     expect(rows[1].attrs).toEqual({ 'service.name': 'api' });
   });
 });
+
+describe('normalizeTraces: stable semantic-convention names fill the old names (promoted columns)', () => {
+  const stable = {
+    'db.system.name': 'postgresql',
+    'db.query.text': 'SELECT * FROM users WHERE id = 1',
+    'db.operation.name': 'SELECT',
+    'db.collection.name': 'users',
+  };
+
+  it('copies resource and span attributes, keeping the stable names', () => {
+    const row = one({ attrs: stable }, { resource: { 'service.name': 'api', 'deployment.environment.name': 'prod' } });
+    expect(row.attrs).toMatchObject({
+      ...stable,
+      'deployment.environment.name': 'prod',
+      'deployment.environment': 'prod',
+      'db.system': 'postgresql',
+      'db.statement': 'SELECT * FROM users WHERE id = 1',
+      'db.operation': 'SELECT',
+      'db.sql.table': 'users',
+    });
+    expect(row.system).toBe('db:postgresql');
+  });
+
+  it('an old name already present wins', () => {
+    const row = one({ attrs: { 'db.system': 'mysql', 'db.system.name': 'postgresql' } });
+    expect(row.attrs['db.system']).toBe('mysql');
+  });
+
+  it('group ids stay what they were before the copy (db.operation and db.sql.table are group keys)', () => {
+    const row = one({ attrs: stable });
+    // Hashed as sent, not with the copies: different from a span sending both names.
+    const both = one({ attrs: { ...stable, 'db.operation': 'SELECT', 'db.sql.table': 'users' } });
+    expect(row.groupId).not.toBe(both.groupId);
+  });
+
+  it('span events take the copies, and their own stable names win', () => {
+    const rows = normalizeTraces(
+      otlpRequest([
+        otlpSpan({
+          attrs: stable,
+          events: [{ name: 'log', attrs: { 'log.message': 'slow', 'db.query.text': 'SELECT 2' } }],
+        }),
+      ]),
+      options,
+    );
+    expect(rows[1].attrs['db.system']).toBe('postgresql');
+    expect(rows[1].attrs['db.statement']).toBe('SELECT 2');
+  });
+});

@@ -1,6 +1,6 @@
 import type { OtlpEvent } from '../otlp';
 import type { AttrMap, SpanRow } from '../spanRow';
-import { ALIAS_KEYS, normalizeAliases } from './attrAliases';
+import { ALIAS_KEYS, copyStableNames, normalizeAliases } from './attrAliases';
 import { limitAttrs } from './attrLimits';
 import { addAttrs } from './attrValue';
 import { eventRow } from './eventRow';
@@ -35,6 +35,8 @@ export function splitSpanEvents(
     const attrs: AttrMap = { ...host.attrs, ...own };
     // The host's attributes are normalised already; only the event's own keys can add an alias.
     if (ownHasAliasKey) normalizeAliases(attrs);
+    // The span's copies are in host.attrs; an event's own stable names override them.
+    copyStableNames(attrs, own);
     limitAttrs(attrs);
     // A row is an event only when eventName is non-empty, so a nameless event needs a name.
     const eventName = canonicalEventName(ev.name) || 'event';
