@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeVector, rfc3339ToNs } from './normalize/normalizeVector';
 import { parseVectorBody } from './vector';
+import { produceVector } from './zipkinVectorIngest';
 
 const NOW = 1_700_000_000_000_000_000n;
 const OPTS = { projectId: 1, groupByEnv: false, groupFuncsByService: false };
+const PROJECT = OPTS;
 
 describe('parseVectorBody', () => {
   it('reads one object per line, skipping blank lines and counting bad ones', () => {
@@ -11,8 +13,54 @@ describe('parseVectorBody', () => {
       '{"message":"a"}\n\n{"message":"b"}\r\nnot json\n[1,2]\n' + '['.repeat(100) + ']'.repeat(100) + '\n',
     );
     expect(batch.events).toEqual([{ message: 'a' }, { message: 'b' }]);
-    expect(batch.rejected).toBe(3);
+    // "not json", the two numbers of [1,2] (each a record), the too-deep array.
+    expect(batch.rejected).toBe(4);
     expect(batch.rejectedMessage).toMatch(/^line 4: not valid JSON/);
+  });
+
+  it("reads a JSON array (the http sink's default framing), each element a record", () => {
+    const batch = parseVectorBody('[{"message":"a","level":"error"},{"message":"b"}]');
+    expect(batch.events).toEqual([{ message: 'a', level: 'error' }, { message: 'b' }]);
+    expect(batch.rejected).toBe(0);
+  });
+
+  it('counts the elements of an array that are not objects, one each', () => {
+    const batch = parseVectorBody('[{"message":"a"}, 1, "x", null, [], {"message":"b"}]');
+    expect(batch.events).toEqual([{ message: 'a' }, { message: 'b' }]);
+    expect(batch.rejected).toBe(4);
+    expect(batch.rejectedMessage).toMatch(/^line 1: array element 2: expected a JSON object/);
+  });
+
+  it('reads concatenated and pretty-printed objects, brackets in strings included', () => {
+    const batch = parseVectorBody(
+      '{"message":"c1 {"}{"message":"c2 ]\\""}\n{\n  "message": "pretty",\n  "n": [1, {"x": 2}]\n}\n',
+    );
+    expect(batch.events).toEqual([{ message: 'c1 {' }, { message: 'c2 ]"' }, { message: 'pretty', n: [1, { x: 2 }] }]);
+    expect(batch.rejected).toBe(0);
+  });
+
+  it('a broken line costs that line only', () => {
+    const batch = parseVectorBody('{"message":"a"\n{"message":"b"}\n{"message":"c}\n{"bad": x}\n{"message":"d"}');
+    expect(batch.events).toEqual([{ message: 'b' }, { message: 'd' }]);
+    expect(batch.rejected).toBe(3);
+    expect(batch.rejectedMessage).toBe('line 1: not valid JSON (unterminated)');
+  });
+
+  it('nothing readable: no events, every record rejected', () => {
+    expect(parseVectorBody('hello\nworld\n')).toMatchObject({ events: [], rejected: 2 });
+    expect(parseVectorBody('  \n')).toEqual({ events: [], rejected: 0, rejectedMessage: '' });
+  });
+});
+
+describe('produceVector', () => {
+  it('refuses a body with nothing readable (400 invalid_json), keeps partial batches', () => {
+    expect(() => produceVector(Buffer.from('not json'), PROJECT, NOW)).toThrow(
+      expect.objectContaining({ type: 'invalid_input', code: 'invalid_json' }),
+    );
+    const ok = produceVector(Buffer.from('[{"message":"a"}, 5]'), PROJECT, NOW);
+    expect(ok.rows).toHaveLength(1);
+    expect(ok.rejected).toBe(1);
+    expect(produceVector(Buffer.from(''), PROJECT, NOW)).toMatchObject({ rows: [], rejected: 0 });
   });
 });
 

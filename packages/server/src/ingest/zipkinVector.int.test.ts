@@ -162,6 +162,40 @@ describe('Vector logs', () => {
     expect(await alias.json()).toMatchObject({
       partialSuccess: { rejectedLogRecords: '1', errorMessage: expect.stringContaining('line 2') },
     });
+    // The http sink's default framing sends a JSON array; concatenated and pretty-printed objects too.
+    const array = await send(
+      gzipSync(
+        JSON.stringify([
+          { message: 'array one', service: 'vector-svc', level: 'error' },
+          { message: 'array two', service: 'vector-svc' },
+        ]),
+      ),
+      { 'uptrace-dsn': server.dsn, 'content-type': 'application/json' },
+    );
+    expect(array.status).toBe(200);
+    expect(await array.json()).toEqual({});
+    const concat = await send(
+      gzipSync(
+        '{"message":"concat one","service":"vector-svc"}{"message":"concat two","service":"vector-svc"}\n' +
+          JSON.stringify({ message: 'pretty', service: 'vector-svc' }, null, 2),
+      ),
+      { 'uptrace-dsn': server.dsn, 'content-type': 'application/json' },
+    );
+    expect(concat.status).toBe(200);
+    expect(await concat.json()).toEqual({});
+    // Rejected per record: two array elements that are not objects.
+    const mixed = await send(gzipSync('[{"message":"array three","service":"vector-svc"}, 1, "x"]'), {
+      'uptrace-dsn': server.dsn,
+    });
+    expect(mixed.status).toBe(200);
+    expect(await mixed.json()).toMatchObject({ partialSuccess: { rejectedLogRecords: '2' } });
+    // Nothing readable: a 400 Vector logs, not a 200 with nothing stored.
+    const invalid = await send(gzipSync('not json\n[1, 2]\n{"message": broken}'), { 'uptrace-dsn': server.dsn });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({
+      code: 'invalid_json',
+      message: expect.stringContaining('4 not readable'),
+    });
     const wrongType = await send(vectorBody([{ message: 'x' }]), {
       'uptrace-dsn': server.dsn,
       'content-type': 'text/plain',
@@ -180,10 +214,17 @@ describe('Vector logs', () => {
   it('stores each line as a log row with its fields as attributes', () => {
     expect(stored.map((r) => r.log_message).sort()).toEqual([
       'GET /health 200',
+      'array one',
+      'array three',
+      'array two',
+      'concat one',
+      'concat two',
       'correlated',
       'job failed',
+      'pretty',
       'via alias',
     ]);
+    expect(stored.find((r) => r.log_message === 'array one')).toMatchObject({ system: 'log:error' });
     expect(stored.find((r) => r.log_message === 'GET /health 200')).toMatchObject({
       system: 'log:info',
       standalone: true,
