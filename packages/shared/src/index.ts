@@ -27,3 +27,5 @@ export * from './api/alertingRoutes';
 export * from './api/ingestRoutes';
 export * from './api/routes';
 export * from './toText';
+export * from './format/duration';
+export * from './format/number';

@@ -1,7 +1,7 @@
 import { Box, Checkbox, List, ListItemButton, Pagination, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { truncateMiddle } from '../lib/text/truncate';
-import { formatCount } from '../lib/format/number';
+import { formatCount } from '@lantern/shared';
 import { pagerWindow } from './pagerWindow';
 
 /** Facet lists page at 10 and show a filter field above 10 values (spec platform §9). */

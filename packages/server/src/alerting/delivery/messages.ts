@@ -1,4 +1,5 @@
 import type { AlertEventName, ErrorAlertParams, MetricAlertParams, WebhookMessage } from '@lantern/shared';
+import { formatNumber, hasNumberFormat } from '@lantern/shared';
 
 /**
  * What each channel receives for an alert event (reference alerting §3.3–§3.6, spec §3). Pure:
@@ -37,54 +38,13 @@ export function rfc3339Nano(iso: string): string {
   return iso.replace(/\.(\d{3})Z$/, '.$1000000Z');
 }
 
-/** Decimals by magnitude (spec §9): 3 below 0.1, 2 below 1, 1 below 10, else none; trailing zeros trimmed. */
-function magnitude(n: number): string {
-  const abs = Math.abs(n);
-  return Number(n.toFixed(abs < 0.1 ? 3 : abs < 1 ? 2 : abs < 10 ? 1 : 0)).toString();
-}
-
-const NANOS: Record<string, number> = { nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9 };
-const BYTES: Record<string, number> = {
-  bytes: 1,
-  kilobytes: 1024,
-  megabytes: 1024 ** 2,
-  gigabytes: 1024 ** 3,
-  terabytes: 1024 ** 4,
-};
-
-/** A duration in nanoseconds in the largest of ns, µs, ms, s that shows at least 1, as the web app does: "1.5 s". */
-function humanDuration(ns: number): string {
-  const steps: [string, number][] = [
-    ['s', 1e9],
-    ['ms', 1e6],
-    ['µs', 1e3],
-  ];
-  for (const [suffix, size] of steps)
-    if (Math.abs(Number(magnitude(ns / size))) >= 1) return `${magnitude(ns / size)} ${suffix}`;
-  return `${magnitude(ns)} ns`;
-}
-
-/** Bytes in the largest of B, KB, MB, GB, TB, PB that shows at least 1 (powers of 1024): "1 GB". */
-function humanBytes(b: number): string {
-  const names = ['PB', 'TB', 'GB', 'MB', 'KB'];
-  for (let i = 0; i < names.length; i++) {
-    const size = 1024 ** (names.length - i);
-    if (Math.abs(Number(magnitude(b / size))) >= 1) return `${magnitude(b / size)} ${names[i]}`;
-  }
-  return `${magnitude(b)} B`;
-}
-
 /**
- * A value in its column unit, as alert summaries show it (reference alerting §2.8): utilization and
- * percents as %, durations and bytes humanised, an unknown unit as "<number> <unit>".
+ * A value in its column unit, as alert summaries show it (reference alerting §2.8) and as the web
+ * app shows it: utilization and percents as %, durations and bytes humanised; a unit without a
+ * format of its own follows the number ("12 {requests}").
  */
 export function formatValue(x: number, unit: string): string {
-  if (x === 0 && (NANOS[unit] || BYTES[unit])) return '0';
-  if (unit === 'utilization') return `${magnitude(x * 100)}%`;
-  if (unit === 'percents') return `${magnitude(x)}%`;
-  if (NANOS[unit]) return humanDuration(x * NANOS[unit]);
-  if (BYTES[unit]) return humanBytes(x * BYTES[unit]);
-  return unit && unit !== 'none' ? `${magnitude(x)} ${unit}` : magnitude(x);
+  return !unit || unit === 'none' || hasNumberFormat(unit) ? formatNumber(x, unit) : `${formatNumber(x, '')} ${unit}`;
 }
 
 /** One line that says what happened (reference alerting §2.8). */

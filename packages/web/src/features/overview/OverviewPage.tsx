@@ -4,7 +4,7 @@ import { Link as RouterLink, Navigate, useLocation, useParams } from 'react-rout
 import { DateRangePicker } from '../../components/date/DateRangePicker';
 import { useDateRange } from '../../components/date/useDateRange';
 import { NotFoundPage } from '../../app/NotFoundPage';
-import { formatNum, formatPercents } from '../../lib/format/number';
+import { formatNum, formatPercents } from '@lantern/shared';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { paths } from '../../lib/routes/paths';
 import { useAddressState } from '../../lib/url/useAddressState';

@@ -2,7 +2,7 @@ import { Autocomplete, Box, Button, Checkbox, TextField, Typography } from '@mui
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { externalLinks } from '../../lib/routes/paths';
-import { formatNum } from '../../lib/format/number';
+import { formatNum } from '@lantern/shared';
 import { selectionText } from '../tracing/system/SystemPicker';
 import { selectedValues, withValues } from '../tracing/query/facetFilter';
 import { useAttrValues, type RangeQuery } from '../tracing/tracingApi';

@@ -1,5 +1,4 @@
-import { ERROR_SYSTEMS, type SystemStats } from '@lantern/shared';
-import { formatCount } from '../../lib/format/number';
+import { ERROR_SYSTEMS, type SystemStats, formatCount } from '@lantern/shared';
 
 /** The longest date range that still shows the error-system tabs (reference frontend, Overview tabs). */
 export const ERROR_TABS_MAX_RANGE_MS = 3 * 24 * 3600_000;

@@ -5,7 +5,7 @@ import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom
 import { FixedDateRangePicker } from '../../components/date/DateRangePicker';
 import { useLocalDateRange } from '../../components/date/useDateRange';
 import { formatDateTimeFull } from '../../lib/format/dateTime';
-import { formatDuration } from '../../lib/format/duration';
+import { formatDuration } from '@lantern/shared';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
 import { paths } from '../../lib/routes/paths';
 import { LabelValues } from './LabelValues';

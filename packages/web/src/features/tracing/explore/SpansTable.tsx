@@ -18,7 +18,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Pager, type PagerState } from '../../../components/Pager';
 import { pagerWindow } from '../../../components/pagerWindow';
 import { formatRelative } from '../../../lib/format/dateTime';
-import { formatDuration } from '../../../lib/format/duration';
+import { formatDuration } from '@lantern/shared';
 import { paths } from '../../../lib/routes/paths';
 import { hasNoDuration } from '../query/defaultQueries';
 import { SpanChips } from '../span/SpanChips';

@@ -7,7 +7,7 @@ import { CopyButton } from '../../../components/CopyButton';
 import { FixedDateRangePicker } from '../../../components/date/DateRangePicker';
 import { useLocalDateRange } from '../../../components/date/useDateRange';
 import { formatDateTimeFull } from '../../../lib/format/dateTime';
-import { formatDuration } from '../../../lib/format/duration';
+import { formatDuration } from '@lantern/shared';
 import { paths } from '../../../lib/routes/paths';
 import { truncate } from '../../../lib/text/truncate';
 import { LabelValues } from '../LabelValues';

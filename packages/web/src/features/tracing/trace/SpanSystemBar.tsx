@@ -1,6 +1,5 @@
 import { Box, Stack, Tooltip, Typography } from '@mui/material';
-import { formatDuration } from '../../../lib/format/duration';
-import { formatPercents } from '../../../lib/format/number';
+import { formatDuration, formatPercents } from '@lantern/shared';
 import { truncate } from '../../../lib/text/truncate';
 import type { SystemShare } from './traceTimeline';
 

@@ -4,7 +4,7 @@ import { Box, IconButton, Typography } from '@mui/material';
 import type { Span } from '@lantern/shared';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { formatDuration } from '../../../lib/format/duration';
+import { formatDuration } from '@lantern/shared';
 import { truncate } from '../../../lib/text/truncate';
 import { SpanChips } from '../span/SpanChips';
 import { spanTreeRows } from '../spanTreeRows';
