@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CumulativeState, histogramDiff, numberDiff } from './cumulativeState';
+import { CumulativeState, histogramDiff, numberDiff, type StateJournal } from './cumulativeState';
 
 const started = 1_000n;
 
@@ -74,5 +74,39 @@ describe('histogramDiff', () => {
       [3, 1],
       [4, 2],
     ]);
+  });
+});
+
+describe('CumulativeState of a refused request', () => {
+  it('restores what its steps replaced, so the retry counts in full', () => {
+    const s = new CumulativeState(10, started);
+    s.step('a', 500n, 2_000n, 10, numberDiff);
+    const journal: StateJournal = new Map();
+    expect(s.step('a', 500n, 3_000n, 20, numberDiff, journal)).toBe(10);
+    expect(s.step('b', 500n, 3_000n, 1, numberDiff, journal)).toBeNull();
+    expect(s.accumulate('u', 3, journal)).toBe(3);
+    s.restore(journal);
+    expect(s.size).toBe(1);
+    expect(s.step('a', 500n, 3_000n, 20, numberDiff)).toBe(10);
+    expect(s.accumulate('u', 3)).toBe(3);
+  });
+
+  it('lets a request of a locked series wait until the lock is released', async () => {
+    const s = new CumulativeState(10, started);
+    const unlockA = await s.lockSeries(new Set(['a', 'b']));
+    const order: string[] = [];
+    const other = s.lockSeries(new Set(['c'])).then((unlock) => {
+      order.push('c');
+      unlock();
+    });
+    const same = s.lockSeries(new Set(['b'])).then((unlock) => {
+      order.push('b');
+      unlock();
+    });
+    await other;
+    expect(order).toEqual(['c']);
+    unlockA();
+    await same;
+    expect(order).toEqual(['c', 'b']);
   });
 });

@@ -10,9 +10,19 @@
  * - histogram deltas follow `diff`, which may refuse a point (bucket layout changed, count fell).
  * Points are taken in request order (the reference walked batches backwards, dropping the older
  * of two points of one series in a batch).
+ *
+ * A request's steps move the state before its rows are committed (the rows carry the deltas), so
+ * a request that is refused or fails must take its steps back, or the client's retry of the same
+ * body would be dropped as not newer (or, for a delta up-down counter, counted twice): the steps
+ * record the entries they replace in a `StateJournal`, and `restore` puts them back. While a
+ * request's commit is pending its series are locked (`lockSeries`): a later request of the same
+ * series waits for it to settle before running its steps, so it never computes a delta against a
+ * point that is then taken back.
  */
 export class CumulativeState {
-  private readonly map = new Map<string, { timeNs: bigint; point: unknown }>();
+  private readonly map = new Map<string, Entry>();
+  /** Series (step keys) whose request has run its steps and waits for its commit. */
+  private readonly locked = new Map<string, Promise<void>>();
 
   constructor(
     private readonly capacity: number,
@@ -31,13 +41,12 @@ export class CumulativeState {
     timeNs: bigint,
     point: P,
     diff: (prev: P | null, cur: P) => D | null,
+    journal?: StateJournal,
   ): D | null {
     const fullKey = `${key}\u0000${startNs}`;
     const prev = this.map.get(fullKey);
     if (prev && timeNs <= prev.timeNs) return null;
-    this.map.delete(fullKey); // re-insert: Map order is the LRU order
-    this.map.set(fullKey, { timeNs, point });
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
+    this.put(fullKey, { timeNs, point }, prev, journal);
     if (!prev) return startNs > 0n && startNs >= this.startedAtNs ? diff(null, point) : null;
     return diff(prev.point as P, point);
   }
@@ -46,16 +55,62 @@ export class CumulativeState {
    * Delta up-down counters report changes; the stored value of an additive metric is its level,
    * so deltas are added up per series (the reference stored each delta as if it were the level).
    */
-  accumulate(key: string, delta: number): number {
+  accumulate(key: string, delta: number, journal?: StateJournal): number {
     const fullKey = `${key}\u0000level`;
     const prev = this.map.get(fullKey);
     const level = ((prev?.point as number | undefined) ?? 0) + delta;
-    this.map.delete(fullKey);
-    this.map.set(fullKey, { timeNs: 0n, point: level });
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
+    this.put(fullKey, { timeNs: 0n, point: level }, prev, journal);
     return level;
   }
+
+  /** Puts back the entries a request's steps replaced (its commit was refused or failed). */
+  restore(journal: StateJournal): void {
+    for (const [fullKey, prev] of journal) {
+      if (prev) this.put(fullKey, prev, undefined);
+      else this.map.delete(fullKey);
+    }
+  }
+
+  /**
+   * Waits until none of `keys` (step keys) is locked, then locks them all; the returned function
+   * unlocks them. Call it before running a request's steps and unlock once its commit has settled
+   * (and a failed one's journal is restored). Nothing is held while waiting, so requests cannot
+   * deadlock; series that no pending request holds pass at once.
+   */
+  async lockSeries(keys: ReadonlySet<string>): Promise<() => void> {
+    for (;;) {
+      const held = new Set<Promise<void>>();
+      for (const k of keys) {
+        const p = this.locked.get(k);
+        if (p) held.add(p);
+      }
+      if (held.size === 0) break;
+      await Promise.all(held);
+    }
+    let unlock!: () => void;
+    const p = new Promise<void>((r) => (unlock = r));
+    for (const k of keys) this.locked.set(k, p);
+    return () => {
+      for (const k of keys) if (this.locked.get(k) === p) this.locked.delete(k);
+      unlock();
+    };
+  }
+
+  private put(fullKey: string, entry: Entry, prev: Entry | undefined, journal?: StateJournal): void {
+    if (journal && !journal.has(fullKey)) journal.set(fullKey, prev);
+    this.map.delete(fullKey); // re-insert: Map order is the LRU order
+    this.map.set(fullKey, entry);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
+  }
 }
+
+interface Entry {
+  timeNs: bigint;
+  point: unknown;
+}
+
+/** The entries (undefined: none) that a request's steps replaced, by full key, for `restore`. */
+export type StateJournal = Map<string, Entry | undefined>;
 
 export const numberDiff = (prev: number | null, cur: number): number => {
   if (prev === null) return cur;

@@ -12,7 +12,7 @@ import {
 } from '../../ingest';
 import { unstageDatapoints, type StagedDatapoints } from '../../storage/telemetry';
 import type { MetricsCatalogWriter } from './catalog';
-import type { CumulativeState } from './cumulativeState';
+import type { CumulativeState, StateJournal } from './cumulativeState';
 import type { MetricInfo } from './datapointRows';
 import { encodeRequest, finishPrepared, PREPARE_METRICS_JOB, type PendingRows } from './prepareMetrics';
 import { decodePromWrite, PromWriteMapper } from './promRemoteWrite';
@@ -22,7 +22,8 @@ import { decodePromWrite, PromWriteMapper } from './promRemoteWrite';
  * write): decode, map to datapoint rows and encode them (for OTLP on the prepare pool's worker
  * threads, prepareMetrics.ts), run the cumulative-to-delta steps (here, on the one thread holding
  * the state), wait for the group commit of the rows, then record the catalogue. Same contract
- * as trace ingest: success only after the rows are committed; a full queue is a 429.
+ * as trace ingest: success only after the rows are committed; a full queue is a 429. A request
+ * whose commit is refused or fails takes its steps back, so the client's retry counts in full.
  */
 export type MetricsIngest = (
   project: ProjectConfig,
@@ -111,7 +112,11 @@ export function createMetricsIngest(deps: {
     },
   };
 
-  /** Runs the pending steps, commits the rows, then records the catalogue. */
+  /**
+   * Runs the pending steps, commits the rows, then records the catalogue. The steps' series stay
+   * locked until the commit settles, and a refused or failed commit restores the state entries
+   * the steps replaced: the state only moves for rows that are stored (CumulativeState).
+   */
   async function ingestPrepared(
     project: ProjectConfig,
     prepared: {
@@ -125,15 +130,23 @@ export function createMetricsIngest(deps: {
     const counters = deps.counters();
     const { rejected, errors } = prepared;
     counters.rejectedRows += rejected;
-    const { chunks, rows, bytes } = finishPrepared(prepared.staged, prepared.pending, deps.state);
+    const steps = prepared.pending?.steps;
+    const unlock = steps ? await deps.state.lockSeries(new Set(steps.map((s) => s.key))) : null;
+    const journal: StateJournal = new Map();
+    let rows = 0;
     try {
-      await commit(deps.batcher, chunks, rows, bytes);
+      const finished = finishPrepared(prepared.staged, prepared.pending, deps.state, journal);
+      rows = finished.rows;
+      await commit(deps.batcher, finished.chunks, rows, finished.bytes);
     } catch (err) {
+      deps.state.restore(journal);
       if (err instanceof AppError && err.type === 'rate_limited') {
         counters.throttledRequests++;
         counters.throttledRows += rows;
       } else counters.failedRows += rows;
       throw err;
+    } finally {
+      unlock?.();
     }
     counters.acceptedRows += rows;
     // The catalogue after the commit, so a refused request writes nothing at all. Its failure is

@@ -8,7 +8,13 @@ import {
   type OtlpKeyValue,
   type PbKeyValue,
 } from '../../ingest';
-import { histogramDiff, numberDiff, type CumHistogram, type CumulativeState } from './cumulativeState';
+import {
+  histogramDiff,
+  numberDiff,
+  type CumHistogram,
+  type CumulativeState,
+  type StateJournal,
+} from './cumulativeState';
 import { bucketRange, explicitBuckets, exponentialBuckets, type BucketMap } from './histogram';
 import type {
   PbAttributes,
@@ -240,18 +246,18 @@ function rowValues(v: Values): RowValues {
  * The values of a stateful point, from the cumulative state (on the thread that holds it); null
  * when the step drops the point (the first of a series, an older point, a changed layout).
  */
-export function resolveStep(step: StatefulStep, state: CumulativeState): RowValues | null {
+export function resolveStep(step: StatefulStep, state: CumulativeState, journal?: StateJournal): RowValues | null {
   switch (step.op) {
     case 'level': {
-      const level = state.accumulate(step.key, step.v);
+      const level = state.accumulate(step.key, step.v, journal);
       return rowValues({ gauge: level, min: level, max: level, sum: level, count: 1 });
     }
     case 'counter': {
-      const delta = state.step(step.key, step.startNs, step.timeNs, step.v, numberDiff);
+      const delta = state.step(step.key, step.startNs, step.timeNs, step.v, numberDiff, journal);
       return delta === null ? null : rowValues({ sum: delta, count: 1 });
     }
     case 'histogram': {
-      const d = state.step(step.key, step.startNs, step.timeNs, step.cur, histogramDiff);
+      const d = state.step(step.key, step.startNs, step.timeNs, step.cur, histogramDiff, journal);
       if (d === null) return null;
       // A cumulative point's min/max cover its whole window, not this delta: use the buckets.
       const histogram = Array.isArray(d.buckets)

@@ -7,7 +7,7 @@ import {
   stageDatapoints,
   type StagedDatapoints,
 } from '../../storage/telemetry';
-import type { CumulativeState } from './cumulativeState';
+import type { CumulativeState, StateJournal } from './cumulativeState';
 import type { DatapointSink, MetricInfo, RowBase, RowValues, StatefulStep } from './datapointRows';
 import { normalizeMetrics, resolveStep } from './normalizeMetrics';
 import { decodeMetricsJson, type PbMetricsRequest } from './otlpMetricsProto';
@@ -88,12 +88,14 @@ export const PREPARE_METRICS_JOB: PoolJob<MetricsPrepareTask, MetricsPrepareResu
 /**
  * On the thread holding the state: runs the pending steps and returns the prepared rows as
  * chunks for the batcher (the completed lines in memory). `dropped` counts points the steps
- * dropped (first point of a series, out of order, changed bucket layout).
+ * dropped (first point of a series, out of order, changed bucket layout). The state entries the
+ * steps replace go to `journal`, so a refused commit can take them back (CumulativeState.restore).
  */
 export function finishPrepared(
   staged: StagedDatapoints | null,
   pending: PendingRows | null,
   state: CumulativeState,
+  journal?: StateJournal,
 ): { chunks: StagedDatapoints[]; rows: number; bytes: number } {
   const chunks = staged ? [staged] : [];
   if (pending) {
@@ -101,7 +103,7 @@ export function finishPrepared(
     let rows = 0;
     let minTime = Infinity;
     for (let i = 0; i < pending.steps.length; i++) {
-      const v = resolveStep(pending.steps[i], state);
+      const v = resolveStep(pending.steps[i], state, journal);
       if (v === null) continue;
       text += pending.heads[i] + encodeValues(v) + pending.tails[i];
       rows++;

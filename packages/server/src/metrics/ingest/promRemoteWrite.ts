@@ -119,7 +119,11 @@ export interface PromMapping {
 export class PromWriteMapper {
   private readonly types = new Lru<number>(100_000);
   private readonly help = new Lru<{ help: string; unit: string }>(100_000);
-  /** Per counter series: the last value, and the start time given to its points (0: since before we knew it). */
+  /**
+   * Per counter series: the last value, and the start time given to its points (0: since before we
+   * knew it). Not taken back when a request's commit fails (unlike the cumulative state, which is):
+   * it records samples seen, and the retry of the same samples gets the same start times.
+   */
   private readonly counters = new Lru<{ last: number; lastMs: number; startNs: string }>(200_000);
 
   map(req: PromWriteRequest, projectId: number): PromMapping {
