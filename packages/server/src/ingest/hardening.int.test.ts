@@ -129,12 +129,24 @@ describe('limits', () => {
       'lantern-dsn': PROJECT1_TOKEN,
     });
     expect(res.status).toBe(200);
-    const vector = await post('/api/v1/vector/logs', `{"message":"deep","service":"deep","x":${deepMessage}}\n`, {
+    // The too-deep record is dropped and counted, the other one stored.
+    const deepLine = `{"message":"deep","service":"deep","x":${deepMessage}}\n`;
+    const vector = await post('/api/v1/vector/logs', `{"message":"shallow","service":"deep"}\n${deepLine}`, {
       'content-type': 'application/x-ndjson',
       'lantern-dsn': PROJECT1_TOKEN,
     });
     expect(vector.status).toBe(200);
     expect(await vector.json()).toMatchObject({ partialSuccess: { rejectedLogRecords: '1' } });
+    // Alone, nothing is stored: refused, so Vector does not count it delivered.
+    const alone = await post('/api/v1/vector/logs', deepLine, {
+      'content-type': 'application/x-ndjson',
+      'lantern-dsn': PROJECT1_TOKEN,
+    });
+    expect(alone.status).toBe(400);
+    expect(await alone.json()).toMatchObject({
+      code: 'invalid_json',
+      message: expect.stringContaining('nested deeper'),
+    });
   });
 });
 
@@ -197,7 +209,8 @@ describe('isolation and self-telemetry', () => {
     const res = await fetch(`${lantern.baseUrl}/api/v1/internal/stats`, { headers: { cookie } });
     expect(res.status).toBe(200);
     const stats = IngestStatsResponse.parse(await res.json());
-    expect(stats.signals.logs.acceptedRows).toBe(6); // cap, deep, and a log + a Vector line for each of the two projects
+    // cap, deep (a log and a Vector line), and a log + a Vector line for each of the two projects
+    expect(stats.signals.logs.acceptedRows).toBe(7);
     // Bombs, bad tokens, too-deep bodies, the DSN mismatch, the row cap.
     expect(stats.signals.logs.rejectedRequests).toBeGreaterThanOrEqual(6);
     expect(stats.signals.logs.rejectedRows).toBeGreaterThanOrEqual(MAX_ROWS + 2);
@@ -222,7 +235,7 @@ describe('isolation and self-telemetry', () => {
     expect(stored.filter((r) => r.service_name === 'iso-p2')).toHaveLength(3);
     expect(stored.filter((r) => r.service_name === 'iso-nobody' || r.service_name === 'iso-mismatch')).toEqual([]);
     expect(stored.filter((r) => r.service_name === 'cap').map((r) => r.log_message)).toEqual(['within the cap']);
-    const deep = stored.find((r) => r.service_name === 'deep')!;
+    const deep = stored.find((r) => r.service_name === 'deep' && r.log_message !== 'shallow')!;
     expect(deep.log_message.startsWith('{"a":{"a":')).toBe(true);
   });
 });
