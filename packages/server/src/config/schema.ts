@@ -158,8 +158,13 @@ export const ConfigSchema = z
           .default(32 * 1024 ** 2),
         /** Worker threads that decode, normalise and encode requests; 0 runs them on the event loop. */
         workers: z.number().int().min(0).max(64).default(availableParallelism()),
-        /** Most rows one request may produce (spans + span events, or log records); 413 above it. */
-        max_rows_per_request: z.number().int().min(1).default(100_000),
+        /**
+         * Most rows one request may produce (spans + span events, or log records); 413 above it.
+         * Rows, not spans: memory grows with every row (an event row is a full row), and a small
+         * body can hold many tiny events. 200,000 (= queue_rows, so a request fits the queue)
+         * takes a Collector batch of 10,000 spans with up to 19 events each.
+         */
+        max_rows_per_request: z.number().int().min(1).default(200_000),
         /** How often the server logs its ingest counters (`ingest stats` line). */
         stats_log_interval_ms: z.number().int().min(1000).default(60_000),
       })

@@ -68,7 +68,7 @@ export function prepare(task: PrepareTask): PrepareResult {
   const { rows, rejected, rejectedMessage } = storable(produced);
   if (rows.length > task.maxRows) {
     // Refused whole rather than cut: a partial write the client cannot see is worse.
-    const message = `the request holds ${rows.length} rows; at most ${task.maxRows} are taken per request (send smaller batches)`;
+    const message = `the request holds ${rows.length} rows; at most ${task.maxRows} are taken per request (send smaller batches; in the OpenTelemetry Collector, set the batch processor's send_batch_max_size)`;
     return { ok: false, type: 'too_large', code: 'too_many_rows', message, rows: rows.length };
   }
   if (rows.length === 0) return { ok: true, staged: null, rejected, rejectedMessage };
