@@ -122,12 +122,32 @@ export function decodeMetricsProto(buf: Uint8Array): PbMetricsRequest {
   }
 }
 
+/**
+ * The proto3 JSON mapping lets a sender use the proto field names (`resource_metrics`,
+ * `data_points`, `time_unix_nano`, `as_double`) as well as lowerCamelCase; protobufjs reads only
+ * the latter and skips the rest, so a snake_case body decoded to nothing. Every object key of an
+ * OTLP/JSON body is a field name (attribute keys are values of `key`), so all are renamed.
+ */
+function camelKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(camelKeys);
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v))
+    out[k.includes('_') ? k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : k] = camelKeys(x);
+  return out;
+}
+
 export function decodeMetricsJson(body: unknown): PbMetricsRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new OtlpDecodeError('body: expected an ExportMetricsServiceRequest JSON object');
   }
+  const unknown = Object.keys(body).filter((k) => k !== 'resourceMetrics' && k !== 'resource_metrics');
+  if (unknown.length && !('resourceMetrics' in body) && !('resource_metrics' in body))
+    throw new OtlpDecodeError(
+      `body: expected resourceMetrics, got ${unknown.map((k) => JSON.stringify(k)).join(', ')}`,
+    );
   try {
-    return collector.ExportMetricsServiceRequest.fromObject(body);
+    return collector.ExportMetricsServiceRequest.fromObject(camelKeys(body));
   } catch (err) {
     // protobufjs names the offending field, e.g. "...ExportMetricsServiceRequest.resourceMetrics: object expected".
     throw new OtlpDecodeError(
