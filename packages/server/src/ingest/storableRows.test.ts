@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DURATION_NS, MAX_TIME_NS, MIN_TIME_NS, storable } from './storableRows';
+import { MAX_DURATION_NS, MAX_TIME_NS, MIN_TIME_NS } from './rowBounds';
+import { storable } from './storableRows';
 import type { SpanRow } from './spanRow';
 
 const row = (timeNs: bigint, durationNs = 1000): SpanRow =>
@@ -34,6 +35,40 @@ describe('storable', () => {
     const good = row(1_700_000_000_000_000_000n);
     const out = storable({ rows: [good, bad], rejected: 1, rejectedMessage: 'earlier reason' });
     expect(out).toEqual({ rows: [good], rejected: 2, rejectedMessage: 'earlier reason' });
+  });
+});
+
+describe('storable: a span with its events', () => {
+  const ids = (
+    r: SpanRow,
+    traceId: string,
+    id: bigint,
+    parentId = 0n,
+    eventName = '',
+    standalone = false,
+  ): SpanRow => ({
+    ...r,
+    traceId,
+    id,
+    parentId,
+    eventName,
+    standalone,
+  });
+  it('drops the event rows of a span it drops, and counts the span once', () => {
+    const ok = ids(row(1_700_000_000_000_000_000n), 't1', 1n);
+    const okEvent = ids(row(1_700_000_000_000_000_000n), 't1', 11n, 1n, 'exception');
+    const bad = ids(row(0n), 't1', 2n);
+    const badEvents = [21n, 22n].map((i) => ids(row(1_700_000_000_000_000_000n), 't1', i, 2n, 'log'));
+    const otherTrace = ids(row(1_700_000_000_000_000_000n), 't2', 21n, 2n, 'log');
+    const badLog = ids(row(5n), 't3', 3n, 0n, 'log', true);
+    const out = storable({
+      rows: [ok, okEvent, bad, ...badEvents, otherTrace, badLog],
+      rejected: 0,
+      rejectedMessage: '',
+    });
+    expect(out.rows).toEqual([ok, okEvent, otherTrace]);
+    expect(out.rejected).toBe(2);
+    expect(out.rejectedMessage).toMatch(/^2 span\(s\) or record\(s\) dropped: /);
   });
 });
 

@@ -1,41 +1,36 @@
 import type { Produced } from './produced';
+import { MAX_DURATION_NS, storableTime } from './rowBounds';
 import type { AttrMap, AttrValue, SpanRow } from './spanRow';
 
 /**
- * Time and duration bounds every stored row must meet. A row outside them (a start time of 0 or in
- * the year 30000, a duration of 10^150 ns) cannot be written, and since a batch is written whole
- * it would fail every other client's rows in the same batch: such rows are dropped here and
- * reported like any other rejected record. (Times before 2001-09-09, under 10 digits of seconds,
- * are not even read as times by the engine; no retention keeps rows that old anyway.)
+ * The rows that can be stored. A span that cannot goes with the event rows made from it (they
+ * would hang off a span that is not there), and counts once as a rejected span; a standalone
+ * record (a log) counts once too. (An event's own bad time never gets here: it takes its span's,
+ * normalize/spanEvents.ts.)
  */
-export const MIN_TIME_NS = 1_000_000_000n * 1_000_000_000n;
-// 2106: the metrics from spans put a span's minute into a datapoint row, whose time is a DateTime.
-export const MAX_TIME_NS = BigInt(Date.UTC(2106, 0, 1)) * 1_000_000n;
-export const MAX_DURATION_NS = 100 * 365 * 86_400 * 1e9;
-
 export function storable(p: Produced): Produced {
   let bad = 0;
+  let dropped: Set<string> | undefined;
   for (const r of p.rows) {
-    if (!rowFits(r)) bad++;
-    else wellFormRow(r);
+    if (!rowFits(r)) {
+      bad++;
+      if (!r.eventName || r.standalone) (dropped ??= new Set()).add(`${r.traceId}/${r.id}`);
+    } else wellFormRow(r);
   }
   if (bad === 0) return p;
+  const orphan = (r: SpanRow) => !r.standalone && r.eventName !== '' && dropped?.has(`${r.traceId}/${r.parentId}`);
   return {
-    rows: p.rows.filter(rowFits),
-    rejected: p.rejected + bad,
+    rows: p.rows.filter((r) => rowFits(r) && !orphan(r)),
+    rejected: p.rejected + (dropped?.size ?? 0),
     rejectedMessage:
       p.rejectedMessage ||
-      `${bad} row(s) dropped: time before 2001-09-09 or after 2106-01-01, or duration over 100 years`,
+      `${dropped?.size ?? 0} span(s) or record(s) dropped: time before 2001-09-09 or after 2106-01-01, or duration over 100 years`,
   };
 }
 
 function rowFits(r: SpanRow): boolean {
   return (
-    r.timeNs >= MIN_TIME_NS &&
-    r.timeNs < MAX_TIME_NS &&
-    Number.isFinite(r.durationNs) &&
-    r.durationNs >= 0 &&
-    r.durationNs <= MAX_DURATION_NS
+    storableTime(r.timeNs) && Number.isFinite(r.durationNs) && r.durationNs >= 0 && r.durationNs <= MAX_DURATION_NS
   );
 }
 

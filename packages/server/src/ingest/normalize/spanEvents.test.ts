@@ -84,6 +84,15 @@ describe('span events → rows (reference ingest §2.8)', () => {
     expect(eventRows[4].timeNs).toBe(START_NS);
   });
 
+  it('gives an event with a time no row can have (1 ns, the year 3000) the span start, in the row and the span', () => {
+    const [host, early, late] = rowsFor([
+      { name: 'exception', time: 1n, attrs: { 'exception.type': 'E' } },
+      { name: 'cache.miss', time: 32_503_680_000_000_000_000n, attrs: {} },
+    ]);
+    expect([early.timeNs, late.timeNs]).toEqual([START_NS, START_NS]);
+    expect(host.events.map((e) => e.timeNs)).toEqual([START_NS, START_NS]);
+  });
+
   it('groups exceptions by type and message words, not by variables', () => {
     const a = rowsFor([
       { name: 'exception', attrs: { 'exception.type': 'E', 'exception.message': 'user 1 missing' } },

@@ -1,4 +1,5 @@
 import type { OtlpEvent } from '../otlp';
+import { storableTime } from '../rowBounds';
 import type { AttrMap, SpanRow } from '../spanRow';
 import { ALIAS_KEYS, copyStableNames, normalizeAliases } from './attrAliases';
 import { limitAttrs } from './attrLimits';
@@ -28,8 +29,8 @@ export function splitSpanEvents(
     const ev = events[i];
     const own: AttrMap = {};
     const ownHasAliasKey = addAttrs(own, ev.attributes, ALIAS_KEYS);
-    // An event without a time would sort to 1970 and fall out of retention: use the span start.
-    const timeNs = ev.timeUnixNano === 0n ? host.timeNs : ev.timeUnixNano;
+    // An event without a time (or with one no row can have) would be dropped: it takes the span start.
+    const timeNs = storableTime(ev.timeUnixNano) ? ev.timeUnixNano : host.timeNs;
     host.events.push({ name: ev.name, timeNs, attrs: own });
 
     const attrs: AttrMap = { ...host.attrs, ...own };
