@@ -82,7 +82,7 @@ describe('zipkinToOtlp', () => {
 
   it.each<[string, unknown, RegExp]>([
     ['a bad trace id', { ...SPAN, traceId: 'xyz' }, /spans\[1\]\.traceId: expected a hex string/],
-    ['a short span id', { ...SPAN, id: 'abc' }, /spans\[1\]\.id: expected 16 hex chars/],
+    ['a span id too long', { ...SPAN, id: 'abc0123456789abcd' }, /spans\[1\]\.id: expected at most 16 hex chars/],
     ['an all-zero id', { ...SPAN, id: '0000000000000000' }, /all-zero/],
     ['a name that is not a string', { ...SPAN, name: 5 }, /spans\[1\]\.name/],
     ['a negative timestamp', { ...SPAN, timestamp: -1 }, /timestamp/],
@@ -92,6 +92,17 @@ describe('zipkinToOtlp', () => {
     expect(req.resourceSpans[0].scopeSpans[0].spans).toHaveLength(2);
     expect(req.rejected).toBe(1);
     expect(req.rejectedMessage).toMatch(message);
+  });
+
+  it('left-pads short ids with zeros, as Zipkin does', () => {
+    const req = zipkinToOtlp([{ ...SPAN, traceId: 'ABC', id: 'a1', parentId: 'f' }], NOW);
+    const [span] = req.resourceSpans[0].scopeSpans[0].spans;
+    expect(req.rejected).toBe(0);
+    expect([span.traceId, span.spanId, span.parentSpanId]).toEqual([
+      '00000000000000000000000000000abc',
+      '00000000000000a1',
+      '000000000000000f',
+    ]);
   });
 
   it('refuses a body that is not an array', () => {

@@ -115,16 +115,14 @@ function zipkinSpan(raw: unknown, receivedNs: bigint): OtlpSpan {
 }
 
 /**
- * Zipkin ids are lowercase hex: span ids 16 chars; trace ids 32, or 16 (a 64-bit trace id, which
- * fills the low 8 bytes). All-zero ids are invalid.
+ * Zipkin ids are lowercase hex: span ids up to 16 chars, trace ids up to 32, left-padded with zeros
+ * as Zipkin's own server does (a 64-bit trace id fills the low 8 bytes). All-zero ids are invalid.
  */
 function zipkinId(v: unknown, field: string, trace: boolean): string {
   if (typeof v !== 'string' || !HEX_RE.test(v)) throw new OtlpDecodeError(`${field}: expected a hex string`);
-  let hex = v.toLowerCase();
-  if (trace && hex.length === 16) hex = '0'.repeat(16) + hex;
   const want = trace ? 32 : 16;
-  if (hex.length !== want)
-    throw new OtlpDecodeError(`${field}: expected ${trace ? '16 or 32' : '16'} hex chars, got ${v.length}`);
+  if (v.length > want) throw new OtlpDecodeError(`${field}: expected at most ${want} hex chars, got ${v.length}`);
+  const hex = v.toLowerCase().padStart(want, '0');
   if (/^0+$/.test(hex)) throw new OtlpDecodeError(`${field}: an all-zero id is invalid`);
   return hex;
 }
