@@ -18,7 +18,7 @@ import {
   type MetricAlias,
   type Monitor,
 } from '@lantern/shared';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import { metricChartOption } from '../../../components/charts/chartOptions';
@@ -276,54 +276,22 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 </TextField>
               </Stack>
               <Stack direction="row" spacing={1}>
-                <Stack sx={{ flex: 1, minWidth: 0 }}>
-                  <TextField
-                    size="small"
-                    label="Min value"
-                    value={minValue}
-                    onChange={(e) => setMinValue(e.target.value)}
-                    error={Boolean(fieldError('minValue'))}
-                    helperText={fieldError('minValue') ?? 'Leave empty to disable'}
-                    slotProps={{
-                      input: { endAdornment: unitSuffix },
-                      htmlInput: { 'data-testid': 'monitor-min', inputMode: 'decimal' },
-                    }}
-                  />
-                  {observed.min !== null && (
-                    <Typography
-                      variant="caption"
-                      color="text.secondary"
-                      sx={{ mx: 1.75 }}
-                      data-testid="monitor-observed-min"
-                    >
-                      Observed min: {formatObserved(observed.min)} (zeroes excluded)
-                    </Typography>
-                  )}
-                </Stack>
-                <Stack sx={{ flex: 1, minWidth: 0 }}>
-                  <TextField
-                    size="small"
-                    label="Max value"
-                    value={maxValue}
-                    onChange={(e) => setMaxValue(e.target.value)}
-                    error={Boolean(fieldError('maxValue'))}
-                    helperText={fieldError('maxValue') ?? 'Leave empty to disable'}
-                    slotProps={{
-                      input: { endAdornment: unitSuffix },
-                      htmlInput: { 'data-testid': 'monitor-max', inputMode: 'decimal' },
-                    }}
-                  />
-                  {observed.max !== null && (
-                    <Typography
-                      variant="caption"
-                      color="text.secondary"
-                      sx={{ mx: 1.75 }}
-                      data-testid="monitor-observed-max"
-                    >
-                      Observed max: {formatObserved(observed.max)}
-                    </Typography>
-                  )}
-                </Stack>
+                <BoundField
+                  which="min"
+                  value={minValue}
+                  onChange={setMinValue}
+                  error={fieldError('minValue')}
+                  unitSuffix={unitSuffix}
+                  observed={observed.min === null ? undefined : `${formatObserved(observed.min)} (zeroes excluded)`}
+                />
+                <BoundField
+                  which="max"
+                  value={maxValue}
+                  onChange={setMaxValue}
+                  error={fieldError('maxValue')}
+                  unitSuffix={unitSuffix}
+                  observed={observed.max === null ? undefined : formatObserved(observed.max)}
+                />
               </Stack>
               <TextField
                 select
@@ -441,4 +409,48 @@ function dryRunBlocker(issue: string | undefined): string {
   if (!issue || issue === 'At least min value is required')
     return 'Set a min or max value to see how often the monitor would have fired.';
   return `Fix the form to see how often the monitor would have fired: ${issue}.`;
+}
+
+/** Min value / Max value (reference frontend: the unit as suffix, "Leave empty to disable", the observed value). */
+function BoundField({
+  which,
+  value,
+  onChange,
+  error,
+  unitSuffix,
+  observed,
+}: {
+  which: 'min' | 'max';
+  value: string;
+  onChange: (v: string) => void;
+  error: string | undefined;
+  unitSuffix: ReactNode;
+  observed: string | undefined;
+}) {
+  return (
+    <Stack sx={{ flex: 1, minWidth: 0 }}>
+      <TextField
+        size="small"
+        label={`${which === 'min' ? 'Min' : 'Max'} value`}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        error={Boolean(error)}
+        helperText={error ?? 'Leave empty to disable'}
+        slotProps={{
+          input: { endAdornment: unitSuffix },
+          htmlInput: { 'data-testid': `monitor-${which}`, inputMode: 'decimal' },
+        }}
+      />
+      {observed !== undefined && (
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          sx={{ mx: 1.75 }}
+          data-testid={`monitor-observed-${which}`}
+        >
+          Observed {which}: {observed}
+        </Typography>
+      )}
+    </Stack>
+  );
 }
