@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MetricAlertParams, MetricMonitorParams, MonitorState } from '@lantern/shared';
+import type { MetricAlertEventParams, MetricAlertParams, MetricMonitorParams, MonitorState } from '@lantern/shared';
 import type { Logger } from 'pino';
 import type { AlertsStore } from './alerts.store';
 import { emitAlertEvent, type EventDeps } from './alertEvents';
@@ -145,6 +145,10 @@ async function applySeries(
       case 'reopen':
       case 'still-firing': {
         const set = { state: 'open', params: JSON.stringify(alertParams), updated_at: tick.toISOString() };
+        // The event carries the alert params (reference §2.10); a reopen of an alert a user closed
+        // says so, for the history. The alert's own params and the notifications are unchanged.
+        const eventParams: MetricAlertEventParams =
+          action.kind === 'reopen' ? { ...alertParams, reopened: true } : alertParams;
         if (await deps.alerts.casUpdate(trx, last!.id, last!.state, set))
           await emitAlertEvent(
             trx,
@@ -152,7 +156,7 @@ async function applySeries(
             {
               alert: { ...last!, ...set },
               name: 'state-changed',
-              params: alertParams,
+              params: eventParams,
               userId: null,
               createdAt: tick,
               spanAttrs: {},

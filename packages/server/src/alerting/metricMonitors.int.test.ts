@@ -3,7 +3,14 @@ import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, MetricReader, type MetricData, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelResponse, MonitorResponse, WebhookMessage, type Alert, type AlertListResponse } from '@lantern/shared';
+import {
+  AlertEventsResponse,
+  ChannelResponse,
+  MonitorResponse,
+  WebhookMessage,
+  type Alert,
+  type AlertListResponse,
+} from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir } from '@lantern/testkit/harness';
 import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '@lantern/testkit/receivers';
 import { startAlertingServer, TEST_SITE, type AlertingTestServer } from './alertingTestServer';
@@ -304,6 +311,18 @@ describe('a metric monitor over two hosts', () => {
       ':arrow_upper_right: *[Lantern] The metric is still firing: 97% is greater than 90%*\nCPU: cpu{host.name=web1}',
     );
     expect((await server.call<{ alert: Alert }>('GET', `/alerts/${alert.id}`)).body.alert.state).toBe('open');
+    // The history tells the user who closed it that the evaluator reopened it (it said "Still firing").
+    const { events } = AlertEventsResponse.parse((await server.call('GET', `/alerts/${alert.id}/events`)).body);
+    expect(events.map((e) => [e.name, e.user?.name ?? null])).toEqual([
+      ['state-changed', null],
+      ['state-changed', 'Admin'],
+      ['created', null],
+    ]);
+    expect(events[0].params).toMatchObject({ reopened: true, firing: 1, outlier: 0.97, bounds: { max: 0.9 } });
+    expect(events[2].params).not.toHaveProperty('reopened');
+    expect((await server.call<{ alert: Alert }>('GET', `/alerts/${alert.id}`)).body.alert.params).not.toHaveProperty(
+      'reopened',
+    );
   });
 
   it('closes itself once back in bounds for forDuration + 5 minutes', async () => {

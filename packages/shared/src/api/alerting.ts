@@ -188,6 +188,13 @@ export const MetricAlertParams = z.object({
   }),
 });
 export type MetricAlertParams = z.infer<typeof MetricAlertParams>;
+/**
+ * The params of a metric alert's `state-changed` event from the evaluator (reference §2.4, §2.10):
+ * the alert params, plus `reopened: true` when the still-firing series reopened an alert a user had
+ * closed (absent on the ~3-hourly "still firing" repeat of an open alert).
+ */
+export const MetricAlertEventParams = MetricAlertParams.extend({ reopened: z.literal(true).optional() });
+export type MetricAlertEventParams = z.infer<typeof MetricAlertEventParams>;
 
 export const Alert = z.object({
   id: z.number().int(),

@@ -11,21 +11,10 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import type { Alert, AlertEvent, AlertNotification } from '@lantern/shared';
+import type { Alert, AlertNotification } from '@lantern/shared';
 import { formatDateTimeFull } from '../../../lib/format/dateTime';
 import { useAlertEvents } from './alertsApi';
-
-/** What happened, in words: "Created", "Closed by Ann", "Reopened", "Recurring: 12 occurrences". */
-export function eventText(e: AlertEvent): string {
-  const p = (e.params ?? {}) as { state?: string; oldState?: string; spanCount?: number; firing?: number };
-  const by = e.user ? ` by ${e.user.name}` : '';
-  if (e.name === 'created') return 'Created';
-  if (e.name === 'recurring') return p.spanCount ? `Recurring: ${p.spanCount} occurrences` : 'Recurring';
-  if (p.state === 'closed') return `Closed${by}`;
-  if (p.state === 'open') return `Reopened${by}`;
-  // A metric alert's state-changed event without a state carries the alert params: still firing.
-  return p.firing ? 'Still firing' : 'State changed';
-}
+import { eventText } from './eventText';
 
 const STATE_COLORS: Record<string, 'success' | 'error' | 'default' | 'warning'> = {
   sent: 'success',
