@@ -1,3 +1,6 @@
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
@@ -50,6 +53,58 @@ async function sendQueueMetrics(): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('queue.depth and job.duration never listed');
+}
+
+/** A reader the test collects from itself, to send each collection as if made some minutes ago. */
+class CollectingReader extends MetricReader {
+  protected onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * host.load, a gauge of 12 hosts (host-01 .. host-12) over the three minutes before now, sent with
+ * the OTLP/protobuf exporter: each host idles at (13 - n) * 5 and peaks at 100 + n in the last
+ * minute. So host-12 has the largest max (112) and is last by name, while host-01 has the largest
+ * avg (73.67): the two orders differ, and neither is the server's.
+ */
+async function sendHostLoad(): Promise<void> {
+  const reader = new CollectingReader();
+  const provider = new MeterProvider({
+    resource: resourceFromAttributes({ 'service.name': 'fleet' }),
+    readers: [reader],
+  });
+  const exporter = new OTLPMetricExporter({
+    url: `${server.lantern.baseUrl}/v1/metrics`,
+    headers: { 'lantern-dsn': server.dsn },
+  });
+  let minute = 0;
+  provider
+    .getMeter('lantern-tests')
+    .createObservableGauge('host.load', { description: 'Load per host' })
+    .addCallback((r) => {
+      for (let n = 1; n <= 12; n++)
+        r.observe(minute === 2 ? 100 + n : (13 - n) * 5, { host: `host-${String(n).padStart(2, '0')}` });
+    });
+  for (minute = 0; minute < 3; minute++) {
+    const { resourceMetrics, errors } = await reader.collect();
+    expect(errors).toEqual([]);
+    const shift = (3 - minute) * 60;
+    for (const scope of resourceMetrics.scopeMetrics)
+      for (const metric of scope.metrics)
+        for (const point of metric.dataPoints) {
+          const p = point as { startTime: [number, number]; endTime: [number, number] };
+          p.startTime = [p.startTime[0] - shift, p.startTime[1]];
+          p.endTime = [p.endTime[0] - shift, p.endTime[1]];
+        }
+    const code = await new Promise<number>((done) => exporter.export(resourceMetrics, (r) => done(r.code)));
+    expect(code).toBe(0);
+  }
+  await provider.shutdown();
+  await exporter.shutdown();
 }
 
 interface SavedMonitor {
@@ -270,6 +325,45 @@ describe('monitors', () => {
     const saved = await savedMonitor('Slow export');
     expect(saved.params.columnUnit).toBe('milliseconds');
     await monitorApi('DELETE', `/${saved.id}`);
+  });
+
+  it("sorts the preview's legend by its headers, max largest first, before paging", async () => {
+    explainFailures();
+    await sendHostLoad();
+    const q = new URLSearchParams({ metric: 'host.load', alias: 'load', query: 'max($load) | group by host' });
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
+    const form = new MonitorFormPage(page, 'metric').form;
+    await form.getByTestId('monitor-chart').waitFor();
+    const legend = form.getByTestId('legend-table');
+    const hosts = async () =>
+      (await legend.getByTestId('legend-name').allInnerTexts()).map((t) => /host=(host-\d+)/.exec(t)?.[1]);
+    // 12 series, 9 a page: the first page (the one plotted) starts with the largest max, host-12,
+    // wherever the server's order (not by value) put it.
+    await expect.poll(() => form.getByTestId('pager-text').innerText()).toBe('1 - 9 of 12');
+    await expect
+      .poll(hosts)
+      .toEqual(['host-12', 'host-11', 'host-10', 'host-09', 'host-08', 'host-07', 'host-06', 'host-05', 'host-04']);
+    await expect(legend.getByTestId('legend-row').first().innerText()).resolves.toMatch(/\t112$/);
+    await expect(legend.getByTestId('legend-sort-max').getAttribute('aria-sort')).resolves.toBe('descending');
+    await page.screenshot({ path: '/tmp/leg-max.png', fullPage: true });
+
+    // avg, largest first: host-01 idles highest.
+    await legend.getByTestId('legend-sort-avg').getByRole('button').click();
+    await expect
+      .poll(hosts)
+      .toEqual(['host-01', 'host-02', 'host-03', 'host-04', 'host-05', 'host-06', 'host-07', 'host-08', 'host-09']);
+    await expect(legend.getByTestId('legend-sort-avg').getAttribute('aria-sort')).resolves.toBe('descending');
+    await expect(legend.getByTestId('legend-sort-max').getAttribute('aria-sort')).resolves.toBe(null);
+    await page.screenshot({ path: '/tmp/leg-avg.png', fullPage: true });
+    // Again: smallest first.
+    await legend.getByTestId('legend-sort-avg').getByRole('button').click();
+    await expect.poll(async () => (await hosts())[0]).toBe('host-12');
+    await expect(legend.getByTestId('legend-sort-avg').getAttribute('aria-sort')).resolves.toBe('ascending');
+    // By name, A to Z.
+    await legend.getByTestId('legend-sort-name').getByRole('button').click();
+    await expect.poll(async () => (await hosts()).slice(0, 3)).toEqual(['host-01', 'host-02', 'host-03']);
+    // The header texts stay as they were.
+    await expect(legend.locator('thead th').allInnerTexts()).resolves.toEqual(['metric', 'avg', 'last', 'min', 'max']);
   });
 
   it('removing a metric from the picker removes its parts from the query', async () => {

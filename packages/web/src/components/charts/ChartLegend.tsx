@@ -1,10 +1,12 @@
-import { Box, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, TableSortLabel } from '@mui/material';
+import type { ReactNode } from 'react';
 import { formatUnit } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
 import { Pager, type PagerState } from '../Pager';
 import { legendValues, type Series } from './chartOptions';
+import { nextLegendSort, type LegendSort, type LegendSortKey, type LegendValue } from './legendSort';
 
-export type LegendValue = 'avg' | 'last' | 'min' | 'max';
+export type { LegendValue } from './legendSort';
 
 interface LegendProps {
   series: (Series & { color: string })[];
@@ -77,7 +79,12 @@ export function ListLegend({ series, values, hidden, onToggle, onHover, maxLengt
   );
 }
 
-/** The table legend: metric plus the chosen values, 9 rows a page (pager from the caller). */
+/**
+ * The table legend: metric plus the chosen values, 9 rows a page (pager from the caller). With
+ * `onSort`, a click on a header sorts by that column (reference frontend §3.5: sortable): the
+ * caller sorts `series` (sortLegendSeries) before paging, so the page it plots is the top of the
+ * sort. Without it the rows keep the order given.
+ */
 export function TableLegend({
   series,
   values,
@@ -86,18 +93,39 @@ export function TableLegend({
   onHover,
   maxLength,
   pager,
-}: LegendProps & { pager: PagerState }) {
+  sort,
+  onSort,
+}: LegendProps & { pager: PagerState; sort?: LegendSort; onSort?: (next: LegendSort) => void }) {
+  const header = (key: LegendSortKey, label: ReactNode, align?: 'right') => {
+    const active = sort?.key === key;
+    return (
+      <TableCell
+        key={key}
+        align={align}
+        data-testid={`legend-sort-${key}`}
+        aria-sort={onSort && active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+      >
+        {onSort && sort ? (
+          <TableSortLabel
+            active={active}
+            direction={active ? sort.dir : key === 'name' ? 'asc' : 'desc'}
+            onClick={() => onSort(nextLegendSort(sort, key))}
+          >
+            {label}
+          </TableSortLabel>
+        ) : (
+          label
+        )}
+      </TableCell>
+    );
+  };
   return (
     <Box data-testid="legend-table">
       <Table size="small" sx={{ '& td, & th': { py: '3px', fontSize: 12 } }}>
         <TableHead>
           <TableRow>
-            <TableCell>metric</TableCell>
-            {values.map((k) => (
-              <TableCell key={k} align="right">
-                {k}
-              </TableCell>
-            ))}
+            {header('name', 'metric')}
+            {values.map((k) => header(k, k, 'right'))}
           </TableRow>
         </TableHead>
         <TableBody>

@@ -24,6 +24,7 @@ import { NotFoundPage } from '../../../app/NotFoundPage';
 import { metricChartOption } from '../../../components/charts/chartOptions';
 import { TableLegend, type LegendValue } from '../../../components/charts/ChartLegend';
 import { EChart } from '../../../components/charts/EChart';
+import { MONITOR_LEGEND_SORT, sortLegendSeries, type LegendSort } from '../../../components/charts/legendSort';
 import { assignColors } from '../../../components/charts/palette';
 import { usePager } from '../../../components/Pager';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
@@ -54,7 +55,10 @@ import { NotifyFields } from './NotifyFields';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 const PREVIEW_HEIGHT = 300;
-/** The preview's legend table (spec platform §2.9): name, avg, last, min, max; 9 rows a page. */
+/**
+ * The preview's legend table (spec platform §2.9): name, avg, last, min, max; 9 rows a page, sorted
+ * by a header click, max largest first at the start.
+ */
 const LEGEND_PAGE = 9;
 const LEGEND_VALUES: LegendValue[] = ['avg', 'last', 'min', 'max'];
 
@@ -142,30 +146,34 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const fieldError = (field: string) => (submitted ? issues.find((i) => i.path[0] === field)?.message : undefined);
   const nameErr = submitted && !name.trim() ? 'Field is required' : undefined;
 
-  // The monitored column's series, with the legend table's colours (spec platform §2.9).
+  // The monitored column's series (spec platform §2.9).
   const series = useMemo(() => {
     const data = preview.data;
     if (!data || !effectiveColumn || !data.time.length) return [];
-    const own = data.timeseries.filter((s) => s.metric === effectiveColumn);
-    const colors = assignColors(own.map(() => undefined));
-    return own.map((s, i) => ({
-      name: s.name,
-      unit: monitorSeriesUnit(columnUnit, s.unit),
-      values: s.value,
-      color: colors[i],
-    }));
+    return data.timeseries
+      .filter((s) => s.metric === effectiveColumn)
+      .map((s) => ({ name: s.name, unit: monitorSeriesUnit(columnUnit, s.unit), values: s.value }));
   }, [preview.data, effectiveColumn, columnUnit]);
   const observed = useMemo(() => observedRange(series), [series]);
-  const legendPager = usePager(series.length, LEGEND_PAGE);
+  // The legend's order, applied before paging: the page plotted is the top of the sort (at first the
+  // largest max, the series nearest a max bound), not the first series the server happened to send.
+  const [legendSort, setLegendSort] = useState<LegendSort>(MONITOR_LEGEND_SORT);
+  // Colours go in legend order: the nine of a page (the one plotted) are the palette's nine, never a repeat.
+  const sorted = useMemo(() => {
+    const order = sortLegendSeries(series, legendSort);
+    const colors = assignColors(order.map(() => undefined));
+    return order.map((s, i) => ({ ...s, color: colors[i] }));
+  }, [series, legendSort]);
+  const legendPager = usePager(sorted.length, LEGEND_PAGE);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [hovered, setHovered] = useState<string | undefined>();
   const chart = useMemo(() => {
-    // Only the legend's current page is plotted, less the series clicked off.
-    const plotted = series.slice(legendPager.start, legendPager.end).filter((s) => !hidden.has(s.name));
+    // Only the legend's current page (in its order) is plotted, less the series clicked off.
+    const plotted = sorted.slice(legendPager.start, legendPager.end).filter((s) => !hidden.has(s.name));
     if (!plotted.length) return undefined;
     return withAllowedRange(metricChartOption(preview.data?.time ?? [], plotted), bounds);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [series, legendPager.start, legendPager.end, hidden, minValue, maxValue]);
+  }, [sorted, legendPager.start, legendPager.end, hidden, minValue, maxValue]);
   const dryRun = useMonitorPreview(projectId, check.success ? check.data : undefined, range.apiParams);
   // Why Save cannot send the form yet although its fields may be fine (spec platform §5: exactly one
   // column); the hint covers a query of none or several columns.
@@ -372,7 +380,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
             {series.length ? (
               <Box sx={{ mt: 1 }}>
                 <TableLegend
-                  series={series}
+                  series={sorted}
                   values={LEGEND_VALUES}
                   hidden={hidden}
                   onToggle={(n) =>
@@ -385,6 +393,12 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                   onHover={setHovered}
                   maxLength={40}
                   pager={legendPager}
+                  sort={legendSort}
+                  onSort={(next) => {
+                    setLegendSort(next);
+                    // The top of the new order: the page that is plotted.
+                    legendPager.setPage(1);
+                  }}
                 />
               </Box>
             ) : (
