@@ -18,7 +18,7 @@ import {
   type MetricAlias,
   type Monitor,
 } from '@lantern/shared';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import { metricChartOption } from '../../../components/charts/chartOptions';
@@ -38,6 +38,7 @@ import { MetricsPicker } from '../../metrics/query/MetricsPicker';
 import { MetricsQueryBuilder } from '../../metrics/query/MetricsQueryBuilder';
 import { withAllowedRange } from '../alerts/allowedRange';
 import { monitorSeriesUnit } from '../alerts/alertText';
+import { BoundField } from './BoundField';
 import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
 import {
@@ -423,48 +424,4 @@ function dryRunBlocker(issue: string | undefined): string {
   if (!issue || issue === 'At least min value is required')
     return 'Set a min or max value to see how often the monitor would have fired.';
   return `Fix the form to see how often the monitor would have fired: ${issue}.`;
-}
-
-/** Min value / Max value (reference frontend: the unit as suffix, "Leave empty to disable", the observed value). */
-function BoundField({
-  which,
-  value,
-  onChange,
-  error,
-  unitSuffix,
-  observed,
-}: {
-  which: 'min' | 'max';
-  value: string;
-  onChange: (v: string) => void;
-  error: string | undefined;
-  unitSuffix: ReactNode;
-  observed: string | undefined;
-}) {
-  return (
-    <Stack sx={{ flex: 1, minWidth: 0 }}>
-      <TextField
-        size="small"
-        label={`${which === 'min' ? 'Min' : 'Max'} value`}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        error={Boolean(error)}
-        helperText={error ?? 'Leave empty to disable'}
-        slotProps={{
-          input: { endAdornment: unitSuffix },
-          htmlInput: { 'data-testid': `monitor-${which}`, inputMode: 'decimal' },
-        }}
-      />
-      {observed !== undefined && (
-        <Typography
-          variant="caption"
-          color="text.secondary"
-          sx={{ mx: 1.75 }}
-          data-testid={`monitor-observed-${which}`}
-        >
-          Observed {which}: {observed}
-        </Typography>
-      )}
-    </Stack>
-  );
 }
