@@ -43,6 +43,13 @@ export async function emitAlertEvent(trx: AlertingTrx, deps: EventDeps, e: NewEv
     .executeTakeFirstOrThrow();
 
   const monitors = await concernedMonitors(trx, deps, e);
+  // An error alert is now one of these monitors' alerts (their counts and `monitor:<id>` in the list).
+  if (e.alert.type === 'error' && monitors.length)
+    await trx
+      .insertInto('alert_monitor_links')
+      .values(monitors.map((m) => ({ monitor_id: m.id, alert_id: e.alert.id })))
+      .onConflict((oc) => oc.columns(['monitor_id', 'alert_id']).doNothing())
+      .execute();
   const channels = await deps.channels.deliveringForMonitors(
     trx,
     monitors.map((m) => m.id),
@@ -83,17 +90,9 @@ async function concernedMonitors(trx: AlertingTrx, deps: EventDeps, e: NewEvent)
     const m = await trx.selectFrom('monitors').selectAll().where('id', '=', e.alert.monitor_id).executeTakeFirst();
     return m ? [m] : [];
   }
-  const monitors = (await deps.monitors.activeErrorMonitors(trx, e.alert.project_id)).filter((m) =>
+  return (await deps.monitors.activeErrorMonitors(trx, e.alert.project_id)).filter((m) =>
     errorMonitorWants(JSON.parse(m.params) as ErrorMonitorParams, e.name, e.spanAttrs),
   );
-  // The alert is now one of these monitors' alerts (their counts and `monitor:<id>` in the list).
-  if (monitors.length)
-    await trx
-      .insertInto('alert_monitor_links')
-      .values(monitors.map((m) => ({ monitor_id: m.id, alert_id: e.alert.id })))
-      .onConflict((oc) => oc.columns(['monitor_id', 'alert_id']).doNothing())
-      .execute();
-  return monitors;
 }
 
 /** Users whose per-project settings (all on when never saved) want this kind of alert. */
