@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { CurrentUserResponse, User } from '@lantern/shared';
 import type { Config } from '../config';
 import { AppError } from '../http/appError';
 import type { ProjectsService } from '../projects';
 import { loginKeys, type LoginLimiter } from './loginLimiter';
-import { verifyPassword } from './password';
+import { hashPassword, verifyPassword } from './password';
 import { SESSION_TTL_SEC, type SessionSigner } from './session';
 import type { SessionsStore } from './sessions.store';
 import type { UserRecord, UsersStore } from './users.store';
@@ -45,6 +45,14 @@ export function createAuthService(deps: {
     // Only signed-in vs signed-out is distinguished (spec platform §6): every user sees every project.
     projects: deps.projects.list().map((p) => ({ id: p.id, name: p.name })),
   });
+  // An unknown e-mail (or a user without a password) is checked against this hash, so that its
+  // answer takes as long as a wrong password's: the time does not tell which e-mails have accounts.
+  const decoyHash = hashPassword(randomBytes(16).toString('hex'));
+  const passwordMatches = async (user: UserRecord | undefined, password: string) => {
+    if (user?.password_hash) return verifyPassword(password, user.password_hash);
+    await verifyPassword(password, await decoyHash);
+    return false;
+  };
   const startSession = async (user: UserRecord) => {
     // Expired rows go when new ones come: the table holds about the live sessions only.
     await deps.sessions.removeExpired();
@@ -65,8 +73,9 @@ export function createAuthService(deps: {
         );
       }
       const user = await deps.users.byEmail(email.trim());
-      // The same message for an unknown e-mail and a wrong password: no account probing.
-      if (!user || !(await verifyPassword(password, user.password_hash))) {
+      // The same message, and the same time, for an unknown e-mail and a wrong password: no account probing.
+      const matches = await passwordMatches(user, password);
+      if (!user || !matches) {
         deps.limiter.fail(keys);
         throw new AppError('invalid_input', 'invalid_credentials', 'The e-mail or password is wrong.');
       }

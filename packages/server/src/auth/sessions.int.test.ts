@@ -58,6 +58,25 @@ describe('login rate limiting', () => {
     server.clock.ms += 300_000;
   });
 
+  it('takes as long to refuse an unknown e-mail as a wrong password, so the time tells no account apart', async () => {
+    const timeOf = async (email: string, from: string) => {
+      const start = performance.now();
+      expect((await login(email, 'not-the-password', from)).status).toBe(400);
+      return performance.now() - start;
+    };
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const known: number[] = [];
+    const unknown: number[] = [];
+    // Alternating, each from its own address and under the limit, so both see the same load.
+    for (let i = 0; i < 5; i++) {
+      known.push(await timeOf('admin@lantern.local', `192.0.2.${100 + i}`));
+      unknown.push(await timeOf(`nobody${i}@example.com`, `192.0.2.${110 + i}`));
+    }
+    // A wrong password costs a scrypt hash (tens of ms); an unknown e-mail costs one too.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+    server.clock.ms += 300_000;
+  });
+
   it('limits one address trying many accounts', async () => {
     for (let i = 0; i < 10; i++) expect((await login(`user${i}@example.com`, 'x', '192.0.2.50')).status).toBe(400);
     expect((await login('someone@example.com', 'x', '192.0.2.50')).status).toBe(429);
