@@ -67,6 +67,10 @@ async function sendErrors(services: string[], time: Date, name = 'POST /checkout
   }
 }
 
+/** The text of a quoted-printable e-mail (soft line breaks joined, `=XX` decoded). */
+const quotedPrintable = (raw: string): string =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
 const minutes = (n: number) => new Date(clock.now.getTime() + n * 60_000);
 /** What JSON.parse says about a text that does not parse. */
 const jsonParseError = (text: string): string => {
@@ -294,6 +298,11 @@ describe('error monitors', () => {
     expect(smtp.mails[0].to).toEqual(['admin@lantern.local']);
     expect(smtp.mails[0].raw).toContain('Subject: [Lantern] POST /checkout');
     expect(smtp.mails[0].raw).toContain('A new error has just occurred');
+    // The e-mail lists the span's attributes, not only the few the alert keeps for its facets.
+    const html = quotedPrintable(smtp.mails[0].raw);
+    expect(checkoutAlert.attrs['http.route']).toBeUndefined();
+    expect(html).toContain('<tr><td>http.route</td><td>/checkout</td></tr>');
+    expect(html).toContain('<tr><td>service.name</td><td>checkout</td></tr>');
 
     // Another tick at the same time, and a later one: nothing is sent twice.
     await server.lantern.alerting.scheduler.tick();

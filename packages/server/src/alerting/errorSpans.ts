@@ -90,13 +90,16 @@ export function createErrorSpans(store: TelemetryStore) {
       }));
     },
 
-    /** Attributes of one span (for matchers on manual events), or null when it is gone. */
+    /**
+     * Attributes of an alert's span (a failed span, or the row of a standalone error log), for
+     * matchers on manual events and for e-mails; null when it is gone.
+     */
     async spanAttrs(projectId: number, traceId: string, spanId: string): Promise<Record<string, string> | null> {
       if (!/^[0-9a-f]{32}$/.test(traceId) || !/^\d{1,20}$/.test(spanId)) return null;
       const rows = await store.query<IndexAttrs>(sql`
         SELECT attr_keys AS l_attr_keys, attr_values AS l_attr_values, ${promotedColumns}
         FROM spans_index
-        WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)} AND id = ${param.uint64(BigInt(spanId))} AND event_name = ''
+        WHERE project_id = ${param.uint32(projectId)} AND trace_id = ${param.traceId(traceId)} AND id = ${param.uint64(BigInt(spanId))}
         LIMIT 1`);
       return rows[0] ? attrsOf(rows[0]) : null;
     },

@@ -82,6 +82,7 @@ export function createAlerting(opts: AlertingOptions) {
       mailer,
       siteUrl: opts.config.site.url,
       projectName: (id) => opts.projects.get(id)?.name ?? String(id),
+      spanAttrs: (projectId, traceId, spanId) => errorSpans.spanAttrs(projectId, traceId, spanId),
       log: opts.log,
     }),
     projectIds: () => opts.projects.list().map((p) => p.id),

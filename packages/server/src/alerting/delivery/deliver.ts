@@ -1,4 +1,4 @@
-import type { AlertEventName } from '@lantern/shared';
+import type { AlertEventName, ErrorAlertParams } from '@lantern/shared';
 import type { Logger } from 'pino';
 import type { AlertRow } from '../alerts.store';
 import { toAlert } from '../alerts.store';
@@ -45,6 +45,11 @@ export interface DeliveryDeps {
   mailer: Mailer | null;
   siteUrl: string;
   projectName(projectId: number): string;
+  /**
+   * The attributes of an error alert's span (its params' trace and span), which its e-mail lists
+   * (reference alerting §3.3); null when the span is gone (past retention).
+   */
+  spanAttrs?(projectId: number, traceId: string, spanId: string): Promise<Record<string, string> | null>;
   log: Logger;
 }
 
@@ -60,8 +65,9 @@ export function createDelivery(deps: DeliveryDeps) {
     const ctx: MessageContext = { siteUrl: deps.siteUrl, projectName: deps.projectName(alert.projectId) };
     if (row.channel_id === null) {
       if (!deps.mailer) throw new DeliveryError('smtp is disabled in the config', true);
+      const message = emailMessage(await withSpanAttrs(alert), event, ctx);
       try {
-        await deps.mailer.send({ to: JSON.parse(row.recipients) as string[], ...emailMessage(alert, event, ctx) });
+        await deps.mailer.send({ to: JSON.parse(row.recipients) as string[], ...message });
       } catch (err) {
         throw new DeliveryError(`smtp: ${(err as Error).message}`, isPermanentMailError(err));
       }
@@ -77,6 +83,23 @@ export function createDelivery(deps: DeliveryDeps) {
     if (answer.status >= 200 && answer.status < 300) return;
     const permanent = answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429;
     throw new DeliveryError(describeAnswer(answer), permanent, channel!.type === 'slack' && answer.status === 404);
+  }
+
+  /**
+   * An error alert with its span's attributes in place of the few the alert keeps for the list's
+   * facets. When the span is gone or cannot be read, the message goes out with the alert's own:
+   * a message with fewer attributes beats one held back (the reference skipped it).
+   */
+  async function withSpanAttrs(alert: MessageAlert): Promise<MessageAlert> {
+    if (alert.type !== 'error' || !deps.spanAttrs) return alert;
+    const { traceId, spanId } = alert.params as ErrorAlertParams;
+    try {
+      const attrs = await deps.spanAttrs(alert.projectId, traceId, spanId);
+      return attrs ? { ...alert, attrs: { ...alert.attrs, ...attrs } } : alert;
+    } catch (err) {
+      deps.log.warn({ err, alertId: alert.id }, "the alert's span could not be read: e-mailing the alert's attributes");
+      return alert;
+    }
   }
 
   return {
