@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEFAULT_LOGIN, removeDataDir, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { ChannelEmailPage } from '@lantern/testkit/pages/ChannelEmailPage';
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { ProjectSettingsPage } from '@lantern/testkit/pages/ProjectSettingsPage';
 import { TopBar } from '@lantern/testkit/pages/TopBar';
@@ -21,6 +25,8 @@ const spanIds = {
   charge: randomBytes(8).toString('hex'),
 };
 const NAMES = { root: 'checkout', cart: 'load cart', charge: 'charge card' };
+/** A second password user (the config keeps the default one and the default projects 1 and 2). */
+const SECOND_LOGIN = { email: 'bob@example.com', password: 'bob-password' };
 
 function otlpTrace(): unknown {
   const start = BigInt(Date.now() - 5_000) * 1_000_000n;
@@ -70,8 +76,19 @@ describe('foundation screens', () => {
   let page: Page;
   const browserErrors: string[] = [];
 
+  let configDir: string;
+
   beforeAll(async () => {
-    lantern = await startLantern();
+    configDir = mkdtempSync(join(tmpdir(), 'lantern-foundation-'));
+    const configFile = join(configDir, 'lantern.yml');
+    writeFileSync(
+      configFile,
+      `users:
+  - { name: Admin, email: ${DEFAULT_LOGIN.email}, password: ${DEFAULT_LOGIN.password} }
+  - { name: Bob, email: ${SECOND_LOGIN.email}, password: ${SECOND_LOGIN.password} }
+`,
+    );
+    lantern = await startLantern({ env: { LANTERN_CONFIG: configFile } });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
@@ -85,6 +102,7 @@ describe('foundation screens', () => {
     await browser?.close();
     await lantern?.stop();
     if (lantern) removeDataDir(lantern.dataDir);
+    if (configDir) rmSync(configDir, { recursive: true, force: true });
   });
 
   it('signs in, sends a trace with the DSN from settings, finds it, signs out', async () => {
@@ -238,6 +256,70 @@ describe('foundation screens', () => {
       'OTEL_EXPORTER_OTLP_HEADERS=lantern-dsn=',
     );
     await screenshot(page, '11-help');
+  });
+
+  it('shows the not-found page for the pages of a project that does not exist, with no sections of it in the top bar', async () => {
+    explainFailures();
+    const topBar = new TopBar(page);
+    await page.goto(`${lantern.baseUrl}/projects/1`);
+    await new ProjectSettingsPage(page).root.waitFor();
+    for (const path of ['/projects/99', '/overview/99', '/alerting/99/alerts']) {
+      await page.goto(`${lantern.baseUrl}${path}`);
+      await expect(page.getByTestId('not-found').innerText(), path).resolves.toContain(
+        "Sorry, the requested page can't be found.",
+      );
+      await expect(page.title()).resolves.toBe('Page not found · Lantern');
+      await expect(topBar.projectName.innerText()).resolves.toBe('Select a project');
+      await expect(topBar.settingsLink.count()).resolves.toBe(0);
+      await expect(topBar.section('overview').count()).resolves.toBe(0);
+    }
+    await expect(new ProjectSettingsPage(page).root.count()).resolves.toBe(0);
+    await screenshot(page, '08c-unknown-project');
+    // The picker still leads to the projects there are.
+    await topBar.openProjectSelector();
+    await topBar.chooseProject('My project');
+    await page.waitForURL(/\/alerting\/2\/alerts/);
+    await page.getByTestId('alerting-layout').waitFor();
+    expect(browserErrors).toEqual([]);
+  });
+
+  it("someone signing in after another user's session ended under an open page gets their own settings, not the other's", async () => {
+    explainFailures();
+    const login = new LoginPage(page);
+    const email = new ChannelEmailPage(page);
+    // The first user turns off e-mails on metric alerts (everyone starts with them on).
+    await email.goto(lantern.baseUrl, 1);
+    await expect(email.address.inputValue()).resolves.toBe(DEFAULT_LOGIN.email);
+    await expect(email.flag('notifyOnMetrics').isChecked()).resolves.toBe(true);
+    await email.flag('notifyOnMetrics').click();
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/notification-channels/email') && r.request().method() === 'PUT',
+    );
+    await email.save.click();
+    expect((await saved).status()).toBe(200);
+    await page.getByTestId('alerting-tab-monitors').click();
+    await page.waitForURL(/\/alerting\/1\/monitors/);
+    // Settled: the list has come, so the session ends between two calls, not under this one.
+    await page.getByText('Notify on all errors').waitFor();
+
+    // The session ends elsewhere (a copy of the cookie signs out); the next call here answers 401.
+    const elsewhere = await browser.newContext();
+    await elsewhere.addCookies(await context.cookies());
+    expect((await elsewhere.request.post(`${lantern.baseUrl}/api/v1/users/logout`)).status()).toBe(200);
+    await elsewhere.close();
+    await page.getByTestId('alerting-tab-channels').click();
+    await page.waitForURL(/\/login\?next=/);
+
+    // Bob signs in at this browser, comes back to Channels, then opens his e-mail settings.
+    await login.signIn(SECOND_LOGIN.email, SECOND_LOGIN.password);
+    await page.waitForURL(/\/alerting\/1\/channels/);
+    await page.getByTestId('alerting-tab-email').click();
+    await page.getByTestId('email-settings-form').waitFor();
+    await expect(email.address.inputValue()).resolves.toBe(SECOND_LOGIN.email);
+    // His own choice, not the one the first user left on this page.
+    await expect(email.flag('notifyOnMetrics').isChecked()).resolves.toBe(true);
+    await screenshot(page, '08d-second-user-email-settings');
+    expect(browserErrors).toEqual([]);
   });
 
   it('reloads once when a page of an earlier build asks for a chunk this build does not have', async () => {

@@ -34,8 +34,14 @@ export function TopBar() {
   const logout = useLogoutMutation();
   const { pathname } = useLocation();
   const routeProjectId = useRouteProjectId();
-  // Pages without a project in the path (trace lookup, Home) still get the first project's sections.
-  const projectId = routeProjectId ?? current?.projects[0]?.id;
+  // Pages without a project in the path (trace lookup, Home) still get the first project's sections;
+  // a path naming no project of the user's (the not-found page) gets none.
+  const projectId =
+    routeProjectId === undefined
+      ? current?.projects[0]?.id
+      : current?.projects.some((p) => p.id === routeProjectId)
+        ? routeProjectId
+        : undefined;
   const helpTo =
     projectId === undefined
       ? undefined

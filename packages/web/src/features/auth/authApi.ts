@@ -1,5 +1,5 @@
 import { authRoutes, type LoginRequest } from '@lantern/shared';
-import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { hashKey, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { api, queryKey } from '../../lib/api/api';
 import { isApiError } from '../../lib/api/apiClient';
@@ -22,6 +22,12 @@ export const currentUserQuery = {
 };
 
 let signedOutByUser = false;
+
+/** Drops every cached answer except the current user's (which the caller refetches). */
+function forgetAllButCurrentUser(queryClient: QueryClient): void {
+  const current = hashKey(currentUserKey);
+  queryClient.removeQueries({ predicate: (q) => q.queryHash !== current });
+}
 
 /**
  * Whether the session ended by the user's Sign out (until the next sign-in): Login then needs no
@@ -62,6 +68,10 @@ export function useLoginMutation(next = paths.home()) {
     meta: { silent: true },
     onSuccess: async () => {
       signedOutByUser = false;
+      // A session that ended under an open page (a 401) left that user's answers cached; whoever
+      // signs in now may be someone else, whose pages must not start from them (their own e-mail
+      // settings form filled with the other user's choices).
+      forgetAllButCurrentUser(queryClient);
       await queryClient.refetchQueries({ queryKey: currentUserKey });
       void navigate(next, { replace: true });
     },
@@ -79,8 +89,7 @@ export function useLogoutMutation() {
       // sends it to Login too, and must not add a `next` back to it.
       signedOutByUser = true;
       // Another user may sign in next: nothing cached for this one may leak into their session.
-      const current = hashKey(currentUserKey);
-      queryClient.removeQueries({ predicate: (q) => q.queryHash !== current });
+      forgetAllButCurrentUser(queryClient);
       await queryClient.refetchQueries({ queryKey: currentUserKey });
       void navigate(paths.login(), { replace: true });
     },
