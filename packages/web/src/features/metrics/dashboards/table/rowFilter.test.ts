@@ -1,3 +1,4 @@
+import { parseMetricsQuery } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
 import {
   applyGridQueryTemplate,
@@ -21,6 +22,29 @@ describe('dashboard table rows', () => {
     expect(groups).toEqual({ 'service.name': 'api', 'host.name': 'web 1' });
     expect(rowFilter(groups)).toBe('where service.name = api | where host.name = "web 1"');
     expect(queryValue('a"b c')).toBe('"a\\"b c"');
+  });
+
+  it('writes every row value so the metrics query language reads it back whole (a route, a URL, a port)', () => {
+    const values = [
+      '/cart',
+      'http://shop:8080/pay',
+      'db:5432',
+      '-x',
+      '.x',
+      'web-1',
+      'a.b-c',
+      'a/b',
+      '10',
+      'web 1',
+      'a"b',
+    ];
+    for (const v of values) {
+      const [part] = parseMetricsQuery(`where k = ${queryValue(v)}`).parts;
+      expect(part.kind === 'where' ? part.filters[0].values : part).toEqual([v]);
+    }
+    // Plain words stay bare, as a person writes them.
+    expect(['web-1', 'a.b-c', 'api', '10'].map(queryValue)).toEqual(['web-1', 'a.b-c', 'api', '10']);
+    expect(queryValue('/cart')).toBe('"/cart"');
   });
 
   it("fills a panel's grid query template with the row's quoted values", () => {

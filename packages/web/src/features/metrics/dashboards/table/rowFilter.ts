@@ -1,9 +1,13 @@
 import { type MetricColumn, toText } from '@lantern/shared';
 
-/** A value as the metrics query language reads it: bare when it is a plain word, quoted otherwise. */
+/**
+ * A value as the metrics query language reads it: bare when it is a plain word (`web-1`, `a.b-c`,
+ * `10`), quoted otherwise. A word must start with a letter, digit or `_`: `/cart` or `-x` would lex
+ * as an operator, and `:` is no value character (`db:5432`), so those are quoted.
+ */
 export function queryValue(v: unknown): string {
   const s = toText(v);
-  return /^[\w.:/-]+$/.test(s) ? s : JSON.stringify(s);
+  return /^\w[\w.-]*$/.test(s) ? s : JSON.stringify(s);
 }
 
 /** A table row's values of its grouping columns (what the row dialog narrows the grid to). */
