@@ -9,9 +9,10 @@ import { apiAs, createShopDashboard } from './shopDashboard';
 /**
  * A dashboard's Table tab and what it leads to, as a person uses them: ten rows a page, a grouping
  * toggle that ignores clicks while the table reloads, a row opening the grid narrowed to it (through
- * each panel's grid query template when it has one) in a dialog titled with the dashboard and closed
- * by its ✕; the tab kept when picking another dashboard; an old bookmark to a deleted dashboard; and
- * the View dialog's legend showing long series names whole.
+ * each panel's and gauge's grid query template when it has one) read-only in a dialog titled with the
+ * dashboard and closed by its ✕, also for a row of a route (`/pay`, a value that needs quotes); the
+ * tab kept when picking another dashboard; an old bookmark to a deleted dashboard; the View dialog's
+ * legend showing long series names whole; and a panel's table legend sorted by its headers.
  */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 const api = apiAs(server);
@@ -59,13 +60,26 @@ describe('dashboard table', () => {
     await api('POST', `${base(shopId)}/grid`, {
       type: 'chart',
       name: 'Payments on this host',
-      gridQueryTemplate: 'where route = /pay | where host = ${host}',
+      gridQueryTemplate: 'where route = "/pay" | where host = ${host}',
       params: { chartKind: 'line', metrics: req, query: 'sum($req)' },
     });
 
     itemsId = await createDashboard('Items');
     const items = [{ name: 'shop.items', alias: 'items' }];
     await api('PUT', `${base(itemsId)}/table`, { tableMetrics: items, tableQuery: 'sum($items) | group by sku' });
+    // A table legend over 12 SKUs (9 a page): sold i items for sku-i, so the sorts are known.
+    await api('POST', `${base(itemsId)}/grid`, {
+      type: 'chart',
+      name: 'Items by SKU',
+      params: {
+        chartKind: 'line',
+        metrics: items,
+        query: 'sum($items) | group by sku',
+        legend: { type: 'table', placement: 'bottom', values: ['avg', 'max'] },
+      },
+      width: 12,
+      height: 24,
+    });
     await api('POST', `${base(itemsId)}/grid`, {
       type: 'chart',
       name: 'Views by page',
@@ -123,9 +137,21 @@ describe('dashboard table', () => {
         .locator('[data-testid="grid-panel"][data-panel-name="Requests by host"] [data-testid="echart"][data-ready]')
         .waitFor();
       // The template, filled with the row's host, replaces the row filter; other panels get the row filter.
-      expect(asked).toContain('sum($req) | where route = /pay | where host = web-2');
+      expect(asked).toContain('sum($req) | where route = "/pay" | where host = web-2');
       expect(asked).toContain('sum($req) | group by host | where host = web-2');
       expect(asked.filter((q) => q.startsWith('sum($req) | where host'))).toEqual([]);
+      // The template's query runs: one series (web-2's payments), no error.
+      await expect(panel.getByTestId('legend-item').allInnerTexts()).resolves.toEqual([
+        expect.stringContaining('sum($req)'),
+      ]);
+      await expect(panel.getByTestId('panel-error-icon').count()).resolves.toBe(0);
+
+      // Read-only: the query the panels get is shown as text, with no builder, Save or Add to click.
+      await expect(dialog.getByTestId('grid-query-text').innerText()).resolves.toMatch(
+        /^Query\s+where host = web-2\s+\(panels with a grid query template use it instead/,
+      );
+      for (const id of ['query-builder', 'grid-query-save', 'add-visualization', 'gauge-add'])
+        await expect(dialog.getByTestId(id).count()).resolves.toBe(0);
 
       // The dialog says which dashboard and row it shows, and its ✕ closes it.
       await expect(dialog.getByTestId('table-row-title').innerText()).resolves.toMatch(/^Shop\s+web-2$/);
@@ -251,5 +277,136 @@ describe('dashboard table', () => {
     expect(names.some((n) => n.includes('...'))).toBe(false);
     await screenshot(page, 'dash-table-03-view-legend');
     await view.getByLabel('Close').click();
+  });
+
+  it("a grid gauge's own grid query template (typed in its form) narrows it in a row's dialog", async () => {
+    explainFailures();
+    await open(shopId, '?tab=grid');
+    const gauge = page.locator('[data-testid="grid-tab"] [data-testid="gauge-card"][data-gauge-name="All requests"]');
+    await gauge.getByTestId('gauge-value').waitFor();
+    await gauge.getByTestId('gauge-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const form = page.getByTestId('gauge-form');
+    await form.getByRole('button', { name: 'Advanced' }).click();
+    await form.getByTestId('gauge-grid-query-template').fill('where route = "/pay" | where host = ${host}');
+    await screenshot(page, 'dash-table-05-gauge-template-form');
+    await form.getByTestId('form-save').click();
+    await form.waitFor({ state: 'detached' });
+    // On the grid itself the template plays no part: all requests, 180.
+    await expect.poll(() => gauge.getByTestId('gauge-value').innerText()).toMatch(/^180(\.0)?$/);
+
+    const asked: string[] = [];
+    const onRequest = (r: Request) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/api/v1/metrics/1/gauge') asked.push(url.searchParams.get('query') ?? '');
+    };
+    await page.getByTestId('dash-tab-table').click();
+    const row = page.getByTestId('dash-table-row').filter({ hasText: 'web-2' });
+    await row.waitFor();
+    page.on('request', onRequest);
+    try {
+      await row.click();
+      const dialog = page.getByTestId('table-row-dialog');
+      const inRow = (name: string) =>
+        dialog.locator(`[data-testid="gauge-card"][data-gauge-name="${name}"]`).getByTestId('gauge-value');
+      // web-2's payments (10 a round, two rounds), not all of web-2's requests (60).
+      await expect.poll(() => inRow('All requests').innerText()).toMatch(/^20(\.0)?$/);
+      expect(asked).toContain('sum($req) | where route = "/pay" | where host = web-2');
+      // A gauge without a template still gets the row filter.
+      expect(asked).toContain('sum($req) | where host = web-1 | where host = web-2');
+      await screenshot(page, 'dash-table-06-gauge-template-row');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
+  it('a row whose value needs quotes (a route) opens its grid with data, not a query error', async () => {
+    explainFailures();
+    await open(shopId, '?tab=table');
+    await page.getByTestId('dash-table-row').first().waitFor();
+    // Group by host and route (not saved: the table's query builder edits this view only).
+    await page
+      .getByTestId('grouping-key')
+      .filter({ hasText: /^route$/ })
+      .click();
+    await expect
+      .poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts())
+      .toEqual(['host', 'route', 'sum($req)']);
+    await page
+      .getByTestId('dash-table-row')
+      .filter({ hasText: /web-2\s*\/pay/ })
+      .click();
+    const dialog = page.getByTestId('table-row-dialog');
+    const panel = dialog.locator('[data-testid="grid-panel"][data-panel-name="Requests by host"]');
+    await panel.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+    // web-2's series, and no error on any panel but the broken one (its counter has no avg).
+    await expect(panel.getByTestId('legend-item').allInnerTexts()).resolves.toEqual([
+      expect.stringContaining('host=web-2'),
+    ]);
+    const errors = await dialog
+      .locator('[data-testid="grid-panel"]')
+      .filter({ has: page.getByTestId('panel-error-icon') })
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-panel-name')));
+    expect(errors).toEqual(['Broken panel']);
+    // The row's filter, as the dialog shows it: the route quoted.
+    await expect(dialog.getByTestId('grid-query-text').innerText()).resolves.toMatch(
+      /where host = web-2 \| where route = "\/pay"/,
+    );
+    await screenshot(page, 'dash-table-07-route-row');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it("a panel's table legend keeps the server's order until a header is clicked: largest first, then smallest; the plot follows", async () => {
+    explainFailures();
+    await open(itemsId, '?tab=grid');
+    const panel = page.locator('[data-testid="grid-panel"][data-panel-name="Items by SKU"]');
+    await panel.locator('[data-testid="echart"][data-ready]').waitFor();
+    const legend = panel.getByTestId('legend-table');
+    const skus = async () =>
+      (await legend.getByTestId('legend-name').allInnerTexts()).map((t) => /sku=(sku-\d+)/.exec(t)?.[1]);
+    const dots = () =>
+      legend
+        .getByTestId('legend-name')
+        .locator('span')
+        .evaluateAll((els) => els.map((e) => getComputedStyle(e).backgroundColor));
+    // The first 9 of 12 in the order the server sent them; no column is sorted.
+    await expect.poll(() => legend.getByTestId('legend-row').count()).toBe(9);
+    const served = await skus();
+    await expect(legend.locator('[aria-sort]').count()).resolves.toBe(0);
+    const plotted = async () => {
+      // The axis tooltip lists the plotted series in their order.
+      const box = (await panel.locator('[data-testid="echart"]').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+      const tip = page.locator('.chart-tooltip').last();
+      await tip.waitFor();
+      const names = (await tip.locator('tr').allInnerTexts()).map((t) => /sku=(sku-\d+)/.exec(t)?.[1]);
+      await page.mouse.move(0, 0);
+      return names;
+    };
+    await expect(plotted()).resolves.toEqual(served);
+
+    // max, largest first: the first page (the one plotted) is sku-12 down to sku-04, coloured in that order.
+    await legend.getByTestId('legend-sort-max').getByRole('button').click();
+    const top = ['sku-12', 'sku-11', 'sku-10', 'sku-09', 'sku-08', 'sku-07', 'sku-06', 'sku-05', 'sku-04'];
+    await expect.poll(skus).toEqual(top);
+    await expect(legend.getByTestId('legend-sort-max').getAttribute('aria-sort')).resolves.toBe('descending');
+    await expect(panel.getByTestId('pager-text').innerText()).resolves.toBe('1 - 9 of 12');
+    await expect(panel.getByTestId('grid-chart').getAttribute('data-series')).resolves.toBe('9');
+    await expect(plotted()).resolves.toEqual(top);
+    const palette = await dots();
+    expect(new Set(palette).size).toBe(9);
+    expect(palette[0]).toBe('rgb(84, 112, 198)');
+    await screenshot(page, 'dash-table-08-legend-sorted');
+
+    // Again: smallest first, the same palette from the top.
+    await legend.getByTestId('legend-sort-max').getByRole('button').click();
+    const bottom = ['sku-01', 'sku-02', 'sku-03', 'sku-04', 'sku-05', 'sku-06', 'sku-07', 'sku-08', 'sku-09'];
+    await expect.poll(skus).toEqual(bottom);
+    await expect(legend.getByTestId('legend-sort-max').getAttribute('aria-sort')).resolves.toBe('ascending');
+    await expect(plotted()).resolves.toEqual(bottom);
+    await expect(dots()).resolves.toEqual(palette);
   });
 });

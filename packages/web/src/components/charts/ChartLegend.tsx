@@ -83,7 +83,8 @@ export function ListLegend({ series, values, hidden, onToggle, onHover, maxLengt
  * The table legend: metric plus the chosen values, 9 rows a page (pager from the caller). With
  * `onSort`, a click on a header sorts by that column (reference frontend §3.5: sortable): the
  * caller sorts `series` (sortLegendSeries) before paging, so the page it plots is the top of the
- * sort. Without it the rows keep the order given.
+ * sort; `sort` undefined means no column is sorted yet (rows in the order given). Without `onSort`
+ * the headers are plain text.
  */
 export function TableLegend({
   series,
@@ -103,12 +104,12 @@ export function TableLegend({
         key={key}
         align={align}
         data-testid={`legend-sort-${key}`}
-        aria-sort={onSort && active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+        aria-sort={onSort && sort && active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
       >
-        {onSort && sort ? (
+        {onSort ? (
           <TableSortLabel
             active={active}
-            direction={active ? sort.dir : key === 'name' ? 'asc' : 'desc'}
+            direction={sort && active ? sort.dir : key === 'name' ? 'asc' : 'desc'}
             onClick={() => onSort(nextLegendSort(sort, key))}
           >
             {label}

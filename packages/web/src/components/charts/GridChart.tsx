@@ -4,6 +4,7 @@ import { usePager } from '../Pager';
 import { ListLegend, TableLegend, type LegendValue } from './ChartLegend';
 import { metricChartOption, type ChartKind, type Series } from './chartOptions';
 import { EChart } from './EChart';
+import { sortLegendSeries, type LegendSort } from './legendSort';
 import { assignColors } from './palette';
 
 export interface SeriesStyle {
@@ -60,7 +61,10 @@ function styled(
  * A dashboard chart (reference frontend §3.4–3.5): the kinds line / area / bar / stacked, one y
  * axis per unit, per-series styles, and a list or table legend below or to the right with avg / last /
  * min / max. Hovering a legend entry emphasises its series; clicking one isolates it (click again to
- * show all); with a table legend only the current page is plotted.
+ * show all); with a table legend only the current page is plotted. A table legend starts in the
+ * order given and sorts by a click on a header (legendSort, as the monitor preview): the order is
+ * applied before paging and colouring, so the page plotted is the top of the sort and its colours
+ * follow the rows.
  */
 export function GridChart({
   time,
@@ -81,10 +85,13 @@ export function GridChart({
   legendMaxLength?: number;
   testId?: string;
 }) {
+  const [sort, setSort] = useState<LegendSort | undefined>();
+  const sorted = legend.type === 'table' && sort !== undefined;
   const colored = useMemo(() => {
-    const colors = assignColors(series.map((s) => styles[s.name]?.color || s.color));
-    return series.map((s, i) => ({ ...s, color: colors[i] }));
-  }, [series, styles]);
+    const order = sorted ? sortLegendSeries(series, sort) : series;
+    const colors = assignColors(order.map((s) => styles[s.name]?.color || s.color));
+    return order.map((s, i) => ({ ...s, color: colors[i] }));
+  }, [series, styles, sorted, sort]);
   const [isolated, setIsolated] = useState<string | undefined>();
   const [hovered, setHovered] = useState<string | undefined>();
   const pager = usePager(colored.length, 9);
@@ -127,7 +134,16 @@ export function GridChart({
     legend.type === 'list' ? (
       <ListLegend {...props} vertical={!bottom} />
     ) : legend.type === 'table' ? (
-      <TableLegend {...props} pager={pager} />
+      <TableLegend
+        {...props}
+        pager={pager}
+        sort={sort}
+        onSort={(next) => {
+          setSort(next);
+          // The top of the new order: the page that is plotted.
+          pager.setPage(1);
+        }}
+      />
     ) : null;
   return (
     <Box

@@ -68,4 +68,10 @@ describe('nextLegendSort', () => {
     expect(nextLegendSort(MONITOR_LEGEND_SORT, 'name')).toEqual({ key: 'name', dir: 'asc' });
     expect(nextLegendSort({ key: 'name', dir: 'asc' }, 'name')).toEqual({ key: 'name', dir: 'desc' });
   });
+
+  it('from no sort yet (a dashboard legend in the order given), values start largest first and names A to Z', () => {
+    expect(nextLegendSort(undefined, 'max')).toEqual({ key: 'max', dir: 'desc' });
+    expect(nextLegendSort(undefined, 'last')).toEqual({ key: 'last', dir: 'desc' });
+    expect(nextLegendSort(undefined, 'name')).toEqual({ key: 'name', dir: 'asc' });
+  });
 });

@@ -34,10 +34,10 @@ export function sortLegendSeries<T extends { name: string; values: readonly (num
 }
 
 /**
- * The sort after a click on a column's header: the sorted column flips; another column starts
- * with names A to Z and values largest first.
+ * The sort after a click on a column's header: the sorted column flips; another column (or any,
+ * while the legend keeps the order it was given) starts with names A to Z and values largest first.
  */
-export function nextLegendSort(current: LegendSort, key: LegendSortKey): LegendSort {
-  if (current.key === key) return { key, dir: current.dir === 'asc' ? 'desc' : 'asc' };
+export function nextLegendSort(current: LegendSort | undefined, key: LegendSortKey): LegendSort {
+  if (current?.key === key) return { key, dir: current.dir === 'asc' ? 'desc' : 'asc' };
   return { key, dir: key === 'name' ? 'asc' : 'desc' };
 }

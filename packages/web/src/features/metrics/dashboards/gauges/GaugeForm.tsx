@@ -1,4 +1,5 @@
-import { Box, Paper, TextField, Typography } from '@mui/material';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { Accordion, AccordionDetails, AccordionSummary, Box, Paper, TextField, Typography } from '@mui/material';
 import type { ColumnMap, DashKind, Gauge, MetricAlias } from '@lantern/shared';
 import { useState } from 'react';
 import { MetricsPicker } from '../../query/MetricsPicker';
@@ -13,7 +14,8 @@ import { formatGauge, gaugeColor } from './gaugeFormat';
 /**
  * New / Edit text gauge (reference frontend §1.3.13): metrics, query, units, an optional template
  * with `${column}` placeholders, name and description (both required, spec §5), and a live preview
- * card of the formatted value.
+ * card of the formatted value. A grid gauge also has an Advanced grid query template, used in a table
+ * row's dialog as a chart's is.
  */
 export function GaugeForm({
   projectId,
@@ -40,6 +42,7 @@ export function GaugeForm({
   const [template, setTemplate] = useState(gauge?.template ?? '');
   const [name, setName] = useState(gauge?.name ?? '');
   const [description, setDescription] = useState(gauge?.description ?? '');
+  const [gridQueryTemplate, setGridQueryTemplate] = useState(gauge?.gridQueryTemplate ?? '');
   const [submitted, setSubmitted] = useState(false);
   const save = useSaveGauge(projectId, dashId);
   const preview = useGaugeValues(projectId, { metrics, query: joinQuery(query, extraQuery) }, range);
@@ -66,7 +69,7 @@ export function GaugeForm({
           metrics,
           query,
           columnMap,
-          gridQueryTemplate: gauge?.gridQueryTemplate ?? '',
+          gridQueryTemplate,
         },
       },
       { onSuccess: onClose },
@@ -159,6 +162,23 @@ export function GaugeForm({
         helperText={shown.description}
         slotProps={{ htmlInput: { 'data-testid': 'gauge-description' } }}
       />
+      {dashKind === 'grid' && (
+        <Accordion disableGutters variant="outlined" defaultExpanded={gridQueryTemplate !== ''}>
+          <AccordionSummary expandIcon={<ExpandMoreIcon />}>Advanced</AccordionSummary>
+          <AccordionDetails>
+            <TextField
+              size="small"
+              fullWidth
+              label="Grid query template"
+              placeholder="where host = ${host.name}"
+              helperText="Used instead of the dashboard query and the row's filter when the grid opens from a table row; ${column} takes the row's value."
+              value={gridQueryTemplate}
+              onChange={(e) => setGridQueryTemplate(e.target.value)}
+              slotProps={{ htmlInput: { 'data-testid': 'gauge-grid-query-template' } }}
+            />
+          </AccordionDetails>
+        </Accordion>
+      )}
     </FormShell>
   );
 }

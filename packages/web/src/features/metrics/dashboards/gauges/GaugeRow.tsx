@@ -3,7 +3,8 @@ import { Box, ButtonBase, Typography } from '@mui/material';
 import type { Dashboard, DashKind, Gauge } from '@lantern/shared';
 import { useState } from 'react';
 import { useConfirm } from '../../../../components/feedback/ConfirmProvider';
-import { useDashGauges, useDeleteGauge, useReorderGauges } from '../grid/gridApi';
+import { joinQuery, useDashGauges, useDeleteGauge, useReorderGauges } from '../grid/gridApi';
+import { rowPanelQuery, type RowGroups } from '../table/rowFilter';
 import { GaugeCard } from './GaugeCard';
 import { GaugeForm } from './GaugeForm';
 
@@ -13,8 +14,14 @@ export interface GaugeRowProps {
   dashboard: Dashboard;
   dashKind: DashKind;
   range: { time_gte: string; time_lt: string };
-  /** Extra query (dashboard / row filter) joined to each gauge's query. */
+  /** Extra query (the dashboard's grid query) joined to each gauge's query. */
   query?: string;
+  /**
+   * A table row's dialog: the row's grouping values. A gauge with a grid query template gets it
+   * filled with them instead of the dashboard query; the others get the dashboard query and the row
+   * filter (as grid panels do).
+   */
+  row?: RowGroups;
   editable?: boolean;
 }
 
@@ -33,7 +40,7 @@ export const moveGauge = (list: Gauge[], from: string, to: string): Gauge[] => {
  * The gauge row (reference frontend §1.3.13): one card per text gauge of this dashboard kind, drag a
  * card onto another to reorder (`PUT .../gauges`), and a plus card that opens an empty gauge form.
  */
-export function GaugeRow({ projectId, dashboard, dashKind, range, query, editable = true }: GaugeRowProps) {
+export function GaugeRow({ projectId, dashboard, dashKind, range, query, row, editable = true }: GaugeRowProps) {
   const gauges = useDashGauges(projectId, dashboard.id, dashKind);
   const reorder = useReorderGauges(projectId, dashboard.id, dashKind);
   const del = useDeleteGauge(projectId, dashboard.id);
@@ -41,6 +48,8 @@ export function GaugeRow({ projectId, dashboard, dashKind, range, query, editabl
   const [form, setForm] = useState<{ gauge?: Gauge } | null>(null);
   const [dragging, setDragging] = useState<string | null>(null);
   const list = gauges.data?.gauges ?? [];
+  const queryOf = (g: Gauge | undefined) =>
+    row === undefined || g === undefined ? query : joinQuery(...rowPanelQuery(g.gridQueryTemplate, query ?? '', row));
 
   const remove = async (g: Gauge) => {
     if (await confirm({ title: 'Delete gauge', message: `Delete the gauge "${g.name}"?` })) del.mutate(g.id);
@@ -57,7 +66,7 @@ export function GaugeRow({ projectId, dashboard, dashKind, range, query, editabl
           projectId={projectId}
           gauge={g}
           range={range}
-          query={query}
+          query={queryOf(g)}
           editable={editable}
           onEdit={() => setForm({ gauge: g })}
           onDelete={() => void remove(g)}
@@ -109,7 +118,7 @@ export function GaugeRow({ projectId, dashboard, dashKind, range, query, editabl
           dashKind={dashKind}
           gauge={form.gauge}
           range={range}
-          query={query}
+          query={queryOf(form.gauge)}
           editable={editable}
           onClose={() => setForm(null)}
         />

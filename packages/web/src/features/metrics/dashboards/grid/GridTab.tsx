@@ -77,6 +77,7 @@ export function GridTab({ projectId, dashboard, grid, range, row, editable: edit
         grid={grid}
         range={range}
         query={gridQuery}
+        rowQuery={row && joinQuery(gridQuery, rowFilter(row))}
         onQueryChange={setDraftQuery}
         onSaved={() => setDraftQuery(undefined)}
         editable={editable}
@@ -87,7 +88,8 @@ export function GridTab({ projectId, dashboard, grid, range, row, editable: edit
         dashboard={dashboard}
         dashKind="grid"
         range={range}
-        query={joinQuery(gridQuery, row && rowFilter(row))}
+        query={gridQuery}
+        row={row}
         editable={editable}
       />
       <Box

@@ -1,10 +1,32 @@
 import AddIcon from '@mui/icons-material/Add';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
-import { Box, Button, Menu, MenuItem, Paper } from '@mui/material';
+import { Box, Button, Menu, MenuItem, Paper, Typography } from '@mui/material';
 import type { Dashboard, GridColumn, GridColumnType, MetricAlias } from '@lantern/shared';
 import { useMemo, useState } from 'react';
 import { MetricsQueryBuilder } from '../../query/MetricsQueryBuilder';
 import { useSaveGridQuery, type Range } from './gridApi';
+
+/**
+ * The query a table row's panels get, as text: the row's dialog shows it and edits nothing. When a
+ * panel has a grid query template, a note says that panel uses its template instead.
+ */
+function RowQuery({ query, templated }: { query: string; templated: boolean }) {
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, flexWrap: 'wrap' }} data-testid="grid-query-text">
+      <Typography variant="body2" color="text.secondary">
+        Query
+      </Typography>
+      <Box component="code" sx={{ fontSize: 13, wordBreak: 'break-word' }}>
+        {query || '(none)'}
+      </Box>
+      {templated && (
+        <Typography variant="caption" color="text.secondary">
+          (panels with a grid query template use it instead, filled with the row&apos;s values)
+        </Typography>
+      )}
+    </Box>
+  );
+}
 
 /** The metrics of every panel, once per alias (the dashboard query builder offers their attributes). */
 export function gridMetrics(grid: GridColumn[]): MetricAlias[] {
@@ -19,13 +41,18 @@ export function gridMetrics(grid: GridColumn[]): MetricAlias[] {
   return [...seen.values()];
 }
 
-/** Above the grid: the dashboard query (where / group by over the panels' metrics) with Save when changed, and 'Add visualization'. */
+/**
+ * Above the grid: the dashboard query (where / group by over the panels' metrics) with Save when
+ * changed, and 'Add visualization'. In a table row's dialog (`rowQuery`) the grid is read-only: the
+ * query the panels get is shown as text instead of the builder.
+ */
 export function GridToolbar({
   projectId,
   dashboard,
   grid,
   range,
   query,
+  rowQuery,
   onQueryChange,
   onSaved,
   editable,
@@ -36,6 +63,8 @@ export function GridToolbar({
   grid: GridColumn[];
   range: Range;
   query: string;
+  /** A table row's dialog: the dashboard query narrowed to the row, shown read-only. */
+  rowQuery?: string;
   onQueryChange: (q: string) => void;
   onSaved: () => void;
   editable: boolean;
@@ -56,14 +85,18 @@ export function GridToolbar({
       data-testid="grid-toolbar"
     >
       <Box sx={{ flex: 1, minWidth: 300 }} data-testid="grid-query">
-        {grid.length > 0 && (
-          <MetricsQueryBuilder
-            projectId={projectId}
-            metrics={metrics}
-            query={query}
-            onChange={onQueryChange}
-            range={range}
-          />
+        {rowQuery !== undefined ? (
+          <RowQuery query={rowQuery} templated={grid.some((c) => c.gridQueryTemplate.trim() !== '')} />
+        ) : (
+          grid.length > 0 && (
+            <MetricsQueryBuilder
+              projectId={projectId}
+              metrics={metrics}
+              query={query}
+              onChange={onQueryChange}
+              range={range}
+            />
+          )
         )}
       </Box>
       {editable && changed && (
