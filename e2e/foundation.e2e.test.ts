@@ -119,6 +119,14 @@ describe('foundation screens', () => {
     await expect(login.hint.innerText()).resolves.toContain(DEFAULT_LOGIN.email);
     await expect(login.submit.isDisabled()).resolves.toBe(true);
 
+    // Enter with the password never filled in: Sign in stays disabled, and the field says why.
+    await login.email.fill(DEFAULT_LOGIN.email);
+    await login.password.press('Enter');
+    await page.getByText('Field is required').waitFor({ timeout: 5000 });
+    await expect(page.getByText('Field is required').count()).resolves.toBe(1);
+    expect(page.url()).toMatch(/\/login$/);
+    await screenshot(page, '01a-login-password-required');
+
     await login.email.fill('not-an-email');
     await login.password.fill('x');
     await expect(login.submit.isDisabled()).resolves.toBe(true);

@@ -15,7 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import { LoginRequest, safeReturnPath, ssoErrorMessage } from '@lantern/shared';
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { capitalize } from '../../lib/text/capitalize';
 import { CreateUserDialog } from './CreateUserDialog';
@@ -93,7 +93,17 @@ export function LoginPage() {
             </Alert>
           )}
           <SsoButtons next={next} />
-          <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+          <Stack
+            component="form"
+            spacing={2}
+            onSubmit={submit}
+            // Enter does not submit while Sign in is disabled (an incomplete form): every empty or
+            // invalid field then says why (spec §5), not only those left once.
+            onKeyDown={(e: KeyboardEvent) => {
+              if (e.key === 'Enter' && !valid) setTouched({ email: true, password: true });
+            }}
+            noValidate
+          >
             {login.error && (
               <Alert severity="error" data-testid="login-error">
                 {capitalize(login.error.message)}
