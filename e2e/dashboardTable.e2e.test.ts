@@ -1,4 +1,4 @@
-import type { Page, Request } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { screenshot } from '@lantern/testkit/pages/browser';
@@ -408,5 +408,43 @@ describe('dashboard table', () => {
     await expect(legend.getByTestId('legend-sort-max').getAttribute('aria-sort')).resolves.toBe('ascending');
     await expect(plotted()).resolves.toEqual(bottom);
     await expect(dots()).resolves.toEqual(palette);
+  });
+
+  it("'Edit table' opens with the grouping toggled on the tab, and once saved the tab shows what was saved", async () => {
+    explainFailures();
+    await open(shopId, '?tab=table');
+    await page.getByTestId('dash-table-row').first().waitFor();
+    const parts = (root: Locator) => root.getByTestId('query-part').locator('.MuiChip-label').allInnerTexts();
+    const tab = page.getByTestId('table-tab');
+    // An unsaved change on the tab: group by host and route too.
+    await page
+      .getByTestId('grouping-key')
+      .filter({ hasText: /^route$/ })
+      .click();
+    await expect.poll(() => parts(tab)).toEqual(['sum($req)', 'group by host, route']);
+    await page.getByTestId('table-loading').waitFor({ state: 'detached' });
+    await page.getByTestId('edit-table').click();
+    const form = page.getByTestId('dash-table-form');
+    // The form starts from the table on screen, not from the saved query.
+    await expect.poll(() => parts(form)).toEqual(['sum($req)', 'group by host, route']);
+    await form.getByRole('button', { name: 'Edit', exact: true }).click();
+    await form.getByTestId('query-raw').fill('sum($req) | group by route');
+    await form.getByTestId('query-raw-apply').click();
+    await screenshot(page, 'dash-table-09-edit-table');
+    await form.getByTestId('form-save').click();
+    await form.waitFor({ state: 'detached' });
+    // The tab shows the saved table, with nothing left to save.
+    await expect.poll(() => parts(tab)).toEqual(['sum($req)', 'group by route']);
+    await expect
+      .poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts())
+      .toEqual(['route', 'sum($req)']);
+    await expect(page.getByTestId('table-query-save').count()).resolves.toBe(0);
+    await page.reload();
+    await expect.poll(() => parts(tab)).toEqual(['sum($req)', 'group by route']);
+    // The Shop table as the other tests know it.
+    await api('PUT', `${base(shopId)}/table`, {
+      tableMetrics: [{ name: 'shop.requests', alias: 'req' }],
+      tableQuery: 'sum($req) | group by host',
+    });
   });
 });

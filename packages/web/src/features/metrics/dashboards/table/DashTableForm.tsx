@@ -8,20 +8,29 @@ import { useMetricTable, type Range } from '../grid/gridApi';
 import { TablePanel } from '../grid/panels/TablePanel';
 import { MetricsFields } from '../grid/forms/MetricsFields';
 
-/** 'Edit table' (spec Dashboard page, Table tab): the table's metrics, query and column units, with the live table. */
+/**
+ * 'Edit table' (spec Dashboard page, Table tab): the table's metrics, query and column units, with the
+ * live table. It opens with the query the tab shows (`query`: an unsaved edit of the tab's builder or
+ * grouping toggle included), and once saved the tab shows what was saved (`onSaved` drops its edit).
+ */
 export function DashTableForm({
   projectId,
   dashboard,
+  query: shown,
   range,
+  onSaved,
   onClose,
 }: {
   projectId: number;
   dashboard: Dashboard;
+  /** The query on the tab (its unsaved edit, else the saved one). */
+  query?: string;
   range: Range;
+  onSaved?: () => void;
   onClose: () => void;
 }) {
   const [metrics, setMetrics] = useState<MetricAlias[]>(dashboard.tableMetrics);
-  const [query, setQuery] = useState(dashboard.tableQuery);
+  const [query, setQuery] = useState(shown ?? dashboard.tableQuery);
   const [columnMap, setColumnMap] = useState<ColumnMap>(dashboard.tableColumnMap);
   const [submitted, setSubmitted] = useState(false);
   const preview = useMetricTable(projectId, { metrics, query }, range);
@@ -32,7 +41,12 @@ export function DashTableForm({
     if (metricsError(metrics)) return;
     update.mutate(
       { dashId: dashboard.id, body: { tableMetrics: metrics, tableQuery: query, tableColumnMap: columnMap } },
-      { onSuccess: onClose },
+      {
+        onSuccess: () => {
+          onSaved?.();
+          onClose();
+        },
+      },
     );
   };
   return (

@@ -233,7 +233,14 @@ export function DashTableTab({
       )}
       {res.error && !res.data && <Alert severity="error">{res.error.message}</Alert>}
       {editing && (
-        <DashTableForm projectId={projectId} dashboard={dashboard} range={range} onClose={() => setEditing(false)} />
+        <DashTableForm
+          projectId={projectId}
+          dashboard={dashboard}
+          query={query}
+          range={range}
+          onSaved={() => setDraft(undefined)}
+          onClose={() => setEditing(false)}
+        />
       )}
       {openRow && (
         <TableRowDialog
