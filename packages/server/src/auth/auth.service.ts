@@ -72,11 +72,13 @@ export function createAuthService(deps: {
           wait,
         );
       }
+      // Counted as a failure before the password is checked, and taken back by a success: attempts
+      // sent at once would otherwise all pass the limit while their hashes are being computed.
+      deps.limiter.fail(keys);
       const user = await deps.users.byEmail(email.trim());
       // The same message, and the same time, for an unknown e-mail and a wrong password: no account probing.
       const matches = await passwordMatches(user, password);
       if (!user || !matches) {
-        deps.limiter.fail(keys);
         throw new AppError('invalid_input', 'invalid_credentials', 'The e-mail or password is wrong.');
       }
       deps.limiter.reset(keys);

@@ -77,6 +77,19 @@ describe('login rate limiting', () => {
     server.clock.ms += 300_000;
   });
 
+  it('counts attempts sent at once: 30 wrong passwords together get 10 answers and 20 refusals', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => login('admin@lantern.local', `guess-${i}`, '192.0.2.77')),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 400)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    // The right password is refused too until the window has passed, then it signs in.
+    expect((await login('admin@lantern.local', 'lantern', '192.0.2.78')).status).toBe(429);
+    server.clock.ms += 300_000;
+    expect((await login('admin@lantern.local', 'lantern', '192.0.2.77')).status).toBe(200);
+  });
+
   it('limits one address trying many accounts', async () => {
     for (let i = 0; i < 10; i++) expect((await login(`user${i}@example.com`, 'x', '192.0.2.50')).status).toBe(400);
     expect((await login('someone@example.com', 'x', '192.0.2.50')).status).toBe(429);
