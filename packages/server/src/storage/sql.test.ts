@@ -35,6 +35,16 @@ describe('sql', () => {
     expect(() => param.float64(Number.NaN)).toThrow();
   });
 
+  it('binds a DateTime bound as 10-digit seconds, held to the range a DateTime holds', () => {
+    const seconds = (iso: string) => compile(sql`${param.secondsUp(new Date(iso))}`).params.p0;
+    expect(seconds('2026-01-01T00:00:00.001Z')).toBe('1767225601');
+    // The engine reads `0` or `5000` as a year and refuses it; padded it is seconds.
+    expect(seconds('1970-01-01T00:00:00Z')).toBe('0000000000');
+    expect(seconds('1970-01-01T01:00:00Z')).toBe('0000003600');
+    expect(seconds('1969-12-31T00:00:00Z')).toBe('0000000000');
+    expect(seconds('2200-01-01T00:00:00Z')).toBe('4294967295');
+  });
+
   it('converts trace ids to UUID text and back', () => {
     expect(traceIdToUuid('0af7651916cd43dd8448eb211c80319c')).toBe('0af76519-16cd-43dd-8448-eb211c80319c');
     expect(uuidToTraceId('0af76519-16cd-43dd-8448-eb211c80319c')).toBe('0af7651916cd43dd8448eb211c80319c');

@@ -86,8 +86,15 @@ export const param = {
    * A bound on a `DateTime` (whole seconds) column, rounded up to the second: `col >= b` and
    * `col < b` then select the same rows as with the exact time, and the engine compares seconds
    * with seconds instead of converting every row to DateTime64 (~15 % of a scan of the datapoints).
+   * A DateTime holds 1970 .. 2106 (UInt32 seconds), so a time outside is held at the nearest end;
+   * the seconds travel as 10 digits: the engine reads a shorter number (`0`, `5000`) as a year
+   * and refuses it.
    */
-  secondsUp: (d: Date): SqlParam => ({ kind: 'param', type: 'DateTime', value: Math.ceil(d.getTime() / 1000) }),
+  secondsUp: (d: Date): SqlParam => ({
+    kind: 'param',
+    type: 'DateTime',
+    value: String(Math.min(Math.max(Math.ceil(d.getTime() / 1000), 0), 0xffffffff)).padStart(10, '0'),
+  }),
   strings: (v: readonly string[]): SqlParam => ({ kind: 'param', type: 'Array(String)', value: v }),
   uint32s: (v: readonly number[]): SqlParam => ({
     kind: 'param',
