@@ -105,6 +105,17 @@ grid:
   it('refuses invalid YAML with the parser message', () => {
     expect(() => parseDashboardYaml('schema: v1\n  bad: [')).toThrow(/^invalid YAML: /);
   });
+
+  it('refuses an alias bomb and a size no number can hold, as YAML errors (not a crash)', () => {
+    const laughs = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (const [prev, name] of ['ab', 'bc', 'cd', 'de', 'ef', 'fg'].map((p) => [...p]))
+      laughs.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`);
+    const bomb = `${laughs.join('\n')}\nname: bomb\ngrid: *g`;
+    expect(() => parseDashboardYaml(bomb)).toThrow(/^invalid YAML: .*alias/i);
+    expect(() => parseDashboardYaml('name: x\ngrid:\n  - name: c\n    width: 1e308')).toThrow(
+      'grid[0].width: expected a non-negative integer',
+    );
+  });
 });
 
 describe('built-in templates', () => {

@@ -5,6 +5,8 @@ import {
   type GaugeInput,
   type GridColumnInput,
   type MetricAlias,
+  MAX_DASH_NAME,
+  MAX_DASH_TEXT,
 } from '@lantern/shared';
 import { parseAllDocuments, stringify } from 'yaml';
 
@@ -45,7 +47,7 @@ class Reader {
       if (!keys.includes(k)) this.fail(path ? `${path}.${k}` : k, `unknown key (expected one of: ${keys.join(', ')})`);
     return v as Obj;
   }
-  str(v: unknown, path: string, required = false): string {
+  str(v: unknown, path: string, required = false, max = MAX_DASH_TEXT): string {
     if (v === undefined || v === null) {
       if (required) this.fail(path, 'is required');
       return '';
@@ -56,11 +58,12 @@ class Reader {
       return '';
     }
     if (required && !v.trim()) this.fail(path, "can't be empty");
+    if (v.length > max) this.fail(path, `is longer than ${max} characters`);
     return v;
   }
   int(v: unknown, path: string): number {
     if (v === undefined || v === null) return 0;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
       this.fail(path, 'expected a non-negative integer');
       return 0;
     }
@@ -79,6 +82,8 @@ class Reader {
     this.list(v, path).forEach((m, i) => {
       try {
         const parsed = parseMetricAlias(this.str(m, `${path}[${i}]`, true));
+        if (parsed.name.length > MAX_DASH_NAME || parsed.alias.length > MAX_DASH_NAME)
+          this.fail(`${path}[${i}]`, `the metric name or alias is longer than ${MAX_DASH_NAME} characters`);
         if (out.some((x) => x.alias === parsed.alias))
           this.fail(`${path}[${i}]`, `duplicated metric alias "$${parsed.alias}"`);
         out.push(parsed);
@@ -128,8 +133,16 @@ export function parseDashboardYaml(text: string): DashboardSpec[] {
       problems.push(`${prefix}invalid YAML: ${doc.errors[0].message.split('\n')[0]}`);
       return;
     }
+    let value: unknown;
+    try {
+      // Aliases are expanded: a few nested ones (a "billion laughs") would make a huge value.
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch (err) {
+      problems.push(`${prefix}invalid YAML: ${(err as Error).message.split('\n')[0]}`);
+      return;
+    }
     const r = new Reader();
-    const spec = readSpec(doc.toJS(), r);
+    const spec = readSpec(value, r);
     if (r.problems.length) problems.push(...r.problems.map((p) => prefix + p));
     else specs.push(spec);
   });
@@ -147,7 +160,7 @@ function readSpec(v: unknown, r: Reader): DashboardSpec {
   if (tableMetrics.length > 6) r.fail('table.metrics', "you can't use more than 6 metrics in a single table");
   return {
     id: r.str(top.id, 'id', true),
-    name: r.str(top.name, 'name', true),
+    name: r.str(top.name, 'name', true, MAX_DASH_NAME),
     table: {
       gauges: r.list(table.gauges, 'table.gauges').map((g, i) => readGauge(g, `table.gauges[${i}]`, 'table', r)),
       metrics: tableMetrics,
@@ -163,7 +176,7 @@ function readGauge(v: unknown, path: string, dashKind: 'grid' | 'table', r: Read
   const g = r.obj(v, path, GAUGE_KEYS);
   return {
     dashKind,
-    name: r.str(g.name, `${path}.name`, true),
+    name: r.str(g.name, `${path}.name`, true, MAX_DASH_NAME),
     description: r.str(g.description, `${path}.description`),
     template: r.str(g.template, `${path}.template`),
     metrics: r.metrics(g.metrics, `${path}.metrics`),
@@ -193,7 +206,7 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
   }
   const o = r.obj(v, path, ITEM_KEYS[type]);
   const common = {
-    name: r.str(o.name, `${path}.name`, true),
+    name: r.str(o.name, `${path}.name`, true, MAX_DASH_NAME),
     description: r.str(o.description, `${path}.description`),
     gridQueryTemplate: r.str(o.grid_query_template, `${path}.grid_query_template`),
     width: r.int(o.width, `${path}.width`),
@@ -206,7 +219,7 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
       ...common,
       type,
       params: {
-        metric: r.str(o.metric, `${path}.metric`, true),
+        metric: r.str(o.metric, `${path}.metric`, true, MAX_DASH_NAME),
         unit: r.str(o.unit, `${path}.unit`),
         query: r.query(o.query, `${path}.query`),
       },

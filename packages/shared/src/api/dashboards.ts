@@ -6,9 +6,15 @@ import { METRIC_ALIAS_RE } from '../metricAliasRules';
  * Every path is under `/api/v1/metrics/{projectId}/dashboards`. Ids are strings on the wire.
  */
 
+/** Longest names and texts (queries, descriptions, templates) a dashboard stores. */
+export const MAX_DASH_NAME = 1000;
+export const MAX_DASH_TEXT = 10_000;
+const nameText = () => z.string().max(MAX_DASH_NAME, `is longer than ${MAX_DASH_NAME} characters`);
+const longText = () => z.string().max(MAX_DASH_TEXT, `is longer than ${MAX_DASH_TEXT} characters`);
+
 export const MetricAlias = z.object({
-  name: z.string().min(1, "metric name can't be empty"),
-  alias: z.string().min(1, "metric alias can't be empty").regex(METRIC_ALIAS_RE, 'invalid alias'),
+  name: nameText().min(1, "metric name can't be empty"),
+  alias: nameText().min(1, "metric alias can't be empty").regex(METRIC_ALIAS_RE, 'invalid alias'),
 });
 export type MetricAlias = z.infer<typeof MetricAlias>;
 
@@ -49,20 +55,20 @@ export const Legend = z.object({
 export const ChartParams = z.object({
   chartKind: ChartKind.default('line'),
   metrics: z.array(MetricAlias),
-  query: z.string(),
+  query: longText(),
   columnMap: ColumnMap.default({}),
   timeseriesMap: z.record(z.string(), TimeseriesStyle).default({}),
   legend: Legend.optional(),
 });
 export const TableParams = z.object({
   metrics: z.array(MetricAlias),
-  query: z.string(),
+  query: longText(),
   columnMap: ColumnMap.default({}),
 });
 export const HeatmapParams = z.object({
-  metric: z.string(),
+  metric: nameText(),
   unit: z.string().default(''),
-  query: z.string().default(''),
+  query: longText().default(''),
 });
 
 export const GridColumnType = z.enum(['chart', 'table', 'heatmap']);
@@ -76,9 +82,9 @@ export const GridColumnInput = z
   ])
   .and(
     z.object({
-      name: z.string(),
-      description: z.string().default(''),
-      gridQueryTemplate: z.string().default(''),
+      name: nameText(),
+      description: longText().default(''),
+      gridQueryTemplate: longText().default(''),
       width: z.number().int().min(0).default(0),
       height: z.number().int().min(0).default(0),
       xAxis: z.number().int().min(0).default(0),
@@ -100,13 +106,13 @@ export type DashKind = z.infer<typeof DashKind>;
 
 export const GaugeInput = z.object({
   dashKind: DashKind,
-  name: z.string(),
-  description: z.string(),
-  template: z.string().default(''),
+  name: nameText(),
+  description: longText(),
+  template: longText().default(''),
   metrics: z.array(MetricAlias),
-  query: z.string(),
+  query: longText(),
   columnMap: ColumnMap.default({}),
-  gridQueryTemplate: z.string().default(''),
+  gridQueryTemplate: longText().default(''),
 });
 export type GaugeInput = z.infer<typeof GaugeInput>;
 export type Gauge = GaugeInput & {
@@ -117,11 +123,11 @@ export type Gauge = GaugeInput & {
   updatedAt: string;
 };
 
-export const CreateDashboardBody = z.object({ name: z.string() });
-export const UpdateDashboardBody = z.object({ name: z.string().optional(), gridQuery: z.string().optional() });
+export const CreateDashboardBody = z.object({ name: nameText() });
+export const UpdateDashboardBody = z.object({ name: nameText().optional(), gridQuery: longText().optional() });
 export const UpdateDashboardTableBody = z.object({
   tableMetrics: z.array(MetricAlias),
-  tableQuery: z.string(),
+  tableQuery: longText(),
   tableColumnMap: ColumnMap.default({}),
 });
 export const GridLayoutBody = z.array(
