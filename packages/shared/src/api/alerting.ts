@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonDepthOver, MAX_JSON_DEPTH } from './jsonDepth';
 
 /**
  * Alerting contracts: monitors, alerts, notification channels, e-mail settings (spec platform §3,
@@ -30,11 +31,12 @@ const bound = z.preprocess(
 );
 
 export const MonitorMetric = z.object({
-  name: z.string().trim().min(1, 'metric name is required'),
+  name: z.string().trim().min(1, 'metric name is required').max(1000),
   alias: z
     .string()
     .trim()
     .min(1, 'Alias is required')
+    .max(1000)
     .regex(/^[A-Za-z0-9_]+$/, 'Only letters and numbers are allowed')
     .transform((a) => a.toLowerCase()),
 });
@@ -46,9 +48,9 @@ export const MetricMonitorParams = z
       .array(MonitorMetric)
       .min(1, 'at least one metric is required')
       .max(MAX_MONITOR_METRICS, `at most ${MAX_MONITOR_METRICS} metrics are allowed`),
-    query: z.string().trim().min(1, "query can't be empty"),
-    column: z.string().trim().min(1, "column can't be empty"),
-    columnUnit: z.string().default(''),
+    query: z.string().trim().min(1, "query can't be empty").max(10_000),
+    column: z.string().trim().min(1, "column can't be empty").max(1000),
+    columnUnit: z.string().max(1000).default(''),
     forDuration: z
       .number()
       .int()
@@ -78,9 +80,9 @@ export const MetricMonitorParams = z
 export type MetricMonitorParams = z.infer<typeof MetricMonitorParams>;
 
 export const ErrorMatcher = z.object({
-  attr: z.string().trim(),
+  attr: z.string().trim().max(1000),
   op: z.enum(['=', '!='], { message: 'matcher op must be "=" or "!="' }).default('='),
-  value: z.string(),
+  value: z.string().max(10_000),
 });
 export type ErrorMatcher = z.infer<typeof ErrorMatcher>;
 
@@ -308,12 +310,18 @@ const payloadText = z
   .default('')
   .transform((text, ctx): unknown => {
     if (text.trim() === '') return null;
+    let payload: unknown;
     try {
-      return JSON.parse(text) as unknown;
+      payload = JSON.parse(text) as unknown;
     } catch (err) {
       ctx.addIssue({ code: 'custom', message: (err as Error).message });
       return z.NEVER;
     }
+    if (jsonDepthOver(payload, MAX_JSON_DEPTH)) {
+      ctx.addIssue({ code: 'custom', message: `the payload is nested too deeply (at most ${MAX_JSON_DEPTH} levels)` });
+      return z.NEVER;
+    }
+    return payload;
   });
 
 const channelName = z.string().trim().min(1, "channel name can't be empty").max(500);
@@ -379,7 +387,7 @@ export const EmailSettings = z.object({
   notifyOnRecurringErrors: z.boolean().default(true),
   /** Error e-mails only when every matcher holds for the error's span; empty rows are dropped. */
   errorMatchers: z
-    .array(z.object({ attr: z.string().trim(), value: z.string() }))
+    .array(z.object({ attr: z.string().trim().max(1000), value: z.string().max(10_000) }))
     .max(20)
     .default([])
     .transform((ms) => ms.filter((m) => m.attr !== '' && m.value !== '')),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonDepthOver, MAX_JSON_DEPTH } from './jsonDepth';
 import { Span } from './tracing';
 
 /**
@@ -302,13 +303,18 @@ export type AttrValuesResponse = z.infer<typeof AttrValuesResponse>;
 
 // ---- saved views -----------------------------------------------------------------------------
 
+/** A free-form JSON object, nested at most MAX_JSON_DEPTH levels. */
+const freeJson = z
+  .record(z.string(), z.unknown())
+  .refine((v) => !jsonDepthOver(v, MAX_JSON_DEPTH), `is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`);
+
 export const SavedViewInput = z.object({
   name: z.string().trim().min(1, "name can't be empty").max(200),
   /** Route name the view reopens, e.g. `SpanGroupList`, `SpanList`. */
   route: z.string().trim().min(1, "route can't be empty").max(200),
-  params: z.record(z.string(), z.unknown()).default({}),
+  params: freeJson.default({}),
   /** Address-bar query (minus time_gte). */
-  query: z.record(z.string(), z.unknown()).default({}),
+  query: freeJson.default({}),
 });
 export type SavedViewInput = z.input<typeof SavedViewInput>;
 
