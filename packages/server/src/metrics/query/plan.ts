@@ -201,18 +201,29 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
   return { columns, queries, partErrors };
 }
 
+/**
+ * The most attributes a series may be grouped by. Each one is a key of the engine's GROUP BY: a few
+ * hundred made a single request run for half a minute.
+ */
+export const MAX_GROUP_BY_ATTRS = 20;
+
 function leafGrouping(
   inline: MetricGrouping | null,
   parts: { grouping: MetricGrouping }[],
   alias: string,
 ): 'all' | string[] {
-  if (inline) return inline.all ? 'all' : inline.names.map((n) => n.attr);
+  const capped = (attrs: string[]) => {
+    if (attrs.length > MAX_GROUP_BY_ATTRS)
+      throw new PlanError(`too many group by attributes: ${attrs.length} (at most ${MAX_GROUP_BY_ATTRS})`);
+    return attrs;
+  };
+  if (inline) return inline.all ? 'all' : capped(inline.names.map((n) => n.attr));
   const out: string[] = [];
   for (const { grouping } of parts) {
     if (grouping.all) return 'all';
     for (const n of grouping.names) if ((!n.alias || n.alias === alias) && !out.includes(n.attr)) out.push(n.attr);
   }
-  return out;
+  return capped(out);
 }
 
 /** The parts as the answer reports them: text and error ('' when none). */
