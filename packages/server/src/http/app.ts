@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import { apiRoutes } from '@lantern/shared';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -30,6 +32,28 @@ export interface HttpAppOptions {
   checkAnswers?: boolean;
 }
 
+/**
+ * A request Node's HTTP parser refuses before Fastify sees it (headers or URL over 16 KB, a malformed
+ * request line, a timeout) is answered `{code, message}` like every other error (Fastify's default
+ * body has no `code`), then the connection is closed.
+ */
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request line and headers are larger than 16 KB.']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive.']
+        : [400, 'bad_request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ code, message });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy(err);
+}
+
 export async function createHttpApp(log: Logger, opts: HttpAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it the app is typed with pino's Logger, which FastifyInstance (the type every route takes) does not accept
@@ -40,6 +64,7 @@ export async function createHttpApp(log: Logger, opts: HttpAppOptions = {}): Pro
     // X-Forwarded-For is believed only from a proxy on this host or a private network: a client
     // reaching Lantern directly cannot pick its own address (login rate limiting counts per address).
     trustProxy: 'loopback,linklocal,uniquelocal',
+    clientErrorHandler,
   });
   const registered: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registered);

@@ -74,7 +74,8 @@ function inputOf<C extends AnyRouteContract>(contract: C, req: FastifyRequest): 
     },
     get body() {
       if (!contract.body) return undefined as Parsed<C['body']>;
-      body ??= { v: parseInput(contract.body, req.body ?? {}) };
+      // No body at all reads as `{}` (every field absent); a JSON `null` is a body, and not an object.
+      body ??= { v: parseInput(contract.body, req.body === undefined ? {} : req.body) };
       return body.v as Parsed<C['body']>;
     },
   };
