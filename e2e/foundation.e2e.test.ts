@@ -25,7 +25,7 @@ const spanIds = {
   charge: randomBytes(8).toString('hex'),
 };
 const NAMES = { root: 'checkout', cart: 'load cart', charge: 'charge card' };
-/** A second password user (the config keeps the default one and the default projects 1 and 2). */
+/** A second password user (the config keeps the default one and the default projects 1 and 2, and adds a bare project 3). */
 const SECOND_LOGIN = { email: 'bob@example.com', password: 'bob-password' };
 
 function otlpTrace(): unknown {
@@ -83,7 +83,11 @@ describe('foundation screens', () => {
     const configFile = join(configDir, 'lantern.yml');
     writeFileSync(
       configFile,
-      `users:
+      `projects:
+  - { id: 1, name: Lantern, tokens: [project1_secret_token] }
+  - { id: 2, name: My project, tokens: [project2_secret_token] }
+  - { id: 3, name: Bare, tokens: [project3_secret_token], pinned_attrs: [], group_by_env: true }
+users:
   - { name: Admin, email: ${DEFAULT_LOGIN.email}, password: ${DEFAULT_LOGIN.password} }
   - { name: Bob, email: ${SECOND_LOGIN.email}, password: ${SECOND_LOGIN.password} }
 `,
@@ -264,6 +268,35 @@ describe('foundation screens', () => {
       'OTEL_EXPORTER_OTLP_HEADERS=lantern-dsn=',
     );
     await screenshot(page, '11-help');
+  });
+
+  it("shows a project's settings read-only: chips without a remove cross, 'None' for no pinned attributes", async () => {
+    explainFailures();
+    const settings = new ProjectSettingsPage(page);
+    const pinned = page.getByTestId('project-pinned-attrs');
+    await page.goto(`${lantern.baseUrl}/projects/1`);
+    await settings.root.waitFor();
+    await expect(pinned.locator('.MuiChip-label').allInnerTexts()).resolves.toEqual([
+      'service.name',
+      'host.name',
+      'deployment.environment',
+    ]);
+    await expect(pinned.locator('.MuiChip-deleteIcon').count()).resolves.toBe(0);
+    await expect(settings.name.isDisabled()).resolves.toBe(true);
+    await screenshot(page, '04b-project-settings-read-only');
+
+    await page.goto(`${lantern.baseUrl}/projects/3`);
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('[data-testid="project-settings-name"]')?.value === 'Bare',
+    );
+    const input = pinned.locator('input');
+    await expect(input.getAttribute('placeholder')).resolves.toBe('None');
+    // MUI hides a placeholder under a label sitting in the field; here it shows.
+    await expect(input.evaluate((el) => getComputedStyle(el, '::placeholder').opacity)).resolves.not.toBe('0');
+    const byEnv = page.getByTestId('project-group-by-env').locator('input');
+    await expect(byEnv.isChecked()).resolves.toBe(true);
+    await expect(byEnv.isDisabled()).resolves.toBe(true);
+    await screenshot(page, '04c-project-settings-bare');
   });
 
   it('shows the not-found page for the pages of a project that does not exist, with no sections of it in the top bar', async () => {

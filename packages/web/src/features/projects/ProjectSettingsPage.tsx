@@ -63,12 +63,15 @@ export function ProjectSettingsPage() {
                 renderValue={(values, getItemProps) =>
                   values.map((attr, index) => {
                     const { key, ...itemProps } = getItemProps({ index });
-                    return <Chip {...itemProps} key={key} label={attr} size="small" />;
+                    // Read-only: no remove cross on the chips.
+                    return <Chip {...itemProps} key={key} label={attr} size="small" onDelete={undefined} />;
                   })
                 }
                 renderInput={(params) => (
                   <TextField
                     {...params}
+                    // The label stays above the field, so that an empty list reads 'None', not a blank box.
+                    slotProps={{ ...params.slotProps, inputLabel: { ...params.slotProps.inputLabel, shrink: true } }}
                     label="Pinned attributes"
                     placeholder={project.pinnedAttrs.length ? '' : 'None'}
                   />
