@@ -136,6 +136,13 @@ describe('metrics dashboards', () => {
     await expect(page.getByTestId('confirm-title').innerText()).resolves.toBe('Delete dashboard');
     await page.getByRole('button', { name: 'Yes' }).click();
     await page.locator('[data-testid="dashboard-page"][data-dashboard="Shop overview"]').waitFor();
+    // The dashboard was deleted on purpose: no "not found" on the way to the other one.
+    await expect(page.getByText('Dashboard not found').count()).resolves.toBe(0);
+    await expect(page.getByTestId('dashboard-picker').inputValue()).resolves.toBe('Shop overview');
+    // The one shown now is the one remembered: the dashboards link opens it, not the deleted one.
+    await open('/metrics/1');
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Shop overview"]').waitFor();
+    await expect(page.getByText('Dashboard not found').count()).resolves.toBe(0);
   });
 
   it('edits the dashboard as YAML: an unknown key is shown at its line and nothing changes; valid YAML saves', async () => {

@@ -115,9 +115,15 @@ function DashboardView({
     if (show.data) rememberDashboard(projectId, dashId);
   }, [show.data, projectId, dashId]);
 
+  // This dashboard deleted from its menu: the list and the dashboard reload (a 404) before the page
+  // moves on to another one, which is no "not found" to report. Forgotten once another one shows
+  // (going back to the deleted one later is an old link again).
+  const [deleted, setDeleted] = useState<string>();
+  if (deleted !== undefined && deleted !== dashId) setDeleted(undefined);
+  const deleting = (remove.isPending && remove.variables === dashId) || deleted === dashId;
   // An unknown or deleted dashboard (an old bookmark): on to the last opened or the first one
   // (reference frontend §1.3.13), never to itself again.
-  const missing = show.error instanceof ApiError && show.error.status === 404;
+  const missing = !deleting && show.error instanceof ApiError && show.error.status === 404;
   const fallback = missing ? fallbackDashboard(projectId, dashboards, dashId) : undefined;
   const goTo = fallback && fallback.id !== dashId ? fallback.id : undefined;
   useEffect(() => {
@@ -133,7 +139,7 @@ function DashboardView({
     if (tab && param && param !== tab) address.set({ tab }, { replace: true });
   }, [tab, param, address]);
 
-  if (goTo !== undefined) return <Skeleton variant="rectangular" height={300} />;
+  if (goTo !== undefined || deleting) return <Skeleton variant="rectangular" height={300} />;
   if (show.error) return <Alert severity="error">{show.error.message}</Alert>;
   if (show.isPending || !tab) return <Skeleton variant="rectangular" height={300} />;
   const { dashboard, grid, yamlUrl } = show.data;
@@ -152,7 +158,17 @@ function DashboardView({
         message: `Do you really want to delete "${dashboard.name}" dashboard?`,
       }))
     ) {
-      remove.mutate(dashId, { onSuccess: () => void navigate(paths.metrics(projectId), { replace: true }) });
+      // On to the last opened (or first) of the others, remembered; with none left, the new-dashboard form.
+      const next = dashboards.filter((d) => d.id !== dashId).length
+        ? fallbackDashboard(projectId, dashboards, dashId)
+        : undefined;
+      remove.mutate(dashId, {
+        onSuccess: () => {
+          setDeleted(dashId);
+          if (next) rememberDashboard(projectId, next.id);
+          void navigate(next ? paths.dashboard(projectId, next.id) : paths.metrics(projectId), { replace: true });
+        },
+      });
     }
   };
 
