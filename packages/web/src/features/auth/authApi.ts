@@ -23,10 +23,15 @@ export const currentUserQuery = {
 
 let signedOutByUser = false;
 
-/** Drops every cached answer except the current user's (which the caller refetches). */
+/**
+ * Drops every cached answer of a signed-in user: all but the current user's (the caller refetches
+ * it) and the Login page's own, which are the same for everyone.
+ */
 function forgetAllButCurrentUser(queryClient: QueryClient): void {
-  const current = hashKey(currentUserKey);
-  queryClient.removeQueries({ predicate: (q) => q.queryHash !== current });
+  const keep = new Set(
+    [currentUserKey, queryKey(authRoutes.loginHint), queryKey(authRoutes.ssoMethods)].map((k) => hashKey(k)),
+  );
+  queryClient.removeQueries({ predicate: (q) => !keep.has(q.queryHash) });
 }
 
 /**
