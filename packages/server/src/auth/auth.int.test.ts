@@ -42,6 +42,16 @@ describe('sign-in and the session', () => {
     });
     expect(invalid.status).toBe(400);
     expect(((await invalid.json()) as { code: string }).code).toBe('invalid_input');
+    // Each field says one thing: an empty e-mail is required, not also an invalid address.
+    const empty = await call('/api/v1/users/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ' ', password: '' }),
+    });
+    expect(await empty.json()).toEqual({
+      code: 'invalid_input',
+      message: 'email: Field is required; password: Field is required',
+    });
     const notJson = await call('/api/v1/users/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 export const LoginRequest = z.object({
-  email: z.string().trim().min(1, 'Field is required').email('Invalid e-mail address'),
+  // `abort`: an empty e-mail is required, and not also an invalid address.
+  email: z.string().trim().min(1, { message: 'Field is required', abort: true }).email('Invalid e-mail address'),
   password: z.string().min(1, 'Field is required'),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
