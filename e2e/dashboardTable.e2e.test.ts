@@ -152,6 +152,20 @@ describe('dashboard table', () => {
       );
       for (const id of ['query-builder', 'grid-query-save', 'add-visualization', 'gauge-add'])
         await expect(dialog.getByTestId(id).count()).resolves.toBe(0);
+      // A panel's form opened there (locked: no Save) previews the row's data, as the panel shows it.
+      await dialog
+        .locator('[data-testid="grid-panel"][data-panel-name="Requests by host"]')
+        .getByTestId('panel-menu')
+        .click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      const form = page.getByTestId('chart-form');
+      await form.getByTestId('form-preview').locator('[data-testid="echart"][data-ready]').waitFor();
+      await expect
+        .poll(() => form.getByTestId('form-preview').getByTestId('legend-item').allInnerTexts())
+        .toEqual([expect.stringContaining('host=web-2')]);
+      await expect(form.getByTestId('form-save').count()).resolves.toBe(0);
+      await form.getByRole('button', { name: 'Close' }).click();
+      await form.waitFor({ state: 'detached' });
 
       // The dialog says which dashboard and row it shows, and its ✕ closes it.
       await expect(dialog.getByTestId('table-row-title').innerText()).resolves.toMatch(/^Shop\s+web-2$/);

@@ -148,7 +148,12 @@ export function GridTab({ projectId, dashboard, grid, range, row, editable: edit
           dashboard={dashboard}
           target={form}
           range={range}
-          gridQuery={gridQuery}
+          // From a table row's dialog the (locked) form previews the panel as the dialog shows it.
+          gridQuery={
+            row !== undefined && form.column
+              ? joinQuery(...rowPanelQuery(form.column.gridQueryTemplate, gridQuery, row))
+              : gridQuery
+          }
           editable={editable}
           onClose={() => setForm(null)}
         />
