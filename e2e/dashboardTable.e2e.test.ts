@@ -80,6 +80,19 @@ describe('dashboard table', () => {
       width: 12,
       height: 24,
     });
+    // A table legend on the right with every value column.
+    await api('POST', `${base(itemsId)}/grid`, {
+      type: 'chart',
+      name: 'Views, legend on the right',
+      params: {
+        chartKind: 'line',
+        metrics: [{ name: 'shop.views', alias: 'views' }],
+        query: 'sum($views) | group by page',
+        legend: { type: 'table', placement: 'right', values: ['avg', 'last', 'min', 'max'] },
+      },
+      width: 12,
+      height: 14,
+    });
     await api('POST', `${base(itemsId)}/grid`, {
       type: 'chart',
       name: 'Views by page',
@@ -422,6 +435,25 @@ describe('dashboard table', () => {
     await expect(legend.getByTestId('legend-sort-max').getAttribute('aria-sort')).resolves.toBe('ascending');
     await expect(plotted()).resolves.toEqual(bottom);
     await expect(dots()).resolves.toEqual(palette);
+  });
+
+  it('a table legend on the right shows all its columns, without a sideways scroll', async () => {
+    explainFailures();
+    await open(itemsId, '?tab=grid');
+    const panel = page.locator('[data-testid="grid-panel"][data-panel-name="Views, legend on the right"]');
+    await panel.locator('[data-testid="echart"][data-ready]').waitFor();
+    const legend = panel.getByTestId('legend-table');
+    await expect(legend.locator('thead th').allInnerTexts()).resolves.toEqual(['metric', 'avg', 'last', 'min', 'max']);
+    // The legend's box holds the whole table, and the plot keeps the larger part of the panel.
+    const box = legend.locator('..');
+    const [scroll, client] = await box.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(scroll).toBeLessThanOrEqual(client);
+    const max = (await legend.getByTestId('legend-sort-max').boundingBox())!;
+    const outer = (await panel.boundingBox())!;
+    expect(max.x + max.width).toBeLessThanOrEqual(outer.x + outer.width);
+    const plot = (await panel.locator('[data-testid="echart"]').boundingBox())!;
+    expect(plot.width).toBeGreaterThanOrEqual(outer.width / 2 - 20);
+    await screenshot(page, 'dash-table-10-legend-right');
   });
 
   it("'Edit table' opens with the grouping toggled on the tab, and once saved the tab shows what was saved", async () => {

@@ -160,7 +160,11 @@ export function GridChart({
           sx={
             bottom
               ? { flexShrink: 0, maxHeight: Math.max(0, height - MIN_PLOT), overflowY: 'auto' }
-              : { flexShrink: 0, width: '35%', maxWidth: 360, height, overflowY: 'auto' }
+              : legend.type === 'table'
+                ? // A table on the right takes the width of its columns (up to half the panel), so its
+                  // value columns are not cut behind a sideways scroll of a fixed 35%.
+                  { flexShrink: 0, width: 'max-content', maxWidth: '50%', height, overflowY: 'auto' }
+                : { flexShrink: 0, width: '35%', maxWidth: 360, height, overflowY: 'auto' }
           }
         >
           {legendBody}
