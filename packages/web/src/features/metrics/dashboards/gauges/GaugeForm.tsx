@@ -1,11 +1,11 @@
-import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import { Accordion, AccordionDetails, AccordionSummary, Box, Paper, TextField, Typography } from '@mui/material';
+import { Box, Paper, TextField, Typography } from '@mui/material';
 import type { ColumnMap, DashKind, Gauge, MetricAlias } from '@lantern/shared';
 import { useState } from 'react';
 import { MetricsPicker } from '../../query/MetricsPicker';
 import { MetricsQueryBuilder } from '../../query/MetricsQueryBuilder';
 import { ColumnUnits } from '../grid/forms/ColumnUnits';
 import { FormShell } from '../grid/forms/FormShell';
+import { GridQueryTemplateField } from '../grid/forms/GridQueryTemplateField';
 import { metricsError, required } from '../grid/forms/validation';
 import { joinQuery, useGaugeValues, useSaveGauge, type Range } from '../grid/gridApi';
 import { queryError } from '../grid/units';
@@ -163,21 +163,12 @@ export function GaugeForm({
         slotProps={{ htmlInput: { 'data-testid': 'gauge-description' } }}
       />
       {dashKind === 'grid' && (
-        <Accordion disableGutters variant="outlined" defaultExpanded={gridQueryTemplate !== ''}>
-          <AccordionSummary expandIcon={<ExpandMoreIcon />}>Advanced</AccordionSummary>
-          <AccordionDetails>
-            <TextField
-              size="small"
-              fullWidth
-              label="Grid query template"
-              placeholder="where host = ${host.name}"
-              helperText="Used instead of the dashboard query and the row's filter when the grid opens from a table row; ${column} takes the row's value."
-              value={gridQueryTemplate}
-              onChange={(e) => setGridQueryTemplate(e.target.value)}
-              slotProps={{ htmlInput: { 'data-testid': 'gauge-grid-query-template' } }}
-            />
-          </AccordionDetails>
-        </Accordion>
+        <GridQueryTemplateField
+          value={gridQueryTemplate}
+          onChange={setGridQueryTemplate}
+          what="grid"
+          testId="gauge-grid-query-template"
+        />
       )}
     </FormShell>
   );

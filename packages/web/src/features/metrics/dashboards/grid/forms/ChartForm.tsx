@@ -1,5 +1,4 @@
-import { Accordion, AccordionDetails, AccordionSummary, MenuItem, TextField, Typography } from '@mui/material';
-import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { MenuItem, TextField, Typography } from '@mui/material';
 import type { ColumnMap, GridColumn, MetricAlias } from '@lantern/shared';
 import { useMemo, useState } from 'react';
 import type { ChartKind } from '../../../../../components/charts/chartOptions';
@@ -12,6 +11,7 @@ import {
 import { joinQuery, useTimeseries, type Range } from '../gridApi';
 import { ChartPanel } from '../panels/ChartPanel';
 import { FormShell } from './FormShell';
+import { GridQueryTemplateField } from './GridQueryTemplateField';
 import { LegendFields } from './LegendFields';
 import { SeriesStyles } from './SeriesStyles';
 import { useColumnFormBase } from './useColumnFormBase';
@@ -129,20 +129,7 @@ export function ChartForm({ projectId, dashId, column, range, gridQuery, editabl
       />
       <LegendFields value={legend} onChange={setLegend} />
       <SeriesStyles names={names} kind={kind} value={styles} onChange={setStyles} />
-      <Accordion disableGutters variant="outlined">
-        <AccordionSummary expandIcon={<ExpandMoreIcon />}>Advanced</AccordionSummary>
-        <AccordionDetails>
-          <TextField
-            size="small"
-            fullWidth
-            label="Grid query template"
-            placeholder="where host = ${host.name}"
-            helperText="Used instead of the dashboard query and the row's filter when the panel opens from a table row; ${column} takes the row's value."
-            value={base.gridQueryTemplate}
-            onChange={(e) => base.setGridQueryTemplate(e.target.value)}
-          />
-        </AccordionDetails>
-      </Accordion>
+      <GridQueryTemplateField value={base.gridQueryTemplate} onChange={base.setGridQueryTemplate} what="panel" />
     </FormShell>
   );
 }
