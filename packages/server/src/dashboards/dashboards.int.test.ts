@@ -248,6 +248,27 @@ describe('dashboards API', () => {
     expect((await call('GET', '')).body.dashboards.length).toBe(before + 1);
   });
 
+  it('takes YAML imports of one dashboard from several clients at once: each whole, none failing (PostgreSQL too)', async () => {
+    const d = (await call('POST', '', { name: 'Busy' })).body.dashboard;
+    await call('POST', `/${d.id}/grid`, chart('Requests'));
+    await call('POST', `/${d.id}/gauges`, gauge('Gauge'));
+    const exported = (await call('GET', `/${d.id}/yaml`)).text;
+    const created = (await call('GET', `/${d.id}`)).body.dashboard.createdAt;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call('PUT', `/${d.id}/yaml`, exported.replace('name: Busy', `name: Busy ${i}`), 'text/yaml'),
+      ),
+    );
+    // Before, on PostgreSQL a save deleted the dashboard's row and inserted it again: a concurrent
+    // one missed the new row (500: duplicate key) or deadlocked over the items.
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    const shown = (await call('GET', `/${d.id}`)).body;
+    expect(shown.dashboard.name).toMatch(/^Busy \d$/);
+    expect(shown.dashboard.createdAt >= created).toBe(true);
+    expect(shown.grid.map((c: GridColumn) => c.name)).toEqual(['Requests']);
+    expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toHaveLength(1);
+  });
+
   it('keeps dashboards to their project', async () => {
     const d = (await call('POST', '', { name: 'Mine' })).body.dashboard;
     const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/2/dashboards/${d.id}`, {

@@ -335,8 +335,41 @@ export function createDashboardsStore(metadata: MetadataDb) {
     ): Promise<Dashboard> {
       return db.transaction().execute(async (trx) => {
         const tx = createDashboardsStore(trx as unknown as MetadataDb);
-        if (id !== null) await tx.remove(projectId, id);
-        const d = await tx.insert(projectId, f, { ...(id !== null ? { id } : {}), ...opts });
+        // A dashboard saved in place keeps its row: updating it first locks it, so two saves of one
+        // dashboard run one after the other. (Deleting and inserting it again let a concurrent save
+        // on PostgreSQL miss the new row and fail: a duplicate key, or a deadlock over the items.)
+        const t = now();
+        const kept =
+          id === null
+            ? undefined
+            : await trx
+                .updateTable('dashboards')
+                .set({
+                  template_id: f.templateId,
+                  name: f.name,
+                  pinned: opts.pinned ? 1 : 0,
+                  edited: opts.edited ? 1 : 0,
+                  grid_query: f.gridQuery,
+                  table_metrics: JSON.stringify(f.tableMetrics),
+                  table_query: f.tableQuery,
+                  table_grouping: JSON.stringify(f.tableGrouping),
+                  table_column_map: JSON.stringify(f.tableColumnMap),
+                  created_at: t,
+                  updated_at: t,
+                })
+                .where('project_id', '=', projectId)
+                .where('id', '=', id)
+                .returningAll()
+                .executeTakeFirst();
+        if (kept) {
+          await trx
+            .deleteFrom('dash_grid_columns')
+            .where('project_id', '=', projectId)
+            .where('dash_id', '=', id)
+            .execute();
+          await trx.deleteFrom('dash_gauges').where('project_id', '=', projectId).where('dash_id', '=', id).execute();
+        }
+        const d = kept ? toDashboard(kept) : await tx.insert(projectId, f, { ...(id !== null ? { id } : {}), ...opts });
         for (const c of items.grid) await tx.insertColumn(projectId, Number(d.id), c);
         for (const [i, g] of items.gauges.entries()) await tx.insertGauge(projectId, Number(d.id), g, i);
         return d;
