@@ -115,6 +115,11 @@ grid:
     expect(() => parseDashboardYaml('name: x\ngrid:\n  - name: c\n    width: 1e308')).toThrow(
       'grid[0].width: expected a non-negative integer',
     );
+    expect(() => parseDashboardYaml('a: &a\n  b: *a\nname: x')).toThrow('a: unknown key');
+    // A YAML escape makes a NUL the request body did not hold; PostgreSQL cannot store it.
+    expect(() => parseDashboardYaml('name: x\ngrid:\n  - name: "a\\0b"')).toThrow(
+      'grid.0.name: contains a NUL character (U+0000), which cannot be stored',
+    );
   });
 });
 

@@ -9,6 +9,7 @@ import {
   MAX_DASH_TEXT,
 } from '@lantern/shared';
 import { parseAllDocuments, stringify } from 'yaml';
+import { nulPath } from '../http/nulText';
 
 /**
  * Dashboard YAML, schema `v1` (reference alerting-dashboards §4.5): the format of export, import
@@ -139,6 +140,12 @@ export function parseDashboardYaml(text: string): DashboardSpec[] {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (err) {
       problems.push(`${prefix}invalid YAML: ${(err as Error).message.split('\n')[0]}`);
+      return;
+    }
+    // YAML escapes (`"\0"`) make what the NUL check of the request body cannot see.
+    const nul = nulPath(value, '');
+    if (nul !== null) {
+      problems.push(`${prefix}${nul || 'the YAML'}: contains a NUL character (U+0000), which cannot be stored`);
       return;
     }
     const r = new Reader();

@@ -5,6 +5,7 @@ import { apiRoutes } from '@lantern/shared';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandler } from './errorHandler';
+import { refuseNulText } from './nulText';
 import { registerRoute } from './routes';
 
 declare module 'fastify' {
@@ -74,6 +75,7 @@ export async function createHttpApp(log: Logger, opts: HttpAppOptions = {}): Pro
       registered.push({ method, url: route.url ?? route.path, contractId: route.config?.contract?.id });
   });
   installErrorHandler(app);
+  app.addHook('preHandler', async (req) => refuseNulText(req));
   await app.register(fastifyCookie);
   registerRoute(app, apiRoutes.health, async () => ({ status: 'ok' }));
   return app;

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { nulPath } from './nulText';
+
+describe('nulPath', () => {
+  it('names the first string or key holding U+0000', () => {
+    expect(nulPath({ a: ['x', { b: 'y\u0000' }] }, '')).toBe('a.1.b');
+    expect(nulPath({ ['k\u0000']: 1 }, 'body')).toBe('body');
+    expect(nulPath('a\u0000', '')).toBe('');
+    expect(nulPath({ a: ['x', 1, null, true] }, '')).toBeNull();
+    // A YAML alias can make a value that contains itself.
+    const circular: Record<string, unknown> = { a: 'x' };
+    circular.self = { back: circular };
+    expect(nulPath(circular, '')).toBeNull();
+  });
+
+  it('walks a value nested 400k deep in linear time and memory', () => {
+    const deep = JSON.parse('['.repeat(400_000) + '"a\\u0000"' + ']'.repeat(400_000)) as unknown;
+    const started = Date.now();
+    expect(nulPath(deep, '')?.length).toBe(2 * 400_000 - 1);
+    expect(nulPath(JSON.parse('['.repeat(400_000) + ']'.repeat(400_000)), '')).toBeNull();
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
