@@ -58,6 +58,7 @@ describe('sign-in and the session', () => {
       body: '{',
     });
     expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { code: string }).code).toBe('json_syntax');
   });
 
   it('signs in, reads the user, projects and DSNs, and signs out', async () => {
