@@ -100,6 +100,23 @@ const gaugeValues = (g: GaugeInput) => ({
   grid_query_template: g.gridQueryTemplate,
 });
 
+/** A dashboard's own columns, as inserted or saved in place. */
+function dashboardRow(f: DashboardFields, opts: { edited: boolean; pinned?: boolean }, t: string) {
+  return {
+    template_id: f.templateId,
+    name: f.name,
+    pinned: opts.pinned ? 1 : 0,
+    edited: opts.edited ? 1 : 0,
+    grid_query: f.gridQuery,
+    table_metrics: JSON.stringify(f.tableMetrics),
+    table_query: f.tableQuery,
+    table_grouping: JSON.stringify(f.tableGrouping),
+    table_column_map: JSON.stringify(f.tableColumnMap),
+    created_at: t,
+    updated_at: t,
+  };
+}
+
 export function createDashboardsStore(metadata: MetadataDb) {
   const db = metadata.withTables<DashboardsTables>();
   const dashRow = (projectId: number, id: number) =>
@@ -141,17 +158,7 @@ export function createDashboardsStore(metadata: MetadataDb) {
         .values({
           ...(opts.id !== undefined ? { id: opts.id } : {}),
           project_id: projectId,
-          template_id: f.templateId,
-          name: f.name,
-          pinned: opts.pinned ? 1 : 0,
-          edited: opts.edited ? 1 : 0,
-          grid_query: f.gridQuery,
-          table_metrics: JSON.stringify(f.tableMetrics),
-          table_query: f.tableQuery,
-          table_grouping: JSON.stringify(f.tableGrouping),
-          table_column_map: JSON.stringify(f.tableColumnMap),
-          created_at: t,
-          updated_at: t,
+          ...dashboardRow(f, opts, t),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -344,19 +351,7 @@ export function createDashboardsStore(metadata: MetadataDb) {
             ? undefined
             : await trx
                 .updateTable('dashboards')
-                .set({
-                  template_id: f.templateId,
-                  name: f.name,
-                  pinned: opts.pinned ? 1 : 0,
-                  edited: opts.edited ? 1 : 0,
-                  grid_query: f.gridQuery,
-                  table_metrics: JSON.stringify(f.tableMetrics),
-                  table_query: f.tableQuery,
-                  table_grouping: JSON.stringify(f.tableGrouping),
-                  table_column_map: JSON.stringify(f.tableColumnMap),
-                  created_at: t,
-                  updated_at: t,
-                })
+                .set(dashboardRow(f, opts, t))
                 .where('project_id', '=', projectId)
                 .where('id', '=', id)
                 .returningAll()
