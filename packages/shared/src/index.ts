@@ -11,6 +11,7 @@ export * from './query';
 export * from './api/ingest';
 export * from './api/metrics';
 export * from './api/dashboards';
+export * from './api/textLimits';
 export * from './metricsQuery';
 export * from './api/alerting';
 export * from './random';

@@ -5,8 +5,8 @@ import {
   type GaugeInput,
   type GridColumnInput,
   type MetricAlias,
-  MAX_DASH_NAME,
-  MAX_DASH_TEXT,
+  MAX_NAME_LENGTH,
+  MAX_TEXT_LENGTH,
 } from '@lantern/shared';
 import { parseAllDocuments, stringify } from 'yaml';
 import { nulPath } from '../http/nulText';
@@ -48,7 +48,7 @@ class Reader {
       if (!keys.includes(k)) this.fail(path ? `${path}.${k}` : k, `unknown key (expected one of: ${keys.join(', ')})`);
     return v as Obj;
   }
-  str(v: unknown, path: string, required = false, max = MAX_DASH_TEXT): string {
+  str(v: unknown, path: string, required = false, max = MAX_TEXT_LENGTH): string {
     if (v === undefined || v === null) {
       if (required) this.fail(path, 'is required');
       return '';
@@ -83,8 +83,8 @@ class Reader {
     this.list(v, path).forEach((m, i) => {
       try {
         const parsed = parseMetricAlias(this.str(m, `${path}[${i}]`, true));
-        if (parsed.name.length > MAX_DASH_NAME || parsed.alias.length > MAX_DASH_NAME)
-          this.fail(`${path}[${i}]`, `the metric name or alias is longer than ${MAX_DASH_NAME} characters`);
+        if (parsed.name.length > MAX_NAME_LENGTH || parsed.alias.length > MAX_NAME_LENGTH)
+          this.fail(`${path}[${i}]`, `the metric name or alias is longer than ${MAX_NAME_LENGTH} characters`);
         if (out.some((x) => x.alias === parsed.alias))
           this.fail(`${path}[${i}]`, `duplicated metric alias "$${parsed.alias}"`);
         out.push(parsed);
@@ -167,7 +167,7 @@ function readSpec(v: unknown, r: Reader): DashboardSpec {
   if (tableMetrics.length > 6) r.fail('table.metrics', "you can't use more than 6 metrics in a single table");
   return {
     id: r.str(top.id, 'id', true),
-    name: r.str(top.name, 'name', true, MAX_DASH_NAME),
+    name: r.str(top.name, 'name', true, MAX_NAME_LENGTH),
     table: {
       gauges: r.list(table.gauges, 'table.gauges').map((g, i) => readGauge(g, `table.gauges[${i}]`, 'table', r)),
       metrics: tableMetrics,
@@ -183,7 +183,7 @@ function readGauge(v: unknown, path: string, dashKind: 'grid' | 'table', r: Read
   const g = r.obj(v, path, GAUGE_KEYS);
   return {
     dashKind,
-    name: r.str(g.name, `${path}.name`, true, MAX_DASH_NAME),
+    name: r.str(g.name, `${path}.name`, true, MAX_NAME_LENGTH),
     description: r.str(g.description, `${path}.description`),
     template: r.str(g.template, `${path}.template`),
     metrics: r.metrics(g.metrics, `${path}.metrics`),
@@ -213,7 +213,7 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
   }
   const o = r.obj(v, path, ITEM_KEYS[type]);
   const common = {
-    name: r.str(o.name, `${path}.name`, true, MAX_DASH_NAME),
+    name: r.str(o.name, `${path}.name`, true, MAX_NAME_LENGTH),
     description: r.str(o.description, `${path}.description`),
     gridQueryTemplate: r.str(o.grid_query_template, `${path}.grid_query_template`),
     width: r.int(o.width, `${path}.width`),
@@ -226,7 +226,7 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
       ...common,
       type,
       params: {
-        metric: r.str(o.metric, `${path}.metric`, true, MAX_DASH_NAME),
+        metric: r.str(o.metric, `${path}.metric`, true, MAX_NAME_LENGTH),
         unit: r.str(o.unit, `${path}.unit`),
         query: r.query(o.query, `${path}.query`),
       },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonDepthOver, MAX_JSON_DEPTH } from './jsonDepth';
+import { MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './textLimits';
 
 /**
  * Alerting contracts: monitors, alerts, notification channels, e-mail settings (spec platform §3,
@@ -31,12 +32,12 @@ const bound = z.preprocess(
 );
 
 export const MonitorMetric = z.object({
-  name: z.string().trim().min(1, 'metric name is required').max(1000),
+  name: z.string().trim().min(1, 'metric name is required').max(MAX_NAME_LENGTH),
   alias: z
     .string()
     .trim()
     .min(1, 'Alias is required')
-    .max(1000)
+    .max(MAX_NAME_LENGTH)
     .regex(/^[A-Za-z0-9_]+$/, 'Only letters and numbers are allowed')
     .transform((a) => a.toLowerCase()),
 });
@@ -48,9 +49,9 @@ export const MetricMonitorParams = z
       .array(MonitorMetric)
       .min(1, 'at least one metric is required')
       .max(MAX_MONITOR_METRICS, `at most ${MAX_MONITOR_METRICS} metrics are allowed`),
-    query: z.string().trim().min(1, "query can't be empty").max(10_000),
-    column: z.string().trim().min(1, "column can't be empty").max(1000),
-    columnUnit: z.string().max(1000).default(''),
+    query: z.string().trim().min(1, "query can't be empty").max(MAX_TEXT_LENGTH),
+    column: z.string().trim().min(1, "column can't be empty").max(MAX_NAME_LENGTH),
+    columnUnit: z.string().max(MAX_NAME_LENGTH).default(''),
     forDuration: z
       .number()
       .int()
@@ -80,9 +81,9 @@ export const MetricMonitorParams = z
 export type MetricMonitorParams = z.infer<typeof MetricMonitorParams>;
 
 export const ErrorMatcher = z.object({
-  attr: z.string().trim().max(1000),
+  attr: z.string().trim().max(MAX_NAME_LENGTH),
   op: z.enum(['=', '!='], { message: 'matcher op must be "=" or "!="' }).default('='),
-  value: z.string().max(10_000),
+  value: z.string().max(MAX_TEXT_LENGTH),
 });
 export type ErrorMatcher = z.infer<typeof ErrorMatcher>;
 
@@ -387,7 +388,7 @@ export const EmailSettings = z.object({
   notifyOnRecurringErrors: z.boolean().default(true),
   /** Error e-mails only when every matcher holds for the error's span; empty rows are dropped. */
   errorMatchers: z
-    .array(z.object({ attr: z.string().trim().max(1000), value: z.string().max(10_000) }))
+    .array(z.object({ attr: z.string().trim().max(MAX_NAME_LENGTH), value: z.string().max(MAX_TEXT_LENGTH) }))
     .max(20)
     .default([])
     .transform((ms) => ms.filter((m) => m.attr !== '' && m.value !== '')),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './textLimits';
 import { METRIC_ALIAS_RE } from '../metricAliasRules';
 
 /**
@@ -7,10 +8,8 @@ import { METRIC_ALIAS_RE } from '../metricAliasRules';
  */
 
 /** Longest names and texts (queries, descriptions, templates) a dashboard stores. */
-export const MAX_DASH_NAME = 1000;
-export const MAX_DASH_TEXT = 10_000;
-const nameText = () => z.string().max(MAX_DASH_NAME, `is longer than ${MAX_DASH_NAME} characters`);
-const longText = () => z.string().max(MAX_DASH_TEXT, `is longer than ${MAX_DASH_TEXT} characters`);
+const nameText = () => z.string().max(MAX_NAME_LENGTH, `is longer than ${MAX_NAME_LENGTH} characters`);
+const longText = () => z.string().max(MAX_TEXT_LENGTH, `is longer than ${MAX_TEXT_LENGTH} characters`);
 
 export const MetricAlias = z.object({
   name: nameText().min(1, "metric name can't be empty"),
