@@ -363,6 +363,34 @@ users:
     expect(browserErrors).toEqual([]);
   });
 
+  it("drops the last user's toast when they sign out: the next user does not see it", async () => {
+    explainFailures();
+    const login = new LoginPage(page);
+    const email = new ChannelEmailPage(page);
+    const topBar = new TopBar(page);
+    const snackbar = page.getByTestId('snackbar');
+    // Bob (signed in by the test before) saves his e-mail settings: a success toast, up for 10 s.
+    await email.goto(lantern.baseUrl, 1);
+    await email.flag('notifyOnNewErrors').click();
+    await email.save.click();
+    await snackbar.filter({ hasText: 'Email notification settings have been updated' }).waitFor();
+
+    // He signs out at once: Login shows no toast of his.
+    await topBar.signOut();
+    await page.waitForURL(/\/login$/);
+    await login.submit.waitFor();
+    await snackbar.waitFor({ state: 'detached', timeout: 3000 });
+    await screenshot(page, '07b-signed-out-no-toast');
+
+    // The first user signs in at this browser well within those 10 s: still no toast.
+    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+    await page.waitForURL(/\/overview\/\d+$/);
+    await topBar.projectName.waitFor();
+    await expect(snackbar.count()).resolves.toBe(0);
+    await screenshot(page, '07c-next-user-no-toast');
+    expect(browserErrors).toEqual([]);
+  });
+
   it('reloads once when a page of an earlier build asks for a chunk this build does not have', async () => {
     explainFailures();
     const created = await page.request.post(`${lantern.baseUrl}/api/v1/metrics/1/dashboards`, {

@@ -16,6 +16,8 @@ export interface Snackbar {
   notify(message: string, severity?: Severity): void;
   notifyError(message: string): void;
   notifySuccess(message: string): void;
+  /** Drops the notification shown, if any (sign-out: the next user must not see the last one's). */
+  clear(): void;
 }
 
 const SnackbarContext = createContext<Snackbar | null>(null);
@@ -29,12 +31,16 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
     setNotice({ id: Date.now(), message, severity });
     setOpen(true);
   }, []);
+  const clear = useCallback(() => setOpen(false), []);
   const api = useMemo<Snackbar>(
-    () => ({ notify, notifyError: (m) => notify(m, 'error'), notifySuccess: (m) => notify(m, 'success') }),
-    [notify],
+    () => ({
+      notify,
+      notifyError: (m) => notify(m, 'error'),
+      notifySuccess: (m) => notify(m, 'success'),
+      clear,
+    }),
+    [notify, clear],
   );
-  const close = () => setOpen(false);
-
   return (
     <SnackbarContext.Provider value={api}>
       {children}
@@ -42,7 +48,7 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
         key={notice?.id}
         open={open}
         autoHideDuration={SNACKBAR_TIMEOUT_MS}
-        onClose={(_e, reason) => reason !== 'clickaway' && close()}
+        onClose={(_e, reason) => reason !== 'clickaway' && clear()}
         anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
       >
         <Alert
@@ -50,7 +56,7 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
           variant="filled"
           severity={notice?.severity ?? 'info'}
           action={
-            <Button color="inherit" size="small" onClick={close} data-testid="snackbar-close">
+            <Button color="inherit" size="small" onClick={clear} data-testid="snackbar-close">
               Close
             </Button>
           }

@@ -1,6 +1,7 @@
 import { authRoutes, type LoginRequest } from '@lantern/shared';
 import { hashKey, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
+import { useSnackbar, type Snackbar } from '../../components/feedback/SnackbarProvider';
 import { api, queryKey } from '../../lib/api/api';
 import { isApiError } from '../../lib/api/apiClient';
 import { paths } from '../../lib/routes/paths';
@@ -25,9 +26,11 @@ let signedOutByUser = false;
 
 /**
  * Drops every cached answer of a signed-in user: all but the current user's (the caller refetches
- * it) and the Login page's own, which are the same for everyone.
+ * it) and the Login page's own, which are the same for everyone; and the notification still shown
+ * to them ("Dashboard saved" must not greet whoever signs in next).
  */
-function forgetAllButCurrentUser(queryClient: QueryClient): void {
+function forgetAllButCurrentUser(queryClient: QueryClient, snackbar: Snackbar): void {
+  snackbar.clear();
   const keep = new Set(
     [currentUserKey, queryKey(authRoutes.loginHint), queryKey(authRoutes.ssoMethods)].map((k) => hashKey(k)),
   );
@@ -67,6 +70,7 @@ export function useSsoMethods() {
 export function useLoginMutation(next = paths.home()) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const snackbar = useSnackbar();
   return useMutation({
     mutationFn: (body: LoginRequest) => api(authRoutes.login, { body }),
     // The Login page shows the failure in its own alert; no global toast.
@@ -76,7 +80,7 @@ export function useLoginMutation(next = paths.home()) {
       // A session that ended under an open page (a 401) left that user's answers cached; whoever
       // signs in now may be someone else, whose pages must not start from them (their own e-mail
       // settings form filled with the other user's choices).
-      forgetAllButCurrentUser(queryClient);
+      forgetAllButCurrentUser(queryClient, snackbar);
       await queryClient.refetchQueries({ queryKey: currentUserKey });
       void navigate(next, { replace: true });
     },
@@ -87,6 +91,7 @@ export function useLoginMutation(next = paths.home()) {
 export function useLogoutMutation() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const snackbar = useSnackbar();
   return useMutation({
     mutationFn: () => api(authRoutes.logout, {}),
     onSuccess: async () => {
@@ -94,7 +99,7 @@ export function useLogoutMutation() {
       // sends it to Login too, and must not add a `next` back to it.
       signedOutByUser = true;
       // Another user may sign in next: nothing cached for this one may leak into their session.
-      forgetAllButCurrentUser(queryClient);
+      forgetAllButCurrentUser(queryClient, snackbar);
       await queryClient.refetchQueries({ queryKey: currentUserKey });
       void navigate(paths.login(), { replace: true });
     },
