@@ -175,6 +175,12 @@ describe('metric monitor validation against the engine', () => {
     ],
     ['a query that does not parse', { query: 'avg($cpu' }, 'invalid_query', expect.any(String)],
     [
+      'more filter terms than a series may carry',
+      { query: `avg($cpu) as cpu | where ${Array.from({ length: 101 }, (_, i) => `host != h${i}`).join(' and ')}` },
+      'invalid_query',
+      'too many filters: 101 (at most 100)',
+    ],
+    [
       'an alias the metrics do not declare',
       { query: 'avg($mem) as cpu' },
       'invalid_query',

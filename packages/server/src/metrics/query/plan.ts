@@ -132,12 +132,15 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
             throw new PlanError(`${m.instrument} instrument does not support ${aggName}`);
           agg = aggName as Agg;
         }
+        const where = wheres.filter((w) => !w.alias || w.alias === series.alias).map((w) => w.clause);
+        const terms = where.reduce((n, w) => n + w.filters.length, series.filters.length);
+        if (terms > MAX_FILTER_TERMS) throw new PlanError(`too many filters: ${terms} (at most ${MAX_FILTER_TERMS})`);
         const q: SeriesQuery = {
           metric: m.name,
           instrument: m.instrument,
           agg,
           filters: series.filters,
-          where: wheres.filter((w) => !w.alias || w.alias === series.alias).map((w) => w.clause),
+          where,
           grouping: leafGrouping(part.grouping, groupings, series.alias),
           uniqAttrs,
           search,
@@ -206,6 +209,13 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
  * hundred made a single request run for half a minute.
  */
 export const MAX_GROUP_BY_ATTRS = 20;
+
+/**
+ * The most filter terms a series may carry: its `{...}` filters plus the terms of every `where`
+ * part that applies to it. Each is a condition the engine tests twice per row (raw and rolled-up
+ * datapoints): a few hundred made a single request run for seconds.
+ */
+export const MAX_FILTER_TERMS = 100;
 
 function leafGrouping(
   inline: MetricGrouping | null,

@@ -9,6 +9,7 @@ import {
   systemsSql,
   timeseriesSql,
 } from './builders';
+import { MAX_FILTER_TERMS, MAX_GROUP_BY_ATTRS } from './compile';
 import type { RangeScope } from './scope';
 import { GROUP_QUERIES } from './goldenQueries';
 
@@ -262,5 +263,31 @@ describe('query compiler golden output', () => {
       groupsSql(scope, `group by .name | .count | where service.name = "x' OR 1=1 --"`, { limit: 100 }).sql!,
     );
     expect(Object.values(params)).toContain("x' OR 1=1 --");
+  });
+
+  it(`caps a query at ${MAX_FILTER_TERMS} filter terms and ${MAX_GROUP_BY_ATTRS} group by attributes; the part that goes over gets the error (400 terms ran for seconds)`, () => {
+    const terms = (n: number, from = 0, sep = ' and ') =>
+      Array.from({ length: n }, (_, i) => `host != h${from + i}`).join(sep);
+    const attrs = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `a${from + i}`).join(', ');
+    const errors = (q: string) => groupsSql(scope, q, { limit: 100 }).q.parts.map((p) => p.error);
+    expect(errors(`group by ${attrs(20)} | .count | where ${terms(100, 0, ' or ')}`)).toEqual(['', '', '']);
+    expect(
+      errors(`group by ${attrs(10)} | group by ${attrs(10, 10)} | where ${terms(50)} | where ${terms(50, 50)}`),
+    ).toEqual(['', '', '', '']);
+    expect(errors(`.count | where ${terms(400)}`)).toEqual(['', 'too many filters: 400 (at most 100)']);
+    expect(errors(`.count | where ${terms(60)} | where ${terms(60, 60)}`)).toEqual([
+      '',
+      '',
+      'too many filters: 120 (at most 100)',
+    ]);
+    expect(errors(`group by ${attrs(300)} | .count`)).toEqual(['too many group by attributes: 300 (at most 20)', '']);
+    expect(errors(`group by ${attrs(15)} | group by ${attrs(6, 15)}`)).toEqual([
+      '',
+      'too many group by attributes: 21 (at most 20)',
+    ]);
+    // What goes over is not applied.
+    const built = groupsSql(scope, `group by .name | .count | where ${terms(MAX_FILTER_TERMS + 1)}`, { limit: 100 });
+    expect(compile(built.sql!).text).not.toContain('h0');
+    expect(Object.values(compile(built.sql!).params)).not.toContain('h0');
   });
 });

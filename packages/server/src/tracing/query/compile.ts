@@ -43,6 +43,15 @@ export interface CompiledQuery {
   having: SqlFragment[];
 }
 
+/**
+ * The most filter terms the `where` parts of one query may hold together, and the most
+ * attributes its `group by` parts may name together (the metrics query's caps). Beyond them the
+ * part that goes over gets an error and is not applied: a few hundred terms or keys made one
+ * request run for seconds.
+ */
+export const MAX_FILTER_TERMS = 100;
+export const MAX_GROUP_BY_ATTRS = 20;
+
 export function compileQuery(
   query: string,
   mode: CompileMode,
@@ -72,11 +81,19 @@ export function compileQuery(
     info[i].errorRange = at ? { start: at.start, end: at.end } : { ...info[i].range };
   };
   const byName = new Map<string, CompiledColumn>();
+  let groupAttrs = 0;
+  let filterTerms = 0;
 
   // Groupings first, then selectors and wheres in textual order (§1.6).
   parsed.forEach((p, i) => {
     if (p.ast?.kind !== 'group') return;
     if (mode !== 'full') return void (info[i].disabled = true);
+    if (groupAttrs + p.ast.names.length > MAX_GROUP_BY_ATTRS)
+      return fail(
+        i,
+        `too many group by attributes: ${groupAttrs + p.ast.names.length} (at most ${MAX_GROUP_BY_ATTRS})`,
+      );
+    groupAttrs += p.ast.names.length;
     const cols: CompiledColumn[] = [];
     for (const n of p.ast.names) {
       if (isAggregate(n)) return fail(i, `can't group by the aggregate ${n.text}`, n);
@@ -126,6 +143,9 @@ export function compileQuery(
     }
     if (p.ast.kind !== 'where') return;
     const filters = p.ast.filters;
+    if (filterTerms + filters.length > MAX_FILTER_TERMS)
+      return fail(i, `too many filters: ${filterTerms + filters.length} (at most ${MAX_FILTER_TERMS})`);
+    filterTerms += filters.length;
     // A bare name that is a column alias filters on that column (`p99(.duration) as slow | where slow > 1s`).
     const resolved = filters.map((f) => {
       const col = f.lhs.func === null ? byName.get(f.lhs.attr) : undefined;
