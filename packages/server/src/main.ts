@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { composeLantern } from './app/compose';
 import { freshSchema } from './storage/telemetry';
 import { formatReport, migrateStorage, MigrateStorageError } from './app/migrateStorage';
+import { startupBanner } from './app/startupBanner';
 
 /**
  * `lantern [--config lantern.yml]`: starts the HTTP (UI, API, OTLP/HTTP) and gRPC (OTLP) listeners.
@@ -83,10 +84,10 @@ async function main(): Promise<void> {
     checkAnswers: process.env.LANTERN_CHECK_ANSWERS === '1',
   });
   const { httpPort, grpcPort } = await lantern.listen();
-  const site = config.site.url.replace(/\/$/, '');
   lantern.log.info({ httpPort, grpcPort, dataDir: config.data_dir, config: file ?? '(defaults)' }, 'Lantern is up');
-  // A line for humans and for the test harness, which waits for it.
-  console.log(`Lantern is serving ${site} (HTTP :${httpPort}, OTLP/gRPC :${grpcPort})`);
+  // For the person who started it (where to sign in, the DSNs) and for the test harness, which
+  // waits for its first line.
+  console.log(startupBanner(config, { httpPort, grpcPort }));
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,0 +1,40 @@
+import { DEFAULT_USER } from '../auth';
+import type { Config } from '../config';
+import { createProjectsService } from '../projects';
+
+/** Projects listed by name and DSN at start; a config with more names the rest in one line. */
+const MAX_LISTED_PROJECTS = 10;
+
+/**
+ * What `lantern` prints once it listens, for the person who just ran `npm start`: where to sign
+ * in (with the default login while it is still the shipped one, as the Login page says), each
+ * project's DSNs (the ones Project settings and Getting started show: the same projects service
+ * builds them) and where Getting started is. The first line is the one the test harness waits for.
+ */
+export function startupBanner(config: Config, ports: { httpPort: number; grpcPort: number }): string {
+  const site = config.site.url.replace(/\/$/, '');
+  const lines = [`Lantern is serving ${site} (HTTP :${ports.httpPort}, OTLP/gRPC :${ports.grpcPort})`];
+  const defaultLogin = config.users.some(
+    (u) => u.email.toLowerCase() === DEFAULT_USER.email && u.password === DEFAULT_USER.password,
+  );
+  lines.push(
+    defaultLogin
+      ? `Sign in at ${site} as ${DEFAULT_USER.email} with password ${DEFAULT_USER.password} (the default login: set users in the config to change it)`
+      : `Sign in at ${site}`,
+  );
+  const projects = createProjectsService(config);
+  const listed = config.projects.slice(0, MAX_LISTED_PROJECTS);
+  for (const p of listed) {
+    const { http, grpc } = projects.describe(p);
+    lines.push(
+      `Project ${p.id} ${JSON.stringify(p.name)}: send telemetry with its DSN in the lantern-dsn header`,
+      `  OTLP/HTTP  ${http.endpoint}  lantern-dsn=${http.dsn}`,
+      `  OTLP/gRPC  ${grpc.endpoint}  lantern-dsn=${grpc.dsn}`,
+    );
+  }
+  const more = config.projects.length - listed.length;
+  if (more > 0) lines.push(`(${more} more project${more === 1 ? '' : 's'}: see Project settings in the web app)`);
+  const first = config.projects[0];
+  if (first) lines.push(`Getting started (SDK and Collector settings, demo data): ${site}/help/${first.id}`);
+  return lines.join('\n');
+}
