@@ -160,6 +160,54 @@ describe('dashboards API', () => {
     expect((await call('DELETE', `/${d.id}/gauges/${g1.id}`)).status).toBe(404);
   });
 
+  it('holds at most 20 gauges (both rows together), through the API and through a YAML import', async () => {
+    const d = (await call('POST', '', { name: 'Many gauges' })).body.dashboard;
+    for (let i = 0; i < 20; i++)
+      expect((await call('POST', `/${d.id}/gauges`, gauge(`g${i}`, i % 2 ? 'table' : 'grid'))).status).toBe(200);
+    const before = (await call('GET', `/${d.id}`)).body.dashboard.updatedAt;
+    await new Promise((r) => setTimeout(r, 5));
+    const refused = await call('POST', `/${d.id}/gauges`, gauge('one too many'));
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { code: 'too_many_gauges', message: "dashboard can't have more than 20 gauges" },
+    });
+    // A refused gauge leaves the dashboard as it was (not even marked edited).
+    expect((await call('GET', `/${d.id}`)).body.dashboard.updatedAt).toBe(before);
+    expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toHaveLength(20);
+    // So does a refused change of a gauge or of a grid item.
+    const [g0] = (await call('GET', `/${d.id}/gauges`)).body.gauges;
+    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), description: '' })).status).toBe(400);
+    const c = (await call('POST', `/${d.id}/grid`, chart('c'))).body.column;
+    const edited = (await call('GET', `/${d.id}`)).body.dashboard.updatedAt;
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await call('PUT', `/${d.id}/grid/${c.id}`, chart('c', 'avg($req'))).status).toBe(400);
+    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), description: '' })).status).toBe(400);
+    expect((await call('GET', `/${d.id}`)).body.dashboard.updatedAt).toBe(edited);
+    const order = (await call('GET', `/${d.id}/gauges`)).body.gauges.map((g: { id: string }, i: number) => ({
+      id: g.id,
+      index: i,
+    }));
+    expect((await call('PUT', `/${d.id}/gauges`, [...order, order[0]])).status).toBe(400);
+
+    const yaml = (await call('GET', `/${d.id}/yaml`)).text;
+    expect((await call('PUT', `/${d.id}/yaml`, yaml, 'text/yaml')).status).toBe(200);
+    const more = yaml.replace(
+      /^grid_gauges:\n/m,
+      'grid_gauges:\n  - name: extra\n    description: extra gauge\n    metrics: [app.requests as $req]\n    query: per_min($req) as rpm\n',
+    );
+    expect(more).not.toBe(yaml);
+    for (const [method, path] of [
+      ['PUT', `/${d.id}/yaml`],
+      ['POST', '/yaml'],
+    ]) {
+      expect(await call(method, path, more, 'text/yaml')).toMatchObject({
+        status: 400,
+        body: { code: 'invalid_yaml', message: "dashboard can't have more than 20 gauges" },
+      });
+    }
+    expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toHaveLength(20);
+  });
+
   it('clones a dashboard with its items and gauges', async () => {
     const d = (await call('POST', '', { name: 'Original' })).body.dashboard;
     await call('POST', `/${d.id}/grid`, chart('A'));

@@ -1,4 +1,6 @@
 import {
+  MAX_GAUGES,
+  MAX_GRID_ITEMS,
   parseMetricsQuery,
   type Dashboard,
   type GaugeInput,
@@ -20,7 +22,6 @@ import type { DashboardFields, DashboardsStore } from './dashboards.store';
  * messages, table grouping derived from the table query, clone, YAML export and import. Handlers
  * call this; persistence is the store's.
  */
-const MAX_GRID_ITEMS = 20;
 const DEFAULT_SIZE: Record<GridColumnInput['type'], [number, number]> = {
   chart: [6, 14],
   table: [12, 21],
@@ -258,8 +259,9 @@ export function createDashboardsService(store: DashboardsStore) {
       const existing = (await store.columns(projectId, Number(dashId))).find((c) => c.id === colId);
       if (!existing) throw notFound('grid_column');
       if (existing.type !== input.type) throw invalid('invalid_grid_column', 'the type of a grid column cannot change');
+      const c = validateColumn(input);
       await store.markEdited(projectId, Number(dashId));
-      return (await store.updateColumn(projectId, Number(dashId), Number(colId), validateColumn(input)))!;
+      return (await store.updateColumn(projectId, Number(dashId), Number(colId), c))!;
     },
     /** One grid column's YAML, as the dashboard export writes it (the panel's 'Copy as YAML'). */
     async columnYaml(projectId: number, dashId: string, colId: string): Promise<string> {
@@ -293,14 +295,18 @@ export function createDashboardsService(store: DashboardsStore) {
 
     async addGauge(projectId: number, dashId: string, input: GaugeInput) {
       await requireDash(projectId, dashId);
+      const g = validateGauge(input);
+      if ((await store.gauges(projectId, Number(dashId))).length >= MAX_GAUGES)
+        throw invalid('too_many_gauges', `dashboard can't have more than ${MAX_GAUGES} gauges`);
       await store.markEdited(projectId, Number(dashId));
-      return store.insertGauge(projectId, Number(dashId), validateGauge(input));
+      return store.insertGauge(projectId, Number(dashId), g);
     },
     async updateGauge(projectId: number, dashId: string, gaugeId: string, input: GaugeInput) {
       await requireDash(projectId, dashId);
       if (!(await store.gauges(projectId, Number(dashId))).some((g) => g.id === gaugeId)) throw notFound('gauge');
+      const g = validateGauge(input);
       await store.markEdited(projectId, Number(dashId));
-      return (await store.updateGauge(projectId, Number(dashId), Number(gaugeId), validateGauge(input)))!;
+      return (await store.updateGauge(projectId, Number(dashId), Number(gaugeId), g))!;
     },
     async deleteGauge(projectId: number, dashId: string, gaugeId: string) {
       await requireDash(projectId, dashId);
@@ -340,5 +346,7 @@ function specItems(spec: DashboardSpec) {
   const items = specFields(spec);
   if (items.grid.length > MAX_GRID_ITEMS)
     throw invalid('invalid_yaml', `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
+  if (items.gauges.length > MAX_GAUGES)
+    throw invalid('invalid_yaml', `dashboard can't have more than ${MAX_GAUGES} gauges`);
   return items;
 }

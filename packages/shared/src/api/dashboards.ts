@@ -7,6 +7,10 @@ import { METRIC_ALIAS_RE } from '../metricAliasRules';
  * Every path is under `/api/v1/metrics/{projectId}/dashboards`. Ids are strings on the wire.
  */
 
+/** The most grid items (charts, tables, heatmaps) and the most gauges (both rows together) a dashboard holds. */
+export const MAX_GRID_ITEMS = 20;
+export const MAX_GAUGES = 20;
+
 /** Longest names and texts (queries, descriptions, templates) a dashboard stores. */
 const nameText = () => z.string().max(MAX_NAME_LENGTH, `is longer than ${MAX_NAME_LENGTH} characters`);
 const longText = () => z.string().max(MAX_TEXT_LENGTH, `is longer than ${MAX_TEXT_LENGTH} characters`);
@@ -129,18 +133,20 @@ export const UpdateDashboardTableBody = z.object({
   tableQuery: longText(),
   tableColumnMap: ColumnMap.default({}),
 });
-export const GridLayoutBody = z.array(
-  z.object({
-    id: z.union([z.string(), z.number()]).transform(String),
-    width: z.number().int().min(0),
-    height: z.number().int().min(0),
-    xAxis: z.number().int().min(0),
-    yAxis: z.number().int().min(0),
-  }),
-);
-export const GaugeOrderBody = z.array(
-  z.object({ id: z.union([z.string(), z.number()]).transform(String), index: z.number().int() }),
-);
+export const GridLayoutBody = z
+  .array(
+    z.object({
+      id: z.union([z.string(), z.number()]).transform(String),
+      width: z.number().int().min(0),
+      height: z.number().int().min(0),
+      xAxis: z.number().int().min(0),
+      yAxis: z.number().int().min(0),
+    }),
+  )
+  .max(MAX_GRID_ITEMS, `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
+export const GaugeOrderBody = z
+  .array(z.object({ id: z.union([z.string(), z.number()]).transform(String), index: z.number().int() }))
+  .max(MAX_GAUGES, `dashboard can't have more than ${MAX_GAUGES} gauges`);
 
 export interface DashboardResponse {
   dashboard: Dashboard;
