@@ -199,9 +199,7 @@ function DashboardView({
           <Tab value="yaml" label="YAML" data-testid="dash-tab-yaml" />
         </Tabs>
       </Box>
-      {tab === 'table' && (
-        <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />
-      )}
+      {tab === 'table' && <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} dateRange={range} />}
       {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
       {tab === 'yaml' && (
         <Suspense fallback={<Skeleton variant="rectangular" height={400} data-testid="dash-yaml-loading" />}>

@@ -20,13 +20,14 @@ import {
 import SearchIcon from '@mui/icons-material/Search';
 import { type Dashboard, type GridColumn, toText } from '@lantern/shared';
 import { useMemo, useState } from 'react';
+import type { DateRangeState } from '../../../../components/date/useDateRange';
 import { Pager, usePager } from '../../../../components/Pager';
 import { formatUnit } from '../../../../lib/format/number';
 import { MetricsQueryBuilder } from '../../query/MetricsQueryBuilder';
 import { useUpdateDashboardTable } from '../dashboardsApi';
 import { tableConfigured } from '../dashboardTab';
 import { GaugeRow } from '../gauges/GaugeRow';
-import { useMetricTable, type Range } from '../grid/gridApi';
+import { useMetricTable } from '../grid/gridApi';
 import { columnUnit, queryError } from '../grid/units';
 import { DashTableForm } from './DashTableForm';
 import { GroupingToggle } from './GroupingToggle';
@@ -46,13 +47,15 @@ export function DashTableTab({
   projectId,
   dashboard,
   grid,
-  range,
+  dateRange,
 }: {
   projectId: number;
   dashboard: Dashboard;
   grid: GridColumn[];
-  range: Range;
+  /** The dashboard page's range; a row's dialog shows its picker and Reload too. */
+  dateRange: DateRangeState;
 }) {
+  const range = dateRange.apiParams;
   const [draft, setDraft] = useState<string | undefined>();
   const query = draft ?? dashboard.tableQuery;
   const [editing, setEditing] = useState(false);
@@ -247,7 +250,7 @@ export function DashTableTab({
           projectId={projectId}
           dashboard={dashboard}
           grid={grid}
-          range={range}
+          dateRange={dateRange}
           title={openRow.title}
           groups={openRow.groups}
           onClose={() => setOpenRow(null)}

@@ -1,19 +1,22 @@
 import CloseIcon from '@mui/icons-material/Close';
 import { Dialog, DialogContent, IconButton, Toolbar, Typography } from '@mui/material';
 import type { Dashboard, GridColumn } from '@lantern/shared';
+import { DateRangePicker } from '../../../../components/date/DateRangePicker';
+import type { DateRangeState } from '../../../../components/date/useDateRange';
 import { GridTab } from '../grid/GridTab';
-import type { Range } from '../grid/gridApi';
 import type { RowGroups } from './rowFilter';
 
 /**
  * A table row opened (reference frontend §1.3.13): a dialog up to 1900 px wide titled with the
- * dashboard and the row, a close button, and the dashboard's grid narrowed to the row, read-only.
+ * dashboard and the row, the dashboard page's own date range picker (its periods, Reload, Now; the
+ * range is the page's, so it stays changed after closing), a close button, and the dashboard's grid
+ * narrowed to the row, read-only.
  */
 export function TableRowDialog({
   projectId,
   dashboard,
   grid,
-  range,
+  dateRange,
   title,
   groups,
   onClose,
@@ -21,7 +24,7 @@ export function TableRowDialog({
   projectId: number;
   dashboard: Dashboard;
   grid: GridColumn[];
-  range: Range;
+  dateRange: DateRangeState;
   /** The row's grouping values joined for display. */
   title: string;
   groups: RowGroups;
@@ -42,12 +45,13 @@ export function TableRowDialog({
             {title}
           </Typography>
         </Typography>
+        <DateRangePicker state={dateRange} />
         <IconButton onClick={onClose} aria-label="Close">
           <CloseIcon />
         </IconButton>
       </Toolbar>
       <DialogContent>
-        <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range} row={groups} />
+        <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={dateRange.apiParams} row={groups} />
       </DialogContent>
     </Dialog>
   );
