@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '../storage/sql';
 import { openChdbStore, type TelemetryStore } from '../storage/telemetry';
+import { createCatalogWriter } from './ingest';
+import type { MetricInfo } from './ingest';
 import { createMetricsStore } from './metrics.store';
 
 /**
@@ -40,8 +43,18 @@ describe('metric catalogue rows written in the same second', () => {
     // Separate inserts, so separate parts, in both orders.
     await store.insertRows('metrics_catalog', [row('samples_first', '', '')]);
     await store.insertRows('metrics_catalog', [row('samples_first', 'Requests served.', 'seconds')]);
-    await store.insertRows('metrics_catalog', [row('metadata_first', 'Jobs done.', 'bytes')]);
-    await store.insertRows('metrics_catalog', [row('metadata_first', '', '')]);
+    // The other order: rows of one second fold by part order when their parts merge, so the
+    // writer carries the description and unit into the later row itself.
+    const writer = createCatalogWriter(store, () => at * 1000 + 200);
+    const info = (description: string, unit: string): MetricInfo => ({
+      name: 'metadata_first',
+      description,
+      unit,
+      instrument: 'counter',
+      attrKeys: ['job'],
+    });
+    await writer.record(1, [info('Jobs done.', 'bytes')]);
+    await writer.record(1, [{ ...info('', ''), attrKeys: ['job', 'le'] }]);
     // A later write wins as before, an empty one included (a description removed at the source).
     await store.insertRows('metrics_catalog', [row('changed', 'Old text.', 'seconds')]);
     await store.insertRows('metrics_catalog', [{ ...row('changed', '', ''), updated_at: at + 1 }]);
@@ -49,7 +62,11 @@ describe('metric catalogue rows written in the same second', () => {
     const list = await createMetricsStore(store).list(1);
     const byName = Object.fromEntries(list.map((m) => [m.name, m]));
     expect(byName.samples_first).toMatchObject({ description: 'Requests served.', unit: 'seconds' });
-    expect(byName.metadata_first).toMatchObject({ description: 'Jobs done.', unit: 'bytes' });
+    expect(byName.metadata_first).toMatchObject({ description: 'Jobs done.', unit: 'bytes', attrKeys: ['job', 'le'] });
+    // Merged, the same answers.
+    await store.query(sql`OPTIMIZE TABLE metrics_catalog FINAL`);
+    const merged = Object.fromEntries((await createMetricsStore(store).list(1)).map((m) => [m.name, m]));
+    expect(merged).toEqual(byName);
     expect(byName.changed).toMatchObject({ description: '', unit: '' });
   });
 });

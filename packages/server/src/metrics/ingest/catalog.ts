@@ -16,32 +16,45 @@ export interface MetricsCatalogWriter {
   record(projectId: number, metrics: readonly MetricInfo[]): Promise<string[]>;
 }
 
+interface Written {
+  at: number;
+  sig: string;
+  description: string;
+  unit: string;
+}
+
 export function createCatalogWriter(store: TelemetryStore, now: () => number = Date.now): MetricsCatalogWriter {
-  const seen = new Map<string, { at: number; sig: string }>();
+  const seen = new Map<string, Written>();
   return {
     async record(projectId, metrics) {
       const t = now();
+      const ts = Math.floor(t / 1000);
       const rows: object[] = [];
       const fresh: string[] = [];
-      const marks: [string, { at: number; sig: string }][] = [];
+      const marks: [string, Written][] = [];
       for (const m of metrics) {
         const key = `${projectId}\u0000${m.name}`;
-        const sig = `${m.description}\u0000${m.unit}\u0000${m.instrument}\u0000${m.attrKeys.join(',')}`;
         const prev = seen.get(key);
+        // Rows of one second tie on `updated_at`, and merges fold a tie by part order: a row
+        // without a description or unit written in the same second as one with them (a remote
+        // write's samples beside its metadata) carries them, so no merge can blank them.
+        const sameSecond = prev !== undefined && Math.floor(prev.at / 1000) === ts;
+        const description = m.description || (sameSecond ? prev.description : '');
+        const unit = m.unit || (sameSecond ? prev.unit : '');
+        const sig = `${description}\u0000${unit}\u0000${m.instrument}\u0000${m.attrKeys.join(',')}`;
         if (prev && prev.sig === sig && t - prev.at < REFRESH_MS) continue;
         if (!prev) fresh.push(m.name);
-        const ts = Math.floor(t / 1000);
         rows.push({
           project_id: projectId,
           name: m.name,
-          description: m.description,
-          unit: m.unit,
+          description,
+          unit,
           instrument: m.instrument,
           attr_keys: m.attrKeys,
           created_at: ts,
           updated_at: ts,
         });
-        marks.push([key, { at: t, sig }]);
+        marks.push([key, { at: t, sig, description, unit }]);
       }
       if (rows.length === 0) return [];
       await store.insertRows('metrics_catalog', rows);
