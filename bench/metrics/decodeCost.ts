@@ -29,7 +29,7 @@ function perPoint(f: (b: Buffer) => void): number {
 for (let r = 1; r <= rounds; r++) {
   const out = Object.entries(decoders).map(([name, decode]) => {
     const alone = perPoint((b) => decode(b));
-    const all = perPoint((b) => encodeRequest(decode(b), 1, null));
+    const all = perPoint((b) => encodeRequest(decode(b), 1, null, []));
     return `${name} ${alone.toFixed(2)} / ${all.toFixed(2)}`;
   });
   console.log(`round ${r}: µs per datapoint, decode / decode + mapping + TSV: ${out.join(', ')}`);

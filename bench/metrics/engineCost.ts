@@ -36,7 +36,7 @@ const { bodies } = benchOtlpBodies({
 });
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
-const chunks = bodies.map((b) => encodeRequest(decodeMetricsWire(b), 1, null));
+const chunks = bodies.map((b) => encodeRequest(decodeMetricsWire(b), 1, null, []));
 const mapMs = performance.now() - t0;
 const mapCpu = process.cpuUsage(cpu0);
 const mappedRows = chunks.reduce((n, c) => n + (c.staged?.rows ?? 0), 0);

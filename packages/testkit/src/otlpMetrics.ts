@@ -2,7 +2,7 @@ import { Metadata } from '@grpc/grpc-js';
 import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
 import { AggregationTemporalityPreference } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPMetricExporter as ProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AggregationType,
   MeterProvider,
@@ -60,7 +60,10 @@ export function createTestMeter(
   };
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
   const provider = new MeterProvider({
-    resource: resourceFromAttributes({ 'service.name': opts.serviceName ?? 'test-service', 'host.name': 'test-host' }),
+    // As in an app: the SDK's default resource (telemetry.sdk.language, name and version) under ours.
+    resource: defaultResource().merge(
+      resourceFromAttributes({ 'service.name': opts.serviceName ?? 'test-service', 'host.name': 'test-host' }),
+    ),
     readers: [reader],
     views: opts.views,
   });

@@ -193,6 +193,19 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    metrics: z
+      .object({
+        /**
+         * Attribute keys removed from every OTLP and Prometheus datapoint before its series is
+         * named (reference `metrics.drop_attrs`): the SDK's own description would otherwise be on
+         * every series and in every attribute list without ever telling series apart.
+         */
+        drop_attrs: z
+          .array(z.string().min(1))
+          .default(['telemetry.sdk.language', 'telemetry.sdk.name', 'telemetry.sdk.version']),
+      })
+      .strict()
+      .prefault({}),
     /** Metrics derived from spans at ingest (config/metricsFromSpans.ts). */
     metrics_from_spans: metricsFromSpansSchema,
     log_level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),

@@ -51,13 +51,20 @@ export function createMetricsPipeline(deps: {
     log: deps.log,
     counters: deps.counters,
     maxBodyBytes: c.max_body_bytes,
+    dropAttrs: deps.config.metrics.drop_attrs,
   });
   // Each worker loads the metrics job's modules on its first metrics task (seconds under tsx on
   // a busy machine): an empty task per thread now, so the first requests after a start do not
   // wait for that (the durability check sends them right away and kills the server soon after).
   for (let i = 0; i < c.workers; i++)
     void deps.pool
-      .runJob(PREPARE_METRICS_JOB, { format: 'protobuf', body: new Uint8Array(0), projectId: 0, stagingDir: null })
+      .runJob(PREPARE_METRICS_JOB, {
+        format: 'protobuf',
+        body: new Uint8Array(0),
+        projectId: 0,
+        stagingDir: null,
+        dropAttrs: [],
+      })
       .catch((err: unknown) => deps.log.error({ err }, 'metrics prepare worker warm-up failed'));
   return { ingest, batcher };
 }

@@ -13,14 +13,22 @@ export interface BaseAttrs {
   vals: string[];
   /** The pairs as text: the start of the series memo's keys. */
   text?: string;
+  /** Keys no series keeps (config `metrics.drop_attrs`); already left out of `keys`. */
+  drop?: ReadonlySet<string>;
 }
 
-export function baseAttrs(attrs: AttrMap): BaseAttrs {
-  const keys = Object.keys(attrs).sort();
+/**
+ * The group's attributes without the dropped keys. The memo text starts with the dropped keys,
+ * so series mapped under different drop lists never share a memo entry.
+ */
+export function baseAttrs(attrs: AttrMap, drop?: ReadonlySet<string>): BaseAttrs {
+  const keys = Object.keys(attrs)
+    .filter((k) => !drop?.has(k))
+    .sort();
   const vals = keys.map((k) => attrText(attrs[k]));
-  let text = '';
+  let text = drop?.size ? [...drop].join('\u0003') + '\u0004' : '';
   for (let i = 0; i < keys.length; i++) text += keys[i] + '\u0000' + vals[i] + '\u0000';
-  return { keys, vals, text };
+  return { keys, vals, text, ...(drop?.size ? { drop } : {}) };
 }
 
 export interface Series {
@@ -64,7 +72,7 @@ function seriesAttrs(base: BaseAttrs, kvs: readonly OtlpKeyValue[]): BaseAttrs {
   let added = false;
   for (const kv of kvs) {
     const key = cleanAttrKey(kv.key);
-    if (key === '' || key === '__proto__') continue;
+    if (key === '' || key === '__proto__' || base.drop?.has(key)) continue;
     const v = convertAnyValue(kv.value);
     if (v === undefined) continue;
     const i = keys.indexOf(key);

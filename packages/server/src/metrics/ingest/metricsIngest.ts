@@ -57,6 +57,8 @@ export function createMetricsIngest(deps: {
   counters(): IngestSignalStats;
   /** Largest remote write body after decompression. */
   maxBodyBytes: number;
+  /** Attribute keys no series keeps (config `metrics.drop_attrs`). */
+  dropAttrs: readonly string[];
 }): { otlp: MetricsIngest; prometheus: PromWriteIngest } {
   const prom = new PromWriteMapper();
   const queue = deps.batcher.stats;
@@ -80,6 +82,7 @@ export function createMetricsIngest(deps: {
           body,
           projectId: project.id,
           stagingDir: deps.stagingDir,
+          dropAttrs: deps.dropAttrs,
         });
       } catch (err) {
         if (!(err instanceof QueueFullError)) throw err;
@@ -103,7 +106,7 @@ export function createMetricsIngest(deps: {
         throw err;
       }
       const mapped = prom.map(decoded, project.id);
-      const prepared = encodeRequest(mapped.request, project.id, null);
+      const prepared = encodeRequest(mapped.request, project.id, null, deps.dropAttrs);
       return ingestPrepared(project, {
         ...prepared,
         rejected: prepared.rejected + mapped.rejected,

@@ -61,8 +61,14 @@ const FLAG_NO_RECORDED_VALUE = 1;
  * of its sorted key/value pairs. Times are truncated to the minute: ClickHouse folds the rows of one
  * (series, minute) together.
  */
-export function normalizeMetrics(req: PbMetricsRequest, projectId: number, sink: DatapointSink): NormalizedMetrics {
+export function normalizeMetrics(
+  req: PbMetricsRequest,
+  projectId: number,
+  sink: DatapointSink,
+  dropAttrs: readonly string[] = [],
+): NormalizedMetrics {
   const out: NormalizedMetrics = { metrics: [], rejected: 0, errors: [] };
+  const drop = dropAttrs.length > 0 ? new Set(dropAttrs) : undefined;
   const infos = new Map<string, { info: MetricInfo; keys: Set<string> }>();
   for (const rm of req.resourceMetrics ?? []) {
     const base: AttrMap = {};
@@ -71,7 +77,7 @@ export function normalizeMetrics(req: PbMetricsRequest, projectId: number, sink:
       // Scope attributes only (reference: scope name/version are not added for metrics).
       const scopedMap: AttrMap = { ...base };
       addAttrs(scopedMap, fixKeyValues(sm.scope?.attributes));
-      const scoped = baseAttrs(scopedMap);
+      const scoped = baseAttrs(scopedMap, drop);
       for (const m of sm.metrics ?? []) {
         const keys = new Set<string>();
         const instrument = metricRows(m, projectId, scoped, sink, keys, out);

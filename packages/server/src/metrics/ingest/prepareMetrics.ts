@@ -33,6 +33,8 @@ export interface MetricsPrepareTask {
   projectId: number;
   /** Where a large chunk is written (TelemetryStore.stagingDir; null: kept in memory). */
   stagingDir: string | null;
+  /** Attribute keys no series keeps (config `metrics.drop_attrs`). */
+  dropAttrs: readonly string[];
 }
 
 /** Rows whose values wait for the cumulative state: the two encoded ends of each line and its step. */
@@ -67,13 +69,18 @@ export default function prepareMetrics(task: MetricsPrepareTask): MetricsPrepare
     if (err instanceof AppError) return { ok: false, type: err.type, code: err.code, message: err.message };
     throw err;
   }
-  return { ok: true, ...encodeRequest(request, task.projectId, task.stagingDir) };
+  return { ok: true, ...encodeRequest(request, task.projectId, task.stagingDir, task.dropAttrs) };
 }
 
 /** Maps a decoded request and stages its rows (the part of prepareMetrics after the decode; also run inline). */
-export function encodeRequest(request: PbMetricsRequest, projectId: number, stagingDir: string | null) {
+export function encodeRequest(
+  request: PbMetricsRequest,
+  projectId: number,
+  stagingDir: string | null,
+  dropAttrs: readonly string[],
+) {
   const sink = new EncodingSink();
-  const { metrics, rejected, errors } = normalizeMetrics(request, projectId, sink);
+  const { metrics, rejected, errors } = normalizeMetrics(request, projectId, sink, dropAttrs);
   const staged = sink.rows > 0 ? stageDatapoints(stagingDir, sink.text, sink.rows, undefined, sink.minTime) : null;
   const pending = sink.pending.steps.length > 0 ? sink.pending : null;
   return { staged, pending, metrics, rejected, errors };
