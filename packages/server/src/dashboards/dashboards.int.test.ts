@@ -243,9 +243,18 @@ describe('dashboards API', () => {
     expect(exported.headers.get('content-disposition')).toBe(`attachment; filename="project_1.dashboard_${d.id}.yaml"`);
     expect(exported.text).toMatch(/^schema: v1\nid: project_1\.dashboard_\d+\nname: Round trip\ntable:/);
 
+    const beforeImport = (await call('GET', `/${d.id}`)).body.dashboard;
+    await new Promise((r) => setTimeout(r, 5));
     const imported = await call('PUT', `/${d.id}/yaml`, exported.text, 'text/yaml');
     expect(imported.status).toBe(200);
     expect(imported.body.dashboard).toMatchObject({ id: d.id, name: 'Round trip', tableGrouping: ['host'] });
+    // Imported over, the dashboard is still the one created before: same createdAt, a later updatedAt.
+    expect((await call('GET', `/${d.id}`)).body.dashboard).toMatchObject({
+      createdAt: d.createdAt,
+      updatedAt: expect.any(String),
+    });
+    expect(imported.body.dashboard.createdAt).toBe(d.createdAt);
+    expect(imported.body.dashboard.updatedAt > beforeImport.updatedAt).toBe(true);
     expect((await call('GET', `/${d.id}/yaml`)).text).toBe(exported.text);
 
     const changed = exported.text.replace('name: Round trip', 'name: Renamed by YAML');
@@ -312,7 +321,7 @@ describe('dashboards API', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     const shown = (await call('GET', `/${d.id}`)).body;
     expect(shown.dashboard.name).toMatch(/^Busy \d$/);
-    expect(shown.dashboard.createdAt >= created).toBe(true);
+    expect(shown.dashboard.createdAt).toBe(created);
     expect(shown.grid.map((c: GridColumn) => c.name)).toEqual(['Requests']);
     expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toHaveLength(1);
   });

@@ -345,13 +345,14 @@ export function createDashboardsStore(metadata: MetadataDb) {
         // A dashboard saved in place keeps its row: updating it first locks it, so two saves of one
         // dashboard run one after the other. (Deleting and inserting it again let a concurrent save
         // on PostgreSQL miss the new row and fail: a duplicate key, or a deadlock over the items.)
-        const t = now();
+        // It keeps its creation time too: only updated_at is now.
+        const { created_at: _created, ...row } = dashboardRow(f, opts, now());
         const kept =
           id === null
             ? undefined
             : await trx
                 .updateTable('dashboards')
-                .set(dashboardRow(f, opts, t))
+                .set(row)
                 .where('project_id', '=', projectId)
                 .where('id', '=', id)
                 .returningAll()
