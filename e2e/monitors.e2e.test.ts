@@ -386,6 +386,42 @@ describe('monitors', () => {
     await page.screenshot({ path: '/tmp/mon-remove-metric.png', fullPage: true });
   });
 
+  it('on a laptop screen (1280 and 1100 px wide) no label in the metric monitor form breaks over two lines', async () => {
+    explainFailures();
+    try {
+      for (const width of [1280, 1100]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric`);
+        const form = new MonitorFormPage(page, 'metric').form;
+        await form.getByTestId('metric-search').click();
+        await page.getByTestId('metric-option').filter({ hasText: 'queue.depth' }).click();
+        await form.getByTestId('add-group-by').click();
+        await page.getByRole('menuitem', { name: 'queue', exact: true }).click();
+        await expect.poll(() => form.getByTestId('query-part').count()).toBe(1);
+        // Every button label is one line: its text boxes sit on one line, not two ("GROUP / BY").
+        const wrapped = await form.locator('.MuiButton-root').evaluateAll((buttons) =>
+          buttons
+            .filter((b) => {
+              const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+              for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+                const range = document.createRange();
+                range.selectNodeContents(t);
+                const tops = Array.from(range.getClientRects()).map((r) => Math.round(r.top));
+                if (new Set(tops).size > 1) return true;
+              }
+              return false;
+            })
+            .map((b) => b.textContent),
+        );
+        expect(wrapped, `at ${width} px`).toEqual([]);
+        await expect(form.getByTestId('add-group-by').innerText()).resolves.toBe('GROUP BY');
+        await screenshot(page, `monitors-01c-form-${width}px`);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 1000 });
+    }
+  });
+
   it('keeps an hours duration on edit, and says why Save waits while the query is on its way', async () => {
     explainFailures();
     const { monitor } = (await monitorApi('POST', '/metric', {

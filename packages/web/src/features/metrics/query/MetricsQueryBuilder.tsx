@@ -141,7 +141,14 @@ export function MetricsQueryBuilder({
           </Typography>
         )}
       </Stack>
-      <Stack direction="row" spacing={1}>
+      {/* A narrow form (the monitor's, 520 px) moves the last buttons to a second line; a label
+          never breaks inside its button ("GROUP / BY"). */}
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{ flexWrap: 'wrap', '& > *': { flexShrink: 0 }, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
+      >
         <Button
           size="small"
           variant="outlined"
