@@ -25,7 +25,7 @@ import { externalLinks, paths } from '../../lib/routes/paths';
 import { ProjectDsnTable } from '../projects/ProjectDsnTable';
 import { useProject } from '../projects/projectsApi';
 import { useSendDemoData } from './demoApi';
-import { collectorSnippet, sdkEnvSnippet, vectorSnippet, zipkinSnippet } from './helpSnippets';
+import { collectorSnippet, nodeStartSnippet, sdkEnvSnippet, vectorSnippet, zipkinSnippet } from './helpSnippets';
 
 type Transport = 'http' | 'grpc';
 
@@ -166,6 +166,11 @@ export function TracingHelpCard({
           </Typography>
           <TransportTabs value={sdkTransport} onChange={setSdkTransport} testId="help-tab" />
           <CopySnippet code={sdkEnvSnippet(data, sdkTransport)} testId="help-sdk-env" />
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 2, mb: 1 }}>
+            Node.js: install the SDK with its automatic instrumentations and load it before your code (Python:{' '}
+            <code>opentelemetry-instrument</code>, Java: the <code>-javaagent</code>, Go and Rust: set it up in code).
+          </Typography>
+          <CopySnippet code={nodeStartSnippet()} testId="help-node" />
         </CardContent>
       </Card>
       <Card variant="outlined">

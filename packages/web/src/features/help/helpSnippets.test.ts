@@ -1,6 +1,6 @@
 import type { ProjectResponse } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
-import { collectorSnippet, sdkEnvSnippet, vectorSnippet, zipkinSnippet } from './helpSnippets';
+import { collectorSnippet, nodeStartSnippet, sdkEnvSnippet, vectorSnippet, zipkinSnippet } from './helpSnippets';
 
 const project: ProjectResponse = {
   project: { id: 1, name: 'Demo', pinnedAttrs: [], groupByEnv: false, groupFuncsByService: false },
@@ -47,5 +47,17 @@ describe('vector and zipkin snippets', () => {
     expect(vectorSnippet(project)).toContain(`uri = "${project.http.endpoint}/api/v1/vector/logs"`);
     expect(vectorSnippet(project)).toContain(`request.headers.lantern-dsn = "${project.http.dsn}"`);
     expect(zipkinSnippet(project)).toContain(`-H 'lantern-dsn: ${project.http.dsn}'`);
+  });
+});
+
+describe('nodeStartSnippet', () => {
+  it('loads the SDK before the app, with the module hook for ES modules', () => {
+    const lines = nodeStartSnippet().split('\n');
+    expect(lines).toContain('node --require @opentelemetry/auto-instrumentations-node/register app.js');
+    expect(lines).toContain('export OTEL_NODE_RESOURCE_DETECTORS=env,host,os,serviceinstance');
+    expect(lines.slice(-2)).toEqual([
+      'node --experimental-loader=@opentelemetry/instrumentation/hook.mjs \\',
+      '  --import @opentelemetry/auto-instrumentations-node/register app.mjs',
+    ]);
   });
 });

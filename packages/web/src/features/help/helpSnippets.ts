@@ -16,6 +16,26 @@ export function sdkEnvSnippet(project: ProjectResponse, transport: 'http' | 'grp
   ].join('\n');
 }
 
+/**
+ * Node.js: environment variables alone start nothing; the SDK with the automatic instrumentations
+ * must be loaded before the app (it reads the variables above). ES modules also need the
+ * instrumentation's module hook, or imported libraries are not traced. By default the SDK asks
+ * every cloud's metadata service for resource attributes; off a cloud, each failed lookup is an
+ * error span and log in the newcomer's first data.
+ */
+export function nodeStartSnippet(): string {
+  return [
+    'npm install @opentelemetry/api @opentelemetry/auto-instrumentations-node',
+    '# Off a cloud: skip the cloud detectors (their failed metadata lookups show up as errors)',
+    'export OTEL_NODE_RESOURCE_DETECTORS=env,host,os,serviceinstance',
+    '# CommonJS',
+    'node --require @opentelemetry/auto-instrumentations-node/register app.js',
+    '# ES modules',
+    'node --experimental-loader=@opentelemetry/instrumentation/hook.mjs \\',
+    '  --import @opentelemetry/auto-instrumentations-node/register app.mjs',
+  ].join('\n');
+}
+
 /** gRPC exporters take host:port, without a scheme. */
 function hostPort(endpoint: string): string {
   return endpoint.replace(/^[a-z]+:\/\//, '');
