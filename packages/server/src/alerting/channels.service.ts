@@ -28,14 +28,17 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   async function own(projectId: number, rawId: string, types?: ChannelType[]): Promise<ChannelRow> {
     const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
     const row = Number.isFinite(id) ? await channels.get(id) : undefined;
-    if (!row || (types && !types.includes(row.type as ChannelType)))
-      throw new AppError('not_found', 'channel_not_found', `Notification channel ${JSON.stringify(rawId)} not found.`);
+    const notFound = () =>
+      new AppError('not_found', 'channel_not_found', `Notification channel ${JSON.stringify(rawId)} not found.`);
+    if (!row) throw notFound();
+    // Another project's channel is 403 whatever the route (reference §3.7, §5.6); the wrong type path is 404.
     if (row.project_id !== projectId)
       throw new AppError(
         'forbidden',
         'forbidden',
         "you don't have enough permissions to access this notification channel",
       );
+    if (types && !types.includes(row.type as ChannelType)) throw notFound();
     return row;
   }
 

@@ -30,9 +30,12 @@ export function createMonitorsService(deps: {
   async function own(projectId: number, rawId: string, type?: MonitorType): Promise<MonitorRow> {
     const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
     const row = Number.isFinite(id) ? await monitors.get(id) : undefined;
-    if (!row || (type && row.type !== type))
-      throw new AppError('not_found', 'monitor_not_found', `Monitor ${JSON.stringify(rawId)} not found.`);
+    const notFound = () =>
+      new AppError('not_found', 'monitor_not_found', `Monitor ${JSON.stringify(rawId)} not found.`);
+    if (!row) throw notFound();
+    // Another project's monitor is 403 whatever the route (reference §2.1, §5.6); the wrong type path is 404.
     if (row.project_id !== projectId) throw new AppError('forbidden', 'forbidden', 'access denied');
+    if (type && row.type !== type) throw notFound();
     return row;
   }
 

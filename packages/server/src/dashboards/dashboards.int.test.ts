@@ -331,7 +331,9 @@ describe('dashboards API', () => {
     const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/2/dashboards/${d.id}`, {
       headers: { cookie: server.cookie },
     });
-    expect(res.status).toBe(404);
+    // Another project's dashboard is 403, as monitors, alerts and channels are (reference §5.6).
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ code: 'forbidden', message: 'access denied' });
     expect((await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards`)).status).toBe(401);
   });
 });

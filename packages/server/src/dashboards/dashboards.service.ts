@@ -120,9 +120,19 @@ export function specFields(spec: DashboardSpec): {
 }
 
 export function createDashboardsService(store: DashboardsStore) {
+  /**
+   * What a missing dashboard, grid item or gauge answers: 403 when it exists in another project
+   * (or on another dashboard), as monitors, alerts and channels do (reference §4.2, §5.6); else 404.
+   */
+  const missing = async (what: 'dashboard' | 'grid_column' | 'gauge', id: string): Promise<AppError> => {
+    const table = what === 'dashboard' ? 'dashboards' : what === 'grid_column' ? 'dash_grid_columns' : 'dash_gauges';
+    if (/^\d{1,12}$/.test(id) && (await store.exists(table, Number(id))))
+      return new AppError('forbidden', 'forbidden', 'access denied');
+    return notFound(what);
+  };
   const requireDash = async (projectId: number, id: string): Promise<Dashboard> => {
     const d = /^\d{1,12}$/.test(id) ? await store.get(projectId, Number(id)) : undefined;
-    if (!d) throw notFound('dashboard');
+    if (!d) throw await missing('dashboard', id);
     return d;
   };
   const exportId = (d: Dashboard) => d.templateId || `project_${d.projectId}.dashboard_${d.id}`;
@@ -257,7 +267,7 @@ export function createDashboardsService(store: DashboardsStore) {
     async updateColumn(projectId: number, dashId: string, colId: string, input: GridColumnInput) {
       await requireDash(projectId, dashId);
       const existing = (await store.columns(projectId, Number(dashId))).find((c) => c.id === colId);
-      if (!existing) throw notFound('grid_column');
+      if (!existing) throw await missing('grid_column', colId);
       if (existing.type !== input.type) throw invalid('invalid_grid_column', 'the type of a grid column cannot change');
       const c = validateColumn(input);
       await store.markEdited(projectId, Number(dashId));
@@ -267,14 +277,14 @@ export function createDashboardsService(store: DashboardsStore) {
     async columnYaml(projectId: number, dashId: string, colId: string): Promise<string> {
       await requireDash(projectId, dashId);
       const existing = (await store.columns(projectId, Number(dashId))).find((c) => c.id === colId);
-      if (!existing) throw notFound('grid_column');
+      if (!existing) throw await missing('grid_column', colId);
       const { id: _i, projectId: _p, dashId: _d, createdAt: _c, updatedAt: _u, ...input } = existing;
       return gridColumnToYaml(input);
     },
     async deleteColumn(projectId: number, dashId: string, colId: string) {
       await requireDash(projectId, dashId);
       const existing = (await store.columns(projectId, Number(dashId))).find((c) => c.id === colId);
-      if (!existing) throw notFound('grid_column');
+      if (!existing) throw await missing('grid_column', colId);
       await store.deleteColumn(projectId, Number(dashId), Number(colId));
       await store.markEdited(projectId, Number(dashId));
       return existing;
@@ -287,7 +297,7 @@ export function createDashboardsService(store: DashboardsStore) {
       await requireDash(projectId, dashId);
       const ids = new Set((await store.columns(projectId, Number(dashId))).map((c) => c.id));
       const unknown = items.find((i) => !ids.has(i.id));
-      if (unknown) throw notFound('grid_column');
+      if (unknown) throw await missing('grid_column', unknown.id);
       for (const i of items) await store.layoutColumn(projectId, Number(dashId), Number(i.id), i);
       await store.markEdited(projectId, Number(dashId));
       return store.columns(projectId, Number(dashId));
@@ -303,7 +313,8 @@ export function createDashboardsService(store: DashboardsStore) {
     },
     async updateGauge(projectId: number, dashId: string, gaugeId: string, input: GaugeInput) {
       await requireDash(projectId, dashId);
-      if (!(await store.gauges(projectId, Number(dashId))).some((g) => g.id === gaugeId)) throw notFound('gauge');
+      if (!(await store.gauges(projectId, Number(dashId))).some((g) => g.id === gaugeId))
+        throw await missing('gauge', gaugeId);
       const g = validateGauge(input);
       await store.markEdited(projectId, Number(dashId));
       return (await store.updateGauge(projectId, Number(dashId), Number(gaugeId), g))!;
@@ -311,7 +322,7 @@ export function createDashboardsService(store: DashboardsStore) {
     async deleteGauge(projectId: number, dashId: string, gaugeId: string) {
       await requireDash(projectId, dashId);
       const g = (await store.gauges(projectId, Number(dashId))).find((x) => x.id === gaugeId);
-      if (!g) throw notFound('gauge');
+      if (!g) throw await missing('gauge', gaugeId);
       await store.deleteGauge(projectId, Number(dashId), Number(gaugeId));
       await store.markEdited(projectId, Number(dashId));
       return g;
@@ -319,7 +330,8 @@ export function createDashboardsService(store: DashboardsStore) {
     async reorderGauges(projectId: number, dashId: string, order: { id: string; index: number }[]) {
       await requireDash(projectId, dashId);
       const ids = new Set((await store.gauges(projectId, Number(dashId))).map((g) => g.id));
-      if (order.some((o) => !ids.has(o.id))) throw notFound('gauge');
+      const unknown = order.find((o) => !ids.has(o.id));
+      if (unknown) throw await missing('gauge', unknown.id);
       for (const o of order) await store.setGaugeIndex(projectId, Number(dashId), Number(o.id), o.index);
       await store.markEdited(projectId, Number(dashId));
       return store.gauges(projectId, Number(dashId));

@@ -4,7 +4,8 @@ import type { DashboardsTable, DashboardsTables, DashGaugesTable, DashGridColumn
 
 /**
  * Dashboards, grid items and gauges in the metadata DB. Every read and write is scoped by
- * project (and by dashboard for items), so an id from another project is simply not found.
+ * project (and by dashboard for items), so an id from another project is not found by them; only
+ * `exists` looks across projects (the service answers 403 for what exists elsewhere).
  * JSON fields are text columns (one schema for SQLite and PostgreSQL).
  */
 type Row<T> = Omit<T, 'id'> & { id: number };
@@ -137,6 +138,11 @@ export function createDashboardsStore(metadata: MetadataDb) {
     async get(projectId: number, id: number): Promise<Dashboard | undefined> {
       const r = await dashRow(projectId, id);
       return r && toDashboard(r);
+    },
+    /** Whether a dashboard, grid item or gauge of this id exists in any project (to tell "not yours" from "no such"). */
+    async exists(table: 'dashboards' | 'dash_grid_columns' | 'dash_gauges', id: number): Promise<boolean> {
+      const r = await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
+      return r !== undefined;
     },
     async byTemplate(projectId: number, templateId: string): Promise<(Dashboard & { edited: boolean }) | undefined> {
       const r = await db

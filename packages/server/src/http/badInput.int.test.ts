@@ -855,6 +855,63 @@ describe('bad input to every route', () => {
     expect(await sweep(cases)).toEqual([]);
   });
 
+  it('answers 403 forbidden for an object of another project (an item of another dashboard) on every per-id route, 404 for one that is nowhere', async () => {
+    const other = idOf(await must('POST', '/api/v1/metrics/1/dashboards', { name: 'other' }), 'dashboard');
+    const perId = API_ROUTES.filter(
+      (c) => c.auth === 'session' && /:projectId\b/.test(c.path) && /:(id|dashId|colId|gaugeId)\b/.test(c.path),
+    );
+    expect(perId.length).toBeGreaterThan(30);
+    const withBody = (c: AnyRouteContract) =>
+      isYaml(c)
+        ? { headers: { 'content-type': 'text/yaml' }, body: exportedYaml }
+        : hasJsonBody(c)
+          ? json(validBody(c.id))
+          : {};
+    const failures: string[] = [];
+    const check = async (what: string, c: AnyRouteContract, params: Record<string, string>, want: number) => {
+      const path = fill(c, { ...validParams(c), ...params });
+      const r = await send({ name: what, method: c.method, path, ...withBody(c) });
+      const code = (r.json as { code?: string } | undefined)?.code;
+      const ok =
+        want === 403 ? r.status === 403 && code === 'forbidden' : r.status === 404 && /_not_found$/.test(code ?? '');
+      if (!ok) failures.push(`${what} ${c.method} ${path}: ${r.status} ${r.text.slice(0, 120)}`);
+    };
+    // Alerts: no alert fixture; a missing one is 404 in either project (another project's is 403: alertList.int.test).
+    for (const c of perId.filter((c) => !c.path.includes('/alerts/')))
+      await check('of another project', c, { projectId: '2' }, 403);
+    for (const c of perId.filter(
+      (c) => /:(colId|gaugeId)\b/.test(c.path) || ['layoutGrid', 'reorderGauges'].includes(c.id),
+    ))
+      await check('of another dashboard', c, { dashId: other }, 403);
+    for (const c of perId)
+      for (const projectId of ['1', '2'])
+        await check(
+          'nowhere',
+          c,
+          { projectId, id: '987654321', dashId: '987654321', colId: '987654321', gaugeId: '987654321' },
+          404,
+        );
+    // The wrong type path: 404 in its own project, 403 in another (GET answered 403 there, PUT 404).
+    const typed: [string, string, unknown, number][] = [
+      ['PUT', `/api/v1/projects/1/monitors/${fx.errorMonitorId}/metric`, validBody('updateMetricMonitor'), 404],
+      ['PUT', `/api/v1/projects/2/monitors/${fx.errorMonitorId}/metric`, validBody('updateMetricMonitor'), 403],
+      ['PUT', `/api/v1/projects/2/monitors/${fx.metricMonitorId}/error`, validBody('updateErrorMonitor'), 403],
+      ['GET', `/api/v1/projects/1/notification-channels/slack/${fx.webhookId}`, undefined, 404],
+      ['GET', `/api/v1/projects/2/notification-channels/slack/${fx.webhookId}`, undefined, 403],
+      ['PUT', `/api/v1/projects/2/notification-channels/webhook/${fx.slackId}`, webhook(), 403],
+    ];
+    for (const [method, path, body, want] of typed) {
+      const r = await call(method, path, body);
+      if (r.status !== want) failures.push(`wrong type ${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    }
+    expect(failures).toEqual([]);
+    // Nothing was changed or deleted on the way.
+    expect((await call('GET', `/api/v1/metrics/1/dashboards/${fx.dashId}`)).status).toBe(200);
+    expect((await call('GET', `/api/v1/projects/1/monitors/${fx.errorMonitorId}`)).status).toBe(200);
+    expect((await call('GET', `/api/v1/projects/1/notification-channels/slack/${fx.slackId}`)).status).toBe(200);
+    await must('DELETE', `/api/v1/metrics/1/dashboards/${other}`);
+  });
+
   it.each(ROUTES.filter((c) => !ingestFuzzed(c)).map((c) => [c.id, c] as const))(
     '%s: never a 5xx, every refusal a 4xx {code, message}',
     async (_id, c) => {

@@ -26,9 +26,10 @@ import {
 
 const base = '/api/v1/projects/:projectId';
 const p = <S extends string>(suffix: S): `${typeof base}${S}` => `${base}${suffix}`;
-const monitorMissing = { 404: ['project_not_found', 'monitor_not_found'] } as const;
-const alertMissing = { 404: ['project_not_found', 'alert_not_found'] } as const;
-const channelMissing = { 404: ['project_not_found', 'channel_not_found'] } as const;
+/** A monitor, alert or channel of another project is 403 `forbidden`; one that does not exist, 404. */
+const monitorMissing = { 403: ['forbidden'], 404: ['project_not_found', 'monitor_not_found'] } as const;
+const alertMissing = { 403: ['forbidden'], 404: ['project_not_found', 'alert_not_found'] } as const;
+const channelMissing = { 403: ['forbidden'], 404: ['project_not_found', 'channel_not_found'] } as const;
 const projectMissing = { 404: ['project_not_found'] } as const;
 const monitorTags = ['monitors'];
 const alertTags = ['alerts'];

@@ -38,7 +38,8 @@ export const GaugeResponse_ = z.object({ gauge: GaugeSchema });
 
 const tags = ['dashboards'];
 const base = '/api/v1/metrics/:projectId/dashboards';
-const dashMissing = { 404: ['project_not_found', 'dashboard_not_found'] } as const;
+/** A dashboard of another project (a grid item or gauge of another dashboard) is 403 `forbidden`; one that does not exist, 404. */
+const dashMissing = { 403: ['forbidden'], 404: ['project_not_found', 'dashboard_not_found'] } as const;
 const yamlBody = {
   media: ['text/yaml', 'application/yaml', 'application/x-yaml'],
   description: 'A dashboard exported as YAML (the format of GET .../dashboards/{dashId}/yaml)',
@@ -167,7 +168,7 @@ export const dashboardsRoutes = {
     path: p('/:dashId/grid'),
     body: GridLayoutBody,
     response: GridResponse,
-    errors: dashMissing,
+    errors: { ...dashMissing, 404: [...dashMissing[404], 'grid_column_not_found'] },
     summary: 'Move and resize grid columns',
     tags,
   }),
@@ -187,7 +188,7 @@ export const dashboardsRoutes = {
     path: p('/:dashId/grid/:colId'),
     body: GridColumnInput,
     response: GridColumnResponse,
-    errors: { 404: [...dashMissing[404], 'grid_column_not_found'] },
+    errors: { ...dashMissing, 404: [...dashMissing[404], 'grid_column_not_found'] },
     summary: 'Change a grid column',
     tags,
   }),
@@ -197,7 +198,7 @@ export const dashboardsRoutes = {
     path: p('/:dashId/grid/:colId/yaml'),
     response: z.string(),
     rawResponse: { media: ['text/yaml'], description: 'One grid column as YAML' },
-    errors: { 404: [...dashMissing[404], 'grid_column_not_found'] },
+    errors: { ...dashMissing, 404: [...dashMissing[404], 'grid_column_not_found'] },
     summary: 'Export one grid column as YAML',
     tags,
   }),
@@ -206,7 +207,7 @@ export const dashboardsRoutes = {
     method: 'DELETE',
     path: p('/:dashId/grid/:colId'),
     response: GridColumnResponse,
-    errors: { 404: [...dashMissing[404], 'grid_column_not_found'] },
+    errors: { ...dashMissing, 404: [...dashMissing[404], 'grid_column_not_found'] },
     summary: 'Remove a grid column',
     tags,
   }),
@@ -236,7 +237,7 @@ export const dashboardsRoutes = {
     path: p('/:dashId/gauges'),
     body: GaugeOrderBody,
     response: GaugesResponse,
-    errors: dashMissing,
+    errors: { ...dashMissing, 404: [...dashMissing[404], 'gauge_not_found'] },
     summary: 'Reorder gauges',
     tags,
   }),
@@ -246,7 +247,7 @@ export const dashboardsRoutes = {
     path: p('/:dashId/gauges/:gaugeId'),
     body: GaugeInput,
     response: GaugeResponse_,
-    errors: { 404: [...dashMissing[404], 'gauge_not_found'] },
+    errors: { ...dashMissing, 404: [...dashMissing[404], 'gauge_not_found'] },
     summary: 'Change a gauge',
     tags,
   }),
@@ -255,7 +256,7 @@ export const dashboardsRoutes = {
     method: 'DELETE',
     path: p('/:dashId/gauges/:gaugeId'),
     response: GaugeResponse_,
-    errors: { 404: [...dashMissing[404], 'gauge_not_found'] },
+    errors: { ...dashMissing, 404: [...dashMissing[404], 'gauge_not_found'] },
     summary: 'Remove a gauge',
     tags,
   }),
