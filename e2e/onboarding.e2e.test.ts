@@ -8,14 +8,16 @@ import { freePort } from '@lantern/testkit/harness';
 import { screenshot } from '@lantern/testkit/pages/browser';
 import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
 import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
+import { TopBar } from '@lantern/testkit/pages/TopBar';
+import { TracePage } from '@lantern/testkit/pages/TracePage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
  * A newcomer's first hour, as the README and the help pages tell it: read the DSNs Lantern prints
  * at start, open Getting started of an empty project, copy its snippets and run them VERBATIM
- * (the SDK variables and the Node.js start lines with a small service, CommonJS and ES modules;
- * the Metrics help's variables; its Prometheus remote_write block in a real Prometheus, checked
+ * (the SDK variables of both tabs and the Node.js start lines with a small service, CommonJS and
+ * ES modules; the Zipkin example, then its trace id in the search box; the Metrics help's variables; its Prometheus remote_write block in a real Prometheus, checked
  * by promtool first), then see the Overview, spans, logs and Metrics explore fill up.
  * Project 2 is the one the newcomer sends to (it starts empty).
  */
@@ -147,6 +149,9 @@ describe("a newcomer's first hour", () => {
     ui.explainFailures();
     await page.goto(`${t.lantern.baseUrl}/overview/2`);
     await page.getByTestId('tracing-help').waitFor();
+    // The tab shown first: OTLP/gRPC.
+    const grpcEnv = await snippet('help-sdk-env');
+    expect(grpcEnv).toContain('OTEL_EXPORTER_OTLP_PROTOCOL=grpc');
     await page.getByTestId('help-tab-http').click();
     const env = await snippet('help-sdk-env');
     expect(env).toContain('OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf');
@@ -160,16 +165,19 @@ describe("a newcomer's first hour", () => {
     expect(section(node, '# CommonJS').join('\n')).toMatch(/^node .* app\.js$/);
     expect(section(node, '# ES modules').join('\n')).toMatch(/^node [^]* app\.mjs$/);
 
-    // CommonJS: every request is a server and a client span of http:my-service, every log a log row.
+    // CommonJS over OTLP/gRPC, then OTLP/HTTP: every request is a server and a client span of
+    // http:my-service, every log a log row.
+    runShell([...grpcEnv.split('\n'), ...cjs]);
+    await eventually('traced over gRPC', async () => (await systemCount('http:my-service')) >= 2 * REQUESTS);
     runShell([...env.split('\n'), ...cjs]);
-    await eventually('the CommonJS service traced', async () => (await systemCount('http:my-service')) >= 2 * REQUESTS);
+    await eventually('traced over HTTP', async () => (await systemCount('http:my-service')) >= 4 * REQUESTS);
     // ES modules: the hook line traces the imported node:http too (without it only logs arrive).
     runShell([...env.split('\n'), ...esm]);
     await eventually(
       'the ES module service traced',
-      async () => (await systemCount('http:my-service')) >= 4 * REQUESTS,
+      async () => (await systemCount('http:my-service')) >= 6 * REQUESTS,
     );
-    await eventually('logs of both', async () => (await systemCount('log:error')) >= 2);
+    await eventually('logs of all three', async () => (await systemCount('log:error')) >= 3);
 
     // The Overview is no longer the help card: the service's system is listed.
     await page.goto(`${t.lantern.baseUrl}/overview/2`);
@@ -197,6 +205,29 @@ describe("a newcomer's first hour", () => {
     expect(ui.errors()).toEqual([]);
   });
 
+  it('Getting started: the Zipkin example, posted as shown, opens from the search box by its trace id', async () => {
+    page = ui.page();
+    ui.explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/help/2`);
+    const curl = await snippet('help-zipkin');
+    const traceId = /paste its trace id (\w+)/.exec(await page.getByTestId('tracing-help').innerText())?.[1] ?? '';
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(curl).toContain(traceId);
+    const url = await page.getByTestId('help-zipkin-url').innerText();
+    runShell([`${curl} --fail-with-body`]);
+
+    await new TopBar(page).searchFor(traceId);
+    const trace = new TracePage(page);
+    await trace.waitForTrace();
+    await expect(trace.spanNames.allInnerTexts()).resolves.toContain('get /cart');
+    await screenshot(page, 'onboarding-05-zipkin-trace');
+
+    // A reporter that cannot send headers posts to the URL with the DSN in it.
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' });
+    expect(res.status).toBe(202);
+    expect(ui.errors()).toEqual([]);
+  });
+
   it('Metrics help: the in-app variables with the Node.js line send the service metrics to Metrics explore', async () => {
     page = ui.page();
     ui.explainFailures();
@@ -212,7 +243,7 @@ describe("a newcomer's first hour", () => {
     const explore = new MetricsExplorePage(page);
     await explore.goto(t.lantern.baseUrl, 2);
     await explore.rows.filter({ hasText: 'shop.orders' }).first().waitFor();
-    await screenshot(page, 'onboarding-05-metrics-explore');
+    await screenshot(page, 'onboarding-06-metrics-explore');
     expect(ui.errors()).toEqual([]);
   });
 
@@ -273,7 +304,7 @@ describe("a newcomer's first hour", () => {
       await explore.goto(t.lantern.baseUrl, 2);
       await page.getByTestId('metric-search').fill('prometheus_build');
       await explore.rows.filter({ hasText: 'prometheus_build_info' }).first().waitFor();
-      await screenshot(page, 'onboarding-06-prometheus-in-explore');
+      await screenshot(page, 'onboarding-07-prometheus-in-explore');
       expect(ui.errors()).toEqual([]);
     }, 120_000);
   });

@@ -25,7 +25,15 @@ import { externalLinks, paths } from '../../lib/routes/paths';
 import { ProjectDsnTable } from '../projects/ProjectDsnTable';
 import { useProject } from '../projects/projectsApi';
 import { useSendDemoData } from './demoApi';
-import { collectorSnippet, nodeStartSnippet, sdkEnvSnippet, vectorSnippet, zipkinSnippet } from './helpSnippets';
+import {
+  collectorSnippet,
+  nodeStartSnippet,
+  sdkEnvSnippet,
+  vectorSnippet,
+  ZIPKIN_EXAMPLE_TRACE_ID,
+  zipkinSnippet,
+  zipkinUrlWithDsn,
+} from './helpSnippets';
 
 type Transport = 'http' | 'grpc';
 
@@ -206,9 +214,14 @@ export function TracingHelpCard({
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             Zipkin-compatible JSON spans are accepted with a POST to the project's HTTP endpoint, with the DSN in a
-            header.
+            header. This posts one span: paste its trace id <code>{ZIPKIN_EXAMPLE_TRACE_ID}</code> into the search box
+            at the top to open it.
           </Typography>
           <CopySnippet code={zipkinSnippet(data)} testId="help-zipkin" />
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            A Zipkin reporter that cannot send headers can post to{' '}
+            <code data-testid="help-zipkin-url">{zipkinUrlWithDsn(data)}</code>.
+          </Typography>
         </CardContent>
       </Card>
       <Card variant="outlined">

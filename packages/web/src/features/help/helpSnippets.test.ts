@@ -1,6 +1,14 @@
 import type { ProjectResponse } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
-import { collectorSnippet, nodeStartSnippet, sdkEnvSnippet, vectorSnippet, zipkinSnippet } from './helpSnippets';
+import {
+  collectorSnippet,
+  nodeStartSnippet,
+  sdkEnvSnippet,
+  vectorSnippet,
+  ZIPKIN_EXAMPLE_TRACE_ID,
+  zipkinSnippet,
+  zipkinUrlWithDsn,
+} from './helpSnippets';
 
 const project: ProjectResponse = {
   project: { id: 1, name: 'Demo', pinnedAttrs: [], groupByEnv: false, groupFuncsByService: false },
@@ -59,5 +67,18 @@ describe('nodeStartSnippet', () => {
       'node --experimental-loader=@opentelemetry/instrumentation/hook.mjs \\',
       '  --import @opentelemetry/auto-instrumentations-node/register app.mjs',
     ]);
+  });
+});
+
+describe('zipkinSnippet', () => {
+  it('posts an example span whose JSON parses, with the trace id the help names', () => {
+    const text = zipkinSnippet(project);
+    const body = /-d '([^']*)'$/.exec(text)?.[1] ?? '';
+    const spans = JSON.parse(body) as { traceId: string; timestamp?: number }[];
+    expect(spans).toHaveLength(1);
+    expect(spans[0]?.traceId).toBe(ZIPKIN_EXAMPLE_TRACE_ID);
+    // No timestamp: stored at its arrival, so it shows in the default (last hour) range.
+    expect(spans[0]?.timestamp).toBeUndefined();
+    expect(zipkinUrlWithDsn(project)).toBe(`http://localhost:14318/api/v2/spans?dsn=${project.http.dsn}`);
   });
 });

@@ -101,12 +101,26 @@ export function vectorSnippet(project: ProjectResponse): string {
   ].join('\n');
 }
 
-/** Zipkin JSON v2 spans posted to the project's HTTP endpoint. */
+/** The trace id of the Zipkin example span: the help tells the reader to paste it into the search box. */
+export const ZIPKIN_EXAMPLE_TRACE_ID = '5af7183fb1d4cf5f5af7183fb1d4cf5f';
+
+/**
+ * Zipkin JSON v2 spans posted to the project's HTTP endpoint, with one example span to post as it
+ * is: no timestamp, so it is stored at its arrival and shows in the last hour.
+ */
 export function zipkinSnippet(project: ProjectResponse): string {
   return [
     `curl -X POST '${project.http.endpoint}${ingestRoutes.zipkinSpans.path}' \\`,
     `  -H 'content-type: application/json' \\`,
     `  -H 'lantern-dsn: ${project.http.dsn}' \\`,
-    `  -d @spans.json`,
+    `  -d '[{"traceId": "${ZIPKIN_EXAMPLE_TRACE_ID}", "id": "6b221d5bc9e6496c",`,
+    `        "name": "get /cart", "kind": "SERVER", "duration": 25000,`,
+    `        "localEndpoint": {"serviceName": "cart"},`,
+    `        "tags": {"http.method": "GET", "http.route": "/cart", "http.status_code": "200"}}]'`,
   ].join('\n');
+}
+
+/** For Zipkin reporters that cannot send a header: the ingest also reads the DSN from a `dsn` query parameter. */
+export function zipkinUrlWithDsn(project: ProjectResponse): string {
+  return `${project.http.endpoint}${ingestRoutes.zipkinSpans.path}?dsn=${project.http.dsn}`;
 }
