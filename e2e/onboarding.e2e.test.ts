@@ -231,13 +231,14 @@ describe("a newcomer's first hour", () => {
   it('Metrics help: the in-app variables with the Node.js line send the service metrics to Metrics explore', async () => {
     page = ui.page();
     ui.explainFailures();
-    await page.goto(`${t.lantern.baseUrl}/help/2`);
-    const node = (await snippet('help-node')).split('\n');
-    const prelude = node.slice(1, node.indexOf('# CommonJS')).filter((l) => !l.startsWith('#'));
-    const cjs = [...prelude, ...section(node, '# CommonJS')];
     await page.goto(`${t.lantern.baseUrl}/metrics/2/help`);
     const env = await snippet('help-metrics-env');
-    runShell([...env.split('\n'), ...cjs]);
+    // "Node.js: start the SDK as Getting started shows."
+    await page.getByTestId('metrics-help-node-link').click();
+    await page.waitForURL(/\/help\/2$/);
+    const node = (await snippet('help-node')).split('\n');
+    const prelude = node.slice(1, node.indexOf('# CommonJS')).filter((l) => !l.startsWith('#'));
+    runShell([...env.split('\n'), ...prelude, ...section(node, '# CommonJS')]);
     await eventually('shop.orders listed', async () => (await metricNames()).includes('shop.orders'));
 
     const explore = new MetricsExplorePage(page);

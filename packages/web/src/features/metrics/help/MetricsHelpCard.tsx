@@ -80,7 +80,11 @@ export function MetricsHelpCard({ projectId }: { projectId: number }) {
             metrics API
           </Link>{' '}
           of your language; the SDK's OTLP exporter reads these variables. Delta temporality keeps the exporter's memory
-          flat; cumulative works too.
+          flat; cumulative works too. Node.js: start the SDK as{' '}
+          <Link component={RouterLink} to={paths.tracingHelp(projectId)} data-testid="metrics-help-node-link">
+            Getting started
+          </Link>{' '}
+          shows.
         </Typography>
         <CopySnippet code={appMetricsEnvSnippet(data)} testId="help-metrics-env" />
       </Section>
