@@ -1,4 +1,4 @@
-import type { Alert, AlertListQuery, Facet } from '@lantern/shared';
+import { MAX_DB_INT, type Alert, type AlertListQuery, type Facet } from '@lantern/shared';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { toAlert } from './alerts.store';
 import type { AuthTables } from '../auth';
@@ -23,7 +23,8 @@ export function parseAlertQuery(q: string): { monitorId?: number; words: string[
   const words: string[] = [];
   for (const token of q.split(/\s+/).filter(Boolean)) {
     const m = /^monitor:(\d{1,10})$/.exec(token);
-    if (m) monitorId = Number(m[1]);
+    // An id no database integer holds names no monitor: 0 (ids start at 1) matches nothing.
+    if (m) monitorId = Number(m[1]) <= MAX_DB_INT ? Number(m[1]) : 0;
     else words.push(token.toLowerCase());
   }
   return { monitorId, words };

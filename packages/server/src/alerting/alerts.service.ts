@@ -6,7 +6,7 @@ import {
   type ErrorAlertParams,
 } from '@lantern/shared';
 import { AppError } from '../http/appError';
-import { parseInput } from '../http/parseInput';
+import { dbId, parseInput } from '../http/parseInput';
 import { emitAlertEvent, type EventDeps } from './alertEvents';
 import { alertHistory } from './alertHistory';
 import { createAlertList, toFilter } from './alertList';
@@ -76,8 +76,8 @@ export function createAlertsService(
   }
 
   async function own(projectId: number, rawId: string): Promise<AlertRow> {
-    const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
-    const row = Number.isFinite(id) ? await alerts.get(id) : undefined;
+    const id = dbId(rawId);
+    const row = id === undefined ? undefined : await alerts.get(id);
     if (!row) throw new AppError('not_found', 'alert_not_found', `Alert ${JSON.stringify(rawId)} not found.`);
     if (row.project_id !== projectId) throw new AppError('forbidden', 'forbidden', 'access denied');
     return row;

@@ -1,6 +1,6 @@
 import { EmailSettings, SlackChannelInput, WebhookChannelInput, type ChannelType } from '@lantern/shared';
 import { AppError } from '../http/appError';
-import { parseInput } from '../http/parseInput';
+import { dbId, parseInput } from '../http/parseInput';
 import { toChannel, type ChannelParams, type ChannelRow, type ChannelsStore } from './channels.store';
 import type { AlertingDb } from './db';
 import { RefusedAddressError, type AddressGuard } from './delivery/ssrf';
@@ -26,8 +26,8 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   const { channels } = deps;
 
   async function own(projectId: number, rawId: string, types?: ChannelType[]): Promise<ChannelRow> {
-    const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
-    const row = Number.isFinite(id) ? await channels.get(id) : undefined;
+    const id = dbId(rawId);
+    const row = id === undefined ? undefined : await channels.get(id);
     const notFound = () =>
       new AppError('not_found', 'channel_not_found', `Notification channel ${JSON.stringify(rawId)} not found.`);
     if (!row) throw notFound();

@@ -9,7 +9,7 @@ import {
   type MonitorType,
 } from '@lantern/shared';
 import { AppError } from '../http/appError';
-import { parseInput } from '../http/parseInput';
+import { dbId, parseInput } from '../http/parseInput';
 import type { ChannelsStore } from './channels.store';
 import { replaySeries } from './metricDryRun';
 import { MetricQueryError, type MetricQueryRunner } from './metricQueryRunner';
@@ -28,8 +28,8 @@ export function createMonitorsService(deps: {
   const { monitors } = deps;
 
   async function own(projectId: number, rawId: string, type?: MonitorType): Promise<MonitorRow> {
-    const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
-    const row = Number.isFinite(id) ? await monitors.get(id) : undefined;
+    const id = dbId(rawId);
+    const row = id === undefined ? undefined : await monitors.get(id);
     const notFound = () =>
       new AppError('not_found', 'monitor_not_found', `Monitor ${JSON.stringify(rawId)} not found.`);
     if (!row) throw notFound();

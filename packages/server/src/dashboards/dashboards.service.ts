@@ -8,6 +8,7 @@ import {
   type MetricAlias,
 } from '@lantern/shared';
 import { AppError } from '../http/appError';
+import { dbId } from '../http/parseInput';
 import {
   dashboardToYaml,
   DashboardYamlError,
@@ -126,12 +127,14 @@ export function createDashboardsService(store: DashboardsStore) {
    */
   const missing = async (what: 'dashboard' | 'grid_column' | 'gauge', id: string): Promise<AppError> => {
     const table = what === 'dashboard' ? 'dashboards' : what === 'grid_column' ? 'dash_grid_columns' : 'dash_gauges';
-    if (/^\d{1,12}$/.test(id) && (await store.exists(table, Number(id))))
+    const n = dbId(id);
+    if (n !== undefined && (await store.exists(table, n)))
       return new AppError('forbidden', 'forbidden', 'access denied');
     return notFound(what);
   };
   const requireDash = async (projectId: number, id: string): Promise<Dashboard> => {
-    const d = /^\d{1,12}$/.test(id) ? await store.get(projectId, Number(id)) : undefined;
+    const n = dbId(id);
+    const d = n === undefined ? undefined : await store.get(projectId, n);
     if (!d) throw await missing('dashboard', id);
     return d;
   };

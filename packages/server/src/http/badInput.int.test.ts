@@ -300,6 +300,8 @@ const BAD_PATH_VALUES: Record<string, string> = {
   'hex 0x': '0x10',
   '2^64': '18446744073709551616',
   'unknown id': '987654321',
+  'over int32 (10 digits)': '4294967296',
+  'over int32 (12 digits)': '999999999999',
   'leading space': '%201',
   NUL: 'a%00b',
   'encoded slash': '1%2F2',
@@ -318,6 +320,8 @@ const BAD_QUERY_VALUES: Record<string, string | string[]> = {
   NUL: 'a\u0000b',
   'lone surrogate': '\ud800',
   'invalid date': '2026-13-45T99:99:99Z',
+  // The alert filter's `monitor:<id>` with an id no database integer holds (a 500 on PostgreSQL).
+  'monitor id over int32': 'monitor:4294967296',
 };
 
 const TRACING_QUERY_GARBAGE = [
@@ -409,6 +413,7 @@ const FIELD_VALUES: Record<string, () => unknown> = {
   null: () => null,
   negative: () => -1,
   huge: () => 1e308,
+  'over int32': () => 2 ** 32,
   string: () => 'str',
   array: () => [],
   object: () => ({}),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jsonDepthOver, MAX_JSON_DEPTH } from './jsonDepth';
-import { MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './textLimits';
+import { MAX_DB_INT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './textLimits';
 
 /**
  * Alerting contracts: monitors, alerts, notification channels, e-mail settings (spec platform §3,
@@ -102,7 +102,7 @@ export type ErrorMonitorParams = z.infer<typeof ErrorMonitorParams>;
 const monitorBase = {
   name: z.string().trim().min(1, "name can't be empty").max(1000),
   notifyEveryoneByEmail: z.boolean().default(false),
-  channelIds: z.array(z.number().int().positive()).max(100).default([]),
+  channelIds: z.array(z.number().int().positive().max(MAX_DB_INT)).max(100).default([]),
 };
 export const MetricMonitorInput = z.object({ ...monitorBase, params: MetricMonitorParams });
 export type MetricMonitorInput = z.infer<typeof MetricMonitorInput>;
@@ -273,7 +273,7 @@ export const AlertEventsResponse = z.object({ events: z.array(AlertEvent) });
 export type AlertEventsResponse = z.infer<typeof AlertEventsResponse>;
 
 export const AlertIdsInput = z.object({
-  alertIds: z.array(z.number().int().positive()).min(1, 'at least one alert is required').max(1000),
+  alertIds: z.array(z.number().int().positive().max(MAX_DB_INT)).min(1, 'at least one alert is required').max(1000),
 });
 export type AlertIdsInput = z.infer<typeof AlertIdsInput>;
 export const AlertBulkResponse = z.object({ count: z.number().int() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './textLimits';
+import { MAX_DB_INT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './textLimits';
 import { METRIC_ALIAS_RE } from '../metricAliasRules';
 
 /**
@@ -14,6 +14,8 @@ export const MAX_GAUGES = 20;
 /** Longest names and texts (queries, descriptions, templates) a dashboard stores. */
 const nameText = () => z.string().max(MAX_NAME_LENGTH, `is longer than ${MAX_NAME_LENGTH} characters`);
 const longText = () => z.string().max(MAX_TEXT_LENGTH, `is longer than ${MAX_TEXT_LENGTH} characters`);
+/** A grid item's size or position: stored as a database integer. */
+const size = () => z.number().int().min(0).max(MAX_DB_INT);
 
 export const MetricAlias = z.object({
   name: nameText().min(1, "metric name can't be empty"),
@@ -88,10 +90,10 @@ export const GridColumnInput = z
       name: nameText(),
       description: longText().default(''),
       gridQueryTemplate: longText().default(''),
-      width: z.number().int().min(0).default(0),
-      height: z.number().int().min(0).default(0),
-      xAxis: z.number().int().min(0).default(0),
-      yAxis: z.number().int().min(0).default(0),
+      width: size().default(0),
+      height: size().default(0),
+      xAxis: size().default(0),
+      yAxis: size().default(0),
     }),
   );
 export type GridColumnInput = z.infer<typeof GridColumnInput>;
@@ -137,15 +139,20 @@ export const GridLayoutBody = z
   .array(
     z.object({
       id: z.union([z.string(), z.number()]).transform(String),
-      width: z.number().int().min(0),
-      height: z.number().int().min(0),
-      xAxis: z.number().int().min(0),
-      yAxis: z.number().int().min(0),
+      width: size(),
+      height: size(),
+      xAxis: size(),
+      yAxis: size(),
     }),
   )
   .max(MAX_GRID_ITEMS, `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
 export const GaugeOrderBody = z
-  .array(z.object({ id: z.union([z.string(), z.number()]).transform(String), index: z.number().int() }))
+  .array(
+    z.object({
+      id: z.union([z.string(), z.number()]).transform(String),
+      index: z.number().int().min(-MAX_DB_INT).max(MAX_DB_INT),
+    }),
+  )
   .max(MAX_GAUGES, `dashboard can't have more than ${MAX_GAUGES} gauges`);
 
 export interface DashboardResponse {

@@ -5,3 +5,9 @@
  */
 export const MAX_NAME_LENGTH = 1000;
 export const MAX_TEXT_LENGTH = 10_000;
+
+/**
+ * The largest integer a metadata column holds (PostgreSQL `integer`, also the `serial` ids):
+ * ids, sizes, positions and indexes beyond it are refused (or not found) instead of failing the query.
+ */
+export const MAX_DB_INT = 2_147_483_647;
