@@ -232,6 +232,35 @@ describe('metrics explore', () => {
     );
   });
 
+  it('keeps the page when the chart is drawn under a hovered legend row', async () => {
+    explainFailures();
+    const url = page.url();
+    expect(new URL(url).searchParams.get('query')).toBe('per_min($requests) | group by host');
+    // ECharts (its own chunk, loaded by the first chart) arrives only once the mouse rests on a
+    // legend row, as on a slow link: the chart is then drawn with that row emphasised.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const chunk = /\/assets\/echartsCore-[^/]+\.js$/;
+    await page.route(chunk, async (route) => {
+      await released;
+      await route.continue();
+    });
+    try {
+      await page.goto(url);
+      const row = explore.chart.getByTestId('legend-name').filter({ hasText: 'web-2' });
+      await row.waitFor();
+      await row.hover();
+      release();
+      await explore.chart.locator('[data-testid="echart"][data-drawn] canvas').first().waitFor();
+      await expect(page.getByText('Something went wrong on this page').count()).resolves.toBe(0);
+      await expect(explore.chart.getByTestId('legend-name').count()).resolves.toBe(3);
+      await screenshot(page, 'metrics-explore-02b-hovered-legend');
+    } finally {
+      release();
+      await page.unroute(chunk);
+    }
+  });
+
   it('filters by attribute values in the Filters drawer: one value, then two', async () => {
     explainFailures();
     await explore.dialog.getByTestId('query-filters').click();

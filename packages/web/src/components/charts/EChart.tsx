@@ -72,7 +72,10 @@ export function EChart({
   useEffect(() => {
     if (!chartRef.current) return;
     ref.current!.removeAttribute('data-drawn');
-    chartRef.current.setOption(option, { notMerge: true, lazyUpdate: true, silent: true });
+    // Applied at once, not on the next frame (lazyUpdate): the highlight effect below may dispatch
+    // right after it, and an action on an option still waiting for its frame throws inside ECharts
+    // (a legend row hovered as the chart became ready, or as the 'now' range moved, broke the page).
+    chartRef.current.setOption(option, { notMerge: true, silent: true });
   }, [option, ready]);
 
   useEffect(() => {
