@@ -5,6 +5,7 @@ import {
   type GaugeInput,
   type GridColumnInput,
   type MetricAlias,
+  MAX_DB_INT,
   MAX_NAME_LENGTH,
   MAX_TEXT_LENGTH,
 } from '@lantern/shared';
@@ -68,7 +69,13 @@ class Reader {
       this.fail(path, 'expected a non-negative integer');
       return 0;
     }
+    if (v > MAX_DB_INT) this.fail(path, `is larger than ${MAX_DB_INT}`);
     return v;
+  }
+  /** A key the file names freely (a column, a series): at most MAX_NAME_LENGTH characters. */
+  key(k: string, path: string): string {
+    if (k.length > MAX_NAME_LENGTH) this.fail(path, `the name is longer than ${MAX_NAME_LENGTH} characters`);
+    return k;
   }
   list(v: unknown, path: string): unknown[] {
     if (v === undefined || v === null) return [];
@@ -106,8 +113,12 @@ class Reader {
     // obj() reported every key as unknown; column names are free, so undo that and check values.
     this.problems = this.problems.filter((p) => !p.startsWith(`${path}.`));
     for (const [name, info] of Object.entries(o)) {
+      this.key(name, path);
       const c = this.obj(info, `${path}.${name}`, ['unit', 'color']);
-      out[name] = { unit: this.str(c.unit, `${path}.${name}.unit`), color: this.str(c.color, `${path}.${name}.color`) };
+      out[name] = {
+        unit: this.str(c.unit, `${path}.${name}.unit`, false, MAX_NAME_LENGTH),
+        color: this.str(c.color, `${path}.${name}.color`, false, MAX_NAME_LENGTH),
+      };
     }
     return out;
   }
@@ -227,7 +238,7 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
       type,
       params: {
         metric: r.str(o.metric, `${path}.metric`, true, MAX_NAME_LENGTH),
-        unit: r.str(o.unit, `${path}.unit`),
+        unit: r.str(o.unit, `${path}.unit`, false, MAX_NAME_LENGTH),
         query: r.query(o.query, `${path}.query`),
       },
     };
@@ -246,12 +257,14 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
     { color: string; opacity: number; lineWidth: number; symbol: string; symbolSize: number }
   > = {};
   for (const [series, st] of Object.entries(styles)) {
+    r.key(series, `${path}.styles`);
     const s = r.obj(st, `${path}.styles.${series}`, ['color', 'opacity', 'line_width', 'symbol', 'symbol_size']);
     timeseriesMap[series] = {
-      color: r.str(s.color, `${path}.styles.${series}.color`),
+      color: r.str(s.color, `${path}.styles.${series}.color`, false, MAX_NAME_LENGTH),
       opacity: s.opacity === undefined ? 15 : r.int(s.opacity, `${path}.styles.${series}.opacity`),
       lineWidth: s.line_width === undefined ? 2 : r.int(s.line_width, `${path}.styles.${series}.line_width`),
-      symbol: s.symbol === undefined ? 'none' : r.str(s.symbol, `${path}.styles.${series}.symbol`),
+      symbol:
+        s.symbol === undefined ? 'none' : r.str(s.symbol, `${path}.styles.${series}.symbol`, false, MAX_NAME_LENGTH),
       symbolSize: s.symbol_size === undefined ? 4 : r.int(s.symbol_size, `${path}.styles.${series}.symbol_size`),
     };
   }

@@ -959,6 +959,30 @@ describe('bad input to every route', () => {
         `${dash}/grid`,
         [{ id: fx.colId, width: 2 ** 53, height: 1, xAxis: 0, yAxis: 0 }],
       ],
+      [
+        'chart with a column unit of 2000 characters',
+        'POST',
+        `${dash}/grid`,
+        { ...chartColumn(), params: { ...chartColumn().params, columnMap: { g: { unit: 'u'.repeat(2000) } } } },
+      ],
+      [
+        'chart with a series style named with 2000 characters',
+        'POST',
+        `${dash}/grid`,
+        { ...chartColumn(), params: { ...chartColumn().params, timeseriesMap: { ['s'.repeat(2000)]: {} } } },
+      ],
+      [
+        'heatmap with a unit of 2000 characters',
+        'POST',
+        `${dash}/grid`,
+        { type: 'heatmap', name: 'h', params: { metric: GAUGE, unit: 'u'.repeat(2000) } },
+      ],
+      [
+        'table columns named with 2000 characters',
+        'PUT',
+        `${dash}/table`,
+        { tableMetrics: [], tableQuery: '', tableColumnMap: { ['c'.repeat(2000)]: { unit: '' } } },
+      ],
       ['gauge without a description', 'POST', `${dash}/gauges`, { ...gauge(), description: '' }],
       ['gauge without metrics', 'POST', `${dash}/gauges`, { ...gauge(), metrics: [] }],
       ['metric monitor without a name', 'POST', `${P}/monitors/metric`, { ...monitor({}), name: '' }],
@@ -1063,14 +1087,36 @@ describe('bad input to every route', () => {
       if (r.status !== 400 || (r.json as { code?: string } | undefined)?.code !== 'invalid_text')
         failures.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
     }
-    const longName = await send({
-      name: 'YAML',
-      method: 'POST',
-      path: '/api/v1/metrics/1/dashboards/yaml',
-      headers: { 'content-type': 'text/yaml' },
-      body: `name: ${'n'.repeat(2000)}\ngrid:\n  - name: c\n    metrics: [${GAUGE} as $g]\n    query: [avg($g)]`,
-    });
-    if (longName.status !== 400) failures.push(`YAML dashboard with a 2000-character name: ${longName.status}`);
+    // [what, the dashboard's name, a line of its one grid item, the refusal's message]
+    const yaml: [string, string, string, RegExp][] = [
+      ['a 2000-character name', 'n'.repeat(2000), '', /^name: is longer than 1000 characters$/],
+      ['a grid item wider than a database integer', 'd', 'width: 4294967296', /^grid\[0\]\.width: /],
+      ['a column named with 2000 characters', 'd', `columns: {${'c'.repeat(2000)}: {unit: ''}}`, /^grid\[0\]\.columns/],
+      [
+        'a column unit of 2000 characters',
+        'd',
+        `columns: {g: {unit: ${'u'.repeat(2000)}}}`,
+        /^grid\[0\]\.columns\.g\.unit/,
+      ],
+      [
+        'a series style colour of 2000 characters',
+        'd',
+        `styles: {g: {color: ${'c'.repeat(2000)}}}`,
+        /^grid\[0\]\.styles\.g\.color/,
+      ],
+    ];
+    for (const [what, name, line, message] of yaml) {
+      const r = await send({
+        name: 'YAML',
+        method: 'POST',
+        path: '/api/v1/metrics/1/dashboards/yaml',
+        headers: { 'content-type': 'text/yaml' },
+        body: `schema: v1\nid: x\nname: ${name}\ngrid:\n  - name: c\n    metrics: [${GAUGE} as $g]\n    query: [avg($g)]\n    ${line}\n`,
+      });
+      const body = r.json as { code?: string; message?: string } | undefined;
+      if (r.status !== 400 || body?.code !== 'invalid_yaml' || !message.test(body.message ?? ''))
+        failures.push(`YAML dashboard with ${what}: ${r.status} ${r.text.slice(0, 200)}`);
+    }
     expect(failures).toEqual([]);
   });
 

@@ -23,8 +23,9 @@ export const MetricAlias = z.object({
 });
 export type MetricAlias = z.infer<typeof MetricAlias>;
 
-export const MetricColumnInfo = z.object({ unit: z.string().default(''), color: z.string().default('') });
-export const ColumnMap = z.record(z.string(), MetricColumnInfo);
+export const MetricColumnInfo = z.object({ unit: nameText().default(''), color: nameText().default('') });
+/** Keyed by column name. */
+export const ColumnMap = z.record(nameText(), MetricColumnInfo);
 export type ColumnMap = z.infer<typeof ColumnMap>;
 
 export const Dashboard = z.object({
@@ -45,10 +46,10 @@ export type Dashboard = z.infer<typeof Dashboard>;
 
 export const ChartKind = z.enum(['line', 'area', 'bar', 'stacked-area', 'stacked-bar']);
 export const TimeseriesStyle = z.object({
-  color: z.string().default(''),
+  color: nameText().default(''),
   opacity: z.number().default(15),
   lineWidth: z.number().default(2),
-  symbol: z.string().default('none'),
+  symbol: nameText().default('none'),
   symbolSize: z.number().default(4),
 });
 export const Legend = z.object({
@@ -62,7 +63,8 @@ export const ChartParams = z.object({
   metrics: z.array(MetricAlias),
   query: longText(),
   columnMap: ColumnMap.default({}),
-  timeseriesMap: z.record(z.string(), TimeseriesStyle).default({}),
+  /** Keyed by series name. */
+  timeseriesMap: z.record(nameText(), TimeseriesStyle).default({}),
   legend: Legend.optional(),
 });
 export const TableParams = z.object({
@@ -72,7 +74,7 @@ export const TableParams = z.object({
 });
 export const HeatmapParams = z.object({
   metric: nameText(),
-  unit: z.string().default(''),
+  unit: nameText().default(''),
   query: longText().default(''),
 });
 
