@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatNum, formatNumber, formatPercents, formatUtilization } from './number';
+import { formatBytes, formatNum, formatNumber, formatPercents, formatUtilization } from './number';
 
 describe('formatNum', () => {
   it.each([
@@ -7,7 +7,10 @@ describe('formatNum', () => {
     [NaN, '0'],
     [0.0123, '0.012'],
     [0.5, '0.50'],
+    [2, '2'],
+    [2.04, '2.0'],
     [5.55, '5.5'],
+    [999, '999'],
     [12.34, '12'],
     [999.4, '999'],
     [999.6, '1.0k'],
@@ -18,16 +21,6 @@ describe('formatNum', () => {
     [3_400_000_000, '3.4b'],
     [-1500, '-1.5k'],
   ])('%d -> %s', (n, text) => expect(formatNum(n)).toBe(text));
-});
-
-describe('formatCount', () => {
-  it('prints whole counts as integers and large ones scaled', () => {
-    expect(formatCount(1)).toBe('1');
-    expect(formatCount(7)).toBe('7');
-    expect(formatCount(999)).toBe('999');
-    expect(formatCount(1500)).toBe('1.5k');
-    expect(formatCount(2.5)).toBe(formatNum(2.5));
-  });
 });
 
 describe('percent and bytes', () => {
@@ -60,6 +53,6 @@ describe('formatNumber', () => {
     expect(formatNumber(12, 'percents')).toBe('12%');
     expect(formatNumber(1, 'gigabytes')).toBe('1.0 GB');
     expect(formatNumber(1500, '')).toBe('1.5k');
-    expect(formatNumber(3, 'requests')).toBe('3.0');
+    expect(formatNumber(3, 'requests')).toBe('3');
   });
 });

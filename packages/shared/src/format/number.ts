@@ -11,20 +11,18 @@ const SCALES = [
   { suffix: 'k', factor: 1e3 },
 ] as const;
 
-/** 0.0123 -> "0.012", 12.34 -> "12", 1500 -> "1.5k", 2_000_000 -> "2.0m". */
+/**
+ * 0.0123 -> "0.012", 12.34 -> "12", 1500 -> "1.5k", 2_000_000 -> "2.0m". A whole number below 1000
+ * prints as it is ("2 hosts", not "2.0 hosts"), as the reference trims trailing zeros.
+ */
 export function formatNum(value: number): string {
   if (!Number.isFinite(value) || value === 0) return '0';
   const abs = Math.abs(value);
+  if (Number.isInteger(value) && abs < 1000) return String(value);
   // 0.9995: a value that would round up to 1000 of the smaller scale moves to the next one (999_960 -> "1.0m").
   for (const { suffix, factor } of SCALES)
     if (abs >= factor * 0.9995) return `${formatMagnitude(value / factor)}${suffix}`;
   return formatMagnitude(value);
-}
-
-/** Counts (facet values, rows): whole numbers as they are below 1000 ("7", not "7.0"), then k/m/b. */
-export function formatCount(value: number): string {
-  if (Number.isInteger(value) && Math.abs(value) < 1000) return String(value);
-  return formatNum(value);
 }
 
 /** `value` is already 0..100. Below 0.0001 shows "0%". */

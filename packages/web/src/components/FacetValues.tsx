@@ -1,7 +1,7 @@
 import { Box, Checkbox, List, ListItemButton, Pagination, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { truncateMiddle } from '../lib/text/truncate';
-import { formatCount } from '@lantern/shared';
+import { formatNum } from '@lantern/shared';
 import { pagerWindow } from './pagerWindow';
 
 /** Facet lists page at 10 and show a filter field above 10 values (spec platform §9). */
@@ -66,7 +66,7 @@ export function FacetValues({
                 {truncateMiddle(i.value, 80)}
               </Typography>
               <Typography variant="body2" color="text.secondary" sx={{ ml: 1 }}>
-                {formatCount(i.count)}
+                {formatNum(i.count)}
               </Typography>
             </ListItemButton>
           ))}

@@ -1,4 +1,4 @@
-import { ERROR_SYSTEMS, type SystemStats, formatCount } from '@lantern/shared';
+import { ERROR_SYSTEMS, type SystemStats, formatNum } from '@lantern/shared';
 
 /** The longest date range that still shows the error-system tabs (reference frontend, Overview tabs). */
 export const ERROR_TABS_MAX_RANGE_MS = 3 * 24 * 3600_000;
@@ -15,5 +15,5 @@ export function errorSystemTabs(
   if (rangeMs > ERROR_TABS_MAX_RANGE_MS) return [];
   return systems
     .filter((s) => (ERROR_SYSTEMS as readonly string[]).includes(s.system) && s.count > 0)
-    .map((s) => ({ system: s.system, label: `${s.system} (${formatCount(s.count)})` }));
+    .map((s) => ({ system: s.system, label: `${s.system} (${formatNum(s.count)})` }));
 }

@@ -41,7 +41,7 @@ describe('alert texts', () => {
           monitor: { ...params().monitor, columnUnit: '' },
         }),
       ),
-    ).toBe('2.0 less than 5.0');
+    ).toBe('2 less than 5');
     expect(metricTrigger(params({ firing: 0 }))).toBe('');
   });
   it('counts occurrences', () => {
