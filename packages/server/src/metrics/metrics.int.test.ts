@@ -158,6 +158,16 @@ describe.each<[MetricsTransport, boolean]>([
     expect(heat.heatmap.yAxis).toHaveLength(16);
     expect(heat.heatmap.xAxis).toHaveLength(62);
     expect(heat.heatmap.data.reduce((n, [, , c]) => n + c, 0)).toBe(100);
+    // Filter terms are capped as for any series: the part that goes over gets the error.
+    const terms = (n: number) => Array.from({ length: n }, (_, i) => `host != x${i}`).join(' and ');
+    const capped = HeatmapResponse.parse(
+      (
+        await api(
+          `/api/v1/metrics/1/heatmap?${range()}&metric=${prefix}.latency&query=${encodeURIComponent(`where ${terms(60)} | where ${terms(41)}`)}`,
+        )
+      ).body,
+    );
+    expect(capped.query.parts.map((p) => p.error)).toEqual(['', 'too many filters: 101 (at most 100)']);
   });
 
   it('reads exponential histograms with the OTel bucket base', async () => {

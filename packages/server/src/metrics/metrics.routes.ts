@@ -6,7 +6,7 @@ import { requireProject, type ProjectsService } from '../projects';
 import { buildHeatmap } from './heatmap';
 import type { MetricsStore, TimeBounds } from './metrics.store';
 import type { MetricsQueryService } from './metricsQuery.service';
-import { partInfo } from './query/plan';
+import { MAX_FILTER_TERMS, partInfo } from './query/plan';
 import { parseTime, timeGrid } from './query/timeRange';
 
 /** The metrics routes (metricsRoutes; spec tracing-and-metrics §Metrics). Binds contracts to handlers. */
@@ -73,10 +73,16 @@ export function registerMetricsRoutes(
     const grid = timeGrid(q.time_gte, q.time_lt);
     const parsed = parseMetricsQuery(q.query);
     const errors = new Map<number, string>();
+    let terms = 0; // the where parts' filter terms together, capped as for any series
     const where = parsed.parts.flatMap((p, i) => {
       if (p.kind === 'error') errors.set(i, p.message);
       else if (p.kind !== 'where') errors.set(i, 'not supported by heatmap');
-      else return [{ filters: p.filters, conjunctions: p.conjunctions }];
+      else if (terms + p.filters.length > MAX_FILTER_TERMS)
+        errors.set(i, `too many filters: ${terms + p.filters.length} (at most ${MAX_FILTER_TERMS})`);
+      else {
+        terms += p.filters.length;
+        return [{ filters: p.filters, conjunctions: p.conjunctions }];
+      }
       return [];
     });
     const rows = await deps.store.histogramBuckets(project.id, q.metric[0], grid, where);
