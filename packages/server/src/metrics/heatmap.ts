@@ -4,7 +4,8 @@ import { bucketTimes, type TimeGrid } from './query/timeRange';
 /**
  * Heatmap of a histogram metric (reference query §3.11): per time bucket the summed bucket map;
  * 16 value bins between the global min and max, log-spaced when min > 0 and the span is wide,
- * else linear. A value belongs to [lo, hi); the last edge sits just above the max.
+ * else linear. A value belongs to [lo, hi); the last edge sits just above the max. When every
+ * value is the same there is one bin (the reference draws 16 rows all labelled with that value).
  */
 const BINS = 16;
 
@@ -25,12 +26,13 @@ export function buildHeatmap(
     });
   }
   const log = min > 0 && max - min > 1;
+  const bins = min === max ? 1 : BINS;
   const edges: number[] = [];
-  for (let i = 0; i <= BINS; i++) {
-    edges.push(log ? min * Math.pow(max / min, i / BINS) : min + ((max - min) * i) / BINS);
+  for (let i = 0; i <= bins; i++) {
+    edges.push(log ? min * Math.pow(max / min, i / bins) : min + ((max - min) * i) / bins);
   }
-  edges[BINS] = max + Math.max(Math.abs(max) * 1e-9, 1e-9);
-  const yAxis = edges.slice(0, BINS).map((lo, i) => [lo, edges[i + 1]] as [number, number]);
+  edges[bins] = max + Math.max(Math.abs(max) * 1e-9, 1e-9);
+  const yAxis = edges.slice(0, bins).map((lo, i) => [lo, edges[i + 1]] as [number, number]);
   const bucketSec = grid.bucketMin * 60;
   const start = grid.gte.getTime() / 1000;
   const cells = new Map<string, number>();
@@ -39,8 +41,8 @@ export function buildHeatmap(
     if (x < 0 || x >= grid.points) continue;
     r.values.forEach((v, i) => {
       if (!(r.counts[i] > 0)) return;
-      let y = edges.findIndex((e, j) => j < BINS && v >= e && v < edges[j + 1]);
-      if (y < 0) y = BINS - 1;
+      let y = edges.findIndex((e, j) => j < bins && v >= e && v < edges[j + 1]);
+      if (y < 0) y = bins - 1;
       const key = `${x},${y}`;
       cells.set(key, (cells.get(key) ?? 0) + r.counts[i]);
     });
