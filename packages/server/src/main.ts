@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { composeLantern } from './app/compose';
 import { freshSchema } from './storage/telemetry';
 import { formatReport, migrateStorage, MigrateStorageError } from './app/migrateStorage';
-import { startupBanner } from './app/startupBanner';
+import { listenErrorMessage, startupBanner } from './app/startupBanner';
 
 /**
  * `lantern [--config lantern.yml]`: starts the HTTP (UI, API, OTLP/HTTP) and gRPC (OTLP) listeners.
@@ -83,7 +83,20 @@ async function main(): Promise<void> {
     // Tests: every JSON answer is parsed by its route contract (a broken one is a 500).
     checkAnswers: process.env.LANTERN_CHECK_ANSWERS === '1',
   });
-  const { httpPort, grpcPort } = await lantern.listen();
+  let ports;
+  try {
+    ports = await lantern.listen();
+  } catch (err) {
+    const message = listenErrorMessage(err, config);
+    if (!message) throw err;
+    console.error(message);
+    // Storage and worker threads are open: a bare exit could hang on them (or die by a signal).
+    // Closed quietly: workers still warming up log their termination, which says nothing more.
+    lantern.log.level = 'silent';
+    await lantern.close().catch(() => undefined);
+    process.exit(1);
+  }
+  const { httpPort, grpcPort } = ports;
   lantern.log.info({ httpPort, grpcPort, dataDir: config.data_dir, config: file ?? '(defaults)' }, 'Lantern is up');
   // For the person who started it (where to sign in, the DSNs) and for the test harness, which
   // waits for its first line.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { startupBanner } from './startupBanner';
+import { listenErrorMessage, startupBanner } from './startupBanner';
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-banner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,5 +62,25 @@ describe('startupBanner', () => {
     const text = startupBanner(loadConfig({ file, env: {} }), { httpPort: 14318, grpcPort: 14317 });
     expect(text.match(/^Project \d+ /gm)).toHaveLength(10);
     expect(text).toContain('(2 more projects: see Project settings in the web app)');
+  });
+});
+
+describe('listenErrorMessage', () => {
+  const config = loadConfig({ env: { LANTERN_HTTP_ADDR: '0.0.0.0:80', LANTERN_GRPC_ADDR: '0.0.0.0:14317' } });
+
+  it('says which listener could not bind and why', () => {
+    const http = Object.assign(new Error('listen EACCES: permission denied 0.0.0.0:80'), { code: 'EACCES' });
+    expect(listenErrorMessage(http, config)).toMatch(
+      /^Lantern failed to start: 0\.0\.0\.0:80 \(listen\.http\.addr\) may not be listened on by this user .* set LANTERN_HTTP_ADDR/,
+    );
+    const grpc = new Error(
+      'No address added out of total 1 resolved errors: [listen EADDRINUSE: address already in use 0.0.0.0:14317]',
+    );
+    expect(listenErrorMessage(grpc, config)).toMatch(/0\.0\.0\.0:14317 \(listen\.grpc\.addr\) is already in use/);
+  });
+
+  it('leaves other errors alone', () => {
+    expect(listenErrorMessage(new Error('chDB could not open its data'), config)).toBeUndefined();
+    expect(listenErrorMessage('text', config)).toBeUndefined();
   });
 });

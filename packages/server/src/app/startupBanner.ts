@@ -38,3 +38,26 @@ export function startupBanner(config: Config, ports: { httpPort: number; grpcPor
   if (first) lines.push(`Getting started (SDK and Collector settings, demo data): ${site}/help/${first.id}`);
   return lines.join('\n');
 }
+
+/**
+ * A listener that cannot bind, said in one line a newcomer can act on (the usual case: a second
+ * `npm start`, or another OpenTelemetry backend on 14318/14317), instead of a stack trace; undefined
+ * for any other error. The HTTP listener's error carries its code; gRPC's only names it in the text.
+ */
+export function listenErrorMessage(err: unknown, config: Config): string | undefined {
+  const e = err as { code?: unknown; message?: unknown };
+  const text = `${typeof e.code === 'string' ? e.code : ''} ${typeof e.message === 'string' ? e.message : ''}`;
+  const reason = /EADDRINUSE/.test(text)
+    ? 'is already in use (another Lantern, or another program)'
+    : /EACCES/.test(text)
+      ? 'may not be listened on by this user (ports below 1024 need privileges)'
+      : /EADDRNOTAVAIL/.test(text)
+        ? 'is not an address of this machine'
+        : undefined;
+  if (!reason) return undefined;
+  const grpc = /^No address added/.test(typeof e.message === 'string' ? e.message : '');
+  const [addr, key, env] = grpc
+    ? [config.listen.grpc.addr, 'listen.grpc.addr', 'LANTERN_GRPC_ADDR']
+    : [config.listen.http.addr, 'listen.http.addr', 'LANTERN_HTTP_ADDR'];
+  return `Lantern failed to start: ${addr} (${key}) ${reason}; stop what holds it or set ${env} (or ${key} in the config) to another address, e.g. ${env}=127.0.0.1:<free port>`;
+}
