@@ -84,6 +84,34 @@ describe('dashboard grid', () => {
     await expect(panel.getByTestId('heatmap').getAttribute('data-empty')).resolves.toBeNull();
   });
 
+  it('a chart charts its picked metric at once, with the default aggregation; a renamed alias follows in the query', async () => {
+    explainFailures();
+    await grid.addVisualization('Chart');
+    const form = new DashFormDialog(page, 'chart-form');
+    await form.root.waitFor();
+    await form.field('metric-search').click();
+    await page.getByTestId('metric-option').filter({ hasText: 'shop.latency' }).click();
+    // No Aggregate click: the histogram starts with its first percentile and the preview draws it.
+    await expect.poll(() => form.root.getByTestId('query-part').allInnerTexts()).toEqual(['p50($latency)']);
+    await form.preview.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+    await expect(form.root.innerText()).resolves.not.toContain('No query yet');
+    await form.field('picked-metric-alias').fill('lat');
+    await expect.poll(() => form.root.getByTestId('query-part').allInnerTexts()).toEqual(['p50($lat)']);
+    await form.field('metric-search').click();
+    await page.getByTestId('metric-option').filter({ hasText: 'shop.requests' }).click();
+    await expect
+      .poll(() => form.root.getByTestId('query-part').allInnerTexts())
+      .toEqual(['p50($lat)', 'per_min($requests)']);
+    // Both series are in the preview's legend.
+    await expect.poll(() => form.preview.innerText()).toMatch(/\$lat[\s\S]*\$requests|\$requests[\s\S]*\$lat/);
+    await screenshot(page, 'dash-grid-02b-chart-picked');
+    // Removing a metric takes its part away.
+    await form.root.getByRole('button', { name: 'Remove shop.latency' }).click();
+    await expect.poll(() => form.root.getByTestId('query-part').allInnerTexts()).toEqual(['per_min($requests)']);
+    await form.root.getByRole('button', { name: 'Cancel' }).click();
+    await form.root.waitFor({ state: 'detached' });
+  });
+
   it('drags and resizes a panel; the layout is kept after a reload', async () => {
     explainFailures();
     const heat = await grid.box('Latency heatmap');

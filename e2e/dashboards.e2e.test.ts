@@ -75,6 +75,14 @@ describe('metrics dashboards', () => {
     await form.getByTestId('metric-search').click();
     await page.getByTestId('metric-option').filter({ hasText: 'shop.requests' }).click();
     await expect(form.getByTestId('picked-metric-alias').inputValue()).resolves.toBe('requests');
+    // The picked counter starts with its rate (reference frontend §1.3.13), and the table already shows it.
+    await expect.poll(() => form.getByTestId('query-part').allInnerTexts()).toEqual(['per_min($requests)']);
+    await form.getByTestId('table-panel-row').first().waitFor();
+    await form
+      .getByTestId('query-part')
+      .filter({ hasText: 'per_min($requests)' })
+      .locator('.MuiChip-deleteIcon')
+      .click();
     await form.getByTestId('add-aggregation').click();
     await page.getByRole('menuitem', { name: 'per_min($requests)' }).waitFor();
     await page.getByRole('menuitem', { name: 'sum($requests)' }).click();

@@ -300,6 +300,8 @@ describe('metrics explore', () => {
     await explore.aliasInput().fill('5XX');
     await expect(explore.aliasInput().inputValue()).resolves.toBe('5xx');
     await expect(explore.aliasHelper().innerText()).resolves.toBe('$5xx');
+    // The rename is written into the query (a bad alias on the way was not).
+    await expect.poll(() => explore.dialog.getByTestId('query-part').allInnerTexts()).toEqual(['per_min($5xx)']);
     await explore.editQuery('per_min($5xx) | group by host');
     await page.waitForFunction(
       () => document.querySelectorAll('[data-testid="explore-metric-chart"] [data-testid="legend-name"]').length === 3,

@@ -182,6 +182,20 @@ describe('monitors', () => {
     await form.getByTestId('monitor-name-input').fill('Email queue backlog');
     await form.getByTestId('metric-search').click();
     await page.getByTestId('metric-option').filter({ hasText: 'queue.depth' }).click();
+    // The picked gauge starts with its default aggregation: the preview charts it without Aggregate.
+    await expect.poll(() => form.getByTestId('query-part').allInnerTexts()).toEqual(['avg($depth)']);
+    await form.getByTestId('monitor-chart').waitFor();
+    await expect.poll(() => form.getByTestId('monitor-column').inputValue()).toBe('avg($depth)');
+    await screenshot(page, 'monitors-01-picked-default');
+    // Renaming the alias renames it in the query.
+    await form.getByTestId('picked-metric-alias').fill('');
+    await expect(form.getByTestId('picked-metric-alias-helper').innerText()).resolves.toBe('Alias is required');
+    await expect(form.getByTestId('query-part').allInnerTexts()).resolves.toEqual(['avg($depth)']);
+    await form.getByTestId('picked-metric-alias').fill('jobs');
+    await expect.poll(() => form.getByTestId('query-part').allInnerTexts()).toEqual(['avg($jobs)']);
+    await form.getByTestId('picked-metric-alias').fill('depth');
+    await expect.poll(() => form.getByTestId('query-part').allInnerTexts()).toEqual(['avg($depth)']);
+    await form.getByTestId('query-part').filter({ hasText: 'avg($depth)' }).locator('.MuiChip-deleteIcon').click();
     await form.getByTestId('add-aggregation').click();
     await page.getByRole('menuitem', { name: 'max($depth)' }).click();
     await form.getByTestId('add-group-by').click();
@@ -397,7 +411,8 @@ describe('monitors', () => {
         await page.getByTestId('metric-option').filter({ hasText: 'queue.depth' }).click();
         await form.getByTestId('add-group-by').click();
         await page.getByRole('menuitem', { name: 'queue', exact: true }).click();
-        await expect.poll(() => form.getByTestId('query-part').count()).toBe(1);
+        // The picked gauge's default aggregation, then the group by.
+        await expect.poll(() => form.getByTestId('query-part').count()).toBe(2);
         // Every button label is one line: its text boxes sit on one line, not two ("GROUP / BY").
         const wrapped = await form.locator('.MuiButton-root').evaluateAll((buttons) =>
           buttons

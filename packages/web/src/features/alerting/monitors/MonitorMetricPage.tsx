@@ -44,11 +44,9 @@ import { MonitorHeader } from './MonitorHeader';
 import {
   columnHint,
   defaultUnit,
-  dropAliasParts,
   formatObserved,
   observedRange,
   parseColumnMap,
-  removedAliases,
   singleColumn,
 } from './monitorFormRules';
 import { isMonitorNotFound, useMonitor, useMonitorPreview, useSaveMonitor } from './monitorsApi';
@@ -127,8 +125,8 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   const effectiveColumn = columns ? singleColumn(columns) : (init?.column ?? '');
   const columnUnit = unitChoice ?? defaultUnit(prefill.columns, effectiveColumn, columns);
   const bounds = { min: num(minValue), max: num(maxValue) };
-  const pickMetrics = (next: MetricAlias[]) => {
-    setQuery(dropAliasParts(query, removedAliases(metrics, next)));
+  const pickMetrics = (next: MetricAlias[], nextQuery: string) => {
+    setQuery(nextQuery);
     setMetrics(next);
   };
 
@@ -221,7 +219,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 slotProps={{ htmlInput: { 'data-testid': 'monitor-name-input' } }}
               />
               <div>
-                <MetricsPicker projectId={projectId} value={metrics} onChange={pickMetrics} />
+                <MetricsPicker projectId={projectId} value={metrics} query={query} onChange={pickMetrics} />
                 {fieldError('metrics') && (
                   <Typography variant="caption" color="error" data-testid="metrics-error">
                     {fieldError('metrics')}

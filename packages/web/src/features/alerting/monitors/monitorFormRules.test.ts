@@ -2,12 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   columnHint,
   defaultUnit,
-  dropAliasParts,
   formatObserved,
   observedRange,
   parseColumnMap,
   prefillUnit,
-  removedAliases,
   singleColumn,
   withBlankRow,
   withMatcherRow,
@@ -77,21 +75,6 @@ describe('monitor form rules', () => {
     expect(formatObserved(0.5)).toBe('0.5');
     expect(formatObserved(3.14159)).toBe('3.1');
     expect(formatObserved(1234.56)).toBe('1235');
-  });
-
-  it('drops the parts of a removed metric from the query (reference frontend §1.3.13)', () => {
-    const prev = [
-      { name: 'queue.depth', alias: 'depth' },
-      { name: 'queue.depth_max', alias: 'depth_max' },
-    ];
-    expect(removedAliases(prev, [prev[1]])).toEqual(['depth']);
-    // A renamed alias is no removal.
-    expect(removedAliases(prev, [prev[0], { ...prev[1], alias: 'x' }])).toEqual([]);
-    expect(dropAliasParts('max($depth) | min($depth_max) | group by queue | where $depth.queue = "a"', ['depth'])).toBe(
-      'min($depth_max) | group by queue',
-    );
-    expect(dropAliasParts('max($depth_max)', ['depth'])).toBe('max($depth_max)');
-    expect(dropAliasParts('max($depth)', [])).toBe('max($depth)');
   });
 
   it('adds no blank matcher row past the server limit of 20', () => {

@@ -1,10 +1,4 @@
-import {
-  ColumnMap,
-  MAX_MONITOR_MATCHERS,
-  type ErrorMatcher,
-  type MetricAlias,
-  type MetricColumn,
-} from '@lantern/shared';
+import { ColumnMap, MAX_MONITOR_MATCHERS, type ErrorMatcher, type MetricColumn } from '@lantern/shared';
 import { cleanUnit, columnUnit } from '../../metrics/dashboards/grid/units';
 
 /** Pure rules of the monitor forms (spec platform §2.9, §2.10, §5). */
@@ -93,25 +87,4 @@ export function observedRange(series: readonly { values: readonly (number | null
 export function formatObserved(n: number): string {
   const abs = Math.abs(n);
   return String(Number(n.toFixed(abs < 0.1 ? 3 : abs < 1 ? 2 : abs < 10 ? 1 : 0)));
-}
-
-/**
- * The query once metrics are removed from the picker (reference frontend §1.3.13): every part that
- * mentions a removed `$alias` (followed by a non-alphanumeric character or the end) is dropped.
- */
-export function dropAliasParts(query: string, removedAliases: readonly string[]): string {
-  if (!removedAliases.length) return query;
-  const mentions = (part: string) =>
-    removedAliases.some((a) => new RegExp(`\\$${a.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_])`, 'i').test(part));
-  return query
-    .split('|')
-    .map((p) => p.trim())
-    .filter((p) => p && !mentions(p))
-    .join(' | ');
-}
-
-/** The aliases of the metrics `prev` has and `next` no longer has (a metric removed, not renamed). */
-export function removedAliases(prev: readonly MetricAlias[], next: readonly MetricAlias[]): string[] {
-  if (next.length >= prev.length) return [];
-  return prev.filter((p) => !next.some((n) => n.name === p.name && n.alias === p.alias)).map((p) => p.alias);
 }

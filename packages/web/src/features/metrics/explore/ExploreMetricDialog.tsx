@@ -43,7 +43,8 @@ export function ExploreMetricDialog({
   projectId: number;
   metrics: MetricAlias[];
   query: string;
-  onMetrics: (m: MetricAlias[]) => void;
+  /** The metrics and the query in step with them (the picker keeps its `$alias` parts). */
+  onMetrics: (m: MetricAlias[], q: string) => void;
   onQuery: (q: string) => void;
   onClose: () => void;
   dateRange: DateRangeState;
@@ -90,7 +91,7 @@ export function ExploreMetricDialog({
             <Typography variant="subtitle2" sx={{ mb: 1 }}>
               1. Metrics
             </Typography>
-            <MetricsPicker projectId={projectId} value={metrics} onChange={onMetrics} />
+            <MetricsPicker projectId={projectId} value={metrics} query={query} onChange={onMetrics} />
           </Box>
           <Box>
             <Typography variant="subtitle2" sx={{ mb: 1 }}>

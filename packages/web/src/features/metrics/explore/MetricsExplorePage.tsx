@@ -61,9 +61,9 @@ export function MetricsExplorePage() {
   // Removing the last metric keeps the dialog open for the next one.
   const [emptied, setEmptied] = useState(false);
   const setMetrics = useCallback(
-    (m: MetricAlias[]) => {
+    (m: MetricAlias[], q: string) => {
       setEmptied(m.length === 0);
-      address.set(metricsToParams(m));
+      address.set({ ...metricsToParams(m), query: q || null });
     },
     [address],
   );

@@ -1,4 +1,4 @@
-import { AGGREGATIONS_BY_INSTRUMENT, type Instrument, type MetricAlias } from '@lantern/shared';
+import type { MetricAlias } from '@lantern/shared';
 
 /**
  * Pure helpers of Metrics explore: the dialog's state as address params (`metric`, `alias` lists
@@ -14,14 +14,8 @@ export function metricsToParams(metrics: readonly MetricAlias[]): { metric: stri
   return { metric: metrics.map((m) => m.name), alias: metrics.map((m) => m.alias) };
 }
 
-/** The first chart of a metric: rate for counters, the instrument's first aggregation otherwise. */
-export function defaultQuery(alias: string, instrument: Instrument | undefined): string {
-  if (!instrument || instrument === 'deleted') return `avg($${alias})`;
-  if (instrument === 'counter') return `per_min($${alias})`;
-  const agg = AGGREGATIONS_BY_INSTRUMENT[instrument][0];
-  const m = /^(\w+)\((\w+)\)$/.exec(agg);
-  return m ? `${m[1]}(${m[2]}($${alias}))` : `${agg}($${alias})`;
-}
+/** The first chart of a metric, as the picker adds one (kept here for the page's callers). */
+export { defaultQuery } from '../query/queryEdit';
 
 /** Sorts the explore table's rows. */
 export type MetricSort = { by: 'name' | 'instrument' | 'numTimeseries'; desc: boolean };

@@ -1,14 +1,17 @@
 import CloseIcon from '@mui/icons-material/Close';
 import { Autocomplete, Box, IconButton, Stack, TextField, Typography } from '@mui/material';
 import type { Metric, MetricAlias } from '@lantern/shared';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useMetricsList } from '../metricsApi';
-import { aliasError, suggestAlias } from './queryEdit';
+import { aliasError, suggestAlias, syncQueryWithMetrics } from './queryEdit';
 
 export interface MetricsPickerProps {
   projectId: number;
   value: MetricAlias[];
-  onChange: (value: MetricAlias[]) => void;
+  /** The query the metrics are named in, kept in step with them (see `syncQueryWithMetrics`). */
+  query: string;
+  /** The new metrics and the query in step with them, in one call. */
+  onChange: (value: MetricAlias[], query: string) => void;
   /** Default 6 (spec platform §5). */
   max?: number;
   disabled?: boolean;
@@ -32,14 +35,27 @@ function MetricOption({ m }: { m: Metric }) {
 /**
  * Pick up to `max` metrics, each with an alias the query names it by (`$alias`): the metric from the
  * project's catalogue (name, instrument, unit, description), an alias suggested from its name and
- * checked as typed (spec platform §2.9, §5).
+ * checked as typed (spec platform §2.9, §5). The query follows (reference frontend §1.3.13): a
+ * picked metric adds its default aggregation, a removed one takes its parts away, a renamed one has
+ * its `$alias` references rewritten.
  */
-export function MetricsPicker({ projectId, value, onChange, max = 6, disabled }: MetricsPickerProps) {
+export function MetricsPicker({ projectId, value, query, onChange, max = 6, disabled }: MetricsPickerProps) {
   const list = useMetricsList(projectId);
   const metrics = useMemo(() => (list.data?.metrics ?? []).filter((m) => m.instrument !== 'deleted'), [list.data]);
   const byName = useMemo(() => new Map(metrics.map((m) => [m.name, m])), [metrics]);
   const chosen = new Set(value.map((v) => v.name));
-  const setAt = (i: number, next: MetricAlias) => onChange(value.map((v, j) => (j === i ? next : v)));
+  // Each metric as the query names it: its alias, or while the alias is being typed (and is empty,
+  // invalid or taken) the last good one, which the query keeps until the new one is fine.
+  const named = useRef<MetricAlias[]>([]);
+  const change = (next: MetricAlias[]) => {
+    const inQuery = value.map(
+      (v) => (aliasError(v.alias, value) ? named.current.find((n) => n.name === v.name) : v) ?? v,
+    );
+    const synced = syncQueryWithMetrics(query, inQuery, next, (name) => byName.get(name)?.instrument);
+    named.current = synced.inQuery;
+    onChange(next, synced.query);
+  };
+  const setAt = (i: number, next: MetricAlias) => change(value.map((v, j) => (j === i ? next : v)));
 
   return (
     <Stack spacing={1} data-testid="metrics-picker">
@@ -73,7 +89,7 @@ export function MetricsPicker({ projectId, value, onChange, max = 6, disabled }:
             <IconButton
               aria-label={`Remove ${v.name}`}
               disabled={disabled}
-              onClick={() => onChange(value.filter((_, j) => j !== i))}
+              onClick={() => change(value.filter((_, j) => j !== i))}
               data-testid="remove-metric"
               sx={{ mt: 0.5 }}
             >
@@ -92,7 +108,7 @@ export function MetricsPicker({ projectId, value, onChange, max = 6, disabled }:
           blurOnSelect
           onChange={(_e, m) =>
             m &&
-            onChange([
+            change([
               ...value,
               {
                 name: m.name,

@@ -1,6 +1,11 @@
+import type { Instrument } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
 import {
   addPart,
+  defaultQuery,
+  dropAliasParts,
+  renameAlias,
+  syncQueryWithMetrics,
   aggregationPart,
   aliasError,
   groupByKeys,
@@ -57,5 +62,70 @@ describe('query parts', () => {
     // A negative number is quoted too: it reads back the same either way.
     expect(quoteQueryValue('-1')).toBe('"-1"');
     expect(quoteQueryValue('500')).toBe('500');
+  });
+});
+
+describe('the query in step with the picked metrics (reference frontend §1.3.13)', () => {
+  const instruments: Record<string, Instrument> = {
+    'http.server.request.duration': 'histogram',
+    'shop.requests': 'counter',
+    'queue.depth': 'gauge',
+  };
+  const instrumentOf = (name: string) => instruments[name];
+  const dur = { name: 'http.server.request.duration', alias: 'duration' };
+  const req = { name: 'shop.requests', alias: 'requests' };
+
+  it('the default part per instrument is the one Explore opens a metric with', () => {
+    expect(defaultQuery('req', 'counter')).toBe('per_min($req)');
+    expect(defaultQuery('dur', 'histogram')).toBe('p50($dur)');
+    expect(defaultQuery('mem', 'gauge')).toBe('avg($mem)');
+    expect(defaultQuery('x', 'summary')).toBe('avg($x)');
+  });
+
+  it('a picked metric appends its default aggregation', () => {
+    const one = syncQueryWithMetrics('', [], [dur], instrumentOf);
+    expect(one).toEqual({ query: 'p50($duration)', inQuery: [dur] });
+    const two = syncQueryWithMetrics('p50($duration) | group by host', one.inQuery, [dur, req], instrumentOf);
+    expect(two.query).toBe('p50($duration) | group by host | per_min($requests)');
+  });
+
+  it('a removed metric takes its parts away', () => {
+    expect(
+      syncQueryWithMetrics(
+        'p50($duration) | per_min($requests) | where $requests.host = a',
+        [dur, req],
+        [dur],
+        instrumentOf,
+      ).query,
+    ).toBe('p50($duration)');
+    expect(dropAliasParts('max($depth) | min($depth_max) | group by queue | where $depth.queue = "a"', ['depth'])).toBe(
+      'min($depth_max) | group by queue',
+    );
+    expect(dropAliasParts('max($depth)', [])).toBe('max($depth)');
+  });
+
+  it('a renamed alias is rewritten in the query, attributes too, not in longer aliases', () => {
+    expect(renameAlias('p90($dur) | max($dur_max) | where $dur.host = a', 'dur', 'lat')).toBe(
+      'p90($lat) | max($dur_max) | where $lat.host = a',
+    );
+    const lat = { ...dur, alias: 'lat' };
+    expect(syncQueryWithMetrics('p50($duration) | per_min($requests)', [dur, req], [lat, req], instrumentOf)).toEqual({
+      query: 'p50($lat) | per_min($requests)',
+      inQuery: [lat, req],
+    });
+  });
+
+  it('while the alias is typed (empty, invalid, taken) the query keeps the last good one', () => {
+    let state = { query: 'p50($duration) | per_min($requests)', inQuery: [dur, req] };
+    const type = (alias: string) =>
+      (state = syncQueryWithMetrics(state.query, state.inQuery, [{ ...dur, alias }, req], instrumentOf));
+    type('');
+    expect(state.query).toBe('p50($duration) | per_min($requests)');
+    type('requests');
+    expect(state.query).toBe('p50($duration) | per_min($requests)');
+    type('9x-');
+    expect(state.query).toBe('p50($duration) | per_min($requests)');
+    type('lat');
+    expect(state).toEqual({ query: 'p50($lat) | per_min($requests)', inQuery: [{ ...dur, alias: 'lat' }, req] });
   });
 });

@@ -1,4 +1,11 @@
-import { isMetricAlias, splitMetricsQueryParts, type MetricAlias, type MetricAliasProblem } from '@lantern/shared';
+import {
+  AGGREGATIONS_BY_INSTRUMENT,
+  isMetricAlias,
+  splitMetricsQueryParts,
+  type Instrument,
+  type MetricAlias,
+  type MetricAliasProblem,
+} from '@lantern/shared';
 
 /**
  * Pure editing of metric choices and metrics queries for the picker and the query builder:
@@ -69,4 +76,67 @@ export function quoteQueryValue(v: string): string {
 export function aggregationPart(fn: string, alias: string): string {
   const inner = /^(\w+)\((\w+)\)$/.exec(fn);
   return inner ? `${inner[1]}(${inner[2]}($${alias}))` : `${fn}($${alias})`;
+}
+
+/** The first query of a metric (Explore's and the picker's): rate for counters, the instrument's first aggregation otherwise. */
+export function defaultQuery(alias: string, instrument: Instrument | undefined): string {
+  if (!instrument || instrument === 'deleted') return `avg($${alias})`;
+  if (instrument === 'counter') return `per_min($${alias})`;
+  return aggregationPart(AGGREGATIONS_BY_INSTRUMENT[instrument][0], alias);
+}
+
+/** `$alias` as written in a query: followed by a non-alphanumeric character or the end. */
+const aliasRef = (alias: string, flags = 'i') =>
+  new RegExp(`\\$${alias.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_])`, flags);
+
+/**
+ * The query once metrics are removed from the picker (reference frontend §1.3.13): every part that
+ * mentions a removed `$alias` (followed by a non-alphanumeric character or the end) is dropped.
+ */
+export function dropAliasParts(query: string, removedAliases: readonly string[]): string {
+  if (!removedAliases.length) return query;
+  const mentions = (part: string) => removedAliases.some((a) => aliasRef(a).test(part));
+  return query
+    .split('|')
+    .map((p) => p.trim())
+    .filter((p) => p && !mentions(p))
+    .join(' | ');
+}
+
+/** Every `$from` of the query written `$to` (`$from.attr` too; `$fromx` is another alias). */
+export function renameAlias(query: string, from: string, to: string): string {
+  return from ? query.replace(aliasRef(from, 'gi'), () => `$${to}`) : query;
+}
+
+/**
+ * The query kept in step with the picker's metrics: an added metric appends its default part
+ * (`defaultQuery`), a removed one drops its parts, a renamed one has its `$alias` references
+ * rewritten. `inQuery` is each metric as the query names it: an alias being typed (empty, invalid or
+ * taken) is not written into the query, which keeps naming the metric by its last good alias until
+ * the new one is fine. Returns the query and the new `inQuery`.
+ */
+export function syncQueryWithMetrics(
+  query: string,
+  inQuery: readonly MetricAlias[],
+  next: readonly MetricAlias[],
+  instrumentOf: (name: string) => Instrument | undefined,
+): { query: string; inQuery: MetricAlias[] } {
+  const removed = inQuery.filter((b) => !next.some((n) => n.name === b.name)).map((b) => b.alias);
+  let q = dropAliasParts(query, removed);
+  const kept: MetricAlias[] = [];
+  for (const [i, n] of next.entries()) {
+    const before = inQuery.find((b) => b.name === n.name);
+    // Free: a valid alias no other metric has, neither in the picker nor in the query.
+    const free =
+      !aliasError(n.alias, next) &&
+      !next.some((o, j) => j !== i && inQuery.some((b) => b.name === o.name && b.alias === n.alias));
+    if (!before) {
+      if (free) q = addPart(q, defaultQuery(n.alias, instrumentOf(n.name)));
+      kept.push(n);
+    } else if (before.alias !== n.alias && free) {
+      q = renameAlias(q, before.alias, n.alias);
+      kept.push(n);
+    } else kept.push(before);
+  }
+  return { query: q, inQuery: kept };
 }

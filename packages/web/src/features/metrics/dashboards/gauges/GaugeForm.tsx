@@ -115,7 +115,15 @@ export function GaugeForm({
         takes the columns of the query.
       </Typography>
       <div>
-        <MetricsPicker projectId={projectId} value={metrics} onChange={setMetrics} />
+        <MetricsPicker
+          projectId={projectId}
+          value={metrics}
+          query={query}
+          onChange={(m, q) => {
+            setMetrics(m);
+            setQuery(q);
+          }}
+        />
         {shown.metrics && (
           <Typography variant="caption" color="error" data-testid="metrics-error">
             {shown.metrics}

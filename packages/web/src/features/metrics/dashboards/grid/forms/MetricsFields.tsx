@@ -23,7 +23,15 @@ export function MetricsFields(props: {
   return (
     <>
       <div>
-        <MetricsPicker projectId={props.projectId} value={props.metrics} onChange={props.onMetrics} />
+        <MetricsPicker
+          projectId={props.projectId}
+          value={props.metrics}
+          query={props.query}
+          onChange={(m, q) => {
+            props.onMetrics(m);
+            props.onQuery(q);
+          }}
+        />
         {props.metricsError && (
           <Typography variant="caption" color="error" data-testid="metrics-error">
             {props.metricsError}
