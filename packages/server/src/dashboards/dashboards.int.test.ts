@@ -217,6 +217,13 @@ describe('dashboards API', () => {
     expect(clone.id).not.toBe(d.id);
     expect((await call('GET', `/${clone.id}`)).body.grid.map((c: GridColumn) => c.name)).toEqual(['A']);
     expect((await call('GET', `/${clone.id}/gauges`)).body.gauges.map((g: { name: string }) => g.name)).toEqual(['G']);
+
+    // A clone of a dashboard with the longest name still has a name the API takes: its own YAML imports back.
+    const long = (await call('POST', '', { name: 'n'.repeat(1000) })).body.dashboard;
+    const longClone = (await call('POST', `/${long.id}`)).body.dashboard;
+    expect(longClone.name).toBe(`${'n'.repeat(994)} clone`);
+    const yaml = (await call('GET', `/${longClone.id}/yaml`)).text;
+    expect((await call('PUT', `/${longClone.id}/yaml`, yaml, 'text/yaml')).status).toBe(200);
   });
 
   it('exports YAML and imports it back to the same dashboard (round trip)', async () => {

@@ -1,6 +1,7 @@
 import {
   MAX_GAUGES,
   MAX_GRID_ITEMS,
+  MAX_NAME_LENGTH,
   parseMetricsQuery,
   type Dashboard,
   type GaugeInput,
@@ -190,7 +191,8 @@ export function createDashboardsService(store: DashboardsStore) {
         projectId,
         null,
         {
-          name: `${d.name} clone`,
+          // Within the name limit, so the clone can be renamed, exported and imported back as it is.
+          name: `${d.name.slice(0, MAX_NAME_LENGTH - ' clone'.length)} clone`,
           templateId: '',
           gridQuery: d.gridQuery,
           tableMetrics: d.tableMetrics,
