@@ -210,7 +210,12 @@ describe("a newcomer's first hour", () => {
     ui.explainFailures();
     await page.goto(`${t.lantern.baseUrl}/help/2`);
     const curl = await snippet('help-zipkin');
-    const traceId = /paste its trace id (\w+)/.exec(await page.getByTestId('tracing-help').innerText())?.[1] ?? '';
+    const help = await page.getByTestId('tracing-help').innerText();
+    const traceId = /paste its trace id (\w+)/.exec(help)?.[1] ?? '';
+    // The snippets that cannot run here say what to fill in: the Collector's pipelines, Vector's inputs.
+    expect(help).toContain('Add its exporter to yours and put it in each pipeline');
+    expect(help).toContain('put the names of your log sources in inputs');
+    expect(await snippet('help-vector')).toContain('inputs = ["my_logs"]');
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(curl).toContain(traceId);
     const url = await page.getByTestId('help-zipkin-url').innerText();

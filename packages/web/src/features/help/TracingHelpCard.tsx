@@ -187,7 +187,8 @@ export function TracingHelpCard({
             3. Or forward through an OpenTelemetry Collector
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            Add this exporter to the Collector's <code>config.yaml</code> (batches of 10000 spans or every 10 s).
+            A Collector <code>config.yaml</code> that forwards traces, metrics and logs to this project (batches of
+            10000 spans or every 10 s). Already running one? Add its exporter to yours and put it in each pipeline.
           </Typography>
           <TransportTabs value={collectorTransport} onChange={setCollectorTransport} testId="collector-tab" />
           <CopySnippet code={collectorSnippet(data, collectorTransport)} testId="help-collector" />
@@ -202,7 +203,8 @@ export function TracingHelpCard({
             4. Logs from Vector
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            Vector 0.23.0 or newer can ship logs as newline-delimited gzip JSON with this sink.
+            Vector 0.23.0 or newer can ship logs as newline-delimited gzip JSON with this sink; put the names of your
+            log sources in <code>inputs</code>.
           </Typography>
           <CopySnippet code={vectorSnippet(data)} testId="help-vector" />
         </CardContent>
