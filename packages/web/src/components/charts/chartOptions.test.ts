@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { legendValues, metricChartOption, pctileOption, TOOLTIP_MAX_SERIES, tooltipHtml } from './chartOptions';
+import {
+  byteAxisStep,
+  legendValues,
+  metricChartOption,
+  pctileOption,
+  TOOLTIP_MAX_SERIES,
+  tooltipHtml,
+} from './chartOptions';
 import { assignColors, PALETTE } from './palette';
 
 describe('assignColors', () => {
@@ -107,5 +114,52 @@ describe('pctileOption', () => {
     };
     expect(opt.legend.selected).toEqual({ p50: true, p90: true, p99: false, max: false });
     expect(opt.series).toHaveLength(4);
+  });
+});
+
+describe('byteAxisStep', () => {
+  const GB = 1024 ** 3;
+  it('steps a byte axis by a power of two bytes near a fifth of the span', () => {
+    // 28 GB of memory: 8 GB steps (labels 8.0 GB, 16 GB, 24 GB), not ECharts' decimal 10 000 000 000.
+    expect(byteAxisStep(28 * GB, 'bytes')).toBe(8 * GB);
+    expect(byteAxisStep(17 * GB, 'bytes')).toBe(4 * GB);
+    expect(byteAxisStep(40 * GB, 'bytes')).toBe(8 * GB);
+    expect(byteAxisStep(2.5 * 1024 ** 2, 'bytes')).toBe(512 * 1024);
+    expect(byteAxisStep(300, 'bytes')).toBe(64);
+  });
+
+  it('is in the axis unit for kilobytes..terabytes', () => {
+    expect(byteAxisStep(28 * 1024, 'megabytes')).toBe(8 * 1024);
+    expect(byteAxisStep(28, 'gigabytes')).toBe(8);
+    expect(byteAxisStep(1.2, 'gigabytes')).toBe(0.25);
+    expect(byteAxisStep(900, 'kilobytes')).toBe(256);
+  });
+
+  it('leaves other units, empty spans and sub-byte steps to ECharts', () => {
+    expect(byteAxisStep(28 * GB, '')).toBeUndefined();
+    expect(byteAxisStep(1000, 'milliseconds')).toBeUndefined();
+    expect(byteAxisStep(0, 'bytes')).toBeUndefined();
+    expect(byteAxisStep(Number.NaN, 'bytes')).toBeUndefined();
+    expect(byteAxisStep(3, 'bytes')).toBeUndefined();
+  });
+
+  it('a byte axis of a stacked chart steps by its stacked total; other axes get no step', () => {
+    const time = ['2024-01-01T00:00:00Z', '2024-01-01T00:01:00Z'];
+    const opt = metricChartOption(
+      time,
+      [
+        { name: 'used', unit: 'bytes', values: [10 * GB, 12 * GB] },
+        { name: 'cached', unit: 'bytes', values: [14 * GB, 16 * GB] },
+        { name: 'rate', unit: '', values: [1, 2] },
+      ],
+      { kind: 'stacked-area' },
+    ) as { yAxis: { minInterval?: number; maxInterval?: number }[] };
+    expect(opt.yAxis[0]).toMatchObject({ minInterval: 8 * GB, maxInterval: 8 * GB });
+    expect(opt.yAxis[1].minInterval).toBeUndefined();
+    const lines = metricChartOption(time, [
+      { name: 'used', unit: 'bytes', values: [10 * GB, 12 * GB] },
+      { name: 'cached', unit: 'bytes', values: [14 * GB, 16 * GB] },
+    ]) as { yAxis: { minInterval?: number }[] };
+    expect(lines.yAxis[0].minInterval).toBe(4 * GB);
   });
 });

@@ -73,6 +73,61 @@ const BASE = { animation: false, textStyle: { fontFamily: 'Roboto, sans-serif' }
 /** Epoch milliseconds: the time axis would parse an ISO string for every point of every series. */
 const epochMs = (time: readonly string[]) => time.map((t) => Date.parse(t));
 
+/** Bytes per value of each byte unit (as `formatNumber` scales them). */
+const BYTE_SCALE: Readonly<Record<string, number>> = {
+  bytes: 1,
+  kilobytes: 1024,
+  megabytes: 1024 ** 2,
+  gigabytes: 1024 ** 3,
+  terabytes: 1024 ** 4,
+};
+
+/** About this many intervals on a value axis (ECharts' default `splitNumber`). */
+const AXIS_SPLITS = 5;
+
+/**
+ * The tick step of a byte axis, in the axis unit: a power of two bytes near a fifth of the span
+ * (8 GB, 256 MB, 64 KB...), so that ticks fall on round binary values and the 1024-based labels read
+ * 8.0 GB, 16 GB, 24 GB, not 9.3 GB, 19 GB, 28 GB (ECharts' decimal steps). Undefined for other units,
+ * an empty span, or a step under one byte (ECharts' own ticks then).
+ */
+export function byteAxisStep(span: number, unit: string): number | undefined {
+  const scale = BYTE_SCALE[unit];
+  if (scale === undefined || !Number.isFinite(span) || span <= 0) return undefined;
+  const raw = (span * scale) / AXIS_SPLITS;
+  if (raw < 1) return undefined;
+  return 2 ** Math.ceil(Math.log2(raw) - 1e-9) / scale;
+}
+
+/** The span a value axis covers (zero included, as ECharts' value axes do): stacked, the sums per time. */
+function axisSpan(series: readonly Series[], stacked: boolean): number {
+  let lo = 0;
+  let hi = 0;
+  const sums = (sign: 1 | -1) => {
+    const len = Math.max(0, ...series.map((s) => s.values.length));
+    return Array.from({ length: len }, (_, t) =>
+      series.reduce((acc, s) => {
+        const v = s.values[t];
+        return typeof v === 'number' && Number.isFinite(v) && Math.sign(v) === sign ? acc + v : acc;
+      }, 0),
+    );
+  };
+  const values = stacked
+    ? [...sums(1), ...sums(-1)]
+    : series.flatMap((s) => s.values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
+  for (const v of values) {
+    if (v > hi) hi = v;
+    if (v < lo) lo = v;
+  }
+  return hi - lo;
+}
+
+/** A byte axis's fixed step (`minInterval` = `maxInterval`: ECharts then rounds the extent to it). */
+function byteAxisInterval(series: readonly Series[], unit: string, stacked: boolean) {
+  const step = BYTE_SCALE[unit] === undefined ? undefined : byteAxisStep(axisSpan(series, stacked), unit);
+  return step === undefined ? {} : { minInterval: step, maxInterval: step };
+}
+
 /** Line/area/bar/stacked chart over shared time stamps; one y-axis per distinct unit. */
 /**
  * The plot fills its container (grid `bottom`, not a height), so a chart whose container changes
@@ -106,6 +161,11 @@ export function metricChartOption(
     xAxis: { type: 'time', axisLabel: { hideOverlap: true }, axisPointer: { label: { show: false } } },
     yAxis: units.map((unit, i) => ({
       type: 'value',
+      ...byteAxisInterval(
+        series.filter((s) => s.unit === unit),
+        unit,
+        stacked,
+      ),
       id: unit || 'none',
       position: i === 0 ? 'left' : 'right',
       splitLine: { show: i === 0 },
