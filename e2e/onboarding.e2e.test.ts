@@ -238,6 +238,7 @@ describe("a newcomer's first hour", () => {
     ui.explainFailures();
     await page.goto(`${t.lantern.baseUrl}/metrics/2/help`);
     const env = await snippet('help-metrics-env');
+    await screenshot(page, 'onboarding-06-metrics-help');
     // "Node.js: start the SDK as Getting started shows."
     await page.getByTestId('metrics-help-node-link').click();
     await page.waitForURL(/\/help\/2$/);
@@ -249,7 +250,7 @@ describe("a newcomer's first hour", () => {
     const explore = new MetricsExplorePage(page);
     await explore.goto(t.lantern.baseUrl, 2);
     await explore.rows.filter({ hasText: 'shop.orders' }).first().waitFor();
-    await screenshot(page, 'onboarding-06-metrics-explore');
+    await screenshot(page, 'onboarding-07-metrics-explore');
     expect(ui.errors()).toEqual([]);
   });
 
@@ -310,7 +311,7 @@ describe("a newcomer's first hour", () => {
       await explore.goto(t.lantern.baseUrl, 2);
       await page.getByTestId('metric-search').fill('prometheus_build');
       await explore.rows.filter({ hasText: 'prometheus_build_info' }).first().waitFor();
-      await screenshot(page, 'onboarding-07-prometheus-in-explore');
+      await screenshot(page, 'onboarding-08-prometheus-in-explore');
       expect(ui.errors()).toEqual([]);
     }, 120_000);
   });
