@@ -1039,6 +1039,18 @@ describe('bad input to every route', () => {
       ],
       ['webhook with a payload that is not JSON', 'POST', `${P}/notification-channels/webhook`, hook('{"a":')],
       [
+        'webhook with a payload of 20k characters',
+        'POST',
+        `${P}/notification-channels/webhook`,
+        hook(JSON.stringify({ text: 'x'.repeat(20_000) })),
+      ],
+      [
+        'slack channel with a URL of 20k characters',
+        'POST',
+        `${P}/notification-channels/slack`,
+        { name: 's', params: { webhookUrl: `http://127.0.0.1:9/${'a'.repeat(20_000)}` } },
+      ],
+      [
         'webhook with a payload nested 100k deep',
         'POST',
         `${P}/notification-channels/webhook`,

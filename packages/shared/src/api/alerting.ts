@@ -302,6 +302,7 @@ const httpUrl = (emptyMessage: string) =>
     .string()
     .trim()
     .min(1, emptyMessage)
+    .max(MAX_TEXT_LENGTH, `the URL is longer than ${MAX_TEXT_LENGTH} characters`)
     .superRefine((u, ctx) => {
       let parsed: URL;
       try {
@@ -320,6 +321,7 @@ const httpUrl = (emptyMessage: string) =>
 /** The custom payload is JSON text in requests; it must parse, and the parse error text is the message (spec §5). */
 const payloadText = z
   .string()
+  .max(MAX_TEXT_LENGTH, `the payload is longer than ${MAX_TEXT_LENGTH} characters`)
   .default('')
   .transform((text, ctx): unknown => {
     if (text.trim() === '') return null;
