@@ -262,6 +262,10 @@ describe('navigation', () => {
     const dialog = anon.getByTestId('create-user-dialog');
     await dialog.waitFor();
     await expect(dialog.innerText()).resolves.toContain('lantern.yml');
+    // A file that lists only the new user removes the built-in admin: the dialog says so.
+    await expect(dialog.innerText()).resolves.toMatch(
+      /whole list: the built-in admin@lantern\.local exists only while/,
+    );
     const snippet = await dialog.getByTestId('create-user-snippet').innerText();
     expect(snippet).toMatch(/^users:\n {2}- name: .+\n {4}email: .+\n {4}password: .+/);
     await screenshot(anon, 'navigation-02-create-user');

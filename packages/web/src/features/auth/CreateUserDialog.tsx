@@ -21,7 +21,9 @@ export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: ()
         <DialogContentText sx={{ mb: 2 }}>
           Users who sign in with a password are listed in Lantern's configuration file (<code>lantern.yml</code>, or the
           file given with <code>--config</code> or <code>LANTERN_CONFIG</code>). Add an entry under <code>users</code>,
-          keeping the users already there, then restart Lantern. The password is hashed when the file is loaded.
+          then restart Lantern. The file's list is the whole list: the built-in <code>admin@lantern.local</code> exists
+          only while no file lists users, so list everyone who signs in with a password, yourself included. The password
+          is hashed when the file is loaded.
         </DialogContentText>
         <CodeBlock code={NEW_USER_SNIPPET} testId="create-user-snippet" />
         <DialogContentText sx={{ mt: 2 }}>
