@@ -62,6 +62,12 @@ describe('zipkinToOtlp', () => {
     expect(normalizeTraces(req, OPTS)[0].kind).toBe(rowKind);
   });
 
+  it("puts an HTTP span tagged the Zipkin way (http.path, no route) in its service's http system", () => {
+    const tags = { 'http.method': 'GET', 'http.path': '/api/orders/42' };
+    const rows = normalizeTraces(zipkinToOtlp([{ ...SPAN, annotations: [], tags }], NOW), OPTS);
+    expect(rows[0]).toMatchObject({ type: 'http', system: 'http:backend' });
+  });
+
   it('marks a span with an error tag as failed', () => {
     const rows = normalizeTraces(zipkinToOtlp([{ ...SPAN, tags: { error: 'connection refused' } }], NOW), OPTS);
     expect(rows[0]).toMatchObject({ statusCode: 'error', statusMessage: 'connection refused' });

@@ -89,7 +89,13 @@ export function classifySpan(attrs: AttrMap, span: SpanShape, groupFuncsByServic
       ...dbStatementGroup(dbSystem, statement),
     };
   }
-  if (attrs['http.route'] !== undefined || attrs['http.target'] !== undefined || attrs['url.path'] !== undefined) {
+  // `http.path`: what Zipkin tracers (Brave, zipkin-js) tag an HTTP span's path with.
+  if (
+    attrs['http.route'] !== undefined ||
+    attrs['http.target'] !== undefined ||
+    attrs['url.path'] !== undefined ||
+    attrs['http.path'] !== undefined
+  ) {
     return {
       type: 'http',
       system: `http:${serviceName(attrs)}`,
