@@ -20,8 +20,12 @@ describe('jsonDepthOver', () => {
     const hook = (payload: string) =>
       WebhookChannelInput.safeParse({ name: 'w', params: { url: 'http://example.com', payload } });
     expect(hook('{"text": [1, 2]}').success).toBe(true);
-    expect(hook('['.repeat(200_000) + ']'.repeat(200_000)).error?.issues[0].message).toBe(
+    expect(hook('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1)).error?.issues[0].message).toBe(
       'the payload is nested too deeply (at most 32 levels)',
+    );
+    // Deeper still, the text is first too long to be read at all.
+    expect(hook('['.repeat(200_000) + ']'.repeat(200_000)).error?.issues[0].message).toBe(
+      'the payload is longer than 10000 characters',
     );
   });
 });
