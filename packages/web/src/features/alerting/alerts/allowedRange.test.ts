@@ -39,6 +39,19 @@ describe('withAllowedRange', () => {
     expect(axis.max({ min: 2, max: 3 })).toBe(5);
     expect(axis.max({ min: 2, max: 9 })).toBe(9);
   });
+  it('stretches a byte axis out to its binary step, so its end labels stay round', () => {
+    const MB = 1024 ** 2;
+    const bytes = { ...option(), yAxis: [{ type: 'value', minInterval: 64 * MB, maxInterval: 64 * MB }] };
+    const axis = (
+      withAllowedRange(bytes, { min: null, max: 300e6 }).yAxis as Record<
+        string,
+        (v: { min: number; max: number }) => number
+      >[]
+    )[0];
+    // Data 207..225 MB, max bound 286 MB: the axis runs 192..320 MB (ticks 192, 256, 320 MB).
+    expect(axis.min({ min: 217e6, max: 235e6 })).toBe(192 * MB);
+    expect(axis.max({ min: 217e6, max: 235e6 })).toBe(320 * MB);
+  });
   it('leaves the option alone without bounds', () => {
     const o = option();
     expect(withAllowedRange(o, { min: null, max: null })).toBe(o);

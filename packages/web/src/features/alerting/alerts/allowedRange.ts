@@ -32,11 +32,17 @@ export function withAllowedRange(option: Option, bounds: Bounds): Option {
   const axes = Array.isArray(option.yAxis) ? option.yAxis : option.yAxis ? [option.yAxis] : [];
   const axisIndex = typeof first.yAxisIndex === 'number' ? first.yAxisIndex : 0;
   // The axis reaches the bounds even when every value is far inside (or outside) of them.
-  const stretch = (axis: Record<string, unknown>) => ({
-    ...axis,
-    min: (v: { min: number }) => Math.min(v.min, min ?? v.min, max ?? v.min),
-    max: (v: { max: number }) => Math.max(v.max, max ?? v.max, min ?? v.max),
-  });
+  // A fixed step (a byte axis's binary one) keeps its ticks round: the stretched ends go out to it.
+  const stretch = (axis: Record<string, unknown>) => {
+    const step = typeof axis.minInterval === 'number' && axis.minInterval === axis.maxInterval ? axis.minInterval : 0;
+    const down = (x: number) => (step ? Math.floor(x / step) * step : x);
+    const up = (x: number) => (step ? Math.ceil(x / step) * step : x);
+    return {
+      ...axis,
+      min: (v: { min: number }) => down(Math.min(v.min, min ?? v.min, max ?? v.min)),
+      max: (v: { max: number }) => up(Math.max(v.max, max ?? v.max, min ?? v.max)),
+    };
+  };
   return {
     ...option,
     series: [{ ...first, markArea }, ...rest],
