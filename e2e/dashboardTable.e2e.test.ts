@@ -307,6 +307,17 @@ describe('dashboard table', () => {
     await page.locator('[data-testid="dashboard-page"][data-dashboard="Items"]').waitFor();
     await page.getByText('Dashboard not found').waitFor();
     await screenshot(page, 'dash-table-04-not-found');
+    // Another project's dashboard (the server answers 403) is no dashboard of this project either.
+    const otherId = (
+      await api<{ dashboard: { id: string } }>('POST', '/api/v1/metrics/2/dashboards', { name: 'Elsewhere' })
+    ).dashboard.id;
+    await page.reload();
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Items"]').waitFor();
+    await open(otherId);
+    await page.waitForURL(new RegExp(`/metrics/1/${itemsId}(\\?|$)`));
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="Items"]').waitFor();
+    await page.getByText('Dashboard not found').waitFor();
+    await expect(page.getByText(/access denied/i).count()).resolves.toBe(0);
   });
 
   it("a gauge's column colour is picked in its form and colours the gauge's border", async () => {

@@ -5,13 +5,13 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useDateRange } from '../../../components/date/useDateRange';
 import { useConfirm } from '../../../components/feedback/ConfirmProvider';
 import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
-import { ApiError } from '../../../lib/api/apiClient';
 import { useAddressState } from '../../../lib/url/useAddressState';
 import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import {
   DASHBOARD_MAX_DAYS,
+  isDashboardMissing,
   useCloneDashboard,
   useCreateDashboard,
   useDashboard,
@@ -121,9 +121,9 @@ function DashboardView({
   const [deleted, setDeleted] = useState<string>();
   if (deleted !== undefined && deleted !== dashId) setDeleted(undefined);
   const deleting = (remove.isPending && remove.variables === dashId) || deleted === dashId;
-  // An unknown or deleted dashboard (an old bookmark): on to the last opened or the first one
-  // (reference frontend §1.3.13), never to itself again.
-  const missing = !deleting && show.error instanceof ApiError && show.error.status === 404;
+  // An unknown or deleted dashboard (an old bookmark), or another project's (403): on to the last
+  // opened or the first one (reference frontend §1.3.13), never to itself again.
+  const missing = !deleting && isDashboardMissing(show.error);
   const fallback = missing ? fallbackDashboard(projectId, dashboards, dashId) : undefined;
   const goTo = fallback && fallback.id !== dashId ? fallback.id : undefined;
   useEffect(() => {

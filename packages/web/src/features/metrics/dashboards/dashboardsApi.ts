@@ -39,8 +39,14 @@ const dashboardQuery = (pid: number, dashId: string) => ({
     return answer;
   },
   staleTime: 10_000,
-  retry: (n: number, err: Error) => !(err instanceof ApiError && err.status === 404) && n < 2,
+  retry: (n: number, err: Error) => !isDashboardMissing(err) && n < 2,
+  // The page says what a missing dashboard means (and moves on); the server's 403 text is no news.
+  meta: { silent: true },
 });
+
+/** No such dashboard in this project: unknown or deleted (404), or another project's (403). */
+export const isDashboardMissing = (err: unknown) =>
+  err instanceof ApiError && (err.status === 404 || err.status === 403);
 
 export function useDashboards(pid: number) {
   return useQuery(dashboardsQuery(pid));
