@@ -261,6 +261,9 @@ describe('notification channels and e-mail settings', () => {
     // A channel under another type's address is not found.
     await show.goto(lantern.baseUrl, 1, 'webhook', slackId);
     await expect(show.notFound.isVisible()).resolves.toBe(true);
+    // So is another project's channel (the server answers 403).
+    await show.goto(lantern.baseUrl, 2, 'slack', slackId);
+    await expect(show.notFound.isVisible()).resolves.toBe(true);
   });
 
   it('pauses, unpauses and deletes each channel type from the list', async () => {

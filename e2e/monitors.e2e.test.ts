@@ -536,6 +536,10 @@ describe('monitors', () => {
       await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/${monitor.id}/metric`);
       await page.getByTestId('not-found').waitFor();
       await expect(page.getByTestId('metric-monitor-form').count()).resolves.toBe(0);
+      // Another project's monitor (the server answers 403) is no monitor of this project either.
+      await page.goto(`${server.lantern.baseUrl}/alerting/2/monitors/${monitor.id}/error`);
+      await page.getByTestId('not-found').waitFor();
+      await expect(page.getByText(/access denied/i).count()).resolves.toBe(0);
       await page.screenshot({ path: '/tmp/mon-not-found.png', fullPage: true });
     } finally {
       await monitorApi('DELETE', `/${monitor.id}`);

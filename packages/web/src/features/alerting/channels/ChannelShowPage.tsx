@@ -64,9 +64,10 @@ export function ChannelShowPage() {
   usePageTitle(channel.data?.name ?? 'Notification channel');
 
   if (projectId === undefined) return null;
-  // A channel opened under another type's path is not found, like any other unknown channel.
+  // A channel opened under another type's path is not found, like any other unknown channel, or
+  // another project's (403).
   const wrongType = type === undefined || (channel.data !== undefined && channel.data.type !== type);
-  const notFound = wrongType || isApiError(channel.error, 404);
+  const notFound = wrongType || isApiError(channel.error, 404) || isApiError(channel.error, 403);
 
   return (
     <Stack spacing={2} sx={{ maxWidth: 1400 }} data-testid="channel-show">

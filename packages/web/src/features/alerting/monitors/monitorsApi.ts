@@ -16,8 +16,11 @@ export function useMonitors(projectId: number, state: MonitorState | '') {
   });
 }
 
-/** The server answered that there is no such monitor (an unknown id, or no number at all). */
-export const isMonitorNotFound = (e: unknown) => e instanceof ApiError && e.status === 404;
+/**
+ * The server answered that this project has no such monitor: an unknown id or no number at all
+ * (404), or another project's monitor (403).
+ */
+export const isMonitorNotFound = (e: unknown) => e instanceof ApiError && (e.status === 404 || e.status === 403);
 
 export function useMonitor(projectId: number, id: string | undefined) {
   const input = { params: { projectId, id: id ?? '' } };
@@ -25,6 +28,8 @@ export function useMonitor(projectId: number, id: string | undefined) {
     queryKey: queryKey(A.monitor, input),
     queryFn: ({ signal }) => api(A.monitor, input, { signal }),
     enabled: id !== undefined,
+    // The forms show the not-found page for a monitor this project lacks; no 'access denied' toast.
+    meta: { silent: true },
   });
 }
 
