@@ -56,7 +56,8 @@ export const DURATION_SCALE: Readonly<Record<string, number>> = {
   milliseconds: 1e6,
   seconds: 1e9,
 };
-const BYTE_SCALE: Readonly<Record<string, number>> = {
+/** Bytes per value of each byte unit. */
+export const BYTE_SCALE: Readonly<Record<string, number>> = {
   bytes: 1,
   kilobytes: 1024,
   megabytes: 1024 ** 2,

@@ -1,3 +1,4 @@
+import { BYTE_SCALE } from '@lantern/shared';
 import { formatDateTime } from '../../lib/format/dateTime';
 import { formatMetric, formatUnit } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
@@ -72,15 +73,6 @@ const BASE = { animation: false, textStyle: { fontFamily: 'Roboto, sans-serif' }
 
 /** Epoch milliseconds: the time axis would parse an ISO string for every point of every series. */
 const epochMs = (time: readonly string[]) => time.map((t) => Date.parse(t));
-
-/** Bytes per value of each byte unit (as `formatNumber` scales them). */
-const BYTE_SCALE: Readonly<Record<string, number>> = {
-  bytes: 1,
-  kilobytes: 1024,
-  megabytes: 1024 ** 2,
-  gigabytes: 1024 ** 3,
-  terabytes: 1024 ** 4,
-};
 
 /** About this many intervals on a value axis (ECharts' default `splitNumber`). */
 const AXIS_SPLITS = 5;
