@@ -39,9 +39,10 @@ describe('percent and bytes', () => {
 
   it.each([
     [512, '512'],
-    [2048, '2.0 KB'],
+    [2048, '2 KB'],
+    [2100, '2.1 KB'],
     [1536 * 1024, '1.5 MB'],
-    [5 * 1024 ** 3, '5.0 GB'],
+    [5 * 1024 ** 3, '5 GB'],
   ])('bytes %d -> %s', (n, text) => expect(formatBytes(n)).toBe(text));
 });
 
@@ -51,7 +52,7 @@ describe('formatNumber', () => {
     expect(formatNumber(1.5, 'seconds')).toBe('1.5s');
     expect(formatNumber(0.5, 'utilization')).toBe('50%');
     expect(formatNumber(12, 'percents')).toBe('12%');
-    expect(formatNumber(1, 'gigabytes')).toBe('1.0 GB');
+    expect(formatNumber(1, 'gigabytes')).toBe('1 GB');
     expect(formatNumber(1500, '')).toBe('1.5k');
     expect(formatNumber(3, 'requests')).toBe('3');
   });

@@ -47,7 +47,8 @@ export function formatBytes(value: number): string {
     scaled /= 1024;
     unit = next;
   }
-  return `${formatMagnitude(scaled)}${unit ? ` ${unit}` : ''}`;
+  // A whole number of its unit prints as it is, as formatNum's do ("8 GB" on an axis at 8 GiB steps).
+  return `${Number.isInteger(scaled) ? String(scaled) : formatMagnitude(scaled)}${unit ? ` ${unit}` : ''}`;
 }
 
 export const DURATION_SCALE: Readonly<Record<string, number>> = {

@@ -41,7 +41,7 @@ describe('messages', () => {
     expect(formatValue(1500, 'milliseconds')).toBe('1.5s');
     expect(formatValue(250, 'nanoseconds')).toBe('0.25µs');
     expect(formatValue(999.996, 'milliseconds')).toBe('1.0s');
-    expect(formatValue(1_073_741_824, 'bytes')).toBe('1.0 GB');
+    expect(formatValue(1_073_741_824, 'bytes')).toBe('1 GB');
     expect(formatValue(512, 'kilobytes')).toBe('512 KB');
     expect(formatValue(0, 'bytes')).toBe('0');
     expect(formatValue(12, '{requests}')).toBe('12 {requests}');

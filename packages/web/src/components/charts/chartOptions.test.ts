@@ -120,7 +120,7 @@ describe('pctileOption', () => {
 describe('byteAxisStep', () => {
   const GB = 1024 ** 3;
   it('steps a byte axis by a power of two bytes near a fifth of the span', () => {
-    // 28 GB of memory: 8 GB steps (labels 8.0 GB, 16 GB, 24 GB), not ECharts' decimal 10 000 000 000.
+    // 28 GB of memory: 8 GB steps (labels 8 GB, 16 GB, 24 GB), not ECharts' decimal 10 000 000 000.
     expect(byteAxisStep(28 * GB, 'bytes')).toBe(8 * GB);
     expect(byteAxisStep(17 * GB, 'bytes')).toBe(4 * GB);
     expect(byteAxisStep(40 * GB, 'bytes')).toBe(8 * GB);

@@ -80,7 +80,7 @@ const AXIS_SPLITS = 5;
 /**
  * The tick step of a byte axis, in the axis unit: a power of two bytes near a fifth of the span
  * (8 GB, 256 MB, 64 KB...), so that ticks fall on round binary values and the 1024-based labels read
- * 8.0 GB, 16 GB, 24 GB, not 9.3 GB, 19 GB, 28 GB (ECharts' decimal steps). Undefined for other units,
+ * 8 GB, 16 GB, 24 GB, not 9.3 GB, 19 GB, 28 GB (ECharts' decimal steps). Undefined for other units,
  * an empty span, or a step under one byte (ECharts' own ticks then).
  */
 export function byteAxisStep(span: number, unit: string): number | undefined {

@@ -41,12 +41,12 @@ describe('chart options render in ECharts', () => {
     expect(svg).toContain('<path');
   });
 
-  it('labels a byte axis at round binary values: 8.0 GB, 16 GB, 24 GB, not 9.3 GB, 19 GB, 28 GB', () => {
+  it('labels a byte axis at round binary values: 8 GB, 16 GB, 24 GB, not 9.3 GB, 19 GB, 28 GB', () => {
     const GB = 1024 ** 3;
     const memory = time.map((_, i) => 20 * GB + i * 0.7 * GB);
     const svg = render(metricChartOption(time, [{ name: 'used', unit: 'bytes', values: memory }]));
     const labels = [...svg.matchAll(/<text[^>]*>([^<]*GB)<\/text>/g)].map((m) => m[1]);
-    expect(labels).toEqual(['8.0 GB', '16 GB', '24 GB', '32 GB']);
+    expect(labels).toEqual(['8 GB', '16 GB', '24 GB', '32 GB']);
   });
 
   it('many bars in large mode', () => {

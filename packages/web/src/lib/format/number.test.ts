@@ -6,7 +6,7 @@ describe('formatUnit', () => {
     expect(formatUnit(1_500_000, 'nanoseconds')).toBe('1.5ms');
     expect(formatUnit(250, 'milliseconds')).toBe('250ms');
     expect(formatUnit(0.5, 'utilization')).toBe('50%');
-    expect(formatUnit(2048, 'bytes')).toBe('2.0 KB');
+    expect(formatUnit(2048, 'bytes')).toBe('2 KB');
     expect(formatUnit(1500, '')).toBe('1.5k');
     expect(formatUnit(undefined, '')).toBe('<missing>');
     expect(formatUnit('', '')).toBe('<empty>');

@@ -36,24 +36,24 @@ const TABLE: Record<Unit, [value: number, text: string][]> = {
     [0.5, '500ms'],
   ],
   bytes: [
-    [2048, '2.0 KB'],
-    [5 * 1024 ** 3, '5.0 GB'],
+    [2048, '2 KB'],
+    [5 * 1024 ** 3, '5 GB'],
   ],
   kilobytes: [
     [1536, '1.5 MB'],
-    [2, '2.0 KB'],
+    [2, '2 KB'],
   ],
   megabytes: [
     [1536, '1.5 GB'],
     [512, '512 MB'],
   ],
   gigabytes: [
-    [2, '2.0 GB'],
-    [3072, '3.0 TB'],
+    [2, '2 GB'],
+    [3072, '3 TB'],
   ],
   terabytes: [
     [1.5, '1.5 TB'],
-    [2048, '2.0 PB'],
+    [2048, '2 PB'],
   ],
   date: [
     [JUN_15, 'Jun 15 2023 14:30'],
