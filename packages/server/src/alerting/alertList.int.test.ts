@@ -148,6 +148,15 @@ describe.each(backends)('alert list in SQL on $name', ({ pg }) => {
     expect((await list({ q: 'monitor:7 web11999' })).count).toBe(1);
     expect((await list({ q: 'monitor:8 web11999' })).count).toBe(0);
     expect((await list({ q: 'other project' })).count).toBe(0);
+    // At most 20 different words (each is a LIKE pair in every query of the list); repeats count once.
+    expect((await list({ q: Array(120).fill('billing').join(' ') })).count).toBe(1);
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    expect((await list({ q: words(20) })).count).toBe(0);
+    for (const q of [words(21), words(150)])
+      await expect(service.list(1, { q })).rejects.toMatchObject({
+        code: 'invalid_input',
+        message: 'q: at most 20 different words are allowed',
+      });
   });
 
   it('filters by attributes (OR within a key, AND across keys) and counts facets without their own filter', async () => {

@@ -17,17 +17,17 @@ const TYPE_KEY = 'alert.type';
 /** A facet lists at most this many values (the most frequent first). */
 export const MAX_FACET_VALUES = 1000;
 
-/** Splits `q` into a `monitor:<id>` filter and lower-cased words. */
+/** Splits `q` into a `monitor:<id>` filter and lower-cased words (each once). */
 export function parseAlertQuery(q: string): { monitorId?: number; words: string[] } {
   let monitorId: number | undefined;
-  const words: string[] = [];
+  const words = new Set<string>();
   for (const token of q.split(/\s+/).filter(Boolean)) {
     const m = /^monitor:(\d{1,10})$/.exec(token);
     // An id no database integer holds names no monitor: 0 (ids start at 1) matches nothing.
     if (m) monitorId = Number(m[1]) <= MAX_DB_INT ? Number(m[1]) : 0;
-    else words.push(token.toLowerCase());
+    else words.add(token.toLowerCase());
   }
-  return { monitorId, words };
+  return { monitorId, words: [...words] };
 }
 
 export interface AlertFilter {

@@ -227,9 +227,21 @@ export const ALERT_SORT_COLUMNS = ['updated_at', 'created_at'] as const;
  */
 export const MAX_ALERT_FILTER_ATTRS = 20;
 
+/**
+ * The most different words an alert list search may hold: each is a LIKE pair in every one of
+ * the list's queries (the list, its count and each facet's), and 500 took 0.7 s on an empty project.
+ */
+export const MAX_ALERT_SEARCH_WORDS = 20;
+
 /** The list filter (reference §2.11). `attrs[key]` query params arrive separately as `attrs`. */
 export const AlertListQuery = z.object({
-  q: z.string().max(1000).default(''),
+  q: z
+    .string()
+    .max(1000)
+    .default('')
+    .refine((q) => new Set(q.toLowerCase().split(/\s+/).filter(Boolean)).size <= MAX_ALERT_SEARCH_WORDS, {
+      message: `at most ${MAX_ALERT_SEARCH_WORDS} different words are allowed`,
+    }),
   attrs: z
     .record(z.string(), z.array(z.string()))
     .default({})
