@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  defaultQuery,
-  filterByName,
-  metricsCount,
-  metricsFromParams,
-  metricsToParams,
-  sortMetrics,
-} from './exploreState';
+import { filterByName, metricsCount, metricsFromParams, metricsToParams, sortMetrics } from './exploreState';
 
 describe('metrics explore state', () => {
   it('pairs metric and alias params both ways', () => {
@@ -16,13 +9,6 @@ describe('metrics explore state', () => {
       { name: 'c', alias: '' },
     ]);
     expect(metricsToParams(m)).toEqual({ metric: ['a.b', 'c'], alias: ['b', ''] });
-  });
-
-  it('opens a metric with an aggregation its instrument offers', () => {
-    expect(defaultQuery('req', 'counter')).toBe('per_min($req)');
-    expect(defaultQuery('mem', 'gauge')).toBe('avg($mem)');
-    expect(defaultQuery('dur', 'histogram')).toBe('p50($dur)');
-    expect(defaultQuery('x', 'additive')).toBe('sum($x)');
   });
 
   it('sorts by timeseries, then name', () => {

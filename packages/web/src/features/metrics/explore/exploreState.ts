@@ -14,9 +14,6 @@ export function metricsToParams(metrics: readonly MetricAlias[]): { metric: stri
   return { metric: metrics.map((m) => m.name), alias: metrics.map((m) => m.alias) };
 }
 
-/** The first chart of a metric, as the picker adds one (kept here for the page's callers). */
-export { defaultQuery } from '../query/queryEdit';
-
 /** Sorts the explore table's rows. */
 export type MetricSort = { by: 'name' | 'instrument' | 'numTimeseries'; desc: boolean };
 export function sortMetrics<T extends { name: string; instrument: string; numTimeseries?: number }>(

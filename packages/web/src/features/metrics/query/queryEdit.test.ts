@@ -79,6 +79,7 @@ describe('the query in step with the picked metrics (reference frontend §1.3.13
     expect(defaultQuery('req', 'counter')).toBe('per_min($req)');
     expect(defaultQuery('dur', 'histogram')).toBe('p50($dur)');
     expect(defaultQuery('mem', 'gauge')).toBe('avg($mem)');
+    expect(defaultQuery('x', 'additive')).toBe('sum($x)');
     expect(defaultQuery('x', 'summary')).toBe('avg($x)');
   });
 
