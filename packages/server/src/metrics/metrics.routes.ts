@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { metricsRoutes, parseMetricsQuery, type MetricsQueryParams } from '@lantern/shared';
+import {
+  metricsRoutes,
+  parseMetricsQuery,
+  tooManyFilters,
+  MAX_FILTER_TERMS,
+  type MetricsQueryParams,
+} from '@lantern/shared';
 import { AppError } from '../http/appError';
 import { registerRoute } from '../http/routes';
 import { requireProject, type ProjectsService } from '../projects';
 import { buildHeatmap } from './heatmap';
 import type { MetricsStore, TimeBounds } from './metrics.store';
 import type { MetricsQueryService } from './metricsQuery.service';
-import { MAX_FILTER_TERMS, partInfo } from './query/plan';
+import { partInfo } from './query/plan';
 import { parseTime, timeGrid } from './query/timeRange';
 
 /** The metrics routes (metricsRoutes; spec tracing-and-metrics §Metrics). Binds contracts to handlers. */
@@ -77,8 +83,7 @@ export function registerMetricsRoutes(
     const where = parsed.parts.flatMap((p, i) => {
       if (p.kind === 'error') errors.set(i, p.message);
       else if (p.kind !== 'where') errors.set(i, 'not supported by heatmap');
-      else if (terms + p.filters.length > MAX_FILTER_TERMS)
-        errors.set(i, `too many filters: ${terms + p.filters.length} (at most ${MAX_FILTER_TERMS})`);
+      else if (terms + p.filters.length > MAX_FILTER_TERMS) errors.set(i, tooManyFilters(terms + p.filters.length));
       else {
         terms += p.filters.length;
         return [{ filters: p.filters, conjunctions: p.conjunctions }];

@@ -2,3 +2,4 @@ export * from './lexer';
 export * from './ast';
 export * from './parser';
 export * from './fields';
+export * from './limits';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMetricsQuery } from '@lantern/shared';
-import { MAX_FILTER_TERMS, MAX_GROUP_BY_ATTRS, planQuery, type MetricRef } from './plan';
+import { MAX_FILTER_TERMS, MAX_GROUP_BY_ATTRS } from '@lantern/shared';
+import { planQuery, type MetricRef } from './plan';
 
 const metrics: MetricRef[] = [
   { name: 'cpu', alias: 'cpu', instrument: 'gauge', unit: '' },

@@ -1,5 +1,9 @@
 import {
+  MAX_FILTER_TERMS,
+  MAX_GROUP_BY_ATTRS,
   printExpr,
+  tooManyFilters,
+  tooManyGroupByAttrs,
   type MetricExpr,
   type MetricFilter,
   type Instrument,
@@ -134,7 +138,8 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
         }
         const where = wheres.filter((w) => !w.alias || w.alias === series.alias).map((w) => w.clause);
         const terms = where.reduce((n, w) => n + w.filters.length, series.filters.length);
-        if (terms > MAX_FILTER_TERMS) throw new PlanError(`too many filters: ${terms} (at most ${MAX_FILTER_TERMS})`);
+        // A series' `{...}` filters plus the terms of every `where` part that applies to it.
+        if (terms > MAX_FILTER_TERMS) throw new PlanError(tooManyFilters(terms));
         const q: SeriesQuery = {
           metric: m.name,
           instrument: m.instrument,
@@ -204,27 +209,13 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
   return { columns, queries, partErrors };
 }
 
-/**
- * The most attributes a series may be grouped by. Each one is a key of the engine's GROUP BY: a few
- * hundred made a single request run for half a minute.
- */
-export const MAX_GROUP_BY_ATTRS = 20;
-
-/**
- * The most filter terms a series may carry: its `{...}` filters plus the terms of every `where`
- * part that applies to it. Each is a condition the engine tests twice per row (raw and rolled-up
- * datapoints): a few hundred made a single request run for seconds.
- */
-export const MAX_FILTER_TERMS = 100;
-
 function leafGrouping(
   inline: MetricGrouping | null,
   parts: { grouping: MetricGrouping }[],
   alias: string,
 ): 'all' | string[] {
   const capped = (attrs: string[]) => {
-    if (attrs.length > MAX_GROUP_BY_ATTRS)
-      throw new PlanError(`too many group by attributes: ${attrs.length} (at most ${MAX_GROUP_BY_ATTRS})`);
+    if (attrs.length > MAX_GROUP_BY_ATTRS) throw new PlanError(tooManyGroupByAttrs(attrs.length));
     return attrs;
   };
   if (inline) return inline.all ? 'all' : capped(inline.names.map((n) => n.attr));

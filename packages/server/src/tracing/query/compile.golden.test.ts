@@ -9,7 +9,7 @@ import {
   systemsSql,
   timeseriesSql,
 } from './builders';
-import { MAX_FILTER_TERMS, MAX_GROUP_BY_ATTRS } from './compile';
+import { MAX_FILTER_TERMS, MAX_GROUP_BY_ATTRS } from '@lantern/shared';
 import type { RangeScope } from './scope';
 import { GROUP_QUERIES } from './goldenQueries';
 

@@ -1,4 +1,15 @@
-import { isAggregate, isNumeric, parseQuery, unitOf, type Name, type QueryPart } from '@lantern/shared';
+import {
+  isAggregate,
+  isNumeric,
+  MAX_FILTER_TERMS,
+  MAX_GROUP_BY_ATTRS,
+  parseQuery,
+  tooManyFilters,
+  tooManyGroupByAttrs,
+  unitOf,
+  type Name,
+  type QueryPart,
+} from '@lantern/shared';
 import { join, param, sql, type SqlFragment } from '../../storage/sql';
 import { IS_SPAN_SQL } from './eventTypes';
 
@@ -43,15 +54,6 @@ export interface CompiledQuery {
   having: SqlFragment[];
 }
 
-/**
- * The most filter terms the `where` parts of one query may hold together, and the most
- * attributes its `group by` parts may name together (the metrics query's caps). Beyond them the
- * part that goes over gets an error and is not applied: a few hundred terms or keys made one
- * request run for seconds.
- */
-export const MAX_FILTER_TERMS = 100;
-export const MAX_GROUP_BY_ATTRS = 20;
-
 export function compileQuery(
   query: string,
   mode: CompileMode,
@@ -89,10 +91,7 @@ export function compileQuery(
     if (p.ast?.kind !== 'group') return;
     if (mode !== 'full') return void (info[i].disabled = true);
     if (groupAttrs + p.ast.names.length > MAX_GROUP_BY_ATTRS)
-      return fail(
-        i,
-        `too many group by attributes: ${groupAttrs + p.ast.names.length} (at most ${MAX_GROUP_BY_ATTRS})`,
-      );
+      return fail(i, tooManyGroupByAttrs(groupAttrs + p.ast.names.length));
     groupAttrs += p.ast.names.length;
     const cols: CompiledColumn[] = [];
     for (const n of p.ast.names) {
@@ -143,8 +142,7 @@ export function compileQuery(
     }
     if (p.ast.kind !== 'where') return;
     const filters = p.ast.filters;
-    if (filterTerms + filters.length > MAX_FILTER_TERMS)
-      return fail(i, `too many filters: ${filterTerms + filters.length} (at most ${MAX_FILTER_TERMS})`);
+    if (filterTerms + filters.length > MAX_FILTER_TERMS) return fail(i, tooManyFilters(filterTerms + filters.length));
     filterTerms += filters.length;
     // A bare name that is a column alias filters on that column (`p99(.duration) as slow | where slow > 1s`).
     const resolved = filters.map((f) => {
