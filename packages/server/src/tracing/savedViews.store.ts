@@ -79,6 +79,12 @@ export function createTracingMetaStore(metadata: MetadataDb) {
       return toView(view);
     },
 
+    /** Whether a view of this id exists in any project (to tell "not yours", 403, from "no such", 404). */
+    async viewExists(id: number): Promise<boolean> {
+      const row = await db.selectFrom('saved_views').select('id').where('id', '=', id).executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** False when the view does not exist in this project. */
     async deleteView(projectId: number, id: number): Promise<boolean> {
       const r = await db

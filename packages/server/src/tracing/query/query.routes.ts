@@ -110,7 +110,8 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
   });
   registerRoute(app, r.deleteSavedView, async ({ params }) => {
     const project = requireProject(deps.projects, params.projectId);
-    if (!(await deps.meta.deleteView(project.id, viewId(params.viewId)))) throw viewNotFound();
+    const id = viewId(params.viewId);
+    if (!(await deps.meta.deleteView(project.id, id))) throw await viewMissing(deps.meta, id);
     return {};
   });
   for (const [contract, pinned] of [
@@ -119,7 +120,8 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
   ] as const) {
     registerRoute(app, contract, async ({ params }) => {
       const project = requireProject(deps.projects, params.projectId);
-      if (!(await deps.meta.setPinned(project.id, viewId(params.viewId), pinned))) throw viewNotFound();
+      const id = viewId(params.viewId);
+      if (!(await deps.meta.setPinned(project.id, id, pinned))) throw await viewMissing(deps.meta, id);
       return {};
     });
   }
@@ -143,6 +145,10 @@ type RangeContract = AnyRouteContract & {
 };
 
 const viewNotFound = () => new AppError('not_found', 'view_not_found', 'Saved view not found.');
+/** A view not in this project: 403 when it is another project's, else 404, as every per-id route answers. */
+async function viewMissing(meta: TracingMetaStore, id: number): Promise<AppError> {
+  return (await meta.viewExists(id)) ? new AppError('forbidden', 'forbidden', 'access denied') : viewNotFound();
+}
 function viewId(raw: string): number {
   if (!/^\d{1,9}$/.test(raw)) throw viewNotFound();
   return Number(raw);

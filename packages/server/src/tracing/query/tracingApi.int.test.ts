@@ -162,8 +162,18 @@ describe('saved views', () => {
     list = SavedViewsResponse.parse((await send('GET', '/api/v1/tracing/1/saved-views')).body);
     expect(list.views.map((v) => v.name)).toEqual(['B', 'A']);
     expect(SavedViewsResponse.parse((await send('GET', '/api/v1/tracing/2/saved-views')).body).views).toEqual([]);
-    expect((await send('DELETE', `/api/v1/tracing/2/saved-views/${b.id}`)).status).toBe(404);
+    // Another project's view: 403, as every per-id route answers; an id that exists nowhere: 404.
+    for (const [method, path] of [
+      ['DELETE', `/api/v1/tracing/2/saved-views/${b.id}`],
+      ['PUT', `/api/v1/tracing/2/saved-views/${b.id}/pinned`],
+      ['PUT', `/api/v1/tracing/2/saved-views/${b.id}/unpinned`],
+    ] as const) {
+      const r = await send(method, path);
+      expect([r.status, r.body.code]).toEqual([403, 'forbidden']);
+    }
     expect((await send('PUT', `/api/v1/tracing/1/saved-views/999999/pinned`)).status).toBe(404);
+    expect((await send('DELETE', `/api/v1/tracing/2/saved-views/999999`)).status).toBe(404);
+    expect((await send('DELETE', `/api/v1/tracing/1/saved-views/${b.id}`)).status).toBe(200);
     const bad = await send('POST', '/api/v1/tracing/1/saved-views', { name: '', route: 'x' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain("name can't be empty");
