@@ -333,6 +333,27 @@ describe('dashboards API', () => {
     expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toHaveLength(1);
   });
 
+  it('holds the grid item and gauge caps under concurrent adds (PostgreSQL too)', async () => {
+    const d = (await call('POST', '', { name: 'Burst' })).body.dashboard;
+    // Before, each add counted the items and then inserted: a burst of adds all counted fewer
+    // than 20 and overshot the cap.
+    const grid = await Promise.all(Array.from({ length: 30 }, (_, i) => call('POST', `/${d.id}/grid`, chart(`c${i}`))));
+    const gauges = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call('POST', `/${d.id}/gauges`, gauge(`g${i}`, i % 2 ? 'table' : 'grid'))),
+    );
+    for (const [answers, code] of [
+      [grid, 'too_many_grid_columns'],
+      [gauges, 'too_many_gauges'],
+    ] as const) {
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
+      expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body.code])).toEqual(
+        Array(10).fill([400, code]),
+      );
+    }
+    expect((await call('GET', `/${d.id}`)).body.grid).toHaveLength(20);
+    expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toHaveLength(20);
+  });
+
   it('keeps dashboards to their project', async () => {
     const d = (await call('POST', '', { name: 'Mine' })).body.dashboard;
     const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/2/dashboards/${d.id}`, {

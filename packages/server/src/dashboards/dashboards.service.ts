@@ -263,11 +263,11 @@ export function createDashboardsService(store: DashboardsStore) {
     async addColumn(projectId: number, dashId: string, input: GridColumnInput) {
       await requireDash(projectId, dashId);
       const c = validateColumn(input);
-      if ((await store.columns(projectId, Number(dashId))).length >= MAX_GRID_ITEMS) {
+      const added = await store.insertColumnCapped(projectId, Number(dashId), c, MAX_GRID_ITEMS);
+      if (added === 'missing') throw notFound('dashboard');
+      if (added === 'full')
         throw invalid('too_many_grid_columns', `dashboard grid can't have more than ${MAX_GRID_ITEMS} columns`);
-      }
-      await store.markEdited(projectId, Number(dashId));
-      return store.insertColumn(projectId, Number(dashId), c);
+      return added;
     },
     async updateColumn(projectId: number, dashId: string, colId: string, input: GridColumnInput) {
       await requireDash(projectId, dashId);
@@ -311,10 +311,10 @@ export function createDashboardsService(store: DashboardsStore) {
     async addGauge(projectId: number, dashId: string, input: GaugeInput) {
       await requireDash(projectId, dashId);
       const g = validateGauge(input);
-      if ((await store.gauges(projectId, Number(dashId))).length >= MAX_GAUGES)
-        throw invalid('too_many_gauges', `dashboard can't have more than ${MAX_GAUGES} gauges`);
-      await store.markEdited(projectId, Number(dashId));
-      return store.insertGauge(projectId, Number(dashId), g);
+      const added = await store.insertGaugeCapped(projectId, Number(dashId), g, MAX_GAUGES);
+      if (added === 'missing') throw notFound('dashboard');
+      if (added === 'full') throw invalid('too_many_gauges', `dashboard can't have more than ${MAX_GAUGES} gauges`);
+      return added;
     },
     async updateGauge(projectId: number, dashId: string, gaugeId: string, input: GaugeInput) {
       await requireDash(projectId, dashId);

@@ -123,6 +123,41 @@ export function createDashboardsStore(metadata: MetadataDb) {
   const dashRow = (projectId: number, id: number) =>
     db.selectFrom('dashboards').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
 
+  /**
+   * Adds a grid item or a gauge unless the dashboard holds `max` of them already, and marks the
+   * dashboard edited, in one transaction: 'full' when it holds `max` (nothing written), 'missing'
+   * when the dashboard is gone. Touching the dashboard's row first locks it (PostgreSQL; SQLite runs
+   * one transaction at a time), so concurrent adds count one after the other: counting, then
+   * inserting, outside a transaction let a burst of adds overshoot the cap.
+   */
+  const addCapped = <T>(
+    projectId: number,
+    dashId: number,
+    table: 'dash_grid_columns' | 'dash_gauges',
+    max: number,
+    insert: (tx: DashboardsStore) => Promise<T>,
+  ): Promise<T | 'full' | 'missing'> =>
+    db.transaction().execute(async (trx) => {
+      const locked = await trx
+        .updateTable('dashboards')
+        .set((eb) => ({ edited: eb.ref('edited') }))
+        .where('project_id', '=', projectId)
+        .where('id', '=', dashId)
+        .returning('id')
+        .executeTakeFirst();
+      if (!locked) return 'missing';
+      const { n } = await trx
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('project_id', '=', projectId)
+        .where('dash_id', '=', dashId)
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= max) return 'full';
+      const tx = createDashboardsStore(trx as unknown as MetadataDb);
+      await tx.markEdited(projectId, dashId);
+      return insert(tx);
+    });
+
   return {
     async list(projectId: number): Promise<Dashboard[]> {
       const rows = await db
@@ -334,6 +369,23 @@ export function createDashboardsStore(metadata: MetadataDb) {
         .where('id', '=', id)
         .execute();
     },
+
+    /** Adds a grid item unless the dashboard holds `max` already (`addCapped`). */
+    insertColumnCapped: (
+      projectId: number,
+      dashId: number,
+      c: GridColumnInput,
+      max: number,
+    ): Promise<GridColumn | 'full' | 'missing'> =>
+      addCapped(projectId, dashId, 'dash_grid_columns', max, (tx) => tx.insertColumn(projectId, dashId, c)),
+    /** Adds a gauge unless the dashboard holds `max` already (`addCapped`). */
+    insertGaugeCapped: (
+      projectId: number,
+      dashId: number,
+      g: GaugeInput,
+      max: number,
+    ): Promise<Gauge | 'full' | 'missing'> =>
+      addCapped(projectId, dashId, 'dash_gauges', max, (tx) => tx.insertGauge(projectId, dashId, g)),
 
     /**
      * Writes a whole dashboard with its items in one transaction: a new one (`id` null), or in
