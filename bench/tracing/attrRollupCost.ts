@@ -7,12 +7,13 @@ import { generationStatements } from './generate';
 import { openBenchStore } from './benchStore';
 
 /**
- * What the attribute rollup's view (telemetry migration 10) adds to span inserts: the same
- * generated spans inserted in blocks of `--chunk` rows into a fresh store with the view and into
- * one without it (the view dropped), in turns, one process per store (chDB binds one data
- * directory per process: run it once per variant, alternating).
+ * What the attribute rollup's view (telemetry migration 10) or the bloom filter of attr_values
+ * (migration 13) adds to span inserts: the same generated spans inserted in blocks of `--chunk`
+ * rows into a fresh store with both and into one without the view (`without`) or without the
+ * index (`without-bloom`), in turns, one process per store (chDB binds one data directory per
+ * process: run it once per variant, alternating).
  *
- *   node --import tsx bench/tracing/attrRollupCost.ts --variant with|without [--spans 500000] [--chunk 10000]
+ *   node --import tsx bench/tracing/attrRollupCost.ts --variant with|without|without-bloom [--spans 500000] [--chunk 10000]
  */
 const { values: args } = parseArgs({
   options: {
@@ -25,6 +26,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lantern-attr-rollup-'));
 const store = openBenchStore(dir);
 await store.migrate();
 if (args.variant === 'without') await store.query(sql`DROP VIEW span_attr_groups_15m_mv`);
+if (args.variant === 'without-bloom') await store.query(sql`ALTER TABLE spans_index DROP INDEX idx_attr_values`);
 const statements = generationStatements({
   spans: Number(args.spans),
   endMs: Math.floor(Date.now() / 60_000) * 60_000,

@@ -9,8 +9,11 @@ import { param, sql, type SqlFragment } from '../../packages/server/src/storage/
  *   the others alternate db (postgresql, 30 statements), rpc, messaging (kafka) and funcs spans,
  *   and the last row is a log event (log:error on failed traces, log:info otherwise);
  * - durations log-uniform 0.1 ms .. 400 ms (roots x5), ~2% errors;
- * - attributes: service.name, host.name (50 hosts), deployment.environment, http.route,
- *   http.status_code, enduser.id (10,000 users) — the arrays hold the non-column ones.
+ * - attributes: service.name, host.name (50 hosts), deployment.environment on every span; as
+ *   instrumentations set them, the rest only on the spans they describe: http.route,
+ *   http.status_code and enduser.id (10,000 users) on the HTTP server spans, db.name on db spans,
+ *   rpc.service and rpc.method on rpc spans, messaging.destination.name on messaging spans,
+ *   code.function on funcs spans (none on the log events) — the arrays hold these non-column ones.
  *
  * Plus one trace of `bigTrace` spans (a realistic fan-out tree) for the trace page.
  */
@@ -38,7 +41,12 @@ const columns = (totalTraces: number, startMs: number, rangeMs: number) => sql`
     if(k = 0, toUInt64(0), cityHash64(t * 20 + intDiv(k - 1, 2), 3)) AS pid,
     concat('host-', toString(cityHash64(t, 17) % 50)) AS host,
     if(is_error, '500', '200') AS status,
-    concat('user-', toString(cityHash64(t, 18) % 10000)) AS user`;
+    concat('user-', toString(cityHash64(t, 18) % 10000)) AS user,
+    multiIf(typ = 'http', ['http.route', 'http.status_code', 'enduser.id'], typ = 'db', ['db.name'],
+            typ = 'rpc', ['rpc.service', 'rpc.method'], typ = 'messaging', ['messaging.destination.name'],
+            typ = 'funcs', ['code.function'], []) AS keys,
+    multiIf(typ = 'http', [route, status, user], typ = 'db', ['shop'], typ = 'rpc', [concat('Service', toString((svc + k) % 10)), 'Call'],
+            typ = 'messaging', ['orders'], typ = 'funcs', [span_name], []) AS vals`;
 
 function indexInsert(
   first: number,
@@ -56,7 +64,7 @@ function indexInsert(
       multiIf(k = 0, 'server', typ IN ('db', 'rpc'), 'client', typ = 'messaging', 'consumer', 'internal'),
       span_name, if(typ = 'log', 'log', ''), span_name, dur, 1, if(is_error, 'error', 'ok'), if(is_error, 'failed', ''), false, 0,
       0, 0, 0,
-      ['http.route', 'http.status_code', 'enduser.id'], [route, status, user], 'prod', service, host,
+      keys, vals, 'prod', service, host,
       if(typ = 'db', 'postgresql', ''), if(typ = 'db', concat(span_name, ' WHERE id = $1'), '')
     FROM (SELECT number AS n FROM numbers(${param.uint32(first)}, ${param.uint32(count)}))`;
 }
@@ -76,8 +84,9 @@ function dataInsert(
         '","kind":"', multiIf(k = 0, 'server', typ IN ('db', 'rpc'), 'client', typ = 'messaging', 'consumer', 'internal'),
         '","name":"', span_name, '","eventName":"', if(typ = 'log', 'log', ''), '","displayName":"', span_name,
         '","durationNs":', toString(dur), ',"statusCode":"', if(is_error, 'error', 'ok'), '","statusMessage":"', if(is_error, 'failed', ''),
-        '","attrs":{"service.name":"', service, '","host.name":"', host, '","deployment.environment":"prod","http.route":"', route,
-        '","http.status_code":', status, ',"enduser.id":"', user, '"},"links":[]}')
+        '","attrs":{"service.name":"', service, '","host.name":"', host, '","deployment.environment":"prod"',
+        arrayStringConcat(arrayMap((key, v) -> concat(',"', key, '":', if(key = 'http.status_code', v, concat('"', v, '"'))), keys, vals)),
+        '},"links":[]}')
     FROM (SELECT number AS n FROM numbers(${param.uint32(first)}, ${param.uint32(count)}))`;
 }
 

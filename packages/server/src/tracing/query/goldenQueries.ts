@@ -29,6 +29,7 @@ export const GROUP_QUERIES = [
   'group by .name | .count | where http.status_code = "500"',
   'group by .name | .count | where http.status_code in (500, 502, "503")',
   'group by .name | .count | where http.status_code not in (200)',
+  'group by .name | .count | where http.route = ""',
   'group by .name | .count | where .status_code = error or .kind = server',
   'group by .name | .count | where .name like "GET %"',
   'group by .name | .count | where .name not like "%health%"',

@@ -558,6 +558,10 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS error_arrivals_mv ON CLUSTER lantern TO e
 
 INSERT INTO error_arrivals (arrived, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message) SELECT time, project_id, time, system, group_id, type, trace_id, id, display_name, attr_keys, attr_values, deployment_environment, service_name, host_name, db_system, db_statement, db_operation, db_sql_table, log_severity, log_message, exception_type, exception_message FROM spans_index WHERE ((event_name = '' AND status_code = 'error') OR (standalone AND system IN ('log:error', 'log:fatal', 'log:panic') AND NOT (event_name = 'log' AND exception_type != ''))) AND time >= now64(6, 'UTC') - INTERVAL 1 HOUR;
 
+ALTER TABLE spans_index_local ON CLUSTER lantern ADD INDEX IF NOT EXISTS idx_attr_values attr_values TYPE bloom_filter(0.01) GRANULARITY 1;
+
+ALTER TABLE spans_index_local ON CLUSTER lantern MATERIALIZE INDEX idx_attr_values;
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
