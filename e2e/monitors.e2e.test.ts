@@ -323,11 +323,12 @@ describe('monitors', () => {
     const maxField = form.locator('.MuiFormControl-root', { has: page.getByTestId('monitor-max') });
     await expect(minField.innerText()).resolves.toMatch(/Min value[\s\S]*milliseconds[\s\S]*Leave empty to disable/);
     await expect(maxField.innerText()).resolves.toMatch(/Max value[\s\S]*milliseconds[\s\S]*Leave empty to disable/);
-    // What the preview saw, in the numbers the fields take: the job that took no time is left out of the min.
+    // What the preview saw, in the column's unit with the number the fields take when it scales: the
+    // job that took no time is left out of the min.
     await expect
       .poll(() => form.getByTestId('monitor-observed-min').innerText())
-      .toBe('Observed min: 250 (zeroes excluded)');
-    await expect(form.getByTestId('monitor-observed-max').innerText()).resolves.toBe('Observed max: 1500');
+      .toBe('Observed min: 250ms (zeroes excluded)');
+    await expect(form.getByTestId('monitor-observed-max').innerText()).resolves.toBe('Observed max: 1.5s = 1500');
     await expect
       .poll(() => form.getByTestId('legend-row').filter({ hasText: 'job=export' }).innerText())
       .toMatch(/\t1\.5s\t1\.5s\t/);

@@ -21,6 +21,12 @@ const SPAN_ITEMS = [
 ] as const;
 const EVENT_ITEMS = [['Monitor number of events', 'per_min($events)']] as const;
 
+/**
+ * The unit of an item's column the query cannot tell (a ratio of two counts has none): sent as the
+ * form's column map, so the error rate reads and is bounded as a percentage (0.05 is "5%").
+ */
+const COLUMN_UNITS: Readonly<Record<string, string>> = { err_rate: 'utilization' };
+
 export function newMonitorHref(projectId: number, name: string, isEvent: boolean, expr: string, where: string): string {
   const params = new URLSearchParams({
     name,
@@ -28,6 +34,9 @@ export function newMonitorHref(projectId: number, name: string, isEvent: boolean
     alias: isEvent ? 'events' : 'spans',
     query: joinQuery([expr, where]),
   });
+  const column = / as (\w+)$/.exec(expr)?.[1];
+  if (column && COLUMN_UNITS[column])
+    params.set('columns', JSON.stringify({ [column]: { unit: COLUMN_UNITS[column], color: '' } }));
   return `/alerting/${projectId}/monitors/new-metric?${params}`;
 }
 

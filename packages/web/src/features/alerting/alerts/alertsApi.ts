@@ -46,10 +46,21 @@ export function useAlert(projectId: number | undefined, alertId: number | undefi
   });
 }
 
+/** How often an alert's history is asked again while one of its notifications is still pending. */
+export const PENDING_POLL_MS = 2000;
+
+/**
+ * An alert's history. While a notification is pending (a close just made, a channel retrying) it is
+ * asked again every PENDING_POLL_MS, so "pending" turns into "sent" or "failed" without a reload.
+ */
 export function useAlertEvents(projectId: number, alertId: number) {
   return useQuery({
     queryKey: queryKey(A.alertEvents, { params: { projectId, id: alertId } }),
     queryFn: ({ signal }) => api(A.alertEvents, { params: { projectId, id: alertId } }, { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.events.some((e) => e.notifications.some((n) => n.state === 'pending'))
+        ? PENDING_POLL_MS
+        : false,
   });
 }
 

@@ -1,5 +1,6 @@
 import { alertingRoutes, type ChannelType, type NotifChannel } from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { PENDING_POLL_MS } from '../alerts/alertsApi';
 import { api, queryKey } from '../../../lib/api/api';
 
 /**
@@ -31,6 +32,8 @@ export function useChannels(projectId: number | undefined) {
     queryFn: ({ signal }) => api(A.channels, listInput(projectId), { signal }),
     enabled: projectId !== undefined,
     select: (d) => d.channels,
+    // Asked again while a channel has notifications pending, so its delivery line follows them.
+    refetchInterval: (q) => (q.state.data?.channels.some((c) => c.delivery.pending > 0) ? PENDING_POLL_MS : false),
   });
 }
 
@@ -42,6 +45,7 @@ export function useChannel(projectId: number | undefined, type: ChannelType | un
     select: (d) => d.channel,
     // The edit page is the error screen for an unknown channel.
     meta: { silent: true },
+    refetchInterval: (q) => ((q.state.data?.channel.delivery.pending ?? 0) > 0 ? PENDING_POLL_MS : false),
   });
 }
 

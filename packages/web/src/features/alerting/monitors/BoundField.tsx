@@ -1,7 +1,10 @@
 import { Stack, TextField, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 
-/** Min value / Max value (reference frontend: the unit as suffix, "Leave empty to disable", the observed value). */
+/**
+ * Min value / Max value (reference frontend: the unit as suffix, "Leave empty to disable", the
+ * observed value); a typed value the unit scales is read back under the field ("= 6 GB").
+ */
 export function BoundField({
   which,
   value,
@@ -9,6 +12,7 @@ export function BoundField({
   error,
   unitSuffix,
   observed,
+  reading,
 }: {
   which: 'min' | 'max';
   value: string;
@@ -16,6 +20,8 @@ export function BoundField({
   error: string | undefined;
   unitSuffix: ReactNode;
   observed: string | undefined;
+  /** The typed value in the column's unit when it reads as another number ("6 GB" for 6442450944 bytes). */
+  reading?: string;
 }) {
   return (
     <Stack sx={{ flex: 1, minWidth: 0 }}>
@@ -25,10 +31,11 @@ export function BoundField({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         error={Boolean(error)}
-        helperText={error ?? 'Leave empty to disable'}
+        helperText={error ?? (reading ? `= ${reading}` : 'Leave empty to disable')}
         slotProps={{
           input: { endAdornment: unitSuffix },
           htmlInput: { 'data-testid': `monitor-${which}`, inputMode: 'decimal' },
+          formHelperText: { 'data-testid': `monitor-${which}-helper` } as object,
         }}
       />
       {observed !== undefined && (

@@ -128,18 +128,18 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
               <Stack spacing={1}>
                 {matchers.map((m, i) => (
                   <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="matcher-row">
-                    {i > 0 && (
-                      <Typography variant="caption" color="text.secondary" sx={{ width: 32 }}>
-                        AND
-                      </Typography>
-                    )}
+                    {/* The first row keeps the AND's room empty, so every row's fields line up (the
+                        Stack's spacing overrides a margin on its first child). */}
+                    <Typography variant="caption" color="text.secondary" sx={{ width: 32, flexShrink: 0 }}>
+                      {i > 0 ? 'AND' : ''}
+                    </Typography>
                     <TextField
                       size="small"
                       label="Attribute"
                       placeholder="service.name"
                       value={m.attr}
                       onChange={(e) => setAt(i, { ...m, attr: e.target.value })}
-                      sx={{ flex: 1, ml: i === 0 ? '40px' : 0 }}
+                      sx={{ flex: 1 }}
                       slotProps={{ htmlInput: { 'data-testid': 'matcher-attr' } }}
                     />
                     <TextField

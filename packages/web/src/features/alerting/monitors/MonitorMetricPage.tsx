@@ -44,10 +44,11 @@ import { MonitorHeader } from './MonitorHeader';
 import {
   columnHint,
   defaultUnit,
-  formatObserved,
+  formatObservedIn,
   observedRange,
   parseColumnMap,
   singleColumn,
+  unitReading,
 } from './monitorFormRules';
 import { isMonitorNotFound, useMonitor, useMonitorPreview, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
@@ -200,12 +201,19 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
 
   return (
     <Stack spacing={2} data-testid="metric-monitor-form">
-      <Stack direction="row" sx={{ alignItems: 'center' }}>
+      {/* The header's facts may take a line of their own on a narrow window; the picker never wraps. */}
+      <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
         <MonitorHeader projectId={projectId} type="metric" monitor={monitor} />
         <Box sx={{ flexGrow: 1 }} />
-        <DateRangePicker state={range} />
+        <Box sx={{ flexShrink: 0, whiteSpace: 'nowrap' }} data-testid="monitor-range">
+          <DateRangePicker state={range} />
+        </Box>
       </Stack>
-      <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: { xs: 'wrap', md: 'nowrap' } }}>
+      {/* Side by side from 1200 px: below that the 520 px form leaves the preview's legend too little room. */}
+      <Box
+        sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: { xs: 'wrap', lg: 'nowrap' } }}
+        data-testid="monitor-form-layout"
+      >
         <Card variant="outlined" sx={{ flex: '0 0 520px', maxWidth: '100%' }}>
           <CardContent>
             <Stack spacing={2} component="form" onSubmit={(e) => (e.preventDefault(), onSave())}>
@@ -289,7 +297,12 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                   onChange={setMinValue}
                   error={fieldError('minValue')}
                   unitSuffix={unitSuffix}
-                  observed={observed.min === null ? undefined : `${formatObserved(observed.min)} (zeroes excluded)`}
+                  observed={
+                    observed.min === null
+                      ? undefined
+                      : `${formatObservedIn(observed.min, columnUnit)} (zeroes excluded)`
+                  }
+                  reading={bounds.min === null ? undefined : unitReading(bounds.min, columnUnit)}
                 />
                 <BoundField
                   which="max"
@@ -297,7 +310,8 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                   onChange={setMaxValue}
                   error={fieldError('maxValue')}
                   unitSuffix={unitSuffix}
-                  observed={observed.max === null ? undefined : formatObserved(observed.max)}
+                  observed={observed.max === null ? undefined : formatObservedIn(observed.max, columnUnit)}
+                  reading={bounds.max === null ? undefined : unitReading(bounds.max, columnUnit)}
                 />
               </Stack>
               <TextField
@@ -332,7 +346,11 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
             </Stack>
           </CardContent>
         </Card>
-        <Card variant="outlined" sx={{ flex: '1 1 400px', minWidth: 0 }} data-testid="monitor-preview">
+        <Card
+          variant="outlined"
+          sx={{ flex: { xs: '1 1 100%', lg: '1 1 400px' }, minWidth: 0 }}
+          data-testid="monitor-preview"
+        >
           <CardContent>
             <Typography variant="overline" color="text.secondary">
               {effectiveColumn || 'Preview'}

@@ -3,10 +3,12 @@ import {
   columnHint,
   defaultUnit,
   formatObserved,
+  formatObservedIn,
   observedRange,
   parseColumnMap,
   prefillUnit,
   singleColumn,
+  unitReading,
   withBlankRow,
   withMatcherRow,
 } from './monitorFormRules';
@@ -75,6 +77,24 @@ describe('monitor form rules', () => {
     expect(formatObserved(0.5)).toBe('0.5');
     expect(formatObserved(3.14159)).toBe('3.1');
     expect(formatObserved(1234.56)).toBe('1235');
+  });
+
+  it('reads observed values and bounds in the column unit, with the number the field takes when it scales', () => {
+    expect(formatObservedIn(8 * 2 ** 30, 'bytes')).toBe('8 GB = 8589934592');
+    expect(formatObservedIn(8833542494, 'bytes')).toBe('8.2 GB = 8833542494');
+    expect(formatObservedIn(1500, 'milliseconds')).toBe('1.5s = 1500');
+    expect(formatObservedIn(0.2, 'utilization')).toBe('20% = 0.2');
+    // The same number in its unit: no repeat.
+    expect(formatObservedIn(250, 'milliseconds')).toBe('250ms');
+    expect(formatObservedIn(512, 'bytes')).toBe('512');
+    // No unit, or one without a format of its own: the bare number, as before.
+    expect(formatObservedIn(1234.56, '')).toBe('1235');
+    expect(formatObservedIn(42, '{request}')).toBe('42');
+    expect(unitReading(6 * 2 ** 30, 'bytes')).toBe('6 GB');
+    expect(unitReading(0.25, 'utilization')).toBe('25%');
+    expect(unitReading(250, 'milliseconds')).toBeUndefined();
+    expect(unitReading(3, '')).toBeUndefined();
+    expect(unitReading(Infinity, 'bytes')).toBeUndefined();
   });
 
   it('adds no blank matcher row past the server limit of 20', () => {

@@ -1,4 +1,11 @@
-import { ColumnMap, MAX_MONITOR_MATCHERS, type ErrorMatcher, type MetricColumn } from '@lantern/shared';
+import {
+  ColumnMap,
+  formatNumber,
+  hasNumberFormat,
+  MAX_MONITOR_MATCHERS,
+  type ErrorMatcher,
+  type MetricColumn,
+} from '@lantern/shared';
 import { cleanUnit, columnUnit } from '../../metrics/dashboards/grid/units';
 
 /** Pure rules of the monitor forms (spec platform §2.9, §2.10, §5). */
@@ -87,4 +94,29 @@ export function observedRange(series: readonly { values: readonly (number | null
 export function formatObserved(n: number): string {
   const abs = Math.abs(n);
   return String(Number(n.toFixed(abs < 0.1 ? 3 : abs < 1 ? 2 : abs < 10 ? 1 : 0)));
+}
+
+/** The number at the start of a formatted value ("1.5" of "1.5s"). */
+const leadingNumber = (text: string): number => Number(/^-?[\d.]+/.exec(text)?.[0] ?? NaN);
+
+/**
+ * A bound or observed value as people read it in the column's unit ("8 GB", "1.5s", "20%"), when
+ * that reads as another number than the bare one the field takes; undefined when it adds nothing
+ * (no unit, a plain number unit, "250ms" for 250 milliseconds).
+ */
+export function unitReading(n: number, unit: string): string | undefined {
+  if (!unit || !hasNumberFormat(unit) || !Number.isFinite(n)) return undefined;
+  const shown = formatNumber(n, unit);
+  return leadingNumber(shown) === Number(formatObserved(n)) ? undefined : shown;
+}
+
+/**
+ * "Observed min / max: X" in the column's unit, with the number to type into the field when the
+ * unit scales it (a bytes column: "8.2 GB = 8833542494"; milliseconds: "1.5s = 1500", but "250ms").
+ */
+export function formatObservedIn(n: number, unit: string): string {
+  const raw = formatObserved(n);
+  const reading = unitReading(n, unit);
+  if (reading !== undefined) return `${reading} = ${raw}`;
+  return unit && hasNumberFormat(unit) ? formatNumber(n, unit) : raw;
 }
