@@ -115,7 +115,11 @@ export function SpansTable({
                 {s.displayName}
               </TableCell>
               {showSystem && (
-                <TableCell onClick={(e) => e.stopPropagation()}>
+                <TableCell
+                  onClick={(e) => e.stopPropagation()}
+                  sx={{ whiteSpace: 'nowrap' }}
+                  data-testid="span-list-system"
+                >
                   <Link component={RouterLink} to={paths.spanItems(projectId, { system: s.system })} underline="hover">
                     {s.system}
                   </Link>

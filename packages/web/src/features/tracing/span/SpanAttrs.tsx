@@ -31,6 +31,12 @@ import { exploreAttrQuery, hasNoDuration, joinQuery } from '../query/defaultQuer
 
 const attrText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
+/**
+ * An attribute value keeps its line breaks and indentation: a log body with a stack trace, a
+ * multi-line SQL statement or a pretty-printed payload reads as it was sent, not run together.
+ */
+const VALUE_SX = { fontFamily: 'ui-monospace, monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-all' } as const;
+
 /** A plain key/value table (event attributes). */
 export function SpanAttrsTable({ attrs }: { attrs: Record<string, unknown> }) {
   const keys = Object.keys(attrs).sort();
@@ -43,9 +49,7 @@ export function SpanAttrsTable({ attrs }: { attrs: Record<string, unknown> }) {
             <TableCell sx={{ width: '35%', fontFamily: 'ui-monospace, monospace', verticalAlign: 'top' }}>
               {key}
             </TableCell>
-            <TableCell sx={{ fontFamily: 'ui-monospace, monospace', wordBreak: 'break-all' }}>
-              {attrText(attrs[key])}
-            </TableCell>
+            <TableCell sx={VALUE_SX}>{attrText(attrs[key])}</TableCell>
           </TableRow>
         ))}
       </TableBody>
@@ -191,7 +195,7 @@ export function SpanAttrs({ span, ctx }: { span: Span; ctx: AttrContext }) {
                     <TableCell sx={{ width: '30%', fontFamily: 'ui-monospace, monospace', verticalAlign: 'top' }}>
                       {key}
                     </TableCell>
-                    <TableCell sx={{ fontFamily: 'ui-monospace, monospace', wordBreak: 'break-all' }}>
+                    <TableCell sx={VALUE_SX}>
                       {value}
                       <AttrMenu span={span} attrKey={key} value={value} ctx={ctx} />
                     </TableCell>

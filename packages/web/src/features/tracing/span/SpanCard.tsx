@@ -17,9 +17,10 @@ import { groupSpansQuery, hasNoDuration, whereQuery } from '../query/defaultQuer
 import { SpanBreadcrumbs } from '../SpanBreadcrumbs';
 import { SpanStatus } from '../SpanStatus';
 import { EventPanels } from './EventPanels';
+import { LinkPanels } from './LinkPanels';
 import { SpanAttrs } from './SpanAttrs';
 
-type TabKey = 'attrs' | 'sql' | 'sqlPretty' | 'stacktrace' | 'events' | 'percentiles';
+type TabKey = 'attrs' | 'sql' | 'sqlPretty' | 'stacktrace' | 'events' | 'links' | 'percentiles';
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
@@ -39,7 +40,7 @@ function PrettySql({ sql }: { sql: string }) {
 /**
  * The span card (spec tracing §2 and platform §2.7), used by the span dialog and SpanShow:
  * breadcrumbs and a date range around the span, the title and facts, View trace / View spans /
- * Monitor, and the tabs Attrs, SQL:raw, SQL:pretty, Stacktrace, Events (n), Percentiles.
+ * Monitor, and the tabs Attrs, SQL:raw, SQL:pretty, Stacktrace, Events (n), Links (n), Percentiles.
  */
 export function SpanCard({
   span,
@@ -63,10 +64,13 @@ export function SpanCard({
   const [tab, setTab] = useState<TabKey>('attrs');
   const sql = str(span.attrs['db.statement']) ?? str(span.attrs['db.query.text']);
   const events = span.events ?? [];
+  const links = span.links ?? [];
   // Exceptions are recorded as events: their stack trace belongs to the span's card too.
   const stack =
     str(span.attrs['exception.stacktrace']) ?? events.map((e) => str(e.attrs['exception.stacktrace'])).find(Boolean);
   const isEvent = hasNoDuration(span.system) || Boolean(span.eventName);
+  const isLog = span.eventName === 'log';
+  const severity = str(span.attrs['log.severity']);
   // An event is titled by its name and its span's; a log sent without a span (no span name) by
   // what it says, not by a bare "log •".
   const title =
@@ -116,14 +120,24 @@ export function SpanCard({
             ...(str(span.attrs['service.name'])
               ? [{ label: 'Service', value: str(span.attrs['service.name'])!, testId: 'header-service' }]
               : []),
-            { label: 'Kind', value: span.kind, testId: 'header-kind' },
-            {
-              label: 'Status',
-              value: <SpanStatus code={span.statusCode} message={span.statusMessage} />,
-              testId: 'header-status',
-            },
+            // A log record has a severity, not a span's kind and status (it would read 'internal',
+            // 'unset'); an event has a moment, not a duration (it would read '0').
+            ...(isLog
+              ? severity
+                ? [{ label: 'Severity', value: severity, testId: 'header-severity' }]
+                : []
+              : [
+                  { label: 'Kind', value: span.kind, testId: 'header-kind' },
+                  {
+                    label: 'Status',
+                    value: <SpanStatus code={span.statusCode} message={span.statusMessage} />,
+                    testId: 'header-status',
+                  },
+                ]),
             { label: 'Time', value: formatDateTimeFull(new Date(span.time)), testId: 'header-time' },
-            { label: 'Duration', value: formatDuration(span.duration), testId: 'header-duration' },
+            ...(isEvent
+              ? []
+              : [{ label: 'Duration', value: formatDuration(span.duration), testId: 'header-duration' }]),
           ]}
         />
         {span.statusCode === 'error' && span.statusMessage && (
@@ -186,6 +200,7 @@ export function SpanCard({
           {events.length > 0 && (
             <Tab value="events" label={`Events (${events.length})`} data-testid="span-tab-events" />
           )}
+          {links.length > 0 && <Tab value="links" label={`Links (${links.length})`} data-testid="span-tab-links" />}
           {span.groupId && <Tab value="percentiles" label="Percentiles" data-testid="span-tab-percentiles" />}
         </Tabs>
         <Box sx={{ pt: 2 }}>
@@ -194,6 +209,7 @@ export function SpanCard({
           {shownTab === 'sqlPretty' && sql && <PrettySql sql={sql} />}
           {shownTab === 'stacktrace' && stack && <CodeBlock code={stack} testId="span-stacktrace" />}
           {shownTab === 'events' && <EventPanels events={events} />}
+          {shownTab === 'links' && <LinkPanels links={links} projectId={projectId} traceId={span.traceId} />}
           {shownTab === 'percentiles' && (
             <LoadPctileChart
               projectId={projectId}

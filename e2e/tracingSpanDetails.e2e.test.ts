@@ -1,0 +1,171 @@
+import { SeverityNumber } from '@opentelemetry/api-logs';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Browser, Page } from 'playwright-core';
+import type { SpansResponse } from '@lantern/shared';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
+import { screenshot, signedInPage } from '@lantern/testkit/pages/browser';
+import { SpanCard } from '@lantern/testkit/pages/SpanCard';
+import { useLantern } from '@lantern/testkit/useLantern';
+
+/**
+ * The span card as an engineer reads it while debugging a failed checkout, with data from the
+ * OpenTelemetry SDK over OTLP/HTTP: a log whose body carries a stack trace keeps its lines; a log
+ * record shows its severity, not a span's kind, status and a '0' duration; a consumer span lists
+ * its link to the producer in another trace and the link opens that span; the Events list keeps
+ * a long system name on one line.
+ */
+describe('span card details: multi-line values, log facts, span links', () => {
+  const t = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+  let browser: Browser;
+  let page: Page;
+  const browserErrors: string[] = [];
+  const stack = [
+    'Error: card declined: insufficient funds',
+    '    at PaymentService.charge (/app/src/payments/service.ts:142:11)',
+    '    at async CheckoutHandler.placeOrder (/app/src/checkout/handler.ts:88:5)',
+  ].join('\n');
+  let producerTraceId = '';
+  let consumerTraceId = '';
+
+  const spans = async (query: string, system: string): Promise<SpansResponse['spans']> => {
+    const range = `time_gte=${new Date(Date.now() - 3_600_000).toISOString()}&time_lt=${new Date(Date.now() + 120_000).toISOString()}`;
+    const res = await fetch(
+      `${t.lantern.baseUrl}/api/v1/tracing/1/spans?${range}&system=${encodeURIComponent(system)}&query=${encodeURIComponent(query)}`,
+      { headers: { cookie: t.cookie } },
+    );
+    return ((await res.json()) as SpansResponse).spans;
+  };
+
+  beforeAll(async () => {
+    const opts = { httpUrl: t.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${t.lantern.grpcPort}`, dsn: t.dsn };
+    const checkout = createTestTracer('http-proto', { ...opts, serviceName: 'checkout' });
+    const worker = createTestTracer('http-proto', { ...opts, serviceName: 'email-worker' });
+    const logs = createTestLogger('http-proto', { ...opts, serviceName: 'checkout' });
+    const now = Date.now() - 60_000;
+
+    // A failed order: the server span, its error log with the stack trace in the body.
+    const order = checkout.tracer.startSpan('POST /orders', {
+      kind: SpanKind.SERVER,
+      startTime: now,
+      attributes: { 'http.request.method': 'POST', 'http.route': '/orders', 'http.response.status_code': 502 },
+    });
+    order.setStatus({ code: SpanStatusCode.ERROR, message: 'payment failed' });
+    logs.logger.emit({
+      severityNumber: SeverityNumber.ERROR,
+      severityText: 'ERROR',
+      body: `charge failed for order 7\n${stack}`,
+      timestamp: now + 5,
+      context: trace.setSpan(context.active(), order),
+    });
+    order.end(now + 40);
+
+    // A published message, and the worker that processes it later in a trace of its own, linked back.
+    const publish = checkout.tracer.startSpan('orders publish', {
+      kind: SpanKind.PRODUCER,
+      startTime: now + 100,
+      attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': 'orders' },
+    });
+    publish.end(now + 103);
+    producerTraceId = publish.spanContext().traceId;
+    const consume = worker.tracer.startSpan('orders process', {
+      kind: SpanKind.CONSUMER,
+      root: true,
+      startTime: now + 500,
+      attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': 'orders' },
+      links: [{ context: publish.spanContext(), attributes: { 'messaging.message.id': 'msg-42' } }],
+    });
+    consume.addEvent('cache miss', { 'cache.key': 'template:order-confirmation' }, now + 510);
+    consume.end(now + 700);
+    consumerTraceId = consume.spanContext().traceId;
+
+    await Promise.all([checkout.shutdown(), worker.shutdown(), logs.shutdown()]);
+    for (let i = 0; i < 100; i++) {
+      const [logRows, consumers] = await Promise.all([
+        spans('', 'log:error'),
+        spans("where .kind = 'consumer'", 'messaging:kafka'),
+      ]);
+      if (logRows.length > 0 && consumers.length > 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    ({ browser, page } = await signedInPage(t.lantern.baseUrl, browserErrors));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const explainFailures = () =>
+    onTestFailed(() =>
+      console.error(
+        `--- Lantern output ---\n${t.lantern.output().slice(-5000)}\n--- browser ---\n${browserErrors.join('\n')}`,
+      ),
+    );
+
+  it("a log record's card: its severity instead of kind, status and duration; the stack trace keeps its lines", async () => {
+    explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/spans/1/items?system=log:error`);
+    const row = page.getByTestId('span-list-row').filter({ hasText: 'charge failed for order 7' });
+    await row.click();
+    const card = new SpanCard(page, page.getByTestId('span-dialog'));
+    await card.title.waitFor();
+    await expect(card.root.getByTestId('header-severity').innerText()).resolves.toContain('ERROR');
+    await expect(card.fact('kind').count()).resolves.toBe(0);
+    await expect(card.fact('status').count()).resolves.toBe(0);
+    await expect(card.fact('duration').count()).resolves.toBe(0);
+    await expect(card.fact('service').innerText()).resolves.toContain('checkout');
+    // The body's lines as sent: one per frame, not run together into one long line.
+    const message = card.root.locator('[data-testid="attr-row"][data-key="log.message"]');
+    const text = await message.locator('td').nth(1).innerText();
+    expect(text).toContain('charge failed for order 7\nError: card declined: insufficient funds\n');
+    expect(text).toContain('\n    at async CheckoutHandler.placeOrder');
+    await screenshot(page, 'span-details-01-log-card', { fullPage: false });
+    await page.keyboard.press('Escape');
+  });
+
+  it("a consumer span's card lists its link to the producer; the link opens the producer span", async () => {
+    explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/traces/1/${consumerTraceId}`);
+    await page.getByTestId('span-name').filter({ hasText: 'orders process' }).first().click();
+    const card = new SpanCard(page, page.getByTestId('span-dialog'));
+    await card.title.waitFor();
+    // A span (not a log): kind, status and duration are its facts.
+    await expect(card.fact('kind').innerText()).resolves.toContain('consumer');
+    await expect(card.fact('duration').innerText()).resolves.toContain('200ms');
+    await card.root.getByTestId('span-tab-links').click();
+    await expect(card.root.getByTestId('span-tab-links').innerText()).resolves.toMatch(/^links \(1\)$/i);
+    const link = card.root.getByTestId('link-panel');
+    await expect(link.innerText()).resolves.toContain('messaging.message.id');
+    await expect(link.innerText()).resolves.toContain('msg-42');
+    await expect(link.getByTestId('link-trace').innerText()).resolves.toContain(producerTraceId);
+    await screenshot(page, 'span-details-02-links', { fullPage: false });
+    await link.getByTestId('link-span').click();
+    await page.waitForURL(new RegExp(`/traces/1/${producerTraceId}/\\d+`));
+    // The dialog closes on the route change; the span page shows the producer's card.
+    await expect.poll(() => page.getByTestId('span-dialog').count(), { timeout: 10_000 }).toBe(0);
+    const producer = new SpanCard(page);
+    await expect.poll(() => producer.title.innerText(), { timeout: 10_000 }).toBe('orders publish');
+    await expect(producer.fact('kind').innerText()).resolves.toContain('producer');
+    // Back returns to the consumer's trace.
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe(`/traces/1/${consumerTraceId}`);
+    await page.getByTestId('span-name').filter({ hasText: 'orders process' }).first().waitFor();
+  });
+
+  it('the Events list at 1024 px keeps each system name on one line', async () => {
+    explainFailures();
+    await page.setViewportSize({ width: 1024, height: 800 });
+    try {
+      await page.goto(`${t.lantern.baseUrl}/spans/1/items?system=events:all`);
+      // The long log line (its body has a stack trace) takes the width the system column gets.
+      await page.getByTestId('span-list-row').filter({ hasText: 'charge failed for order 7' }).waitFor();
+      const system = page.getByTestId('span-list-row').getByRole('link', { name: 'other-events' }).first();
+      // A wrapped link has one box per line.
+      const lines = await system.evaluate((a) => a.getClientRects().length);
+      expect(lines).toBe(1);
+      await screenshot(page, 'span-details-03-events-1024');
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+  });
+});
