@@ -5,8 +5,10 @@ import {
   type GaugeInput,
   type GridColumnInput,
   type MetricAlias,
+  MAX_COLUMN_MAP_ENTRIES,
   MAX_DB_INT,
   MAX_NAME_LENGTH,
+  MAX_TIMESERIES_MAP_ENTRIES,
   MAX_TEXT_LENGTH,
 } from '@lantern/shared';
 import { parseAllDocuments, stringify } from 'yaml';
@@ -112,6 +114,10 @@ class Reader {
     const out: ColumnMap = {};
     // obj() reported every key as unknown; column names are free, so undo that and check values.
     this.problems = this.problems.filter((p) => !p.startsWith(`${path}.`));
+    if (Object.keys(o).length > MAX_COLUMN_MAP_ENTRIES) {
+      this.fail(path, `can't have more than ${MAX_COLUMN_MAP_ENTRIES} columns`);
+      return out;
+    }
     for (const [name, info] of Object.entries(o)) {
       this.key(name, path);
       const c = this.obj(info, `${path}.${name}`, ['unit', 'color']);
@@ -256,7 +262,9 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
     string,
     { color: string; opacity: number; lineWidth: number; symbol: string; symbolSize: number }
   > = {};
-  for (const [series, st] of Object.entries(styles)) {
+  const tooMany = Object.keys(styles).length > MAX_TIMESERIES_MAP_ENTRIES;
+  if (tooMany) r.fail(`${path}.styles`, `can't have more than ${MAX_TIMESERIES_MAP_ENTRIES} series`);
+  for (const [series, st] of tooMany ? [] : Object.entries(styles)) {
     r.key(series, `${path}.styles`);
     const s = r.obj(st, `${path}.styles.${series}`, ['color', 'opacity', 'line_width', 'symbol', 'symbol_size']);
     timeseriesMap[series] = {

@@ -10,6 +10,12 @@ import { METRIC_ALIAS_RE } from '../metricAliasRules';
 /** The most grid items (charts, tables, heatmaps) and the most gauges (both rows together) a dashboard holds. */
 export const MAX_GRID_ITEMS = 20;
 export const MAX_GAUGES = 20;
+/**
+ * The most entries a column map (unit and colour by column name) and a series style map (by series
+ * name) hold: a query has far fewer columns, and a chart shows far fewer series to style by hand.
+ */
+export const MAX_COLUMN_MAP_ENTRIES = 100;
+export const MAX_TIMESERIES_MAP_ENTRIES = 1000;
 
 /** Longest names and texts (queries, descriptions, templates) a dashboard stores. */
 const nameText = () => z.string().max(MAX_NAME_LENGTH, `is longer than ${MAX_NAME_LENGTH} characters`);
@@ -24,8 +30,11 @@ export const MetricAlias = z.object({
 export type MetricAlias = z.infer<typeof MetricAlias>;
 
 export const MetricColumnInfo = z.object({ unit: nameText().default(''), color: nameText().default('') });
+/** A record of at most `max` entries. */
+const capped = <T extends z.ZodType>(value: T, max: number, what: string) =>
+  z.record(nameText(), value).refine((m) => Object.keys(m).length <= max, `can't have more than ${max} ${what}`);
 /** Keyed by column name. */
-export const ColumnMap = z.record(nameText(), MetricColumnInfo);
+export const ColumnMap = capped(MetricColumnInfo, MAX_COLUMN_MAP_ENTRIES, 'columns');
 export type ColumnMap = z.infer<typeof ColumnMap>;
 
 export const Dashboard = z.object({
@@ -64,7 +73,7 @@ export const ChartParams = z.object({
   query: longText(),
   columnMap: ColumnMap.default({}),
   /** Keyed by series name. */
-  timeseriesMap: z.record(nameText(), TimeseriesStyle).default({}),
+  timeseriesMap: capped(TimeseriesStyle, MAX_TIMESERIES_MAP_ENTRIES, 'series').default({}),
   legend: Legend.optional(),
 });
 export const TableParams = z.object({

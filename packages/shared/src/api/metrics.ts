@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NAME_LENGTH, MAX_TEXT_LENGTH, tooLong } from './textLimits';
 
 /**
  * Metrics API contracts (spec tracing-and-metrics §Metrics, reference query §3 and §6.3–6.4).
@@ -49,11 +50,19 @@ export const MetricsListResponse = z.object({ metrics: z.array(Metric) });
 export const MetricsStatsResponse = z.object({ metrics: z.array(Metric), hasMore: z.boolean() });
 export const MetricsDescribeResponse = z.object({ metrics: z.array(Metric) });
 
+/**
+ * Query-string texts: a query as long as a stored one (dashboards, monitors), names and searches as
+ * long as a stored name; the 16 KB URL limit alone let a GET take more than a POST body may store.
+ */
+const queryText = () => z.string().max(MAX_TEXT_LENGTH, tooLong(MAX_TEXT_LENGTH));
+const nameParam = () => z.string().max(MAX_NAME_LENGTH, tooLong(MAX_NAME_LENGTH));
+
 /** A `[]` suffix on a query-string name is accepted (axios' default array form, reference §0.1). */
 const stringList = z
   .union([z.string(), z.array(z.string())])
   .optional()
-  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+  .refine((list) => list.every((s) => s.length <= MAX_NAME_LENGTH), tooLong(MAX_NAME_LENGTH));
 
 export const TimeRangeQuery = z.object({
   time_gte: z.string({ error: 'time_gte is required' }),
@@ -63,27 +72,30 @@ export const TimeRangeQuery = z.object({
 export const MetricsQueryParams = TimeRangeQuery.extend({
   metric: stringList,
   alias: stringList,
-  query: z.string().optional().default(''),
-  search: z.string().optional().default(''),
-  sort_by: z.string().optional().default(''),
+  query: queryText().optional().default(''),
+  search: nameParam().optional().default(''),
+  sort_by: nameParam().optional().default(''),
   sort_desc: z.string().optional(),
 });
 export type MetricsQueryParams = z.infer<typeof MetricsQueryParams>;
 
 export const MetricsStatsParams = TimeRangeQuery.partial().extend({
-  search_input: z.string().optional().default(''),
+  search_input: nameParam().optional().default(''),
   attr_key: stringList,
-  instrument: z.string().optional(),
+  instrument: nameParam().optional(),
 });
 
 export const MetricAttrKeysParams = TimeRangeQuery.partial().extend({
   metric: stringList,
-  search_input: z.string().optional().default(''),
+  search_input: nameParam().optional().default(''),
 });
 export const MetricAttrValuesParams = TimeRangeQuery.extend({
   metric: stringList,
-  attr_key: z.string({ error: '"attr_key" query param is required' }).min(1, '"attr_key" query param is required'),
-  search_input: z.string().optional().default(''),
+  attr_key: z
+    .string({ error: '"attr_key" query param is required' })
+    .min(1, '"attr_key" query param is required')
+    .max(MAX_NAME_LENGTH, tooLong(MAX_NAME_LENGTH)),
+  search_input: nameParam().optional().default(''),
 });
 export const MetricAttrKeysResponse = z.object({
   items: z.array(z.object({ value: z.string(), text: z.string(), count: z.number().int(), pinned: z.boolean() })),

@@ -5,6 +5,8 @@
  */
 export const MAX_NAME_LENGTH = 1000;
 export const MAX_TEXT_LENGTH = 10_000;
+/** What a text over its limit is told (`query: is longer than 10000 characters`). */
+export const tooLong = (max: number): string => `is longer than ${max} characters`;
 
 /**
  * The largest integer a metadata column holds (PostgreSQL `integer`, also the `serial` ids):

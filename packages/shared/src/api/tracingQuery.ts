@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonDepthOver, MAX_JSON_DEPTH } from './jsonDepth';
+import { MAX_TEXT_LENGTH, tooLong } from './textLimits';
 import { Span } from './tracing';
 
 /**
@@ -31,12 +32,12 @@ export const TracingRangeParams = z.object({
     .regex(/^\d{1,20}$/, 'group_id must be a decimal uint64')
     .optional(),
   /** The query language text: parts joined by ` | `. */
-  query: z.string().max(10_000).optional(),
+  query: z.string().max(MAX_TEXT_LENGTH, tooLong(MAX_TEXT_LENGTH)).optional(),
 });
 export type TracingRangeParams = z.input<typeof TracingRangeParams>;
 
 export const SortParams = z.object({
-  sort_by: z.string().max(500).optional(),
+  sort_by: z.string().max(500, tooLong(500)).optional(),
   sort_desc: boolParam.optional(),
 });
 
@@ -290,8 +291,8 @@ export const AttrValuesParams = TracingRangeParams.extend({
   attr_key: z
     .string({ error: '"attr_key" query param is required' })
     .min(1, '"attr_key" query param is required')
-    .max(500),
-  search_input: z.string().max(500).optional(),
+    .max(500, tooLong(500)),
+  search_input: z.string().max(500, tooLong(500)).optional(),
 });
 export const AttrValuesResponse = z.object({
   /** Ordered by count desc, then value. */
