@@ -1,6 +1,6 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, TableSortLabel } from '@mui/material';
 import type { ReactNode } from 'react';
-import { formatUnit } from '../../lib/format/number';
+import { formatMetric } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
 import { Pager, type PagerState } from '../Pager';
 import { legendValues, type Series } from './chartOptions';
@@ -68,8 +68,8 @@ export function ListLegend({ series, values, hidden, onToggle, onHover, maxLengt
               {truncateMiddle(s.name, maxLength)}
             </span>
             {values.map((k) => (
-              <span key={k} className="legend-value" title={`${k}: ${formatUnit(v[k], s.unit)}`}>
-                {formatUnit(v[k], s.unit)}
+              <span key={k} className="legend-value" title={`${k}: ${formatMetric(v[k], s.unit)}`}>
+                {formatMetric(v[k], s.unit)}
               </span>
             ))}
           </div>
@@ -162,7 +162,7 @@ export function TableLegend({
                 </TableCell>
                 {values.map((k) => (
                   <TableCell key={k} align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                    {formatUnit(v[k], s.unit)}
+                    {formatMetric(v[k], s.unit)}
                   </TableCell>
                 ))}
               </TableRow>

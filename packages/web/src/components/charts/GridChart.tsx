@@ -2,7 +2,7 @@ import { Box, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { usePager } from '../Pager';
 import { ListLegend, TableLegend, type LegendValue } from './ChartLegend';
-import { metricChartOption, type ChartKind, type Series } from './chartOptions';
+import { hasValue, metricChartOption, type ChartKind, type Series } from './chartOptions';
 import { EChart } from './EChart';
 import { sortLegendSeries, type LegendSort } from './legendSort';
 import { assignColors } from './palette';
@@ -108,7 +108,8 @@ export function GridChart({
     [time, plotted, kind, styles],
   );
 
-  if (series.length === 0 || time.length === 0) {
+  // No series, or only series with nothing measured in the range (a metric that stopped reporting).
+  if (time.length === 0 || !series.some(hasValue)) {
     return (
       <Box
         sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }}

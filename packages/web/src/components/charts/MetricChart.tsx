@@ -1,9 +1,9 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
-import { formatUnit } from '../../lib/format/number';
+import { formatMetric } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
 import { Pager, usePager } from '../Pager';
-import { legendValues, metricChartOption, type ChartKind, type Series } from './chartOptions';
+import { hasValue, legendValues, metricChartOption, type ChartKind, type Series } from './chartOptions';
 import { EChart } from './EChart';
 import { assignColors } from './palette';
 
@@ -45,7 +45,8 @@ export function MetricChart({
   const plotted = useMemo(() => onPage.filter((s) => !hidden.has(s.name)), [onPage, hidden]);
   const option = useMemo(() => metricChartOption(time, plotted, { kind }), [time, plotted, kind]);
 
-  if (series.length === 0 || time.length === 0) {
+  // No series, or only series with nothing measured in the range (a metric that stopped reporting).
+  if (time.length === 0 || !series.some(hasValue)) {
     return (
       <Box sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }} data-testid={testId}>
         <Typography variant="h5" sx={{ color: '#E0E0E0' }}>
@@ -109,7 +110,7 @@ export function MetricChart({
                     </TableCell>
                     {(['avg', 'last', 'min', 'max'] as const).map((v) => (
                       <TableCell key={v} align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                        {formatUnit(values[v], s.unit)}
+                        {formatMetric(values[v], s.unit)}
                       </TableCell>
                     ))}
                   </TableRow>

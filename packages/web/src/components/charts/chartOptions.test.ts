@@ -45,7 +45,11 @@ describe('tooltip', () => {
 describe('legendValues', () => {
   it('computes avg, last, min and max, ignoring gaps', () => {
     expect(legendValues([1, null, 3, 2])).toEqual({ avg: 2, last: 2, min: 1, max: 3 });
-    expect(legendValues([])).toEqual({ avg: 0, last: 0, min: 0, max: 0 });
+  });
+  it('has no values for a series with nothing measured (a metric that stopped reporting), not zeros', () => {
+    const none = { avg: null, last: null, min: null, max: null };
+    expect(legendValues([])).toEqual(none);
+    expect(legendValues([null, null, NaN])).toEqual(none);
   });
   it('takes the min over the non-zero values (observed min ignores zeros)', () => {
     expect(legendValues([0, 4, null, 2, 0, 6])).toEqual({ avg: 2.4, last: 6, min: 2, max: 6 });

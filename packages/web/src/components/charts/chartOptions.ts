@@ -50,11 +50,24 @@ export function tooltipHtml(params: TooltipParam[], units: string[], showTime = 
 /**
  * Per-series legend values (client side, reference §3.5). The observed min ignores zeros (spec
  * platform §9, "Observed min: X (zeroes excluded)" in reference frontend §1.3.14): a counter's idle
- * minutes would otherwise pin it at 0. A series of zeros only has 0 as its min.
+ * minutes would otherwise pin it at 0. A series of zeros only has 0 as its min. A series with no
+ * value at all has none of them (null, shown as '–').
  */
-export function legendValues(values: (number | null)[]): { avg: number; last: number; min: number; max: number } {
+/** Whether a series has a value somewhere in its range (a bucket with something measured). */
+export const hasValue = (s: { values: readonly (number | null)[] }) =>
+  s.values.some((v) => typeof v === 'number' && Number.isFinite(v));
+
+export interface LegendStats {
+  avg: number | null;
+  last: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+export function legendValues(values: (number | null)[]): LegendStats {
   const nums = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
-  if (nums.length === 0) return { avg: 0, last: 0, min: 0, max: 0 };
+  // Nothing measured in the range (a metric that stopped reporting): no value, not a made-up 0.
+  if (nums.length === 0) return { avg: null, last: null, min: null, max: null };
   let min = Infinity;
   let max = -Infinity;
   let sum = 0;

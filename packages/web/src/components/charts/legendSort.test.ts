@@ -58,6 +58,12 @@ describe('sortLegendSeries', () => {
     expect(input.map((x) => x.name)).toEqual(before);
     expect(sortLegendSeries([], MONITOR_LEGEND_SORT)).toEqual([]);
   });
+
+  it('puts series with no value in the range last both ways, below a series of negatives', () => {
+    const input = [s('gone', [null]), s('neg', [-5]), s('pos', [2])];
+    expect(sortLegendSeries(input, { key: 'max', dir: 'desc' }).map((x) => x.name)).toEqual(['pos', 'neg', 'gone']);
+    expect(sortLegendSeries(input, { key: 'max', dir: 'asc' }).map((x) => x.name)).toEqual(['neg', 'pos', 'gone']);
+  });
 });
 
 describe('nextLegendSort', () => {

@@ -29,7 +29,12 @@ export function sortLegendSeries<T extends { name: string; values: readonly (num
   const { key } = sort;
   if (key === 'name') return [...series].sort((a, b) => sign * byName(a.name, b.name));
   const keyed = series.map((s) => ({ s, v: legendValues([...s.values])[key] }));
-  keyed.sort((a, b) => (a.v !== b.v ? sign * (a.v - b.v) : byName(a.s.name, b.s.name)));
+  // A series with no value in the range goes last, whichever way the column is sorted.
+  keyed.sort((a, b) => {
+    if (a.v === b.v) return byName(a.s.name, b.s.name);
+    if (a.v === null || b.v === null) return a.v === null ? 1 : -1;
+    return sign * (a.v - b.v);
+  });
   return keyed.map((k) => k.s);
 }
 
