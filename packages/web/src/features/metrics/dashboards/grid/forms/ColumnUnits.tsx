@@ -38,7 +38,12 @@ export function ColumnUnits({
               label={c.name}
               value={unitOf(c)}
               onChange={(e) => set(c, { unit: e.target.value })}
-              slotProps={{ select: { renderValue: (v) => unitLabel(String(v)) } }}
+              // '' is a unit too ('none', a count or a rate of one): shown, with the label above it,
+              // instead of an empty box with the column name sitting in it like a placeholder.
+              slotProps={{
+                select: { displayEmpty: true, renderValue: (v) => unitLabel(String(v)) },
+                inputLabel: { shrink: true },
+              }}
               data-testid="column-unit"
             >
               {[...new Set([...UNITS, c.unit ?? ''])].map((u) => (
