@@ -23,6 +23,12 @@ export interface MetricsQueryBuilderProps {
   /** The server's per-part answer for this query (error text under each chip). */
   parts?: z.infer<typeof MetricQueryPart>[];
   disabled?: boolean;
+  /**
+   * `dashboard`: the grid's query, joined to every panel's (reference frontend §1.3.13
+   * DashQueryBuilder): it narrows and groups, so there is no Aggregate (an aggregation here would be
+   * added to every panel, and fail on each panel without that alias) and nothing to add is not "no query".
+   */
+  scope?: 'panel' | 'dashboard';
 }
 
 /** The Filters drawer over metrics: keys the chosen metrics share, values with their timeseries counts. */
@@ -55,6 +61,7 @@ export function MetricsQueryBuilder({
   range,
   parts,
   disabled,
+  scope = 'panel',
 }: MetricsQueryBuilderProps) {
   const list = useMetricsList(projectId);
   const [facets, setFacets] = useState(false);
@@ -95,7 +102,7 @@ export function MetricsQueryBuilder({
               setRaw(null);
             }
           }}
-          helperText="Enter applies, Escape cancels. Parts are separated by |, e.g. p90($lat) | where service.name = api | group by host.name"
+          helperText={`Enter applies, Escape cancels. Parts are separated by |, e.g. ${scope === 'dashboard' ? '' : 'p90($lat) | '}where service.name = api | group by host.name`}
           slotProps={{ htmlInput: { 'data-testid': 'query-raw' } }}
         />
         <Button onClick={() => (onChange(raw.trim()), setRaw(null))} data-testid="query-raw-apply">
@@ -137,7 +144,11 @@ export function MetricsQueryBuilder({
         })}
         {chips.length === 0 && (
           <Typography variant="body2" color="text.secondary" sx={{ py: 0.25 }}>
-            {metrics.length ? 'No query yet: add an aggregation' : 'Select a metric first'}
+            {scope === 'dashboard'
+              ? 'No dashboard filter: a where or group by added here applies to every panel'
+              : metrics.length
+                ? 'No query yet: add an aggregation'
+                : 'Select a metric first'}
           </Typography>
         )}
       </Stack>
@@ -149,15 +160,17 @@ export function MetricsQueryBuilder({
         useFlexGap
         sx={{ flexWrap: 'wrap', '& > *': { flexShrink: 0 }, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
       >
-        <Button
-          size="small"
-          variant="outlined"
-          disabled={disabled || !metrics.length}
-          onClick={(e) => setMenu({ kind: 'agg', anchor: e.currentTarget })}
-          data-testid="add-aggregation"
-        >
-          Aggregate
-        </Button>
+        {scope === 'panel' && (
+          <Button
+            size="small"
+            variant="outlined"
+            disabled={disabled || !metrics.length}
+            onClick={(e) => setMenu({ kind: 'agg', anchor: e.currentTarget })}
+            data-testid="add-aggregation"
+          >
+            Aggregate
+          </Button>
+        )}
         <Button
           size="small"
           variant="outlined"

@@ -95,6 +95,7 @@ export function GridToolbar({
               query={query}
               onChange={onQueryChange}
               range={range}
+              scope="dashboard"
             />
           )
         )}
