@@ -91,17 +91,22 @@ describe('dashboard grid', () => {
     await form.root.waitFor();
     await form.field('metric-search').click();
     await page.getByTestId('metric-option').filter({ hasText: 'shop.latency' }).click();
-    // No Aggregate click: the histogram starts with its first percentile and the preview draws it.
-    await expect.poll(() => form.root.getByTestId('query-part').allInnerTexts()).toEqual(['p50($latency)']);
+    // No Aggregate click: the histogram starts with its average and its rate (reference MetricsPicker)
+    // and the preview draws them.
+    await expect
+      .poll(() => form.root.getByTestId('query-part').allInnerTexts())
+      .toEqual(['avg($latency)', 'per_min(count($latency))']);
     await form.preview.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
     await expect(form.root.innerText()).resolves.not.toContain('No query yet');
     await form.field('picked-metric-alias').fill('lat');
-    await expect.poll(() => form.root.getByTestId('query-part').allInnerTexts()).toEqual(['p50($lat)']);
+    await expect
+      .poll(() => form.root.getByTestId('query-part').allInnerTexts())
+      .toEqual(['avg($lat)', 'per_min(count($lat))']);
     await form.field('metric-search').click();
     await page.getByTestId('metric-option').filter({ hasText: 'shop.requests' }).click();
     await expect
       .poll(() => form.root.getByTestId('query-part').allInnerTexts())
-      .toEqual(['p50($lat)', 'per_min($requests)']);
+      .toEqual(['avg($lat)', 'per_min(count($lat))', 'per_min($requests)']);
     // Both series are in the preview's legend.
     await expect.poll(() => form.preview.innerText()).toMatch(/\$lat[\s\S]*\$requests|\$requests[\s\S]*\$lat/);
     await screenshot(page, 'dash-grid-02b-chart-picked');

@@ -91,7 +91,7 @@ export function ExploreMetricDialog({
             <Typography variant="subtitle2" sx={{ mb: 1 }}>
               1. Metrics
             </Typography>
-            <MetricsPicker projectId={projectId} value={metrics} query={query} onChange={onMetrics} />
+            <MetricsPicker projectId={projectId} value={metrics} query={query} onChange={onMetrics} shape="columns" />
           </Box>
           <Box>
             <Typography variant="subtitle2" sx={{ mb: 1 }}>

@@ -53,7 +53,7 @@ export function MetricsExplorePage() {
     (m: Metric) => {
       const alias = suggestAlias(m.name, []);
       address.set(
-        { ...metricsToParams([{ name: m.name, alias }]), query: defaultQuery(alias, m.instrument) },
+        { ...metricsToParams([{ name: m.name, alias }]), query: defaultQuery(alias, m.instrument, 'columns') },
         { replace: false },
       );
     },

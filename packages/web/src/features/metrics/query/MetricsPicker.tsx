@@ -3,7 +3,7 @@ import { Autocomplete, Box, IconButton, Stack, TextField, Typography } from '@mu
 import type { Metric, MetricAlias } from '@lantern/shared';
 import { useMemo, useRef } from 'react';
 import { useMetricsList } from '../metricsApi';
-import { aliasError, suggestAlias, syncQueryWithMetrics } from './queryEdit';
+import { aliasError, suggestAlias, syncQueryWithMetrics, type DefaultShape } from './queryEdit';
 
 export interface MetricsPickerProps {
   projectId: number;
@@ -12,6 +12,11 @@ export interface MetricsPickerProps {
   query: string;
   /** The new metrics and the query in step with them, in one call. */
   onChange: (value: MetricAlias[], query: string) => void;
+  /**
+   * The default query a picked metric adds (`defaultQuery`): `columns` in forms that show several
+   * (a histogram adds its avg and rate), `one` (the default) in those that check one number.
+   */
+  shape?: DefaultShape;
   /** Default 6 (spec platform §5). */
   max?: number;
   disabled?: boolean;
@@ -39,7 +44,7 @@ function MetricOption({ m }: { m: Metric }) {
  * picked metric adds its default aggregation, a removed one takes its parts away, a renamed one has
  * its `$alias` references rewritten.
  */
-export function MetricsPicker({ projectId, value, query, onChange, max = 6, disabled }: MetricsPickerProps) {
+export function MetricsPicker({ projectId, value, query, onChange, shape, max = 6, disabled }: MetricsPickerProps) {
   const list = useMetricsList(projectId);
   const metrics = useMemo(() => (list.data?.metrics ?? []).filter((m) => m.instrument !== 'deleted'), [list.data]);
   const byName = useMemo(() => new Map(metrics.map((m) => [m.name, m])), [metrics]);
@@ -51,7 +56,7 @@ export function MetricsPicker({ projectId, value, query, onChange, max = 6, disa
     const inQuery = value.map(
       (v) => (aliasError(v.alias, value) ? named.current.find((n) => n.name === v.name) : v) ?? v,
     );
-    const synced = syncQueryWithMetrics(query, inQuery, next, (name) => byName.get(name)?.instrument);
+    const synced = syncQueryWithMetrics(query, inQuery, next, (name) => byName.get(name)?.instrument, shape);
     named.current = synced.inQuery;
     onChange(next, synced.query);
   };

@@ -75,7 +75,19 @@ describe('the query in step with the picked metrics (reference frontend §1.3.13
   const dur = { name: 'http.server.request.duration', alias: 'duration' };
   const req = { name: 'shop.requests', alias: 'requests' };
 
-  it('the default part per instrument is the one Explore opens a metric with', () => {
+  it('where there is room for columns a histogram opens with its avg and rate (reference MetricsPicker)', () => {
+    expect(defaultQuery('dur', 'histogram', 'columns')).toBe('avg($dur) | per_min(count($dur))');
+    expect(defaultQuery('req', 'counter', 'columns')).toBe('per_min($req)');
+    expect(defaultQuery('mem', 'gauge', 'columns')).toBe('avg($mem)');
+    const picked = syncQueryWithMetrics('', [], [dur, req], instrumentOf, 'columns');
+    expect(picked.query).toBe('avg($duration) | per_min(count($duration)) | per_min($requests)');
+    // Removing the histogram takes both of its columns away.
+    expect(syncQueryWithMetrics(picked.query, picked.inQuery, [req], instrumentOf, 'columns').query).toBe(
+      'per_min($requests)',
+    );
+  });
+
+  it('where one number is checked (a monitor, a gauge) the default part is one column', () => {
     expect(defaultQuery('req', 'counter')).toBe('per_min($req)');
     expect(defaultQuery('dur', 'histogram')).toBe('p50($dur)');
     expect(defaultQuery('mem', 'gauge')).toBe('avg($mem)');

@@ -78,10 +78,24 @@ export function aggregationPart(fn: string, alias: string): string {
   return inner ? `${inner[1]}(${inner[2]}($${alias}))` : `${fn}($${alias})`;
 }
 
-/** The first query of a metric (Explore's and the picker's): rate for counters, the instrument's first aggregation otherwise. */
-export function defaultQuery(alias: string, instrument: Instrument | undefined): string {
+/**
+ * Where a metric's default query goes: `columns`, a form that shows several columns (Explore, a
+ * dashboard table, a grid chart or table); `one`, a form that checks one number (a monitor, which
+ * refuses a second column, or a gauge).
+ */
+export type DefaultShape = 'columns' | 'one';
+
+/**
+ * The first query of a metric (reference frontend §1.3.13, MetricsPicker): rate for counters, the
+ * instrument's first aggregation otherwise; where there is room for columns a histogram adds its
+ * average and its rate (`avg($a) | per_min(count($a))`: how slow and how many, as Uptrace opens it),
+ * where there is one its median.
+ */
+export function defaultQuery(alias: string, instrument: Instrument | undefined, shape: DefaultShape = 'one'): string {
   if (!instrument || instrument === 'deleted') return `avg($${alias})`;
   if (instrument === 'counter') return `per_min($${alias})`;
+  if (instrument === 'histogram' && shape === 'columns')
+    return joinParts([aggregationPart('avg', alias), aggregationPart('per_min(count)', alias)]);
   return aggregationPart(AGGREGATIONS_BY_INSTRUMENT[instrument][0], alias);
 }
 
@@ -120,6 +134,7 @@ export function syncQueryWithMetrics(
   inQuery: readonly MetricAlias[],
   next: readonly MetricAlias[],
   instrumentOf: (name: string) => Instrument | undefined,
+  shape: DefaultShape = 'one',
 ): { query: string; inQuery: MetricAlias[] } {
   const removed = inQuery.filter((b) => !next.some((n) => n.name === b.name)).map((b) => b.alias);
   let q = dropAliasParts(query, removed);
@@ -131,7 +146,7 @@ export function syncQueryWithMetrics(
       !aliasError(n.alias, next) &&
       !next.some((o, j) => j !== i && inQuery.some((b) => b.name === o.name && b.alias === n.alias));
     if (!before) {
-      if (free) q = addPart(q, defaultQuery(n.alias, instrumentOf(n.name)));
+      if (free) q = addPart(q, defaultQuery(n.alias, instrumentOf(n.name), shape));
       kept.push(n);
     } else if (before.alias !== n.alias && free) {
       q = renameAlias(q, before.alias, n.alias);

@@ -27,6 +27,7 @@ export function MetricsFields(props: {
           projectId={props.projectId}
           value={props.metrics}
           query={props.query}
+          shape="columns"
           onChange={(m, q) => {
             props.onMetrics(m);
             props.onQuery(q);

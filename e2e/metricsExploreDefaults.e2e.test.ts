@@ -1,0 +1,168 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
+import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { DashFormDialog, DashGridPage } from '@lantern/testkit/pages/DashGridPage';
+import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
+import { useLantern } from '@lantern/testkit/useLantern';
+import { apiAs, createShopDashboard } from './shopDashboard';
+
+/**
+ * What a new user meets first on the metrics screens: a histogram opened in Explore or picked in a
+ * dashboard chart starts with its average and its rate (reference MetricsPicker), the rate's
+ * unitless column reads 'none' in the unit picker, a metric that stopped reporting reads 'NO DATA'
+ * rather than a chart of zeros, and the dashboard query above the grid (joined to every panel)
+ * offers where and group by, not an aggregation.
+ */
+const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+
+/** A gauge whose last point is 3 hours old: a metric that stopped reporting, as OTLP/JSON. */
+async function sendStoppedGauge(): Promise<void> {
+  const at = BigInt(Date.now() - 3 * 3600_000) * 1_000_000n;
+  const points = [0, 1, 2].map((i) => ({
+    attributes: [{ key: 'job', value: { stringValue: 'sync' } }],
+    timeUnixNano: String(at - BigInt(i) * 60_000_000_000n),
+    asDouble: 120 + i,
+  }));
+  const body = {
+    resourceMetrics: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'batch' } }] },
+        scopeMetrics: [
+          {
+            metrics: [
+              {
+                name: 'batch.sync.duration',
+                unit: 'ms',
+                description: 'Nightly sync duration',
+                gauge: { dataPoints: points },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  const res = await fetch(`${server.lantern.baseUrl}/v1/metrics`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'lantern-dsn': server.dsn },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  const api = apiAs(server);
+  for (let i = 0; i < 100; i++) {
+    const list = await api<{ metrics: { name: string }[] }>('GET', '/api/v1/metrics/1');
+    if (list.metrics.some((m) => m.name === 'batch.sync.duration')) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('batch.sync.duration never listed');
+}
+
+describe('metrics defaults and empty states', () => {
+  let browser: Browser;
+  let page: Page;
+  let dashId: string;
+  const browserErrors: string[] = [];
+  const explainFailures = (name: string) =>
+    onTestFailed(async () => {
+      console.error(
+        `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
+      );
+      await screenshot(page, `metrics-defaults-failure-${name}`).catch(() => undefined);
+    });
+
+  beforeAll(async () => {
+    dashId = await createShopDashboard(server);
+    await sendStoppedGauge();
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    page = await context.newPage();
+    page.on('pageerror', (err) => browserErrors.push(err.message));
+    const login = new LoginPage(page);
+    await login.goto(server.lantern.baseUrl);
+    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+    await page.waitForURL(/\/overview\/\d+/);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('a histogram opened in Explore charts its average and its rate; the rate column reads unit "none"', async () => {
+    explainFailures('explore');
+    const explore = new MetricsExplorePage(page);
+    await explore.goto(server.lantern.baseUrl, 1);
+    await explore.open('shop.latency');
+    await expect
+      .poll(() => explore.dialog.getByTestId('query-part').allInnerTexts())
+      .toEqual(['avg($latency)', 'per_min(count($latency))']);
+    await expect.poll(() => explore.chart.getByTestId('legend-name').allInnerTexts()).toHaveLength(2);
+    const legend = await explore.chart.getByTestId('legend-table').innerText();
+    expect(legend).toMatch(/avg\(\$latency\)\s+[\d.]+ms/);
+    // The rate has no unit: its picker says so instead of showing an empty box with the column name in it.
+    const units = explore.dialog.getByTestId('column-unit');
+    await expect.poll(() => units.count()).toBe(2);
+    await expect(units.nth(0).innerText()).resolves.toContain('milliseconds');
+    await expect(units.nth(1).innerText()).resolves.toMatch(/per_min\(count\(\$latency\)\)\s+none/);
+    await screenshot(page, 'metrics-defaults-01-histogram');
+  });
+
+  it('a metric that stopped reporting reads NO DATA for the last hour, not a legend of zeros', async () => {
+    explainFailures('stopped');
+    const explore = new MetricsExplorePage(page);
+    // Six hours back it is in the list; opened there, then the range narrowed to the last hour.
+    await explore.goto(server.lantern.baseUrl, 1, '?time_dur=21600');
+    await explore.open('batch.sync.duration');
+    await expect.poll(() => explore.dialog.getByTestId('query-part').allInnerTexts()).toEqual(['avg($duration)']);
+    await expect.poll(() => explore.chart.getByTestId('legend-table').innerText()).toMatch(/avg\(\$duration\)\s+12\d/);
+    const url = new URL(page.url());
+    url.searchParams.set('time_dur', '3600');
+    url.searchParams.delete('time_gte');
+    await page.goto(url.toString());
+    await explore.dialog.waitFor();
+    await expect.poll(() => explore.chart.innerText()).toContain('NO DATA');
+    await expect(explore.chart.getByTestId('legend-table').count()).resolves.toBe(0);
+    await screenshot(page, 'metrics-defaults-02-stopped');
+  });
+
+  it('the dashboard query above the grid narrows every panel and offers no aggregation', async () => {
+    explainFailures('grid-query');
+    const grid = new DashGridPage(page);
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    const toolbar = page.getByTestId('grid-query');
+    await toolbar.getByTestId('add-where').waitFor();
+    await expect(toolbar.getByTestId('add-aggregation').count()).resolves.toBe(0);
+    await expect(toolbar.getByTestId('add-group-by').count()).resolves.toBe(1);
+    const text = await toolbar.innerText();
+    expect(text).not.toContain('No query yet');
+    expect(text).toContain('applies to every panel');
+    await screenshot(page, 'metrics-defaults-03-grid-query');
+    // A group by there reaches the panels and can be saved with the dashboard.
+    await toolbar.getByTestId('add-group-by').click();
+    await page.getByRole('menuitem', { name: 'host', exact: true }).click();
+    await expect.poll(() => toolbar.getByTestId('query-part').allInnerTexts()).toEqual(['group by host']);
+    await page.getByTestId('grid-query-save').waitFor();
+  });
+
+  it('a histogram picked in a chart form starts with its average and rate, each with its unit', async () => {
+    explainFailures('chart-form');
+    const grid = new DashGridPage(page);
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    await grid.addVisualization('Chart');
+    const form = new DashFormDialog(page, 'chart-form');
+    await form.root.waitFor();
+    await form.field('metric-search').click();
+    await page.getByTestId('metric-option').filter({ hasText: 'shop.latency' }).click();
+    await expect
+      .poll(() => form.root.getByTestId('query-part').allInnerTexts())
+      .toEqual(['avg($latency)', 'per_min(count($latency))']);
+    const units = form.root.getByTestId('column-unit');
+    await expect.poll(() => units.count()).toBe(2);
+    await expect(units.nth(1).innerText()).resolves.toMatch(/none/);
+    await form.preview.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+    await screenshot(page, 'metrics-defaults-04-chart-form');
+    await form.root.getByRole('button', { name: 'Cancel' }).click();
+    await form.root.waitFor({ state: 'detached' });
+  });
+});
