@@ -1,10 +1,11 @@
 import type { ChannelType, NotifChannel } from '@lantern/shared';
 import { Alert, Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import {
   channelBody,
   channelFormValues,
   emptyChannelForm,
+  isChannelEdited,
   serverErrors,
   validateChannel,
   type ChannelField,
@@ -55,13 +56,17 @@ export interface ChannelFormProps {
   onCancel?: () => void;
   /** Shown under the buttons (the webhook help). */
   footer?: ReactNode;
+  /** Told whether the fields differ from the saved channel (the test notification sends the saved one). */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
 /** The create / edit form of one channel type; checks run before anything is sent. */
-export function ChannelForm({ projectId, type, channel, onSaved, onCancel, footer }: ChannelFormProps) {
+export function ChannelForm({ projectId, type, channel, onSaved, onCancel, footer, onDirtyChange }: ChannelFormProps) {
   const [values, setValues] = useState<ChannelFormValues>(() =>
     channel ? channelFormValues(channel) : emptyChannelForm,
   );
+  const dirty = channel !== undefined && isChannelEdited(channel, values);
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
   const [errors, setErrors] = useState<ChannelFieldErrors>({});
   const [formError, setFormError] = useState('');
   const save = useSaveChannel(projectId);
@@ -88,7 +93,11 @@ export function ChannelForm({ projectId, type, channel, onSaved, onCancel, foote
     save.mutate(
       { type, id: channel?.id, body: channelBody(type, values) },
       {
-        onSuccess: (d) => onSaved(d.channel),
+        onSuccess: (d) => {
+          // The saved channel as the server keeps it (its payload re-indented): no longer edited.
+          if (channel) setValues(channelFormValues(d.channel));
+          onSaved(d.channel);
+        },
         onError: (err) => {
           const { fields, form } = serverErrors(type, err);
           setErrors(fields);

@@ -2,6 +2,7 @@ import { ChannelType, type NotifChannel } from '@lantern/shared';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayIcon from '@mui/icons-material/PlayArrow';
 import { Alert, Breadcrumbs, Button, Card, CardContent, Grid, Link, Skeleton, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
 import { PageToolbar } from '../../../components/PageToolbar';
@@ -17,7 +18,7 @@ import { TestNotificationButton } from './TestNotificationButton';
 import { WebhookHelp } from './WebhookHelp';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
-function DeliveryCard({ projectId, channel }: { projectId: number; channel: NotifChannel }) {
+function DeliveryCard({ projectId, channel, unsaved }: { projectId: number; channel: NotifChannel; unsaved: boolean }) {
   const setState = useSetChannelState(projectId);
   const pausable = channel.state === 'delivering';
   return (
@@ -44,7 +45,7 @@ function DeliveryCard({ projectId, channel }: { projectId: number; channel: Noti
               Lantern disabled this channel after repeated permanent failures. Fix the URL, then unpause it.
             </Alert>
           )}
-          <TestNotificationButton projectId={projectId} channel={channel} />
+          <TestNotificationButton projectId={projectId} channel={channel} unsaved={unsaved} />
         </Stack>
       </CardContent>
     </Card>
@@ -60,6 +61,8 @@ export function ChannelShowPage() {
   const project = useProject(projectId);
   const channel = useChannel(projectId, type, params.channelId);
   const snackbar = useSnackbar();
+  // Whether the form has edits not saved yet: the test notification sends the saved channel.
+  const [edited, setEdited] = useState(false);
 
   usePageTitle(channel.data?.name ?? 'Notification channel');
 
@@ -124,12 +127,13 @@ export function ChannelShowPage() {
                     type={channel.data.type}
                     channel={channel.data}
                     onSaved={() => snackbar.notifySuccess('The notification channel has been saved')}
+                    onDirtyChange={setEdited}
                   />
                 </CardContent>
               </Card>
             </Grid>
             <Grid size={{ xs: 12, md: 5 }}>
-              <DeliveryCard key={channel.data.id} projectId={projectId} channel={channel.data} />
+              <DeliveryCard key={channel.data.id} projectId={projectId} channel={channel.data} unsaved={edited} />
             </Grid>
           </Grid>
           {type === 'webhook' && (

@@ -1,6 +1,6 @@
 import type { ChannelTestResult, NotifChannel } from '@lantern/shared';
 import SendIcon from '@mui/icons-material/Send';
-import { Alert, AlertTitle, Box, Button, Stack } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTestChannel } from './channelsApi';
 
@@ -37,8 +37,18 @@ function TestResult({ result }: { result: ChannelTestResult }) {
 /**
  * Sends a sample alert through the channel now (the real delivery code, SSRF guard included) and
  * shows what the receiver answered. Works on paused channels too: it is the way to check a fix.
+ * It sends the saved channel: while the form has unsaved edits it waits for a save, rather than
+ * report "Delivered" for a URL other than the one on the screen.
  */
-export function TestNotificationButton({ projectId, channel }: { projectId: number; channel: NotifChannel }) {
+export function TestNotificationButton({
+  projectId,
+  channel,
+  unsaved = false,
+}: {
+  projectId: number;
+  channel: NotifChannel;
+  unsaved?: boolean;
+}) {
   const test = useTestChannel(projectId);
   const [result, setResult] = useState<ChannelTestResult | null>(null);
   const send = () => {
@@ -53,12 +63,18 @@ export function TestNotificationButton({ projectId, channel }: { projectId: numb
           startIcon={<SendIcon />}
           onClick={send}
           loading={test.isPending}
+          disabled={unsaved}
           data-testid="channel-test-send"
         >
           Send test notification
         </Button>
       </Box>
-      {result && <TestResult result={result} />}
+      {unsaved && (
+        <Typography variant="caption" color="text.secondary" data-testid="channel-test-unsaved">
+          The test sends the saved channel: save your changes to test them.
+        </Typography>
+      )}
+      {result && !unsaved && <TestResult result={result} />}
       {test.error && (
         <Alert severity="error" data-testid="channel-test-result" data-ok="false">
           {test.error.message}

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api/apiClient';
-import { channelBody, channelFormValues, emptyChannelForm, serverErrors, validateChannel } from './channelForm';
+import {
+  channelBody,
+  channelFormValues,
+  emptyChannelForm,
+  isChannelEdited,
+  serverErrors,
+  validateChannel,
+} from './channelForm';
 
 const parseErrorOf = (text: string): string => {
   try {
@@ -108,5 +115,34 @@ describe('channelFormValues', () => {
       url: 'https://h',
       payload: '',
     });
+  });
+});
+
+describe('isChannelEdited', () => {
+  it('tells edits from the saved channel, a payload by its JSON however spaced', () => {
+    const channel = {
+      id: 1,
+      projectId: 1,
+      name: 'hook',
+      type: 'webhook' as const,
+      state: 'delivering' as const,
+      params: { url: 'https://h/x', payload: { team: 'ops' } },
+      delivery: {
+        lastDeliveredAt: null,
+        lastError: '',
+        lastErrorAt: null,
+        consecutiveFailures: 0,
+        pending: 0,
+        nextAttemptAt: null,
+        failed: 0,
+      },
+    };
+    const saved = channelFormValues(channel);
+    expect(isChannelEdited(channel, saved)).toBe(false);
+    expect(isChannelEdited(channel, { ...saved, payload: '{"team":"ops"}' })).toBe(false);
+    expect(isChannelEdited(channel, { ...saved, payload: '{"team":"dev"}' })).toBe(true);
+    expect(isChannelEdited(channel, { ...saved, payload: '{"team":' })).toBe(true);
+    expect(isChannelEdited(channel, { ...saved, url: 'http://127.0.0.1:1/x' })).toBe(true);
+    expect(isChannelEdited(channel, { ...saved, name: 'hook 2' })).toBe(true);
   });
 });

@@ -37,6 +37,28 @@ export function channelFormValues(channel: NotifChannel): ChannelFormValues {
   };
 }
 
+/**
+ * Whether the form's fields differ from the saved channel: a payload counts as the same JSON
+ * however it is spaced (the server keeps it parsed).
+ */
+export function isChannelEdited(channel: NotifChannel, v: ChannelFormValues): boolean {
+  const saved = channelFormValues(channel);
+  const sameJson = (a: string, b: string) => {
+    if (a.trim() === b.trim()) return true;
+    try {
+      return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
+    } catch {
+      return false;
+    }
+  };
+  return (
+    v.name !== saved.name ||
+    v.webhookUrl !== saved.webhookUrl ||
+    v.url !== saved.url ||
+    !sameJson(v.payload, saved.payload)
+  );
+}
+
 export function channelBody(type: ChannelType, v: ChannelFormValues): ChannelBody {
   if (type === 'slack') return { name: v.name, params: { webhookUrl: v.webhookUrl } };
   return { type, name: v.name, params: { url: v.url, payload: type === 'webhook' ? v.payload : '' } };

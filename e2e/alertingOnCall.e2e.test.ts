@@ -19,9 +19,10 @@ import { useLantern } from '@lantern/testkit/useLantern';
  * bytes whose monitor form says what the preview saw and what a typed bound means in GB (and keeps
  * its preview readable on a 1024 px window), the error rate of a span group monitored from the
  * tracing Monitor menu as a percentage, the error monitor's matcher rows lined up, and an alert's
- * history that follows its notifications from "pending" to "sent" without a reload.
+ * history that follows its notifications from "pending" to "sent" without a reload, and a channel's
+ * test notification that never reports the saved URL's answer for a URL edited on the screen.
  */
-const configDir = mkdtempSync(join(tmpdir(), 'lantern-alerting-units-'));
+const configDir = mkdtempSync(join(tmpdir(), 'lantern-alerting-oncall-'));
 const config = join(configDir, 'lantern.yml');
 // The webhook receiver listens on loopback, which the SSRF guard refuses unless allowed.
 writeFileSync(config, 'notifications:\n  allow_networks: [loopback]\n');
@@ -85,8 +86,8 @@ async function sendTelemetry(): Promise<void> {
   throw new Error('process.memory.usage never listed');
 }
 
-describe('alerting: units, layout and live history', () => {
-  const session = useSignedInPage(server, 'alerting-units', async () => {
+describe('alerting as on-call: units, layout, live history, channel tests', () => {
+  const session = useSignedInPage(server, 'alerting-oncall', async () => {
     receiver = await startHttpReceiver();
     await sendTelemetry();
     const { channel } = await api('POST', '/notification-channels/webhook', {
@@ -124,7 +125,7 @@ describe('alerting: units, layout and live history', () => {
     await expect(form.getByTestId('monitor-max-helper').innerText()).resolves.toBe('= 6 GB');
     await form.getByTestId('monitor-min').fill('1048576');
     await expect(form.getByTestId('monitor-min-helper').innerText()).resolves.toBe('= 1 MB');
-    await screenshot(page, 'alerting-units-01-bytes-form');
+    await screenshot(page, 'alerting-oncall-01-bytes-form');
   });
 
   it('keeps the monitor preview readable on a 1024 px window: under the form, its legend not cut off', async () => {
@@ -155,7 +156,7 @@ describe('alerting: units, layout and live history', () => {
       // The date range picker keeps "1 hour" on one line.
       const period = page.getByTestId('date-range-picker').getByTestId('period-picker');
       await expect(period.evaluate((e) => e.getBoundingClientRect().height)).resolves.toBeLessThan(40);
-      await screenshot(page, 'alerting-units-02-bytes-form-1024', { fullPage: true });
+      await screenshot(page, 'alerting-oncall-02-bytes-form-1024', { fullPage: true });
     } finally {
       await page.setViewportSize({ width: 1440, height: 1000 });
     }
@@ -177,7 +178,7 @@ describe('alerting: units, layout and live history', () => {
     await expect.poll(() => form.getByTestId('legend-row').first().innerText()).toMatch(/\t75%\t75%\t75%\t75%$/);
     await form.getByTestId('monitor-max').fill('0.25');
     await expect(form.getByTestId('monitor-max-helper').innerText()).resolves.toBe('= 25%');
-    await screenshot(page, 'alerting-units-03-error-rate');
+    await screenshot(page, 'alerting-oncall-03-error-rate');
   });
 
   it("lines up the error monitor's matcher rows", async () => {
@@ -193,7 +194,7 @@ describe('alerting: units, layout and live history', () => {
         rows.map((r) => Math.round(r.querySelector('[data-testid="matcher-attr"]')!.getBoundingClientRect().x)),
       );
     expect(xs[0]).toBe(xs[1]);
-    await screenshot(page, 'alerting-units-04-matchers');
+    await screenshot(page, 'alerting-oncall-04-matchers');
   });
 
   it("follows an alert's notifications from pending to sent without a reload", async () => {
@@ -223,6 +224,32 @@ describe('alerting: units, layout and live history', () => {
         },
       )
       .toBe('sent');
-    await screenshot(page, 'alerting-units-05-history-sent');
+    await screenshot(page, 'alerting-oncall-05-history-sent');
   }, 240_000);
+
+  it("tests the channel as saved: with unsaved edits it asks for a save, then reports the new URL's failure", async () => {
+    session.explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/channels`);
+    await page.getByRole('link', { name: 'Pager hook' }).click();
+    await page.waitForURL(/\/channels\/webhook\/\d+$/);
+    const send = page.getByTestId('channel-test-send');
+    await expect(send.isEnabled()).resolves.toBe(true);
+    // A URL typed but not saved: the test would go to the saved one and say "Delivered".
+    await page.getByTestId('channel-url').fill('http://127.0.0.1:1/nothing');
+    await expect(send.isDisabled()).resolves.toBe(true);
+    await expect(page.getByTestId('channel-test-unsaved').innerText()).resolves.toBe(
+      'The test sends the saved channel: save your changes to test them.',
+    );
+    await screenshot(page, 'alerting-oncall-06-channel-unsaved');
+    await page.getByTestId('channel-save').click();
+    await expect(page.getByTestId('snackbar').innerText()).resolves.toContain(
+      'The notification channel has been saved',
+    );
+    await expect.poll(() => send.isEnabled()).toBe(true);
+    await expect(page.getByTestId('channel-test-unsaved').count()).resolves.toBe(0);
+    await send.click();
+    await expect(page.getByTestId('channel-test-result').getAttribute('data-ok')).resolves.toBe('false');
+    await expect(page.getByTestId('channel-test-title').innerText()).resolves.toBe('Not delivered (no answer)');
+    await screenshot(page, 'alerting-oncall-07-channel-test-failed');
+  });
 });
