@@ -123,6 +123,29 @@ describe('span card details: multi-line values, log facts, span links', () => {
     await page.keyboard.press('Escape');
   });
 
+  it("'View trace' on a log opens its trace at the span the log was written in; Back returns to the logs", async () => {
+    explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/spans/1/items?system=log:error`);
+    await page.getByTestId('span-list-row').filter({ hasText: 'charge failed for order 7' }).click();
+    const card = new SpanCard(page, page.getByTestId('span-dialog'));
+    await card.root.getByTestId('view-trace').click();
+    await page.getByTestId('trace-page').waitFor();
+    // The log's span is the one tinted (and scrolled to): the reader sees where the log happened.
+    const focused = page.locator('[data-testid="span-row"][data-focused]');
+    await expect.poll(() => focused.count(), { timeout: 10_000 }).toBe(1);
+    await expect(focused.getByTestId('span-name').innerText()).resolves.toContain('POST /orders');
+    await screenshot(page, 'span-details-04-log-to-trace', { fullPage: false });
+    // A search takes the focus; clearing it gives it back.
+    const search = page.getByPlaceholder('Find spans by name or attribute value');
+    await search.fill('no such span');
+    await expect.poll(() => focused.count()).toBe(0);
+    await search.fill('');
+    await expect.poll(() => focused.count()).toBe(1);
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/spans/1/items');
+    await page.getByTestId('span-list-row').filter({ hasText: 'charge failed for order 7' }).waitFor();
+  });
+
   it("a consumer span's card lists its link to the producer; the link opens the producer span", async () => {
     explainFailures();
     await page.goto(`${t.lantern.baseUrl}/traces/1/${consumerTraceId}`);

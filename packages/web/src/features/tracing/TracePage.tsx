@@ -67,14 +67,24 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
   const [address, setAddress] = useSearchParams();
   const activeId = address.get('span');
   const active = useMemo(() => (activeId ? (findSpan(root, activeId) ?? null) : null), [root, activeId]);
+  // Opened by 'View trace' on a span or a log (`?focus=<span id>`, the log's span): that span is
+  // where the reader was, so it is revealed, tinted and scrolled to until a search takes the focus.
+  const linkedId = address.get('focus');
   // A big trace opens collapsed below its first levels; a shared span's path is open.
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => reveal(initialCollapsed(root), root, activeId));
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() =>
+    reveal(reveal(initialCollapsed(root), root, activeId), root, linkedId),
+  );
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
   const matchIds = useMemo(() => searchSpans(root, deferredSearch), [root, deferredSearch]);
   const matches = useMemo(() => new Set(matchIds), [matchIds]);
   const [matchIndex, setMatchIndex] = useState(0);
-  const focusId = matchIds.length > 0 ? matchIds[Math.min(matchIndex, matchIds.length - 1)] : undefined;
+  const focusId =
+    matchIds.length > 0
+      ? matchIds[Math.min(matchIndex, matchIds.length - 1)]
+      : deferredSearch.trim() === '' && linkedId !== null
+        ? linkedId
+        : undefined;
   const groupQuery = groupSpansQuery(root.groupId, root.system);
 
   const toggle = useCallback(

@@ -80,6 +80,12 @@ export function SpanCard({
         ? `${span.eventName} • ${span.name}`
         : span.displayName || span.eventName;
   const groupQuery = groupSpansQuery(span.groupId, span.system);
+  // The trace opens at this span, or at the span a log or event was recorded in.
+  const focusId = isEvent ? span.parentId : span.id;
+  const traceLink =
+    focusId && focusId !== '0'
+      ? `${paths.trace(projectId, span.traceId)}?${new URLSearchParams({ focus: focusId }).toString()}`
+      : paths.trace(projectId, span.traceId);
   const range = { ...dateRange.apiParams, system: [span.system] };
 
   // The SQL tab is there only for spans that carry a statement.
@@ -94,12 +100,7 @@ export function SpanCard({
         right={<FixedDateRangePicker state={dateRange} anchor={anchor} />}
       >
         {!span.standalone && span.traceId && (
-          <Link
-            component={RouterLink}
-            to={paths.trace(projectId, span.traceId)}
-            underline="hover"
-            data-testid="span-trace-link"
-          >
+          <Link component={RouterLink} to={traceLink} underline="hover" data-testid="span-trace-link">
             {span.traceId}
           </Link>
         )}
@@ -147,13 +148,7 @@ export function SpanCard({
         )}
         <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
           {!span.standalone && !onTracePage && span.traceId && (
-            <Button
-              size="small"
-              variant="contained"
-              component={RouterLink}
-              to={paths.trace(projectId, span.traceId)}
-              data-testid="view-trace"
-            >
+            <Button size="small" variant="contained" component={RouterLink} to={traceLink} data-testid="view-trace">
               View trace
             </Button>
           )}
