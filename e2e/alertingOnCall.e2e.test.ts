@@ -128,35 +128,40 @@ describe('alerting as on-call: units, layout, live history, channel tests', () =
     await screenshot(page, 'alerting-oncall-01-bytes-form');
   });
 
-  it('keeps the monitor preview readable on a 1024 px window: under the form, its legend not cut off', async () => {
+  it('keeps the monitor preview readable: beside the form at 1280 px, under it at 1024, its legend never cut off', async () => {
     session.explainFailures();
     const q = new URLSearchParams({ metric: 'process.memory.usage', alias: 'mem', query: 'max($mem) | group by host' });
-    await page.setViewportSize({ width: 1024, height: 900 });
     try {
-      await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
-      const form = new MonitorFormPage(page, 'metric').form;
-      await form.getByTestId('monitor-chart').waitFor();
-      await form.getByTestId('legend-row').first().waitFor();
-      const preview = page.getByTestId('monitor-preview');
-      await expect
-        .poll(async () => {
-          const formBox = await form.locator('.MuiCard-root').first().boundingBox();
-          const previewBox = await preview.boundingBox();
-          return previewBox !== null && formBox !== null && previewBox.y >= formBox.y + formBox.height;
-        })
-        .toBe(true);
-      const legend = preview.getByTestId('legend-table');
-      const clipped = await legend.evaluate((table) => {
-        const card = table.closest('[data-testid="monitor-preview"]')!.getBoundingClientRect();
-        return Array.from(table.querySelectorAll('th, td')).some(
-          (c) => c.getBoundingClientRect().right > card.right + 0.5,
-        );
-      });
-      expect(clipped).toBe(false);
-      // The date range picker keeps "1 hour" on one line.
-      const period = page.getByTestId('date-range-picker').getByTestId('period-picker');
-      await expect(period.evaluate((e) => e.getBoundingClientRect().height)).resolves.toBeLessThan(40);
-      await screenshot(page, 'alerting-oncall-02-bytes-form-1024', { fullPage: true });
+      for (const [width, place] of [
+        [1280, 'beside'],
+        [1024, 'under'],
+      ] as const) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
+        const form = new MonitorFormPage(page, 'metric').form;
+        await form.getByTestId('monitor-chart').waitFor();
+        await form.getByTestId('legend-row').first().waitFor();
+        const preview = page.getByTestId('monitor-preview');
+        await expect
+          .poll(async () => {
+            const formBox = (await form.locator('.MuiCard-root').first().boundingBox())!;
+            const previewBox = (await preview.boundingBox())!;
+            return previewBox.y >= formBox.y + formBox.height ? 'under' : 'beside';
+          })
+          .toBe(place);
+        const legend = preview.getByTestId('legend-table');
+        const clipped = await legend.evaluate((table) => {
+          const card = table.closest('[data-testid="monitor-preview"]')!.getBoundingClientRect();
+          return Array.from(table.querySelectorAll('th, td')).some(
+            (c) => c.getBoundingClientRect().right > card.right + 0.5,
+          );
+        });
+        expect(clipped, `legend cut off at ${width} px`).toBe(false);
+        // The date range picker keeps "1 hour" on one line.
+        const period = page.getByTestId('date-range-picker').getByTestId('period-picker');
+        await expect(period.evaluate((e) => e.getBoundingClientRect().height)).resolves.toBeLessThan(40);
+        await screenshot(page, `alerting-oncall-02-bytes-form-${width}`, { fullPage: true });
+      }
     } finally {
       await page.setViewportSize({ width: 1440, height: 1000 });
     }

@@ -55,6 +55,8 @@ import { NotifyFields } from './NotifyFields';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 const PREVIEW_HEIGHT = 300;
+/** From this width the form and its preview sit side by side (the theme's lg is 1536, too wide for a laptop). */
+const SIDE_BY_SIDE = '@media (min-width: 1200px)';
 /**
  * The preview's legend table (spec platform §2.9): name, avg, last, min, max; 9 rows a page, sorted
  * by a header click, max largest first at the start.
@@ -211,7 +213,13 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
       </Stack>
       {/* Side by side from 1200 px: below that the 520 px form leaves the preview's legend too little room. */}
       <Box
-        sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: { xs: 'wrap', lg: 'nowrap' } }}
+        sx={{
+          display: 'flex',
+          gap: 2,
+          alignItems: 'flex-start',
+          flexWrap: 'wrap',
+          [SIDE_BY_SIDE]: { flexWrap: 'nowrap' },
+        }}
         data-testid="monitor-form-layout"
       >
         <Card variant="outlined" sx={{ flex: '0 0 520px', maxWidth: '100%' }}>
@@ -348,7 +356,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
         </Card>
         <Card
           variant="outlined"
-          sx={{ flex: { xs: '1 1 100%', lg: '1 1 400px' }, minWidth: 0 }}
+          sx={{ flex: '1 1 100%', minWidth: 0, [SIDE_BY_SIDE]: { flex: '1 1 400px' } }}
           data-testid="monitor-preview"
         >
           <CardContent>
