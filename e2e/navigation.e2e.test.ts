@@ -276,6 +276,17 @@ describe('navigation', () => {
     await fresh.close();
   });
 
+  it('Create a project, opened by its address, explains the config file without saying there are no projects', async () => {
+    explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/help/projects`);
+    const card = page.getByTestId('project-create');
+    await card.getByText('Projects are defined under').waitFor();
+    const text = await card.innerText();
+    expect(text).toContain('lantern.yml');
+    expect(text).not.toContain('no projects');
+    await screenshot(page, 'navigation-03-create-project');
+  });
+
   it('leaves no React Router warning and no page error behind', () => {
     expect(warnings.filter((w) => /HydrateFallback|React Router/i.test(w))).toEqual([]);
     expect(browserErrors).toEqual([]);
