@@ -97,6 +97,14 @@ describe('metrics defaults and empty states', () => {
     await expect
       .poll(() => explore.dialog.getByTestId('query-part').allInnerTexts())
       .toEqual(['avg($latency)', 'per_min(count($latency))']);
+    // The picked metric's name reads as text (read-only), not greyed out like an empty field's placeholder.
+    const name = explore.dialog.getByTestId('picked-metric-name');
+    await expect(name.inputValue()).resolves.toBe('shop.latency');
+    await expect(name.isDisabled()).resolves.toBe(false);
+    await expect(name.isEditable()).resolves.toBe(false);
+    const alpha = (css: string) => Number(/rgba?\([^)]*?,\s*[\d.]+,\s*[\d.]+(?:,\s*([\d.]+))?\)/.exec(css)?.[1] ?? 1);
+    const fill = await name.evaluate((el) => getComputedStyle(el).webkitTextFillColor || getComputedStyle(el).color);
+    expect(alpha(fill)).toBeGreaterThan(0.6);
     await expect.poll(() => explore.chart.getByTestId('legend-name').allInnerTexts()).toHaveLength(2);
     const legend = await explore.chart.getByTestId('legend-table').innerText();
     expect(legend).toMatch(/avg\(\$latency\)\s+[\d.]+ms/);

@@ -72,9 +72,10 @@ export function MetricsPicker({ projectId, value, query, onChange, shape, max = 
               size="small"
               label="Metric"
               value={v.name}
-              disabled
+              // Read-only, not disabled: the chosen name reads as text, not greyed out like a
+              // placeholder of an empty field (change the metric by removing it and adding another).
               sx={{ flex: 1 }}
-              slotProps={{ htmlInput: { 'data-testid': 'picked-metric-name' } }}
+              slotProps={{ input: { readOnly: true }, htmlInput: { 'data-testid': 'picked-metric-name' } }}
               helperText={byName.get(v.name)?.instrument ?? ' '}
             />
             <TextField
