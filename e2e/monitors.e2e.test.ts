@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { AlertListPage } from '@lantern/testkit/pages/AlertListPage';
 import { screenshot } from '@lantern/testkit/pages/browser';
+import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
 import { MonitorFormPage } from '@lantern/testkit/pages/MonitorFormPage';
 import { MonitorListPage } from '@lantern/testkit/pages/MonitorListPage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
@@ -732,6 +733,20 @@ describe('monitors', () => {
           'where queue = "emails"',
         );
         await screenshot(page, 'monitors-05-alert-card');
+
+        // 'Explore metric': the alert's series in the metrics explorer, over the card's range.
+        await card.root.getByTestId('alert-explore-metric').click();
+        await page.waitForURL(/\/metrics\/1\/explore\?/);
+        const address = new URL(page.url()).searchParams;
+        expect(address.getAll('metric')).toEqual(['queue.depth']);
+        expect(address.getAll('alias')).toEqual(['depth']);
+        expect(address.get('time_dur')).toBe('3600');
+        const explore = new MetricsExplorePage(page);
+        await explore.chart.waitFor();
+        await expect
+          .poll(() => explore.dialog.getByTestId('query-part').allInnerTexts())
+          .toEqual(['max($depth)', 'group by queue', 'where queue = "emails"']);
+        await screenshot(page, 'monitors-06-alert-explore-metric');
       } finally {
         clearInterval(keepSending);
         await m.shutdown();

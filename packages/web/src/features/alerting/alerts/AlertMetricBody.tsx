@@ -9,7 +9,13 @@ import { paths } from '../../../lib/routes/paths';
 import { LabelValues } from '../../tracing/LabelValues';
 import { withAllowedRange } from './allowedRange';
 import { useAlertTimeseries } from './alertsApi';
-import { matchingSpansParams, metricQueryChips, metricTrigger, monitorSeriesUnit } from './alertText';
+import {
+  exploreMetricParams,
+  matchingSpansParams,
+  metricQueryChips,
+  metricTrigger,
+  monitorSeriesUnit,
+} from './alertText';
 
 export const ALERT_CHART_HEIGHT = 300;
 
@@ -102,6 +108,15 @@ export function AlertMetricBody({
           data-testid="alert-view-monitor"
         >
           View monitor
+        </Button>
+        <Button
+          size="small"
+          variant="outlined"
+          component={RouterLink}
+          to={paths.metricsExplore(alert.projectId, exploreMetricParams(p, range))}
+          data-testid="alert-explore-metric"
+        >
+          Explore metric
         </Button>
         <Button
           size="small"

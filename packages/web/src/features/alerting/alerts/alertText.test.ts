@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricAlertParams } from '@lantern/shared';
 import {
+  exploreMetricParams,
   matchingSpansParams,
   matchingSpansQuery,
   metricQueryChips,
@@ -70,6 +71,16 @@ describe('alert texts', () => {
     expect(matchingSpansParams('max($depth) | group by queue', range)).toEqual({
       system: 'all',
       query: '.count_per_min | .error_rate | {p50,p90,p99}(.duration)',
+      time_gte: '20240301T100000',
+      time_dur: '3600',
+    });
+  });
+  it("links 'Explore metric' to the alert's metrics and series query over the card's range", () => {
+    const range = { time_gte: '2024-03-01T10:00:00.000Z', time_lt: '2024-03-01T11:00:00.000Z' };
+    expect(exploreMetricParams(params(), range)).toEqual({
+      metric: ['system.cpu.utilization'],
+      alias: ['cpu'],
+      query: 'avg($cpu) as cpu | where host.name = "web1"',
       time_gte: '20240301T100000',
       time_dur: '3600',
     });

@@ -67,3 +67,22 @@ export function matchingSpansParams(
   const lt = Date.parse(range.time_lt);
   return { system: 'all', query: matchingSpansQuery(query), ...toAddress({ lt, duration: lt - gte, isNow: false }) };
 }
+
+/**
+ * The metrics explorer's address of 'Explore metric' on a metric alert: the alert's metrics and
+ * query (the monitor's, narrowed to the alert's series) over the card's time range, to look
+ * around the alert (other group-bys, a longer range) without touching the monitor.
+ */
+export function exploreMetricParams(
+  p: MetricAlertParams,
+  range: { time_gte: string; time_lt: string },
+): { metric: string[]; alias: string[]; query: string; time_gte: string; time_dur: string } {
+  const gte = Date.parse(range.time_gte);
+  const lt = Date.parse(range.time_lt);
+  return {
+    metric: p.monitor.metrics.map((m) => m.name),
+    alias: p.monitor.metrics.map((m) => m.alias),
+    query: p.monitor.query,
+    ...toAddress({ lt, duration: lt - gte, isNow: false }),
+  };
+}
