@@ -4,7 +4,8 @@ import { ConfigError, loadConfig } from './config';
 import { composeLantern } from './app/compose';
 import { freshSchema } from './storage/telemetry';
 import { formatReport, migrateStorage, MigrateStorageError } from './app/migrateStorage';
-import { listenErrorMessage, startupBanner } from './app/startupBanner';
+import { startupBanner, startupErrorMessage } from './app/startupBanner';
+import { routeGrpcLogs } from './ingest';
 
 /**
  * `lantern [--config lantern.yml]`: starts the HTTP (UI, API, OTLP/HTTP) and gRPC (OTLP) listeners.
@@ -77,19 +78,31 @@ async function main(): Promise<void> {
     }
     return;
   }
-  // A web bundle built elsewhere (tests and parallel builds point here); packages/web/dist otherwise.
-  const lantern = await composeLantern(config, {
-    webDist: process.env.LANTERN_WEB_DIST || undefined,
-    // Tests: every JSON answer is parsed by its route contract (a broken one is a 500).
-    checkAnswers: process.env.LANTERN_CHECK_ANSWERS === '1',
-  });
+  // Every failed start is one line and a prompt exit 1 (startupErrorMessage); the stack only at
+  // log_level debug. composeLantern closes what it opened before it throws.
+  const failed = (err: unknown) => {
+    console.error(startupErrorMessage(err, config));
+    if (config.log_level === 'debug' || config.log_level === 'trace') console.error(err);
+  };
+  let lantern;
+  try {
+    // A web bundle built elsewhere (tests and parallel builds point here); packages/web/dist otherwise.
+    lantern = await composeLantern(config, {
+      webDist: process.env.LANTERN_WEB_DIST || undefined,
+      // Tests: every JSON answer is parsed by its route contract (a broken one is a 500).
+      checkAnswers: process.env.LANTERN_CHECK_ANSWERS === '1',
+    });
+  } catch (err) {
+    failed(err);
+    process.exit(1);
+  }
+  // grpc-js's own lines go into the log; its line for a failed bind would stand above ours.
+  routeGrpcLogs(lantern.log);
   let ports;
   try {
     ports = await lantern.listen();
   } catch (err) {
-    const message = listenErrorMessage(err, config);
-    if (!message) throw err;
-    console.error(message);
+    failed(err);
     // Storage and worker threads are open: a bare exit could hang on them (or die by a signal).
     // Closed quietly: workers still warming up log their termination, which says nothing more.
     lantern.log.level = 'silent';
@@ -120,6 +133,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error('Lantern failed to start:', err);
+  console.error(`Lantern failed to start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -21,7 +21,7 @@ import { parseListenAddr, type Config } from '../config';
 import { setupDashboards } from '../dashboards';
 import { registerDemoRoutes } from '../demo';
 import { createHttpApp, registerApiDocs, registerWebApp } from '../http';
-import { Batcher, bindGrpc, createIngest, createPreparePool, type SpanBatcher } from '../ingest';
+import { Batcher, bindGrpc, createIngest, createPreparePool, type PreparePool, type SpanBatcher } from '../ingest';
 import {
   createMetricQueryRunner,
   createMetricsPipeline,
@@ -30,9 +30,9 @@ import {
   registerMetricsRoutes,
 } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
-import { migrateMetadataDb, openMetadataDb } from '../storage/metadata';
+import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
 import { METADATA_MIGRATIONS } from './metadataMigrations';
-import { openTelemetryStore, type StagedSpans } from '../storage/telemetry';
+import { openTelemetryStore, type StagedSpans, type TelemetryStore } from '../storage/telemetry';
 import { registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
 
@@ -70,12 +70,55 @@ export interface ComposeOptions {
   checkAnswers?: boolean;
 }
 
+/** A first step on a remote store: its failure names the store and its setting (without credentials). */
+async function remote(url: string, what: string, key: string, step: Promise<void>): Promise<void> {
+  try {
+    await step;
+  } catch (err) {
+    if (!url) throw err;
+    let where = url;
+    try {
+      const u = new URL(url);
+      where = `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+    } catch {
+      // not a URL: said as given
+    }
+    throw new Error(`${what} at ${where} (${key}): ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
+  }
+}
+
+/** What a start opened before a later step failed: closed before the error goes on. */
+interface Opened {
+  telemetry?: TelemetryStore;
+  db?: MetadataDb;
+  pool?: PreparePool;
+}
+
 export async function composeLantern(config: Config, opts: ComposeOptions = {}): Promise<Lantern> {
+  const opened: Opened = {};
+  try {
+    return await compose(config, opts, opened);
+  } catch (err) {
+    // In the order close() uses. An exit with chDB still open crashed the process (SIGSEGV, after
+    // an unreachable PostgreSQL failed the metadata migration).
+    const quietly = (p: Promise<unknown> | undefined) => p?.catch(() => undefined);
+    await quietly(opened.telemetry?.close());
+    await quietly(opened.pool?.close());
+    await quietly(opened.db?.destroy());
+    throw err;
+  }
+}
+
+async function compose(config: Config, opts: ComposeOptions, opened: Opened): Promise<Lantern> {
   const log = opts.log ?? pino({ level: config.log_level });
   const telemetry = openTelemetryStore(config);
-  await telemetry.migrate();
+  opened.telemetry = telemetry;
+  await remote(config.storage.ch.url, 'ClickHouse', 'storage.ch.url', telemetry.migrate());
   const db = openMetadataDb(config);
-  await migrateMetadataDb(db, METADATA_MIGRATIONS);
+  opened.db = db;
+  await remote(config.storage.db.url, 'PostgreSQL', 'storage.db.url', migrateMetadataDb(db, METADATA_MIGRATIONS));
 
   const projects = createProjectsService(config);
   const users = createUsersStore(db);
@@ -110,6 +153,7 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
     maxBytes: config.ingest.max_body_bytes,
     maxRequests: config.ingest.workers * 16,
   });
+  opened.pool = preparePool;
   // Dashboard templates are installed when their metrics first appear (bound once dashboards exist).
   let onNewMetrics = (_projectId: number) => {};
   const metrics = createMetricsPipeline({

@@ -1,3 +1,4 @@
+import { resolve, sep } from 'node:path';
 import { DEFAULT_USER } from '../auth';
 import type { Config } from '../config';
 import { createProjectsService } from '../projects';
@@ -60,4 +61,25 @@ export function listenErrorMessage(err: unknown, config: Config): string | undef
     ? [config.listen.grpc.addr, 'listen.grpc.addr', 'LANTERN_GRPC_ADDR']
     : [config.listen.http.addr, 'listen.http.addr', 'LANTERN_HTTP_ADDR'];
   return `Lantern failed to start: ${addr} (${key}) ${reason}; stop what holds it or set ${env} (or ${key} in the config) to another address, e.g. ${env}=127.0.0.1:<free port>`;
+}
+
+/**
+ * Any failed start in one line (the stack only at log_level debug): a listener that cannot bind
+ * (listenErrorMessage), a data directory that cannot be used (named with its settings), else the
+ * error's own message.
+ */
+export function startupErrorMessage(err: unknown, config: Config): string {
+  const listen = listenErrorMessage(err, config);
+  if (listen) return listen;
+  const e = (typeof err === 'object' && err ? err : {}) as { code?: unknown; path?: unknown; message?: unknown };
+  const text = (typeof e.message === 'string' ? e.message : String(err)).replace(/\s*\n\s*/g, ' ').trim();
+  const message = text.length > 1000 ? `${text.slice(0, 1000)}...` : text;
+  const dataDir = resolve(config.data_dir);
+  const inDataDir =
+    (typeof e.path === 'string' && (resolve(e.path) + sep).startsWith(dataDir + sep)) ||
+    (typeof e.path === 'string' && (dataDir + sep).startsWith(resolve(e.path) + sep)) ||
+    (typeof e.code === 'string' && /^SQLITE_(CANTOPEN|READONLY|IOERR|FULL|PERM)/.test(e.code));
+  return inDataDir
+    ? `Lantern failed to start: the data directory ${dataDir} (data_dir, LANTERN_DATA_DIR) cannot be used: ${message}`
+    : `Lantern failed to start: ${message || 'unknown error'}`;
 }

@@ -5,7 +5,7 @@ export { Batcher, QueueFullError, type BatcherStats } from './batcher';
 export { createIngest, type Ingest } from './createIngest';
 export { createPreparePool, type PoolJob, type PreparePool } from './preparePool';
 export type { SpanBatcher } from './ingestPipeline';
-export { bindGrpc } from './ingest.grpc';
+export { bindGrpc, routeGrpcLogs } from './ingest.grpc';
 export type { SpanRow, AttrMap, AttrValue } from './spanRow';
 // Building blocks of the metrics area's own ingest (OTLP metrics, Prometheus remote write).
 export { BatcherClosedError } from './batcher';

@@ -95,6 +95,21 @@ export function createIngestGrpcServer(deps: GrpcIngestDeps): grpc.Server {
   return server;
 }
 
+/**
+ * Sends grpc-js's own log lines (by default `E <message>` on stderr) into the server's log, as one
+ * process-wide setting. A failed bind is left out: bindGrpc's caller reports it, in one line.
+ */
+export function routeGrpcLogs(log: { error(msg: string): void; info(msg: string): void; debug(msg: string): void }) {
+  const text = (message: unknown, rest: unknown[]) => ['grpc-js:', message, ...rest].map(String).join(' ');
+  grpc.setLogger({
+    error: (message: unknown, ...rest: unknown[]) => {
+      if (!/^No address added/.test(String(message))) log.error(text(message, rest));
+    },
+    info: (message: unknown, ...rest: unknown[]) => log.info(text(message, rest)),
+    debug: (message: unknown, ...rest: unknown[]) => log.debug(text(message, rest)),
+  });
+}
+
 export function bindGrpc(server: grpc.Server, addr: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.bindAsync(addr, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port)));

@@ -43,7 +43,7 @@ export async function migrateMetadataDb(
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(
-      `metadata migration ${failed?.migrationName ?? ''} failed: ${(error as Error | undefined)?.message ?? 'unknown error'}`,
+      `metadata migration${failed ? ` ${failed.migrationName}` : ''} failed: ${(error as Error | undefined)?.message ?? 'unknown error'}`,
     );
   }
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { ClickHouseError, createClient } from '@clickhouse/client';
+import { ClickHouseError, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import type { SpanRow } from './spanRow';
 import { compile, sql, param, type SqlFragment } from '../sql';
 import { cleanEngineMessage } from './chdbStore';
@@ -28,6 +28,9 @@ export function openClickHouseStore(opts: {
 }): TelemetryStore {
   const client = createClient({
     url: opts.url,
+    // The client's own log printed each failed request as ~20 lines on stderr (above the one line
+    // of a failed start); its errors reach the callers, which report them.
+    log: { level: ClickHouseLogLevel.OFF },
     clickhouse_settings: {
       output_format_json_quote_64bit_integers: 1,
       max_memory_usage: String(opts.maxMemoryUsage),
