@@ -863,7 +863,7 @@ describe('bad input to every route', () => {
   it('answers 403 forbidden for an object of another project (an item of another dashboard) on every per-id route, 404 for one that is nowhere', async () => {
     const other = idOf(await must('POST', '/api/v1/metrics/1/dashboards', { name: 'other' }), 'dashboard');
     const perId = API_ROUTES.filter(
-      (c) => c.auth === 'session' && /:projectId\b/.test(c.path) && /:(id|dashId|colId|gaugeId)\b/.test(c.path),
+      (c) => c.auth === 'session' && /:projectId\b/.test(c.path) && /:(id|dashId|colId|gaugeId|viewId)\b/.test(c.path),
     );
     expect(perId.length).toBeGreaterThan(30);
     const withBody = (c: AnyRouteContract) =>
@@ -893,7 +893,14 @@ describe('bad input to every route', () => {
         await check(
           'nowhere',
           c,
-          { projectId, id: '987654321', dashId: '987654321', colId: '987654321', gaugeId: '987654321' },
+          {
+            projectId,
+            id: '987654321',
+            dashId: '987654321',
+            colId: '987654321',
+            gaugeId: '987654321',
+            viewId: '987654321',
+          },
           404,
         );
     // The wrong type path: 404 in its own project, 403 in another (GET answered 403 there, PUT 404).
