@@ -38,7 +38,12 @@ describe('span card details: multi-line values, log facts, span links', () => {
   };
 
   beforeAll(async () => {
-    const opts = { httpUrl: t.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${t.lantern.grpcPort}`, dsn: t.dsn };
+    const opts = {
+      httpUrl: t.lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${t.lantern.grpcPort}`,
+      dsn: t.dsn,
+      timeoutMillis: 30_000,
+    };
     const checkout = createTestTracer('http-proto', { ...opts, serviceName: 'checkout' });
     const worker = createTestTracer('http-proto', { ...opts, serviceName: 'email-worker' });
     const logs = createTestLogger('http-proto', { ...opts, serviceName: 'checkout' });
@@ -59,6 +64,17 @@ describe('span card details: multi-line values, log facts, span links', () => {
       context: trace.setSpan(context.active(), order),
     });
     order.end(now + 40);
+
+    // Inventory reads, 10 ms to 250 ms: three pages of spans.
+    for (let i = 1; i <= 25; i++) {
+      checkout.tracer
+        .startSpan('GET /items', {
+          kind: SpanKind.SERVER,
+          startTime: now + i * 1000,
+          attributes: { 'http.request.method': 'GET', 'http.route': '/items' },
+        })
+        .end(now + i * 1000 + i * 10);
+    }
 
     // A published message, and the worker that processes it later in a trace of its own, linked back.
     const publish = checkout.tracer.startSpan('orders publish', {
@@ -173,6 +189,25 @@ describe('span card details: multi-line values, log facts, span links', () => {
     await page.goBack();
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe(`/traces/1/${consumerTraceId}`);
     await page.getByTestId('span-name').filter({ hasText: 'orders process' }).first().waitFor();
+  });
+
+  it('a narrower query on page 3 of the span list starts again at page 1 and lists its spans', async () => {
+    explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/spans/1/items?system=http:checkout`);
+    await page.getByTestId('span-list-row').first().waitFor();
+    await expect(page.getByTestId('spans-count').innerText()).resolves.toBe('26 spans');
+    await page.getByTestId('spans-pager').getByText('3', { exact: true }).click();
+    await expect.poll(() => page.getByTestId('span-list-row').count()).toBe(6);
+    await page.getByTestId('qb-edit').click();
+    const editor = page.locator('textarea:visible').first();
+    await editor.fill('where .duration > 200ms');
+    await editor.press('Enter');
+    await expect.poll(() => page.getByTestId('spans-count').innerText()).toBe('5 spans');
+    // The five slowest reads are listed, not 'There are no matching spans' on a page past the end.
+    await expect.poll(() => page.getByTestId('span-list-row').count()).toBe(5);
+    await expect(page.getByTestId('spans-empty').count()).resolves.toBe(0);
+    await expect(page.getByTestId('spans-pager').innerText()).resolves.toContain('1 - 5 of 5');
+    await screenshot(page, 'span-details-05-narrowed-query');
   });
 
   it('the Events list at 1024 px keeps each system name on one line', async () => {

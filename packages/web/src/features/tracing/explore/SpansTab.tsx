@@ -27,7 +27,6 @@ export function SpansTab({
     column: state.sortBy === '.time' || state.sortBy === '.duration' ? state.sortBy : events ? '.time' : '.duration',
     desc: state.sortDesc,
   };
-  const [page, setPage] = useState(1);
   // Changing systems resets the order: time for events, duration for spans (spec §4).
   const systemsKey = state.systems.join(',');
   const first = useRef(systemsKey);
@@ -35,8 +34,14 @@ export function SpansTab({
     if (first.current === systemsKey) return;
     first.current = systemsKey;
     state.setSort(events ? '.time' : '.duration', true);
-    setPage(1);
   }, [systemsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The page belongs to one list: another query, system or order starts at page 1. Kept across
+  // them, page 5 of a query narrowed to 15 spans asked for rows 41-50 and showed 'no matching
+  // spans' under a count of 15 and a pager at 11-15.
+  const listKey = JSON.stringify([systemsKey, state.query, order.column, order.desc]);
+  const [paged, setPaged] = useState({ key: listKey, page: 1 });
+  const page = paged.key === listKey ? paged.page : 1;
+  const setPage = (p: number) => setPaged({ key: listKey, page: p });
   const { data, isFetching } = useSpans(projectId, {
     ...range,
     sort_by: order.column,
@@ -44,6 +49,12 @@ export function SpansTab({
     page,
     limit: SPANS_PER_PAGE,
   });
+  // A new time range can leave fewer pages than the one open: go to the last one there is.
+  const count = data?.count;
+  if (count !== undefined && !isFetching) {
+    const last = serverPager(page, setPage, count).page;
+    if (last !== page) setPaged({ key: listKey, page: last });
+  }
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   // The query's group-by and aggregated attributes become columns of the list (spec §2).
   const columns = useMemo(() => spanColumns(state.query), [state.query]);
@@ -69,10 +80,7 @@ export function SpansTab({
           spans={data?.spans ?? []}
           loading={isFetching}
           order={order}
-          onOrder={(o) => {
-            state.setSort(o.column, o.desc);
-            setPage(1);
-          }}
+          onOrder={(o) => state.setSort(o.column, o.desc)}
           showSystem={state.systems.some((s) => s.endsWith('all'))}
           eventsMode={events}
           onChip={(key, value) => state.setQuery(setWhere(state.query, key, '=', value))}
