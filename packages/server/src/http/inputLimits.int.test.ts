@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_COLUMN_MAP_ENTRIES, MAX_TEXT_LENGTH, MAX_TIMESERIES_MAP_ENTRIES } from '@lantern/shared';
+import {
+  MAX_COLUMN_MAP_ENTRIES,
+  MAX_TEXT_LENGTH,
+  MAX_TIMESERIES_MAP_ENTRIES,
+  MAX_VIEW_JSON_LENGTH,
+} from '@lantern/shared';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
@@ -147,5 +152,30 @@ describe('query-string texts', () => {
     expect(await get('/api/v1/metrics/1/attr-values', { metric: 'a'.repeat(1001), attr_key: 'k' })).toMatchObject(
       refused('metric: is longer than 1000 characters'),
     );
+  });
+});
+
+describe('saved views', () => {
+  it(`keep params and query to ${MAX_VIEW_JSON_LENGTH} characters of JSON each (an address bar's worth)`, async () => {
+    // Before, each took up to the 1 MB body, and the list answered up to 100 of them (100 MB).
+    const V = '/api/v1/tracing/1/saved-views';
+    const view = (query: Record<string, unknown>, params: Record<string, unknown> = {}) => ({
+      name: 'Big',
+      route: 'SpanList',
+      params,
+      query,
+    });
+    const over = { q: 'x'.repeat(MAX_VIEW_JSON_LENGTH) };
+    expect(await call('POST', V, view(over))).toMatchObject(
+      refused(`query: is longer than ${MAX_VIEW_JSON_LENGTH} characters as JSON`),
+    );
+    expect(await call('POST', V, view({}, over))).toMatchObject(
+      refused(`params: is longer than ${MAX_VIEW_JSON_LENGTH} characters as JSON`),
+    );
+    const atLimit = { q: 'x'.repeat(MAX_VIEW_JSON_LENGTH - '{"q":""}'.length) };
+    const ok = await call('POST', V, view(atLimit, atLimit));
+    expect(ok.status).toBe(200);
+    expect((ok.body.view as { query: unknown }).query).toEqual(atLimit);
+    expect(((await call('GET', V)).body.views as unknown[]).length).toBe(1);
   });
 });

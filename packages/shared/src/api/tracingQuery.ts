@@ -304,10 +304,25 @@ export type AttrValuesResponse = z.infer<typeof AttrValuesResponse>;
 
 // ---- saved views -----------------------------------------------------------------------------
 
-/** A free-form JSON object, nested at most MAX_JSON_DEPTH levels. */
+/**
+ * The longest a saved view's `params` or `query` may be as JSON text: both come from an address
+ * bar, which the server takes up to 16 KB of. (Before, each took up to the 1 MB body, and the list
+ * answered up to 100 of them.)
+ */
+export const MAX_VIEW_JSON_LENGTH = 32 * 1024;
+
+/** A free-form JSON object, nested at most MAX_JSON_DEPTH levels, at most MAX_VIEW_JSON_LENGTH as JSON. */
 const freeJson = z
   .record(z.string(), z.unknown())
-  .refine((v) => !jsonDepthOver(v, MAX_JSON_DEPTH), `is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`);
+  .refine((v) => !jsonDepthOver(v, MAX_JSON_DEPTH), {
+    // Not measured when too deep: JSON.stringify of a 100k-deep value overflows the stack.
+    message: `is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`,
+    abort: true,
+  })
+  .refine(
+    (v) => JSON.stringify(v).length <= MAX_VIEW_JSON_LENGTH,
+    `is longer than ${MAX_VIEW_JSON_LENGTH} characters as JSON`,
+  );
 
 export const SavedViewInput = z.object({
   name: z.string().trim().min(1, "name can't be empty").max(200),
