@@ -726,9 +726,24 @@ describe('monitors', () => {
         await list.root.waitFor();
         // Only the emails queue is over its maximum of 20.
         await expect.poll(() => list.names()).toEqual(['Email queue backlog: max($depth){queue=emails}']);
+        // The chart's query held back a moment: its place shows it is loading, not a blank card.
+        let release = () => {};
+        const held = new Promise<void>((r) => (release = r));
+        const passed: Promise<void>[] = [];
+        const timeseries = '**/api/v1/metrics/1/timeseries**';
+        await page.route(timeseries, (route) => {
+          const done = held.then(() => route.continue());
+          passed.push(done);
+          return done;
+        });
         const card = await list.open('Email queue backlog: max($depth){queue=emails}');
         await expect(card.root.getByTestId('alert-fact-state').innerText()).resolves.toContain('open');
+        await card.root.getByTestId('alert-chart-loading').waitFor();
+        release();
+        await Promise.all(passed);
+        await page.unroute(timeseries);
         await card.root.getByTestId('alert-chart').waitFor();
+        await expect(card.root.getByTestId('alert-chart-loading').count()).resolves.toBe(0);
         await expect(card.root.getByTestId('alert-query-chips').innerText()).resolves.toContain(
           'where queue = "emails"',
         );

@@ -1,4 +1,4 @@
-import { Box, Button, Chip, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, Skeleton, Stack, Typography } from '@mui/material';
 import type { Alert, MetricAlertParams } from '@lantern/shared';
 import { useMemo } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -52,6 +52,9 @@ function AlertChart({
       </Typography>
     );
   }
+  // The chart's place while its query runs (a few seconds over a busy range): not a blank card.
+  if (ts.isPending)
+    return <Skeleton variant="rectangular" height={ALERT_CHART_HEIGHT} data-testid="alert-chart-loading" />;
   if (!option) {
     return (
       <Box
@@ -59,7 +62,7 @@ function AlertChart({
         data-testid="alert-chart-empty"
       >
         <Typography variant="h5" sx={{ color: '#BDBDBD' }}>
-          {ts.isPending ? '' : 'NO DATA'}
+          NO DATA
         </Typography>
       </Box>
     );
