@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
 import { screenshot, signedInPage } from '@lantern/testkit/pages/browser';
 import { SpanCard } from '@lantern/testkit/pages/SpanCard';
+import { TracePage } from '@lantern/testkit/pages/TracePage';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
@@ -27,6 +28,7 @@ describe('span card details: multi-line values, log facts, span links', () => {
   ].join('\n');
   let producerTraceId = '';
   let consumerTraceId = '';
+  let reportTraceId = '';
 
   const spans = async (query: string, system: string): Promise<SpansResponse['spans']> => {
     const range = `time_gte=${new Date(Date.now() - 3_600_000).toISOString()}&time_lt=${new Date(Date.now() + 120_000).toISOString()}`;
@@ -75,6 +77,22 @@ describe('span card details: multi-line values, log facts, span links', () => {
         })
         .end(now + i * 1000 + i * 10);
     }
+
+    // Last night's report: a trace three hours old, outside the default last hour.
+    const report = checkout.tracer.startSpan('GET /report', {
+      kind: SpanKind.SERVER,
+      startTime: now - 3 * 3_600_000,
+      attributes: { 'http.request.method': 'GET', 'http.route': '/report' },
+    });
+    checkout.tracer
+      .startSpan(
+        'SELECT report',
+        { kind: SpanKind.CLIENT, startTime: now - 3 * 3_600_000 + 5, attributes: { 'db.system': 'postgresql' } },
+        trace.setSpan(context.active(), report),
+      )
+      .end(now - 3 * 3_600_000 + 900);
+    report.end(now - 3 * 3_600_000 + 1000);
+    reportTraceId = report.spanContext().traceId;
 
     // A published message, and the worker that processes it later in a trace of its own, linked back.
     const publish = checkout.tracer.startSpan('orders publish', {
@@ -208,6 +226,20 @@ describe('span card details: multi-line values, log facts, span links', () => {
     await expect(page.getByTestId('spans-empty').count()).resolves.toBe(0);
     await expect(page.getByTestId('spans-pager').innerText()).resolves.toContain('1 - 5 of 5');
     await screenshot(page, 'span-details-05-narrowed-query');
+  });
+
+  it("an old trace's 'Explore trace' and 'View group' open at the trace's time, not the last hour", async () => {
+    explainFailures();
+    const trace = new TracePage(page);
+    await trace.goto(t.lantern.baseUrl, 1, reportTraceId);
+    await page.getByTestId('explore-trace').click();
+    await page.getByTestId('group-row').first().waitFor();
+    await expect.poll(() => page.getByTestId('group-name').allInnerTexts()).toHaveLength(2);
+    await screenshot(page, 'span-details-06-explore-old-trace');
+    await page.goBack();
+    await page.getByTestId('view-group').click();
+    await page.getByTestId('span-list-row').first().waitFor();
+    await expect(page.getByTestId('span-list-name').allInnerTexts()).resolves.toEqual(['GET /report']);
   });
 
   it('the Events list at 1024 px keeps each system name on one line', async () => {

@@ -4,6 +4,7 @@ import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
 import { FixedDateRangePicker } from '../../components/date/DateRangePicker';
 import { useLocalDateRange } from '../../components/date/useDateRange';
+import { toAddress } from '../../lib/time/dateRange';
 import { formatDateTimeFull } from '../../lib/format/dateTime';
 import { formatDuration } from '@lantern/shared';
 import { useProjectIdParam } from '../../lib/routes/useProjectIdParam';
@@ -60,6 +61,9 @@ function reveal(collapsed: ReadonlySet<string>, root: Span, id: string | null): 
 function TraceView({ projectId, traceId, root }: { projectId: number; traceId: string; root: Span }) {
   const anchor = new Date(root.time).getTime();
   const dateRange = useLocalDateRange(anchor);
+  // The trace's range goes with its links: without it they opened on the last hour, where an
+  // older trace has no spans ('Explore trace' listed 0 groups).
+  const timeParams = useMemo(() => toAddress(dateRange.range), [dateRange.range]);
   const colors = useMemo(() => colorTrace(root), [root]);
   const events = useMemo(() => eventsBySystem(root), [root]);
   const [tab, setTab] = useState('trace');
@@ -166,7 +170,7 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
             size="small"
             variant="contained"
             component={RouterLink}
-            to={paths.spanItems(projectId, { system: root.system, query: groupQuery })}
+            to={paths.spanItems(projectId, { system: root.system, query: groupQuery, ...timeParams })}
             data-testid="view-group"
           >
             View group
@@ -175,7 +179,11 @@ function TraceView({ projectId, traceId, root }: { projectId: number; traceId: s
             size="small"
             variant="outlined"
             component={RouterLink}
-            to={paths.spanGroups(projectId, { system: 'spans:all', query: exploreTraceQuery(traceId) })}
+            to={paths.spanGroups(projectId, {
+              system: 'spans:all',
+              query: exploreTraceQuery(traceId),
+              ...timeParams,
+            })}
             data-testid="explore-trace"
           >
             Explore trace

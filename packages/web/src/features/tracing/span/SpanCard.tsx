@@ -6,6 +6,7 @@ import { CodeBlock } from '../../../components/CodeBlock';
 import { CopyButton } from '../../../components/CopyButton';
 import { FixedDateRangePicker } from '../../../components/date/DateRangePicker';
 import { useLocalDateRange } from '../../../components/date/useDateRange';
+import { toAddress } from '../../../lib/time/dateRange';
 import { formatDateTimeFull } from '../../../lib/format/dateTime';
 import { formatDuration } from '@lantern/shared';
 import { paths } from '../../../lib/routes/paths';
@@ -157,7 +158,7 @@ export function SpanCard({
               size="small"
               variant="outlined"
               component={RouterLink}
-              to={paths.spanItems(projectId, { system: span.system, query: groupQuery })}
+              to={paths.spanItems(projectId, { system: span.system, query: groupQuery, ...toAddress(dateRange.range) })}
               data-testid="view-spans"
             >
               View spans
