@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import { apiRoutes } from '@lantern/shared';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandler } from './errorHandler';
 import { refuseNulText } from './nulText';
@@ -66,6 +66,20 @@ export async function createHttpApp(log: Logger, opts: HttpAppOptions = {}): Pro
     // reaching Lantern directly cannot pick its own address (login rate limiting counts per address).
     trustProxy: 'loopback,linklocal,uniquelocal',
     clientErrorHandler,
+    // The router's own refusals (a malformed percent-escape, a path segment over 100 characters)
+    // answered Fastify's body: its internal code, `error`, `statusCode`, and the whole path echoed.
+    frameworkErrors: (err, _req, frameworkReply) => {
+      // Typed by the server's generics, which a plain answer does not need.
+      const reply = frameworkReply as unknown as FastifyReply;
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply
+        .code(tooLong ? 414 : 400)
+        .send(
+          tooLong
+            ? { code: 'uri_too_long', message: 'A segment of the URL path is longer than 100 characters.' }
+            : { code: 'bad_url', message: 'The URL path is not valid (a malformed %-escape).' },
+        );
+    },
   });
   const registered: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registered);

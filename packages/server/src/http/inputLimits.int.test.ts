@@ -179,3 +179,17 @@ describe('saved views', () => {
     expect(((await call('GET', V)).body.views as unknown[]).length).toBe(1);
   });
 });
+
+describe('URLs the router refuses', () => {
+  it('answer {code, message} of their own, not the body of Fastify echoing the path', async () => {
+    // Before: {error, code: 'FST_ERR_MAX_PARAM_LENGTH' / 'FST_ERR_BAD_URL', message: "'<the whole path>' ...", statusCode}.
+    expect(await call('GET', `/api/v1/metrics/1/dashboards/${'1'.repeat(150)}`)).toEqual({
+      status: 414,
+      body: { code: 'uri_too_long', message: 'A segment of the URL path is longer than 100 characters.' },
+    });
+    expect(await call('GET', '/api/v1/projects/%E0%A4%A')).toEqual({
+      status: 400,
+      body: { code: 'bad_url', message: 'The URL path is not valid (a malformed %-escape).' },
+    });
+  });
+});
