@@ -86,6 +86,9 @@ export default defineConfig({
           name: 'e2e',
           sequence: { groupOrder: 2 },
           include: ['e2e/**/*.e2e.test.ts'],
+          // A page's next state can take seconds on a loaded machine (the 1 s default failed
+          // monitors' and traceTree's checks at load 17-22 and passed on reruns).
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,
