@@ -8,6 +8,7 @@ describe('formatNum', () => {
     [0.0123, '0.012'],
     [0.5, '0.50'],
     [2, '2'],
+    [0.1 + 0.2 + 1.7, '2'],
     [2.04, '2.0'],
     [5.55, '5.5'],
     [999, '999'],
@@ -28,13 +29,17 @@ describe('percent and bytes', () => {
     [0, '0%'],
     [0.00001, '0%'],
     [0.05, '0.050%'],
-    [5, '5.0%'],
+    [5, '5%'],
+    [5.5, '5.5%'],
     [50, '50%'],
   ])('percents %d -> %s', (n, text) => expect(formatPercents(n)).toBe(text));
 
   it('utilization is a fraction', () => {
     expect(formatUtilization(0.125)).toBe('13%');
-    expect(formatUtilization(0.01)).toBe('1.0%');
+    expect(formatUtilization(0.01)).toBe('1%');
+    // 0.05 * 100 is 5.000000000000001.
+    expect(formatUtilization(0.05)).toBe('5%');
+    expect(formatUtilization(0.055)).toBe('5.5%');
   });
 
   it.each([

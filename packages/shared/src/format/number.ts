@@ -18,17 +18,27 @@ const SCALES = [
 export function formatNum(value: number): string {
   if (!Number.isFinite(value) || value === 0) return '0';
   const abs = Math.abs(value);
-  if (Number.isInteger(value) && abs < 1000) return String(value);
+  const w = whole(value);
+  if (w !== null && abs < 1000) return String(w);
   // 0.9995: a value that would round up to 1000 of the smaller scale moves to the next one (999_960 -> "1.0m").
   for (const { suffix, factor } of SCALES)
     if (abs >= factor * 0.9995) return `${formatMagnitude(value / factor)}${suffix}`;
   return formatMagnitude(value);
 }
 
-/** `value` is already 0..100. Below 0.0001 shows "0%". */
+/**
+ * A whole number, also one that floating point missed by a hair (0.05 * 100 = 5.000000000000001),
+ * or null.
+ */
+function whole(value: number): number | null {
+  const r = Math.round(value);
+  return Math.abs(value - r) <= 1e-9 * Math.max(1, Math.abs(value)) ? r : null;
+}
+
+/** `value` is already 0..100. Below 0.0001 shows "0%"; a whole number without decimals ("5%"). */
 export function formatPercents(value: number): string {
   if (!Number.isFinite(value) || Math.abs(value) < 1e-4) return '0%';
-  return `${formatMagnitude(value)}%`;
+  return `${whole(value) ?? formatMagnitude(value)}%`;
 }
 
 /** `value` is a 0..1 fraction (error rates): 0.125 -> "12.5%"... with the magnitude rule -> "13%". */
