@@ -183,6 +183,10 @@ describe('alerting as on-call: units, layout, live history, channel tests', () =
     await expect.poll(() => form.getByTestId('legend-row').first().innerText()).toMatch(/\t75%\t75%\t75%\t75%$/);
     await form.getByTestId('monitor-max').fill('0.25');
     await expect(form.getByTestId('monitor-max-helper').innerText()).resolves.toBe('= 25%');
+    // The long error-rate query part wraps inside the form, its delete button in reach.
+    const formRight = await form.evaluate((e) => e.getBoundingClientRect().right);
+    for (const part of await form.getByTestId('query-part').all())
+      await expect(part.evaluate((e) => e.getBoundingClientRect().right)).resolves.toBeLessThanOrEqual(formRight);
     await screenshot(page, 'alerting-oncall-03-error-rate');
   });
 

@@ -119,14 +119,26 @@ export function MetricsQueryBuilder({
         {chips.map((text, i) => {
           const error = errorOf(text, i);
           return (
-            <Box key={`${i}:${text}`} data-testid="query-part" data-error={error || undefined}>
+            <Box
+              key={`${i}:${text}`}
+              data-testid="query-part"
+              data-error={error || undefined}
+              sx={{ maxWidth: '100%' }}
+            >
               <Chip
                 label={text}
                 size="small"
                 color={error ? 'error' : 'default'}
                 variant="outlined"
                 onDelete={disabled ? undefined : () => onChange(removePart(query, i))}
-                sx={{ fontFamily: 'ui-monospace, monospace' }}
+                // A long part wraps inside the form instead of running past its edge.
+                sx={{
+                  fontFamily: 'ui-monospace, monospace',
+                  maxWidth: '100%',
+                  height: 'auto',
+                  minHeight: 24,
+                  '& .MuiChip-label': { whiteSpace: 'normal', overflowWrap: 'anywhere', py: 0.25 },
+                }}
               />
               {error && (
                 <Typography
