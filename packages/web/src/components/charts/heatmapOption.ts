@@ -15,9 +15,12 @@ export const heatmapCellSize = (width: number) => (width > 800 ? 14 : 10);
 export const heatmapHeight = (d: HeatmapData, size: number) => size * (d.yAxis.length || 16) + 50;
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
-const axisTime = (iso: string) => {
+const dayOf = (iso: string) => new Date(iso).toDateString();
+/** "HH:mm", with "MM-DD" under it when the axis spans more than one day. */
+const axisTime = (withDate: boolean) => (iso: string) => {
   const d = new Date(iso);
-  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}\n${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+  const time = `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  return withDate ? `${time}\n${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}` : time;
 };
 
 /** Category x (time) and y (bins) axes, a hidden visual map over the count range, white cell borders. */
@@ -43,7 +46,11 @@ export function heatmapOption(d: HeatmapData, unit: string, size: number): Recor
       type: 'category',
       data: d.xAxis,
       offset: padding,
-      axisLabel: { interval: every - 1, formatter: axisTime, lineHeight: 14 },
+      axisLabel: {
+        interval: every - 1,
+        formatter: axisTime(d.xAxis.length > 0 && dayOf(d.xAxis[0]) !== dayOf(d.xAxis[d.xAxis.length - 1])),
+        lineHeight: 14,
+      },
       splitArea: { show: false },
     },
     yAxis: {
