@@ -88,24 +88,27 @@ describe('serverErrors', () => {
   });
 });
 
+/** A saved webhook channel that has delivered nothing yet; tests set its params. */
+const webhookChannel = (name: string) => ({
+  id: 1,
+  projectId: 1,
+  name,
+  type: 'webhook' as const,
+  state: 'delivering' as const,
+  delivery: {
+    lastDeliveredAt: null,
+    lastError: '',
+    lastErrorAt: null,
+    consecutiveFailures: 0,
+    pending: 0,
+    nextAttemptAt: null,
+    failed: 0,
+  },
+});
+
 describe('channelFormValues', () => {
   it('shows a saved payload as indented JSON and a missing one as empty', () => {
-    const base = {
-      id: 1,
-      projectId: 1,
-      name: 'h',
-      type: 'webhook' as const,
-      state: 'delivering' as const,
-      delivery: {
-        lastDeliveredAt: null,
-        lastError: '',
-        lastErrorAt: null,
-        consecutiveFailures: 0,
-        pending: 0,
-        nextAttemptAt: null,
-        failed: 0,
-      },
-    };
+    const base = webhookChannel('h');
     expect(channelFormValues({ ...base, params: { url: 'https://h', payload: { a: 1 } } }).payload).toBe(
       '{\n  "a": 1\n}',
     );
@@ -120,23 +123,7 @@ describe('channelFormValues', () => {
 
 describe('isChannelEdited', () => {
   it('tells edits from the saved channel, a payload by its JSON however spaced', () => {
-    const channel = {
-      id: 1,
-      projectId: 1,
-      name: 'hook',
-      type: 'webhook' as const,
-      state: 'delivering' as const,
-      params: { url: 'https://h/x', payload: { team: 'ops' } },
-      delivery: {
-        lastDeliveredAt: null,
-        lastError: '',
-        lastErrorAt: null,
-        consecutiveFailures: 0,
-        pending: 0,
-        nextAttemptAt: null,
-        failed: 0,
-      },
-    };
+    const channel = { ...webhookChannel('hook'), params: { url: 'https://h/x', payload: { team: 'ops' } } };
     const saved = channelFormValues(channel);
     expect(isChannelEdited(channel, saved)).toBe(false);
     expect(isChannelEdited(channel, { ...saved, payload: '{"team":"ops"}' })).toBe(false);
