@@ -55,6 +55,10 @@ describe('metric catalogue rows written in the same second', () => {
     });
     await writer.record(1, [info('Jobs done.', 'bytes')]);
     await writer.record(1, [{ ...info('', ''), attrKeys: ['job', 'le'] }]);
+    // Attribute keys of one second add up (two exporters of one metric with different keys), so
+    // the read (the longest of a second) and a merge (the last part) agree in either order.
+    await writer.record(1, [{ ...info('', ''), name: 'keys_fewer_later', attrKeys: ['job', 'le'] }]);
+    await writer.record(1, [{ ...info('', ''), name: 'keys_fewer_later', attrKeys: ['instance'] }]);
     // A later write wins as before, an empty one included (a description removed at the source).
     await store.insertRows('metrics_catalog', [row('changed', 'Old text.', 'seconds')]);
     await store.insertRows('metrics_catalog', [{ ...row('changed', '', ''), updated_at: at + 1 }]);
@@ -63,6 +67,7 @@ describe('metric catalogue rows written in the same second', () => {
     const byName = Object.fromEntries(list.map((m) => [m.name, m]));
     expect(byName.samples_first).toMatchObject({ description: 'Requests served.', unit: 'seconds' });
     expect(byName.metadata_first).toMatchObject({ description: 'Jobs done.', unit: 'bytes', attrKeys: ['job', 'le'] });
+    expect(byName.keys_fewer_later).toMatchObject({ attrKeys: ['instance', 'job', 'le'] });
     // Merged, the same answers.
     await store.query(sql`OPTIMIZE TABLE metrics_catalog FINAL`);
     const merged = Object.fromEntries((await createMetricsStore(store).list(1)).map((m) => [m.name, m]));

@@ -46,7 +46,7 @@ export function chTime(s: string): string {
 // first row lacks them and the next one, often in the same second, has them (catalogTies.int.test).
 const catalogSelect = sql`SELECT name, argMax(description, (updated_at, description != '')) AS m_description,
   argMax(unit, (updated_at, unit != '')) AS m_unit,
-  argMax(instrument, updated_at) AS m_instrument, argMax(attr_keys, updated_at) AS m_attr_keys,
+  argMax(instrument, updated_at) AS m_instrument, argMax(attr_keys, (updated_at, length(attr_keys))) AS m_attr_keys,
   toString(min(created_at)) AS m_created_at, toString(max(updated_at)) AS m_updated_at FROM metrics_catalog`;
 
 export interface TimeBounds {

@@ -21,6 +21,12 @@ interface Written {
   sig: string;
   description: string;
   unit: string;
+  attrKeys: readonly string[];
+}
+
+function union(a: readonly string[], b: readonly string[]): readonly string[] {
+  const extra = b.filter((k) => !a.includes(k));
+  return extra.length === 0 ? a : [...a, ...extra].sort();
 }
 
 export function createCatalogWriter(store: TelemetryStore, now: () => number = Date.now): MetricsCatalogWriter {
@@ -37,11 +43,14 @@ export function createCatalogWriter(store: TelemetryStore, now: () => number = D
         const prev = seen.get(key);
         // Rows of one second tie on `updated_at`, and merges fold a tie by part order: a row
         // without a description or unit written in the same second as one with them (a remote
-        // write's samples beside its metadata) carries them, so no merge can blank them.
+        // write's samples beside its metadata) carries them, so no merge can blank them. Its
+        // attribute keys are the union of the second's, so the latest row of a second is also the
+        // longest: the read's tie-break (length) and a merge (part order) pick the same row.
         const sameSecond = prev !== undefined && Math.floor(prev.at / 1000) === ts;
         const description = m.description || (sameSecond ? prev.description : '');
         const unit = m.unit || (sameSecond ? prev.unit : '');
-        const sig = `${description}\u0000${unit}\u0000${m.instrument}\u0000${m.attrKeys.join(',')}`;
+        const attrKeys = sameSecond ? union(prev.attrKeys, m.attrKeys) : m.attrKeys;
+        const sig = `${description}\u0000${unit}\u0000${m.instrument}\u0000${attrKeys.join(',')}`;
         if (prev && prev.sig === sig && t - prev.at < REFRESH_MS) continue;
         if (!prev) fresh.push(m.name);
         rows.push({
@@ -50,11 +59,11 @@ export function createCatalogWriter(store: TelemetryStore, now: () => number = D
           description,
           unit,
           instrument: m.instrument,
-          attr_keys: m.attrKeys,
+          attr_keys: attrKeys,
           created_at: ts,
           updated_at: ts,
         });
-        marks.push([key, { at: t, sig, description, unit }]);
+        marks.push([key, { at: t, sig, description, unit, attrKeys }]);
       }
       if (rows.length === 0) return [];
       await store.insertRows('metrics_catalog', rows);
