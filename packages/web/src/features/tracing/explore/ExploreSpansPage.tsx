@@ -92,7 +92,11 @@ function ExploreSpans({ projectId, tab }: { projectId: number; tab: TabKey }) {
             systems={systemsQuery.data?.systems}
             active={state.systems}
             onChoose={(kind) =>
-              state.address.set({ system: [KIND_ALL[kind]], query: defaultGroupQuery([KIND_ALL[kind]], state.query) })
+              state.address.set({
+                system: [KIND_ALL[kind]],
+                query: defaultGroupQuery([KIND_ALL[kind]], state.query),
+                page: null,
+              })
             }
           />
           <Box sx={{ flexGrow: 1 }} />

@@ -137,7 +137,8 @@ export function SavedViews({ projectId, route, query }: { projectId: number; rou
   const submit = () => {
     const q: Record<string, string | string[]> = {};
     for (const key of new Set(query.keys())) {
-      if (key === 'time_gte') continue;
+      // A view opens on the first page of its list.
+      if (key === 'time_gte' || key === 'page') continue;
       const all = query.getAll(key);
       q[key] = all.length > 1 ? all : all[0];
     }

@@ -1,6 +1,6 @@
 import { Box, Card, Stack, Typography } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Pager } from '../../../components/Pager';
 import { LoadPctileChart } from '../LoadPctileChart';
 import { hasNoDuration, setWhere } from '../query/defaultQueries';
@@ -35,13 +35,11 @@ export function SpansTab({
     first.current = systemsKey;
     state.setSort(events ? '.time' : '.duration', true);
   }, [systemsKey]); // eslint-disable-line react-hooks/exhaustive-deps
-  // The page belongs to one list: another query, system or order starts at page 1. Kept across
-  // them, page 5 of a query narrowed to 15 spans asked for rows 41-50 and showed 'no matching
-  // spans' under a count of 15 and a pager at 11-15.
-  const listKey = JSON.stringify([systemsKey, state.query, order.column, order.desc]);
-  const [paged, setPaged] = useState({ key: listKey, page: 1 });
-  const page = paged.key === listKey ? paged.page : 1;
-  const setPage = (p: number) => setPaged({ key: listKey, page: p });
+  // The page is in the address (Back, reload and a shared link keep it); a new query, system or
+  // order starts at page 1 (useExploreState), so page 5 of a query narrowed to 15 spans never asks
+  // for rows 41-50 under a count of 15.
+  const page = state.page;
+  const setPage = (p: number) => state.setPage(p);
   const { data, isFetching } = useSpans(projectId, {
     ...range,
     sort_by: order.column,
@@ -49,12 +47,14 @@ export function SpansTab({
     page,
     limit: SPANS_PER_PAGE,
   });
-  // A new time range can leave fewer pages than the one open: go to the last one there is.
+  // A new time range (or a link to a page past the end) can leave fewer pages than the one open:
+  // go to the last one there is, in place of the entry.
   const count = data?.count;
-  if (count !== undefined && !isFetching) {
-    const last = serverPager(page, setPage, count).page;
-    if (last !== page) setPaged({ key: listKey, page: last });
-  }
+  const last = count === undefined || isFetching ? page : serverPager(page, setPage, count).page;
+  const { setPage: writePage } = state;
+  useEffect(() => {
+    if (last !== page) writePage(last, true);
+  }, [last, page, writePage]);
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   // The query's group-by and aggregated attributes become columns of the list (spec §2).
   const columns = useMemo(() => spanColumns(state.query), [state.query]);

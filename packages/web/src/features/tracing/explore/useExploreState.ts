@@ -2,10 +2,18 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { useAddressState } from '../../../lib/url/useAddressState';
 import { defaultGroupQuery } from '../query/defaultQueries';
 
+/** The span list's page in the address: a whole number from 1 (anything else is page 1). */
+export function pageParam(text: string | null): number {
+  const n = text !== null && /^\d{1,7}$/.test(text) ? Number(text) : 1;
+  return n >= 1 ? n : 1;
+}
+
 /**
  * Explore spans view state, all in the address (spec §2, §4): systems (repeatable `system`), the
- * query, the sort and the plotted columns. A page opened with systems but no query gets the
- * default group query for them (replacing the entry, so Back does not return to the bare address).
+ * query, the sort, the plotted columns and the span list's page (`page`, left out on page 1). A
+ * page opened with systems but no query gets the default group query for them (replacing the
+ * entry, so Back does not return to the bare address). A new query, system or order starts the
+ * list at page 1: the page belongs to one list.
  */
 export function useExploreState() {
   const address = useAddressState();
@@ -19,8 +27,13 @@ export function useExploreState() {
     if (systems.length > 0 && rawQuery === null) set({ query: defaultGroupQuery(systems) }, { replace: true });
   }, [systems, rawQuery, set]);
 
-  const setSystems = useCallback((s: string[]) => set({ system: s }), [set]);
-  const setQuery = useCallback((q: string) => set({ query: q }), [set]);
+  const setSystems = useCallback((s: string[]) => set({ system: s, page: null }), [set]);
+  const setQuery = useCallback((q: string) => set({ query: q, page: null }), [set]);
+  /** The user paging pushes an entry (Back returns to the page before); a correction replaces it. */
+  const setPage = useCallback(
+    (p: number, replace = false) => set({ page: p > 1 ? String(p) : null }, { replace }),
+    [set],
+  );
   const sortBy = params.get('sort_by') ?? undefined;
   const sortDesc = params.get('sort_desc') !== '0';
   const columnsKey = params.getAll('column').join('\n');
@@ -35,7 +48,9 @@ export function useExploreState() {
     setQuery,
     sortBy,
     sortDesc,
-    setSort: (column: string, desc: boolean) => set({ sort_by: column, sort_desc: desc ? '1' : '0' }),
+    setSort: (column: string, desc: boolean) => set({ sort_by: column, sort_desc: desc ? '1' : '0', page: null }),
+    page: pageParam(params.get('page')),
+    setPage,
     columns,
     setColumns: (c: string[]) => set({ column: c }),
   };

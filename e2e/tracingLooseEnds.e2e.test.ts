@@ -1,0 +1,103 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { demoTraces } from '../packages/server/src/demo/demoTraces';
+import { screenshot } from '@lantern/testkit/pages/browser';
+import { useSignedInPage } from '@lantern/testkit/pages/session';
+import { sendOtlp } from '@lantern/testkit/tracingData';
+import { useLantern } from '@lantern/testkit/useLantern';
+
+/**
+ * Loose ends of the tracing screens, used as a person would: the span list's page lives in the
+ * address (reload, a shared link, Back and Forward keep it). Demo shop traces go in over real
+ * OTLP/HTTP.
+ */
+describe('tracing loose ends', () => {
+  const t = useLantern();
+  const ui = useSignedInPage(t, 'tracing-loose-ends', async () => {
+    await sendOtlp(t.lantern.baseUrl, t.dsn, demoTraces({ now: Date.now(), traces: 60, seed: 5 }));
+  });
+  let page: Page;
+  const explainFailures = () => {
+    page = ui.page();
+    ui.explainFailures();
+  };
+  const pagerText = () => page.getByTestId('spans-pager-text').innerText();
+  const pageParam = () => new URL(page.url()).searchParams.get('page');
+  const firstRow = () => page.getByTestId('span-list-row').first().innerText();
+  const clickPage = (n: number) =>
+    page
+      .getByTestId('spans-pager')
+      .getByRole('button', { name: `Go to page ${n}`, exact: true })
+      .click();
+
+  it('the span list page is in the address: reload, a shared link, Back and Forward keep it', async () => {
+    explainFailures();
+    const list = `${t.lantern.baseUrl}/spans/1/items?system=http:frontend`;
+    await page.goto(list);
+    await page.getByTestId('span-list-row').first().waitFor();
+    await expect.poll(pagerText, { timeout: 15_000 }).toBe('1 - 10 of 60');
+    const page1 = await firstRow();
+
+    await clickPage(2);
+    await expect.poll(pageParam).toBe('2');
+    await expect.poll(pagerText).toBe('11 - 20 of 60');
+    await clickPage(3);
+    await expect.poll(pageParam).toBe('3');
+    await expect.poll(pagerText).toBe('21 - 30 of 60');
+    const page3 = await firstRow();
+    expect(page3).not.toBe(page1);
+    await screenshot(page, 'loose-ends-01-spans-page-3');
+
+    // Reload: still page 3, the same spans.
+    await page.reload();
+    await page.getByTestId('span-list-row').first().waitFor();
+    await expect.poll(pagerText, { timeout: 15_000 }).toBe('21 - 30 of 60');
+    await expect.poll(firstRow).toBe(page3);
+    await expect(page.getByTestId('spans-pager').locator('[aria-current="page"]').innerText()).resolves.toBe('3');
+
+    // Back goes to the page before, then to page 1; Forward returns.
+    await page.goBack();
+    await expect.poll(pageParam).toBe('2');
+    await expect.poll(pagerText).toBe('11 - 20 of 60');
+    await page.goBack();
+    await expect.poll(pageParam).toBe(null);
+    await expect.poll(pagerText).toBe('1 - 10 of 60');
+    await expect.poll(firstRow).toBe(page1);
+    await page.goForward();
+    await expect.poll(pagerText).toBe('11 - 20 of 60');
+
+    // A link shared from page 3 opens on page 3 in a fresh tab.
+    const shared = `${list}&page=3`;
+    const other = await page.context().newPage();
+    await other.goto(shared);
+    await other.getByTestId('span-list-row').first().waitFor();
+    await expect
+      .poll(() => other.getByTestId('spans-pager-text').innerText(), { timeout: 15_000 })
+      .toBe('21 - 30 of 60');
+    await other.close();
+  });
+
+  it('a new order or query starts at page 1; a page past the end goes to the last page', async () => {
+    explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/spans/1/items?system=http:frontend&page=4`);
+    await expect.poll(pagerText, { timeout: 15_000 }).toBe('31 - 40 of 60');
+    // Sorting by time: page 1 of the new order, and Back returns to page 4 of the old one.
+    await page.getByTestId('spans-sort-time').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort_by')).toBe('.time');
+    expect(pageParam()).toBe(null);
+    await expect.poll(pagerText).toBe('1 - 10 of 60');
+    await page.goBack();
+    await expect.poll(pageParam).toBe('4');
+    await expect.poll(pagerText).toBe('31 - 40 of 60');
+
+    // A link to page 40 of 6 pages shows the last page, and the address says so.
+    await page.goto(`${t.lantern.baseUrl}/spans/1/items?system=http:frontend&page=40`);
+    await expect.poll(pagerText, { timeout: 15_000 }).toBe('51 - 60 of 60');
+    await expect.poll(pageParam).toBe('6');
+    await expect.poll(() => page.getByTestId('span-list-row').count()).toBe(10);
+    // Nonsense pages are page 1.
+    await page.goto(`${t.lantern.baseUrl}/spans/1/items?system=http:frontend&page=-2`);
+    await expect.poll(pagerText, { timeout: 15_000 }).toBe('1 - 10 of 60');
+    await screenshot(page, 'loose-ends-02-spans-page-1');
+  });
+});
