@@ -2,8 +2,7 @@ import { ERROR_SYSTEMS as ERROR_SYSTEM_LIST, type SpanKind } from '@lantern/shar
 import type { AttrMap } from '../spanRow';
 import { textAttr } from './attrValue';
 import { joinName, joinTypeMessage, logDisplayName } from './displayName';
-import { templateMessage } from './messageTemplate';
-import { messageWords } from './messageWords';
+import { groupTemplate, templateMessage } from './messageTemplate';
 import { normalizeSeverity } from './severity';
 import type { SpanClass } from './spanSystem';
 
@@ -63,30 +62,30 @@ function logClass(eventName: string, attrs: AttrMap, ownAttrs: AttrMap): SpanCla
   const severity = normalizeSeverity(attrs['log.severity']) ?? 'INFO';
   attrs['log.severity'] = severity;
   const message = textAttr(attrs, 'log.message');
-  const template = message && templateMessage(message);
+  const group = message ? groupTemplate(templateMessage(message)) : undefined;
   return {
     type: 'log',
     system: `log:${severity.toLowerCase()}`,
     hashKeys: LOG_KEYS,
-    hashSuffix: template ? messageWords(template).join(' ') : '',
+    hashSuffix: group ? group.words.join(' ') : '',
     displayName: logDisplayName(severity, attrs, ownAttrs, eventName),
     groupName: logDisplayName(severity, attrs, ownAttrs, eventName, (s) =>
-      s === message ? template : templateMessage(s),
+      s === message && group ? group.name : groupTemplate(templateMessage(s)).name,
     ),
   };
 }
 
 function exceptionClass(attrs: AttrMap): SpanClass {
   const message = textAttr(attrs, 'exception.message');
-  const template = message && templateMessage(message);
+  const group = message ? groupTemplate(templateMessage(message)) : undefined;
   const type = textAttr(attrs, 'exception.type');
   return {
     type: 'log',
     system: 'log:error',
     hashKeys: EXCEPTION_KEYS,
-    hashSuffix: template ? messageWords(template).join(' ') : '',
+    hashSuffix: group ? group.words.join(' ') : '',
     displayName: joinTypeMessage(type, message),
-    groupName: joinTypeMessage(type, template),
+    groupName: joinTypeMessage(type, group ? group.name : ''),
   };
 }
 

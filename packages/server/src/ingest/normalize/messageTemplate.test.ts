@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { templateMessage } from './messageTemplate';
+import { groupTemplate, templateMessage } from './messageTemplate';
 import { messageWords } from './messageWords';
 
 /** Real-looking messages → their template (issue 20): variables become placeholders, words stay. */
@@ -89,5 +89,47 @@ describe('templateMessage', () => {
     const start = performance.now();
     templateMessage(odd);
     expect(performance.now() - start).toBeLessThan(2000);
+  });
+});
+
+describe('groupTemplate', () => {
+  const name = (message: string) => groupTemplate(templateMessage(message)).name;
+
+  it.each([
+    // Tokens the group id skips become placeholders: the name shows no member's own text there.
+    ['slow request to /api/checkout took 8s', 'slow request to <path> took <duration>'],
+    ['GET /api/users/1003/orders took 12.5ms', 'GET <path> took <duration>'],
+    ['fetch https://cdn.example.com/img/42.png?w=300 failed', 'fetch <url> failed'],
+    ['file (/var/log/app.log) rotated', 'file (<path>) rotated'],
+    [
+      'request done method=GET status=200 duration=12ms path=/users/9',
+      'request done method=<*> status=<num> duration=<duration> path=<path>',
+    ],
+    ['order_1234 shipped; 3 items', '<*> shipped; <num> items'],
+    ['version v1.2.3 on k8s', 'version <*> on <*>'],
+    // Kept: placeholders with punctuation, words with punctuation, JSON keys, plain words.
+    ['order #1042 (attempt 2/5) failed', 'order #<num> (attempt <num>/<num>) failed'],
+    ["can't find user 'bob' (timeout)!", "can't find user <str> (timeout)!"],
+    ['request body {"user": 42}', 'request body {"user": <num>}'],
+    ['connection from 10.0.0.12:54321 refused', 'connection from <ip>:<num> refused'],
+    ['server started', 'server started'],
+    ['', ''],
+  ])('%j is named %j', (message, want) => {
+    expect(name(message)).toBe(want);
+  });
+
+  it('hashes the same words as the reference tokenizer, and never replaces a word', () => {
+    for (const [message] of CASES) {
+      const g = groupTemplate(templateMessage(message));
+      expect([message, g.words]).toEqual([message, messageWords(message)]);
+      expect([message, messageWords(g.name)]).toEqual([message, messageWords(message)]);
+    }
+  });
+
+  it('gives one name to the messages of one group (four routes, one group)', () => {
+    const routes = ['/api/checkout', '/api/cart/items', '/api/products', '/api/recommendations'];
+    const groups = routes.map((r, i) => groupTemplate(templateMessage(`slow request to ${r} took ${i + 1}s`)));
+    expect(new Set(groups.map((g) => g.words.join(' '))).size).toBe(1);
+    expect(new Set(groups.map((g) => g.name))).toEqual(new Set(['slow request to <path> took <duration>']));
   });
 });

@@ -1,3 +1,5 @@
+import { messageTokens } from './messageWords';
+
 /**
  * Message templates (issue 20): a log or exception message with its variable parts replaced by
  * placeholders, so a group of messages is named by its shape rather than by one of its members:
@@ -189,4 +191,59 @@ export function templateMessage(text: string): string {
     i = plain = end;
   }
   return out + templateValues(text.slice(plain));
+}
+
+/** A placeholder the templates write (`<num>`, `<str>`, ..., `<*>`). */
+const PLACEHOLDER_RE = /<[a-z*]+>/g;
+const ALNUM_RE = /[A-Za-z0-9]/;
+/** A word with punctuation around or an apostrophe in it: `(timeout)`, `failed!`, `can't`. */
+const PUNCTUATED_WORD_RE = /^[([{"'`]*[A-Za-z]+(?:['-][A-Za-z]+)*[)\]}"'`!?]*$/;
+/** logfmt `key=value` (reference ingest §2.6 keys: letters, digits and `.`). */
+const KEY_VALUE_RE = /^([A-Za-z0-9.]+)=(.*)$/s;
+const AROUND_RE = /^([([{"'`]*)(.*?)([)\]}"'`!?.,:]*)$/s;
+
+/** A value that varies within the group: `<url>`, `<path>`, else `<*>`, its punctuation kept. */
+function variableText(text: string): string {
+  if (!ALNUM_RE.test(text.replace(PLACEHOLDER_RE, ''))) return text;
+  const [, before, core, after] = AROUND_RE.exec(text) ?? ['', '', text, ''];
+  const placeholder = core.includes('://') ? '<url>' : core.includes('/') ? '<path>' : '<*>';
+  return `${before}${placeholder}${after}`;
+}
+
+/** A template token that the group id does not hash, as the group's name shows it. */
+function skippedToken(token: string): string {
+  // Placeholders and punctuation only (`<num>`, `#<num>`, `[<ip>]:<num>`), a JSON object (keys
+  // kept by templateJson), or a word with punctuation: kept as they are.
+  if (!ALNUM_RE.test(token.replace(PLACEHOLDER_RE, ''))) return token;
+  if (token.includes('{') || PUNCTUATED_WORD_RE.test(token)) return token;
+  const kv = KEY_VALUE_RE.exec(token);
+  if (kv) return `${kv[1]}=${variableText(kv[2])}`;
+  return variableText(token);
+}
+
+/**
+ * A log or exception group's name and the words its id hashes, from the message's template. The
+ * id hashes only the words (reference ingest §2.6), so messages that differ in any other token
+ * share a group: `slow request to /api/cart` and `... to /api/checkout` are one group. The name
+ * must not show one member's text there as if every member had it (the group of four routes was
+ * named after the first route seen): a skipped token keeps only what is not variable (placeholders
+ * and punctuation, a logfmt key, a word with punctuation, a JSON object's keys) and otherwise
+ * becomes `<url>`, `<path>` or `<*>`: `WARN slow request to <path> took <duration>`.
+ */
+export function groupTemplate(template: string): { words: string[]; name: string } {
+  const words: string[] = [];
+  let name = '';
+  let at = 0;
+  for (const t of messageTokens(template)) {
+    const text = template.slice(t.start, t.end);
+    if (t.word) {
+      words.push(text);
+      continue;
+    }
+    const named = skippedToken(text);
+    if (named === text) continue;
+    name += template.slice(at, t.start) + named;
+    at = t.end;
+  }
+  return { words, name: name + template.slice(at) };
 }

@@ -24,13 +24,27 @@ function skipPast(text: string, close: string, from: number): number {
   return end < 0 ? text.length : end + 1;
 }
 
+/** A token of a message: `text.slice(start, end)`; `word` when the group id hashes it. */
+export interface MessageToken {
+  start: number;
+  end: number;
+  word: boolean;
+}
+
 /**
  * Splits on whitespace, `,` and `;`; `.` and `:` end a token when followed by whitespace or the
  * end. Quoted tokens are ignored; quoted strings and `{...}` / `<...>` groups inside a token make
  * it a parameter. A token of ASCII letters and `-` (with at least one letter) is a word.
  */
 export function messageWords(text: string): string[] {
-  const words: string[] = [];
+  return messageTokens(text)
+    .filter((t) => t.word)
+    .map((t) => text.slice(t.start, t.end));
+}
+
+/** Every token of a message (messageWords' tokenizer), words and the parameters it skips. */
+export function messageTokens(text: string): MessageToken[] {
+  const tokens: MessageToken[] = [];
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -40,7 +54,9 @@ export function messageWords(text: string): string[] {
       continue;
     }
     if (c === 34 || c === 39 || c === 96) {
+      const start = i;
       i = skipPast(text, text[i], i + 1);
+      tokens.push({ start, end: i, word: false });
       continue;
     }
     const start = i;
@@ -67,7 +83,7 @@ export function messageWords(text: string): string[] {
         i++;
       }
     }
-    if (word && letters > 0) words.push(text.slice(start, i));
+    tokens.push({ start, end: i, word: word && letters > 0 });
   }
-  return words;
+  return tokens;
 }

@@ -152,6 +152,15 @@ describe('normalizeLogs: grouping', () => {
     ]);
     expect(rows[0].groupId).toBe(rows[1].groupId);
   });
+  it('names a group of several routes by none of them: the route is not in the group id', () => {
+    const routes = ['/api/checkout', '/api/cart/items', '/api/products', '/api/recommendations'];
+    const rows = routes.map((r, i) =>
+      one({ severityText: 'WARN', body: anyValue(`slow request to ${r} took ${i + 1}s`) }),
+    );
+    expect(new Set(rows.map((r) => r.groupId)).size).toBe(1);
+    expect(new Set(rows.map((r) => r.groupName))).toEqual(new Set(['WARN slow request to <path> took <duration>']));
+    expect(rows[1].displayName).toBe('WARN slow request to /api/cart/items took 2s');
+  });
 });
 
 describe('normalizeLogs: trace correlation', () => {
