@@ -292,7 +292,9 @@ describe('notification channels and e-mail settings', () => {
 
     await list.askDelete('slack #ops');
     await expect(list.confirmTitle.innerText()).resolves.toBe('Delete channel');
-    await expect(list.confirmMessage.innerText()).resolves.toBe('Do you really want to delete "slack #ops" channel?');
+    await expect(list.confirmMessage.innerText()).resolves.toMatch(
+      /^Do you really want to delete "slack #ops" channel\?\s+No monitor notifies through it\.$/,
+    );
     await list.answerConfirm(false);
     await expect(list.rows.count()).resolves.toBe(4);
     for (const name of ['slack #ops', 'checkout hook', 'broken hook', 'alertmanager prod']) {

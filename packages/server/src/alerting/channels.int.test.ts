@@ -5,6 +5,7 @@ import {
   ChannelResponse,
   ChannelTestResponse,
   EmailTestResponse,
+  MonitorListResponse,
   MonitorResponse,
   WebhookMessage,
 } from '@lantern/shared';
@@ -122,6 +123,43 @@ describe('POST /notification-channels/:id/test', () => {
       expect(res.body.code).toBe('channel_not_found');
       expect(res.body.message).toContain(id);
     }
+  });
+});
+
+describe('deleting a channel that monitors notify through', () => {
+  it('lists those monitors first (?channel_id), then leaves them running without it', async () => {
+    const a = await createWebhook('/used-a');
+    const b = await createWebhook('/used-b');
+    const monitor = async (name: string, channelIds: number[]) => {
+      const res = await call('POST', '/monitors/error', { name, channelIds });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return MonitorResponse.parse(res.body).monitor.id;
+    };
+    const both = await monitor('Both hooks', [a, b]);
+    const onlyA = await monitor('Only A', [a]);
+    await monitor('Only B', [b]);
+    const usersOf = async (id: number | string) => {
+      const res = await call('GET', `/monitors?channel_id=${id}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return MonitorListResponse.parse(res.body).monitors.map((m) => m.name);
+    };
+    expect(await usersOf(a)).toEqual(['Only A', 'Both hooks']);
+    expect(await usersOf(999_999)).toEqual([]);
+    for (const bad of ['abc', '0', '-1', '1.5', '99999999999']) {
+      const res = await call('GET', `/monitors?channel_id=${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body).toEqual({ code: 'invalid_input', message: 'channel_id: channel_id must be a channel id' });
+    }
+
+    expect((await call('DELETE', `/notification-channels/${a}`)).status).toBe(200);
+    expect(await usersOf(a)).toEqual([]);
+    const show = async (id: string) => MonitorResponse.parse((await call('GET', `/monitors/${id}`)).body).monitor;
+    expect(await show(both)).toMatchObject({ state: 'active', channelIds: [b] });
+    expect(await show(onlyA)).toMatchObject({ state: 'active', channelIds: [] });
+    // Saving a form still holding the deleted channel is refused, not stored as a dangling link.
+    const stale = await call('PUT', `/monitors/${onlyA}/error`, { name: 'Only A', channelIds: [a] });
+    expect(stale.status).toBe(400);
+    expect(stale.body).toMatchObject({ code: 'channel_not_found' });
   });
 });
 

@@ -56,9 +56,13 @@ export function createMonitorsStore(db: AlertingDb) {
     get: (id: number): Promise<MonitorRow | undefined> =>
       db.selectFrom('monitors').selectAll().where('id', '=', id).executeTakeFirst(),
 
-    async list(projectId: number, opts: { state?: MonitorState; page: number; limit: number }) {
+    async list(projectId: number, opts: { state?: MonitorState; channel_id?: number; page: number; limit: number }) {
       let q = db.selectFrom('monitors').where('project_id', '=', projectId);
       if (opts.state) q = q.where('state', '=', opts.state);
+      if (opts.channel_id !== undefined)
+        q = q.where('id', 'in', (eb) =>
+          eb.selectFrom('monitor_channels').select('monitor_id').where('channel_id', '=', opts.channel_id!),
+        );
       const rows = await q
         .selectAll()
         .orderBy('created_at', 'desc')

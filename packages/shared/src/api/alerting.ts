@@ -130,6 +130,13 @@ export type Monitor = z.infer<typeof Monitor>;
 
 export const MonitorListQuery = z.object({
   state: MonitorState.optional(),
+  /** Only the monitors that notify through this channel (the channel list names them before a delete). */
+  channel_id: z.coerce
+    .number({ error: 'channel_id must be a channel id' })
+    .int('channel_id must be a channel id')
+    .min(1, 'channel_id must be a channel id')
+    .max(MAX_DB_INT, 'channel_id must be a channel id')
+    .optional(),
   page: z.coerce.number().int().min(1).max(1000).default(1),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });

@@ -6,6 +6,8 @@ import { isApiError } from '../../../lib/api/apiClient';
 import { LabelValues } from '../../tracing/LabelValues';
 import { SpanCard } from '../../tracing/span/SpanCard';
 import { useSpan } from '../../tracing/tracingApi';
+import { useAlertEvents } from './alertsApi';
+import { stateFacts } from './alertState';
 import { occurrences } from './alertText';
 
 /**
@@ -21,13 +23,13 @@ export function AlertErrorBody({
 }) {
   const p = alert.params;
   const span = useSpan(alert.projectId, p.traceId, p.spanId);
+  const events = useAlertEvents(alert.projectId, alert.id);
   return (
     <Stack spacing={2} data-testid="alert-error">
       <LabelValues
         items={[
-          { label: 'State', value: alert.state, testId: 'alert-fact-state' },
+          ...stateFacts(alert, events.data?.events, ''),
           { label: 'Occurrences', value: occurrences(p), testId: 'alert-fact-occurrences' },
-          { label: 'Time', value: formatDateTimeFull(new Date(alert.updatedAt)), testId: 'alert-fact-time' },
           ...(alert.createdAt !== alert.updatedAt
             ? [
                 {

@@ -8,7 +8,8 @@ import { formatDateTimeFull } from '../../../lib/format/dateTime';
 import { paths } from '../../../lib/routes/paths';
 import { LabelValues } from '../../tracing/LabelValues';
 import { withAllowedRange } from './allowedRange';
-import { useAlertTimeseries } from './alertsApi';
+import { useAlertEvents, useAlertTimeseries } from './alertsApi';
+import { stateFacts } from './alertState';
 import {
   exploreMetricParams,
   matchingSpansParams,
@@ -79,6 +80,8 @@ export function AlertMetricBody({
   range: { time_gte: string; time_lt: string };
 }) {
   const p = alert.params;
+  // The history says how a closed alert was closed (the card's history reads the same events).
+  const events = useAlertEvents(alert.projectId, alert.id);
   return (
     <Stack spacing={2} data-testid="alert-metric">
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="alert-query-chips">
@@ -88,9 +91,7 @@ export function AlertMetricBody({
       </Stack>
       <LabelValues
         items={[
-          { label: 'State', value: alert.state, testId: 'alert-fact-state' },
-          { label: 'Trigger', value: metricTrigger(p) || 'back in range', testId: 'alert-fact-trigger' },
-          { label: 'Time', value: formatDateTimeFull(new Date(alert.updatedAt)), testId: 'alert-fact-time' },
+          ...stateFacts(alert, events.data?.events, metricTrigger(p)),
           ...(alert.createdAt !== alert.updatedAt
             ? [
                 {

@@ -22,7 +22,8 @@ const CHIP_KEYS = ['service.name', 'host.name', 'deployment.environment'];
 
 /**
  * One alert of the list (80 px): checkbox, state icon and name, facet chips, created / updated
- * times, and on the right the metric trigger or the error's occurrences.
+ * times, and on the right the metric trigger or the error's occurrences; a closed metric alert says
+ * when it closed, its trigger below as history ('Fired when ...').
  */
 export function AlertRow({
   alert,
@@ -48,6 +49,7 @@ export function AlertRow({
     : isErrorParams(alert)
       ? occurrences(alert.params)
       : '';
+  const closedMetric = alert.state === 'closed' && alert.type === 'metric' && right !== '';
   return (
     <TableRow
       hover
@@ -95,13 +97,25 @@ export function AlertRow({
         </Stack>
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', width: 220 }}>
-        <Box
-          component="span"
-          sx={{ color: alert.type === 'metric' ? OPEN_COLOR : 'text.primary' }}
-          data-testid="alert-row-trigger"
-        >
-          {right}
-        </Box>
+        {closedMetric ? (
+          // A closed metric alert is no longer firing: when it closed, and its trigger as history.
+          <>
+            <Box sx={{ color: CLOSED_COLOR }} data-testid="alert-row-closed">
+              Closed {formatRelative(new Date(alert.updatedAt), now)}
+            </Box>
+            <Typography variant="body2" color="text.secondary" data-testid="alert-row-trigger">
+              Fired when {right}
+            </Typography>
+          </>
+        ) : (
+          <Box
+            component="span"
+            sx={{ color: alert.type === 'metric' ? OPEN_COLOR : 'text.primary' }}
+            data-testid="alert-row-trigger"
+          >
+            {right}
+          </Box>
+        )}
       </TableCell>
     </TableRow>
   );

@@ -31,7 +31,7 @@ describe('eventText', () => {
     expect(eventText(event({ params: { state: 'closed', oldState: 'open' }, user: ann }))).toBe('Closed by Ann');
     expect(eventText(event({ params: { state: 'open', oldState: 'closed' }, user: ann }))).toBe('Reopened by Ann');
     // The evaluator's close of a metric alert back in range: it said only "Closed", like nobody's close.
-    expect(eventText(event({ params: { state: 'closed', oldState: 'open' } }))).toBe('Closed: back to normal');
+    expect(eventText(event({ params: { state: 'closed', oldState: 'open' } }))).toBe('Resolved: back to normal');
     expect(eventText(event({ name: 'created', params: metricParams }))).toBe('Created');
     expect(eventText(event({ name: 'recurring', params: { spanCount: 12 } }))).toBe('Recurring: 12 occurrences');
   });

@@ -12,7 +12,9 @@ import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { CHANNEL_TYPE_LABELS } from './channelForm';
 import { useChannels, useDeleteChannel, useSetChannelState } from './channelsApi';
 import { ChannelTable } from './ChannelTable';
+import { DeleteChannelMessage } from './DeleteChannelMessage';
 import { NewChannelDialog } from './NewChannelDialog';
+import { useFetchChannelMonitors } from '../monitors/monitorsApi';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 const CREATE_TYPES: ChannelType[] = ['slack', 'webhook', 'alertmanager'];
@@ -25,6 +27,7 @@ export function ChannelListPage() {
   const channels = useChannels(projectId);
   const setState = useSetChannelState(projectId);
   const remove = useDeleteChannel(projectId);
+  const fetchMonitors = useFetchChannelMonitors(projectId);
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [creating, setCreating] = useState<ChannelType | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
@@ -38,8 +41,14 @@ export function ChannelListPage() {
     setState.mutate({ id: c.id, paused: c.state === 'delivering' }, { onSettled: () => setBusyId(null) });
   };
   const del = async (c: NotifChannel) => {
-    if (!(await confirm({ title: 'Delete channel', message: `Do you really want to delete "${c.name}" channel?` })))
-      return;
+    setBusyId(c.id);
+    // Which monitors notify through it, asked now: the confirmation names them.
+    const users = await fetchMonitors(c.id).then(
+      (r) => ({ monitors: r.monitors, error: '' }),
+      (e: unknown) => ({ monitors: [], error: e instanceof Error ? e.message : String(e) }),
+    );
+    setBusyId(null);
+    if (!(await confirm({ title: 'Delete channel', message: <DeleteChannelMessage channel={c} {...users} /> }))) return;
     setBusyId(c.id);
     remove.mutate(c.id, { onSettled: () => setBusyId(null) });
   };

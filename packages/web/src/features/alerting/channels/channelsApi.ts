@@ -1,6 +1,7 @@
 import { alertingRoutes, type ChannelType, type NotifChannel } from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PENDING_POLL_MS } from '../alerts/alertsApi';
+import { allMonitors } from '../monitors/monitorsApi';
 import { api, queryKey } from '../../../lib/api/api';
 
 /**
@@ -91,6 +92,8 @@ export function useDeleteChannel(projectId: number | undefined) {
     mutationFn: (id: number) => api(A.deleteChannel, oneInput(projectId, id)),
     onSuccess: (d) => {
       qc.removeQueries({ queryKey: queryKey(oneContract(d.channel.type), oneInput(projectId, d.channel.id)) });
+      // The monitors that notified through it no longer list it.
+      void qc.invalidateQueries({ queryKey: allMonitors(projectId ?? 0) });
       return qc.invalidateQueries({ queryKey: listKey(projectId), exact: true });
     },
   });

@@ -25,7 +25,8 @@ import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
-import { blankMatcher, isBlank, withMatcherRow } from './monitorFormRules';
+import { MatcherAttrField, MatcherValueField } from './MatcherFields';
+import { blankMatcher, isBlank, suggestionRange, withMatcherRow } from './monitorFormRules';
 import { isMonitorNotFound, useMonitor, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
@@ -60,6 +61,8 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
   const [everyone, setEveryone] = useState(monitor?.notifyEveryoneByEmail ?? true);
   const [channelIds, setChannelIds] = useState<number[]>(monitor?.channelIds ?? []);
   const [submitted, setSubmitted] = useState(false);
+  // Suggestions come from the spans of the last day, fixed when the form opens.
+  const [range] = useState(() => suggestionRange(Date.now()));
   const save = useSaveMonitor(projectId, 'error');
   const navigate = useNavigate();
   const nameErr = submitted && !name.trim() ? 'Field is required' : undefined;
@@ -133,14 +136,11 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                     <Typography variant="caption" color="text.secondary" sx={{ width: 32, flexShrink: 0 }}>
                       {i > 0 ? 'AND' : ''}
                     </Typography>
-                    <TextField
-                      size="small"
-                      label="Attribute"
-                      placeholder="service.name"
+                    <MatcherAttrField
+                      projectId={projectId}
+                      range={range}
                       value={m.attr}
-                      onChange={(e) => setAt(i, { ...m, attr: e.target.value })}
-                      sx={{ flex: 1 }}
-                      slotProps={{ htmlInput: { 'data-testid': 'matcher-attr' } }}
+                      onChange={(attr) => setAt(i, { ...m, attr })}
                     />
                     <TextField
                       select
@@ -153,13 +153,12 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                       <MenuItem value="=">=</MenuItem>
                       <MenuItem value="!=">!=</MenuItem>
                     </TextField>
-                    <TextField
-                      size="small"
-                      label="Value"
+                    <MatcherValueField
+                      projectId={projectId}
+                      range={range}
+                      attr={m.attr}
                       value={m.value}
-                      onChange={(e) => setAt(i, { ...m, value: e.target.value })}
-                      sx={{ flex: 1 }}
-                      slotProps={{ htmlInput: { 'data-testid': 'matcher-value' } }}
+                      onChange={(value) => setAt(i, { ...m, value })}
                     />
                     <IconButton
                       size="small"

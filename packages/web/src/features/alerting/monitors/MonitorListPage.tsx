@@ -26,8 +26,8 @@ import { MonitorState, type Monitor } from '@lantern/shared';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Pager, usePager } from '../../../components/Pager';
+import { RelativeTime } from '../../../components/date/RelativeTime';
 import { useConfirm } from '../../../components/feedback/ConfirmProvider';
-import { formatDateTime } from '../../../lib/format/dateTime';
 import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { useAddressState } from '../../../lib/url/useAddressState';
@@ -74,6 +74,7 @@ export function MonitorListPage() {
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const monitors = list.data?.monitors ?? [];
   const pager = usePager(monitors.length, 10);
+  const now = Date.now();
   if (projectId === undefined) return <NotFoundPage />;
 
   const onDelete = async (m: Monitor) => {
@@ -187,7 +188,13 @@ export function MonitorListPage() {
                       />
                     </Stack>
                   </TableCell>
-                  <TableCell>{formatDateTime(new Date(m.lastCheckAt ?? m.updatedAt ?? m.createdAt))}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    <RelativeTime
+                      iso={m.lastCheckAt ?? m.updatedAt ?? m.createdAt}
+                      now={now}
+                      testId="monitor-last-activity"
+                    />
+                  </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                     <Tooltip title={m.state === 'paused' ? 'Resume' : 'Pause'}>
                       <IconButton

@@ -4,10 +4,12 @@ import {
   defaultUnit,
   formatObserved,
   formatObservedIn,
+  matcherAttrKeys,
   observedRange,
   parseColumnMap,
   prefillUnit,
   singleColumn,
+  suggestionRange,
   unitReading,
   withBlankRow,
   withMatcherRow,
@@ -101,5 +103,20 @@ describe('monitor form rules', () => {
     const filled = { attr: 'a', op: '=' as const, value: 'b' };
     expect(withMatcherRow(Array(19).fill(filled))).toHaveLength(20);
     expect(withMatcherRow(Array(20).fill(filled))).toHaveLength(20);
+  });
+
+  it("suggests the span attribute keys for an error monitor's matchers, not the span's own columns", () => {
+    const keys = [
+      { value: 'service.name', pinned: true },
+      { value: '.system', pinned: false },
+      { value: '.name', pinned: false },
+      { value: 'http.route', pinned: false },
+    ];
+    expect(matcherAttrKeys(keys)).toEqual(['service.name', 'http.route']);
+  });
+
+  it('looks for suggestions over the last day, to the minute (one request while the form is open)', () => {
+    const now = Date.parse('2026-05-01T10:00:30.500Z');
+    expect(suggestionRange(now)).toEqual({ time_gte: '2026-04-30T10:01:00.000Z', time_lt: '2026-05-01T10:01:00.000Z' });
   });
 });

@@ -120,3 +120,17 @@ export function formatObservedIn(n: number, unit: string): string {
   if (reading !== undefined) return `${reading} = ${raw}`;
   return unit && hasNumberFormat(unit) ? formatNumber(n, unit) : raw;
 }
+
+/**
+ * The keys an error monitor's matcher can use, from the tracing attribute keys: span and resource
+ * attributes (`service.name`, `http.route`), not the span's own columns (`.system`, `.name`), which
+ * the matchers never see (the evaluator matches the failed span's attributes).
+ */
+export const matcherAttrKeys = (items: readonly { value: string }[]): string[] =>
+  items.map((i) => i.value).filter((k) => !k.startsWith('.'));
+
+/** The last 24 hours to the minute: where the error monitor form looks for attribute suggestions. */
+export function suggestionRange(now: number): { time_gte: string; time_lt: string } {
+  const lt = Math.ceil(now / 60_000) * 60_000;
+  return { time_gte: new Date(lt - 24 * 3600_000).toISOString(), time_lt: new Date(lt).toISOString() };
+}

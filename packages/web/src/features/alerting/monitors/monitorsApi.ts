@@ -6,7 +6,7 @@ import { ApiError } from '../../../lib/api/apiClient';
 /** Every monitor call of the web app (spec platform §7), one hook per endpoint. */
 const A = alertingRoutes;
 /** Every monitor query of a project (list, one monitor, preview). */
-const allMonitors = (projectId: number) => scopeKey(A.monitors, { projectId });
+export const allMonitors = (projectId: number) => scopeKey(A.monitors, { projectId });
 
 export function useMonitors(projectId: number, state: MonitorState | '') {
   const input = { params: { projectId }, query: { limit: 1000, ...(state ? { state } : {}) } };
@@ -14,6 +14,19 @@ export function useMonitors(projectId: number, state: MonitorState | '') {
     queryKey: queryKey(A.monitors, input),
     queryFn: ({ signal }) => api(A.monitors, input, { signal }),
   });
+}
+
+/** A function that asks for the monitors notifying through a channel, fresh (before the channel's delete). */
+export function useFetchChannelMonitors(projectId: number | undefined) {
+  const qc = useQueryClient();
+  return (channelId: number) => {
+    const input = { params: { projectId: projectId ?? 0 }, query: { limit: 1000, channel_id: channelId } };
+    return qc.fetchQuery({
+      queryKey: queryKey(A.monitors, input),
+      queryFn: ({ signal }) => api(A.monitors, input, { signal }),
+      staleTime: 0,
+    });
+  };
 }
 
 /**

@@ -1,0 +1,78 @@
+import { Autocomplete, TextField } from '@mui/material';
+import { useAttrKeys, useAttrValues } from '../../tracing/tracingApi';
+import { matcherAttrKeys } from './monitorFormRules';
+
+type Range = { time_gte: string; time_lt: string };
+
+/**
+ * An error monitor matcher's attribute field: free text, with the span attribute keys seen over the
+ * range as suggestions (the tracing query builder's keys, without the span columns).
+ */
+export function MatcherAttrField({
+  projectId,
+  range,
+  value,
+  onChange,
+}: {
+  projectId: number;
+  range: Range;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const keys = useAttrKeys(projectId, range);
+  return (
+    <Autocomplete
+      size="small"
+      freeSolo
+      options={matcherAttrKeys(keys.data?.items ?? [])}
+      inputValue={value}
+      onChange={(_e, v) => onChange(v ?? '')}
+      onInputChange={(_e, v, reason) => reason !== 'reset' && onChange(v)}
+      sx={{ flex: 1 }}
+      renderInput={(p) => (
+        <TextField
+          {...p}
+          label="Attribute"
+          placeholder="service.name"
+          slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'matcher-attr' } }}
+        />
+      )}
+    />
+  );
+}
+
+/** The matcher's value: free text, with the values of its attribute seen over the range as suggestions. */
+export function MatcherValueField({
+  projectId,
+  range,
+  attr,
+  value,
+  onChange,
+}: {
+  projectId: number;
+  range: Range;
+  attr: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const key = attr.trim();
+  const values = useAttrValues(projectId, { ...range, attr_key: key }, key !== '' && !key.startsWith('.'));
+  return (
+    <Autocomplete
+      size="small"
+      freeSolo
+      options={key ? (values.data?.items ?? []).map((i) => i.value) : []}
+      inputValue={value}
+      onChange={(_e, v) => onChange(v ?? '')}
+      onInputChange={(_e, v, reason) => reason !== 'reset' && onChange(v)}
+      sx={{ flex: 1 }}
+      renderInput={(p) => (
+        <TextField
+          {...p}
+          label="Value"
+          slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'matcher-value' } }}
+        />
+      )}
+    />
+  );
+}
