@@ -100,4 +100,37 @@ describe('tracing loose ends', () => {
     await expect.poll(pagerText, { timeout: 15_000 }).toBe('1 - 10 of 60');
     await screenshot(page, 'loose-ends-02-spans-page-1');
   });
+
+  it('other systems on the Spans tab get their default order; Back returns to the order and page left', async () => {
+    explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/spans/1/items?system=http:frontend`);
+    await expect.poll(pagerText, { timeout: 15_000 }).toBe('1 - 10 of 60');
+    await page.getByTestId('spans-sort-time').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort_by')).toBe('.time');
+    await clickPage(3);
+    await expect.poll(pageParam).toBe('3');
+    await expect.poll(pagerText).toBe('21 - 30 of 60');
+    const left = await firstRow();
+
+    // Logs: newest first, page 1. Then Spans: slowest first (duration, descending).
+    await page.getByTestId('system-kind-logs').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('system')).toBe('log:all');
+    expect(pageParam()).toBe(null);
+    await expect.poll(() => page.getByTestId('spans-sort-time').getAttribute('class')).toContain('Mui-active');
+    await page.getByTestId('system-kind-spans').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('system')).toBe('spans:all');
+    await expect.poll(() => page.getByTestId('spans-sort-duration').getAttribute('class')).toContain('Mui-active');
+    await screenshot(page, 'loose-ends-03-spans-all-by-duration');
+
+    // Back twice: http:frontend again, still by time, on page 3, the same spans.
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).searchParams.get('system')).toBe('log:all');
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).searchParams.get('system')).toBe('http:frontend');
+    await expect.poll(pagerText, { timeout: 15_000 }).toBe('21 - 30 of 60');
+    await expect.poll(firstRow).toBe(left);
+    await page.waitForTimeout(500);
+    const url = new URL(page.url());
+    expect([url.searchParams.get('sort_by'), url.searchParams.get('page')]).toEqual(['.time', '3']);
+  });
 });

@@ -68,6 +68,17 @@ function ExploreSpans({ projectId, tab }: { projectId: number; tab: TabKey }) {
   for (const key of ['system', 'query', 'time_gte', 'time_dur'])
     for (const v of state.address.params.getAll(key)) keep.append(key, v);
   const tabLink = (path: string) => `${path}${keep.toString() ? `?${keep}` : ''}`;
+  // Changing systems on the Spans tab resets the order to the kind's default, time (events) or
+  // duration (spans), descending (spec §4), and every list starts at page 1: written with the
+  // systems, so Back to an entry finds the order and page it had (an effect resetting the order
+  // once the systems had changed also rewrote the entry Back returned to).
+  const chooseSystems = (system: string[], query?: string) =>
+    state.address.set({
+      system,
+      ...(query === undefined ? {} : { query }),
+      page: null,
+      ...(tab === 'spans' ? { sort_by: null, sort_desc: null } : {}),
+    });
 
   return (
     <Stack spacing={2} data-testid="explore-spans">
@@ -85,19 +96,13 @@ function ExploreSpans({ projectId, tab }: { projectId: number; tab: TabKey }) {
             systems={systemsQuery.data?.systems}
             value={state.systems}
             loading={systemsQuery.isPending}
-            onChange={state.setSystems}
+            onChange={chooseSystems}
             kind={state.systems.length ? kindOf(state.systems[0]) : undefined}
           />
           <SystemGroupPicker
             systems={systemsQuery.data?.systems}
             active={state.systems}
-            onChoose={(kind) =>
-              state.address.set({
-                system: [KIND_ALL[kind]],
-                query: defaultGroupQuery([KIND_ALL[kind]], state.query),
-                page: null,
-              })
-            }
+            onChoose={(kind) => chooseSystems([KIND_ALL[kind]], defaultGroupQuery([KIND_ALL[kind]], state.query))}
           />
           <Box sx={{ flexGrow: 1 }} />
           <DateRangePicker state={dateRange} />
@@ -134,7 +139,7 @@ function ExploreSpans({ projectId, tab }: { projectId: number; tab: TabKey }) {
         serverParts={serverParts}
         isEvents={isEvents}
         canAggregate={tab === 'groups'}
-        onSystem={(s) => state.setSystems([s])}
+        onSystem={(s) => chooseSystems([s])}
         onReset={() => state.setQuery(defaultGroupQuery(state.systems))}
       />
       {ready && tab === 'groups' && (

@@ -1,6 +1,6 @@
 import { Box, Card, Stack, Typography } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Pager } from '../../../components/Pager';
 import { LoadPctileChart } from '../LoadPctileChart';
 import { hasNoDuration, setWhere } from '../query/defaultQueries';
@@ -27,14 +27,6 @@ export function SpansTab({
     column: state.sortBy === '.time' || state.sortBy === '.duration' ? state.sortBy : events ? '.time' : '.duration',
     desc: state.sortDesc,
   };
-  // Changing systems resets the order: time for events, duration for spans (spec §4).
-  const systemsKey = state.systems.join(',');
-  const first = useRef(systemsKey);
-  useEffect(() => {
-    if (first.current === systemsKey) return;
-    first.current = systemsKey;
-    state.setSort(events ? '.time' : '.duration', true);
-  }, [systemsKey]); // eslint-disable-line react-hooks/exhaustive-deps
   // The page is in the address (Back, reload and a shared link keep it); a new query, system or
   // order starts at page 1 (useExploreState), so page 5 of a query narrowed to 15 spans never asks
   // for rows 41-50 under a count of 15.

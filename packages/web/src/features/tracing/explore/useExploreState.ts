@@ -12,8 +12,8 @@ export function pageParam(text: string | null): number {
  * Explore spans view state, all in the address (spec §2, §4): systems (repeatable `system`), the
  * query, the sort, the plotted columns and the span list's page (`page`, left out on page 1). A
  * page opened with systems but no query gets the default group query for them (replacing the
- * entry, so Back does not return to the bare address). A new query, system or order starts the
- * list at page 1: the page belongs to one list.
+ * entry, so Back does not return to the bare address). A new query or order starts the list at
+ * page 1, as do new systems (ExploreSpansPage): the page belongs to one list.
  */
 export function useExploreState() {
   const address = useAddressState();
@@ -27,7 +27,6 @@ export function useExploreState() {
     if (systems.length > 0 && rawQuery === null) set({ query: defaultGroupQuery(systems) }, { replace: true });
   }, [systems, rawQuery, set]);
 
-  const setSystems = useCallback((s: string[]) => set({ system: s, page: null }), [set]);
   const setQuery = useCallback((q: string) => set({ query: q, page: null }), [set]);
   /** The user paging pushes an entry (Back returns to the page before); a correction replaces it. */
   const setPage = useCallback(
@@ -41,7 +40,6 @@ export function useExploreState() {
   return {
     address,
     systems,
-    setSystems,
     query,
     /** False until the address has a query (the default one is being written). */
     hasQuery: rawQuery !== null,
