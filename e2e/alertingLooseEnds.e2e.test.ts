@@ -19,9 +19,10 @@ import { useLantern } from '@lantern/testkit/useLantern';
  * Loose ends of the alerting screens, used the way a person meets them in a first hour, over real
  * telemetry and the server's own one-minute evaluator: a closed metric alert that says it was
  * closed and when, its trigger kept as history ('Fired when'), not as what fires now; the error
- * monitor form suggesting the span attribute keys and values for its matchers; the monitor list's
- * last activity as "N seconds ago" with the date in a tooltip; and a channel's delete confirmation
- * naming the monitors that notify through it, which keep running without it.
+ * monitor form and the e-mail settings suggesting the span attribute keys and values for their
+ * matchers; the monitor list's last activity as "N seconds ago" with the date in a tooltip; and a
+ * channel's delete confirmation naming the monitors that notify through it, which keep running
+ * without it.
  */
 const configDir = mkdtempSync(join(tmpdir(), 'lantern-alerting-loose-ends-'));
 const config = join(configDir, 'lantern.yml');
@@ -145,6 +146,22 @@ describe('alerting loose ends', () => {
     expect(monitors.find((m) => m.name === 'Gold customers')?.params.matchers).toEqual([
       { attr: 'customer.tier', op: '=', value: 'gold' },
     ]);
+  });
+
+  it('suggests the same keys and values for the error conditions of the e-mail settings', async () => {
+    session.explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/email`);
+    const attr = page.getByTestId('email-matcher-attr').first();
+    await attr.click();
+    const options = page.getByRole('listbox').getByRole('option');
+    await options.filter({ hasText: 'customer.tier' }).waitFor();
+    expect((await options.allInnerTexts()).filter((k) => k.startsWith('.'))).toEqual([]);
+    await page.getByRole('option', { name: 'customer.tier' }).click();
+    await page.getByTestId('email-matcher-value').first().click();
+    await options.filter({ hasText: 'free' }).waitFor();
+    await page.getByRole('option', { name: 'free' }).click();
+    await expect(page.getByTestId('email-matcher-value').first().inputValue()).resolves.toBe('free');
+    await screenshot(page, 'alerting-loose-ends-01b-email-conditions', { fullPage: false });
   });
 
   it("shows each monitor's last activity as a relative time, the date in a tooltip", async () => {

@@ -22,6 +22,8 @@ import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
 import { PageToolbar } from '../../../components/PageToolbar';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { useEmailSettings, useSaveEmailSettings } from './emailSettingsApi';
+import { MatcherAttrField, MatcherValueField } from '../monitors/MatcherFields';
+import { suggestionRange } from '../monitors/monitorFormRules';
 import { EmailTestButton } from './EmailTestButton';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
@@ -39,6 +41,8 @@ function SettingsForm({ projectId, initial, email }: { projectId: number; initia
     ...initial,
     errorMatchers: initial.errorMatchers.length ? initial.errorMatchers : [blank()],
   }));
+  // Attribute suggestions come from the spans of the last day, fixed when the page opens.
+  const [range] = useState(() => suggestionRange(Date.now()));
   const save = useSaveEmailSettings(projectId);
   const snackbar = useSnackbar();
 
@@ -100,24 +104,25 @@ function SettingsForm({ projectId, initial, email }: { projectId: number; initia
                     <CloseIcon fontSize="small" />
                   </IconButton>
                 </Tooltip>
-                <TextField
-                  size="small"
+                <MatcherAttrField
+                  projectId={projectId}
+                  range={range}
+                  value={m.attr}
+                  onChange={(attr) => setMatcher(i, { attr })}
                   label="Attribute name"
                   placeholder="deployment.environment"
-                  value={m.attr}
-                  onChange={(e) => setMatcher(i, { attr: e.target.value })}
-                  sx={{ flex: 1 }}
-                  slotProps={{ htmlInput: { 'data-testid': 'email-matcher-attr' } }}
+                  testId="email-matcher-attr"
                 />
                 <Typography color="text.secondary">=</Typography>
-                <TextField
-                  size="small"
+                <MatcherValueField
+                  projectId={projectId}
+                  range={range}
+                  attr={m.attr}
+                  value={m.value}
+                  onChange={(value) => setMatcher(i, { value })}
                   label="Attribute value"
                   placeholder="production"
-                  value={m.value}
-                  onChange={(e) => setMatcher(i, { value: e.target.value })}
-                  sx={{ flex: 1 }}
-                  slotProps={{ htmlInput: { 'data-testid': 'email-matcher-value' } }}
+                  testId="email-matcher-value"
                 />
               </Stack>
             ))}

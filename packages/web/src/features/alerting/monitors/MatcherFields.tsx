@@ -3,9 +3,11 @@ import { useAttrKeys, useAttrValues } from '../../tracing/tracingApi';
 import { matcherAttrKeys } from './monitorFormRules';
 
 type Range = { time_gte: string; time_lt: string };
+/** The field's words and test id; the error monitor form's by default (the e-mail settings name theirs). */
+type Look = { label?: string; placeholder?: string; testId?: string };
 
 /**
- * An error monitor matcher's attribute field: free text, with the span attribute keys seen over the
+ * An error matcher's attribute field (error monitors, the e-mail settings): free text, with the span attribute keys seen over the
  * range as suggestions (the tracing query builder's keys, without the span columns).
  */
 export function MatcherAttrField({
@@ -13,12 +15,15 @@ export function MatcherAttrField({
   range,
   value,
   onChange,
+  label = 'Attribute',
+  placeholder = 'service.name',
+  testId = 'matcher-attr',
 }: {
   projectId: number;
   range: Range;
   value: string;
   onChange: (v: string) => void;
-}) {
+} & Look) {
   const keys = useAttrKeys(projectId, range);
   return (
     <Autocomplete
@@ -32,9 +37,9 @@ export function MatcherAttrField({
       renderInput={(p) => (
         <TextField
           {...p}
-          label="Attribute"
-          placeholder="service.name"
-          slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'matcher-attr' } }}
+          label={label}
+          placeholder={placeholder}
+          slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': testId } }}
         />
       )}
     />
@@ -48,13 +53,16 @@ export function MatcherValueField({
   attr,
   value,
   onChange,
+  label = 'Value',
+  placeholder,
+  testId = 'matcher-value',
 }: {
   projectId: number;
   range: Range;
   attr: string;
   value: string;
   onChange: (v: string) => void;
-}) {
+} & Look) {
   const key = attr.trim();
   const values = useAttrValues(projectId, { ...range, attr_key: key }, key !== '' && !key.startsWith('.'));
   return (
@@ -69,8 +77,9 @@ export function MatcherValueField({
       renderInput={(p) => (
         <TextField
           {...p}
-          label="Value"
-          slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': 'matcher-value' } }}
+          label={label}
+          placeholder={placeholder}
+          slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': testId } }}
         />
       )}
     />
