@@ -15,7 +15,30 @@ describe('tracing loose ends', () => {
   const t = useLantern();
   const ui = useSignedInPage(t, 'tracing-loose-ends', async () => {
     await sendOtlp(t.lantern.baseUrl, t.dsn, demoTraces({ now: Date.now(), traces: 60, seed: 5 }));
+    await sendLogs(['INFO', 'cache warmed in 12ms'], ['WARN', 'queue 80% full'], ['ERROR', 'disk full on sda']);
   });
+  /** Standalone OTLP/JSON log records, one per [severity, message], a second apart. */
+  const sendLogs = async (...records: [string, string][]) => {
+    const now = Date.now();
+    const logRecords = records.map(([severityText, body], i) => ({
+      timeUnixNano: String((now - (i + 1) * 1000) * 1e6),
+      severityText,
+      body: { stringValue: body },
+    }));
+    const res = await fetch(`${t.lantern.baseUrl}/v1/logs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'lantern-dsn': t.dsn },
+      body: JSON.stringify({
+        resourceLogs: [
+          {
+            resource: { attributes: [{ key: 'service.name', value: { stringValue: 'worker' } }] },
+            scopeLogs: [{ logRecords }],
+          },
+        ],
+      }),
+    });
+    if (res.status !== 200) throw new Error(`logs ingest answered ${res.status}: ${await res.text()}`);
+  };
   let page: Page;
   const explainFailures = () => {
     page = ui.page();
@@ -23,7 +46,11 @@ describe('tracing loose ends', () => {
   };
   const pagerText = () => page.getByTestId('spans-pager-text').innerText();
   const pageParam = () => new URL(page.url()).searchParams.get('page');
-  const firstRow = () => page.getByTestId('span-list-row').first().innerText();
+  /** The first span listed, once the list has loaded (the pager follows the address before the rows do). */
+  const firstRow = async () => {
+    await expect.poll(() => page.getByTestId('spans-table').getByRole('progressbar').count()).toBe(0);
+    return page.getByTestId('span-list-row').first().innerText();
+  };
   const clickPage = (n: number) =>
     page
       .getByTestId('spans-pager')
@@ -132,5 +159,32 @@ describe('tracing loose ends', () => {
     await page.waitForTimeout(500);
     const url = new URL(page.url());
     expect([url.searchParams.get('sort_by'), url.searchParams.get('page')]).toEqual(['.time', '3']);
+  });
+
+  it('the Logs button counts the groups it opens, error logs included, and lists log:error', async () => {
+    explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/spans/1?system=http:frontend`);
+    const logs = page.getByTestId('system-kind-logs');
+    await logs.waitFor();
+    const n = Number(/\((\d+)\)/.exec(await logs.innerText())![1]);
+    await logs.click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('system')).toBe('log:all');
+    await page.getByTestId('group-row').first().waitFor();
+    await expect.poll(() => page.getByTestId('groups-count').innerText(), { timeout: 15_000 }).toBe(`${n} groups`);
+    const systems = await page.getByTestId('group-system').allInnerTexts();
+    expect(systems).toContain('log:error');
+    expect(systems).toContain('log:warn');
+
+    // The picker, narrowed to logs, lists log:error under log:all with the same count.
+    await page.getByTestId('system-picker').locator('input').click();
+    const options = page.getByTestId('system-option');
+    await options.first().waitFor();
+    const listed = await options.evaluateAll((els) =>
+      els.map((el) => `${el.getAttribute('data-system')} ${el.getAttribute('data-group-count')}`),
+    );
+    expect(listed).toContain(`log:all ${n}`);
+    expect(listed.some((l) => l.startsWith('log:error '))).toBe(true);
+    await screenshot(page, 'loose-ends-04-logs-kind');
+    await page.keyboard.press('Escape');
   });
 });

@@ -49,8 +49,13 @@ describe('systemItems', () => {
       'http:api 2',
     ]);
     expect(systemItems(demo, ['spans:all'], 'spans')[1]).toMatchObject({ count: 22, errorCount: 1, isGroup: true });
-    // log:error is an event: the logs kind is log:info alone, and log:all is listed once.
-    expect(lines(systemItems(demo, ['log:all'], 'logs'))).toEqual(['all 14', 'log:all 6', 'log:info 6']);
+    // Logs are every log:* system, error logs too (log:all selects them), and log:all is listed once.
+    expect(lines(systemItems(demo, ['log:all'], 'logs'))).toEqual([
+      'all 14',
+      'log:all 8',
+      '  log:error 2',
+      '  log:info 6',
+    ]);
     // Events gather log:error and message:*; neither is indented under a type it does not share.
     expect(lines(systemItems(demo, ['events:all'], 'events'))).toEqual([
       'all 14',
@@ -71,7 +76,7 @@ describe('systemItems', () => {
   it('lists the kinds with their group counts', () => {
     expect(systemKinds([s('http:api', 1, 3), s('log:info', 1, 2), s('log:error', 1, 4)])).toEqual([
       { kind: 'spans', groupCount: 3 },
-      { kind: 'logs', groupCount: 2 },
+      { kind: 'logs', groupCount: 6 },
       { kind: 'events', groupCount: 4 },
     ]);
     expect(kindOf('log:error')).toBe('events');

@@ -38,7 +38,7 @@ function sum(system: string, list: SystemStats[], isGroup: boolean): SystemItem 
 }
 
 export function systemItems(systems: SystemStats[], active: string[] = [], kind?: SystemKind): SystemItem[] {
-  const listed = kind ? systems.filter((s) => kindOf(s.system) === kind) : systems;
+  const listed = kind ? systems.filter((s) => inKind(s.system, kind)) : systems;
   const byType = new Map<string, SystemStats[]>();
   for (const s of listed) {
     const t = typeOf(s.system);
@@ -86,19 +86,24 @@ export function kindOf(system: string): SystemKind {
   return 'spans';
 }
 
+/**
+ * Whether a system is listed under a kind (reference frontend §1.3.7): log systems are every
+ * `log:*`, event systems include the error logs, so `log:error` is under both, as `log:all` and
+ * `events:all` both select it. (Leaving it out of Logs made 'Logs (6)' open 8 groups.)
+ */
+export function inKind(system: string, kind: SystemKind): boolean {
+  if (kind === 'logs') return isLogSystem(system);
+  if (kind === 'events') return isEventSystem(system);
+  return isSpanSystem(system);
+}
+
 export const KIND_ALL: Record<SystemKind, string> = { spans: 'spans:all', logs: 'log:all', events: 'events:all' };
 
 /** Buttons of the system group picker: a kind shows when it has at least one real system; n = its groups. */
 export function systemKinds(systems: SystemStats[]): { kind: SystemKind; groupCount: number }[] {
   const out: { kind: SystemKind; groupCount: number }[] = [];
   for (const kind of ['spans', 'logs', 'events'] as const) {
-    const list = systems.filter((s) =>
-      kind === 'spans'
-        ? isSpanSystem(s.system)
-        : kind === 'logs'
-          ? isLogSystem(s.system) && !isEventSystem(s.system)
-          : isEventSystem(s.system),
-    );
+    const list = systems.filter((s) => inKind(s.system, kind));
     if (list.length > 0) out.push({ kind, groupCount: list.reduce((n, s) => n + s.groupCount, 0) });
   }
   return out;
