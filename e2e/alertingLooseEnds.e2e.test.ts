@@ -240,4 +240,28 @@ describe('alerting loose ends', () => {
     await page.waitForURL(/\/monitors$/);
     await expect(monitors.state('Checkout errors').innerText()).resolves.toBe('active');
   });
+
+  it("says a metric monitor's alerts go with it before deleting it", async () => {
+    session.explainFailures();
+    const list = new MonitorListPage(page);
+    await list.goto(server.lantern.baseUrl, 1);
+    await list.row('Queue backlog').getByTestId('monitor-delete').click();
+    const message = page.getByTestId('confirm-message');
+    await expect(message.getByTestId('delete-monitor-alerts').innerText()).resolves.toBe(
+      'Its 1 alert (0 open) will be deleted with it, history included.',
+    );
+    await screenshot(page, 'alerting-loose-ends-06-delete-monitor', { fullPage: false });
+    await page.getByTestId('confirm-yes').click();
+    await list.row('Queue backlog').waitFor({ state: 'detached' });
+    const { count } = await api<{ count: number }>(
+      'GET',
+      `/alerts?q=${encodeURIComponent(`monitor:${queueMonitorId}`)}&attrs[alert.state]=closed&attrs[alert.state]=open`,
+    );
+    expect(count).toBe(0);
+
+    // An error monitor's alerts are its span groups', not its own: nothing is said of them.
+    await list.row('Checkout errors').getByTestId('monitor-delete').click();
+    await expect(message.innerText()).resolves.toBe('Do you really want to delete "Checkout errors" monitor?');
+    await page.getByTestId('confirm-no').click();
+  });
 });

@@ -48,6 +48,25 @@ const alertsOf = (m: Monitor, state: 'open' | 'closed') =>
   paths.alerts(m.projectId, { q: `monitor:${m.id}`, 'attrs.alert.state': state });
 
 /**
+ * The delete confirmation of a monitor. A metric monitor's alerts and their history go with it (an
+ * error monitor's alerts belong to their span groups and stay): it says how many.
+ */
+function DeleteMonitorMessage({ monitor: m }: { monitor: Monitor }) {
+  const total = m.alertOpenCount + m.alertClosedCount;
+  return (
+    <>
+      <Typography>Do you really want to delete &quot;{m.name}&quot; monitor?</Typography>
+      {m.type === 'metric' && total > 0 && (
+        <Typography variant="body2" sx={{ mt: 1 }} data-testid="delete-monitor-alerts">
+          Its {total} {total === 1 ? 'alert' : 'alerts'} ({m.alertOpenCount} open) will be deleted with it, history
+          included.
+        </Typography>
+      )}
+    </>
+  );
+}
+
+/**
  * A click in a row opens its monitor (spec platform §2.8), unless it lands on one of the row's own
  * controls (the name link, the alert chips, Pause / Resume, Edit, Delete) or ends a text selection.
  */
@@ -78,8 +97,7 @@ export function MonitorListPage() {
   if (projectId === undefined) return <NotFoundPage />;
 
   const onDelete = async (m: Monitor) => {
-    if (await confirm({ title: 'Delete monitor', message: `Do you really want to delete "${m.name}" monitor?` }))
-      remove.mutate(m.id);
+    if (await confirm({ title: 'Delete monitor', message: <DeleteMonitorMessage monitor={m} /> })) remove.mutate(m.id);
   };
 
   return (
