@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildHeatmap } from './heatmap';
-import type { TimeGrid } from './query/timeRange';
+import { fixedGrid } from './query/timeRange';
 
 const gte = new Date('2026-01-01T00:00:00Z');
-const grid: TimeGrid = {
-  gte,
-  lt: new Date(gte.getTime() + 3 * 60_000),
-  bucketMin: 1,
-  points: 3,
-  table: 'datapoint_minutes',
-};
+const grid = fixedGrid(gte, 1, 3);
 const t = (minute: number) => gte.getTime() / 1000 + minute * 60;
 
 describe('buildHeatmap', () => {

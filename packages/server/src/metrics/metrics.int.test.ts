@@ -354,3 +354,75 @@ describe('metrics endpoints', () => {
     expect(stats.signals.metrics.rejectedRequests).toBeGreaterThanOrEqual(2); // bad protobuf, unknown token
   });
 });
+
+describe('the current minute', () => {
+  const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
+  /** Delta counter points: `values[i]` at `times[i]` (ms). */
+  const sendCounter = (name: string, points: [number, number][]) =>
+    fetch(`${server.lantern.baseUrl}/v1/metrics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` },
+      body: JSON.stringify({
+        resourceMetrics: [
+          {
+            scopeMetrics: [
+              {
+                metrics: [
+                  {
+                    name,
+                    sum: {
+                      aggregationTemporality: 1,
+                      isMonotonic: true,
+                      dataPoints: points.map(([t, v]) => ({
+                        startTimeUnixNano: ns(t - 10_000),
+                        timeUnixNano: ns(t),
+                        asDouble: v,
+                      })),
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    });
+  /** Runs `check` with the start of a minute that lasts at least 20 s more (so it stays current). */
+  async function inOneMinute(check: (minute: number) => Promise<void>) {
+    if (Date.now() % 60_000 > 40_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
+    await check(Math.floor(Date.now() / 60_000) * 60_000);
+  }
+
+  it("does not draw a counter's unfinished minute as a drop; a metric with nothing else shows it", async () => {
+    await inOneMinute(async (minute) => {
+      // 60 a minute, exported every 10 s: the current minute has had one export so far.
+      const points: [number, number][] = [];
+      for (let t = minute - 180_000; t < minute; t += 10_000) points.push([t + 5_000, 10]);
+      points.push([minute + 5_000, 10]);
+      expect((await sendCounter('minute.requests', points)).status).toBe(200);
+      expect((await sendCounter('minute.fresh', [[minute + 5_000, 4]])).status).toBe(200);
+      const series = async (name: string, query: string) => {
+        for (let i = 0; i < 50; i++) {
+          const r = MetricTimeseriesResponse.parse(
+            (await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: name }, query)}`)).body,
+          );
+          const s = r.timeseries[0];
+          if (s) return Object.fromEntries(r.time.map((t, j) => [Date.parse(t) - minute, s.value[j]]));
+          await new Promise((res) => setTimeout(res, 100));
+        }
+        throw new Error(`no series of ${name}`);
+      };
+      const rate = await series('minute.requests', 'per_min(sum($c))');
+      expect([rate[-180_000], rate[-120_000], rate[-60_000], rate[0], rate[60_000]]).toEqual([60, 60, 60, null, null]);
+      const total = await series('minute.requests', 'sum($c)');
+      expect(total[-60_000]).toBe(60);
+      expect(total[0]).toBe(null);
+      expect((await series('minute.fresh', 'sum($c)'))[0]).toBe(4);
+      const table = TableResponse.parse(
+        (await api(`/api/v1/metrics/1/table?${metricQuery({ c: 'minute.requests' }, 'per_min(sum($c)) as rpm')}`)).body,
+      );
+      expect(table.items[0].rpm).toBeCloseTo((3 * 60) / 60, 9);
+      expect(Date.now() - minute).toBeLessThan(60_000);
+    });
+  }, 90_000);
+});

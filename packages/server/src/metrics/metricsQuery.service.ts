@@ -11,7 +11,7 @@ import {
 import { AppError } from '../http/appError';
 import { StoreQueryError, type TelemetryStore } from '../storage/telemetry';
 import type { MetricsStore } from './metrics.store';
-import { compileSeriesQuery, type SeriesQuery } from './query/compileSeries';
+import { compileSeriesQuery, sumsRows, type SeriesQuery } from './query/compileSeries';
 import { evaluateColumns, seriesId, seriesKey, seriesName, type ColumnResult, type Series } from './query/evaluate';
 import { partInfo, planQuery, type MetricRef, type Mode } from './query/plan';
 import { bucketTimes, type TimeGrid } from './query/timeRange';
@@ -57,10 +57,12 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
     }));
     const parsed = parseMetricsQuery(input.query);
     const plan = planQuery(parsed, refs, mode, input.search ?? '');
-    const results = await Promise.all(plan.queries.map((q) => runSeries(projectId, q, input.grid)));
+    const reads = await Promise.all(plan.queries.map((q) => runSeries(projectId, q, input.grid)));
+    const results = reads.map((r) => r.series);
     const columns = evaluateColumns(plan.columns, {
       mode,
-      grid: input.grid,
+      // Rates divide by the minutes read: the current one too once a sum had only that.
+      grid: reads.some((r) => r.grid !== input.grid) ? { ...input.grid, complete: input.grid.lt } : input.grid,
       results,
       groupings: plan.queries.map((q) => (q.grouping === 'all' ? 'all' : q.grouping.join(','))),
     });
@@ -68,12 +70,27 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
     return { info: { parts: partInfo(parsed, plan.partErrors) }, columns, metrics: refs };
   }
 
-  async function runSeries(projectId: number, q: SeriesQuery, grid: TimeGrid): Promise<Series[]> {
+  /** The query's series, and the grid it read (the whole of `lt` when the current minute was all a sum had). */
+  async function runSeries(
+    projectId: number,
+    q: SeriesQuery,
+    grid0: TimeGrid,
+  ): Promise<{ series: Series[]; grid: TimeGrid }> {
+    let grid = grid0;
+    const read = (g: TimeGrid) =>
+      deps.telemetry.readRollups((watermark) =>
+        deps.telemetry.query<Record<string, unknown>>(compileSeriesQuery(projectId, q, g, watermark)),
+      );
     let rows: Record<string, unknown>[];
     try {
-      rows = await deps.telemetry.readRollups((watermark) =>
-        deps.telemetry.query(compileSeriesQuery(projectId, q, grid, watermark)),
-      );
+      rows = await read(grid);
+      // A metric whose only data is in the current minute (it just started reporting) shows it.
+      // (A query without groups answers one row of empty arrays when nothing matched.)
+      const empty = rows.every((r) => (r.times as unknown[]).length === 0);
+      if (empty && sumsRows(q) && grid.complete < grid.lt) {
+        grid = { ...grid, complete: grid.lt };
+        rows = await read(grid);
+      }
     } catch (err) {
       if (err instanceof StoreQueryError) {
         throw new AppError('invalid_input', 'invalid_query', `the query could not run: ${err.message}`);
@@ -82,7 +99,7 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
     }
     const bucketSec = grid.bucketMin * 60;
     const start = grid.gte.getTime() / 1000;
-    return rows.map((row) => {
+    const series = rows.map((row) => {
       let keys: string[];
       let attrs: Record<string, string>;
       if (q.grouping === 'all') {
@@ -102,6 +119,7 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
       });
       return { keys, attrs, values };
     });
+    return { series, grid };
   }
 
   return {

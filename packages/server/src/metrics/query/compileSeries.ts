@@ -198,6 +198,14 @@ function valueExpr(q: SeriesQuery): SqlFragment {
   }
 }
 
+/**
+ * A sum over the rows (a counter's total, a histogram's count): read up to the finished minutes
+ * only (TimeGrid.complete), since the current one is still being exported into.
+ */
+export function sumsRows(q: SeriesQuery): boolean {
+  return q.instrument !== 'gauge' && q.instrument !== 'additive' && (q.agg === 'sum' || q.agg === 'count');
+}
+
 /** `watermark`: the store's rollup watermark (TelemetryStore.rollupWatermark; null: the rollups hold every row). */
 export function compileSeriesQuery(
   projectId: number,
@@ -216,18 +224,19 @@ export function compileSeriesQuery(
     ...(all ? [sql`string_keys AS sk`, sql`string_values AS sv`] : names.map((n, i) => sql`${attrCol(n)} AS ${g[i]}`)),
     ...(q.agg === 'uniq' ? q.uniqAttrs.map((a, i) => sql`${attrCol(a)} AS ${ident(`u${i}`)}`) : []),
   ];
-  const range = rangeConditions(projectId, q.metric, grid.gte, grid.lt);
+  const lt = sumsRows(q) ? grid.complete : grid.lt;
+  const range = rangeConditions(projectId, q.metric, grid.gte, lt);
   const conds = attrConditions(q);
   let from: SqlFragment;
   if (seriesCols.length === 0 && conds.length === 0) {
     // Neither filters nor groups by attributes: the datapoints alone.
-    from = datapointRows(grid.table, range, grid.lt, watermark);
+    from = datapointRows(grid.table, range, lt, watermark);
   } else if (grid.table === 'datapoint_minutes') {
     // Up to 60 rows per series and hour: find the series once (seriesSubquery), join the numbers.
     from = sql`${table} GLOBAL INNER JOIN (${seriesSubquery(projectId, q, grid, conds, seriesCols, watermark)}) AS s USING attrs_hash WHERE ${join(range, ' AND ')}`;
   } else {
     // The rollups have few rows per series: reading their attributes inline is cheaper than a join.
-    from = sql`(SELECT ${join([sql`*`, ...seriesCols], ', ')} FROM ${datapointRows(grid.table, [...range, ...conds], grid.lt, watermark)})`;
+    from = sql`(SELECT ${join([sql`*`, ...seriesCols], ', ')} FROM ${datapointRows(grid.table, [...range, ...conds], lt, watermark)})`;
   }
 
   // Group keys per level; `group by all` carries the series' attribute arrays along.

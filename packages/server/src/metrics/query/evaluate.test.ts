@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMetricsQuery } from '@lantern/shared';
 import { evaluateColumns, seriesName, type Series } from './evaluate';
 import { planQuery, type MetricRef, type Mode } from './plan';
-import { fixedGrid } from './timeRange';
+import { fixedGrid, timeGrid, type TimeGrid } from './timeRange';
 
 const grid = fixedGrid(new Date('2026-01-01T10:00:00Z'), 2, 3);
 const req: MetricRef = { name: 'app.req', alias: 'req', instrument: 'counter', unit: '' };
@@ -11,12 +11,18 @@ const lat: MetricRef = { name: 'app.lat', alias: 'lat', instrument: 'histogram',
 const host = (h: string, values: number[]): Series => ({ keys: ['host'], attrs: { host: h }, values });
 
 /** Plans `query`, feeds each planned query the given series (by metric name), evaluates. */
-function run(query: string, metrics: MetricRef[], data: Record<string, Series[]>, mode: Mode = 'timeseries') {
+function run(
+  query: string,
+  metrics: MetricRef[],
+  data: Record<string, Series[]>,
+  mode: Mode = 'timeseries',
+  g: TimeGrid = grid,
+) {
   const plan = planQuery(parseMetricsQuery(query), metrics, mode);
   const results = plan.queries.map((q) => data[`${q.metric}:${q.agg}`] ?? data[q.metric] ?? []);
   const cols = evaluateColumns(plan.columns, {
     mode,
-    grid,
+    grid: g,
     results,
     groupings: plan.queries.map((q) => (q.grouping === 'all' ? 'all' : q.grouping.join(','))),
   });
@@ -27,6 +33,19 @@ describe('evaluateColumns', () => {
   it('divides per_min by the bucket minutes in timeseries mode', () => {
     const { cols } = run('per_min($req)', [req], { 'app.req': [{ keys: [], attrs: {}, values: [10, NaN, 4] }] });
     expect(cols[0].set!.series[0].values).toEqual([5, NaN, 2]);
+  });
+
+  it('divides a last bucket cut short by the range end by its own minutes, not the bucket length', () => {
+    // 24 h ending during 10:37: 15-minute buckets, the last one [10:30, 10:37) of 7 minutes.
+    const g = timeGrid('2026-01-01T10:38:00Z', '2026-01-02T10:38:00Z', Date.parse('2026-01-02T10:37:20Z'));
+    expect(g.bucketMin).toBe(15);
+    const values = new Array<number>(g.points).fill(150);
+    values[g.points - 1] = 70; // 10 a minute throughout
+    const { cols } = run('per_min($req)', [req], { 'app.req': [{ keys: [], attrs: {}, values }] }, 'timeseries', g);
+    expect(cols[0].set!.series[0].values.slice(-2)).toEqual([10, 10]);
+    // Over the whole range, too: the total over the minutes the grid covers.
+    const table = run('per_min($req)', [req], { 'app.req': [{ keys: [], attrs: {}, values }] }, 'table', g);
+    expect(table.cols[0].set!.series[0].values[0]).toBeCloseTo(10, 9);
   });
 
   it('joins two metrics by attributes; a missing side counts as 0 for + and as a gap for /', () => {

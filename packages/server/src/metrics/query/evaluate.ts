@@ -3,7 +3,7 @@ import { printExpr, printFilter, type MetricExpr } from '@lantern/shared';
 import type { Agg } from './compileSeries';
 import { convertLiteral, UnitError } from './unitConversion';
 import type { Mode, PExpr, PlannedColumn, TableFunc } from './plan';
-import type { TimeGrid } from './timeRange';
+import { bucketMinutes, type TimeGrid } from './timeRange';
 
 /**
  * Evaluates planned columns over the rows of their timeseries queries (reference query §3.4):
@@ -157,16 +157,18 @@ function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalC
         };
   }
   const perSec = func === 'per_sec';
+  const unit = perSec ? 60 : 1;
   if (ctx.mode === 'timeseries') {
-    const div = ctx.grid.bucketMin * (perSec ? 60 : 1);
-    return { ...v, series: v.series.map((s) => ({ ...s, values: s.values.map((x) => x / div) })) };
+    // Each bucket by the minutes it sums: a last bucket of finished minutes cut short is not a drop.
+    const divs = Array.from({ length: ctx.grid.points }, (_, i) => bucketMinutes(ctx.grid, i) * unit);
+    return { ...v, series: v.series.map((s) => ({ ...s, values: s.values.map((x, i) => x / divs[i]) })) };
   }
   // Over a whole range: the total divided by the range length (a rate over the range; the
   // reference divided the mean of non-empty buckets, which overstates sparse series).
   const total = v.reduced
     ? v
     : { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, 'sum')] })) };
-  const div = ctx.grid.points * ctx.grid.bucketMin * (perSec ? 60 : 1);
+  const div = ((ctx.grid.complete.getTime() - ctx.grid.gte.getTime()) / 60_000) * unit;
   return { ...total, series: total.series.map((s) => ({ ...s, values: s.values.map((x) => x / div) })) };
 }
 

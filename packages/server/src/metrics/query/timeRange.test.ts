@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupingPeriodMin, parseTime, timeGrid } from './timeRange';
+import { bucketMinutes, groupingPeriodMin, parseTime, timeGrid } from './timeRange';
 
 describe('groupingPeriodMin', () => {
   it.each([
@@ -27,6 +27,31 @@ describe('timeGrid', () => {
     // 24 h: 15-minute buckets, read from the 15-minute rollup; 12 h: 10-minute buckets, from the minutes.
     expect(timeGrid('20260101T000000', '20260102T000000').table).toBe('datapoint_15m');
     expect(timeGrid('20260101T000000', '20260101T120000').table).toBe('datapoint_minutes');
+  });
+  it('marks where the finished minutes end: the current one is still being exported into', () => {
+    const now = Date.parse('2026-01-01T10:30:25Z');
+    const g = timeGrid('2026-01-01T09:31:00Z', '2026-01-01T10:31:00Z', now);
+    expect([g.bucketMin, g.points, g.lt.toISOString(), g.complete.toISOString()]).toEqual([
+      1,
+      60,
+      '2026-01-01T10:31:00.000Z',
+      '2026-01-01T10:30:00.000Z',
+    ]);
+    expect([bucketMinutes(g, 58), bucketMinutes(g, 59)]).toEqual([1, 1]);
+    // A range that ended before is all finished; so is one inside the current minute.
+    expect(timeGrid('2026-01-01T08:00:00Z', '2026-01-01T09:00:00Z', now).complete.toISOString()).toBe(
+      '2026-01-01T09:00:00.000Z',
+    );
+    expect(timeGrid('2026-01-01T10:30:10Z', '2026-01-01T10:31:00Z', now).complete.toISOString()).toBe(
+      '2026-01-01T10:31:00.000Z',
+    );
+    // 24 h: 15-minute buckets; the last one sums the 7 finished minutes.
+    const day = timeGrid('2026-01-01T10:38:00Z', '2026-01-02T10:38:00Z', Date.parse('2026-01-02T10:37:20Z'));
+    expect([day.bucketMin, day.complete.toISOString(), bucketMinutes(day, day.points - 1)]).toEqual([
+      15,
+      '2026-01-02T10:37:00.000Z',
+      7,
+    ]);
   });
   it('parses the three time forms and refuses others', () => {
     expect(parseTime('1767225600', 't').toISOString()).toBe('2026-01-01T00:00:00.000Z');
