@@ -153,6 +153,13 @@ describe('query-string texts', () => {
       refused('metric: is longer than 1000 characters'),
     );
   });
+
+  it('refuses an instrument that does not exist instead of answering no metrics', async () => {
+    const message = 'instrument: instrument must be one of gauge, additive, counter, histogram, summary';
+    for (const path of ['/api/v1/metrics/1', '/api/v1/metrics/1/stats'])
+      expect(await get(path, { instrument: 'bogus' }), path).toMatchObject(refused(message));
+    expect((await get('/api/v1/metrics/1/stats', { instrument: 'counter' })).status).toBe(200);
+  });
 });
 
 describe('saved views', () => {

@@ -82,7 +82,9 @@ export type MetricsQueryParams = z.infer<typeof MetricsQueryParams>;
 export const MetricsStatsParams = TimeRangeQuery.partial().extend({
   search_input: nameParam().optional().default(''),
   attr_key: stringList,
-  instrument: nameParam().optional(),
+  instrument: Instrument.exclude(['deleted'], {
+    error: 'instrument must be one of gauge, additive, counter, histogram, summary',
+  }).optional(),
 });
 
 export const MetricAttrKeysParams = TimeRangeQuery.partial().extend({
