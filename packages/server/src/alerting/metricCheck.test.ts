@@ -118,6 +118,22 @@ describe('checkSeries', () => {
       windowStart: 1,
     },
     {
+      name: 'a series silent for longer than the ingest lag has stopped: not firing on its last value',
+      values: [0, 2, 2, 2, _, _, _, _, _, _],
+      forPoints: 3,
+      bounds: MAX1,
+      firing: 0,
+      recovered: false,
+    },
+    {
+      name: 'a stopped series recovers forDuration + 5 minutes after its last outlier',
+      values: [0, 2, 2, 2, _, _, _, _, _, _, _, _],
+      forPoints: 3,
+      bounds: MAX1,
+      firing: 0,
+      recovered: true,
+    },
+    {
       name: 'leading gaps are ignored',
       values: [_, _, _, 2, 2],
       forPoints: 2,

@@ -9,9 +9,15 @@ import type { ForDurationUnit, MetricMonitorParams, MonitorState } from '@lanter
  * - `forDurationUnit` is honoured (hours = 60 one-minute points), the reference ignored it.
  * - A minute without data is a gap, not a zero: it never counts as an outlier (a zero could trip a
  *   minValue bound), and a gap inside the forDuration window means "not proven firing".
- * - Trailing minutes without data are not yet reported (ingest lag), so the window ends at the
- *   last minute that has a value. A series with no value in the whole window is "no data".
+ * - Up to 5 trailing minutes without data are not yet reported (ingest lag), so the window ends at
+ *   the last minute that has a value. Past that the series has stopped reporting: its gaps are
+ *   not outliers, so an open alert closes forDuration + 5 minutes after its last outlier instead of
+ *   firing on its last value until the whole hour is empty. A series with no value in the whole
+ *   window is "no data".
  */
+
+/** Trailing minutes without data taken as ingest lag rather than a series that stopped. */
+export const MAX_REPORT_LAG_POINTS = 5;
 
 /** Alerts older than this (by updated_at) are history: the next episode creates a new alert. */
 export const RECENT_ALERT_MS = 8 * 3600_000;
@@ -63,9 +69,12 @@ export function outlierOf(x: number | null, b: Bounds): Firing {
 
 /** Checks one series: `values[i]` is minute i of the window, null when there was no data. */
 export function checkSeries(values: readonly (number | null)[], forPoints: number, bounds: Bounds): SeriesCheck {
+  const gap = (v: number | null) => v === null || Number.isNaN(v);
+  if (values.every(gap)) return { noData: true, firing: 0, outlier: null, windowStart: -1, recovered: true };
   let end = values.length;
-  while (end > 0 && (values[end - 1] === null || Number.isNaN(values[end - 1]))) end--;
-  if (end === 0) return { noData: true, firing: 0, outlier: null, windowStart: -1, recovered: true };
+  for (let lag = 0; lag < MAX_REPORT_LAG_POINTS && gap(values[end - 1]); lag++) end--;
+  // Stopped reporting: its silence counts from the window's end, in which it never fired.
+  if (gap(values[end - 1])) end = values.length;
 
   const recentFrom = Math.max(0, end - forPoints - RECOVERY_EXTRA_POINTS);
   let recovered = true;
@@ -79,7 +88,7 @@ export function checkSeries(values: readonly (number | null)[], forPoints: numbe
   for (let i = start; i < end; i++) {
     const v = values[i];
     // A gap inside the window breaks it: the value was not seen out of bounds the whole time.
-    if (v === null || Number.isNaN(v) || outlierOf(v, bounds) !== direction) return notFiring;
+    if (gap(v) || outlierOf(v, bounds) !== direction) return notFiring;
   }
   return { noData: false, firing: direction, outlier: values[end - 1], windowStart: start, recovered };
 }
