@@ -1,4 +1,4 @@
-import { AggregationType, createTestMeter } from '@lantern/testkit/otlpMetrics';
+import { AggregationType, clearOfMinuteEnd, createTestMeter } from '@lantern/testkit/otlpMetrics';
 import type { TestLantern } from '@lantern/testkit/useLantern';
 
 /**
@@ -27,6 +27,7 @@ async function sendShopMetrics(server: TestLantern): Promise<void> {
   });
   const requests = m.meter.createCounter('shop.requests', { description: 'Requests served', unit: '{request}' });
   const latency = m.meter.createHistogram('shop.latency', { description: 'Request latency', unit: 'ms' });
+  await clearOfMinuteEnd();
   for (let round = 0; round < 2; round++) {
     HOSTS.forEach((host, i) => {
       requests.add(10 * (i + 1), { host, route: '/cart' });

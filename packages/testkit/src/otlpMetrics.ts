@@ -77,3 +77,13 @@ export function createTestMeter(
 }
 
 export { AggregationType };
+
+/**
+ * Waits for the next minute when less than `ms` is left of this one. A sum over a metric reads the
+ * finished minutes only (the current one too only while it is all the metric has), so the exports
+ * a test adds up together must land in one minute: each export is stamped with its own time.
+ */
+export async function clearOfMinuteEnd(ms = 10_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < ms) await new Promise((r) => setTimeout(r, left + 50));
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GaugeResponse } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
+import { clearOfMinuteEnd } from '@lantern/testkit/otlpMetrics';
 
 /**
  * A request refused at the commit (429: the datapoint queue is full) must leave the
@@ -90,6 +91,8 @@ describe('a retry after a refused commit', () => {
   for (const refused of [false, true]) {
     it(`counts a cumulative counter and a delta up-down counter once (middle request ${refused ? 'refused once, then retried' : 'accepted'})`, async () => {
       const prefix = refused ? 'retry.refused' : 'retry.accepted';
+      // Its requests are summed together: all in one minute.
+      await clearOfMinuteEnd(20_000);
       // t1: the counter's baseline (10) and the level 5.
       expect((await send(body(prefix, 10, 5, 0))).status).toBe(200);
       await sleep(10);

@@ -1,5 +1,5 @@
 import { ExportResultCode } from '@opentelemetry/core';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   GaugeResponse,
   HeatmapResponse,
@@ -10,7 +10,12 @@ import {
 } from '@lantern/shared';
 import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
 import { useLantern } from '@lantern/testkit/useLantern';
-import { AggregationType, createTestMeter, type MetricsTransport } from '@lantern/testkit/otlpMetrics';
+import {
+  AggregationType,
+  clearOfMinuteEnd,
+  createTestMeter,
+  type MetricsTransport,
+} from '@lantern/testkit/otlpMetrics';
 
 /**
  * Metrics end to end: the OpenTelemetry JS metrics SDK sends through the real OTLP endpoints
@@ -59,6 +64,8 @@ describe.each<[MetricsTransport, boolean]>([
   ['http-proto', true],
 ])('metrics over %s (delta=%s)', (transport, delta) => {
   const prefix = `t_${transport.replace('-', '_')}_${delta ? 'delta' : 'cum'}`;
+  // The exports of a test are summed together: all in one minute.
+  beforeEach(() => clearOfMinuteEnd());
 
   it('counts a counter exactly across exports, per series and per minute', async () => {
     const m = meterFor(transport, prefix, { delta });
@@ -387,42 +394,37 @@ describe('the current minute', () => {
         ],
       }),
     });
-  /** Runs `check` with the start of a minute that lasts at least 20 s more (so it stays current). */
-  async function inOneMinute(check: (minute: number) => Promise<void>) {
-    if (Date.now() % 60_000 > 40_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
-    await check(Math.floor(Date.now() / 60_000) * 60_000);
-  }
-
   it("does not draw a counter's unfinished minute as a drop; a metric with nothing else shows it", async () => {
-    await inOneMinute(async (minute) => {
-      // 60 a minute, exported every 10 s: the current minute has had one export so far.
-      const points: [number, number][] = [];
-      for (let t = minute - 180_000; t < minute; t += 10_000) points.push([t + 5_000, 10]);
-      points.push([minute + 5_000, 10]);
-      expect((await sendCounter('minute.requests', points)).status).toBe(200);
-      expect((await sendCounter('minute.fresh', [[minute + 5_000, 4]])).status).toBe(200);
-      const series = async (name: string, query: string) => {
-        for (let i = 0; i < 50; i++) {
-          const r = MetricTimeseriesResponse.parse(
-            (await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: name }, query)}`)).body,
-          );
-          const s = r.timeseries[0];
-          if (s) return Object.fromEntries(r.time.map((t, j) => [Date.parse(t) - minute, s.value[j]]));
-          await new Promise((res) => setTimeout(res, 100));
-        }
-        throw new Error(`no series of ${name}`);
-      };
-      const rate = await series('minute.requests', 'per_min(sum($c))');
-      expect([rate[-180_000], rate[-120_000], rate[-60_000], rate[0], rate[60_000]]).toEqual([60, 60, 60, null, null]);
-      const total = await series('minute.requests', 'sum($c)');
-      expect(total[-60_000]).toBe(60);
-      expect(total[0]).toBe(null);
-      expect((await series('minute.fresh', 'sum($c)'))[0]).toBe(4);
-      const table = TableResponse.parse(
-        (await api(`/api/v1/metrics/1/table?${metricQuery({ c: 'minute.requests' }, 'per_min(sum($c)) as rpm')}`)).body,
-      );
-      expect(table.items[0].rpm).toBeCloseTo((3 * 60) / 60, 9);
-      expect(Date.now() - minute).toBeLessThan(60_000);
-    });
+    // A minute with 20 s left at least, so it stays the current one.
+    await clearOfMinuteEnd(20_000);
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    // 60 a minute, exported every 10 s: the current minute has had one export so far.
+    const points: [number, number][] = [];
+    for (let t = minute - 180_000; t < minute; t += 10_000) points.push([t + 5_000, 10]);
+    points.push([minute + 5_000, 10]);
+    expect((await sendCounter('minute.requests', points)).status).toBe(200);
+    expect((await sendCounter('minute.fresh', [[minute + 5_000, 4]])).status).toBe(200);
+    const series = async (name: string, query: string) => {
+      for (let i = 0; i < 50; i++) {
+        const r = MetricTimeseriesResponse.parse(
+          (await api(`/api/v1/metrics/1/timeseries?${metricQuery({ c: name }, query)}`)).body,
+        );
+        const s = r.timeseries[0];
+        if (s) return Object.fromEntries(r.time.map((t, j) => [Date.parse(t) - minute, s.value[j]]));
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      throw new Error(`no series of ${name}`);
+    };
+    const rate = await series('minute.requests', 'per_min(sum($c))');
+    expect([rate[-180_000], rate[-120_000], rate[-60_000], rate[0], rate[60_000]]).toEqual([60, 60, 60, null, null]);
+    const total = await series('minute.requests', 'sum($c)');
+    expect(total[-60_000]).toBe(60);
+    expect(total[0]).toBe(null);
+    expect((await series('minute.fresh', 'sum($c)'))[0]).toBe(4);
+    const table = TableResponse.parse(
+      (await api(`/api/v1/metrics/1/table?${metricQuery({ c: 'minute.requests' }, 'per_min(sum($c)) as rpm')}`)).body,
+    );
+    expect(table.items[0].rpm).toBeCloseTo((3 * 60) / 60, 9);
+    expect(Date.now() - minute).toBeLessThan(60_000);
   }, 90_000);
 });
