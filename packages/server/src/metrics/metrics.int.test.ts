@@ -425,6 +425,53 @@ describe('the current minute', () => {
       (await api(`/api/v1/metrics/1/table?${metricQuery({ c: 'minute.requests' }, 'per_min(sum($c)) as rpm')}`)).body,
     );
     expect(table.items[0].rpm).toBeCloseTo((3 * 60) / 60, 9);
+    // A heatmap counts too: its last column is not a faded one.
+    const histogram = (t: number, count: number) => ({
+      startTimeUnixNano: ns(t - 60_000),
+      timeUnixNano: ns(t),
+      count: String(count),
+      sum: count * 20,
+      explicitBounds: [10, 100],
+      bucketCounts: ['0', String(count), '0'],
+    });
+    const latency = await fetch(`${server.lantern.baseUrl}/v1/metrics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` },
+      body: JSON.stringify({
+        resourceMetrics: [
+          {
+            scopeMetrics: [
+              {
+                metrics: [
+                  {
+                    name: 'minute.latency',
+                    unit: 'ms',
+                    histogram: {
+                      aggregationTemporality: 1,
+                      dataPoints: [
+                        histogram(minute - 115_000, 10),
+                        histogram(minute - 55_000, 10),
+                        histogram(minute + 5_000, 3),
+                      ],
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(latency.status).toBe(200);
+    let cells = 0;
+    for (let i = 0; i < 50 && cells === 0; i++) {
+      const heat = HeatmapResponse.parse(
+        (await api(`/api/v1/metrics/1/heatmap?${range()}&metric=minute.latency`)).body,
+      );
+      cells = heat.heatmap.data.reduce((n, [, , c]) => n + c, 0);
+      if (cells === 0) await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(cells).toBe(20);
     expect(Date.now() - minute).toBeLessThan(60_000);
   }, 90_000);
 });

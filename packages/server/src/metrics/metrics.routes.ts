@@ -90,7 +90,10 @@ export function registerMetricsRoutes(
       }
       return [];
     });
-    const rows = await deps.store.histogramBuckets(project.id, q.metric[0], grid, where);
+    // Counts, like any sum: the finished minutes only, unless the current one is all there is.
+    const buckets = (lt: Date) => deps.store.histogramBuckets(project.id, q.metric[0], { ...grid, lt }, where);
+    let rows = await buckets(grid.complete);
+    if (rows.length === 0 && grid.complete < grid.lt) rows = await buckets(grid.lt);
     return { query: { parts: partInfo(parsed, errors) }, heatmap: buildHeatmap(grid, rows) };
   });
 
