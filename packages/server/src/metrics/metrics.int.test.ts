@@ -364,36 +364,25 @@ describe('metrics endpoints', () => {
 
 describe('the current minute', () => {
   const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
-  /** Delta counter points: `values[i]` at `times[i]` (ms). */
-  const sendCounter = (name: string, points: [number, number][]) =>
+  /** An OTLP/JSON export of `metrics`. */
+  const postMetrics = (metrics: unknown[]) =>
     fetch(`${server.lantern.baseUrl}/v1/metrics`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` },
-      body: JSON.stringify({
-        resourceMetrics: [
-          {
-            scopeMetrics: [
-              {
-                metrics: [
-                  {
-                    name,
-                    sum: {
-                      aggregationTemporality: 1,
-                      isMonotonic: true,
-                      dataPoints: points.map(([t, v]) => ({
-                        startTimeUnixNano: ns(t - 10_000),
-                        timeUnixNano: ns(t),
-                        asDouble: v,
-                      })),
-                    },
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      }),
+      body: JSON.stringify({ resourceMetrics: [{ scopeMetrics: [{ metrics }] }] }),
     });
+  /** A delta counter's points: [time (ms), value]. */
+  const sendCounter = (name: string, points: [number, number][]) =>
+    postMetrics([
+      {
+        name,
+        sum: {
+          aggregationTemporality: 1,
+          isMonotonic: true,
+          dataPoints: points.map(([t, v]) => ({ startTimeUnixNano: ns(t - 10_000), timeUnixNano: ns(t), asDouble: v })),
+        },
+      },
+    ]);
   it("does not draw a counter's unfinished minute as a drop; a metric with nothing else shows it", async () => {
     // A minute with 20 s left at least, so it stays the current one.
     await clearOfMinuteEnd(20_000);
@@ -434,34 +423,16 @@ describe('the current minute', () => {
       explicitBounds: [10, 100],
       bucketCounts: ['0', String(count), '0'],
     });
-    const latency = await fetch(`${server.lantern.baseUrl}/v1/metrics`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${PROJECT1_TOKEN}` },
-      body: JSON.stringify({
-        resourceMetrics: [
-          {
-            scopeMetrics: [
-              {
-                metrics: [
-                  {
-                    name: 'minute.latency',
-                    unit: 'ms',
-                    histogram: {
-                      aggregationTemporality: 1,
-                      dataPoints: [
-                        histogram(minute - 115_000, 10),
-                        histogram(minute - 55_000, 10),
-                        histogram(minute + 5_000, 3),
-                      ],
-                    },
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      }),
-    });
+    const latency = await postMetrics([
+      {
+        name: 'minute.latency',
+        unit: 'ms',
+        histogram: {
+          aggregationTemporality: 1,
+          dataPoints: [histogram(minute - 115_000, 10), histogram(minute - 55_000, 10), histogram(minute + 5_000, 3)],
+        },
+      },
+    ]);
     expect(latency.status).toBe(200);
     let cells = 0;
     for (let i = 0; i < 50 && cells === 0; i++) {
