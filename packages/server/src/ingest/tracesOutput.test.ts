@@ -11,7 +11,7 @@ import { produceOtlpTraces } from './tracesIngest';
 describe('OTLP trace output', () => {
   it('the bench generator requests encode to the same bytes', () => {
     expect(outputDigest(benchBodies(1, 3, 1000), 'protobuf')).toBe(
-      '4b659d0c6d258684b8218d6418d21c6b7c11a7673adb4f23cf8db20621461b1a',
+      '0f68daa619a6bda713542278d33516e06ccc291df656ced5a1c6b88e12306c6b',
     );
   });
 
