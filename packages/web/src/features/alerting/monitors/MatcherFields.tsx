@@ -26,22 +26,13 @@ export function MatcherAttrField({
 } & Look) {
   const keys = useAttrKeys(projectId, range);
   return (
-    <Autocomplete
-      size="small"
-      freeSolo
+    <SuggestingField
       options={matcherAttrKeys(keys.data?.items ?? [])}
-      inputValue={value}
-      onChange={(_e, v) => onChange(v ?? '')}
-      onInputChange={(_e, v, reason) => reason !== 'reset' && onChange(v)}
-      sx={{ flex: 1 }}
-      renderInput={(p) => (
-        <TextField
-          {...p}
-          label={label}
-          placeholder={placeholder}
-          slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': testId } }}
-        />
-      )}
+      value={value}
+      onChange={onChange}
+      label={label}
+      placeholder={placeholder}
+      testId={testId}
     />
   );
 }
@@ -66,10 +57,31 @@ export function MatcherValueField({
   const key = attr.trim();
   const values = useAttrValues(projectId, { ...range, attr_key: key }, key !== '' && !key.startsWith('.'));
   return (
+    <SuggestingField
+      options={key ? (values.data?.items ?? []).map((i) => i.value) : []}
+      value={value}
+      onChange={onChange}
+      label={label}
+      placeholder={placeholder}
+      testId={testId}
+    />
+  );
+}
+
+/** Free text with suggestions: a pick and typing both set the value. */
+function SuggestingField({
+  options,
+  value,
+  onChange,
+  label,
+  placeholder,
+  testId,
+}: { options: string[]; value: string; onChange: (v: string) => void } & Look) {
+  return (
     <Autocomplete
       size="small"
       freeSolo
-      options={key ? (values.data?.items ?? []).map((i) => i.value) : []}
+      options={options}
       inputValue={value}
       onChange={(_e, v) => onChange(v ?? '')}
       onInputChange={(_e, v, reason) => reason !== 'reset' && onChange(v)}
