@@ -62,7 +62,7 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
     const columns = evaluateColumns(plan.columns, {
       mode,
       // Rates divide by the minutes read: the current one too once a sum had only that.
-      grid: reads.some((r) => r.grid !== input.grid) ? { ...input.grid, complete: input.grid.lt } : input.grid,
+      grid: reads.some((r) => r.readCurrentMinute) ? { ...input.grid, complete: input.grid.lt } : input.grid,
       results,
       groupings: plan.queries.map((q) => (q.grouping === 'all' ? 'all' : q.grouping.join(','))),
     });
@@ -70,13 +70,13 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
     return { info: { parts: partInfo(parsed, plan.partErrors) }, columns, metrics: refs };
   }
 
-  /** The query's series, and the grid it read (the whole of `lt` when the current minute was all a sum had). */
+  /** The query's series, and whether it read the current minute (all a sum had: the whole of `lt`). */
   async function runSeries(
     projectId: number,
     q: SeriesQuery,
-    grid0: TimeGrid,
-  ): Promise<{ series: Series[]; grid: TimeGrid }> {
-    let grid = grid0;
+    grid: TimeGrid,
+  ): Promise<{ series: Series[]; readCurrentMinute: boolean }> {
+    let readCurrentMinute = false;
     const read = (g: TimeGrid) =>
       deps.telemetry.readRollups((watermark) =>
         deps.telemetry.query<Record<string, unknown>>(compileSeriesQuery(projectId, q, g, watermark)),
@@ -88,8 +88,8 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
       // (A query without groups answers one row of empty arrays when nothing matched.)
       const empty = rows.every((r) => (r.times as unknown[]).length === 0);
       if (empty && sumsRows(q) && grid.complete < grid.lt) {
-        grid = { ...grid, complete: grid.lt };
-        rows = await read(grid);
+        readCurrentMinute = true;
+        rows = await read({ ...grid, complete: grid.lt });
       }
     } catch (err) {
       if (err instanceof StoreQueryError) {
@@ -119,7 +119,7 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
       });
       return { keys, attrs, values };
     });
-    return { series, grid };
+    return { series, readCurrentMinute };
   }
 
   return {
