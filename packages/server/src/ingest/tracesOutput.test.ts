@@ -11,7 +11,7 @@ import { produceOtlpTraces } from './tracesIngest';
 describe('OTLP trace output', () => {
   it('the bench generator requests encode to the same bytes', () => {
     expect(outputDigest(benchBodies(1, 3, 1000), 'protobuf')).toBe(
-      '0f68daa619a6bda713542278d33516e06ccc291df656ced5a1c6b88e12306c6b',
+      'a11380db9b8139d1b99d0a30b1159029a6bdcba6707480f2fee163b0a97b61ae',
     );
   });
 

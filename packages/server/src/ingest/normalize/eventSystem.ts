@@ -22,6 +22,8 @@ const LOG_KEYS = ['log.severity'];
 const EXCEPTION_KEYS = ['exception.type'];
 const MESSAGE_KEYS = ['rpc.system', 'rpc.service', 'rpc.method', 'message.type'];
 const NO_KEYS: readonly string[] = [];
+/** Log and exception templates name groups whose id hashes words only (messageTemplate). */
+const GROUP_NAME = { groupName: true } as const;
 
 export interface HostSpan {
   name: string;
@@ -62,7 +64,7 @@ function logClass(eventName: string, attrs: AttrMap, ownAttrs: AttrMap): SpanCla
   const severity = normalizeSeverity(attrs['log.severity']) ?? 'INFO';
   attrs['log.severity'] = severity;
   const message = textAttr(attrs, 'log.message');
-  const group = message ? groupTemplate(templateMessage(message)) : undefined;
+  const group = message ? groupTemplate(templateMessage(message, GROUP_NAME)) : undefined;
   return {
     type: 'log',
     system: `log:${severity.toLowerCase()}`,
@@ -70,14 +72,14 @@ function logClass(eventName: string, attrs: AttrMap, ownAttrs: AttrMap): SpanCla
     hashSuffix: group ? group.words.join(' ') : '',
     displayName: logDisplayName(severity, attrs, ownAttrs, eventName),
     groupName: logDisplayName(severity, attrs, ownAttrs, eventName, (s) =>
-      s === message && group ? group.name : groupTemplate(templateMessage(s)).name,
+      s === message && group ? group.name : groupTemplate(templateMessage(s, GROUP_NAME)).name,
     ),
   };
 }
 
 function exceptionClass(attrs: AttrMap): SpanClass {
   const message = textAttr(attrs, 'exception.message');
-  const group = message ? groupTemplate(templateMessage(message)) : undefined;
+  const group = message ? groupTemplate(templateMessage(message, GROUP_NAME)) : undefined;
   const type = textAttr(attrs, 'exception.type');
   return {
     type: 'log',

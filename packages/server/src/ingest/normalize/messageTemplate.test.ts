@@ -126,6 +126,16 @@ describe('groupTemplate', () => {
     }
   });
 
+  it('gives one name to a group of hex ids whichever member came first, one with no letter included', () => {
+    const named = (message: string) => groupTemplate(templateMessage(message, { groupName: true }));
+    const groups = ['job 12345678 queued', 'job 9f3a2b1c queued', 'job 4407 queued'].map(named);
+    expect(new Set(groups.map((g) => g.words.join(' ')))).toEqual(new Set(['job queued']));
+    expect(new Set(groups.map((g) => g.name))).toEqual(new Set(['job <num> queued']));
+    expect(named('trace 4bf92f3577b34da6a3ce929d0e0e4736 at 0x7ffd5e8a1b2c').name).toBe('trace <num> at <hex>');
+    // The row template keeps <hex> (a JSON statement's template is hashed into its group id).
+    expect(templateMessage('job 9f3a2b1c queued')).toBe('job <hex> queued');
+  });
+
   it('gives one name to the messages of one group (four routes, one group)', () => {
     const routes = ['/api/checkout', '/api/cart/items', '/api/products', '/api/recommendations'];
     const groups = routes.map((r, i) => groupTemplate(templateMessage(`slow request to ${r} took ${i + 1}s`)));

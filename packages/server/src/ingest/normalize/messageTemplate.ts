@@ -8,8 +8,9 @@ import { messageTokens } from './messageWords';
  *
  * Placeholders: `<uuid>`, `<email>`, `<time>` (timestamps and times of day), `<date>`, `<mac>`,
  * `<ip>` (v4 and v6), `<duration>` (`101ms`, `1h2m3s`), `<size>` (`512KB`), `<hex>` (`0x1f`, runs of hex
- * digits mixing digits and letters), `<id>` (long runs of letters and digits), `<num>`, `<str>`
- * (a quoted value); a JSON object keeps its keys and has its values replaced.
+ * digits mixing digits and letters; `<num>` in a group's name, see TemplateOptions), `<id>` (long runs
+ * of letters and digits), `<num>`, `<str>` (a quoted value); a JSON object keeps its keys and has its
+ * values replaced.
  *
  * Every replaced text holds a digit, an `@`, a quote or a brace, so a message's words (messageWords:
  * runs of letters and `-`) are never replaced. The group id hashes the template's words (for
@@ -52,14 +53,19 @@ const VALUE_RE = new RegExp(
 const DIGIT = /\d/;
 const CANDIDATE = /[\d@]/;
 
+/** Index in PATTERNS of the bare run of hex digits (`9f3a2b1c`), as opposed to `0x1f`. */
+const BARE_HEX = PATTERNS.findIndex(([placeholder, source]) => placeholder === '<hex>' && !source.startsWith('0'));
+
 /** The placeholder for a match, or the match itself when it is not a variable after all. */
-function placeholderFor(match: string, ...groups: unknown[]): string {
+function placeholderFor(match: string, groupName: boolean, groups: unknown[]): string {
   const i = groups.findIndex((g) => g !== undefined);
   const placeholder = PATTERNS[i][0];
   if (placeholder === '<email>') return placeholder;
   // Runs of letters only (`cafe`, `added`, `std::`) are words, not values.
   if (!DIGIT.test(match)) return match;
   if (placeholder === '<hex>' && /^\d+$/.test(match)) return '<num>';
+  // A group's name (see TemplateOptions): a bare hex run is named as the digits-only run would be.
+  if (i === BARE_HEX && groupName) return '<num>';
   if (placeholder === '<id>' && !isIdLike(match)) return match;
   return placeholder;
 }
@@ -72,10 +78,10 @@ function isIdLike(run: string): boolean {
 }
 
 /** Values in text outside quotes and JSON (every value holds a digit or an `@`). */
-function templateValues(text: string): string {
+function templateValues(text: string, groupName: boolean): string {
   return CANDIDATE.test(text)
     ? text.replace(VALUE_RE, (match: string, ...rest: unknown[]) =>
-        placeholderFor(match, ...rest.slice(0, PATTERNS.length)),
+        placeholderFor(match, groupName, rest.slice(0, PATTERNS.length)),
       )
     : text;
 }
@@ -162,8 +168,21 @@ function templateJson(json: string): string {
 /** Failed JSON attempts per message: each costs a scan, and a long odd message must stay linear. */
 const MAX_JSON_MISSES = 4;
 
+export interface TemplateOptions {
+  /**
+   * The template names a log or exception group (groupTemplate), whose id hashes only the words:
+   * `job 12345678 queued` and `job 9f3a2b1c queued` are one group, and a hex id with no letter in
+   * it reads as a number. So that the group is named the same whichever of them came first, a bare
+   * run of hex digits is `<num>` here, like a run of digits (`0x1f` stays `<hex>`: its prefix is
+   * in every member). Off elsewhere: a JSON statement's template is hashed into its group id
+   * (spanSystem), and key-value names keep `<hex>`.
+   */
+  groupName?: boolean;
+}
+
 /** The template of a message (see the file comment). */
-export function templateMessage(text: string): string {
+export function templateMessage(text: string, options: TemplateOptions = {}): string {
+  const groupName = options.groupName === true;
   let out = '';
   let plain = 0;
   let i = 0;
@@ -187,10 +206,10 @@ export function templateMessage(text: string): string {
       i++;
       continue;
     }
-    out += templateValues(text.slice(plain, i)) + replacement;
+    out += templateValues(text.slice(plain, i), groupName) + replacement;
     i = plain = end;
   }
-  return out + templateValues(text.slice(plain));
+  return out + templateValues(text.slice(plain), groupName);
 }
 
 /** A placeholder the templates write (`<num>`, `<str>`, ..., `<*>`). */

@@ -161,6 +161,14 @@ describe('normalizeLogs: grouping', () => {
     expect(new Set(rows.map((r) => r.groupName))).toEqual(new Set(['WARN slow request to <path> took <duration>']));
     expect(rows[1].displayName).toBe('WARN slow request to /api/cart/items took 2s');
   });
+  it('names a group of hex ids the same whichever came first: one with no letter reads as a number', () => {
+    const names = (messages: string[]) =>
+      messages.map((m) => one({ severityText: 'ERROR', body: anyValue(m) })).map((r) => [r.groupId, r.groupName]);
+    const a = names(['payment 12345678 declined', 'payment 9f3a2b1c declined']);
+    const b = names(['payment 9f3a2b1c declined', 'payment 12345678 declined']);
+    expect(new Set([...a, ...b].map(([id]) => id)).size).toBe(1);
+    expect(new Set([...a, ...b].map(([, name]) => name))).toEqual(new Set(['ERROR payment <num> declined']));
+  });
 });
 
 describe('normalizeLogs: trace correlation', () => {
