@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Dashboard, type GridColumn } from '@lantern/shared';
+import { Dashboard, MAX_DASHBOARDS, type GridColumn } from '@lantern/shared';
 import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
@@ -423,5 +423,46 @@ describe('dashboard templates', () => {
     await m3.shutdown();
     await waitFor(() => byTemplate('lantern.db.client'));
     expect(await byTemplate('lantern.http.client')).toBeUndefined();
+  });
+});
+
+describe('dashboards per project', () => {
+  it(`holds the cap of ${MAX_DASHBOARDS} dashboards under concurrent creates, clones and YAML imports (PostgreSQL too)`, async () => {
+    const source = (await call('POST', '', { name: 'Source' })).body.dashboard;
+    const yaml = (await call('GET', `/${source.id}/yaml`)).text.replace('name: Source', 'name: Copy');
+    const have = (await call('GET', '')).body.dashboards.length;
+    const made: string[] = [];
+    // Up to 10 below the cap, 50 at a time.
+    for (let left = MAX_DASHBOARDS - 10 - have; left > 0; left -= 50) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, left) }, (_, i) => call('POST', '', { name: `Filler ${left}-${i}` })),
+      );
+      for (const a of batch) made.push(a.body.dashboard.id);
+    }
+    // Before, nothing counted: every create succeeded. A burst of creates, clones and imports
+    // together must stop at the cap exactly: counting, then inserting, would overshoot it.
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        i % 3 === 0
+          ? call('POST', '', { name: `Burst ${i}` })
+          : i % 3 === 1
+            ? call('POST', `/${source.id}`)
+            : call('POST', '/yaml', yaml, 'text/yaml'),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(10);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused).toHaveLength(20);
+    for (const a of refused)
+      expect([a.status, a.body]).toEqual([
+        400,
+        { code: 'too_many_dashboards', message: `a project can't have more than ${MAX_DASHBOARDS} dashboards` },
+      ]);
+    expect((await call('GET', '')).body.dashboards).toHaveLength(MAX_DASHBOARDS);
+
+    // Deleting one makes room for one.
+    expect((await call('DELETE', `/${made[0]}`)).status).toBe(200);
+    expect((await call('POST', '', { name: 'Room' })).status).toBe(200);
+    expect((await call('POST', '', { name: 'No room' })).status).toBe(400);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  MAX_DASHBOARDS,
   MAX_GAUGES,
   MAX_GRID_ITEMS,
   MAX_NAME_LENGTH,
@@ -139,13 +140,25 @@ export function createDashboardsService(store: DashboardsStore) {
     if (!d) throw await missing('dashboard', id);
     return d;
   };
+  /** A new dashboard (create, clone, YAML), unless the project has MAX_DASHBOARDS already. */
+  const createCapped = async (
+    projectId: number,
+    f: DashboardFields,
+    items: { grid: GridColumnInput[]; gauges: GaugeInput[] },
+    opts: { edited: boolean; pinned?: boolean },
+  ): Promise<Dashboard> => {
+    const d = await store.createCapped(projectId, f, items, opts, MAX_DASHBOARDS);
+    if (d === 'full')
+      throw invalid('too_many_dashboards', `a project can't have more than ${MAX_DASHBOARDS} dashboards`);
+    return d;
+  };
   const exportId = (d: Dashboard) => d.templateId || `project_${d.projectId}.dashboard_${d.id}`;
 
   return {
     requireDash,
     async create(projectId: number, name: string): Promise<Dashboard> {
       if (!name.trim()) throw invalid('invalid_dashboard', 'dashboard name is required');
-      return store.insert(
+      return createCapped(
         projectId,
         {
           name,
@@ -156,6 +169,7 @@ export function createDashboardsService(store: DashboardsStore) {
           tableGrouping: [],
           tableColumnMap: {},
         },
+        { grid: [], gauges: [] },
         { edited: true },
       );
     },
@@ -187,9 +201,8 @@ export function createDashboardsService(store: DashboardsStore) {
       const d = await requireDash(projectId, id);
       const grid = await store.columns(projectId, Number(id));
       const gauges = await store.gauges(projectId, Number(id));
-      return store.save(
+      return createCapped(
         projectId,
-        null,
         {
           // Within the name limit, so the clone can be renamed, exported and imported back as it is.
           name: `${d.name.slice(0, MAX_NAME_LENGTH - ' clone'.length)} clone`,
@@ -251,13 +264,7 @@ export function createDashboardsService(store: DashboardsStore) {
     async createFromYaml(projectId: number, text: string): Promise<Dashboard> {
       const { fields, grid, gauges } = specItems(oneSpec(text));
       if (!fields.name.trim()) throw invalid('invalid_yaml', 'name: a dashboard needs a name');
-      return store.save(
-        projectId,
-        null,
-        { ...fields, templateId: '', gridQuery: '' },
-        { grid, gauges },
-        { edited: true },
-      );
+      return createCapped(projectId, { ...fields, templateId: '', gridQuery: '' }, { grid, gauges }, { edited: true });
     },
 
     async addColumn(projectId: number, dashId: string, input: GridColumnInput) {

@@ -1,5 +1,6 @@
 import type { Dashboard, Gauge, GaugeInput, GridColumn, GridColumnInput } from '@lantern/shared';
-import type { MetadataDb } from '../storage/metadata';
+import type { Transaction } from 'kysely';
+import { lockInTransaction, type MetadataDb } from '../storage/metadata';
 import type { DashboardsTable, DashboardsTables, DashGaugesTable, DashGridColumnsTable } from './dashboards.migration';
 
 /**
@@ -398,38 +399,67 @@ export function createDashboardsStore(metadata: MetadataDb) {
       items: { grid: GridColumnInput[]; gauges: GaugeInput[] },
       opts: { edited: boolean; pinned?: boolean },
     ): Promise<Dashboard> {
+      return db.transaction().execute((trx) => saveIn(trx, projectId, id, f, items, opts));
+    },
+
+    /**
+     * A new dashboard with its items, unless the project holds `max` dashboards already ('full',
+     * nothing written). The count and the insert run in one transaction under the project's lock
+     * (`lockInTransaction`), so concurrent creates count one after the other.
+     */
+    async createCapped(
+      projectId: number,
+      f: DashboardFields,
+      items: { grid: GridColumnInput[]; gauges: GaugeInput[] },
+      opts: { edited: boolean; pinned?: boolean },
+      max: number,
+    ): Promise<Dashboard | 'full'> {
       return db.transaction().execute(async (trx) => {
-        const tx = createDashboardsStore(trx as unknown as MetadataDb);
-        // A dashboard saved in place keeps its row: updating it first locks it, so two saves of one
-        // dashboard run one after the other. (Deleting and inserting it again let a concurrent save
-        // on PostgreSQL miss the new row and fail: a duplicate key, or a deadlock over the items.)
-        // It keeps its creation time too: only updated_at is now.
-        const { created_at: _created, ...row } = dashboardRow(f, opts, now());
-        const kept =
-          id === null
-            ? undefined
-            : await trx
-                .updateTable('dashboards')
-                .set(row)
-                .where('project_id', '=', projectId)
-                .where('id', '=', id)
-                .returningAll()
-                .executeTakeFirst();
-        if (kept) {
-          await trx
-            .deleteFrom('dash_grid_columns')
-            .where('project_id', '=', projectId)
-            .where('dash_id', '=', id)
-            .execute();
-          await trx.deleteFrom('dash_gauges').where('project_id', '=', projectId).where('dash_id', '=', id).execute();
-        }
-        const d = kept ? toDashboard(kept) : await tx.insert(projectId, f, { ...(id !== null ? { id } : {}), ...opts });
-        for (const c of items.grid) await tx.insertColumn(projectId, Number(d.id), c);
-        for (const [i, g] of items.gauges.entries()) await tx.insertGauge(projectId, Number(d.id), g, i);
-        return d;
+        await lockInTransaction(trx, 'dashboards', projectId);
+        const { n } = await trx
+          .selectFrom('dashboards')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('project_id', '=', projectId)
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= max) return 'full';
+        return saveIn(trx, projectId, null, f, items, opts);
       });
     },
   };
+
+  async function saveIn(
+    trx: Transaction<DashboardsTables>,
+    projectId: number,
+    id: number | null,
+    f: DashboardFields,
+    items: { grid: GridColumnInput[]; gauges: GaugeInput[] },
+    opts: { edited: boolean; pinned?: boolean },
+  ): Promise<Dashboard> {
+    const tx = createDashboardsStore(trx as unknown as MetadataDb);
+    // A dashboard saved in place keeps its row: updating it first locks it, so two saves of one
+    // dashboard run one after the other. (Deleting and inserting it again let a concurrent save
+    // on PostgreSQL miss the new row and fail: a duplicate key, or a deadlock over the items.)
+    // It keeps its creation time too: only updated_at is now.
+    const { created_at: _created, ...row } = dashboardRow(f, opts, now());
+    const kept =
+      id === null
+        ? undefined
+        : await trx
+            .updateTable('dashboards')
+            .set(row)
+            .where('project_id', '=', projectId)
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirst();
+    if (kept) {
+      await trx.deleteFrom('dash_grid_columns').where('project_id', '=', projectId).where('dash_id', '=', id).execute();
+      await trx.deleteFrom('dash_gauges').where('project_id', '=', projectId).where('dash_id', '=', id).execute();
+    }
+    const d = kept ? toDashboard(kept) : await tx.insert(projectId, f, { ...(id !== null ? { id } : {}), ...opts });
+    for (const c of items.grid) await tx.insertColumn(projectId, Number(d.id), c);
+    for (const [i, g] of items.gauges.entries()) await tx.insertGauge(projectId, Number(d.id), g, i);
+    return d;
+  }
 }
 
 export type DashboardsStore = ReturnType<typeof createDashboardsStore>;

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { API_ROUTES, apiRoutes, type AnyRouteContract } from '@lantern/shared';
+import { API_ROUTES, apiRoutes, MAX_DASHBOARDS, MAX_SAVED_VIEWS, type AnyRouteContract } from '@lantern/shared';
 import { PROJECT1_TOKEN, removeDataDir, signIn, tempDataDir } from '@lantern/testkit/harness';
 import { testDbUrl } from '@lantern/testkit/postgres';
 import { composeLantern, type Lantern } from '../app/compose';
@@ -1182,6 +1182,52 @@ describe('bad input to every route', () => {
     };
     expect((await call('POST', '/api/v1/projects/1/monitors/metric', bad)).status).toBe(400);
     expect(await count()).toBe(n);
+  });
+
+  it("refuses a dashboard or saved view over the project's cap with 400 {code, message}, writing nothing", async () => {
+    // Project 2, filled to both caps: the sweep's own objects are in project 1.
+    const dashboards = '/api/v1/metrics/2/dashboards';
+    const views = '/api/v1/tracing/2/saved-views';
+    const first = (await must('POST', dashboards, { name: 'Full 0' })) as { dashboard: { id: string } };
+    for (let i = 1; i < MAX_DASHBOARDS; i += 50)
+      await Promise.all(
+        Array.from({ length: Math.min(50, MAX_DASHBOARDS - i) }, (_, j) =>
+          must('POST', dashboards, { name: `Full ${i + j}` }),
+        ),
+      );
+    for (let i = 0; i < MAX_SAVED_VIEWS; i += 25)
+      await Promise.all(
+        Array.from({ length: 25 }, (_, j) => must('POST', views, { name: `Full ${i + j}`, route: 'SpanList' })),
+      );
+    const dashFull = {
+      code: 'too_many_dashboards',
+      message: `a project can't have more than ${MAX_DASHBOARDS} dashboards`,
+    };
+    const viewsFull = {
+      code: 'too_many_saved_views',
+      message: `a project can't have more than ${MAX_SAVED_VIEWS} saved views`,
+    };
+    const yaml = `schema: v1\nid: x\nname: Over\n`;
+    const refusals: [string, Case, unknown][] = [
+      ['a new dashboard', { name: '', method: 'POST', path: dashboards, body: '{"name":"Over"}' }, dashFull],
+      ['a clone', { name: '', method: 'POST', path: `${dashboards}/${first.dashboard.id}` }, dashFull],
+      ['a dashboard from YAML', { name: '', method: 'POST', path: `${dashboards}/yaml`, body: yaml }, dashFull],
+      [
+        'a saved view',
+        { name: '', method: 'POST', path: views, body: '{"name":"Over","route":"SpanList"}' },
+        viewsFull,
+      ],
+    ];
+    const failures: string[] = [];
+    for (const [what, c, body] of refusals) {
+      const type = c.path.endsWith('/yaml') ? 'text/yaml' : 'application/json';
+      const r = await send({ ...c, headers: c.body === undefined ? {} : { 'content-type': type } });
+      if (r.status !== 400 || JSON.stringify(r.json) !== JSON.stringify(body))
+        failures.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(((await must('GET', dashboards)) as { dashboards: unknown[] }).dashboards).toHaveLength(MAX_DASHBOARDS);
+    expect(((await must('GET', views)) as { views: unknown[] }).views).toHaveLength(MAX_SAVED_VIEWS);
   });
 
   it('answers a request Node refuses before routing (URL over 16 KB, broken HTTP) with {code, message}', async () => {

@@ -1,10 +1,8 @@
-import { CORE_ATTRS, type SavedView, type SavedViewInput } from '@lantern/shared';
-import type { MetadataDb } from '../storage/metadata';
+import { CORE_ATTRS, MAX_SAVED_VIEWS, type SavedView, type SavedViewInput } from '@lantern/shared';
+import { lockInTransaction, type MetadataDb } from '../storage/metadata';
 import type { Selectable } from 'kysely';
 import type { AuthTables } from '../auth';
 import type { TracingTables } from './tracing.migration';
-
-const MAX_VIEWS = 100;
 
 /** Saved views (per project, visible to every user of it) and per-user pinned facets. */
 export function createTracingMetaStore(metadata: MetadataDb) {
@@ -51,30 +49,46 @@ export function createTracingMetaStore(metadata: MetadataDb) {
         .orderBy('v.pinned', 'desc')
         .orderBy('v.created_at', 'desc')
         .orderBy('v.id', 'desc')
-        .limit(MAX_VIEWS)
+        .limit(MAX_SAVED_VIEWS)
         .execute();
       return rows.map(toView);
     },
 
+    /**
+     * Saves a view unless the project holds `max` views already ('full', nothing written). The
+     * count and the insert run in one transaction under the project's lock (`lockInTransaction`),
+     * so concurrent saves count one after the other.
+     */
     async createView(
       projectId: number,
       userId: number,
       input: SavedViewInput & { params: Record<string, unknown>; query: Record<string, unknown> },
-    ): Promise<SavedView> {
-      const row = await db
-        .insertInto('saved_views')
-        .values({
-          user_id: userId,
-          project_id: projectId,
-          name: input.name,
-          route: input.route,
-          params: JSON.stringify(input.params),
-          query: JSON.stringify(input.query),
-          pinned: 0,
-          created_at: new Date().toISOString(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      max = MAX_SAVED_VIEWS,
+    ): Promise<SavedView | 'full'> {
+      const row = await db.transaction().execute(async (trx) => {
+        await lockInTransaction(trx, 'saved_views', projectId);
+        const { n } = await trx
+          .selectFrom('saved_views')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('project_id', '=', projectId)
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= max) return undefined;
+        return trx
+          .insertInto('saved_views')
+          .values({
+            user_id: userId,
+            project_id: projectId,
+            name: input.name,
+            route: input.route,
+            params: JSON.stringify(input.params),
+            query: JSON.stringify(input.query),
+            pinned: 0,
+            created_at: new Date().toISOString(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+      });
+      if (!row) return 'full';
       const view = await selectViews().where('v.id', '=', Number(row.id)).executeTakeFirstOrThrow();
       return toView(view);
     },

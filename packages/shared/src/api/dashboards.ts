@@ -10,6 +10,8 @@ import { METRIC_ALIAS_RE } from '../metricAliasRules';
 /** The most grid items (charts, tables, heatmaps) and the most gauges (both rows together) a dashboard holds. */
 export const MAX_GRID_ITEMS = 20;
 export const MAX_GAUGES = 20;
+/** Dashboards per project (created, cloned or imported from YAML): the list shows up to this many. */
+export const MAX_DASHBOARDS = 1000;
 /**
  * The most entries a column map (unit and colour by column name) and a series style map (by series
  * name) hold: a query has far fewer columns, and a chart shows far fewer series to style by hand.

@@ -324,6 +324,9 @@ const freeJson = z
     `is longer than ${MAX_VIEW_JSON_LENGTH} characters as JSON`,
   );
 
+/** Saved views per project: the list shows up to this many (reference alerting-dashboards §6: max 100). */
+export const MAX_SAVED_VIEWS = 100;
+
 export const SavedViewInput = z.object({
   name: z.string().trim().min(1, "name can't be empty").max(200),
   /** Route name the view reopens, e.g. `SpanGroupList`, `SpanList`. */

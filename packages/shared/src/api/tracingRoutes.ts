@@ -127,7 +127,7 @@ export const tracingRoutes = {
     path: '/api/v1/tracing/:projectId/saved-views',
     body: SavedViewInput,
     response: SavedViewResponse,
-    errors: projectMissing,
+    errors: { 400: ['too_many_saved_views'], ...projectMissing },
     summary: 'Save the current view (query, systems, columns) under a name',
     tags,
   }),

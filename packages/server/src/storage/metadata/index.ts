@@ -3,7 +3,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  sql,
+  SqliteDialect,
+  type Migration,
+  type QueryExecutorProvider,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config';
 import type { MetadataDb, NoTables } from './database';
@@ -80,4 +89,15 @@ export function isMetadataUnavailable(err: unknown): boolean {
 /** The id column of a new table: SQLite assigns an INTEGER PRIMARY KEY itself; PostgreSQL needs a serial. */
 export function idColumnType(db: Kysely<unknown>): 'serial' | 'integer' {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'serial' : 'integer';
+}
+
+/**
+ * Inside a transaction, waits until no other transaction holds the lock of (`scope`, `id`), then
+ * holds it until this one ends: for a count and an insert that must not interleave with another's
+ * (a per-project cap) when there is no parent row to lock. PostgreSQL: a transaction-level advisory
+ * lock. SQLite: nothing to do, Kysely runs one transaction at a time on its one connection.
+ */
+export async function lockInTransaction(trx: QueryExecutorProvider, scope: string, id: number): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`select pg_advisory_xact_lock(hashtext(${scope}), ${id}::int)`.execute(trx);
 }

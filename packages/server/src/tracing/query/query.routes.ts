@@ -1,4 +1,11 @@
-import { BUILTIN_FIELDS, canonicalAttr, SystemsParams, tracingRoutes, type AnyRouteContract } from '@lantern/shared';
+import {
+  BUILTIN_FIELDS,
+  canonicalAttr,
+  MAX_SAVED_VIEWS,
+  SystemsParams,
+  tracingRoutes,
+  type AnyRouteContract,
+} from '@lantern/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ProjectConfig } from '../../config';
@@ -106,7 +113,10 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
   });
   registerRoute(app, r.createSavedView, async (input, req) => {
     const project = requireProject(deps.projects, input.params.projectId);
-    return { view: await deps.meta.createView(project.id, req.user!.id, input.body) };
+    const view = await deps.meta.createView(project.id, req.user!.id, input.body);
+    if (view === 'full')
+      throw invalidInput('too_many_saved_views', `a project can't have more than ${MAX_SAVED_VIEWS} saved views`);
+    return { view };
   });
   registerRoute(app, r.deleteSavedView, async ({ params }) => {
     const project = requireProject(deps.projects, params.projectId);

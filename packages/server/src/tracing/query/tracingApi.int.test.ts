@@ -4,6 +4,7 @@ import {
   AttrValuesResponse,
   ErrorBody,
   GroupsResponse,
+  MAX_SAVED_VIEWS,
   SavedViewsResponse,
   type Span,
   SpansResponse,
@@ -177,6 +178,32 @@ describe('saved views', () => {
     const bad = await send('POST', '/api/v1/tracing/1/saved-views', { name: '', route: 'x' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain("name can't be empty");
+  });
+
+  it(`holds the cap of ${MAX_SAVED_VIEWS} saved views per project under concurrent saves (PostgreSQL too)`, async () => {
+    const save = (name: string) =>
+      send('POST', '/api/v1/tracing/1/saved-views', { name, route: 'SpanList', params: { projectId: 1 } });
+    const have = SavedViewsResponse.parse((await send('GET', '/api/v1/tracing/1/saved-views')).body).views.length;
+    for (let i = have; i < MAX_SAVED_VIEWS - 10; i++) expect((await save(`Filler ${i}`)).status).toBe(200);
+    // Before, nothing counted: every save succeeded, and the list (100 at most) hid the oldest.
+    // A burst must stop at the cap exactly: counting, then inserting, would overshoot it.
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => save(`Burst ${i}`)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(10);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => [a.status, a.body])).toEqual(
+      Array(20).fill([
+        400,
+        { code: 'too_many_saved_views', message: `a project can't have more than ${MAX_SAVED_VIEWS} saved views` },
+      ]),
+    );
+    const list = SavedViewsResponse.parse((await send('GET', '/api/v1/tracing/1/saved-views')).body).views;
+    expect(list).toHaveLength(MAX_SAVED_VIEWS);
+    // Deleting one makes room for one; another project has its own.
+    expect((await send('DELETE', `/api/v1/tracing/1/saved-views/${list[0].id}`)).status).toBe(200);
+    expect((await save('Room')).status).toBe(200);
+    expect((await save('No room')).status).toBe(400);
+    const other = await send('POST', '/api/v1/tracing/2/saved-views', { name: 'Theirs', route: 'SpanList' });
+    expect(other.status).toBe(200);
   });
 });
 
