@@ -58,8 +58,10 @@ export function createTracingStore(store: TelemetryStore) {
       const events = spanRow.is_event
         ? []
         : rows.filter((r) => r.is_event && r.parent_id === spanRow.id).map(toStoredTraceRow);
+      const name = await groupName(store, projectId, spanRow, span);
       return {
         ...span,
+        ...(name !== undefined ? { groupName: name } : {}),
         durationSelf: span.duration,
         startPct: 0,
         endPct: 0,
@@ -67,8 +69,14 @@ export function createTracingStore(store: TelemetryStore) {
       };
     },
 
-    /** Full spans (with up to 100 events each) for a page of (trace, span) ids, in the given order. */
-    async spansByIds(projectId: number, ids: readonly { trace_uuid: string; id: string }[]): Promise<Span[]> {
+    /**
+     * Full spans (with up to 100 events each) for a page of (trace, span) ids, in the given order,
+     * each with its group's name when the page read it from spans_index (`group_name`).
+     */
+    async spansByIds(
+      projectId: number,
+      ids: readonly { trace_uuid: string; id: string; group_name?: string }[],
+    ): Promise<Span[]> {
       if (ids.length === 0) return [];
       const spanIds = sql`(SELECT toUInt64(arrayJoin(${param.strings(ids.map((r) => r.id))})))`;
       const rows = await store.query<DataRow>(sql`
@@ -97,7 +105,8 @@ export function createTracingStore(store: TelemetryStore) {
       }
       return ids.flatMap((r) => {
         const s = spans.get(`${r.trace_uuid}/${r.id}`) ?? events.get(`${r.trace_uuid}/${r.id}`);
-        return s ? [{ ...s, durationSelf: s.duration }] : [];
+        if (!s) return [];
+        return [{ ...s, ...(r.group_name !== undefined ? { groupName: r.group_name } : {}), durationSelf: s.duration }];
       });
     },
 
@@ -116,6 +125,29 @@ export function createTracingStore(store: TelemetryStore) {
 }
 
 export type TracingStore = ReturnType<typeof createTracingStore>;
+
+/**
+ * The group's name of a row read from spans_data, or undefined. spans_data holds the row's own
+ * text (`displayName`); spans_index holds its group's name in `display_name` (a log's or a db
+ * span's template, what the group list shows). The row is found by the index's sort key (project,
+ * system, group, time to the microsecond) and its id: one granule.
+ */
+async function groupName(
+  store: TelemetryStore,
+  projectId: number,
+  row: DataRow,
+  span: Pick<Span, 'system' | 'groupId'>,
+): Promise<string | undefined> {
+  const found = await store.query<{ display_name: string }>(sql`
+    SELECT display_name
+    FROM spans_index
+    WHERE project_id = ${param.uint32(projectId)} AND system = ${param.string(span.system)}
+      AND group_id = ${param.uint64(BigInt(span.groupId))}
+      AND time = fromUnixTimestamp64Micro(${param.int64(BigInt(row.time_ns) / 1000n)}, 'UTC')
+      AND id = ${param.uint64(BigInt(row.id))}
+    LIMIT 1`);
+  return found[0]?.display_name;
+}
 
 const toEvent = (e: TraceRow) => ({
   name: e.span.displayName,

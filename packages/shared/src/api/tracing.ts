@@ -33,6 +33,12 @@ export interface Span {
   name: string;
   eventName?: string;
   displayName: string;
+  /**
+   * The name of the span's group, as the group list shows it (a log's or a db span's template,
+   * where displayName is the row's own text). Set by the span and span list endpoints; the trace
+   * endpoint leaves it out.
+   */
+  groupName?: string;
   time: string;
   duration: number;
   durationSelf: number;
@@ -61,6 +67,7 @@ export const Span: z.ZodType<Span> = z.lazy(() =>
     name: z.string(),
     eventName: z.string().optional(),
     displayName: z.string(),
+    groupName: z.string().optional(),
     time: z.string(),
     duration: z.number(),
     durationSelf: z.number(),

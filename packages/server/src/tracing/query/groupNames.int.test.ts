@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GroupsResponse, SpansResponse } from '@lantern/shared';
+import { GroupsResponse, SpanResponse, SpansResponse } from '@lantern/shared';
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
 import { useLantern } from '@lantern/testkit/useLantern';
 
@@ -141,4 +141,25 @@ describe('rows of a template-named group', () => {
     const rows = await spansOf(system, group._query);
     expect(rows.map((r) => r.displayName).sort()).toEqual([...literal].sort());
   });
+
+  it.each([
+    ['log:error', 'payment'],
+    ['log:error', 'CardError'],
+    ['db:postgresql', 'SELECT'],
+  ])(
+    "%s %s: the spans list and the span endpoint name each row's group as the groups list does",
+    async (system, prefix) => {
+      const group = (await groups(system)).find((x) => x._name.includes(prefix))!;
+      const rows = await spansOf(system, group._query);
+      expect(rows.map((r) => r.groupName)).toEqual(rows.map(() => group._name));
+      for (const r of rows) {
+        const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/traces/${r.traceId}/${r.id}`, {
+          headers: { cookie: server.cookie },
+        });
+        expect(res.status).toBe(200);
+        const { span } = SpanResponse.parse(await res.json());
+        expect([span.displayName, span.groupName]).toEqual([r.displayName, group._name]);
+      }
+    },
+  );
 });

@@ -187,7 +187,7 @@ export function createQueryService(store: TelemetryStore, opts: { rankFirst?: bo
       return { errors: [], answer };
     },
 
-    /** A page of (trace id, span id) pairs, the total, and the order used. */
+    /** A page of (trace id, span id, group name) rows, the total, and the order used. */
     async spanPage(
       scope: RangeScope,
       query: string,
@@ -196,7 +196,7 @@ export function createQueryService(store: TelemetryStore, opts: { rankFirst?: bo
       const built = spansSql(scope, query, { ...opts, eventsOnly: allEventSystems(scope.systems) });
       const readPage = async () => {
         const floor = built.durationFloor && (await store.query<{ floor: string }>(built.durationFloor))[0]?.floor;
-        return store.query<{ trace_uuid: string; id: string }>(
+        return store.query<{ trace_uuid: string; id: string; group_name: string }>(
           floor !== undefined && floor !== null ? built.pageFrom(BigInt(floor)) : built.page,
         );
       };

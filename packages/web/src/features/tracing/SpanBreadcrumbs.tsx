@@ -7,8 +7,11 @@ import { truncate } from '../../lib/text/truncate';
 import { groupSpansQuery } from './query/defaultQueries';
 
 /**
- * The light-blue bar over the trace page and the span card: system > span name (its group's spans)
- * > what follows (trace id, 'Span'), with the page's date range on the right.
+ * The light-blue bar over the trace page and the span card: system > the span's group (its name as
+ * the group list shows it, linking to the group's spans) > what follows (trace id, 'Span'), with
+ * the page's date range on the right. A log's or a db span's own text is not its group's name (the
+ * group is named by a template: `payment <num> declined`); a span from the trace answer carries
+ * no group name and shows its own.
  */
 export function SpanBreadcrumbs({
   span,
@@ -23,6 +26,7 @@ export function SpanBreadcrumbs({
   children: ReactNode;
   right: ReactNode;
 }) {
+  const groupName = span.groupName ?? span.displayName;
   return (
     <Stack
       direction="row"
@@ -39,9 +43,9 @@ export function SpanBreadcrumbs({
             query: groupSpansQuery(span.groupId, span.system),
           })}
           underline="hover"
-          title={span.displayName}
+          title={groupName}
         >
-          {truncate(span.displayName, nameMax)}
+          {truncate(groupName, nameMax)}
         </Link>
         {children}
       </Breadcrumbs>
