@@ -3,8 +3,9 @@ import { runFuzz } from '@lantern/testkit/hardening/fuzz';
 
 /**
  * Corpus-based fuzzing, short form (long form: `bench/ingest-hardening`): mutated protobuf, JSON,
- * gzip, Zipkin and Vector bodies over HTTP and gRPC; no crash, no hang, every answer 2xx/4xx with
- * a JSON error body. The seed is printed so a failure can be replayed.
+ * compressed (every accepted Content-Encoding), Zipkin and Vector bodies over HTTP and gRPC; no
+ * crash, no hang, every answer 2xx/4xx with a JSON error body. The seed is printed so a failure
+ * can be replayed.
  */
 describe('ingest fuzzing', () => {
   it('survives a few thousand mutated requests', async () => {

@@ -1,15 +1,70 @@
-import { gunzip, inflate, brotliDecompress } from 'node:zlib';
+import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { promisify } from 'node:util';
 import { AppError } from '../http/appError';
 import { jsonNestingDepth } from './normalize/jsonDepth';
+import { InflatedTooLarge } from './compression/limit';
+import { decodeSnappyBlock, decodeSnappyFramed, isFramedSnappy } from './compression/snappy';
+import { decodeZstd } from './compression/zstd';
+import { decodeLz4Frames } from './compression/lz4';
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
+const inflateRawAsync = promisify(inflateRaw);
 const brotliAsync = promisify(brotliDecompress);
 
+type Decoder = (body: Buffer, maxBytes: number) => Promise<Buffer> | Buffer;
+
+const zlibCapped =
+  (fn: (buf: Buffer, opts: ZlibOptions) => Promise<Buffer>): Decoder =>
+  (body, maxBytes) =>
+    fn(body, { maxOutputLength: maxBytes });
+
 /**
- * Decompresses an ingest body with the size limit applied to the inflated bytes: zlib stops at
- * `maxBytes` of output, so a gzip bomb is refused without being inflated in full.
+ * `deflate` is zlib-wrapped deflate in HTTP (RFC 9110 §8.4.1.2) and what the Collector sends,
+ * but some clients send raw deflate under that name: a body with a valid zlib header (RFC 1950
+ * §2.2) is inflated as zlib, falling back to raw deflate when that fails; any other as raw.
+ */
+async function inflateEither(body: Buffer, maxBytes: number): Promise<Buffer> {
+  if (!hasZlibHeader(body)) return inflateRawAsync(body, { maxOutputLength: maxBytes });
+  try {
+    return await inflateAsync(body, { maxOutputLength: maxBytes });
+  } catch (err) {
+    if (isZlibTooLarge(err)) throw err;
+    return inflateRawAsync(body, { maxOutputLength: maxBytes });
+  }
+}
+
+export function hasZlibHeader(body: Uint8Array): boolean {
+  if (body.length < 2) return false;
+  const cmf = body[0];
+  return (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | body[1]) % 31 === 0;
+}
+
+/**
+ * Content-Encoding values accepted on the HTTP ingest paths: what the OpenTelemetry Collector's
+ * confighttp client can send (gzip, zlib, deflate, zstd, snappy, x-snappy-framed, lz4) plus br.
+ */
+const DECODERS: Record<string, Decoder> = {
+  gzip: zlibCapped(gunzipAsync),
+  'x-gzip': zlibCapped(gunzipAsync),
+  deflate: inflateEither,
+  zlib: zlibCapped(inflateAsync),
+  br: zlibCapped(brotliAsync),
+  zstd: decodeZstd,
+  // Older Collectors sent the framed format under `snappy` (see compression/snappy.ts).
+  snappy: (body, maxBytes) =>
+    isFramedSnappy(body) ? decodeSnappyFramed(body, maxBytes) : decodeSnappyBlock(body, maxBytes),
+  'x-snappy-framed': decodeSnappyFramed,
+  lz4: decodeLz4Frames,
+};
+
+export const SUPPORTED_ENCODINGS = Object.keys(DECODERS);
+
+/**
+ * Decompresses an ingest body with the size limit applied to the inflated bytes: every decoder
+ * stops at `maxBytes` of output (or refuses a stated size above it before decoding), so a
+ * compression bomb is refused with 413 without being inflated in full. A body that is not valid
+ * in its encoding is a 400 `bad_compression`.
  */
 export async function decodeBody(body: Buffer, encoding: string | undefined, maxBytes: number): Promise<Buffer> {
   const enc = (encoding ?? 'identity').trim().toLowerCase();
@@ -17,32 +72,28 @@ export async function decodeBody(body: Buffer, encoding: string | undefined, max
     if (body.length > maxBytes) throw tooLarge(maxBytes);
     return body;
   }
-  const inflateWith =
-    enc === 'gzip' || enc === 'x-gzip'
-      ? gunzipAsync
-      : enc === 'deflate'
-        ? inflateAsync
-        : enc === 'br'
-          ? brotliAsync
-          : null;
-  if (!inflateWith) {
+  const decode = Object.hasOwn(DECODERS, enc) ? DECODERS[enc] : undefined;
+  if (!decode) {
     throw new AppError(
       'invalid_input',
       'unsupported_encoding',
-      `Content-Encoding ${JSON.stringify(enc)} is not supported (use gzip, deflate or br)`,
+      `Content-Encoding ${JSON.stringify(enc)} is not supported (use ${SUPPORTED_ENCODINGS.join(', ')} or identity)`,
     );
   }
   try {
-    return await inflateWith(body, { maxOutputLength: maxBytes });
+    return await decode(body, maxBytes);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError)
-      throw tooLarge(maxBytes);
+    if (err instanceof InflatedTooLarge || isZlibTooLarge(err)) throw tooLarge(maxBytes);
     throw new AppError(
       'invalid_input',
       'bad_compression',
-      `cannot decompress the ${enc} body: ${(err as Error).message}`,
+      `cannot decompress the ${enc} body: ${(err as Error)?.message ?? String(err)}`,
     );
   }
+}
+
+function isZlibTooLarge(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException)?.code === 'ERR_BUFFER_TOO_LARGE';
 }
 
 function tooLarge(maxBytes: number): AppError {
