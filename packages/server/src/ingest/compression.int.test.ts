@@ -1,3 +1,4 @@
+import http2 from 'node:http2';
 import { describe, expect, it } from 'vitest';
 import { TraceResponse, type Span } from '@lantern/shared';
 import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
@@ -106,3 +107,55 @@ describe('compressed OTLP/HTTP bodies', () => {
   });
 });
 
+/** One unary gRPC call by hand (grpc-js clients cannot send zstd or snappy): headers and trailers as received. */
+function rawGrpcExport(encoding: string, message: Buffer, compressed: boolean) {
+  return new Promise<{ headers: http2.IncomingHttpHeaders; trailers: http2.IncomingHttpHeaders }>((resolve, reject) => {
+    const session = http2.connect(`http://127.0.0.1:${server.lantern.grpcPort}`);
+    session.on('error', reject);
+    const frame = Buffer.alloc(5 + message.length);
+    frame[0] = compressed ? 1 : 0;
+    frame.writeUInt32BE(message.length, 1);
+    message.copy(frame, 5);
+    const req = session.request({
+      ':method': 'POST',
+      ':path': '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      'grpc-encoding': encoding,
+      'lantern-dsn': PROJECT1_TOKEN,
+    });
+    let headers: http2.IncomingHttpHeaders = {};
+    let trailers: http2.IncomingHttpHeaders = {};
+    req.on('response', (h) => (headers = h));
+    req.on('trailers', (t) => (trailers = t));
+    req.on('data', () => {});
+    req.on('error', reject);
+    req.on('end', () => {
+      session.close();
+      resolve({ headers, trailers });
+    });
+    req.end(frame);
+  });
+}
+
+describe('compressed OTLP/gRPC messages', () => {
+  it.each(['zstd', 'snappy'] as BodyEncoding[])(
+    'answers a message compressed with %s UNIMPLEMENTED and says which encodings it takes',
+    async (enc) => {
+      const req = buildRequest('traces-proto', traceIdFor(0, '97'), 2, PROJECT1_TOKEN);
+      const { headers, trailers } = await rawGrpcExport(enc, await encodeBody(enc, req.body), true);
+      const status = trailers['grpc-status'] ?? headers['grpc-status'];
+      expect(status).toBe(String(12)); // UNIMPLEMENTED
+      expect(decodeURIComponent(String(trailers['grpc-message']))).toContain(`unsupported encoding "${enc}"`);
+      expect(headers['grpc-accept-encoding']).toBe('identity,deflate,gzip');
+    },
+  );
+
+  it('stores a gzip-compressed message sent the same way', async () => {
+    const req = buildRequest('traces-proto', traceIdFor(1, '97'), 2, PROJECT1_TOKEN);
+    const { headers, trailers } = await rawGrpcExport('gzip', await encodeBody('gzip', req.body), true);
+    expect(trailers['grpc-status']).toBe('0');
+    expect(headers['grpc-accept-encoding']).toBe('identity,deflate,gzip');
+    expect((await getTrace(req.traceId)).numSpan).toBe(2);
+  });
+});

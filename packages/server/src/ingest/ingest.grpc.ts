@@ -9,7 +9,8 @@ import { encodeOtlpResponse } from './otlpResponse';
 
 /**
  * OTLP/gRPC receiver. Messages are taken as raw bytes and go through the same decode,
- * normalisation and group commit as OTLP/HTTP; grpc-js handles message compression.
+ * normalisation and group commit as OTLP/HTTP; grpc-js handles message compression (identity,
+ * deflate, gzip: see announceAcceptedEncodings).
  */
 const GRPC_CODE: Record<AppErrorType, grpc.status> = {
   invalid_input: grpc.status.INVALID_ARGUMENT,
@@ -52,10 +53,35 @@ export interface GrpcIngestDeps {
   log: { error(obj: object, msg: string): void };
 }
 
+/**
+ * grpc-js decompresses messages before any handler or interceptor sees them and has no way to add
+ * a codec (server-interceptors.ts `decompressMessage`: identity, deflate and gzip, anything else
+ * UNIMPLEMENTED). So a message compressed with `grpc-encoding: zstd` or `snappy` (both offered by
+ * the Collector's otlp exporter) ends its call with UNIMPLEMENTED "Received message compressed
+ * with unsupported encoding". The gRPC spec (compression.md) wants that answer to carry
+ * `grpc-accept-encoding`, which grpc-js only writes on response headers, and an answer sent before
+ * any headers is trailers-only without them; so each call's response headers go out as soon as its
+ * metadata has arrived, and the refusal comes in trailers after `grpc-accept-encoding:
+ * identity,deflate,gzip`. (grpc-js clients read that header and stop compressing with an
+ * algorithm the server lacks.)
+ */
+export const announceAcceptedEncodings: grpc.ServerInterceptor = (_method, call) =>
+  new grpc.ServerInterceptingCall(call, {
+    start(next) {
+      next({
+        onReceiveMetadata(metadata, forward) {
+          forward(metadata);
+          call.sendMetadata(new grpc.Metadata());
+        },
+      });
+    },
+  });
+
 export function createIngestGrpcServer(deps: GrpcIngestDeps): grpc.Server {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': deps.maxBodyBytes,
     'grpc.max_send_message_length': 4 * 1024 * 1024,
+    interceptors: [announceAcceptedEncodings],
   });
   for (const signal of Object.keys(SERVICE_PATHS) as IngestSignal[]) {
     server.addService(exportService(SERVICE_PATHS[signal]), {
