@@ -15,9 +15,11 @@ export const OtlpTracesResponse = partial('rejectedSpans');
 export const OtlpLogsResponse = partial('rejectedLogRecords');
 export const OtlpMetricsResponse = partial('rejectedDataPoints');
 
+/** The Content-Encodings the HTTP ingest paths take (server: ingest/requestBody.ts). */
+const COMPRESSED = 'Content-Encoding: gzip, deflate, zlib, br, zstd, snappy, x-snappy-framed or lz4';
 const otlpBody = (what: string) => ({
   media: ['application/x-protobuf', 'application/json'],
-  description: `An OTLP Export${what}ServiceRequest, protobuf or JSON, optionally gzip-compressed (Content-Encoding: gzip).`,
+  description: `An OTLP Export${what}ServiceRequest, protobuf or JSON, optionally compressed (${COMPRESSED}).`,
 });
 const otlpAnswer = (what: string) => ({
   media: ['application/x-protobuf', 'application/json'],
@@ -90,7 +92,7 @@ export const ingestRoutes = {
     query: dsnQuery,
     rawBody: {
       media: ['application/json'],
-      description: 'Zipkin v2 JSON: an array of spans, optionally gzip-compressed.',
+      description: `Zipkin v2 JSON: an array of spans, optionally compressed (${COMPRESSED}).`,
     },
     response: OtlpTracesResponse,
     status: 202,
@@ -123,7 +125,7 @@ export const ingestRoutes = {
     query: dsnQuery,
     rawBody: {
       media: ['application/x-ndjson', 'application/json'],
-      description: "Vector's http sink: newline-delimited JSON events (or a JSON array), optionally gzip-compressed.",
+      description: `Vector's http sink: newline-delimited JSON events (or a JSON array), optionally compressed (${COMPRESSED}).`,
     },
     response: OtlpLogsResponse,
     errors: ingestErrors,
