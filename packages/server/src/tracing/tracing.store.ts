@@ -58,7 +58,9 @@ export function createTracingStore(store: TelemetryStore) {
       const events = spanRow.is_event
         ? []
         : rows.filter((r) => r.is_event && r.parent_id === spanRow.id).map(toStoredTraceRow);
-      const name = await groupName(store, projectId, spanRow, span);
+      const name = TEMPLATE_NAMED.test(span.system)
+        ? await groupName(store, projectId, spanRow, span)
+        : span.displayName;
       return {
         ...span,
         ...(name !== undefined ? { groupName: name } : {}),
@@ -125,6 +127,13 @@ export function createTracingStore(store: TelemetryStore) {
 }
 
 export type TracingStore = ReturnType<typeof createTracingStore>;
+
+/**
+ * Systems whose groups are named by a template (ingest: a db span's statement, a log's message, an
+ * exception's): a row's own text is not its group's name. Elsewhere every row of a group is named
+ * as its group (normalize/displayName.ts), so the span endpoint reads spans_index only for these.
+ */
+const TEMPLATE_NAMED = /^(log|db):/;
 
 /**
  * The group's name of a row read from spans_data, or undefined. spans_data holds the row's own

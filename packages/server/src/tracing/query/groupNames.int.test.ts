@@ -146,6 +146,7 @@ describe('rows of a template-named group', () => {
     ['log:error', 'payment'],
     ['log:error', 'CardError'],
     ['db:postgresql', 'SELECT'],
+    ['funcs', 'charge card'],
   ])(
     "%s %s: the spans list and the span endpoint name each row's group as the groups list does",
     async (system, prefix) => {
