@@ -18,3 +18,4 @@ export { cleanAttrKey } from './normalize';
 export { addAttrs, convertAnyValue } from './normalize/attrValue';
 export type { PartialSuccess } from './otlpResponse';
 export { parseJsonBody, type BodyFormat } from './requestBody';
+export { snappyBlockLength } from './compression/snappy';

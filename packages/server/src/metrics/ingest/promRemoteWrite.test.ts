@@ -30,6 +30,10 @@ describe('Prometheus remote write mapping', () => {
       /WriteRequest/,
     );
     await expect(decodePromWrite(compressSync(Buffer.alloc(100)), 10)).rejects.toThrow(/exceeds 10 bytes/);
+    // a block stating 4 GiB (5 bytes of length, then nothing): refused by its stated length, unread
+    await expect(decodePromWrite(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0]), 1 << 20)).rejects.toThrow(
+      /exceeds 1048576 bytes/,
+    );
   });
 
   it('maps counters (typed or *_total) to cumulative sums and the rest to gauges, labels to attributes', () => {

@@ -1,6 +1,6 @@
 import protobuf from 'protobufjs';
 import { uncompress } from 'snappy';
-import { OtlpDecodeError, type PbKeyValue } from '../../ingest';
+import { OtlpDecodeError, snappyBlockLength, type PbKeyValue } from '../../ingest';
 import type { PbMetric, PbMetricsRequest, PbNumberDataPoint } from './otlpMetricsProto';
 
 /**
@@ -72,16 +72,25 @@ const TYPE_SUMMARY = 5;
 
 /** Snappy block + protobuf; a body that is neither is a clear 400. */
 export async function decodePromWrite(body: Buffer, maxBytes: number): Promise<PromWriteRequest> {
-  let raw: Buffer;
+  const notSnappy = (err: unknown) =>
+    new OtlpDecodeError(
+      `body is not snappy-compressed (remote write sends Content-Encoding: snappy): ${(err as Error).message}`,
+    );
+  // The block states its length up front: one past the limit is refused before it is inflated
+  // (a 30 MB body of a 600 MB block was inflated in full first).
+  let stated: number;
+  try {
+    stated = snappyBlockLength(body);
+  } catch (err) {
+    throw notSnappy(err);
+  }
+  if (stated > maxBytes) throw new OtlpDecodeError(`remote write body exceeds ${maxBytes} bytes after decompression`);
+  let raw: Buffer; // exactly `stated` bytes: the decoder checks the block against its length
   try {
     raw = (await uncompress(body)) as Buffer;
   } catch (err) {
-    throw new OtlpDecodeError(
-      `body is not snappy-compressed (remote write sends Content-Encoding: snappy): ${(err as Error).message}`,
-    );
+    throw notSnappy(err);
   }
-  if (raw.length > maxBytes)
-    throw new OtlpDecodeError(`remote write body exceeds ${maxBytes} bytes after decompression`);
   try {
     return WriteRequest.decode(raw) as unknown as PromWriteRequest;
   } catch (err) {
