@@ -148,6 +148,45 @@ describe('alerting loose ends', () => {
     ]);
   });
 
+  it('takes Enter in a matcher field as the value, not as saving, and refuses a half-typed matcher', async () => {
+    session.explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-error`);
+    const form = new MonitorFormPage(page, 'error').form;
+    await form.getByTestId('monitor-name-input').fill('Typed with Enter');
+    const attr = form.getByTestId('matcher-attr').first();
+    await attr.click();
+    await page.keyboard.type('customer.tier');
+    // Before, Enter here submitted the form: the monitor was saved at once, its matcher (no value
+    // yet) dropped, so it notified on every error.
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe('/alerting/1/monitors/new-error');
+    await expect(attr.inputValue()).resolves.toBe('customer.tier');
+    // Saved without a value: the row says so and nothing is saved.
+    await form.getByTestId('monitor-save').click();
+    await expect(form.getByText('Value is required').count()).resolves.toBe(1);
+    await screenshot(page, 'alerting-loose-ends-01c-half-typed-matcher', { fullPage: false });
+    const names = async () =>
+      (await api<{ monitors: { name: string }[] }>('GET', '/monitors')).monitors.map((m) => m.name);
+    expect(await names()).not.toContain('Typed with Enter');
+    const value = form.getByTestId('matcher-value').first();
+    await value.click();
+    await page.keyboard.type('gold');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe('/alerting/1/monitors/new-error');
+    await expect(form.getByText('Value is required').count()).resolves.toBe(0);
+    await form.getByTestId('monitor-save').click();
+    await page.waitForURL(/\/monitors$/);
+    const { monitors } = await api<{ monitors: { name: string; params: { matchers?: unknown[] } }[] }>(
+      'GET',
+      '/monitors',
+    );
+    expect(monitors.find((m) => m.name === 'Typed with Enter')?.params.matchers).toEqual([
+      { attr: 'customer.tier', op: '=', value: 'gold' },
+    ]);
+  });
+
   it('suggests the same keys and values for the error conditions of the e-mail settings', async () => {
     session.explainFailures();
     await page.goto(`${server.lantern.baseUrl}/alerting/1/email`);

@@ -3,8 +3,11 @@ import { useAttrKeys, useAttrValues } from '../../tracing/tracingApi';
 import { matcherAttrKeys } from './monitorFormRules';
 
 type Range = { time_gte: string; time_lt: string };
-/** The field's words and test id; the error monitor form's by default (the e-mail settings name theirs). */
-type Look = { label?: string; placeholder?: string; testId?: string };
+/**
+ * The field's words and test id; the error monitor form's by default (the e-mail settings name
+ * theirs). `error`: what is wrong with the value, shown under the field.
+ */
+type Look = { label?: string; placeholder?: string; testId?: string; error?: string };
 
 /**
  * An error matcher's attribute field (error monitors, the e-mail settings): free text, with the span attribute keys seen over the
@@ -18,6 +21,7 @@ export function MatcherAttrField({
   label = 'Attribute',
   placeholder = 'service.name',
   testId = 'matcher-attr',
+  error,
 }: {
   projectId: number;
   range: Range;
@@ -33,6 +37,7 @@ export function MatcherAttrField({
       label={label}
       placeholder={placeholder}
       testId={testId}
+      error={error}
     />
   );
 }
@@ -47,6 +52,7 @@ export function MatcherValueField({
   label = 'Value',
   placeholder,
   testId = 'matcher-value',
+  error,
 }: {
   projectId: number;
   range: Range;
@@ -64,11 +70,16 @@ export function MatcherValueField({
       label={label}
       placeholder={placeholder}
       testId={testId}
+      error={error}
     />
   );
 }
 
-/** Free text with suggestions: a pick and typing both set the value. */
+/**
+ * Free text with suggestions: a pick and typing both set the value. Enter takes the suggestion or
+ * the text and stays in the field: it does not submit the form around it (a monitor saved while
+ * its matcher was half typed).
+ */
 function SuggestingField({
   options,
   value,
@@ -76,6 +87,7 @@ function SuggestingField({
   label,
   placeholder,
   testId,
+  error,
 }: { options: string[]; value: string; onChange: (v: string) => void } & Look) {
   return (
     <Autocomplete
@@ -85,12 +97,17 @@ function SuggestingField({
       inputValue={value}
       onChange={(_e, v) => onChange(v ?? '')}
       onInputChange={(_e, v, reason) => reason !== 'reset' && onChange(v)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') e.preventDefault();
+      }}
       sx={{ flex: 1 }}
       renderInput={(p) => (
         <TextField
           {...p}
           label={label}
           placeholder={placeholder}
+          error={Boolean(error)}
+          helperText={error}
           slotProps={{ ...p.slotProps, htmlInput: { ...p.slotProps.htmlInput, 'data-testid': testId } }}
         />
       )}

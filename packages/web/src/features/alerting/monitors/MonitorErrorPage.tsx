@@ -71,9 +71,11 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
   const full = matchers.length >= MAX_MONITOR_MATCHERS;
   const setAt = (i: number, m: ErrorMatcher) => setMatchers(withMatcherRow(matchers.map((x, j) => (j === i ? m : x))));
 
+  // A row with an attribute but no value, or a value but no attribute, is not saved as nothing.
+  const half = (m: ErrorMatcher) => !isBlank(m) && (!m.attr.trim() || !m.value.trim());
   const onSave = () => {
     setSubmitted(true);
-    if (!name.trim()) return;
+    if (!name.trim() || matchers.some(half)) return;
     const body = {
       name,
       notifyEveryoneByEmail: everyone,
@@ -130,10 +132,21 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
               </Typography>
               <Stack spacing={1}>
                 {matchers.map((m, i) => (
-                  <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="matcher-row">
+                  // Fields line up at the top: a field's error message below it does not move the others.
+                  <Stack
+                    key={i}
+                    direction="row"
+                    spacing={1}
+                    sx={{ alignItems: 'flex-start' }}
+                    data-testid="matcher-row"
+                  >
                     {/* The first row keeps the AND's room empty, so every row's fields line up (the
                         Stack's spacing overrides a margin on its first child). */}
-                    <Typography variant="caption" color="text.secondary" sx={{ width: 32, flexShrink: 0 }}>
+                    <Typography
+                      variant="caption"
+                      color="text.secondary"
+                      sx={{ width: 32, flexShrink: 0, lineHeight: '40px' }}
+                    >
                       {i > 0 ? 'AND' : ''}
                     </Typography>
                     <MatcherAttrField
@@ -141,6 +154,7 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                       range={range}
                       value={m.attr}
                       onChange={(attr) => setAt(i, { ...m, attr })}
+                      error={submitted && half(m) && !m.attr.trim() ? 'Attribute is required' : undefined}
                     />
                     <TextField
                       select
@@ -159,6 +173,7 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                       attr={m.attr}
                       value={m.value}
                       onChange={(value) => setAt(i, { ...m, value })}
+                      error={submitted && half(m) && !m.value.trim() ? 'Value is required' : undefined}
                     />
                     <IconButton
                       size="small"
@@ -167,6 +182,7 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
                       disabled={isBlank(m) && blanks === 1}
                       onClick={() => setMatchers(withMatcherRow(matchers.filter((_, j) => j !== i)))}
                       data-testid="matcher-remove"
+                      sx={{ mt: 0.5 }}
                     >
                       <CloseIcon fontSize="small" />
                     </IconButton>
