@@ -19,6 +19,8 @@ const store = {
   forceReplace: undefined as boolean | undefined,
   lastWrittenUrl: undefined as string | undefined,
   navigate: undefined as NavigateFunction | undefined,
+  /** The router location (its key) whose rendering last cleared `inflight`. */
+  seenLocation: undefined as string | undefined,
   /** The page the pending writes belong to: a write never follows the user to another page. */
   pathname: '',
   version: 0,
@@ -80,10 +82,14 @@ export function useAddressState(): AddressState {
   }, [navigate]);
   const version = useSyncExternalStore(subscribe, () => store.version);
 
-  // Once the location changed, it holds what was in flight.
+  // Once the location changed, it holds what was in flight. Only a change: a component that
+  // mounts while a write is still on its way (the router has not rendered it yet) must not drop
+  // it, or every reader would fall back to the older address and ask for a stale range meanwhile.
   useEffect(() => {
+    if (store.seenLocation === location.key) return;
+    store.seenLocation = location.key;
     store.inflight = {};
-  }, [location.search]);
+  }, [location.key]);
 
   // The inflight object is a dependency: Back to an entry whose address equals an earlier render's
   // must not reuse params computed while a write from that entry was still in flight.
