@@ -5,6 +5,7 @@ import {
   ChannelResponse,
   ChannelTestResponse,
   EmailTestResponse,
+  MAX_CHANNELS,
   MonitorListResponse,
   MonitorResponse,
   WebhookMessage,
@@ -214,6 +215,50 @@ describe('channel delivery state', () => {
     expect(result.ok).toBe(true);
     d = await delivery();
     expect(d).toMatchObject({ pending: 0, failed: 1, lastDeliveredAt: result.sentAt });
+  });
+});
+
+describe('channels per project', () => {
+  /** The channel API of project 2 (project 1's channels belong to the tests above). */
+  const call2 = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${server.baseUrl}/api/v1/projects/2/notification-channels${path}`, {
+      method,
+      headers: { cookie: server.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const webhook = (name: string) => ({ name, params: { url: `${receiver.url}/cap`, payload: '' } });
+
+  it(`holds the cap of ${MAX_CHANNELS} under concurrent creates (PostgreSQL too)`, async () => {
+    const made: number[] = [];
+    // Up to 10 below the cap, 30 at a time.
+    for (let left = MAX_CHANNELS - 10; left > 0; left -= 30) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(30, left) }, (_, i) => call2('POST', '/webhook', webhook(`filler ${left}-${i}`))),
+      );
+      for (const a of batch) made.push(ChannelResponse.parse(a.body).channel.id);
+    }
+    // Before, nothing counted: all 30 were created, and the list (which shows MAX_CHANNELS) hid some.
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call2('POST', '/webhook', webhook(`burst ${i}`))),
+    );
+    expect(burst.filter((a) => a.status === 200)).toHaveLength(10);
+    const refused = burst.filter((a) => a.status !== 200);
+    expect(refused).toHaveLength(20);
+    for (const a of refused)
+      expect([a.status, a.body]).toEqual([
+        400,
+        { code: 'too_many_channels', message: `a project can't have more than ${MAX_CHANNELS} notification channels` },
+      ]);
+    expect(ChannelListResponse.parse((await call2('GET', '')).body).channels).toHaveLength(MAX_CHANNELS);
+
+    // Deleting one makes room for one.
+    expect((await call2('DELETE', `/${made[0]}`)).status).toBe(200);
+    expect((await call2('POST', '/webhook', webhook('room'))).status).toBe(200);
+    expect((await call2('POST', '/webhook', webhook('no room'))).status).toBe(400);
+    // Project 1 is not counted against project 2's channels.
+    expect((await call('POST', '/notification-channels/webhook', webhook('project 1'))).status).toBe(200);
   });
 });
 

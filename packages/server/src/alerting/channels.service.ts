@@ -1,4 +1,4 @@
-import { EmailSettings, SlackChannelInput, WebhookChannelInput, type ChannelType } from '@lantern/shared';
+import { EmailSettings, MAX_CHANNELS, SlackChannelInput, WebhookChannelInput, type ChannelType } from '@lantern/shared';
 import { AppError } from '../http/appError';
 import { dbId, parseInput } from '../http/parseInput';
 import { toChannel, type ChannelParams, type ChannelRow, type ChannelsStore } from './channels.store';
@@ -79,6 +79,12 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     },
     async create(projectId: number, kind: 'slack' | 'webhook', body: unknown) {
       const id = await channels.create(projectId, await parsed(body, kind), deps.now());
+      if (id === 'full')
+        throw new AppError(
+          'invalid_input',
+          'too_many_channels',
+          `a project can't have more than ${MAX_CHANNELS} notification channels`,
+        );
       return show((await channels.get(id))!);
     },
     show: async (projectId: number, kind: 'slack' | 'webhook', id: string) =>

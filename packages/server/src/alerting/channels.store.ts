@@ -1,5 +1,6 @@
-import type { ChannelState, ChannelType, NotifChannel } from '@lantern/shared';
+import { MAX_CHANNELS, type ChannelState, type ChannelType, type NotifChannel } from '@lantern/shared';
 import type { Selectable } from 'kysely';
+import { lockInTransaction } from '../storage/metadata';
 import type { AlertingTables } from './alerting.migration';
 import type { AlertingDb, AlertingTrx } from './db';
 
@@ -12,8 +13,6 @@ export interface ChannelParams {
   url?: string;
   payload?: unknown;
 }
-
-export const MAX_CHANNELS = 100;
 
 export interface OutboxStats {
   pending: number;
@@ -78,29 +77,42 @@ export function createChannelsStore(db: AlertingDb) {
       return stats;
     },
 
-    async create(
+    /**
+     * A new channel, unless the project has MAX_CHANNELS already ('full', nothing written). The count and
+     * the insert run in one transaction under the project's lock, so concurrent creates count one
+     * after the other.
+     */
+    create: (
       projectId: number,
       v: { name: string; type: ChannelType; params: ChannelParams },
       now: Date,
-    ): Promise<number> {
-      const { id } = await db
-        .insertInto('notif_channels')
-        .values({
-          project_id: projectId,
-          name: v.name,
-          type: v.type,
-          state: 'delivering',
-          params: JSON.stringify(v.params),
-          last_error: '',
-          consecutive_failures: 0,
-          created_at: now.toISOString(),
-          last_delivered_at: null,
-          last_error_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return id;
-    },
+    ): Promise<number | 'full'> =>
+      db.transaction().execute(async (trx) => {
+        await lockInTransaction(trx, 'notif_channels', projectId);
+        const { n } = await trx
+          .selectFrom('notif_channels')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('project_id', '=', projectId)
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= MAX_CHANNELS) return 'full';
+        const { id } = await trx
+          .insertInto('notif_channels')
+          .values({
+            project_id: projectId,
+            name: v.name,
+            type: v.type,
+            state: 'delivering',
+            params: JSON.stringify(v.params),
+            last_error: '',
+            consecutive_failures: 0,
+            created_at: now.toISOString(),
+            last_delivered_at: null,
+            last_error_at: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return id;
+      }),
 
     async update(id: number, v: { name: string; type: ChannelType; params: ChannelParams }): Promise<void> {
       await db

@@ -359,6 +359,9 @@ const payloadText = z
   });
 
 const channelName = z.string().trim().min(1, "channel name can't be empty").max(500);
+/** Notification channels a project can have (the channel list shows them all). */
+export const MAX_CHANNELS = 100;
+
 export const SlackChannelInput = z.object({
   name: channelName,
   params: z.object({ webhookUrl: httpUrl("webhook URL can't be empty") }),
