@@ -1,6 +1,6 @@
 import { MAX_CHANNELS, type ChannelState, type ChannelType, type NotifChannel } from '@lantern/shared';
 import type { Selectable } from 'kysely';
-import { lockInTransaction } from '../storage/metadata';
+import { projectHasRoom } from '../storage/metadata';
 import type { AlertingTables } from './alerting.migration';
 import type { AlertingDb, AlertingTrx } from './db';
 
@@ -88,13 +88,7 @@ export function createChannelsStore(db: AlertingDb) {
       now: Date,
     ): Promise<number | 'full'> =>
       db.transaction().execute(async (trx) => {
-        await lockInTransaction(trx, 'notif_channels', projectId);
-        const { n } = await trx
-          .selectFrom('notif_channels')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('project_id', '=', projectId)
-          .executeTakeFirstOrThrow();
-        if (Number(n) >= MAX_CHANNELS) return 'full';
+        if (!(await projectHasRoom(trx, 'notif_channels', projectId, MAX_CHANNELS))) return 'full';
         const { id } = await trx
           .insertInto('notif_channels')
           .values({

@@ -1,6 +1,6 @@
 import type { Dashboard, Gauge, GaugeInput, GridColumn, GridColumnInput } from '@lantern/shared';
 import type { Transaction } from 'kysely';
-import { lockInTransaction, type MetadataDb } from '../storage/metadata';
+import { projectHasRoom, type MetadataDb } from '../storage/metadata';
 import type { DashboardsTable, DashboardsTables, DashGaugesTable, DashGridColumnsTable } from './dashboards.migration';
 
 /**
@@ -405,7 +405,7 @@ export function createDashboardsStore(metadata: MetadataDb) {
     /**
      * A new dashboard with its items, unless the project holds `max` dashboards already ('full',
      * nothing written). The count and the insert run in one transaction under the project's lock
-     * (`lockInTransaction`), so concurrent creates count one after the other.
+     * (`projectHasRoom`), so concurrent creates count one after the other.
      */
     async createCapped(
       projectId: number,
@@ -415,13 +415,7 @@ export function createDashboardsStore(metadata: MetadataDb) {
       max: number,
     ): Promise<Dashboard | 'full'> {
       return db.transaction().execute(async (trx) => {
-        await lockInTransaction(trx, 'dashboards', projectId);
-        const { n } = await trx
-          .selectFrom('dashboards')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('project_id', '=', projectId)
-          .executeTakeFirstOrThrow();
-        if (Number(n) >= max) return 'full';
+        if (!(await projectHasRoom(trx, 'dashboards', projectId, max))) return 'full';
         return saveIn(trx, projectId, null, f, items, opts);
       });
     },

@@ -1,5 +1,5 @@
 import { CORE_ATTRS, MAX_SAVED_VIEWS, type SavedView, type SavedViewInput } from '@lantern/shared';
-import { lockInTransaction, type MetadataDb } from '../storage/metadata';
+import { projectHasRoom, type MetadataDb } from '../storage/metadata';
 import type { Selectable } from 'kysely';
 import type { AuthTables } from '../auth';
 import type { TracingTables } from './tracing.migration';
@@ -56,7 +56,7 @@ export function createTracingMetaStore(metadata: MetadataDb) {
 
     /**
      * Saves a view unless the project holds `max` views already ('full', nothing written). The
-     * count and the insert run in one transaction under the project's lock (`lockInTransaction`),
+     * count and the insert run in one transaction under the project's lock (`projectHasRoom`),
      * so concurrent saves count one after the other.
      */
     async createView(
@@ -66,13 +66,7 @@ export function createTracingMetaStore(metadata: MetadataDb) {
       max = MAX_SAVED_VIEWS,
     ): Promise<SavedView | 'full'> {
       const row = await db.transaction().execute(async (trx) => {
-        await lockInTransaction(trx, 'saved_views', projectId);
-        const { n } = await trx
-          .selectFrom('saved_views')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('project_id', '=', projectId)
-          .executeTakeFirstOrThrow();
-        if (Number(n) >= max) return undefined;
+        if (!(await projectHasRoom(trx, 'saved_views', projectId, max))) return undefined;
         return trx
           .insertInto('saved_views')
           .values({

@@ -92,12 +92,22 @@ export function idColumnType(db: Kysely<unknown>): 'serial' | 'integer' {
 }
 
 /**
- * Inside a transaction, waits until no other transaction holds the lock of (`scope`, `id`), then
- * holds it until this one ends: for a count and an insert that must not interleave with another's
- * (a per-project cap) when there is no parent row to lock. PostgreSQL: a transaction-level advisory
- * lock. SQLite: nothing to do, Kysely runs one transaction at a time on its one connection.
+ * For a per-project cap, inside the transaction that then inserts: whether `table` holds fewer than
+ * `max` rows of the project. It first waits until no other transaction holds the project's lock of
+ * that table, then holds it until this one ends, so concurrent inserts count one after the other
+ * (there is no parent row to lock). PostgreSQL: a transaction-level advisory lock. SQLite: nothing
+ * to lock, Kysely runs one transaction at a time on its one connection.
  */
-export async function lockInTransaction(trx: QueryExecutorProvider, scope: string, id: number): Promise<void> {
+export async function projectHasRoom(
+  trx: QueryExecutorProvider,
+  table: string,
+  projectId: number,
+  max: number,
+): Promise<boolean> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter)
-    await sql`select pg_advisory_xact_lock(hashtext(${scope}), ${id}::int)`.execute(trx);
+    await sql`select pg_advisory_xact_lock(hashtext(${table}), ${projectId}::int)`.execute(trx);
+  const { rows } = await sql<{
+    n: number | string;
+  }>`select count(*) as n from ${sql.table(table)} where project_id = ${projectId}`.execute(trx);
+  return Number(rows[0].n) < max;
 }
