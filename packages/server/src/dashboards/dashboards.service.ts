@@ -147,7 +147,7 @@ export function createDashboardsService(store: DashboardsStore) {
     items: { grid: GridColumnInput[]; gauges: GaugeInput[] },
     opts: { edited: boolean; pinned?: boolean },
   ): Promise<Dashboard> => {
-    const d = await store.createCapped(projectId, f, items, opts, MAX_DASHBOARDS);
+    const d = await store.createCapped(projectId, f, items, opts);
     if (d === 'full')
       throw invalid('too_many_dashboards', `a project can't have more than ${MAX_DASHBOARDS} dashboards`);
     return d;

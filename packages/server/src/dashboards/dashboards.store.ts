@@ -1,4 +1,11 @@
-import type { Dashboard, Gauge, GaugeInput, GridColumn, GridColumnInput } from '@lantern/shared';
+import {
+  MAX_DASHBOARDS,
+  type Dashboard,
+  type Gauge,
+  type GaugeInput,
+  type GridColumn,
+  type GridColumnInput,
+} from '@lantern/shared';
 import type { Transaction } from 'kysely';
 import { projectHasRoom, type MetadataDb } from '../storage/metadata';
 import type { DashboardsTable, DashboardsTables, DashGaugesTable, DashGridColumnsTable } from './dashboards.migration';
@@ -403,7 +410,7 @@ export function createDashboardsStore(metadata: MetadataDb) {
     },
 
     /**
-     * A new dashboard with its items, unless the project holds `max` dashboards already ('full',
+     * A new dashboard with its items, unless the project holds MAX_DASHBOARDS already ('full',
      * nothing written). The count and the insert run in one transaction under the project's lock
      * (`projectHasRoom`), so concurrent creates count one after the other.
      */
@@ -412,10 +419,9 @@ export function createDashboardsStore(metadata: MetadataDb) {
       f: DashboardFields,
       items: { grid: GridColumnInput[]; gauges: GaugeInput[] },
       opts: { edited: boolean; pinned?: boolean },
-      max: number,
     ): Promise<Dashboard | 'full'> {
       return db.transaction().execute(async (trx) => {
-        if (!(await projectHasRoom(trx, 'dashboards', projectId, max))) return 'full';
+        if (!(await projectHasRoom(trx, 'dashboards', projectId, MAX_DASHBOARDS))) return 'full';
         return saveIn(trx, projectId, null, f, items, opts);
       });
     },

@@ -55,7 +55,7 @@ export function createTracingMetaStore(metadata: MetadataDb) {
     },
 
     /**
-     * Saves a view unless the project holds `max` views already ('full', nothing written). The
+     * Saves a view unless the project holds MAX_SAVED_VIEWS already ('full', nothing written). The
      * count and the insert run in one transaction under the project's lock (`projectHasRoom`),
      * so concurrent saves count one after the other.
      */
@@ -63,10 +63,9 @@ export function createTracingMetaStore(metadata: MetadataDb) {
       projectId: number,
       userId: number,
       input: SavedViewInput & { params: Record<string, unknown>; query: Record<string, unknown> },
-      max = MAX_SAVED_VIEWS,
     ): Promise<SavedView | 'full'> {
       const row = await db.transaction().execute(async (trx) => {
-        if (!(await projectHasRoom(trx, 'saved_views', projectId, max))) return undefined;
+        if (!(await projectHasRoom(trx, 'saved_views', projectId, MAX_SAVED_VIEWS))) return undefined;
         return trx
           .insertInto('saved_views')
           .values({
