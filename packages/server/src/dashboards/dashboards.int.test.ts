@@ -280,16 +280,6 @@ describe('dashboards API', () => {
     expect(bad.body.message).toContain('colour: unknown key');
     expect(bad.body.message).toContain('alias "req" must start with a dollar sign');
 
-    const otherId = await call(
-      'PUT',
-      `/${d.id}/yaml`,
-      exported.text.replace(/id: project_1\.dashboard_\d+/, 'id: someone.else'),
-      'text/yaml',
-    );
-    expect(otherId.body.message).toBe(
-      `template id does not match: got "someone.else", has "project_1.dashboard_${d.id}"`,
-    );
-
     // A YAML file makes a new dashboard with the same table, grid and gauges; one that is not a dashboard changes nothing.
     const before = (await call('GET', '')).body.dashboards.length;
     const created = await call(
@@ -310,6 +300,49 @@ describe('dashboards API', () => {
       expect(refused.body.code).toBe('invalid_yaml');
     }
     expect((await call('GET', '')).body.dashboards.length).toBe(before + 1);
+  });
+
+  it('imports the YAML of another dashboard or template: adopts its id unless it has a template id of its own (reference §4.8)', async () => {
+    const source = (await call('POST', '', { name: 'Source' })).body.dashboard;
+    await call('POST', `/${source.id}/grid`, chart('Requests'));
+    const sourceYaml = (await call('GET', `/${source.id}/yaml`)).text;
+    const target = (await call('POST', '', { name: 'Target' })).body.dashboard;
+    const yamlOf = async (id: string) => (await call('GET', `/${id}/yaml`)).text;
+
+    // Another dashboard's YAML (its export id names that dashboard): taken, and the target still exports as itself.
+    const pasted = await call('PUT', `/${target.id}/yaml`, sourceYaml, 'text/yaml');
+    expect(pasted.status).toBe(200);
+    expect(pasted.body.dashboard).toMatchObject({ id: target.id, name: 'Source', templateId: '' });
+    expect((await call('GET', `/${target.id}`)).body.grid.map((c: GridColumn) => c.name)).toEqual(['Requests']);
+    expect(await yamlOf(target.id)).toMatch(new RegExp(`^schema: v1\nid: project_1\\.dashboard_${target.id}\n`));
+
+    // A template's YAML: the dashboard adopts its id, exports under it and refuses a YAML of another id from then on.
+    const templateYaml = sourceYaml.replace(/id: project_1\.dashboard_\d+/, 'id: team.checkout');
+    const adopted = await call('PUT', `/${target.id}/yaml`, templateYaml, 'text/yaml');
+    expect(adopted.status).toBe(200);
+    expect(adopted.body.dashboard).toMatchObject({ id: target.id, templateId: 'team.checkout' });
+    expect(await yamlOf(target.id)).toMatch(/^schema: v1\nid: team\.checkout\n/);
+    expect(
+      (await call('PUT', `/${target.id}/yaml`, templateYaml.replace('name: Source', 'name: Again'), 'text/yaml'))
+        .status,
+    ).toBe(200);
+    for (const other of [sourceYaml, templateYaml.replace('id: team.checkout', 'id: someone.else')]) {
+      const refused = await call('PUT', `/${target.id}/yaml`, other, 'text/yaml');
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        code: 'invalid_yaml',
+        message: `template id does not match: got "${other === sourceYaml ? `project_1.dashboard_${source.id}` : 'someone.else'}", has "team.checkout"`,
+      });
+    }
+
+    // A template id names one dashboard of a project: a second one cannot adopt it.
+    const taken = await call('PUT', `/${source.id}/yaml`, templateYaml, 'text/yaml');
+    expect(taken.status).toBe(400);
+    expect(taken.body).toEqual({
+      code: 'invalid_yaml',
+      message: `template id "team.checkout" is already dashboard "Again"'s (id ${target.id}); a template id names one dashboard of a project`,
+    });
+    expect((await call('GET', `/${source.id}`)).body.dashboard).toMatchObject({ name: 'Source', templateId: '' });
   });
 
   it('takes YAML imports of one dashboard from several clients at once: each whole, none failing (PostgreSQL too)', async () => {

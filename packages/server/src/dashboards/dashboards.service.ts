@@ -31,6 +31,8 @@ const DEFAULT_SIZE: Record<GridColumnInput['type'], [number, number]> = {
   heatmap: [12, 18],
 };
 
+/** The id a dashboard without a template id exports under (`exportId`). */
+const DASHBOARD_EXPORT_ID = /^project_\d+\.dashboard_\d+$/;
 const invalid = (code: string, message: string) => new AppError('invalid_input', code, message);
 const notFound = (what: string) =>
   new AppError('not_found', `${what}_not_found`, `${what.replace('_', ' ')} not found`);
@@ -153,6 +155,27 @@ export function createDashboardsService(store: DashboardsStore) {
     return d;
   };
   const exportId = (d: Dashboard) => d.templateId || `project_${d.projectId}.dashboard_${d.id}`;
+  /**
+   * The template id a dashboard has after a YAML import (reference §4.8): one that has a template id
+   * keeps it and refuses a YAML of another id; one without adopts the YAML's id, unless that id is a
+   * dashboard's export id (`project_<n>.dashboard_<n>`, pasted from another dashboard: it names that
+   * dashboard, not a template, so this one keeps exporting its own) or another dashboard's template id.
+   */
+  const adoptedTemplateId = async (d: Dashboard, yamlId: string): Promise<string> => {
+    if (d.templateId !== '') {
+      if (yamlId !== d.templateId)
+        throw invalid('invalid_yaml', `template id does not match: got "${yamlId}", has "${d.templateId}"`);
+      return d.templateId;
+    }
+    if (DASHBOARD_EXPORT_ID.test(yamlId)) return '';
+    const holder = await store.byTemplate(d.projectId, yamlId);
+    if (holder && holder.id !== d.id)
+      throw invalid(
+        'invalid_yaml',
+        `template id "${yamlId}" is already dashboard "${holder.name}"'s (id ${holder.id}); a template id names one dashboard of a project`,
+      );
+    return yamlId;
+  };
 
   return {
     requireDash,
@@ -249,13 +272,12 @@ export function createDashboardsService(store: DashboardsStore) {
     async importYaml(projectId: number, id: string, text: string): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
       const spec = oneSpec(text);
-      if (spec.id !== exportId(d))
-        throw invalid('invalid_yaml', `template id does not match: got "${spec.id}", has "${exportId(d)}"`);
+      const templateId = await adoptedTemplateId(d, spec.id);
       const { fields, grid, gauges } = specItems(spec);
       return store.save(
         projectId,
         Number(id),
-        { ...fields, templateId: d.templateId, gridQuery: d.gridQuery },
+        { ...fields, templateId, gridQuery: d.gridQuery },
         { grid, gauges },
         { edited: true, pinned: d.pinned },
       );
