@@ -1,7 +1,10 @@
+import { context, SpanKind, trace } from '@opentelemetry/api';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createTestTracer } from '@lantern/testkit/otlpClients';
 import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
 import { SpanCard } from '@lantern/testkit/pages/SpanCard';
+import { TracePage } from '@lantern/testkit/pages/TracePage';
 import { screenshot } from '@lantern/testkit/pages/browser';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
 import { useLantern } from '@lantern/testkit/useLantern';
@@ -16,7 +19,28 @@ describe('span card breadcrumb: the group, not the row', () => {
   const t = useLantern();
   const messages = ['payment 9f3a2b1c declined', 'payment 12345678 declined', 'payment 4407 declined'];
   const GROUP = 'ERROR payment <num> declined';
+  const STATEMENT = 'SELECT * FROM orders WHERE id = 1001';
+  let traceId = '';
   const ui = useSignedInPage(t, 'span-group-name', async () => {
+    // A trace with a db span: its row's text is the statement, its group's name the template.
+    const tracer = createTestTracer('http-json', {
+      httpUrl: t.lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${t.lantern.grpcPort}`,
+      dsn: t.dsn,
+      serviceName: 'checkout',
+    });
+    const root = tracer.tracer.startSpan('POST /checkout', { kind: SpanKind.SERVER });
+    traceId = root.spanContext().traceId;
+    tracer.tracer
+      .startSpan(
+        'SELECT orders',
+        { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': STATEMENT } },
+        trace.setSpan(context.active(), root),
+      )
+      .end();
+    root.end();
+    await tracer.shutdown();
+
     const now = Date.now();
     const logRecords = messages.map((body, i) => ({
       timeUnixNano: String((now - (messages.length - i) * 1000) * 1e6),
@@ -90,5 +114,22 @@ describe('span card breadcrumb: the group, not the row', () => {
       'Span',
     ]);
     await screenshot(page, 'span-group-name-02-span-page');
+  });
+
+  it("opening a db span from the trace's timeline: the breadcrumb names the group, not the statement", async () => {
+    explainFailures();
+    const tracePage = new TracePage(page);
+    await page.goto(`${t.lantern.baseUrl}/traces/1/${traceId}`);
+    await tracePage.waitForTrace();
+    await expect.poll(() => tracePage.spanNameTexts(), { timeout: 15_000 }).toContain(STATEMENT);
+    await tracePage.openSpan(STATEMENT);
+    await expect(new SpanCard(page, tracePage.dialog).title.innerText()).resolves.toBe(STATEMENT);
+    await expect(tracePage.dialog.getByTestId('span-breadcrumbs').getByRole('link').allInnerTexts()).resolves.toEqual([
+      'db:postgresql',
+      'SELECT * FROM orders WHERE id = ?',
+      traceId,
+      'Span',
+    ]);
+    await screenshot(page, 'span-group-name-03-trace-dialog-breadcrumb');
   });
 });

@@ -161,6 +161,7 @@ function treeSpan(s: TraceRow['span']): Span {
     name: s.name,
     eventName: s.eventName,
     displayName: s.displayName,
+    groupName: s.groupName,
     time: s.time,
     duration: s.duration,
     statusCode: s.statusCode,

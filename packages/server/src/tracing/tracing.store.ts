@@ -34,10 +34,12 @@ export function createTracingStore(store: TelemetryStore) {
           ORDER BY time, id
           LIMIT ${param.uint32(MAX_TRACE_ROWS)})`);
       const time = createTimeFormatter();
-      return (JSON.parse(rows) as [string, string, string, 0 | 1, SpanData][]).map(
+      const traceRows = (JSON.parse(rows) as [string, string, string, 0 | 1, SpanData][]).map(
         ([id, parentId, timeNs, isEvent, d]) =>
           toTraceRow(id, parentId, timeNs, isEvent === 1, d, traceId, projectId, time),
       );
+      await nameGroups(store, projectId, traceRows);
+      return traceRows;
     },
 
     /** One span with up to 100 of its events, or null. */
@@ -136,6 +138,37 @@ export type TracingStore = ReturnType<typeof createTracingStore>;
 const TEMPLATE_NAMED = /^(log|db):/;
 
 /**
+ * Sets `groupName` on the trace's spans of template-named groups (the tree's rows; events are
+ * listed under their span by their own text), as the span endpoint names them: their rows in
+ * spans_index, read by the index's key (project, system, group, time) within the trace's time
+ * and picked by id, in one query. Other spans are named as their group already (displayName).
+ */
+async function nameGroups(store: TelemetryStore, projectId: number, rows: TraceRow[]): Promise<void> {
+  const named = rows.filter((r) => !r.isEvent && TEMPLATE_NAMED.test(r.span.system));
+  if (named.length === 0) return;
+  let min = named[0].startNs;
+  let max = min;
+  for (const r of named) {
+    if (r.startNs < min) min = r.startNs;
+    if (r.startNs > max) max = r.startNs;
+  }
+  const found = await store.query<{ id: string; display_name: string }>(sql`
+    SELECT toString(id) AS id, display_name
+    FROM spans_index
+    WHERE project_id = ${param.uint32(projectId)}
+      AND system IN ${param.strings([...new Set(named.map((r) => r.span.system))])}
+      AND group_id IN (SELECT toUInt64(arrayJoin(${param.strings([...new Set(named.map((r) => r.span.groupId))])})))
+      AND time >= fromUnixTimestamp64Micro(${param.int64(min / 1000n)}, 'UTC')
+      AND time <= fromUnixTimestamp64Micro(${param.int64(max / 1000n)}, 'UTC')
+      AND id IN (SELECT toUInt64(arrayJoin(${param.strings(named.map((r) => r.span.id))})))`);
+  const names = new Map(found.map((r) => [r.id, r.display_name]));
+  for (const r of named) {
+    const name = names.get(r.span.id);
+    if (name !== undefined) r.span.groupName = name;
+  }
+}
+
+/**
  * The group's name of a row read from spans_data, or undefined. spans_data holds the row's own
  * text (`displayName`); spans_index holds its group's name in `display_name` (a log's or a db
  * span's template, what the group list shows). The row is found by the index's sort key (project,
@@ -205,6 +238,7 @@ function toTraceRow(
       name: d.name,
       eventName: d.eventName ? d.eventName : undefined,
       displayName: d.displayName,
+      groupName: undefined,
       time: time(timeNs, startNs),
       duration: d.durationNs,
       statusCode: d.statusCode,

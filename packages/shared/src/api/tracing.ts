@@ -36,7 +36,8 @@ export interface Span {
   /**
    * The name of the span's group, as the group list shows it (a log's or a db span's template,
    * where displayName is the row's own text). Set by the span and span list endpoints; the trace
-   * endpoint leaves it out.
+   * endpoint sets it on spans of template-named groups (log and db rows), where the others' group
+   * name is their displayName.
    */
   groupName?: string;
   time: string;

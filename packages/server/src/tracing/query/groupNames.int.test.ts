@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GroupsResponse, SpanResponse, SpansResponse } from '@lantern/shared';
+import { GroupsResponse, SpanResponse, SpansResponse, TraceResponse, type Span } from '@lantern/shared';
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
 import { useLantern } from '@lantern/testkit/useLantern';
 
@@ -163,4 +163,26 @@ describe('rows of a template-named group', () => {
       }
     },
   );
+
+  // The tree's spans: a log is an event of its span (or of the missing root), listed by its own text.
+  it("db:postgresql SELECT: the trace answer names each row's group as the groups list does", async () => {
+    const system = 'db:postgresql';
+    const group = (await groups(system)).find((x) => x._name.includes('SELECT'))!;
+    const rows = await spansOf(system, group._query);
+    expect(rows).toHaveLength(N);
+    for (const r of rows) {
+      const res = await fetch(`${server.lantern.baseUrl}/api/v1/tracing/1/traces/${r.traceId}`, {
+        headers: { cookie: server.cookie },
+      });
+      expect(res.status).toBe(200);
+      const spans: Span[] = [];
+      const walk = (s: Span) => {
+        spans.push(s);
+        s.children?.forEach(walk);
+      };
+      walk(TraceResponse.parse(await res.json()).root);
+      const span = spans.find((s) => s.id === r.id);
+      expect([span?.displayName, span?.groupName]).toEqual([r.displayName, group._name]);
+    }
+  });
 });
