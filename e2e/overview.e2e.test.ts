@@ -69,6 +69,57 @@ describe('overview, getting started and tracing routes', () => {
     expect(ui.errors()).toEqual([]);
   });
 
+  it('overview sparklines: light SVG lines, rows below the fold drawn when scrolled to, a rate without errors a 0 line', async () => {
+    explainFailures();
+    const stats: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (r.url().includes('/group-stats')) stats.push(r.url());
+    };
+    await page.setViewportSize({ width: 1440, height: 520 });
+    page.on('request', onRequest);
+    try {
+      await page.goto(`${t.lantern.baseUrl}/overview/1/systems`);
+      const rows = page.getByTestId('group-row');
+      await rows.first().locator('[data-testid="sparkline-line"]').first().waitFor({ state: 'attached' });
+      await page.waitForLoadState('networkidle');
+      const fold = await rows.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top < innerHeight + 100));
+      const inView = fold.filter(Boolean).length;
+      expect(inView).toBeGreaterThan(0);
+      expect(fold.length - inView, 'rows below the fold').toBeGreaterThan(0);
+      // No chart engine: every sparkline is an <svg> with path data.
+      const tags = await page.getByTestId('sparkline').evaluateAll((els) => els.map((e) => e.tagName.toLowerCase()));
+      expect(new Set(tags)).toEqual(new Set(['svg']));
+      // Only the rows in view asked for their series and drew them.
+      expect(stats).toHaveLength(inView);
+      const last = rows.last();
+      expect(await last.getByTestId('sparkline').count()).toBe(0);
+      await last.scrollIntoViewIfNeeded();
+      await last.locator('[data-testid="sparkline-line"]').first().waitFor({ state: 'attached' });
+      expect(stats.length).toBeGreaterThan(inView);
+      expect(stats.length).toBeLessThanOrEqual(fold.length);
+      await screenshot(page, 'tracing-27-overview-sparklines', { fullPage: false });
+
+      // A system whose spans never failed: its err% sparkline is one flat line over the whole width.
+      const zeroRate = page
+        .getByRole('cell')
+        .filter({ has: page.locator('[data-testid="group-value"][data-column=".error_rate"]', { hasText: /^0%$/ }) });
+      await page.evaluate(() => scrollTo(0, 0));
+      // A flat line has no height: attached, not 'visible' to Playwright.
+      await zeroRate.first().locator('[data-testid="sparkline-line"]').waitFor({ state: 'attached' });
+      const line = await zeroRate.first().locator('[data-testid="sparkline-line"]').getAttribute('d');
+      const points = [...(line ?? '').matchAll(/([\d.]+) ([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      expect(line?.match(/M/g)).toHaveLength(1);
+      expect(new Set(points.map((p) => p[1])).size).toBe(1);
+      expect(points[0][0]).toBeLessThanOrEqual(2);
+      expect(points[points.length - 1][0]).toBeGreaterThanOrEqual(98);
+      expect(await zeroRate.first().getByTestId('sparkline-dot').count()).toBe(0);
+    } finally {
+      page.off('request', onRequest);
+      await page.setViewportSize({ width: 1440, height: 1000 });
+    }
+    expect(ui.errors()).toEqual([]);
+  });
+
   it('overview: the error log tabs (log:error ...) show for date ranges up to 3 days only', async () => {
     explainFailures();
     await page.goto(`${t.lantern.baseUrl}/overview/1/systems`);

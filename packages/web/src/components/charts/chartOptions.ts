@@ -7,7 +7,7 @@ import { assignColors } from './palette';
 
 /**
  * Pure builders of ECharts options (reference frontend §3): one timeseries chart for line, area,
- * bar and stacked kinds with one y-axis per unit, the sparkline, the percentile pair, and the
+ * bar and stacked kinds with one y-axis per unit, the percentile pair, and the
  * tooltip with at most 20 series. Kept free of React so the rules are unit-tested.
  */
 export type ChartKind = 'line' | 'area' | 'bar' | 'stacked-area' | 'stacked-bar';
@@ -192,45 +192,6 @@ export function metricChartOption(
       ...(hasArea ? { areaStyle: { opacity: 0.15 }, z: series.length - i } : {}),
       ...(stacked ? { stack: 'all' } : {}),
     })),
-  };
-}
-
-/** 100x30 sparkline: a thin line with a light area, no axes but a base line (reference §3.7). */
-export function sparklineOption(
-  time: string[],
-  values: (number | null)[],
-  unit: string,
-  color = '#42A5F5',
-): Record<string, unknown> {
-  return {
-    ...BASE,
-    grid: { top: 2, left: 2, right: 2, height: 27 },
-    tooltip: {
-      trigger: 'axis',
-      appendToBody: true,
-      axisPointer: { type: 'none' },
-      formatter: (p: TooltipParam[]) => tooltipHtml(p, [unit]),
-    },
-    xAxis: {
-      type: 'time',
-      show: true,
-      axisLine: { lineStyle: { color: '#E0E0E0' } },
-      axisTick: { show: false },
-      axisLabel: { show: false },
-      splitLine: { show: false },
-    },
-    yAxis: { type: 'value', show: false },
-    series: [
-      {
-        type: 'line',
-        name: 'value',
-        ...lineSeriesData(epochMs(time), values, 3),
-        connectNulls: false,
-        color,
-        lineStyle: { width: 1 },
-        areaStyle: { opacity: 0.15 },
-      },
-    ],
   };
 }
 

@@ -3,7 +3,7 @@ import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/compon
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { describe, expect, it } from 'vitest';
-import { metricChartOption, pctileOption, rateOption, sparklineOption, type ChartKind } from './chartOptions';
+import { metricChartOption, pctileOption, rateOption, type ChartKind } from './chartOptions';
 
 /**
  * The options as ECharts takes them: rendered server-side to SVG by the library itself, in its
@@ -63,8 +63,7 @@ describe('chart options render in ECharts', () => {
     expect(symbols(render(metricChartOption(six, [{ name: 'a', unit: '', values: [4, 5, 6, 1, 2, 3] }])))).toEqual([]);
   });
 
-  it('sparkline, percentiles and rates', () => {
-    expect(render(sparklineOption(time, values, 'milliseconds'))).toContain('<path');
+  it('percentiles and rates', () => {
     const d = { time, p50: values, p90: values, p99: values, max: values, rate: [1, 2, 3], errorRate: [0, 1] };
     expect(render(pctileOption(d))).toContain('<path');
     expect(render(rateOption(d))).toContain('<path');

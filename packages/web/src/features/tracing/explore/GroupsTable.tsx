@@ -16,18 +16,19 @@ import {
   Typography,
 } from '@mui/material';
 import type { ColumnInfo, GroupRow } from '@lantern/shared';
-import { Fragment, useMemo, useState } from 'react';
+import { Fragment, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Sparkline } from '../../../components/charts/Sparkline';
 import { PALETTE } from '../../../components/charts/palette';
 import { Pager, usePager } from '../../../components/Pager';
+import { useSeen } from '../../../components/useSeen';
 import { formatMetric, formatUnit } from '../../../lib/format/number';
 import { paths } from '../../../lib/routes/paths';
 import { truncate } from '../../../lib/text/truncate';
 import { NewMonitorMenu } from '../NewMonitorMenu';
 import { defaultGroupQuery, hasNoDuration, joinQuery, whereQuery } from '../query/defaultQueries';
 import { useGroupStats, type RangeQuery } from '../tracingApi';
-import { groupSpans, headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
+import { groupSpans, headerLabel, isErrorRate, plainColumns, plottableColumns, sortGroups } from './groupColumns';
 import { ExpandSpansButton } from './ExpandSpansButton';
 import { GroupChartDialog } from './GroupChartDialog';
 import { SpansList } from './SpansTable';
@@ -53,26 +54,30 @@ function RowSparklines({
   plotted: string[];
   columns: ColumnInfo[];
 }) {
-  const { data } = useGroupStats(projectId, {
-    ...range,
-    query: joinQuery([range.query, group._query]),
-    column: plotted,
-  });
+  // A row below the fold asks for its series when it is scrolled to (a page has 15 rows of 5).
+  const first = useRef<HTMLTableCellElement>(null);
+  const seen = useSeen(first);
+  const { data } = useGroupStats(
+    projectId,
+    seen ? { ...range, query: joinQuery([range.query, group._query]), column: plotted } : undefined,
+  );
   const time = (data?._time ?? []) as string[];
   return (
     <>
-      {columns.map((c) => {
+      {columns.map((c, i) => {
         const values = plotted.includes(c.name) ? (data?.[c.name] as (number | null)[] | undefined) : undefined;
         return (
-          <TableCell key={c.name} align="right" sx={{ whiteSpace: 'nowrap' }}>
+          <TableCell key={c.name} ref={i === 0 ? first : undefined} align="right" sx={{ whiteSpace: 'nowrap' }}>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
+              {/* The line's room is kept while the series is on its way: the columns do not jump. */}
+              {plotted.includes(c.name) && !data && <Box sx={{ width: 100, height: 30 }} />}
               {values && time.length > 0 && (
                 <Sparkline
                   time={time}
                   values={values}
                   unit={c.unit}
                   color={PALETTE[plotted.indexOf(c.name) % PALETTE.length]}
-                  group={`row-${group._id}`}
+                  gapsAsZero={isErrorRate(c.name)}
                 />
               )}
               <span data-testid="group-value" data-column={c.name}>

@@ -25,6 +25,12 @@ export function headerLabel(name: string): string {
   return name.replace(/^span\./, '').replace(/^\.([a-z]+)_per_([a-z]+)$/, '.$1/$2');
 }
 
+/**
+ * An error rate: a bucket without spans had no errors, so its sparkline draws 0 there (a group that
+ * never failed shows a 0 line, not a dot at each bucket that had spans).
+ */
+export const isErrorRate = (name: string) => name === '.error_rate' || name === '.error_pct';
+
 /** Sorts the whole list (not just the page) by a column; missing values last. */
 export function sortGroups<T extends GroupRow>(groups: T[], column: string | undefined, desc: boolean): T[] {
   if (!column) return groups;
