@@ -1,10 +1,13 @@
-// `npm start`: install what is missing, build the web app, serve Lantern (embedded storage under data/).
+// `npm start`: install what is missing, build the web app and the server, serve Lantern (embedded storage
+// under data/).
 import { spawn } from 'node:child_process';
+import { ensureServerBuild } from './buildServer.mjs';
 import { ensureDependencies, ensureWebBuild, root } from './ensure.mjs';
 
 ensureDependencies();
 ensureWebBuild();
-const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts', ...process.argv.slice(2)], {
+const main = await ensureServerBuild();
+const server = spawn(process.execPath, ['--enable-source-maps', main, ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { freePort } from './ports';
 import { startClickHouseStandIn } from './clickhouse/fixture';
 import { testDbUrl } from './postgres';
@@ -10,7 +10,7 @@ export { freePort };
 
 /**
  * Starts the real Lantern server as a child process on free ports with its own data directory,
- * exactly as `npm start` runs it. Used by the integration, durability and browser tests.
+ * exactly as `npm start` runs it (the bundle of the current sources). Used by the integration, durability and browser tests.
  */
 export interface RunningLantern {
   baseUrl: string;
@@ -39,8 +39,19 @@ export interface StartOptions {
   /** Reuse ports (a restart keeps its DSNs). */
   httpPort?: number;
   grpcPort?: number;
-  /** The server's main module, relative to the repository (another version's copy, for an A/B bench). */
+  /**
+   * The server's main module, relative to the repository (another version's copy, for an A/B bench):
+   * a `.ts` one runs under tsx. Default: the bundle of the current sources (scripts/buildServer.mjs),
+   * what `npm start` runs.
+   */
   serverMain?: string;
+  /**
+   * A new data directory's embedded telemetry store starts as a copy of one that a server of the
+   * same bundle migrated (the server still runs its migrations on it, finding them applied): saves
+   * the ~100 DDL statements of a fresh schema at each start. `true` starts from an empty store, as
+   * does a given `dataDir` or a `.ts` serverMain.
+   */
+  freshStorage?: boolean;
 }
 
 export const DEFAULT_LOGIN = { email: 'admin@lantern.local', password: 'lantern' };
@@ -53,34 +64,87 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'lantern-test-'));
 }
 
+type BuildScript = { ensureServerBuild(): Promise<string> };
+
+/** The path of the server bundle of the current sources, built when missing (scripts/buildServer.mjs). */
+export async function serverBundle(): Promise<string> {
+  const script = (await import(join(ROOT, 'scripts/buildServer.mjs'))) as BuildScript;
+  return script.ensureServerBuild();
+}
+
+/**
+ * The embedded store of a fresh server of this bundle, migrated: made by starting the bundle on an
+ * empty data directory and stopping it, kept next to the bundle (its schema is the bundle's) as
+ * `ch-template-<made at>`. ClickHouse's links between its folders are relative, so a copy of the folder
+ * is a store of its own. A new one is made after an hour (the metrics rollups' watermark starts at the
+ * hour the store was made, and a server on an older copy would first roll up the empty hours since);
+ * one is never changed or moved once made, so a copy being taken is never torn.
+ */
+const TEMPLATE_MAX_AGE_MS = 3_600_000;
+
+async function migratedStoreTemplate(main: string): Promise<string> {
+  const dir = dirname(main);
+  const made = readdirSync(dir)
+    .map((name) => /^ch-template-(\d+)$/.exec(name))
+    .filter((m) => m !== null)
+    .map((m) => ({ path: join(dir, m[0]), at: Number(m[1]) }))
+    .sort((a, b) => b.at - a.at);
+  for (const old of made.filter((t) => Date.now() - t.at > 2 * TEMPLATE_MAX_AGE_MS))
+    rmSync(old.path, { recursive: true, force: true });
+  if (made.length && Date.now() - made[0].at < TEMPLATE_MAX_AGE_MS) return made[0].path;
+  const at = Date.now();
+  const dataDir = tempDataDir();
+  try {
+    const server = await startLantern({ dataDir, serverMain: main, telemetry: 'embedded' });
+    await server.stop();
+    const template = join(dir, `ch-template-${at}`);
+    renameSync(join(dataDir, 'ch'), template);
+    return template;
+  } finally {
+    removeDataDir(dataDir);
+  }
+}
+
+/** Builds the bundle and its migrated store before the tests start servers from them (globalSetup). */
+export async function prepareServerBundle(): Promise<void> {
+  await migratedStoreTemplate(await serverBundle());
+}
+
 export async function startLantern(opts: StartOptions = {}): Promise<RunningLantern> {
+  const main = opts.serverMain ?? (await serverBundle());
   const dataDir = opts.dataDir ?? tempDataDir();
+  const telemetry = opts.telemetry ?? (process.env.LANTERN_TEST_TELEMETRY === 'clickhouse' ? 'clickhouse' : 'embedded');
+  if (!opts.dataDir && !opts.freshStorage && telemetry === 'embedded' && !main.endsWith('.ts'))
+    cpSync(await migratedStoreTemplate(main), join(dataDir, 'ch'), { recursive: true, verbatimSymlinks: true });
   const httpPort = opts.httpPort ?? (await freePort());
   const grpcPort = opts.grpcPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${httpPort}`;
   // In the `integration-ch` test project telemetry goes to the remote store, through the ClickHouse
   // stand-in, whose engine keeps its data where the embedded one would (<dataDir>/ch), so that
   // readers of a stopped server's data and restarts on the same data dir work alike.
-  const telemetry = opts.telemetry ?? (process.env.LANTERN_TEST_TELEMETRY === 'clickhouse' ? 'clickhouse' : 'embedded');
   const standIn = telemetry === 'clickhouse' ? await startClickHouseStandIn(join(dataDir, 'ch')) : undefined;
-  const child = spawn(process.execPath, ['--import', 'tsx', opts.serverMain ?? 'packages/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      LANTERN_CONFIG: '',
-      LANTERN_DATA_DIR: dataDir,
-      LANTERN_HTTP_ADDR: `127.0.0.1:${httpPort}`,
-      LANTERN_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
-      LANTERN_SITE_URL: baseUrl,
-      LANTERN_LOG_LEVEL: 'warn',
-      // Every JSON answer is parsed by its route contract (one that breaks it is a 500).
-      LANTERN_CHECK_ANSWERS: '1',
-      LANTERN_DB_URL: await testDbUrl(dataDir),
-      ...(standIn ? { LANTERN_CH_URL: standIn.url } : {}),
-      ...opts.env,
+  const child = spawn(
+    process.execPath,
+    main.endsWith('.ts') ? ['--import', 'tsx', main] : ['--enable-source-maps', main],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        LANTERN_CONFIG: '',
+        LANTERN_DATA_DIR: dataDir,
+        LANTERN_HTTP_ADDR: `127.0.0.1:${httpPort}`,
+        LANTERN_GRPC_ADDR: `127.0.0.1:${grpcPort}`,
+        LANTERN_SITE_URL: baseUrl,
+        LANTERN_LOG_LEVEL: 'warn',
+        // Every JSON answer is parsed by its route contract (one that breaks it is a 500).
+        LANTERN_CHECK_ANSWERS: '1',
+        LANTERN_DB_URL: await testDbUrl(dataDir),
+        ...(standIn ? { LANTERN_CH_URL: standIn.url } : {}),
+        ...opts.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

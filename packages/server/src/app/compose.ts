@@ -35,6 +35,7 @@ import { METADATA_MIGRATIONS } from './metadataMigrations';
 import { openTelemetryStore, type StagedSpans, type TelemetryStore } from '../storage/telemetry';
 import { registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
+import { SERVER_ROOT } from '../paths';
 
 /** Wires every area together: the one place that knows all of them. */
 export interface Lantern {
@@ -48,9 +49,9 @@ export interface Lantern {
   close(): Promise<void>;
 }
 
-const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+const WEB_DIST = fileURLToPath(new URL('../web/dist', SERVER_ROOT));
 /** The server package's version, for the OpenAPI document. */
-const SERVER_VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+const SERVER_VERSION = (createRequire(SERVER_ROOT)('./package.json') as { version: string }).version;
 
 export interface ComposeOptions {
   webDist?: string;

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, removeDataDir, tempDataDir } from '@lantern/testkit/harness';
+import { freePort, removeDataDir, serverBundle, tempDataDir } from '@lantern/testkit/harness';
 
 /**
  * A second Lantern on ports that are taken (the usual first-hour mistake: `npm start` twice, or
@@ -23,7 +23,7 @@ async function run(
   const configFile = opts.config === undefined ? '' : join(tempDataDir(), 'lantern.yml');
   if (opts.config !== undefined) writeFileSync(configFile, opts.config);
   try {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    const child = spawn(process.execPath, [await serverBundle()], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { GaugeInput, GridColumnInput } from '@lantern/shared';
+import { SERVER_ROOT } from '../paths';
 import { dashboardToYaml, parseDashboardYaml, type DashboardSpec } from './dashboardYaml';
 import { specFields, type DashboardsService } from './dashboards.service';
 import type { DashboardsStore } from './dashboards.store';
@@ -16,7 +17,7 @@ import type { DashboardsStore } from './dashboards.store';
  * Runs at start and when ingest sees metrics new to a project (debounced, one run per project at
  * a time).
  */
-const DIR = new URL('./templates/', import.meta.url);
+const DIR = new URL('src/dashboards/templates/', SERVER_ROOT);
 
 export function loadTemplates(): DashboardSpec[] {
   return readdirSync(DIR)

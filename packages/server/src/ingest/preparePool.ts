@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina';
+import { FROM_SOURCE, workerModule } from '../paths';
 import { QueueFullError } from './batcher';
 import { prepare, type PrepareResult, type PrepareTask } from './prepare';
 
@@ -51,7 +52,7 @@ export function createPreparePool(opts: PreparePoolOptions): PreparePool {
     };
   }
   const pool = new Piscina<PrepareTask, PrepareResult>({
-    filename: new URL('./prepareWorker.ts', import.meta.url).href,
+    filename: workerModule('ingest/prepareWorker.ts'),
     minThreads: opts.threads,
     maxThreads: opts.threads,
     idleTimeout: Infinity,
@@ -60,11 +61,12 @@ export function createPreparePool(opts: PreparePoolOptions): PreparePool {
     // marked later. 64 MB semi-spaces let them die young (bench/ingest: about a quarter less
     // prepare CPU per span; docs/benchmarks.md). V8 commits the space only as it is used.
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-    // The worker is TypeScript like the rest of the server: make sure it loads with tsx even
-    // when the host process got its TypeScript support some other way (a test runner).
-    execArgv: process.execArgv.some((a) => a.includes('tsx'))
-      ? process.execArgv
-      : [...process.execArgv, '--import', 'tsx'],
+    // From the sources the worker is TypeScript like the rest of the server: make sure it loads
+    // with tsx even when the host process got its TypeScript support some other way (a test runner).
+    execArgv:
+      !FROM_SOURCE || process.execArgv.some((a) => a.includes('tsx'))
+        ? process.execArgv
+        : [...process.execArgv, '--import', 'tsx'],
   });
   return boundedPool(
     opts,

@@ -11,6 +11,7 @@ import {
   DEFAULT_LOGIN,
   PROJECT1_TOKEN,
   removeDataDir,
+  serverBundle,
   signIn,
   startLantern,
   tempDataDir,
@@ -45,22 +46,19 @@ const traceIds: string[] = [];
 /** What the embedded node answered, by path. */
 const before = new Map<string, unknown>();
 
-function runCommand(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'packages/server/src/main.ts', 'migrate-storage', ...args],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        LANTERN_CONFIG: join(dir, 'embedded.yml'),
-        LANTERN_DATA_DIR: dataDir,
-        LANTERN_DB_URL: '',
-        LANTERN_CH_URL: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+async function runCommand(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const main = await serverBundle();
+  const child = spawn(process.execPath, [main, 'migrate-storage', ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      LANTERN_CONFIG: join(dir, 'embedded.yml'),
+      LANTERN_DATA_DIR: dataDir,
+      LANTERN_DB_URL: '',
+      LANTERN_CH_URL: '',
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

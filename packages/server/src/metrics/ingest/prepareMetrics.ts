@@ -1,5 +1,6 @@
 import { AppError, type AppErrorType } from '../../http/appError';
 import { OtlpDecodeError, parseJsonBody, type BodyFormat, type PoolJob } from '../../ingest';
+import { workerModule } from '../../paths';
 import {
   datapointHead,
   datapointTail,
@@ -88,7 +89,7 @@ export function encodeRequest(
 
 /** The job for `PreparePool.runJob`. */
 export const PREPARE_METRICS_JOB: PoolJob<MetricsPrepareTask, MetricsPrepareResult> = {
-  filename: new URL('./prepareMetrics.ts', import.meta.url).href,
+  filename: workerModule('metrics/ingest/prepareMetrics.ts'),
   run: prepareMetrics,
 };
 
