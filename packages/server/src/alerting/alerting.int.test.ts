@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AlertListResponse,
   ChannelResponse,
+  MAX_MONITORS,
   MonitorListResponse,
   MonitorResponse,
   WebhookMessage,
@@ -666,5 +667,70 @@ describe('e-mail settings', () => {
       smtpEnabled: true,
     });
     expect((await call('GET', '/notification-channels/email')).body).toEqual(saved.body);
+  });
+});
+
+describe('monitors per project', () => {
+  /** The monitor API of project 2 (project 1's monitors belong to the tests above). */
+  const call2 = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${server.baseUrl}/api/v1/projects/2/monitors${path}`, {
+      method,
+      headers: { cookie: server.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const errorMonitor = (name: string) => ({
+    name,
+    params: { notifyOnNewErrors: true, notifyOnRecurringErrors: false, matchers: [] },
+  });
+  const metricMonitor = (name: string) => ({
+    name,
+    params: {
+      metrics: [{ name: 'system.cpu.utilization', alias: 'cpu' }],
+      query: 'avg($cpu)',
+      column: 'avg($cpu)',
+      forDuration: 5,
+      forDurationUnit: 'minutes',
+      maxValue: 0.9,
+    },
+  });
+
+  it(`holds the cap of ${MAX_MONITORS} (as many as the list shows) under concurrent creates (PostgreSQL too)`, async () => {
+    // The project's default monitor counts too.
+    const start = MonitorListResponse.parse((await call2('GET', '')).body).count;
+    const made: string[] = [];
+    for (let left = MAX_MONITORS - 10 - start; left > 0; left -= 50) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, left) }, (_, i) =>
+          call2('POST', '/error', errorMonitor(`filler ${left}-${i}`)),
+        ),
+      );
+      for (const a of batch) made.push(MonitorResponse.parse(a.body).monitor.id);
+    }
+    // Before, nothing counted: all 30 were created, and the list (at most MAX_MONITORS a page) hid some.
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        i % 2
+          ? call2('POST', '/error', errorMonitor(`burst ${i}`))
+          : call2('POST', '/metric', metricMonitor(`burst ${i}`)),
+      ),
+    );
+    expect(burst.filter((a) => a.status === 200)).toHaveLength(10);
+    const refused = burst.filter((a) => a.status !== 200);
+    expect(refused).toHaveLength(20);
+    for (const a of refused)
+      expect([a.status, a.body]).toEqual([
+        400,
+        { code: 'too_many_monitors', message: `a project can't have more than ${MAX_MONITORS} monitors` },
+      ]);
+    const list = MonitorListResponse.parse((await call2('GET', `?limit=${MAX_MONITORS}`)).body);
+    expect([list.count, list.monitors.length]).toEqual([MAX_MONITORS, MAX_MONITORS]);
+
+    // Deleting one makes room for one; project 1 is not counted against project 2's monitors.
+    expect((await call2('DELETE', `/${made[0]}`)).status).toBe(200);
+    expect((await call2('POST', '/error', errorMonitor('room'))).status).toBe(200);
+    expect((await call2('POST', '/error', errorMonitor('no room'))).status).toBe(400);
+    expect((await call('POST', '/monitors/error', errorMonitor('project 1'))).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import {
   ErrorMonitorInput,
+  MAX_MONITORS,
   MetricMonitorInput,
   MetricMonitorPreviewBody,
   MonitorListQuery,
@@ -131,6 +132,12 @@ export function createMonitorsService(deps: {
     async create(projectId: number, type: MonitorType, body: unknown) {
       const input = await validated(projectId, type, body);
       const id = await monitors.create(projectId, type, input, deps.now());
+      if (id === 'full')
+        throw new AppError(
+          'invalid_input',
+          'too_many_monitors',
+          `a project can't have more than ${MAX_MONITORS} monitors`,
+        );
       return show((await monitors.get(id))!);
     },
     async update(projectId: number, id: string, type: MonitorType, body: unknown) {

@@ -1,5 +1,13 @@
-import type { ErrorMonitorParams, MetricMonitorParams, Monitor, MonitorState, MonitorType } from '@lantern/shared';
+import {
+  MAX_MONITORS,
+  type ErrorMonitorParams,
+  type MetricMonitorParams,
+  type Monitor,
+  type MonitorState,
+  type MonitorType,
+} from '@lantern/shared';
 import type { Selectable } from 'kysely';
+import { projectHasRoom } from '../storage/metadata';
 import type { AlertingTables } from './alerting.migration';
 import type { AlertingDb, AlertingTrx } from './db';
 
@@ -120,8 +128,16 @@ export function createMonitorsStore(db: AlertingDb) {
           .execute()
       ).map((r) => r.channel_id),
 
-    create: (projectId: number, type: MonitorType, v: MonitorValues, now: Date): Promise<number> =>
-      db.transaction().execute((trx) => insertMonitor(trx, projectId, type, v, now)),
+    /**
+     * A new monitor, unless the project has MAX_MONITORS already ('full', nothing written). The count
+     * and the insert run in one transaction under the project's lock (`projectHasRoom`), so
+     * concurrent creates count one after the other.
+     */
+    create: (projectId: number, type: MonitorType, v: MonitorValues, now: Date): Promise<number | 'full'> =>
+      db.transaction().execute(async (trx) => {
+        if (!(await projectHasRoom(trx, 'monitors', projectId, MAX_MONITORS))) return 'full';
+        return insertMonitor(trx, projectId, type, v, now);
+      }),
 
     /**
      * Creates `v` as the project's default monitor unless the project was seeded before (one

@@ -12,6 +12,8 @@ export type MonitorState = z.infer<typeof MonitorState>;
 export const MonitorType = z.enum(['metric', 'error']);
 export type MonitorType = z.infer<typeof MonitorType>;
 
+/** Monitors a project can have (the monitor list shows them all: MonitorListQuery's largest page). */
+export const MAX_MONITORS = 1000;
 export const MAX_MONITOR_METRICS = 6;
 /** How many matchers an error monitor may have, blank ones included. */
 export const MAX_MONITOR_MATCHERS = 20;
@@ -138,7 +140,7 @@ export const MonitorListQuery = z.object({
     .max(MAX_DB_INT, 'channel_id must be a channel id')
     .optional(),
   page: z.coerce.number().int().min(1).max(1000).default(1),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  limit: z.coerce.number().int().min(1).max(MAX_MONITORS).default(100),
 });
 export const MonitorListResponse = z.object({
   monitors: z.array(Monitor),

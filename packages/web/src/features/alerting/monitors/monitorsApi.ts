@@ -1,4 +1,10 @@
-import { alertingRoutes, type MetricMonitorParams, type MonitorState, type MonitorType } from '@lantern/shared';
+import {
+  alertingRoutes,
+  MAX_MONITORS,
+  type MetricMonitorParams,
+  type MonitorState,
+  type MonitorType,
+} from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, queryKey, scopeKey } from '../../../lib/api/api';
 import { ApiError } from '../../../lib/api/apiClient';
@@ -9,7 +15,7 @@ const A = alertingRoutes;
 export const allMonitors = (projectId: number) => scopeKey(A.monitors, { projectId });
 
 export function useMonitors(projectId: number, state: MonitorState | '') {
-  const input = { params: { projectId }, query: { limit: 1000, ...(state ? { state } : {}) } };
+  const input = { params: { projectId }, query: { limit: MAX_MONITORS, ...(state ? { state } : {}) } };
   return useQuery({
     queryKey: queryKey(A.monitors, input),
     queryFn: ({ signal }) => api(A.monitors, input, { signal }),
@@ -20,7 +26,7 @@ export function useMonitors(projectId: number, state: MonitorState | '') {
 export function useFetchChannelMonitors(projectId: number | undefined) {
   const qc = useQueryClient();
   return (channelId: number) => {
-    const input = { params: { projectId: projectId ?? 0 }, query: { limit: 1000, channel_id: channelId } };
+    const input = { params: { projectId: projectId ?? 0 }, query: { limit: MAX_MONITORS, channel_id: channelId } };
     return qc.fetchQuery({
       queryKey: queryKey(A.monitors, input),
       queryFn: ({ signal }) => api(A.monitors, input, { signal }),
