@@ -16,6 +16,12 @@ export interface EventDeps {
   monitors: MonitorsStore;
   channels: ChannelsStore;
   emailEnabled: boolean;
+  /**
+   * The clock events of the evaluator are stamped with, read in the transaction that writes them
+   * (after the alert's state it changes): a user's close or reopen that committed before is then
+   * always earlier in the history than the evaluator's reopen or recount that follows it.
+   */
+  now: () => Date;
 }
 
 export interface NewEvent {

@@ -136,7 +136,7 @@ async function applyGroup(
   await emitAlertEvent(
     trx,
     deps,
-    { alert: { ...alert, ...set }, name: 'recurring', params, userId: null, createdAt: now, spanAttrs: g.attrs },
+    { alert: { ...alert, ...set }, name: 'recurring', params, userId: null, createdAt: deps.now(), spanAttrs: g.attrs },
     now,
   );
   return 'notified';

@@ -149,6 +149,8 @@ async function applySeries(
         // says so, for the history. The alert's own params and the notifications are unchanged.
         const eventParams: MetricAlertEventParams =
           action.kind === 'reopen' ? { ...alertParams, reopened: true } : alertParams;
+        // Stamped when it happens (not at the minute looked at, which is older than a user's close
+        // of a moment ago: the reopen came first in the history and in the webhook's createdAt).
         if (await deps.alerts.casUpdate(trx, last!.id, last!.state, set))
           await emitAlertEvent(
             trx,
@@ -158,7 +160,7 @@ async function applySeries(
               name: 'state-changed',
               params: eventParams,
               userId: null,
-              createdAt: tick,
+              createdAt: deps.now(),
               spanAttrs: {},
             },
             tick,
@@ -176,7 +178,7 @@ async function applySeries(
               name: 'state-changed',
               params: { state: 'closed', oldState: 'open' },
               userId: null,
-              createdAt: tick,
+              createdAt: deps.now(),
               spanAttrs: {},
             },
             tick,

@@ -69,7 +69,7 @@ export function createAlerting(opts: AlertingOptions) {
   const mailer = createMailer(opts.config.notifications.smtp);
   if (!mailer) opts.log.info('notifications.smtp is disabled in the config: alert e-mails are not sent');
   const runner = opts.metrics ?? null;
-  const eventDeps = { monitors, channels, emailEnabled: mailer !== null };
+  const eventDeps = { monitors, channels, emailEnabled: mailer !== null, now };
 
   const scheduler = createScheduler({
     db,

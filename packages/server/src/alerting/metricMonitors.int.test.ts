@@ -303,6 +303,9 @@ describe('a metric monitor over two hosts', () => {
     await server.lantern.alerting.scheduler.tick();
     expect(receiver.on('/webhook')).toHaveLength(1);
 
+    // Closed 10 s into minute 3; the evaluator looks at minute 3 when it is over (a moment later)
+    // and reopens it then: after the close, in the history and in the webhook's createdAt.
+    clock.now = new Date(minute(3).getTime() + 10_000);
     await server.call('PUT', '/alerts/closed', { alertIds: [alert.id] });
     await sendGauge(CPU, { 'host.name': 'web1' }, 2, [0.97]);
     clock.now = at(3);
@@ -313,16 +316,21 @@ describe('a metric monitor over two hosts', () => {
       ['state-changed', 'closed'],
       ['state-changed', 'open'],
     ]);
+    expect(hooks.map((h) => h.createdAt)).toEqual([
+      `${minute(-2).toISOString().slice(0, -1)}000000Z`,
+      `${new Date(minute(3).getTime() + 10_000).toISOString().slice(0, -1)}000000Z`,
+      `${at(3).toISOString().slice(0, -1)}000000Z`,
+    ]);
     expect(slackText()).toBe(
       ':arrow_upper_right: *[Lantern] The metric is still firing: 97% is greater than 90%*\nCPU: cpu{host.name=web1}',
     );
     expect((await server.call<{ alert: Alert }>('GET', `/alerts/${alert.id}`)).body.alert.state).toBe('open');
     // The history tells the user who closed it that the evaluator reopened it (it said "Still firing").
     const { events } = AlertEventsResponse.parse((await server.call('GET', `/alerts/${alert.id}/events`)).body);
-    expect(events.map((e) => [e.name, e.user?.name ?? null])).toEqual([
-      ['state-changed', null],
-      ['state-changed', 'Admin'],
-      ['created', null],
+    expect(events.map((e) => [e.name, e.user?.name ?? null, e.createdAt])).toEqual([
+      ['state-changed', null, at(3).toISOString()],
+      ['state-changed', 'Admin', new Date(minute(3).getTime() + 10_000).toISOString()],
+      ['created', null, minute(-2).toISOString()],
     ]);
     expect(events[0].params).toMatchObject({ reopened: true, firing: 1, outlier: 0.97, bounds: { max: 0.9 } });
     expect(events[2].params).not.toHaveProperty('reopened');
@@ -347,7 +355,8 @@ describe('a metric monitor over two hosts', () => {
       alert: { id: String(alert.id), state: 'closed' },
     });
     expect(slackText()).toBe(':white_check_mark: *[Lantern] The metric is back to normal*\nCPU: cpu{host.name=web1}');
-    expect(receiver.on('/am').at(-1)!.body).toEqual([expect.objectContaining({ endsAt: minute(11).toISOString() })]);
+    // Ended when the evaluator closed it (at(11)), after anything a user did to it before.
+    expect(receiver.on('/am').at(-1)!.body).toEqual([expect.objectContaining({ endsAt: at(11).toISOString() })]);
     expect(await monitorOf(monitorId)).toMatchObject({ state: 'active', alertOpenCount: 0 });
     expect(
       (await server.call<AlertListResponse>('GET', `/alerts?q=monitor:${monitorId}&state=all`)).body.alerts,
