@@ -13,6 +13,7 @@ import { ChannelListPage } from '@lantern/testkit/pages/ChannelListPage';
 import { MonitorFormPage } from '@lantern/testkit/pages/MonitorFormPage';
 import { MonitorListPage } from '@lantern/testkit/pages/MonitorListPage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
+import { FAST_ALERTING_ENV } from '@lantern/testkit/harness';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
@@ -28,7 +29,9 @@ const configDir = mkdtempSync(join(tmpdir(), 'lantern-alerting-loose-ends-'));
 const config = join(configDir, 'lantern.yml');
 // The webhook receiver would listen on loopback, which the SSRF guard refuses unless allowed.
 writeFileSync(config, 'notifications:\n  allow_networks: [loopback]\n');
-const server = useLantern({ env: { LANTERN_CONFIG: config, LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+const server = useLantern({
+  env: { LANTERN_CONFIG: config, LANTERN_INGEST_FLUSH_INTERVAL_MS: '50', ...FAST_ALERTING_ENV },
+});
 let meter: TestMeter | undefined;
 let keepSending: ReturnType<typeof setInterval> | undefined;
 let queueMonitorId = '';
@@ -71,7 +74,7 @@ async function setUp(): Promise<void> {
   meter = createTestMeter('http-proto', { ...urls, serviceName: 'worker' });
   meter.meter.createObservableGauge('queue.depth').addCallback((r) => r.observe(159, { queue: 'emails' }));
   await meter.flush();
-  // The queue stays backed up while the evaluator (at :30 of each minute) looks at the last minute.
+  // The queue stays backed up while the evaluator (5 s after each minute: FAST_ALERTING_ENV) looks at the last minute.
   keepSending = setInterval(() => void meter?.flush(), 5000);
   await vi.waitFor(
     async () => {

@@ -12,6 +12,7 @@ import { screenshot } from '@lantern/testkit/pages/browser';
 import { MonitorFormPage } from '@lantern/testkit/pages/MonitorFormPage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
 import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
+import { FAST_ALERTING_ENV } from '@lantern/testkit/harness';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
@@ -26,7 +27,9 @@ const configDir = mkdtempSync(join(tmpdir(), 'lantern-alerting-oncall-'));
 const config = join(configDir, 'lantern.yml');
 // The webhook receiver listens on loopback, which the SSRF guard refuses unless allowed.
 writeFileSync(config, 'notifications:\n  allow_networks: [loopback]\n');
-const server = useLantern({ env: { LANTERN_CONFIG: config, LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+const server = useLantern({
+  env: { LANTERN_CONFIG: config, LANTERN_INGEST_FLUSH_INTERVAL_MS: '50', ...FAST_ALERTING_ENV },
+});
 const GiB = 2 ** 30;
 let receiver: HttpReceiver;
 

@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import {
   DEFAULT_LOGIN,
+  FAST_ALERTING_ENV,
   PROJECT1_TOKEN,
   removeDataDir,
   signIn,
@@ -25,7 +26,7 @@ import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers
 
 /**
  * The alert list and the alert card as a person uses them, after real failed spans went in over
- * OTLP and the server's own evaluator (on its normal one-minute timer) turned them into alerts,
+ * OTLP and the server's own evaluator (on its own timer, at FAST_ALERTING_ENV's pace) turned them into alerts,
  * with a webhook channel delivering to a receiver in this test; and a metric alert of a backed-up
  * queue gauge, whose card links to its monitor and to the spans of its time range.
  */
@@ -56,7 +57,7 @@ describe('alerts screens', () => {
     configDir = mkdtempSync(join(tmpdir(), 'lantern-alerts-config-'));
     const config = join(configDir, 'lantern.yml');
     writeFileSync(config, 'notifications:\n  allow_networks: [loopback]\n');
-    lantern = await startLantern({ env: { LANTERN_CONFIG: config } });
+    lantern = await startLantern({ env: { LANTERN_CONFIG: config, ...FAST_ALERTING_ENV } });
     cookie = await signIn(lantern.baseUrl);
     // The monitor form is another screen's: the channel and the monitor are made through the API.
     const { channel } = await api('POST', '/notification-channels/webhook', {
@@ -123,7 +124,7 @@ describe('alerts screens', () => {
     await expect(list.tabs.allInnerTexts()).resolves.toEqual(['Alerts', 'Monitors', 'Channels', 'Email notifications']);
     await screenshot(page, 'alerts-01-empty');
 
-    // Failed spans of a minute ago, sent now: the first scan 30 s after they arrived lists them.
+    // Failed spans of a minute ago, sent now: the first scan 10 s after they arrived lists them.
     await sendErrors(new Date(Date.now() - 60_000));
     await list.reloadUntilRows(ERRORS.length, 170_000);
     expect((await list.names()).sort()).toEqual([...ERRORS].sort());
@@ -292,7 +293,7 @@ describe('alerts screens', () => {
     });
     t.tracer.startSpan('drain emails queue', { kind: SpanKind.CONSUMER }).end();
     await t.shutdown();
-    // The queue stays backed up while the evaluator (at :30 of each minute) looks at the last minute.
+    // The queue stays backed up while the evaluator (5 s after each minute: FAST_ALERTING_ENV) looks at the last minute.
     const m = createTestMeter('http-proto', {
       httpUrl: lantern.baseUrl,
       grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,

@@ -10,6 +10,7 @@ import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
 import { MonitorFormPage } from '@lantern/testkit/pages/MonitorFormPage';
 import { MonitorListPage } from '@lantern/testkit/pages/MonitorListPage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
+import { FAST_ALERTING_ENV } from '@lantern/testkit/harness';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
@@ -24,7 +25,7 @@ import { useLantern } from '@lantern/testkit/useLantern';
  * the metric monitor firing on the server's own one-minute evaluator: its state in the list, its
  * open alert through the list's chip, and the alert card's chart.
  */
-const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
+const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50', ...FAST_ALERTING_ENV } });
 
 async function sendQueueMetrics(): Promise<void> {
   const m = createTestMeter('http-proto', {
@@ -694,7 +695,7 @@ describe('monitors', () => {
     { timeout: 240_000 },
     async () => {
       explainFailures();
-      // The queue stays backed up while the evaluator (at :30 of each minute) looks at the last minute.
+      // The queue stays backed up while the evaluator (5 s after each minute: FAST_ALERTING_ENV) looks at the last minute.
       const m = createTestMeter('http-proto', {
         httpUrl: server.lantern.baseUrl,
         grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,

@@ -5,6 +5,7 @@ export * from './api/authSso';
 export * from './api/projects';
 export * from './api/tracing';
 export * from './api/tracingQuery';
+export * from './api/serviceGraph';
 export * from './dsn';
 export * from './traceId';
 export * from './query';

@@ -54,7 +54,7 @@ export interface AlertingOptions {
   metrics?: MetricQueryRunner | null;
   /** The clock; tests inject one to run minutes in milliseconds. */
   now?: () => Date;
-  /** How far error scans stay behind the engine's clock (evaluateErrors.ts); tests set 0. */
+  /** How far error scans stay behind the engine's clock (evaluateErrors.ts); tests set 0. Default: the config's. */
   errorScanLagMs?: number;
 }
 
@@ -74,7 +74,14 @@ export function createAlerting(opts: AlertingOptions) {
   const scheduler = createScheduler({
     db,
     metricDeps: { ...eventDeps, db, alerts, runner, log: opts.log },
-    errorDeps: { ...eventDeps, db, alerts, errorSpans, log: opts.log, scanLagMs: opts.errorScanLagMs },
+    errorDeps: {
+      ...eventDeps,
+      db,
+      alerts,
+      errorSpans,
+      log: opts.log,
+      scanLagMs: opts.errorScanLagMs ?? opts.config.alerting.error_scan_lag_seconds * 1000,
+    },
     delivery: createDelivery({
       db,
       channels,
@@ -88,6 +95,9 @@ export function createAlerting(opts: AlertingOptions) {
     projectIds: () => opts.projects.list().map((p) => p.id),
     now,
     log: opts.log,
+    evaluateEveryMs: opts.config.alerting.check_interval_seconds * 1000,
+    leaseTtlMs: opts.config.alerting.lease_seconds * 1000,
+    metricDelayMs: opts.config.alerting.metric_delay_seconds * 1000,
   });
 
   return {

@@ -11,6 +11,8 @@ import { NO_ENGINE_REASON } from './metricQueryRunner';
  * Runs the evaluator and the delivery worker on the process that holds the lease. Evaluation runs
  * each minute (at :30, once the previous minute's data is in), delivery every few seconds. Time
  * comes from `now()`, so tests drive whole minutes in milliseconds through `tick()`.
+ * With `evaluateEveryMs` under a minute (`alerting.check_interval_seconds`) error monitors scan that
+ * often, and metric monitors still look at a minute once, when it has been over for `metricDelayMs`.
  */
 export interface SchedulerDeps {
   db: AlertingDb;
@@ -21,9 +23,15 @@ export interface SchedulerDeps {
   now: () => Date;
   log: Logger;
   deliveryIntervalMs?: number;
+  /** How often the timer evaluates (default: each minute at :30). */
+  evaluateEveryMs?: number;
+  /** How long the lease lasts without renewal (default 90 s). */
+  leaseTtlMs?: number;
+  /** How long after a minute ends the timer's metric monitors look at it (default 30 s: its data is in). */
+  metricDelayMs?: number;
 }
 
-const LEASE_TTL_MS = 90_000;
+const MINUTE_MS = 60_000;
 
 export function createScheduler(deps: SchedulerDeps) {
   const holder = `${process.pid}-${randomUUID()}`;
@@ -31,6 +39,10 @@ export function createScheduler(deps: SchedulerDeps) {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   let warnedNoEngine = false;
+  const leaseTtlMs = deps.leaseTtlMs ?? 90_000;
+  const metricDelayMs = deps.metricDelayMs ?? 30_000;
+  /** The last minute whose metric monitors the timer evaluated. */
+  let lastMetricTick = 0;
 
   /** Serialises ticks and deliveries: a slow tick never overlaps the next. */
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -57,10 +69,11 @@ export function createScheduler(deps: SchedulerDeps) {
     }
   }
 
-  async function evaluate(now: Date): Promise<{ leader: boolean }> {
-    if (!(await acquireLease(deps.db, holder, now, LEASE_TTL_MS))) return { leader: false };
-    const tick = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  /** Error monitors up to `now`, and metric monitors at `tick` (a whole minute) unless it is null. */
+  async function evaluate(now: Date, tick: Date | null): Promise<{ leader: boolean }> {
+    if (!(await acquireLease(deps.db, holder, now, leaseTtlMs))) return { leader: false };
     await evaluateErrorMonitors(now);
+    if (!tick) return { leader: true };
     const monitors = await deps.metricDeps.monitors.metricMonitorsToCheck();
     if (!deps.metricDeps.runner && monitors.length && !warnedNoEngine) {
       warnedNoEngine = true;
@@ -77,7 +90,7 @@ export function createScheduler(deps: SchedulerDeps) {
   }
 
   async function deliver(now: Date) {
-    if (!(await acquireLease(deps.db, holder, now, LEASE_TTL_MS))) return { sent: 0, failed: 0, skipped: 0 };
+    if (!(await acquireLease(deps.db, holder, now, leaseTtlMs))) return { sent: 0, failed: 0, skipped: 0 };
     return deps.delivery.deliverDue(now);
   }
 
@@ -97,16 +110,28 @@ export function createScheduler(deps: SchedulerDeps) {
     /** One evaluation at `now` (default: the clock), then delivery of what is due. */
     tick: (now = deps.now()) =>
       serial(async () => {
-        const { leader } = await evaluate(now);
+        const { leader } = await evaluate(now, minuteOf(now.getTime()));
         return { leader, delivered: leader ? await deps.delivery.deliverDue(now) : null };
       }),
     /** Only the evaluation at `now`: what the outbox holds afterwards is delivered later. */
-    evaluate: (now = deps.now()) => serial(() => evaluate(now)),
+    evaluate: (now = deps.now()) => serial(() => evaluate(now, minuteOf(now.getTime()))),
     /** Delivery of what is due at `now` (default: the clock), if this process holds the lease. */
     deliver: (now = deps.now()) => serial(() => deliver(now)),
     start() {
-      const toHalfMinute = (90_000 - (deps.now().getTime() % 60_000)) % 60_000 || 60_000;
-      loop(() => evaluate(deps.now()), toHalfMinute, 60_000);
+      const every = deps.evaluateEveryMs ?? MINUTE_MS;
+      const toDelay = (MINUTE_MS + metricDelayMs - (deps.now().getTime() % MINUTE_MS)) % MINUTE_MS || MINUTE_MS;
+      loop(
+        () => {
+          const now = deps.now();
+          // The minute that has been over for metricDelayMs: by default, at :30 the one that began then.
+          const due = minuteOf(now.getTime() - metricDelayMs);
+          const fresh = due.getTime() > lastMetricTick;
+          if (fresh) lastMetricTick = due.getTime();
+          return evaluate(now, fresh ? due : null);
+        },
+        every < MINUTE_MS ? every : toDelay,
+        every,
+      );
       loop(() => deliver(deps.now()), 1000, deps.deliveryIntervalMs ?? 2000);
     },
     async stop() {
@@ -120,3 +145,5 @@ export function createScheduler(deps: SchedulerDeps) {
 }
 
 export type Scheduler = ReturnType<typeof createScheduler>;
+
+const minuteOf = (ms: number) => new Date(Math.floor(ms / MINUTE_MS) * MINUTE_MS);

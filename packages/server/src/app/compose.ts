@@ -33,7 +33,7 @@ import { createProjectsService, registerProjectRoutes } from '../projects';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
 import { METADATA_MIGRATIONS } from './metadataMigrations';
 import { openTelemetryStore, type StagedSpans, type TelemetryStore } from '../storage/telemetry';
-import { registerTracingRoutes } from '../tracing';
+import { createServiceGraphJob, registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
 import { SERVER_ROOT } from '../paths';
 
@@ -183,7 +183,7 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
   registerAuth(http, auth, { secureCookie });
   registerSsoRoutes(http, { sso, cookie: sessionCookie(secureCookie), secureCookie, log });
   registerProjectRoutes(http, projects);
-  registerTracingRoutes(http, { projects, telemetry, db });
+  registerTracingRoutes(http, { projects, telemetry, db, spansDays: config.retention.spans_days });
   const metricsStore = createMetricsStore(telemetry);
   const metricsQuery = createMetricsQueryService({ store: metricsStore, telemetry });
   registerMetricsRoutes(http, { projects, store: metricsStore, query: metricsQuery });
@@ -196,6 +196,13 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     presentMetrics: async (projectId, names) => (await metricsStore.describe(projectId, names)).map((m) => m.name),
   });
   onNewMetrics = (projectId) => templates.schedule(projectId);
+  // The service graph's minutes, written by one node at a time (docs/architecture.md, "Service graph").
+  const serviceGraph = createServiceGraphJob({ telemetry, log, waitMs: config.service_graph.wait_seconds * 1000 });
+  const serviceGraphJob = {
+    name: 'service-graph',
+    everyMs: config.service_graph.interval_seconds * 1000,
+    run: (now: Date) => serviceGraph.run(now),
+  };
   const alerting = createAlerting({
     config,
     db,
@@ -205,6 +212,7 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     now: opts.now,
     errorScanLagMs: opts.errorScanLagMs,
     metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery),
+    leaderJobs: [serviceGraphJob],
   });
   await alerting.seedProjects();
   registerDemoRoutes(http, { projects });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceResponse, WebhookMessage } from '@lantern/shared';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '@lantern/testkit/clickhouse/fixture';
 import {
+  FAST_ALERTING_ENV,
   PROJECT1_TOKEN,
   removeDataDir,
   signIn,
@@ -102,6 +103,7 @@ beforeAll(async () => {
     LANTERN_CH_URL: ch.url,
     LANTERN_SECRET_KEY: randomBytes(32).toString('hex'),
     LANTERN_INGEST_FLUSH_INTERVAL_MS: '20',
+    ...FAST_ALERTING_ENV,
   };
   // One after the other: both run the migrations, the second finds them applied.
   a = await startLantern({ env });
@@ -236,7 +238,7 @@ describe('the evaluator lease across nodes', () => {
 
   it(
     'has one node notify once, and the other take over within the lease time when it is killed',
-    { timeout: 420_000 },
+    { timeout: 240_000 },
     async () => {
       const channel = await call(a, 'POST', '/notification-channels/webhook', {
         name: 'hook',
@@ -253,8 +255,8 @@ describe('the evaluator lease across nodes', () => {
         },
       });
       expect(await sendSpans(a, traceId(), 1, 'lease-test', 'POST /pay')).toBe(200);
-      // The evaluator runs each minute at :30 on the lease holder only.
-      await eventually('the first notification', async () => hooks().length > 0, 150_000);
+      // The evaluator scans every 2 s, 10 s behind, on the lease holder only (FAST_ALERTING_ENV).
+      await eventually('the first notification', async () => hooks().length > 0, 60_000);
       await new Promise((r) => setTimeout(r, 5_000));
       expect(hooks()).toEqual(['POST /pay']);
 
@@ -267,12 +269,13 @@ describe('the evaluator lease across nodes', () => {
       const killedAt = Date.now();
 
       expect(await sendSpans(survivor, traceId(), 1, 'lease-test', 'POST /refund')).toBe(200);
-      // The lease expires 90 s after the dead node's last renewal; the survivor then evaluates at its next :30.
-      await eventually('the survivor notifies', async () => hooks().length > 1, 240_000);
+      // The lease expires 10 s after the dead node's last renewal; the survivor then scans within 2 s,
+      // for spans 10 s old.
+      await eventually('the survivor notifies', async () => hooks().length > 1, 120_000);
       const tookMs = Date.now() - killedAt;
       await new Promise((r) => setTimeout(r, 5_000));
       expect(hooks()).toEqual(['POST /pay', 'POST /refund']);
-      expect(tookMs).toBeLessThan(90_000 + 60_000 + 15_000);
+      expect(tookMs).toBeLessThan(10_000 + 2_000 + 10_000 + 15_000);
       expect(await holderPid()).toBe(survivor.process.pid);
     },
   );

@@ -28,6 +28,10 @@ export const ENV_KEYS: Record<string, { path: string[]; type: 'string' | 'int' }
   LANTERN_INGEST_MAX_ROWS_PER_REQUEST: { path: ['ingest', 'max_rows_per_request'], type: 'int' },
   LANTERN_INGEST_STATS_LOG_INTERVAL_MS: { path: ['ingest', 'stats_log_interval_ms'], type: 'int' },
   LANTERN_LOG_LEVEL: { path: ['log_level'], type: 'string' },
+  LANTERN_ALERTING_CHECK_INTERVAL_SECONDS: { path: ['alerting', 'check_interval_seconds'], type: 'int' },
+  LANTERN_ALERTING_LEASE_SECONDS: { path: ['alerting', 'lease_seconds'], type: 'int' },
+  LANTERN_ALERTING_METRIC_DELAY_SECONDS: { path: ['alerting', 'metric_delay_seconds'], type: 'int' },
+  LANTERN_ALERTING_ERROR_SCAN_LAG_SECONDS: { path: ['alerting', 'error_scan_lag_seconds'], type: 'int' },
 };
 
 export class ConfigError extends Error {

@@ -170,6 +170,31 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    alerting: z
+      .object({
+        /**
+         * How often the node holding the evaluator lease scans for new errors (metric monitors look at
+         * each minute once, metric_delay_seconds after it ends, whatever this is).
+         */
+        check_interval_seconds: z.number().int().min(1).max(60).default(60),
+        /**
+         * How long after a minute ends its metric monitors look at it: the minute's datapoints must be
+         * in by then (SDKs export every 10-60 s).
+         */
+        metric_delay_seconds: z.number().int().min(0).max(59).default(30),
+        /**
+         * How far error scans stay behind the telemetry store's clock, so that no insert still running
+         * when a scan reads can commit spans into a window already scanned.
+         */
+        error_scan_lag_seconds: z.number().int().min(1).max(600).default(30),
+        /**
+         * How long the evaluator lease lasts without renewal (the holder renews it every few seconds):
+         * after a node stops, another takes over evaluation and delivery within this time.
+         */
+        lease_seconds: z.number().int().min(10).max(3600).default(90),
+      })
+      .strict()
+      .prefault({}),
     notifications: z
       .object({
         /**

@@ -6,6 +6,8 @@ import { requireProject, type ProjectsService } from '../projects';
 import type { MetadataDb } from '../storage/metadata';
 import type { TelemetryStore } from '../storage/telemetry';
 import { registerTracingQueryRoutes } from './query/query.routes';
+import { registerServiceGraphRoutes } from './serviceGraph/serviceGraph.routes';
+import { createServiceGraphService } from './serviceGraph/serviceGraph.service';
 import { createQueryService } from './query/service';
 import { createTracingMetaStore } from './savedViews.store';
 import { createTracingStore } from './tracing.store';
@@ -13,7 +15,7 @@ import { buildTraceTree } from './traceTree';
 
 export function registerTracingRoutes(
   app: FastifyInstance,
-  opts: { projects: ProjectsService; telemetry: TelemetryStore; db: MetadataDb },
+  opts: { projects: ProjectsService; telemetry: TelemetryStore; db: MetadataDb; spansDays: number },
 ): void {
   const deps = { projects: opts.projects, store: createTracingStore(opts.telemetry) };
   registerTracingQueryRoutes(app, {
@@ -21,6 +23,11 @@ export function registerTracingRoutes(
     query: createQueryService(opts.telemetry),
     spans: deps.store,
     meta: createTracingMetaStore(opts.db),
+  });
+  registerServiceGraphRoutes(app, {
+    projects: opts.projects,
+    graph: createServiceGraphService(opts.telemetry),
+    spansDays: opts.spansDays,
   });
   registerRoute(app, tracingRoutes.trace, async ({ params }) => {
     const project = requireProject(deps.projects, params.projectId);

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { EmptyResponse, route } from './contract';
+import {
+  ServiceGraphParams,
+  ServiceGraphResponse,
+  ServiceGraphSeriesParams,
+  ServiceGraphSeriesResponse,
+} from './serviceGraph';
 import { SpanResponse, TraceResponse, TraceSearchResponse } from './tracing';
 import {
   AttrKeysParams,
@@ -110,6 +116,26 @@ export const tracingRoutes = {
     response: AttrValuesResponse,
     errors: { 400: [...queryErrors[400], 'invalid_attr_key'], 404: ['project_not_found'] },
     summary: 'Values of one attribute, with counts',
+    tags,
+  }),
+  serviceGraph: route({
+    id: 'serviceGraph',
+    method: 'GET',
+    path: '/api/v1/tracing/:projectId/service-graph',
+    query: ServiceGraphParams,
+    response: ServiceGraphResponse,
+    errors: { 400: ['invalid_time'], 404: ['project_not_found'] },
+    summary: 'Services and virtual nodes (databases, messaging, uninstrumented servers) and the calls between them',
+    tags,
+  }),
+  serviceGraphSeries: route({
+    id: 'serviceGraphSeries',
+    method: 'GET',
+    path: '/api/v1/tracing/:projectId/service-graph/series',
+    query: ServiceGraphSeriesParams,
+    response: ServiceGraphSeriesResponse,
+    errors: { 400: ['invalid_time', 'invalid_input'], 404: ['project_not_found'] },
+    summary: "One service graph node's or edge's calls, errors and percentiles over time",
     tags,
   }),
   savedViews: route({

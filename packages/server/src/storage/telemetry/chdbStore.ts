@@ -247,6 +247,9 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
       async insertRows(table, rows) {
         if (rows.length > 0) await insertJson(table, rows);
       },
+      command: async (q: SqlFragment) => {
+        await runText(q, 'TabSeparatedRaw');
+      },
       query: run,
       queryText: (q: SqlFragment) => runText(q, 'TabSeparatedRaw'),
       rollupWatermark: () => rollups.watermark(),

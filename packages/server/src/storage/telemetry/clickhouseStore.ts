@@ -135,6 +135,16 @@ export function openClickHouseStore(opts: {
         if (rows.length === 0) return;
         await client.insert({ table, values: rows, format: 'JSONEachRow' });
       },
+      async command(q: SqlFragment) {
+        const { text, params } = compile(q);
+        try {
+          await client.command({ query: text, query_params: params });
+        } catch (err) {
+          if (!(err instanceof ClickHouseError))
+            throw new StoreUnavailableError(`ClickHouse is unreachable: ${(err as Error).message}`);
+          throw new StoreQueryError(cleanEngineMessage(err.message), text);
+        }
+      },
       query: run,
       queryText: (q: SqlFragment) => read(q, 'TabSeparatedRaw', (rs) => rs.text()),
       // The views keep the rollups (docs/decisions/datapoint-rollups.md).

@@ -24,6 +24,8 @@ const TABLES = [
   'span_groups_1h',
   'span_attr_groups_15m',
   'error_arrivals',
+  'service_graph_minutes',
+  'service_graph_runs',
   'datapoint_minutes',
   'datapoint_15m',
   'datapoint_hours',

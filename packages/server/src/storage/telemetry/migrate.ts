@@ -25,9 +25,15 @@ type Rollups = NonNullable<MigrationContext['rollups']>;
 /** Retention follows the config on every start. */
 const retentionStatements = (ttl: Ttl): string[] => [
   // The span group rollups keep what the spans keep: a group's chart never outlives its spans.
-  ...['spans_index', 'spans_data', 'span_groups_1m', 'span_groups_1h', 'span_attr_groups_15m'].map(
-    (table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`,
-  ),
+  ...[
+    'spans_index',
+    'spans_data',
+    'span_groups_1m',
+    'span_groups_1h',
+    'span_attr_groups_15m',
+    'service_graph_minutes',
+    'service_graph_runs',
+  ].map((table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`),
   ...['datapoint_minutes', 'datapoint_15m', 'datapoint_hours'].map(
     (table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`,
   ),

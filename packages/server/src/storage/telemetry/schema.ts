@@ -6,6 +6,7 @@ import {
   QUARTER_HOURS_MIGRATION,
 } from './metricsSchema';
 import { ERROR_ARRIVALS_MIGRATION } from './errorArrivals';
+import { SERVICE_GRAPH_MIGRATION } from './serviceGraphSchema';
 import type { TelemetryMigration } from './migration';
 
 /**
@@ -291,4 +292,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
       `ALTER TABLE spans_index MATERIALIZE INDEX idx_attr_values`,
     ],
   },
+  SERVICE_GRAPH_MIGRATION,
 ];

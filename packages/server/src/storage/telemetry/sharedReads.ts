@@ -45,6 +45,7 @@ export function shareIdenticalReads(store: TelemetryStore): TelemetryStore {
       // last one takes the rows, the others clones.
       return shared.rows.then((rows) => (--shared.waiters > 0 ? structuredClone(rows) : rows) as T[]);
     },
+    command: (q) => afterWrite(store.command(q)),
     insertSpans: (rows) => afterWrite(store.insertSpans(rows)),
     insertStagedSpans: (chunks) => afterWrite(store.insertStagedSpans(chunks)),
     insertStagedDatapoints: (chunks) => afterWrite(store.insertStagedDatapoints(chunks)),

@@ -35,6 +35,11 @@ export interface TelemetryStore {
    * `table` is an identifier we own, never user text.
    */
   insertRows(table: InsertTable, rows: readonly object[]): Promise<void>;
+  /**
+   * Runs a statement that answers nothing (an `INSERT ... SELECT` of our own); resolves once it
+   * has committed. Ends the sharing of reads started before it, as every write does.
+   */
+  command(q: SqlFragment): Promise<void>;
   /** Runs a SELECT; 64-bit integers come back as strings. */
   query<T = Record<string, unknown>>(q: SqlFragment): Promise<T[]>;
   /**

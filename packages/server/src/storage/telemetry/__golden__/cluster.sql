@@ -562,6 +562,38 @@ ALTER TABLE spans_index_local ON CLUSTER lantern ADD INDEX IF NOT EXISTS idx_att
 
 ALTER TABLE spans_index_local ON CLUSTER lantern MATERIALIZE INDEX idx_attr_values;
 
+CREATE TABLE IF NOT EXISTS service_graph_minutes_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(ZSTD(1)),
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        run UInt64 CODEC(ZSTD(1)),
+        row_type LowCardinality(String) CODEC(ZSTD(1)),
+        client LowCardinality(String) CODEC(ZSTD(1)),
+        server LowCardinality(String) CODEC(ZSTD(1)),
+        server_type LowCardinality(String) CODEC(ZSTD(1)),
+        connection_type LowCardinality(String) CODEC(ZSTD(1)),
+        calls UInt64 CODEC(ZSTD(1)),
+        errors UInt64 CODEC(ZSTD(1)),
+        duration AggregateFunction(quantilesTDigest(0.5, 0.99), Float64) CODEC(ZSTD(3))
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/service_graph_minutes_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, time, row_type, client, server)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS service_graph_minutes ON CLUSTER lantern AS service_graph_minutes_local ENGINE = Distributed(lantern, currentDatabase(), service_graph_minutes_local, rand());
+
+CREATE TABLE IF NOT EXISTS service_graph_runs_local ON CLUSTER lantern (
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        run UInt64 CODEC(ZSTD(1)),
+        final UInt8 CODEC(ZSTD(1))
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/service_graph_runs_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (time, run)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS service_graph_runs ON CLUSTER lantern AS service_graph_runs_local ENGINE = Distributed(lantern, currentDatabase(), service_graph_runs_local, rand());
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
@@ -571,6 +603,10 @@ ALTER TABLE span_groups_1m_local ON CLUSTER lantern MODIFY TTL toDate(time) + IN
 ALTER TABLE span_groups_1h_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE span_attr_groups_15m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE service_graph_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE service_graph_runs_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 

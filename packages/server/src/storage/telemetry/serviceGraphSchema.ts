@@ -1,0 +1,51 @@
+import type { TelemetryMigration } from './migration';
+
+/**
+ * The service graph's tables (telemetry migration 14, issue 36). Storage defines the rows; the
+ * tracing area's job (tracing/serviceGraph/) fills them once per closed minute from the spans, off
+ * the insert path, on the one node that holds the evaluator lease.
+ *
+ * - `service_graph_minutes`: one row per (project, minute, run, node or edge): a node is a service
+ *   (`client`, `server` empty) with the calls, errors and a t-digest state of the durations of its
+ *   server spans; an edge (`client` -> `server`) the calls as the client measured them. The states
+ *   merge, so any range of minutes folds into one p50/p99 (as the span group rollups do).
+ * - `service_graph_runs`: which run wrote each minute (`run`, increasing), and whether that run was
+ *   the window's last (`final`). A reader takes a minute's rows of its latest run only, so a window
+ *   written again (a provisional run, or a rerun after a crash) replaces its rows instead of adding
+ *   to them; rows of an older or unfinished run are never read and leave with the retention.
+ */
+export const SERVICE_GRAPH_TABLE = 'service_graph_minutes';
+export const SERVICE_GRAPH_RUNS_TABLE = 'service_graph_runs';
+
+export const SERVICE_GRAPH_MIGRATION: TelemetryMigration = {
+  version: 14,
+  name: 'service_graph',
+  statements: ({ spansDays }) => [
+    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_TABLE} (
+        project_id UInt32 CODEC(ZSTD(1)),
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        run UInt64 CODEC(ZSTD(1)),
+        row_type LowCardinality(String) CODEC(ZSTD(1)),
+        client LowCardinality(String) CODEC(ZSTD(1)),
+        server LowCardinality(String) CODEC(ZSTD(1)),
+        server_type LowCardinality(String) CODEC(ZSTD(1)),
+        connection_type LowCardinality(String) CODEC(ZSTD(1)),
+        calls UInt64 CODEC(ZSTD(1)),
+        errors UInt64 CODEC(ZSTD(1)),
+        duration AggregateFunction(quantilesTDigest(0.5, 0.99), Float64) CODEC(ZSTD(3))
+      ) ENGINE = MergeTree
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, time, row_type, client, server)
+      TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1`,
+    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_RUNS_TABLE} (
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        run UInt64 CODEC(ZSTD(1)),
+        final UInt8 CODEC(ZSTD(1))
+      ) ENGINE = MergeTree
+      PARTITION BY toDate(time)
+      ORDER BY (time, run)
+      TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1`,
+  ],
+};
