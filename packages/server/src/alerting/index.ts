@@ -21,7 +21,9 @@ import { createErrorSpans } from './errorSpans';
 import type { MetricQueryRunner } from './metricQueryRunner';
 import { createMonitorsService } from './monitors.service';
 import { createMonitorsStore, type MonitorValues } from './monitors.store';
-import { createScheduler } from './scheduler';
+import { createScheduler, type LeaderJob } from './scheduler';
+
+export type { LeaderJob } from './scheduler';
 
 export {
   MetricQueryError,
@@ -56,6 +58,8 @@ export interface AlertingOptions {
   now?: () => Date;
   /** How far error scans stay behind the engine's clock (evaluateErrors.ts); tests set 0. Default: the config's. */
   errorScanLagMs?: number;
+  /** Other areas' one-node-at-a-time work, run behind the evaluator's lease (scheduler.ts). */
+  leaderJobs?: readonly LeaderJob[];
 }
 
 export function createAlerting(opts: AlertingOptions) {
@@ -98,6 +102,7 @@ export function createAlerting(opts: AlertingOptions) {
     evaluateEveryMs: opts.config.alerting.check_interval_seconds * 1000,
     leaseTtlMs: opts.config.alerting.lease_seconds * 1000,
     metricDelayMs: opts.config.alerting.metric_delay_seconds * 1000,
+    leaderJobs: opts.leaderJobs,
   });
 
   return {

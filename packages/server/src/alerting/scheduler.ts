@@ -29,6 +29,18 @@ export interface SchedulerDeps {
   leaseTtlMs?: number;
   /** How long after a minute ends the timer's metric monitors look at it (default 30 s: its data is in). */
   metricDelayMs?: number;
+  /** Other areas' work that must run on one node at a time: run behind the same lease. */
+  leaderJobs?: readonly LeaderJob[];
+}
+
+/**
+ * Work of another area that one process of the deployment does at a time (the service graph's
+ * windows): run every `everyMs` on the process that holds the evaluator lease, between its ticks.
+ */
+export interface LeaderJob {
+  name: string;
+  everyMs: number;
+  run(now: Date): Promise<unknown>;
 }
 
 const MINUTE_MS = 60_000;
@@ -89,6 +101,16 @@ export function createScheduler(deps: SchedulerDeps) {
     return { leader: true };
   }
 
+  async function runJob(job: LeaderJob, now: Date): Promise<{ leader: boolean }> {
+    if (!(await acquireLease(deps.db, holder, now, leaseTtlMs))) return { leader: false };
+    try {
+      await job.run(now);
+    } catch (err) {
+      deps.log.error({ err, job: job.name }, 'leader job failed');
+    }
+    return { leader: true };
+  }
+
   async function deliver(now: Date) {
     if (!(await acquireLease(deps.db, holder, now, leaseTtlMs))) return { sent: 0, failed: 0, skipped: 0 };
     return deps.delivery.deliverDue(now);
@@ -133,7 +155,10 @@ export function createScheduler(deps: SchedulerDeps) {
         every,
       );
       loop(() => deliver(deps.now()), 1000, deps.deliveryIntervalMs ?? 2000);
+      for (const job of deps.leaderJobs ?? []) loop(() => runJob(job, deps.now()), job.everyMs, job.everyMs);
     },
+    /** One run of a leader job at `now`, if this process holds the lease (tests). */
+    runJob: (job: LeaderJob, now = deps.now()) => serial(() => runJob(job, now)),
     async stop() {
       stopped = true;
       for (const t of timers) clearTimeout(t);

@@ -231,6 +231,20 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** The service graph (tracing/serviceGraph/): per-minute calls between services, built from the spans. */
+    service_graph: z
+      .object({
+        /**
+         * How long a client span waits for its server half (another export, batch or node) before
+         * it counts as a call to a virtual node (a database, a queue, an uninstrumented server).
+         * Until then its minute is rewritten on every run.
+         */
+        wait_seconds: z.number().int().min(0).max(3600).default(120),
+        /** How often the node holding the evaluator lease writes the closed minutes. */
+        interval_seconds: z.number().int().min(1).max(3600).default(60),
+      })
+      .strict()
+      .prefault({}),
     /** Metrics derived from spans at ingest (config/metricsFromSpans.ts). */
     metrics_from_spans: metricsFromSpansSchema,
     log_level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
