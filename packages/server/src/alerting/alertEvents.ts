@@ -60,7 +60,7 @@ export async function emitAlertEvent(trx: AlertingTrx, deps: EventDeps, e: NewEv
     trx,
     monitors.map((m) => m.id),
   );
-  const rows: { target: string; channel_id: number | null; recipients: string }[] = channels.map((c) => ({
+  const rows: OutboxRow[] = channels.map((c) => ({
     target: `channel:${c.id}`,
     channel_id: c.id,
     recipients: '[]',
@@ -69,26 +69,121 @@ export async function emitAlertEvent(trx: AlertingTrx, deps: EventDeps, e: NewEv
     const recipients = await emailRecipients(trx, e);
     if (recipients.length) rows.push({ target: 'email', channel_id: null, recipients: JSON.stringify(recipients) });
   }
-  if (rows.length) {
-    const at = now.toISOString();
-    await trx
-      .insertInto('alert_notifications')
-      .values(
-        rows.map((r) => ({
-          ...r,
-          project_id: e.alert.project_id,
-          event_id: eventId,
-          state: 'pending',
-          attempts: 0,
-          next_attempt_at: at,
-          last_error: '',
-          created_at: at,
-          updated_at: at,
-        })),
-      )
-      .execute();
-  }
+  await queueNotifications(trx, e.alert.project_id, eventId, rows, now);
   return eventId;
+}
+
+type OutboxRow = { target: string; channel_id: number | null; recipients: string };
+
+async function queueNotifications(
+  trx: AlertingTrx,
+  projectId: number,
+  eventId: number,
+  rows: OutboxRow[],
+  now: Date,
+): Promise<void> {
+  if (!rows.length) return;
+  const at = now.toISOString();
+  await trx
+    .insertInto('alert_notifications')
+    .values(
+      rows.map((r) => ({
+        ...r,
+        project_id: projectId,
+        event_id: eventId,
+        state: 'pending',
+        attempts: 0,
+        next_attempt_at: at,
+        last_error: '',
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * An open error alert whose new spans match error monitors it is not yet one of (a monitor created
+ * after the alert opened under another one, e.g. the default "Notify on all errors", or whose
+ * matchers changed since): it becomes theirs too (their open count, `monitor:<id>` in the list), and
+ * their channels get its opening message (the `created` event's: the error is new to them), each
+ * channel and the e-mail only if none was sent for this alert yet. Once: a monitor the alert is
+ * linked to is not told again this way. `monitors`: the project's active error monitors.
+ * Returns how many monitors took the alert.
+ */
+export async function adoptErrorAlert(
+  trx: AlertingTrx,
+  deps: EventDeps,
+  alert: AlertRow,
+  spanAttrs: Record<string, string>,
+  monitors: readonly MonitorRow[],
+  now: Date,
+): Promise<number> {
+  const wanting = monitors.filter((m) =>
+    errorMonitorWants(JSON.parse(m.params) as ErrorMonitorParams, 'created', spanAttrs),
+  );
+  if (!wanting.length) return 0;
+  const linked = new Set(
+    (
+      await trx
+        .selectFrom('alert_monitor_links')
+        .select('monitor_id')
+        .where('alert_id', '=', alert.id)
+        .where(
+          'monitor_id',
+          'in',
+          wanting.map((m) => m.id),
+        )
+        .execute()
+    ).map((r) => r.monitor_id),
+  );
+  const fresh = wanting.filter((m) => !linked.has(m.id));
+  if (!fresh.length) return 0;
+  await trx
+    .insertInto('alert_monitor_links')
+    .values(fresh.map((m) => ({ monitor_id: m.id, alert_id: alert.id })))
+    .onConflict((oc) => oc.columns(['monitor_id', 'alert_id']).doNothing())
+    .execute();
+
+  const events = await trx
+    .selectFrom('alert_events')
+    .select(['id', 'name'])
+    .where('alert_id', '=', alert.id)
+    .orderBy('id')
+    .execute();
+  const opening = events.find((e) => e.name === 'created') ?? events.at(-1);
+  if (!opening) return fresh.length;
+  const sent = await trx
+    .selectFrom('alert_notifications')
+    .select(['target'])
+    .where(
+      'event_id',
+      'in',
+      events.map((e) => e.id),
+    )
+    .execute();
+  const told = new Set(sent.map((n) => n.target));
+  const rows: OutboxRow[] = (
+    await deps.channels.deliveringForMonitors(
+      trx,
+      fresh.map((m) => m.id),
+    )
+  )
+    .filter((c) => !told.has(`channel:${c.id}`))
+    .map((c) => ({ target: `channel:${c.id}`, channel_id: c.id, recipients: '[]' }));
+  if (deps.emailEnabled && !told.has('email') && fresh.some((m) => m.notify_everyone_by_email)) {
+    const recipients = await emailRecipients(trx, {
+      alert,
+      name: 'created',
+      params: null,
+      userId: null,
+      createdAt: now,
+      spanAttrs,
+    });
+    if (recipients.length) rows.push({ target: 'email', channel_id: null, recipients: JSON.stringify(recipients) });
+  }
+  await queueNotifications(trx, alert.project_id, opening.id, rows, now);
+  return fresh.length;
 }
 
 async function concernedMonitors(trx: AlertingTrx, deps: EventDeps, e: NewEvent): Promise<MonitorRow[]> {

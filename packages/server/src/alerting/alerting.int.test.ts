@@ -603,6 +603,75 @@ describe('error monitors', () => {
   });
 });
 
+describe('an error monitor created while its errors are open under another monitor', () => {
+  const hook = async (name: string) =>
+    ChannelResponse.parse(
+      (await call('POST', '/notification-channels/webhook', { name, params: { url: `${receiver.url}/${name}` } })).body,
+    ).channel.id;
+  const monitorRow = async (id: string) =>
+    MonitorListResponse.parse((await call('GET', '/monitors')).body).monitors.find((m) => m.id === id)!;
+  const createdHooks = (path: string) =>
+    receiver.on(path).filter((r) => WebhookMessage.parse(r.body).eventName === 'created');
+
+  it('shows the open alert it matches and notifies its channels of it once', async () => {
+    const all = MonitorResponse.parse(
+      (
+        await call('POST', '/monitors/error', {
+          name: 'All errors',
+          channelIds: [await hook('adopt-all')],
+          params: { notifyOnNewErrors: true, notifyOnRecurringErrors: true, matchers: [] },
+        })
+      ).body,
+    ).monitor;
+    // The service fails: its alert opens under "All errors".
+    await sendErrors(['payments'], new Date(), 'POST /pay');
+    clock.now = minutes(2);
+    await server.lantern.alerting.scheduler.tick();
+    const alert = (await listAlerts()).alerts.find((a) => a.attrs['service.name'] === 'payments')!;
+    expect(alert).toMatchObject({ name: 'POST /pay', state: 'open' });
+    expect(createdHooks('/adopt-all')).toHaveLength(1);
+    const mails = smtp.mails.length;
+
+    // The team's own monitor for the service comes later; before the service fails again it has nothing.
+    const team = MonitorResponse.parse(
+      (
+        await call('POST', '/monitors/error', {
+          name: 'Payments errors',
+          notifyEveryoneByEmail: true,
+          channelIds: [await hook('adopt-team')],
+          params: {
+            notifyOnNewErrors: true,
+            notifyOnRecurringErrors: false,
+            matchers: [{ attr: 'service.name', op: '=', value: 'payments' }],
+          },
+        })
+      ).body,
+    ).monitor;
+    expect(await monitorRow(team.id)).toMatchObject({ alertOpenCount: 0 });
+
+    // It keeps failing (no recount threshold: "All errors" is not told again): the alert is the team's too.
+    for (let i = 0; i < 2; i++) {
+      await sendErrors(['payments'], new Date(), 'POST /pay');
+      clock.now = minutes(2);
+      await server.lantern.alerting.scheduler.tick();
+    }
+    expect(await monitorRow(team.id)).toMatchObject({ alertOpenCount: 1 });
+    expect((await listAlerts(`?q=${encodeURIComponent(`monitor:${team.id}`)}`)).alerts.map((a) => a.id)).toEqual([
+      alert.id,
+    ]);
+    // Its channel and the e-mail got the alert's opening message, once; "All errors" nothing new.
+    expect(createdHooks('/adopt-team').map((r) => WebhookMessage.parse(r.body).alert.id)).toEqual([String(alert.id)]);
+    expect(receiver.on('/adopt-team')).toHaveLength(1);
+    expect(receiver.on('/adopt-all')).toHaveLength(1);
+    expect(smtp.mails.slice(mails).map((m) => m.raw.includes('Subject: [Lantern] POST /pay'))).toEqual([true]);
+    expect((await call<{ alert: Alert }>('GET', `/alerts/${alert.id}`)).body.alert.params).toMatchObject({
+      spanCount: 3,
+    });
+
+    for (const m of [all, team]) expect((await call('DELETE', `/monitors/${m.id}`)).status).toBe(200);
+  });
+});
+
 describe('metric monitors without a metrics engine', () => {
   it('are evaluated as no data, and say why', async () => {
     const r = await call('POST', '/monitors/metric', {

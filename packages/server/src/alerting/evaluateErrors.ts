@@ -1,8 +1,9 @@
 import type { ErrorAlertParams } from '@lantern/shared';
 import type { Logger } from 'pino';
 import type { AlertsStore } from './alerts.store';
-import { emitAlertEvent, type EventDeps } from './alertEvents';
+import { adoptErrorAlert, emitAlertEvent, type EventDeps } from './alertEvents';
 import type { AlertingDb, AlertingTrx } from './db';
+import type { MonitorRow } from './monitors.store';
 import { decideErrorAlert } from './errorCheck';
 import { errorAlertAttrs, type ErrorGroup, type ErrorSpans } from './errorSpans';
 
@@ -59,8 +60,9 @@ export async function evaluateErrors(
   let created = 0;
   let notified = 0;
   await deps.db.transaction().execute(async (trx) => {
+    const monitors = groups.length ? await deps.monitors.activeErrorMonitors(trx, projectId) : [];
     for (const g of groups) {
-      const r = await applyGroup(trx, deps, projectId, g, to, now);
+      const r = await applyGroup(trx, deps, projectId, g, monitors, to, now);
       if (r === 'created') created++;
       if (r === 'notified') notified++;
     }
@@ -78,6 +80,7 @@ async function applyGroup(
   deps: ErrorEvaluatorDeps,
   projectId: number,
   g: ErrorGroup,
+  monitors: readonly MonitorRow[],
   scannedTo: Date,
   now: Date,
 ): Promise<'created' | 'notified' | 'silent'> {
@@ -132,12 +135,22 @@ async function applyGroup(
     ? { params: JSON.stringify(params), state: 'open', updated_at: g.lastTime.toISOString() }
     : { params: JSON.stringify(params) };
   if (!(await deps.alerts.casUpdate(trx, alert.id, alert.state, set))) return 'silent';
-  if (!action.notify) return 'silent';
-  await emitAlertEvent(
-    trx,
-    deps,
-    { alert: { ...alert, ...set }, name: 'recurring', params, userId: null, createdAt: deps.now(), spanAttrs: g.attrs },
-    now,
-  );
-  return 'notified';
+  if (action.notify)
+    await emitAlertEvent(
+      trx,
+      deps,
+      {
+        alert: { ...alert, ...set },
+        name: 'recurring',
+        params,
+        userId: null,
+        createdAt: deps.now(),
+        spanAttrs: g.attrs,
+      },
+      now,
+    );
+  // Open now: monitors that match its spans and have not had it yet (created after it opened
+  // under another monitor) take it and are told, once.
+  const adopted = await adoptErrorAlert(trx, deps, { ...alert, ...set }, g.attrs, monitors, now);
+  return action.notify || adopted ? 'notified' : 'silent';
 }
