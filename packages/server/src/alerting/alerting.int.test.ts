@@ -11,7 +11,7 @@ import {
   WebhookMessage,
   type Alert,
 } from '@lantern/shared';
-import { PROJECT1_TOKEN, removeDataDir, tempDataDir } from '@lantern/testkit/harness';
+import { PROJECT1_TOKEN, PROJECT2_TOKEN, removeDataDir, tempDataDir } from '@lantern/testkit/harness';
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
 import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '@lantern/testkit/receivers';
 import { startAlertingServer, TEST_SITE as SITE, type AlertingTestServer } from './alertingTestServer';
@@ -47,12 +47,18 @@ afterAll(async () => {
 const call = <T = unknown>(method: string, path: string, body?: unknown) => server.call<T>(method, path, body);
 
 /** Sends one failed span per service through the OTLP/HTTP protobuf exporter, at `time`. */
-async function sendErrors(services: string[], time: Date, name = 'POST /checkout', durationMs = 5): Promise<void> {
+async function sendErrors(
+  services: string[],
+  time: Date,
+  name = 'POST /checkout',
+  durationMs = 5,
+  dsn = `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+): Promise<void> {
   for (const service of services) {
     const t = createTestTracer('http-proto', {
       httpUrl: server.baseUrl,
       grpcUrl: `http://127.0.0.1:${server.grpcPort}`,
-      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+      dsn,
       serviceName: service,
     });
     const span = t.tracer.startSpan(name, {
@@ -801,5 +807,12 @@ describe('monitors per project', () => {
     expect((await call2('POST', '/error', errorMonitor('room'))).status).toBe(200);
     expect((await call2('POST', '/error', errorMonitor('no room'))).status).toBe(400);
     expect((await call('POST', '/monitors/error', errorMonitor('project 1'))).status).toBe(200);
+
+    // Every one of them is evaluated: the newest takes project 2's first error (before, only the first 100 did).
+    await sendErrors(['cap'], new Date(), 'GET /cap', 5, `http://${PROJECT2_TOKEN}@127.0.0.1/2`);
+    clock.now = minutes(2);
+    await server.lantern.alerting.scheduler.tick();
+    const newest = MonitorListResponse.parse((await call2('GET', '?limit=1')).body).monitors[0];
+    expect(newest).toMatchObject({ name: 'room', alertOpenCount: 1 });
   });
 });

@@ -214,6 +214,7 @@ export function createMonitorsStore(db: AlertingDb) {
         .orderBy('id')
         .execute(),
 
+    /** Every active error monitor of the project (at most MAX_MONITORS: the cap on a project's monitors). */
     activeErrorMonitors: (trx: AlertingTrx | AlertingDb, projectId: number): Promise<MonitorRow[]> =>
       trx
         .selectFrom('monitors')
@@ -222,7 +223,7 @@ export function createMonitorsStore(db: AlertingDb) {
         .where('type', '=', 'error')
         .where('state', '=', 'active')
         .orderBy('id')
-        .limit(100)
+        .limit(MAX_MONITORS)
         .execute(),
   };
 }
