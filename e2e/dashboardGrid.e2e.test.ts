@@ -5,7 +5,7 @@ import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
 import { DashFormDialog, DashGridPage } from '@lantern/testkit/pages/DashGridPage';
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { useLantern } from '@lantern/testkit/useLantern';
-import { createShopDashboard, HOSTS } from './shopDashboard';
+import { apiAs, createShopDashboard, HOSTS } from './shopDashboard';
 
 /**
  * The dashboard Grid tab as a person uses it, against the real server with metrics sent by the
@@ -77,8 +77,18 @@ describe('dashboard grid', () => {
     await form.preview.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
     await form.field('column-name').fill('Latency heatmap');
     await form.field('column-description').fill('Request latency by bucket');
+    // The frame every panel form shares: its title names a panel, and the Advanced grid query
+    // template (used in a table row's dialog) is there for a heatmap as for a chart.
+    await expect(form.root.locator('h6').first().innerText()).resolves.toBe('New heatmap panel');
+    await form.root.getByText('Advanced').click();
+    await form.field('panel-grid-query-template').fill('where host = ${host}');
     await screenshot(page, 'dash-grid-02-heatmap-form');
     await form.save();
+    const show = await apiAs(server)<{ grid: { name: string; gridQueryTemplate: string }[] }>(
+      'GET',
+      `/api/v1/metrics/1/dashboards/${dashId}`,
+    );
+    expect(show.grid.find((c) => c.name === 'Latency heatmap')?.gridQueryTemplate).toBe('where host = ${host}');
     const panel = grid.panel('Latency heatmap');
     await panel.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
     await expect(panel.getByTestId('heatmap').getAttribute('data-empty')).resolves.toBeNull();
@@ -215,6 +225,7 @@ describe('dashboard grid', () => {
     const form = new DashFormDialog(page, 'chart-form');
     await form.preview.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
     await expect(form.field('column-name').inputValue()).resolves.toBe('Requests by host');
+    await expect(form.root.locator('h6').first().innerText()).resolves.toBe('Edit chart panel');
     await form.field('chart-kind').click();
     await page.getByRole('option', { name: 'Stacked bar' }).click();
     await form.field('legend-type').click();

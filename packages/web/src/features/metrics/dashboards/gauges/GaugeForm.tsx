@@ -1,12 +1,10 @@
 import { Box, Paper, TextField, Typography } from '@mui/material';
-import type { ColumnMap, DashKind, Gauge, MetricAlias } from '@lantern/shared';
+import type { DashKind, Gauge } from '@lantern/shared';
 import { useState } from 'react';
-import { MetricsPicker } from '../../query/MetricsPicker';
-import { MetricsQueryBuilder } from '../../query/MetricsQueryBuilder';
-import { ColumnUnits } from '../grid/forms/ColumnUnits';
 import { FormShell } from '../grid/forms/FormShell';
 import { GridQueryTemplateField } from '../grid/forms/GridQueryTemplateField';
-import { metricsError, required } from '../grid/forms/validation';
+import { MetricsFields, useMetricsState } from '../grid/forms/MetricsFields';
+import { required } from '../grid/forms/validation';
 import { joinQuery, useGaugeValues, useSaveGauge, type Range } from '../grid/gridApi';
 import { queryError } from '../grid/units';
 import { formatGauge, gaugeColor } from './gaugeFormat';
@@ -36,9 +34,8 @@ export function GaugeForm({
   editable: boolean;
   onClose: () => void;
 }) {
-  const [metrics, setMetrics] = useState<MetricAlias[]>(gauge?.metrics ?? []);
-  const [query, setQuery] = useState(gauge?.query ?? '');
-  const [columnMap, setColumnMap] = useState<ColumnMap>(gauge?.columnMap ?? {});
+  const m = useMetricsState(gauge);
+  const { metrics, query, columnMap } = m;
   const [template, setTemplate] = useState(gauge?.template ?? '');
   const [name, setName] = useState(gauge?.name ?? '');
   const [description, setDescription] = useState(gauge?.description ?? '');
@@ -50,7 +47,7 @@ export function GaugeForm({
   const previewErr = preview.error?.message ?? queryError(preview.data?.query.parts);
 
   const errs = {
-    metrics: metricsError(metrics),
+    metrics: m.error,
     name: required(name, 'Name'),
     description: required(description, 'Description'),
   };
@@ -114,33 +111,16 @@ export function GaugeForm({
         </Box>
         takes the columns of the query.
       </Typography>
-      <div>
-        <MetricsPicker
-          projectId={projectId}
-          value={metrics}
-          query={query}
-          onChange={(m, q) => {
-            setMetrics(m);
-            setQuery(q);
-          }}
-        />
-        {shown.metrics && (
-          <Typography variant="caption" color="error" data-testid="metrics-error">
-            {shown.metrics}
-          </Typography>
-        )}
-      </div>
-      <MetricsQueryBuilder
-        projectId={projectId}
-        metrics={metrics}
-        query={query}
-        onChange={setQuery}
-        range={range}
-        parts={preview.data?.query.parts}
-        disabled={!metrics.length}
-      />
       {/* The gauge's border takes its first column's colour (spec §3 Gauge). */}
-      <ColumnUnits columns={preview.data?.columns ?? []} value={columnMap} onChange={setColumnMap} withColor />
+      <MetricsFields
+        projectId={projectId}
+        state={m}
+        submitted={submitted}
+        range={range}
+        preview={preview.data}
+        shape="one"
+        withColor
+      />
       <TextField
         size="small"
         label="Optional format"

@@ -1,12 +1,10 @@
-import { Typography } from '@mui/material';
-import type { ColumnMap, Dashboard, MetricAlias } from '@lantern/shared';
+import type { Dashboard } from '@lantern/shared';
 import { useState } from 'react';
 import { useUpdateDashboardTable } from '../dashboardsApi';
 import { FormShell } from '../grid/forms/FormShell';
-import { metricsError } from '../grid/forms/validation';
+import { MetricsFields, useMetricsState } from '../grid/forms/MetricsFields';
 import { useMetricTable, type Range } from '../grid/gridApi';
 import { TablePanel } from '../grid/panels/TablePanel';
-import { MetricsFields } from '../grid/forms/MetricsFields';
 
 /**
  * 'Edit table' (spec Dashboard page, Table tab): the table's metrics, query and column units, with the
@@ -29,18 +27,19 @@ export function DashTableForm({
   onSaved?: () => void;
   onClose: () => void;
 }) {
-  const [metrics, setMetrics] = useState<MetricAlias[]>(dashboard.tableMetrics);
-  const [query, setQuery] = useState(shown ?? dashboard.tableQuery);
-  const [columnMap, setColumnMap] = useState<ColumnMap>(dashboard.tableColumnMap);
+  const m = useMetricsState({
+    metrics: dashboard.tableMetrics,
+    query: shown ?? dashboard.tableQuery,
+    columnMap: dashboard.tableColumnMap,
+  });
   const [submitted, setSubmitted] = useState(false);
-  const preview = useMetricTable(projectId, { metrics, query }, range);
+  const preview = useMetricTable(projectId, { metrics: m.metrics, query: m.query }, range);
   const update = useUpdateDashboardTable(projectId);
-  const metricsErr = submitted ? metricsError(metrics) : undefined;
   const save = () => {
     setSubmitted(true);
-    if (metricsError(metrics)) return;
+    if (m.error) return;
     update.mutate(
-      { dashId: dashboard.id, body: { tableMetrics: metrics, tableQuery: query, tableColumnMap: columnMap } },
+      { dashId: dashboard.id, body: { tableMetrics: m.metrics, tableQuery: m.query, tableColumnMap: m.columnMap } },
       {
         onSuccess: () => {
           onSaved?.();
@@ -60,32 +59,19 @@ export function DashTableForm({
       onSave={save}
       onClose={onClose}
       preview={
-        metrics.length ? (
+        m.metrics.length ? (
           <TablePanel
             projectId={projectId}
-            params={{ metrics, columnMap }}
-            query={query}
+            params={{ metrics: m.metrics, columnMap: m.columnMap }}
+            query={m.query}
             range={range}
             height={420}
             perPage={10}
           />
-        ) : (
-          <Typography color="text.secondary">Select a metric first...</Typography>
-        )
+        ) : undefined
       }
     >
-      <MetricsFields
-        projectId={projectId}
-        metrics={metrics}
-        onMetrics={setMetrics}
-        metricsError={metricsErr}
-        query={query}
-        onQuery={setQuery}
-        range={range}
-        preview={preview.data}
-        columnMap={columnMap}
-        onColumnMap={setColumnMap}
-      />
+      <MetricsFields projectId={projectId} state={m} submitted={submitted} range={range} preview={preview.data} />
     </FormShell>
   );
 }

@@ -4,8 +4,9 @@ import type { ReactNode } from 'react';
 
 /**
  * The layout every dashboard form shares (reference frontend §1.3.13): a title bar with a close
- * button, the fields on the left, the live preview of the real query on the right, and Cancel /
- * Create or Save at the bottom (Save only when editable).
+ * button, the fields on the left, the live preview of the real query on the right (without one
+ * yet: "Select a metric first..."), and Cancel / Create or Save at the bottom (Save only when
+ * editable).
  */
 export function FormShell({
   title,
@@ -22,7 +23,8 @@ export function FormShell({
 }: {
   title: string;
   width?: number;
-  preview: ReactNode;
+  /** Undefined until there is something to preview (no metric picked yet). */
+  preview: ReactNode | undefined;
   children: ReactNode;
   error?: string;
   editable: boolean;
@@ -63,7 +65,7 @@ export function FormShell({
           <Typography variant="overline" color="text.secondary">
             Preview
           </Typography>
-          {preview}
+          {preview ?? <Typography color="text.secondary">Select a metric first...</Typography>}
         </Box>
         <button type="submit" hidden />
       </Box>

@@ -4,15 +4,13 @@ import { useMetricsList } from '../../../metricsApi';
 import { joinQuery, useHeatmap } from '../gridApi';
 import { HeatmapPanel } from '../panels/HeatmapPanel';
 import { UNITS, cleanUnit, queryError, unitLabel } from '../units';
-import type { ColumnFormProps } from './ChartForm';
-import { FormShell } from './FormShell';
-import { useColumnFormBase } from './useColumnFormBase';
-import { required } from './validation';
+import { PanelForm, usePanelFormBase, type ColumnFormProps } from './PanelForm';
 
-/** New / Edit heatmap column: one histogram metric, its unit (filled from the metric), a where filter, the live heatmap. */
-export function HeatmapForm({ projectId, dashId, column, range, gridQuery, editable, onClose }: ColumnFormProps) {
+/** New / Edit heatmap panel: one histogram metric, its unit (filled from the metric), a where filter, the live heatmap. */
+export function HeatmapForm(props: ColumnFormProps) {
+  const { projectId, column, range, gridQuery } = props;
   const init = column?.type === 'heatmap' ? column.params : undefined;
-  const base = useColumnFormBase(projectId, dashId, column, onClose);
+  const base = usePanelFormBase(props);
   const [metric, setMetric] = useState(init?.metric ?? '');
   const [unit, setUnit] = useState(init?.unit ?? '');
   const [query, setQuery] = useState(init?.query ?? '');
@@ -22,27 +20,19 @@ export function HeatmapForm({ projectId, dashId, column, range, gridQuery, edita
   const effective = joinQuery(query, gridQuery);
   const preview = useHeatmap(projectId, metric ? { metric, query: effective } : undefined, range);
   const whereErr = queryError(preview.data?.query.parts);
-  const nameErr = base.submitted ? required(base.name, 'Name') : undefined;
   const metricErr = base.submitted && !metric ? 'Select a histogram metric' : undefined;
-  const save = () =>
-    base.submit({ type: 'heatmap', params: { metric, unit, query } }, !required(base.name, 'Name') && !!metric);
 
   return (
-    <FormShell
-      title={column ? 'Edit heatmap column' : 'New heatmap column'}
-      testId="heatmap-form"
-      editable={editable}
-      isNew={!column}
-      saving={base.saving}
-      error={base.error}
-      onSave={save}
-      onClose={onClose}
+    <PanelForm
+      type="heatmap"
+      form={props}
+      base={base}
+      params={{ type: 'heatmap', params: { metric, unit, query } }}
+      valid={!!metric}
       preview={
         metric ? (
           <HeatmapPanel projectId={projectId} metric={metric} unit={unit} query={effective} range={range} />
-        ) : (
-          <Typography color="text.secondary">Select a metric first...</Typography>
-        )
+        ) : undefined
       }
     >
       <Autocomplete
@@ -114,23 +104,6 @@ export function HeatmapForm({ projectId, dashId, column, range, gridQuery, edita
         helperText={whereErr ?? 'Only where filters; joined with | for several.'}
         slotProps={{ htmlInput: { 'data-testid': 'heatmap-where' } }}
       />
-      <TextField
-        size="small"
-        label="Heatmap name"
-        required
-        value={base.name}
-        onChange={(e) => base.setName(e.target.value)}
-        error={!!nameErr}
-        helperText={nameErr}
-        slotProps={{ htmlInput: { 'data-testid': 'column-name' } }}
-      />
-      <TextField
-        size="small"
-        label="Description"
-        value={base.description}
-        onChange={(e) => base.setDescription(e.target.value)}
-        slotProps={{ htmlInput: { 'data-testid': 'column-description' } }}
-      />
-    </FormShell>
+    </PanelForm>
   );
 }

@@ -1,54 +1,79 @@
 import { Typography } from '@mui/material';
 import type { ColumnMap, MetricAlias, MetricColumn, MetricQueryPart } from '@lantern/shared';
+import { useState } from 'react';
 import type { z } from 'zod';
-import { MetricsPicker } from '../../../query/MetricsPicker';
+import { MetricsPicker, type MetricsPickerProps } from '../../../query/MetricsPicker';
 import { MetricsQueryBuilder } from '../../../query/MetricsQueryBuilder';
 import type { Range } from '../gridApi';
 import { ColumnUnits } from './ColumnUnits';
+import { metricsError } from './validation';
 
-/** The fields every metrics form starts with: the metrics (with their error), the query, and the result columns' units. */
-export function MetricsFields(props: {
+/** The metrics, query and column units of a form over metrics (panels, the table, gauges). */
+export function useMetricsState(init: { metrics?: MetricAlias[]; query?: string; columnMap?: ColumnMap } | undefined) {
+  const [metrics, setMetrics] = useState<MetricAlias[]>(init?.metrics ?? []);
+  const [query, setQuery] = useState(init?.query ?? '');
+  const [columnMap, setColumnMap] = useState<ColumnMap>(init?.columnMap ?? {});
+  return { metrics, setMetrics, query, setQuery, columnMap, setColumnMap, error: metricsError(metrics) };
+}
+export type MetricsState = ReturnType<typeof useMetricsState>;
+
+/**
+ * The fields every metrics form starts with: the metrics (with their error once the form was
+ * submitted), the query, and the result columns' units (`withColor`: and colours).
+ */
+export function MetricsFields({
+  projectId,
+  state,
+  submitted,
+  range,
+  preview,
+  shape = 'columns',
+  withColor,
+}: {
   projectId: number;
-  metrics: MetricAlias[];
-  onMetrics: (m: MetricAlias[]) => void;
-  metricsError?: string;
-  query: string;
-  onQuery: (q: string) => void;
+  state: MetricsState;
+  submitted: boolean;
   range: Range;
   /** The live preview's answer: per-part errors and the result columns. */
   preview?: { query: { parts: z.infer<typeof MetricQueryPart>[] }; columns: MetricColumn[] };
-  columnMap: ColumnMap;
-  onColumnMap: (m: ColumnMap) => void;
+  shape?: MetricsPickerProps['shape'];
+  withColor?: boolean;
 }) {
+  const error = submitted ? state.error : undefined;
   return (
     <>
       <div>
         <MetricsPicker
-          projectId={props.projectId}
-          value={props.metrics}
-          query={props.query}
-          shape="columns"
+          projectId={projectId}
+          value={state.metrics}
+          query={state.query}
+          shape={shape}
           onChange={(m, q) => {
-            props.onMetrics(m);
-            props.onQuery(q);
+            state.setMetrics(m);
+            state.setQuery(q);
           }}
         />
-        {props.metricsError && (
+        {error && (
           <Typography variant="caption" color="error" data-testid="metrics-error">
-            {props.metricsError}
+            {error}
           </Typography>
         )}
       </div>
       <MetricsQueryBuilder
-        projectId={props.projectId}
-        metrics={props.metrics}
-        query={props.query}
-        onChange={props.onQuery}
-        range={props.range}
-        parts={props.preview?.query.parts}
-        disabled={!props.metrics.length}
+        projectId={projectId}
+        metrics={state.metrics}
+        query={state.query}
+        onChange={state.setQuery}
+        range={range}
+        parts={preview?.query.parts}
+        disabled={!state.metrics.length}
       />
-      <ColumnUnits columns={props.preview?.columns ?? []} value={props.columnMap} onChange={props.onColumnMap} />
+      <ColumnUnits
+        columns={preview?.columns ?? []}
+        value={state.columnMap}
+        onChange={state.setColumnMap}
+        withColor={withColor}
+      />
     </>
   );
 }

@@ -1,8 +1,12 @@
 import type { GridColumn, GridColumnInput } from '@lantern/shared';
 import { useState } from 'react';
 import { useSaveColumn } from '../gridApi';
+import { required } from './validation';
 
-/** Name, description, grid query template and the save call every column form shares. */
+/**
+ * Name, description, grid query template and the save call every panel form shares; `submit`
+ * sends the panel when its own fields are `valid` and it has a name.
+ */
 export function useColumnFormBase(
   projectId: number,
   dashId: string,
@@ -16,7 +20,7 @@ export function useColumnFormBase(
   const save = useSaveColumn(projectId, dashId);
   const submit = (params: Pick<GridColumnInput, 'type' | 'params'>, valid: boolean) => {
     setSubmitted(true);
-    if (!valid) return;
+    if (!valid || required(name, 'Name')) return;
     const input = {
       ...params,
       name: name.trim(),
@@ -30,6 +34,7 @@ export function useColumnFormBase(
     save.mutate({ id: column?.id, input }, { onSuccess: onClose });
   };
   return {
+    nameError: submitted ? required(name, 'Name') : undefined,
     name,
     setName,
     description,
