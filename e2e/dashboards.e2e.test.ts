@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { ConsoleMessage, Page, Response } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { sendTracingData } from '@lantern/testkit/tracingData';
@@ -139,11 +139,23 @@ describe('metrics dashboards', () => {
     await expect(options.first().getByTestId('dashboard-option-pin').count()).resolves.toBe(1);
     await page.keyboard.press('Escape');
 
+    // Deleting asks for nothing that is gone: no 404, no error in the console.
+    const consoleErrors: string[] = [];
+    const missing: string[] = [];
+    const onConsole = (m: ConsoleMessage) => void (m.type() === 'error' && consoleErrors.push(m.text()));
+    const onResponse = (r: Response) => void (r.status() === 404 && missing.push(r.url()));
+    page.on('console', onConsole);
+    page.on('response', onResponse);
     await page.getByTestId('dashboard-menu').click();
     await page.getByRole('menuitem', { name: 'Delete dashboard' }).click();
     await expect(page.getByTestId('confirm-title').innerText()).resolves.toBe('Delete dashboard');
     await page.getByRole('button', { name: 'Yes' }).click();
     await page.locator('[data-testid="dashboard-page"][data-dashboard="Shop overview"]').waitFor();
+    await page.waitForLoadState('networkidle');
+    page.off('console', onConsole);
+    page.off('response', onResponse);
+    expect(missing).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     // The dashboard was deleted on purpose: no "not found" on the way to the other one.
     await expect(page.getByText('Dashboard not found').count()).resolves.toBe(0);
     await expect(page.getByTestId('dashboard-picker').inputValue()).resolves.toBe('Shop overview');
@@ -237,5 +249,14 @@ describe('metrics dashboards', () => {
     await screenshot(page, 'dashboards-06-row-dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+
+    // The template's heatmap names no unit: its bins read in the metric's (microseconds), not bare numbers.
+    await page.getByTestId('dash-tab-grid').click();
+    const heatmap = page
+      .locator('[data-testid="grid-panel"][data-panel-name="Latency heatmap"]')
+      .getByTestId('heatmap');
+    await heatmap.locator('canvas').first().waitFor();
+    await expect.poll(() => heatmap.getAttribute('data-unit')).toBe('microseconds');
+    await screenshot(page, 'dashboards-07-template-heatmap');
   });
 });

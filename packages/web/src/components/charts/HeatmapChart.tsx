@@ -33,7 +33,7 @@ export function HeatmapChart({
   const empty = !data || data.data.length === 0;
   const h = height ?? (data ? heatmapHeight(data, size) : 200);
   return (
-    <Box ref={ref} data-testid={testId} data-empty={empty || undefined}>
+    <Box ref={ref} data-testid={testId} data-empty={empty || undefined} data-unit={unit}>
       {empty || !option ? (
         <Box sx={{ height: h, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
           <Typography variant="h5" sx={{ color: '#E0E0E0' }}>

@@ -14,22 +14,21 @@ export const heatmapCellSize = (width: number) => (width > 800 ? 14 : 10);
 /** Chart height for a heatmap: one cell per bin plus room for the axes (reference frontend §3.7). */
 export const heatmapHeight = (d: HeatmapData, size: number) => size * (d.yAxis.length || 16) + 50;
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
-const dayOf = (iso: string) => new Date(iso).toDateString();
-/** "HH:mm", with "MM-DD" under it when the axis spans more than one day. */
-const axisTime = (withDate: boolean) => (iso: string) => {
-  const d = new Date(iso);
-  const time = `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
-  return withDate ? `${time}\n${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}` : time;
-};
+/** The length of the last bucket: the step between buckets (a minute when there is one bucket). */
+const bucketMs = (times: readonly number[]) => (times.length > 1 ? times[1] - times[0] : 60_000);
 
-/** Category x (time) and y (bins) axes, a hidden visual map over the count range, white cell borders. */
+/**
+ * Category x (time buckets) and y (bins, labelled in the unit) axes for the cells, a hidden visual
+ * map over the count range, white cell borders. The time labels come from a second x axis of type
+ * time over the same span (from the first bucket's start to the last one's end), so they fall on
+ * the same round times, in the same format, as the line charts' on the same dashboard.
+ */
 export function heatmapOption(d: HeatmapData, unit: string, size: number): Record<string, unknown> {
   const padding = size >= 14 ? 2 : 1.5;
   const counts = d.data.map((p) => p[2]);
   const max = counts.length ? Math.max(...counts) : 1;
   const min = counts.length ? Math.min(...counts) : 0;
-  const every = Math.max(1, Math.ceil(d.xAxis.length / 10));
+  const times = d.xAxis.map((t) => Date.parse(t));
   return {
     animation: false,
     textStyle: { fontFamily: 'Roboto, sans-serif' },
@@ -42,17 +41,26 @@ export function heatmapOption(d: HeatmapData, unit: string, size: number): Recor
         return `<b>${n} occurrences</b><br/>${formatUnit(lo, unit)} - ${formatUnit(hi, unit)}<br/>${formatDateTime(new Date(d.xAxis[x]))}`;
       },
     },
-    xAxis: {
-      type: 'category',
-      data: d.xAxis,
-      offset: padding,
-      axisLabel: {
-        interval: every - 1,
-        formatter: axisTime(d.xAxis.length > 0 && dayOf(d.xAxis[0]) !== dayOf(d.xAxis[d.xAxis.length - 1])),
-        lineHeight: 14,
+    xAxis: [
+      {
+        type: 'category',
+        data: d.xAxis,
+        offset: padding,
+        axisLabel: { show: false },
+        axisTick: { show: false },
+        splitArea: { show: false },
       },
-      splitArea: { show: false },
-    },
+      {
+        type: 'time',
+        position: 'bottom',
+        min: times[0],
+        max: times.length ? times[times.length - 1] + bucketMs(times) : undefined,
+        offset: padding,
+        axisLine: { show: false },
+        axisLabel: { hideOverlap: true },
+        splitLine: { show: false },
+      },
+    ],
     yAxis: {
       type: 'category',
       data: d.yAxis.map(([lo]) => formatUnit(lo, unit)),

@@ -19,6 +19,17 @@ export function useMetricsList(projectId: number | undefined) {
   return useQuery({ ...metricsListQuery(projectId ?? 0), enabled: projectId !== undefined });
 }
 
+/** One metric's instrument, unit and description; undefined `metric`: nothing asked. */
+export function useMetricDescribe(projectId: number, metric: string | undefined) {
+  const input = { params: { projectId }, query: { metric: metric ? [metric] : [] } };
+  return useQuery({
+    queryKey: queryKey(R.metricsDescribe, input),
+    queryFn: ({ signal }) => api(R.metricsDescribe, input, { signal }),
+    enabled: metric !== undefined,
+    staleTime: 60_000,
+  });
+}
+
 /**
  * Metrics seen in the range with their number of timeseries, filtered by attribute keys they all
  * have and by `search_input` (text in the metric name, case-insensitive).

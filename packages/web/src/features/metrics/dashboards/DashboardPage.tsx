@@ -96,7 +96,6 @@ function DashboardView({
   dashboards: Dashboard[];
   onOpenPicker: () => void;
 }) {
-  const show = useDashboard(projectId, dashId);
   const range = useDateRange({ maxDays: DASHBOARD_MAX_DAYS });
   const address = useAddressState();
   const navigate = useNavigate();
@@ -110,17 +109,17 @@ function DashboardView({
   const clone = useCloneDashboard(projectId);
   const remove = useDeleteDashboard(projectId);
   const pin = usePinDashboard(projectId);
+  // This dashboard deleted from its menu: the list reloads before the page moves on to another one,
+  // the deleted one is not asked for again (a 404 in the console) and is no "not found" to report.
+  // Forgotten once another one shows (going back to the deleted one later is an old link again).
+  const [deleted, setDeleted] = useState<string>();
+  if (deleted !== undefined && deleted !== dashId) setDeleted(undefined);
+  const deleting = (remove.isPending && remove.variables === dashId) || deleted === dashId;
+  const show = useDashboard(projectId, dashId, deleting);
 
   useEffect(() => {
     if (show.data) rememberDashboard(projectId, dashId);
   }, [show.data, projectId, dashId]);
-
-  // This dashboard deleted from its menu: the list and the dashboard reload (a 404) before the page
-  // moves on to another one, which is no "not found" to report. Forgotten once another one shows
-  // (going back to the deleted one later is an old link again).
-  const [deleted, setDeleted] = useState<string>();
-  if (deleted !== undefined && deleted !== dashId) setDeleted(undefined);
-  const deleting = (remove.isPending && remove.variables === dashId) || deleted === dashId;
   // An unknown or deleted dashboard (an old bookmark), or another project's (403): on to the last
   // opened or the first one (reference frontend §1.3.13), never to itself again.
   const missing = !deleting && isDashboardMissing(show.error);

@@ -52,8 +52,9 @@ export function useDashboards(pid: number) {
   return useQuery(dashboardsQuery(pid));
 }
 
-export function useDashboard(pid: number, dashId: string | undefined) {
-  return useQuery({ ...dashboardQuery(pid, dashId ?? ''), enabled: dashId !== undefined });
+/** `gone`: the dashboard is being (or was) deleted here: not asked again (a 404 on its way out). */
+export function useDashboard(pid: number, dashId: string | undefined, gone = false) {
+  return useQuery({ ...dashboardQuery(pid, dashId ?? ''), enabled: dashId !== undefined && !gone });
 }
 
 type DashboardShow = z.output<typeof R.dashboard.response>;
