@@ -6,7 +6,7 @@ import {
   QUARTER_HOURS_MIGRATION,
 } from './metricsSchema';
 import { ERROR_ARRIVALS_MIGRATION } from './errorArrivals';
-import { SERVICE_GRAPH_MIGRATION } from './serviceGraphSchema';
+import { SERVICE_GRAPH_MIGRATION, SERVICE_GRAPH_SPAN_COUNTS_MIGRATION } from './serviceGraphSchema';
 import type { TelemetryMigration } from './migration';
 
 /**
@@ -293,4 +293,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
     ],
   },
   SERVICE_GRAPH_MIGRATION,
+  SERVICE_GRAPH_SPAN_COUNTS_MIGRATION,
 ];

@@ -49,3 +49,9 @@ export const SERVICE_GRAPH_MIGRATION: TelemetryMigration = {
       SETTINGS ttl_only_drop_parts = 1`,
   ],
 };
+
+export const SERVICE_GRAPH_SPAN_COUNTS_MIGRATION: TelemetryMigration = {
+  version: 15,
+  name: 'service_graph_span_counts',
+  statements: () => [`ALTER TABLE ${SERVICE_GRAPH_RUNS_TABLE} ADD COLUMN IF NOT EXISTS spans UInt64 CODEC(ZSTD(1))`],
+};

@@ -119,7 +119,7 @@ describe('service graph job', () => {
     expect(await read()).toEqual(before);
   });
 
-  it('makes a window final after its wait: a client span alone then calls a virtual node, and later spans of it are not read', async () => {
+  it('makes a window final after its wait: a lone client span then calls a virtual node, until its server half comes late', async () => {
     const lone = span({
       id: 21n,
       parentId: 10n,
@@ -142,13 +142,17 @@ describe('service graph job', () => {
       virtual: true,
       calls: 1,
     });
+    // Nothing changed: the final windows are not written again.
+    expect((await job().run(at(4 * MINUTE + 10_000))).late).toBe(0);
 
-    // Its server half after the wait: the window is final, so the graph keeps what it said.
+    // Its server half an hour late: the window's span count changed, so it is written again, paired.
     await store.insertSpans([
       span({ id: 22n, parentId: 21n, kind: 'server', timeNs: ns(T0 + 21_000), attrs: { 'service.name': 'pay' } }),
     ]);
-    await job().run(at(5 * MINUTE));
+    expect((await job().run(at(34 * MINUTE))).late).toBeGreaterThan(0);
     g = await read();
-    expect(g.edges.find((e) => e.server === 'pay')).toBeUndefined();
+    expect(g.edges.find((e) => e.server === 'pay')).toMatchObject({ client: 'web', calls: 1 });
+    expect(g.edges.find((e) => e.server === 'pay.example:443')).toBeUndefined();
+    expect(g.edges.find((e) => e.server === 'api')).toMatchObject({ calls: 1 });
   });
 });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { param, sql } from '../../storage/sql';
 import type { TelemetryStore } from '../../storage/telemetry';
-import { pairingSql } from './pairingSql';
+import { PAIR_SLACK_MS, pairingSql } from './pairingSql';
 
 /**
  * Writes the service graph's minutes (pairingSql.ts) once per closed window, on the node that
@@ -13,7 +13,8 @@ import { pairingSql } from './pairingSql';
  * run after that is its last (`final`). Each run writes all its windows' rows under a new run number and then records the
  * windows in `service_graph_runs`; readers take each minute's rows of its latest recorded run. So a
  * run cut short (a crash, a lost lease) leaves rows nobody reads, and running a window again
- * replaces it: nothing is counted twice (docs/architecture.md, "Service graph").
+ * replaces it: nothing is counted twice (docs/architecture.md, "Service graph"). Spans that come
+ * after a window is final (hours late) change its span count, and the window is written again.
  */
 export interface ServiceGraphJobOptions {
   telemetry: TelemetryStore;
@@ -29,6 +30,11 @@ export interface ServiceGraphJobOptions {
 const MINUTE = 60_000;
 const DEFAULT_BACKFILL_MS = 60 * MINUTE;
 const DEFAULT_MAX_WINDOWS = 60;
+/**
+ * How far back final windows are checked for spans that came after their wait (a count of spans
+ * per minute against the count each window was written with: one read of the time column).
+ */
+const LATE_LOOKBACK_MS = 6 * 60 * MINUTE;
 
 export interface ServiceGraphRun {
   /** Windows written, [from, to); null when none was due. */
@@ -36,6 +42,8 @@ export interface ServiceGraphRun {
   to: Date | null;
   run: bigint;
   final: number;
+  /** Final windows written again because their spans changed (late spans), with their slack. */
+  late: number;
 }
 
 export function createServiceGraphJob(opts: ServiceGraphJobOptions) {
@@ -62,32 +70,100 @@ export function createServiceGraphJob(opts: ServiceGraphJobOptions) {
     return { start, run: clock > last ? clock : last + 1n };
   }
 
+  /** Spans per minute in [from, to) (spans only: events and logs pair nothing). */
+  async function spanCounts(from: number, to: number): Promise<Map<number, number>> {
+    const rows = await opts.telemetry.query<{ m: number; n: string }>(
+      sql`SELECT toUnixTimestamp(toStartOfMinute(time)) AS m, toString(count()) AS n FROM spans_index
+        WHERE time >= ${param.time(new Date(from))} AND time < ${param.time(new Date(to))} AND event_name = ''
+        GROUP BY m`,
+    );
+    return new Map(rows.map((r) => [Number(r.m) * 1000, Number(r.n)]));
+  }
+
+  /**
+   * Final windows of the last LATE_LOOKBACK_MS whose spans changed since their last run (spans
+   * that came after the wait: an exporter hours late, demo data dated in the past), each widened
+   * by the pairing slack: a late server half pairs with a client in the minutes before.
+   */
+  async function lateWindows(now: Date, start: number): Promise<[number, number][]> {
+    const lookFrom = Math.max(
+      start - LATE_LOOKBACK_MS,
+      Math.floor((now.getTime() - LATE_LOOKBACK_MS) / MINUTE) * MINUTE,
+    );
+    if (lookFrom >= start) return [];
+    const [counts, recorded] = await Promise.all([
+      spanCounts(lookFrom, start),
+      opts.telemetry.query<{ m: number; n: string }>(
+        sql`SELECT toUnixTimestamp(time) AS m, toString(argMax(spans, run)) AS n FROM service_graph_runs
+          WHERE time >= ${param.secondsUp(new Date(lookFrom))} AND time < ${param.secondsUp(new Date(start))}
+          GROUP BY time`,
+      ),
+    ]);
+    const was = new Map(recorded.map((r) => [Number(r.m) * 1000, Number(r.n)]));
+    const slack = Math.ceil(PAIR_SLACK_MS / MINUTE) * MINUTE;
+    const ranges: [number, number][] = [];
+    for (const m of [...counts.keys()].sort((x, y) => x - y)) {
+      if (counts.get(m) === (was.get(m) ?? 0)) continue;
+      const from = Math.max(lookFrom, m - slack);
+      const to = Math.min(start, m + MINUTE + slack);
+      const last = ranges[ranges.length - 1];
+      if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+      else ranges.push([from, to]);
+    }
+    return ranges;
+  }
+
+  /**
+   * Writes [from, to) under `run` and records it: the span counts first (a span stored after the
+   * count is in the rows, and makes the next run see the window as changed, which rewrites it),
+   * the rows, then the record that makes them the window's rows.
+   */
+  async function write(from: number, to: number, run: bigint, now: Date, lastFinal: number): Promise<void> {
+    const counts = await spanCounts(from, to);
+    await opts.telemetry.command(
+      pairingSql({ from: new Date(from), to: new Date(to), run, expiredBefore: new Date(now.getTime() - opts.waitMs) }),
+    );
+    const minutes = Array.from({ length: (to - from) / MINUTE }, (_, i) => from + i * MINUTE);
+    await opts.telemetry.command(
+      sql`INSERT INTO service_graph_runs (time, run, final, spans)
+        SELECT toDateTime(t.1, 'UTC'), ${param.uint64(run)}, t.1 <= ${param.uint32(lastFinal / 1000)}, t.2
+        FROM (SELECT arrayJoin(arrayZip(${param.uint32s(minutes.map((m) => m / 1000))}, ${param.uint32s(
+          minutes.map((m) => counts.get(m) ?? 0),
+        )})) AS t)`,
+    );
+  }
+
   /**
    * Writes every window from the first one not final up to the current one (still open: written
-   * as far as it goes, like the ones within their wait), at most `maxWindows` of them.
+   * as far as it goes, like the ones within their wait), at most `maxWindows` of them; and the
+   * final windows whose spans changed since they were written.
    */
   async function run(now: Date): Promise<ServiceGraphRun> {
     const { start, run } = await state(now);
-    const current = Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE;
-    const end = Math.min(current, start.getTime() + maxWindows * MINUTE);
-    if (end <= start.getTime()) return { from: null, to: null, run, final: 0 };
-    const from = start;
-    const to = new Date(end);
-    await opts.telemetry.command(pairingSql({ from, to, run, expiredBefore: new Date(now.getTime() - opts.waitMs) }));
     // A window is final once its last client span has waited its full wait.
     const lastFinal = Math.floor((now.getTime() - opts.waitMs - MINUTE) / MINUTE) * MINUTE;
-    const minutes = (end - from.getTime()) / MINUTE;
-    await opts.telemetry.command(
-      sql`INSERT INTO service_graph_runs (time, run, final)
-        SELECT t, ${param.uint64(run)}, t <= ${param.secondsUp(new Date(lastFinal))}
-        FROM (SELECT ${param.secondsUp(from)} + INTERVAL number MINUTE AS t FROM numbers(${param.uint32(minutes)}))`,
-    );
-    const final = Math.max(0, Math.min(minutes, (lastFinal - from.getTime()) / MINUTE + 1));
+    let late = 0;
+    // Oldest first, up to maxWindows minutes a run: the rest waits for the next run.
+    for (const [from, to] of await lateWindows(now, start.getTime())) {
+      if (late >= maxWindows) break;
+      const upTo = Math.min(to, from + (maxWindows - late) * MINUTE);
+      await write(from, upTo, run, now, lastFinal);
+      late += (upTo - from) / MINUTE;
+    }
+    const current = Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE;
+    const end = Math.min(current, start.getTime() + maxWindows * MINUTE);
+    if (end <= start.getTime()) {
+      if (late) opts.log.info({ run: run.toString(), late }, 'service graph: windows written');
+      return { from: null, to: null, run, final: 0, late };
+    }
+    await write(start.getTime(), end, run, now, lastFinal);
+    const minutes = (end - start.getTime()) / MINUTE;
+    const final = Math.max(0, Math.min(minutes, (lastFinal - start.getTime()) / MINUTE + 1));
     opts.log.info(
-      { from: from.toISOString(), to: to.toISOString(), run: run.toString(), final },
+      { from: start.toISOString(), to: new Date(end).toISOString(), run: run.toString(), final, late },
       'service graph: windows written',
     );
-    return { from, to, run, final };
+    return { from: start, to: new Date(end), run, final, late };
   }
 
   return { run };

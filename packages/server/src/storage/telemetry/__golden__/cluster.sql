@@ -594,6 +594,10 @@ CREATE TABLE IF NOT EXISTS service_graph_runs_local ON CLUSTER lantern (
 
 CREATE TABLE IF NOT EXISTS service_graph_runs ON CLUSTER lantern AS service_graph_runs_local ENGINE = Distributed(lantern, currentDatabase(), service_graph_runs_local, rand());
 
+ALTER TABLE service_graph_runs_local ON CLUSTER lantern ADD COLUMN IF NOT EXISTS spans UInt64 CODEC(ZSTD(1));
+
+ALTER TABLE service_graph_runs ON CLUSTER lantern ADD COLUMN IF NOT EXISTS spans UInt64;
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
