@@ -1,6 +1,6 @@
 import { BYTE_SCALE } from '@lantern/shared';
 import { formatDateTime } from '../../lib/format/dateTime';
-import { formatMetric, formatUnit } from '../../lib/format/number';
+import { formatAxisTick, formatMetric, formatUnit } from '../../lib/format/number';
 import { truncateMiddle } from '../../lib/text/truncate';
 import { linePairs, lineSeriesData, PAIR_DIMENSIONS } from './lineData';
 import { assignColors } from './palette';
@@ -174,7 +174,7 @@ export function metricChartOption(
       id: unit || 'none',
       position: i === 0 ? 'left' : 'right',
       splitLine: { show: i === 0 },
-      axisLabel: { formatter: (v: number) => formatUnit(v, unit) },
+      axisLabel: { formatter: (v: number) => formatAxisTick(v, unit) },
       axisPointer: { label: { formatter: ({ value }: { value: number }) => formatUnit(value, unit) } },
     })),
     series: series.map((s, i) => ({
@@ -293,7 +293,7 @@ export function rateOption(d: PctileData): Record<string, unknown> {
       type: 'value',
       splitNumber: 2,
       splitLine: { show: false },
-      axisLabel: { formatter: (v: number) => formatUnit(v, '') },
+      axisLabel: { formatter: (v: number) => formatAxisTick(v, '') },
     },
     series: [
       {
@@ -322,7 +322,7 @@ export function eventRateOption(d: PctileData): Record<string, unknown> {
     grid: { top: 15, left: 60, right: 30, height: 120 },
     tooltip: { trigger: 'axis', appendToBody: true, formatter: (p: TooltipParam[]) => tooltipHtml(p, ['']) },
     xAxis: { type: 'time' },
-    yAxis: { type: 'value', axisLabel: { formatter: (v: number) => formatUnit(v, '') } },
+    yAxis: { type: 'value', axisLabel: { formatter: (v: number) => formatAxisTick(v, '') } },
     series: [{ name: 'events per min', type: 'bar', color: '#1E88E5', ...counts(d, d.rate) }],
   };
 }

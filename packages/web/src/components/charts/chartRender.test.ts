@@ -49,6 +49,16 @@ describe('chart options render in ECharts', () => {
     expect(labels).toEqual(['8 GB', '16 GB', '24 GB', '32 GB']);
   });
 
+  it('labels a small plain axis with distinct ticks: 0.0015, 0.002, 0.0025, not 0.002 twice', () => {
+    // An event loop utilization between 0.17% and 0.26% (a ratio without unit).
+    const elu = time.map((_, i) => 0.0017 + (i % 4) * 0.0003);
+    const svg = render(metricChartOption(time, [{ name: 'utilization', unit: '', values: elu }]));
+    const labels = [...svg.matchAll(/<text[^>]*>(0(?:\.\d+)?)<\/text>/g)].map((m) => m[1]);
+    expect(labels.length).toBeGreaterThan(2);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toContain('0.0015');
+  });
+
   it('many bars in large mode', () => {
     const many = Array.from({ length: 300 }, (_, i) => ({ name: `s${i}`, unit: '', values }));
     expect(render(metricChartOption(time, many, { kind: 'stacked-bar' }))).toContain('<path');
