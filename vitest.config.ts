@@ -33,8 +33,9 @@ const TELEMETRY_TESTS = [
 
 // Unit tests run in parallel; integration and browser tests start real servers (each with its own
 // embedded chDB, ~1 GB), so each of those projects runs one file at a time, and two such projects at
-// most run side by side on this 2-core machine (`groupOrder`: unit, then integration with
-// integration-pg, then e2e with integration-ch). One PostgreSQL server serves the whole run
+// most run side by side on this 2-core machine (`groupOrder`: unit, then integration with e2e, the
+// two long ones, then integration-pg with integration-ch, the two re-runs: pairing a long project
+// with a short one left a lane idle for most of the run). One PostgreSQL server serves the whole run
 // (packages/testkit/src/globalSetup.ts). Test fixtures live in @lantern/testkit (packages/testkit).
 export default defineConfig({
   test: {
@@ -62,7 +63,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration-pg',
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           include: METADATA_TESTS,
           env: { LANTERN_TEST_METADATA: 'postgres' },
           testTimeout: 60_000,
@@ -84,7 +85,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
           include: ['e2e/**/*.e2e.test.ts'],
           // A page's next state can take seconds on a loaded machine (the 1 s default failed
           // monitors' and traceTree's checks at load 17-22 and passed on reruns).

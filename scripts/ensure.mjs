@@ -46,11 +46,16 @@ export function ensureDependencies() {
   run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
-/** Builds the web app when its bundle is missing or older than its sources. */
-export function ensureWebBuild() {
+/** Whether the web app's bundle is missing or older than its sources. */
+export function webBuildNeeded() {
   const index = join(root, 'packages/web/dist/index.html');
   const sources = Math.max(newestMtime(join(root, 'packages/web')), newestMtime(join(root, 'packages/shared/src')));
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  return !existsSync(index) || statSync(index).mtimeMs < sources;
+}
+
+/** Builds the web app when its bundle is missing or older than its sources. */
+export function ensureWebBuild() {
+  if (!webBuildNeeded()) return;
   console.log('Building the web app...');
   run('npm', ['run', 'build', '-w', '@lantern/web']);
 }
