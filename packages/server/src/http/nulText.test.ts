@@ -18,6 +18,7 @@ describe('nulPath', () => {
     const started = Date.now();
     expect(nulPath(deep, '')?.length).toBe(2 * 400_000 - 1);
     expect(nulPath(JSON.parse('['.repeat(400_000) + ']'.repeat(400_000)), '')).toBeNull();
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Linear takes ~1 s on a quiet machine (6.6 s seen at load 13); quadratic, 400k² steps, takes minutes.
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
