@@ -27,8 +27,9 @@ import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers
 /**
  * The alert list and the alert card as a person uses them, after real failed spans went in over
  * OTLP and the server's own evaluator (on its own timer, at FAST_ALERTING_ENV's pace) turned them into alerts,
- * with a webhook channel delivering to a receiver in this test; and a metric alert of a backed-up
- * queue gauge, whose card links to its monitor and to the spans of its time range.
+ * with a webhook channel delivering to a receiver in this test; and metric alerts of a backed-up
+ * queue gauge and of a metric from the worker's spans, whose cards link to their monitor, and the
+ * latter's to the spans of its time range.
  */
 const ERRORS = ['POST /checkout', 'GET /cart', 'DELETE /orders/{id}', 'PUT /profile'];
 
@@ -282,18 +283,22 @@ describe('alerts screens', () => {
     await card.root.waitFor({ state: 'detached' });
   }, 240_000);
 
-  it("shows a metric alert's card with 'View monitor' and 'Matching spans', the spans of the card's range", async () => {
+  it("shows a metric alert's card with 'View monitor', and 'Matching spans' (the spans of the card's range) over a metric from spans only", async () => {
     explainFailures();
-    // A plain span of the worker, for the span list of the alert's range.
-    const t = createTestTracer('http-proto', {
-      httpUrl: lantern.baseUrl,
-      grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
-      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
-      serviceName: 'worker',
-    });
-    t.tracer.startSpan('drain emails queue', { kind: SpanKind.CONSUMER }).end();
-    await t.shutdown();
-    // The queue stays backed up while the evaluator (5 s after each minute: FAST_ALERTING_ENV) looks at the last minute.
+    // Plain spans of the worker, for the span list of the alert's range and the metric from spans.
+    const sendSpan = async () => {
+      const t = createTestTracer('http-proto', {
+        httpUrl: lantern.baseUrl,
+        grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
+        dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+        serviceName: 'worker',
+      });
+      t.tracer.startSpan('drain emails queue', { kind: SpanKind.CONSUMER }).end();
+      await t.shutdown();
+    };
+    await sendSpan();
+    // The queue stays backed up, and the worker busy, while the evaluator (5 s after each minute:
+    // FAST_ALERTING_ENV) looks at the last minute.
     const m = createTestMeter('http-proto', {
       httpUrl: lantern.baseUrl,
       grpcUrl: `http://127.0.0.1:${lantern.grpcPort}`,
@@ -302,46 +307,81 @@ describe('alerts screens', () => {
     });
     m.meter.createObservableGauge('queue.depth').addCallback((r) => r.observe(42, { queue: 'emails' }));
     await m.flush();
-    const keepSending = setInterval(() => void m.flush(), 5000);
+    const keepSending = setInterval(() => void Promise.all([m.flush(), sendSpan()]), 5000);
+    let queueMonitor: { id: number | string };
+    let spansMonitor: { id: number | string };
     try {
       await vi.waitFor(
         async () => {
           const res = await fetch(`${lantern.baseUrl}/api/v1/metrics/1`, { headers: { cookie } });
           const names = ((await res.json()) as { metrics: { name: string }[] }).metrics.map((x) => x.name);
-          expect(names).toContain('queue.depth');
+          expect(names).toEqual(expect.arrayContaining(['queue.depth', 'lantern.tracing.spans']));
         },
         { timeout: 20_000, interval: 200 },
       );
-      // A monitor whose query has no where part: 'Matching spans' is shown all the same.
-      const { monitor } = await api('POST', '/monitors/metric', {
-        name: 'Queue backlog',
-        params: {
-          metrics: [{ name: 'queue.depth', alias: 'depth' }],
-          query: 'max($depth)',
-          column: 'max($depth)',
-          forDuration: 1,
-          maxValue: 20,
-        },
-      });
-      await list.goto(lantern.baseUrl, 1, `?q=${encodeURIComponent(`monitor:${monitor.id}`)}`);
+      // A gauge sent as a metric, and a metric derived from the worker's spans.
+      queueMonitor = (
+        await api('POST', '/monitors/metric', {
+          name: 'Queue backlog',
+          params: {
+            metrics: [{ name: 'queue.depth', alias: 'depth' }],
+            query: 'max($depth)',
+            column: 'max($depth)',
+            forDuration: 1,
+            maxValue: 20,
+          },
+        })
+      ).monitor;
+      spansMonitor = (
+        await api('POST', '/monitors/metric', {
+          name: 'Busy worker',
+          params: {
+            metrics: [{ name: 'lantern.tracing.spans', alias: 'spans' }],
+            query: 'count($spans) | where service.name = "worker"',
+            column: 'count($spans)',
+            forDuration: 1,
+            maxValue: 0.5,
+          },
+        })
+      ).monitor;
+      await list.goto(lantern.baseUrl, 1, `?q=${encodeURIComponent(`monitor:${queueMonitor.id}`)}`);
       await list.reloadUntilRows(1, 200_000);
+      await list.goto(lantern.baseUrl, 1, `?q=${encodeURIComponent(`monitor:${spansMonitor.id}`)}`);
+      await list.reloadUntilRows(1, 120_000);
     } finally {
       clearInterval(keepSending);
       await m.shutdown();
     }
-    const [name] = await list.names();
-    expect(name).toContain('Queue backlog');
-    const card = await list.open(name);
-    await card.root.getByTestId('alert-chart').waitFor();
-    await expect(card.viewMonitor.textContent()).resolves.toBe('View monitor');
-    await expect(card.matchingSpans.textContent()).resolves.toBe('Matching spans');
-    await screenshot(page, 'alerts-08-metric-alert');
 
-    // The link names every system, the span columns, and the card's own time range.
+    // The queue's alert: its monitor, no spans to list (its attributes are not spans').
+    await list.goto(lantern.baseUrl, 1, `?q=${encodeURIComponent(`monitor:${queueMonitor.id}`)}`);
+    const [queueAlert] = await list.names();
+    expect(queueAlert).toContain('Queue backlog');
+    const described = page.waitForResponse((r) => r.url().includes('/api/v1/metrics/1/describe'), { timeout: 15_000 });
+    let card = await list.open(queueAlert);
+    await card.root.getByTestId('alert-chart').waitFor();
+    await described;
+    await expect(card.viewMonitor.textContent()).resolves.toBe('View monitor');
+    // Before, the link was there and listed every span of the range, unfiltered.
+    expect(await card.matchingSpans.count()).toBe(0);
+    await screenshot(page, 'alerts-08-metric-alert');
+    await page.keyboard.press('Escape');
+    await card.root.waitFor({ state: 'detached' });
+
+    await list.goto(lantern.baseUrl, 1, `?q=${encodeURIComponent(`monitor:${spansMonitor.id}`)}`);
+    const [spansAlert] = await list.names();
+    expect(spansAlert).toContain('Busy worker');
+    card = await list.open(spansAlert);
+    await card.root.getByTestId('alert-chart').waitFor();
+    await expect(card.matchingSpans.textContent({ timeout: 15_000 })).resolves.toBe('Matching spans');
+
+    // The link names every system, the span columns, the monitor's where part and the card's own time range.
     const href = new URL((await card.matchingSpans.getAttribute('href'))!, lantern.baseUrl);
     expect(href.pathname).toBe('/spans/1/items');
     expect(href.searchParams.get('system')).toBe('all');
-    expect(href.searchParams.get('query')).toBe('.count_per_min | .error_rate | {p50,p90,p99}(.duration)');
+    expect(href.searchParams.get('query')).toBe(
+      '.count_per_min | .error_rate | {p50,p90,p99}(.duration) | where service.name = "worker"',
+    );
     // The card's range: an hour around the alert's time.
     const gte = href.searchParams.get('time_gte')!;
     const dur = Number(href.searchParams.get('time_dur'));
@@ -366,7 +406,7 @@ describe('alerts screens', () => {
     );
     await screenshot(page, 'alerts-09-matching-spans');
     expect(browserErrors).toEqual([]);
-  }, 260_000);
+  }, 300_000);
 
   it('shows an error for an alert that does not exist, on the alert page', async () => {
     explainFailures();

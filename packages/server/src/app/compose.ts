@@ -184,7 +184,7 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
   registerSsoRoutes(http, { sso, cookie: sessionCookie(secureCookie), secureCookie, log });
   registerProjectRoutes(http, projects);
   registerTracingRoutes(http, { projects, telemetry, db, spansDays: config.retention.spans_days });
-  const metricsStore = createMetricsStore(telemetry);
+  const metricsStore = createMetricsStore(telemetry, { fromSpans: config.metrics_from_spans.map((d) => d.name) });
   const metricsQuery = createMetricsQueryService({ store: metricsStore, telemetry });
   registerMetricsRoutes(http, { projects, store: metricsStore, query: metricsQuery });
   const templates = await setupDashboards({

@@ -9,6 +9,7 @@ import {
   MetricTimeseriesResponse,
 } from '@lantern/shared';
 import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
+import { createTestTracer } from '@lantern/testkit/otlpClients';
 import { useLantern } from '@lantern/testkit/useLantern';
 import {
   AggregationType,
@@ -262,6 +263,27 @@ describe('metrics endpoints', () => {
 
     const described = (await api('/api/v1/metrics/1/describe?metric[]=listing.size')).body;
     expect(described.metrics).toHaveLength(1);
+  });
+
+  it('marks the metrics derived from spans (metrics_from_spans), and only them', async () => {
+    const t = createTestTracer('http-proto', {
+      httpUrl: server.lantern.baseUrl,
+      grpcUrl: `http://127.0.0.1:${server.lantern.grpcPort}`,
+      dsn: `http://${PROJECT1_TOKEN}@127.0.0.1/1`,
+      serviceName: 'derived',
+    });
+    t.tracer.startSpan('GET /derived').end();
+    await t.shutdown();
+    const describe = async () =>
+      MetricsListResponse.parse(
+        (await api('/api/v1/metrics/1/describe?metric[]=lantern.tracing.spans&metric[]=listing.size')).body,
+      ).metrics.map((m) => [m.name, m.fromSpans]);
+    await expect.poll(describe, { timeout: 10_000, interval: 100 }).toEqual([
+      ['lantern.tracing.spans', true],
+      ['listing.size', undefined],
+    ]);
+    const listed = MetricsListResponse.parse((await api('/api/v1/metrics/1')).body).metrics;
+    expect(listed.filter((m) => m.fromSpans).map((m) => m.name)).toEqual(['lantern.tracing.spans']);
   });
 
   it('reports query errors per part and still answers the other parts', async () => {

@@ -20,7 +20,7 @@ interface CatalogRow {
 
 const INSTRUMENTS = new Set(['gauge', 'additive', 'counter', 'histogram', 'summary']);
 
-function toMetric(projectId: number, r: CatalogRow, numTimeseries?: number): Metric {
+function toMetric(projectId: number, r: CatalogRow, fromSpans: ReadonlySet<string>): Metric {
   return {
     id: `${projectId}:${r.name}`,
     projectId,
@@ -31,7 +31,7 @@ function toMetric(projectId: number, r: CatalogRow, numTimeseries?: number): Met
     attrKeys: r.m_attr_keys,
     createdAt: chTime(r.m_created_at),
     updatedAt: chTime(r.m_updated_at),
-    ...(numTimeseries !== undefined ? { numTimeseries } : {}),
+    ...(fromSpans.has(r.name) ? { fromSpans: true as const } : {}),
   };
 }
 
@@ -62,7 +62,12 @@ function rangeTable(b: TimeBounds): DatapointTable {
 const DESCRIBED_FRESH_MS = 2000;
 const DESCRIBED_MAX = 10_000;
 
-export function createMetricsStore(store: TelemetryStore) {
+/**
+ * `opts.fromSpans`: the names of the metrics derived from spans (the config's `metrics_from_spans`),
+ * marked so in every answer (`Metric.fromSpans`).
+ */
+export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: readonly string[] } = {}) {
+  const fromSpans: ReadonlySet<string> = new Set(opts.fromSpans ?? []);
   const described = new Map<string, { at: number; metric: Metric }>();
   /** A query of the datapoints `FROM` rows (datapointRows: the rollups and, after their watermark, the minutes). */
   const queryRows = <T>(table: DatapointTable, conds: SqlFragment[], lt: Date, q: (from: SqlFragment) => SqlFragment) =>
@@ -76,7 +81,7 @@ export function createMetricsStore(store: TelemetryStore) {
       const rows = await store.query<CatalogRow>(
         sql`${catalogSelect} WHERE project_id = ${param.uint32(projectId)} GROUP BY name HAVING ${join(having, ' AND ')} ORDER BY name LIMIT 10000`,
       );
-      return rows.map((r) => toMetric(projectId, r));
+      return rows.map((r) => toMetric(projectId, r, fromSpans));
     },
 
     /**
@@ -100,7 +105,7 @@ export function createMetricsStore(store: TelemetryStore) {
           sql`${catalogSelect} WHERE project_id = ${param.uint32(projectId)} AND has(${param.strings(missing)}, name) GROUP BY name ORDER BY name`,
         );
         if (described.size > DESCRIBED_MAX) described.clear();
-        for (const r of rows) described.set(key(r.name), { at: now, metric: toMetric(projectId, r) });
+        for (const r of rows) described.set(key(r.name), { at: now, metric: toMetric(projectId, r, fromSpans) });
       }
       return unique.flatMap((n) => {
         const m = fresh(n);

@@ -43,6 +43,12 @@ export const Metric = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   numTimeseries: z.number().int().optional(),
+  /**
+   * Derived from spans as they are stored (`metrics_from_spans`): its attributes are the spans'
+   * own, so the spans behind a series can be listed (a metric alert's 'Matching spans'). Absent
+   * for metrics sent as metrics.
+   */
+  fromSpans: z.literal(true).optional(),
 });
 export type Metric = z.infer<typeof Metric>;
 

@@ -8,10 +8,11 @@ import { formatDateTimeFull } from '../../../lib/format/dateTime';
 import { paths } from '../../../lib/routes/paths';
 import { LabelValues } from '../../tracing/LabelValues';
 import { withAllowedRange } from './allowedRange';
-import { useAlertEvents, useAlertTimeseries } from './alertsApi';
+import { useAlertEvents, useAlertMetrics, useAlertTimeseries } from './alertsApi';
 import { stateFacts } from './alertState';
 import {
   exploreMetricParams,
+  hasMatchingSpans,
   matchingSpansParams,
   metricQueryChips,
   metricTrigger,
@@ -82,6 +83,12 @@ export function AlertMetricBody({
   const p = alert.params;
   // The history says how a closed alert was closed (the card's history reads the same events).
   const events = useAlertEvents(alert.projectId, alert.id);
+  // 'Matching spans' only over metrics derived from spans: another metric's attributes name no span.
+  const metrics = useAlertMetrics(
+    alert.projectId,
+    p.monitor.metrics.map((m) => m.name),
+  );
+  const spansLink = metrics.data !== undefined && hasMatchingSpans(p, metrics.data.metrics);
   return (
     <Stack spacing={2} data-testid="alert-metric">
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="alert-query-chips">
@@ -122,15 +129,17 @@ export function AlertMetricBody({
         >
           Explore metric
         </Button>
-        <Button
-          size="small"
-          variant="outlined"
-          component={RouterLink}
-          to={paths.spanItems(alert.projectId, matchingSpansParams(p.monitor.query, range))}
-          data-testid="alert-matching-spans"
-        >
-          Matching spans
-        </Button>
+        {spansLink && (
+          <Button
+            size="small"
+            variant="outlined"
+            component={RouterLink}
+            to={paths.spanItems(alert.projectId, matchingSpansParams(p.monitor.query, range))}
+            data-testid="alert-matching-spans"
+          >
+            Matching spans
+          </Button>
+        )}
       </Stack>
       <AlertChart projectId={alert.projectId} p={p} range={range} />
     </Stack>

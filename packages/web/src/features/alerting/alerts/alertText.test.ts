@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MetricAlertParams } from '@lantern/shared';
 import {
   exploreMetricParams,
+  hasMatchingSpans,
   matchingSpansParams,
   matchingSpansQuery,
   metricQueryChips,
@@ -59,6 +60,17 @@ describe('alert texts', () => {
       '.count_per_min | .error_rate | {p50,p90,p99}(.duration) | where host.name = "web1"',
     );
     expect(matchingSpansQuery('avg($cpu)')).toBe('.count_per_min | .error_rate | {p50,p90,p99}(.duration)');
+  });
+  it("offers 'Matching spans' only when every metric of the monitor is derived from spans", () => {
+    const spans = { name: 'lantern.tracing.spans', fromSpans: true as const };
+    const cpu = { name: 'system.cpu.utilization' };
+    const over = (...names: string[]) =>
+      params({ monitor: { ...params().monitor, metrics: names.map((name, i) => ({ name, alias: `m${i}` })) } });
+    expect(hasMatchingSpans(over('lantern.tracing.spans'), [spans])).toBe(true);
+    expect(hasMatchingSpans(over('system.cpu.utilization'), [cpu])).toBe(false);
+    expect(hasMatchingSpans(over('lantern.tracing.spans', 'system.cpu.utilization'), [spans, cpu])).toBe(false);
+    // A metric the catalogue does not know (yet, or any more): nothing says its attributes are spans'.
+    expect(hasMatchingSpans(over('lantern.tracing.spans'), [])).toBe(false);
   });
   it("links 'Matching spans' to the spans of the card's range, with or without where parts", () => {
     const range = { time_gte: '2024-03-01T10:00:00.000Z', time_lt: '2024-03-01T11:00:00.000Z' };

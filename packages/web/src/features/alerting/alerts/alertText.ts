@@ -1,4 +1,4 @@
-import type { Alert, ErrorAlertParams, MetricAlertParams } from '@lantern/shared';
+import type { Alert, ErrorAlertParams, Metric, MetricAlertParams } from '@lantern/shared';
 import { formatUnit } from '../../../lib/format/number';
 import { toAddress } from '../../../lib/time/dateRange';
 
@@ -54,10 +54,19 @@ export function matchingSpansQuery(query: string): string {
 }
 
 /**
- * The span list's address of 'Matching spans', shown for every metric alert (spec platform §2.6):
- * the spans of all systems over the card's time range (the chart's), narrowed by the monitor
- * query's where parts when it has some. The reference showed the button only with where parts,
- * where the link otherwise had nothing to narrow; the time range is what ties it to the alert.
+ * Whether a metric alert has spans to show: every metric of its monitor is derived from spans
+ * (`fromSpans` in the catalogue), so the monitor query's where parts name span attributes. Over a
+ * metric sent as a metric (a queue's depth) the link listed every span of the range, unfiltered.
+ */
+export function hasMatchingSpans(p: MetricAlertParams, described: readonly Pick<Metric, 'name' | 'fromSpans'>[]) {
+  const derived = new Set(described.filter((m) => m.fromSpans).map((m) => m.name));
+  return p.monitor.metrics.length > 0 && p.monitor.metrics.every((m) => derived.has(m.name));
+}
+
+/**
+ * The span list's address of 'Matching spans', shown for a metric alert over metrics derived from
+ * spans (hasMatchingSpans; spec platform §2.6): the spans of all systems over the card's time
+ * range (the chart's), narrowed by the monitor query's where parts when it has some.
  */
 export function matchingSpansParams(
   query: string,

@@ -117,3 +117,12 @@ export function useAlertTimeseries(
     placeholderData: keepPreviousData,
   });
 }
+
+/** The catalogue entries of a metric alert's metrics (whether they are derived from spans). */
+export function useAlertMetrics(projectId: number, names: string[]) {
+  const q = { metric: names };
+  return useQuery({
+    queryKey: queryKey(metricsRoutes.metricsDescribe, { params: { projectId }, query: q }),
+    queryFn: ({ signal }) => api(metricsRoutes.metricsDescribe, { params: { projectId }, query: q }, { signal }),
+  });
+}
