@@ -17,6 +17,7 @@ import { errorSystemTabs } from './errorSystemTabs';
 import { OverviewGroups } from './OverviewGroups';
 import { QuickSpanFilter } from './QuickSpanFilter';
 import { quickMetrics } from './quickMetrics';
+import { ServiceGraphView } from './serviceGraph/ServiceGraphView';
 import { usePageTitle } from '../../components/shell/usePageTitle';
 
 function QuickMetricCards({ systems }: { systems: Parameters<typeof quickMetrics>[0] | undefined }) {
@@ -65,7 +66,7 @@ type OverviewTab = { value: string; label: string; to: string };
  * attributes/{attr}. Any other path under /overview/{projectId} is not a page.
  */
 const isOverviewView = (view: string) =>
-  view === 'systems' || view === 'slowest-groups' || /^(groups|attributes)\/.+$/.test(view);
+  view === 'systems' || view === 'slowest-groups' || view === 'service-graph' || /^(groups|attributes)\/.+$/.test(view);
 
 /** The child view's path, decoded (a system or attribute name may hold a '/'); a trailing '/' is dropped. */
 function viewOf(rest: string): string {
@@ -122,6 +123,7 @@ function Overview({ projectId, view }: { projectId: number; view: string }) {
       .filter((s) => !s.endsWith('all') && !errorTabs.some((t) => t.system === s))
       .map((s) => ({ value: `groups/${s}`, label: s, to: `${paths.overviewSystem(projectId, s)}${keep}` })),
     { value: 'slowest-groups', label: 'Slowest groups', to: `${paths.overviewSlowest(projectId)}${keep}` },
+    { value: 'service-graph', label: 'Service graph', to: `${paths.overviewServiceGraph(projectId)}${keep}` },
     ...(project.data?.project.pinnedAttrs ?? []).map((a) => ({
       value: `attributes/${a}`,
       label: a,
@@ -180,8 +182,12 @@ function Overview({ projectId, view }: { projectId: number; view: string }) {
           />
         ))}
       </Tabs>
-      {chosen.length > 0 && (
-        <OverviewGroups key={view} projectId={projectId} view={view} range={range} systems={chosen} />
+      {view === 'service-graph' ? (
+        <ServiceGraphView projectId={projectId} dateRange={dateRange} />
+      ) : (
+        chosen.length > 0 && (
+          <OverviewGroups key={view} projectId={projectId} view={view} range={range} systems={chosen} />
+        )
       )}
     </Stack>
   );

@@ -31,6 +31,7 @@ export const paths = {
   overviewAttr: (projectId: Id, attr: string, query?: PathQuery) =>
     withQuery(`/overview/${projectId}/attributes/${encodeURIComponent(attr)}`, query),
   overviewSlowest: (projectId: Id, query?: PathQuery) => withQuery(`/overview/${projectId}/slowest-groups`, query),
+  overviewServiceGraph: (projectId: Id, query?: PathQuery) => withQuery(`/overview/${projectId}/service-graph`, query),
   /** SpanGroupList (Explore spans, Groups tab). */
   spanGroups: (projectId: Id, query?: PathQuery) => withQuery(`/spans/${projectId}`, query),
   /** SpanList (Explore spans, Spans tab). */
