@@ -139,6 +139,24 @@ describe('single sign-on in the browser', () => {
     expect(idp.logins).toEqual(['grace.hopper@example.com']);
   });
 
+  it("signs in when the app is opened at another address than site.url's: the sign-in starts at the site's", async () => {
+    const page = await newPage();
+    // The same server as localhost, where site.url says 127.0.0.1.
+    const other = lantern.baseUrl.replace('127.0.0.1', 'localhost');
+    await page.goto(`${other}/overview/1/slowest-groups`);
+    const login = new LoginPage(page);
+    await login.ssoButton('testidp').click();
+    await new TestIdpPage(page).signIn('katherine.johnson@example.com');
+    // Before, the state cookie stayed at localhost: back on the Login page, "The sign-in took too long
+    // or was started in another browser tab".
+    const top = new TopBar(page);
+    await top.userMenu.or(login.ssoError).waitFor();
+    expect(await login.ssoError.count()).toBe(0);
+    const url = new URL(page.url());
+    expect([url.origin, url.pathname]).toEqual([lantern.baseUrl, '/overview/1/slowest-groups']);
+    expect(await page.getByTestId('user-avatar').textContent()).toBe('KJ');
+  });
+
   it('explains on the Login page why an e-mail outside the allowed domains is refused', async () => {
     const page = await newPage();
     const login = new LoginPage(page);

@@ -131,6 +131,27 @@ describe('single sign-on (OpenID Connect)', () => {
     expect((await currentUser(again))?.user).toMatchObject({ id: first!.user.id, name: 'Jane Roe' });
   });
 
+  it("starts a sign-in opened at another address than the site's over at the site's, and signs in there", async () => {
+    const jar = new CookieJar();
+    // The same server by another name (site.url says 127.0.0.1): a state cookie set here would not
+    // reach the callback, and the round trip ended on the Login page (state_missing).
+    const other = base.replace('127.0.0.1', 'localhost');
+    const moved = await ssoStart(jar, other, 'test', '/overview/1?time_dur=3600');
+    expect(moved.status).toBe(302);
+    expect(locationOf(moved, other)).toBe(
+      `${base}/api/v1/sso/test/start?return_to=%2Foverview%2F1%3Ftime_dur%3D3600&at_site=1`,
+    );
+    expect(jar.get(other, 'lantern_sso')).toBeUndefined();
+    const start = await request(jar, locationOf(moved, other));
+    expect(start.status).toBe(302);
+    expect(locationOf(start, base).startsWith(idp.issuer)).toBe(true);
+    const done = await request(jar, await signInAtProvider(jar, locationOf(start, base), 'moved@example.com'));
+    expect([done.status, done.headers.get('location')]).toEqual([302, '/overview/1?time_dur=3600']);
+    expect((await currentUser(jar))?.user).toMatchObject({ email: 'moved@example.com' });
+    // At the site's own address it starts at once.
+    expect(locationOf(await ssoStart(new CookieJar(), base, 'test'), base).startsWith(idp.issuer)).toBe(true);
+  });
+
   it('signs a configured user in as that user', async () => {
     const jar = new CookieJar();
     await ssoSignIn(jar, base, 'test', 'admin@lantern.local');

@@ -54,12 +54,16 @@ export const authRoutes = {
     id: 'ssoStart',
     method: 'GET',
     path: '/api/v1/sso/:id/start',
-    query: z.object({ return_to: z.string().optional() }),
+    query: z.object({
+      return_to: z.string().optional(),
+      /** Set by the redirect from another address to the callback's (the site's): start here. */
+      at_site: z.string().optional(),
+    }),
     response: z.void(),
     rawResponse: {
       media: [],
       description:
-        'A redirect to the identity provider (with a short-lived state cookie), or back to /login?sso_error=<code> when sign-in cannot start.',
+        "A redirect to the identity provider (with a short-lived state cookie), or back to /login?sso_error=<code> when sign-in cannot start; opened at another address than the callback's (site.url's), first a redirect to this route there.",
     },
     status: 302,
     summary: 'Start single sign-on with a provider (a browser navigation)',

@@ -1,4 +1,4 @@
-import { authRoutes } from '@lantern/shared';
+import { authRoutes, routePath } from '@lantern/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { registerRawRoute, registerRoute } from '../../http/routes';
@@ -32,8 +32,17 @@ export function registerSsoRoutes(
 
   registerRoute(app, authRoutes.ssoMethods, async () => deps.sso.methods());
 
-  registerRawRoute(app, authRoutes.ssoStart, async ({ params, rawQuery }, _req, reply) => {
+  registerRawRoute(app, authRoutes.ssoStart, async ({ params, rawQuery }, req, reply) => {
     const returnTo = typeof rawQuery.return_to === 'string' ? rawQuery.return_to : undefined;
+    // Opened at another address than the callback's (127.0.0.1 where site.url says localhost): the
+    // state cookie set here would not go to the callback ("took too long or started in another
+    // tab"), so the sign-in starts over there. Once only (`at_site`): behind a proxy that does not
+    // pass the Host on, the browser is already there and the cookie reaches the callback.
+    const site = deps.sso.callbackOrigin(params.id);
+    if (site && site.host !== req.host && rawQuery.at_site === undefined) {
+      const query = new URLSearchParams({ ...(returnTo !== undefined ? { return_to: returnTo } : {}), at_site: '1' });
+      return reply.redirect(`${site.origin}${routePath(authRoutes.ssoStart, { id: params.id })}?${query}`);
+    }
     try {
       const { authorizationUrl, stateCookie } = await deps.sso.start(params.id, returnTo ?? '/');
       reply.setCookie(STATE_COOKIE, stateCookie, { ...stateCookieOpts, maxAge: STATE_TTL_SEC });

@@ -18,6 +18,12 @@ const STATE_AUDIENCE = 'sso-state';
 
 export interface SsoService {
   methods(): SsoMethodsResponse;
+  /**
+   * The address (scheme, host and port) the provider sends the browser back to (the callback,
+   * under `site.url` unless `redirect_url` says otherwise); undefined for an unknown provider.
+   * The state cookie must be set there, so a sign-in starts there.
+   */
+  callbackOrigin(id: string): URL | undefined;
   /** The provider's authorization URL and the state cookie's value. */
   start(id: string, returnTo: string): Promise<{ authorizationUrl: string; stateCookie: string }>;
   /** Finishes a sign-in: a session token and where to send the browser. Throws SsoFailure. */
@@ -50,6 +56,11 @@ export function createSsoService(deps: {
           ...(p.client ? {} : { reason: 'The identity provider cannot be reached.' }),
         })),
       };
+    },
+
+    callbackOrigin(id) {
+      const provider = providers.get(id);
+      return provider ? new URL(new URL(provider.redirectUrl).origin) : undefined;
     },
 
     async start(id, returnTo) {
