@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestTracer } from '@lantern/testkit/otlpClients';
 import { createTestMeter, type TestMeter } from '@lantern/testkit/otlpMetrics';
@@ -206,6 +206,76 @@ describe('alerting loose ends', () => {
     await screenshot(page, 'alerting-loose-ends-01b-email-conditions', { fullPage: false });
   });
 
+  it("shows the error monitor's matchers and the e-mail settings' alike: one row, one order, the same words", async () => {
+    session.explainFailures();
+    // Per row: the parts left to right (by their test ids' last word), the fields' labels, the height.
+    const lookOf = (row: Locator) =>
+      row.evaluate((r) => ({
+        order: Array.from(r.querySelectorAll('[data-testid]'))
+          .map((e) => ({ id: e.getAttribute('data-testid')!, x: e.getBoundingClientRect().x }))
+          .filter((e) => /-(attr|op|value|remove)$/.test(e.id))
+          .sort((a, b) => a.x - b.x)
+          .map((e) => e.id.replace(/^.*-/, '')),
+        labels: Array.from(r.querySelectorAll('label')).map((l) => l.textContent?.trim()),
+        height: Math.round(r.getBoundingClientRect().height),
+      }));
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-error`);
+    const form = new MonitorFormPage(page, 'error').form;
+    const monitorRow = form.getByTestId('matcher-row').first();
+    await monitorRow.waitFor();
+    const monitor = await lookOf(monitorRow);
+    const monitorAdd = await form
+      .getByRole('button', { name: /matcher|condition/i })
+      .last()
+      .innerText();
+    expect(monitor.order).toEqual(['attr', 'op', 'value', 'remove']);
+
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/email`);
+    const emailRow = page.getByTestId('email-matcher').first();
+    await emailRow.waitFor();
+    await expect(lookOf(emailRow)).resolves.toEqual(monitor);
+    await expect(page.getByTestId('email-matcher-add').innerText()).resolves.toBe(monitorAdd);
+    // The e-mail settings match with = only: the operator shows, but cannot change.
+    await expect(page.getByTestId('email-matcher-op').isDisabled()).resolves.toBe(true);
+    await screenshot(page, 'alerting-loose-ends-01d-email-matchers', { fullPage: false });
+  });
+
+  it('says nothing about metrics before one is picked, and reads or refuses a threshold typed as "20%" at its field', async () => {
+    session.explainFailures();
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric`);
+    const preview = page.getByTestId('monitor-preview');
+    await preview.getByTestId('monitor-chart-empty').waitFor();
+    await expect(preview.innerText()).resolves.toContain('Select a metric');
+    expect(await preview.innerText()).not.toContain('There are no metrics');
+
+    const q = new URLSearchParams({ name: 'Queue share', metric: 'queue.depth', alias: 'depth', query: 'max($depth)' });
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
+    const form = new MonitorFormPage(page, 'metric').form;
+    await form.getByTestId('monitor-chart').waitFor();
+    const max = form.getByTestId('monitor-max');
+    const helper = form.getByTestId('monitor-max-helper');
+    // Without a percent unit "20%" means nothing: the field says so at once, before any Save.
+    await max.fill('20%');
+    await expect(helper.innerText()).resolves.toBe('A number without %, or pick the unit percents or utilization');
+    await expect(max.getAttribute('aria-invalid')).resolves.toBe('true');
+    await screenshot(page, 'alerting-loose-ends-01e-percent-refused', { fullPage: false });
+    // In a utilization (0..1) column it is 0.2, read back as 20%, and saved as such.
+    await form.getByRole('combobox', { name: 'Unit' }).click();
+    await page.getByRole('option', { name: 'utilization', exact: true }).click();
+    await expect.poll(() => helper.innerText()).toBe('= 20%');
+    await expect(max.getAttribute('aria-invalid')).resolves.toBe('false');
+    await screenshot(page, 'alerting-loose-ends-01f-percent-read', { fullPage: false });
+    await form.getByTestId('monitor-save').click();
+    await page.waitForURL(/\/monitors$/);
+    const { monitors } = await api<{ monitors: { id: number; name: string; params: { maxValue?: number } }[] }>(
+      'GET',
+      '/monitors',
+    );
+    const saved = monitors.find((m) => m.name === 'Queue share');
+    expect(saved?.params.maxValue).toBe(0.2);
+    await api('DELETE', `/monitors/${saved!.id}`);
+  });
+
   it("shows each monitor's last activity as a relative time, the date in a tooltip", async () => {
     session.explainFailures();
     const list = new MonitorListPage(page);
@@ -247,6 +317,31 @@ describe('alerting loose ends', () => {
     await expect(row.getByTestId('alert-row-closed').innerText()).resolves.toMatch(/^Closed \d+ seconds? ago$/);
     await expect(row.getByTestId('alert-row-trigger').innerText()).resolves.toBe('Fired when 159 more than 100');
     await screenshot(page, 'alerting-loose-ends-04-closed-alert-row', { fullPage: false });
+  });
+
+  it('at 800 px the alert list shows the alerts first: its filter boxes fold behind a Filters button', async () => {
+    session.explainFailures();
+    await page.setViewportSize({ width: 800, height: 900 });
+    try {
+      const list = new AlertListPage(page);
+      const q = new URLSearchParams({ q: `monitor:${queueMonitorId}`, 'attrs.alert.state': 'closed' });
+      await list.goto(server.lantern.baseUrl, 1, `?${q}`);
+      await list.rows.first().waitFor();
+      const facets = page.getByTestId('alert-facet');
+      expect(await facets.count()).toBe(0);
+      // The first alert is in the first screen, under the search box and the button.
+      const first = (await list.rows.first().boundingBox())!;
+      expect(first.y + first.height).toBeLessThan(600);
+      await screenshot(page, 'alerting-loose-ends-04b-alert-list-800', { fullPage: false });
+      const toggle = page.getByTestId('alert-filters-toggle');
+      await expect(toggle.innerText()).resolves.toMatch(/^Filters \(1\)$/i);
+      await toggle.click();
+      await facets.first().waitFor();
+      expect(await facets.count()).toBeGreaterThan(1);
+      await screenshot(page, 'alerting-loose-ends-04c-alert-list-800-filters', { fullPage: false });
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 1000 });
+    }
   });
 
   it('names the monitors that notify through a channel before deleting it, and they keep running', async () => {

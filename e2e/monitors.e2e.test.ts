@@ -175,8 +175,9 @@ describe('monitors', () => {
       'Monitors',
       'New metric monitor',
     ]);
-    // Nothing chosen yet: the legend table under the preview is empty.
-    await expect(form.getByTestId('monitor-legend-empty').innerText()).resolves.toBe('There are no metrics');
+    // Nothing chosen yet: the preview asks for a metric, and no legend says "There are no metrics".
+    await expect(form.getByTestId('monitor-chart-empty').innerText()).resolves.toBe('Select a metric');
+    await expect(form.getByTestId('monitor-legend-empty').count()).resolves.toBe(0);
     await form.getByTestId('monitor-save').click();
     await expect(form.getByText('Field is required').count()).resolves.toBe(1);
     await expect(form.getByTestId('metrics-error').innerText()).resolves.toBe('at least one metric is required');

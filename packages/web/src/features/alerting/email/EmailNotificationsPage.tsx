@@ -1,6 +1,4 @@
 import type { EmailSettings } from '@lantern/shared';
-import AddIcon from '@mui/icons-material/Add';
-import CloseIcon from '@mui/icons-material/Close';
 import {
   Alert,
   Box,
@@ -10,11 +8,9 @@ import {
   Checkbox,
   Divider,
   FormControlLabel,
-  IconButton,
   Skeleton,
   Stack,
   TextField,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { useState, type FormEvent } from 'react';
@@ -22,13 +18,22 @@ import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
 import { PageToolbar } from '../../../components/PageToolbar';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { useEmailSettings, useSaveEmailSettings } from './emailSettingsApi';
-import { MatcherAttrField, MatcherValueField } from '../monitors/MatcherFields';
+import { MatcherRows, type MatcherTestIds } from '../monitors/MatcherFields';
 import { suggestionRange } from '../monitors/monitorFormRules';
 import { EmailTestButton } from './EmailTestButton';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 type Matcher = EmailSettings['errorMatchers'][number];
 const blank = (): Matcher => ({ attr: '', value: '' });
+
+const EMAIL_MATCHER_IDS: MatcherTestIds = {
+  row: 'email-matcher',
+  attr: 'email-matcher-attr',
+  op: 'email-matcher-op',
+  value: 'email-matcher-value',
+  remove: 'email-matcher-remove',
+  add: 'email-matcher-add',
+};
 
 const FLAGS: [keyof Omit<EmailSettings, 'errorMatchers'>, string][] = [
   ['notifyOnMetrics', 'Notify on metric alerts via email'],
@@ -91,52 +96,21 @@ function SettingsForm({ projectId, initial, email }: { projectId: number; initia
           ))}
         </Box>
         <Box>
-          <Typography variant="subtitle2">Only errors matching (joined with AND)</Typography>
+          <Typography variant="subtitle2">Only errors whose attributes match (all of them)</Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
             Error e-mails are sent only when every condition holds for the error&apos;s span. Rows with an empty
             attribute or value are dropped on save.
           </Typography>
-          <Stack spacing={1.5}>
-            {s.errorMatchers.map((m, i) => (
-              <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="email-matcher">
-                <Tooltip title="Remove condition">
-                  <IconButton size="small" onClick={() => removeMatcher(i)} data-testid="email-matcher-remove">
-                    <CloseIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <MatcherAttrField
-                  projectId={projectId}
-                  range={range}
-                  value={m.attr}
-                  onChange={(attr) => setMatcher(i, { attr })}
-                  label="Attribute name"
-                  placeholder="deployment.environment"
-                  testId="email-matcher-attr"
-                />
-                <Typography color="text.secondary">=</Typography>
-                <MatcherValueField
-                  projectId={projectId}
-                  range={range}
-                  attr={m.attr}
-                  value={m.value}
-                  onChange={(value) => setMatcher(i, { value })}
-                  label="Attribute value"
-                  placeholder="production"
-                  testId="email-matcher-value"
-                />
-              </Stack>
-            ))}
-          </Stack>
-          <Button
-            size="small"
-            variant="outlined"
-            startIcon={<AddIcon />}
-            sx={{ mt: 1.5 }}
-            onClick={() => setS((v) => ({ ...v, errorMatchers: [...v.errorMatchers, blank()] }))}
-            data-testid="email-matcher-add"
-          >
-            Add condition
-          </Button>
+          <MatcherRows
+            projectId={projectId}
+            range={range}
+            matchers={s.errorMatchers.map((m) => ({ ...m, op: '=' as const }))}
+            onChange={(i, m) => setMatcher(i, { attr: m.attr, value: m.value })}
+            onRemove={removeMatcher}
+            onAdd={() => setS((v) => ({ ...v, errorMatchers: [...v.errorMatchers, blank()] }))}
+            fixedOp
+            testIds={EMAIL_MATCHER_IDS}
+          />
         </Box>
         <Box>
           <Button type="submit" variant="contained" loading={save.isPending} data-testid="email-save">

@@ -1,12 +1,12 @@
-import { Autocomplete, TextField } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import CloseIcon from '@mui/icons-material/Close';
+import { Autocomplete, Button, IconButton, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import type { ErrorMatcher } from '@lantern/shared';
 import { useAttrKeys, useAttrValues } from '../../tracing/tracingApi';
 import { matcherAttrKeys } from './monitorFormRules';
 
 type Range = { time_gte: string; time_lt: string };
-/**
- * The field's words and test id; the error monitor form's by default (the e-mail settings name
- * theirs). `error`: what is wrong with the value, shown under the field.
- */
+/** The field's words and test id. `error`: what is wrong with the value, shown under the field. */
 type Look = { label?: string; placeholder?: string; testId?: string; error?: string };
 
 /**
@@ -112,5 +112,119 @@ function SuggestingField({
         />
       )}
     />
+  );
+}
+
+/** The test ids of a matcher list's parts (the error monitor form's and the e-mail settings' differ). */
+export interface MatcherTestIds {
+  row: string;
+  attr: string;
+  op: string;
+  value: string;
+  remove: string;
+  add: string;
+}
+
+/**
+ * Error matchers as rows, the one look of the error monitor form and the e-mail settings: "AND"
+ * before every row but the first, the attribute, the operator, the value (both suggesting what the
+ * spans of `range` have), a remove button at the end, and "Add a matcher" below. `fixedOp`: the
+ * list matches with = only (the e-mail settings): the operator shows, but cannot change.
+ */
+export function MatcherRows({
+  projectId,
+  range,
+  matchers,
+  onChange,
+  onRemove,
+  onAdd,
+  canRemove = () => true,
+  canAdd = true,
+  errors,
+  fixedOp,
+  testIds,
+}: {
+  projectId: number;
+  range: Range;
+  matchers: ErrorMatcher[];
+  onChange: (i: number, m: ErrorMatcher) => void;
+  onRemove: (i: number) => void;
+  onAdd: () => void;
+  canRemove?: (i: number) => boolean;
+  canAdd?: boolean;
+  errors?: (m: ErrorMatcher) => { attr?: string; value?: string };
+  fixedOp?: boolean;
+  testIds: MatcherTestIds;
+}) {
+  return (
+    <Stack spacing={1}>
+      {matchers.map((m, i) => {
+        const err = errors?.(m) ?? {};
+        return (
+          // Fields line up at the top: a field's error message below it does not move the others.
+          <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }} data-testid={testIds.row}>
+            {/* The first row keeps the AND's room empty, so every row's fields line up (the
+                Stack's spacing overrides a margin on its first child). */}
+            <Typography variant="caption" color="text.secondary" sx={{ width: 32, flexShrink: 0, lineHeight: '40px' }}>
+              {i > 0 ? 'AND' : ''}
+            </Typography>
+            <MatcherAttrField
+              projectId={projectId}
+              range={range}
+              value={m.attr}
+              onChange={(attr) => onChange(i, { ...m, attr })}
+              testId={testIds.attr}
+              error={err.attr}
+            />
+            <TextField
+              select
+              size="small"
+              value={m.op}
+              disabled={fixedOp}
+              onChange={(e) => onChange(i, { ...m, op: e.target.value as '=' | '!=' })}
+              sx={{ width: 80, flexShrink: 0 }}
+              slotProps={{ htmlInput: { 'data-testid': testIds.op } }}
+            >
+              <MenuItem value="=">=</MenuItem>
+              <MenuItem value="!=">!=</MenuItem>
+            </TextField>
+            <MatcherValueField
+              projectId={projectId}
+              range={range}
+              attr={m.attr}
+              value={m.value}
+              onChange={(value) => onChange(i, { ...m, value })}
+              testId={testIds.value}
+              error={err.value}
+            />
+            <Tooltip title="Remove matcher">
+              {/* A span keeps the tooltip working on a disabled button. */}
+              <span>
+                <IconButton
+                  size="small"
+                  aria-label="Remove matcher"
+                  disabled={!canRemove(i)}
+                  onClick={() => onRemove(i)}
+                  data-testid={testIds.remove}
+                  sx={{ mt: 0.5 }}
+                >
+                  <CloseIcon fontSize="small" />
+                </IconButton>
+              </span>
+            </Tooltip>
+          </Stack>
+        );
+      })}
+      <Button
+        size="small"
+        startIcon={<AddIcon />}
+        disabled={!canAdd}
+        onClick={onAdd}
+        sx={{ alignSelf: 'flex-start' }}
+        data-testid={testIds.add}
+      >
+        Add a matcher
+      </Button>
+    </Stack>
   );
 }

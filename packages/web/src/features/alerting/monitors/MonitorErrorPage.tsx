@@ -1,15 +1,10 @@
-import AddIcon from '@mui/icons-material/Add';
-import CloseIcon from '@mui/icons-material/Close';
 import {
   Alert,
   Box,
-  Button,
   Card,
   CardContent,
   Checkbox,
   FormControlLabel,
-  IconButton,
-  MenuItem,
   Skeleton,
   Stack,
   TextField,
@@ -25,11 +20,20 @@ import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
 import { MonitorFormActions } from './MonitorFormActions';
 import { MonitorHeader } from './MonitorHeader';
-import { MatcherAttrField, MatcherValueField } from './MatcherFields';
+import { MatcherRows, type MatcherTestIds } from './MatcherFields';
 import { blankMatcher, isBlank, suggestionRange, withMatcherRow } from './monitorFormRules';
 import { isMonitorNotFound, useMonitor, useSaveMonitor } from './monitorsApi';
 import { NotifyFields } from './NotifyFields';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
+
+const MONITOR_MATCHER_IDS: MatcherTestIds = {
+  row: 'matcher-row',
+  attr: 'matcher-attr',
+  op: 'matcher-op',
+  value: 'matcher-value',
+  remove: 'matcher-remove',
+  add: 'matcher-add',
+};
 
 /** The edit page's date range (spec platform §2.10): up to 1 day, synced with the address. */
 function ErrorMonitorRange() {
@@ -130,79 +134,31 @@ function ErrorMonitorForm({ projectId, monitor }: { projectId: number; monitor?:
               <Typography variant="subtitle2" gutterBottom>
                 Only errors whose attributes match (all of them)
               </Typography>
-              <Stack spacing={1}>
-                {matchers.map((m, i) => (
-                  // Fields line up at the top: a field's error message below it does not move the others.
-                  <Stack
-                    key={i}
-                    direction="row"
-                    spacing={1}
-                    sx={{ alignItems: 'flex-start' }}
-                    data-testid="matcher-row"
-                  >
-                    {/* The first row keeps the AND's room empty, so every row's fields line up (the
-                        Stack's spacing overrides a margin on its first child). */}
-                    <Typography
-                      variant="caption"
-                      color="text.secondary"
-                      sx={{ width: 32, flexShrink: 0, lineHeight: '40px' }}
-                    >
-                      {i > 0 ? 'AND' : ''}
-                    </Typography>
-                    <MatcherAttrField
-                      projectId={projectId}
-                      range={range}
-                      value={m.attr}
-                      onChange={(attr) => setAt(i, { ...m, attr })}
-                      error={submitted && half(m) && !m.attr.trim() ? 'Attribute is required' : undefined}
-                    />
-                    <TextField
-                      select
-                      size="small"
-                      value={m.op}
-                      onChange={(e) => setAt(i, { ...m, op: e.target.value as '=' | '!=' })}
-                      sx={{ width: 80 }}
-                      slotProps={{ htmlInput: { 'data-testid': 'matcher-op' } }}
-                    >
-                      <MenuItem value="=">=</MenuItem>
-                      <MenuItem value="!=">!=</MenuItem>
-                    </TextField>
-                    <MatcherValueField
-                      projectId={projectId}
-                      range={range}
-                      attr={m.attr}
-                      value={m.value}
-                      onChange={(value) => setAt(i, { ...m, value })}
-                      error={submitted && half(m) && !m.value.trim() ? 'Value is required' : undefined}
-                    />
-                    <IconButton
-                      size="small"
-                      aria-label="Remove matcher"
-                      // The last blank row stays: removing it would put it straight back.
-                      disabled={isBlank(m) && blanks === 1}
-                      onClick={() => setMatchers(withMatcherRow(matchers.filter((_, j) => j !== i)))}
-                      data-testid="matcher-remove"
-                      sx={{ mt: 0.5 }}
-                    >
-                      <CloseIcon fontSize="small" />
-                    </IconButton>
-                  </Stack>
-                ))}
-                <Button
-                  size="small"
-                  startIcon={<AddIcon />}
-                  disabled={full}
-                  onClick={() => setMatchers([...matchers, blankMatcher()])}
-                  sx={{ alignSelf: 'flex-start' }}
-                >
-                  Add a matcher
-                </Button>
-                {full && (
-                  <Typography variant="caption" color="text.secondary" data-testid="matchers-limit">
-                    At most {MAX_MONITOR_MATCHERS} matchers are allowed.
-                  </Typography>
-                )}
-              </Stack>
+              <MatcherRows
+                projectId={projectId}
+                range={range}
+                matchers={matchers}
+                onChange={setAt}
+                onRemove={(i) => setMatchers(withMatcherRow(matchers.filter((_, j) => j !== i)))}
+                // The last blank row stays: removing it would put it straight back.
+                canRemove={(i) => !(isBlank(matchers[i]) && blanks === 1)}
+                onAdd={() => setMatchers([...matchers, blankMatcher()])}
+                canAdd={!full}
+                errors={(m) =>
+                  submitted && half(m)
+                    ? {
+                        attr: m.attr.trim() ? undefined : 'Attribute is required',
+                        value: m.value.trim() ? undefined : 'Value is required',
+                      }
+                    : {}
+                }
+                testIds={MONITOR_MATCHER_IDS}
+              />
+              {full && (
+                <Typography variant="caption" color="text.secondary" data-testid="matchers-limit">
+                  At most {MAX_MONITOR_MATCHERS} matchers are allowed.
+                </Typography>
+              )}
             </div>
             <NotifyFields
               projectId={projectId}

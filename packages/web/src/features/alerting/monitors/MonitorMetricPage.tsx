@@ -46,6 +46,7 @@ import {
   defaultUnit,
   formatObservedIn,
   observedRange,
+  parseBound,
   parseColumnMap,
   singleColumn,
   unitReading,
@@ -95,9 +96,6 @@ function usePrefill(): { name: string; metrics: MetricAlias[]; query: string; co
   };
 }
 
-/** A bound as typed; null when empty or not a number (the form's check says why). */
-const num = (s: string): number | null => (s.trim() === '' || !Number.isFinite(Number(s)) ? null : Number(s));
-
 const durationLabel = (n: number, unit: ForDurationUnit) => `${n} ${n === 1 ? unit.slice(0, -1) : unit}`;
 
 function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?: Monitor }) {
@@ -127,7 +125,10 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
   // The monitor checks the query's one column (spec platform §5); an existing one keeps its column until the preview answers.
   const effectiveColumn = columns ? singleColumn(columns) : (init?.column ?? '');
   const columnUnit = unitChoice ?? defaultUnit(prefill.columns, effectiveColumn, columns);
-  const bounds = { min: num(minValue), max: num(maxValue) };
+  // The bounds as typed in the column's unit ("20%" of a utilization is 0.2); what is refused says why at its field.
+  const minBound = parseBound(minValue, columnUnit);
+  const maxBound = parseBound(maxValue, columnUnit);
+  const bounds = { min: minBound.value, max: maxBound.value };
   const pickMetrics = (next: MetricAlias[], nextQuery: string) => {
     setQuery(nextQuery);
     setMetrics(next);
@@ -140,8 +141,9 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
     columnUnit,
     forDuration,
     forDurationUnit,
-    minValue: minValue.trim() === '' ? null : minValue,
-    maxValue: maxValue.trim() === '' ? null : maxValue,
+    // A refused value goes as typed: the check below fails on it and nothing is sent.
+    minValue: minBound.error ? minValue : minBound.value,
+    maxValue: maxBound.error ? maxValue : maxBound.value,
   };
   const check = MetricMonitorParams.safeParse(params);
   const issues = check.success ? [] : check.error.issues;
@@ -303,7 +305,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                   which="min"
                   value={minValue}
                   onChange={setMinValue}
-                  error={fieldError('minValue')}
+                  error={minBound.error ?? fieldError('minValue')}
                   unitSuffix={unitSuffix}
                   observed={
                     observed.min === null
@@ -316,7 +318,7 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                   which="max"
                   value={maxValue}
                   onChange={setMaxValue}
-                  error={fieldError('maxValue')}
+                  error={maxBound.error ?? fieldError('maxValue')}
                   unitSuffix={unitSuffix}
                   observed={observed.max === null ? undefined : formatObservedIn(observed.max, columnUnit)}
                   reading={bounds.max === null ? undefined : unitReading(bounds.max, columnUnit)}
@@ -402,7 +404,8 @@ function MetricMonitorForm({ projectId, monitor }: { projectId: number; monitor?
                 )}
               </Box>
             )}
-            {series.length ? (
+            {/* Nothing to say before a metric is picked, nor while its series are on their way. */}
+            {!metrics.length || (preview.isFetching && !series.length) ? null : series.length ? (
               <Box sx={{ mt: 1 }}>
                 <TableLegend
                   series={sorted}

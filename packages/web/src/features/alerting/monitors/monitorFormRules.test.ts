@@ -6,6 +6,7 @@ import {
   formatObservedIn,
   matcherAttrKeys,
   observedRange,
+  parseBound,
   parseColumnMap,
   prefillUnit,
   singleColumn,
@@ -118,5 +119,22 @@ describe('monitor form rules', () => {
   it('looks for suggestions over the last day, to the minute (one request while the form is open)', () => {
     const now = Date.parse('2026-05-01T10:00:30.500Z');
     expect(suggestionRange(now)).toEqual({ time_gte: '2026-04-30T10:01:00.000Z', time_lt: '2026-05-01T10:01:00.000Z' });
+  });
+});
+
+describe('min / max values as typed', () => {
+  it('reads numbers, and a percentage in a percent unit', () => {
+    expect(parseBound('', '')).toEqual({ value: null });
+    expect(parseBound(' 20 ', '')).toEqual({ value: 20 });
+    expect(parseBound('0.5', 'utilization')).toEqual({ value: 0.5 });
+    expect(parseBound('20%', 'utilization')).toEqual({ value: 0.2 });
+    expect(parseBound('20 %', 'percents')).toEqual({ value: 20 });
+  });
+
+  it('refuses what is no number, and a percentage in a unit that is no percentage', () => {
+    expect(parseBound('20%', '').error).toMatch(/without %/);
+    expect(parseBound('20%', 'milliseconds').error).toMatch(/without %/);
+    expect(parseBound('twenty', '').error).toMatch(/A number/);
+    expect(parseBound('20%', '').value).toBeNull();
   });
 });

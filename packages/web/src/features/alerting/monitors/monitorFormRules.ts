@@ -111,6 +111,25 @@ export function unitReading(n: number, unit: string): string | undefined {
 }
 
 /**
+ * A min or max value as typed (spec platform §2.9): empty is none; a number is the bound; "20%" is
+ * 0.2 in a utilization column (0..1) and 20 in a percents one. Anything else is refused at the
+ * field, saying what to type, before Save (the server takes numbers only).
+ */
+export function parseBound(text: string, unit: string): { value: number | null; error?: string } {
+  const t = text.trim();
+  if (t === '') return { value: null };
+  const percent = /^([+-]?(?:\d+\.?\d*|\.\d+))\s*%$/.exec(t);
+  if (percent) {
+    const n = Number(percent[1]);
+    if (unit === 'utilization') return { value: n / 100 };
+    if (unit === 'percents') return { value: n };
+    return { value: null, error: 'A number without %, or pick the unit percents or utilization' };
+  }
+  const n = Number(t);
+  return Number.isFinite(n) ? { value: n } : { value: null, error: 'A number, e.g. 20 or 0.5' };
+}
+
+/**
  * "Observed min / max: X" in the column's unit, with the number to type into the field when the
  * unit scales it (a bytes column: "8.2 GB = 8833542494"; milliseconds: "1.5s = 1500", but "250ms").
  */
