@@ -26,6 +26,8 @@ const TABLES = [
   'error_arrivals',
   'service_graph_minutes',
   'service_graph_runs',
+  'service_graph_hours',
+  'service_graph_hour_runs',
   'datapoint_minutes',
   'datapoint_15m',
   'datapoint_hours',

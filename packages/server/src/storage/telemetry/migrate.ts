@@ -33,6 +33,8 @@ const retentionStatements = (ttl: Ttl): string[] => [
     'span_attr_groups_15m',
     'service_graph_minutes',
     'service_graph_runs',
+    'service_graph_hours',
+    'service_graph_hour_runs',
   ].map((table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`),
   ...['datapoint_minutes', 'datapoint_15m', 'datapoint_hours'].map(
     (table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`,

@@ -6,7 +6,11 @@ import {
   QUARTER_HOURS_MIGRATION,
 } from './metricsSchema';
 import { ERROR_ARRIVALS_MIGRATION } from './errorArrivals';
-import { SERVICE_GRAPH_MIGRATION, SERVICE_GRAPH_SPAN_COUNTS_MIGRATION } from './serviceGraphSchema';
+import {
+  SERVICE_GRAPH_HOURS_MIGRATION,
+  SERVICE_GRAPH_MIGRATION,
+  SERVICE_GRAPH_SPAN_COUNTS_MIGRATION,
+} from './serviceGraphSchema';
 import type { TelemetryMigration } from './migration';
 
 /**
@@ -294,4 +298,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   },
   SERVICE_GRAPH_MIGRATION,
   SERVICE_GRAPH_SPAN_COUNTS_MIGRATION,
+  SERVICE_GRAPH_HOURS_MIGRATION,
 ];

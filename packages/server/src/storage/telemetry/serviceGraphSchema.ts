@@ -17,12 +17,8 @@ import type { TelemetryMigration } from './migration';
 export const SERVICE_GRAPH_TABLE = 'service_graph_minutes';
 export const SERVICE_GRAPH_RUNS_TABLE = 'service_graph_runs';
 
-export const SERVICE_GRAPH_MIGRATION: TelemetryMigration = {
-  version: 14,
-  name: 'service_graph',
-  statements: ({ spansDays }) => [
-    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_TABLE} (
-        project_id UInt32 CODEC(ZSTD(1)),
+/** A minute's or an hour's rows: the same columns. */
+const GRAPH_COLUMNS = `        project_id UInt32 CODEC(ZSTD(1)),
         time DateTime('UTC') CODEC(Delta, ZSTD(1)),
         run UInt64 CODEC(ZSTD(1)),
         row_type LowCardinality(String) CODEC(ZSTD(1)),
@@ -32,7 +28,14 @@ export const SERVICE_GRAPH_MIGRATION: TelemetryMigration = {
         connection_type LowCardinality(String) CODEC(ZSTD(1)),
         calls UInt64 CODEC(ZSTD(1)),
         errors UInt64 CODEC(ZSTD(1)),
-        duration AggregateFunction(quantilesTDigest(0.5, 0.99), Float64) CODEC(ZSTD(3))
+        duration AggregateFunction(quantilesTDigest(0.5, 0.99), Float64) CODEC(ZSTD(3))`;
+
+export const SERVICE_GRAPH_MIGRATION: TelemetryMigration = {
+  version: 14,
+  name: 'service_graph',
+  statements: ({ spansDays }) => [
+    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_TABLE} (
+${GRAPH_COLUMNS}
       ) ENGINE = MergeTree
       PARTITION BY toDate(time)
       ORDER BY (project_id, time, row_type, client, server)
@@ -54,4 +57,34 @@ export const SERVICE_GRAPH_SPAN_COUNTS_MIGRATION: TelemetryMigration = {
   version: 15,
   name: 'service_graph_span_counts',
   statements: () => [`ALTER TABLE ${SERVICE_GRAPH_RUNS_TABLE} ADD COLUMN IF NOT EXISTS spans UInt64 CODEC(ZSTD(1))`],
+};
+
+/**
+ * Migration 16: the hours (`service_graph_hours`), each the fold of its 60 minutes' latest rows,
+ * written by the job once all its minutes are final, under the run that wrote it; which run is an
+ * hour's is recorded in `service_graph_hour_runs`, as for the minutes. A day's graph reads 24 hour
+ * rows per edge instead of 1,440 minute rows (docs/benchmarks.md, "Service graph").
+ */
+export const SERVICE_GRAPH_HOURS_TABLE = 'service_graph_hours';
+export const SERVICE_GRAPH_HOUR_RUNS_TABLE = 'service_graph_hour_runs';
+export const SERVICE_GRAPH_HOURS_MIGRATION: TelemetryMigration = {
+  version: 16,
+  name: 'service_graph_hours',
+  statements: ({ spansDays }) => [
+    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_HOURS_TABLE} (
+${GRAPH_COLUMNS}
+      ) ENGINE = MergeTree
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, time, row_type, client, server)
+      TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1`,
+    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_HOUR_RUNS_TABLE} (
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        run UInt64 CODEC(ZSTD(1))
+      ) ENGINE = MergeTree
+      PARTITION BY toDate(time)
+      ORDER BY (time, run)
+      TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1`,
+  ],
 };

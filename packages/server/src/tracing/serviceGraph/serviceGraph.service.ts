@@ -20,15 +20,55 @@ export interface GraphRange {
   lt: Date;
 }
 
-/** Minutes of the range whose rows a reader takes: the latest recorded run of each (GLOBAL: once on a cluster). */
-const latestRuns = (r: GraphRange) =>
-  sql`project_id = ${param.uint32(r.projectId)} AND time >= ${param.secondsUp(r.gte)} AND time < ${param.secondsUp(r.lt)}
-    AND (time, run) GLOBAL IN (
-      SELECT time, max(run) FROM service_graph_runs
-      WHERE time >= ${param.secondsUp(r.gte)} AND time < ${param.secondsUp(r.lt)} GROUP BY time)`;
+const HOUR = 3600_000;
+
+/**
+ * The rows of the range as one source: the whole hours folded by the job (each hour's rows of its
+ * latest recorded run), and the minutes of the rest (each minute's rows of its latest recorded
+ * run; GLOBAL: the run lists are read once on a cluster). `covered`: the hours (Unix seconds)
+ * read from the hour rows.
+ */
+function rowsOf(r: GraphRange, covered: number[], where: SqlFragment = sql`1`): SqlFragment {
+  const parts: SqlFragment[] = [];
+  if (covered.length > 0) {
+    const lo = param.secondsUp(new Date(covered[0] * 1000));
+    const hi = param.secondsUp(new Date(covered[covered.length - 1] * 1000 + HOUR));
+    parts.push(sql`SELECT row_type, client, server, server_type, connection_type, calls, errors, duration, time
+      FROM service_graph_hours
+      WHERE project_id = ${param.uint32(r.projectId)} AND time >= ${lo} AND time < ${hi}
+        AND toUnixTimestamp(time) IN ${param.uint32s(covered)}
+        AND (time, run) GLOBAL IN (
+          SELECT time, max(run) FROM service_graph_hour_runs WHERE time >= ${lo} AND time < ${hi} GROUP BY time)
+        AND ${where}`);
+  }
+  // The minutes outside the covered hours, as time ranges (the table's key starts with time).
+  const ranges: [number, number][] = [];
+  let at = r.gte.getTime();
+  for (const h of covered.map((x) => x * 1000)) {
+    if (h > at) ranges.push([at, h]);
+    at = Math.max(at, h + HOUR);
+  }
+  if (r.lt.getTime() > at) ranges.push([at, r.lt.getTime()]);
+  if (ranges.length > 0) {
+    const inRanges = join(
+      ranges.map(
+        ([from, to]) => sql`(time >= ${param.secondsUp(new Date(from))} AND time < ${param.secondsUp(new Date(to))})`,
+      ),
+      ' OR ',
+    );
+    parts.push(sql`SELECT row_type, client, server, server_type, connection_type, calls, errors, duration, time
+      FROM service_graph_minutes
+      WHERE project_id = ${param.uint32(r.projectId)} AND (${inRanges})
+        AND (time, run) GLOBAL IN (SELECT time, max(run) FROM service_graph_runs WHERE ${inRanges} GROUP BY time)
+        AND ${where}`);
+  }
+  // No range at all cannot happen (the range is not empty), but an empty source must still be one.
+  return parts.length ? join(parts, ' UNION ALL ') : sql`SELECT * FROM service_graph_minutes WHERE 0`;
+}
 
 interface GraphRow {
-  kind: 'node' | 'edge' | 'virtual';
+  /** '' in the rows of the second grouping (calls per server). */
+  kind: 'node' | 'edge' | '';
   client: string;
   server: string;
   server_type: string;
@@ -46,24 +86,27 @@ const ns = (v: number | null | undefined, calls: number) =>
   calls > 0 && typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : null;
 
 export function createServiceGraphService(telemetry: TelemetryStore) {
+  /** The hours wholly inside the range that the job has folded (Unix seconds, ascending). */
+  async function coveredHours(r: GraphRange): Promise<number[]> {
+    const first = Math.ceil(r.gte.getTime() / HOUR) * HOUR;
+    const last = Math.floor(r.lt.getTime() / HOUR) * HOUR; // exclusive
+    if (last <= first) return [];
+    const rows = await telemetry.query<{ h: number }>(
+      sql`SELECT DISTINCT toUnixTimestamp(time) AS h FROM service_graph_hour_runs
+        WHERE time >= ${param.secondsUp(new Date(first))} AND time < ${param.secondsUp(new Date(last))} ORDER BY h`,
+    );
+    return rows.map((x) => Number(x.h));
+  }
+
   async function graph(r: GraphRange): Promise<ServiceGraphResponse> {
-    const where = latestRuns(r);
+    const covered = await coveredHours(r);
+    // One pass, two groupings: the nodes and edges, and the calls into each server (a virtual
+    // node's numbers); the second set's rows have an empty row_type.
     const rows = await telemetry.query<GraphRow>(
-      join(
-        [
-          sql`SELECT row_type AS kind, client, server, server_type, connection_type, toString(sum(calls)) AS calls,
-              toString(sum(errors)) AS errors, quantilesTDigestMerge(0.5, 0.99)(duration) AS q
-            FROM service_graph_minutes WHERE ${where}
-            GROUP BY row_type, client, server, server_type, connection_type`,
-          // Virtual nodes: the calls into them, as their clients measured them. (No alias may be
-          // named row_type here: the WHERE would read the alias.)
-          sql`SELECT 'virtual' AS kind, '' AS client, server, server_type, '' AS connection_type,
-              toString(sum(calls)) AS calls, toString(sum(errors)) AS errors, quantilesTDigestMerge(0.5, 0.99)(duration) AS q
-            FROM service_graph_minutes WHERE ${where} AND row_type = 'edge' AND server_type != 'service'
-            GROUP BY server, server_type`,
-        ],
-        ' UNION ALL ',
-      ),
+      sql`SELECT row_type AS kind, client, server, server_type, connection_type, toString(sum(calls)) AS calls,
+          toString(sum(errors)) AS errors, quantilesTDigestMerge(0.5, 0.99)(duration) AS q
+        FROM (${rowsOf(r, covered)})
+        GROUP BY GROUPING SETS ((row_type, client, server, server_type, connection_type), (server, server_type))`,
     );
     const nodes = new Map<string, ServiceGraphNode>();
     const edges: ServiceGraphEdge[] = [];
@@ -74,7 +117,8 @@ export function createServiceGraphService(telemetry: TelemetryStore) {
       const calls = Number(row.calls);
       const numbers = { calls, errors: Number(row.errors), p50: ns(row.q[0], calls), p99: ns(row.q[1], calls) };
       if (row.kind === 'node') nodes.set(row.client, { name: row.client, type: 'service', virtual: false, ...numbers });
-      else if (row.kind === 'virtual') {
+      else if (row.kind === '') {
+        if (row.server === '' || row.server_type === 'service') continue;
         const type = NODE_TYPES.has(row.server_type) ? (row.server_type as ServiceGraphNodeType) : 'external';
         nodes.set(row.server, { name: row.server, type, virtual: true, ...numbers });
       } else {
@@ -109,7 +153,7 @@ export function createServiceGraphService(telemetry: TelemetryStore) {
     const rows = await telemetry.query<{ t: number; calls: string; errors: string; q: [number | null, number | null] }>(
       sql`SELECT toUnixTimestamp(toStartOfInterval(time, INTERVAL ${param.uint32(bucketMin)} MINUTE)) AS t,
           toString(sum(calls)) AS calls, toString(sum(errors)) AS errors, quantilesTDigestMerge(0.5, 0.99)(duration) AS q
-        FROM service_graph_minutes WHERE ${latestRuns(r)} AND ${which}
+        FROM (${rowsOf(r, bucketMin % 60 === 0 ? await coveredHours(r) : [], which)})
         GROUP BY t ORDER BY t`,
     );
     const byTime = new Map(rows.map((row) => [Number(row.t) * 1000, row]));
@@ -132,6 +176,6 @@ export function createServiceGraphService(telemetry: TelemetryStore) {
 
 /** Bucket sizes of the series, in minutes: the first that gives at most MAX_POINTS points. */
 const BUCKET_MINUTES = [1, 2, 5, 10, 15, 30, 60, 120, 240, 720, 1440];
-const MAX_POINTS = 60;
+const MAX_POINTS = 30;
 
 export type ServiceGraphService = ReturnType<typeof createServiceGraphService>;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChdbStore, type TelemetryStore } from '../../storage/telemetry';
 import { testSpanRow } from '../../storage/telemetry/testSpanRow';
 import type { SpanRow } from '../../storage/telemetry/spanRow';
+import { sql } from '../../storage/sql';
 import { pairingSql } from './pairingSql';
 import { createServiceGraphService } from './serviceGraph.service';
 import { createServiceGraphJob } from './serviceGraphJob';
@@ -25,7 +26,13 @@ const TRACE = 'ef'.repeat(16);
 let dir: string;
 let store: TelemetryStore;
 const job = () =>
-  createServiceGraphJob({ telemetry: store, log: pino({ level: 'silent' }), waitMs: WAIT, backfillMs: 10 * MINUTE });
+  createServiceGraphJob({
+    telemetry: store,
+    log: pino({ level: 'silent' }),
+    waitMs: WAIT,
+    backfillMs: 3 * 60 * MINUTE,
+    maxWindows: 6 * 60,
+  });
 const read = () =>
   createServiceGraphService(store).graph({
     projectId: 1,
@@ -69,7 +76,6 @@ beforeAll(async () => {
     maxMemoryUsage: 2 ** 31,
     maxThreads: 2,
     rollupIntervalMs: 0,
-    spanMetrics: [],
   });
   await store.migrate();
 });
@@ -154,5 +160,31 @@ describe('service graph job', () => {
     expect(g.edges.find((e) => e.server === 'pay')).toMatchObject({ client: 'web', calls: 1 });
     expect(g.edges.find((e) => e.server === 'pay.example:443')).toBeUndefined();
     expect(g.edges.find((e) => e.server === 'api')).toMatchObject({ calls: 1 });
+  });
+
+  it('folds whole hours once their minutes are final, and reads them instead of the minutes with the same answer', async () => {
+    const before = await read();
+    const r = await job().run(at(3 * 60 * MINUTE));
+    expect(r.hours).toBeGreaterThan(0);
+    const [{ n }] = await store.query<{ n: string }>(sql`SELECT toString(count()) AS n FROM service_graph_hours`);
+    expect(Number(n)).toBeGreaterThan(0);
+    expect(await read()).toEqual(before);
+    // Nothing new: no hour is folded again.
+    expect((await job().run(at(3 * 60 * MINUTE))).hours).toBe(0);
+    // A late span in a folded hour: its minutes are written again, then its hour.
+    await store.insertSpans([
+      span({
+        traceId: 'a1'.repeat(16),
+        id: 31n,
+        parentId: 0n,
+        kind: 'server',
+        timeNs: ns(T0 + 25_000),
+        attrs: { 'service.name': 'web' },
+      }),
+    ]);
+    const again = await job().run(at(3 * 60 * MINUTE + 60_000));
+    expect(again.late).toBeGreaterThan(0);
+    expect(again.hours).toBeGreaterThan(0);
+    expect((await read()).edges.find((e) => e.client === 'user' && e.server === 'web')?.calls).toBe(2);
   });
 });

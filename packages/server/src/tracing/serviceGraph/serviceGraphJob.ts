@@ -28,6 +28,7 @@ export interface ServiceGraphJobOptions {
 }
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 const DEFAULT_BACKFILL_MS = 60 * MINUTE;
 const DEFAULT_MAX_WINDOWS = 60;
 /**
@@ -44,6 +45,8 @@ export interface ServiceGraphRun {
   final: number;
   /** Final windows written again because their spans changed (late spans), with their slack. */
   late: number;
+  /** Hours folded into their hour rows. */
+  hours: number;
 }
 
 export function createServiceGraphJob(opts: ServiceGraphJobOptions) {
@@ -134,6 +137,45 @@ export function createServiceGraphJob(opts: ServiceGraphJobOptions) {
   }
 
   /**
+   * Folds each hour whose 60 minutes are final and whose latest minute run is newer than its own
+   * (new, rewritten for late spans, or left behind by a run cut short) into its hour rows, under
+   * `run`, then records them: readers take whole hours from there (serviceGraph.service.ts).
+   */
+  async function rollHours(run: bigint, checkFrom: number): Promise<number> {
+    const from = param.secondsUp(new Date(Math.floor(checkFrom / HOUR) * HOUR));
+    const due = await opts.telemetry.query<{ h: number }>(
+      sql`SELECT toUnixTimestamp(m.h) AS h FROM (
+          SELECT toStartOfHour(time) AS h, max(run) AS minute_run, uniqExactIf(time, final = 1) AS final_minutes
+          FROM service_graph_runs WHERE time >= ${from} GROUP BY h) AS m
+        LEFT JOIN (
+          SELECT time AS h, max(run) AS hour_run FROM service_graph_hour_runs WHERE time >= ${from} GROUP BY time) AS r
+        ON r.h = m.h
+        WHERE m.final_minutes = 60 AND m.minute_run > r.hour_run
+        ORDER BY h`,
+    );
+    if (due.length === 0) return 0;
+    const hours = due.map((d) => Number(d.h));
+    const lo = param.secondsUp(new Date(hours[0] * 1000));
+    const hi = param.secondsUp(new Date(hours[hours.length - 1] * 1000 + HOUR));
+    await opts.telemetry.command(
+      sql`INSERT INTO service_graph_hours
+          (project_id, time, run, row_type, client, server, server_type, connection_type, calls, errors, duration)
+        SELECT project_id, toStartOfHour(time) AS h, ${param.uint64(run)}, row_type, client, server, server_type, connection_type,
+          sum(calls), sum(errors), quantilesTDigestMergeState(0.5, 0.99)(duration)
+        FROM service_graph_minutes
+        WHERE time >= ${lo} AND time < ${hi} AND toUnixTimestamp(toStartOfHour(time)) IN ${param.uint32s(hours)}
+          AND (time, run) GLOBAL IN (
+            SELECT time, max(run) FROM service_graph_runs WHERE time >= ${lo} AND time < ${hi} GROUP BY time)
+        GROUP BY project_id, h, row_type, client, server, server_type, connection_type`,
+    );
+    await opts.telemetry.command(
+      sql`INSERT INTO service_graph_hour_runs (time, run)
+        SELECT toDateTime(h, 'UTC'), ${param.uint64(run)} FROM (SELECT arrayJoin(${param.uint32s(hours)}) AS h)`,
+    );
+    return hours.length;
+  }
+
+  /**
    * Writes every window from the first one not final up to the current one (still open: written
    * as far as it goes, like the ones within their wait), at most `maxWindows` of them; and the
    * final windows whose spans changed since they were written.
@@ -152,18 +194,20 @@ export function createServiceGraphJob(opts: ServiceGraphJobOptions) {
     }
     const current = Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE;
     const end = Math.min(current, start.getTime() + maxWindows * MINUTE);
-    if (end <= start.getTime()) {
-      if (late) opts.log.info({ run: run.toString(), late }, 'service graph: windows written');
-      return { from: null, to: null, run, final: 0, late };
-    }
-    await write(start.getTime(), end, run, now, lastFinal);
-    const minutes = (end - start.getTime()) / MINUTE;
+    const wrote = end > start.getTime();
+    if (wrote) await write(start.getTime(), end, run, now, lastFinal);
+    // Hours a run cut short left behind are at most a run's windows before `start`.
+    const hours = await rollHours(run, Math.min(now.getTime() - LATE_LOOKBACK_MS - HOUR, start.getTime() - 2 * HOUR));
+    const minutes = wrote ? (end - start.getTime()) / MINUTE : 0;
     const final = Math.max(0, Math.min(minutes, (lastFinal - start.getTime()) / MINUTE + 1));
-    opts.log.info(
-      { from: start.toISOString(), to: new Date(end).toISOString(), run: run.toString(), final, late },
-      'service graph: windows written',
-    );
-    return { from: start, to: new Date(end), run, final, late };
+    if (wrote || late || hours)
+      opts.log.info(
+        { from: start.toISOString(), to: new Date(end).toISOString(), run: run.toString(), final, late, hours },
+        'service graph: windows written',
+      );
+    return wrote
+      ? { from: start, to: new Date(end), run, final, late, hours }
+      : { from: null, to: null, run, final: 0, late, hours };
   }
 
   return { run };

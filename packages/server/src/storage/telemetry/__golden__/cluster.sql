@@ -598,6 +598,37 @@ ALTER TABLE service_graph_runs_local ON CLUSTER lantern ADD COLUMN IF NOT EXISTS
 
 ALTER TABLE service_graph_runs ON CLUSTER lantern ADD COLUMN IF NOT EXISTS spans UInt64;
 
+CREATE TABLE IF NOT EXISTS service_graph_hours_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(ZSTD(1)),
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        run UInt64 CODEC(ZSTD(1)),
+        row_type LowCardinality(String) CODEC(ZSTD(1)),
+        client LowCardinality(String) CODEC(ZSTD(1)),
+        server LowCardinality(String) CODEC(ZSTD(1)),
+        server_type LowCardinality(String) CODEC(ZSTD(1)),
+        connection_type LowCardinality(String) CODEC(ZSTD(1)),
+        calls UInt64 CODEC(ZSTD(1)),
+        errors UInt64 CODEC(ZSTD(1)),
+        duration AggregateFunction(quantilesTDigest(0.5, 0.99), Float64) CODEC(ZSTD(3))
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/service_graph_hours_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, time, row_type, client, server)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS service_graph_hours ON CLUSTER lantern AS service_graph_hours_local ENGINE = Distributed(lantern, currentDatabase(), service_graph_hours_local, rand());
+
+CREATE TABLE IF NOT EXISTS service_graph_hour_runs_local ON CLUSTER lantern (
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        run UInt64 CODEC(ZSTD(1))
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/service_graph_hour_runs_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (time, run)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS service_graph_hour_runs ON CLUSTER lantern AS service_graph_hour_runs_local ENGINE = Distributed(lantern, currentDatabase(), service_graph_hour_runs_local, rand());
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
@@ -611,6 +642,10 @@ ALTER TABLE span_attr_groups_15m_local ON CLUSTER lantern MODIFY TTL toDate(time
 ALTER TABLE service_graph_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE service_graph_runs_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE service_graph_hours_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE service_graph_hour_runs_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 
