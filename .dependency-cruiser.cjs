@@ -3,7 +3,7 @@
  * ingest -> storage <- tracing / metrics / alerting / dashboards <- http <- web.
  * A violation fails the run with the rule's name.
  */
-const DOMAINS = 'ingest|tracing|metrics|alerting|dashboards|auth|projects|demo';
+const DOMAINS = 'ingest|tracing|metrics|metricsFromSpans|alerting|dashboards|auth|projects|demo';
 module.exports = {
   forbidden: [
     {

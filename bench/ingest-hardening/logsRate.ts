@@ -6,6 +6,7 @@ import { RequestFactory, send } from '@lantern/testkit/hardening/traffic';
 import { normalizeLogs } from '../../packages/server/src/ingest/normalize';
 import { decodeLogsProto } from '../../packages/server/src/ingest/otlp';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
+import { DEFAULT_METRICS_FROM_SPANS, spanMetricsModel } from '../../packages/server/src/metricsFromSpans';
 
 /**
  * Logs per second end to end (OTLP/HTTP protobuf, counted when acknowledged, i.e. committed)
@@ -64,6 +65,7 @@ export async function measureLogsRate(opts: {
     ttl: { spansDays: 30, metricsDays: 90 },
     maxMemoryUsage: 2 * 1024 ** 3,
     maxThreads: 2,
+    spanMetrics: spanMetricsModel(DEFAULT_METRICS_FROM_SPANS),
   });
   await store.migrate();
   const batch = [];

@@ -8,9 +8,13 @@ import { ident, sql, type SqlFragment } from '../../packages/server/src/storage/
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { encodeSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
 import { stageSpans } from '../../packages/server/src/storage/telemetry/spanStaging';
-import { compileSpanMetrics, spanMetricPoints } from '../../packages/server/src/storage/telemetry/spanMetricPoints';
-import { DEFAULT_METRICS_FROM_SPANS } from '../../packages/server/src/config';
 import { buildRequestPool } from './requestPool';
+import {
+  compileSpanMetrics,
+  DEFAULT_METRICS_FROM_SPANS,
+  spanMetricPoints,
+  spanMetricsModel,
+} from '../../packages/server/src/metricsFromSpans';
 
 /**
  * The engine's CPU per stored row, split the ways that matter for ingest cost: per table, and with
@@ -72,7 +76,7 @@ const store = openChdbStore({
   ttl: { spansDays: 30, metricsDays: 90 },
   maxMemoryUsage: 4 * 1024 ** 3,
   maxThreads: 2,
-  ...(args['span-metrics'] === 'off' ? { spanMetrics: [] } : {}),
+  spanMetrics: args['span-metrics'] === 'off' ? null : spanMetricsModel(DEFAULT_METRICS_FROM_SPANS),
 });
 const none = Buffer.alloc(0);
 const empty = { rows: 0, indexBytes: 0, dataBytes: 0, file: null, bytes: { index: none, data: none } };

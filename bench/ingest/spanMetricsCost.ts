@@ -1,9 +1,13 @@
-import { DEFAULT_METRICS_FROM_SPANS } from '../../packages/server/src/config';
+import {
+  compileSpanMetrics,
+  DEFAULT_METRICS_FROM_SPANS,
+  spanMetricPoints,
+  spanMetricsModel,
+} from '../../packages/server/src/metricsFromSpans';
 import { normalizeTraces } from '../../packages/server/src/ingest/normalize';
 import { decodeTracesProto } from '../../packages/server/src/ingest/otlp';
 import type { SpanRow } from '../../packages/server/src/ingest/spanRow';
-import type { FoldedSpanMetrics } from '../../packages/server/src/storage/telemetry/spanMetricFold';
-import { compileSpanMetrics, spanMetricPoints } from '../../packages/server/src/storage/telemetry/spanMetricPoints';
+import type { FoldedSpanMetrics } from '../../packages/server/src/storage/telemetry/spanMetricRows';
 import { createSpanMetricWriter } from '../../packages/server/src/storage/telemetry/spanMetricWriter';
 import type { SpanMetricJournal } from '../../packages/server/src/storage/telemetry/spanMetricJournal';
 import { buildRequestPool } from './requestPool';
@@ -56,7 +60,7 @@ const journal: SpanMetricJournal = {
   leftovers: () => [],
 };
 const writer = createSpanMetricWriter(
-  metrics,
+  spanMetricsModel(DEFAULT_METRICS_FROM_SPANS)!,
   { insertRows: () => Promise.resolve(), insertTsv: () => Promise.resolve(), journal },
   Date.now,
   0,

@@ -10,6 +10,7 @@ import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { encodeSpans, type EncodedSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
 import { stageSpans } from '../../packages/server/src/storage/telemetry/spanStaging';
 import { readPoolFile } from './requestPool';
+import { DEFAULT_METRICS_FROM_SPANS, spanMetricsModel } from '../../packages/server/src/metricsFromSpans';
 
 /**
  * The server's ingest stages measured one by one on the very bodies the load run sends, in a
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
       ttl: { spansDays: 30, metricsDays: 90 },
       maxMemoryUsage: 4 * 1024 ** 3,
       maxThreads: 2,
+      spanMetrics: spanMetricsModel(DEFAULT_METRICS_FROM_SPANS),
     });
     await store.migrate();
     // Each batch is staged as the prepare workers do, then inserted (the staging write is timed too).

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { SpanRow } from '../../packages/server/src/ingest/spanRow';
 import type { Produced } from '../../packages/server/src/ingest/produced';
 import type { EncodedSpans } from '../../packages/server/src/storage/telemetry/spanRowEncoding';
-import { DEFAULT_METRICS_FROM_SPANS } from '../../packages/server/src/config';
+import { DEFAULT_METRICS_FROM_SPANS } from '../../packages/server/src/metricsFromSpans';
 import { buildRequestPool } from './requestPool';
 
 /**

@@ -32,7 +32,7 @@ const store = openChdbStore({
   maxMemoryUsage: 4 * 1024 ** 3,
   maxThreads: 2,
   rollupIntervalMs: 0,
-  spanMetrics: [],
+  spanMetrics: null,
 });
 await store.migrate();
 const [{ newest }] = await store.query<{ newest: string }>(

@@ -7,6 +7,7 @@ import { sql } from '../../packages/server/src/storage/sql';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { bigTraceStatements, generationStatements } from './generate';
 import { DEFAULT_QUERY as DEFAULT, FILTERS } from './filteredCases';
+import { DEFAULT_METRICS_FROM_SPANS, spanMetricsModel } from '../../packages/server/src/metricsFromSpans';
 
 /**
  * `bench/tracing`: loads N generated spans (default 10M over 24 h) straight into the embedded
@@ -69,6 +70,7 @@ async function load(): Promise<{ endMs: number }> {
     ttl: { spansDays: 30, metricsDays: 30 },
     maxMemoryUsage: 4 * 1024 ** 3,
     maxThreads: 2,
+    spanMetrics: spanMetricsModel(DEFAULT_METRICS_FROM_SPANS),
   });
   await store.migrate();
   const endMs = Math.floor(Date.now() / 60_000) * 60_000;

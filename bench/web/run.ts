@@ -8,6 +8,7 @@ import { launchBrowser } from '@lantern/testkit/pages/browser';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { bigTraceStatements, generationStatements } from '../tracing/generate';
 import { SERVER_ENV } from './serverEnv';
+import { DEFAULT_METRICS_FROM_SPANS, spanMetricsModel } from '../../packages/server/src/metricsFromSpans';
 
 /**
  * `bench/web`: the tracing screens in headless Chromium against the real server holding N generated
@@ -40,6 +41,7 @@ async function load(): Promise<void> {
     ttl: { spansDays: 30, metricsDays: 30 },
     maxMemoryUsage: 4 * 1024 ** 3,
     maxThreads: 2,
+    spanMetrics: spanMetricsModel(DEFAULT_METRICS_FROM_SPANS),
   });
   await store.migrate();
   const endMs = Math.floor(Date.now() / 60_000) * 60_000;

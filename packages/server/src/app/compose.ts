@@ -30,6 +30,7 @@ import {
   registerMetricsRoutes,
 } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
+import { spanMetricsModel } from '../metricsFromSpans';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
 import { METADATA_MIGRATIONS } from './metadataMigrations';
 import { openTelemetryStore, type StagedSpans, type TelemetryStore } from '../storage/telemetry';
@@ -114,7 +115,8 @@ export async function composeLantern(config: Config, opts: ComposeOptions = {}):
 
 async function compose(config: Config, opts: ComposeOptions, opened: Opened): Promise<Lantern> {
   const log = opts.log ?? pino({ level: config.log_level });
-  const telemetry = openTelemetryStore(config);
+  // Metrics from spans: the store writes them with the spans, by the model made from the config here.
+  const telemetry = openTelemetryStore(config, spanMetricsModel(config.metrics_from_spans));
   opened.telemetry = telemetry;
   await remote(config.storage.ch.url, 'ClickHouse', 'storage.ch.url', telemetry.migrate());
   const db = openMetadataDb(config);

@@ -3,5 +3,3 @@
 export { ConfigSchema, parseListenAddr, type Config, type ProjectConfig, type UserConfig } from './schema';
 export type { AuthConfig, OidcProviderConfig } from './authConfig';
 export { loadConfig, ConfigError, ENV_KEYS } from './loadConfig';
-export { DEFAULT_METRICS_FROM_SPANS, spanMetricViewKey, type SpanMetricDefinition } from './metricsFromSpans';
-export { parseAliased, parseSpanExpr, SPAN_COLUMNS, type SpanExpr } from './spanMetricExpr';

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { authSchema } from './authConfig';
-import { metricsFromSpansSchema } from './metricsFromSpans';
+import { metricsFromSpansSchema } from '../metricsFromSpans';
 
 /**
  * The whole configuration, with defaults. Keys are snake_case as they appear in lantern.yml;
@@ -245,7 +245,7 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
-    /** Metrics derived from spans at ingest (config/metricsFromSpans.ts). */
+    /** Metrics derived from spans at ingest (metricsFromSpans/metricsFromSpans.ts). */
     metrics_from_spans: metricsFromSpansSchema,
     log_level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   })

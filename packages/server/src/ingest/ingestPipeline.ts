@@ -1,4 +1,5 @@
-import type { ProjectConfig, SpanMetricDefinition } from '../config';
+import type { ProjectConfig } from '../config';
+import type { SpanMetricDefinition } from '../metricsFromSpans';
 import { AppError } from '../http/appError';
 import { unstageSpans, type StagedSpans } from '../storage/telemetry/spanStaging';
 import { BatcherClosedError, QueueFullError, type Batcher } from './batcher';

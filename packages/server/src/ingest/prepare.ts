@@ -1,7 +1,6 @@
 import { AppError, type AppErrorType } from '../http/appError';
 import { encodeSpans } from '../storage/telemetry/spanRowEncoding';
-import type { SpanMetricDefinition } from '../config';
-import { compileSpanMetrics, spanMetricPoints } from '../storage/telemetry/spanMetricPoints';
+import { compileSpanMetrics, spanMetricPoints, type SpanMetricDefinition } from '../metricsFromSpans';
 import { stageSpans, type StagedSpans } from '../storage/telemetry/spanStaging';
 import { produceOtlpLogs } from './logsIngest';
 import { storable } from './storableRows';
@@ -15,7 +14,7 @@ import { produceVector, produceZipkin } from './zipkinVectorIngest';
  * The CPU-heavy part of every ingest path, from decoded request body to rows staged for storage:
  * decode, normalise, check the per-request row cap, encode, stage (a large chunk is written to the
  * store's staging directory, see spanStaging.ts), and fold the rows into the metrics derived from
- * spans (spanMetricPoints.ts), which travel with the staged chunk to the batch's write.
+ * spans (metricsFromSpans/spanMetricPoints.ts), which travel with the staged chunk to the batch's write.
  * Synchronous, so it runs the same in a worker thread (see preparePool.ts) or inline.
  */
 export type PrepareKind = 'otlp_traces' | 'otlp_logs' | 'zipkin' | 'vector';

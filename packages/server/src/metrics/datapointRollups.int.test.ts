@@ -6,7 +6,7 @@ import { parseMetricsQuery } from '@lantern/shared';
 import { compileSeriesQuery } from './query/compileSeries';
 import { planQuery } from './query/plan';
 import { fixedGrid, type TimeGrid } from './query/timeRange';
-import { DEFAULT_METRICS_FROM_SPANS } from '../config';
+import { DEFAULT_METRICS_FROM_SPANS, spanMetricsModel } from '../metricsFromSpans';
 import { sql, type SqlFragment } from '../storage/sql';
 import { stageDatapoints } from '../storage/telemetry';
 import { openChdbStore } from '../storage/telemetry/chdbStore';
@@ -24,7 +24,7 @@ import { testSpanRow } from '../storage/telemetry/testSpanRow';
  */
 const MIN = 60_000;
 const HOUR = 3_600_000;
-const limits = { ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2e9, maxThreads: 2, spanMetrics: [] };
+const limits = { ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2e9, maxThreads: 2, spanMetrics: null };
 
 const dirs: string[] = [];
 const stores: TelemetryStore[] = [];
@@ -225,7 +225,7 @@ describe('datapoint rollups kept by the embedded store', () => {
   });
 
   it('rolls up late metrics from spans at once, with their batch', async () => {
-    const store = open(newDir(), { spanMetrics: DEFAULT_METRICS_FROM_SPANS });
+    const store = open(newDir(), { spanMetrics: spanMetricsModel(DEFAULT_METRICS_FROM_SPANS) });
     await store.migrate();
     const w0 = store.rollupWatermark()!.getTime();
     const span = (ms: number, id: bigint): SpanRow => testSpanRow({ id, timeNs: BigInt(ms) * 1_000_000n });

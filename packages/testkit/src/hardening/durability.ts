@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_METRICS_FROM_SPANS } from '../../../server/src/config';
+import { DEFAULT_METRICS_FROM_SPANS } from '../../../server/src/metricsFromSpans';
 import { freePort, PROJECT1_TOKEN, startLantern, tempDataDir, type RunningLantern } from '../harness';
 import { findLost, type Acked, type Lost } from './ackCheck';
 import { DERIVED_ROWS_METRIC, storedTraceRowCounts } from './storeCounts';

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { Session } from 'chdb';
 import type { Config } from '../../config';
+import { spanMetricsModel } from '../../metricsFromSpans';
 import { compile, type SqlFragment } from '../../storage/sql';
 import { createDatapointRollups, openClickHouseStore, ROLLUP_STATE_TABLE } from '../../storage/telemetry';
 import { MigrateStorageError, notEmptyMessage, type Progress, type TableCount } from './progress';
@@ -82,7 +83,7 @@ export async function copyTelemetry(opts: {
       url: targetUrl,
       cluster,
       ttl: { spansDays: config.retention.spans_days, metricsDays: config.retention.metrics_days },
-      spanMetrics: config.metrics_from_spans,
+      spanMetrics: spanMetricsModel(config.metrics_from_spans),
       maxMemoryUsage: config.storage.ch.max_memory_usage,
       maxThreads: config.storage.ch.max_threads,
     });

@@ -3,8 +3,8 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join as joinPath, resolve } from 'node:path';
 import { Session } from 'chdb';
 import type { SpanRow } from './spanRow';
+import type { SpanMetricsModel } from './spanMetricRows';
 import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
-import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { createDatapointRollups, fileSource, ROLLUP_INTERVAL_MS } from './datapointRollups';
 import { completeBatches, openSpanMetricJournal } from './spanMetricJournal';
@@ -25,8 +25,8 @@ import { StoreQueryError, type TelemetryStore } from './telemetryStore';
 export interface ChdbStoreOptions {
   path: string;
   ttl: { spansDays: number; metricsDays: number };
-  /** metrics_from_spans definitions (default: the built-in two; [] for none). */
-  spanMetrics?: readonly SpanMetricDefinition[];
+  /** What writes metrics_from_spans (metricsFromSpans' `spanMetricsModel`); absent or null: none. */
+  spanMetrics?: SpanMetricsModel | null;
   maxMemoryUsage: number;
   maxThreads: number;
   /** How often the datapoint rollups are brought up to date (datapointRollups.ts); 0: only by rollUp() (tests). */
@@ -209,7 +209,7 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
   };
 
   return withSpanMetrics(
-    opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS,
+    opts.spanMetrics,
     {
       kind: 'chdb',
       async migrate() {

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ClickHouseError, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import type { SpanRow } from './spanRow';
+import type { SpanMetricsModel } from './spanMetricRows';
 import { compile, sql, param, type SqlFragment } from '../sql';
 import { cleanEngineMessage } from './chdbStore';
-import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { withSpanMetrics, type SpanMetricSink } from './spanMetricWriter';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
@@ -21,8 +21,8 @@ export function openClickHouseStore(opts: {
   /** A cluster name: cluster DDL (cluster.ts), and inserts into Distributed tables acknowledged only once the shards have them. */
   cluster?: string;
   ttl: { spansDays: number; metricsDays: number };
-  /** metrics_from_spans definitions (default: the built-in two; [] for none). */
-  spanMetrics?: readonly SpanMetricDefinition[];
+  /** What writes metrics_from_spans (metricsFromSpans' `spanMetricsModel`); absent or null: none. */
+  spanMetrics?: SpanMetricsModel | null;
   maxMemoryUsage: number;
   maxThreads: number;
 }): TelemetryStore {
@@ -100,7 +100,7 @@ export function openClickHouseStore(opts: {
     insertRaw(table, columns, [Buffer.from(text)]);
 
   return withSpanMetrics(
-    opts.spanMetrics ?? DEFAULT_METRICS_FROM_SPANS,
+    opts.spanMetrics,
     {
       kind: 'clickhouse',
       async migrate() {

@@ -16,6 +16,8 @@ export { createDatapointRollups } from './datapointRollups';
 export { ROLLUP_STATE_TABLE } from './metricsSchema';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
 export type { StagedSpans } from './spanStaging';
+export type { FoldedSpanMetrics, SpanMetricsModel } from './spanMetricRows';
+import type { SpanMetricsModel } from './spanMetricRows';
 export {
   datapointHead,
   datapointTail,
@@ -25,12 +27,16 @@ export {
   type StagedDatapoints,
 } from './datapointStaging';
 
-export function openTelemetryStore(config: Config): TelemetryStore {
+/**
+ * `spanMetrics`: what writes the metrics from spans (`spanMetricsModel` of metricsFromSpans/, from
+ * the config's definitions); null: none.
+ */
+export function openTelemetryStore(config: Config, spanMetrics: SpanMetricsModel | null): TelemetryStore {
   const common = {
     ttl: { spansDays: config.retention.spans_days, metricsDays: config.retention.metrics_days },
     maxMemoryUsage: config.storage.ch.max_memory_usage,
     maxThreads: config.storage.ch.max_threads,
-    spanMetrics: config.metrics_from_spans,
+    spanMetrics,
   };
   return shareIdenticalReads(
     config.storage.ch.url

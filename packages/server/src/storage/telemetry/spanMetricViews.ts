@@ -1,7 +1,7 @@
 /**
  * Metrics from spans used to be computed by two materialized views over spans_index
  * (`span_metrics_mv`, `span_metrics_catalog_mv`), created from the config at every start. They are
- * now computed before the engine (spanMetricPoints.ts, spanMetricWriter.ts), which costs the
+ * now computed before the engine (metricsFromSpans/, spanMetricWriter.ts), which costs the
  * insert far less (docs/decisions/metrics-from-spans.md); every start drops the views an earlier
  * version left, so their rows are not written twice.
  */

@@ -1,15 +1,14 @@
-import { parseAliased, type SpanMetricDefinition } from '../../config';
 import { DATAPOINT_COLUMNS } from './datapointStaging';
 import type { SpanRow } from './spanRow';
 import { compile, type SqlFragment } from '../sql';
 import type { SpanMetricJournal } from './spanMetricJournal';
-import { DEF, PROJECT, SpanMetricFold, STAT_FIELDS, TIME, type FoldedSpanMetrics } from './spanMetricFold';
-import { compileSpanMetrics, spanMetricPoints, type CompiledSpanMetrics } from './spanMetricPoints';
+import { DEF, PROJECT, STAT_FIELDS, TIME, type FoldedSpanMetrics, type SpanMetricsModel } from './spanMetricRows';
 import { unstageSpans, type StagedSpans } from './spanStaging';
 import type { TelemetryStore } from './telemetryStore';
 
 /**
- * Writes the metrics derived from spans (spanMetricPoints.ts) with the spans they come from: a
+ * Writes the metrics derived from spans (computed by metricsFromSpans/, which hands the store its
+ * model when it is opened: spanMetricRows.ts) with the spans they come from: a
  * store wrapped by `withSpanMetrics` inserts a batch's folded points into `datapoint_minutes`
  * (the 15-minute and hourly rollups follow by their views on a remote ClickHouse, by the embedded
  * store's job, datapointRollups.ts), then the spans, and resolves only once
@@ -82,20 +81,19 @@ function minTimeOf(lists: readonly FoldedSpanMetrics[]): number {
 }
 
 export function createSpanMetricWriter(
-  metrics: CompiledSpanMetrics,
+  model: SpanMetricsModel,
   sink: SpanMetricSink,
   now: () => number = Date.now,
   flushMs = SPAN_METRICS_FLUSH_MS,
 ): SpanMetricWriter {
-  const { defs } = metrics;
-  const keys = defs.map((d) => d.attrs.map((a) => parseAliased(a).alias));
+  const defs = model.catalog;
   // When each (project, definition) was last catalogued, by project * defs.length + definition.
   const catalogued = new Map<number, number>();
 
   // The journal's state: points folded since the last cut, and one lock for an append with its
   // fold and for a cut with taking the points, so the points taken are those of the cut segments.
   const { journal } = sink;
-  let pending = new SpanMetricFold();
+  let pending = model.fold();
   let lockTail: Promise<unknown> = Promise.resolve();
   const locked = <T>(f: () => Promise<T> | T): Promise<T> => {
     const result = lockTail.then(f);
@@ -107,7 +105,7 @@ export function createSpanMetricWriter(
     const taken = await locked(() => {
       if (pending.size === 0) return null;
       const fold = pending;
-      pending = new SpanMetricFold();
+      pending = model.fold();
       return { fold, cut: journal.cut() };
     });
     if (taken === null) return;
@@ -156,7 +154,7 @@ export function createSpanMetricWriter(
           description: d.description,
           unit: d.unit,
           instrument: d.instrument,
-          attr_keys: keys[def],
+          attr_keys: d.attrKeys,
           created_at: ts,
           updated_at: ts,
         });
@@ -199,22 +197,21 @@ export function createSpanMetricWriter(
 
 /**
  * The store with metrics from spans: `insertStagedSpans` writes the points the chunks carry
- * (computed where they were encoded), `insertSpans` computes them from the rows. Without
- * definitions, the store itself. `insertTsv`: the store's way in for datapoint lines (the
+ * (computed where they were encoded), `insertSpans` computes them from the rows (the model's
+ * `points`). Without a model (no definitions), the store itself. `insertTsv`: the store's way in for datapoint lines (the
  * embedded store's: a staging file read by `INSERT ... SELECT FROM file()`; a remote one's: the
  * lines as the body of an `INSERT`).
  */
 export function withSpanMetrics(
-  defs: readonly SpanMetricDefinition[],
+  model: SpanMetricsModel | null | undefined,
   store: TelemetryStore,
   insertTsv: SpanMetricSink['insertTsv'],
   journal?: SpanMetricJournal,
   flushMs = SPAN_METRICS_FLUSH_MS,
 ): TelemetryStore {
-  if (defs.length === 0) return store;
-  const metrics = compileSpanMetrics(defs);
+  if (!model) return store;
   const writer = createSpanMetricWriter(
-    metrics,
+    model,
     { insertRows: (table, rows) => store.insertRows(table, rows), insertTsv, journal },
     Date.now,
     flushMs,
@@ -244,7 +241,7 @@ export function withSpanMetrics(
     },
     async insertSpans(rows: readonly SpanRow[]) {
       if (rows.length === 0) return;
-      await writer.write([spanMetricPoints(metrics, rows)]);
+      await writer.write([model.points(rows)]);
       await store.insertSpans(rows);
     },
     async insertStagedSpans(chunks: readonly StagedSpans[]) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FoldedSpanMetrics } from './spanMetricFold';
+import type { FoldedSpanMetrics } from './spanMetricRows';
 import type { EncodedSpans } from './spanRowEncoding';
 
 /**
@@ -27,7 +27,7 @@ export interface StagedSpans {
   /** A small chunk: the bytes themselves. */
   bytes: { index: Uint8Array; data: Uint8Array } | null;
   /**
-   * The chunk's rows folded into the metrics derived from spans (spanMetricPoints.ts), written
+   * The chunk's rows folded into the metrics derived from spans (metricsFromSpans/spanMetricPoints.ts), written
    * with the spans by `withSpanMetrics`; absent or null: none.
    */
   points?: FoldedSpanMetrics | null;

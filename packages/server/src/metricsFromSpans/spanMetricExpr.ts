@@ -2,7 +2,7 @@
  * The expression language of `metrics_from_spans` (value, attributes, where): what a definition in
  * lantern.yml may say about a span row, parsed once at start-up so that a bad definition is refused
  * with its key before anything runs. Storage compiles the parsed tree into functions over span rows
- * (storage/telemetry/spanMetricPoints.ts); nothing of the text reaches SQL.
+ * (spanMetricPoints.ts); nothing of the text reaches SQL.
  *
  * - `.name`: a column of the span row (the leading dot), e.g. `.duration` (nanoseconds),
  *   `.trace_id` (32 hex digits),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { normalizeUnit } from './units';
+import { normalizeUnit } from '../config/units';
 import { parseAliased, parseSpanExpr, SPAN_COLUMNS, SpanExprError, type SpanExpr } from './spanMetricExpr';
 
 /**
  * `metrics_from_spans`: metrics derived from every span row as it is stored (reference ingest §3.5,
  * §4.2), folded per minute at ingest and written with the spans, before they are acknowledged
- * (storage/telemetry/spanMetricPoints.ts). Each expression is parsed here, so a bad definition is refused at start-up with the key
+ * (spanMetricPoints.ts). Each expression is parsed here, so a bad definition is refused at start-up with the key
  * that holds it (e.g. `metrics_from_spans.1.where: unknown span column .foo`).
  *
  * Instruments: `histogram` (the value's distribution per minute: count, sum, min, max and buckets,

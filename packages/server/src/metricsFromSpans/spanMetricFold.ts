@@ -1,32 +1,19 @@
-/**
- * Datapoints of metrics from spans as they travel and wait (spanMetricPoints.ts makes them,
- * spanMetricWriter.ts writes them): a request's points as lines, line parts and typed arrays, and
- * the fold of many requests' points by series and minute.
- */
+import {
+  COUNT,
+  MAX,
+  MIN,
+  STAT_FIELDS,
+  SUM,
+  type FoldedSpanMetrics,
+  type SpanMetricFolder,
+} from '../storage/telemetry/spanMetricRows';
 
 /**
- * One request's rows folded into datapoints, in a form that crosses threads cheaply: strings and
- * typed arrays, no object per point (a structured clone of an object per point cost about as much
- * as the fold). A point's datapoint line (DATAPOINT_TSV_COLUMNS) is its head, its numbers and its
- * tail; the head also keys its series and minute.
+ * Datapoints of metrics from spans as they travel and wait (spanMetricPoints.ts makes them, the
+ * store's writer writes them: storage/telemetry/spanMetricWriter.ts): a request's points as
+ * lines, line parts and typed arrays (FoldedSpanMetrics, the format storage defines), and the fold
+ * of many requests' points by series and minute.
  */
-export interface FoldedSpanMetrics {
-  /** Per point: `project\tmetric\ttime\thash\tinstrument\t`, the line's first columns. */
-  heads: string[];
-  /** Per point: `\tstring_keys\tstring_values\tannotations\n`, the line's last columns. */
-  tails: string[];
-  /** Per point, STAT_FIELDS numbers: project, definition, time (Unix s), count, sum, min, max. */
-  stats: Float64Array;
-  /** Buckets of point i (histograms): from bucketEnds[i - 1] (0 for the first) to bucketEnds[i]. */
-  bucketEnds: Uint32Array;
-  /** Representative value -> count of each bucket. */
-  bucketValues: Float64Array;
-  bucketCounts: Float64Array;
-  /** The request's datapoint lines: what a journal keeps of it. */
-  lines: string;
-}
-
-export const STAT_FIELDS = 7;
 
 const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
 
@@ -85,9 +72,9 @@ export function packPoints(
 
 /**
  * Points of several requests (and batches) folded together by head: the same series and minute
- * make one row. The batch writer keeps these between its inserts (spanMetricWriter.ts).
+ * make one row. The store's batch writer keeps these between its inserts (spanMetricWriter.ts).
  */
-export class SpanMetricFold {
+export class SpanMetricFold implements SpanMetricFolder {
   private readonly at = new Map<string, number>();
   private heads: string[] = [];
   private tails: string[] = [];
@@ -130,12 +117,3 @@ export class SpanMetricFold {
     return packPoints(this.heads, this.tails, this.stats, this.buckets);
   }
 }
-
-/** Positions in a point's stats (STAT_FIELDS of them). */
-export const PROJECT = 0;
-export const DEF = 1;
-export const TIME = 2;
-export const COUNT = 3;
-export const SUM = 4;
-export const MIN = 5;
-export const MAX = 6;

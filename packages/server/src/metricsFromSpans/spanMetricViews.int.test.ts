@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigSchema, DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from '../../config';
-import { sql } from '../sql';
-import { openChdbStore } from './chdbStore';
-import type { SpanRow } from './spanRow';
-import type { TelemetryStore } from './telemetryStore';
-import { testSpanRow } from './testSpanRow';
+import { ConfigSchema } from '../config';
+import { DEFAULT_METRICS_FROM_SPANS, type SpanMetricDefinition } from './metricsFromSpans';
+import { spanMetricsModel } from './spanMetricPoints';
+import { sql } from '../storage/sql';
+import { openChdbStore } from '../storage/telemetry/chdbStore';
+import type { SpanRow } from '../storage/telemetry/spanRow';
+import type { TelemetryStore } from '../storage/telemetry/telemetryStore';
+import { testSpanRow } from '../storage/telemetry/testSpanRow';
 
 /** The views that derive metrics from span rows, on the embedded engine. */
 const NOW_NS = BigInt(Date.now()) * 1_000_000n;
@@ -44,7 +46,11 @@ describe('metrics_from_spans views', () => {
   }).metrics_from_spans[2];
 
   beforeAll(async () => {
-    store = openChdbStore({ path: dir, ...limits, spanMetrics: [...DEFAULT_METRICS_FROM_SPANS, custom] });
+    store = openChdbStore({
+      path: dir,
+      ...limits,
+      spanMetrics: spanMetricsModel([...DEFAULT_METRICS_FROM_SPANS, custom]),
+    });
     await store.migrate();
   });
   afterAll(async () => {
@@ -145,7 +151,7 @@ describe('metrics_from_spans views', () => {
 
   it('follows the config at the next start: a removed definition stops, the others go on; none, no views', async () => {
     await store.close();
-    store = openChdbStore({ path: dir, ...limits, spanMetrics: DEFAULT_METRICS_FROM_SPANS });
+    store = openChdbStore({ path: dir, ...limits, spanMetrics: spanMetricsModel(DEFAULT_METRICS_FROM_SPANS) });
     await store.migrate();
     const views = await store.query<{ name: string }>(
       sql`SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'span_metric%' ORDER BY name`,
@@ -162,7 +168,7 @@ describe('metrics_from_spans views', () => {
     expect(c.custom).toBe(5);
 
     await store.close();
-    store = openChdbStore({ path: dir, ...limits, spanMetrics: [] });
+    store = openChdbStore({ path: dir, ...limits, spanMetrics: spanMetricsModel([]) });
     await store.migrate();
     expect(
       await store.query(

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigSchema, DEFAULT_METRICS_FROM_SPANS, parseSpanExpr } from '../../config';
-import { DATAPOINT_TSV_COLUMNS } from './spanMetricWriter';
+import { ConfigSchema } from '../config';
+import { STAT_FIELDS, type FoldedSpanMetrics } from '../storage/telemetry/spanMetricRows';
+import { DEFAULT_METRICS_FROM_SPANS } from './metricsFromSpans';
+import { parseSpanExpr } from './spanMetricExpr';
+import { DATAPOINT_TSV_COLUMNS } from '../storage/telemetry/spanMetricWriter';
 import { compileSpanExprJs } from './spanMetricExprJs';
-import { SpanMetricFold, STAT_FIELDS, type FoldedSpanMetrics } from './spanMetricFold';
+import { SpanMetricFold } from './spanMetricFold';
 import { compileSpanMetrics, histogramBucket, minuteOf, seriesHash, spanMetricPoints } from './spanMetricPoints';
-import type { SpanRow } from './spanRow';
-import { testSpanRow } from './testSpanRow';
+import type { SpanRow } from '../storage/telemetry/spanRow';
+import { testSpanRow } from '../storage/telemetry/testSpanRow';
 
 /** The fold of span rows into the metrics derived from them, before the engine. */
 const T0 = 1_795_646_040n * 1_000_000_000n; // a minute's start

@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_METRICS_FROM_SPANS } from '../../config';
-import { ident, join, param, sql } from '../sql';
-import { openChdbStore } from './chdbStore';
-import { compileSpanMetrics, spanMetricPoints } from './spanMetricPoints';
-import { createSpanMetricWriter } from './spanMetricWriter';
-import type { SpanRow } from './spanRow';
-import type { TelemetryStore } from './telemetryStore';
-import { testSpanRow } from './testSpanRow';
+import { DEFAULT_METRICS_FROM_SPANS } from './metricsFromSpans';
+import { ident, join, param, sql } from '../storage/sql';
+import { openChdbStore } from '../storage/telemetry/chdbStore';
+import { compileSpanMetrics, spanMetricPoints, spanMetricsModel } from './spanMetricPoints';
+import { createSpanMetricWriter } from '../storage/telemetry/spanMetricWriter';
+import type { SpanRow } from '../storage/telemetry/spanRow';
+import type { TelemetryStore } from '../storage/telemetry/telemetryStore';
+import { testSpanRow } from '../storage/telemetry/testSpanRow';
 
 /** The batch writer of metrics from spans on the embedded engine: rows folded across requests, catalogue from memory. */
 const T0 = 1_795_646_040n * 1_000_000_000n;
@@ -27,7 +27,7 @@ describe('span metric writer', () => {
       ttl: { spansDays: 30, metricsDays: 90 },
       maxMemoryUsage: 2 * 1024 ** 3,
       maxThreads: 2,
-      spanMetrics: [],
+      spanMetrics: null,
     });
     await store.migrate();
   });
@@ -51,7 +51,7 @@ describe('span metric writer', () => {
       );
     };
     const writer = createSpanMetricWriter(
-      metrics,
+      spanMetricsModel(DEFAULT_METRICS_FROM_SPANS)!,
       { insertRows: (t, rows) => store.insertRows(t, rows), insertTsv },
       () => now,
     );

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './loadConfig';
+import { ConfigError, loadConfig } from '../config';
 import { parseAliased, parseSpanExpr } from './spanMetricExpr';
 
 const dir = mkdtempSync(join(tmpdir(), 'lantern-msf-'));

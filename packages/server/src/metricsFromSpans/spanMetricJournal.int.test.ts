@@ -2,11 +2,13 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sql } from '../sql';
-import { openChdbStore } from './chdbStore';
-import { completeBatches } from './spanMetricJournal';
-import type { TelemetryStore } from './telemetryStore';
-import { testSpanRow } from './testSpanRow';
+import { sql } from '../storage/sql';
+import { openChdbStore } from '../storage/telemetry/chdbStore';
+import { completeBatches } from '../storage/telemetry/spanMetricJournal';
+import type { TelemetryStore } from '../storage/telemetry/telemetryStore';
+import { testSpanRow } from '../storage/telemetry/testSpanRow';
+import { DEFAULT_METRICS_FROM_SPANS } from './metricsFromSpans';
+import { spanMetricsModel } from './spanMetricPoints';
 
 /**
  * The embedded store's journal of metrics from spans (spanMetricJournal.ts): a batch is journaled,
@@ -26,6 +28,7 @@ describe('span metric journal', () => {
       ttl: { spansDays: 30, metricsDays: 90 },
       maxMemoryUsage: 2 * 1024 ** 3,
       maxThreads: 2,
+      spanMetrics: spanMetricsModel(DEFAULT_METRICS_FROM_SPANS),
       spanMetricsFlushMs: 0,
     });
   const spans = (n: number) =>

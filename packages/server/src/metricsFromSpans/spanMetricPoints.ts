@@ -1,16 +1,27 @@
-import { parseAliased, parseSpanExpr, type SpanMetricDefinition } from '../../config';
-import type { SpanRow } from './spanRow';
+import {
+  COUNT,
+  MAX,
+  MIN,
+  STAT_FIELDS,
+  SUM,
+  type FoldedSpanMetrics,
+  type SpanMetricsModel,
+} from '../storage/telemetry/spanMetricRows';
+import type { SpanRow } from '../storage/telemetry/spanRow';
+import { quoted, tsv } from '../storage/telemetry/tsvText';
+import type { SpanMetricDefinition } from './metricsFromSpans';
+import { parseAliased, parseSpanExpr } from './spanMetricExpr';
 import { compileSpanExprJs } from './spanMetricExprJs';
-import { addBucket, COUNT, MAX, MIN, packPoints, STAT_FIELDS, SUM, type FoldedSpanMetrics } from './spanMetricFold';
-import { quoted, tsv } from './tsvText';
+import { addBucket, packPoints, SpanMetricFold } from './spanMetricFold';
 
 /**
  * Metrics from spans (reference ingest §3.5, docs/decisions/metrics-from-spans.md), computed in
  * JS before the engine: each `metrics_from_spans` definition is compiled once into functions over
  * a span row (spanMetricExprJs.ts), and an ingest request's rows are folded into one point per
  * (project, definition, minute, attribute values) on the prepare worker that decoded them. The
- * batch writer folds the points of the batches' requests together (`SpanMetricFold`) and inserts
- * them into `datapoint_minutes` (spanMetricWriter.ts).
+ * store's batch writer folds the points of the batches' requests together (`SpanMetricFold`, handed
+ * to it in the model: `spanMetricsModel`) and inserts them into `datapoint_minutes`
+ * (storage/telemetry/spanMetricWriter.ts).
  *
  * Histograms keep (representative value -> count) buckets, exponential with 8 buckets per
  * doubling (OTel scale 3: each bucket is 9 % wide), so a quantile is within one bucket of the
@@ -224,4 +235,25 @@ export function spanMetricPoints(metrics: CompiledSpanMetrics, rows: readonly Sp
     }
   }
   return packPoints(heads, tails, stats, buckets);
+}
+
+/**
+ * What a store needs to write the metrics of these definitions (storage/telemetry/spanMetricRows.ts):
+ * their catalogue entries, their points of rows stored without them, and the fold. Null without
+ * definitions: the store writes no metrics from spans.
+ */
+export function spanMetricsModel(defs: readonly SpanMetricDefinition[]): SpanMetricsModel | null {
+  if (defs.length === 0) return null;
+  const metrics = compileSpanMetrics(defs);
+  return {
+    catalog: defs.map((d) => ({
+      name: d.name,
+      description: d.description,
+      unit: d.unit,
+      instrument: d.instrument,
+      attrKeys: d.attrs.map((a) => parseAliased(a).alias),
+    })),
+    points: (rows) => spanMetricPoints(metrics, rows),
+    fold: () => new SpanMetricFold(),
+  };
 }

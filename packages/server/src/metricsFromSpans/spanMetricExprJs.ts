@@ -1,10 +1,10 @@
-import type { SpanExpr } from '../../config';
-import type { SpanRow } from './spanRow';
-import { stringifyAttr } from './spanAttrEncoding';
-import { ATTR_COLUMNS } from './spanRowEncoding';
+import { stringifyAttr } from '../storage/telemetry/spanAttrEncoding';
+import type { SpanRow } from '../storage/telemetry/spanRow';
+import { ATTR_COLUMNS } from '../storage/telemetry/spanRowEncoding';
+import type { SpanExpr } from './spanMetricExpr';
 
 /**
- * `metrics_from_spans` expressions (config/spanMetricExpr.ts) compiled into JS functions over a
+ * `metrics_from_spans` expressions (spanMetricExpr.ts) compiled into JS functions over a
  * span row that give what the stored row's columns would give: promoted attributes from their
  * text value only, `display.name` as the group's name, `.group_id` as its exact decimal; text
  * against text compares text, a number on either side compares numbers, text that is no number
