@@ -6,7 +6,8 @@ import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
  *
  * Pairing: a call is a client (or producer) span and the server (or consumer) span whose parent it
  * is. Both are keyed by (trace id, k) where k is the client's own id and the server's parent id
- * (a root server span's own id: two roots of one trace are two calls),
+ * (a root server span has a group of its own, keyed by its own id: two roots of one trace are two
+ * calls, and a server span nested under a root is not in the root's group),
  * and one GROUP BY over the spans puts the two halves of a call in one group, whichever export,
  * batch or node brought them: no join, and on a cluster each trace sits on one shard anyway. The
  * spans read reach PAIR_SLACK_MS either side of the windows, so a server span up to two minutes
@@ -115,7 +116,7 @@ export function pairingSql(w: PairingWindow): SqlFragment {
           anyIf((toString(service_name), start, duration, status_code = 'error', conn, parent_id = 0), NOT is_client) AS s
         FROM (
           SELECT project_id, trace_id, kind IN ('client', 'producer') AS is_client,
-            if(is_client OR parent_id = 0, id, parent_id) AS pk,
+            NOT is_client AND parent_id = 0 AS root, if(is_client OR root, id, parent_id) AS pk,
             service_name, time AS start, duration, status_code, parent_id, ${CONNECTION} AS conn,
             ${NAME_ATTR_COLUMNS}, ${NAME_PARTS},
             ${VIRTUAL_TYPE} AS vtype, ${VIRTUAL_NAME} AS vname
@@ -123,7 +124,7 @@ export function pairingSql(w: PairingWindow): SqlFragment {
           WHERE time >= ${readFrom} AND time < ${readTo} AND event_name = ''
             AND kind IN ('client', 'producer', 'server', 'consumer')
         )
-        GROUP BY project_id, trace_id, pk
+        GROUP BY project_id, trace_id, root, pk
       )
     )
     ARRAY JOIN arrayConcat(

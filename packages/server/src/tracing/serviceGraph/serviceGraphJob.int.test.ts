@@ -187,4 +187,35 @@ describe('service graph job', () => {
     expect(again.hours).toBeGreaterThan(0);
     expect((await read()).edges.find((e) => e.client === 'user' && e.server === 'web')?.calls).toBe(2);
   });
+
+  it('keeps a root server span and a server span nested under it as two calls', async () => {
+    const nested = 'b2'.repeat(16);
+    const minute = T0 + 5 * 60 * MINUTE;
+    await store.insertSpans([
+      span({
+        traceId: nested,
+        id: 41n,
+        parentId: 0n,
+        kind: 'server',
+        timeNs: ns(minute + 1000),
+        attrs: { 'service.name': 'gw' },
+      }),
+      span({
+        traceId: nested,
+        id: 42n,
+        parentId: 41n,
+        kind: 'server',
+        timeNs: ns(minute + 2000),
+        attrs: { 'service.name': 'gw' },
+      }),
+    ]);
+    await job().run(new Date(minute + 10 * MINUTE));
+    const g = await createServiceGraphService(store).graph({
+      projectId: 1,
+      gte: new Date(minute),
+      lt: new Date(minute + MINUTE),
+    });
+    expect(g.nodes.find((n) => n.name === 'gw')).toMatchObject({ calls: 2 });
+    expect(g.edges).toEqual([expect.objectContaining({ client: 'user', server: 'gw', calls: 1 })]);
+  });
 });
