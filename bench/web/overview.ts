@@ -8,7 +8,9 @@ import { SERVER_ENV } from './serverEnv';
  * data of "Send demo data" (`--demo` clicks, 300 traces each), in headless Chromium at 1440x900
  * against the real server. Per cold page load it times, from the navigation's start (the page's own
  * clock), the moment every group row in the viewport shows its drawn sparklines, and counts the
- * sparklines drawn and the group-stats calls made by then and 3 s later. `--ab DIR` measures a
+ * sparklines drawn and the group-stats calls made by then and 3 s later, and how long the drawing
+ * took once the last of their series had come (from the last group-stats answer to the drawn rows:
+ * the part the chart engine costs, apart from the server and the calls before). `--ab DIR` measures a
  * second web build over the same data (a server each, one after the other).
  *
  *   cd packages/web && npx vite build --outDir /tmp/web-new --emptyOutDir && cd ../..
@@ -44,6 +46,9 @@ const drawnState = `({
   t: window.drawnAt,
   n: document.querySelectorAll('[data-testid="sparkline"][data-drawn="true"]').length,
   rows: document.querySelectorAll('[data-testid="group-row"]').length,
+  lastStats: Math.max(...performance.getEntriesByType('resource')
+    .filter((e) => e.name.includes('/group-stats') && e.responseEnd <= window.drawnAt)
+    .map((e) => e.responseEnd)),
 })`;
 
 async function measure(dataDir: string, webDist: string | undefined, sendDemo: boolean) {
@@ -65,6 +70,7 @@ async function measure(dataDir: string, webDist: string | undefined, sendDemo: b
       }
       await new Promise((r) => setTimeout(r, 3000)); // committed and visible to queries
     }
+    const afterData: number[] = [];
     let calls = 0;
     page.on('request', (r) => {
       if (r.url().includes('/group-stats')) calls++;
@@ -79,19 +85,20 @@ async function measure(dataDir: string, webDist: string | undefined, sendDemo: b
       calls = 0;
       await page.goto(`${lantern.baseUrl}/overview/1/systems?time_dur=3600`);
       await page.waitForFunction(inViewDrawn(5), undefined, { timeout: 60_000, polling: 'raf' });
-      const at = await page.evaluate<{ t: number; n: number; rows: number }>(drawnState);
+      const at = await page.evaluate<{ t: number; n: number; rows: number; lastStats: number }>(drawnState);
       const c = calls;
       await page.waitForTimeout(3000);
       const n3 = await page.locator('[data-testid="sparkline"][data-drawn="true"]').count();
       if (i === 0) continue; // the first load warms the server's caches and the browser's
       times.push(at.t);
+      afterData.push(at.t - at.lastStats);
       drawn.push(at.n);
       later.push(n3);
       callsAt.push(c);
       callsLater.push(calls);
       rows = at.rows;
     }
-    return { times, drawn, later, callsAt, callsLater, rows, errors };
+    return { times, drawn, later, callsAt, callsLater, rows, afterData, errors };
   } finally {
     await browser.close();
     await lantern.stop();
@@ -108,7 +115,9 @@ async function main() {
         `${dist ?? 'packages/web/dist'}: ${r.rows} group rows; sparklines in view drawn at ${median(r.times).toFixed(0)} ms ` +
           `(median of ${RUNS}; all: ${r.times.map((t) => t.toFixed(0)).join(', ')}), ` +
           `${median(r.drawn)} sparklines drawn then, ${median(r.later)} 3 s later; ` +
-          `group-stats calls ${median(r.callsAt)} then, ${median(r.callsLater)} 3 s later` +
+          `group-stats calls ${median(r.callsAt)} then, ${median(r.callsLater)} 3 s later; ` +
+          `drawn ${median(r.afterData).toFixed(0)} ms after the last series came ` +
+          `(all: ${r.afterData.map((t) => t.toFixed(0)).join(', ')})` +
           (r.errors.length ? `; page errors: ${r.errors.join(' | ')}` : ''),
       );
     }
