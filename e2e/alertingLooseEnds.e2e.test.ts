@@ -247,6 +247,7 @@ describe('alerting loose ends', () => {
     await preview.getByTestId('monitor-chart-empty').waitFor();
     await expect(preview.innerText()).resolves.toContain('Select a metric');
     expect(await preview.innerText()).not.toContain('There are no metrics');
+    await screenshot(page, 'alerting-loose-ends-01g-metric-monitor-nothing-picked', { fullPage: false });
 
     const q = new URLSearchParams({ name: 'Queue share', metric: 'queue.depth', alias: 'depth', query: 'max($depth)' });
     await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors/new-metric?${q}`);
