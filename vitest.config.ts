@@ -32,14 +32,15 @@ const TELEMETRY_TESTS = [
 ];
 
 // Unit tests run in parallel; integration and browser tests start real servers (each with its own
-// embedded chDB, ~1 GB), so each of those projects runs one file at a time, and two such projects at
-// most run side by side on this 2-core machine (`groupOrder`: unit, then integration with e2e, the
-// two long ones, then integration-pg with integration-ch, the two re-runs: pairing a long project
-// with a short one left a lane idle for most of the run). One PostgreSQL server serves the whole run
+// embedded chDB, ~1 GB), so each of those projects runs one file at a time, and two such projects
+// run side by side on this 2-core machine (`maxWorkers: 2`; Vitest's default, one less than the
+// cores, ran every file of the suite one after the other; `groupOrder`: unit, then integration with
+// e2e, the two long ones, then integration-pg with integration-ch, the two re-runs). One PostgreSQL server serves the whole run
 // (packages/testkit/src/globalSetup.ts). Test fixtures live in @lantern/testkit (packages/testkit).
 export default defineConfig({
   test: {
     pool: 'forks',
+    maxWorkers: 2,
     globalSetup: ['packages/testkit/src/globalSetup.ts'],
     projects: [
       {
