@@ -199,7 +199,12 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
   });
   onNewMetrics = (projectId) => templates.schedule(projectId);
   // The service graph's minutes, written by one node at a time (docs/architecture.md, "Service graph").
-  const serviceGraph = createServiceGraphJob({ telemetry, log, waitMs: config.service_graph.wait_seconds * 1000 });
+  const serviceGraph = createServiceGraphJob({
+    telemetry,
+    log,
+    waitMs: config.service_graph.wait_seconds * 1000,
+    envProjects: config.projects.filter((p) => p.group_by_env).map((p) => p.id),
+  });
   const serviceGraphJob = {
     name: 'service-graph',
     everyMs: config.service_graph.interval_seconds * 1000,

@@ -92,7 +92,19 @@ export interface PairingWindow {
   run: bigint;
   /** Client spans that started before this have waited long enough for their server half. */
   expiredBefore: Date;
+  /**
+   * Projects that group by environment (`group_by_env`): their services are named
+   * `service (environment)` (serviceName below), one node per environment.
+   */
+  envProjects?: readonly number[];
 }
+
+/** A span's service as a node name: `service (environment)` in projects that group by environment. */
+const serviceName = (envProjects: readonly number[]) =>
+  envProjects.length === 0
+    ? sql`toString(service_name)`
+    : sql`if(has(${param.uint32s(envProjects)}, project_id) AND deployment_environment != '',
+        concat(toString(service_name), ' (', deployment_environment, ')'), toString(service_name))`;
 
 /**
  * One output row: (minute, row type, client, server, server type, connection type, failed,
@@ -102,6 +114,7 @@ const row = (fields: SqlFragment) =>
   sql`CAST((${fields}), 'Tuple(DateTime(\\'UTC\\'), String, String, String, String, String, UInt8, Int64, UInt8)')`;
 
 export function pairingSql(w: PairingWindow): SqlFragment {
+  const svc = serviceName(w.envProjects ?? []);
   const readFrom = param.time(new Date(w.from.getTime() - PAIR_SLACK_MS));
   const readTo = param.time(new Date(w.to.getTime() + PAIR_SLACK_MS));
   const from = param.secondsUp(w.from);
@@ -112,12 +125,12 @@ export function pairingSql(w: PairingWindow): SqlFragment {
       SELECT project_id, nc, ns, c, s FROM (
         SELECT project_id, trace_id, pk,
           countIf(is_client) AS nc, countIf(NOT is_client) AS ns,
-          anyIf((toString(service_name), start, duration, status_code = 'error', conn, vtype, vname), is_client) AS c,
-          anyIf((toString(service_name), start, duration, status_code = 'error', conn, parent_id = 0), NOT is_client) AS s
+          anyIf((svc, start, duration, status_code = 'error', conn, vtype, vname), is_client) AS c,
+          anyIf((svc, start, duration, status_code = 'error', conn, parent_id = 0), NOT is_client) AS s
         FROM (
           SELECT project_id, trace_id, kind IN ('client', 'producer') AS is_client,
             NOT is_client AND parent_id = 0 AS root, if(is_client OR root, id, parent_id) AS pk,
-            service_name, time AS start, duration, status_code, parent_id, ${CONNECTION} AS conn,
+            ${svc} AS svc, time AS start, duration, status_code, parent_id, ${CONNECTION} AS conn,
             ${NAME_ATTR_COLUMNS}, ${NAME_PARTS},
             ${VIRTUAL_TYPE} AS vtype, ${VIRTUAL_NAME} AS vname
           FROM spans_index
@@ -140,7 +153,7 @@ export function pairingSql(w: PairingWindow): SqlFragment {
     ) AS o
     WHERE o.1 >= ${from} AND o.1 < ${to}`;
   // Every service seen in a window: a node even when it serves no call.
-  const seen = sql`SELECT project_id, toStartOfMinute(time) AS t, 'node' AS row_type, toString(service_name) AS client,
+  const seen = sql`SELECT project_id, toStartOfMinute(time) AS t, 'node' AS row_type, ${svc} AS client,
       '' AS server, 'service' AS server_type, '' AS connection_type, toUInt8(0) AS failed, toInt64(0) AS d, toUInt8(0) AS call
     FROM spans_index
     WHERE time >= ${param.time(w.from)} AND time < ${param.time(w.to)} AND event_name = ''

@@ -218,4 +218,44 @@ describe('service graph job', () => {
     expect(g.nodes.find((n) => n.name === 'gw')).toMatchObject({ calls: 2 });
     expect(g.edges).toEqual([expect.objectContaining({ client: 'user', server: 'gw', calls: 1 })]);
   });
+
+  it('splits services by environment in projects that group by environment', async () => {
+    const envTrace = 'c3'.repeat(16);
+    const minute = T0 + 6 * 60 * MINUTE;
+    const env = (e: string) => ({ 'service.name': 'shop', 'deployment.environment': e });
+    await store.insertSpans([
+      span({ traceId: envTrace, id: 51n, parentId: 0n, kind: 'server', timeNs: ns(minute + 1000), attrs: env('prod') }),
+      span({
+        traceId: envTrace,
+        id: 52n,
+        parentId: 0n,
+        kind: 'server',
+        timeNs: ns(minute + 2000),
+        attrs: env('staging'),
+      }),
+      span({
+        traceId: envTrace,
+        id: 53n,
+        parentId: 0n,
+        kind: 'server',
+        timeNs: ns(minute + 3000),
+        attrs: env('prod'),
+        projectId: 2,
+      }),
+    ]);
+    const split = createServiceGraphJob({
+      telemetry: store,
+      log: pino({ level: 'silent' }),
+      waitMs: WAIT,
+      envProjects: [1],
+    });
+    await split.run(new Date(minute + 10 * MINUTE));
+    const graphOf = (projectId: number) =>
+      createServiceGraphService(store).graph({ projectId, gte: new Date(minute), lt: new Date(minute + MINUTE) });
+    expect((await graphOf(1)).nodes.filter((n) => !n.virtual).map((n) => [n.name, n.calls])).toEqual([
+      ['shop (prod)', 1],
+      ['shop (staging)', 1],
+    ]);
+    expect((await graphOf(2)).nodes.filter((n) => !n.virtual).map((n) => [n.name, n.calls])).toEqual([['shop', 1]]);
+  });
 });

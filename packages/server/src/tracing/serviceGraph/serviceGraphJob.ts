@@ -25,6 +25,8 @@ export interface ServiceGraphJobOptions {
   backfillMs?: number;
   /** Most windows written by one run (a run catching up after a stop writes these, the next run more). */
   maxWindows?: number;
+  /** Projects whose services are split by `deployment.environment` (`group_by_env`). */
+  envProjects?: readonly number[];
 }
 
 const MINUTE = 60_000;
@@ -124,7 +126,13 @@ export function createServiceGraphJob(opts: ServiceGraphJobOptions) {
   async function write(from: number, to: number, run: bigint, now: Date, lastFinal: number): Promise<void> {
     const counts = await spanCounts(from, to);
     await opts.telemetry.command(
-      pairingSql({ from: new Date(from), to: new Date(to), run, expiredBefore: new Date(now.getTime() - opts.waitMs) }),
+      pairingSql({
+        from: new Date(from),
+        to: new Date(to),
+        run,
+        expiredBefore: new Date(now.getTime() - opts.waitMs),
+        envProjects: opts.envProjects,
+      }),
     );
     const minutes = Array.from({ length: (to - from) / MINUTE }, (_, i) => from + i * MINUTE);
     await opts.telemetry.command(

@@ -8,6 +8,7 @@ import { toAddress } from '../../../lib/time/dateRange';
 import { ServiceGraphCard, type CardSubject } from './ServiceGraphCard';
 import { ServiceGraphChart, type GraphSelection } from './ServiceGraphChart';
 import { ServiceGraphEdgeTable } from './ServiceGraphEdgeTable';
+import { useProject } from '../../projects/projectsApi';
 import { useServiceGraph } from './serviceGraphApi';
 import { edgeExplore, ERROR_BANDS, NO_CALLS_COLOR, nodeExplore, type ExploreTarget } from './serviceGraphModel';
 
@@ -19,6 +20,7 @@ import { edgeExplore, ERROR_BANDS, NO_CALLS_COLOR, nodeExplore, type ExploreTarg
 export function ServiceGraphView({ projectId, dateRange }: { projectId: number; dateRange: DateRangeState }) {
   const range = dateRange.apiParams;
   const graph = useServiceGraph(projectId, range);
+  const groupByEnv = useProject(projectId).data?.project.groupByEnv ?? false;
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<GraphSelection | null>(null);
   const minutes = Math.max(1, Math.round(dateRange.range.duration / 60_000));
@@ -30,10 +32,13 @@ export function ServiceGraphView({ projectId, dateRange }: { projectId: number; 
   const nodes = useMemo(() => graph.data?.nodes ?? [], [graph.data]);
   const edges = useMemo(() => graph.data?.edges ?? [], [graph.data]);
   const byName = useMemo(() => new Map(nodes.map((n) => [n.name, n])), [nodes]);
-  const edgeHref = useCallback((e: ServiceGraphEdge) => href(edgeExplore(e, byName.get(e.server))), [href, byName]);
+  const edgeHref = useCallback(
+    (e: ServiceGraphEdge) => href(edgeExplore(e, byName.get(e.server), groupByEnv)),
+    [href, byName, groupByEnv],
+  );
   const subject = useMemo(
-    () => (selected ? cardSubject(selected, byName, edges, href, edgeHref) : null),
-    [selected, byName, edges, href, edgeHref],
+    () => (selected ? cardSubject(selected, byName, edges, (n) => nodeExplore(n, groupByEnv), href, edgeHref) : null),
+    [selected, byName, edges, href, edgeHref, groupByEnv],
   );
 
   if (graph.error) return <Alert severity="error">{graph.error.message}</Alert>;
@@ -135,13 +140,14 @@ function cardSubject(
   selected: GraphSelection,
   byName: Map<string, ServiceGraphNode>,
   edges: ServiceGraphEdge[],
+  exploreNode: (n: ServiceGraphNode) => ExploreTarget | null,
   href: (t: ExploreTarget) => string,
   edgeHref: (e: ServiceGraphEdge) => string,
 ): CardSubject | null {
   if ('node' in selected) {
     const node = byName.get(selected.node);
     if (!node) return null;
-    const explore = nodeExplore(node);
+    const explore = exploreNode(node);
     return {
       title: node.name,
       subtitle: node.virtual

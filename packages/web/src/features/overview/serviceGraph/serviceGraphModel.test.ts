@@ -91,6 +91,20 @@ describe('Explore queries', () => {
     );
     expect(edgeExplore(edge('user', 'front'), node('front')).query).toContain('where .parent_id = 0');
   });
+  it('splits `service (environment)` names in projects that group by environment', () => {
+    expect(nodeExplore(node('shop (prod)'), true)?.query).toBe(
+      'where service.name = "shop" | where deployment.environment = "prod" | where .kind in ("server", "consumer")',
+    );
+    expect(nodeExplore(node('shop (prod)'), false)?.query).toBe(
+      'where service.name = "shop (prod)" | where .kind in ("server", "consumer")',
+    );
+    expect(edgeExplore(edge('user', 'web (staging)'), node('web (staging)'), true).query).toBe(
+      'where service.name = "web" | where deployment.environment = "staging" | where .kind in ("server", "consumer") | where .parent_id = 0',
+    );
+    expect(edgeExplore(edge('web (staging)', 'api (staging)'), node('api (staging)'), true).query).toBe(
+      'where service.name = "web" | where deployment.environment = "staging" | where .kind in ("client", "producer")',
+    );
+  });
 });
 
 describe('Explore queries parse', () => {

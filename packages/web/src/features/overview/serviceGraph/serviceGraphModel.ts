@@ -103,8 +103,22 @@ function virtualTargetWheres(node: Pick<ServiceGraphNode, 'name' | 'type'>): str
 
 export const USER_NODE = 'user';
 
+/**
+ * The where parts of a service node's spans. In a project that groups by environment the server
+ * names a service's node `service (environment)` (tracing/serviceGraph/pairingSql.ts).
+ */
+export function serviceWheres(name: string, groupByEnv = false): string[] {
+  const split = groupByEnv ? /^(.*) \(([^()]+)\)$/.exec(name) : null;
+  return split
+    ? [where('service.name', split[1]), where('deployment.environment', split[2])]
+    : [where('service.name', name)];
+}
+
 /** A service's server spans; a virtual node's calls into it (client spans named as it is). */
-export function nodeExplore(node: Pick<ServiceGraphNode, 'name' | 'type' | 'virtual'>): ExploreTarget | null {
+export function nodeExplore(
+  node: Pick<ServiceGraphNode, 'name' | 'type' | 'virtual'>,
+  groupByEnv = false,
+): ExploreTarget | null {
   if (node.virtual && node.name === USER_NODE) return null;
   if (node.virtual)
     return {
@@ -113,7 +127,7 @@ export function nodeExplore(node: Pick<ServiceGraphNode, 'name' | 'type' | 'virt
     };
   return {
     system: 'spans:all',
-    query: [where('service.name', node.name), 'where .kind in ("server", "consumer")'].join(' | '),
+    query: [...serviceWheres(node.name, groupByEnv), 'where .kind in ("server", "consumer")'].join(' | '),
   };
 }
 
@@ -125,18 +139,21 @@ export function nodeExplore(node: Pick<ServiceGraphNode, 'name' | 'type' | 'virt
 export function edgeExplore(
   edge: Pick<ServiceGraphEdge, 'client' | 'server'>,
   serverNode: Pick<ServiceGraphNode, 'name' | 'type' | 'virtual'> | undefined,
+  groupByEnv = false,
 ): ExploreTarget {
   if (edge.client === USER_NODE)
     return {
       system: 'spans:all',
-      query: [where('service.name', edge.server), 'where .kind in ("server", "consumer")', 'where .parent_id = 0'].join(
-        ' | ',
-      ),
+      query: [
+        ...serviceWheres(edge.server, groupByEnv),
+        'where .kind in ("server", "consumer")',
+        'where .parent_id = 0',
+      ].join(' | '),
     };
   return {
     system: 'spans:all',
     query: [
-      where('service.name', edge.client),
+      ...serviceWheres(edge.client, groupByEnv),
       'where .kind in ("client", "producer")',
       ...(serverNode?.virtual ? virtualTargetWheres(serverNode) : []),
     ].join(' | '),
