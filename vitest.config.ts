@@ -31,11 +31,12 @@ const TELEMETRY_TESTS = [
   'packages/server/src/tracing/query/attrRollup.int.test.ts',
 ];
 
-// Unit tests run in parallel; integration and browser tests start real servers (each with its own
-// embedded chDB, ~1 GB), so each of those projects runs one file at a time, and two such projects
-// run side by side on this 2-core machine (`maxWorkers: 2`; Vitest's default, one less than the
-// cores, ran every file of the suite one after the other; `groupOrder`: unit, then integration with
-// e2e, the two long ones, then integration-pg with integration-ch, the two re-runs). One PostgreSQL server serves the whole run
+// Unit tests first (`groupOrder` 0); then the integration, browser and re-run projects in one group,
+// two files at a time from any of them (`maxWorkers: 2`): each starts real servers (each with its
+// own embedded chDB, ~1 GB), so two at once is what this 2-core machine takes. Vitest gives a group
+// one worker count, and a project with `fileParallelism: false` one worker: the earlier groups of
+// such projects, and Vitest's default of one worker less than the cores, ran every file of the
+// suite one after the other. One PostgreSQL server serves the whole run
 // (packages/testkit/src/globalSetup.ts). Test fixtures live in @lantern/testkit (packages/testkit).
 export default defineConfig({
   test: {
@@ -58,29 +59,26 @@ export default defineConfig({
           include: ['packages/*/src/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
         },
       },
       {
         test: {
           name: 'integration-pg',
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
           include: METADATA_TESTS,
           env: { LANTERN_TEST_METADATA: 'postgres' },
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
         },
       },
       {
         test: {
           name: 'integration-ch',
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
           include: TELEMETRY_TESTS,
           env: { LANTERN_TEST_TELEMETRY: 'clickhouse' },
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
         },
       },
       {
@@ -93,7 +91,6 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],
