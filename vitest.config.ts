@@ -29,6 +29,7 @@ const TELEMETRY_TESTS = [
   'packages/server/src/tracing/query/tracingQuery.int.test.ts',
   'packages/server/src/tracing/query/tracingApi.int.test.ts',
   'packages/server/src/tracing/query/attrRollup.int.test.ts',
+  'packages/server/src/tracing/serviceGraph/serviceGraph.int.test.ts',
 ];
 
 // Unit tests first (`groupOrder` 0); then the integration, browser and re-run projects in one group,
