@@ -30,26 +30,36 @@ const GRAPH_COLUMNS = `        project_id UInt32 CODEC(ZSTD(1)),
         errors UInt64 CODEC(ZSTD(1)),
         duration AggregateFunction(quantilesTDigest(0.5, 0.99), Float64) CODEC(ZSTD(3))`;
 
-export const SERVICE_GRAPH_MIGRATION: TelemetryMigration = {
-  version: 14,
-  name: 'service_graph',
-  statements: ({ spansDays }) => [
-    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_TABLE} (
+/** A table of a minute's or an hour's rows, kept as long as the spans. */
+const graphTable = (name: string, spansDays: number) => `CREATE TABLE IF NOT EXISTS ${name} (
 ${GRAPH_COLUMNS}
       ) ENGINE = MergeTree
       PARTITION BY toDate(time)
       ORDER BY (project_id, time, row_type, client, server)
       TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
-      SETTINGS ttl_only_drop_parts = 1`,
-    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_RUNS_TABLE} (
+      SETTINGS ttl_only_drop_parts = 1`;
+
+/** The record of which run wrote each minute or hour; `extra`: columns after `run`. */
+const runsTable = (name: string, extra: string, spansDays: number) => `CREATE TABLE IF NOT EXISTS ${name} (
         time DateTime('UTC') CODEC(Delta, ZSTD(1)),
-        run UInt64 CODEC(ZSTD(1)),
-        final UInt8 CODEC(ZSTD(1))
+        run UInt64 CODEC(ZSTD(1))${extra}
       ) ENGINE = MergeTree
       PARTITION BY toDate(time)
       ORDER BY (time, run)
       TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
-      SETTINGS ttl_only_drop_parts = 1`,
+      SETTINGS ttl_only_drop_parts = 1`;
+
+export const SERVICE_GRAPH_MIGRATION: TelemetryMigration = {
+  version: 14,
+  name: 'service_graph',
+  statements: ({ spansDays }) => [
+    graphTable(SERVICE_GRAPH_TABLE, spansDays),
+    runsTable(
+      SERVICE_GRAPH_RUNS_TABLE,
+      `,
+        final UInt8 CODEC(ZSTD(1))`,
+      spansDays,
+    ),
   ],
 };
 
@@ -71,20 +81,7 @@ export const SERVICE_GRAPH_HOURS_MIGRATION: TelemetryMigration = {
   version: 16,
   name: 'service_graph_hours',
   statements: ({ spansDays }) => [
-    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_HOURS_TABLE} (
-${GRAPH_COLUMNS}
-      ) ENGINE = MergeTree
-      PARTITION BY toDate(time)
-      ORDER BY (project_id, time, row_type, client, server)
-      TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
-      SETTINGS ttl_only_drop_parts = 1`,
-    `CREATE TABLE IF NOT EXISTS ${SERVICE_GRAPH_HOUR_RUNS_TABLE} (
-        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
-        run UInt64 CODEC(ZSTD(1))
-      ) ENGINE = MergeTree
-      PARTITION BY toDate(time)
-      ORDER BY (time, run)
-      TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
-      SETTINGS ttl_only_drop_parts = 1`,
+    graphTable(SERVICE_GRAPH_HOURS_TABLE, spansDays),
+    runsTable(SERVICE_GRAPH_HOUR_RUNS_TABLE, '', spansDays),
   ],
 };
