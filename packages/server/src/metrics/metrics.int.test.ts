@@ -178,6 +178,40 @@ describe.each<[MetricsTransport, boolean]>([
     expect(capped.query.parts.map((p) => p.error)).toEqual(['', 'too many filters: 101 (at most 100)']);
   });
 
+  it("reads a histogram's min and max as exported, and keeps its percentiles inside them", async () => {
+    // The SDK's default buckets (made for milliseconds): 0, 5, 10, 25, 50, 75, 100, 250, 500, 750, ...
+    const m = meterFor(transport, `${prefix}_range`, { delta });
+    const ms = m.meter.createHistogram(`${prefix}.range_ms`, { unit: 'ms' });
+    const sec = m.meter.createHistogram(`${prefix}.range_s`, { unit: 's' });
+    await m.flush(); // an empty first export: the series now exist
+    for (let v = 50; v <= 600; v += 50) ms.record(v);
+    for (let v = 10; v <= 350; v += 20) sec.record(v / 1000); // 0.01 .. 0.35 s, all in the (0, 5] bucket
+    await m.flush();
+    await m.shutdown();
+    const read = async (metric: string) =>
+      TableResponse.parse(
+        (
+          await api(
+            `/api/v1/metrics/1/table?${metricQuery({ h: metric }, 'min($h) as lo | max($h) as hi | p50($h) as p50 | p99($h) as p99')}`,
+          )
+        ).body,
+      ).items[0] as Record<string, number>;
+    const a = await read(`${prefix}.range_ms`);
+    // Bucket midpoints would read 37.5 and 625.
+    expect([a.lo, a.hi]).toEqual([50, 600]);
+    expect(a.p99).toBeLessThanOrEqual(600);
+    expect(a.p50).toBeGreaterThanOrEqual(250);
+    expect(a.p50).toBeLessThanOrEqual(500);
+    const b = await read(`${prefix}.range_s`);
+    expect(b.lo).toBeCloseTo(0.01, 10);
+    expect(b.hi).toBeCloseTo(0.35, 10);
+    // Not the bucket's midpoint 2.5 s: inside the values' range.
+    for (const p of [b.p50, b.p99]) {
+      expect(p).toBeGreaterThanOrEqual(0.01);
+      expect(p).toBeLessThanOrEqual(0.35);
+    }
+  });
+
   it('reads exponential histograms with the OTel bucket base', async () => {
     const m = meterFor(transport, prefix, {
       delta,
