@@ -318,6 +318,16 @@ describe('metrics endpoints', () => {
     ]);
     const listed = MetricsListResponse.parse((await api('/api/v1/metrics/1')).body).metrics;
     expect(listed.filter((m) => m.fromSpans).map((m) => m.name)).toEqual(['lantern.tracing.spans']);
+    // The Services dashboard's error rate of a service with traffic and no errors is 0%, not missing.
+    const errorRate = async () =>
+      TableResponse.parse(
+        (
+          await api(
+            `/api/v1/metrics/1/table?${metricQuery({ spans: 'lantern.tracing.spans' }, 'count($spans{.status_code="error"}) / count($spans) as error_rate | group by service.name')}`,
+          )
+        ).body,
+      ).items.map((r) => [r['service.name'], r.error_rate]);
+    await expect.poll(errorRate, { timeout: 10_000, interval: 200 }).toEqual([['derived', 0]]);
   });
 
   it('reports query errors per part and still answers the other parts', async () => {

@@ -26,6 +26,12 @@ export interface SeriesSet {
   series: Series[];
   reduced: boolean;
   reducer: Reducer;
+  /**
+   * A count of events (a counter's or histogram's sum or count): where a series has no row, or a
+   * group no series, nothing happened, so arithmetic reads 0 there (errors / requests with no
+   * error is 0, not a gap). Gauges and averages have no such reading: theirs stay gaps.
+   */
+  counts: boolean;
 }
 
 type Reducer = TableFunc | 'sum';
@@ -84,6 +90,7 @@ function evaluate(e: PExpr, ctx: EvalContext, done: Map<string, Value>): Value {
         series: ctx.results[e.query].map((s) => ({ ...s, values: s.values.slice() })),
         reduced: false,
         reducer: defaultReducer(e.agg, e.explicitAgg, e.instrument),
+        counts: countsEvents(e.agg, e.explicitAgg, e.instrument),
       };
     case 'table': {
       const v = evaluate(e.arg, ctx, done);
@@ -113,6 +120,11 @@ function defaultReducer(agg: Agg, explicit: boolean, instrument: string): Reduce
   if (agg === 'min' || agg === 'max') return agg;
   if (agg === 'uniq') return 'last';
   return 'avg';
+}
+
+function countsEvents(agg: Agg, explicit: boolean, instrument: string): boolean {
+  if (instrument === 'gauge' || instrument === 'additive') return false;
+  return explicit ? agg === 'sum' || agg === 'count' : instrument === 'counter';
 }
 
 function reduceValues(values: number[], how: Reducer): number {
@@ -221,7 +233,8 @@ function binary(op: BinOp, l: Value, r: Value): Value {
       throw new EvalError('joining timeseries with `group by all` is forbidden');
     throw new EvalError("can't join timeseries with different grouping");
   }
-  // Joined by attributes; a series missing on one side meets NaN (so + and - count it as 0).
+  // Joined by attributes; a series missing on one side meets NaN (so + and - count it as 0), or 0
+  // where that side counts events.
   const byKey = new Map<string, { l?: Series; r?: Series }>();
   for (const s of a.series) byKey.set(seriesKey(s), { l: s });
   for (const s of b.series) {
@@ -230,11 +243,13 @@ function binary(op: BinOp, l: Value, r: Value): Value {
   }
   const len = Math.max(a.series[0]?.values.length ?? 0, b.series[0]?.values.length ?? 0);
   const nan = new Array<number>(len).fill(NaN);
+  const side = (set: SeriesSet, s: Series | undefined) =>
+    set.counts ? (s?.values ?? nan).map((v) => (Number.isNaN(v) ? 0 : v)) : (s?.values ?? nan);
   const series: Series[] = [];
   for (const { l: x, r: y } of byKey.values()) {
     const base = (x ?? y)!;
-    const xv = x?.values ?? nan;
-    const yv = y?.values ?? nan;
+    const xv = side(a, x);
+    const yv = side(b, y);
     series.push({ attrs: base.attrs, keys: base.keys, values: xv.map((v, i) => combine(op, v, yv[i])) });
   }
   const unit = (op === '+' || op === '-') && a.unit === b.unit ? a.unit : '';
@@ -245,6 +260,7 @@ function binary(op: BinOp, l: Value, r: Value): Value {
     series,
     reduced: a.reduced && b.reduced,
     reducer: a.reducer,
+    counts: false,
   };
 }
 
