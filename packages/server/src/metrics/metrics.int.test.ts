@@ -328,6 +328,26 @@ describe('metrics endpoints', () => {
         ).body,
       ).items.map((r) => [r['service.name'], r.error_rate]);
     await expect.poll(errorRate, { timeout: 10_000, interval: 200 }).toEqual([['derived', 0]]);
+    // Operations read by their span group's name, not the `.group_id` number (the id stays the row's key).
+    const ops = TableResponse.parse(
+      (
+        await api(
+          `/api/v1/metrics/1/table?${metricQuery({ spans: 'lantern.tracing.spans' }, 'p99($spans) as p99 | group by .group_id')}`,
+        )
+      ).body,
+    ).items;
+    expect(ops).toHaveLength(1);
+    expect(ops[0]['.group_id']).toMatch(/^\d+$/);
+    expect(ops[0]._names).toEqual({ '.group_id': 'GET /derived' });
+    expect(ops[0]._name).toBe('GET /derived');
+    const legend = MetricTimeseriesResponse.parse(
+      (
+        await api(
+          `/api/v1/metrics/1/timeseries?${metricQuery({ spans: 'lantern.tracing.spans' }, 'per_min(count($spans)) as requests | group by .group_id')}`,
+        )
+      ).body,
+    ).timeseries.map((t) => t.name);
+    expect(legend).toEqual(['requests{GET /derived}']);
   });
 
   it('reports query errors per part and still answers the other parts', async () => {

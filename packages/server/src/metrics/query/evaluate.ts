@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { printExpr, printFilter, type MetricExpr } from '@lantern/shared';
 import type { Agg } from './compileSeries';
+import { GROUP_ID, type GroupNames } from './groupNames';
 import { convertLiteral, UnitError } from './unitConversion';
 import type { Mode, PExpr, PlannedColumn, TableFunc } from './plan';
 import { bucketMinutes, type TimeGrid } from './timeRange';
@@ -272,9 +273,15 @@ export function seriesKey(s: Series): string {
   return s.keys.map((k) => `${k}=${s.attrs[k]}`).join(',');
 }
 
-/** `$a{filters,attrs}` per occurrence, or `alias{attrs}` for aliased columns (reference §3.7). */
-export function seriesName(column: PlannedColumn, s: Series): string {
-  const attrs = s.keys.map((k) => `${k}=${s.attrs[k]}`);
+/**
+ * `$a{filters,attrs}` per occurrence, or `alias{attrs}` for aliased columns (reference §3.7); a
+ * `.group_id` with a known name reads as the name (`p99{service.name=shop,GET /cart}`).
+ */
+export function seriesName(column: PlannedColumn, s: Series, names: GroupNames = new Map()): string {
+  const attrs = s.keys.map((k) => {
+    const name = k === GROUP_ID ? names.get(s.attrs[k]) : undefined;
+    return name ?? `${k}=${s.attrs[k]}`;
+  });
   if (column.aliased) return attrs.length ? `${column.name}{${attrs.join(',')}}` : column.name;
   return printExpr(column.source, (series: Extract<MetricExpr, { kind: 'series' }>) => {
     const inner = [...series.filters.map(printFilter), ...attrs];

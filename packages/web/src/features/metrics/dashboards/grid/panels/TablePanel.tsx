@@ -4,6 +4,7 @@ import { Pager, usePager } from '../../../../../components/Pager';
 import { formatDateTime } from '../../../../../lib/format/dateTime';
 import { formatUnit } from '../../../../../lib/format/number';
 import { useMetricTable, type Range } from '../gridApi';
+import { GroupValue } from '../../groupValue';
 import { columnUnit } from '../units';
 import { PanelMessage } from './PanelMessage';
 import { usePanelError } from './usePanelError';
@@ -61,7 +62,11 @@ export function TablePanel({
                   align={c.isGroup ? 'left' : 'right'}
                   sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
                 >
-                  {c.isGroup ? toText(row[c.name]) : cell(row[c.name], columnUnit(params.columnMap, c))}
+                  {c.isGroup ? (
+                    <GroupValue projectId={projectId} row={row} name={c.name} />
+                  ) : (
+                    cell(row[c.name], columnUnit(params.columnMap, c))
+                  )}
                 </TableCell>
               ))}
             </TableRow>
