@@ -153,6 +153,14 @@ describe('metrics defaults and empty states', () => {
     await page.getByTestId('grid-query-save').waitFor();
   });
 
+  it("a table panel's header says how the range became one number", async () => {
+    explainFailures('table-over');
+    const grid = new DashGridPage(page);
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    const table = grid.panels.filter({ hasText: 'Requests by route' }).getByTestId('table-panel');
+    await expect.poll(() => table.locator('th').allInnerTexts()).toEqual(['route', 'sum($req)\ntotal over the range']);
+  });
+
   it('a histogram picked in a chart form starts with its average and rate, each with its unit', async () => {
     explainFailures('chart-form');
     const grid = new DashGridPage(page);

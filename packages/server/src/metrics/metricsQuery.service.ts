@@ -215,7 +215,12 @@ function tableRows(
   columns: ColumnResult[],
   names: GroupNames = new Map(),
 ): { cols: MetricColumn[]; rows: Record<string, unknown>[] } {
-  const cols: MetricColumn[] = columns.map((c) => ({ name: c.column.name, unit: c.set?.unit ?? '', isGroup: false }));
+  const cols: MetricColumn[] = columns.map((c) => ({
+    name: c.column.name,
+    unit: c.set?.unit ?? '',
+    isGroup: false,
+    ...(c.set?.over ? { over: c.set.over } : {}),
+  }));
   const groupKeys: string[] = [];
   const rows = new Map<string, Record<string, unknown>>();
   for (const c of columns) {

@@ -99,6 +99,13 @@ describe('evaluateColumns', () => {
       data,
       'table',
     );
+    // The table says how the range became one number.
+    expect(cols.map((c) => c.set!.over)).toEqual([
+      'total over the range',
+      'total over the range',
+      'over the range',
+      'avg per minute over the range',
+    ]);
     expect(cols.map((c) => [c.column.name, c.set!.series[0].values[0]])).toEqual([
       ['_r', 18],
       ['_e', 2],

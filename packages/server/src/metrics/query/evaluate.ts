@@ -33,6 +33,8 @@ export interface SeriesSet {
    * error is 0, not a gap). Gauges and averages have no such reading: theirs stay gaps.
    */
   counts: boolean;
+  /** Table mode: how the range became one number, for the column header ("total over the range"). */
+  over?: string;
 }
 
 type Reducer = TableFunc | 'sum';
@@ -145,9 +147,22 @@ function reduceValues(values: number[], how: Reducer): number {
   }
 }
 
+const REDUCED: Record<Reducer, string> = {
+  sum: 'total over the range',
+  avg: 'avg over the range',
+  min: 'min over the range',
+  max: 'max over the range',
+  last: 'last value',
+};
+
 function reduce(v: SeriesSet): SeriesSet {
   if (v.reduced) return v;
-  return { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, v.reducer)] })) };
+  return {
+    ...v,
+    reduced: true,
+    over: REDUCED[v.reducer],
+    series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, v.reducer)] })),
+  };
 }
 
 function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalContext): SeriesSet {
@@ -166,6 +181,7 @@ function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalC
       : {
           ...v,
           reduced: true,
+          over: 'increase over the range',
           series: v.series.map((s) => ({ ...s, values: [delta(s.values).reduce((a, b) => a + b, 0)] })),
         };
   }
@@ -182,7 +198,8 @@ function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalC
     ? v
     : { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, 'sum')] })) };
   const div = ((ctx.grid.complete.getTime() - ctx.grid.gte.getTime()) / 60_000) * unit;
-  return { ...total, series: total.series.map((s) => ({ ...s, values: s.values.map((x) => x / div) })) };
+  const over = `avg per ${perSec ? 'second' : 'minute'} over the range`;
+  return { ...total, over, series: total.series.map((s) => ({ ...s, values: s.values.map((x) => x / div) })) };
 }
 
 type BinOp = Extract<PExpr, { k: 'bin' }>['op'];
@@ -262,6 +279,13 @@ function binary(op: BinOp, l: Value, r: Value): Value {
     reduced: a.reduced && b.reduced,
     reducer: a.reducer,
     counts: false,
+    // Totals added are a total; a ratio of totals (or a mix) is only "over the range".
+    over:
+      a.reduced && b.reduced
+        ? (op === '+' || op === '-') && a.over === b.over
+          ? a.over
+          : 'over the range'
+        : undefined,
   };
 }
 

@@ -28,7 +28,7 @@ import { useUpdateDashboardTable } from '../dashboardsApi';
 import { tableConfigured } from '../dashboardTab';
 import { GaugeRow } from '../gauges/GaugeRow';
 import { useMetricTable } from '../grid/gridApi';
-import { GroupValue, groupText } from '../groupValue';
+import { ColumnTitle, GroupValue, groupText } from '../tableCells';
 import { columnUnit, queryError } from '../grid/units';
 import { DashTableForm } from './DashTableForm';
 import { GroupingToggle } from './GroupingToggle';
@@ -189,7 +189,7 @@ export function DashTableTab({
                             setOrder({ column: c.name, desc: order?.column === c.name ? !order.desc : !c.isGroup })
                           }
                         >
-                          {c.name}
+                          <ColumnTitle column={c} />
                         </TableSortLabel>
                       </TableCell>
                     ))}

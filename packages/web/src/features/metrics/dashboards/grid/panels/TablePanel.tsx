@@ -4,7 +4,7 @@ import { Pager, usePager } from '../../../../../components/Pager';
 import { formatDateTime } from '../../../../../lib/format/dateTime';
 import { formatUnit } from '../../../../../lib/format/number';
 import { useMetricTable, type Range } from '../gridApi';
-import { GroupValue } from '../../groupValue';
+import { ColumnTitle, GroupValue } from '../../tableCells';
 import { columnUnit } from '../units';
 import { PanelMessage } from './PanelMessage';
 import { usePanelError } from './usePanelError';
@@ -44,7 +44,7 @@ export function TablePanel({
           <TableRow>
             {columns.map((c) => (
               <TableCell key={c.name} align={c.isGroup ? 'left' : 'right'}>
-                {c.name}
+                <ColumnTitle column={c} />
               </TableCell>
             ))}
           </TableRow>

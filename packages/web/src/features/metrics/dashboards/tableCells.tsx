@@ -1,5 +1,5 @@
 import { toText } from '@lantern/shared';
-import { Link } from '@mui/material';
+import { Box, Link, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { paths } from '../../../lib/routes/paths';
 
@@ -38,5 +38,18 @@ export function GroupValue({
     >
       {text}
     </Link>
+  );
+}
+
+/** A value column's header: its name, and under it how the range became one number. */
+export function ColumnTitle({ column }: { column: { name: string; over?: string } }) {
+  if (!column.over) return <>{column.name}</>;
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', flexDirection: 'column', alignItems: 'inherit' }}>
+      {column.name}
+      <Typography component="span" variant="caption" color="text.secondary" sx={{ lineHeight: 1.2 }}>
+        {column.over}
+      </Typography>
+    </Box>
   );
 }
