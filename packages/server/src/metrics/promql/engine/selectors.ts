@@ -114,7 +114,8 @@ export async function fetchSelectors(e: Expr, times: Float64Array, ctx: EvalCont
   walk(e, times, ctx, needs, undefined);
   for (const [sel, need] of needs) {
     checkAbort(ctx);
-    const startMs = Math.floor(need.lo / MINUTE_MS) * MINUTE_MS - MINUTE_MS;
+    // Points are wanted when their minute ENDS after lo, so when it starts at or after floor(lo).
+    const startMs = Math.floor(need.lo / MINUTE_MS) * MINUTE_MS;
     const endMs = Math.floor(need.hi / MINUTE_MS) * MINUTE_MS;
     if (endMs <= startMs) {
       ctx.fetched.set(sel, { series: [], pushedDown: false });
