@@ -4,7 +4,8 @@ import { compileRegex } from './literals';
 import type { Labels } from './source';
 import { mergeSameLabels, type StepSeries } from './values';
 
-const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+/** Prometheus 3 accepts any non-empty UTF-8 label name (model.UTF8Validation). */
+const LABEL_NAME = /^.+$/su;
 
 /** Go's Regexp.Expand template: $1, ${1}, $name, ${name}, $$; unknown groups give "". */
 function expand(template: string, m: RegExpExecArray): string {

@@ -3,7 +3,7 @@
 // query; during evaluation, selectors only read those points. Points are stamped with the END of
 // their minute (see SEMANTICS.md), counters carry both their deltas and their running totals.
 import type { Expr, MatrixSelector, VectorSelector } from './ast';
-import { checkAbort, checkSeriesCount, modifiedTimes, subqueryTimes, type EvalContext } from './context';
+import { CHECK_EVERY, checkAbort, checkSeriesCount, modifiedTimes, subqueryTimes, type EvalContext } from './context';
 import { PromQLError } from './errors';
 import { SeriesLimitError, type SelectRequest, type SourceSeries } from './source';
 import type { MatrixValue, PointSeries, VectorValue } from './values';
@@ -157,7 +157,9 @@ export function evalVectorSelector(
   const evalTimes = modifiedTimes(sel, times, ctx);
   const n = times.length;
   const out = [];
+  let checked = 0;
   for (const s of fetchedOf(sel, ctx)) {
+    if (++checked % CHECK_EVERY === 0) checkAbort(ctx);
     const r = newSeries(s.labels, n);
     let any = false;
     for (let i = 0; i < n; i++) {
