@@ -132,6 +132,14 @@ describe('histogram_quantile', () => {
     // Counts 2 6 4 8 are read as 2 6 6 8; rank 5.6 lies in (1, 2]: 1 + 3.6/4.
     const r = await instant('histogram_quantile(0.7, h_bucket)', min(1), {}, src);
     expect(num(r, '{}')).toBeCloseTo(1.9, 12);
+    const two = new MemorySource([
+      bucket('1', 2),
+      bucket('+Inf', 8),
+      { ...bucket('+Inf', 8), labels: { __name__: 'g_bucket', le: '+Inf' } },
+    ]);
+    await expect(instant('histogram_quantile(0.7, {__name__=~".+_bucket"})', min(1), {}, two)).rejects.toThrow(
+      'vector cannot contain metrics with the same labelset',
+    );
     const noInf = new MemorySource([bucket('1', 2), bucket('2', 6)]);
     expect(await instant('histogram_quantile(0.7, h_bucket)', min(1), {}, noInf)).toEqual({ '{}': 'NaN' });
   });

@@ -3,7 +3,7 @@
 import { CHECK_EVERY, checkAbort, type EvalContext } from './context';
 import { bucketQuantile, type Bucket } from './quantile';
 import type { Labels } from './source';
-import { NAME, labelsKey, newSeries, type StepSeries } from './values';
+import { NAME, labelsKey, mergeSameLabels, newSeries, type StepSeries } from './values';
 
 function parseLe(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -21,8 +21,10 @@ export function histogramQuantile(q: Float64Array, series: StepSeries[], n: numb
     if (le === undefined) continue;
     const labels: Labels = { ...s.labels };
     delete labels.le;
-    delete labels[NAME];
+    // Grouped with the metric name (histograms of two metrics never mix), which the result drops:
+    // two groups that differ only by name collide, as in Prometheus.
     const key = labelsKey(labels);
+    delete labels[NAME];
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { labels, members: [] }));
     g.members.push({ s, le });
@@ -43,5 +45,5 @@ export function histogramQuantile(q: Float64Array, series: StepSeries[], n: numb
     }
     if (any) out.push(r);
   }
-  return out;
+  return mergeSameLabels(out);
 }
