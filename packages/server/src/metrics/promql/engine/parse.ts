@@ -15,6 +15,8 @@ import type {
 import { parseError } from './errors';
 import { FUNCTIONS } from './functionTypes';
 import { compileRegex, parseDurationMs, parseNumber, unquoteString } from './literals';
+import { matchesValue } from './matchers';
+import { firstSyntaxError } from './syntaxError';
 import type { LabelMatcher, MatchType } from './source';
 import { checkTypes } from './typecheck';
 
@@ -190,7 +192,7 @@ class Walker {
         );
       matchers.unshift({ name: '__name__', type: '=', value: name });
     }
-    if (!matchers.some((m) => !compileMatcherMatches(m, ''))) {
+    if (!matchers.some((m) => !matchesValue(m, ''))) {
       this.fail(n.from, 'vector selector must contain at least one non-empty matcher');
     }
     return { type: 'vectorSelector', name, matchers, offsetMs: 0, at: undefined, pos: this.pos(n) };
@@ -360,54 +362,12 @@ class Walker {
   }
 }
 
-function compileMatcherMatches(m: LabelMatcher, value: string): boolean {
-  switch (m.type) {
-    case '=':
-      return m.value === value;
-    case '!=':
-      return m.value !== value;
-    case '=~':
-      return compileRegex(m.value).test(value);
-    case '!~':
-      return !compileRegex(m.value).test(value);
-  }
-}
-
-/** The first syntax error of the lezer tree, as Prometheus would word it where we can tell. */
-function syntaxError(q: string, top: SyntaxNode): { offset: number; msg: string } | undefined {
-  let found: { offset: number; msg: string } | undefined;
-  top.cursor().iterate((node) => {
-    if (found) return false;
-    if (!node.type.isError) return true;
-    const at = node.from;
-    const before = q.slice(0, at);
-    const ident = /([A-Za-z_:][A-Za-z0-9_:]*)\s*$/.exec(before);
-    if (
-      ident &&
-      q.slice(at).trimStart().startsWith('(') &&
-      !/(by|without|on|ignoring|group_left|group_right|bool)$/i.test(ident[1])
-    ) {
-      found = { offset: at - ident[0].length, msg: `unknown function with name ${JSON.stringify(ident[1])}` };
-      return false;
-    }
-    const rest = q.slice(at).trimStart();
-    if (rest.length === 0) {
-      found = { offset: at, msg: 'unexpected end of input' };
-    } else {
-      const token = /^([A-Za-z_:][A-Za-z0-9_:]*|\d[\w.]*|"[^"]*"?|'[^']*'?|\S)/.exec(rest)![0];
-      found = { offset: q.length - rest.length, msg: `unexpected ${JSON.stringify(token)}` };
-    }
-    return false;
-  });
-  return found;
-}
-
 /** Parses and type-checks a query; throws PromQLError('bad_data', '1:5: parse error: ...'). */
 export function parsePromQL(q: string): Expr {
   if (q.trim() === '') throw parseError(q, 0, 'no expression found in input');
   const tree = parser.parse(q);
   const top = tree.topNode;
-  const err = syntaxError(q, top);
+  const err = firstSyntaxError(q, top);
   if (err) throw parseError(q, err.offset, err.msg);
   const w = new Walker(q);
   const first = w.exprChildren(top)[0];
