@@ -115,6 +115,15 @@ describe('parsePromQL', () => {
     );
   });
 
+  it('accepts numbers with a trailing dot, outside strings', () => {
+    expect(parsePromQL('1./6.')).toMatchObject({ lhs: { value: 1 }, rhs: { value: 6 } });
+    expect(parsePromQL('x{a="1."} * 2.')).toMatchObject({
+      lhs: { matchers: [{}, { value: '1.' }] },
+      rhs: { value: 2 },
+    });
+    expect(errorOf('x1.')).toMatch(/^1:3: parse error: unexpected/);
+  });
+
   it('lists the selectors', () => {
     expect(selectorsOf(parsePromQL('a / on(x) b{c="d"}'))).toEqual([
       [{ name: '__name__', type: '=', value: 'a' }],

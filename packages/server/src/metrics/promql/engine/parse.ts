@@ -16,7 +16,7 @@ import { parseError } from './errors';
 import { FUNCTIONS } from './functionTypes';
 import { compileRegex, parseDurationMs, parseNumber, unquoteString } from './literals';
 import { matchesValue } from './matchers';
-import { firstSyntaxError } from './syntaxError';
+import { firstSyntaxError, normalizeTrailingDots } from './syntaxError';
 import type { LabelMatcher, MatchType } from './source';
 import { checkTypes } from './typecheck';
 
@@ -363,8 +363,9 @@ class Walker {
 }
 
 /** Parses and type-checks a query; throws PromQLError('bad_data', '1:5: parse error: ...'). */
-export function parsePromQL(q: string): Expr {
-  if (q.trim() === '') throw parseError(q, 0, 'no expression found in input');
+export function parsePromQL(query: string): Expr {
+  if (query.trim() === '') throw parseError(query, 0, 'no expression found in input');
+  const q = normalizeTrailingDots(query);
   const tree = parser.parse(q);
   const top = tree.topNode;
   const err = firstSyntaxError(q, top);

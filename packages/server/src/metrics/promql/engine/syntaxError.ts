@@ -32,3 +32,43 @@ export function firstSyntaxError(q: string, top: SyntaxNode): { offset: number; 
   });
   return found;
 }
+
+/**
+ * Prometheus accepts numbers with a trailing dot (`1./6.`), the lezer grammar does not: such a dot is
+ * replaced by a space (same length, so error positions stay right). Strings and comments are left alone.
+ */
+export function normalizeTrailingDots(q: string): string {
+  let out = '';
+  let quote = '';
+  for (let i = 0; i < q.length; i++) {
+    const c = q[i];
+    if (quote) {
+      if (c === '\\' && quote !== '`') {
+        out += c + (q[i + 1] ?? '');
+        i++;
+        continue;
+      }
+      if (c === quote) quote = '';
+      out += c;
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    if (c === '#') {
+      const end = q.indexOf('\n', i);
+      const stop = end === -1 ? q.length : end;
+      out += q.slice(i, stop);
+      i = stop - 1;
+      continue;
+    }
+    if (c === '.' && /\d/.test(q[i - 1] ?? '') && !/[\dA-Za-z_]/.test(q[i + 1] ?? '')) {
+      // Only a plain decimal number: the digits before the dot must not belong to a name or hex literal.
+      const before = /[A-Za-z0-9_:.]*$/.exec(q.slice(0, i))![0];
+      if (/^\d+$/.test(before)) {
+        out += ' ';
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
+}
