@@ -18,6 +18,7 @@ import {
   parseDashboardYaml,
   type DashboardSpec,
 } from './dashboardYaml';
+import { parsePromQL, PromQLError } from '../metrics';
 import type { DashboardFields, DashboardsStore } from './dashboards.store';
 
 /**
@@ -44,10 +45,16 @@ export function queryProblem(query: string, required: boolean): string | null {
   return d ? `can't parse query: ${d.message}` : null;
 }
 
-/** A PromQL panel's query: required, and it must parse. */
+/** A PromQL panel's query: required, and it must parse and type-check (the parser's message, with its position). */
 function promqlProblem(query: string): string | null {
   if (!query.trim()) return "query can't be empty";
-  return null;
+  try {
+    parsePromQL(query);
+    return null;
+  } catch (err) {
+    if (err instanceof PromQLError) return `can't parse PromQL: ${err.message}`;
+    throw err;
+  }
 }
 
 function metricsProblem(metrics: MetricAlias[], max: number, what: string): string | null {
