@@ -106,15 +106,14 @@ function Overview({ projectId, view }: { projectId: number; view: string }) {
   if (systemsQuery.data?.hasNoData) return <NoTracingDataCard projectId={projectId} dateRange={dateRange} />;
 
   const spanSystems = (systemsQuery.data?.systems ?? []).filter((s) => isSpanSystem(s.system));
-  // Before the picker writes its default into the address (a navigation and a render later), the
-  // groups are asked for with that default: the call leaves as soon as the systems came.
+  // Before the picker writes its default into the address (once the systems came, a navigation and
+  // a render later), the groups are asked for with that default ('all', whatever the systems are):
+  // the call leaves beside the systems call, not after it.
   const shown = chosen.length
     ? chosen
-    : systemsQuery.data
-      ? systemItems(spanSystems)
-          .slice(0, 1)
-          .map((i) => i.system)
-      : [];
+    : systemItems(spanSystems)
+        .slice(0, 1)
+        .map((i) => i.system);
   const range: RangeQuery = {
     ...dateRange.apiParams,
     system: shown.length ? shown : undefined,
