@@ -7,7 +7,6 @@ import { ExportResultCode } from '@opentelemetry/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import {
-  DEFAULT_LOGIN,
   FAST_ALERTING_ENV,
   PROJECT1_TOKEN,
   removeDataDir,
@@ -18,9 +17,8 @@ import {
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { AlertListPage } from '@lantern/testkit/pages/AlertListPage';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
 import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
-import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { SpanCard } from '@lantern/testkit/pages/SpanCard';
 import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
 
@@ -68,13 +66,9 @@ describe('alerts screens', () => {
     await api('POST', '/monitors/error', { name: 'All errors', channelIds: [channel.id] });
 
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await signedInContext(browser, lantern.baseUrl, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
     list = new AlertListPage(page);
   });
 
@@ -355,6 +349,7 @@ describe('alerts screens', () => {
 
     // The queue's alert: its monitor, no spans to list (its attributes are not spans').
     await list.goto(lantern.baseUrl, 1, `?q=${encodeURIComponent(`monitor:${queueMonitor.id}`)}`);
+    await list.rows.first().waitFor();
     const [queueAlert] = await list.names();
     expect(queueAlert).toContain('Queue backlog');
     const described = page.waitForResponse((r) => r.url().includes('/api/v1/metrics/1/describe'), { timeout: 15_000 });
@@ -369,6 +364,7 @@ describe('alerts screens', () => {
     await card.root.waitFor({ state: 'detached' });
 
     await list.goto(lantern.baseUrl, 1, `?q=${encodeURIComponent(`monitor:${spansMonitor.id}`)}`);
+    await list.rows.first().waitFor();
     const [spansAlert] = await list.names();
     expect(spansAlert).toContain('Busy worker');
     card = await list.open(spansAlert);

@@ -11,12 +11,11 @@ import {
   tempDataDir,
   type RunningLantern,
 } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
 import { ChannelEmailPage } from '@lantern/testkit/pages/ChannelEmailPage';
 import { ChannelForm } from '@lantern/testkit/pages/ChannelForm';
 import { ChannelListPage } from '@lantern/testkit/pages/ChannelListPage';
 import { ChannelShowPage } from '@lantern/testkit/pages/ChannelShowPage';
-import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
 
 /**
@@ -44,13 +43,9 @@ describe('notification channels and e-mail settings', () => {
     lantern = await startLantern({ env: { LANTERN_CONFIG: config } });
     cookie = await signIn(lantern.baseUrl);
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await signedInContext(browser, lantern.baseUrl, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
     list = new ChannelListPage(page);
     show = new ChannelShowPage(page);
   });

@@ -1,9 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
 import { DashFormDialog, DashGridPage } from '@lantern/testkit/pages/DashGridPage';
-import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { apiAs, createShopDashboard, HOSTS } from './shopDashboard';
 
@@ -25,14 +23,10 @@ describe('dashboard grid', () => {
   beforeAll(async () => {
     dashId = await createShopDashboard(server);
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    const context = await signedInContext(browser, server.lantern.baseUrl, { viewport: { width: 1440, height: 1000 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(server.lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
     grid = new DashGridPage(page);
   });
 

@@ -1,16 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import {
-  DEFAULT_LOGIN,
-  PROJECT1_TOKEN,
-  removeDataDir,
-  signIn,
-  startLantern,
-  type RunningLantern,
-} from '@lantern/testkit/harness';
+import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 import { sendHonestNumbersData } from '@lantern/testkit/honestNumbersData';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
-import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
 
 /**
  * Numbers that mean what they say (issue 20, items 3 and 5), in the browser over real OTLP data
@@ -44,12 +36,10 @@ describe('honest numbers', () => {
       await new Promise((res) => setTimeout(res, 100));
     }
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    page = await (
+      await signedInContext(browser, lantern.baseUrl, { viewport: { width: 1440, height: 900 } })
+    ).newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
   });
 
   afterAll(async () => {

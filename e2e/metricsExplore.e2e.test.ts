@@ -1,9 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
-import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
 import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
 import { useLantern } from '@lantern/testkit/useLantern';
 
@@ -78,13 +76,9 @@ describe('metrics explore', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await signedInContext(browser, server.lantern.baseUrl, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(server.lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
     explore = new MetricsExplorePage(page);
   });
   afterAll(async () => {

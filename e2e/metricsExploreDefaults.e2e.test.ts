@@ -1,9 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
 import { DashFormDialog, DashGridPage } from '@lantern/testkit/pages/DashGridPage';
-import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { apiAs, createShopDashboard, HOSTS } from './shopDashboard';
@@ -75,13 +73,9 @@ beforeAll(async () => {
   dashId = await createShopDashboard(server);
   await sendStoppedGauge();
   browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const context = await signedInContext(browser, server.lantern.baseUrl, { viewport: { width: 1440, height: 1000 } });
   page = await context.newPage();
   page.on('pageerror', (err) => browserErrors.push(err.message));
-  const login = new LoginPage(page);
-  await login.goto(server.lantern.baseUrl);
-  await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-  await page.waitForURL(/\/overview\/\d+/);
 });
 
 afterAll(async () => {

@@ -69,41 +69,54 @@ describe('overview, getting started and tracing routes', () => {
     expect(ui.errors()).toEqual([]);
   });
 
-  it('overview sparklines: light SVG lines, rows below the fold drawn when scrolled to, a rate without errors a 0 line', async () => {
+  it('overview sparklines: light SVG lines that come with the groups answer, a rate without errors a 0 line; a column plotted later asks per row, rows below the fold when scrolled to', async () => {
     explainFailures();
     const stats: string[] = [];
+    const groups: string[] = [];
     const onRequest = (r: { url(): string }) => {
       if (r.url().includes('/group-stats')) stats.push(r.url());
+      if (r.url().includes('/groups?')) groups.push(r.url());
     };
     await page.setViewportSize({ width: 1440, height: 520 });
+    // No call of the page the last test left (Explore's groups) is counted.
+    await page.goto('about:blank');
     page.on('request', onRequest);
     try {
       await page.goto(`${t.lantern.baseUrl}/overview/1/systems`);
       const rows = page.getByTestId('group-row');
       await rows.first().locator('[data-testid="sparkline-line"]').first().waitFor({ state: 'attached' });
       await page.waitForLoadState('networkidle');
-      const fold = await rows.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top < innerHeight + 100));
+      const inViewRows = () =>
+        rows.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top < innerHeight + 100));
+      const fold = await inViewRows();
       const inView = fold.filter(Boolean).length;
       expect(inView).toBeGreaterThan(0);
       expect(fold.length - inView, 'rows below the fold').toBeGreaterThan(0);
       // No chart engine: every sparkline is an <svg> with path data.
       const tags = await page.getByTestId('sparkline').evaluateAll((els) => els.map((e) => e.tagName.toLowerCase()));
       expect(new Set(tags)).toEqual(new Set(['svg']));
-      // Only the rows in view asked for their series and drew them.
-      expect(stats).toHaveLength(inView);
-      const last = rows.last();
-      expect(await last.getByTestId('sparkline').count()).toBe(0);
-      await last.scrollIntoViewIfNeeded();
-      await last.locator('[data-testid="sparkline-line"]').first().waitFor({ state: 'attached' });
-      expect(stats.length).toBeGreaterThan(inView);
-      expect(stats.length).toBeLessThanOrEqual(fold.length);
+      // One call for the page: the groups answer carries the series of its rows (the view's 5
+      // plotted columns), asked with the default system before the picker writes it to the address.
+      expect(groups).toHaveLength(1);
+      const asked = new URL(groups[0]).searchParams;
+      expect(asked.getAll('system')).toEqual(['all']);
+      expect(asked.getAll('stats_column')).toEqual([
+        '.count_per_min',
+        '.error_rate',
+        'p50(.duration)',
+        'p90(.duration)',
+        'p99(.duration)',
+      ]);
+      expect(stats).toEqual([]);
+      // Every row of the page is drawn from it, below the fold too, without a call of its own.
+      for (const row of await rows.all())
+        expect(await row.locator('[data-testid="sparkline"][data-drawn="true"]').count()).toBe(5);
       await screenshot(page, 'tracing-27-overview-sparklines', { fullPage: false });
 
       // A system whose spans never failed: its err% sparkline is one flat line over the whole width.
       const zeroRate = page
         .getByRole('cell')
         .filter({ has: page.locator('[data-testid="group-value"][data-column=".error_rate"]', { hasText: /^0%$/ }) });
-      await page.evaluate(() => scrollTo(0, 0));
       // A flat line has no height: attached, not 'visible' to Playwright.
       await zeroRate.first().locator('[data-testid="sparkline-line"]').waitFor({ state: 'attached' });
       const line = await zeroRate.first().locator('[data-testid="sparkline-line"]').getAttribute('d');
@@ -113,6 +126,26 @@ describe('overview, getting started and tracing routes', () => {
       expect(points[0][0]).toBeLessThanOrEqual(2);
       expect(points[points.length - 1][0]).toBeGreaterThanOrEqual(98);
       expect(await zeroRate.first().getByTestId('sparkline-dot').count()).toBe(0);
+
+      // A column plotted later is not in the answer: the rows in view ask for their series, the
+      // others when scrolled to; the groups are not asked again.
+      await page.evaluate(() => scrollTo(0, 0));
+      await page.getByTestId('plotted-columns').click();
+      await page.getByRole('option', { name: 'max(.duration)' }).click();
+      await page.keyboard.press('Escape');
+      await rows.first().locator('[data-testid="sparkline"][data-drawn="true"]').nth(5).waitFor({ state: 'attached' });
+      await page.waitForLoadState('networkidle');
+      const inViewNow = (await inViewRows()).filter(Boolean).length;
+      expect(inViewNow).toBeLessThan(fold.length);
+      expect(stats).toHaveLength(inViewNow);
+      expect(new URL(stats[0]).searchParams.getAll('column')).toContain('max(.duration)');
+      const last = rows.last();
+      expect(await last.locator('[data-testid="sparkline"][data-drawn="true"]').count()).toBe(5);
+      await last.scrollIntoViewIfNeeded();
+      await last.locator('[data-testid="sparkline"][data-drawn="true"]').nth(5).waitFor({ state: 'attached' });
+      expect(stats.length).toBeGreaterThan(inViewNow);
+      expect(stats.length).toBeLessThanOrEqual(fold.length);
+      expect(groups).toHaveLength(1);
     } finally {
       page.off('request', onRequest);
       await page.setViewportSize({ width: 1440, height: 1000 });

@@ -1,9 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { bigDemoTrace } from '../packages/server/src/demo/demoTraces';
-import { DEFAULT_LOGIN } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
-import { LoginPage } from '@lantern/testkit/pages/LoginPage';
+import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
 import { TracePage } from '@lantern/testkit/pages/TracePage';
 import { sendOtlp } from '@lantern/testkit/tracingData';
 import { useLantern } from '@lantern/testkit/useLantern';
@@ -35,12 +33,10 @@ describe('trace page on a big trace', () => {
       await new Promise((r) => setTimeout(r, 300));
     }
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    page = await (
+      await signedInContext(browser, t.lantern.baseUrl, { viewport: { width: 1440, height: 900 } })
+    ).newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(t.lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
   });
 
   afterAll(async () => {

@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
+import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
 import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
-import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { SpanCard } from '@lantern/testkit/pages/SpanCard';
 import { TracePage } from '@lantern/testkit/pages/TracePage';
 import { sendTracingData, spansOf, type TracingData } from '@lantern/testkit/tracingData';
@@ -28,13 +27,9 @@ describe('tracing screens', () => {
     };
     data = await sendTracingData(lantern.baseUrl, project.http.dsn);
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await signedInContext(browser, lantern.baseUrl, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
   });
 
   const explainFailures = () =>

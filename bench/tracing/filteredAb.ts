@@ -64,7 +64,7 @@ for (const [label, where] of FILTERS)
     const at = `${sysLabel}, ${label}`;
     const sc = scope([...systems]);
     cases.push(
-      [`groups (${at})`, (s) => s.groups(sc, `${DEFAULT_QUERY} | ${where}`, { limit: 1000 })],
+      [`groups (${at})`, async (s) => (await s.groups(sc, `${DEFAULT_QUERY} | ${where}`, { limit: 1000 })).answer],
       [`spans (${at})`, (s) => s.spanPage(sc, where, { sortBy: '.duration', sortDesc: true, page: 1, limit: 10 })],
       [`timeseries (${at})`, (s) => s.timeseries(sc, `${DEFAULT_QUERY} | ${where}`)],
     );

@@ -10,7 +10,9 @@ import { SERVER_ENV } from './serverEnv';
  * clock), the moment every group row in the viewport shows its drawn sparklines, and counts the
  * sparklines drawn and the group-stats calls made by then and 3 s later, and how long the drawing
  * took once the last of their series had come (from the last group-stats answer to the drawn rows:
- * the part the chart engine costs, apart from the server and the calls before). `--ab DIR` measures a
+ * the part the chart engine costs, apart from the server and the calls before; a groups answer that
+ * carries the series counts as their last answer), and the page's calls (session, systems, groups,
+ * group-stats: the first start and the last end before the rows were drawn). `--ab DIR` measures a
  * second web build over the same data (a server each, one after the other).
  *
  *   cd packages/web && npx vite build --outDir /tmp/web-new --emptyOutDir && cd ../..
@@ -47,8 +49,12 @@ const drawnState = `({
   n: document.querySelectorAll('[data-testid="sparkline"][data-drawn="true"]').length,
   rows: document.querySelectorAll('[data-testid="group-row"]').length,
   lastStats: Math.max(...performance.getEntriesByType('resource')
-    .filter((e) => e.name.includes('/group-stats') && e.responseEnd <= window.drawnAt)
+    .filter((e) => (e.name.includes('/group-stats') || e.name.includes('stats_column')) && e.responseEnd <= window.drawnAt)
     .map((e) => e.responseEnd)),
+  calls: Object.fromEntries(['/users/current', '/systems?', '/groups?', '/group-stats?'].map((k) => {
+    const es = performance.getEntriesByType('resource').filter((e) => e.name.includes(k) && e.startTime <= window.drawnAt);
+    return [k, es.length ? [Math.min(...es.map((e) => e.startTime)), Math.max(...es.map((e) => e.responseEnd))] : null];
+  })),
 })`;
 
 async function measure(dataDir: string, webDist: string | undefined, sendDemo: boolean) {
@@ -81,11 +87,19 @@ async function measure(dataDir: string, webDist: string | undefined, sendDemo: b
     const callsAt: number[] = [];
     const callsLater: number[] = [];
     let rows = 0;
+    /** Per call kind: [first request's start, last answer's end] of each load, up to the drawn moment. */
+    const waterfall: Record<string, [number, number][]> = {};
     for (let i = 0; i < RUNS + 1; i++) {
       calls = 0;
       await page.goto(`${lantern.baseUrl}/overview/1/systems?time_dur=3600`);
       await page.waitForFunction(inViewDrawn(5), undefined, { timeout: 60_000, polling: 'raf' });
-      const at = await page.evaluate<{ t: number; n: number; rows: number; lastStats: number }>(drawnState);
+      const at = await page.evaluate<{
+        t: number;
+        n: number;
+        rows: number;
+        lastStats: number;
+        calls: Record<string, [number, number] | null>;
+      }>(drawnState);
       const c = calls;
       await page.waitForTimeout(3000);
       const n3 = await page.locator('[data-testid="sparkline"][data-drawn="true"]').count();
@@ -97,8 +111,9 @@ async function measure(dataDir: string, webDist: string | undefined, sendDemo: b
       callsAt.push(c);
       callsLater.push(calls);
       rows = at.rows;
+      for (const [k, v] of Object.entries(at.calls)) if (v) (waterfall[k] ??= []).push(v);
     }
-    return { times, drawn, later, callsAt, callsLater, rows, afterData, errors };
+    return { times, drawn, later, callsAt, callsLater, rows, afterData, errors, waterfall };
   } finally {
     await browser.close();
     await lantern.stop();
@@ -119,6 +134,11 @@ async function main() {
           `drawn ${median(r.afterData).toFixed(0)} ms after the last series came ` +
           `(all: ${r.afterData.map((t) => t.toFixed(0)).join(', ')})` +
           (r.errors.length ? `; page errors: ${r.errors.join(' | ')}` : ''),
+      );
+      console.log(
+        `  calls, median start -> end (ms from the navigation): ${Object.entries(r.waterfall)
+          .map(([k, v]) => `${k} ${median(v.map((x) => x[0])).toFixed(0)} -> ${median(v.map((x) => x[1])).toFixed(0)}`)
+          .join('; ')}`,
       );
     }
   } finally {

@@ -122,13 +122,38 @@ export type SystemsResponse = z.infer<typeof SystemsResponse>;
 
 // ---- groups ----------------------------------------------------------------------------------
 
-export const GroupsParams = TracingRangeParams.extend(SortParams.shape).extend({ limit: intParam.optional() });
+/**
+ * `{"<column>": (number|null)[], ..., "_time": string[]}` per bucket: an empty bucket is 0 for
+ * counts, rates and sums and null (a gap) for durations, percentiles and error rates; `{}` when
+ * nothing matched.
+ */
+export const GroupStatsResponse = z.record(z.string(), z.array(z.union([z.number(), z.string(), z.null()])));
+export type GroupStatsResponse = z.infer<typeof GroupStatsResponse>;
+
+/** At most this many rows of a groups answer carry their series (`stats_column`): a page of the Overview. */
+export const MAX_GROUP_STATS_ROWS = 15;
+
+export const GroupsParams = TracingRangeParams.extend(SortParams.shape).extend({
+  limit: intParam.optional(),
+  /**
+   * Aggregate columns (as for group-stats, at most 20) whose per-bucket series the answer carries in
+   * `stats` for its first `stats_rows` groups: the sparklines of a page in the same call.
+   */
+  stats_column: stringList.optional(),
+  /** How many of the first groups get series; default and max MAX_GROUP_STATS_ROWS. */
+  stats_rows: intParam.optional(),
+});
 export const GroupsResponse = z.object({
   groups: z.array(GroupRow),
   columns: z.array(ColumnInfo),
   query: QueryInfo,
   hasMore: z.boolean(),
   order: Order,
+  /**
+   * With `stats_column`: the series of the first groups (in the answer's order) by their `_id`, each
+   * what group-stats answers for that group's `_query` (`{}` when nothing matched).
+   */
+  stats: z.record(z.string(), GroupStatsResponse).optional(),
 });
 export type GroupsResponse = z.infer<typeof GroupsResponse>;
 
@@ -147,13 +172,7 @@ export const GroupStatsParams = TracingRangeParams.extend({
   /** Canonical column names from `columns[].name` (repeatable, required). */
   column: stringList,
 });
-/**
- * `{"<column>": (number|null)[], ..., "_time": string[]}` per bucket: an empty bucket is 0 for
- * counts, rates and sums and null (a gap) for durations, percentiles and error rates; `{}` when
- * nothing matched.
- */
-export const GroupStatsResponse = z.record(z.string(), z.array(z.union([z.number(), z.string(), z.null()])));
-export type GroupStatsResponse = z.infer<typeof GroupStatsResponse>;
+// Its answer, GroupStatsResponse, is above: the groups answer carries the same per group (`stats`).
 
 // ---- percentiles -----------------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ export const tracingRoutes = {
     path: '/api/v1/tracing/:projectId/groups',
     query: GroupsParams,
     response: GroupsResponse,
-    errors: queryErrors,
+    errors: { ...queryErrors, 400: [...queryErrors[400], 'invalid_column'] },
     summary: 'Span groups matching a query, with the columns the query asks for',
     tags,
   }),

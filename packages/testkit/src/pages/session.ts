@@ -1,12 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
-import { DEFAULT_LOGIN } from '../harness';
 import type { TestLantern } from '../useLantern';
-import { launchBrowser, screenshot } from './browser';
-import { LoginPage } from './LoginPage';
+import { launchBrowser, screenshot, signedInContext } from './browser';
 
 /**
- * A browser signed in to the file's server, opened before its tests (after `before`, e.g. sending
+ * A browser signed in to the file's server (a stored session, no page opened yet), opened before its tests (after `before`, e.g. sending
  * telemetry) and closed after them; `explainFailures()` prints the server's output and the page's
  * errors and saves a screenshot when a test fails; `errors()` lists the page's uncaught errors.
  */
@@ -15,12 +13,12 @@ export function useSignedInPage(server: TestLantern, name: string, before?: () =
   beforeAll(async () => {
     await before?.();
     s.browser = await launchBrowser();
-    s.page = await (await s.browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+    // A stored session, not the Login form: the tests open their own pages first.
+    const context = await signedInContext(s.browser, server.lantern.baseUrl, {
+      viewport: { width: 1440, height: 1000 },
+    });
+    s.page = await context.newPage();
     s.page.on('pageerror', (err) => s.errors.push(err.message));
-    const login = new LoginPage(s.page);
-    await login.goto(server.lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await s.page.waitForURL(/\/overview\/\d+/);
   });
   afterAll(async () => s.browser?.close());
   return {

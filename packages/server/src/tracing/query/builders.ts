@@ -195,10 +195,8 @@ export function percentilesSql(scope: RangeScope, query: string, withDurations: 
   return { q, bucketMs, sql: text };
 }
 
-export function groupStatsSql(scope: RangeScope, query: string, columns: readonly string[]) {
-  const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 300);
-  const o = { minutes: bucketMs / 60_000 };
-  const q = compileQuery(query, 'filters', o);
+/** The aggregate columns of a group-stats request, each aliased `c<i>`; what is wrong with the others. */
+function statsColumns(columns: readonly string[], o: { minutes: number }) {
   const cols: { name: string; name_: Name; key: string; expr: SqlFragment }[] = [];
   const errors: string[] = [];
   columns.forEach((text, i) => {
@@ -216,8 +214,44 @@ export function groupStatsSql(scope: RangeScope, query: string, columns: readonl
     cols.map((c) => sql`${c.expr} AS ${ident(c.key)}`),
     ', ',
   );
+  return { cols, errors, select };
+}
+
+export function groupStatsSql(scope: RangeScope, query: string, columns: readonly string[]) {
+  const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 300);
+  const o = { minutes: bucketMs / 60_000 };
+  const q = compileQuery(query, 'filters', o);
+  const { cols, errors, select } = statsColumns(columns, o);
   const text = sql`SELECT toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, ${select} ${FROM} WHERE ${whereSql(scope, q)} GROUP BY t ORDER BY t ASC LIMIT 10000`;
   return { q, bucketMs, cols, errors, sql: text };
+}
+
+/**
+ * The group-stats of several groups in one query (the series a groups answer carries): each group
+ * is its `_query` (a `where` part) on top of the request's query; a span counts for the first group
+ * whose filter it passes (`g`, its index; group-by values make the groups disjoint), each answer row
+ * is a (group, bucket). The same buckets and columns as groupStatsSql for each group alone.
+ */
+export function groupsStatsSql(
+  scope: RangeScope,
+  query: string,
+  columns: readonly string[],
+  groupQueries: readonly string[],
+) {
+  const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 300);
+  const o = { minutes: bucketMs / 60_000 };
+  const q = compileQuery(query, 'filters', o);
+  const { cols, errors, select } = statsColumns(columns, o);
+  const conds = groupQueries.map((g) => {
+    const where = compileQuery(g, 'filters', o).where;
+    return where.length ? sql`(${join(where, ' AND ')})` : sql`1`;
+  });
+  const index = join(
+    conds.map((c, i) => sql`${c}, ${param.uint32(i)}`),
+    ', ',
+  );
+  const text = sql`SELECT multiIf(${index}, ${param.uint32(groupQueries.length)}) AS g, toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, ${select} ${FROM} WHERE ${whereSql(scope, q)} AND (${join(conds, ' OR ')}) GROUP BY g, t ORDER BY g ASC, t ASC LIMIT ${param.uint32(10_000 * Math.max(groupQueries.length, 1))}`;
+  return { q, bucketMs, cols, errors, sql: groupQueries.length ? text : null };
 }
 
 /** Span list: a page of (trace id, span id) and the total count of the same filter. */

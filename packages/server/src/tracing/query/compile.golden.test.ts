@@ -4,6 +4,7 @@ import {
   attrValuesSql,
   groupsSql,
   groupStatsSql,
+  groupsStatsSql,
   percentilesSql,
   spansSql,
   systemsSql,
@@ -238,6 +239,18 @@ describe('query compiler golden output', () => {
         render(
           'gs',
           groupStatsSql(scope, 'where .group_id = 5', ['.count_per_min', 'p95(.duration)', '.error_rate']).sql,
+        ),
+    );
+    out.push(
+      `# group-stats of a groups answer's first rows, one query\n` +
+        render(
+          'gss',
+          groupsStatsSql(
+            scope,
+            'group by service.name | .count_per_min | where .status_code = "error"',
+            ['.count_per_min', 'p50(.duration)'],
+            ['where service.name = "api"', 'where service.name = "db"'],
+          ).sql!,
         ),
     );
     out.push(

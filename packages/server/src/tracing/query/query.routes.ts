@@ -1,6 +1,7 @@
 import {
   BUILTIN_FIELDS,
   canonicalAttr,
+  MAX_GROUP_STATS_ROWS,
   MAX_SAVED_VIEWS,
   SystemsParams,
   tracingRoutes,
@@ -59,13 +60,20 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
 
   queryRoute(r.tracingSystems, async ({ scope, query }) => deps.query.systems(scope, query));
 
-  queryRoute(r.tracingGroups, async ({ scope, query, params }) =>
-    deps.query.groups(scope, query, {
+  queryRoute(r.tracingGroups, async ({ scope, query, params }) => {
+    const statsColumns = params.stats_column ?? [];
+    if (statsColumns.length > 20) throw invalidInput('invalid_input', '"stats_column" takes at most 20 columns');
+    const { errors, answer } = await deps.query.groups(scope, query, {
       sortBy: params.sort_by,
       sortDesc: params.sort_desc,
       limit: clampLimit(params.limit, 1000, 1000),
-    }),
-  );
+      stats: statsColumns.length
+        ? { columns: statsColumns, rows: clampLimit(params.stats_rows, MAX_GROUP_STATS_ROWS, MAX_GROUP_STATS_ROWS) }
+        : undefined,
+    });
+    if (errors.length) throw invalidInput('invalid_column', errors.join('; '));
+    return answer;
+  });
 
   queryRoute(r.tracingGroupStats, async ({ scope, query, params }) => {
     if (params.column.length === 0 || params.column.length > 20)

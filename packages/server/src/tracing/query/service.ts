@@ -6,6 +6,7 @@ import type {
   GroupRow,
   GroupStatsResponse,
   GroupsResponse,
+  Name,
   PercentilesResponse,
   SystemsResponse,
   TimeseriesGroup,
@@ -21,6 +22,7 @@ import {
   numericAttrKeysSql,
   groupsSql,
   groupStatsSql,
+  groupsStatsSql,
   percentilesSql,
   spansSql,
   systemsSql,
@@ -103,19 +105,63 @@ export function createQueryService(store: TelemetryStore, opts: { rankFirst?: bo
       return { systems, hasNoData: systems.length === 0 && query.trim() === '', query: { parts: q.parts } };
     },
 
+    /**
+     * A page of groups; with `stats` the series of its first `stats.rows` groups too (what group-stats
+     * answers for each, from one more query), so a page's sparklines come with the list.
+     */
     async groups(
       scope: RangeScope,
       query: string,
-      opts: { sortBy?: string; sortDesc?: boolean; limit: number },
-    ): Promise<GroupsResponse & { querySql?: string }> {
+      opts: {
+        sortBy?: string;
+        sortDesc?: boolean;
+        limit: number;
+        stats?: { columns: readonly string[]; rows: number };
+      },
+    ): Promise<{ errors: string[]; answer: GroupsResponse }> {
       const built = groupsSql(scope, query, opts);
       const columns = columnInfos(built.cols);
+      const empty = opts.stats ? { stats: {} } : {};
       if (!built.sql)
-        return { groups: [], columns, query: { parts: built.q.parts }, hasMore: false, order: built.order };
+        return {
+          errors: [],
+          answer: {
+            groups: [],
+            columns,
+            query: { parts: built.q.parts },
+            hasMore: false,
+            order: built.order,
+            ...empty,
+          },
+        };
       const rows = await store.query<Row>(built.sql);
       const hasMore = rows.length > opts.limit;
       const groups = rows.slice(0, opts.limit).map((r) => groupRow(built.cols, r));
-      return { groups, columns, query: { parts: built.q.parts }, hasMore, order: built.order };
+      const answer: GroupsResponse = { groups, columns, query: { parts: built.q.parts }, hasMore, order: built.order };
+      if (!opts.stats) return { errors: [], answer };
+      const first = groups.slice(0, opts.stats.rows);
+      const stats = groupsStatsSql(
+        scope,
+        query,
+        opts.stats.columns,
+        first.map((g) => g._query),
+      );
+      if (stats.errors.length) return { errors: stats.errors, answer };
+      answer.stats = {};
+      for (const g of first) answer.stats[g._id] = {};
+      if (!stats.sql) return { errors: [], answer };
+      const byGroup = new Map<number, Row[]>();
+      for (const r of await store.query<Row>(stats.sql)) {
+        const i = num(r.g);
+        byGroup.set(i, [...(byGroup.get(i) ?? []), r]);
+      }
+      const grid = bucketGrid(scope.gte, scope.lt, stats.bucketMs);
+      for (const [i, groupRows] of byGroup) {
+        const g = first[i];
+        if (!g) continue;
+        answer.stats[g._id] = statsAnswer(stats.cols, groupRows, grid);
+      }
+      return { errors: [], answer };
     },
 
     async timeseries(scope: RangeScope, query: string): Promise<TimeseriesResponse> {
@@ -179,12 +225,7 @@ export function createQueryService(store: TelemetryStore, opts: { rankFirst?: bo
       if (built.errors.length) return { errors: built.errors, answer: {} };
       const rows = await store.query<Row>(built.sql);
       if (rows.length === 0) return { errors: [], answer: {} };
-      const grid = bucketGrid(scope.gte, scope.lt, built.bucketMs);
-      const answer: GroupStatsResponse = {};
-      for (const c of built.cols)
-        answer[c.name] = grid.fill(rows, (r) => nullableNum(r[c.key]), zeroWhenEmpty(c.name_) ? 0 : null);
-      answer._time = grid.time();
-      return { errors: [], answer };
+      return { errors: [], answer: statsAnswer(built.cols, rows, bucketGrid(scope.gte, scope.lt, built.bucketMs)) };
     },
 
     /** A page of (trace id, span id, group name) rows, the total, and the order used. */
@@ -295,6 +336,19 @@ function columnInfos(cols: OutputColumn[]): ColumnInfo[] {
 function numericValue(v: unknown): unknown {
   if (typeof v === 'string' && /^-?\d+$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
   return jsonValue(v);
+}
+
+/** A group-stats answer from its rows (one a bucket): every column on the bucket grid, and `_time`. */
+function statsAnswer(
+  cols: readonly { name: string; name_: Name; key: string }[],
+  rows: Row[],
+  grid: ReturnType<typeof bucketGrid>,
+): GroupStatsResponse {
+  const answer: GroupStatsResponse = {};
+  for (const c of cols)
+    answer[c.name] = grid.fill(rows, (r) => nullableNum(r[c.key]), zeroWhenEmpty(c.name_) ? 0 : null);
+  answer._time = grid.time();
+  return answer;
 }
 
 /** A row of a grouped answer: every column by name plus `_id`, `_name`, `_query` (§2.2). */

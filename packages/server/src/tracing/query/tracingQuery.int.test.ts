@@ -272,6 +272,42 @@ describe('percentiles, group-stats and timeseries', () => {
     expect((await get('group-stats', { column: 'host.name' })).body.code).toBe('invalid_column');
   });
 
+  it.each([
+    ['the systems', 'group by .system | .count_per_min | .error_rate | p50(.duration) | max(.duration)', []],
+    ['the span groups of a service, with a filter', `${DEFAULT_QUERY} | where service.name = "api"`, ['all']],
+    ['one group (no group by)', '.count | p99(.duration)', ['spans:all']],
+  ])(
+    'groups with stats_column: each of the first rows carries what group-stats answers for it (%s)',
+    async (_what, query, system) => {
+      const columns = ['.count_per_min', '.error_rate', 'p50(.duration)', 'p99(.duration)'];
+      const { status, body } = await get('groups', {
+        query,
+        'system[]': system,
+        'stats_column[]': columns,
+        stats_rows: '3',
+      });
+      expect(status).toBe(200);
+      const r = GroupsResponse.parse(body);
+      expect(r.groups.length).toBeGreaterThan(0);
+      const first = r.groups.slice(0, 3);
+      expect(Object.keys(r.stats!).sort()).toEqual(first.map((g) => g._id).sort());
+      for (const g of first) {
+        const alone = await get('group-stats', {
+          query: [query, g._query].filter(Boolean).join(' | '),
+          'system[]': system,
+          'column[]': columns,
+        });
+        expect(alone.status).toBe(200);
+        expect(r.stats![g._id], g._name).toEqual(alone.body);
+        expect(r.stats![g._id]._time).toHaveLength(MIN);
+      }
+      // Without stats_column the answer has no stats; a column that is not an aggregate is refused.
+      expect(GroupsResponse.parse((await get('groups', { query })).body).stats).toBeUndefined();
+      const bad = await get('groups', { query, 'stats_column[]': ['host.name'] });
+      expect([bad.status, bad.body.code]).toEqual([400, 'invalid_column']);
+    },
+  );
+
   it('timeseries: the hourly rollup (no filters) and the spans (a filter matching all) agree', async () => {
     // 3 days: one-hour buckets, read from the hourly rollup
     for (const hours of [72]) {

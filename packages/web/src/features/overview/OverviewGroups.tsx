@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { paths } from '../../lib/routes/paths';
 import { GroupsCard } from '../tracing/explore/GroupsTab';
-import type { GroupOrder } from '../tracing/explore/GroupsTable';
+import { GROUPS_PER_PAGE, type GroupOrder } from '../tracing/explore/GroupsTable';
 import { defaultGroupQuery, exploreAttrQuery, hasNoDuration, joinQuery } from '../tracing/query/defaultQueries';
 import { useGroups, type RangeQuery } from '../tracing/tracingApi';
 
@@ -48,7 +48,14 @@ export function OverviewGroups({
   const [order, setOrder] = useState<GroupOrder>(initialOrder);
   const [columns, setColumns] = useState<string[]>(plotted);
   const params = { ...range, system: groupSystems, query };
-  const { data, isFetching, error } = useGroups(projectId, { ...params, limit: 1000 } as typeof params);
+  // The first page's sparklines come with the groups (the view's default columns, in the server's
+  // order, which is the table's first order): one call instead of one more a row after it.
+  const { data, isFetching, error } = useGroups(projectId, {
+    ...params,
+    limit: 1000,
+    stats_column: plotted,
+    stats_rows: GROUPS_PER_PAGE,
+  });
   return (
     <GroupsCard
       key={view}

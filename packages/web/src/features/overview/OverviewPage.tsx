@@ -11,6 +11,7 @@ import { useAddressState } from '../../lib/url/useAddressState';
 import { NoTracingDataCard } from '../help/TracingHelpCard';
 import { useProject } from '../projects/projectsApi';
 import { SystemPicker } from '../tracing/system/SystemPicker';
+import { systemItems } from '../tracing/system/systemItems';
 import { isSpanSystem } from '../tracing/query/defaultQueries';
 import { useSystems, type RangeQuery } from '../tracing/tracingApi';
 import { errorSystemTabs } from './errorSystemTabs';
@@ -105,9 +106,17 @@ function Overview({ projectId, view }: { projectId: number; view: string }) {
   if (systemsQuery.data?.hasNoData) return <NoTracingDataCard projectId={projectId} dateRange={dateRange} />;
 
   const spanSystems = (systemsQuery.data?.systems ?? []).filter((s) => isSpanSystem(s.system));
+  // Before the picker writes its default into the address (once the systems came, a navigation and
+  // a render later), the groups are asked for with that default ('all', whatever the systems are):
+  // the call leaves beside the systems call, not after it.
+  const shown = chosen.length
+    ? chosen
+    : systemItems(spanSystems)
+        .slice(0, 1)
+        .map((i) => i.system);
   const range: RangeQuery = {
     ...dateRange.apiParams,
-    system: chosen.length ? chosen : undefined,
+    system: shown.length ? shown : undefined,
     query: query || undefined,
   };
   const keep = location.search;
@@ -185,8 +194,8 @@ function Overview({ projectId, view }: { projectId: number; view: string }) {
       {view === 'service-graph' ? (
         <ServiceGraphView projectId={projectId} dateRange={dateRange} />
       ) : (
-        chosen.length > 0 && (
-          <OverviewGroups key={view} projectId={projectId} view={view} range={range} systems={chosen} />
+        shown.length > 0 && (
+          <OverviewGroups key={view} projectId={projectId} view={view} range={range} systems={shown} />
         )
       )}
     </Stack>

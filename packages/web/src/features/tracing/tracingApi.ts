@@ -82,10 +82,21 @@ export function useSpan(projectId: number | undefined, traceId: string, spanId: 
 export const useSystems = (projectId: number | undefined, params: RangeQuery | undefined) =>
   useTracingQuery(R.tracingSystems, projectId, params);
 
-/** Groups; an invalid_query answer is shown by the page (banner), not as a toast. */
+/**
+ * Groups; an invalid_query answer is shown by the page (banner), not as a toast. `stats_column`: the
+ * first `stats_rows` groups come with their sparkline series (`stats`), no group-stats call each.
+ */
 export const useGroups = (
   projectId: number | undefined,
-  params: (RangeQuery & { sort_by?: string; sort_desc?: boolean }) | undefined,
+  params:
+    | (RangeQuery & {
+        sort_by?: string;
+        sort_desc?: boolean;
+        limit?: number;
+        stats_column?: string[];
+        stats_rows?: number;
+      })
+    | undefined,
 ) => useTracingQuery(R.tracingGroups, projectId, params, { silent: true });
 
 /** Sparkline series per plotted column of one group; cached (spec §7). */

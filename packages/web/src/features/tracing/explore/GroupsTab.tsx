@@ -145,6 +145,7 @@ export function GroupsCard({
           order={order}
           onOrder={onOrder}
           showSystem={showSystem}
+          stats={result.stats}
         />
       ) : null}
     </Card>

@@ -15,7 +15,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import type { ColumnInfo, GroupRow } from '@lantern/shared';
+import type { ColumnInfo, GroupRow, GroupStatsResponse } from '@lantern/shared';
 import { Fragment, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Sparkline } from '../../../components/charts/Sparkline';
@@ -47,20 +47,26 @@ function RowSparklines({
   group,
   plotted,
   columns,
+  preloaded,
 }: {
   projectId: number;
   range: RangeQuery;
   group: GroupRow;
   plotted: string[];
   columns: ColumnInfo[];
+  /** The row's series as the groups answer carried them (`stats`): no call of its own when they cover `plotted`. */
+  preloaded?: GroupStatsResponse;
 }) {
+  const covered = preloaded && (Object.keys(preloaded).length === 0 || plotted.every((c) => c in preloaded));
   // A row below the fold asks for its series when it is scrolled to (a page has 15 rows of 5).
   const first = useRef<HTMLTableCellElement>(null);
   const seen = useSeen(first);
-  const { data } = useGroupStats(
+  const fetched = useGroupStats(
     projectId,
-    seen ? { ...range, query: joinQuery([range.query, group._query]), column: plotted } : undefined,
+    seen && !covered ? { ...range, query: joinQuery([range.query, group._query]), column: plotted } : undefined,
   );
+  // A column plotted later: the carried lines stay until the row's own answer comes.
+  const data = covered ? preloaded : (fetched.data ?? preloaded);
   const time = (data?._time ?? []) as string[];
   return (
     <>
@@ -106,6 +112,7 @@ export function GroupsTable({
   order,
   onOrder,
   showSystem,
+  stats,
 }: {
   projectId: number;
   range: RangeQuery;
@@ -116,6 +123,8 @@ export function GroupsTable({
   order: GroupOrder;
   onOrder: (o: GroupOrder) => void;
   showSystem?: boolean;
+  /** Series of some rows by `_id`, carried by the groups answer (GroupsResponse `stats`). */
+  stats?: Record<string, GroupStatsResponse>;
 }) {
   const sorted = useMemo(() => sortGroups(groups, order.column, order.desc), [groups, order]);
   const pager = usePager(sorted.length, GROUPS_PER_PAGE);
@@ -194,7 +203,14 @@ export function GroupsTable({
                       )}
                     </TableCell>
                   )}
-                  <RowSparklines projectId={projectId} range={range} group={g} plotted={plotted} columns={nums} />
+                  <RowSparklines
+                    projectId={projectId}
+                    range={range}
+                    group={g}
+                    plotted={plotted}
+                    columns={nums}
+                    preloaded={stats?.[g._id]}
+                  />
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
                     <Tooltip title="View chart">
                       <IconButton size="small" onClick={() => setCharted(g)} data-testid="group-chart-open">
