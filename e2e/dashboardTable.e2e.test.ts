@@ -280,7 +280,7 @@ describe('dashboard table', () => {
       await chip('host').click();
       await expect
         .poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts(), { timeout: 10_000 })
-        .toEqual(['host', 'route', 'sum($req)']);
+        .toEqual(['host', 'route', 'sum($req)\ntotal over the range']);
       await page.getByTestId('table-loading').waitFor({ state: 'detached' });
       await expect(parts()).resolves.toEqual(['sum($req)', 'group by host, route']);
       await expect(chip('host').getAttribute('data-active')).resolves.toBe('true');
@@ -441,7 +441,7 @@ describe('dashboard table', () => {
       .click();
     await expect
       .poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts())
-      .toEqual(['host', 'route', 'sum($req)']);
+      .toEqual(['host', 'route', 'sum($req)\ntotal over the range']);
     await page
       .getByTestId('dash-table-row')
       .filter({ hasText: /web-2\s*\/pay/ })
@@ -564,7 +564,7 @@ describe('dashboard table', () => {
     await expect.poll(() => parts(tab)).toEqual(['sum($req)', 'group by route']);
     await expect
       .poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts())
-      .toEqual(['route', 'sum($req)']);
+      .toEqual(['route', 'sum($req)\ntotal over the range']);
     await expect(page.getByTestId('table-query-save').count()).resolves.toBe(0);
     await page.reload();
     await expect.poll(() => parts(tab)).toEqual(['sum($req)', 'group by route']);

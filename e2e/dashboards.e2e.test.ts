@@ -108,7 +108,7 @@ describe('metrics dashboards', () => {
       .toEqual(['sum($requests)', 'group by host, route']);
     await expect
       .poll(() => page.getByTestId('dash-table').locator('th').allInnerTexts())
-      .toEqual(['host', 'route', 'sum($requests)']);
+      .toEqual(['host', 'route', 'sum($requests)\ntotal over the range']);
     await page.getByTestId('table-query-save').click();
     await page.getByTestId('table-query-save').waitFor({ state: 'detached' });
     await screenshot(page, 'dashboards-03-table');
