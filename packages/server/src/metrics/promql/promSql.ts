@@ -86,7 +86,11 @@ function minuteValue(column: PromColumn): SqlFragment {
 
 /** Per minute `[unix seconds, value]` or `[unix seconds, representatives, counts]`, by time. */
 function points(column: PromColumn): SqlFragment {
-  const pt = column === 'bucket' ? sql`(toUnixTimestamp(t), v.1, v.2)` : sql`(toUnixTimestamp(t), v)`;
+  // Counts as Float64: a UInt64 would come back as text.
+  const pt =
+    column === 'bucket'
+      ? sql`(toUnixTimestamp(t), v.1, arrayMap(c -> toFloat64(c), v.2))`
+      : sql`(toUnixTimestamp(t), v)`;
   return sql`arraySort(x -> x.1, groupArray(${pt})) AS pts`;
 }
 
@@ -112,7 +116,9 @@ export function seriesTotalsBefore(s: Selection, column: PromColumn): SqlFragmen
   const hours = datapointRows('datapoint_hours', [...rangeConds(s, early, hour), series], hour, s.watermark);
   const cols = sql`metric, attrs_hash, sum, count, histogram`;
   const rows = sql`SELECT ${cols} FROM ${hours} UNION ALL SELECT ${cols} FROM datapoint_minutes WHERE ${join([...rangeConds(s, hour, s.gte), series], ' AND ')}`;
-  return sql`SELECT metric, attrs_hash, ${minuteValue(column)} AS v FROM (${rows}) GROUP BY metric, attrs_hash`;
+  const v =
+    column === 'bucket' ? sql`(h.1, arrayMap(c -> toFloat64(c), (sumMap(histogram) AS h).2))` : minuteValue(column);
+  return sql`SELECT metric, attrs_hash, ${v} AS v FROM (${rows}) GROUP BY metric, attrs_hash`;
 }
 
 export interface Grouping {
