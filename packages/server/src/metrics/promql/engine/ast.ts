@@ -82,6 +82,8 @@ export interface BinaryExpr {
   /** Set when both sides are instant vectors. */
   matching: VectorMatching | undefined;
   pos: Pos;
+  /** Where the operator is written (for errors about it). */
+  opPos: Pos;
 }
 
 export type AggregateOp =
