@@ -172,6 +172,17 @@ describe('PromSource over the datapoint tables', () => {
     ]);
   });
 
+  it("takes RE2's (?i) in name and label regexes", async () => {
+    const r = await source().select(
+      req([
+        { name: '__name__', type: '=~', value: '(?i)UP' },
+        { name: 'job', type: '=~', value: '(?i)A' },
+      ]),
+      signal(),
+    );
+    expect(r.series.map((s) => s.labels)).toEqual([{ __name__: 'up', job: 'a' }]);
+  });
+
   it('reads gauges and up-down sums as gauges (the last value of each minute)', async () => {
     const r = await source().select(req([name('process_memory_usage_bytes')]), signal());
     expect(plain(r.series)).toEqual([

@@ -12,9 +12,9 @@ import {
 import { boundsOf, cumulativeBuckets, formatLe } from './promBuckets';
 import { promNamesOf, type CatalogEntry, type PromColumn, type PromName } from './promNames';
 import {
-  anchored,
   catalog,
   groupMinutes,
+  nodeRegex,
   seriesList,
   seriesMinutes,
   seriesTotalsBefore,
@@ -54,7 +54,7 @@ export function namesMatching(names: readonly PromName[], matchers: readonly Lab
     .map((m): ((n: string) => boolean) => {
       if (m.type === '=') return (n) => n === m.value;
       if (m.type === '!=') return (n) => n !== m.value;
-      const re = new RegExp(anchored(m.value), 'u');
+      const re = nodeRegex(m.value);
       return m.type === '=~' ? (n) => re.test(n) : (n) => !re.test(n);
     });
   return names.filter((n) => tests.every((t) => t(n.name)));
@@ -71,9 +71,9 @@ function matches(labels: Labels, m: LabelMatcher): boolean {
     case '!=':
       return v !== m.value;
     case '=~':
-      return new RegExp(anchored(m.value), 'u').test(v);
+      return nodeRegex(m.value).test(v);
     case '!~':
-      return !new RegExp(anchored(m.value), 'u').test(v);
+      return !nodeRegex(m.value).test(v);
   }
 }
 

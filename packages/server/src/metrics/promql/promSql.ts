@@ -1,6 +1,6 @@
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { attrCol, datapointRows } from '../query/compileSeries';
-import type { LabelMatcher } from './engine';
+import { PromQLError, type LabelMatcher } from './engine';
 import type { PromColumn } from './promNames';
 
 /**
@@ -29,6 +29,20 @@ export function matcherCond(m: LabelMatcher): SqlFragment {
 }
 
 export const anchored = (re: string): string => `^(?:${re})$`;
+
+/**
+ * A PromQL regex for names matched in Node (metric names, derived `le`): fully anchored; a leading
+ * `(?i)` (RE2's flag, which JavaScript lacks) becomes the `i` flag. One JavaScript cannot compile is a
+ * bad_data error, as Prometheus refuses a regex RE2 cannot compile.
+ */
+export function nodeRegex(re: string): RegExp {
+  const insensitive = re.startsWith('(?i)');
+  try {
+    return new RegExp(anchored(insensitive ? re.slice(4) : re), insensitive ? 'iu' : 'u');
+  } catch (err) {
+    throw new PromQLError('bad_data', `error parsing regexp: ${(err as Error).message}`);
+  }
+}
 
 export interface Selection {
   projectId: number;

@@ -22,7 +22,15 @@ import { boundsOf, formatLe } from './promBuckets';
 import { familyName, promType, unescapeLabelName, type PromName } from './promNames';
 import { MAX_TIME_MS, MIN_TIME_MS, PromParamError, type PromParams } from './promParams';
 import { createPromSource, namesMatching, promCatalog } from './promSource';
-import { bucketBounds, labelNames, labelValues, metricsWithData, seriesList, type Selection } from './promSql';
+import {
+  bucketBounds,
+  labelNames,
+  labelValues,
+  metricsWithData,
+  nodeRegex,
+  seriesList,
+  type Selection,
+} from './promSql';
 
 /**
  * The Prometheus HTTP API's answers over one project's metrics (prometheus.routes.ts binds them).
@@ -292,7 +300,7 @@ export function createPrometheusApi(deps: PrometheusApiDeps) {
 }
 
 function matchLe(le: string, m: LabelMatcher): boolean {
-  const re = m.type === '=~' || m.type === '!~' ? new RegExp(`^(?:${m.value})$`, 'u') : null;
+  const re = m.type === '=~' || m.type === '!~' ? nodeRegex(m.value) : null;
   switch (m.type) {
     case '=':
       return le === m.value;
