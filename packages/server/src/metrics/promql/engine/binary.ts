@@ -152,6 +152,7 @@ function vectorBinop(e: BinaryExpr, lhs: VectorValue, rhs: VectorValue, ctx: Eva
   const oneSigs = oneSide.map((s) => signature(s.labels, m));
   const out = new SeriesBuilder(n);
   const comparison = isComparison(e.op);
+  const resultCache = new Map<number, { labels: Labels; key: string }>();
   for (let i = 0; i < n; i++) {
     if (i % CHECK_EVERY === 0) checkAbort(ctx);
     const bySig = new Map<string, number>();
@@ -190,8 +191,14 @@ function vectorBinop(e: BinaryExpr, lhs: VectorValue, rhs: VectorValue, ctx: Eva
       let value = v;
       if (comparison && e.returnBool) value = keep ? 1 : 0;
       else if (!keep) return;
-      const labels = resultLabels(s.labels, one.labels, e, m);
-      if (!out.set(labels, i, value)) {
+      // The result's labels depend only on the pair of series: computed once per pair.
+      const pair = j * oneSide.length + k;
+      let result = resultCache.get(pair);
+      if (!result) {
+        const labels = resultLabels(s.labels, one.labels, e, m);
+        resultCache.set(pair, (result = { labels, key: labelsKey(labels) }));
+      }
+      if (!out.set(result.labels, i, value, result.key)) {
         if (m.card === 'one-to-one') throw duplicateLabelsetError();
         throw new PromQLError('execution', 'multiple matches for labels: grouping labels must ensure unique matches');
       }

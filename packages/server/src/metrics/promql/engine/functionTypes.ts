@@ -94,6 +94,7 @@ export const FUNCTIONS: Record<string, FunctionType> = {
   label_replace: fn([v, str, str, str, str]),
   label_join: fn([v, str, str, str], 'vector', -1),
   histogram_quantile: fn([s, v]),
+  histogram_fraction: fn([s, s, v]),
   predict_linear: fn([m, s]),
   quantile_over_time: fn([s, m]),
 };

@@ -126,12 +126,27 @@ describe('histogram_quantile', () => {
     expect(await instant('histogram_quantile(-1, sum by (le) (rate(lat_bucket[5m])))')).toEqual({ '{}': '-Inf' });
   });
 
+  it('histogram_fraction interpolates inside buckets', async () => {
+    // Per minute: le=0.1: 1, 0.5: 3, 1: 4, +Inf: 5. Up to 0.3: 1 + 2 * 0.5 = 2 of 5.
+    const r = await instant('histogram_fraction(0, 0.3, sum by (le) (rate(lat_bucket[5m])))');
+    expect(num(r, '{}')).toBeCloseTo(0.4, 12);
+    expect(await instant('histogram_fraction(0, +Inf, sum by (le) (rate(lat_bucket[5m])))')).toEqual({ '{}': '1' });
+  });
+
   it('forces bucket counts to be monotonic and needs a +Inf bucket', async () => {
     const bucket = (le: string, v: number) => series({ __name__: 'h_bucket', le }, 'gauge', T0, [v]);
     const src = new MemorySource([bucket('1', 2), bucket('2', 6), bucket('3', 4), bucket('+Inf', 8)]);
     // Counts 2 6 4 8 are read as 2 6 6 8; rank 5.6 lies in (1, 2]: 1 + 3.6/4.
     const r = await instant('histogram_quantile(0.7, h_bucket)', min(1), {}, src);
     expect(num(r, '{}')).toBeCloseTo(1.9, 12);
+    const two = new MemorySource([
+      bucket('1', 2),
+      bucket('+Inf', 8),
+      { ...bucket('+Inf', 8), labels: { __name__: 'g_bucket', le: '+Inf' } },
+    ]);
+    await expect(instant('histogram_quantile(0.7, {__name__=~".+_bucket"})', min(1), {}, two)).rejects.toThrow(
+      'vector cannot contain metrics with the same labelset',
+    );
     const noInf = new MemorySource([bucket('1', 2), bucket('2', 6)]);
     expect(await instant('histogram_quantile(0.7, h_bucket)', min(1), {}, noInf)).toEqual({ '{}': 'NaN' });
   });

@@ -4,7 +4,8 @@
 import type { CallExpr, Expr } from './ast';
 import { type EvalContext } from './context';
 import { PromQLError } from './errors';
-import { histogramQuantile } from './histogram';
+import { perHistogram } from './histogram';
+import { bucketFraction, bucketQuantile } from './quantile';
 import { labelJoin, labelReplace } from './labelFunctions';
 import { absentOverTime, evalRangeFunction, isRangeFunction } from './rangeFunctions';
 import { evalVectorSelector } from './selectors';
@@ -236,7 +237,16 @@ export function evalCall(e: CallExpr, times: Float64Array, ctx: EvalContext, ev:
     }
     case 'histogram_quantile': {
       const q = scalarArg(ev(e.args[0]));
-      return { type: 'vector', series: histogramQuantile(q, vectorArg(ev(e.args[1])).series, n, ctx) };
+      const series = perHistogram(vectorArg(ev(e.args[1])).series, n, ctx, (b, i) => bucketQuantile(q[i], b));
+      return { type: 'vector', series };
+    }
+    case 'histogram_fraction': {
+      const lower = scalarArg(ev(e.args[0]));
+      const upper = scalarArg(ev(e.args[1]));
+      const series = perHistogram(vectorArg(ev(e.args[2])).series, n, ctx, (b, i) =>
+        bucketFraction(lower[i], upper[i], b),
+      );
+      return { type: 'vector', series };
     }
   }
   throw new PromQLError('bad_data', `function ${JSON.stringify(f)} is not supported`);

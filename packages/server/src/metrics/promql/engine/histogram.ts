@@ -1,9 +1,9 @@
-// histogram_quantile over classic histograms: series with an `le` label, grouped by their other
-// labels (without __name__), one bucket set per group per step.
+// histogram_quantile and histogram_fraction over classic histograms: series with an `le` label,
+// grouped by their other labels, one bucket set per group per step.
 import { CHECK_EVERY, checkAbort, type EvalContext } from './context';
-import { bucketQuantile, type Bucket } from './quantile';
+import type { Bucket } from './quantile';
 import type { Labels } from './source';
-import { NAME, labelsKey, newSeries, type StepSeries } from './values';
+import { NAME, labelsKey, mergeSameLabels, newSeries, type StepSeries } from './values';
 
 function parseLe(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -14,15 +14,23 @@ function parseLe(text: string | undefined): number | undefined {
   return Number(t);
 }
 
-export function histogramQuantile(q: Float64Array, series: StepSeries[], n: number, ctx: EvalContext): StepSeries[] {
+/** Applies `f` to each group's buckets at each step. */
+export function perHistogram(
+  series: StepSeries[],
+  n: number,
+  ctx: EvalContext,
+  f: (buckets: Bucket[], step: number) => number,
+): StepSeries[] {
   const groups = new Map<string, { labels: Labels; members: { s: StepSeries; le: number }[] }>();
   for (const s of series) {
     const le = parseLe(s.labels.le);
     if (le === undefined) continue;
     const labels: Labels = { ...s.labels };
     delete labels.le;
-    delete labels[NAME];
+    // Grouped with the metric name (histograms of two metrics never mix), which the result drops:
+    // two groups that differ only by name collide, as in Prometheus.
     const key = labelsKey(labels);
+    delete labels[NAME];
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { labels, members: [] }));
     g.members.push({ s, le });
@@ -37,11 +45,11 @@ export function histogramQuantile(q: Float64Array, series: StepSeries[], n: numb
       const buckets: Bucket[] = [];
       for (const { s, le } of g.members) if (s.has[i]) buckets.push({ upperBound: le, count: s.values[i] });
       if (buckets.length === 0) continue;
-      r.values[i] = bucketQuantile(q[i], buckets);
+      r.values[i] = f(buckets, i);
       r.has[i] = 1;
       any = true;
     }
     if (any) out.push(r);
   }
-  return out;
+  return mergeSameLabels(out);
 }

@@ -1,29 +1,14 @@
 // An in-memory PromSource over fixed series: for tests, and as the reference of what a source must
 // answer (matchers, the minute range, sumBy push-down, the series limit).
-import { compileRegex } from './literals';
+import { matchesLabels } from './matchers';
 import {
   SeriesLimitError,
-  type LabelMatcher,
   type Labels,
   type PromSource,
   type SelectRequest,
   type SelectResult,
   type SourceSeries,
 } from './source';
-
-export function matches(labels: Labels, m: LabelMatcher): boolean {
-  const v = labels[m.name] ?? '';
-  switch (m.type) {
-    case '=':
-      return v === m.value;
-    case '!=':
-      return v !== m.value;
-    case '=~':
-      return compileRegex(m.value).test(v);
-    case '!~':
-      return !compileRegex(m.value).test(v);
-  }
-}
 
 function groupOf(labels: Labels, sumBy: NonNullable<SelectRequest['sumBy']>): Labels {
   const out: Labels = {};
@@ -54,7 +39,7 @@ export class MemorySource implements PromSource {
     this.requests.push(req);
     const picked: SourceSeries[] = [];
     for (const s of this.all) {
-      if (!req.matchers.every((m) => matches(s.labels, m))) continue;
+      if (!req.matchers.every((m) => matchesLabels(s.labels, m))) continue;
       let base = s.base;
       const keep: number[] = [];
       for (let i = 0; i < s.times.length; i++) {

@@ -94,6 +94,36 @@ describe('parsePromQL', () => {
     expect(errorOf('x{a=~"("}')).toMatch(/^1:6: parse error: error parsing regexp: /);
   });
 
+  it('binds offset, @, ranges and subqueries to the operand before them, as Prometheus', () => {
+    expect(parsePromQL('a offset 15m or b offset 45m')).toMatchObject({
+      type: 'binary',
+      lhs: { type: 'vectorSelector', offsetMs: 900_000 },
+      rhs: { type: 'vectorSelector', offsetMs: 2_700_000 },
+    });
+    expect(parsePromQL('a * b @ 100')).toMatchObject({
+      lhs: { at: undefined },
+      rhs: { at: { kind: 'time', ms: 100_000 } },
+    });
+    expect(parsePromQL('-a offset 1m')).toMatchObject({
+      type: 'unary',
+      expr: { type: 'vectorSelector', offsetMs: 60_000 },
+    });
+    expect(parsePromQL('1 + max_over_time(a[5m:1m])')).toMatchObject({ rhs: { type: 'call' } });
+    expect(parsePromQL('(a + b)[5m:1m]')).toMatchObject({ type: 'subquery', expr: { type: 'paren' } });
+    expect(errorOf('a + b[5m]')).toBe(
+      '1:5: parse error: binary expression must contain only scalar and instant vector types',
+    );
+  });
+
+  it('accepts numbers with a trailing dot, outside strings', () => {
+    expect(parsePromQL('1./6.')).toMatchObject({ lhs: { value: 1 }, rhs: { value: 6 } });
+    expect(parsePromQL('x{a="1."} * 2.')).toMatchObject({
+      lhs: { matchers: [{}, { value: '1.' }] },
+      rhs: { value: 2 },
+    });
+    expect(errorOf('x1.')).toMatch(/^1:3: parse error: unexpected/);
+  });
+
   it('lists the selectors', () => {
     expect(selectorsOf(parsePromQL('a / on(x) b{c="d"}'))).toEqual([
       [{ name: '__name__', type: '=', value: 'a' }],

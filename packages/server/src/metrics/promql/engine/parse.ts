@@ -15,6 +15,8 @@ import type {
 import { parseError } from './errors';
 import { FUNCTIONS } from './functionTypes';
 import { compileRegex, parseDurationMs, parseNumber, unquoteString } from './literals';
+import { matchesValue } from './matchers';
+import { firstSyntaxError, normalizeTrailingDots } from './syntaxError';
 import type { LabelMatcher, MatchType } from './source';
 import { checkTypes } from './typecheck';
 
@@ -190,54 +192,77 @@ class Walker {
         );
       matchers.unshift({ name: '__name__', type: '=', value: name });
     }
-    if (!matchers.some((m) => !compileMatcherMatches(m, ''))) {
+    if (!matchers.some((m) => !matchesValue(m, ''))) {
       this.fail(n.from, 'vector selector must contain at least one non-empty matcher');
     }
     return { type: 'vectorSelector', name, matchers, offsetMs: 0, at: undefined, pos: this.pos(n) };
   }
 
-  matrixSelector(n: SyntaxNode): MatrixSelector {
-    const inner = this.expr(this.exprChildren(n)[0]);
-    if (inner.type !== 'vectorSelector') return this.fail(n.from, 'ranges only allowed for vector selectors');
-    if (inner.offsetMs !== 0 || inner.at) return this.fail(n.from, 'no offset modifiers allowed before range');
-    const rangeMs = this.duration(n.getChild('DurationExpr')!);
-    if (rangeMs <= 0) return this.fail(n.from, `range must be greater than 0`);
-    return { type: 'matrixSelector', vector: inner, rangeMs, pos: this.pos(n) };
+  /**
+   * The lezer grammar attaches a postfix ([range], [range:step], offset, @) to the whole binary or
+   * unary expression before it (`a + b offset 1m` parses as `(a + b) offset 1m`); in Prometheus it
+   * binds to the operand right before it. This applies `f` to that operand.
+   */
+  postfix(inner: Expr, n: SyntaxNode, f: (operand: Expr) => Expr): Expr {
+    if (inner.type === 'binary')
+      return { ...inner, rhs: this.postfix(inner.rhs, n, f), pos: { start: inner.pos.start, end: n.to } };
+    if (inner.type === 'unary')
+      return { ...inner, expr: this.postfix(inner.expr, n, f), pos: { start: inner.pos.start, end: n.to } };
+    return f(inner);
   }
 
-  subquery(n: SyntaxNode): SubqueryExpr {
-    const inner = this.expr(this.exprChildren(n)[0]);
+  matrixSelector(n: SyntaxNode): Expr {
+    const rangeMs = this.duration(n.getChild('DurationExpr')!);
+    return this.postfix(this.expr(this.exprChildren(n)[0]), n, (inner): MatrixSelector => {
+      if (inner.type !== 'vectorSelector')
+        return this.fail(inner.pos.start, 'ranges only allowed for vector selectors');
+      if (inner.offsetMs !== 0 || inner.at)
+        return this.fail(inner.pos.start, 'no offset modifiers allowed before range');
+      if (rangeMs <= 0) return this.fail(inner.pos.start, `range must be greater than 0`);
+      return { type: 'matrixSelector', vector: inner, rangeMs, pos: { start: inner.pos.start, end: n.to } };
+    });
+  }
+
+  subquery(n: SyntaxNode): Expr {
     const durations = n.getChildren('DurationExpr');
     const rangeMs = this.duration(durations[0]);
     const stepMs = durations[1] ? this.duration(durations[1]) : 0;
-    if (rangeMs <= 0) return this.fail(n.from, `range must be greater than 0`);
-    if (stepMs < 0) return this.fail(n.from, `step must be greater than 0`);
-    return { type: 'subquery', expr: inner, rangeMs, stepMs, offsetMs: 0, at: undefined, pos: this.pos(n) };
+    return this.postfix(this.expr(this.exprChildren(n)[0]), n, (inner): SubqueryExpr => {
+      if (rangeMs <= 0) return this.fail(inner.pos.start, `range must be greater than 0`);
+      if (stepMs < 0) return this.fail(inner.pos.start, `step must be greater than 0`);
+      return {
+        type: 'subquery',
+        expr: inner,
+        rangeMs,
+        stepMs,
+        offsetMs: 0,
+        at: undefined,
+        pos: { start: inner.pos.start, end: n.to },
+      };
+    });
   }
 
   /** The selector or subquery an offset/@ applies to (a range selector's offset is its vector's). */
-  modifierTarget(e: Expr, n: SyntaxNode, what: string): VectorSelector | SubqueryExpr {
+  modifierTarget(e: Expr, what: string): VectorSelector | SubqueryExpr {
     if (e.type === 'vectorSelector' || e.type === 'subquery') return e;
     if (e.type === 'matrixSelector') return e.vector;
     return this.fail(
-      n.from,
+      e.pos.start,
       `${what} modifier must be preceded by an instant vector selector or range vector selector or a subquery`,
     );
   }
 
   offset(n: SyntaxNode): Expr {
-    const e = this.expr(this.exprChildren(n)[0]);
-    const target = this.modifierTarget(e, n, 'offset');
-    if (target.offsetMs !== 0) return this.fail(n.from, 'offset may not be set multiple times');
-    target.offsetMs = this.duration(n.getChild('OffsetDurationExpr')!);
-    e.pos = this.pos(n);
-    return e;
+    const offsetMs = this.duration(n.getChild('OffsetDurationExpr')!);
+    return this.postfix(this.expr(this.exprChildren(n)[0]), n, (e) => {
+      const target = this.modifierTarget(e, 'offset');
+      if (target.offsetMs !== 0) return this.fail(e.pos.start, 'offset may not be set multiple times');
+      target.offsetMs = offsetMs;
+      return { ...e, pos: { start: e.pos.start, end: n.to } };
+    });
   }
 
   at(n: SyntaxNode): Expr {
-    const e = this.expr(this.exprChildren(n)[0]);
-    const target = this.modifierTarget(e, n, '@');
-    if (target.at) return this.fail(n.from, '@ <timestamp> may not be set multiple times');
     const pre = n.getChild('AtModifierPreprocessors');
     let at: AtModifier;
     if (pre) {
@@ -248,9 +273,12 @@ class Walker {
       if (!Number.isFinite(seconds)) return this.fail(n.from, `timestamp out of bounds for @ modifier: ${seconds}`);
       at = { kind: 'time', ms: Math.round(seconds * 1000) };
     }
-    target.at = at;
-    e.pos = this.pos(n);
-    return e;
+    return this.postfix(this.expr(this.exprChildren(n)[0]), n, (e) => {
+      const target = this.modifierTarget(e, '@');
+      if (target.at) return this.fail(e.pos.start, '@ <timestamp> may not be set multiple times');
+      target.at = at;
+      return { ...e, pos: { start: e.pos.start, end: n.to } };
+    });
   }
 
   binary(n: SyntaxNode): Expr {
@@ -334,54 +362,13 @@ class Walker {
   }
 }
 
-function compileMatcherMatches(m: LabelMatcher, value: string): boolean {
-  switch (m.type) {
-    case '=':
-      return m.value === value;
-    case '!=':
-      return m.value !== value;
-    case '=~':
-      return compileRegex(m.value).test(value);
-    case '!~':
-      return !compileRegex(m.value).test(value);
-  }
-}
-
-/** The first syntax error of the lezer tree, as Prometheus would word it where we can tell. */
-function syntaxError(q: string, top: SyntaxNode): { offset: number; msg: string } | undefined {
-  let found: { offset: number; msg: string } | undefined;
-  top.cursor().iterate((node) => {
-    if (found) return false;
-    if (!node.type.isError) return true;
-    const at = node.from;
-    const before = q.slice(0, at);
-    const ident = /([A-Za-z_:][A-Za-z0-9_:]*)\s*$/.exec(before);
-    if (
-      ident &&
-      q.slice(at).trimStart().startsWith('(') &&
-      !/(by|without|on|ignoring|group_left|group_right|bool)$/i.test(ident[1])
-    ) {
-      found = { offset: at - ident[0].length, msg: `unknown function with name ${JSON.stringify(ident[1])}` };
-      return false;
-    }
-    const rest = q.slice(at).trimStart();
-    if (rest.length === 0) {
-      found = { offset: at, msg: 'unexpected end of input' };
-    } else {
-      const token = /^([A-Za-z_:][A-Za-z0-9_:]*|\d[\w.]*|"[^"]*"?|'[^']*'?|\S)/.exec(rest)![0];
-      found = { offset: q.length - rest.length, msg: `unexpected ${JSON.stringify(token)}` };
-    }
-    return false;
-  });
-  return found;
-}
-
 /** Parses and type-checks a query; throws PromQLError('bad_data', '1:5: parse error: ...'). */
-export function parsePromQL(q: string): Expr {
-  if (q.trim() === '') throw parseError(q, 0, 'no expression found in input');
+export function parsePromQL(query: string): Expr {
+  if (query.trim() === '') throw parseError(query, 0, 'no expression found in input');
+  const q = normalizeTrailingDots(query);
   const tree = parser.parse(q);
   const top = tree.topNode;
-  const err = syntaxError(q, top);
+  const err = firstSyntaxError(q, top);
   if (err) throw parseError(q, err.offset, err.msg);
   const w = new Walker(q);
   const first = w.exprChildren(top)[0];

@@ -31,20 +31,26 @@ function almostEqual(a: number, b: number, eps: number): boolean {
   return diff / Math.min(sum, Number.MAX_VALUE) < eps;
 }
 
-/** The φ-quantile of classic histogram buckets (cumulative counts by upper bound `le`). */
-export function bucketQuantile(q: number, input: Bucket[]): number {
-  if (Number.isNaN(q)) return NaN;
-  if (q < 0) return -Infinity;
-  if (q > 1) return Infinity;
+/** Buckets sorted by bound, those with the same bound added up; undefined without a +Inf bucket. */
+function coalesced(input: Bucket[]): Bucket[] | undefined {
   const sorted = [...input].sort((a, b) => a.upperBound - b.upperBound);
-  if (sorted.length === 0 || sorted[sorted.length - 1].upperBound !== Infinity) return NaN;
-  // Buckets with the same bound (from series differing in other labels) add up.
+  if (sorted.length === 0 || sorted[sorted.length - 1].upperBound !== Infinity) return undefined;
   const buckets: Bucket[] = [];
   for (const b of sorted) {
     const last = buckets[buckets.length - 1];
     if (last && last.upperBound === b.upperBound) last.count += b.count;
     else buckets.push({ ...b });
   }
+  return buckets;
+}
+
+/** The φ-quantile of classic histogram buckets (cumulative counts by upper bound `le`). */
+export function bucketQuantile(q: number, input: Bucket[]): number {
+  if (Number.isNaN(q)) return NaN;
+  if (q < 0) return -Infinity;
+  if (q > 1) return Infinity;
+  const buckets = coalesced(input);
+  if (!buckets) return NaN;
   // Counts must not fall with a higher bound (scrapes of buckets are not atomic): carry the maximum.
   let prev = buckets[0].count;
   for (let i = 1; i < buckets.length; i++) {
@@ -72,4 +78,35 @@ export function bucketQuantile(q: number, input: Bucket[]): number {
     rank -= buckets[b - 1].count;
   }
   return start + (buckets[b].upperBound - start) * (rank / count);
+}
+
+/** The fraction of observations between lower and upper, interpolating linearly inside buckets. */
+export function bucketFraction(lower: number, upper: number, input: Bucket[]): number {
+  const buckets = coalesced(input);
+  if (!buckets) return NaN;
+  const count = buckets[buckets.length - 1].count;
+  if (count === 0 || Number.isNaN(lower) || Number.isNaN(upper)) return NaN;
+  if (lower >= upper) return 0;
+  let rank = 0;
+  let lowerRank: number | undefined;
+  let upperRank: number | undefined;
+  // The first bucket starts at 0, or at -Inf when its bound is not positive.
+  let lowerBound = buckets[0].upperBound <= 0 ? -Infinity : 0;
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i];
+    if (i > 0) lowerBound = buckets[i - 1].upperBound;
+    const upperBound = b.upperBound;
+    const interpolate = (v: number): number =>
+      lowerBound === -Infinity ? b.count : rank + ((b.count - rank) * (v - lowerBound)) / (upperBound - lowerBound);
+    if (lowerRank === undefined && lowerBound >= lower) lowerRank = rank;
+    if (upperRank === undefined && lowerBound >= upper) upperRank = rank;
+    if (lowerRank !== undefined && upperRank !== undefined) break;
+    if (lowerRank === undefined && lowerBound < lower && upperBound > lower) lowerRank = interpolate(lower);
+    if (upperRank === undefined && lowerBound < upper && upperBound > upper) upperRank = interpolate(upper);
+    if (lowerRank !== undefined && upperRank !== undefined) break;
+    rank = b.count;
+  }
+  if (lowerRank === undefined || lowerRank > count) lowerRank = count;
+  if (upperRank === undefined || upperRank > count) upperRank = count;
+  return (upperRank - lowerRank) / count;
 }
