@@ -6,7 +6,7 @@ import { DashFormDialog, DashGridPage } from '@lantern/testkit/pages/DashGridPag
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
 import { useLantern } from '@lantern/testkit/useLantern';
-import { apiAs, createShopDashboard } from './shopDashboard';
+import { apiAs, createShopDashboard, HOSTS } from './shopDashboard';
 
 /**
  * What a new user meets first on the metrics screens: a histogram opened in Explore or picked in a
@@ -59,36 +59,36 @@ async function sendStoppedGauge(): Promise<void> {
   throw new Error('batch.sync.duration never listed');
 }
 
+let browser: Browser;
+let page: Page;
+let dashId: string;
+const browserErrors: string[] = [];
+const explainFailures = (name: string) =>
+  onTestFailed(async () => {
+    console.error(
+      `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
+    );
+    await screenshot(page, `metrics-defaults-failure-${name}`).catch(() => undefined);
+  });
+
+beforeAll(async () => {
+  dashId = await createShopDashboard(server);
+  await sendStoppedGauge();
+  browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  page = await context.newPage();
+  page.on('pageerror', (err) => browserErrors.push(err.message));
+  const login = new LoginPage(page);
+  await login.goto(server.lantern.baseUrl);
+  await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
+  await page.waitForURL(/\/overview\/\d+/);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe('metrics defaults and empty states', () => {
-  let browser: Browser;
-  let page: Page;
-  let dashId: string;
-  const browserErrors: string[] = [];
-  const explainFailures = (name: string) =>
-    onTestFailed(async () => {
-      console.error(
-        `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
-      );
-      await screenshot(page, `metrics-defaults-failure-${name}`).catch(() => undefined);
-    });
-
-  beforeAll(async () => {
-    dashId = await createShopDashboard(server);
-    await sendStoppedGauge();
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    page = await context.newPage();
-    page.on('pageerror', (err) => browserErrors.push(err.message));
-    const login = new LoginPage(page);
-    await login.goto(server.lantern.baseUrl);
-    await login.signIn(DEFAULT_LOGIN.email, DEFAULT_LOGIN.password);
-    await page.waitForURL(/\/overview\/\d+/);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('a histogram opened in Explore charts its average and its rate; the rate column reads unit "none"', async () => {
     explainFailures('explore');
     const explore = new MetricsExplorePage(page);
@@ -153,6 +153,14 @@ describe('metrics defaults and empty states', () => {
     await page.getByTestId('grid-query-save').waitFor();
   });
 
+  it("a table panel's header says how the range became one number", async () => {
+    explainFailures('table-over');
+    const grid = new DashGridPage(page);
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    const table = grid.panels.filter({ hasText: 'Requests by route' }).getByTestId('table-panel');
+    await expect.poll(() => table.locator('th').allInnerTexts()).toEqual(['route', 'sum($req)\ntotal over the range']);
+  });
+
   it('a histogram picked in a chart form starts with its average and rate, each with its unit', async () => {
     explainFailures('chart-form');
     const grid = new DashGridPage(page);
@@ -172,5 +180,70 @@ describe('metrics defaults and empty states', () => {
     await screenshot(page, 'metrics-defaults-04-chart-form');
     await form.root.getByRole('button', { name: 'Cancel' }).click();
     await form.root.waitFor({ state: 'detached' });
+  });
+});
+
+/**
+ * PromQL in the web app (issue 37): Metrics explore's PromQL mode completes metric names from
+ * Lantern's Prometheus API and charts a rate; a dashboard panel holds a PromQL query.
+ */
+describe('PromQL mode', () => {
+  const QUERY = 'sum by (host) (rate(shop_requests_total[5m]))';
+
+  it('completes a metric name and charts sum by (host) (rate(...)) with a legend row per host', async () => {
+    explainFailures('promql-explore');
+    const explore = new MetricsExplorePage(page);
+    await explore.goto(server.lantern.baseUrl, 1);
+    await page.getByTestId('mode-promql').click();
+    const editor = page.getByTestId('promql-editor').locator('.cm-content');
+    await editor.click();
+    await page.keyboard.type('shop_req');
+    const option = page.locator('.cm-tooltip-autocomplete li').filter({ hasText: 'shop_requests_total' });
+    await option.first().waitFor();
+    await screenshot(page, 'promql-01-completion');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(QUERY);
+    await page.keyboard.press('Escape'); // the operators offered after the last bracket
+    await page.getByTestId('promql-run').click();
+    const chart = page.getByTestId('promql-metric-chart');
+    await expect
+      .poll(() => chart.getByTestId('legend-name').allInnerTexts())
+      .toEqual(HOSTS.map((h) => `{host="${h}"}`));
+    // 30, 60 and 90 requests in the last five minutes: 0.1, 0.2 and 0.3 a second.
+    await expect
+      .poll(() => chart.getByTestId('legend-table').innerText())
+      .toMatch(/web-1"}\s+0\.10[\s\S]*web-2"}\s+0\.20[\s\S]*web-3"}\s+0\.30/);
+    await chart.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+    expect(new URL(page.url()).searchParams.get('promql')).toBe(QUERY);
+    await screenshot(page, 'promql-02-chart');
+    // A query Prometheus would refuse shows the parser's message with its position.
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('shop_requests_total +');
+    await page.getByTestId('promql-run').click();
+    await expect
+      .poll(() => page.getByTestId('promql-error').innerText())
+      .toMatch(/1:\d+: parse error: unexpected end of input/);
+  });
+
+  it('a dashboard panel holds a PromQL query and draws it', async () => {
+    explainFailures('promql-panel');
+    const grid = new DashGridPage(page);
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    await grid.addVisualization('PromQL chart');
+    const form = new DashFormDialog(page, 'promql-form');
+    await form.root.waitFor();
+    await form.root.getByTestId('promql-editor').locator('.cm-content').click();
+    // Enter shows the query in the preview (the editor takes it; the dialog's form is not sent).
+    await page.keyboard.type(QUERY);
+    await page.keyboard.press('Enter');
+    await form.preview.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+    await form.field('column-name').fill('Requests by host (PromQL)');
+    await form.root.getByTestId('form-save').click();
+    await form.root.waitFor({ state: 'detached' });
+    const panel = grid.panels.filter({ hasText: 'Requests by host (PromQL)' });
+    await panel.locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
+    await screenshot(page, 'promql-03-panel');
   });
 });

@@ -41,6 +41,11 @@ grid:
     type: table
     metrics: [queue.latency as $lat]
     query: [group by queue, p90($lat)]
+  - name: Rate by job
+    type: promql
+    promql: sum by (job) (rate(http_requests_total{job=~"api|web"}[5m]))
+    chart: stacked-area
+    unit: seconds
 `;
 
 describe('dashboard YAML', () => {
@@ -52,7 +57,14 @@ describe('dashboard YAML', () => {
     ]);
     expect(spec.table.query).toBe('group by host.name | per_min($jobs) as jobs_per_min');
     expect(spec.table.gauges[0]).toMatchObject({ dashKind: 'table', template: '${hosts} hosts' });
-    expect(spec.grid.map((g) => g.type)).toEqual(['chart', 'chart', 'heatmap', 'table']);
+    expect(spec.grid.map((g) => g.type)).toEqual(['chart', 'chart', 'heatmap', 'table', 'promql']);
+    expect(spec.grid[4]).toMatchObject({
+      params: {
+        query: 'sum by (job) (rate(http_requests_total{job=~"api|web"}[5m]))',
+        chartKind: 'stacked-area',
+        unit: 'seconds',
+      },
+    });
     expect(spec.grid[1]).toMatchObject({ params: { chartKind: 'area' } });
     expect(spec.grid[0]).toMatchObject({
       params: {
@@ -86,6 +98,10 @@ grid:
     chart: donut
     legend: { placement: top }
     width: -1
+  - name: c
+    type: promql
+    chart: pie
+    metrics: [m as $a]
 `;
     expect(() => parseDashboardYaml(bad)).toThrow(
       [
@@ -98,6 +114,9 @@ grid:
         'grid[1].width: expected a non-negative integer',
         'grid[1].chart: unsupported chart kind: "donut"',
         'grid[1].legend.placement: expected bottom or right, got "top"',
+        'grid[2].metrics: unknown key (expected one of: name, description, width, height, xAxis, yAxis, grid_query_template, type, promql, chart, unit)',
+        'grid[2].chart: unsupported chart kind: "pie"',
+        'grid[2].promql: is required',
       ].join('; '),
     );
   });

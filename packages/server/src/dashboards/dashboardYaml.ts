@@ -137,6 +137,7 @@ const ITEM_KEYS: Record<string, readonly string[]> = {
   chart: [...ITEM_COMMON, 'chart', 'metrics', 'query', 'columns', 'styles', 'legend'],
   table: [...ITEM_COMMON, 'metrics', 'query', 'columns'],
   heatmap: [...ITEM_COMMON, 'metric', 'unit', 'query'],
+  promql: [...ITEM_COMMON, 'promql', 'chart', 'unit'],
 };
 const CHART_KINDS = ['line', 'area', 'bar', 'stacked-area', 'stacked-bar'];
 
@@ -246,6 +247,19 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
         metric: r.str(o.metric, `${path}.metric`, true, MAX_NAME_LENGTH),
         unit: r.str(o.unit, `${path}.unit`, false, MAX_NAME_LENGTH),
         query: r.query(o.query, `${path}.query`),
+      },
+    };
+  }
+  if (type === 'promql') {
+    const chartKind = r.str(o.chart, `${path}.chart`) || 'line';
+    if (!CHART_KINDS.includes(chartKind)) r.fail(`${path}.chart`, `unsupported chart kind: "${chartKind}"`);
+    return {
+      ...common,
+      type,
+      params: {
+        query: r.str(o.promql, `${path}.promql`, true),
+        chartKind: chartKind as 'line',
+        unit: r.str(o.unit, `${path}.unit`, false, MAX_NAME_LENGTH),
       },
     };
   }
@@ -361,6 +375,8 @@ function gridItem(c: GridColumnInput): Obj {
       unit: c.params.unit || undefined,
       query: parts(c.params.query),
     });
+  if (c.type === 'promql')
+    return clean({ ...common, promql: c.params.query, chart: c.params.chartKind, unit: c.params.unit || undefined });
   const base = {
     ...common,
     metrics: c.params.metrics.map(formatMetricAlias),

@@ -102,6 +102,22 @@ describe('dashboards API', () => {
       await call('POST', `/${d.id}/grid`, { type: 'heatmap', name: 'Heat', params: { metric: 'app.latency' } })
     ).body.column;
     expect(h).toMatchObject({ width: 12, height: 18, params: { metric: 'app.latency', unit: '', query: '' } });
+    const p = (
+      await call('POST', `/${d.id}/grid`, {
+        type: 'promql',
+        name: 'Rate',
+        params: { query: 'sum by (job) (rate(http_requests_total[5m]))' },
+      })
+    ).body.column;
+    expect(p).toMatchObject({ width: 6, height: 14, params: { chartKind: 'line', unit: '' } });
+    expect((await call('DELETE', `/${d.id}/grid/${p.id}`)).status).toBe(200);
+    const badPromql = await call('POST', `/${d.id}/grid`, {
+      type: 'promql',
+      name: 'Bad',
+      params: { query: 'sum(rate(x[5m])' },
+    });
+    expect(badPromql.status).toBe(400);
+    expect(badPromql.body.message).toMatch(/^grid column "Bad" is invalid: can't parse PromQL: 1:\d+: parse error: /);
 
     expect((await call('POST', `/${d.id}/grid`, chart('', '$req'))).body.message).toBe(
       'grid column "" is invalid: grid column name can\'t be empty',

@@ -18,6 +18,7 @@ import {
   parseDashboardYaml,
   type DashboardSpec,
 } from './dashboardYaml';
+import { parsePromQL, PromQLError } from '../metrics';
 import type { DashboardFields, DashboardsStore } from './dashboards.store';
 
 /**
@@ -29,6 +30,7 @@ const DEFAULT_SIZE: Record<GridColumnInput['type'], [number, number]> = {
   chart: [6, 14],
   table: [12, 21],
   heatmap: [12, 18],
+  promql: [6, 14],
 };
 
 /** The id a dashboard without a template id exports under (`exportId`). */
@@ -41,6 +43,18 @@ export function queryProblem(query: string, required: boolean): string | null {
   if (!query.trim()) return required ? "query can't be empty" : null;
   const d = parseMetricsQuery(query).diagnostics[0];
   return d ? `can't parse query: ${d.message}` : null;
+}
+
+/** A PromQL panel's query: required, and it must parse and type-check (the parser's message, with its position). */
+function promqlProblem(query: string): string | null {
+  if (!query.trim()) return "query can't be empty";
+  try {
+    parsePromQL(query);
+    return null;
+  } catch (err) {
+    if (err instanceof PromQLError) return `can't parse PromQL: ${err.message}`;
+    throw err;
+  }
 }
 
 function metricsProblem(metrics: MetricAlias[], max: number, what: string): string | null {
@@ -60,6 +74,9 @@ export function validateColumn(c: GridColumnInput): GridColumnInput {
   if (c.type === 'heatmap') {
     if (!c.params.metric) throw fail("metric can't be empty");
     const q = queryProblem(c.params.query, false);
+    if (q) throw fail(q);
+  } else if (c.type === 'promql') {
+    const q = promqlProblem(c.params.query);
     if (q) throw fail(q);
   } else {
     const m = metricsProblem(c.params.metrics, 5, 'visualization');

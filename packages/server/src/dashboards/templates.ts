@@ -26,8 +26,9 @@ export function loadTemplates(): DashboardSpec[] {
     .flatMap((f) => parseDashboardYaml(readFileSync(new URL(f, DIR), 'utf8')));
 }
 
+/** The Lantern metrics an item reads (a PromQL panel names none the template could check). */
 const itemMetrics = (c: GridColumnInput) =>
-  c.type === 'heatmap' ? [c.params.metric] : c.params.metrics.map((m) => m.name);
+  c.type === 'heatmap' ? [c.params.metric] : c.type === 'promql' ? [] : c.params.metrics.map((m) => m.name);
 const gaugeMetrics = (g: GaugeInput) => g.metrics.map((m) => m.name);
 
 /** The template as it applies to a project with the given metrics, or null when it does not apply. */

@@ -7,3 +7,4 @@ export { createMetricsQueryService, type MetricsQueryService } from './metricsQu
 export { registerMetricsRoutes } from './metrics.routes';
 export { createMetricQueryRunner } from './metricQueryRunner';
 export { createPrometheusApi, registerPrometheusRoutes } from './promql';
+export { parsePromQL, PromQLError } from './promql/engine';

@@ -178,6 +178,40 @@ describe.each<[MetricsTransport, boolean]>([
     expect(capped.query.parts.map((p) => p.error)).toEqual(['', 'too many filters: 101 (at most 100)']);
   });
 
+  it("reads a histogram's min and max as exported, and keeps its percentiles inside them", async () => {
+    // The SDK's default buckets (made for milliseconds): 0, 5, 10, 25, 50, 75, 100, 250, 500, 750, ...
+    const m = meterFor(transport, `${prefix}_range`, { delta });
+    const ms = m.meter.createHistogram(`${prefix}.range_ms`, { unit: 'ms' });
+    const sec = m.meter.createHistogram(`${prefix}.range_s`, { unit: 's' });
+    await m.flush(); // an empty first export: the series now exist
+    for (let v = 50; v <= 600; v += 50) ms.record(v);
+    for (let v = 10; v <= 350; v += 20) sec.record(v / 1000); // 0.01 .. 0.35 s, all in the (0, 5] bucket
+    await m.flush();
+    await m.shutdown();
+    const read = async (metric: string) =>
+      TableResponse.parse(
+        (
+          await api(
+            `/api/v1/metrics/1/table?${metricQuery({ h: metric }, 'min($h) as lo | max($h) as hi | p50($h) as p50 | p99($h) as p99')}`,
+          )
+        ).body,
+      ).items[0] as Record<string, number>;
+    const a = await read(`${prefix}.range_ms`);
+    // Bucket midpoints would read 37.5 and 625.
+    expect([a.lo, a.hi]).toEqual([50, 600]);
+    expect(a.p99).toBeLessThanOrEqual(600);
+    expect(a.p50).toBeGreaterThanOrEqual(250);
+    expect(a.p50).toBeLessThanOrEqual(500);
+    const b = await read(`${prefix}.range_s`);
+    expect(b.lo).toBeCloseTo(0.01, 10);
+    expect(b.hi).toBeCloseTo(0.35, 10);
+    // Not the bucket's midpoint 2.5 s: inside the values' range.
+    for (const p of [b.p50, b.p99]) {
+      expect(p).toBeGreaterThanOrEqual(0.01);
+      expect(p).toBeLessThanOrEqual(0.35);
+    }
+  });
+
   it('reads exponential histograms with the OTel bucket base', async () => {
     const m = meterFor(transport, prefix, {
       delta,
@@ -284,6 +318,36 @@ describe('metrics endpoints', () => {
     ]);
     const listed = MetricsListResponse.parse((await api('/api/v1/metrics/1')).body).metrics;
     expect(listed.filter((m) => m.fromSpans).map((m) => m.name)).toEqual(['lantern.tracing.spans']);
+    // The Services dashboard's error rate of a service with traffic and no errors is 0%, not missing.
+    const errorRate = async () =>
+      TableResponse.parse(
+        (
+          await api(
+            `/api/v1/metrics/1/table?${metricQuery({ spans: 'lantern.tracing.spans' }, 'count($spans{.status_code="error"}) / count($spans) as error_rate | group by service.name')}`,
+          )
+        ).body,
+      ).items.map((r) => [r['service.name'], r.error_rate]);
+    await expect.poll(errorRate, { timeout: 10_000, interval: 200 }).toEqual([['derived', 0]]);
+    // Operations read by their span group's name, not the `.group_id` number (the id stays the row's key).
+    const ops = TableResponse.parse(
+      (
+        await api(
+          `/api/v1/metrics/1/table?${metricQuery({ spans: 'lantern.tracing.spans' }, 'p99($spans) as p99 | group by .group_id')}`,
+        )
+      ).body,
+    ).items;
+    expect(ops).toHaveLength(1);
+    expect(ops[0]['.group_id']).toMatch(/^\d+$/);
+    expect(ops[0]._names).toEqual({ '.group_id': 'GET /derived' });
+    expect(ops[0]._name).toBe('GET /derived');
+    const legend = MetricTimeseriesResponse.parse(
+      (
+        await api(
+          `/api/v1/metrics/1/timeseries?${metricQuery({ spans: 'lantern.tracing.spans' }, 'per_min(count($spans)) as requests | group by .group_id')}`,
+        )
+      ).body,
+    ).timeseries.map((t) => t.name);
+    expect(legend).toEqual(['requests{GET /derived}']);
   });
 
   it('reports query errors per part and still answers the other parts', async () => {

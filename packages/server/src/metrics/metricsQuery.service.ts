@@ -12,6 +12,7 @@ import { AppError } from '../http/appError';
 import { StoreQueryError, type TelemetryStore } from '../storage/telemetry';
 import type { MetricsStore } from './metrics.store';
 import { compileSeriesQuery, sumsRows, type SeriesQuery } from './query/compileSeries';
+import { compileGroupNames, GROUP_ID, type GroupNames } from './query/groupNames';
 import { evaluateColumns, seriesId, seriesKey, seriesName, type ColumnResult, type Series } from './query/evaluate';
 import { partInfo, planQuery, type MetricRef, type Mode } from './query/plan';
 import { bucketTimes, type TimeGrid } from './query/timeRange';
@@ -67,7 +68,34 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
       groupings: plan.queries.map((q) => (q.grouping === 'all' ? 'all' : q.grouping.join(','))),
     });
     for (const c of columns) if (c.error) plan.partErrors.set(c.column.part, c.error);
-    return { info: { parts: partInfo(parsed, plan.partErrors) }, columns, metrics: refs };
+    const names = await groupNames(projectId, plan.queries, results, input.grid);
+    return { info: { parts: partInfo(parsed, plan.partErrors) }, columns, metrics: refs, names };
+  }
+
+  /** Span group names of the `.group_id` values the series of a query carry (none: no read). */
+  async function groupNames(
+    projectId: number,
+    queries: readonly SeriesQuery[],
+    results: readonly Series[][],
+    grid: TimeGrid,
+  ): Promise<GroupNames> {
+    const metrics = new Set<string>();
+    const ids = new Set<string>();
+    queries.forEach((q, i) => {
+      for (const s of results[i]) {
+        const id = s.attrs[GROUP_ID];
+        if (!id) continue;
+        metrics.add(q.metric);
+        ids.add(id);
+      }
+    });
+    if (ids.size === 0) return new Map();
+    const rows = await deps.telemetry.readRollups((watermark) =>
+      deps.telemetry.query<{ gid: string; name: string }>(
+        compileGroupNames(projectId, [...metrics], [...ids], grid, watermark),
+      ),
+    );
+    return new Map(rows.filter((r) => r.name).map((r) => [r.gid, r.name]));
   }
 
   /** The query's series, and whether it read the current minute (all a sum had: the whole of `lt`). */
@@ -126,13 +154,13 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
     /** Parts and evaluated columns, for callers that shape their own answer (metric monitors). */
     evaluate: run,
     async timeseries(projectId: number, input: MetricsQueryInput): Promise<MetricTimeseriesResponse> {
-      const { info, columns } = await run(projectId, input, 'timeseries');
+      const { info, columns, names } = await run(projectId, input, 'timeseries');
       const timeseries: Timeseries[] = [];
       const cols: MetricColumn[] = [];
       for (const c of visible(columns)) {
         cols.push({ name: c.column.name, unit: c.set?.unit ?? '', isGroup: false });
         for (const s of c.set?.series ?? []) {
-          const name = seriesName(c.column, s);
+          const name = seriesName(c.column, s, names);
           timeseries.push({
             id: seriesId(name),
             name,
@@ -151,8 +179,8 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
       input: MetricsQueryInput,
       sort: { by: string; desc: boolean },
     ): Promise<TableResponse> {
-      const { info, columns } = await run(projectId, input, 'table');
-      const { cols, rows } = tableRows(visible(columns));
+      const { info, columns, names } = await run(projectId, input, 'table');
+      const { cols, rows } = tableRows(visible(columns), names);
       const firstCol = cols.find((c) => !c.isGroup)?.name ?? '';
       const by = rows.length && sort.by in rows[0] ? sort.by : firstCol;
       const desc = by === sort.by ? sort.desc : true;
@@ -183,8 +211,16 @@ export const visible = (cols: ColumnResult[]) => cols.filter((c) => !c.column.na
 const nullable = (v: number) => (Number.isFinite(v) ? v : null);
 
 /** One row per attribute set across all columns (reference §3.9). Missing cells are null. */
-function tableRows(columns: ColumnResult[]): { cols: MetricColumn[]; rows: Record<string, unknown>[] } {
-  const cols: MetricColumn[] = columns.map((c) => ({ name: c.column.name, unit: c.set?.unit ?? '', isGroup: false }));
+function tableRows(
+  columns: ColumnResult[],
+  names: GroupNames = new Map(),
+): { cols: MetricColumn[]; rows: Record<string, unknown>[] } {
+  const cols: MetricColumn[] = columns.map((c) => ({
+    name: c.column.name,
+    unit: c.set?.unit ?? '',
+    isGroup: false,
+    ...(c.set?.over ? { over: c.set.over } : {}),
+  }));
   const groupKeys: string[] = [];
   const rows = new Map<string, Record<string, unknown>>();
   for (const c of columns) {
@@ -199,8 +235,11 @@ function tableRows(columns: ColumnResult[]): { cols: MetricColumn[]; rows: Recor
         const attrs = s?.attrs ?? {};
         const keys = s?.keys ?? [];
         for (const k of keys) if (!groupKeys.includes(k)) groupKeys.push(k);
+        const name = names.get(attrs[GROUP_ID] ?? '');
         row = {
-          _name: keys.map((k) => `${k}=${attrs[k]}`).join(', '),
+          _name: keys.map((k) => (k === GROUP_ID && name ? name : `${k}=${attrs[k]}`)).join(', '),
+          // The names shown for attribute values (a span group's name for its `.group_id`).
+          ...(name ? { _names: { [GROUP_ID]: name } } : {}),
           _query: keys.map((k) => `where ${k} = ${JSON.stringify(attrs[k])}`).join(' | '),
           _attrs: attrs,
           ...attrs,

@@ -89,7 +89,15 @@ export const HeatmapParams = z.object({
   query: longText().default(''),
 });
 
-export const GridColumnType = z.enum(['chart', 'table', 'heatmap']);
+/** A chart of one PromQL query, answered by Lantern's Prometheus API over the dashboard's range. */
+export const PromqlParams = z.object({
+  query: longText(),
+  chartKind: ChartKind.default('line'),
+  /** The unit of the query's values (PromQL has none): `bytes`, `seconds`, ... or empty. */
+  unit: nameText().default(''),
+});
+
+export const GridColumnType = z.enum(['chart', 'table', 'heatmap', 'promql']);
 export type GridColumnType = z.infer<typeof GridColumnType>;
 
 export const GridColumnInput = z
@@ -97,6 +105,7 @@ export const GridColumnInput = z
     z.object({ type: z.literal('chart'), params: ChartParams }),
     z.object({ type: z.literal('table'), params: TableParams }),
     z.object({ type: z.literal('heatmap'), params: HeatmapParams }),
+    z.object({ type: z.literal('promql'), params: PromqlParams }),
   ])
   .and(
     z.object({

@@ -123,7 +123,13 @@ export const MetricQueryPart = z.object({
 });
 export const MetricQueryInfo = z.object({ parts: z.array(MetricQueryPart) });
 
-export const MetricColumn = z.object({ name: z.string(), unit: z.string(), isGroup: z.boolean() });
+export const MetricColumn = z.object({
+  name: z.string(),
+  unit: z.string(),
+  isGroup: z.boolean(),
+  /** Tables and gauges: how the range became one number ("total over the range", "last value"). */
+  over: z.string().optional(),
+});
 export type MetricColumn = z.infer<typeof MetricColumn>;
 
 export const Timeseries = z.object({

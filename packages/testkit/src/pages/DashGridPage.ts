@@ -30,7 +30,7 @@ export class DashGridPage {
     return this.page.locator(`[data-testid="gauge-card"][data-gauge-name="${name}"]`);
   }
 
-  async addVisualization(kind: 'Chart' | 'Table' | 'Heatmap'): Promise<void> {
+  async addVisualization(kind: 'Chart' | 'Table' | 'Heatmap' | 'PromQL chart'): Promise<void> {
     await this.page.getByTestId('add-visualization').click();
     await this.page.getByRole('menuitem', { name: kind, exact: true }).click();
   }
@@ -96,7 +96,7 @@ export class DashFormDialog {
 
   constructor(
     readonly page: Page,
-    testId: 'chart-form' | 'table-form' | 'heatmap-form' | 'gauge-form',
+    testId: 'chart-form' | 'table-form' | 'heatmap-form' | 'promql-form' | 'gauge-form',
   ) {
     this.root = page.getByTestId(testId);
     this.preview = this.root.getByTestId('form-preview');

@@ -127,6 +127,9 @@ export interface CumHistogram {
   scale?: number;
   zeroCount?: number;
   bounds?: readonly number[];
+  /** The exported min/max of the point (over its whole window; not differenced). */
+  min?: number;
+  max?: number;
 }
 
 export const histogramDiff = (prev: CumHistogram | null, cur: CumHistogram): CumHistogram | null => {

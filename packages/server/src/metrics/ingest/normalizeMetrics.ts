@@ -15,7 +15,14 @@ import {
   type CumulativeState,
   type StateJournal,
 } from './cumulativeState';
-import { bucketRange, explicitBuckets, exponentialBuckets, type BucketMap } from './histogram';
+import {
+  bucketMap,
+  explicitBucketList,
+  exponentialBucketList,
+  valueRange,
+  type Bucket,
+  type BucketMap,
+} from './histogram';
 import type {
   PbAttributes,
   PbExpHistogramDataPoint,
@@ -265,16 +272,17 @@ export function resolveStep(step: StatefulStep, state: CumulativeState, journal?
     case 'histogram': {
       const d = state.step(step.key, step.startNs, step.timeNs, step.cur, histogramDiff, journal);
       if (d === null) return null;
-      // A cumulative point's min/max cover its whole window, not this delta: use the buckets.
-      const histogram = Array.isArray(d.buckets)
-        ? explicitBuckets(d.bounds ?? [], d.buckets, undefined, undefined)
-        : exponentialBuckets({
+      // The point's min/max cover its whole cumulative window, this delta's values among them:
+      // valueRange narrows them to the buckets this delta filled.
+      const buckets = Array.isArray(d.buckets)
+        ? (explicitBucketList(d.bounds ?? [], d.buckets) ?? [])
+        : exponentialBucketList({
             scale: d.scale ?? 0,
             zeroCount: d.zeroCount ?? 0,
             positive: fromIndex(d.buckets),
             negative: fromIndex(d.negative ?? new Map<number, number>()),
           });
-      return rowValues(withRange({ sum: d.sum, count: d.count, histogram }));
+      return rowValues(histogramValues(d, buckets, d.min, d.max));
     }
   }
 }
@@ -295,13 +303,12 @@ function histogramPoint(ctx: Ctx, dp: PbHistogramDataPoint, cumulative: boolean)
     sum: dp.sum ?? 0,
     buckets: (dp.bucketCounts ?? []).map((c) => Number(pbUint64(c))),
     bounds: dp.explicitBounds ?? [],
+    min: dp.min ?? undefined,
+    max: dp.max ?? undefined,
   };
   point(ctx, 'histogram', dp, () => {
     if (cumulative) return { op: 'histogram', cur };
-    const min = dp.min ?? undefined;
-    const max = dp.max ?? undefined;
-    const histogram = explicitBuckets(cur.bounds ?? [], cur.buckets as number[], min, max);
-    return withRange({ sum: cur.sum, count: cur.count, histogram }, min, max);
+    return histogramValues(cur, explicitBucketList(cur.bounds ?? [], cur.buckets as number[]) ?? [], cur.min, cur.max);
   });
 }
 
@@ -322,16 +329,18 @@ function expHistogramPoint(ctx: Ctx, dp: PbExpHistogramDataPoint, cumulative: bo
     zeroCount: Number(pbUint64(dp.zeroCount)),
     buckets: byIndex(dp.positive),
     negative: byIndex(dp.negative),
+    min: dp.min ?? undefined,
+    max: dp.max ?? undefined,
   };
   point(ctx, 'histogram', dp, () => {
     if (cumulative) return { op: 'histogram', cur };
-    const histogram = exponentialBuckets({
+    const buckets = exponentialBucketList({
       scale: cur.scale ?? 0,
       zeroCount: cur.zeroCount ?? 0,
       positive: fromIndex(cur.buckets as Map<number, number>),
       negative: fromIndex(cur.negative ?? new Map<number, number>()),
     });
-    return withRange({ sum: cur.sum, count: cur.count, histogram }, dp.min ?? undefined, dp.max ?? undefined);
+    return histogramValues(cur, buckets, cur.min, cur.max);
   });
 }
 
@@ -345,10 +354,20 @@ function fromIndex(m: Map<number, number>): { offset: number; counts: number[] }
   return { offset: lo, counts };
 }
 
-function withRange(v: Values & { histogram: BucketMap }, min?: number, max?: number): Values {
-  const r = bucketRange(v.histogram);
-  const avg = v.count ? (v.sum ?? 0) / v.count : 0;
-  return { ...v, min: min ?? r?.min ?? avg, max: max ?? r?.max ?? avg };
+/**
+ * A histogram row's values: min and max are the tightest known for its values (valueRange), and
+ * each bucket is represented inside them; without any value, the average.
+ */
+function histogramValues(
+  v: { sum: number; count: number },
+  buckets: readonly Bucket[],
+  min: number | undefined,
+  max: number | undefined,
+): Values {
+  const range = valueRange(buckets, min, max);
+  const histogram: BucketMap = bucketMap(buckets, range?.min, range?.max);
+  const avg = v.count ? v.sum / v.count : 0;
+  return { sum: v.sum, count: v.count, histogram, min: range?.min ?? avg, max: range?.max ?? avg };
 }
 
 function summaryPoint(ctx: Ctx, dp: PbSummaryDataPoint): void {

@@ -10,7 +10,8 @@ import type { DatapointTable, TimeGrid } from './timeRange';
  * Gauge and additive metrics are first reduced per series and bucket (the last value, or min/max)
  * and only then aggregated across series, so a series reported twice in a bucket is not counted
  * twice. Histogram quantiles are read from the summed bucket map: the first representative value
- * whose cumulative count reaches q of the total.
+ * whose cumulative count reaches q of the total, clamped into the [min, max] of the values (as
+ * Prometheus's and the Collector's interpolation stay within a bucket's observed range).
  */
 export type Agg = 'sum' | 'avg' | 'min' | 'max' | 'count' | 'uniq' | 'p50' | 'p75' | 'p90' | 'p95' | 'p99';
 
@@ -182,15 +183,18 @@ function valueExpr(q: SeriesQuery): SqlFragment {
   }
   const q0 = QUANTILES[q.agg];
   if (q0 !== undefined) {
-    return sql`if(arraySum((sumMap(histogram) AS h).2) = 0, nan, arrayElement(h.1, arrayFirstIndex(x -> x >= ${param.float64(q0)} * arraySum(h.2), arrayCumSum(h.2))))`;
+    // The bucket's representative, clamped into the values' [min, max] (rows that hold values only).
+    const estimate = sql`arrayElement(h.1, arrayFirstIndex(x -> x >= ${param.float64(q0)} * arraySum(h.2), arrayCumSum(h.2)))`;
+    return sql`if(arraySum((sumMap(histogram) AS h).2) = 0, nan, least(greatest(${estimate}, minIf(min, count > 0)), maxIf(max, count > 0)))`;
   }
   switch (q.agg) {
     case 'avg':
       return sql`if(sum(count) = 0, nan, sum(sum) / sum(count))`;
+    // Rows that hold no value (a histogram's empty export) carry no min or max.
     case 'min':
-      return sql`min(min)`;
+      return sql`minIf(min, count > 0)`;
     case 'max':
-      return sql`max(max)`;
+      return sql`maxIf(max, count > 0)`;
     case 'count':
       return sql`toFloat64(sum(count))`;
     default:

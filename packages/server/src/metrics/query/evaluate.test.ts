@@ -48,13 +48,30 @@ describe('evaluateColumns', () => {
     expect(table.cols[0].set!.series[0].values[0]).toBeCloseTo(10, 9);
   });
 
-  it('joins two metrics by attributes; a missing side counts as 0 for + and as a gap for /', () => {
-    const data = { 'app.req': [host('a', [10, 10, 10]), host('b', [4, 4, 4])], 'app.err': [host('a', [1, 2, NaN])] };
+  it('joins two metrics by attributes; a missing count is 0 (a rate over traffic with no errors is 0), a missing divisor a gap', () => {
+    const data = {
+      'app.req': [host('a', [10, 10, 10]), host('b', [4, NaN, 4])],
+      'app.err': [host('a', [1, 2, NaN])],
+    };
     const { cols } = run('$err / $req as ratio | $err + $req as total | group by host', [req, err], data);
     const ratio = Object.fromEntries(cols[0].set!.series.map((s) => [s.attrs.host, s.values]));
-    expect(ratio).toEqual({ a: [0.1, 0.2, NaN], b: [NaN, NaN, NaN] });
+    expect(ratio).toEqual({ a: [0.1, 0.2, 0], b: [0, NaN, 0] });
     const total = Object.fromEntries(cols[1].set!.series.map((s) => [s.attrs.host, s.values]));
-    expect(total).toEqual({ a: [11, 12, 10], b: [4, 4, 4] });
+    expect(total).toEqual({ a: [11, 12, 10], b: [4, 0, 4] });
+  });
+
+  it('reads 0 for a count with no series in table mode too; an average that is missing stays a gap', () => {
+    const data = { 'app.req': [host('a', [10, 10, 10]), host('b', [4, 4, 4])], 'app.err': [host('a', [1, 2, NaN])] };
+    const { cols } = run('$err / $req as ratio | group by host', [req, err], data, 'table');
+    const ratio = Object.fromEntries(cols[0].set!.series.map((s) => [s.attrs.host, s.values]));
+    expect(ratio).toEqual({ a: [0.1], b: [0] });
+    // An average is no count: where it is missing, so is the result.
+    const gauges = run('avg($lat) / $req as per_req | group by host', [req, lat], {
+      'app.req': [host('a', [10, 10, 10])],
+      'app.lat': [host('b', [5, 5, 5])],
+    });
+    const perReq = Object.fromEntries(gauges.cols[0].set!.series.map((s) => [s.attrs.host, s.values]));
+    expect(perReq).toEqual({ a: [NaN, NaN, NaN], b: [NaN, NaN, NaN] });
   });
 
   it('compares with <= as <= (not <), and returns 1/0', () => {
@@ -82,6 +99,13 @@ describe('evaluateColumns', () => {
       data,
       'table',
     );
+    // The table says how the range became one number.
+    expect(cols.map((c) => c.set!.over)).toEqual([
+      'total over the range',
+      'total over the range',
+      'over the range',
+      'avg per minute over the range',
+    ]);
     expect(cols.map((c) => [c.column.name, c.set!.series[0].values[0]])).toEqual([
       ['_r', 18],
       ['_e', 2],

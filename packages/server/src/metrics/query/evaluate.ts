@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { printExpr, printFilter, type MetricExpr } from '@lantern/shared';
 import type { Agg } from './compileSeries';
+import { GROUP_ID, type GroupNames } from './groupNames';
 import { convertLiteral, UnitError } from './unitConversion';
 import type { Mode, PExpr, PlannedColumn, TableFunc } from './plan';
 import { bucketMinutes, type TimeGrid } from './timeRange';
@@ -26,6 +27,14 @@ export interface SeriesSet {
   series: Series[];
   reduced: boolean;
   reducer: Reducer;
+  /**
+   * A count of events (a counter's or histogram's sum or count): where a series has no row, or a
+   * group no series, nothing happened, so arithmetic reads 0 there (errors / requests with no
+   * error is 0, not a gap). Gauges and averages have no such reading: theirs stay gaps.
+   */
+  counts: boolean;
+  /** Table mode: how the range became one number, for the column header ("total over the range"). */
+  over?: string;
 }
 
 type Reducer = TableFunc | 'sum';
@@ -84,6 +93,7 @@ function evaluate(e: PExpr, ctx: EvalContext, done: Map<string, Value>): Value {
         series: ctx.results[e.query].map((s) => ({ ...s, values: s.values.slice() })),
         reduced: false,
         reducer: defaultReducer(e.agg, e.explicitAgg, e.instrument),
+        counts: countsEvents(e.agg, e.explicitAgg, e.instrument),
       };
     case 'table': {
       const v = evaluate(e.arg, ctx, done);
@@ -115,6 +125,11 @@ function defaultReducer(agg: Agg, explicit: boolean, instrument: string): Reduce
   return 'avg';
 }
 
+function countsEvents(agg: Agg, explicit: boolean, instrument: string): boolean {
+  if (instrument === 'gauge' || instrument === 'additive') return false;
+  return explicit ? agg === 'sum' || agg === 'count' : instrument === 'counter';
+}
+
 function reduceValues(values: number[], how: Reducer): number {
   const xs = values.filter((v) => !Number.isNaN(v));
   if (xs.length === 0) return NaN;
@@ -132,9 +147,22 @@ function reduceValues(values: number[], how: Reducer): number {
   }
 }
 
+const REDUCED: Record<Reducer, string> = {
+  sum: 'total over the range',
+  avg: 'avg over the range',
+  min: 'min over the range',
+  max: 'max over the range',
+  last: 'last value',
+};
+
 function reduce(v: SeriesSet): SeriesSet {
   if (v.reduced) return v;
-  return { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, v.reducer)] })) };
+  return {
+    ...v,
+    reduced: true,
+    over: REDUCED[v.reducer],
+    series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, v.reducer)] })),
+  };
 }
 
 function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalContext): SeriesSet {
@@ -153,6 +181,7 @@ function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalC
       : {
           ...v,
           reduced: true,
+          over: 'increase over the range',
           series: v.series.map((s) => ({ ...s, values: [delta(s.values).reduce((a, b) => a + b, 0)] })),
         };
   }
@@ -169,7 +198,8 @@ function applyOp(func: 'per_min' | 'per_sec' | 'delta', v: SeriesSet, ctx: EvalC
     ? v
     : { ...v, reduced: true, series: v.series.map((s) => ({ ...s, values: [reduceValues(s.values, 'sum')] })) };
   const div = ((ctx.grid.complete.getTime() - ctx.grid.gte.getTime()) / 60_000) * unit;
-  return { ...total, series: total.series.map((s) => ({ ...s, values: s.values.map((x) => x / div) })) };
+  const over = `avg per ${perSec ? 'second' : 'minute'} over the range`;
+  return { ...total, over, series: total.series.map((s) => ({ ...s, values: s.values.map((x) => x / div) })) };
 }
 
 type BinOp = Extract<PExpr, { k: 'bin' }>['op'];
@@ -221,7 +251,8 @@ function binary(op: BinOp, l: Value, r: Value): Value {
       throw new EvalError('joining timeseries with `group by all` is forbidden');
     throw new EvalError("can't join timeseries with different grouping");
   }
-  // Joined by attributes; a series missing on one side meets NaN (so + and - count it as 0).
+  // Joined by attributes; a series missing on one side meets NaN (so + and - count it as 0), or 0
+  // where that side counts events.
   const byKey = new Map<string, { l?: Series; r?: Series }>();
   for (const s of a.series) byKey.set(seriesKey(s), { l: s });
   for (const s of b.series) {
@@ -230,11 +261,13 @@ function binary(op: BinOp, l: Value, r: Value): Value {
   }
   const len = Math.max(a.series[0]?.values.length ?? 0, b.series[0]?.values.length ?? 0);
   const nan = new Array<number>(len).fill(NaN);
+  const side = (set: SeriesSet, s: Series | undefined) =>
+    set.counts ? (s?.values ?? nan).map((v) => (Number.isNaN(v) ? 0 : v)) : (s?.values ?? nan);
   const series: Series[] = [];
   for (const { l: x, r: y } of byKey.values()) {
     const base = (x ?? y)!;
-    const xv = x?.values ?? nan;
-    const yv = y?.values ?? nan;
+    const xv = side(a, x);
+    const yv = side(b, y);
     series.push({ attrs: base.attrs, keys: base.keys, values: xv.map((v, i) => combine(op, v, yv[i])) });
   }
   const unit = (op === '+' || op === '-') && a.unit === b.unit ? a.unit : '';
@@ -245,6 +278,14 @@ function binary(op: BinOp, l: Value, r: Value): Value {
     series,
     reduced: a.reduced && b.reduced,
     reducer: a.reducer,
+    counts: false,
+    // Totals added are a total; a ratio of totals (or a mix) is only "over the range".
+    over:
+      a.reduced && b.reduced
+        ? (op === '+' || op === '-') && a.over === b.over
+          ? a.over
+          : 'over the range'
+        : undefined,
   };
 }
 
@@ -256,9 +297,15 @@ export function seriesKey(s: Series): string {
   return s.keys.map((k) => `${k}=${s.attrs[k]}`).join(',');
 }
 
-/** `$a{filters,attrs}` per occurrence, or `alias{attrs}` for aliased columns (reference §3.7). */
-export function seriesName(column: PlannedColumn, s: Series): string {
-  const attrs = s.keys.map((k) => `${k}=${s.attrs[k]}`);
+/**
+ * `$a{filters,attrs}` per occurrence, or `alias{attrs}` for aliased columns (reference §3.7); a
+ * `.group_id` with a known name reads as the name (`p99{service.name=shop,GET /cart}`).
+ */
+export function seriesName(column: PlannedColumn, s: Series, names: GroupNames = new Map()): string {
+  const attrs = s.keys.map((k) => {
+    const name = k === GROUP_ID ? names.get(s.attrs[k]) : undefined;
+    return name ?? `${k}=${s.attrs[k]}`;
+  });
   if (column.aliased) return attrs.length ? `${column.name}{${attrs.join(',')}}` : column.name;
   return printExpr(column.source, (series: Extract<MetricExpr, { kind: 'series' }>) => {
     const inner = [...series.filters.map(printFilter), ...attrs];

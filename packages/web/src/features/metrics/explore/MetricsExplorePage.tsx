@@ -1,5 +1,15 @@
 import type { Metric, MetricAlias } from '@lantern/shared';
-import { Alert, Box, LinearProgress, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  LinearProgress,
+  Paper,
+  Skeleton,
+  Stack,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
 import { useDateRange } from '../../../components/date/useDateRange';
@@ -15,6 +25,7 @@ import { ExploreMetricDialog } from './ExploreMetricDialog';
 import { MetricSearchField } from './MetricSearchField';
 import { MetricsTable } from './MetricsTable';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
+import { PromqlPanel } from '../promql/PromqlPanel';
 
 /** The dialog's range is limited to 90 days (spec tracing §Metrics explore); the page shares it. */
 const MAX_DAYS = 90;
@@ -35,6 +46,7 @@ export function MetricsExplorePage() {
   const aliases = address.params.getAll('alias');
   const query = address.params.get('query') ?? '';
   const search = address.params.get('search') ?? '';
+  const promql = address.params.get('mode') === 'promql';
   // What is typed narrows the table at once; the server is asked once typing pauses (`search`).
   const [typed, setTyped] = useState(search);
   // The same metrics keep the same object while other parameters change.
@@ -69,6 +81,7 @@ export function MetricsExplorePage() {
     [address],
   );
   const setQuery = useCallback((q: string) => address.set({ query: q || null }), [address]);
+  const setPromql = useCallback((q: string) => address.set({ promql: q || null }), [address]);
   const close = useCallback(() => {
     setEmptied(false);
     address.set({ metric: null, alias: null, query: null }, { replace: false });
@@ -77,43 +90,68 @@ export function MetricsExplorePage() {
   return (
     <Box data-testid="metrics-explore">
       <PageToolbar title="Explore metrics">
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={promql ? 'promql' : 'metrics'}
+          onChange={(_, v: string | null) => v && address.set({ mode: v === 'promql' ? 'promql' : null })}
+          aria-label="Query language"
+        >
+          <ToggleButton value="metrics" data-testid="mode-metrics">
+            Metrics
+          </ToggleButton>
+          <ToggleButton value="promql" data-testid="mode-promql">
+            PromQL
+          </ToggleButton>
+        </ToggleButtonGroup>
         <DateRangePicker state={dateRange} />
       </PageToolbar>
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '260px minmax(0, 1fr)' }, gap: 2, mt: 2 }}>
-        <Paper variant="outlined" sx={{ p: 1.5, alignSelf: 'start' }}>
-          {keys.error ? (
-            <Alert severity="error">{keys.error.message}</Alert>
-          ) : (
-            <AttrKeyList
-              keys={keys.data?.items ?? []}
-              selected={attrKeys}
-              onChange={(k) => address.set({ attr_key: k })}
-            />
-          )}
+      {promql ? (
+        <Paper variant="outlined" sx={{ p: 1.5, mt: 2 }}>
+          <PromqlPanel
+            projectId={projectId}
+            query={address.params.get('promql') ?? ''}
+            onQuery={setPromql}
+            range={dateRange.apiParams}
+          />
         </Paper>
-        <Paper variant="outlined" sx={{ p: 1.5, minWidth: 0, position: 'relative' }}>
-          {stats.isFetching && stats.data && (
-            <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, height: 2 }} />
-          )}
-          <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
-            <MetricSearchField value={search} onType={setTyped} onSearch={onSearch} />
-            <Box sx={{ flexGrow: 1 }} />
-            {stats.data && (
-              <Typography variant="body2" color="text.secondary" data-testid="metrics-count">
-                {metricsCount(shown.length, stats.data.hasMore)}
-              </Typography>
+      ) : (
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '260px minmax(0, 1fr)' }, gap: 2, mt: 2 }}>
+          <Paper variant="outlined" sx={{ p: 1.5, alignSelf: 'start' }}>
+            {keys.error ? (
+              <Alert severity="error">{keys.error.message}</Alert>
+            ) : (
+              <AttrKeyList
+                keys={keys.data?.items ?? []}
+                selected={attrKeys}
+                onChange={(k) => address.set({ attr_key: k })}
+              />
             )}
-          </Stack>
-          {stats.error ? (
-            <Alert severity="error">{stats.error.message}</Alert>
-          ) : !stats.data ? (
-            <Skeleton variant="rectangular" height={240} />
-          ) : (
-            <MetricsTable metrics={shown} hasMore={stats.data.hasMore} onOpen={open} />
-          )}
-        </Paper>
-      </Box>
-      {(names.length > 0 || emptied) && (
+          </Paper>
+          <Paper variant="outlined" sx={{ p: 1.5, minWidth: 0, position: 'relative' }}>
+            {stats.isFetching && stats.data && (
+              <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, height: 2 }} />
+            )}
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+              <MetricSearchField value={search} onType={setTyped} onSearch={onSearch} />
+              <Box sx={{ flexGrow: 1 }} />
+              {stats.data && (
+                <Typography variant="body2" color="text.secondary" data-testid="metrics-count">
+                  {metricsCount(shown.length, stats.data.hasMore)}
+                </Typography>
+              )}
+            </Stack>
+            {stats.error ? (
+              <Alert severity="error">{stats.error.message}</Alert>
+            ) : !stats.data ? (
+              <Skeleton variant="rectangular" height={240} />
+            ) : (
+              <MetricsTable metrics={shown} hasMore={stats.data.hasMore} onOpen={open} />
+            )}
+          </Paper>
+        </Box>
+      )}
+      {!promql && (names.length > 0 || emptied) && (
         <ExploreMetricDialog
           projectId={projectId}
           metrics={picked}

@@ -22,7 +22,7 @@ import { PanelViewDialog } from './PanelViewDialog';
 /** Title bar + padding of a panel card: the body gets `height × 20 − 10 − PANEL_CHROME` px. */
 export const PANEL_CHROME = 44;
 
-const metricParams = (c: GridColumn) =>
+const metricParams = (c: Exclude<GridColumn, { type: 'promql' }>) =>
   c.type === 'heatmap'
     ? { metric: [c.params.metric], alias: [] as string[] }
     : { metric: c.params.metrics.map((m) => m.name), alias: c.params.metrics.map((m) => m.alias) };
@@ -61,8 +61,9 @@ export function GridPanel({
   const close = () => setAnchor(null);
 
   const monitor = () => {
+    if (column.type === 'promql' || column.type === 'heatmap') return;
     const m = metricParams(column);
-    const columns = column.type === 'heatmap' ? {} : column.params.columnMap;
+    const columns = column.params.columnMap;
     void navigate(
       paths.monitorMetricNew(projectId, {
         name: column.name,
@@ -74,6 +75,10 @@ export function GridPanel({
     );
   };
   const explore = () => {
+    if (column.type === 'promql') {
+      void navigate(paths.metricsExplore(projectId, { mode: 'promql', promql: column.params.query }));
+      return;
+    }
     const m = metricParams(column);
     void navigate(paths.metricsExplore(projectId, { metric: m.metric, alias: m.alias, query }));
   };
@@ -170,7 +175,7 @@ export function GridPanel({
           <ListItemIcon>{editable ? <EditIcon fontSize="small" /> : <LockIcon fontSize="small" />}</ListItemIcon>
           <ListItemText>Edit</ListItemText>
         </MenuItem>
-        {column.type !== 'heatmap' && (
+        {(column.type === 'chart' || column.type === 'table') && (
           <MenuItem onClick={monitor}>
             <ListItemIcon>
               <RadarIcon fontSize="small" />

@@ -35,7 +35,9 @@ export function gridMetrics(grid: GridColumn[]): MetricAlias[] {
     const list =
       c.type === 'heatmap'
         ? [{ name: c.params.metric, alias: c.params.metric.replace(/[^a-z0-9_]/gi, '_').toLowerCase() }]
-        : c.params.metrics;
+        : c.type === 'promql'
+          ? []
+          : c.params.metrics;
     for (const m of list) if (!seen.has(m.alias)) seen.set(m.alias, m);
   }
   return [...seen.values()];
@@ -127,6 +129,7 @@ export function GridToolbar({
             <MenuItem onClick={() => add('chart')}>Chart</MenuItem>
             <MenuItem onClick={() => add('table')}>Table</MenuItem>
             <MenuItem onClick={() => add('heatmap')}>Heatmap</MenuItem>
+            <MenuItem onClick={() => add('promql')}>PromQL chart</MenuItem>
           </Menu>
         </>
       )}

@@ -106,6 +106,7 @@ export function prefetchGridPanels(
   const prefetch = (contract: MetricCall, query: MetricCallQuery) =>
     void qc.prefetchQuery({ ...metricCallOptions(contract, pid, query), retry: false, meta: { silent: true } });
   for (const c of grid) {
+    if (c.type === 'promql') continue; // asked by its panel: the range is aligned to its step there
     const query = joinQuery(c.params.query, gridQuery);
     if (c.type === 'heatmap') {
       if (c.params.metric) prefetch(M.metricsHeatmap, heatmapParams({ metric: c.params.metric, query }, range));

@@ -28,6 +28,7 @@ import { useUpdateDashboardTable } from '../dashboardsApi';
 import { tableConfigured } from '../dashboardTab';
 import { GaugeRow } from '../gauges/GaugeRow';
 import { useMetricTable } from '../grid/gridApi';
+import { ColumnTitle, GroupValue, groupText } from '../tableCells';
 import { columnUnit, queryError } from '../grid/units';
 import { DashTableForm } from './DashTableForm';
 import { GroupingToggle } from './GroupingToggle';
@@ -188,7 +189,7 @@ export function DashTableTab({
                             setOrder({ column: c.name, desc: order?.column === c.name ? !order.desc : !c.isGroup })
                           }
                         >
-                          {c.name}
+                          <ColumnTitle column={c} />
                         </TableSortLabel>
                       </TableCell>
                     ))}
@@ -198,7 +199,7 @@ export function DashTableTab({
                   {rows.slice(pager.start, pager.end).map((row, i) => {
                     const title = columns
                       .filter((c) => c.isGroup)
-                      .map((c) => toText(row[c.name]))
+                      .map((c) => groupText(row, c.name))
                       .join(' · ');
                     return (
                       <TableRow
@@ -214,9 +215,11 @@ export function DashTableTab({
                             align={c.isGroup ? 'left' : 'right'}
                             sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
                           >
-                            {c.isGroup
-                              ? toText(row[c.name])
-                              : formatUnit(row[c.name], columnUnit(dashboard.tableColumnMap, c))}
+                            {c.isGroup ? (
+                              <GroupValue projectId={projectId} row={row} name={c.name} />
+                            ) : (
+                              formatUnit(row[c.name], columnUnit(dashboard.tableColumnMap, c))
+                            )}
                           </TableCell>
                         ))}
                       </TableRow>

@@ -64,21 +64,28 @@ export function ChartForm(props: ColumnFormProps) {
         </>
       }
     >
-      <TextField
-        select
-        size="small"
-        label="Chart kind"
-        value={kind}
-        onChange={(e) => setKind(e.target.value as ChartKind)}
-        data-testid="chart-kind"
-      >
-        {KINDS.map(([k, label]) => (
-          <MenuItem key={k} value={k}>
-            {label}
-          </MenuItem>
-        ))}
-      </TextField>
+      <ChartKindField value={kind} onChange={setKind} />
       <MetricsFields projectId={projectId} state={m} submitted={base.submitted} range={range} preview={preview.data} />
     </PanelForm>
+  );
+}
+
+/** The chart kind picker of the chart and PromQL panel forms. */
+export function ChartKindField({ value, onChange }: { value: ChartKind; onChange: (k: ChartKind) => void }) {
+  return (
+    <TextField
+      select
+      size="small"
+      label="Chart kind"
+      value={value}
+      onChange={(e) => onChange(e.target.value as ChartKind)}
+      data-testid="chart-kind"
+    >
+      {KINDS.map(([k, label]) => (
+        <MenuItem key={k} value={k}>
+          {label}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }

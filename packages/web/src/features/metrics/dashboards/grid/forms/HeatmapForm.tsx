@@ -1,10 +1,11 @@
-import { Autocomplete, Box, Chip, MenuItem, TextField, Typography } from '@mui/material';
+import { Autocomplete, Box, Chip, TextField, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useMetricsList } from '../../../metricsApi';
 import { joinQuery, useHeatmap } from '../gridApi';
 import { HeatmapPanel } from '../panels/HeatmapPanel';
-import { UNITS, cleanUnit, queryError, unitLabel } from '../units';
+import { cleanUnit, queryError } from '../units';
 import { PanelForm, usePanelFormBase, type ColumnFormProps } from './PanelForm';
+import { UnitField } from './UnitField';
 
 /** New / Edit heatmap panel: one histogram metric, its unit (filled from the metric), a where filter, the live heatmap. */
 export function HeatmapForm(props: ColumnFormProps) {
@@ -79,21 +80,7 @@ export function HeatmapForm(props: ColumnFormProps) {
         noOptionsText="No histogram metrics"
         data-testid="heatmap-metric"
       />
-      <TextField
-        select
-        size="small"
-        label="Metric unit"
-        value={unit}
-        onChange={(e) => setUnit(e.target.value)}
-        slotProps={{ select: { renderValue: (v) => unitLabel(String(v)) } }}
-        data-testid="heatmap-unit"
-      >
-        {[...new Set([...UNITS, unit])].map((u) => (
-          <MenuItem key={u} value={u}>
-            {unitLabel(u)}
-          </MenuItem>
-        ))}
-      </TextField>
+      <UnitField label="Metric unit" value={unit} onChange={setUnit} testId="heatmap-unit" />
       <TextField
         size="small"
         label="Where"

@@ -48,9 +48,10 @@ export function PanelForm({
   children: ReactNode;
   after?: ReactNode;
 }) {
+  const label = type === 'promql' ? 'PromQL' : type;
   return (
     <FormShell
-      title={`${form.column ? 'Edit' : 'New'} ${type} panel`}
+      title={`${form.column ? 'Edit' : 'New'} ${label} panel`}
       testId={`${type}-form`}
       editable={form.editable}
       isNew={!form.column}
@@ -63,7 +64,7 @@ export function PanelForm({
       {children}
       <TextField
         size="small"
-        label={`${capitalize(type)} name`}
+        label={`${capitalize(label)} name`}
         required
         value={base.name}
         onChange={(e) => base.setName(e.target.value)}
@@ -79,12 +80,15 @@ export function PanelForm({
         slotProps={{ htmlInput: { 'data-testid': 'column-description' } }}
       />
       {after}
-      <GridQueryTemplateField
-        value={base.gridQueryTemplate}
-        onChange={base.setGridQueryTemplate}
-        what="panel"
-        testId="panel-grid-query-template"
-      />
+      {/* A table row's filter is Lantern's query language, which a PromQL query does not take. */}
+      {type !== 'promql' && (
+        <GridQueryTemplateField
+          value={base.gridQueryTemplate}
+          onChange={base.setGridQueryTemplate}
+          what="panel"
+          testId="panel-grid-query-template"
+        />
+      )}
     </FormShell>
   );
 }

@@ -3,9 +3,10 @@ import type { ChartLegendConfig } from '../../../../../components/charts/GridCha
 import type { Range } from '../gridApi';
 import { ChartPanel } from './ChartPanel';
 import { HeatmapPanel } from './HeatmapPanel';
+import { PromqlChartPanel } from './PromqlChartPanel';
 import { TablePanel } from './TablePanel';
 
-/** The body of a grid panel (or a form preview) by its type: chart, table or heatmap. */
+/** The body of a grid panel (or a form preview) by its type: chart, table, heatmap or PromQL chart. */
 export function PanelBody({
   projectId,
   column,
@@ -58,6 +59,18 @@ export function PanelBody({
         range={range}
         height={height}
         perPage={legend ? 10 : 5}
+        onError={onError}
+      />
+    );
+  if (column.type === 'promql')
+    return (
+      <PromqlChartPanel
+        projectId={projectId}
+        params={column.params}
+        range={range}
+        height={height}
+        legend={legend}
+        legendMaxLength={legendMaxLength}
         onError={onError}
       />
     );

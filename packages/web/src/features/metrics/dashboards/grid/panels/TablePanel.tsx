@@ -4,6 +4,7 @@ import { Pager, usePager } from '../../../../../components/Pager';
 import { formatDateTime } from '../../../../../lib/format/dateTime';
 import { formatUnit } from '../../../../../lib/format/number';
 import { useMetricTable, type Range } from '../gridApi';
+import { ColumnTitle, GroupValue } from '../../tableCells';
 import { columnUnit } from '../units';
 import { PanelMessage } from './PanelMessage';
 import { usePanelError } from './usePanelError';
@@ -43,7 +44,7 @@ export function TablePanel({
           <TableRow>
             {columns.map((c) => (
               <TableCell key={c.name} align={c.isGroup ? 'left' : 'right'}>
-                {c.name}
+                <ColumnTitle column={c} />
               </TableCell>
             ))}
           </TableRow>
@@ -61,7 +62,11 @@ export function TablePanel({
                   align={c.isGroup ? 'left' : 'right'}
                   sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
                 >
-                  {c.isGroup ? toText(row[c.name]) : cell(row[c.name], columnUnit(params.columnMap, c))}
+                  {c.isGroup ? (
+                    <GroupValue projectId={projectId} row={row} name={c.name} />
+                  ) : (
+                    cell(row[c.name], columnUnit(params.columnMap, c))
+                  )}
                 </TableCell>
               ))}
             </TableRow>
