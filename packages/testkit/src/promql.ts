@@ -149,7 +149,7 @@ export async function remoteWriteSamples(
         'content-type': 'application/x-protobuf',
         'x-prometheus-remote-write-version': '0.1.0',
       },
-      body: snappyLiteral(encodeWriteRequest(series)),
+      body: new Uint8Array(snappyLiteral(encodeWriteRequest(series))),
     });
     if (res.status !== 204 && res.status !== 200)
       throw new Error(`remote write answered ${res.status}: ${await res.text()}`);
