@@ -1,7 +1,7 @@
 /**
  * Classic `_bucket{le}` series from Lantern's stored histograms. A stored histogram is a map of
  * (representative value -> count) per minute, one representative inside each non-empty bucket
- * (ingest/histogram.ts: an explicit bucket's midpoint, an exponential bucket's midpoint), not the
+ * (ingest/histogram.ts: the midpoint of the part of the bucket the exported min/max allow), not the
  * bucket bounds. The buckets PromQL sees take those representatives as bounds: for the ordered
  * representatives r1 < r2 < ... of the series read together, bucket `le="ri"` counts every
  * observation whose representative is <= ri, and `le="+Inf"` all of them. So the buckets are
