@@ -27,6 +27,7 @@ export * from './api/metricsRoutes';
 export * from './api/dashboardsRoutes';
 export * from './api/alertingRoutes';
 export * from './api/ingestRoutes';
+export * from './api/prometheusRoutes';
 export * from './api/routes';
 export * from './toText';
 export * from './format/duration';

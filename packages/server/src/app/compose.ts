@@ -28,6 +28,8 @@ import {
   createMetricsQueryService,
   createMetricsStore,
   registerMetricsRoutes,
+  createPrometheusApi,
+  registerPrometheusRoutes,
 } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
 import { spanMetricsModel } from '../metricsFromSpans';
@@ -189,6 +191,15 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
   const metricsStore = createMetricsStore(telemetry, { fromSpans: config.metrics_from_spans.map((d) => d.name) });
   const metricsQuery = createMetricsQueryService({ store: metricsStore, telemetry });
   registerMetricsRoutes(http, { projects, store: metricsStore, query: metricsQuery });
+  await registerPrometheusRoutes(http, {
+    projects,
+    api: createPrometheusApi({
+      telemetry,
+      maxSeries: config.prometheus.max_series,
+      timeoutMs: config.prometheus.timeout_seconds * 1000,
+      version: SERVER_VERSION,
+    }),
+  });
   const templates = await setupDashboards({
     http,
     db,

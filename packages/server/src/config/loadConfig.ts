@@ -32,6 +32,8 @@ export const ENV_KEYS: Record<string, { path: string[]; type: 'string' | 'int' }
   LANTERN_ALERTING_LEASE_SECONDS: { path: ['alerting', 'lease_seconds'], type: 'int' },
   LANTERN_ALERTING_METRIC_DELAY_SECONDS: { path: ['alerting', 'metric_delay_seconds'], type: 'int' },
   LANTERN_ALERTING_ERROR_SCAN_LAG_SECONDS: { path: ['alerting', 'error_scan_lag_seconds'], type: 'int' },
+  LANTERN_PROMETHEUS_MAX_SERIES: { path: ['prometheus', 'max_series'], type: 'int' },
+  LANTERN_PROMETHEUS_TIMEOUT_SECONDS: { path: ['prometheus', 'timeout_seconds'], type: 'int' },
   LANTERN_SERVICE_GRAPH_WAIT_SECONDS: { path: ['service_graph', 'wait_seconds'], type: 'int' },
   LANTERN_SERVICE_GRAPH_INTERVAL_SECONDS: { path: ['service_graph', 'interval_seconds'], type: 'int' },
 };

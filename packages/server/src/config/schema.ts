@@ -231,6 +231,16 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** The Prometheus query API (metrics/promql/, docs/prometheus.md). */
+    prometheus: z
+      .object({
+        /** Series one PromQL query may read (after push-down); more answers 422. */
+        max_series: z.number().int().min(1).max(10_000_000).default(50_000),
+        /** A PromQL query's longest run (a request's `timeout` can only shorten it); then 503. */
+        timeout_seconds: z.number().int().min(1).max(3600).default(120),
+      })
+      .strict()
+      .prefault({}),
     /** The service graph (tracing/serviceGraph/): per-minute calls between services, built from the spans. */
     service_graph: z
       .object({

@@ -19,3 +19,5 @@ export { addAttrs, convertAnyValue } from './normalize/attrValue';
 export type { PartialSuccess } from './otlpResponse';
 export { parseJsonBody, type BodyFormat } from './requestBody';
 export { snappyBlockLength } from './compression/snappy';
+// The project of a request by its DSN token (the Prometheus query API authenticates the same way).
+export { projectFromHeaders } from './ingestAuth';

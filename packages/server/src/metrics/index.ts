@@ -6,4 +6,5 @@ export { createMetricsStore, type MetricsStore } from './metrics.store';
 export { createMetricsQueryService, type MetricsQueryService } from './metricsQuery.service';
 export { registerMetricsRoutes } from './metrics.routes';
 export { createMetricQueryRunner } from './metricQueryRunner';
+export { createPrometheusApi, registerPrometheusRoutes } from './promql';
 export { parsePromQL, PromQLError } from './promql/engine';

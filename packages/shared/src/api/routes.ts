@@ -5,6 +5,7 @@ import { dashboardsRoutes } from './dashboardsRoutes';
 import { ingestRoutes } from './ingestRoutes';
 import { metricsRoutes } from './metricsRoutes';
 import { projectRoutes } from './projects';
+import { prometheusSessionRoutes, prometheusTokenRoutes } from './prometheusRoutes';
 import { systemRoutes } from './systemRoutes';
 import { tracingRoutes } from './tracingRoutes';
 
@@ -18,6 +19,8 @@ export const apiRoutes = {
   ...dashboardsRoutes,
   ...alertingRoutes,
   ...ingestRoutes,
+  ...prometheusTokenRoutes,
+  ...prometheusSessionRoutes,
 };
 
 export const API_ROUTES: readonly AnyRouteContract[] = Object.values(apiRoutes);
