@@ -258,4 +258,22 @@ describe('dashboard links', () => {
       page.off('request', onRequest);
     }
   });
+
+  it('the monitor list refreshes itself too: a monitor paused elsewhere shows paused without a reload', async () => {
+    explainFailures();
+    const api = apiAs(server);
+    await page.goto(`${server.lantern.baseUrl}/alerting/1/monitors?refresh=10s`);
+    const row = page.getByTestId('monitor-row').first();
+    await row.waitFor();
+    await expect(page.getByTestId('auto-refresh').getAttribute('data-refresh')).resolves.toBe('10s');
+    await expect(row.getByTestId('monitor-state').innerText()).resolves.toBe('active');
+    const name = await row.getByTestId('monitor-name').innerText();
+    const { monitors } = await api<{ monitors: { id: number; name: string }[] }>('GET', '/api/v1/projects/1/monitors');
+    await page.evaluate(() => ((window as unknown as { kept?: boolean }).kept = true));
+    // Paused by someone else (here: the API).
+    await api('PUT', `/api/v1/projects/1/monitors/${monitors.find((m) => m.name === name)!.id}/paused`);
+    await row.getByTestId('monitor-state').filter({ hasText: 'paused' }).waitFor({ timeout: 20_000 });
+    await expect(page.evaluate(() => (window as unknown as { kept?: boolean }).kept)).resolves.toBe(true);
+    await screenshot(page, 'dash-links-03-monitor-list-refresh');
+  });
 });
