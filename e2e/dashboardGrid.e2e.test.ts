@@ -331,4 +331,21 @@ describe('dashboard grid', () => {
     await grid.panel('Requests by route (copy)').getByTestId('table-panel-row').first().waitFor();
     await expect(grid.panels.count()).resolves.toBe(count + 1);
   });
+
+  it('a gauge needs no description: cleared in its form, it saves and still shows its value', async () => {
+    explainFailures();
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    await grid.gauge('All requests').getByTestId('gauge-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const form = new DashFormDialog(page, 'gauge-form');
+    await form.field('gauge-description').fill('');
+    await screenshot(page, 'dash-grid-09-gauge-no-description');
+    await form.save();
+    await expect.poll(() => grid.gauge('All requests').getByTestId('gauge-value').innerText()).toMatch(/^180(\.0)?$/);
+    await page.reload();
+    await grid.gauge('All requests').getByTestId('gauge-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await expect(form.field('gauge-description').inputValue()).resolves.toBe('');
+    await form.root.getByRole('button', { name: 'Cancel' }).click();
+  });
 });

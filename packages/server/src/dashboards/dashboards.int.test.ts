@@ -143,9 +143,14 @@ describe('dashboards API', () => {
     const g1 = (await call('POST', `/${d.id}/gauges`, gauge('one'))).body.gauge;
     const g2 = (await call('POST', `/${d.id}/gauges`, gauge('two'))).body.gauge;
     await call('POST', `/${d.id}/gauges`, gauge('table one', 'table'));
-    expect((await call('POST', `/${d.id}/gauges`, { ...gauge('x'), description: '' })).body.message).toBe(
-      'gauge "x" is invalid: description can\'t be empty',
+    expect((await call('POST', `/${d.id}/gauges`, { ...gauge(' '), description: '' })).body.message).toBe(
+      'gauge " " is invalid: gauge name can\'t be empty',
     );
+    // A description is optional (issue 41): left out, it is empty.
+    const { description: _omitted, ...undescribed } = gauge('no description');
+    const bare = await call('POST', `/${d.id}/gauges`, undescribed);
+    expect(bare.body.gauge).toMatchObject({ name: 'no description', description: '' });
+    await call('DELETE', `/${d.id}/gauges/${bare.body.gauge.id}`);
     expect(
       (await call('GET', `/${d.id}/gauges?dash_kind=grid`)).body.gauges.map((g: { name: string }) => g.name),
     ).toEqual(['one', 'two']);
@@ -177,12 +182,12 @@ describe('dashboards API', () => {
     expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toHaveLength(20);
     // So does a refused change of a gauge or of a grid item.
     const [g0] = (await call('GET', `/${d.id}/gauges`)).body.gauges;
-    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), description: '' })).status).toBe(400);
+    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), name: ' ' })).status).toBe(400);
     const c = (await call('POST', `/${d.id}/grid`, chart('c'))).body.column;
     const edited = (await call('GET', `/${d.id}`)).body.dashboard.updatedAt;
     await new Promise((r) => setTimeout(r, 5));
     expect((await call('PUT', `/${d.id}/grid/${c.id}`, chart('c', 'avg($req'))).status).toBe(400);
-    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), description: '' })).status).toBe(400);
+    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), name: ' ' })).status).toBe(400);
     expect((await call('GET', `/${d.id}`)).body.dashboard.updatedAt).toBe(edited);
     const order = (await call('GET', `/${d.id}/gauges`)).body.gauges.map((g: { id: string }, i: number) => ({
       id: g.id,

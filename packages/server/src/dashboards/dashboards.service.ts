@@ -87,7 +87,6 @@ export function validateColumn(c: GridColumnInput): GridColumnInput {
 export function validateGauge(g: GaugeInput): GaugeInput {
   const fail = (reason: string) => invalid('invalid_gauge', `gauge "${g.name}" is invalid: ${reason}`);
   if (!g.name.trim()) throw fail("gauge name can't be empty");
-  if (!g.description.trim()) throw fail("description can't be empty");
   const m = metricsProblem(g.metrics, 5, 'gauge');
   if (m) throw fail(m);
   const q = queryProblem(g.query, true);
