@@ -302,4 +302,44 @@ describe('dashboard grid', () => {
       await page.setViewportSize({ width: 1440, height: 1000 });
     }
   });
+
+  it('duplicates a panel from its menu: the copy shows the same data right below it, and is kept', async () => {
+    explainFailures();
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    await grid.panel('Requests by route').getByTestId('table-panel-row').first().waitFor();
+    const count = await grid.panels.count();
+    await grid.panelAction('Requests by route', 'Duplicate');
+    await page.getByText('The panel "Requests by route" was duplicated').waitFor();
+    const copy = grid.panel('Requests by route (copy)');
+    const rows = copy.getByTestId('table-panel-row');
+    await rows.first().waitFor();
+    const texts = async (name: string) =>
+      (await grid.panel(name).getByTestId('table-panel-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ')).sort();
+    await expect(texts('Requests by route (copy)')).resolves.toEqual(await texts('Requests by route'));
+    const [original, copied] = [await grid.box('Requests by route'), await grid.box('Requests by route (copy)')];
+    expect(copied).toMatchObject({ x: original.x, width: original.width, height: original.height });
+    expect(copied.y).toBeGreaterThanOrEqual(original.y + original.height);
+    await copy.scrollIntoViewIfNeeded();
+    await screenshot(page, 'dash-grid-08-duplicate');
+    await page.reload();
+    await grid.panel('Requests by route (copy)').getByTestId('table-panel-row').first().waitFor();
+    await expect(grid.panels.count()).resolves.toBe(count + 1);
+  });
+
+  it('a gauge needs no description: cleared in its form, it saves and still shows its value', async () => {
+    explainFailures();
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    await grid.gauge('All requests').getByTestId('gauge-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const form = new DashFormDialog(page, 'gauge-form');
+    await form.field('gauge-description').fill('');
+    await screenshot(page, 'dash-grid-09-gauge-no-description');
+    await form.save();
+    await expect.poll(() => grid.gauge('All requests').getByTestId('gauge-value').innerText()).toMatch(/^180(\.0)?$/);
+    await page.reload();
+    await grid.gauge('All requests').getByTestId('gauge-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await expect(form.field('gauge-description').inputValue()).resolves.toBe('');
+    await form.root.getByRole('button', { name: 'Cancel' }).click();
+  });
 });

@@ -213,6 +213,69 @@ describe('metrics dashboards', () => {
     await expect(page.getByTestId('dashboard-page').getAttribute('data-dashboard')).resolves.toBe('Imported shop');
   });
 
+  it('YAML: a panel query that would not run is refused at its line, the old success message goes; a syntax error is listed at its line; Download is a relative link', async () => {
+    explainFailures();
+    await page.getByTestId('dash-tab-yaml').click();
+    const editor = page.locator('[data-testid="yaml-editor"] .cm-content');
+    await editor.waitFor();
+    const original = await editor.innerText();
+    const replaceAll = async (text: string) => {
+      await editor.click();
+      await page.keyboard.press('Control+a');
+      await page.keyboard.insertText(text);
+    };
+    // Saved as it is: the success message shows.
+    await page.getByTestId('yaml-save-top').click();
+    const snackbar = page.getByTestId('snackbar');
+    await snackbar.filter({ hasText: 'successfully updated' }).waitFor();
+
+    // A panel averaging a counter: the panel would only show an error, so the save is refused.
+    const panel = [
+      '  - name: Average requests',
+      '    type: chart',
+      '    metrics:',
+      '      - shop.requests as $req',
+      '    query:',
+      '      - group by host',
+      '      - avg($req)',
+    ].join('\n');
+    const broken = `${original.trimEnd()}\n${/^grid:/m.test(original) ? '' : 'grid:\n'}${panel}\n`;
+    const line = broken.split('\n').indexOf('      - avg($req)') + 1;
+    await replaceAll(broken);
+    await page.getByTestId('yaml-save-top').click();
+    const errors = page.getByTestId('yaml-errors');
+    await errors.waitFor();
+    await expect(errors.innerText()).resolves.toMatch(
+      new RegExp(
+        `^Line ${line}: grid\\[\\d+\\]\\.query\\[1\\]: panel "Average requests": avg\\(\\$req\\): counter instrument does not support avg$`,
+      ),
+    );
+    await snackbar.waitFor({ state: 'hidden' });
+    await page.locator('.cm-lintRange-error').first().waitFor();
+    await screenshot(page, 'dashboards-05-yaml-query-error');
+    // Nothing changed on the server.
+    await page.reload();
+    await editor.waitFor();
+    await expect(editor.innerText()).resolves.not.toContain('Average requests');
+
+    // A syntax error: listed at its own line, without asking the server.
+    const puts: string[] = [];
+    page.on('request', (r) => void (r.method() === 'PUT' && r.url().endsWith('/yaml') && puts.push(r.url())));
+    const lines = original.trimEnd().split('\n');
+    const syntax = [...lines.slice(0, 3), 'bad: [unclosed', ...lines.slice(3)].join('\n');
+    await replaceAll(syntax);
+    await page.getByTestId('yaml-save-bottom').click();
+    await expect(errors.innerText()).resolves.toMatch(/^Line (4|5):/);
+    expect(puts).toEqual([]);
+    await screenshot(page, 'dashboards-06-yaml-syntax-error');
+
+    // Download stays on the host the app was opened from.
+    const href = await page.getByTestId('yaml-download').getAttribute('href');
+    expect(href).toMatch(/^\/api\/v1\/metrics\/1\/dashboards\/\d+\/yaml$/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('yaml-download').click()]);
+    expect(download.suggestedFilename()).toMatch(/\.yaml$/);
+  });
+
   it('offers the built-in Services dashboard once spans arrive, and opens it with one row per service', async () => {
     explainFailures();
     await sendTracingData(server.lantern.baseUrl, server.dsn);

@@ -207,6 +207,7 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     siteUrl: config.site.url,
     log,
     presentMetrics: async (projectId, names) => (await metricsStore.describe(projectId, names)).map((m) => m.name),
+    checkQuery: (projectId, q, mode) => metricsQuery.check(projectId, q, mode),
   });
   onNewMetrics = (projectId) => templates.schedule(projectId);
   // The service graph's minutes, written by one node at a time (docs/architecture.md, "Service graph").

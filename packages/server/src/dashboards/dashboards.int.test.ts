@@ -3,6 +3,7 @@ import { Dashboard, MAX_DASHBOARDS, type GridColumn } from '@lantern/shared';
 import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
+import { parseDocument } from 'yaml';
 
 /** Dashboards API against the real server and SQLite, and template installation from real metrics. */
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
@@ -158,9 +159,14 @@ describe('dashboards API', () => {
     const g1 = (await call('POST', `/${d.id}/gauges`, gauge('one'))).body.gauge;
     const g2 = (await call('POST', `/${d.id}/gauges`, gauge('two'))).body.gauge;
     await call('POST', `/${d.id}/gauges`, gauge('table one', 'table'));
-    expect((await call('POST', `/${d.id}/gauges`, { ...gauge('x'), description: '' })).body.message).toBe(
-      'gauge "x" is invalid: description can\'t be empty',
+    expect((await call('POST', `/${d.id}/gauges`, { ...gauge(' '), description: '' })).body.message).toBe(
+      'gauge " " is invalid: gauge name can\'t be empty',
     );
+    // A description is optional (issue 41): left out, it is empty.
+    const { description: _omitted, ...undescribed } = gauge('no description');
+    const bare = await call('POST', `/${d.id}/gauges`, undescribed);
+    expect(bare.body.gauge).toMatchObject({ name: 'no description', description: '' });
+    await call('DELETE', `/${d.id}/gauges/${bare.body.gauge.id}`);
     expect(
       (await call('GET', `/${d.id}/gauges?dash_kind=grid`)).body.gauges.map((g: { name: string }) => g.name),
     ).toEqual(['one', 'two']);
@@ -192,12 +198,12 @@ describe('dashboards API', () => {
     expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toHaveLength(20);
     // So does a refused change of a gauge or of a grid item.
     const [g0] = (await call('GET', `/${d.id}/gauges`)).body.gauges;
-    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), description: '' })).status).toBe(400);
+    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), name: ' ' })).status).toBe(400);
     const c = (await call('POST', `/${d.id}/grid`, chart('c'))).body.column;
     const edited = (await call('GET', `/${d.id}`)).body.dashboard.updatedAt;
     await new Promise((r) => setTimeout(r, 5));
     expect((await call('PUT', `/${d.id}/grid/${c.id}`, chart('c', 'avg($req'))).status).toBe(400);
-    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), description: '' })).status).toBe(400);
+    expect((await call('PUT', `/${d.id}/gauges/${g0.id}`, { ...gauge('g0'), name: ' ' })).status).toBe(400);
     expect((await call('GET', `/${d.id}`)).body.dashboard.updatedAt).toBe(edited);
     const order = (await call('GET', `/${d.id}/gauges`)).body.gauges.map((g: { id: string }, i: number) => ({
       id: g.id,
@@ -316,6 +322,82 @@ describe('dashboards API', () => {
       expect(refused.body.code).toBe('invalid_yaml');
     }
     expect((await call('GET', '')).body.dashboards.length).toBe(before + 1);
+  });
+
+  it('refuses YAML whose panel query would not run, each error at the path (and so the line) of its query part; nothing changes', async () => {
+    // A counter the project has sent: the planner knows it cannot be averaged.
+    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/1`;
+    const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    m.meter.createCounter('yaml.requests').add(5, { host: 'a' });
+    await m.flush();
+    await m.shutdown();
+    for (let i = 0; i < 100; i++) {
+      const list = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1`, { headers: { cookie: server.cookie } });
+      if (((await list.json()) as { metrics: { name: string }[] }).metrics.some((x) => x.name === 'yaml.requests'))
+        break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const d = (await call('POST', '', { name: 'Checked' })).body.dashboard;
+    const good = [
+      'schema: v1',
+      'id: checked',
+      'name: Checked',
+      'grid:',
+      '  - name: Sum',
+      '    type: chart',
+      '    metrics:',
+      '      - yaml.requests as $req',
+      '    query:',
+      '      - sum($req)',
+      '      - group by host',
+      '  - name: Average',
+      '    type: chart',
+      '    metrics:',
+      '      - yaml.requests as $req',
+      '    query:',
+      '      - group by host',
+      '      - avg($req)',
+      '  - name: Not yet sent',
+      '    type: table',
+      '    metrics:',
+      '      - yaml.later as $later',
+      '    query:',
+      '      - avg($later)',
+      '',
+    ].join('\n');
+    const before = (await call('GET', `/${d.id}/yaml`)).text;
+    const refused = await call('PUT', `/${d.id}/yaml`, good, 'text/yaml');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      code: 'invalid_yaml',
+      message: 'grid[1].query[1]: panel "Average": avg($req): counter instrument does not support avg',
+    });
+    // The path is the query part's node: line 18 of the text, `      - avg($req)`.
+    const node = parseDocument(good).getIn(['grid', 1, 'query', 1], true) as { range: [number, number, number] };
+    expect(good.slice(0, node.range[0]).split('\n').length).toBe(18);
+    expect(good.split('\n')[17]).toBe('      - avg($req)');
+    expect((await call('GET', `/${d.id}/yaml`)).text).toBe(before);
+    // A file import is refused the same way; a query that does not parse is named at its part too.
+    const unparsable = good.replace('      - sum($req)', '      - sum($req) +');
+    const fromFile = await call('POST', '/yaml', unparsable, 'text/yaml');
+    expect(fromFile.status).toBe(400);
+    expect(fromFile.body.message).toMatch(
+      /^grid\[0\]\.query\[0\]: panel "Sum": sum\(\$req\) \+: .+; grid\[1\]\.query\[1\]: /,
+    );
+
+    // Fixed, it saves; a metric the project has not sent yet (avg may suit it) does not block the save.
+    const fixed = await call(
+      'PUT',
+      `/${d.id}/yaml`,
+      good.replace('      - avg($req)', '      - sum($req)'),
+      'text/yaml',
+    );
+    expect(fixed.status).toBe(200);
+    expect((await call('GET', `/${d.id}`)).body.grid.map((c: GridColumn) => c.name)).toEqual([
+      'Sum',
+      'Average',
+      'Not yet sent',
+    ]);
   });
 
   it('imports the YAML of another dashboard or template: adopts its id unless it has a template id of its own (reference §4.8)', async () => {

@@ -94,7 +94,6 @@ export function validateColumn(c: GridColumnInput): GridColumnInput {
 export function validateGauge(g: GaugeInput): GaugeInput {
   const fail = (reason: string) => invalid('invalid_gauge', `gauge "${g.name}" is invalid: ${reason}`);
   if (!g.name.trim()) throw fail("gauge name can't be empty");
-  if (!g.description.trim()) throw fail("description can't be empty");
   const m = metricsProblem(g.metrics, 5, 'gauge');
   if (m) throw fail(m);
   const q = queryProblem(g.query, true);
@@ -141,7 +140,79 @@ export function specFields(spec: DashboardSpec): {
   };
 }
 
-export function createDashboardsService(store: DashboardsStore) {
+/**
+ * The parts of a metrics query that cannot run, as a panel would show them (the metrics area's
+ * planner, passed in where the app is wired): `part` indexes the query's `|` parts.
+ */
+export type QueryCheck = (
+  projectId: number,
+  q: { metrics: MetricAlias[]; query: string },
+  mode: 'timeseries' | 'table' | 'gauge',
+) => Promise<{ part: number; query: string; error: string }[]>;
+
+/** Without the metrics area (unit tests): the parser's errors only. */
+const parseOnly: QueryCheck = async (_projectId, q) =>
+  parseMetricsQuery(q.query)
+    .parts.map((p, part) => ({ part, query: p.text, error: p.kind === 'error' ? p.message : '' }))
+    .filter((p) => p.error);
+
+/**
+ * Every query of a YAML dashboard that would not run, each at its path (`grid[1].query[0]`: the
+ * YAML lists a query's parts, so the editor marks the very line), with the panel's name and the
+ * error the panel would show: a YAML save refuses what would only break on the dashboard.
+ */
+async function yamlQueryProblems(projectId: number, spec: DashboardSpec, check: QueryCheck): Promise<string[]> {
+  type Target = { path: string; label: string; metrics: MetricAlias[]; query: string; mode: Parameters<QueryCheck>[2] };
+  const targets: Target[] = [];
+  spec.grid.forEach((c, i) => {
+    if (c.type === 'chart' || c.type === 'table')
+      targets.push({
+        path: `grid[${i}].query`,
+        label: `panel "${c.name}"`,
+        metrics: c.params.metrics,
+        query: c.params.query,
+        mode: c.type === 'chart' ? 'timeseries' : 'table',
+      });
+  });
+  const gauge = (where: string) => (g: GaugeInput, i: number) =>
+    targets.push({
+      path: `${where}[${i}].query`,
+      label: `gauge "${g.name}"`,
+      metrics: g.metrics,
+      query: g.query,
+      mode: 'gauge',
+    });
+  spec.gridGauges.forEach(gauge('grid_gauges'));
+  spec.table.gauges.forEach(gauge('table.gauges'));
+  if (spec.table.metrics.length)
+    targets.push({
+      path: 'table.query',
+      label: 'the table',
+      metrics: spec.table.metrics,
+      query: spec.table.query,
+      mode: 'table',
+    });
+  const found = await Promise.all(
+    targets
+      .filter((t) => t.query.trim() && t.metrics.length)
+      .map(async (t) =>
+        (await check(projectId, { metrics: t.metrics, query: t.query }, t.mode)).map(
+          (p) => `${t.path}[${p.part}]: ${t.label}: ${p.query}: ${p.error}`,
+        ),
+      ),
+  );
+  return found.flat();
+}
+
+export function createDashboardsService(store: DashboardsStore, deps: { checkQuery?: QueryCheck } = {}) {
+  const checkQuery = deps.checkQuery ?? parseOnly;
+  /** The one dashboard a YAML text holds, refused with every query that would not run. */
+  const runnableSpec = async (projectId: number, text: string): Promise<DashboardSpec> => {
+    const spec = oneSpec(text);
+    const problems = await yamlQueryProblems(projectId, spec, checkQuery);
+    if (problems.length) throw invalid('invalid_yaml', problems.join('; '));
+    return spec;
+  };
   /**
    * What a missing dashboard, grid item or gauge answers: 403 when it exists in another project
    * (or on another dashboard), as monitors, alerts and channels do (reference §4.2, §5.6); else 404.
@@ -288,7 +359,7 @@ export function createDashboardsService(store: DashboardsStore) {
     },
     async importYaml(projectId: number, id: string, text: string): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
-      const spec = oneSpec(text);
+      const spec = await runnableSpec(projectId, text);
       const templateId = await adoptedTemplateId(d, spec.id);
       const { fields, grid, gauges } = specItems(spec);
       return store.save(
@@ -301,7 +372,7 @@ export function createDashboardsService(store: DashboardsStore) {
     },
     /** A new dashboard from a YAML file (the export format); a file that is not one dashboard changes nothing. */
     async createFromYaml(projectId: number, text: string): Promise<Dashboard> {
-      const { fields, grid, gauges } = specItems(oneSpec(text));
+      const { fields, grid, gauges } = specItems(await runnableSpec(projectId, text));
       if (!fields.name.trim()) throw invalid('invalid_yaml', 'name: a dashboard needs a name');
       return createCapped(projectId, { ...fields, templateId: '', gridQuery: '' }, { grid, gauges }, { edited: true });
     },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ProjectsService } from '../projects';
 import type { MetadataDb } from '../storage/metadata';
 import { registerDashboardRoutes } from './dashboards.routes';
-import { createDashboardsService } from './dashboards.service';
+import { createDashboardsService, type QueryCheck } from './dashboards.service';
 import { createDashboardsStore } from './dashboards.store';
 import { createTemplateInstaller, loadTemplates } from './templates';
 
@@ -13,10 +13,12 @@ export async function setupDashboards(deps: {
   projects: ProjectsService;
   siteUrl: string;
   presentMetrics: (projectId: number, names: string[]) => Promise<string[]>;
+  /** The metrics planner: a YAML save is refused with the queries that would not run. */
+  checkQuery?: QueryCheck;
   log: { error(obj: object, msg: string): void };
 }) {
   const store = createDashboardsStore(deps.db);
-  const service = createDashboardsService(store);
+  const service = createDashboardsService(store, { checkQuery: deps.checkQuery });
   await registerDashboardRoutes(deps.http, { projects: deps.projects, service, store, siteUrl: deps.siteUrl });
   const templates = createTemplateInstaller({
     templates: loadTemplates(),

@@ -1010,7 +1010,7 @@ describe('bad input to every route', () => {
         `${dash}/table`,
         { tableMetrics: [], tableQuery: '', tableColumnMap: { ['c'.repeat(2000)]: { unit: '' } } },
       ],
-      ['gauge without a description', 'POST', `${dash}/gauges`, { ...gauge(), description: '' }],
+      ['gauge without a name', 'POST', `${dash}/gauges`, { ...gauge(), name: ' ' }],
       ['gauge without metrics', 'POST', `${dash}/gauges`, { ...gauge(), metrics: [] }],
       ['metric monitor without a name', 'POST', `${P}/monitors/metric`, { ...monitor({}), name: '' }],
       ['metric monitor without bounds', 'POST', `${P}/monitors/metric`, monitor({ minValue: null, maxValue: null })],

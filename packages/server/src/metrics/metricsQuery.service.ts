@@ -72,6 +72,42 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
     return { info: { parts: partInfo(parsed, plan.partErrors) }, columns, metrics: refs, names };
   }
 
+  /**
+   * The parts of a query that cannot run, without running it (a dashboard saved from YAML): the
+   * parser's errors and the planner's against the catalogue (an aggregation the instrument lacks,
+   * an unknown alias). A query naming a metric the project has not sent yet is planned no further
+   * than its parse: it may well be right once the metric arrives.
+   */
+  async function check(
+    projectId: number,
+    input: { metrics: { name: string; alias: string }[]; query: string },
+    mode: Mode,
+  ): Promise<{ part: number; query: string; error: string }[]> {
+    const parsed = parseMetricsQuery(input.query);
+    const errors = new Map<number, string>();
+    parsed.parts.forEach((p, i) => p.kind === 'error' && errors.set(i, p.message));
+    const described = new Map(
+      (
+        await deps.store.describe(
+          projectId,
+          input.metrics.map((m) => m.name),
+        )
+      ).map((m) => [m.name, m]),
+    );
+    if (errors.size === 0 && input.metrics.every((m) => described.has(m.name))) {
+      const refs: MetricRef[] = input.metrics.map((m) => ({
+        name: m.name,
+        alias: m.alias,
+        instrument: described.get(m.name)!.instrument,
+        unit: described.get(m.name)!.unit,
+      }));
+      for (const [part, error] of planQuery(parsed, refs, mode).partErrors) errors.set(part, error);
+    }
+    return partInfo(parsed, errors)
+      .map((p, part) => ({ part, ...p }))
+      .filter((p) => p.error);
+  }
+
   /** Span group names of the `.group_id` values the series of a query carry (none: no read). */
   async function groupNames(
     projectId: number,
@@ -153,6 +189,7 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
   return {
     /** Parts and evaluated columns, for callers that shape their own answer (metric monitors). */
     evaluate: run,
+    check,
     async timeseries(projectId: number, input: MetricsQueryInput): Promise<MetricTimeseriesResponse> {
       const { info, columns, names } = await run(projectId, input, 'timeseries');
       const timeseries: Timeseries[] = [];

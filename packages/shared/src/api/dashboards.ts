@@ -134,7 +134,8 @@ export type DashKind = z.infer<typeof DashKind>;
 export const GaugeInput = z.object({
   dashKind: DashKind,
   name: nameText(),
-  description: longText(),
+  /** Optional (issue 41): the card's tooltip falls back to the name. */
+  description: longText().default(''),
   template: longText().default(''),
   metrics: z.array(MetricAlias),
   query: longText(),

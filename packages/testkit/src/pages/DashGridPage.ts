@@ -37,7 +37,7 @@ export class DashGridPage {
 
   async panelAction(
     name: string,
-    action: 'View' | 'Edit' | 'Monitor' | 'Copy as YAML' | 'Open in explore' | 'Delete',
+    action: 'View' | 'Edit' | 'Duplicate' | 'Monitor' | 'Copy as YAML' | 'Open in explore' | 'Delete',
   ): Promise<void> {
     await this.panel(name).getByTestId('panel-menu').click();
     await this.page.getByRole('menuitem', { name: action }).click();

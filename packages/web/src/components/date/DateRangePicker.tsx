@@ -7,6 +7,7 @@ import { Box, Button, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } f
 import { useState } from 'react';
 import { formatDateTimeFull, formatDateTimeShort } from '../../lib/format/dateTime';
 import { gteOf, periodText, periodsUpTo } from '../../lib/time/dateRange';
+import { AutoRefresh } from './AutoRefreshPicker';
 import { CustomRangeMenu } from './CustomRangeMenu';
 import type { DateRangeState } from './useDateRange';
 
@@ -46,9 +47,11 @@ export function PeriodPickerMenu({ state, maxDays }: { state: DateRangeState; ma
 
 /**
  * The toolbar date range picker (spec platform §2.13): previous/next period arrows with their
- * enable rules, the calendar menu (Last N units, or from/to), the period menu, Reload and Now.
+ * enable rules, the calendar menu (Last N units, or from/to), the period menu, Reload, auto-refresh
+ * (Reload on a timer, which moves a live range forward) and Now. A dialog over a page leaves
+ * auto-refresh to the page's picker (`autoRefresh={false}`): its Reload refetches the dialog too.
  */
-export function DateRangePicker({ state }: { state: DateRangeState }) {
+export function DateRangePicker({ state, autoRefresh = true }: { state: DateRangeState; autoRefresh?: boolean }) {
   const [calendar, setCalendar] = useState<HTMLElement | null>(null);
   const { range } = state;
   return (
@@ -129,6 +132,7 @@ export function DateRangePicker({ state }: { state: DateRangeState }) {
       >
         Reload
       </Button>
+      {autoRefresh && <AutoRefresh onRefresh={state.reload} />}
       {!range.isNow && (
         <Button size="small" variant="outlined" onClick={state.reloadNow} data-testid="date-now">
           Now

@@ -13,15 +13,16 @@ import {
   nextPeriod,
   nowRange,
   prevPeriod,
-  toAddress,
+  toAddressPatch,
   toApiParams,
   type DateRange,
 } from '../../lib/time/dateRange';
 
 /**
  * Date range state for the pickers. `useDateRange` is the app-wide range (one for the whole app,
- * like the reference product), synced to the address as time_gte/time_dur: a link without time
- * params keeps the current range and writes it back. `useLocalDateRange` is a page's own range
+ * like the reference product), synced to the address as time_gte/time_dur (a live range as
+ * time_dur alone, so its links stay relative): a link without time params keeps the current range
+ * and writes it back. `useLocalDateRange` is a page's own range
  * around a fixed time (trace, span pages).
  */
 export interface DateRangeState {
@@ -119,32 +120,29 @@ export function useDateRange(opts: { maxDays?: number } = {}): DateRangeState {
   useEffect(() => {
     if (named) {
       if (!sameRange(named, app.range)) setAppRange(named);
-      if (named.duration !== Number(dur) * 1000) address.set(toAddress(named), { replace: true });
+      // A live range is kept as its duration alone (a start from an older link goes).
+      if (named.duration !== Number(dur) * 1000 || (named.isNow && gte !== null))
+        address.set(toAddressPatch(named), { replace: true });
     } else {
       const current = app.range.isNow ? nowRange(app.range.duration, Date.now()) : app.range;
       const limited = limitRange(current, opts.maxDays);
       setAppRange(limited);
-      address.set(toAddress(limited), { replace: true });
+      address.set(toAddressPatch(limited), { replace: true });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [named]);
 
-  // 'now' mode follows the clock.
+  // 'now' mode follows the clock (its address, the duration alone, stays as it is).
   useEffect(() => {
     if (!range.isNow) return;
-    const timer = setInterval(() => {
-      const r = nowRange(app.range.duration, Date.now());
-      setAppRange(r);
-      address.set(toAddress(r), { replace: true });
-    }, NOW_REFRESH_MS);
+    const timer = setInterval(() => setAppRange(nowRange(app.range.duration, Date.now())), NOW_REFRESH_MS);
     return () => clearInterval(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [range.isNow]);
 
   const set = useCallback(
     (r: DateRange) => {
       setAppRange(r);
-      address.set(toAddress(r));
+      address.set(toAddressPatch(r));
     },
     [address],
   );

@@ -23,6 +23,7 @@ import {
   prevPeriod,
   splitDuration,
   toAddress,
+  toAddressPatch,
   toApiParams,
 } from './dateRange';
 
@@ -92,6 +93,9 @@ describe('address bar', () => {
   it('writes compact UTC start and seconds', () => {
     const r = fixedRange(Date.UTC(2023, 5, 15, 14, 30), Date.UTC(2023, 5, 15, 15, 30));
     expect(toAddress(r)).toEqual({ time_gte: '20230615T143000', time_dur: '3600' });
+    // A live range is its duration alone: a link to it stays relative.
+    expect(toAddress(nowRange(HOUR, NOW))).toEqual({ time_dur: '3600' });
+    expect(toAddressPatch(nowRange(HOUR, NOW))).toEqual({ time_gte: null, time_dur: '3600' });
     expect(formatCompactUtc(Date.UTC(2024, 0, 2, 3, 4, 5))).toBe('20240102T030405');
   });
 
@@ -103,6 +107,12 @@ describe('address bar', () => {
     });
     const live = toAddress(nowRange(HOUR, NOW));
     expect(fromAddress(live, NOW + 2 * MINUTE)?.isNow).toBe(true);
+    // Opened a day later, a live link shows the last hour then.
+    expect(fromAddress(live, NOW + DAY)).toEqual(nowRange(HOUR, NOW + DAY));
+    // An older link that kept the start of a live range: live within 5 minutes, fixed after.
+    const started = { time_gte: formatCompactUtc(NOW - HOUR), time_dur: '3600' };
+    expect(fromAddress(started, NOW + 2 * MINUTE)?.isNow).toBe(true);
+    expect(fromAddress(started, NOW + DAY)?.isNow).toBe(false);
     expect(fromAddress({ time_dur: '900' }, NOW)).toEqual(nowRange(15 * MINUTE, NOW));
     expect(fromAddress({ time_gte: '20230615T143000' }, NOW)).toBeUndefined();
     expect(fromAddress({ time_dur: 'abc' }, NOW)).toBeUndefined();

@@ -156,13 +156,30 @@ export function parseCompactUtc(text: string): number | undefined {
   return Number.isNaN(parsed) ? undefined : parsed;
 }
 
-export function toAddress(r: DateRange): { time_gte: string; time_dur: string } {
-  return { time_gte: formatCompactUtc(gteOf(r)), time_dur: String(Math.round(r.duration / 1000)) };
+/**
+ * A live ('now') range is written as its duration alone, so a link to it stays relative: opened an
+ * hour later it shows the last hour then, not the window it was copied in (issue 41, as Grafana's
+ * `from=now-1h`). A fixed range keeps its start.
+ */
+export function toAddress(r: DateRange): { time_gte?: string; time_dur: string } {
+  return r.isNow ? { time_dur: String(Math.round(r.duration / 1000)) } : fixedAddress(gteOf(r), r.lt);
+}
+
+/** The address of the fixed range [gte, lt) (ms). */
+export function fixedAddress(gte: number, lt: number): { time_gte: string; time_dur: string } {
+  return { time_gte: formatCompactUtc(gte), time_dur: String(Math.round((lt - gte) / 1000)) };
+}
+
+/** `toAddress` as an address write: a live range removes a start the address still holds. */
+export function toAddressPatch(r: DateRange): { time_gte: string | null; time_dur: string } {
+  const a = toAddress(r);
+  return { time_gte: a.time_gte ?? null, time_dur: a.time_dur };
 }
 
 /**
  * Reads the range from the address. No `time_dur`: undefined (the page keeps its current range).
- * An end within 5 minutes of now means the user shares a live view: 'now' mode.
+ * No `time_gte`: 'now' mode (what a live range writes). An end within 5 minutes of now also means
+ * a live view (links written before live ranges dropped their start).
  */
 export function fromAddress(
   params: { time_gte?: string | null; time_dur?: string | null },

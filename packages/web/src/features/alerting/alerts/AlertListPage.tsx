@@ -17,6 +17,8 @@ import {
 import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { NotFoundPage } from '../../../app/NotFoundPage';
 import { PageToolbar } from '../../../components/PageToolbar';
+import { AutoRefreshPicker } from '../../../components/date/AutoRefreshPicker';
+import { useAutoRefresh } from '../../../components/date/useAutoRefresh';
 import { Pager, type PagerState } from '../../../components/Pager';
 import { pagerWindow } from '../../../components/pagerWindow';
 import { useConfirm } from '../../../components/feedback/ConfirmProvider';
@@ -64,6 +66,8 @@ export function AlertListPage() {
   const confirm = useConfirm();
   const snackbar = useSnackbar();
   const openId = Number(address.params.get('alert')) || undefined;
+  // Each auto-refresh re-renders the page, so "Updated 5 minutes ago" counts from the refresh too.
+  const autoRefresh = useAutoRefresh(() => void list.refetch());
 
   usePageTitle('Alerts');
   // A new filter is a new list: what was selected in the old one no longer applies.
@@ -132,6 +136,7 @@ export function AlertListPage() {
         >
           Reload
         </Button>
+        <AutoRefreshPicker state={autoRefresh} />
       </PageToolbar>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 3 }}>

@@ -1,6 +1,6 @@
 import type { Alert, ErrorAlertParams, Metric, MetricAlertParams } from '@lantern/shared';
 import { formatUnit } from '../../../lib/format/number';
-import { toAddress } from '../../../lib/time/dateRange';
+import { fixedAddress } from '../../../lib/time/dateRange';
 
 /**
  * Words shown for an alert in the list and on its card (reference frontend §1.3.14, alerting
@@ -74,7 +74,7 @@ export function matchingSpansParams(
 ): { system: string; query: string; time_gte: string; time_dur: string } {
   const gte = Date.parse(range.time_gte);
   const lt = Date.parse(range.time_lt);
-  return { system: 'all', query: matchingSpansQuery(query), ...toAddress({ lt, duration: lt - gte, isNow: false }) };
+  return { system: 'all', query: matchingSpansQuery(query), ...fixedAddress(gte, lt) };
 }
 
 /**
@@ -92,6 +92,6 @@ export function exploreMetricParams(
     metric: p.monitor.metrics.map((m) => m.name),
     alias: p.monitor.metrics.map((m) => m.alias),
     query: p.monitor.query,
-    ...toAddress({ lt, duration: lt - gte, isNow: false }),
+    ...fixedAddress(gte, lt),
   };
 }

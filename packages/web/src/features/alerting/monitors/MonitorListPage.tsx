@@ -26,7 +26,9 @@ import { MonitorState, type Monitor } from '@lantern/shared';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Pager, usePager } from '../../../components/Pager';
+import { AutoRefreshPicker } from '../../../components/date/AutoRefreshPicker';
 import { RelativeTime } from '../../../components/date/RelativeTime';
+import { useAutoRefresh } from '../../../components/date/useAutoRefresh';
 import { useConfirm } from '../../../components/feedback/ConfirmProvider';
 import { paths } from '../../../lib/routes/paths';
 import { useProjectIdParam } from '../../../lib/routes/useProjectIdParam';
@@ -93,6 +95,11 @@ export function MonitorListPage() {
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const monitors = list.data?.monitors ?? [];
   const pager = usePager(monitors.length, 10);
+  // Each auto-refresh re-renders the page, so "last activity" counts from the refresh too.
+  const autoRefresh = useAutoRefresh(() => {
+    void list.refetch();
+    void all.refetch();
+  });
   const now = Date.now();
   if (projectId === undefined) return <NotFoundPage />;
 
@@ -138,6 +145,7 @@ export function MonitorListPage() {
             data-testid={`monitor-state-${s.state}`}
           />
         ))}
+        <AutoRefreshPicker state={autoRefresh} />
       </Stack>
       {list.error && <Alert severity="error">{list.error.message}</Alert>}
       {list.isPending ? (

@@ -141,7 +141,7 @@ function DashboardView({
   if (goTo !== undefined || deleting) return <Skeleton variant="rectangular" height={300} />;
   if (show.error) return <Alert severity="error">{show.error.message}</Alert>;
   if (show.isPending || !tab) return <Skeleton variant="rectangular" height={300} />;
-  const { dashboard, grid, yamlUrl } = show.data;
+  const { dashboard, grid } = show.data;
   // navigate() returns a promise that settles once the route has rendered; nothing waits for it.
   // Picking or cloning keeps the tab (spec Dashboard page); the next dashboard may switch it.
   const open = (d: { id: string }, keepTab = true) =>
@@ -202,7 +202,7 @@ function DashboardView({
       {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
       {tab === 'yaml' && (
         <Suspense fallback={<Skeleton variant="rectangular" height={400} data-testid="dash-yaml-loading" />}>
-          <DashYamlTab key={dashId} projectId={projectId} dashId={dashId} yamlUrl={yamlUrl} />
+          <DashYamlTab key={dashId} projectId={projectId} dashId={dashId} />
         </Suspense>
       )}
       {naming && (

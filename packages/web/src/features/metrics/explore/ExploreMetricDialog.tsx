@@ -80,7 +80,7 @@ export function ExploreMetricDialog({
     >
       <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 2, pr: 1 }}>
         <Box sx={{ flex: 1 }}>Explore metric</Box>
-        <DateRangePicker state={dateRange} />
+        <DateRangePicker state={dateRange} autoRefresh={false} />
         <IconButton aria-label="Close" onClick={onClose} data-testid="explore-metric-close">
           <CloseIcon />
         </IconButton>

@@ -53,7 +53,7 @@ export function GroupChartDialog({
         <Typography variant="h6" sx={{ fontSize: '1.1rem', flexGrow: 1 }} title={group._name}>
           {truncate(group._name, 120)}
         </Typography>
-        <DateRangePicker state={dateRange} />
+        <DateRangePicker state={dateRange} autoRefresh={false} />
         <IconButton onClick={onClose} aria-label="Close" data-testid="group-chart-close">
           <CloseIcon />
         </IconButton>

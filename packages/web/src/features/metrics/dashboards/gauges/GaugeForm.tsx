@@ -11,7 +11,7 @@ import { formatGauge, gaugeColor } from './gaugeFormat';
 
 /**
  * New / Edit text gauge (reference frontend §1.3.13): metrics, query, units, an optional template
- * with `${column}` placeholders, name and description (both required, spec §5), and a live preview
+ * with `${column}` placeholders, name (required, spec §5) and an optional description (issue 41), and a live preview
  * card of the formatted value. A grid gauge also has an Advanced grid query template, used in a table
  * row's dialog as a chart's is.
  */
@@ -49,12 +49,11 @@ export function GaugeForm({
   const errs = {
     metrics: m.error,
     name: required(name, 'Name'),
-    description: required(description, 'Description'),
   };
-  const shown = submitted ? errs : { metrics: undefined, name: undefined, description: undefined };
+  const shown = submitted ? errs : { metrics: undefined, name: undefined };
   const submit = () => {
     setSubmitted(true);
-    if (errs.metrics || errs.name || errs.description) return;
+    if (errs.metrics || errs.name) return;
     save.mutate(
       {
         id: gauge?.id,
@@ -143,11 +142,9 @@ export function GaugeForm({
       <TextField
         size="small"
         label="Gauge description"
-        required
         value={description}
         onChange={(e) => setDescription(e.target.value)}
-        error={!!shown.description}
-        helperText={shown.description}
+        helperText="Optional: shown when pointing at the gauge's name"
         slotProps={{ htmlInput: { 'data-testid': 'gauge-description' } }}
       />
       {dashKind === 'grid' && (

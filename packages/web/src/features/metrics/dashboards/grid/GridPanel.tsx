@@ -1,5 +1,6 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import FileCopyIcon from '@mui/icons-material/FileCopyOutlined';
 import ErrorIcon from '@mui/icons-material/Error';
 import ExploreIcon from '@mui/icons-material/Explore';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
@@ -9,13 +10,13 @@ import RadarIcon from '@mui/icons-material/Radar';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Tooltip, Typography } from '@mui/material';
-import type { GridColumn } from '@lantern/shared';
+import type { GridColumn, GridColumnInput } from '@lantern/shared';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useConfirm } from '../../../../components/feedback/ConfirmProvider';
 import { useSnackbar } from '../../../../components/feedback/SnackbarProvider';
 import { paths } from '../../../../lib/routes/paths';
-import { fetchColumnYaml, useDeleteColumn, type Range } from './gridApi';
+import { fetchColumnYaml, useDeleteColumn, useSaveColumn, type Range } from './gridApi';
 import { PanelBody } from './panels/PanelBody';
 import { PanelViewDialog } from './PanelViewDialog';
 
@@ -27,10 +28,16 @@ const metricParams = (c: Exclude<GridColumn, { type: 'promql' }>) =>
     ? { metric: [c.params.metric], alias: [] as string[] }
     : { metric: c.params.metrics.map((m) => m.name), alias: c.params.metrics.map((m) => m.alias) };
 
+/** A new panel like `c`, named "<name> (copy)", placed right below it (the panels under it move down). */
+export function duplicateInput(c: GridColumn): GridColumnInput {
+  const { id: _id, projectId: _p, dashId: _d, createdAt: _c, updatedAt: _u, ...input } = c;
+  return { ...input, name: `${c.name} (copy)`, yAxis: c.yAxis + c.height };
+}
+
 /**
  * One dashboard panel (reference frontend §6 "Cell"): a title bar that drags the panel, the
  * description as a tooltip, the query error as a red icon with its text, and a menu with View, Edit
- * (a lock when not editable), Monitor, Copy as YAML, Open in explore and Delete.
+ * (a lock when not editable), Duplicate, Monitor, Copy as YAML, Open in explore and Delete.
  */
 export function GridPanel({
   projectId,
@@ -57,6 +64,7 @@ export function GridPanel({
   const confirm = useConfirm();
   const snackbar = useSnackbar();
   const del = useDeleteColumn(projectId, column.dashId);
+  const save = useSaveColumn(projectId, column.dashId);
   const onError = useCallback((e: string | undefined) => setError(e), []);
   const close = () => setAnchor(null);
 
@@ -91,6 +99,16 @@ export function GridPanel({
     } catch (err) {
       snackbar.notifyError(`Could not copy the panel YAML: ${(err as Error).message}`);
     }
+  };
+  const duplicate = () => {
+    close();
+    save.mutate(
+      { input: duplicateInput(column) },
+      {
+        onSuccess: () => snackbar.notifySuccess(`The panel "${column.name}" was duplicated`),
+        onError: (err) => snackbar.notifyError(`Could not duplicate the panel: ${err.message}`),
+      },
+    );
   };
   const remove = async () => {
     close();
@@ -175,6 +193,14 @@ export function GridPanel({
           <ListItemIcon>{editable ? <EditIcon fontSize="small" /> : <LockIcon fontSize="small" />}</ListItemIcon>
           <ListItemText>Edit</ListItemText>
         </MenuItem>
+        {editable && (
+          <MenuItem onClick={duplicate} disabled={save.isPending}>
+            <ListItemIcon>
+              <FileCopyIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>Duplicate</ListItemText>
+          </MenuItem>
+        )}
         {(column.type === 'chart' || column.type === 'table') && (
           <MenuItem onClick={monitor}>
             <ListItemIcon>

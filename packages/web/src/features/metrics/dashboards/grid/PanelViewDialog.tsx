@@ -36,7 +36,7 @@ export function PanelViewDialog({
         <Typography variant="h6" sx={{ flex: 1 }} noWrap>
           {column.name}
         </Typography>
-        <DateRangePicker state={range} />
+        <DateRangePicker state={range} autoRefresh={false} />
         <IconButton onClick={onClose} aria-label="Close">
           <CloseIcon />
         </IconButton>

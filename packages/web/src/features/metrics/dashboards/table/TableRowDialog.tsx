@@ -45,7 +45,7 @@ export function TableRowDialog({
             {title}
           </Typography>
         </Typography>
-        <DateRangePicker state={dateRange} />
+        <DateRangePicker state={dateRange} autoRefresh={false} />
         <IconButton onClick={onClose} aria-label="Close">
           <CloseIcon />
         </IconButton>

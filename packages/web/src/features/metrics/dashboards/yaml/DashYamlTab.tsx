@@ -3,8 +3,10 @@ import { Alert, Box, Button, Skeleton, Stack, Typography } from '@mui/material';
 import { yaml as yamlLanguage } from '@codemirror/lang-yaml';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import CodeMirror from '@uiw/react-codemirror';
+import { dashboardsRoutes } from '@lantern/shared';
 import { useMemo, useState } from 'react';
 import { useSnackbar } from '../../../../components/feedback/SnackbarProvider';
+import { apiUrl } from '../../../../lib/api/api';
 import { useDashboardYaml, useSaveDashboardYaml } from '../dashboardsApi';
 import { serverProblems, syntaxProblems, type YamlProblem } from './yamlProblems';
 
@@ -20,10 +22,13 @@ const toDiagnostic = (p: YamlProblem, length: number): Diagnostic => ({
 
 /**
  * Spec Dashboard page, YAML tab: the dashboard as YAML in an editor, 'Save YAML' top and bottom,
- * 'Download YAML'. Syntax errors are marked as one types; the server's refusal is marked at the
- * keys it names and listed above the editor.
+ * 'Download YAML'. Syntax errors are marked as one types, and Save lists them at their lines
+ * without asking the server; the server's refusal (a bad key, a panel query that would not run) is
+ * marked at the keys it names and listed above the editor. An error list replaces the last
+ * success message. Download is a link relative to the page (the answer's absolute `yamlUrl` is
+ * built from `site.url`, another host than the one the app may be opened from: a raw 401 there).
  */
-export function DashYamlTab({ projectId, dashId, yamlUrl }: { projectId: number; dashId: string; yamlUrl: string }) {
+export function DashYamlTab({ projectId, dashId }: { projectId: number; dashId: string }) {
   const source = useDashboardYaml(projectId, dashId);
   const save = useSaveDashboardYaml(projectId, dashId);
   const snackbar = useSnackbar();
@@ -49,6 +54,13 @@ export function DashYamlTab({ projectId, dashId, yamlUrl }: { projectId: number;
   if (source.isPending) return <Skeleton variant="rectangular" height={400} />;
 
   const onSave = () => {
+    // A success message from an earlier save must not stand beside this save's errors.
+    snackbar.clear();
+    const syntax = syntaxProblems(text);
+    if (syntax.length) {
+      setRefused({ text, problems: syntax });
+      return;
+    }
     setRefused(null);
     save.mutate(text, {
       onSuccess: () => {
@@ -68,7 +80,12 @@ export function DashYamlTab({ projectId, dashId, yamlUrl }: { projectId: number;
     <Stack spacing={1.5} data-testid="yaml-tab">
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
         {saveButton('top')}
-        <Button startIcon={<DownloadIcon />} href={yamlUrl} download data-testid="yaml-download">
+        <Button
+          startIcon={<DownloadIcon />}
+          href={apiUrl(dashboardsRoutes.dashboardYaml, { params: { projectId, dashId } })}
+          download
+          data-testid="yaml-download"
+        >
           Download YAML
         </Button>
         <Box sx={{ flexGrow: 1 }} />

@@ -28,6 +28,28 @@ describe('dashboard YAML problems', () => {
     expect(problems[2].message).toBe('no path here');
   });
 
+  it("puts a panel query's error at the line of its part, and a server syntax error at the line it names", () => {
+    const text = [
+      'schema: v1',
+      'name: Shop',
+      'grid:',
+      '  - name: Average',
+      '    metrics:',
+      '      - shop.requests as $req',
+      '    query:',
+      '      - group by host',
+      '      - avg($req)',
+    ].join('\n');
+    const [query] = serverProblems(
+      text,
+      'grid[0].query[1]: panel "Average": avg($req): counter instrument does not support avg',
+    );
+    expect(query.line).toBe(9);
+    expect(text.slice(query.from, query.to)).toBe('avg($req)');
+    const [syntax] = serverProblems(text, 'invalid YAML: Nested mappings are not allowed at line 7, column 5:');
+    expect(syntax.line).toBe(7);
+  });
+
   it('finds syntax errors with their lines', () => {
     const bad = 'name: Shop\ngrid:\n  - name: [unclosed\n';
     const problems = syntaxProblems(bad);

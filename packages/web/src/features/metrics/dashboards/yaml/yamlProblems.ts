@@ -22,14 +22,31 @@ export function syntaxProblems(text: string): YamlProblem[] {
   return parseAllDocuments(text).flatMap((doc) =>
     ('errors' in doc ? doc.errors : []).map((e) => {
       const [from, to] = e.pos;
-      return { from, to: Math.max(to, from + 1), line: lineOf(text, from), message: e.message.split('\n')[0] };
+      return {
+        from,
+        to: Math.max(to, from + 1),
+        line: lineOf(text, from),
+        message: e.message.split('\n')[0].replace(/:$/, ''),
+      };
     }),
   );
 }
 
+/** Offset of the start of line `line` (1-based), clamped to the text. */
+const lineStart = (text: string, line: number) => {
+  let at = 0;
+  for (let n = 1; n < line; n++) {
+    const next = text.indexOf('\n', at);
+    if (next === -1) return at;
+    at = next + 1;
+  }
+  return at;
+};
+
 /**
  * The server's refusal (`path: message; path: message`, dashboard YAML import) placed at the
- * nodes it names; a problem without a path (or one not found) goes on the first line.
+ * nodes it names; one without a path goes to the line it names (`... at line 3, column 5`, the
+ * YAML parser's words), else on the first line.
  */
 export function serverProblems(text: string, message: string): YamlProblem[] {
   const docs = parseAllDocuments(text);
@@ -37,6 +54,11 @@ export function serverProblems(text: string, message: string): YamlProblem[] {
   return message.split('; ').map((part) => {
     const m = /^([\w.[\]-]+): (.*)$/.exec(part);
     let range: [number, number] = [0, Math.max(1, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'))];
+    const at = /at line (\d+), column (\d+)/.exec(part);
+    if (at) {
+      const from = Math.min(lineStart(text, Number(at[1])) + Number(at[2]) - 1, text.length);
+      range = [from, from + 1];
+    }
     if (m && doc) {
       const path = parsePath(m[1]);
       for (let n = path.length; n > 0; n--) {
