@@ -166,7 +166,7 @@ function GroupsTabView({
   state: ExploreState;
   onQueryInfo: (p: QueryPart[] | undefined) => void;
 }) {
-  const { data, isFetching, error } = useGroups(projectId, { ...range, limit: 1000 } as typeof range);
+  const { data, isFetching, error } = useGroups(projectId, { ...range, limit: 1000 });
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   const order = {
     column: state.sortBy ?? data?.order.column ?? '.count_per_min',
