@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestMeter } from '@lantern/testkit/otlpMetrics';
+import { clearOfMinuteEnd, createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { screenshot } from '@lantern/testkit/pages/browser';
 import { DashGridPage } from '@lantern/testkit/pages/DashGridPage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
@@ -54,6 +54,9 @@ describe('dashboard links', () => {
     tab.on('request', (r) => void (isPanelCall(r.url()) && asked.push(r.url())));
     tab.on('requestfailed', (r) => void (isPanelCall(r.url()) && dropped.push(r.url())));
     try {
+      // A live range ends at the next whole minute: the calls started before the page renders and
+      // the page's own agree only within one minute, so the load does not straddle a minute's end.
+      await clearOfMinuteEnd(20_000);
       const tabGrid = new DashGridPage(tab);
       await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
       await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
@@ -110,6 +113,9 @@ describe('dashboard links', () => {
       if (!dashboard.answered) beforeDashboard.push(r.url());
     });
     try {
+      // A live range ends at the next whole minute: the calls started before the page renders and
+      // the page's own agree only within one minute, so the load does not straddle a minute's end.
+      await clearOfMinuteEnd(20_000);
       const tabGrid = new DashGridPage(tab);
       await tabGrid.goto(server.lantern.baseUrl, 1, dashId, '&time_dur=86400');
       await tabGrid.panel('Requests by host').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
