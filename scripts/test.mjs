@@ -62,22 +62,20 @@ await timed('install (npm, Debian packages)', () => {
   ensurePrometheus();
 });
 
-// Two lanes on the two cores: the type checks, the builds and Prettier | ESLint and the layer rules.
+// Two lanes on the two cores: the type checks and the builds | Prettier, ESLint and the layer rules.
 const tsc = ['packages/shared', 'packages/server', 'packages/web', 'packages/testkit', 'e2e', 'bench'].map((p) => [
   `tsc -p ${p}`,
   bin('tsc'),
   ['-p', p],
 ]);
-// ESLint alone (~135 s on a clean clone) is about as long as the type checks and builds (~125 s), so
-// Prettier (~30 s) goes with the latter.
 await Promise.all([
   lane([
     ...tsc,
     ...(webBuildNeeded() ? [['build the web app', 'npm', ['run', 'build', '-w', '@lantern/web']]] : []),
-    // One format for the repo (.prettierrc.json): `npm run format` fixes what this refuses.
-    ['prettier', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
   ]).then(() => timed('build the server', ensureServerBuild)),
   lane([
+    // One format for the repo (.prettierrc.json): `npm run format` fixes what this refuses.
+    ['prettier', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
     // ESLint (eslint.config.js): any error or warning fails with the rule's name; `npm run lint` is the same check.
     ['eslint', process.execPath, ['scripts/lint.mjs']],
     // The layers and no import cycles (.dependency-cruiser.cjs): a violation fails with the rule's name.
