@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { PROMETHEUS_PREFIX, PromErrorResponse, PromQueryResponse, prometheusSessionPath } from '@lantern/shared';
 import { z } from 'zod';
 import { ApiError } from '../../../lib/api/apiClient';
 import type { MatrixSeries } from './promqlResult';
@@ -9,26 +10,9 @@ import type { MatrixSeries } from './promqlResult';
  * from Prometheus's own JSON (`{status, data: {resultType, result}}`, errors `{status: "error",
  * errorType, error}`).
  */
-export const promqlBaseUrl = (projectId: number) => `/api/prometheus/${projectId}`;
+export const promqlBaseUrl = (projectId: number) => `${PROMETHEUS_PREFIX}/${projectId}`;
 
-const Value = z.tuple([z.number(), z.string()]);
-const Labels = z.record(z.string(), z.string());
-const Answer = z.discriminatedUnion('status', [
-  z.object({
-    status: z.literal('success'),
-    data: z.discriminatedUnion('resultType', [
-      z.object({
-        resultType: z.literal('matrix'),
-        result: z.array(z.object({ metric: Labels, values: z.array(Value) })),
-      }),
-      z.object({ resultType: z.literal('vector'), result: z.array(z.object({ metric: Labels, value: Value })) }),
-      z.object({ resultType: z.literal('scalar'), result: Value }),
-      z.object({ resultType: z.literal('string'), result: Value }),
-    ]),
-    warnings: z.array(z.string()).optional(),
-  }),
-  z.object({ status: z.literal('error'), errorType: z.string(), error: z.string() }),
-]);
+const Answer = z.union([PromQueryResponse, PromErrorResponse]);
 
 export interface RangeQuery {
   query: string;
@@ -52,7 +36,7 @@ export async function queryRange(projectId: number, q: RangeQuery, signal?: Abor
   });
   let res: Response;
   try {
-    res = await fetch(`${promqlBaseUrl(projectId)}/api/v1/query_range`, {
+    res = await fetch(prometheusSessionPath(projectId, 'query_range'), {
       method: 'POST',
       credentials: 'include',
       headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
