@@ -253,16 +253,7 @@ export function createPromSource(deps: PromStoreDeps): PromSource {
         pts.forEach((p, j) => add(l, p[0] * 1000, values[j], times));
       });
     }
-    return [...groups.values()].map(({ labels, byMinute }) => {
-      const times = Float64Array.from([...byMinute.keys()].sort((a, b) => a - b));
-      return {
-        labels,
-        kind: 'counter' as const,
-        times,
-        values: Float64Array.from(times, (t) => byMinute.get(t)!),
-        base: 0,
-      };
-    });
+    return [...groups.values()].map(counterSeries);
   }
 
   return {
@@ -317,14 +308,11 @@ function mergeGroups(series: SourceSeries[]): SourceSeries[] {
     if (!g) byKey.set(k, (g = { labels: s.labels, byMinute: new Map() }));
     s.times.forEach((t, i) => g.byMinute.set(t, (g.byMinute.get(t) ?? 0) + s.values[i]));
   }
-  return [...byKey.values()].map(({ labels, byMinute }) => {
-    const times = Float64Array.from([...byMinute.keys()].sort((a, b) => a - b));
-    return {
-      labels,
-      kind: 'counter' as const,
-      times,
-      values: Float64Array.from(times, (t) => byMinute.get(t)!),
-      base: 0,
-    };
-  });
+  return [...byKey.values()].map(counterSeries);
+}
+
+/** A group's summed per-minute increases as one counter series (its minutes in order, base 0). */
+function counterSeries({ labels, byMinute }: { labels: Labels; byMinute: Map<number, number> }): SourceSeries {
+  const times = Float64Array.from([...byMinute.keys()].sort((a, b) => a - b));
+  return { labels, kind: 'counter', times, values: Float64Array.from(times, (t) => byMinute.get(t)!), base: 0 };
 }
