@@ -4,7 +4,7 @@
 import type { AggregateExpr } from './ast';
 import { CHECK_EVERY, checkAbort, type EvalContext } from './context';
 import { PromQLError } from './errors';
-import { quantile } from './quantile';
+import { quantile, variance } from './quantile';
 import type { Labels } from './source';
 import { NAME, SeriesBuilder, formatValue, labelsKey, newSeries, type StepSeries, type Value } from './values';
 
@@ -63,15 +63,8 @@ function fold(op: AggregateExpr['op'], values: number[], param: number): number 
       return 1;
     case 'stddev':
     case 'stdvar': {
-      let mean = 0;
-      let aux = 0;
-      values.forEach((v, i) => {
-        const delta = v - mean;
-        mean += delta / (i + 1);
-        aux += delta * (v - mean);
-      });
-      const variance = aux / values.length;
-      return op === 'stdvar' ? variance : Math.sqrt(variance);
+      const v = variance(values);
+      return op === 'stdvar' ? v : Math.sqrt(v);
     }
     case 'quantile':
       return quantile(param, values);

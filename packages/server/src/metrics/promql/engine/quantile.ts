@@ -110,3 +110,15 @@ export function bucketFraction(lower: number, upper: number, input: Bucket[]): n
   if (upperRank === undefined || upperRank > count) upperRank = count;
   return (upperRank - lowerRank) / count;
 }
+
+/** The population variance (Welford's running mean, as Prometheus computes stdvar). */
+export function variance(values: number[]): number {
+  let mean = 0;
+  let aux = 0;
+  values.forEach((v, i) => {
+    const delta = v - mean;
+    mean += delta / (i + 1);
+    aux += delta * (v - mean);
+  });
+  return aux / values.length;
+}

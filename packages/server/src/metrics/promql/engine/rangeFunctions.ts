@@ -3,7 +3,7 @@
 // their per-minute deltas where the answer is a sum of increases (see SEMANTICS.md).
 import { CHECK_EVERY, checkAbort, type EvalContext } from './context';
 import { PromQLError } from './errors';
-import { quantile } from './quantile';
+import { quantile, variance } from './quantile';
 import { lastAtOrBefore } from './selectors';
 import {
   dropName,
@@ -85,17 +85,6 @@ function linearRegression(w: Window): [number, number] | undefined {
 
 function windowValues(w: Window): number[] {
   return Array.from(w.s.values.subarray(w.lo, w.hi + 1));
-}
-
-function variance(values: number[]): number {
-  let mean = 0;
-  let aux = 0;
-  values.forEach((v, i) => {
-    const delta = v - mean;
-    mean += delta / (i + 1);
-    aux += delta * (v - mean);
-  });
-  return aux / values.length;
 }
 
 function extremeIndex(w: Window, better: (a: number, b: number) => boolean): number {
