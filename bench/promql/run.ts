@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,7 +20,10 @@ import { encodeWriteRequest, snappyLiteral, type PromSeries } from '../metrics/r
  * `histogram_quantile(0.99, sum by (le) (rate(bench_latency_seconds_bucket[5m])))`; p50 and p95 of
  * `--runs` after one warm-up. The machine's load average is printed (it is shared).
  *
- *   node --import tsx bench/promql/run.ts [--series 10000] [--hours 24] [--runs 10] [--minutes-per-request 5]
+ * `--keep DIR` keeps both stores in DIR: the first run loads them, later runs (same `--series` and
+ * `--hours`) only query them, with "now" the first run's (loading takes most of a run's time).
+ *
+ *   node --import tsx bench/promql/run.ts [--series 10000] [--hours 24] [--runs 10] [--minutes-per-request 5] [--keep DIR]
  */
 const { values: args } = parseArgs({
   options: {
@@ -28,6 +31,7 @@ const { values: args } = parseArgs({
     hours: { type: 'string', default: '24' },
     runs: { type: 'string', default: '10' },
     'minutes-per-request': { type: 'string', default: '5' },
+    keep: { type: 'string' },
   },
 });
 const SERIES = Number(args.series);
@@ -39,7 +43,16 @@ const COUNTERS = SERIES - HIST_INSTANCES * 10;
 const LES = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '+Inf'];
 const run = promisify(execFile);
 
-const now = Math.floor(Date.now() / 60_000) * 60_000;
+const KEPT = args.keep ? join(args.keep, 'loaded.json') : null;
+const kept =
+  KEPT && existsSync(KEPT)
+    ? (JSON.parse(readFileSync(KEPT, 'utf8')) as { now: number; series: number; minutes: number })
+    : null;
+if (kept && (kept.series !== SERIES || kept.minutes !== MINUTES))
+  throw new Error(
+    `${args.keep} holds ${kept.series} series over ${kept.minutes} minutes: use those or another directory`,
+  );
+const now = kept?.now ?? Math.floor(Date.now() / 60_000) * 60_000;
 const start = now - MINUTES * 60_000;
 const sampleMs = (k: number) => start + k * 60_000 + 30_000;
 
@@ -158,36 +171,43 @@ async function timeQueries(url: string, headers: Record<string, string>): Promis
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-const load = () =>
+const loadAvg = () =>
   loadavg()
     .map((x) => x.toFixed(1))
     .join(' ');
 
-async function main(): Promise<void> {
+/** Loads both stores: Lantern by remote write, Prometheus by promtool's backfill into `dir`/data. */
+async function load(lanternUrl: string, dir: string): Promise<void> {
   const all = series();
   console.log(
-    `${all.length} series, ${MINUTES} minutes, ${(all.length * MINUTES).toLocaleString()} samples; load ${load()}`,
+    `${all.length} series, ${MINUTES} minutes, ${(all.length * MINUTES).toLocaleString()} samples; load ${loadAvg()}`,
   );
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-promql-'));
-  const lantern = await startLantern();
+  let t0 = performance.now();
+  await remoteWrite(lanternUrl, all);
+  const lanternIngest = (performance.now() - t0) / 1000;
+  console.log(
+    `Lantern remote write: ${lanternIngest.toFixed(1)} s, ${Math.round((all.length * MINUTES) / lanternIngest).toLocaleString()} samples/s; load ${loadAvg()}`,
+  );
+  t0 = performance.now();
+  await writeOpenMetrics(join(dir, 'samples.om'), all);
+  await run(PROMTOOL, ['tsdb', 'create-blocks-from', 'openmetrics', '-q', join(dir, 'samples.om'), join(dir, 'data')], {
+    maxBuffer: 1 << 26,
+  });
+  rmSync(join(dir, 'samples.om'));
+  console.log(`Prometheus backfill (promtool): ${((performance.now() - t0) / 1000).toFixed(1)} s; load ${loadAvg()}`);
+}
+
+async function main(): Promise<void> {
+  if (args.keep) mkdirSync(join(args.keep, 'lantern'), { recursive: true });
+  const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'lantern-bench-promql-'));
+  const lantern = await startLantern(args.keep ? { dataDir: join(args.keep, 'lantern') } : {});
   let prom: ReturnType<typeof spawn> | undefined;
   try {
-    let t0 = performance.now();
-    await remoteWrite(lantern.baseUrl, all);
-    const lanternIngest = (performance.now() - t0) / 1000;
-    console.log(
-      `Lantern remote write: ${lanternIngest.toFixed(1)} s, ${Math.round((all.length * MINUTES) / lanternIngest).toLocaleString()} samples/s; load ${load()}`,
-    );
-
-    t0 = performance.now();
-    await writeOpenMetrics(join(dir, 'samples.om'), all);
-    await run(
-      PROMTOOL,
-      ['tsdb', 'create-blocks-from', 'openmetrics', '-q', join(dir, 'samples.om'), join(dir, 'data')],
-      { maxBuffer: 1 << 26 },
-    );
-    rmSync(join(dir, 'samples.om'));
-    console.log(`Prometheus backfill (promtool): ${((performance.now() - t0) / 1000).toFixed(1)} s; load ${load()}`);
+    if (kept) console.log(`Kept stores of ${new Date(now).toISOString()} in ${args.keep}; load ${loadAvg()}`);
+    else {
+      await load(lantern.baseUrl, dir);
+      if (KEPT) writeFileSync(KEPT, JSON.stringify({ now, series: SERIES, minutes: MINUTES }));
+    }
     writeFileSync(join(dir, 'prometheus.yml'), 'global: { scrape_interval: 60s }\n');
     const port = await freePort();
     prom = spawn(
@@ -209,25 +229,34 @@ async function main(): Promise<void> {
     )
       await new Promise((r) => setTimeout(r, 200));
 
-    const lanternTimes = await timeQueries(`${lantern.baseUrl}/api/prometheus`, {
-      authorization: `Bearer ${PROJECT1_TOKEN}`,
-    });
-    console.log(`Lantern queries done; load ${load()}`);
+    // One system after the other, then again in the other order: the load of a shared machine
+    // changes over minutes, and both orders show how much of a difference is the machine's.
+    const lanternUrl = `${lantern.baseUrl}/api/prometheus`;
+    const auth = { authorization: `Bearer ${PROJECT1_TOKEN}` };
+    const lanternTimes = await timeQueries(lanternUrl, auth);
+    console.log(`Lantern queries done; load ${loadAvg()}`);
     const promTimes = await timeQueries(promUrl, {});
-    console.log(`Prometheus queries done; load ${load()}`);
-    console.log('\n| query | Lantern p50 (p95) | Prometheus 2.42 p50 (p95) |\n| --- | --- | --- |');
+    console.log(`Prometheus queries done; load ${loadAvg()}`);
+    const promTimes2 = await timeQueries(promUrl, {});
+    const lanternTimes2 = await timeQueries(lanternUrl, auth);
+    console.log(`Both again, in the other order; load ${loadAvg()}`);
+    console.log(
+      '\n| query | Lantern p50 (p95) | Prometheus 2.42 p50 (p95) | ratio of p50s |\n| --- | --- | --- | --- |',
+    );
     for (const k of Object.keys(lanternTimes)) {
-      const l = lanternTimes[k];
-      const p = promTimes[k];
+      const l = [...lanternTimes[k], ...lanternTimes2[k]];
+      const p = [...promTimes[k], ...promTimes2[k]];
       console.log(
-        `| ${k} | ${pct(l, 0.5).toFixed(0)} ms (${pct(l, 0.95).toFixed(0)}) | ${pct(p, 0.5).toFixed(0)} ms (${pct(p, 0.95).toFixed(0)}) |`,
+        `| ${k} | ${pct(l, 0.5).toFixed(0)} ms (${pct(l, 0.95).toFixed(0)}) | ${pct(p, 0.5).toFixed(0)} ms (${pct(p, 0.95).toFixed(0)}) | ${(pct(l, 0.5) / pct(p, 0.5)).toFixed(2)} |`,
       );
     }
   } finally {
     prom?.kill('SIGTERM');
     await lantern.stop();
-    removeDataDir(lantern.dataDir);
-    rmSync(dir, { recursive: true, force: true });
+    if (!args.keep) {
+      removeDataDir(lantern.dataDir);
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 }
 
