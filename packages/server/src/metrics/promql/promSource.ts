@@ -33,18 +33,39 @@ export interface PromStoreDeps {
   telemetry: TelemetryStore;
   projectId: number;
   maxSeries: number;
+  /** The project's catalogue (default: read for each selector). */
+  catalog?: () => Promise<PromCatalog>;
+}
+
+export interface PromCatalog {
+  entries: CatalogEntry[];
+  names: PromName[];
 }
 
 /** Every stored metric of the project with its PromQL names. */
-export async function promCatalog(
-  telemetry: TelemetryStore,
-  projectId: number,
-): Promise<{
-  entries: CatalogEntry[];
-  names: PromName[];
-}> {
+export async function promCatalog(telemetry: TelemetryStore, projectId: number): Promise<PromCatalog> {
   const entries = await telemetry.query<CatalogEntry>(catalog(projectId));
   return { entries, names: entries.flatMap(promNamesOf) };
+}
+
+/**
+ * Each project's catalogue read at most once per `ttlMs`: a Grafana dashboard asks for its panels
+ * together, and each selector of each query needs the catalogue (a chDB query of 7-30 ms); a
+ * metric new to the project is selectable after at most `ttlMs`. A failed read is not kept.
+ */
+export function cachedCatalogs(telemetry: TelemetryStore, ttlMs: number): (projectId: number) => Promise<PromCatalog> {
+  const cache = new Map<number, { at: number; value: Promise<PromCatalog> }>();
+  return (projectId) => {
+    const now = Date.now();
+    const hit = cache.get(projectId);
+    if (hit && now - hit.at < ttlMs) return hit.value;
+    const entry = { at: now, value: promCatalog(telemetry, projectId) };
+    cache.set(projectId, entry);
+    entry.value.catch(() => {
+      if (cache.get(projectId) === entry) cache.delete(projectId);
+    });
+    return entry.value;
+  };
 }
 
 /** The PromQL names a selector's `__name__` matchers accept. */
@@ -88,6 +109,7 @@ type MapPoint = [number, number[], number[]];
 
 export function createPromSource(deps: PromStoreDeps): PromSource {
   const { telemetry, projectId, maxSeries } = deps;
+  const readCatalog = deps.catalog ?? (() => promCatalog(telemetry, projectId));
 
   const run = async <T>(q: SqlFragment, signal: AbortSignal): Promise<T[]> => {
     signal.throwIfAborted();
@@ -258,7 +280,7 @@ export function createPromSource(deps: PromStoreDeps): PromSource {
 
   return {
     async select(req, signal) {
-      const { names } = await promCatalog(telemetry, projectId);
+      const { names } = await readCatalog();
       signal.throwIfAborted();
       const picked = namesMatching(names, req.matchers);
       if (picked.length === 0) return { series: [], pushedDown: false };

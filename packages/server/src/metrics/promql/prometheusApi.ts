@@ -21,7 +21,7 @@ import {
 import { boundsOf, formatLe } from './promBuckets';
 import { familyName, promType, unescapeLabelName, type PromName } from './promNames';
 import { MAX_TIME_MS, MIN_TIME_MS, PromParamError, type PromParams } from './promParams';
-import { createPromSource, namesMatching, promCatalog } from './promSource';
+import { cachedCatalogs, createPromSource, namesMatching } from './promSource';
 import {
   bucketBounds,
   labelNames,
@@ -63,6 +63,8 @@ const MAX_POINTS = 11_000;
 const DEFAULT_LISTING_MS = 24 * 3_600_000;
 /** Most values a listing answers without `limit`. */
 const LISTING_CAP = 100_000;
+/** How long a project's metric catalogue is reused (promSource.ts cachedCatalogs). */
+const CATALOG_TTL_MS = 5_000;
 
 export function createPrometheusApi(deps: PrometheusApiDeps) {
   const { telemetry } = deps;
@@ -84,7 +86,9 @@ export function createPrometheusApi(deps: PrometheusApiDeps) {
     }
   }
 
-  const source = (projectId: number) => createPromSource({ telemetry, projectId, maxSeries: deps.maxSeries });
+  const catalogOf = cachedCatalogs(telemetry, CATALOG_TTL_MS);
+  const source = (projectId: number) =>
+    createPromSource({ telemetry, projectId, maxSeries: deps.maxSeries, catalog: () => catalogOf(projectId) });
 
   /** The matchers of each `match[]` selector (at least one when `required`). */
   function selectors(p: PromParams, required: boolean): LabelMatcher[][] | null {
@@ -118,7 +122,7 @@ export function createPrometheusApi(deps: PrometheusApiDeps) {
 
   /** The selections of the listing endpoints: per selector, per value column, the stored metrics. */
   async function selections(projectId: number, p: PromParams) {
-    const { names } = await promCatalog(telemetry, projectId);
+    const { names } = await catalogOf(projectId);
     const sels = selectors(p, false) ?? [[]];
     const { gte, lt } = range(p);
     const watermark = telemetry.rollupWatermark();
@@ -269,7 +273,7 @@ export function createPrometheusApi(deps: PrometheusApiDeps) {
     async metadata(projectId: number, p: PromParams): Promise<Answer<typeof PromMetadataResponse>> {
       const metric = p.get('metric');
       const limit = guard(() => p.limit());
-      const { entries } = await storeErrors(() => promCatalog(telemetry, projectId));
+      const { entries } = await storeErrors(() => catalogOf(projectId));
       const data: Record<string, { type: string; help: string; unit: string }[]> = {};
       for (const e of entries) {
         const type = promType(e.instrument);
