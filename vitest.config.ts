@@ -1,4 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const ROOT = import.meta.dirname;
+/** Seconds each file took in the recorded run (`"<project> <path>"`: scripts/testTimes.mjs writes it). */
+const BASELINE = (
+  JSON.parse(readFileSync(`${ROOT}/scripts/testTimes.baseline.json`, 'utf8')) as { files: Record<string, number> }
+).files;
+/** A file the baseline does not know yet (a new one): placed among the middling ones. */
+const UNKNOWN_FILE_SECONDS = 30;
+
+/**
+ * Longest files first across the projects of a group, by the baseline's times. Vitest's own order
+ * runs a group's projects one after the other (by name) and, on a clean clone without its cache,
+ * a project's files in no order of length: the suite then ended on a long file running alone
+ * while the other worker was idle (integration-pg's badInput, 82 s). Longest-first keeps both
+ * workers busy to the end.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const seconds = (f: TestSpecification) =>
+      BASELINE[`${f.project.name} ${relative(ROOT, f.moduleId)}`] ?? UNKNOWN_FILE_SECONDS;
+    return [...files].sort(
+      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || seconds(b) - seconds(a),
+    );
+  }
+}
 
 // Tests of the metadata store that run a second time with PostgreSQL instead of SQLite (the
 // `integration-pg` project): users and sessions, saved views, dashboards, monitors, alerts,
@@ -45,6 +73,7 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     globalSetup: ['packages/testkit/src/globalSetup.ts'],
     projects: [
       {

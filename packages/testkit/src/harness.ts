@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from './ports';
@@ -48,8 +48,9 @@ export interface StartOptions {
   /**
    * A new data directory's embedded telemetry store starts as a copy of one that a server of the
    * same bundle migrated (the server still runs its migrations on it, finding them applied): saves
-   * the ~100 DDL statements of a fresh schema at each start. `true` starts from an empty store, as
-   * does a given `dataDir` or a `.ts` serverMain.
+   * the ~100 DDL statements of a fresh schema at each start; so does a given `dataDir` without a
+   * store yet (one that has a store keeps it). `true` starts from an empty store, as does a `.ts`
+   * serverMain.
    */
   freshStorage?: boolean;
 }
@@ -127,8 +128,11 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
   const main = opts.serverMain ?? (await serverBundle());
   const dataDir = opts.dataDir ?? tempDataDir();
   const telemetry = opts.telemetry ?? (process.env.LANTERN_TEST_TELEMETRY === 'clickhouse' ? 'clickhouse' : 'embedded');
-  if (!opts.dataDir && !opts.freshStorage && telemetry === 'embedded' && !main.endsWith('.ts'))
-    cpSync(await migratedStoreTemplate(main), join(dataDir, 'ch'), { recursive: true, verbatimSymlinks: true });
+  // A given data directory without a store yet (a test that restarts on it later) starts from the
+  // template as well: its first start then takes the ~100 DDL statements of a fresh schema off the clock.
+  const storeDir = join(dataDir, 'ch');
+  if (!existsSync(storeDir) && !opts.freshStorage && telemetry === 'embedded' && !main.endsWith('.ts'))
+    cpSync(await migratedStoreTemplate(main), storeDir, { recursive: true, verbatimSymlinks: true });
   const httpPort = opts.httpPort ?? (await freePort());
   const grpcPort = opts.grpcPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${httpPort}`;

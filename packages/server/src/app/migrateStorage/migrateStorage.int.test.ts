@@ -13,6 +13,7 @@ import {
   removeDataDir,
   serverBundle,
   signIn,
+  FAST_ALERTING_ENV,
   startLantern,
   tempDataDir,
   type RunningLantern,
@@ -133,7 +134,13 @@ beforeAll(async () => {
   embedded = await startLantern({
     dataDir,
     telemetry: 'embedded',
-    env: { LANTERN_CONFIG: join(dir, 'embedded.yml'), LANTERN_DB_URL: '', LANTERN_INGEST_FLUSH_INTERVAL_MS: '20' },
+    env: {
+      LANTERN_CONFIG: join(dir, 'embedded.yml'),
+      LANTERN_DB_URL: '',
+      LANTERN_INGEST_FLUSH_INTERVAL_MS: '20',
+      // The error scan every 2 s instead of each minute: the alert comes in seconds.
+      ...FAST_ALERTING_ENV,
+    },
   });
   const node = embedded;
   adminCookie = await signIn(node.baseUrl);
@@ -209,7 +216,7 @@ beforeAll(async () => {
   await meter.shutdown();
   expect(meter.results.map((r) => r.error?.message ?? r.code)).toEqual(meter.results.map(() => 0));
 
-  // The evaluator runs each minute at :30: the failed span becomes an alert.
+  // The evaluator's next error scan turns the failed span into an alert.
   await eventually(
     'the error alert',
     async () => ((await get(node, '/api/v1/projects/1/alerts')) as { count: number }).count > 0,
