@@ -77,5 +77,12 @@ describe('what changed', () => {
       first.locator('[data-value="acme"]').getByTestId('what-changed-selection-pct').getAttribute('data-pct'),
     ).resolves.toBe('100');
     await screenshot(page, 'what-changed-03-errors');
+
+    // The query builder's Help says how.
+    await page.getByTestId('qb-help').click();
+    await expect(page.getByTestId('query-help-what-changed').innerText()).resolves.toContain(
+      'drag a rectangle over the duration heatmap',
+    );
+    await screenshot(page, 'what-changed-04-help', { fullPage: false });
   });
 });
