@@ -51,10 +51,12 @@ interface DeltaRow {
 }
 
 const num = (v: unknown): number => nullableNum(v) ?? 0;
-const rate = (count: number) =>
-  count <= SAMPLE_SPANS ? SAMPLE_SCALE : Math.max(1, Math.ceil((SAMPLE_SCALE * SAMPLE_SPANS) / count));
 
-export function createAttrDeltasService(store: TelemetryStore) {
+/** `sampleSpans`: spans compared per side at most (SAMPLE_SPANS; a test sets fewer to sample small data). */
+export function createAttrDeltasService(store: TelemetryStore, opts: { sampleSpans?: number } = {}) {
+  const target = opts.sampleSpans ?? SAMPLE_SPANS;
+  const rate = (count: number) =>
+    count <= target ? SAMPLE_SCALE : Math.max(1, Math.ceil((SAMPLE_SCALE * target) / count));
   return {
     async attrDeltas(
       scope: RangeScope,
