@@ -65,6 +65,8 @@ describe('attr-deltas', () => {
     expect(keys.indexOf('region')).toBeGreaterThan(keys.indexOf('feature.flag'));
     expect(keys.indexOf('region')).toBeGreaterThan(keys.indexOf('payload.bytes'));
     expect(keys).not.toContain('request.id');
+    // One value on every span: nothing to tell.
+    expect(keys).not.toContain('service.name');
     expect(keys).not.toContain('.duration');
     // The same on every request (the sample, when there is one, is by trace id).
     expect(await deltas({ selection: 'where .duration > 500ms' })).toEqual(a);

@@ -23,7 +23,8 @@ import {
  * - A key whose every value is a number, with more than FEW_VALUES distinct ones, is compared by
  *   ten quantile bins of its values over both sides (`numeric`): a bin holds a tenth of all spans,
  *   and the selection's share of it says where its values sit.
- * - Left out: the keys the selection tests (they differ by construction); keys on fewer than 1% of
+ * - Left out: the keys the selection tests (they differ by construction); a key with one value on
+ *   every span of both sides (the service of a one-service query: nothing to tell); keys on fewer than 1% of
  *   both sides' sampled spans (or fewer than MIN_SPANS); unique or near-unique keys, whose distinct
  *   values are more than half the spans that have them (ids, messages), and numeric ones of that
  *   kind whose values are all at least 10^9 (ids, timestamps); `.duration` is always compared.
@@ -83,6 +84,8 @@ export function createAttrDeltasService(store: TelemetryStore, opts: { sampleSpa
         if (few(ps, S) && few(pb, B)) continue;
         const isNum = Boolean(num(r.isNum));
         const distinct = num(r.distinctValues);
+        // One value on every span of both sides: nothing to tell.
+        if (distinct === 1 && ps === S && pb === B) continue;
         const nearUnique = distinct > FEW_VALUES && distinct > (ps + pb) / 2;
         if (r.k !== '.duration' && nearUnique && (!isNum || num(r.lo) >= 1e9)) continue;
         const values = isNum ? binValues(r, S, B, pct) : topValues(r, S, B, pct);
