@@ -144,6 +144,15 @@ describe('alerts screens', () => {
     await card.dateRange.waitFor();
     await card.spanCard.waitFor();
     await expect(card.fact('occurrences').innerText()).resolves.toContain('1 occurrence');
+    // What changed in the errors of the span's service, over the card's range (issue 38).
+    const whatChanged = new URL(
+      (await card.root.getByTestId('alert-what-changed').getAttribute('href'))!,
+      lantern.baseUrl,
+    );
+    expect(whatChanged.pathname).toBe('/spans/1/timeseries');
+    expect(whatChanged.searchParams.get('selection')).toBe('where .status_code = "error"');
+    expect(whatChanged.searchParams.get('query')).toContain('where service.name = "shop"');
+    expect(whatChanged.searchParams.get('time_gte')).toBeTruthy();
     expect(page.url()).toMatch(/[?&]alert=\d+/);
     // The created event was delivered to the webhook channel.
     await vi

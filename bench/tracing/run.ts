@@ -6,6 +6,7 @@ import { signIn, startLantern } from '@lantern/testkit/harness';
 import { sql } from '../../packages/server/src/storage/sql';
 import { openChdbStore } from '../../packages/server/src/storage/telemetry';
 import { bigTraceStatements, generationStatements } from './generate';
+import { pct, tracingCaller } from './benchCalls';
 import { DEFAULT_QUERY as DEFAULT, FILTERS } from './filteredCases';
 import { DEFAULT_METRICS_FROM_SPANS, spanMetricsModel } from '../../packages/server/src/metricsFromSpans';
 
@@ -136,10 +137,6 @@ function filteredCases(range: Record<string, string>): [string, string, Record<s
   return out;
 }
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 async function main() {
   const { endMs } = await load();
   const lantern = await startLantern({
@@ -153,14 +150,7 @@ async function main() {
       time_gte: new Date(endMs - hours * 3600_000).toISOString(),
       time_lt: new Date(endMs).toISOString(),
     });
-    const call = async (path: string, params: Record<string, string>) => {
-      const res = await fetch(`${lantern.baseUrl}/api/v1/tracing/1/${path}?${new URLSearchParams(params)}`, {
-        headers: { cookie },
-      });
-      const body = await res.text();
-      if (res.status !== 200) throw new Error(`${path} ${res.status}: ${body.slice(0, 500)}`);
-      return JSON.parse(body) as Record<string, unknown>;
-    };
+    const call = tracingCaller(lantern.baseUrl, cookie);
     const groups = (await call('groups', { ...range(1), 'system[]': 'http:all', query: DEFAULT })) as {
       groups: { '.group_id': string }[];
     };

@@ -194,6 +194,8 @@ const validQueries: Record<string, Record<string, string | string[]>> = {
   tracingTimeseries: { ...RANGE, system: 'all', query: 'per_min(count())' },
   tracingAttrKeys: { ...RANGE },
   tracingAttrValues: { ...RANGE, attr_key: 'service.name' },
+  tracingAttrDeltas: { ...RANGE, system: 'all', selection: 'where .duration > 1ms' },
+  tracingDurationHeatmap: { ...RANGE, system: 'all' },
   traceSearch: { trace_id: TRACE_ID },
   metricsList: { ...RANGE },
   metricsStats: { ...RANGE },

@@ -6,6 +6,8 @@ import { requireProject, type ProjectsService } from '../projects';
 import type { MetadataDb } from '../storage/metadata';
 import type { TelemetryStore } from '../storage/telemetry';
 import { registerTracingQueryRoutes } from './query/query.routes';
+import { createAttrDeltasService } from './attrDeltas/attrDeltas.service';
+import { registerAttrDeltasRoutes } from './attrDeltas/attrDeltas.routes';
 import { registerServiceGraphRoutes } from './serviceGraph/serviceGraph.routes';
 import { createServiceGraphService } from './serviceGraph/serviceGraph.service';
 import { createQueryService } from './query/service';
@@ -24,6 +26,7 @@ export function registerTracingRoutes(
     spans: deps.store,
     meta: createTracingMetaStore(opts.db),
   });
+  registerAttrDeltasRoutes(app, { projects: opts.projects, deltas: createAttrDeltasService(opts.telemetry) });
   registerServiceGraphRoutes(app, {
     projects: opts.projects,
     graph: createServiceGraphService(opts.telemetry),

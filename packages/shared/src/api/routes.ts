@@ -1,4 +1,5 @@
 import { alertingRoutes } from './alertingRoutes';
+import { attrDeltasRoutes } from './attrDeltasRoutes';
 import { authRoutes } from './authRoutes';
 import type { AnyRouteContract } from './contract';
 import { dashboardsRoutes } from './dashboardsRoutes';
@@ -15,6 +16,7 @@ export const apiRoutes = {
   ...authRoutes,
   ...projectRoutes,
   ...tracingRoutes,
+  ...attrDeltasRoutes,
   ...metricsRoutes,
   ...dashboardsRoutes,
   ...alertingRoutes,

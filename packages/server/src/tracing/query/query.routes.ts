@@ -194,7 +194,8 @@ export function parseTimeParam(name: string, raw: string): Date {
   return new Date(ms);
 }
 
-function scopeOf(projectId: number, p: z.infer<typeof SystemsParams>): RangeScope {
+/** The range scope of a tracing query request: its times (400 `invalid_time`), systems and group. */
+export function scopeOf(projectId: number, p: z.infer<typeof SystemsParams>): RangeScope {
   const gte = parseTimeParam('time_gte', p.time_gte);
   const lt = parseTimeParam('time_lt', p.time_lt);
   if (lt.getTime() <= gte.getTime()) throw invalidInput('invalid_time', 'time_lt must be after time_gte');

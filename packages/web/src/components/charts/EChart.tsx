@@ -14,7 +14,9 @@ export function preloadCharts(): void {
 /**
  * Thin ECharts wrapper (reference frontend §3.1): the option is replaced whole (notMerge), the chart
  * follows its container's size, charts with the same `group` share their crosshair, `highlight`
- * emphasises one series by name (the others fade), and the instance is disposed on unmount.
+ * emphasises one series by name (the others fade), `onChart` is handed the instance after each
+ * option (to listen to its events; what it returns runs before the next), and the instance is
+ * disposed on unmount.
  */
 export function EChart({
   option,
@@ -23,6 +25,7 @@ export function EChart({
   group,
   loading: busy,
   highlight,
+  onChart,
   testId,
 }: {
   option: Record<string, unknown>;
@@ -31,6 +34,7 @@ export function EChart({
   group?: string;
   loading?: boolean;
   highlight?: string;
+  onChart?: (chart: ECharts) => (() => void) | void;
   testId?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -94,6 +98,15 @@ export function EChart({
       if (!chart.isDisposed()) chart.dispatchAction({ type: 'downplay', seriesName: highlight });
     };
   }, [highlight, option, ready]);
+
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart || !onChart) return;
+    const undo = onChart(chart);
+    return () => {
+      if (!chart.isDisposed()) undo?.();
+    };
+  }, [onChart, option, ready]);
 
   useEffect(() => {
     const chart = chartRef.current;

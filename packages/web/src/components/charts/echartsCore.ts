@@ -1,5 +1,6 @@
 import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
 import {
+  BrushComponent,
   DatasetComponent,
   GridComponent,
   LegendComponent,
@@ -21,6 +22,7 @@ echarts.use([
   LegendComponent,
   DatasetComponent,
   MarkAreaComponent,
+  BrushComponent,
   CanvasRenderer,
 ]);
 

@@ -6,6 +6,7 @@ import { useLocalDateRange } from '../../../components/date/useDateRange';
 import { useSnackbar } from '../../../components/feedback/SnackbarProvider';
 import { paths } from '../../../lib/routes/paths';
 import { truncate } from '../../../lib/text/truncate';
+import { toAddress } from '../../../lib/time/dateRange';
 import { useProject } from '../../projects/projectsApi';
 import { RequestError } from '../../tracing/RequestError';
 import { AlertErrorBody } from './AlertErrorBody';
@@ -103,7 +104,7 @@ export function AlertCard({ projectId, alertId }: { projectId: number; alertId: 
           <AlertMetricBody alert={alert} range={dateRange.apiParams} />
         ) : isErrorParams(alert) ? (
           // The span card is long: the history goes above it.
-          <AlertErrorBody alert={alert}>
+          <AlertErrorBody alert={alert} time={toAddress(dateRange.range)}>
             <AlertHistory projectId={projectId} alert={alert} />
           </AlertErrorBody>
         ) : (

@@ -1,24 +1,31 @@
-import { Alert as MuiAlert, Skeleton, Stack } from '@mui/material';
+import { Alert as MuiAlert, Button, Skeleton, Stack } from '@mui/material';
 import type { Alert, ErrorAlertParams } from '@lantern/shared';
 import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { formatDateTimeFull } from '../../../lib/format/dateTime';
 import { isApiError } from '../../../lib/api/apiClient';
 import { LabelValues } from '../../tracing/LabelValues';
 import { SpanCard } from '../../tracing/span/SpanCard';
 import { useSpan } from '../../tracing/tracingApi';
+import { ERRORS_SELECTION } from '../../tracing/explore/whatChanged/selection';
+import { whatChangedPath } from '../../tracing/explore/whatChanged/whatChangedLink';
+import { setWhere } from '../../tracing/query/defaultQueries';
 import { useAlertEvents } from './alertsApi';
 import { stateFacts } from './alertState';
 import { occurrences } from './alertText';
 
 /**
  * Spec platform §2.6, an error alert: the occurrences, 'First seen' when the alert was updated
- * since it was created, `children` (the card's history), and the span card of the error's span.
+ * since it was created, `children` (the card's history), a link to What changed in the errors of
+ * the span's service over the card's range (`time`, address params), and the span card.
  */
 export function AlertErrorBody({
   alert,
+  time,
   children,
 }: {
   alert: Alert & { params: ErrorAlertParams };
+  time: { time_gte?: string; time_dur: string };
   children?: ReactNode;
 }) {
   const p = alert.params;
@@ -42,6 +49,23 @@ export function AlertErrorBody({
         ]}
       />
       {children}
+      {span.data && (
+        <Stack direction="row">
+          <Button
+            size="small"
+            variant="outlined"
+            component={RouterLink}
+            to={whatChangedPath(
+              alert.projectId,
+              { systems: ['spans:all'], query: serviceFilter(span.data.span.attrs['service.name']), time },
+              ERRORS_SELECTION,
+            )}
+            data-testid="alert-what-changed"
+          >
+            What changed in errors
+          </Button>
+        </Stack>
+      )}
       {span.error ? (
         <MuiAlert severity={isApiError(span.error, 404) ? 'info' : 'error'} data-testid="alert-span-missing">
           {isApiError(span.error, 404)
@@ -56,3 +80,7 @@ export function AlertErrorBody({
     </Stack>
   );
 }
+
+/** `where service.name = "..."` for the error's service, or nothing when the span has none. */
+const serviceFilter = (service: unknown) =>
+  typeof service === 'string' && service !== '' ? setWhere('', 'service.name', '=', service) : '';

@@ -18,6 +18,7 @@ import { SavedViews } from './SavedViews';
 import { SpansTab } from './SpansTab';
 import { TimeseriesTab } from './TimeseriesTab';
 import { useExploreState, type ExploreState } from './useExploreState';
+import { WhatChangedCard } from './whatChanged/WhatChangedCard';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 
 type TabKey = 'groups' | 'spans' | 'timeseries';
@@ -147,6 +148,9 @@ function ExploreSpans({ projectId, tab }: { projectId: number; tab: TabKey }) {
       )}
       {ready && tab === 'spans' && (
         <SpansTab projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />
+      )}
+      {ready && tab === 'timeseries' && !isEvents && (
+        <WhatChangedCard projectId={projectId} range={range} state={state} />
       )}
       {ready && tab === 'timeseries' && (
         <TimeseriesTab projectId={projectId} range={range} state={state} onQueryInfo={setServerParts} />

@@ -1,6 +1,7 @@
-import { Box, Card, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, Stack, Typography } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
 import { useEffect, useMemo } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { Pager } from '../../../components/Pager';
 import { LoadPctileChart } from '../LoadPctileChart';
 import { hasNoDuration, setWhere } from '../query/defaultQueries';
@@ -9,6 +10,8 @@ import { SPANS_PER_PAGE, SpansTable, serverPager, type SpanOrder } from './Spans
 import type { ExploreState } from './useExploreState';
 import { spanColumns } from './spanColumns';
 import { countOf } from '../../../lib/format/countText';
+import { ERRORS_SELECTION } from './whatChanged/selection';
+import { whatChangedPath } from './whatChanged/whatChangedLink';
 
 /** Spec §2 Spans tab: 'Spans' with a count, the load percentile chart, the span list and pager. */
 export function SpansTab({
@@ -50,6 +53,10 @@ export function SpansTab({
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   // The query's group-by and aggregated attributes become columns of the list (spec §2).
   const columns = useMemo(() => spanColumns(state.query), [state.query]);
+  const time = {
+    time_gte: state.address.params.get('time_gte') ?? undefined,
+    time_dur: state.address.params.get('time_dur') ?? undefined,
+  };
   return (
     <Stack spacing={2}>
       <Card variant="outlined">
@@ -62,6 +69,17 @@ export function SpansTab({
           <Typography variant="h6" sx={{ fontSize: '1.1rem', flexGrow: 1 }}>
             Spans
           </Typography>
+          {!events && (
+            <Button
+              size="small"
+              component={RouterLink}
+              to={whatChangedPath(projectId, { systems: state.systems, query: state.query, time }, ERRORS_SELECTION)}
+              sx={{ mr: 2 }}
+              data-testid="what-changed-errors-link"
+            >
+              What changed in errors
+            </Button>
+          )}
           <Typography variant="body2" data-testid="spans-count">
             {/* The count is exact (the server counts every match), so never 'more than'. */}
             {countOf(data?.count ?? 0, 'span')}

@@ -10,7 +10,8 @@ export function pageParam(text: string | null): number {
 
 /**
  * Explore spans view state, all in the address (spec §2, §4): systems (repeatable `system`), the
- * query, the sort, the plotted columns and the span list's page (`page`, left out on page 1). A
+ * query, the sort, the plotted columns, the span list's page (`page`, left out on page 1) and the
+ * spans "What changed" explains (`selection`, a `where` part, Timeseries tab). A
  * page opened with systems but no query gets the default group query for them (replacing the
  * entry, so Back does not return to the bare address). A new query or order starts the list at
  * page 1, as do new systems (ExploreSpansPage): the page belongs to one list.
@@ -51,6 +52,8 @@ export function useExploreState() {
     setPage,
     columns,
     setColumns: (c: string[]) => set({ column: c }),
+    selection: params.get('selection') ?? undefined,
+    setSelection: (s: string | null) => set({ selection: s }),
   };
 }
 

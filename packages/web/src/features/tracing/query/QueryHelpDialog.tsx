@@ -49,6 +49,22 @@ export function QueryHelpDialog({ open, onClose }: { open: boolean; onClose: () 
         <Grid container spacing={3}>
           {section('Filtering', FILTERING)}
           {section('Aggregation', AGGREGATION)}
+          <Grid size={12} data-testid="query-help-what-changed">
+            <Typography variant="h6" gutterBottom>
+              What changed
+            </Typography>
+            <Typography variant="body2">
+              On the Timeseries tab, drag a rectangle over the duration heatmap (time × duration), or press Errors: What
+              changed lists the attributes whose values differ most between those spans and the other spans of the
+              query, each value with its share of both (largest difference first). Click a value to add it to the query.
+              Numbers are compared by tenths of their values; ids and other keys with a different value on nearly every
+              span are left out; over many spans, a sample of whole traces is compared. The selection is a where part of
+              the query language, kept in the address:
+            </Typography>
+            <CodeBlock
+              code={'where .time >= "2026-01-01T10:00:00Z" and .time < "2026-01-01T10:05:00Z" and .duration >= 500ms'}
+            />
+          </Grid>
         </Grid>
       </DialogContent>
       <DialogActions>
