@@ -7,6 +7,7 @@ import { metricsRoutes } from './metricsRoutes';
 import { projectRoutes } from './projects';
 import { prometheusSessionRoutes, prometheusTokenRoutes } from './prometheusRoutes';
 import { systemRoutes } from './systemRoutes';
+import { tailRoutes } from './tailRoutes';
 import { tracingRoutes } from './tracingRoutes';
 
 /** Every route of the server, by id. The server registers exactly these (a test holds it to that). */
@@ -15,6 +16,7 @@ export const apiRoutes = {
   ...authRoutes,
   ...projectRoutes,
   ...tracingRoutes,
+  ...tailRoutes,
   ...metricsRoutes,
   ...dashboardsRoutes,
   ...alertingRoutes,
