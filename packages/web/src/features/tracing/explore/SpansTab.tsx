@@ -1,4 +1,5 @@
-import { Box, Card, Stack, Typography } from '@mui/material';
+import SensorsIcon from '@mui/icons-material/Sensors';
+import { Box, Button, Card, Stack, Typography } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
 import { useEffect, useMemo } from 'react';
 import { Pager } from '../../../components/Pager';
@@ -9,6 +10,7 @@ import { SPANS_PER_PAGE, SpansTable, serverPager, type SpanOrder } from './Spans
 import type { ExploreState } from './useExploreState';
 import { spanColumns } from './spanColumns';
 import { countOf } from '../../../lib/format/countText';
+import { LiveSpans } from './live/LiveSpans';
 
 /** Spec §2 Spans tab: 'Spans' with a count, the load percentile chart, the span list and pager. */
 export function SpansTab({
@@ -34,10 +36,12 @@ export function SpansTab({
   const setPage = (p: number) => state.setPage(p);
   const { data, isFetching } = useSpans(projectId, {
     ...range,
+    // Live mode lists the tail instead (the request still reads the query's parts for the builder).
+    ...(state.live ? { limit: 1 } : {}),
     sort_by: order.column,
     sort_desc: order.desc,
     page,
-    limit: SPANS_PER_PAGE,
+    ...(state.live ? {} : { limit: SPANS_PER_PAGE }),
   });
   // A new time range (or a link to a page past the end) can leave fewer pages than the one open:
   // go to the last one there is, in place of the entry.
@@ -50,6 +54,21 @@ export function SpansTab({
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   // The query's group-by and aggregated attributes become columns of the list (spec §2).
   const columns = useMemo(() => spanColumns(state.query), [state.query]);
+  const showSystem = state.systems.some((s) => s.endsWith('all'));
+  const onChip = (key: string, value: string) => state.setQuery(setWhere(state.query, key, '=', value));
+  if (state.live)
+    return (
+      <LiveSpans
+        projectId={projectId}
+        systems={state.systems}
+        query={state.query}
+        showSystem={showSystem}
+        eventsMode={events}
+        columns={columns}
+        onChip={onChip}
+        onStop={() => state.setLive(false)}
+      />
+    );
   return (
     <Stack spacing={2}>
       <Card variant="outlined">
@@ -66,6 +85,16 @@ export function SpansTab({
             {/* The count is exact (the server counts every match), so never 'more than'. */}
             {countOf(data?.count ?? 0, 'span')}
           </Typography>
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<SensorsIcon />}
+            onClick={() => state.setLive(true)}
+            sx={{ ml: 2 }}
+            data-testid="live-start"
+          >
+            Live
+          </Button>
         </Stack>
         <SpansTable
           projectId={projectId}
@@ -73,9 +102,9 @@ export function SpansTab({
           loading={isFetching}
           order={order}
           onOrder={(o) => state.setSort(o.column, o.desc)}
-          showSystem={state.systems.some((s) => s.endsWith('all'))}
+          showSystem={showSystem}
           eventsMode={events}
-          onChip={(key, value) => state.setQuery(setWhere(state.query, key, '=', value))}
+          onChip={onChip}
           pageQuery={state.query}
           columns={columns}
         />

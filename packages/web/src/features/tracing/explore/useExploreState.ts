@@ -51,6 +51,9 @@ export function useExploreState() {
     setPage,
     columns,
     setColumns: (c: string[]) => set({ column: c }),
+    /** The Spans tab's live tail (`live=1`): kept on reload with the systems and the query. */
+    live: params.get('live') === '1',
+    setLive: (on: boolean) => set({ live: on ? '1' : null, page: null }),
   };
 }
 
