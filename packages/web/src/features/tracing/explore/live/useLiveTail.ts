@@ -57,7 +57,11 @@ export function useLiveTail(projectId: number, systems: readonly string[], query
         const body = res.ok ? undefined : ErrorBody.safeParse(await res.json().catch(() => null));
         if (res.ok) await res.body?.cancel();
         if (closed) return;
-        const message = body?.success ? body.data.message : `The live tail stopped (HTTP ${res.status}).`;
+        const message = body?.success
+          ? body.data.message
+          : res.ok
+            ? 'The live tail lost its connection: press Stop live, then Live, to start it again.'
+            : `The live tail stopped (HTTP ${res.status}).`;
         update(() => ({ state: 'refused', error: message }));
       });
     });
