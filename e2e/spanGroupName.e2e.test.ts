@@ -7,6 +7,7 @@ import { SpanCard } from '@lantern/testkit/pages/SpanCard';
 import { TracePage } from '@lantern/testkit/pages/TracePage';
 import { screenshot } from '@lantern/testkit/pages/browser';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
+import { sendOtlpLogs } from '@lantern/testkit/tracingData';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
@@ -49,19 +50,7 @@ describe('span card breadcrumb: the group, not the row', () => {
     }));
     // One request per record, in order: the first row stored is the hex one.
     for (const record of logRecords) {
-      const res = await fetch(`${t.lantern.baseUrl}/v1/logs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'lantern-dsn': t.dsn },
-        body: JSON.stringify({
-          resourceLogs: [
-            {
-              resource: { attributes: [{ key: 'service.name', value: { stringValue: 'billing' } }] },
-              scopeLogs: [{ logRecords: [record] }],
-            },
-          ],
-        }),
-      });
-      if (res.status !== 200) throw new Error(`logs ingest answered ${res.status}: ${await res.text()}`);
+      await sendOtlpLogs(t.lantern.baseUrl, t.dsn, 'billing', [record]);
     }
   });
   let page: Page;

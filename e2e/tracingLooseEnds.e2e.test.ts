@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { demoTraces } from '../packages/server/src/demo/demoTraces';
 import { screenshot } from '@lantern/testkit/pages/browser';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
-import { sendOtlp } from '@lantern/testkit/tracingData';
+import { sendOtlp, sendOtlpLogs } from '@lantern/testkit/tracingData';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
@@ -25,19 +25,7 @@ describe('tracing loose ends', () => {
       severityText,
       body: { stringValue: body },
     }));
-    const res = await fetch(`${t.lantern.baseUrl}/v1/logs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'lantern-dsn': t.dsn },
-      body: JSON.stringify({
-        resourceLogs: [
-          {
-            resource: { attributes: [{ key: 'service.name', value: { stringValue: 'worker' } }] },
-            scopeLogs: [{ logRecords }],
-          },
-        ],
-      }),
-    });
-    if (res.status !== 200) throw new Error(`logs ingest answered ${res.status}: ${await res.text()}`);
+    await sendOtlpLogs(t.lantern.baseUrl, t.dsn, 'worker', logRecords);
   };
   let page: Page;
   const explainFailures = () => {

@@ -24,6 +24,7 @@ export * from './api/authRoutes';
 export * from './api/systemRoutes';
 export * from './api/tracingRoutes';
 export * from './api/attrDeltasRoutes';
+export * from './api/tailRoutes';
 export * from './api/metricsRoutes';
 export * from './api/dashboardsRoutes';
 export * from './api/alertingRoutes';

@@ -21,6 +21,28 @@ export async function sendOtlp(baseUrl: string, dsn: string, body: unknown): Pro
   if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
 }
 
+/** OTLP/JSON log records of one service through the real /v1/logs endpoint; stored when this resolves. */
+export async function sendOtlpLogs(
+  baseUrl: string,
+  dsn: string,
+  service: string,
+  logRecords: unknown[],
+): Promise<void> {
+  const res = await fetch(`${baseUrl}/v1/logs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'lantern-dsn': dsn },
+    body: JSON.stringify({
+      resourceLogs: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] },
+          scopeLogs: [{ logRecords }],
+        },
+      ],
+    }),
+  });
+  if (res.status !== 200) throw new Error(`logs ingest answered ${res.status}: ${await res.text()}`);
+}
+
 export interface TracingData {
   shop: { resourceSpans: unknown[] };
   failedCheckoutTraceId: string;

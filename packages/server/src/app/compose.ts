@@ -187,7 +187,28 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
   registerAuth(http, auth, { secureCookie });
   registerSsoRoutes(http, { sso, cookie: sessionCookie(secureCookie), secureCookie, log });
   registerProjectRoutes(http, projects);
-  registerTracingRoutes(http, { projects, telemetry, db, spansDays: config.retention.spans_days });
+  registerTracingRoutes(http, {
+    projects,
+    telemetry,
+    db,
+    spansDays: config.retention.spans_days,
+    tail: {
+      limits: {
+        maxStreams: config.tail.max_streams,
+        maxStreamsPerUser: config.tail.max_streams_per_user,
+        maxRowsPerSecond: config.tail.max_rows_per_second,
+        pollMs: config.tail.poll_ms,
+        settleMs: config.tail.settle_ms,
+        heartbeatMs: config.tail.heartbeat_seconds * 1000,
+      },
+      sessions: {
+        tokenOf: (req) => req.cookies[SESSION_COOKIE] ?? '',
+        alive: async (token) => (await auth.userFromSession(token)) !== null,
+        onSignOut: (listener) => auth.onLogout(listener),
+      },
+      log,
+    },
+  });
   const metricsStore = createMetricsStore(telemetry, { fromSpans: config.metrics_from_spans.map((d) => d.name) });
   const metricsQuery = createMetricsQueryService({ store: metricsStore, telemetry });
   registerMetricsRoutes(http, { projects, store: metricsStore, query: metricsQuery });

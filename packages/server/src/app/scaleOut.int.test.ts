@@ -18,6 +18,7 @@ import {
 import { createTestTracer } from '@lantern/testkit/otlpClients';
 import { pgDatabaseFor, startTestPostgres, type TestPostgres } from '@lantern/testkit/postgres';
 import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
+import { openTail } from '@lantern/testkit/tail';
 
 /**
  * Scale-out: two Lantern processes over one PostgreSQL (metadata) and one remote ClickHouse store
@@ -103,6 +104,8 @@ beforeAll(async () => {
     LANTERN_CH_URL: ch.url,
     LANTERN_SECRET_KEY: randomBytes(32).toString('hex'),
     LANTERN_INGEST_FLUSH_INTERVAL_MS: '20',
+    LANTERN_TAIL_POLL_MS: '200',
+    LANTERN_TAIL_SETTLE_MS: '500',
     ...FAST_ALERTING_ENV,
   };
   // One after the other: both run the migrations, the second finds them applied.
@@ -153,6 +156,27 @@ describe('two nodes over one PostgreSQL and one ClickHouse', () => {
       await fetch(`${b.baseUrl}/api/v1/metrics/1/dashboards`, { headers: { cookie: cookieA } })
     ).json()) as { dashboards: { name: string }[] };
     expect(list.dashboards.map((d) => d.name)).toContain('Made on node A');
+  });
+
+  it('tails spans stored through either node, and resumes a tail of one node on the other', async () => {
+    const query = 'where service.name = "tail-behind-lb"';
+    const onA = await openTail(a.baseUrl, cookieA, { query });
+    expect(onA.status).toBe(200);
+    const first = traceId();
+    expect(await sendSpans(b, first, 2, 'tail-behind-lb')).toBe(200);
+    await onA.until(() => onA.rows.length >= 2, 'the spans stored through node B');
+    await onA.until(() => onA.lastId !== onA.rows[1].id, 'the cursor past them');
+    onA.close();
+    const second = traceId();
+    expect(await sendSpans(a, second, 3, 'tail-behind-lb')).toBe(200);
+    // The load balancer sends the reconnect to the other node, with the cursor node A gave.
+    const onB = await openTail(b.baseUrl, await signIn(b.baseUrl), { query, lastEventId: onA.lastId });
+    expect(onB.status).toBe(200);
+    await onB.until(() => onB.rows.length >= 3, 'the spans stored after the cursor');
+    expect(onA.rows.map((r) => r.span.traceId)).toEqual([first, first]);
+    expect(onB.rows.map((r) => r.span.traceId)).toEqual([second, second, second]);
+    expect(new Set(onB.rows.map((r) => r.span.id)).size).toBe(3);
+    onB.close();
   });
 
   it('answers 503 while the telemetry store is down, acknowledges nothing it did not store, and recovers', async () => {

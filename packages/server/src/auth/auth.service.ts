@@ -18,6 +18,8 @@ export interface AuthService {
   userFromSession(token: string | undefined): Promise<UserRecord | null>;
   /** Ends the session of a token on the server (a no-op for an invalid one). */
   logout(token: string | undefined): Promise<void>;
+  /** Called with the token of each session ended by sign-out on this server (the live tail closes its streams). */
+  onLogout(listener: (token: string) => void): void;
   current(user: UserRecord): CurrentUserResponse;
   /** The default login, shown on the Login page while it is still the shipped default. */
   loginHint(): { email: string; password: string } | null;
@@ -60,6 +62,8 @@ export function createAuthService(deps: {
     return deps.signer.sign({ userId: user.id, sessionId });
   };
 
+  const logoutListeners: ((token: string) => void)[] = [];
+
   return {
     async login(email, password, address) {
       const keys = loginKeys(address, email);
@@ -94,6 +98,10 @@ export function createAuthService(deps: {
     async logout(token) {
       const claims = token ? await deps.signer.verify(token) : null;
       if (claims) await deps.sessions.remove(claims.sessionId);
+      if (claims && token) for (const listener of logoutListeners) listener(token);
+    },
+    onLogout(listener) {
+      logoutListeners.push(listener);
     },
     current,
     loginHint() {

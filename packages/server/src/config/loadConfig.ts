@@ -36,6 +36,12 @@ export const ENV_KEYS: Record<string, { path: string[]; type: 'string' | 'int' }
   LANTERN_PROMETHEUS_TIMEOUT_SECONDS: { path: ['prometheus', 'timeout_seconds'], type: 'int' },
   LANTERN_SERVICE_GRAPH_WAIT_SECONDS: { path: ['service_graph', 'wait_seconds'], type: 'int' },
   LANTERN_SERVICE_GRAPH_INTERVAL_SECONDS: { path: ['service_graph', 'interval_seconds'], type: 'int' },
+  LANTERN_TAIL_MAX_STREAMS: { path: ['tail', 'max_streams'], type: 'int' },
+  LANTERN_TAIL_MAX_STREAMS_PER_USER: { path: ['tail', 'max_streams_per_user'], type: 'int' },
+  LANTERN_TAIL_MAX_ROWS_PER_SECOND: { path: ['tail', 'max_rows_per_second'], type: 'int' },
+  LANTERN_TAIL_POLL_MS: { path: ['tail', 'poll_ms'], type: 'int' },
+  LANTERN_TAIL_SETTLE_MS: { path: ['tail', 'settle_ms'], type: 'int' },
+  LANTERN_TAIL_HEARTBEAT_SECONDS: { path: ['tail', 'heartbeat_seconds'], type: 'int' },
 };
 
 export class ConfigError extends Error {

@@ -241,6 +241,27 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** The live tail of logs and spans (tracing/tail/, docs/decisions/live-tail.md). */
+    tail: z
+      .object({
+        /** Open live tails on this server (every user); one more answers 429. */
+        max_streams: z.number().int().min(1).max(10_000).default(100),
+        /** Open live tails of one user on this server; one more answers 429. */
+        max_streams_per_user: z.number().int().min(1).max(1000).default(5),
+        /** Rows a live tail sends per second at most; past it the rows are skipped and counted. */
+        max_rows_per_second: z.number().int().min(1).max(10_000).default(100),
+        /** How often the server looks for new rows (one query for all open tails, more only when rows arrived). */
+        poll_ms: z.number().int().min(100).max(60_000).default(1000),
+        /**
+         * How far a tail stays behind the store's clock: a row is stamped when its insert starts and
+         * visible when it commits, so the tail reads only rows whose insert started this long ago.
+         */
+        settle_ms: z.number().int().min(0).max(600_000).default(2000),
+        /** A comment line keeps idle connections open (proxies close silent ones); the session is checked then too. */
+        heartbeat_seconds: z.number().int().min(1).max(300).default(15),
+      })
+      .strict()
+      .prefault({}),
     /** The service graph (tracing/serviceGraph/): per-minute calls between services, built from the spans. */
     service_graph: z
       .object({

@@ -14,10 +14,17 @@ import { createQueryService } from './query/service';
 import { createTracingMetaStore } from './savedViews.store';
 import { createTracingStore } from './tracing.store';
 import { buildTraceTree } from './traceTree';
+import { registerTailRoutes, type TailRouteDeps } from './tail/tail.routes';
 
 export function registerTracingRoutes(
   app: FastifyInstance,
-  opts: { projects: ProjectsService; telemetry: TelemetryStore; db: MetadataDb; spansDays: number },
+  opts: {
+    projects: ProjectsService;
+    telemetry: TelemetryStore;
+    db: MetadataDb;
+    spansDays: number;
+    tail: Pick<TailRouteDeps, 'limits' | 'sessions' | 'log'>;
+  },
 ): void {
   const deps = { projects: opts.projects, store: createTracingStore(opts.telemetry) };
   registerTracingQueryRoutes(app, {
@@ -27,6 +34,7 @@ export function registerTracingRoutes(
     meta: createTracingMetaStore(opts.db),
   });
   registerAttrDeltasRoutes(app, { projects: opts.projects, deltas: createAttrDeltasService(opts.telemetry) });
+  registerTailRoutes(app, { projects: opts.projects, store: opts.telemetry, spans: deps.store, ...opts.tail });
   registerServiceGraphRoutes(app, {
     projects: opts.projects,
     graph: createServiceGraphService(opts.telemetry),

@@ -8,6 +8,7 @@ import { metricsRoutes } from './metricsRoutes';
 import { projectRoutes } from './projects';
 import { prometheusSessionRoutes, prometheusTokenRoutes } from './prometheusRoutes';
 import { systemRoutes } from './systemRoutes';
+import { tailRoutes } from './tailRoutes';
 import { tracingRoutes } from './tracingRoutes';
 
 /** Every route of the server, by id. The server registers exactly these (a test holds it to that). */
@@ -17,6 +18,7 @@ export const apiRoutes = {
   ...projectRoutes,
   ...tracingRoutes,
   ...attrDeltasRoutes,
+  ...tailRoutes,
   ...metricsRoutes,
   ...dashboardsRoutes,
   ...alertingRoutes,

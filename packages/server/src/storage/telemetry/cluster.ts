@@ -24,6 +24,7 @@ const TABLES = [
   'span_groups_1h',
   'span_attr_groups_15m',
   'error_arrivals',
+  'span_arrivals',
   'service_graph_minutes',
   'service_graph_runs',
   'service_graph_hours',
@@ -39,6 +40,7 @@ const TABLES = [
 const SHARDING_KEY: Record<string, string> = {
   spans_index: 'cityHash64(trace_id)',
   spans_data: 'cityHash64(trace_id)',
+  span_arrivals: 'cityHash64(trace_id)',
 };
 
 const local = (table: string) => `${table}_local`;

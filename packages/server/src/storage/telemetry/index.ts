@@ -12,6 +12,7 @@ export { openChdbStore } from './chdbStore';
 export { openClickHouseStore } from './clickhouseStore';
 export { freshSchema } from './migrate';
 export { ERROR_ARRIVALS_TABLE } from './errorArrivals';
+export { SPAN_ARRIVALS_TABLE } from './spanArrivals';
 export { createDatapointRollups } from './datapointRollups';
 export { ROLLUP_STATE_TABLE } from './metricsSchema';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';

@@ -629,6 +629,22 @@ CREATE TABLE IF NOT EXISTS service_graph_hour_runs_local ON CLUSTER lantern (
 
 CREATE TABLE IF NOT EXISTS service_graph_hour_runs ON CLUSTER lantern AS service_graph_hour_runs_local ENGINE = Distributed(lantern, currentDatabase(), service_graph_hour_runs_local, rand());
 
+CREATE TABLE IF NOT EXISTS span_arrivals_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(ZSTD(1)),
+        arrived DateTime64(6, 'UTC') CODEC(Delta, ZSTD(1)),
+        time DateTime64(6, 'UTC') CODEC(ZSTD(1)),
+        trace_id UUID CODEC(ZSTD(1)),
+        id UInt64 CODEC(ZSTD(1))
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/span_arrivals_local', '{replica}')
+      PARTITION BY toDate(arrived)
+      ORDER BY (project_id, arrived, trace_id, id)
+      TTL toDate(arrived) + INTERVAL 1 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS span_arrivals ON CLUSTER lantern AS span_arrivals_local ENGINE = Distributed(lantern, currentDatabase(), span_arrivals_local, cityHash64(trace_id));
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS span_arrivals_mv ON CLUSTER lantern TO span_arrivals_local AS SELECT now64(6, 'UTC') AS arrived, project_id, time, trace_id, id FROM spans_index_local;
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;

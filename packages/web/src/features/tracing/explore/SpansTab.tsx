@@ -1,3 +1,4 @@
+import SensorsIcon from '@mui/icons-material/Sensors';
 import { Box, Button, Card, Stack, Typography } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
 import { useEffect, useMemo } from 'react';
@@ -12,6 +13,7 @@ import { spanColumns } from './spanColumns';
 import { countOf } from '../../../lib/format/countText';
 import { ERRORS_SELECTION } from './whatChanged/selection';
 import { whatChangedPath } from './whatChanged/whatChangedLink';
+import { LiveSpans } from './live/LiveSpans';
 
 /** Spec §2 Spans tab: 'Spans' with a count, the load percentile chart, the span list and pager. */
 export function SpansTab({
@@ -37,10 +39,12 @@ export function SpansTab({
   const setPage = (p: number) => state.setPage(p);
   const { data, isFetching } = useSpans(projectId, {
     ...range,
+    // Live mode lists the tail instead (the request still reads the query's parts for the builder).
+    ...(state.live ? { limit: 1 } : {}),
     sort_by: order.column,
     sort_desc: order.desc,
     page,
-    limit: SPANS_PER_PAGE,
+    ...(state.live ? {} : { limit: SPANS_PER_PAGE }),
   });
   // A new time range (or a link to a page past the end) can leave fewer pages than the one open:
   // go to the last one there is, in place of the entry.
@@ -57,6 +61,21 @@ export function SpansTab({
     time_gte: state.address.params.get('time_gte') ?? undefined,
     time_dur: state.address.params.get('time_dur') ?? undefined,
   };
+  const showSystem = state.systems.some((s) => s.endsWith('all'));
+  const onChip = (key: string, value: string) => state.setQuery(setWhere(state.query, key, '=', value));
+  if (state.live)
+    return (
+      <LiveSpans
+        projectId={projectId}
+        systems={state.systems}
+        query={state.query}
+        showSystem={showSystem}
+        eventsMode={events}
+        columns={columns}
+        onChip={onChip}
+        onStop={() => state.setLive(false)}
+      />
+    );
   return (
     <Stack spacing={2}>
       <Card variant="outlined">
@@ -84,6 +103,16 @@ export function SpansTab({
             {/* The count is exact (the server counts every match), so never 'more than'. */}
             {countOf(data?.count ?? 0, 'span')}
           </Typography>
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<SensorsIcon />}
+            onClick={() => state.setLive(true)}
+            sx={{ ml: 2 }}
+            data-testid="live-start"
+          >
+            Live
+          </Button>
         </Stack>
         <SpansTable
           projectId={projectId}
@@ -91,9 +120,9 @@ export function SpansTab({
           loading={isFetching}
           order={order}
           onOrder={(o) => state.setSort(o.column, o.desc)}
-          showSystem={state.systems.some((s) => s.endsWith('all'))}
+          showSystem={showSystem}
           eventsMode={events}
-          onChip={(key, value) => state.setQuery(setWhere(state.query, key, '=', value))}
+          onChip={onChip}
           pageQuery={state.query}
           columns={columns}
         />

@@ -25,6 +25,7 @@ import { SpanChips } from '../span/SpanChips';
 import { SpanDialog } from '../span/SpanDialog';
 import { useSpans, type RangeQuery } from '../tracingApi';
 import { spanValueText, type SpanColumn } from './spanColumns';
+import { markWords } from './live/searchWords';
 
 export interface SpanOrder {
   column: '.time' | '.duration';
@@ -49,6 +50,8 @@ export function SpansTable({
   onChip,
   pageQuery,
   columns = [],
+  highlight = [],
+  emptyText,
 }: {
   projectId: number;
   spans: Span[];
@@ -61,6 +64,10 @@ export function SpansTable({
   pageQuery?: string;
   /** Extra columns (the query's group-by and aggregated attributes), each with the span's own value. */
   columns?: SpanColumn[];
+  /** Words marked in the names (the query's search words). */
+  highlight?: readonly string[];
+  /** Said when there are no rows, in place of the no-match card. */
+  emptyText?: string;
 }) {
   const [active, setActive] = useState<Span | null>(null);
   const sort = (column: SpanOrder['column'], label: string) => (
@@ -112,7 +119,7 @@ export function SpansTable({
               data-testid="span-list-row"
             >
               <TableCell sx={{ wordBreak: 'break-word' }} data-testid="span-list-name">
-                {s.displayName}
+                {highlight.length ? <MarkedText text={s.displayName} words={highlight} /> : s.displayName}
               </TableCell>
               {showSystem && (
                 <TableCell
@@ -150,9 +157,33 @@ export function SpansTable({
           ))}
         </TableBody>
       </Table>
-      {!loading && spans.length === 0 && <NoSpans projectId={projectId} />}
+      {!loading &&
+        spans.length === 0 &&
+        (emptyText ? (
+          <Typography sx={{ textAlign: 'center', py: 4 }} color="text.secondary" data-testid="spans-waiting">
+            {emptyText}
+          </Typography>
+        ) : (
+          <NoSpans projectId={projectId} />
+        ))}
       <SpanDialog span={active} onClose={() => setActive(null)} onSpanList pageQuery={pageQuery} onFilter={onChip} />
     </Box>
+  );
+}
+
+function MarkedText({ text, words }: { text: string; words: readonly string[] }) {
+  return (
+    <>
+      {markWords(text, words).map((p, i) =>
+        p.marked ? (
+          <mark key={i} data-testid="search-word">
+            {p.text}
+          </mark>
+        ) : (
+          p.text
+        ),
+      )}
+    </>
   );
 }
 

@@ -54,6 +54,9 @@ export function useExploreState() {
     setColumns: (c: string[]) => set({ column: c }),
     selection: params.get('selection') ?? undefined,
     setSelection: (s: string | null) => set({ selection: s }),
+    /** The Spans tab's live tail (`live=1`): kept on reload with the systems and the query. */
+    live: params.get('live') === '1',
+    setLive: (on: boolean) => set({ live: on ? '1' : null, page: null }),
   };
 }
 

@@ -65,6 +65,18 @@ export function QueryHelpDialog({ open, onClose }: { open: boolean; onClose: () 
               code={'where .time >= "2026-01-01T10:00:00Z" and .time < "2026-01-01T10:05:00Z" and .duration >= 500ms'}
             />
           </Grid>
+          <Grid size={12} data-testid="live-help">
+            <Typography variant="h6" gutterBottom>
+              Live tail
+            </Typography>
+            <Typography variant="body2">
+              On the Spans tab, <b>Live</b> shows logs and spans as they are stored, newest on top, with the systems and
+              the where filters of the query (search words are marked). Rows that arrive late with old timestamps show
+              too: the tail follows the order rows were stored in. <b>Pause</b> keeps the list still (it also pauses
+              while you scroll down or open a row); rows that arrive meanwhile are counted and show on <b>Resume</b>. A
+              tail sends at most a set number of rows a second and says how many it skipped past that.
+            </Typography>
+          </Grid>
         </Grid>
       </DialogContent>
       <DialogActions>
