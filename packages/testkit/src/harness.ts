@@ -109,7 +109,7 @@ async function migratedStoreTemplate(main: string): Promise<string> {
   const at = Date.now();
   const dataDir = tempDataDir();
   try {
-    const server = await startLantern({ dataDir, serverMain: main, telemetry: 'embedded' });
+    const server = await startLantern({ dataDir, serverMain: main, telemetry: 'embedded', freshStorage: true });
     await server.stop();
     const template = join(dir, `ch-template-${at}`);
     renameSync(join(dataDir, 'ch'), template);
