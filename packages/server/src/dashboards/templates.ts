@@ -136,6 +136,7 @@ function renderForCompare(spec: DashboardSpec): string {
   return dashboardToYaml({
     id: spec.id,
     name: fields.name,
+    variables: fields.variables,
     table: {
       gauges: gauges.filter((g) => g.dashKind === 'table'),
       metrics: fields.tableMetrics,
