@@ -1,6 +1,6 @@
 import { Alert, Box, Skeleton, Stack, Tab, Tabs } from '@mui/material';
 import type { Dashboard } from '@lantern/shared';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useDateRange } from '../../../components/date/useDateRange';
 import { useConfirm } from '../../../components/feedback/ConfirmProvider';
@@ -27,8 +27,13 @@ import { ImportYamlButton } from './ImportYamlButton';
 import { NameDialog } from './NameDialog';
 import { NewDashboardForm } from './NewDashboardForm';
 import { DashTableTab } from './table/DashTableTab';
+import { addressKey, addressValue, pickedValues, useVariableRange, type Picked } from './variables/variableState';
+import { VariablePickers } from './variables/VariablePickers';
+import { VariablesDialog } from './variables/VariablesDialog';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 import { preloadCharts } from '../../../components/charts/EChart';
+
+const NO_VARIABLES: Dashboard['variables'] = [];
 
 /** The YAML editor (CodeMirror) loads when its tab opens: most visits never show it. */
 const DashYamlTab = lazy(() => import('./yaml/DashYamlTab').then((m) => ({ default: m.DashYamlTab })));
@@ -104,6 +109,7 @@ function DashboardView({
   // A tab clicked on this dashboard is shown as is; one carried from elsewhere may switch (dashboardTab).
   const [clickedOn, setClickedOn] = useState<string>();
   const [naming, setNaming] = useState<'new' | 'edit' | null>(null);
+  const [editingVariables, setEditingVariables] = useState(false);
   const create = useCreateDashboard(projectId);
   const rename = useRenameDashboard(projectId);
   const clone = useCloneDashboard(projectId);
@@ -116,6 +122,13 @@ function DashboardView({
   if (deleted !== undefined && deleted !== dashId) setDeleted(undefined);
   const deleting = (remove.isPending && remove.variables === dashId) || deleted === dashId;
   const show = useDashboard(projectId, dashId, deleting);
+  const variables = show.data?.dashboard.variables ?? NO_VARIABLES;
+  const apiRange = useVariableRange(range.apiParams, variables);
+  const onPick = useCallback(
+    (name: string, value: Picked, opts?: { replace: boolean }) =>
+      address.set({ [addressKey(name)]: addressValue(value) }, opts),
+    [address],
+  );
 
   useEffect(() => {
     if (show.data) rememberDashboard(projectId, dashId);
@@ -184,6 +197,14 @@ function DashboardView({
         onAction={(a) => void onAction(a)}
         onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })}
       />
+      <VariablePickers
+        projectId={projectId}
+        variables={variables}
+        picked={pickedValues(variables, address.params)}
+        range={range.apiParams}
+        onPick={onPick}
+        onEdit={() => setEditingVariables(true)}
+      />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs
           value={tab}
@@ -198,12 +219,22 @@ function DashboardView({
           <Tab value="yaml" label="YAML" data-testid="dash-tab-yaml" />
         </Tabs>
       </Box>
-      {tab === 'table' && <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} dateRange={range} />}
-      {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
+      {tab === 'table' && (
+        <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} dateRange={range} range={apiRange} />
+      )}
+      {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={apiRange} />}
       {tab === 'yaml' && (
         <Suspense fallback={<Skeleton variant="rectangular" height={400} data-testid="dash-yaml-loading" />}>
           <DashYamlTab key={dashId} projectId={projectId} dashId={dashId} />
         </Suspense>
+      )}
+      {editingVariables && (
+        <VariablesDialog
+          projectId={projectId}
+          dashboard={dashboard}
+          range={range.apiParams}
+          onClose={() => setEditingVariables(false)}
+        />
       )}
       {naming && (
         <NameDialog

@@ -99,6 +99,12 @@ function KindsHelp() {
             <b>Grid</b>: charts, tables and heatmaps laid out freely; the dashboard's query (for example{' '}
             <code>where service.name = api</code>) applies to every panel.
           </Typography>
+          <Typography variant="body2" sx={{ mt: 1 }}>
+            <b>Variables</b>: pickers above the tabs. A panel query names one as <code>$name</code> (
+            <code>where service.name = $service</code>, <code>group by $group</code>); the value picked replaces it,
+            several become <code>in (...)</code> and All drops the filter. The choice stays in the address, so a shared
+            link shows the same.
+          </Typography>
         </Box>
       </Popover>
     </>

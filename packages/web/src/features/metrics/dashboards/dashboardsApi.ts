@@ -1,4 +1,4 @@
-import { dashboardsRoutes, type UpdateDashboardTableBody } from '@lantern/shared';
+import { dashboardsRoutes, type DashboardVariable, type UpdateDashboardTableBody } from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api, queryKey, scopeKey } from '../../../lib/api/api';
@@ -8,6 +8,7 @@ import { useSearchParams } from 'react-router-dom';
 import { settledApiRange } from '../../../components/date/useDateRange';
 import { dashboardTab } from './dashboardTab';
 import { prefetchGridPanels } from './grid/gridApi';
+import { withVariables } from './variables/variableState';
 
 /** The longest range a dashboard shows (spec: 90 days). */
 export const DASHBOARD_MAX_DAYS = 90;
@@ -71,7 +72,7 @@ export function prefetchDashboard(qc: QueryClient, pid: number, dashId: string, 
   const range = settledApiRange(search, DASHBOARD_MAX_DAYS);
   const panels = ({ dashboard, grid }: DashboardShow) => {
     if (dashboardTab(search.get('tab'), dashboard, grid.length) === 'grid')
-      prefetchGridPanels(qc, pid, grid, dashboard.gridQuery, range);
+      prefetchGridPanels(qc, pid, grid, dashboard.gridQuery, withVariables(range, dashboard.variables, search));
   };
   const seen = qc.getQueryData<DashboardShow>(dashboardQuery(pid, dashId).queryKey) ?? rememberedDashboard(pid, dashId);
   if (seen) panels(seen);
@@ -132,6 +133,10 @@ export const useDeleteDashboard = (pid: number) =>
 export const useRenameDashboard = (pid: number) =>
   useDashMutation(pid, (v: { dashId: string; name: string }) =>
     api(R.updateDashboard, { ...dash(pid, v.dashId), body: { name: v.name } }),
+  );
+export const useSaveVariables = (pid: number) =>
+  useDashMutation(pid, (v: { dashId: string; variables: DashboardVariable[] }) =>
+    api(R.updateDashboard, { ...dash(pid, v.dashId), body: { variables: v.variables } }),
   );
 export const usePinDashboard = (pid: number) =>
   useDashMutation(pid, (v: { dashId: string; pinned: boolean }) =>

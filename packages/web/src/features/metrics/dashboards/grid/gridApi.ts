@@ -15,7 +15,8 @@ import { api, queryKey, scopeKey, type ApiInput } from '../../../../lib/api/api'
  * (timeseries / table / heatmap / gauge) and the grid, gauge and grid-query mutations. Every
  * mutation invalidates the dashboard and what hangs under it (`scopeKey` of the dashboard).
  */
-export type Range = { time_gte: string; time_lt: string };
+/** The dashboard's range, with its variables' values (`var`, issue 41) when it has any. */
+export type Range = { time_gte: string; time_lt: string; var?: string[] };
 
 const D = dashboardsRoutes;
 const dash = (projectId: number, dashId: string) => ({ params: { projectId, dashId } });
