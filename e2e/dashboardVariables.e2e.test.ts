@@ -174,4 +174,49 @@ describe('dashboard variables', () => {
     ]);
     expect(browserErrors).toEqual([]);
   });
+
+  it('the dashboards page: tags set in Edit dashboard, pinned first, search, a tag to narrow by, and a template from the gallery', async () => {
+    explainFailures();
+    // Tags are set in the Edit dashboard dialog (typed, Enter).
+    await page.getByTestId('dashboard-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit dashboard' }).click();
+    const tags = page.getByTestId('dashboard-tags-input');
+    for (const t of ['shop', 'hosts']) {
+      await tags.fill(t);
+      await tags.press('Enter');
+    }
+    await page.getByTestId('dashboard-name-submit').click();
+    await page.getByTestId('dashboard-name-dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('dashboard-pin').click();
+    await expect.poll(() => page.getByTestId('dashboard-pin').getAttribute('aria-pressed')).toBe('true');
+
+    await page.getByTestId('all-dashboards').click();
+    await page.waitForURL(/\/metrics\/1\/dashboards$/);
+    const names = () =>
+      page.getByTestId('dashboard-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-dashboard')));
+    // Pinned first, then by name.
+    await expect.poll(names).toEqual(['Shop by host', 'Shop']);
+    await expect(
+      page.getByTestId('dashboard-row').first().getByTestId('dashboard-tag').allInnerTexts(),
+    ).resolves.toEqual(['shop', 'hosts']);
+    await page.getByTestId('dashboard-search').fill('sho');
+    await expect.poll(names).toEqual(['Shop by host', 'Shop']);
+    await page.getByTestId('dashboard-search').fill('hosts');
+    await expect.poll(names).toEqual(['Shop by host']);
+    await page.getByTestId('dashboard-search').fill('');
+    await page.getByTestId('tag-filter').filter({ hasText: 'shop' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('tag')).toBe('shop');
+    await expect.poll(names).toEqual(['Shop by host']);
+    await screenshot(page, 'dash-list-01-tag');
+
+    // New dashboard: the gallery, one line per template; a template's dashboard opens with its panels.
+    await page.getByTestId('new-dashboard').click();
+    const card = page.locator('[data-testid="template-card"][data-template="lantern.http.server"]');
+    await expect(card.getByTestId('template-description').innerText()).resolves.toContain('latency percentiles');
+    await screenshot(page, 'dash-list-02-gallery');
+    await card.click();
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="HTTP: server"]').waitFor();
+    await page.getByTestId('dash-tab-grid').click();
+    await expect.poll(() => grid.panels.count()).toBe(3);
+  });
 });

@@ -1,7 +1,12 @@
 import type { Migration } from 'kysely';
 import { alertingMigration, alertListMigration, alertMonitorLinksMigration, projectSeedsMigration } from '../alerting';
 import { authSessionsMigration, usersMigration } from '../auth';
-import { dashboardsMigration, dashboardVariablesMigration, dismissedTemplatesMigration } from '../dashboards';
+import {
+  dashboardsMigration,
+  dashboardTagsMigration,
+  dashboardVariablesMigration,
+  dismissedTemplatesMigration,
+} from '../dashboards';
 import { tracingMigration } from '../tracing';
 
 /**
@@ -19,4 +24,5 @@ export const METADATA_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008_project_seeds': projectSeedsMigration,
   '0009_alert_monitor_links': alertMonitorLinksMigration,
   '0010_dashboard_variables': dashboardVariablesMigration,
+  '0011_dashboard_tags': dashboardTagsMigration,
 };

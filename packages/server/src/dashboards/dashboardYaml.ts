@@ -3,6 +3,7 @@ import {
   parseMetricAlias,
   type ColumnMap,
   type DashboardVariable,
+  DashboardTags,
   type GaugeInput,
   type GridColumnInput,
   type MetricAlias,
@@ -27,6 +28,9 @@ export interface DashboardSpec {
   name: string;
   /** Dashboard variables (issue 41); none when the YAML has no `variables:`. */
   variables: DashboardVariable[];
+  /** The dashboards page filters by tags; a template's one-line description shows in the gallery. */
+  tags: string[];
+  description: string;
   table: { gauges: GaugeInput[]; metrics: MetricAlias[]; query: string; columns: ColumnMap };
   gridGauges: GaugeInput[];
   grid: GridColumnInput[];
@@ -134,7 +138,18 @@ class Reader {
   }
 }
 
-const TOP_KEYS = ['schema', 'id', 'name', 'variables', 'table', 'grid_gauges', 'grid', 'monitors'] as const;
+const TOP_KEYS = [
+  'schema',
+  'id',
+  'name',
+  'description',
+  'tags',
+  'variables',
+  'table',
+  'grid_gauges',
+  'grid',
+  'monitors',
+] as const;
 const GAUGE_KEYS = ['name', 'description', 'template', 'metrics', 'query', 'columns', 'grid_query_template'] as const;
 const ITEM_COMMON = ['name', 'description', 'width', 'height', 'xAxis', 'yAxis', 'grid_query_template', 'type'];
 const ITEM_KEYS: Record<string, readonly string[]> = {
@@ -190,6 +205,8 @@ function readSpec(v: unknown, r: Reader): DashboardSpec {
   return {
     id: r.str(top.id, 'id', true),
     name: r.str(top.name, 'name', true, MAX_NAME_LENGTH),
+    description: r.str(top.description, 'description', false, MAX_NAME_LENGTH),
+    tags: readTags(top.tags, r),
     variables: readVariablesYaml(top.variables, (path, msg) => r.fail(path, msg)),
     table: {
       gauges: r.list(table.gauges, 'table.gauges').map((g, i) => readGauge(g, `table.gauges[${i}]`, 'table', r)),
@@ -200,6 +217,13 @@ function readSpec(v: unknown, r: Reader): DashboardSpec {
     gridGauges: r.list(top.grid_gauges, 'grid_gauges').map((g, i) => readGauge(g, `grid_gauges[${i}]`, 'grid', r)),
     grid: r.list(top.grid, 'grid').map((g, i) => readItem(g, `grid[${i}]`, r)),
   };
+}
+
+function readTags(v: unknown, r: Reader): string[] {
+  const tags = r.list(v, 'tags').map((t, i) => r.str(t, `tags[${i}]`, true, MAX_NAME_LENGTH));
+  const parsed = DashboardTags.safeParse(tags);
+  if (!parsed.success) r.fail('tags', parsed.error.issues[0].message);
+  return parsed.success ? parsed.data : [];
 }
 
 function readGauge(v: unknown, path: string, dashKind: 'grid' | 'table', r: Reader): GaugeInput {
@@ -339,6 +363,8 @@ export function dashboardToYaml(spec: DashboardSpec): string {
     schema: 'v1',
     id: spec.id,
     name: spec.name,
+    description: spec.description || undefined,
+    tags: spec.tags.length ? spec.tags : undefined,
     variables: variablesToYaml(spec.variables),
     table: clean({
       gauges: spec.table.gauges.length ? spec.table.gauges.map(gauge) : undefined,

@@ -595,6 +595,50 @@ describe('dashboard variables (issue 41)', () => {
   });
 });
 
+describe('dashboard tags and the template gallery (issue 41)', () => {
+  it('keeps tags (refusing bad ones, in YAML and clones), lists the templates with a description and makes a dashboard from one', async () => {
+    const d = (await call('POST', '', { name: 'Tagged' })).body.dashboard;
+    expect(d.tags).toEqual([]);
+    expect((await call('PUT', `/${d.id}`, { tags: ['shop', 'prod'] })).body.dashboard.tags).toEqual(['shop', 'prod']);
+    for (const [tags, message] of [
+      [['a', 'a'], 'a tag is there twice'],
+      [[' '], "a tag can't be empty"],
+      [Array.from({ length: 11 }, (_v, i) => `t${i}`), 'a dashboard has at most 10 tags'],
+    ] as const) {
+      const res = await call('PUT', `/${d.id}`, { tags });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(message);
+    }
+    const yaml = (await call('GET', `/${d.id}/yaml`)).text;
+    expect(yaml).toContain('name: Tagged\ntags:\n  - shop\n  - prod\n');
+    expect((await call('POST', '/yaml', yaml, 'text/yaml')).body.dashboard.tags).toEqual(['shop', 'prod']);
+    expect((await call('POST', `/${d.id}`)).body.dashboard.tags).toEqual(['shop', 'prod']);
+    const twice = await call('PUT', `/${d.id}/yaml`, yaml.replace('  - prod\n', '  - shop\n'), 'text/yaml');
+    expect(twice.body).toEqual({ code: 'invalid_yaml', message: 'tags: a tag is there twice' });
+
+    const templates = (await call('GET', '/templates')).body.templates as {
+      id: string;
+      name: string;
+      description: string;
+    }[];
+    expect(templates.length).toBeGreaterThanOrEqual(10);
+    for (const t of templates) expect(t.description, t.id).toMatch(/^\S.{20,}$/);
+    expect(templates.find((t) => t.id === 'lantern.http.server')).toMatchObject({
+      name: 'HTTP: server',
+      tags: ['http', 'opentelemetry'],
+    });
+    // From the gallery: every panel of the template, though the project sends none of its metrics.
+    const made = await call('POST', '/templates/lantern.runtime.jvm');
+    expect(made.body.dashboard).toMatchObject({ name: 'JVM: runtime', templateId: '', tags: ['runtime', 'jvm'] });
+    const shown = (await call('GET', `/${made.body.dashboard.id}`)).body;
+    expect(shown.grid.map((c: GridColumn) => c.name)).toEqual(['Memory used by pool', 'GC time', 'Threads']);
+    expect((await call('POST', '/templates/nope')).body).toEqual({
+      code: 'template_not_found',
+      message: 'template "nope" not found',
+    });
+  });
+});
+
 describe('dashboard templates', () => {
   async function waitFor<T>(f: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
     const until = Date.now() + ms;

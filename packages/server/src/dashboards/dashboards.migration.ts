@@ -109,6 +109,16 @@ export const dashboardVariablesMigration: Migration = {
   },
 };
 
+/** Metadata migration `0011_dashboard_tags` (issue 41): a dashboard's tags, a JSON list of strings. */
+export const dashboardTagsMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('dashboards')
+      .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
+      .execute();
+  },
+};
+
 export interface DashDismissedTemplatesTable {
   project_id: number;
   template_id: string;
@@ -128,6 +138,7 @@ export interface DashboardsTable {
   table_grouping: string;
   table_column_map: string;
   variables: string;
+  tags: string;
   created_at: string;
   updated_at: string;
 }

@@ -141,6 +141,7 @@ export function specFields(spec: DashboardSpec): {
       tableGrouping: tableGrouping(spec.table.query),
       tableColumnMap: spec.table.columns,
       variables: spec.variables,
+      tags: spec.tags,
     },
     grid: spec.grid.map((c) => validateColumn(c, vars)),
     gauges: [...spec.table.gauges, ...spec.gridGauges].map((g) => validateGauge(g, vars)),
@@ -288,6 +289,7 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
           tableGrouping: [],
           tableColumnMap: {},
           variables: [],
+          tags: [],
         },
         { grid: [], gauges: [] },
         { edited: true },
@@ -296,7 +298,7 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
     async update(
       projectId: number,
       id: string,
-      body: { name?: string; gridQuery?: string; variables?: DashboardVariable[] },
+      body: { name?: string; gridQuery?: string; variables?: DashboardVariable[]; tags?: string[] },
     ): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
       if (body.name !== undefined && !body.name.trim())
@@ -338,6 +340,7 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
           tableGrouping: d.tableGrouping,
           tableColumnMap: d.tableColumnMap,
           variables: d.variables,
+          tags: d.tags,
         },
         { grid, gauges },
         { edited: true, pinned: d.pinned },
@@ -362,6 +365,8 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
         id: exportId(d),
         name: d.name,
         variables: d.variables,
+        tags: d.tags,
+        description: '',
         table: {
           gauges: gauges.filter((g) => g.dashKind === 'table').map(strip),
           metrics: d.tableMetrics,
@@ -388,7 +393,11 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
     },
     /** A new dashboard from a YAML file (the export format); a file that is not one dashboard changes nothing. */
     async createFromYaml(projectId: number, text: string): Promise<Dashboard> {
-      const { fields, grid, gauges } = specItems(await runnableSpec(projectId, text));
+      return this.createFromSpec(projectId, await runnableSpec(projectId, text));
+    },
+    /** A new dashboard as a YAML file or a built-in template describes it (no template id: a copy). */
+    async createFromSpec(projectId: number, spec: DashboardSpec): Promise<Dashboard> {
+      const { fields, grid, gauges } = specItems(spec);
       if (!fields.name.trim()) throw invalid('invalid_yaml', 'name: a dashboard needs a name');
       return createCapped(projectId, { ...fields, templateId: '', gridQuery: '' }, { grid, gauges }, { edited: true });
     },

@@ -35,6 +35,7 @@ function toDashboard(r: Row<DashboardsTable>): Dashboard {
     tableGrouping: fromJson<Dashboard['tableGrouping']>(r.table_grouping),
     tableColumnMap: fromJson<Dashboard['tableColumnMap']>(r.table_column_map),
     variables: fromJson<Dashboard['variables']>(r.variables),
+    tags: fromJson<Dashboard['tags']>(r.tags),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -86,6 +87,7 @@ export interface DashboardFields {
   tableGrouping: string[];
   tableColumnMap: Dashboard['tableColumnMap'];
   variables: Dashboard['variables'];
+  tags: Dashboard['tags'];
 }
 
 const columnValues = (c: GridColumnInput) => ({
@@ -124,6 +126,7 @@ function dashboardRow(f: DashboardFields, opts: { edited: boolean; pinned?: bool
     table_grouping: JSON.stringify(f.tableGrouping),
     table_column_map: JSON.stringify(f.tableColumnMap),
     variables: JSON.stringify(f.variables),
+    tags: JSON.stringify(f.tags),
     created_at: t,
     updated_at: t,
   };
@@ -233,6 +236,7 @@ export function createDashboardsStore(metadata: MetadataDb) {
       if (f.tableGrouping !== undefined) set.table_grouping = JSON.stringify(f.tableGrouping);
       if (f.tableColumnMap !== undefined) set.table_column_map = JSON.stringify(f.tableColumnMap);
       if (f.variables !== undefined) set.variables = JSON.stringify(f.variables);
+      if (f.tags !== undefined) set.tags = JSON.stringify(f.tags);
       if (f.pinned !== undefined) set.pinned = f.pinned ? 1 : 0;
       await db.updateTable('dashboards').set(set).where('project_id', '=', projectId).where('id', '=', id).execute();
       return this.get(projectId, id);

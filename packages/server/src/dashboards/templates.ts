@@ -137,6 +137,8 @@ function renderForCompare(spec: DashboardSpec): string {
     id: spec.id,
     name: fields.name,
     variables: fields.variables,
+    tags: fields.tags,
+    description: spec.description,
     table: {
       gauges: gauges.filter((g) => g.dashKind === 'table'),
       metrics: fields.tableMetrics,

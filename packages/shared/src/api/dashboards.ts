@@ -71,6 +71,13 @@ export const DashboardVariables = z
   .array(DashboardVariable)
   .max(MAX_VARIABLES, `a dashboard has at most ${MAX_VARIABLES} variables`);
 
+/** A dashboard's tags (the dashboards page filters by them): at most 10, each a short word or phrase. */
+export const MAX_TAGS = 10;
+export const DashboardTags = z
+  .array(z.string().trim().min(1, "a tag can't be empty").max(50, 'a tag is at most 50 characters'))
+  .max(MAX_TAGS, `a dashboard has at most ${MAX_TAGS} tags`)
+  .refine((t) => new Set(t).size === t.length, 'a tag is there twice');
+
 export const Dashboard = z.object({
   id: z.string(),
   projectId: z.number().int(),
@@ -83,6 +90,7 @@ export const Dashboard = z.object({
   tableGrouping: z.array(z.string()),
   tableColumnMap: ColumnMap,
   variables: z.array(DashboardVariable),
+  tags: z.array(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -189,7 +197,18 @@ export const UpdateDashboardBody = z.object({
   name: nameText().optional(),
   gridQuery: longText().optional(),
   variables: DashboardVariables.optional(),
+  tags: DashboardTags.optional(),
 });
+
+/** A built-in template as the gallery behind "New dashboard" shows it. */
+export const DashboardTemplate = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** One line: what the template shows. */
+  description: z.string(),
+  tags: z.array(z.string()),
+});
+export type DashboardTemplate = z.infer<typeof DashboardTemplate>;
 export const UpdateDashboardTableBody = z.object({
   tableMetrics: z.array(MetricAlias),
   tableQuery: longText(),

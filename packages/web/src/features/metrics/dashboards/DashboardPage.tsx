@@ -1,4 +1,4 @@
-import { Alert, Box, Skeleton, Stack, Tab, Tabs } from '@mui/material';
+import { Alert, Box, Button, Skeleton, Stack, Tab, Tabs } from '@mui/material';
 import type { Dashboard } from '@lantern/shared';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
@@ -25,6 +25,7 @@ import { DashboardToolbar, type DashboardAction } from './DashboardToolbar';
 import { GridTab } from './grid/GridTab';
 import { ImportYamlButton } from './ImportYamlButton';
 import { NameDialog } from './NameDialog';
+import { NewDashboardDialog } from './NewDashboardDialog';
 import { NewDashboardForm } from './NewDashboardForm';
 import { DashTableTab } from './table/DashTableTab';
 import { addressKey, addressValue, pickedValues, useVariableRange, type Picked } from './variables/variableState';
@@ -51,6 +52,7 @@ export function DashboardPage() {
   useEffect(preloadCharts, []);
   const create = useCreateDashboard(projectId ?? 0);
   const navigate = useNavigate();
+  const [gallery, setGallery] = useState(false);
   usePageTitle(list.data?.dashboards.find((d) => String(d.id) === dashId)?.name ?? 'Dashboards');
   if (projectId === undefined) return <NotFoundPage />;
   if (list.error) return <Alert severity="error">{list.error.message}</Alert>;
@@ -66,7 +68,19 @@ export function DashboardPage() {
             create.mutate(name, { onSuccess: (r) => void navigate(paths.dashboard(projectId, r.dashboard.id)) })
           }
         />
-        <ImportYamlButton projectId={projectId} />
+        <Stack direction="row" spacing={1}>
+          <Button variant="outlined" onClick={() => setGallery(true)} data-testid="start-from-template">
+            Start from a template
+          </Button>
+          <ImportYamlButton projectId={projectId} />
+        </Stack>
+        {gallery && (
+          <NewDashboardDialog
+            projectId={projectId}
+            onClose={() => setGallery(false)}
+            onCreated={(d) => void navigate(paths.dashboard(projectId, d.id))}
+          />
+        )}
       </Stack>
     );
   }
@@ -110,7 +124,6 @@ function DashboardView({
   const [clickedOn, setClickedOn] = useState<string>();
   const [naming, setNaming] = useState<'new' | 'edit' | null>(null);
   const [editingVariables, setEditingVariables] = useState(false);
-  const create = useCreateDashboard(projectId);
   const rename = useRenameDashboard(projectId);
   const clone = useCloneDashboard(projectId);
   const remove = useDeleteDashboard(projectId);
@@ -236,19 +249,23 @@ function DashboardView({
           onClose={() => setEditingVariables(false)}
         />
       )}
-      {naming && (
-        <NameDialog
-          title={naming === 'new' ? 'New dashboard' : 'Edit dashboard'}
-          action={naming === 'new' ? 'Create' : 'Update'}
-          initial={naming === 'edit' ? dashboard.name : ''}
-          busy={create.isPending || rename.isPending}
-          error={(naming === 'new' ? create.error : rename.error)?.message}
+      {naming === 'new' && (
+        <NewDashboardDialog
+          projectId={projectId}
           onClose={() => setNaming(null)}
-          onSubmit={(name) => {
-            if (naming === 'new')
-              create.mutate(name, { onSuccess: (r) => (setNaming(null), open(r.dashboard, false)) });
-            else rename.mutate({ dashId, name }, { onSuccess: () => setNaming(null) });
-          }}
+          onCreated={(d) => (setNaming(null), open(d, false))}
+        />
+      )}
+      {naming === 'edit' && (
+        <NameDialog
+          title="Edit dashboard"
+          action="Update"
+          initial={dashboard.name}
+          initialTags={dashboard.tags}
+          busy={rename.isPending}
+          error={rename.error?.message}
+          onClose={() => setNaming(null)}
+          onSubmit={(name, tags) => rename.mutate({ dashId, name, tags }, { onSuccess: () => setNaming(null) })}
         />
       )}
     </Stack>
