@@ -1,10 +1,10 @@
 import {
   dashboardsRoutes,
+  GridColumnInput,
   metricsRoutes,
   type GaugeInput,
   type Gauge,
   type GridColumn,
-  type GridColumnInput,
   type MetricAlias,
 } from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -143,6 +143,42 @@ export function useSaveColumn(pid: number, dashId: string) {
         ? api(D.updateGridColumn, { params: { projectId: pid, dashId, colId: id }, body: input })
         : api(D.addGridColumn, { ...dash(pid, dashId), body: input }),
     onSuccess: invalidate,
+    meta: { silent: true },
+  });
+}
+
+/**
+ * A chart of `metrics` and `query` added to a dashboard, an existing one (`dashId`) or a new one
+ * (`newName`): Metrics explore's 'Add to dashboard' (issue 41). Answers the dashboard's id.
+ */
+export function useAddChartToDashboard(pid: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (v: {
+      dashId?: string;
+      newName?: string;
+      name: string;
+      metrics: MetricAlias[];
+      query: string;
+      columnMap: Record<string, { unit: string; color: string }>;
+    }) => {
+      const dashId =
+        v.dashId ??
+        (await api(D.createDashboard, { params: { projectId: pid }, body: { name: v.newName ?? '' } })).dashboard.id;
+      // The contract's defaults: a line chart, sized and placed by the server.
+      const input = GridColumnInput.parse({
+        type: 'chart',
+        name: v.name,
+        params: { metrics: v.metrics, query: v.query, columnMap: v.columnMap },
+      });
+      await api(D.addGridColumn, { ...dash(pid, dashId), body: input });
+      return dashId;
+    },
+    onSuccess: (dashId) =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: scopeKey(D.dashboard, { projectId: pid, dashId }) }),
+        qc.invalidateQueries({ queryKey: dashListKey(pid), exact: true }),
+      ]),
     meta: { silent: true },
   });
 }
