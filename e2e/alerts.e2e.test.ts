@@ -196,6 +196,31 @@ describe('alerts screens', () => {
     await page.waitForURL((url) => !url.searchParams.has('alert'));
   });
 
+  it('auto-refresh every 10 s: an alert closed and reopened elsewhere shows its new "Updated" without a reload (issue 41)', async () => {
+    explainFailures();
+    const row = list.row('DELETE /orders/{id}');
+    await expect(row.innerText()).resolves.not.toContain('Updated');
+    const alertId = Number(await row.getAttribute('data-alert-id'));
+    // A marker in the page's window: a reload would drop it.
+    await page.evaluate(() => Object.assign(window, { __sameLoad: true }));
+    await page.getByTestId('auto-refresh').click();
+    await page.getByTestId('auto-refresh-option').filter({ hasText: 'Every 10 s' }).click();
+    await page.waitForURL((u) => u.searchParams.get('refresh') === '10s');
+    try {
+      // Another user closes and reopens it through the API: it stays open, with a later updatedAt.
+      await api('PUT', '/alerts/closed', { alertIds: [alertId] });
+      await api('PUT', '/alerts/open', { alertIds: [alertId] });
+      await expect
+        .poll(() => row.innerText(), { timeout: 30_000, interval: 500 })
+        .toMatch(/Updated (just now|\d+ seconds? ago)/);
+      await expect(page.evaluate(() => (window as unknown as { __sameLoad?: boolean }).__sameLoad)).resolves.toBe(true);
+      await screenshot(page, 'alerts-04b-auto-refresh');
+    } finally {
+      await page.getByTestId('auto-refresh').click();
+      await page.getByTestId('auto-refresh-option').filter({ hasText: 'Off' }).click();
+    }
+  });
+
   it('closes a selection, closes all, filters by state, and deletes', async () => {
     explainFailures();
     await list.check('GET /cart').check();

@@ -321,5 +321,27 @@ describe('metrics dashboards', () => {
     await heatmap.locator('canvas').first().waitFor();
     await expect.poll(() => heatmap.getAttribute('data-unit')).toBe('microseconds');
     await screenshot(page, 'dashboards-07-template-heatmap');
+
+    // The slowest operations read by name; a name opens that operation's spans (issue 41).
+    const link = page
+      .locator('[data-testid="grid-panel"][data-panel-name="Slowest operations"]')
+      .getByTestId('group-link')
+      .first();
+    await link.waitFor();
+    const operation = (await link.innerText()).trim();
+    expect(operation).not.toMatch(/^\d+$/);
+    const groupId = /^\.group_id = (\d+)$/.exec((await link.getAttribute('title')) ?? '')?.[1];
+    expect(groupId).toBeDefined();
+    await link.click();
+    await page.waitForURL((url) => url.pathname === '/spans/1/items');
+    expect(new URL(page.url()).searchParams.get('query')).toBe(`where .group_id = ${groupId}`);
+    const spanRows = page.getByTestId('span-list-row');
+    await spanRows.first().waitFor();
+    // Every span listed is of that operation.
+    const names = await page.getByTestId('span-list-name').allInnerTexts();
+    expect(names.length).toBeGreaterThan(0);
+    expect(new Set(names.map((n) => n.trim()))).toEqual(new Set([operation]));
+    await page.goBack();
+    await heatmap.waitFor();
   });
 });

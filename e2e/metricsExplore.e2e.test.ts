@@ -256,6 +256,46 @@ describe('metrics explore', () => {
     }
   });
 
+  it('makes a monitor and a dashboard panel of the query: Create monitor, Add to dashboard (issue 41)', async () => {
+    explainFailures();
+    const url = page.url();
+    await explore.dialog.getByTestId('explore-create-monitor').click();
+    await page.waitForURL(/\/alerting\/1\/monitors\/new-metric\?/);
+    const prefill = new URL(page.url()).searchParams;
+    expect(prefill.getAll('metric')).toEqual(['shop.requests']);
+    expect(prefill.getAll('alias')).toEqual(['requests']);
+    expect(prefill.get('query')).toBe('per_min($requests) | group by host');
+    await expect
+      .poll(() => page.getByTestId('query-part').allInnerTexts())
+      .toEqual(['per_min($requests)', 'group by host']);
+    await screenshot(page, 'metrics-explore-02c-monitor-prefilled');
+
+    await page.goto(url);
+    await explore.dialog.getByTestId('explore-add-to-dashboard').click();
+    const add = page.getByTestId('add-to-dashboard-dialog');
+    await add.getByRole('combobox').click();
+    await page.getByRole('option', { name: 'New dashboard…' }).click();
+    await add.getByTestId('add-to-dashboard-new-name').fill('From explore');
+    await add.getByTestId('add-to-dashboard-panel-name').fill('Requests by host');
+    await screenshot(page, 'metrics-explore-02d-add-to-dashboard');
+    await add.getByTestId('add-to-dashboard-submit').click();
+    await page.locator('[data-testid="dashboard-page"][data-dashboard="From explore"]').waitFor();
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('grid');
+    const panel = page.locator('[data-testid="grid-panel"][data-panel-name="Requests by host"]');
+    await expect.poll(() => panel.getByTestId('legend-item').count()).toBe(3);
+
+    // Back in explore, the next one goes to the existing dashboard, picked first.
+    await page.goto(url);
+    await explore.dialog.getByTestId('explore-add-to-dashboard').click();
+    await expect(add.getByRole('combobox').innerText()).resolves.toBe('From explore');
+    await add.getByTestId('add-to-dashboard-panel-name').fill('Requests again');
+    await add.getByTestId('add-to-dashboard-submit').click();
+    await page.locator('[data-testid="grid-panel"][data-panel-name="Requests again"]').waitFor();
+    await expect(page.getByTestId('grid-panel').count()).resolves.toBe(2);
+    await page.goto(url);
+    await explore.dialog.waitFor();
+  });
+
   it('filters by attribute values in the Filters drawer: one value, then two', async () => {
     explainFailures();
     await explore.dialog.getByTestId('query-filters').click();

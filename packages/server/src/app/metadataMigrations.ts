@@ -1,7 +1,12 @@
 import type { Migration } from 'kysely';
 import { alertingMigration, alertListMigration, alertMonitorLinksMigration, projectSeedsMigration } from '../alerting';
 import { authSessionsMigration, usersMigration } from '../auth';
-import { dashboardsMigration, dismissedTemplatesMigration } from '../dashboards';
+import {
+  dashboardsMigration,
+  dashboardTagsMigration,
+  dashboardVariablesMigration,
+  dismissedTemplatesMigration,
+} from '../dashboards';
 import { tracingMigration } from '../tracing';
 
 /**
@@ -18,4 +23,6 @@ export const METADATA_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007_auth_sessions': authSessionsMigration,
   '0008_project_seeds': projectSeedsMigration,
   '0009_alert_monitor_links': alertMonitorLinksMigration,
+  '0010_dashboard_variables': dashboardVariablesMigration,
+  '0011_dashboard_tags': dashboardTagsMigration,
 };

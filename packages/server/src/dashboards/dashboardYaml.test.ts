@@ -105,7 +105,7 @@ grid:
 `;
     expect(() => parseDashboardYaml(bad)).toThrow(
       [
-        'size: unknown key (expected one of: schema, id, name, table, grid_gauges, grid, monitors)',
+        'size: unknown key (expected one of: schema, id, name, description, tags, variables, table, grid_gauges, grid, monitors)',
         'schema: unsupported template schema: "v2"',
         'table.metrics[0]: alias "jobs" must start with a dollar sign',
         'table.metrics[1]: can\'t parse metric alias "nope"',

@@ -2,6 +2,8 @@ import {
   formatMetricAlias,
   parseMetricAlias,
   type ColumnMap,
+  type DashboardVariable,
+  DashboardTags,
   type GaugeInput,
   type GridColumnInput,
   type MetricAlias,
@@ -13,6 +15,7 @@ import {
 } from '@lantern/shared';
 import { parseAllDocuments, stringify } from 'yaml';
 import { nulPath } from '../http/nulText';
+import { readVariablesYaml, variablesToYaml } from './dashboardVariables';
 
 /**
  * Dashboard YAML, schema `v1` (reference alerting-dashboards §4.5): the format of export, import
@@ -23,6 +26,11 @@ import { nulPath } from '../http/nulText';
 export interface DashboardSpec {
   id: string;
   name: string;
+  /** Dashboard variables (issue 41); none when the YAML has no `variables:`. */
+  variables: DashboardVariable[];
+  /** The dashboards page filters by tags; a template's one-line description shows in the gallery. */
+  tags: string[];
+  description: string;
   table: { gauges: GaugeInput[]; metrics: MetricAlias[]; query: string; columns: ColumnMap };
   gridGauges: GaugeInput[];
   grid: GridColumnInput[];
@@ -130,7 +138,18 @@ class Reader {
   }
 }
 
-const TOP_KEYS = ['schema', 'id', 'name', 'table', 'grid_gauges', 'grid', 'monitors'] as const;
+const TOP_KEYS = [
+  'schema',
+  'id',
+  'name',
+  'description',
+  'tags',
+  'variables',
+  'table',
+  'grid_gauges',
+  'grid',
+  'monitors',
+] as const;
 const GAUGE_KEYS = ['name', 'description', 'template', 'metrics', 'query', 'columns', 'grid_query_template'] as const;
 const ITEM_COMMON = ['name', 'description', 'width', 'height', 'xAxis', 'yAxis', 'grid_query_template', 'type'];
 const ITEM_KEYS: Record<string, readonly string[]> = {
@@ -186,6 +205,9 @@ function readSpec(v: unknown, r: Reader): DashboardSpec {
   return {
     id: r.str(top.id, 'id', true),
     name: r.str(top.name, 'name', true, MAX_NAME_LENGTH),
+    description: r.str(top.description, 'description', false, MAX_NAME_LENGTH),
+    tags: readTags(top.tags, r),
+    variables: readVariablesYaml(top.variables, (path, msg) => r.fail(path, msg)),
     table: {
       gauges: r.list(table.gauges, 'table.gauges').map((g, i) => readGauge(g, `table.gauges[${i}]`, 'table', r)),
       metrics: tableMetrics,
@@ -195,6 +217,13 @@ function readSpec(v: unknown, r: Reader): DashboardSpec {
     gridGauges: r.list(top.grid_gauges, 'grid_gauges').map((g, i) => readGauge(g, `grid_gauges[${i}]`, 'grid', r)),
     grid: r.list(top.grid, 'grid').map((g, i) => readItem(g, `grid[${i}]`, r)),
   };
+}
+
+function readTags(v: unknown, r: Reader): string[] {
+  const tags = r.list(v, 'tags').map((t, i) => r.str(t, `tags[${i}]`, true, MAX_NAME_LENGTH));
+  const parsed = DashboardTags.safeParse(tags);
+  if (!parsed.success) r.fail('tags', parsed.error.issues[0].message);
+  return parsed.success ? parsed.data : [];
 }
 
 function readGauge(v: unknown, path: string, dashKind: 'grid' | 'table', r: Reader): GaugeInput {
@@ -312,7 +341,7 @@ function readItem(v: unknown, path: string, r: Reader): GridColumnInput {
   };
 }
 
-/** Export (reference §4.5): keys in the order schema, id, name, table, grid_gauges, grid. */
+/** Export (reference §4.5): keys in the order schema, id, name, variables, table, grid_gauges, grid. */
 export function dashboardToYaml(spec: DashboardSpec): string {
   const parts = (q: string) =>
     q
@@ -334,6 +363,9 @@ export function dashboardToYaml(spec: DashboardSpec): string {
     schema: 'v1',
     id: spec.id,
     name: spec.name,
+    description: spec.description || undefined,
+    tags: spec.tags.length ? spec.tags : undefined,
+    variables: variablesToYaml(spec.variables),
     table: clean({
       gauges: spec.table.gauges.length ? spec.table.gauges.map(gauge) : undefined,
       metrics: spec.table.metrics.length ? spec.table.metrics.map(formatMetricAlias) : undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Dashboard, MAX_DASHBOARDS, type GridColumn } from '@lantern/shared';
+import { Dashboard, MAX_DASHBOARDS, TableResponse, type GridColumn } from '@lantern/shared';
 import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
@@ -494,6 +494,148 @@ describe('dashboards API', () => {
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ code: 'forbidden', message: 'access denied' });
     expect((await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/dashboards`)).status).toBe(401);
+  });
+});
+
+describe('dashboard variables (issue 41)', () => {
+  const service = { name: 'service', kind: 'attribute', metric: 'app.queue', attr: 'service.name', includeAll: true };
+  const group = { name: 'group', label: 'Group by', kind: 'list', values: ['host.name', 'service.name'] };
+
+  it('stores variables, refuses bad ones, checks panels against them and keeps them in YAML', async () => {
+    const d = (await call('POST', '', { name: 'Vars' })).body.dashboard;
+    expect(d.variables).toEqual([]);
+    // A panel naming $group in its grouping is refused while the dashboard has no such variable.
+    const panel = chart('By group', 'last($req) as q | where service.name in ($service) | group by $group');
+    expect((await call('POST', `/${d.id}/grid`, panel)).body.message).toMatch(/expected \$alias\.attribute/);
+
+    const saved = await call('PUT', `/${d.id}`, { variables: [service, group] });
+    expect(saved.status).toBe(200);
+    expect(saved.body.dashboard.variables).toEqual([
+      { ...service, label: '', values: [], multi: false },
+      { ...group, metric: '', attr: '', multi: false, includeAll: false },
+    ]);
+    expect((await call('POST', `/${d.id}/grid`, panel)).status).toBe(200);
+
+    for (const [bad, message] of [
+      [[service, service], 'variable "service" is defined twice'],
+      [[{ ...group, values: [] }], 'variable "group" needs at least one value'],
+      [[{ ...service, attr: '' }], 'variable "service" needs a metric and an attribute'],
+    ] as const)
+      expect((await call('PUT', `/${d.id}`, { variables: bad })).body).toEqual({
+        code: 'invalid_dashboard',
+        message: `dashboard "Vars" is invalid: ${message}`,
+      });
+    const badName = await call('PUT', `/${d.id}`, { variables: [{ ...group, name: '1st' }] });
+    expect(badName.status).toBe(400);
+    expect(badName.body.message).toMatch(/variables\.0\.name.*letters, digits and _/);
+
+    // YAML: written, read back, and its problems at their path.
+    const yaml = (await call('GET', `/${d.id}/yaml`)).text;
+    expect(yaml).toContain(
+      'variables:\n  - name: service\n    metric: app.queue\n    attribute: service.name\n    all: true\n  - name: group\n    label: Group by\n    values:\n      - host.name\n      - service.name\n',
+    );
+    const copy = await call('POST', '/yaml', yaml.replace('name: Vars', 'name: Vars copy'), 'text/yaml');
+    expect(copy.status).toBe(200);
+    expect(copy.body.dashboard.variables).toEqual(saved.body.dashboard.variables);
+    const broken = await call(
+      'PUT',
+      `/${d.id}/yaml`,
+      yaml.replace('    all: true\n', '    all: true\n    colour: red\n'),
+      'text/yaml',
+    );
+    expect(broken.body.message).toContain('variables[0].colour: unknown key');
+    const noValues = await call(
+      'PUT',
+      `/${d.id}/yaml`,
+      yaml.replace(/ {4}values:\n(.*\n){2}/, '    values: []\n'),
+      'text/yaml',
+    );
+    expect(noValues.body.message).toContain('variable "group" needs at least one value');
+  });
+
+  it('runs panel queries with the picked values: one, several, All, and a grouping', async () => {
+    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/1`;
+    for (const [name, host, value] of [
+      ['checkout', 'h1', 3],
+      ['cart', 'h2', 5],
+      ['pay', 'h2', 7],
+    ] as const) {
+      const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: name });
+      m.meter.createGauge('app.queue').record(value, { 'host.name': host });
+      await m.flush();
+      await m.shutdown();
+    }
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const range = `time_gte=${new Date(minute - 3600_000).toISOString()}&time_lt=${new Date(minute + 120_000).toISOString()}`;
+    const table = async (vars: string[], query = 'last($q) as q | where service.name = $service | group by $group') => {
+      const qs = new URLSearchParams({ metric: 'app.queue', alias: 'q', query });
+      for (const v of vars) qs.append('var', v);
+      const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/table?${qs}&${range}`, {
+        headers: { cookie: server.cookie },
+      });
+      const body = TableResponse.parse(await res.json());
+      return body.items.map((r) => `${String(r['service.name'] ?? r['host.name'])}=${String(r.q)}`).sort();
+    };
+    const all = ['service=$__all', 'group=service.name'];
+    for (let i = 0; (await table(all)).length < 3; i++) {
+      if (i > 150) throw new Error('app.queue never answered 3 services');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await table(all)).toEqual(['cart=5', 'checkout=3', 'pay=7']);
+    expect(await table(['service=checkout', 'group=service.name'])).toEqual(['checkout=3']);
+    expect(await table(['service=checkout', 'service=pay', 'group=service.name'])).toEqual(['checkout=3', 'pay=7']);
+    // Grouped by host (the list variable): the service filter decides which of h2's series count.
+    expect(await table(['service=cart', 'group=host.name'])).toEqual(['h2=5']);
+    expect(await table(['service=checkout', 'service=cart', 'group=host.name'])).toEqual(['h1=3', 'h2=5']);
+    // A panel query built from the substituted text (a monitor made from the panel) answers the same.
+    expect(await table([], 'last($q) as q | where service.name in (checkout, pay) | group by service.name')).toEqual([
+      'checkout=3',
+      'pay=7',
+    ]);
+  });
+});
+
+describe('dashboard tags and the template gallery (issue 41)', () => {
+  it('keeps tags (refusing bad ones, in YAML and clones), lists the templates with a description and makes a dashboard from one', async () => {
+    const d = (await call('POST', '', { name: 'Tagged' })).body.dashboard;
+    expect(d.tags).toEqual([]);
+    expect((await call('PUT', `/${d.id}`, { tags: ['shop', 'prod'] })).body.dashboard.tags).toEqual(['shop', 'prod']);
+    for (const [tags, message] of [
+      [['a', 'a'], 'a tag is there twice'],
+      [[' '], "a tag can't be empty"],
+      [Array.from({ length: 11 }, (_v, i) => `t${i}`), 'a dashboard has at most 10 tags'],
+    ] as const) {
+      const res = await call('PUT', `/${d.id}`, { tags });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(message);
+    }
+    const yaml = (await call('GET', `/${d.id}/yaml`)).text;
+    expect(yaml).toContain('name: Tagged\ntags:\n  - shop\n  - prod\n');
+    expect((await call('POST', '/yaml', yaml, 'text/yaml')).body.dashboard.tags).toEqual(['shop', 'prod']);
+    expect((await call('POST', `/${d.id}`)).body.dashboard.tags).toEqual(['shop', 'prod']);
+    const twice = await call('PUT', `/${d.id}/yaml`, yaml.replace('  - prod\n', '  - shop\n'), 'text/yaml');
+    expect(twice.body).toEqual({ code: 'invalid_yaml', message: 'tags: a tag is there twice' });
+
+    const templates = (await call('GET', '/templates')).body.templates as {
+      id: string;
+      name: string;
+      description: string;
+    }[];
+    expect(templates.length).toBeGreaterThanOrEqual(10);
+    for (const t of templates) expect(t.description, t.id).toMatch(/^\S.{20,}$/);
+    expect(templates.find((t) => t.id === 'lantern.http.server')).toMatchObject({
+      name: 'HTTP: server',
+      tags: ['http', 'opentelemetry'],
+    });
+    // From the gallery: every panel of the template, though the project sends none of its metrics.
+    const made = await call('POST', '/templates/lantern.runtime.jvm');
+    expect(made.body.dashboard).toMatchObject({ name: 'JVM: runtime', templateId: '', tags: ['runtime', 'jvm'] });
+    const shown = (await call('GET', `/${made.body.dashboard.id}`)).body;
+    expect(shown.grid.map((c: GridColumn) => c.name)).toEqual(['Memory used by pool', 'GC time', 'Threads']);
+    expect((await call('POST', '/templates/nope')).body).toEqual({
+      code: 'template_not_found',
+      message: 'template "nope" not found',
+    });
   });
 });
 

@@ -96,6 +96,29 @@ export const dismissedTemplatesMigration: Migration = {
   },
 };
 
+/**
+ * Metadata migration `0010_dashboard_variables` (issue 41): a dashboard's variables, a JSON list of
+ * DashboardVariable (text, as the other JSON fields).
+ */
+export const dashboardVariablesMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('dashboards')
+      .addColumn('variables', 'text', (c) => c.notNull().defaultTo('[]'))
+      .execute();
+  },
+};
+
+/** Metadata migration `0011_dashboard_tags` (issue 41): a dashboard's tags, a JSON list of strings. */
+export const dashboardTagsMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('dashboards')
+      .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
+      .execute();
+  },
+};
+
 export interface DashDismissedTemplatesTable {
   project_id: number;
   template_id: string;
@@ -114,6 +137,8 @@ export interface DashboardsTable {
   table_query: string;
   table_grouping: string;
   table_column_map: string;
+  variables: string;
+  tags: string;
   created_at: string;
   updated_at: string;
 }

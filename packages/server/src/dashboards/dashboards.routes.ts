@@ -5,11 +5,18 @@ import { registerRawRoute, registerRoute } from '../http/routes';
 import { requireProject, type ProjectsService } from '../projects';
 import type { DashboardsService } from './dashboards.service';
 import type { DashboardsStore } from './dashboards.store';
+import type { TemplateGallery } from './templateGallery';
 
 /** The dashboards routes (dashboardsRoutes; spec tracing-and-metrics §Dashboards). No rules here. */
 export async function registerDashboardRoutes(
   app: FastifyInstance,
-  deps: { projects: ProjectsService; service: DashboardsService; store: DashboardsStore; siteUrl: string },
+  deps: {
+    projects: ProjectsService;
+    service: DashboardsService;
+    store: DashboardsStore;
+    gallery: TemplateGallery;
+    siteUrl: string;
+  },
 ): Promise<void> {
   await app.register(async (scope) => {
     // YAML import bodies arrive as text.
@@ -32,6 +39,13 @@ export async function registerDashboardRoutes(
     // A dashboard from a YAML file (text/yaml body); registered before `:dashId` routes take `yaml` as an id.
     registerRawRoute(scope, r.createDashboardFromYaml, async (input) => ({
       dashboard: await s.createFromYaml(project(input), yamlText(input.rawBody)),
+    }));
+    registerRoute(scope, r.dashboardTemplates, async (input) => {
+      project(input);
+      return { templates: deps.gallery.list() };
+    });
+    registerRoute(scope, r.createDashboardFromTemplate, async (input) => ({
+      dashboard: await deps.gallery.create(project(input), input.params.templateId),
     }));
     registerRoute(scope, r.dashboard, async (input) => {
       const pid = project(input);

@@ -5,6 +5,7 @@ import {
   MAX_NAME_LENGTH,
   parseMetricsQuery,
   type Dashboard,
+  type DashboardVariable,
   type GaugeInput,
   type GridColumnInput,
   type MetricAlias,
@@ -20,6 +21,7 @@ import {
 } from './dashboardYaml';
 import { parsePromQL, PromQLError } from '../metrics';
 import type { DashboardFields, DashboardsStore } from './dashboards.store';
+import { queryWithVariables, validateVariables } from './dashboardVariables';
 
 /**
  * Dashboard rules (reference alerting-dashboards §4.3–4.8): validation with the reference's
@@ -39,9 +41,10 @@ const invalid = (code: string, message: string) => new AppError('invalid_input',
 const notFound = (what: string) =>
   new AppError('not_found', `${what}_not_found`, `${what.replace('_', ' ')} not found`);
 
-export function queryProblem(query: string, required: boolean): string | null {
+/** `vars`: the dashboard's variable names (a query may name them: `group by $group`). */
+export function queryProblem(query: string, required: boolean, vars: readonly string[] = []): string | null {
   if (!query.trim()) return required ? "query can't be empty" : null;
-  const d = parseMetricsQuery(query).diagnostics[0];
+  const d = parseMetricsQuery(queryWithVariables(query, vars)).diagnostics[0];
   return d ? `can't parse query: ${d.message}` : null;
 }
 
@@ -57,6 +60,8 @@ function promqlProblem(query: string): string | null {
   }
 }
 
+const varNames = (vars: DashboardVariable[]) => vars.map((v) => v.name);
+
 function metricsProblem(metrics: MetricAlias[], max: number, what: string): string | null {
   if (metrics.length === 0) return 'at least one metric is required';
   if (metrics.length > max) return `you can't use more than ${max} metrics in a single ${what}`;
@@ -68,12 +73,12 @@ function metricsProblem(metrics: MetricAlias[], max: number, what: string): stri
   return null;
 }
 
-export function validateColumn(c: GridColumnInput): GridColumnInput {
+export function validateColumn(c: GridColumnInput, vars: readonly string[] = []): GridColumnInput {
   const fail = (reason: string) => invalid('invalid_grid_column', `grid column "${c.name}" is invalid: ${reason}`);
   if (!c.name.trim()) throw fail("grid column name can't be empty");
   if (c.type === 'heatmap') {
     if (!c.params.metric) throw fail("metric can't be empty");
-    const q = queryProblem(c.params.query, false);
+    const q = queryProblem(c.params.query, false, vars);
     if (q) throw fail(q);
   } else if (c.type === 'promql') {
     const q = promqlProblem(c.params.query);
@@ -81,7 +86,7 @@ export function validateColumn(c: GridColumnInput): GridColumnInput {
   } else {
     const m = metricsProblem(c.params.metrics, 5, 'visualization');
     if (m) throw fail(m);
-    const q = queryProblem(c.params.query, true);
+    const q = queryProblem(c.params.query, true, vars);
     if (q) throw fail(q);
   }
   if (c.width === 0 && c.height === 0) {
@@ -91,12 +96,12 @@ export function validateColumn(c: GridColumnInput): GridColumnInput {
   return c;
 }
 
-export function validateGauge(g: GaugeInput): GaugeInput {
+export function validateGauge(g: GaugeInput, vars: readonly string[] = []): GaugeInput {
   const fail = (reason: string) => invalid('invalid_gauge', `gauge "${g.name}" is invalid: ${reason}`);
   if (!g.name.trim()) throw fail("gauge name can't be empty");
   const m = metricsProblem(g.metrics, 5, 'gauge');
   if (m) throw fail(m);
-  const q = queryProblem(g.query, true);
+  const q = queryProblem(g.query, true, vars);
   if (q) throw fail(q);
   return g;
 }
@@ -111,10 +116,10 @@ export function tableGrouping(query: string): string[] {
   return out;
 }
 
-function validateTable(name: string, metrics: MetricAlias[], query: string): void {
+function validateTable(name: string, metrics: MetricAlias[], query: string, vars: readonly string[]): void {
   const fail = (reason: string) => invalid('invalid_dashboard', `dashboard "${name}" is invalid: ${reason}`);
   if (metrics.length > 6) throw fail("you can't use more than 6 metrics in a single table");
-  const q = queryProblem(query, false);
+  const q = queryProblem(query, false, vars);
   if (q) throw fail(q);
 }
 
@@ -124,7 +129,8 @@ export function specFields(spec: DashboardSpec): {
   grid: GridColumnInput[];
   gauges: GaugeInput[];
 } {
-  validateTable(spec.name, spec.table.metrics, spec.table.query);
+  const vars = validateVariables(spec.name, spec.variables).map((v) => v.name);
+  validateTable(spec.name, spec.table.metrics, spec.table.query, vars);
   return {
     fields: {
       name: spec.name,
@@ -134,9 +140,11 @@ export function specFields(spec: DashboardSpec): {
       tableQuery: spec.table.query,
       tableGrouping: tableGrouping(spec.table.query),
       tableColumnMap: spec.table.columns,
+      variables: spec.variables,
+      tags: spec.tags,
     },
-    grid: spec.grid.map(validateColumn),
-    gauges: [...spec.table.gauges, ...spec.gridGauges].map(validateGauge),
+    grid: spec.grid.map((c) => validateColumn(c, vars)),
+    gauges: [...spec.table.gauges, ...spec.gridGauges].map((g) => validateGauge(g, vars)),
   };
 }
 
@@ -192,11 +200,12 @@ async function yamlQueryProblems(projectId: number, spec: DashboardSpec, check: 
       query: spec.table.query,
       mode: 'table',
     });
+  const vars = spec.variables.map((v) => v.name);
   const found = await Promise.all(
     targets
       .filter((t) => t.query.trim() && t.metrics.length)
       .map(async (t) =>
-        (await check(projectId, { metrics: t.metrics, query: t.query }, t.mode)).map(
+        (await check(projectId, { metrics: t.metrics, query: queryWithVariables(t.query, vars) }, t.mode)).map(
           (p) => `${t.path}[${p.part}]: ${t.label}: ${p.query}: ${p.error}`,
         ),
       ),
@@ -279,17 +288,24 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
           tableQuery: '',
           tableGrouping: [],
           tableColumnMap: {},
+          variables: [],
+          tags: [],
         },
         { grid: [], gauges: [] },
         { edited: true },
       );
     },
-    async update(projectId: number, id: string, body: { name?: string; gridQuery?: string }): Promise<Dashboard> {
+    async update(
+      projectId: number,
+      id: string,
+      body: { name?: string; gridQuery?: string; variables?: DashboardVariable[]; tags?: string[] },
+    ): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
       if (body.name !== undefined && !body.name.trim())
         throw invalid('invalid_dashboard', 'dashboard name is required');
+      if (body.variables !== undefined) validateVariables(d.name, body.variables);
       if (body.gridQuery !== undefined) {
-        const q = queryProblem(body.gridQuery, false);
+        const q = queryProblem(body.gridQuery, false, varNames(body.variables ?? d.variables));
         if (q) throw invalid('invalid_dashboard', `dashboard "${d.name}" is invalid: ${q}`);
       }
       return (await store.update(projectId, Number(id), body, { edited: true }))!;
@@ -300,7 +316,7 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
       body: { tableMetrics: MetricAlias[]; tableQuery: string; tableColumnMap: Dashboard['tableColumnMap'] },
     ): Promise<Dashboard> {
       const d = await requireDash(projectId, id);
-      validateTable(d.name, body.tableMetrics, body.tableQuery);
+      validateTable(d.name, body.tableMetrics, body.tableQuery, varNames(d.variables));
       return (await store.update(
         projectId,
         Number(id),
@@ -323,6 +339,8 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
           tableQuery: d.tableQuery,
           tableGrouping: d.tableGrouping,
           tableColumnMap: d.tableColumnMap,
+          variables: d.variables,
+          tags: d.tags,
         },
         { grid, gauges },
         { edited: true, pinned: d.pinned },
@@ -346,6 +364,9 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
       const spec: DashboardSpec = {
         id: exportId(d),
         name: d.name,
+        variables: d.variables,
+        tags: d.tags,
+        description: '',
         table: {
           gauges: gauges.filter((g) => g.dashKind === 'table').map(strip),
           metrics: d.tableMetrics,
@@ -372,14 +393,18 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
     },
     /** A new dashboard from a YAML file (the export format); a file that is not one dashboard changes nothing. */
     async createFromYaml(projectId: number, text: string): Promise<Dashboard> {
-      const { fields, grid, gauges } = specItems(await runnableSpec(projectId, text));
+      return this.createFromSpec(projectId, await runnableSpec(projectId, text));
+    },
+    /** A new dashboard as a YAML file or a built-in template describes it (no template id: a copy). */
+    async createFromSpec(projectId: number, spec: DashboardSpec): Promise<Dashboard> {
+      const { fields, grid, gauges } = specItems(spec);
       if (!fields.name.trim()) throw invalid('invalid_yaml', 'name: a dashboard needs a name');
       return createCapped(projectId, { ...fields, templateId: '', gridQuery: '' }, { grid, gauges }, { edited: true });
     },
 
     async addColumn(projectId: number, dashId: string, input: GridColumnInput) {
-      await requireDash(projectId, dashId);
-      const c = validateColumn(input);
+      const d = await requireDash(projectId, dashId);
+      const c = validateColumn(input, varNames(d.variables));
       const added = await store.insertColumnCapped(projectId, Number(dashId), c, MAX_GRID_ITEMS);
       if (added === 'missing') throw notFound('dashboard');
       if (added === 'full')
@@ -387,11 +412,11 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
       return added;
     },
     async updateColumn(projectId: number, dashId: string, colId: string, input: GridColumnInput) {
-      await requireDash(projectId, dashId);
+      const d = await requireDash(projectId, dashId);
       const existing = (await store.columns(projectId, Number(dashId))).find((c) => c.id === colId);
       if (!existing) throw await missing('grid_column', colId);
       if (existing.type !== input.type) throw invalid('invalid_grid_column', 'the type of a grid column cannot change');
-      const c = validateColumn(input);
+      const c = validateColumn(input, varNames(d.variables));
       await store.markEdited(projectId, Number(dashId));
       return (await store.updateColumn(projectId, Number(dashId), Number(colId), c))!;
     },
@@ -426,18 +451,18 @@ export function createDashboardsService(store: DashboardsStore, deps: { checkQue
     },
 
     async addGauge(projectId: number, dashId: string, input: GaugeInput) {
-      await requireDash(projectId, dashId);
-      const g = validateGauge(input);
+      const d = await requireDash(projectId, dashId);
+      const g = validateGauge(input, varNames(d.variables));
       const added = await store.insertGaugeCapped(projectId, Number(dashId), g, MAX_GAUGES);
       if (added === 'missing') throw notFound('dashboard');
       if (added === 'full') throw invalid('too_many_gauges', `dashboard can't have more than ${MAX_GAUGES} gauges`);
       return added;
     },
     async updateGauge(projectId: number, dashId: string, gaugeId: string, input: GaugeInput) {
-      await requireDash(projectId, dashId);
+      const d = await requireDash(projectId, dashId);
       if (!(await store.gauges(projectId, Number(dashId))).some((g) => g.id === gaugeId))
         throw await missing('gauge', gaugeId);
-      const g = validateGauge(input);
+      const g = validateGauge(input, varNames(d.variables));
       await store.markEdited(projectId, Number(dashId));
       return (await store.updateGauge(projectId, Number(dashId), Number(gaugeId), g))!;
     },

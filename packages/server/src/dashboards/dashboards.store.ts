@@ -34,6 +34,8 @@ function toDashboard(r: Row<DashboardsTable>): Dashboard {
     tableQuery: r.table_query,
     tableGrouping: fromJson<Dashboard['tableGrouping']>(r.table_grouping),
     tableColumnMap: fromJson<Dashboard['tableColumnMap']>(r.table_column_map),
+    variables: fromJson<Dashboard['variables']>(r.variables),
+    tags: fromJson<Dashboard['tags']>(r.tags),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -84,6 +86,8 @@ export interface DashboardFields {
   tableQuery: string;
   tableGrouping: string[];
   tableColumnMap: Dashboard['tableColumnMap'];
+  variables: Dashboard['variables'];
+  tags: Dashboard['tags'];
 }
 
 const columnValues = (c: GridColumnInput) => ({
@@ -121,6 +125,8 @@ function dashboardRow(f: DashboardFields, opts: { edited: boolean; pinned?: bool
     table_query: f.tableQuery,
     table_grouping: JSON.stringify(f.tableGrouping),
     table_column_map: JSON.stringify(f.tableColumnMap),
+    variables: JSON.stringify(f.variables),
+    tags: JSON.stringify(f.tags),
     created_at: t,
     updated_at: t,
   };
@@ -229,6 +235,8 @@ export function createDashboardsStore(metadata: MetadataDb) {
       if (f.tableQuery !== undefined) set.table_query = f.tableQuery;
       if (f.tableGrouping !== undefined) set.table_grouping = JSON.stringify(f.tableGrouping);
       if (f.tableColumnMap !== undefined) set.table_column_map = JSON.stringify(f.tableColumnMap);
+      if (f.variables !== undefined) set.variables = JSON.stringify(f.variables);
+      if (f.tags !== undefined) set.tags = JSON.stringify(f.tags);
       if (f.pinned !== undefined) set.pinned = f.pinned ? 1 : 0;
       await db.updateTable('dashboards').set(set).where('project_id', '=', projectId).where('id', '=', id).execute();
       return this.get(projectId, id);

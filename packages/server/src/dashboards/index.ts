@@ -6,4 +6,9 @@ export { createDashboardsService, type DashboardsService } from './dashboards.se
 export { registerDashboardRoutes } from './dashboards.routes';
 export { createTemplateInstaller, loadTemplates, type TemplateInstaller } from './templates';
 export { setupDashboards } from './setupDashboards';
-export { dashboardsMigration, dismissedTemplatesMigration } from './dashboards.migration';
+export {
+  dashboardsMigration,
+  dashboardTagsMigration,
+  dashboardVariablesMigration,
+  dismissedTemplatesMigration,
+} from './dashboards.migration';

@@ -4,6 +4,7 @@ import type { MetadataDb } from '../storage/metadata';
 import { registerDashboardRoutes } from './dashboards.routes';
 import { createDashboardsService, type QueryCheck } from './dashboards.service';
 import { createDashboardsStore } from './dashboards.store';
+import { createTemplateGallery } from './templateGallery';
 import { createTemplateInstaller, loadTemplates } from './templates';
 
 /** Wires the dashboards area: store, service, routes, and template installation (at start and on demand). */
@@ -19,9 +20,17 @@ export async function setupDashboards(deps: {
 }) {
   const store = createDashboardsStore(deps.db);
   const service = createDashboardsService(store, { checkQuery: deps.checkQuery });
-  await registerDashboardRoutes(deps.http, { projects: deps.projects, service, store, siteUrl: deps.siteUrl });
+  const specs = loadTemplates();
+  const gallery = createTemplateGallery(specs, service);
+  await registerDashboardRoutes(deps.http, {
+    projects: deps.projects,
+    service,
+    store,
+    gallery,
+    siteUrl: deps.siteUrl,
+  });
   const templates = createTemplateInstaller({
-    templates: loadTemplates(),
+    templates: specs,
     store,
     service,
     presentMetrics: deps.presentMetrics,

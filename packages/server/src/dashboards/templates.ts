@@ -136,6 +136,9 @@ function renderForCompare(spec: DashboardSpec): string {
   return dashboardToYaml({
     id: spec.id,
     name: fields.name,
+    variables: fields.variables,
+    tags: fields.tags,
+    description: spec.description,
     table: {
       gauges: gauges.filter((g) => g.dashKind === 'table'),
       metrics: fields.tableMetrics,

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import {
   metricsRoutes,
   parseMetricsQuery,
+  parseVariableParams,
+  substituteVariables,
   tooManyFilters,
   MAX_FILTER_TERMS,
   type MetricsQueryParams,
@@ -46,13 +48,15 @@ export function registerMetricsRoutes(
     return { metrics: await deps.store.describe(project.id, q.metric) };
   });
 
+  /** The query with the dashboard variables' values (`var`) in place of their `$name` (issue 41). */
+  const queryText = (q: MetricsQueryParams) => substituteVariables(q.query, parseVariableParams(q.var));
   const evalInput = (req: { params: { projectId: string }; query: MetricsQueryParams }) => {
     const project = requireProject(deps.projects, req.params.projectId);
     const q = req.query;
     const input = {
       metrics: q.metric,
       aliases: q.alias,
-      query: q.query,
+      query: queryText(q),
       grid: timeGrid(q.time_gte, q.time_lt),
       search: q.search,
     };
@@ -77,7 +81,7 @@ export function registerMetricsRoutes(
     if (q.metric.length === 0 || !q.metric[0])
       throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
     const grid = timeGrid(q.time_gte, q.time_lt);
-    const parsed = parseMetricsQuery(q.query);
+    const parsed = parseMetricsQuery(queryText(q));
     const errors = new Map<number, string>();
     let terms = 0; // the where parts' filter terms together, capped as for any series
     const where = parsed.parts.flatMap((p, i) => {

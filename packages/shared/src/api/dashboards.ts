@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_DB_INT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './textLimits';
 import { METRIC_ALIAS_RE } from '../metricAliasRules';
+import { VARIABLE_NAME_RE } from '../metricsQuery/variables';
 
 /**
  * Dashboards API contracts (spec tracing-and-metrics §Dashboards, reference alerting-dashboards §4).
@@ -39,6 +40,44 @@ const capped = <T extends z.ZodType>(value: T, max: number, what: string) =>
 export const ColumnMap = capped(MetricColumnInfo, MAX_COLUMN_MAP_ENTRIES, 'columns');
 export type ColumnMap = z.infer<typeof ColumnMap>;
 
+/** The most variables a dashboard holds, and the most values a fixed list offers. */
+export const MAX_VARIABLES = 10;
+export const MAX_VARIABLE_VALUES = 100;
+
+/**
+ * A dashboard variable (issue 41, Grafana's template variables): a picker above the grid whose
+ * value replaces `$name` in every panel's query (`where service.name = $service`, `group by $group`;
+ * metricsQuery/variables.ts). Its values are those of an attribute of a metric in the range
+ * (`kind: 'attribute'`), or a fixed list. `multi` lets several be picked; `includeAll` offers All
+ * (the filter drops), which is then the default; otherwise the first value is.
+ */
+export const DashboardVariable = z.object({
+  name: nameText().regex(VARIABLE_NAME_RE, 'a variable name is letters, digits and _, not starting with a digit'),
+  label: nameText().default(''),
+  kind: z.enum(['attribute', 'list']),
+  /** `kind: 'attribute'`: the metric and attribute whose values are offered. */
+  metric: nameText().default(''),
+  attr: nameText().default(''),
+  /** `kind: 'list'`: the values offered. */
+  values: z
+    .array(nameText())
+    .max(MAX_VARIABLE_VALUES, `a variable offers at most ${MAX_VARIABLE_VALUES} values`)
+    .default([]),
+  multi: z.boolean().default(false),
+  includeAll: z.boolean().default(false),
+});
+export type DashboardVariable = z.infer<typeof DashboardVariable>;
+export const DashboardVariables = z
+  .array(DashboardVariable)
+  .max(MAX_VARIABLES, `a dashboard has at most ${MAX_VARIABLES} variables`);
+
+/** A dashboard's tags (the dashboards page filters by them): at most 10, each a short word or phrase. */
+export const MAX_TAGS = 10;
+export const DashboardTags = z
+  .array(z.string().trim().min(1, "a tag can't be empty").max(50, 'a tag is at most 50 characters'))
+  .max(MAX_TAGS, `a dashboard has at most ${MAX_TAGS} tags`)
+  .refine((t) => new Set(t).size === t.length, 'a tag is there twice');
+
 export const Dashboard = z.object({
   id: z.string(),
   projectId: z.number().int(),
@@ -50,6 +89,8 @@ export const Dashboard = z.object({
   tableQuery: z.string(),
   tableGrouping: z.array(z.string()),
   tableColumnMap: ColumnMap,
+  variables: z.array(DashboardVariable),
+  tags: z.array(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -152,7 +193,22 @@ export type Gauge = GaugeInput & {
 };
 
 export const CreateDashboardBody = z.object({ name: nameText() });
-export const UpdateDashboardBody = z.object({ name: nameText().optional(), gridQuery: longText().optional() });
+export const UpdateDashboardBody = z.object({
+  name: nameText().optional(),
+  gridQuery: longText().optional(),
+  variables: DashboardVariables.optional(),
+  tags: DashboardTags.optional(),
+});
+
+/** A built-in template as the gallery behind "New dashboard" shows it. */
+export const DashboardTemplate = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** One line: what the template shows. */
+  description: z.string(),
+  tags: z.array(z.string()),
+});
+export type DashboardTemplate = z.infer<typeof DashboardTemplate>;
 export const UpdateDashboardTableBody = z.object({
   tableMetrics: z.array(MetricAlias),
   tableQuery: longText(),

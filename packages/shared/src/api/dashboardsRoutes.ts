@@ -3,6 +3,7 @@ import { EmptyResponse, route } from './contract';
 import {
   CreateDashboardBody,
   Dashboard,
+  DashboardTemplate,
   DashKind,
   GaugeInput,
   GaugeOrderBody,
@@ -75,6 +76,24 @@ export const dashboardsRoutes = {
     response: DashboardResponseSchema,
     errors: { 400: ['too_many_dashboards'], 404: ['project_not_found'] },
     summary: 'Create a dashboard from a YAML file',
+    tags,
+  }),
+  dashboardTemplates: route({
+    id: 'dashboardTemplates',
+    method: 'GET',
+    path: p('/templates'),
+    response: z.object({ templates: z.array(DashboardTemplate) }),
+    errors: { 404: ['project_not_found'] },
+    summary: 'The built-in dashboard templates (the gallery behind New dashboard)',
+    tags,
+  }),
+  createDashboardFromTemplate: route({
+    id: 'createDashboardFromTemplate',
+    method: 'POST',
+    path: p('/templates/:templateId'),
+    response: DashboardResponseSchema,
+    errors: { 400: ['too_many_dashboards'], 404: ['project_not_found', 'template_not_found'] },
+    summary: 'Create a dashboard from a built-in template (all its panels, whether or not their metrics exist yet)',
     tags,
   }),
   dashboard: route({

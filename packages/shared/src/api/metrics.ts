@@ -82,6 +82,11 @@ export const MetricsQueryParams = TimeRangeQuery.extend({
   search: nameParam().optional().default(''),
   sort_by: nameParam().optional().default(''),
   sort_desc: z.string().optional(),
+  /**
+   * Dashboard variables' values, `name=value` (repeated for several, `name=$__all` for All): they
+   * replace `$name` in the query before it runs (metricsQuery/variables.ts).
+   */
+  var: stringList.refine((l) => l.length <= 1000, 'at most 1000 var values'),
 });
 export type MetricsQueryParams = z.infer<typeof MetricsQueryParams>;
 

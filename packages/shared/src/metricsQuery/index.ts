@@ -15,3 +15,11 @@ export type {
 export { parseMetricsQuery, splitParts as splitMetricsQueryParts } from './parser';
 export { printExpr, printFilter } from './print';
 export { parseMetricAlias, formatMetricAlias } from './metricAlias';
+export {
+  ALL_VALUE,
+  VARIABLE_NAME_RE,
+  parseVariableParams,
+  substituteVariables,
+  variableParams,
+  type VariableValues,
+} from './variables';

@@ -107,6 +107,13 @@ export const router = createBrowserRouter([
                     Component: m.MetricsExplorePage,
                   })),
               },
+              {
+                path: 'dashboards',
+                lazy: () =>
+                  import('../features/metrics/dashboards/DashboardListPage').then((m) => ({
+                    Component: m.DashboardListPage,
+                  })),
+              },
               { path: ':dashId', lazy: dashboardPage },
             ],
           },

@@ -40,6 +40,8 @@ export const paths = {
   spanTimeseries: (projectId: Id, query?: PathQuery) => withQuery(`/spans/${projectId}/timeseries`, query),
   /** MetricsDashList: the picker goes on to the last opened (or first) dashboard. */
   metrics: (projectId: Id) => `/metrics/${projectId}`,
+  /** The dashboards page (issue 41): search `q`, `tag`. */
+  dashboardList: (projectId: Id, query?: PathQuery) => withQuery(`/metrics/${projectId}/dashboards`, query),
   /** MetricsDashShow; `tab` is table | grid | yaml. */
   dashboard: (projectId: Id, dashId: Id, query?: PathQuery) => withQuery(`/metrics/${projectId}/${dashId}`, query),
   metricsExplore: (projectId: Id, query?: PathQuery) => withQuery(`/metrics/${projectId}/explore`, query),

@@ -1,6 +1,6 @@
-import { Alert, Box, Skeleton, Stack, Tab, Tabs } from '@mui/material';
+import { Alert, Box, Button, Skeleton, Stack, Tab, Tabs } from '@mui/material';
 import type { Dashboard } from '@lantern/shared';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useDateRange } from '../../../components/date/useDateRange';
 import { useConfirm } from '../../../components/feedback/ConfirmProvider';
@@ -25,10 +25,16 @@ import { DashboardToolbar, type DashboardAction } from './DashboardToolbar';
 import { GridTab } from './grid/GridTab';
 import { ImportYamlButton } from './ImportYamlButton';
 import { NameDialog } from './NameDialog';
+import { NewDashboardDialog } from './NewDashboardDialog';
 import { NewDashboardForm } from './NewDashboardForm';
 import { DashTableTab } from './table/DashTableTab';
+import { addressKey, addressValue, pickedValues, useVariableRange, type Picked } from './variables/variableState';
+import { VariablePickers } from './variables/VariablePickers';
+import { VariablesDialog } from './variables/VariablesDialog';
 import { usePageTitle } from '../../../components/shell/usePageTitle';
 import { preloadCharts } from '../../../components/charts/EChart';
+
+const NO_VARIABLES: Dashboard['variables'] = [];
 
 /** The YAML editor (CodeMirror) loads when its tab opens: most visits never show it. */
 const DashYamlTab = lazy(() => import('./yaml/DashYamlTab').then((m) => ({ default: m.DashYamlTab })));
@@ -46,6 +52,7 @@ export function DashboardPage() {
   useEffect(preloadCharts, []);
   const create = useCreateDashboard(projectId ?? 0);
   const navigate = useNavigate();
+  const [gallery, setGallery] = useState(false);
   usePageTitle(list.data?.dashboards.find((d) => String(d.id) === dashId)?.name ?? 'Dashboards');
   if (projectId === undefined) return <NotFoundPage />;
   if (list.error) return <Alert severity="error">{list.error.message}</Alert>;
@@ -61,7 +68,19 @@ export function DashboardPage() {
             create.mutate(name, { onSuccess: (r) => void navigate(paths.dashboard(projectId, r.dashboard.id)) })
           }
         />
-        <ImportYamlButton projectId={projectId} />
+        <Stack direction="row" spacing={1}>
+          <Button variant="outlined" onClick={() => setGallery(true)} data-testid="start-from-template">
+            Start from a template
+          </Button>
+          <ImportYamlButton projectId={projectId} />
+        </Stack>
+        {gallery && (
+          <NewDashboardDialog
+            projectId={projectId}
+            onClose={() => setGallery(false)}
+            onCreated={(d) => void navigate(paths.dashboard(projectId, d.id))}
+          />
+        )}
       </Stack>
     );
   }
@@ -104,7 +123,7 @@ function DashboardView({
   // A tab clicked on this dashboard is shown as is; one carried from elsewhere may switch (dashboardTab).
   const [clickedOn, setClickedOn] = useState<string>();
   const [naming, setNaming] = useState<'new' | 'edit' | null>(null);
-  const create = useCreateDashboard(projectId);
+  const [editingVariables, setEditingVariables] = useState(false);
   const rename = useRenameDashboard(projectId);
   const clone = useCloneDashboard(projectId);
   const remove = useDeleteDashboard(projectId);
@@ -116,6 +135,13 @@ function DashboardView({
   if (deleted !== undefined && deleted !== dashId) setDeleted(undefined);
   const deleting = (remove.isPending && remove.variables === dashId) || deleted === dashId;
   const show = useDashboard(projectId, dashId, deleting);
+  const variables = show.data?.dashboard.variables ?? NO_VARIABLES;
+  const apiRange = useVariableRange(range.apiParams, variables);
+  const onPick = useCallback(
+    (name: string, value: Picked, opts?: { replace: boolean }) =>
+      address.set({ [addressKey(name)]: addressValue(value) }, opts),
+    [address],
+  );
 
   useEffect(() => {
     if (show.data) rememberDashboard(projectId, dashId);
@@ -184,6 +210,14 @@ function DashboardView({
         onAction={(a) => void onAction(a)}
         onPin={() => pin.mutate({ dashId, pinned: !dashboard.pinned })}
       />
+      <VariablePickers
+        projectId={projectId}
+        variables={variables}
+        picked={pickedValues(variables, address.params)}
+        range={range.apiParams}
+        onPick={onPick}
+        onEdit={() => setEditingVariables(true)}
+      />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs
           value={tab}
@@ -198,26 +232,40 @@ function DashboardView({
           <Tab value="yaml" label="YAML" data-testid="dash-tab-yaml" />
         </Tabs>
       </Box>
-      {tab === 'table' && <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} dateRange={range} />}
-      {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={range.apiParams} />}
+      {tab === 'table' && (
+        <DashTableTab projectId={projectId} dashboard={dashboard} grid={grid} dateRange={range} range={apiRange} />
+      )}
+      {tab === 'grid' && <GridTab projectId={projectId} dashboard={dashboard} grid={grid} range={apiRange} />}
       {tab === 'yaml' && (
         <Suspense fallback={<Skeleton variant="rectangular" height={400} data-testid="dash-yaml-loading" />}>
           <DashYamlTab key={dashId} projectId={projectId} dashId={dashId} />
         </Suspense>
       )}
-      {naming && (
-        <NameDialog
-          title={naming === 'new' ? 'New dashboard' : 'Edit dashboard'}
-          action={naming === 'new' ? 'Create' : 'Update'}
-          initial={naming === 'edit' ? dashboard.name : ''}
-          busy={create.isPending || rename.isPending}
-          error={(naming === 'new' ? create.error : rename.error)?.message}
+      {editingVariables && (
+        <VariablesDialog
+          projectId={projectId}
+          dashboard={dashboard}
+          range={range.apiParams}
+          onClose={() => setEditingVariables(false)}
+        />
+      )}
+      {naming === 'new' && (
+        <NewDashboardDialog
+          projectId={projectId}
           onClose={() => setNaming(null)}
-          onSubmit={(name) => {
-            if (naming === 'new')
-              create.mutate(name, { onSuccess: (r) => (setNaming(null), open(r.dashboard, false)) });
-            else rename.mutate({ dashId, name }, { onSuccess: () => setNaming(null) });
-          }}
+          onCreated={(d) => (setNaming(null), open(d, false))}
+        />
+      )}
+      {naming === 'edit' && (
+        <NameDialog
+          title="Edit dashboard"
+          action="Update"
+          initial={dashboard.name}
+          initialTags={dashboard.tags}
+          busy={rename.isPending}
+          error={rename.error?.message}
+          onClose={() => setNaming(null)}
+          onSubmit={(name, tags) => rename.mutate({ dashId, name, tags }, { onSuccess: () => setNaming(null) })}
         />
       )}
     </Stack>

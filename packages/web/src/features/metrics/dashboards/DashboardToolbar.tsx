@@ -1,5 +1,6 @@
 import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
+import ViewListIcon from '@mui/icons-material/ViewList';
 import PushPinIcon from '@mui/icons-material/PushPin';
 import PushPinOutlinedIcon from '@mui/icons-material/PushPinOutlined';
 import {
@@ -17,6 +18,8 @@ import {
 } from '@mui/material';
 import type { Dashboard } from '@lantern/shared';
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { paths } from '../../../lib/routes/paths';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
 import type { DateRangeState } from '../../../components/date/useDateRange';
 import { ImportYamlButton } from './ImportYamlButton';
@@ -99,6 +102,12 @@ function KindsHelp() {
             <b>Grid</b>: charts, tables and heatmaps laid out freely; the dashboard's query (for example{' '}
             <code>where service.name = api</code>) applies to every panel.
           </Typography>
+          <Typography variant="body2" sx={{ mt: 1 }}>
+            <b>Variables</b>: pickers above the tabs. A panel query names one as <code>$name</code> (
+            <code>where service.name = $service</code>, <code>group by $group</code>); the value picked replaces it,
+            several become <code>in (...)</code> and All drops the filter. The choice stays in the address, so a shared
+            link shows the same.
+          </Typography>
         </Box>
       </Popover>
     </>
@@ -136,6 +145,16 @@ export function DashboardToolbar(props: {
         onPick={props.onPick}
         onOpen={props.onOpenPicker}
       />
+      <Tooltip title="All dashboards: search, tags, templates">
+        <IconButton
+          component={RouterLink}
+          to={paths.dashboardList(props.projectId)}
+          aria-label="All dashboards"
+          data-testid="all-dashboards"
+        >
+          <ViewListIcon />
+        </IconButton>
+      </Tooltip>
       <Tooltip title={props.current.pinned ? 'Unpin' : 'Pin to the top of the list'}>
         <IconButton onClick={props.onPin} data-testid="dashboard-pin" aria-pressed={props.current.pinned}>
           {props.current.pinned ? <PushPinIcon /> : <PushPinOutlinedIcon />}

@@ -1,4 +1,4 @@
-import { dashboardsRoutes, type UpdateDashboardTableBody } from '@lantern/shared';
+import { dashboardsRoutes, type DashboardVariable, type UpdateDashboardTableBody } from '@lantern/shared';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api, queryKey, scopeKey } from '../../../lib/api/api';
@@ -8,6 +8,7 @@ import { useSearchParams } from 'react-router-dom';
 import { settledApiRange } from '../../../components/date/useDateRange';
 import { dashboardTab } from './dashboardTab';
 import { prefetchGridPanels } from './grid/gridApi';
+import { withVariables } from './variables/variableState';
 
 /** The longest range a dashboard shows (spec: 90 days). */
 export const DASHBOARD_MAX_DAYS = 90;
@@ -71,7 +72,7 @@ export function prefetchDashboard(qc: QueryClient, pid: number, dashId: string, 
   const range = settledApiRange(search, DASHBOARD_MAX_DAYS);
   const panels = ({ dashboard, grid }: DashboardShow) => {
     if (dashboardTab(search.get('tab'), dashboard, grid.length) === 'grid')
-      prefetchGridPanels(qc, pid, grid, dashboard.gridQuery, range);
+      prefetchGridPanels(qc, pid, grid, dashboard.gridQuery, withVariables(range, dashboard.variables, search));
   };
   const seen = qc.getQueryData<DashboardShow>(dashboardQuery(pid, dashId).queryKey) ?? rememberedDashboard(pid, dashId);
   if (seen) panels(seen);
@@ -118,9 +119,14 @@ export function usePrefetchDashboard(pid: number | undefined, dashId: string | u
 const allDashboards = (pid: number) => scopeKey(R.dashboards, { projectId: pid });
 
 /** Every dashboards mutation: refresh the list (and the dashboard) when it is done. */
-function useDashMutation<V, R>(pid: number, fn: (v: V) => Promise<R>) {
+/** `silent`: the dialog that calls it shows the error itself (no toast as well). */
+function useDashMutation<V, R>(pid: number, fn: (v: V) => Promise<R>, silent = false) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => qc.invalidateQueries({ queryKey: allDashboards(pid) }) });
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () => qc.invalidateQueries({ queryKey: allDashboards(pid) }),
+    meta: { silent },
+  });
 }
 
 export const useCreateDashboard = (pid: number) =>
@@ -130,8 +136,32 @@ export const useCloneDashboard = (pid: number) =>
 export const useDeleteDashboard = (pid: number) =>
   useDashMutation(pid, (dashId: string) => api(R.deleteDashboard, dash(pid, dashId)));
 export const useRenameDashboard = (pid: number) =>
-  useDashMutation(pid, (v: { dashId: string; name: string }) =>
-    api(R.updateDashboard, { ...dash(pid, v.dashId), body: { name: v.name } }),
+  useDashMutation(pid, (v: { dashId: string; name: string; tags?: string[] }) =>
+    api(R.updateDashboard, { ...dash(pid, v.dashId), body: { name: v.name, tags: v.tags } }),
+  );
+export const useCreateFromTemplate = (pid: number) =>
+  useDashMutation(
+    pid,
+    (templateId: string) => api(R.createDashboardFromTemplate, { params: { projectId: pid, templateId } }),
+    true,
+  );
+
+/** The built-in templates (the gallery behind New dashboard); they change only with the server. */
+export function useDashboardTemplates(pid: number, enabled = true) {
+  const input = { params: { projectId: pid } };
+  return useQuery({
+    queryKey: queryKey(R.dashboardTemplates, input),
+    queryFn: ({ signal }) => api(R.dashboardTemplates, input, { signal }),
+    staleTime: Infinity,
+    enabled,
+  });
+}
+export const useSaveVariables = (pid: number) =>
+  useDashMutation(
+    pid,
+    (v: { dashId: string; variables: DashboardVariable[] }) =>
+      api(R.updateDashboard, { ...dash(pid, v.dashId), body: { variables: v.variables } }),
+    true,
   );
 export const usePinDashboard = (pid: number) =>
   useDashMutation(pid, (v: { dashId: string; pinned: boolean }) =>

@@ -1,8 +1,11 @@
 import type { ColumnMap, MetricAlias } from '@lantern/shared';
+import AddchartIcon from '@mui/icons-material/Addchart';
 import CloseIcon from '@mui/icons-material/Close';
+import RadarIcon from '@mui/icons-material/Radar';
 import {
   Alert,
   Box,
+  Button,
   Dialog,
   DialogContent,
   DialogTitle,
@@ -12,6 +15,8 @@ import {
   Typography,
 } from '@mui/material';
 import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { paths } from '../../../lib/routes/paths';
 import type { Series } from '../../../components/charts/chartOptions';
 import { MetricChart } from '../../../components/charts/MetricChart';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
@@ -22,6 +27,7 @@ import { useMetricTimeseries } from '../metricsApi';
 import { MetricsPicker } from '../query/MetricsPicker';
 import { MetricsQueryBuilder } from '../query/MetricsQueryBuilder';
 import { aliasError } from '../query/queryEdit';
+import { AddToDashboardDialog } from './AddToDashboardDialog';
 
 const CHART_HEIGHT = 400;
 const LEGEND_MAX_LENGTH = 150;
@@ -50,6 +56,19 @@ export function ExploreMetricDialog({
   dateRange: DateRangeState;
 }) {
   const [units, setUnits] = useState<ColumnMap>({});
+  const [adding, setAdding] = useState(false);
+  const navigate = useNavigate();
+  // 'Create monitor': the monitor form prefilled with the metrics, the query and the units.
+  const monitor = () =>
+    void navigate(
+      paths.monitorMetricNew(projectId, {
+        name: metrics.map((m) => m.name).join(', '),
+        metric: metrics.map((m) => m.name),
+        alias: metrics.map((m) => m.alias),
+        query,
+        columns: JSON.stringify(units),
+      }),
+    );
   const valid = metrics.length > 0 && metrics.every((m) => !aliasError(m.alias, metrics));
   const res = useMetricTimeseries(
     projectId,
@@ -80,6 +99,24 @@ export function ExploreMetricDialog({
     >
       <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 2, pr: 1 }}>
         <Box sx={{ flex: 1 }}>Explore metric</Box>
+        <Button
+          size="small"
+          startIcon={<AddchartIcon />}
+          disabled={!valid || !query.trim()}
+          onClick={() => setAdding(true)}
+          data-testid="explore-add-to-dashboard"
+        >
+          Add to dashboard
+        </Button>
+        <Button
+          size="small"
+          startIcon={<RadarIcon />}
+          disabled={!valid || !query.trim()}
+          onClick={monitor}
+          data-testid="explore-create-monitor"
+        >
+          Create monitor
+        </Button>
         <DateRangePicker state={dateRange} autoRefresh={false} />
         <IconButton aria-label="Close" onClick={onClose} data-testid="explore-metric-close">
           <CloseIcon />
@@ -136,6 +173,15 @@ export function ExploreMetricDialog({
           </Stack>
         </Stack>
       </DialogContent>
+      {adding && (
+        <AddToDashboardDialog
+          projectId={projectId}
+          metrics={metrics}
+          query={query}
+          columnMap={units}
+          onClose={() => setAdding(false)}
+        />
+      )}
     </Dialog>
   );
 }

@@ -10,7 +10,7 @@ import RadarIcon from '@mui/icons-material/Radar';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Tooltip, Typography } from '@mui/material';
-import type { GridColumn, GridColumnInput } from '@lantern/shared';
+import { parseVariableParams, substituteVariables, type GridColumn, type GridColumnInput } from '@lantern/shared';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useConfirm } from '../../../../components/feedback/ConfirmProvider';
@@ -42,7 +42,7 @@ export function duplicateInput(c: GridColumn): GridColumnInput {
 export function GridPanel({
   projectId,
   column,
-  query,
+  query: panelQuery,
   range,
   height,
   editable,
@@ -67,6 +67,8 @@ export function GridPanel({
   const save = useSaveColumn(projectId, column.dashId);
   const onError = useCallback((e: string | undefined) => setError(e), []);
   const close = () => setAnchor(null);
+  // A monitor or an Explore query made from the panel gets the variables' values written in.
+  const query = substituteVariables(panelQuery, parseVariableParams(range.var ?? []));
 
   const monitor = () => {
     if (column.type === 'promql' || column.type === 'heatmap') return;
@@ -176,7 +178,7 @@ export function GridPanel({
         <PanelBody
           projectId={projectId}
           column={column}
-          query={query}
+          query={panelQuery}
           range={range}
           height={height}
           onError={onError}

@@ -1,10 +1,10 @@
 import {
   dashboardsRoutes,
+  GridColumnInput,
   metricsRoutes,
   type GaugeInput,
   type Gauge,
   type GridColumn,
-  type GridColumnInput,
   type MetricAlias,
 } from '@lantern/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -15,7 +15,8 @@ import { api, queryKey, scopeKey, type ApiInput } from '../../../../lib/api/api'
  * (timeseries / table / heatmap / gauge) and the grid, gauge and grid-query mutations. Every
  * mutation invalidates the dashboard and what hangs under it (`scopeKey` of the dashboard).
  */
-export type Range = { time_gte: string; time_lt: string };
+/** The dashboard's range, with its variables' values (`var`, issue 41) when it has any. */
+export type Range = { time_gte: string; time_lt: string; var?: string[] };
 
 const D = dashboardsRoutes;
 const dash = (projectId: number, dashId: string) => ({ params: { projectId, dashId } });
@@ -142,6 +143,42 @@ export function useSaveColumn(pid: number, dashId: string) {
         ? api(D.updateGridColumn, { params: { projectId: pid, dashId, colId: id }, body: input })
         : api(D.addGridColumn, { ...dash(pid, dashId), body: input }),
     onSuccess: invalidate,
+    meta: { silent: true },
+  });
+}
+
+/**
+ * A chart of `metrics` and `query` added to a dashboard, an existing one (`dashId`) or a new one
+ * (`newName`): Metrics explore's 'Add to dashboard' (issue 41). Answers the dashboard's id.
+ */
+export function useAddChartToDashboard(pid: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (v: {
+      dashId?: string;
+      newName?: string;
+      name: string;
+      metrics: MetricAlias[];
+      query: string;
+      columnMap: Record<string, { unit: string; color: string }>;
+    }) => {
+      const dashId =
+        v.dashId ??
+        (await api(D.createDashboard, { params: { projectId: pid }, body: { name: v.newName ?? '' } })).dashboard.id;
+      // The contract's defaults: a line chart, sized and placed by the server.
+      const input = GridColumnInput.parse({
+        type: 'chart',
+        name: v.name,
+        params: { metrics: v.metrics, query: v.query, columnMap: v.columnMap },
+      });
+      await api(D.addGridColumn, { ...dash(pid, dashId), body: input });
+      return dashId;
+    },
+    onSuccess: (dashId) =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: scopeKey(D.dashboard, { projectId: pid, dashId }) }),
+        qc.invalidateQueries({ queryKey: dashListKey(pid), exact: true }),
+      ]),
     meta: { silent: true },
   });
 }

@@ -27,7 +27,7 @@ import { MetricsQueryBuilder } from '../../query/MetricsQueryBuilder';
 import { useUpdateDashboardTable } from '../dashboardsApi';
 import { tableConfigured } from '../dashboardTab';
 import { GaugeRow } from '../gauges/GaugeRow';
-import { useMetricTable } from '../grid/gridApi';
+import { useMetricTable, type Range } from '../grid/gridApi';
 import { ColumnTitle, GroupValue, groupText } from '../tableCells';
 import { columnUnit, queryError } from '../grid/units';
 import { DashTableForm } from './DashTableForm';
@@ -49,14 +49,16 @@ export function DashTableTab({
   dashboard,
   grid,
   dateRange,
+  range,
 }: {
   projectId: number;
   dashboard: Dashboard;
   grid: GridColumn[];
   /** The dashboard page's range; a row's dialog shows its picker and Reload too. */
   dateRange: DateRangeState;
+  /** Its API form with the dashboard variables' values (issue 41). */
+  range: Range;
 }) {
-  const range = dateRange.apiParams;
   const [draft, setDraft] = useState<string | undefined>();
   const query = draft ?? dashboard.tableQuery;
   const [editing, setEditing] = useState(false);
@@ -103,7 +105,7 @@ export function DashTableTab({
                 metrics={dashboard.tableMetrics}
                 query={query}
                 onChange={setDraft}
-                range={range}
+                range={dateRange.apiParams}
                 parts={res.data?.query.parts}
               />
               <GroupingToggle
