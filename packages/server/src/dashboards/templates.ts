@@ -138,7 +138,9 @@ function renderForCompare(spec: DashboardSpec): string {
     name: fields.name,
     variables: fields.variables,
     tags: fields.tags,
-    description: spec.description,
+    // A dashboard keeps no description (the gallery reads it from the template), so its export has
+    // none: with the template's, every sync saw a change and saved the dashboard again.
+    description: '',
     table: {
       gauges: gauges.filter((g) => g.dashKind === 'table'),
       metrics: fields.tableMetrics,
