@@ -86,6 +86,12 @@ async function send(c: Case): Promise<Answer> {
     // A request that hangs is a failure of its own, not a stuck run.
     signal: AbortSignal.timeout(20_000),
   });
+  // An accepted live tail (issue 38) is an event stream that stays open: its opening answer is the
+  // answer; the stream is closed here (the server lets go of it).
+  if (res.ok && res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, text: '', json: undefined };
+  }
   const text = await res.text();
   let json: unknown;
   try {
