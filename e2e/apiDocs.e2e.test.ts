@@ -41,8 +41,12 @@ describe('the API reference', () => {
   it('shows the operations from the OpenAPI document without any outside request', async () => {
     onTestFailed(() => screenshot(page, 'api-docs-failed'));
     await page.goto(`${t.lantern.baseUrl}${systemRoutes.apiDocs.path}`);
-    const login = page.locator('.opblock-summary-path', { hasText: '/api/v1/users/login' }).first();
-    await login.waitFor({ timeout: 30_000 });
+    // Every tag is listed, closed; a click opens a tag's operations.
+    const tag = (name: string) => page.locator('.opblock-tag', { hasText: name }).first();
+    await tag('prometheus').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.locator('.opblock-tag').count()).toBeGreaterThanOrEqual(10);
+    for (const name of ['auth', 'tracing', 'dashboards', 'prometheus', 'projects']) await tag(name).click();
+    await page.locator('.opblock-summary-path', { hasText: '/api/v1/users/login' }).first().waitFor();
     await expect.poll(() => page.locator('.opblock').count()).toBeGreaterThanOrEqual(60);
     // An operation opens with its summary and its answer's schema.
     await page.locator('#operations-projects-getProject .opblock-summary').click();
