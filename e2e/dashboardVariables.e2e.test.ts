@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from '@lantern/testkit/pages/browser';
 import { DashGridPage } from '@lantern/testkit/pages/DashGridPage';
+import { useSignedInPage } from '@lantern/testkit/pages/session';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { apiAs, createShopDashboard, HOSTS } from './shopDashboard';
 
@@ -14,13 +15,11 @@ import { apiAs, createShopDashboard, HOSTS } from './shopDashboard';
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
 describe('dashboard variables', () => {
-  let browser: Browser;
   let page: Page;
   let grid: DashGridPage;
   let dashId: string;
-  const browserErrors: string[] = [];
 
-  beforeAll(async () => {
+  const session = useSignedInPage(server, 'dash-vars', async () => {
     await createShopDashboard(server);
     const api = apiAs(server);
     const base = '/api/v1/metrics/1/dashboards';
@@ -56,24 +55,12 @@ describe('dashboard variables', () => {
       metrics: req,
       query: 'sum($req) as requests | where host = $host',
     });
-    browser = await launchBrowser();
-    const context = await signedInContext(browser, server.lantern.baseUrl, { viewport: { width: 1440, height: 1000 } });
-    page = await context.newPage();
-    page.on('pageerror', (err) => browserErrors.push(err.message));
+  });
+  beforeAll(() => {
+    page = session.page();
     grid = new DashGridPage(page);
   });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const explainFailures = () =>
-    onTestFailed(async () => {
-      console.error(
-        `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
-      );
-      await screenshot(page, 'dash-vars-failure').catch(() => undefined);
-    });
+  const explainFailures = session.explainFailures;
 
   const picker = (name: string) => page.locator(`[data-testid="variable-picker"][data-variable="${name}"]`);
   /** The group of each series in the chart's legend (`sum($req{host=web-1})` -> `host=web-1`). */
@@ -172,7 +159,7 @@ describe('dashboard variables', () => {
       ['group', ['host', 'route']],
       ['env', ['prod', 'staging']],
     ]);
-    expect(browserErrors).toEqual([]);
+    expect(session.errors()).toEqual([]);
   });
 
   it('the dashboards page: tags set in Edit dashboard, pinned first, search, a tag to narrow by, and a template from the gallery', async () => {
