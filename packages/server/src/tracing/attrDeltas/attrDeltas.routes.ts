@@ -3,9 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { invalidInput } from '../../http/appError';
 import { registerRoute } from '../../http/routes';
 import { requireProject, type ProjectsService } from '../../projects';
-import { StoreQueryError } from '../../storage/telemetry';
 import { compileQuery, type CompiledQuery } from '../query/compile';
-import { scopeOf } from '../query/query.routes';
+import { scopeOf, storeRefusal } from '../query/query.routes';
 import type { AttrDeltasService } from './attrDeltas.service';
 
 export interface AttrDeltasRouteDeps {
@@ -37,13 +36,6 @@ function compiledSelection(text: string, minutes: number): CompiledQuery {
 
 /** `GET .../attr-deltas` and `GET .../duration-heatmap` (issue 38, "What changed"). */
 export function registerAttrDeltasRoutes(app: FastifyInstance, deps: AttrDeltasRouteDeps): void {
-  const refused = (err: unknown) => {
-    if (!(err instanceof StoreQueryError)) return err;
-    const e = invalidInput('invalid_query', err.message);
-    e.details = { query: err.queryText };
-    return e;
-  };
-
   registerRoute(app, attrDeltasRoutes.tracingAttrDeltas, async ({ params, query }) => {
     const project = requireProject(deps.projects, params.projectId);
     const scope = scopeOf(project.id, query);
@@ -54,7 +46,7 @@ export function registerAttrDeltasRoutes(app: FastifyInstance, deps: AttrDeltasR
     try {
       return await deps.deltas.attrDeltas(scope, q, sel, tested);
     } catch (err) {
-      throw refused(err);
+      throw storeRefusal(err);
     }
   });
 
@@ -65,7 +57,7 @@ export function registerAttrDeltasRoutes(app: FastifyInstance, deps: AttrDeltasR
     try {
       return await deps.deltas.durationHeatmap(scope, q);
     } catch (err) {
-      throw refused(err);
+      throw storeRefusal(err);
     }
   });
 }

@@ -49,12 +49,7 @@ export function registerTracingQueryRoutes(app: FastifyInstance, deps: QueryRout
         const query = typeof params.query === 'string' ? params.query : '';
         return await handler({ project, params, scope: scopeOf(project.id, params), query }, req);
       } catch (err) {
-        if (err instanceof StoreQueryError) {
-          const refused = invalidInput('invalid_query', err.message);
-          refused.details = { query: err.queryText };
-          throw refused;
-        }
-        throw err;
+        throw storeRefusal(err);
       }
     });
 
@@ -192,6 +187,17 @@ export function parseTimeParam(name: string, raw: string): Date {
   if (!Number.isFinite(ms))
     throw invalidInput('invalid_time', `${name} must be an RFC 3339 time, Unix seconds or YYYYMMDDTHHMMSS`);
   return new Date(ms);
+}
+
+/**
+ * A query the backend refused is the caller's query: 400 invalid_query with the generated text
+ * (`details.query`); any other error as it is.
+ */
+export function storeRefusal(err: unknown): unknown {
+  if (!(err instanceof StoreQueryError)) return err;
+  const refused = invalidInput('invalid_query', err.message);
+  refused.details = { query: err.queryText };
+  return refused;
 }
 
 /** The range scope of a tracing query request: its times (400 `invalid_time`), systems and group. */
