@@ -1,7 +1,11 @@
-// `npm test`: install what is missing (npm packages, Debian's chromium, postgresql and prometheus), check types,
-// format, code rules and layers, build the web app and the server, then run unit, integration and browser tests
-// with Vitest. At the end it prints how long each step took and the slowest test files (scripts/testTimes.mjs).
+// `npm test`: install what is missing (npm packages, Debian's chromium, postgresql and prometheus), build the
+// web app and the server, then run Vitest's unit, integration and browser tests while the static checks (types,
+// format, code rules, layers) run beside them at a lower CPU priority. Browser and integration tests spend most
+// of their wall time waiting (on a server's minute, a page, a poll): the checks take that idle CPU instead of
+// ~200 s of their own before the first test. The first failure, of a check or of Vitest, ends the run. At the
+// end it prints how long each step took and the slowest test files (scripts/testTimes.mjs).
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { ensureServerBuild } from './buildServer.mjs';
 import {
@@ -12,35 +16,55 @@ import {
   root,
   webBuildNeeded,
 } from './ensure.mjs';
+import { recordSteps } from './testTimes.mjs';
 
-/** Seconds each step took, in order; handed to the test-times reporter, which prints them at the end. */
+const started = Date.now();
+/** Seconds each step took, in order; printed and recorded at the end (scripts/testTimes.mjs). */
 const steps = [];
 const timed = async (name, fn) => {
-  const started = Date.now();
+  const t = Date.now();
   await fn();
-  steps.push([name, (Date.now() - started) / 1000]);
+  steps.push([name, (Date.now() - t) / 1000]);
 };
 
+/** Every process group still running: the first failure, or Ctrl-C, ends them all. */
 const running = new Set();
+const endAll = (code) => {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  process.exit(code);
+};
+process.on('SIGINT', () => endAll(130));
+process.on('SIGTERM', () => endAll(143));
 
 /**
- * Runs a command with its output held back and printed whole when it ends (two run side by side); the
- * first that fails ends the other and the run.
+ * Runs a command in its own process group (so that ending it ends what it started), with its output held
+ * back and printed whole when it ends unless `inherit`; `nice` lowers its CPU priority. A failure ends the run.
  */
-function quietly(cmd, args) {
+function run(cmd, args, { inherit = false, nice = 0, env = process.env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env,
+      detached: true,
+      stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
+    });
     running.add(child);
+    if (nice) setPriority(child.pid, nice);
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
     child.on('close', (code, signal) => {
       running.delete(child);
       if (out.trim()) process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
       if (code !== 0) {
         console.error(`\n${cmd} ${args.join(' ')} failed (exit ${code ?? signal})`);
-        for (const other of running) other.kill();
-        process.exit(code || 1);
+        endAll(code || 1);
       }
       resolve();
     });
@@ -51,8 +75,8 @@ function quietly(cmd, args) {
 const bin = (name) => join(root, 'node_modules/.bin', name);
 
 /** Steps one after the other, each timed. */
-const lane = async (list) => {
-  for (const [name, cmd, args] of list) await timed(name, () => quietly(cmd, args));
+const lane = async (list, options) => {
+  for (const [name, cmd, args] of list) await timed(name, () => run(cmd, args, options));
 };
 
 await timed('install (npm, Debian packages)', () => {
@@ -62,34 +86,46 @@ await timed('install (npm, Debian packages)', () => {
   ensurePrometheus();
 });
 
-// Two lanes on the two cores: the type checks and the builds | Prettier, ESLint and the layer rules.
-const tsc = ['packages/shared', 'packages/server', 'packages/web', 'packages/testkit', 'e2e', 'bench'].map((p) => [
-  `tsc -p ${p}`,
-  bin('tsc'),
-  ['-p', p],
-]);
+// What the tests run: the web app's bundle (browser tests) and the server's (every server a test starts).
 await Promise.all([
-  lane([
-    ...tsc,
-    ...(webBuildNeeded() ? [['build the web app', 'npm', ['run', 'build', '-w', '@lantern/web']]] : []),
-  ]).then(() => timed('build the server', ensureServerBuild)),
-  lane([
-    // One format for the repo (.prettierrc.json): `npm run format` fixes what this refuses.
-    ['prettier', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
-    // ESLint (eslint.config.js): any error or warning fails with the rule's name; `npm run lint` is the same check.
-    ['eslint', process.execPath, ['scripts/lint.mjs']],
-    // The layers and no import cycles (.dependency-cruiser.cjs): a violation fails with the rule's name.
-    [
-      'layers (dependency-cruiser)',
-      bin('depcruise'),
-      ['packages', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'],
-    ],
-  ]),
+  webBuildNeeded() ? timed('build the web app', () => run('npm', ['run', 'build', '-w', '@lantern/web'])) : null,
+  timed('build the server', ensureServerBuild),
 ]);
 
-const vitest = spawn(
-  bin('vitest'),
-  ['run', '--reporter=default', '--reporter=./scripts/testTimes.mjs', ...process.argv.slice(2)],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, LANTERN_TEST_STEPS: JSON.stringify(steps) } },
+// The static checks in two lanes, niced: they use the CPU the tests leave idle and give it back when a test
+// needs it (a test's timing matters; a check's does not). Type checks | Prettier, the layer rules, ESLint.
+const NICE = 10;
+const checks = Promise.all([
+  lane(
+    ['packages/shared', 'packages/server', 'packages/web', 'packages/testkit', 'e2e', 'bench'].map((p) => [
+      `tsc -p ${p}`,
+      bin('tsc'),
+      ['-p', p],
+    ]),
+    { nice: NICE },
+  ),
+  lane(
+    [
+      // One format for the repo (.prettierrc.json): `npm run format` fixes what this refuses.
+      ['prettier', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
+      // The layers and no import cycles (.dependency-cruiser.cjs): a violation fails with the rule's name.
+      [
+        'layers (dependency-cruiser)',
+        bin('depcruise'),
+        ['packages', 'bench', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'],
+      ],
+      // ESLint (eslint.config.js): any error or warning fails with the rule's name; `npm run lint` is the same check.
+      ['eslint', process.execPath, ['scripts/lint.mjs']],
+    ],
+    { nice: NICE },
+  ),
+]);
+
+const tests = timed('vitest', () =>
+  run(bin('vitest'), ['run', '--reporter=default', '--reporter=./scripts/testTimes.mjs', ...process.argv.slice(2)], {
+    inherit: true,
+  }),
 );
-vitest.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+await Promise.all([checks, tests]);
+recordSteps(steps, (Date.now() - started) / 1000);
