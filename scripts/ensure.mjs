@@ -1,6 +1,6 @@
 // Install and build steps shared by `npm start` and `npm test`, so a fresh clone on a fresh
 // machine needs nothing but Node and npm. Uses only Node built-ins: it runs before node_modules exists.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -25,8 +25,8 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** npm install when node_modules is missing or older than package-lock.json / a package.json. */
-export function ensureDependencies() {
+/** Whether node_modules is missing or older than package-lock.json / a package.json. */
+function dependenciesStale() {
   const marker = join(root, 'node_modules/.package-lock.json');
   const manifests = [
     'package.json',
@@ -38,12 +38,20 @@ export function ensureDependencies() {
     'packages/testkit/package.json',
     'bench/package.json',
   ];
-  const stale =
+  return (
     !existsSync(marker) ||
-    manifests.some((m) => existsSync(join(root, m)) && statSync(join(root, m)).mtimeMs > statSync(marker).mtimeMs);
-  if (!stale) return;
+    manifests.some((m) => existsSync(join(root, m)) && statSync(join(root, m)).mtimeMs > statSync(marker).mtimeMs)
+  );
+}
+
+const npmInstall = () => {
   console.log('Installing dependencies (npm install)...');
-  run('npm', ['install', '--no-audit', '--no-fund']);
+  return runAsync('npm', ['install', '--no-audit', '--no-fund']);
+};
+
+/** npm install when node_modules is missing or older than package-lock.json / a package.json. */
+export async function ensureDependencies() {
+  if (dependenciesStale()) await npmInstall();
 }
 
 /** Whether the web app's bundle is missing or older than its sources. */
@@ -60,45 +68,64 @@ export function ensureWebBuild() {
   run('npm', ['run', 'build', '-w', '@lantern/web']);
 }
 
-/** Debian packages for the tests, installed with apt-get when `present()` is false (CI runs as root). */
-function ensureDebian(what, present, packages) {
-  if (present()) return;
+/**
+ * Debian packages the tests need, each with how to tell it is there: Chromium for the browser tests, PostgreSQL's
+ * server binaries for the metadata tests over PostgreSQL (a throwaway cluster the run starts itself,
+ * packages/testkit/src/globalSetup.ts; not needed when LANTERN_TEST_PG_URL names a server), Prometheus 2.42 for the
+ * remote write test (it scrapes a target and writes into Lantern).
+ */
+const TEST_PACKAGES = [
+  {
+    what: 'Browser tests need /usr/bin/chromium',
+    present: () => existsSync('/usr/bin/chromium'),
+    packages: ['chromium', 'fonts-liberation'],
+  },
+  {
+    what: 'The metadata tests need PostgreSQL server binaries (/usr/lib/postgresql/*/bin)',
+    present: () =>
+      !!process.env.LANTERN_TEST_PG_URL ||
+      (existsSync('/usr/lib/postgresql') &&
+        readdirSync('/usr/lib/postgresql').some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')))),
+    packages: ['postgresql'],
+  },
+  {
+    what: 'The remote write test needs /usr/bin/prometheus',
+    present: () => existsSync('/usr/bin/prometheus'),
+    packages: ['prometheus'],
+  },
+];
+
+/** A command's run as a promise; a failure ends the process with its exit code. */
+function runAsync(cmd, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+    child.on('close', (code, signal) => {
+      if (code !== 0) {
+        console.error(`\n${cmd} ${args.join(' ')} failed (exit ${code ?? signal})`);
+        process.exit(code || 1);
+      }
+      resolve();
+    });
+  });
+}
+
+/** The missing test packages, with one `apt-get update` and one install for all of them (CI runs as root). */
+async function ensureTestPackages() {
+  const missing = TEST_PACKAGES.filter((p) => !p.present());
+  if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    console.error(`${what}: run \`sudo apt-get install -y ${packages.join(' ')}\` and retry.`);
+    for (const p of missing)
+      console.error(`${p.what}: run \`sudo apt-get install -y ${p.packages.join(' ')}\` and retry.`);
     process.exit(1);
   }
+  const packages = missing.flatMap((p) => p.packages);
   console.log(`Installing ${packages.join(', ')} (apt-get)...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  run('apt-get', ['update', '-q'], { env });
-  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env });
+  await runAsync('apt-get', ['update', '-q'], { env });
+  await runAsync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env });
 }
 
-/** Debian's chromium for the browser tests. */
-export function ensureChromium() {
-  ensureDebian('Browser tests need /usr/bin/chromium', () => existsSync('/usr/bin/chromium'), [
-    'chromium',
-    'fonts-liberation',
-  ]);
-}
-
-/** Debian's Prometheus (2.42): the remote write test scrapes a target with it and writes into Lantern. */
-export function ensurePrometheus() {
-  ensureDebian('The remote write test needs /usr/bin/prometheus', () => existsSync('/usr/bin/prometheus'), [
-    'prometheus',
-  ]);
-}
-
-/**
- * Debian's PostgreSQL server binaries: the metadata tests run over SQLite and over a throwaway
- * PostgreSQL cluster that the test run starts itself (packages/testkit/src/globalSetup.ts). Not needed when
- * LANTERN_TEST_PG_URL names a server.
- */
-export function ensurePostgres() {
-  if (process.env.LANTERN_TEST_PG_URL) return;
-  const present = () =>
-    existsSync('/usr/lib/postgresql') &&
-    readdirSync('/usr/lib/postgresql').some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')));
-  ensureDebian('The metadata tests need PostgreSQL server binaries (/usr/lib/postgresql/*/bin)', present, [
-    'postgresql',
-  ]);
+/** What `npm test` needs installed: the npm packages and the Debian ones, side by side (network and disk, not CPU). */
+export async function ensureTestDependencies() {
+  await Promise.all([dependenciesStale() ? npmInstall() : null, ensureTestPackages()]);
 }

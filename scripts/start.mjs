@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { ensureServerBuild } from './buildServer.mjs';
 import { ensureDependencies, ensureWebBuild, root } from './ensure.mjs';
 
-ensureDependencies();
+await ensureDependencies();
 ensureWebBuild();
 const main = await ensureServerBuild();
 const server = spawn(process.execPath, ['--enable-source-maps', main, ...process.argv.slice(2)], {

@@ -8,14 +8,7 @@ import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { ensureServerBuild } from './buildServer.mjs';
-import {
-  ensureChromium,
-  ensureDependencies,
-  ensurePostgres,
-  ensurePrometheus,
-  root,
-  webBuildNeeded,
-} from './ensure.mjs';
+import { ensureTestDependencies, root, webBuildNeeded } from './ensure.mjs';
 import { recordSteps } from './testTimes.mjs';
 
 const started = Date.now();
@@ -79,12 +72,7 @@ const lane = async (list, options) => {
   for (const [name, cmd, args] of list) await timed(name, () => run(cmd, args, options));
 };
 
-await timed('install (npm, Debian packages)', () => {
-  ensureDependencies();
-  ensureChromium();
-  ensurePostgres();
-  ensurePrometheus();
-});
+await timed('install (npm, Debian packages)', ensureTestDependencies);
 
 // What the tests run: the web app's bundle (browser tests) and the server's (every server a test starts).
 await Promise.all([
