@@ -83,24 +83,23 @@ describe('dashboard links', () => {
       storageState: await page.context().storageState(),
     });
     const tab = await context.newPage();
-    // The Metrics layout's code comes late (a slow network or a busy machine).
-    let layoutReleased = false;
-    await tab.route(/\/assets\/MetricsLayout-[^/]*\.js$/, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
-      layoutReleased = true;
-      await route.continue();
-    });
-    // The session check and the dashboard answer late too: this browser was signed in and has seen
-    // the dashboard, so the panels' calls wait for neither.
+    // The Metrics layout's code, the session check and the dashboard answer late (a slow network or a
+    // busy machine): held until the three panels have asked, or 15 s. This browser was signed in and has
+    // seen the dashboard, so the panels' calls wait for none of them (a build whose calls wait is held
+    // the whole 15 s and fails below, on any machine load).
+    let panelCalls = 0;
+    let allAsked = () => {};
+    const panelsAsked = new Promise<void>((resolve) => (allAsked = resolve));
     const held = async (url: string | RegExp) => {
       const state = { answered: false };
       await tab.route(url, async (route) => {
-        await new Promise((r) => setTimeout(r, 1500));
+        await Promise.race([panelsAsked, new Promise((r) => setTimeout(r, 15_000))]);
         state.answered = true;
         await route.continue();
       });
       return state;
     };
+    const layout = await held(/\/assets\/MetricsLayout-[^/]*\.js$/);
     const session = await held('**/api/v1/users/current');
     const dashboard = await held(new RegExp(`/api/v1/metrics/1/dashboards/${dashId}(\\?|$)`));
     const beforeLayout: string[] = [];
@@ -108,7 +107,8 @@ describe('dashboard links', () => {
     const beforeDashboard: string[] = [];
     tab.on('request', (r) => {
       if (!isPanelCall(r.url())) return;
-      if (!layoutReleased) beforeLayout.push(r.url());
+      if (++panelCalls === 3) allAsked();
+      if (!layout.answered) beforeLayout.push(r.url());
       if (!session.answered) beforeSession.push(r.url());
       if (!dashboard.answered) beforeDashboard.push(r.url());
     });
