@@ -12,12 +12,14 @@ import { pct, tracingCaller } from './benchCalls';
  * data first with `bench/tracing/run.ts` (same `--data-dir`).
  *
  *   node --import tsx bench/tracing/attrDeltas.ts [--data-dir bench/results/tracing-data] [--runs 10] [--warmup 2]
+ *     [--server DIR/main.js]   # another version's server (a bundle or main.ts), e.g. the one before a change
  */
 const { values: args } = parseArgs({
   options: {
     'data-dir': { type: 'string' },
     runs: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
+    server: { type: 'string' },
   },
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,6 +32,7 @@ const marker = JSON.parse(readFileSync(join(DATA_DIR, 'bench-tracing.json'), 'ut
 const lantern = await startLantern({
   dataDir: DATA_DIR,
   env: { LANTERN_LOG_LEVEL: 'error', LANTERN_CHECK_ANSWERS: '0' },
+  ...(args.server ? { serverMain: args.server } : {}),
 });
 try {
   const cookie = await signIn(lantern.baseUrl);

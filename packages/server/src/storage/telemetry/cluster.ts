@@ -25,6 +25,7 @@ const TABLES = [
   'span_attr_groups_15m',
   'error_arrivals',
   'span_arrivals',
+  'spans_sample',
   'service_graph_minutes',
   'service_graph_runs',
   'service_graph_hours',
@@ -41,6 +42,7 @@ const SHARDING_KEY: Record<string, string> = {
   spans_index: 'cityHash64(trace_id)',
   spans_data: 'cityHash64(trace_id)',
   span_arrivals: 'cityHash64(trace_id)',
+  spans_sample: 'cityHash64(trace_id)',
 };
 
 const local = (table: string) => `${table}_local`;

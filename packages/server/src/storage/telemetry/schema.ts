@@ -7,6 +7,7 @@ import {
 } from './metricsSchema';
 import { ERROR_ARRIVALS_MIGRATION } from './errorArrivals';
 import { SPAN_ARRIVALS_MIGRATION } from './spanArrivals';
+import { SPAN_SAMPLE_MIGRATION } from './spanSample';
 import {
   SERVICE_GRAPH_HOURS_MIGRATION,
   SERVICE_GRAPH_MIGRATION,
@@ -301,4 +302,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   SERVICE_GRAPH_SPAN_COUNTS_MIGRATION,
   SERVICE_GRAPH_HOURS_MIGRATION,
   SPAN_ARRIVALS_MIGRATION,
+  SPAN_SAMPLE_MIGRATION,
 ];

@@ -1,17 +1,21 @@
 import { PROMOTED_ATTRS } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import { SPAN_SAMPLE_SCALE } from '../../storage/telemetry';
 import { groupingPeriodMs } from '../query/builders';
 import type { CompiledQuery } from '../query/compile';
 import { IS_SPAN_SQL } from '../query/eventTypes';
 import { whereSql, type RangeScope } from '../query/scope';
 
 /**
- * SQL of "What changed" (issue 38) over `spans_index AS s`, as pure functions of the request. The
- * selection and the query are compiled by the query language's compiler (compile.ts); every user
- * value is a bound parameter.
+ * SQL of "What changed" (issue 38) over `spans_index AS s` (or its trace sample `spans_sample`, the
+ * same columns), as pure functions of the request. The selection and the query are compiled by the
+ * query language's compiler (compile.ts); every user value is a bound parameter.
  */
 
 const FROM = sql`FROM spans_index AS s`;
+/** Where the sampled rows are read: `sample`, the 2 % of traces kept in spans_sample (storage/telemetry/spanSample.ts). */
+export type DeltaSource = 'index' | 'sample';
+const FROM_SOURCE: Record<DeltaSource, SqlFragment> = { index: FROM, sample: sql`FROM spans_sample AS s` };
 
 /** The selection's filters as one boolean (ANDed where parts). */
 export const selectionExpr = (sel: CompiledQuery): SqlFragment => join(sel.where, ' AND ');
@@ -21,8 +25,8 @@ export function deltaCountsSql(scope: RangeScope, q: CompiledQuery, sel: Compile
   return sql`SELECT count() AS n, countIf(${selectionExpr(sel)}) AS ns ${FROM} WHERE ${whereSql(scope, q)}`;
 }
 
-/** Sample rates are parts of this: `cityHash64(trace_id) % SAMPLE_SCALE < k`. */
-export const SAMPLE_SCALE = 1_000_000;
+/** Sample rates are parts of this: `cityHash64(trace_id) % SAMPLE_SCALE < k` (spans_sample's hash space). */
+export const SAMPLE_SCALE = SPAN_SAMPLE_SCALE;
 
 /** The built-in fields compared beside the attributes, as text (a span's duration only on spans). */
 const BUILTIN_FIELDS: [string, SqlFragment][] = [
@@ -81,13 +85,15 @@ export const FEW_VALUES = 10;
  * quantile bins (`edges`: the values where bins 1.. start; `bins`: per bin the counts of each
  * side; `lo`, `hi`: the smallest and largest value). The key '' counts the sampled spans.
  * The sample: traces whose `cityHash64(trace_id) % SAMPLE_SCALE` is below `kS` for the selection's
- * spans and `kB` for the others, so one trace is in or out as a whole, on every request.
+ * spans and `kB` for the others, so one trace is in or out as a whole, on every request. From
+ * `sample` (spans_sample, every row of the traces below SPAN_SAMPLE_K) with both k at most
+ * SPAN_SAMPLE_K, the rows are the same as from `index`, and a day of them is a small range to read.
  */
 export function deltaRowsSql(
   scope: RangeScope,
   q: CompiledQuery,
   sel: CompiledQuery,
-  sample: { kS: number; kB: number },
+  sample: { kS: number; kB: number; source?: DeltaSource },
 ): SqlFragment {
   const sampleCond =
     sample.kS >= SAMPLE_SCALE && sample.kB >= SAMPLE_SCALE
@@ -96,7 +102,7 @@ export function deltaRowsSql(
   // The sampled rows' columns first, their pairs built after: the engine built every row's pairs
   // before filtering when both were one step (several times slower).
   const pairs = sql`SELECT k, v, countIf(r.sel) AS ns, countIf(NOT r.sel) AS nb
-    FROM (SELECT ${selectionExpr(sel)} AS sel, ${SAMPLED_COLUMNS} ${FROM} PREWHERE ${whereSql(scope, q)}${sampleCond}) AS r
+    FROM (SELECT ${selectionExpr(sel)} AS sel, ${SAMPLED_COLUMNS} ${FROM_SOURCE[sample.source ?? 'index']} PREWHERE ${whereSql(scope, q)}${sampleCond}) AS r
     ARRAY JOIN ${ROW_KEYS} AS k, ${ROW_VALUES} AS v WHERE v != '' GROUP BY k, v`;
   const top = TOP_VALUES;
   return sql`SELECT k, count() AS distinctValues, sum(ns) AS ps, sum(nb) AS pb,

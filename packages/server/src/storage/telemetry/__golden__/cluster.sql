@@ -645,6 +645,53 @@ CREATE TABLE IF NOT EXISTS span_arrivals ON CLUSTER lantern AS span_arrivals_loc
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS span_arrivals_mv ON CLUSTER lantern TO span_arrivals_local AS SELECT now64(6, 'UTC') AS arrived, project_id, time, trace_id, id FROM spans_index_local;
 
+CREATE TABLE IF NOT EXISTS spans_sample_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+        system LowCardinality(String) CODEC(ZSTD(1)),
+        group_id UInt64 CODEC(ZSTD(1)),
+        time DateTime64(6, 'UTC') CODEC(Delta, ZSTD(3)),
+        trace_id UUID CODEC(ZSTD(1)),
+        id UInt64 CODEC(ZSTD(1)),
+        parent_id UInt64 CODEC(ZSTD(1)),
+        type String CODEC(ZSTD(3)),
+        kind String CODEC(ZSTD(3)),
+        name String CODEC(ZSTD(3)),
+        event_name String CODEC(ZSTD(3)),
+        display_name String CODEC(ZSTD(3)),
+        duration Int64 CODEC(T64, ZSTD(1)),
+        count Float32 CODEC(ZSTD(1)),
+        status_code String CODEC(ZSTD(3)),
+        status_message String CODEC(ZSTD(3)),
+        standalone Bool CODEC(ZSTD(1)),
+        link_count UInt8 CODEC(ZSTD(1)),
+        event_count UInt8 CODEC(ZSTD(1)),
+        event_error_count UInt8 CODEC(ZSTD(1)),
+        event_log_count UInt8 CODEC(ZSTD(1)),
+        attr_keys Array(String) CODEC(LZ4),
+        attr_values Array(String) CODEC(ZSTD(3)),
+        deployment_environment String CODEC(ZSTD(3)),
+        service_name LowCardinality(String) CODEC(ZSTD(1)),
+        host_name String CODEC(ZSTD(3)),
+        db_system String CODEC(ZSTD(3)),
+        db_statement String CODEC(ZSTD(3)),
+        db_operation String CODEC(ZSTD(3)),
+        db_sql_table String CODEC(ZSTD(3)),
+        log_severity String CODEC(ZSTD(3)),
+        log_message String CODEC(ZSTD(3)),
+        exception_type String CODEC(ZSTD(3)),
+        exception_message String CODEC(ZSTD(3))
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/spans_sample_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, time)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS spans_sample ON CLUSTER lantern AS spans_sample_local ENGINE = Distributed(lantern, currentDatabase(), spans_sample_local, cityHash64(trace_id));
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS spans_sample_mv ON CLUSTER lantern TO spans_sample_local AS SELECT * FROM spans_index_local WHERE cityHash64(trace_id) % 1000000 < 20000;
+
+INSERT INTO spans_sample SELECT * FROM spans_index WHERE cityHash64(trace_id) % 1000000 < 20000;
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
@@ -662,6 +709,8 @@ ALTER TABLE service_graph_runs_local ON CLUSTER lantern MODIFY TTL toDate(time) 
 ALTER TABLE service_graph_hours_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE service_graph_hour_runs_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE spans_sample_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 
