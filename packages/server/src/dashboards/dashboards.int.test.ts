@@ -595,6 +595,65 @@ describe('dashboard variables (issue 41)', () => {
   });
 });
 
+describe('gauge look: text, stat or dial with thresholds (issue 41)', () => {
+  it('stores the look, refuses bad thresholds and an empty dial range, and keeps it in clones and YAML', async () => {
+    const d = (await call('POST', '', { name: 'Looks' })).body.dashboard;
+    const thresholds = [
+      { value: 80, color: '#F57C00' },
+      { value: 95, color: 'red' },
+    ];
+    const dial = { ...gauge('CPU'), display: 'dial', min: 0, max: 120, thresholds };
+    const added = await call('POST', `/${d.id}/gauges`, dial);
+    expect(added.body.gauge).toMatchObject({ display: 'dial', min: 0, max: 120, thresholds });
+    // An older gauge (no look given) reads as text with no thresholds.
+    const plain = (await call('POST', `/${d.id}/gauges`, gauge('Plain'))).body.gauge;
+    expect(plain).toMatchObject({ display: 'text', thresholds: [], min: 0, max: 100 });
+
+    for (const [bad, message] of [
+      [{ thresholds: [thresholds[1], thresholds[0]] }, /thresholds must go up/],
+      [{ thresholds: [{ value: 1, color: 'not a colour!' }] }, /expected a colour/],
+      [{ display: 'pie' }, /display/],
+      [{ min: 100, max: 100 }, /a dial's min \(100\) must be below its max \(100\)/],
+    ] as const) {
+      const res = await call('PUT', `/${d.id}/gauges/${plain.id}`, { ...gauge('Plain'), ...bad });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+    const stat = await call('PUT', `/${d.id}/gauges/${plain.id}`, { ...gauge('Plain'), display: 'stat', thresholds });
+    expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toMatchObject([
+      { name: 'CPU', display: 'dial', max: 120, thresholds },
+      { name: 'Plain', display: 'stat', max: 100, thresholds },
+    ]);
+    expect(stat.status).toBe(200);
+
+    const clone = (await call('POST', `/${d.id}`)).body.dashboard;
+    expect((await call('GET', `/${clone.id}/gauges`)).body.gauges).toMatchObject([
+      { name: 'CPU', display: 'dial', max: 120, thresholds },
+      { name: 'Plain', display: 'stat', thresholds },
+    ]);
+
+    const yaml = (await call('GET', `/${d.id}/yaml`)).text;
+    expect(yaml).toContain(
+      '    display: dial\n    max: 120\n    thresholds:\n      - value: 80\n        color: "#F57C00"\n      - value: 95\n        color: red\n',
+    );
+    const copy = await call('POST', '/yaml', yaml.replace('name: Looks', 'name: Looks copy'), 'text/yaml');
+    expect(copy.status).toBe(200);
+    expect((await call('GET', `/${copy.body.dashboard.id}/gauges`)).body.gauges).toMatchObject([
+      { name: 'CPU', display: 'dial', min: 0, max: 120, thresholds },
+      { name: 'Plain', display: 'stat', min: 0, max: 100, thresholds },
+    ]);
+    const broken = await call(
+      'PUT',
+      `/${d.id}/yaml`,
+      yaml.replace('        color: red\n', '        color: 12\n').replace('display: dial', 'display: pie'),
+      'text/yaml',
+    );
+    expect(broken.status).toBe(400);
+    expect(broken.body.message).toContain('grid_gauges[0].display:');
+    expect(broken.body.message).toContain('grid_gauges[0].thresholds[1].color: Invalid input: expected string');
+  });
+});
+
 describe('dashboard tags and the template gallery (issue 41)', () => {
   it('keeps tags (refusing bad ones, in YAML and clones), lists the templates with a description and makes a dashboard from one', async () => {
     const d = (await call('POST', '', { name: 'Tagged' })).body.dashboard;

@@ -22,6 +22,7 @@ import {
 import { parsePromQL, PromQLError } from '../metrics';
 import type { DashboardFields, DashboardsStore } from './dashboards.store';
 import { queryWithVariables, validateVariables } from './dashboardVariables';
+import { gaugeLookProblem } from './gaugeLook';
 
 /**
  * Dashboard rules (reference alerting-dashboards §4.3–4.8): validation with the reference's
@@ -103,6 +104,8 @@ export function validateGauge(g: GaugeInput, vars: readonly string[] = []): Gaug
   if (m) throw fail(m);
   const q = queryProblem(g.query, true, vars);
   if (q) throw fail(q);
+  const look = gaugeLookProblem(g);
+  if (look) throw fail(look);
   return g;
 }
 

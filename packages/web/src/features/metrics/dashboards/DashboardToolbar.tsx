@@ -108,6 +108,11 @@ function KindsHelp() {
             several become <code>in (...)</code> and All drops the filter. The choice stays in the address, so a shared
             link shows the same.
           </Typography>
+          <Typography variant="body2" sx={{ mt: 1 }}>
+            <b>Gauges</b>: one value above the grid, shown as text, a big stat or a dial. Thresholds colour it as in
+            Grafana: from each step's value up the value, its border and the dial's band take that step's colour (for
+            example amber from 80, red from 95); below the first step, the gauge's own colour.
+          </Typography>
         </Box>
       </Popover>
     </>
