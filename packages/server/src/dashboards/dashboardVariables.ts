@@ -1,4 +1,4 @@
-import { DashboardVariable, DashboardVariables, substituteVariables } from '@lantern/shared';
+import { DashboardVariable, DashboardVariables, substitutePromqlVariables, substituteVariables } from '@lantern/shared';
 import { AppError } from '../http/appError';
 
 /**
@@ -33,6 +33,14 @@ function variablesProblem(vars: DashboardVariable[]): string | null {
  */
 export function queryWithVariables(query: string, names: readonly string[]): string {
   return names.length ? substituteVariables(query, new Map(names.map((n) => [n, 'all' as const]))) : query;
+}
+
+/**
+ * A PromQL panel's query as its checks see it: each variable as one value, its own name (a label
+ * value in a matcher, a label name in `by (...)`), so the rest of the query is parsed as written.
+ */
+export function promqlWithVariables(query: string, names: readonly string[]): string {
+  return names.length ? substitutePromqlVariables(query, new Map(names.map((n) => [n, [n]]))) : query;
 }
 
 const YAML_KEYS = ['name', 'label', 'metric', 'attribute', 'values', 'multi', 'all'];

@@ -553,6 +553,22 @@ describe('dashboard variables (issue 41)', () => {
     expect(noValues.body.message).toContain('variable "group" needs at least one value');
   });
 
+  it('checks a PromQL panel with its variables in place: $group in a by list parses once the dashboard has it', async () => {
+    const d = (await call('POST', '', { name: 'PromQL vars' })).body.dashboard;
+    const panel = {
+      type: 'promql',
+      name: 'By group',
+      params: { query: 'sum by ($group) (rate(http_requests_total{service=~"$service"}[5m]))' },
+    };
+    const refused = await call('POST', `/${d.id}/grid`, panel);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/can't parse PromQL/);
+    await call('PUT', `/${d.id}`, { variables: [service, group] });
+    const added = await call('POST', `/${d.id}/grid`, panel);
+    expect(added.status).toBe(200);
+    expect(added.body.column.params.query).toBe(panel.params.query);
+  });
+
   it('runs panel queries with the picked values: one, several, All, and a grouping', async () => {
     const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/1`;
     for (const [name, host, value] of [
