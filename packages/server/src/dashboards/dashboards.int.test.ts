@@ -511,8 +511,8 @@ describe('dashboard variables (issue 41)', () => {
     const saved = await call('PUT', `/${d.id}`, { variables: [service, group] });
     expect(saved.status).toBe(200);
     expect(saved.body.dashboard.variables).toEqual([
-      { ...service, label: '', values: [], multi: false },
-      { ...group, metric: '', attr: '', multi: false, includeAll: false },
+      { ...service, label: '', values: [], multi: false, query: '' },
+      { ...group, metric: '', attr: '', multi: false, includeAll: false, query: '' },
     ]);
     expect((await call('POST', `/${d.id}/grid`, panel)).status).toBe(200);
 
@@ -608,6 +608,85 @@ describe('dashboard variables (issue 41)', () => {
       'checkout=3',
       'pay=7',
     ]);
+  });
+});
+
+describe('dependent dashboard variables (issue 41)', () => {
+  const host = { name: 'host', kind: 'attribute', metric: 'app.pool', attr: 'host.name', includeAll: true };
+  const svc = { name: 'svc', kind: 'attribute', metric: 'app.pool', attr: 'service.name', multi: true };
+
+  it("offers a variable's values filtered by the picks before it, and refuses a filter naming a later one", async () => {
+    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/1`;
+    for (const [name, h] of [
+      ['checkout', 'h1'],
+      ['cart', 'h2'],
+      ['pay', 'h2'],
+      ['search', 'h3'],
+    ] as const) {
+      const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: name });
+      m.meter.createGauge('app.pool').record(1, { 'host.name': h });
+      await m.flush();
+      await m.shutdown();
+    }
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const values = async (query: string, vars: string[]) => {
+      const qs = new URLSearchParams({
+        metric: 'app.pool',
+        attr_key: 'service.name',
+        query,
+        time_gte: new Date(minute - 3600_000).toISOString(),
+        time_lt: new Date(minute + 120_000).toISOString(),
+      });
+      for (const v of vars) qs.append('var', v);
+      const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/attr-values?${qs}`, {
+        headers: { cookie: server.cookie },
+      });
+      const body = (await res.json()) as { items: { value: string }[] } | { code: string; message: string };
+      return 'items' in body ? body.items.map((i) => i.value) : body;
+    };
+    const filter = 'where host.name = $host';
+    for (let i = 0; ; i++) {
+      const all = await values(filter, ['host=$__all']);
+      if (Array.isArray(all) && all.length === 4) break;
+      if (i > 150) throw new Error('app.pool never answered 4 services');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await values(filter, ['host=h2'])).toEqual(['cart', 'pay']);
+    expect(await values(filter, ['host=h1', 'host=h3'])).toEqual(['checkout', 'search']);
+    expect(await values(filter, ['host=$__all'])).toEqual(['cart', 'checkout', 'pay', 'search']);
+    expect(await values('group by host.name', [])).toEqual({
+      code: 'invalid_query',
+      message: 'group by host.name: a values filter takes where parts only',
+    });
+
+    const d = (await call('POST', '', { name: 'Chained' })).body.dashboard;
+    const chained = [host, { ...svc, query: filter }];
+    const saved = await call('PUT', `/${d.id}`, { variables: chained });
+    expect(saved.body.dashboard.variables.map((v: { query: string }) => v.query)).toEqual(['', filter]);
+    for (const [bad, message] of [
+      [[{ ...svc, query: filter }, host], 'variable "svc" filters by $host, which is not defined before it'],
+      [
+        [{ ...host, query: 'where host.name = $host' }],
+        'variable "host" filters by $host, which is not defined before it',
+      ],
+      [
+        [host, { ...svc, query: 'group by host.name' }],
+        'variable "svc" has a filter that is not a where part: group by host.name',
+      ],
+      [
+        [host, { name: 'env', kind: 'list', values: ['a'], query: filter }],
+        'variable "env" is a fixed list: only an attribute\'s values take a filter',
+      ],
+    ] as const)
+      expect((await call('PUT', `/${d.id}`, { variables: bad })).body).toEqual({
+        code: 'invalid_dashboard',
+        message: `dashboard "Chained" is invalid: ${message}`,
+      });
+
+    const yaml = (await call('GET', `/${d.id}/yaml`)).text;
+    expect(yaml).toContain('    attribute: service.name\n    query: where host.name = $host\n    multi: true\n');
+    const copy = await call('POST', '/yaml', yaml.replace('name: Chained', 'name: Chained copy'), 'text/yaml');
+    expect(copy.body.dashboard.variables).toEqual(saved.body.dashboard.variables);
   });
 });
 

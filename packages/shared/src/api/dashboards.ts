@@ -49,7 +49,8 @@ export const MAX_VARIABLE_VALUES = 100;
  * value replaces `$name` in every panel's query (`where service.name = $service`, `group by $group`;
  * metricsQuery/variables.ts). Its values are those of an attribute of a metric in the range
  * (`kind: 'attribute'`), or a fixed list. `multi` lets several be picked; `includeAll` offers All
- * (the filter drops), which is then the default; otherwise the first value is.
+ * (the filter drops), which is then the default; otherwise the first value is. `query` filters an
+ * attribute's values by the variables before it.
  */
 export const DashboardVariable = z.object({
   name: nameText().regex(VARIABLE_NAME_RE, 'a variable name is letters, digits and _, not starting with a digit'),
@@ -65,6 +66,11 @@ export const DashboardVariable = z.object({
     .default([]),
   multi: z.boolean().default(false),
   includeAll: z.boolean().default(false),
+  /**
+   * `kind: 'attribute'`: a filter of the values (`where service.name = $service`), which may name
+   * the variables before this one: its values follow theirs (Grafana's chained variables).
+   */
+  query: longText().default(''),
 });
 export type DashboardVariable = z.infer<typeof DashboardVariable>;
 export const DashboardVariables = z

@@ -106,8 +106,10 @@ function KindsHelp() {
             <b>Variables</b>: pickers above the tabs. A panel query names one as <code>$name</code> (
             <code>where service.name = $service</code>, <code>group by $group</code>); the value picked replaces it,
             several become <code>in (...)</code> and All drops the filter. In a PromQL panel write{' '}
-            <code>{'{service=~"$service"}'}</code> as in Grafana: several become <code>(a|b)</code>, All <code>.*</code>
-            . The choice stays in the address, so a shared link shows the same.
+            <code>{'{service=~"$service"}'}</code> as in Grafana: several become <code>(a|b)</code> and All{' '}
+            <code>.*</code>. A variable&apos;s values can follow the ones before it: give it a filter such as{' '}
+            <code>where region = $region</code> in the Variables editor. The choice stays in the address, so a shared
+            link shows the same.
           </Typography>
           <Typography variant="body2" sx={{ mt: 1 }}>
             <b>Gauges</b>: one value above the grid, shown as text, a big stat or a dial. Thresholds colour it as in
