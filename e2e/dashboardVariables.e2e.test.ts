@@ -57,6 +57,11 @@ describe('dashboard variables', () => {
       metrics: req,
       query: 'sum($req) as requests | where host = $host',
     });
+    await api('POST', `${base}/${dashId}/grid`, {
+      type: 'promql',
+      name: 'Hosts (PromQL)',
+      params: { query: 'sum by (host) (shop_requests_total{host="$host"})' },
+    });
     // Hosts by region (dependent variables): eu has web-1 and web-2, us has web-3.
     const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/1`;
     const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
@@ -87,6 +92,10 @@ describe('dashboard variables', () => {
       t.replace(/\s+/g, ' ').trim(),
     );
   const gauge = () => grid.gauge('Requests').getByTestId('gauge-value').innerText();
+  const promqlHosts = async () =>
+    (await grid.panel('Hosts (PromQL)').getByTestId('legend-item').allInnerTexts())
+      .map((t) => /web-\d/.exec(t)?.[0] ?? t)
+      .sort();
   const pick = async (name: string, option: string) => {
     await picker(name).getByTestId('variable-input').click();
     await page.getByRole('option', { name: option, exact: true }).click();
@@ -102,6 +111,7 @@ describe('dashboard variables', () => {
     await expect.poll(legend).toEqual(HOSTS.map((h) => `host=${h}`));
     await expect.poll(rows).toHaveLength(3);
     await expect.poll(gauge).toMatch(/^180(\.0)?$/);
+    await expect.poll(promqlHosts).toEqual(HOSTS);
 
     await pick('host', 'web-2');
     await page.keyboard.press('Escape');
@@ -109,12 +119,16 @@ describe('dashboard variables', () => {
     await expect.poll(legend).toEqual(['host=web-2']);
     await expect.poll(rows).toEqual([expect.stringMatching(/^web-2 60(\.0)?$/)]);
     await expect.poll(gauge).toMatch(/^60(\.0)?$/);
+    // The PromQL panel: `host="$host"` reads the pick as Grafana does.
+    await expect.poll(promqlHosts).toEqual(['web-2']);
 
     await pick('host', 'web-3');
     await page.keyboard.press('Escape');
     await expect.poll(() => new URL(page.url()).searchParams.getAll('var-host')).toEqual(['web-2', 'web-3']);
     await expect.poll(legend).toEqual(['host=web-2', 'host=web-3']);
     await expect.poll(gauge).toMatch(/^150(\.0)?$/);
+    // Two picks: the PromQL matcher becomes host=~"(web-2|web-3)".
+    await expect.poll(promqlHosts).toEqual(['web-2', 'web-3']);
     // The table's filter is `host = $host`: two values become `in (...)`.
     await expect.poll(rows).toHaveLength(2);
 
