@@ -342,4 +342,74 @@ describe('dashboard grid', () => {
     await expect(form.field('gauge-description').inputValue()).resolves.toBe('');
     await form.root.getByRole('button', { name: 'Cancel' }).click();
   });
+
+  it('a gauge as a dial with thresholds: the bands are drawn, and the value turns amber once a threshold passes below it', async () => {
+    explainFailures();
+    await grid.goto(server.lantern.baseUrl, 1, dashId);
+    const card = grid.gauge('All requests');
+    await card.getByTestId('gauge-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const form = new DashFormDialog(page, 'gauge-form');
+    await form.field('gauge-display-dial').click();
+    await form.field('gauge-max').fill('300');
+    // The first step starts at 80% of the dial (240), amber: 180 stays below it, in the gauge's own colour.
+    await form.field('gauge-threshold-add').click();
+    await expect(form.field('gauge-threshold-value-0').inputValue()).resolves.toBe('240');
+    await form.field('gauge-threshold-add').click();
+    await form.root.getByRole('group', { name: 'Threshold 2 colour' }).getByRole('button', { name: '#D32F2F' }).click();
+    await form.field('gauge-threshold-value-1').fill('200');
+    await expect(form.field('gauge-threshold-error').innerText()).resolves.toBe(
+      'thresholds must go up, each above the last',
+    );
+    await form.field('gauge-threshold-value-1').fill('280');
+    await expect(form.field('gauge-threshold-error').count()).resolves.toBe(0);
+    await expect(form.field('gauge-preview').getAttribute('data-color')).resolves.toBe('#1976D2');
+    await form.save();
+    await card.locator('[data-testid="gauge-dial-chart"][data-drawn] canvas').waitFor();
+    await expect.poll(() => card.getByTestId('gauge-value').innerText()).toMatch(/^180(\.0)?$/);
+    await expect(card.getAttribute('data-color')).resolves.toBe('#1976D2');
+    // The dial's canvas has its amber and red bands.
+    const colours = () =>
+      card.locator('canvas').evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        const near = (r: number, g: number, b: number) => {
+          let n = 0;
+          for (let i = 0; i < d.length; i += 4)
+            if (Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) < 30 && d[i + 3] > 200) n++;
+          return n;
+        };
+        return { amber: near(245, 124, 0), red: near(211, 47, 47), blue: near(25, 118, 210) };
+      });
+    const before = await colours();
+    expect(before.amber).toBeGreaterThan(20);
+    expect(before.red).toBeGreaterThan(20);
+    await screenshot(page, 'dash-grid-10-gauge-dial');
+
+    // The amber step moved below the value: the value and the border turn amber, the amber band grows.
+    await card.getByTestId('gauge-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await form.field('gauge-threshold-value-0').fill('150');
+    await expect(form.field('gauge-preview').getAttribute('data-color')).resolves.toBe('#F57C00');
+    await screenshot(page, 'dash-grid-11-gauge-form-thresholds');
+    await form.save();
+    await expect.poll(() => card.getAttribute('data-color')).toBe('#F57C00');
+    await expect(card.getByTestId('gauge-value').evaluate((e) => getComputedStyle(e).color)).resolves.toBe(
+      'rgb(245, 124, 0)',
+    );
+    await card.locator('[data-testid="gauge-dial-chart"][data-drawn] canvas').waitFor();
+    await expect.poll(async () => (await colours()).amber).toBeGreaterThan(before.amber);
+
+    // As a stat after a reload: a big amber number.
+    await page.reload();
+    await card.getByTestId('gauge-menu').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await expect(form.field('gauge-threshold-value-0').inputValue()).resolves.toBe('150');
+    await form.field('gauge-display-stat').click();
+    await form.save();
+    await expect(card.getByTestId('gauge-dial').count()).resolves.toBe(0);
+    await expect(card.getByTestId('gauge-value').evaluate((e) => getComputedStyle(e).color)).resolves.toBe(
+      'rgb(245, 124, 0)',
+    );
+    await screenshot(page, 'dash-grid-12-gauge-stat');
+  });
 });

@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from '@lantern/testkit/pages/browser';
 import { DashGridPage } from '@lantern/testkit/pages/DashGridPage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
+import { PROJECT1_TOKEN } from '@lantern/testkit/harness';
+import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { apiAs, createShopDashboard, HOSTS } from './shopDashboard';
 
@@ -55,6 +57,23 @@ describe('dashboard variables', () => {
       metrics: req,
       query: 'sum($req) as requests | where host = $host',
     });
+    await api('POST', `${base}/${dashId}/grid`, {
+      type: 'promql',
+      name: 'Hosts (PromQL)',
+      params: { query: 'sum by (host) (shop_requests_total{host="$host"})' },
+    });
+    // Hosts by region (dependent variables): eu has web-1 and web-2, us has web-3.
+    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/1`;
+    const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: 'shop' });
+    const capacity = m.meter.createGauge('shop.capacity');
+    for (const [region, host] of [
+      ['eu', 'web-1'],
+      ['eu', 'web-2'],
+      ['us', 'web-3'],
+    ])
+      capacity.record(10, { region, host });
+    await m.flush();
+    await m.shutdown();
   });
   beforeAll(() => {
     page = session.page();
@@ -73,6 +92,10 @@ describe('dashboard variables', () => {
       t.replace(/\s+/g, ' ').trim(),
     );
   const gauge = () => grid.gauge('Requests').getByTestId('gauge-value').innerText();
+  const promqlHosts = async () =>
+    (await grid.panel('Hosts (PromQL)').getByTestId('legend-item').allInnerTexts())
+      .map((t) => /web-\d/.exec(t)?.[0] ?? t)
+      .sort();
   const pick = async (name: string, option: string) => {
     await picker(name).getByTestId('variable-input').click();
     await page.getByRole('option', { name: option, exact: true }).click();
@@ -88,6 +111,7 @@ describe('dashboard variables', () => {
     await expect.poll(legend).toEqual(HOSTS.map((h) => `host=${h}`));
     await expect.poll(rows).toHaveLength(3);
     await expect.poll(gauge).toMatch(/^180(\.0)?$/);
+    await expect.poll(promqlHosts).toEqual(HOSTS);
 
     await pick('host', 'web-2');
     await page.keyboard.press('Escape');
@@ -95,12 +119,16 @@ describe('dashboard variables', () => {
     await expect.poll(legend).toEqual(['host=web-2']);
     await expect.poll(rows).toEqual([expect.stringMatching(/^web-2 60(\.0)?$/)]);
     await expect.poll(gauge).toMatch(/^60(\.0)?$/);
+    // The PromQL panel: `host="$host"` reads the pick as Grafana does.
+    await expect.poll(promqlHosts).toEqual(['web-2']);
 
     await pick('host', 'web-3');
     await page.keyboard.press('Escape');
     await expect.poll(() => new URL(page.url()).searchParams.getAll('var-host')).toEqual(['web-2', 'web-3']);
     await expect.poll(legend).toEqual(['host=web-2', 'host=web-3']);
     await expect.poll(gauge).toMatch(/^150(\.0)?$/);
+    // Two picks: the PromQL matcher becomes host=~"(web-2|web-3)".
+    await expect.poll(promqlHosts).toEqual(['web-2', 'web-3']);
     // The table's filter is `host = $host`: two values become `in (...)`.
     await expect.poll(rows).toHaveLength(2);
 
@@ -159,6 +187,46 @@ describe('dashboard variables', () => {
       ['group', ['host', 'route']],
       ['env', ['prod', 'staging']],
     ]);
+    expect(session.errors()).toEqual([]);
+  });
+
+  it("a variable's values follow the one before it: region eu offers web-1 and web-2, and us drops the web-2 picked", async () => {
+    explainFailures();
+    await page.getByTestId('edit-variables').click();
+    const dialog = page.getByTestId('variables-dialog');
+    const add = async (name: string, attr: string, filter: string) => {
+      await dialog.getByTestId('add-variable').click();
+      const row = dialog.getByTestId('variable-row').last();
+      await row.getByTestId('variable-name').fill(name);
+      await row.getByTestId('variable-metric').fill('shop.capacity');
+      await row.getByTestId('variable-attr').fill(attr);
+      await row.getByTestId('variable-filter').fill(filter);
+      return row;
+    };
+    await (await add('region', 'region', '')).getByTestId('variable-all').uncheck();
+    await add('server', 'host', 'where region = $region');
+    await screenshot(page, 'dash-vars-03-dependent-editor');
+    await dialog.getByTestId('variables-save').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const options = async (name: string) => {
+      await picker(name).getByTestId('variable-input').click();
+      const texts = await page.getByRole('option').allInnerTexts();
+      await page.keyboard.press('Escape');
+      return texts;
+    };
+    // region has no All: its first value, eu; server offers eu's hosts.
+    await expect.poll(() => picker('region').getByTestId('variable-input').inputValue()).toBe('eu');
+    await expect.poll(() => options('server')).toEqual(['All', 'web-1', 'web-2']);
+    await pick('server', 'web-2');
+    await expect.poll(() => new URL(page.url()).searchParams.get('var-server')).toBe('web-2');
+    await screenshot(page, 'dash-vars-04-dependent-picked');
+
+    // us: server's choices become web-3, and web-2 (not in us) is dropped back to All.
+    await pick('region', 'us');
+    await expect.poll(() => new URL(page.url()).searchParams.get('var-server')).toBe('$__all');
+    await expect.poll(() => options('server')).toEqual(['All', 'web-3']);
+    await expect(picker('server').getByTestId('variable-input').inputValue()).resolves.toBe('All');
     expect(session.errors()).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import {
   dashboardTagsMigration,
   dashboardVariablesMigration,
   dismissedTemplatesMigration,
+  gaugeLookMigration,
 } from '../dashboards';
 import { tracingMigration } from '../tracing';
 
@@ -25,4 +26,5 @@ export const METADATA_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009_alert_monitor_links': alertMonitorLinksMigration,
   '0010_dashboard_variables': dashboardVariablesMigration,
   '0011_dashboard_tags': dashboardTagsMigration,
+  '0012_gauge_look': gaugeLookMigration,
 };

@@ -1,4 +1,10 @@
-import { DashboardVariable, DashboardVariables, substituteVariables } from '@lantern/shared';
+import {
+  DashboardVariable,
+  DashboardVariables,
+  parseMetricsQuery,
+  substitutePromqlVariables,
+  substituteVariables,
+} from '@lantern/shared';
 import { AppError } from '../http/appError';
 
 /**
@@ -23,6 +29,26 @@ function variablesProblem(vars: DashboardVariable[]): string | null {
     if (v.kind === 'attribute' && (!v.metric.trim() || !v.attr.trim()))
       return `variable "${v.name}" needs a metric and an attribute`;
     if (v.kind === 'list' && v.values.length === 0) return `variable "${v.name}" needs at least one value`;
+    const filter = v.query.trim() ? filterProblem(v, vars) : null;
+    if (filter) return `variable "${v.name}" ${filter}`;
+  }
+  return null;
+}
+
+/**
+ * A dependent variable's values filter (issue 41): an attribute's variable only, `where` parts only,
+ * naming only the variables before it (they are evaluated in order, each picker's values following
+ * the picks before it).
+ */
+function filterProblem(v: DashboardVariable, vars: DashboardVariable[]): string | null {
+  if (v.kind !== 'attribute') return "is a fixed list: only an attribute's values take a filter";
+  const at = vars.indexOf(v);
+  const later = vars.slice(at).find((x) => new RegExp(`\\$${x.name}(?![A-Za-z0-9_])`).test(v.query));
+  if (later) return `filters by $${later.name}, which is not defined before it`;
+  const before = vars.slice(0, at).map((x) => x.name);
+  for (const p of parseMetricsQuery(queryWithVariables(v.query, before)).parts) {
+    if (p.kind === 'error') return `has a filter that can't be parsed: ${p.message}`;
+    if (p.kind !== 'where') return `has a filter that is not a where part: ${p.text}`;
   }
   return null;
 }
@@ -35,10 +61,19 @@ export function queryWithVariables(query: string, names: readonly string[]): str
   return names.length ? substituteVariables(query, new Map(names.map((n) => [n, 'all' as const]))) : query;
 }
 
-const YAML_KEYS = ['name', 'label', 'metric', 'attribute', 'values', 'multi', 'all'];
+/**
+ * A PromQL panel's query as its checks see it: each variable as one value, its own name (a label
+ * value in a matcher, a label name in `by (...)`), so the rest of the query is parsed as written.
+ */
+export function promqlWithVariables(query: string, names: readonly string[]): string {
+  return names.length ? substitutePromqlVariables(query, new Map(names.map((n) => [n, [n]]))) : query;
+}
+
+const YAML_KEYS = ['name', 'label', 'metric', 'attribute', 'query', 'values', 'multi', 'all'];
 
 /**
- * `variables:` of a dashboard YAML: `{name, label?, metric, attribute}` offers an attribute's values,
+ * `variables:` of a dashboard YAML: `{name, label?, metric, attribute, query?}` offers an attribute's
+ * values (of the series `query`, a where filter that may name earlier variables, keeps),
  * `{name, label?, values: [...]}` a fixed list; `multi: true` and `all: true` as in the form.
  * Problems are reported at their path.
  */
@@ -61,6 +96,7 @@ export function readVariablesYaml(v: unknown, fail: (path: string, msg: string) 
       kind: o.values !== undefined ? 'list' : 'attribute',
       metric: o.metric ?? '',
       attr: o.attribute ?? '',
+      query: o.query ?? '',
       values: Array.isArray(o.values)
         ? o.values.map((x: unknown) => (typeof x === 'number' ? String(x) : x))
         : o.values,
@@ -88,6 +124,7 @@ export function variablesToYaml(vars: DashboardVariable[]): Record<string, unkno
     name: v.name,
     ...(v.label ? { label: v.label } : {}),
     ...(v.kind === 'attribute' ? { metric: v.metric, attribute: v.attr } : { values: v.values }),
+    ...(v.query ? { query: v.query } : {}),
     ...(v.multi ? { multi: true } : {}),
     ...(v.includeAll ? { all: true } : {}),
   }));

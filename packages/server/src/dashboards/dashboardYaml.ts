@@ -16,6 +16,7 @@ import {
 import { parseAllDocuments, stringify } from 'yaml';
 import { nulPath } from '../http/nulText';
 import { readVariablesYaml, variablesToYaml } from './dashboardVariables';
+import { GAUGE_LOOK_KEYS, gaugeLookToYaml, readGaugeLookYaml } from './gaugeLook';
 
 /**
  * Dashboard YAML, schema `v1` (reference alerting-dashboards §4.5): the format of export, import
@@ -150,7 +151,16 @@ const TOP_KEYS = [
   'grid',
   'monitors',
 ] as const;
-const GAUGE_KEYS = ['name', 'description', 'template', 'metrics', 'query', 'columns', 'grid_query_template'] as const;
+const GAUGE_KEYS = [
+  'name',
+  'description',
+  'template',
+  'metrics',
+  'query',
+  'columns',
+  'grid_query_template',
+  ...GAUGE_LOOK_KEYS,
+] as const;
 const ITEM_COMMON = ['name', 'description', 'width', 'height', 'xAxis', 'yAxis', 'grid_query_template', 'type'];
 const ITEM_KEYS: Record<string, readonly string[]> = {
   chart: [...ITEM_COMMON, 'chart', 'metrics', 'query', 'columns', 'styles', 'legend'],
@@ -237,6 +247,7 @@ function readGauge(v: unknown, path: string, dashKind: 'grid' | 'table', r: Read
     query: r.query(g.query, `${path}.query`),
     columnMap: r.columns(g.columns, `${path}.columns`),
     gridQueryTemplate: r.str(g.grid_query_template, `${path}.grid_query_template`),
+    ...readGaugeLookYaml(g, path, (p, msg) => r.fail(p, msg)),
   };
 }
 
@@ -358,6 +369,7 @@ export function dashboardToYaml(spec: DashboardSpec): string {
       query: parts(g.query),
       columns: columns(g.columnMap),
       grid_query_template: g.gridQueryTemplate || undefined,
+      ...gaugeLookToYaml(g),
     });
   const doc = clean({
     schema: 'v1',

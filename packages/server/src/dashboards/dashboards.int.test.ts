@@ -511,8 +511,8 @@ describe('dashboard variables (issue 41)', () => {
     const saved = await call('PUT', `/${d.id}`, { variables: [service, group] });
     expect(saved.status).toBe(200);
     expect(saved.body.dashboard.variables).toEqual([
-      { ...service, label: '', values: [], multi: false },
-      { ...group, metric: '', attr: '', multi: false, includeAll: false },
+      { ...service, label: '', values: [], multi: false, query: '' },
+      { ...group, metric: '', attr: '', multi: false, includeAll: false, query: '' },
     ]);
     expect((await call('POST', `/${d.id}/grid`, panel)).status).toBe(200);
 
@@ -551,6 +551,22 @@ describe('dashboard variables (issue 41)', () => {
       'text/yaml',
     );
     expect(noValues.body.message).toContain('variable "group" needs at least one value');
+  });
+
+  it('checks a PromQL panel with its variables in place: $group in a by list parses once the dashboard has it', async () => {
+    const d = (await call('POST', '', { name: 'PromQL vars' })).body.dashboard;
+    const panel = {
+      type: 'promql',
+      name: 'By group',
+      params: { query: 'sum by ($group) (rate(http_requests_total{service=~"$service"}[5m]))' },
+    };
+    const refused = await call('POST', `/${d.id}/grid`, panel);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/can't parse PromQL/);
+    await call('PUT', `/${d.id}`, { variables: [service, group] });
+    const added = await call('POST', `/${d.id}/grid`, panel);
+    expect(added.status).toBe(200);
+    expect(added.body.column.params.query).toBe(panel.params.query);
   });
 
   it('runs panel queries with the picked values: one, several, All, and a grouping', async () => {
@@ -592,6 +608,144 @@ describe('dashboard variables (issue 41)', () => {
       'checkout=3',
       'pay=7',
     ]);
+  });
+});
+
+describe('dependent dashboard variables (issue 41)', () => {
+  const host = { name: 'host', kind: 'attribute', metric: 'app.pool', attr: 'host.name', includeAll: true };
+  const svc = { name: 'svc', kind: 'attribute', metric: 'app.pool', attr: 'service.name', multi: true };
+
+  it("offers a variable's values filtered by the picks before it, and refuses a filter naming a later one", async () => {
+    const dsn = `http://${PROJECT1_TOKEN}@127.0.0.1:${server.lantern.httpPort}/1`;
+    for (const [name, h] of [
+      ['checkout', 'h1'],
+      ['cart', 'h2'],
+      ['pay', 'h2'],
+      ['search', 'h3'],
+    ] as const) {
+      const m = createTestMeter('http-proto', { httpUrl: server.lantern.baseUrl, grpcUrl: '', dsn, serviceName: name });
+      m.meter.createGauge('app.pool').record(1, { 'host.name': h });
+      await m.flush();
+      await m.shutdown();
+    }
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const values = async (query: string, vars: string[]) => {
+      const qs = new URLSearchParams({
+        metric: 'app.pool',
+        attr_key: 'service.name',
+        query,
+        time_gte: new Date(minute - 3600_000).toISOString(),
+        time_lt: new Date(minute + 120_000).toISOString(),
+      });
+      for (const v of vars) qs.append('var', v);
+      const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1/attr-values?${qs}`, {
+        headers: { cookie: server.cookie },
+      });
+      const body = (await res.json()) as { items: { value: string }[] } | { code: string; message: string };
+      return 'items' in body ? body.items.map((i) => i.value) : body;
+    };
+    const filter = 'where host.name = $host';
+    for (let i = 0; ; i++) {
+      const all = await values(filter, ['host=$__all']);
+      if (Array.isArray(all) && all.length === 4) break;
+      if (i > 150) throw new Error('app.pool never answered 4 services');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await values(filter, ['host=h2'])).toEqual(['cart', 'pay']);
+    expect(await values(filter, ['host=h1', 'host=h3'])).toEqual(['checkout', 'search']);
+    expect(await values(filter, ['host=$__all'])).toEqual(['cart', 'checkout', 'pay', 'search']);
+    expect(await values('group by host.name', [])).toEqual({
+      code: 'invalid_query',
+      message: 'group by host.name: a values filter takes where parts only',
+    });
+
+    const d = (await call('POST', '', { name: 'Chained' })).body.dashboard;
+    const chained = [host, { ...svc, query: filter }];
+    const saved = await call('PUT', `/${d.id}`, { variables: chained });
+    expect(saved.body.dashboard.variables.map((v: { query: string }) => v.query)).toEqual(['', filter]);
+    for (const [bad, message] of [
+      [[{ ...svc, query: filter }, host], 'variable "svc" filters by $host, which is not defined before it'],
+      [
+        [{ ...host, query: 'where host.name = $host' }],
+        'variable "host" filters by $host, which is not defined before it',
+      ],
+      [
+        [host, { ...svc, query: 'group by host.name' }],
+        'variable "svc" has a filter that is not a where part: group by host.name',
+      ],
+      [
+        [host, { name: 'env', kind: 'list', values: ['a'], query: filter }],
+        'variable "env" is a fixed list: only an attribute\'s values take a filter',
+      ],
+    ] as const)
+      expect((await call('PUT', `/${d.id}`, { variables: bad })).body).toEqual({
+        code: 'invalid_dashboard',
+        message: `dashboard "Chained" is invalid: ${message}`,
+      });
+
+    const yaml = (await call('GET', `/${d.id}/yaml`)).text;
+    expect(yaml).toContain('    attribute: service.name\n    query: where host.name = $host\n    multi: true\n');
+    const copy = await call('POST', '/yaml', yaml.replace('name: Chained', 'name: Chained copy'), 'text/yaml');
+    expect(copy.body.dashboard.variables).toEqual(saved.body.dashboard.variables);
+  });
+});
+
+describe('gauge look: text, stat or dial with thresholds (issue 41)', () => {
+  it('stores the look, refuses bad thresholds and an empty dial range, and keeps it in clones and YAML', async () => {
+    const d = (await call('POST', '', { name: 'Looks' })).body.dashboard;
+    const thresholds = [
+      { value: 80, color: '#F57C00' },
+      { value: 95, color: 'red' },
+    ];
+    const dial = { ...gauge('CPU'), display: 'dial', min: 0, max: 120, thresholds };
+    const added = await call('POST', `/${d.id}/gauges`, dial);
+    expect(added.body.gauge).toMatchObject({ display: 'dial', min: 0, max: 120, thresholds });
+    // An older gauge (no look given) reads as text with no thresholds.
+    const plain = (await call('POST', `/${d.id}/gauges`, gauge('Plain'))).body.gauge;
+    expect(plain).toMatchObject({ display: 'text', thresholds: [], min: 0, max: 100 });
+
+    for (const [bad, message] of [
+      [{ thresholds: [thresholds[1], thresholds[0]] }, /thresholds must go up/],
+      [{ thresholds: [{ value: 1, color: 'not a colour!' }] }, /expected a colour/],
+      [{ display: 'pie' }, /display/],
+      [{ min: 100, max: 100 }, /a dial's min \(100\) must be below its max \(100\)/],
+    ] as const) {
+      const res = await call('PUT', `/${d.id}/gauges/${plain.id}`, { ...gauge('Plain'), ...bad });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+    const stat = await call('PUT', `/${d.id}/gauges/${plain.id}`, { ...gauge('Plain'), display: 'stat', thresholds });
+    expect((await call('GET', `/${d.id}/gauges`)).body.gauges).toMatchObject([
+      { name: 'CPU', display: 'dial', max: 120, thresholds },
+      { name: 'Plain', display: 'stat', max: 100, thresholds },
+    ]);
+    expect(stat.status).toBe(200);
+
+    const clone = (await call('POST', `/${d.id}`)).body.dashboard;
+    expect((await call('GET', `/${clone.id}/gauges`)).body.gauges).toMatchObject([
+      { name: 'CPU', display: 'dial', max: 120, thresholds },
+      { name: 'Plain', display: 'stat', thresholds },
+    ]);
+
+    const yaml = (await call('GET', `/${d.id}/yaml`)).text;
+    expect(yaml).toContain(
+      '    display: dial\n    max: 120\n    thresholds:\n      - value: 80\n        color: "#F57C00"\n      - value: 95\n        color: red\n',
+    );
+    const copy = await call('POST', '/yaml', yaml.replace('name: Looks', 'name: Looks copy'), 'text/yaml');
+    expect(copy.status).toBe(200);
+    expect((await call('GET', `/${copy.body.dashboard.id}/gauges`)).body.gauges).toMatchObject([
+      { name: 'CPU', display: 'dial', min: 0, max: 120, thresholds },
+      { name: 'Plain', display: 'stat', min: 0, max: 100, thresholds },
+    ]);
+    const broken = await call(
+      'PUT',
+      `/${d.id}/yaml`,
+      yaml.replace('        color: red\n', '        color: 12\n').replace('display: dial', 'display: pie'),
+      'text/yaml',
+    );
+    expect(broken.status).toBe(400);
+    expect(broken.body.message).toContain('grid_gauges[0].display:');
+    expect(broken.body.message).toContain('grid_gauges[0].thresholds[1].color: Invalid input: expected string');
   });
 });
 

@@ -119,6 +119,19 @@ export const dashboardTagsMigration: Migration = {
   },
 };
 
+/**
+ * Metadata migration `0012_gauge_look` (issue 41): how a gauge shows its value (text, stat or dial,
+ * its thresholds and a dial's range), a JSON GaugeLook; '{}' (older gauges) reads as text with none.
+ */
+export const gaugeLookMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('dash_gauges')
+      .addColumn('look', 'text', (c) => c.notNull().defaultTo('{}'))
+      .execute();
+  },
+};
+
 export interface DashDismissedTemplatesTable {
   project_id: number;
   template_id: string;
@@ -173,6 +186,7 @@ export interface DashGaugesTable {
   query: string;
   column_map: string;
   grid_query_template: string;
+  look: string;
   created_at: string;
   updated_at: string;
 }

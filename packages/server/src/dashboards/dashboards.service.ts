@@ -21,7 +21,8 @@ import {
 } from './dashboardYaml';
 import { parsePromQL, PromQLError } from '../metrics';
 import type { DashboardFields, DashboardsStore } from './dashboards.store';
-import { queryWithVariables, validateVariables } from './dashboardVariables';
+import { promqlWithVariables, queryWithVariables, validateVariables } from './dashboardVariables';
+import { gaugeLookProblem } from './gaugeLook';
 
 /**
  * Dashboard rules (reference alerting-dashboards §4.3–4.8): validation with the reference's
@@ -48,11 +49,11 @@ export function queryProblem(query: string, required: boolean, vars: readonly st
   return d ? `can't parse query: ${d.message}` : null;
 }
 
-/** A PromQL panel's query: required, and it must parse and type-check (the parser's message, with its position). */
-function promqlProblem(query: string): string | null {
+/** A PromQL panel's query: required, and it must parse and type-check (the parser's message, with its position), its `$variables` as one value each. */
+function promqlProblem(query: string, vars: readonly string[]): string | null {
   if (!query.trim()) return "query can't be empty";
   try {
-    parsePromQL(query);
+    parsePromQL(promqlWithVariables(query, vars));
     return null;
   } catch (err) {
     if (err instanceof PromQLError) return `can't parse PromQL: ${err.message}`;
@@ -81,7 +82,7 @@ export function validateColumn(c: GridColumnInput, vars: readonly string[] = [])
     const q = queryProblem(c.params.query, false, vars);
     if (q) throw fail(q);
   } else if (c.type === 'promql') {
-    const q = promqlProblem(c.params.query);
+    const q = promqlProblem(c.params.query, vars);
     if (q) throw fail(q);
   } else {
     const m = metricsProblem(c.params.metrics, 5, 'visualization');
@@ -103,6 +104,8 @@ export function validateGauge(g: GaugeInput, vars: readonly string[] = []): Gaug
   if (m) throw fail(m);
   const q = queryProblem(g.query, true, vars);
   if (q) throw fail(q);
+  const look = gaugeLookProblem(g);
+  if (look) throw fail(look);
   return g;
 }
 

@@ -1,4 +1,5 @@
 import {
+  GaugeLook,
   MAX_DASHBOARDS,
   type Dashboard,
   type Gauge,
@@ -73,6 +74,7 @@ function toGauge(r: Row<DashGaugesTable>): Gauge {
     query: r.query,
     columnMap: fromJson<Gauge['columnMap']>(r.column_map),
     gridQueryTemplate: r.grid_query_template,
+    ...GaugeLook.parse(fromJson<unknown>(r.look)),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -111,6 +113,7 @@ const gaugeValues = (g: GaugeInput) => ({
   query: g.query,
   column_map: JSON.stringify(g.columnMap),
   grid_query_template: g.gridQueryTemplate,
+  look: JSON.stringify(GaugeLook.parse(g)),
 });
 
 /** A dashboard's own columns, as inserted or saved in place. */

@@ -11,4 +11,5 @@ export {
   dashboardTagsMigration,
   dashboardVariablesMigration,
   dismissedTemplatesMigration,
+  gaugeLookMigration,
 } from './dashboards.migration';

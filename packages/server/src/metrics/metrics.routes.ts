@@ -49,7 +49,8 @@ export function registerMetricsRoutes(
   });
 
   /** The query with the dashboard variables' values (`var`) in place of their `$name` (issue 41). */
-  const queryText = (q: MetricsQueryParams) => substituteVariables(q.query, parseVariableParams(q.var));
+  const queryText = (q: Pick<MetricsQueryParams, 'query' | 'var'>) =>
+    substituteVariables(q.query, parseVariableParams(q.var));
   const evalInput = (req: { params: { projectId: string }; query: MetricsQueryParams }) => {
     const project = requireProject(deps.projects, req.params.projectId);
     const q = req.query;
@@ -82,18 +83,7 @@ export function registerMetricsRoutes(
       throw new AppError('invalid_input', 'invalid_metrics', 'at least one metric is required');
     const grid = timeGrid(q.time_gte, q.time_lt);
     const parsed = parseMetricsQuery(queryText(q));
-    const errors = new Map<number, string>();
-    let terms = 0; // the where parts' filter terms together, capped as for any series
-    const where = parsed.parts.flatMap((p, i) => {
-      if (p.kind === 'error') errors.set(i, p.message);
-      else if (p.kind !== 'where') errors.set(i, 'not supported by heatmap');
-      else if (terms + p.filters.length > MAX_FILTER_TERMS) errors.set(i, tooManyFilters(terms + p.filters.length));
-      else {
-        terms += p.filters.length;
-        return [{ filters: p.filters, conjunctions: p.conjunctions }];
-      }
-      return [];
-    });
+    const { where, errors } = whereParts(parsed, 'not supported by heatmap');
     // Counts, like any sum: the finished minutes only, unless the current one is all there is.
     const buckets = (lt: Date) => deps.store.histogramBuckets(project.id, q.metric[0], { ...grid, lt }, where);
     let rows = await buckets(grid.complete);
@@ -117,18 +107,45 @@ export function registerMetricsRoutes(
     const q = req.query;
     if (q.metric.length === 0)
       throw new AppError('invalid_input', 'invalid_metrics', '"metric" query param is required');
+    // A dependent variable's filter (issue 41): the earlier variables' picks in place, where parts only.
+    const parsed = parseMetricsQuery(queryText(q));
+    const { where, errors } = whereParts(parsed, 'a values filter takes where parts only');
+    const [bad] = [...errors];
+    if (bad) throw new AppError('invalid_input', 'invalid_query', `${parsed.parts[bad[0]].text}: ${bad[1]}`);
     const values = await deps.store.attrValues(
       project.id,
       bounds(q.time_gte, q.time_lt),
       q.metric,
       q.attr_key,
       q.search_input,
+      where,
     );
     return {
       items: values.map((v) => ({ value: v.value, text: v.value, count: v.count })),
       hasMore: q.search_input !== '' || values.length === 1000,
     };
   });
+}
+
+/**
+ * The `where` parts of a query that takes nothing else (heatmap, attribute values), their filter
+ * terms together capped as for any series; the other parts' errors by index (`refusal`: a part of
+ * another kind).
+ */
+function whereParts(parsed: ReturnType<typeof parseMetricsQuery>, refusal: string) {
+  const errors = new Map<number, string>();
+  let terms = 0;
+  const where = parsed.parts.flatMap((p, i) => {
+    if (p.kind === 'error') errors.set(i, p.message);
+    else if (p.kind !== 'where') errors.set(i, refusal);
+    else if (terms + p.filters.length > MAX_FILTER_TERMS) errors.set(i, tooManyFilters(terms + p.filters.length));
+    else {
+      terms += p.filters.length;
+      return [{ filters: p.filters, conjunctions: p.conjunctions }];
+    }
+    return [];
+  });
+  return { where, errors };
 }
 
 function parseBool(v: string | undefined): boolean {

@@ -170,13 +170,14 @@ export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: re
       return rows.map((r) => ({ value: r.key, count: Number(r.count) }));
     },
 
-    /** Values of one attribute key with the number of timeseries having each, by value. */
+    /** Values of one attribute key with the number of timeseries having each, by value (of the series `where` keeps). */
     async attrValues(
       projectId: number,
       b: TimeBounds,
       metrics: readonly string[],
       key: string,
       search: string,
+      where: WhereClause[] = [],
     ): Promise<{ value: string; count: number }[]> {
       const conds: SqlFragment[] = [
         sql`project_id = ${param.uint32(projectId)}`,
@@ -189,6 +190,7 @@ export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: re
         conds.push(
           sql`positionCaseInsensitiveUTF8(string_values[indexOf(string_keys, ${param.string(key)})], ${param.string(search)}) != 0`,
         );
+      conds.push(...where.map(compileWhere));
       const rows = await queryRows<{ value: string; count: string | number }>(
         rangeTable(b),
         conds,

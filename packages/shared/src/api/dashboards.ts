@@ -49,7 +49,8 @@ export const MAX_VARIABLE_VALUES = 100;
  * value replaces `$name` in every panel's query (`where service.name = $service`, `group by $group`;
  * metricsQuery/variables.ts). Its values are those of an attribute of a metric in the range
  * (`kind: 'attribute'`), or a fixed list. `multi` lets several be picked; `includeAll` offers All
- * (the filter drops), which is then the default; otherwise the first value is.
+ * (the filter drops), which is then the default; otherwise the first value is. `query` filters an
+ * attribute's values by the variables before it.
  */
 export const DashboardVariable = z.object({
   name: nameText().regex(VARIABLE_NAME_RE, 'a variable name is letters, digits and _, not starting with a digit'),
@@ -65,6 +66,11 @@ export const DashboardVariable = z.object({
     .default([]),
   multi: z.boolean().default(false),
   includeAll: z.boolean().default(false),
+  /**
+   * `kind: 'attribute'`: a filter of the values (`where service.name = $service`), which may name
+   * the variables before this one: its values follow theirs (Grafana's chained variables).
+   */
+  query: longText().default(''),
 });
 export type DashboardVariable = z.infer<typeof DashboardVariable>;
 export const DashboardVariables = z
@@ -172,6 +178,35 @@ export type GridColumn = GridColumnInput & {
 export const DashKind = z.enum(['grid', 'table']);
 export type DashKind = z.infer<typeof DashKind>;
 
+/** The most threshold steps a gauge holds (Grafana's base colour and a few steps above it). */
+export const MAX_GAUGE_THRESHOLDS = 10;
+/** A colour: `#rgb`/`#rrggbb` (the form's swatches) or a CSS colour name (`green`, as Grafana writes). */
+const colorText = () =>
+  z
+    .string()
+    .regex(/^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$/, 'expected a colour: #rrggbb or a name like green');
+/** One threshold step: from `value` up (to the next step's value) the gauge takes `color`. */
+export const GaugeThreshold = z.object({ value: z.number().finite(), color: colorText() });
+export type GaugeThreshold = z.infer<typeof GaugeThreshold>;
+
+/**
+ * How a gauge shows its value (issue 41, Grafana's Stat and Gauge panels): `text` (the formatted
+ * value or template sentence), `stat` (one big number) or `dial` (a dial from `min` to `max`).
+ * `thresholds` are ascending steps; the value takes the colour of the highest step it reaches, and
+ * below the first step the gauge's own colour (its column's, else blue). A dial's bands follow them.
+ */
+export const GaugeLook = z.object({
+  display: z.enum(['text', 'stat', 'dial']).default('text'),
+  thresholds: z
+    .array(GaugeThreshold)
+    .max(MAX_GAUGE_THRESHOLDS, `a gauge has at most ${MAX_GAUGE_THRESHOLDS} thresholds`)
+    .refine((t) => t.every((x, i) => i === 0 || t[i - 1].value < x.value), 'thresholds must go up, each above the last')
+    .default([]),
+  min: z.number().finite().default(0),
+  max: z.number().finite().default(100),
+});
+export type GaugeLook = z.infer<typeof GaugeLook>;
+
 export const GaugeInput = z.object({
   dashKind: DashKind,
   name: nameText(),
@@ -182,6 +217,7 @@ export const GaugeInput = z.object({
   query: longText(),
   columnMap: ColumnMap.default({}),
   gridQueryTemplate: longText().default(''),
+  ...GaugeLook.shape,
 });
 export type GaugeInput = z.infer<typeof GaugeInput>;
 export type Gauge = GaugeInput & {

@@ -109,6 +109,12 @@ export const MetricAttrValuesParams = TimeRangeQuery.extend({
     .min(1, '"attr_key" query param is required')
     .max(MAX_NAME_LENGTH, tooLong(MAX_NAME_LENGTH)),
   search_input: nameParam().optional().default(''),
+  /**
+   * Only the values of series this filter keeps (`where` parts: a dependent dashboard variable,
+   * issue 41), its `$name`s taking `var` as in the metrics calls.
+   */
+  query: queryText().optional().default(''),
+  var: stringList.refine((l) => l.length <= 1000, 'at most 1000 var values'),
 });
 export const MetricAttrKeysResponse = z.object({
   items: z.array(z.object({ value: z.string(), text: z.string(), count: z.number().int(), pinned: z.boolean() })),

@@ -23,3 +23,4 @@ export {
   variableParams,
   type VariableValues,
 } from './variables';
+export { substitutePromqlVariables } from './promqlVariables';

@@ -1,3 +1,5 @@
+import { parseVariableParams, substitutePromqlVariables } from '@lantern/shared';
+
 /**
  * The parameters of the Prometheus HTTP API as Prometheus reads them (web/api/v1/api.go): the query
  * string and a form-encoded body together, repeated names (`match[]`) as lists, times as RFC 3339
@@ -19,6 +21,17 @@ export class PromParams {
 
   get(name: string): string | undefined {
     return this.values.get(name) ?? undefined;
+  }
+
+  /**
+   * `query` with the dashboard variables' values written in (issue 41): a PromQL panel sends its
+   * picks as `var=name=value` (repeated; `name=$__all`), as the metrics routes take them; a plain
+   * Prometheus client sends none and its query is read as written.
+   */
+  expr(): string {
+    const query = this.get('query') ?? '';
+    const vars = this.all('var');
+    return vars.length ? substitutePromqlVariables(query, parseVariableParams(vars)) : query;
   }
 
   all(name: string): string[] {

@@ -126,6 +126,37 @@ describe('the Prometheus API: access', () => {
   });
 });
 
+describe('the Prometheus API: dashboard variables (issue 41)', () => {
+  const ask = async (query: string, vars: string[]) => {
+    // As a PromQL panel asks: a form-encoded POST to the session's path, its picks as var=name=value.
+    const body = new URLSearchParams({ query, time: String(minute / 1000 - 300) });
+    for (const v of vars) body.append('var', v);
+    const res = await fetch(`${api}/1/api/v1/query`, {
+      method: 'POST',
+      headers: { cookie: server.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    const answer = (await res.json()) as { data?: { result: { metric: Record<string, string>; value: unknown[] }[] } };
+    expect(res.status).toBe(200);
+    return answer.data!.result.map((r) => `${Object.values(r.metric).join(',')}=${String(r.value[1])}`).sort();
+  };
+
+  it('writes the picked values into $name and ${name}: one, several as (a|b), All as .*, a label list', async () => {
+    const byJob = 'count by (job) (demo_up{job="$job"})';
+    expect(await ask(byJob, ['job=api'])).toEqual(['api=2']);
+    expect(await ask(byJob, ['job=api', 'job=web'])).toEqual(['api=2', 'web=2']);
+    expect(await ask(byJob, ['job=$__all'])).toEqual(['api=2', 'web=2']);
+    expect(await ask('count(demo_up{job=~"${job}", instance=~"$instance"})', ['job=web', 'instance=b:9100'])).toEqual([
+      '=1',
+    ]);
+    // A regex character in a value is matched as itself.
+    expect(await ask('count(demo_up{instance=~"$instance"})', ['instance=a.9100'])).toEqual([]);
+    expect(await ask('count by ($group) (demo_up)', ['group=job', 'group=instance'])).toHaveLength(4);
+    // No picks (a plain Prometheus client): the query is read as written.
+    expect(await ask(byJob, [])).toEqual([]);
+  });
+});
+
 describe('the Prometheus API: limits', () => {
   it('refuses a query over more series than the limit with 422, but not a sum pushed down into storage', async () => {
     const raw = await promGet(api, '/api/v1/query_range', range('rate(demo_requests_total[5m])'), bearer);

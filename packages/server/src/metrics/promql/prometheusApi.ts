@@ -154,7 +154,7 @@ export function createPrometheusApi(deps: PrometheusApiDeps) {
 
   return {
     async query(projectId: number, p: PromParams): Promise<Answer<typeof PromQueryResponse>> {
-      const expr = p.get('query') ?? '';
+      const expr = p.expr();
       const time = guard(() => p.time('time', Date.now()));
       const data = await evaluate(p, (signal) =>
         instantQuery(source(projectId), expr, time, { signal, maxSeries: deps.maxSeries }),
@@ -163,7 +163,7 @@ export function createPrometheusApi(deps: PrometheusApiDeps) {
     },
 
     async queryRange(projectId: number, p: PromParams): Promise<Answer<typeof PromQueryResponse>> {
-      const expr = p.get('query') ?? '';
+      const expr = p.expr();
       const { start, end, step } = guard(() => {
         const start = p.time('start', NaN);
         if (Number.isNaN(start))

@@ -1,4 +1,4 @@
-import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
+import { BarChart, GaugeChart, HeatmapChart, LineChart } from 'echarts/charts';
 import {
   BrushComponent,
   DatasetComponent,
@@ -16,6 +16,7 @@ echarts.use([
   LineChart,
   BarChart,
   HeatmapChart,
+  GaugeChart,
   VisualMapComponent,
   GridComponent,
   TooltipComponent,

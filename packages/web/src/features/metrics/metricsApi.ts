@@ -57,7 +57,7 @@ export function useMetricAttrKeys(projectId: number, p: Range & { metric: string
 /** Values of one attribute of the metrics in the range, with the number of timeseries having each. */
 export function useMetricAttrValues(
   projectId: number,
-  p: Range & { metric: string[]; attr_key: string },
+  p: Range & { metric: string[]; attr_key: string; query?: string; var?: string[] },
   enabled = true,
 ) {
   const input = { params: { projectId }, query: p };

@@ -105,8 +105,16 @@ function KindsHelp() {
           <Typography variant="body2" sx={{ mt: 1 }}>
             <b>Variables</b>: pickers above the tabs. A panel query names one as <code>$name</code> (
             <code>where service.name = $service</code>, <code>group by $group</code>); the value picked replaces it,
-            several become <code>in (...)</code> and All drops the filter. The choice stays in the address, so a shared
+            several become <code>in (...)</code> and All drops the filter. In a PromQL panel write{' '}
+            <code>{'{service=~"$service"}'}</code> as in Grafana: several become <code>(a|b)</code> and All{' '}
+            <code>.*</code>. A variable&apos;s values can follow the ones before it: give it a filter such as{' '}
+            <code>where region = $region</code> in the Variables editor. The choice stays in the address, so a shared
             link shows the same.
+          </Typography>
+          <Typography variant="body2" sx={{ mt: 1 }}>
+            <b>Gauges</b>: one value above the grid, shown as text, a big stat or a dial. Thresholds colour it as in
+            Grafana: from each step's value up the value, its border and the dial's band take that step's colour (for
+            example amber from 80, red from 95); below the first step, the gauge's own colour.
           </Typography>
         </Box>
       </Popover>

@@ -19,6 +19,8 @@ export interface RangeQuery {
   start: number;
   end: number;
   step: number;
+  /** A dashboard's variable picks (`name=value`, issue 41): the server writes them into `$name`. */
+  var?: string[];
 }
 
 export interface RangeAnswer {
@@ -34,6 +36,7 @@ export async function queryRange(projectId: number, q: RangeQuery, signal?: Abor
     end: String(q.end),
     step: String(q.step),
   });
+  for (const v of q.var ?? []) body.append('var', v);
   let res: Response;
   try {
     res = await fetch(prometheusSessionPath(projectId, 'query_range'), {

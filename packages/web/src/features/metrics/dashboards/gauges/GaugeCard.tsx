@@ -3,28 +3,18 @@ import EditIcon from '@mui/icons-material/Edit';
 import LockIcon from '@mui/icons-material/Lock';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import ErrorIcon from '@mui/icons-material/Error';
-import {
-  Box,
-  CircularProgress,
-  IconButton,
-  ListItemIcon,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Paper,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Tooltip, Typography } from '@mui/material';
 import type { Gauge } from '@lantern/shared';
 import { useState, type DragEvent } from 'react';
 import { joinQuery, useGaugeValues, type Range } from '../grid/gridApi';
 import { queryError } from '../grid/units';
-import { formatGauge, gaugeColor } from './gaugeFormat';
+import { GaugeFace } from './GaugeFace';
+import { gaugeFace } from './gaugeLook';
 
 /**
- * One text gauge (reference frontend §1.3.13): the name (description as tooltip), a menu with Edit
- * (a lock when not editable) and Delete, and the formatted value; the bottom border takes the first
- * column's colour. Cards drag to reorder when editable.
+ * One gauge (reference frontend §1.3.13): the name (description as tooltip), a menu with Edit
+ * (a lock when not editable) and Delete, and the value as text, a stat or a dial (GaugeFace); the
+ * bottom border takes the value's threshold colour, else the first column's colour. Cards drag to reorder when editable.
  */
 export function GaugeCard({
   projectId,
@@ -54,8 +44,7 @@ export function GaugeCard({
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const res = useGaugeValues(projectId, { metrics: gauge.metrics, query: joinQuery(gauge.query, query) }, range);
   const error = res.error?.message ?? queryError(res.data?.query.parts);
-  const color = gaugeColor(gauge.columnMap);
-  const text = res.data ? formatGauge(gauge.template, res.data.columns, res.data.values, gauge.columnMap) : undefined;
+  const face = gaugeFace(gauge, res.data);
   return (
     <Paper
       variant="outlined"
@@ -68,12 +57,13 @@ export function GaugeCard({
         px: 1.5,
         pt: 0.5,
         pb: 1,
-        borderBottom: `8px solid ${color}`,
+        borderBottom: `8px solid ${face.color}`,
         cursor: editable ? 'grab' : 'default',
         opacity: drag?.dragging ? 0.4 : 1,
       }}
       data-testid="gauge-card"
       data-gauge-name={gauge.name}
+      data-color={face.color}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
         <Tooltip title={gauge.description || gauge.name}>
@@ -95,13 +85,7 @@ export function GaugeCard({
           <MoreVertIcon fontSize="small" />
         </IconButton>
       </Box>
-      <Typography
-        variant="h5"
-        sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
-        data-testid="gauge-value"
-      >
-        {text ?? <CircularProgress size={20} />}
-      </Typography>
+      <GaugeFace look={gauge} {...face} />
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
         <MenuItem onClick={() => (setAnchor(null), onEdit())}>
           <ListItemIcon>{editable ? <EditIcon fontSize="small" /> : <LockIcon fontSize="small" />}</ListItemIcon>

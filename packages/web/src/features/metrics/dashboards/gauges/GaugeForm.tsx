@@ -1,5 +1,5 @@
 import { Box, Paper, TextField, Typography } from '@mui/material';
-import type { DashKind, Gauge } from '@lantern/shared';
+import { GaugeLook, type DashKind, type Gauge } from '@lantern/shared';
 import { useState } from 'react';
 import { FormShell } from '../grid/forms/FormShell';
 import { GridQueryTemplateField } from '../grid/forms/GridQueryTemplateField';
@@ -7,11 +7,13 @@ import { MetricsFields, useMetricsState } from '../grid/forms/MetricsFields';
 import { required } from '../grid/forms/validation';
 import { joinQuery, useGaugeValues, useSaveGauge, type Range } from '../grid/gridApi';
 import { queryError } from '../grid/units';
-import { formatGauge, gaugeColor } from './gaugeFormat';
+import { GaugeFace } from './GaugeFace';
+import { gaugeFace } from './gaugeLook';
+import { GaugeLookFields, lookErrors } from './GaugeLookFields';
 
 /**
- * New / Edit text gauge (reference frontend §1.3.13): metrics, query, units, an optional template
- * with `${column}` placeholders, name (required, spec §5) and an optional description (issue 41), and a live preview
+ * New / Edit gauge (reference frontend §1.3.13): metrics, query, units, an optional template
+ * with `${column}` placeholders, how it shows (text, stat or dial with thresholds, issue 41), name (required, spec §5) and an optional description (issue 41), and a live preview
  * card of the formatted value. A grid gauge also has an Advanced grid query template, used in a table
  * row's dialog as a chart's is.
  */
@@ -40,10 +42,12 @@ export function GaugeForm({
   const [name, setName] = useState(gauge?.name ?? '');
   const [description, setDescription] = useState(gauge?.description ?? '');
   const [gridQueryTemplate, setGridQueryTemplate] = useState(gauge?.gridQueryTemplate ?? '');
+  const [look, setLook] = useState(() => GaugeLook.parse(gauge ?? {}));
   const [submitted, setSubmitted] = useState(false);
   const save = useSaveGauge(projectId, dashId);
   const preview = useGaugeValues(projectId, { metrics, query: joinQuery(query, extraQuery) }, range);
-  const value = preview.data ? formatGauge(template, preview.data.columns, preview.data.values, columnMap) : undefined;
+  const face = gaugeFace({ template, columnMap, thresholds: look.thresholds }, preview.data);
+  const value = face.text;
   const previewErr = preview.error?.message ?? queryError(preview.data?.query.parts);
 
   const errs = {
@@ -53,7 +57,8 @@ export function GaugeForm({
   const shown = submitted ? errs : { metrics: undefined, name: undefined };
   const submit = () => {
     setSubmitted(true);
-    if (errs.metrics || errs.name) return;
+    const lookErr = lookErrors(look);
+    if (errs.metrics || errs.name || lookErr.range || lookErr.thresholds) return;
     save.mutate(
       {
         id: gauge?.id,
@@ -66,6 +71,7 @@ export function GaugeForm({
           query,
           columnMap,
           gridQueryTemplate,
+          ...look,
         },
       },
       { onSuccess: onClose },
@@ -74,7 +80,7 @@ export function GaugeForm({
 
   return (
     <FormShell
-      title={gauge ? 'Edit text gauge' : 'New text gauge'}
+      title={gauge ? 'Edit gauge' : 'New gauge'}
       testId="gauge-form"
       width={1000}
       editable={editable}
@@ -86,15 +92,20 @@ export function GaugeForm({
       preview={
         <Paper
           variant="outlined"
-          sx={{ p: 2, display: 'inline-block', minWidth: 200, borderBottom: `8px solid ${gaugeColor(columnMap)}` }}
+          sx={{ p: 2, display: 'inline-block', minWidth: 200, borderBottom: `8px solid ${face.color}` }}
           data-testid="gauge-preview"
+          data-color={face.color}
         >
           <Typography variant="body2" color="text.secondary">
             {name || 'Gauge name'}
           </Typography>
-          <Typography variant="h5" data-testid="gauge-preview-value">
-            {metrics.length === 0 ? 'Select a metric first...' : (value ?? '…')}
-          </Typography>
+          <Box data-testid="gauge-preview-value">
+            <GaugeFace
+              look={look}
+              {...face}
+              placeholder={metrics.length === 0 ? 'Select a metric first...' : (value ?? '…')}
+            />
+          </Box>
           {previewErr && (
             <Typography variant="caption" color="error" sx={{ whiteSpace: 'pre-wrap' }}>
               {previewErr}
@@ -129,6 +140,7 @@ export function GaugeForm({
         helperText={value !== undefined && metrics.length ? `Formatted value: ${value}` : undefined}
         slotProps={{ htmlInput: { 'data-testid': 'gauge-template' } }}
       />
+      <GaugeLookFields look={look} onChange={setLook} submitted={submitted} />
       <TextField
         size="small"
         label="Gauge name"

@@ -37,7 +37,7 @@ export const moveGauge = (list: Gauge[], from: string, to: string): Gauge[] => {
 };
 
 /**
- * The gauge row (reference frontend §1.3.13): one card per text gauge of this dashboard kind, drag a
+ * The gauge row (reference frontend §1.3.13): one card per gauge of this dashboard kind, drag a
  * card onto another to reorder (`PUT .../gauges`), and a plus card that opens an empty gauge form.
  */
 export function GaugeRow({ projectId, dashboard, dashKind, range, query, row, editable = true }: GaugeRowProps) {

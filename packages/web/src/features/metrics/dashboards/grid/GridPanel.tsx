@@ -10,7 +10,13 @@ import RadarIcon from '@mui/icons-material/Radar';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Paper, Tooltip, Typography } from '@mui/material';
-import { parseVariableParams, substituteVariables, type GridColumn, type GridColumnInput } from '@lantern/shared';
+import {
+  parseVariableParams,
+  substitutePromqlVariables,
+  substituteVariables,
+  type GridColumn,
+  type GridColumnInput,
+} from '@lantern/shared';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useConfirm } from '../../../../components/feedback/ConfirmProvider';
@@ -86,7 +92,8 @@ export function GridPanel({
   };
   const explore = () => {
     if (column.type === 'promql') {
-      void navigate(paths.metricsExplore(projectId, { mode: 'promql', promql: column.params.query }));
+      const promql = substitutePromqlVariables(column.params.query, parseVariableParams(range.var ?? []));
+      void navigate(paths.metricsExplore(projectId, { mode: 'promql', promql }));
       return;
     }
     const m = metricParams(column);

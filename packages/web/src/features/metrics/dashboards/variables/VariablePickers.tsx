@@ -1,6 +1,6 @@
 import TuneIcon from '@mui/icons-material/Tune';
 import { Autocomplete, Button, Chip, Stack, TextField } from '@mui/material';
-import { ALL_VALUE, type DashboardVariable } from '@lantern/shared';
+import { ALL_VALUE, variableParams, type DashboardVariable } from '@lantern/shared';
 import { useEffect } from 'react';
 import { useMetricAttrValues } from '../../metricsApi';
 import type { Picked } from './variableState';
@@ -11,6 +11,8 @@ type Range = { time_gte: string; time_lt: string };
  * The dashboard's variables as pickers above its tabs (issue 41): each offers its values (an
  * attribute's values in the range, or the fixed list) and All when the variable has it; several
  * may be picked when it is multi. Picking writes the address (`var-name`), which every panel reads.
+ * A variable with a filter (`where service.name = $service`) offers the values that the picks of
+ * the variables before it keep, asked again when they change; a pick no longer offered drops.
  */
 export function VariablePickers(props: {
   projectId: number;
@@ -29,11 +31,12 @@ export function VariablePickers(props: {
       sx={{ flexWrap: 'wrap', alignItems: 'center' }}
       data-testid="variable-pickers"
     >
-      {props.variables.map((v) => (
+      {props.variables.map((v, i) => (
         <VariablePicker
           key={v.name}
           projectId={props.projectId}
           variable={v}
+          before={picksBefore(props.variables, i, props.picked)}
           picked={props.picked.get(v.name) ?? 'all'}
           range={props.range}
           onPick={(value, opts) => props.onPick(v.name, value, opts)}
@@ -51,19 +54,22 @@ export function VariablePickers(props: {
 function VariablePicker({
   projectId,
   variable: v,
+  before,
   picked,
   range,
   onPick,
 }: {
   projectId: number;
   variable: DashboardVariable;
+  /** The picks of the variables before this one (`var`), which its filter may name. */
+  before: string[];
   picked: Picked;
   range: Range;
   onPick: (value: Picked, opts?: { replace: boolean }) => void;
 }) {
   const attrValues = useMetricAttrValues(
     projectId,
-    { ...range, metric: [v.metric], attr_key: v.attr },
+    { ...range, metric: [v.metric], attr_key: v.attr, ...(v.query.trim() ? { query: v.query, var: before } : {}) },
     v.kind === 'attribute',
   );
   const values = v.kind === 'list' ? v.values : (attrValues.data?.items.map((i) => i.value) ?? []);
@@ -73,6 +79,16 @@ function VariablePicker({
   useEffect(() => {
     if (needsFirst) onPick([first], { replace: true });
   }, [needsFirst, first, onPick]);
+  // A filtered variable (its values follow the picks before it) drops what is no longer offered:
+  // the rest stay, else its default (All, or the first value once known).
+  const offered = v.kind === 'attribute' && v.query.trim() !== '' && attrValues.data !== undefined;
+  const kept = offered && picked !== 'all' ? picked.filter((x) => values.includes(x)) : null;
+  const dropped = kept !== null && picked !== 'all' && kept.length < picked.length ? JSON.stringify(kept) : null;
+  useEffect(() => {
+    if (dropped === null) return;
+    const rest = JSON.parse(dropped) as string[];
+    onPick(rest.length ? rest : 'all', { replace: true });
+  }, [dropped, onPick]);
 
   const options = [...(v.includeAll ? [ALL_VALUE] : []), ...values];
   const label = v.label || v.name;
@@ -128,4 +144,9 @@ function VariablePicker({
       onChange={(_e, next) => onPick(next === null || next === ALL_VALUE ? 'all' : [next])}
     />
   );
+}
+
+/** The picks of the variables before the `i`th, as the attribute values call's `var`. */
+function picksBefore(vars: DashboardVariable[], i: number, picked: ReadonlyMap<string, Picked>): string[] {
+  return variableParams(new Map(vars.slice(0, i).map((v) => [v.name, picked.get(v.name) ?? ('all' as const)])));
 }

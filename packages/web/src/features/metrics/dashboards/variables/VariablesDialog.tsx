@@ -32,6 +32,7 @@ const blank = (n: number): DashboardVariable => ({
   metric: '',
   attr: n ? '' : 'service.name',
   values: [],
+  query: '',
   multi: false,
   includeAll: true,
 });
@@ -39,7 +40,8 @@ const blank = (n: number): DashboardVariable => ({
 /**
  * The dashboard's variables (issue 41): name (what `$name` in a query and `var-name` in the address
  * say), label, where the values come from (an attribute of a metric in the range, or a fixed
- * comma-separated list), whether several may be picked and whether All is offered.
+ * comma-separated list; an attribute's values may be filtered by the variables above it,
+ * `where service.name = $service`), whether several may be picked and whether All is offered.
  */
 export function VariablesDialog(props: { projectId: number; dashboard: Dashboard; range: Range; onClose: () => void }) {
   const [vars, setVars] = useState<DashboardVariable[]>(props.dashboard.variables);
@@ -58,7 +60,7 @@ export function VariablesDialog(props: { projectId: number; dashboard: Dashboard
               .map((s) => s.trim())
               .filter(Boolean)
           : [],
-      ...(v.kind === 'list' ? { metric: '', attr: '' } : {}),
+      ...(v.kind === 'list' ? { metric: '', attr: '', query: '' } : {}),
     }));
     save.mutate({ dashId: props.dashboard.id, variables: body }, { onSuccess: props.onClose });
   };
@@ -186,6 +188,16 @@ function VariableRow(props: {
               options={(keys.data?.items ?? []).map((k) => k.value)}
               value={v.attr}
               onChange={(attr) => props.onChange({ attr })}
+            />
+            <TextField
+              size="small"
+              label="Only where (optional)"
+              placeholder="where service.name = $service"
+              value={v.query}
+              onChange={(e) => props.onChange({ query: e.target.value })}
+              helperText="Its values follow the variables above it"
+              sx={{ width: 300 }}
+              slotProps={field('variable-filter')}
             />
           </>
         ) : (

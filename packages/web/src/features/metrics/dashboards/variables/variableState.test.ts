@@ -9,6 +9,7 @@ const v = (o: Partial<DashboardVariable>): DashboardVariable => ({
   metric: '',
   attr: '',
   values: ['a', 'b'],
+  query: '',
   multi: false,
   includeAll: false,
   ...o,

@@ -11,7 +11,8 @@ import { usePanelError } from './usePanelError';
 
 /**
  * A PromQL panel: its query over the dashboard's range, asked of Lantern's Prometheus API at a
- * whole-minute step, drawn like a chart panel (the dashboard's own query does not apply to PromQL).
+ * whole-minute step, drawn like a chart panel (the dashboard's own query does not apply to PromQL;
+ * its variables do: the server writes their values into `$name`, as Grafana does).
  */
 export function PromqlChartPanel({
   projectId,
@@ -31,7 +32,7 @@ export function PromqlChartPanel({
   onError?: (error: string | undefined) => void;
 }) {
   const grid = useMemo(() => alignedRange(Date.parse(range.time_gte), Date.parse(range.time_lt)), [range]);
-  const res = usePromqlRange(projectId, { query: params.query, ...grid });
+  const res = usePromqlRange(projectId, { query: params.query, ...grid, ...(range.var ? { var: range.var } : {}) });
   const error = usePanelError(onError, res.error, undefined);
   const chart = useMemo(() => {
     if (!res.data) return undefined;
