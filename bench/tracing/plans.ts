@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { sql, type SqlFragment } from '../../packages/server/src/storage/sql';
+import {
+  groupsSql,
+  percentilesSql,
+  spansSql,
+  systemsSql,
+  timeseriesSql,
+} from '../../packages/server/src/tracing/query/builders';
+import { openBenchStore } from './benchStore';
+import { DEFAULT_QUERY } from './filteredCases';
+
+/**
+ * Where a tracing page's calls spend their time (issue 42, "measure first"): over a store that
+ * `bench/tracing/run.ts` loaded (`--data-dir`), the SQL each call of Overview and Explore builds for
+ * all systems and the default query, timed in-process (`--runs` each) and with the granules its
+ * reads select (`EXPLAIN indexes = 1`): a call that reads every granule of `spans_index` scans
+ * every span of the range instead of a rollup.
+ *
+ *   node --import tsx bench/tracing/plans.ts --data-dir /path/to/tracing-data [--ranges 1h,24h] [--runs 3]
+ *
+ * Opens the store itself: no server may be running on the directory.
+ */
+const { values: args } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    ranges: { type: 'string', default: '1h,24h' },
+    runs: { type: 'string', default: '3' },
+  },
+});
+const dir = args['data-dir'];
+if (!dir) throw new Error('--data-dir is required (a directory bench/tracing/run.ts loaded)');
+const RANGES: Record<string, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
+const endMs = (JSON.parse(readFileSync(`${dir}/bench-tracing.json`, 'utf8')) as { endMs: number }).endMs;
+const store = openBenchStore(dir);
+try {
+  for (const range of args.ranges.split(',')) {
+    const lt = new Date(Math.floor(endMs / 60_000) * 60_000);
+    const scope = { projectId: 1, gte: new Date(lt.getTime() - RANGES[range]), lt, systems: ['all'] };
+    const ts = timeseriesSql(scope, DEFAULT_QUERY);
+    const spans = spansSql(scope, '', { page: 1, limit: 10, eventsOnly: false });
+    const calls: [string, SqlFragment | null][] = [
+      ['timeseries (default query, as served)', ts.ranked ?? ts.sql],
+      ['percentiles', percentilesSql(scope, '', true).sql],
+      ['groups (default query)', groupsSql(scope, DEFAULT_QUERY, { limit: 100 }).sql],
+      ['systems', systemsSql(scope, '').sql],
+      ['spans (first page by duration)', spans.page],
+      ['spans (count)', spans.count],
+    ];
+    for (const [name, q] of calls) {
+      if (!q) continue;
+      const ms: number[] = [];
+      for (let i = 0; i < Number(args.runs); i++) {
+        const t = performance.now();
+        await store.query(q);
+        ms.push(Math.round(performance.now() - t));
+      }
+      const plan = (await store.query<{ explain: string }>(sql`EXPLAIN indexes = 1 ${q}`)).map((r) => r.explain);
+      // Each table read, with the granules its last index step kept.
+      const reads: string[] = [];
+      plan.forEach((line, i) => {
+        const table = /ReadFromMergeTree \((.+)\)/.exec(line)?.[1];
+        if (!table) return;
+        const next = plan.slice(i + 1).findIndex((l) => /ReadFromMergeTree|LazilyRead/.test(l));
+        const own = plan.slice(i + 1, next === -1 ? undefined : i + 1 + next);
+        const granules =
+          own
+            .filter((l) => /Granules: \d+\/\d+/.test(l))
+            .pop()
+            ?.trim() ?? '?';
+        reads.push(`${table} ${granules}`);
+      });
+      ms.sort((a, b) => a - b);
+      console.log(`${range.padEnd(4)} ${name.padEnd(40)} ${ms.join(' / ').padStart(22)} ms   ${reads.join('; ')}`);
+    }
+  }
+} finally {
+  await store.close();
+}
