@@ -42,6 +42,6 @@ export function openTelemetryStore(config: Config, spanMetrics: SpanMetricsModel
   return shareIdenticalReads(
     config.storage.ch.url
       ? openClickHouseStore({ url: config.storage.ch.url, cluster: config.storage.ch.cluster, ...common })
-      : openChdbStore({ path: join(config.data_dir, 'ch'), ...common }),
+      : openChdbStore({ path: join(config.data_dir, 'ch'), foldMaxRows: config.metrics.fold_max_rows, ...common }),
   );
 }
