@@ -20,6 +20,7 @@ import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrit
  *
  *   node --import tsx bench/metrics/remoteWriteLoad.ts [--series 20000] [--samples 120] [--per-request 2000]
  *     [--senders 4] [--base-main path/to/main.js] [--prometheus /usr/bin/prometheus] [--skip-prometheus]
+ *     [--skip-lantern]
  */
 const { values: args } = parseArgs({
   options: {
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     'base-main': { type: 'string' },
     prometheus: { type: 'string', default: '/usr/bin/prometheus' },
     'skip-prometheus': { type: 'boolean', default: false },
+    'skip-lantern': { type: 'boolean', default: false },
   },
 });
 const SERIES = Number(args.series);
@@ -170,8 +172,10 @@ console.log(
 );
 const bodies = senderBodies();
 const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
-results.lantern = await lantern(bodies);
-console.log(JSON.stringify({ lantern: results.lantern }));
+if (!args['skip-lantern']) {
+  results.lantern = await lantern(bodies);
+  console.log(JSON.stringify({ lantern: results.lantern }));
+}
 if (args['base-main']) {
   results.lanternBase = await lantern(bodies, args['base-main']);
   console.log(JSON.stringify({ lanternBase: results.lanternBase }));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatapointFold } from './datapointFold';
@@ -38,6 +38,17 @@ const JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
 const CHECKPOINT = /^checkpoint-(\d+)-([0-9a-f-]{36})\.tsv$/;
 /** Between a checkpoint's written rows and its kept ones (no datapoint line starts with '#'). */
 const KEPT = '#kept\n';
+
+/**
+ * Whether a fold journal directory holds datapoints a start would still insert: segments, or a
+ * checkpoint with kept rows (a clean stop leaves only a checkpoint whose rows are all written).
+ */
+export function foldJournalPending(dir: string): boolean {
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir).some(
+    (f) => /^segment-\d+\.tsv$/.test(f) || (CHECKPOINT.test(f) && !readFileSync(join(dir, f), 'utf8').endsWith(KEPT)),
+  );
+}
 
 export interface FoldSink {
   /** Inserts lines into datapoint_minutes as one insert with `token` as its deduplication token; resolves once committed. */

@@ -14,6 +14,7 @@ export { freshSchema } from './migrate';
 export { ERROR_ARRIVALS_TABLE } from './errorArrivals';
 export { SPAN_ARRIVALS_TABLE } from './spanArrivals';
 export { createDatapointRollups } from './datapointRollups';
+export { foldJournalPending } from './datapointFoldWriter';
 export { ROLLUP_STATE_TABLE } from './metricsSchema';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
 export type { StagedSpans } from './spanStaging';
