@@ -6,12 +6,7 @@ import type { Session } from 'chdb';
 import type { Config } from '../../config';
 import { spanMetricsModel } from '../../metricsFromSpans';
 import { compile, type SqlFragment } from '../../storage/sql';
-import {
-  createDatapointRollups,
-  foldJournalPending,
-  openClickHouseStore,
-  ROLLUP_STATE_TABLE,
-} from '../../storage/telemetry';
+import { createDatapointRollups, openClickHouseStore, ROLLUP_STATE_TABLE } from '../../storage/telemetry';
 import { MigrateStorageError, notEmptyMessage, type Progress, type TableCount } from './progress';
 
 /**
@@ -65,12 +60,6 @@ export async function copyTelemetry(opts: {
   )
     throw new MigrateStorageError(
       `${journal} holds metrics from spans not yet inserted (Lantern was not stopped cleanly): start Lantern once on this data_dir, stop it, and run migrate-storage again`,
-    );
-  // Metrics ingest's datapoints a killed Lantern journaled and had not written (datapointFoldWriter.ts).
-  const fold = join(chdbPath, 'datapoint-journal');
-  if (foldJournalPending(fold))
-    throw new MigrateStorageError(
-      `${fold} holds datapoints not yet inserted (Lantern was not stopped cleanly): start Lantern once on this data_dir, stop it, and run migrate-storage again`,
     );
   const target = createClient({
     url: targetUrl,

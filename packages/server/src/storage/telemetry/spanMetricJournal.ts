@@ -42,11 +42,7 @@ export function completeBatches(segment: string): string {
   return whole.split(BATCH_END).join('');
 }
 
-/**
- * Opens the journal in `dir`. `firstSegment`: the lowest number a new segment may take (a caller
- * that records cuts elsewhere, as the datapoint fold's checkpoints do, keeps numbers rising).
- */
-export function openSpanMetricJournal(dir: string, firstSegment = 0): SpanMetricJournal {
+export function openSpanMetricJournal(dir: string): SpanMetricJournal {
   mkdirSync(dir, { recursive: true });
   const found = readdirSync(dir)
     .map((f) => SEGMENT.exec(f))
@@ -54,7 +50,7 @@ export function openSpanMetricJournal(dir: string, firstSegment = 0): SpanMetric
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
   const path = (n: number) => join(dir, `segment-${n}.tsv`);
-  let current = Math.max(firstSegment, found.length > 0 ? found[found.length - 1] + 1 : 0);
+  let current = found.length > 0 ? found[found.length - 1] + 1 : 0;
   // Segments written by this process and not yet dropped.
   const written = new Set<number>();
   return {
