@@ -63,19 +63,16 @@ const TELEMETRY_TESTS = [
 ];
 
 // Unit tests first (`groupOrder` 0); then the integration, browser and re-run projects in one group,
-// three files at a time from any of them (`maxWorkers: 3`). Each file starts real servers (each with
-// its own embedded chDB, ~1 GB) and most of a file's wall time is waiting (an evaluator's minute, a
-// page, a poll): measured, a browser file keeps ~35-42 % of one core busy over its run, badInput
-// ~100 %. Two at a time left the 2-core machine idle for much of the run; three fill it (npm test runs the
-// static checks beside them at a lower priority too). Vitest gives a group one worker count, and a
-// project with `fileParallelism: false` one worker: the earlier groups of such projects, and Vitest's
-// default of one worker less than the cores, ran every file of the suite one after the other. One
-// PostgreSQL server serves the whole run (packages/testkit/src/globalSetup.ts). Test fixtures live in
-// @lantern/testkit (packages/testkit).
+// two files at a time from any of them (`maxWorkers: 2`): each starts real servers (each with its
+// own embedded chDB, ~1 GB), so two at once is what this 2-core machine takes. Vitest gives a group
+// one worker count, and a project with `fileParallelism: false` one worker: the earlier groups of
+// such projects, and Vitest's default of one worker less than the cores, ran every file of the
+// suite one after the other. One PostgreSQL server serves the whole run
+// (packages/testkit/src/globalSetup.ts). Test fixtures live in @lantern/testkit (packages/testkit).
 export default defineConfig({
   test: {
     pool: 'forks',
-    maxWorkers: 3,
+    maxWorkers: 2,
     sequence: { sequencer: LongestFirst },
     globalSetup: ['packages/testkit/src/globalSetup.ts'],
     projects: [
