@@ -1,9 +1,9 @@
 // `npm test`: install what is missing (npm packages, Debian's chromium, postgresql and prometheus), build the
 // web app and the server, then run Vitest's unit, integration and browser tests while the static checks (types,
-// format, code rules, layers) run beside them at a lower CPU priority. Browser and integration tests spend most
-// of their wall time waiting (on a server's minute, a page, a poll): the checks take that idle CPU instead of
-// ~200 s of their own before the first test. The first failure, of a check or of Vitest, ends the run. At the
-// end it prints how long each step took and the slowest test files (scripts/testTimes.mjs).
+// format, code rules, layers) run beside them at a lower CPU priority. The tests leave some CPU idle (waiting on
+// a server's minute, a page, a poll); the checks take it: a clean-clone run took 1,562 s this way against
+// ~1,620 s with the checks first (docs/benchmarks.md, "Test suite"). The first failure, of a check or of Vitest,
+// ends the run. At the end it prints how long each step took and the slowest test files (scripts/testTimes.mjs).
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
