@@ -80,6 +80,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
+          // One module cache per worker across the unit files (they start no servers and keep no
+          // state between files): 152 files in 14 s of wall and 21 CPU-s, against 59 s and 107 CPU-s
+          // when each file imported @lantern/shared, zod and the server's modules afresh (44 s of imports).
+          isolate: false,
           include: ['packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
         },
