@@ -39,11 +39,10 @@ process.on('SIGTERM', () => endAll(143));
  * Runs a command in its own process group (so that ending it ends what it started), with its output held
  * back and printed whole when it ends unless `inherit`; `nice` lowers its CPU priority. A failure ends the run.
  */
-function run(cmd, args, { inherit = false, nice = 0, env = process.env } = {}) {
+function run(cmd, args, { inherit = false, nice = 0 } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       cwd: root,
-      env,
       detached: true,
       stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
     });
