@@ -1,6 +1,6 @@
-// ESLint for the whole repo (`npm run lint`; `npm test` runs it before the tests). Type-aware rules see each
-// file through its own tsconfig project (packages/shared, server, web, testkit, e2e, bench) via the project
-// service. Formatting is Prettier's (.prettierrc.json): eslint-config-prettier turns off every style rule.
+// ESLint for the whole repo (`npm run lint`; `npm test` runs it beside the tests). Type-aware rules see each
+// file through the nearest tsconfig project (tsconfig.json for shared, server and bench; packages/web;
+// packages/testkit; e2e) via the project service. Formatting is Prettier's (.prettierrc.json): eslint-config-prettier turns off every style rule.
 // The layer rules are dependency-cruiser's (.dependency-cruiser.cjs); docs/architecture.md lists both.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
