@@ -121,6 +121,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           sequence: { groupOrder: 1 },
+          // One module cache per worker: the files' servers are child processes (no chDB in the worker),
+          // and the worker's files share one Chromium (testkit pages/browser.ts), each with its own contexts.
+          isolate: false,
           include: ['e2e/**/*.e2e.test.ts'],
           // A page's next state can take seconds on a loaded machine (the 1 s default failed
           // monitors' and traceTree's checks at load 17-22 and passed on reruns).

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ExportResultCode } from '@opentelemetry/core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import {
   FAST_ALERTING_ENV,
@@ -17,7 +17,7 @@ import {
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
 import { AlertListPage } from '@lantern/testkit/pages/AlertListPage';
-import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, signedInContext, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
 import { SpanCard } from '@lantern/testkit/pages/SpanCard';
 import { startHttpReceiver, type HttpReceiver } from '@lantern/testkit/receivers';
@@ -34,7 +34,7 @@ const ERRORS = ['POST /checkout', 'GET /cart', 'DELETE /orders/{id}', 'PUT /prof
 describe('alerts screens', () => {
   let lantern: RunningLantern;
   let receiver: HttpReceiver;
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
   let list: AlertListPage;
   let configDir: string;
@@ -65,7 +65,7 @@ describe('alerts screens', () => {
     });
     await api('POST', '/monitors/error', { name: 'All errors', channelIds: [channel.id] });
 
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     const context = await signedInContext(browser, lantern.baseUrl, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));

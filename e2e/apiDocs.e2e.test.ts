@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { systemRoutes } from '@lantern/shared';
-import { screenshot, signedInPage } from '@lantern/testkit/pages/browser';
+import { screenshot, signedInPage, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { useLantern } from '@lantern/testkit/useLantern';
 
 /**
@@ -10,7 +10,7 @@ import { useLantern } from '@lantern/testkit/useLantern';
  */
 
 const t = useLantern();
-let browser: Browser;
+let browser: BrowserLease;
 let page: Page;
 const errors: string[] = [];
 /** Every request the pages tried to make to a host other than the server's; each one is refused. */

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChannelListResponse, WebhookMessage } from '@lantern/shared';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
   DEFAULT_LOGIN,
@@ -11,7 +11,7 @@ import {
   tempDataDir,
   type RunningLantern,
 } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, signedInContext, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { ChannelEmailPage } from '@lantern/testkit/pages/ChannelEmailPage';
 import { ChannelForm } from '@lantern/testkit/pages/ChannelForm';
 import { ChannelListPage } from '@lantern/testkit/pages/ChannelListPage';
@@ -28,7 +28,7 @@ describe('notification channels and e-mail settings', () => {
   let lantern: RunningLantern;
   let configDir: string;
   let receiver: HttpReceiver;
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
   let cookie: string;
   let list: ChannelListPage;
@@ -42,7 +42,7 @@ describe('notification channels and e-mail settings', () => {
     writeFileSync(config, 'notifications:\n  allow_networks: [loopback]\n');
     lantern = await startLantern({ env: { LANTERN_CONFIG: config } });
     cookie = await signIn(lantern.baseUrl);
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     const context = await signedInContext(browser, lantern.baseUrl, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));

@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, signedInContext, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { DashFormDialog, DashGridPage } from '@lantern/testkit/pages/DashGridPage';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { apiAs, createShopDashboard, HOSTS } from './shopDashboard';
@@ -14,7 +14,7 @@ import { apiAs, createShopDashboard, HOSTS } from './shopDashboard';
 const server = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
 
 describe('dashboard grid', () => {
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
   let grid: DashGridPage;
   let dashId: string;
@@ -22,7 +22,7 @@ describe('dashboard grid', () => {
 
   beforeAll(async () => {
     dashId = await createShopDashboard(server);
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     const context = await signedInContext(browser, server.lantern.baseUrl, { viewport: { width: 1440, height: 1000 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     page = await context.newPage();

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clearOfMinuteEnd, createTestMeter } from '@lantern/testkit/otlpMetrics';
-import { screenshot } from '@lantern/testkit/pages/browser';
+import { screenshot, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { DashGridPage } from '@lantern/testkit/pages/DashGridPage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
 import { useLantern } from '@lantern/testkit/useLantern';
@@ -22,7 +22,7 @@ describe('dashboard links', () => {
     dashId = await createShopDashboard(server);
   });
   const explainFailures = session.explainFailures;
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
 
   beforeAll(async () => {

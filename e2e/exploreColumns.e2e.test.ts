@@ -185,9 +185,14 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     await shot('03-timeseries-expanded');
 
     // Another row replaces it; its toggle closes it.
-    await rows.nth(1).getByTestId('timeseries-group-expand').click();
+    const secondToggle = rows.nth(1).getByTestId('timeseries-group-expand');
+    await secondToggle.click();
+    await expect.poll(() => secondToggle.getAttribute('aria-expanded')).toBe('true');
     await expect.poll(() => spans.count()).toBe(1);
-    await rows.nth(1).getByTestId('timeseries-group-expand').click();
+    await expect
+      .poll(() => rows.first().getByTestId('timeseries-group-expand').getAttribute('aria-expanded'))
+      .toBe('false');
+    await secondToggle.click();
     await expect.poll(() => spans.count()).toBe(0);
     // Ticking a checkbox picks plotted groups and does not expand the row.
     await rows.first().locator('input[type="checkbox"]').click();

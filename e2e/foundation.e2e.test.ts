@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEFAULT_LOGIN, removeDataDir, startLantern, type RunningLantern } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { ChannelEmailPage } from '@lantern/testkit/pages/ChannelEmailPage';
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { ProjectSettingsPage } from '@lantern/testkit/pages/ProjectSettingsPage';
@@ -71,7 +71,7 @@ function otlpTrace(): unknown {
 
 describe('foundation screens', () => {
   let lantern: RunningLantern;
-  let browser: Browser;
+  let browser: BrowserLease;
   let context: BrowserContext;
   let page: Page;
   const browserErrors: string[] = [];
@@ -93,7 +93,7 @@ users:
 `,
     );
     lantern = await startLantern({ env: { LANTERN_CONFIG: configFile } });
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));

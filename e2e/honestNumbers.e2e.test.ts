@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 import { sendHonestNumbersData } from '@lantern/testkit/honestNumbersData';
-import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, signedInContext, type BrowserLease } from '@lantern/testkit/pages/browser';
 
 /**
  * Numbers that mean what they say (issue 20, items 3 and 5), in the browser over real OTLP data
@@ -11,7 +11,7 @@ import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pag
  */
 describe('honest numbers', () => {
   let lantern: RunningLantern;
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
   const browserErrors: string[] = [];
   const minute = Math.floor(Date.now() / 60_000) * 60_000;
@@ -35,7 +35,7 @@ describe('honest numbers', () => {
       if (count('http:sparse') === 5 && count('log:error') === 3 && count('log:info') === 3) break;
       await new Promise((res) => setTimeout(res, 100));
     }
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     page = await (
       await signedInContext(browser, lantern.baseUrl, { viewport: { width: 1440, height: 900 } })
     ).newPage();

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createTestMeter } from '@lantern/testkit/otlpMetrics';
-import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, signedInContext, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
 import { useLantern } from '@lantern/testkit/useLantern';
 
@@ -63,7 +63,7 @@ async function sendMoreMetrics(): Promise<void> {
 }
 
 describe('metrics explore', () => {
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
   let explore: MetricsExplorePage;
   const browserErrors: string[] = [];
@@ -75,7 +75,7 @@ describe('metrics explore', () => {
     );
 
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     const context = await signedInContext(browser, server.lantern.baseUrl, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));

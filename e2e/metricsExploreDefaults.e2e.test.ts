@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, signedInContext, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { DashFormDialog, DashGridPage } from '@lantern/testkit/pages/DashGridPage';
 import { MetricsExplorePage } from '@lantern/testkit/pages/MetricsExplorePage';
 import { useLantern } from '@lantern/testkit/useLantern';
@@ -57,7 +57,7 @@ async function sendStoppedGauge(): Promise<void> {
   throw new Error('batch.sync.duration never listed');
 }
 
-let browser: Browser;
+let browser: BrowserLease;
 let page: Page;
 let dashId: string;
 const browserErrors: string[] = [];
@@ -72,7 +72,7 @@ const explainFailures = (name: string) =>
 beforeAll(async () => {
   dashId = await createShopDashboard(server);
   await sendStoppedGauge();
-  browser = await launchBrowser();
+  browser = await leaseBrowser();
   const context = await signedInContext(browser, server.lantern.baseUrl, { viewport: { width: 1440, height: 1000 } });
   page = await context.newPage();
   page.on('pageerror', (err) => browserErrors.push(err.message));

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEFAULT_LOGIN, PROJECT2_TOKEN } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { SpanCard } from '@lantern/testkit/pages/SpanCard';
 import { TracePage } from '@lantern/testkit/pages/TracePage';
@@ -54,7 +54,7 @@ function smallTrace(): unknown {
 
 describe('navigation', () => {
   const t = useLantern();
-  let browser: Browser;
+  let browser: BrowserLease;
   let context: BrowserContext;
   let page: Page;
   const warnings: string[] = [];
@@ -88,7 +88,7 @@ describe('navigation', () => {
       await new Promise((r) => setTimeout(r, 300));
     }
     expect(childId).not.toBe('');
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.lantern.baseUrl });
     page = await context.newPage();

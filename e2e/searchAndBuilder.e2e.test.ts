@@ -1,10 +1,10 @@
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { SpanKind } from '@opentelemetry/api';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { SystemsResponse } from '@lantern/shared';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
-import { signedInPage } from '@lantern/testkit/pages/browser';
+import { signedInPage, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
 import { TopBar } from '@lantern/testkit/pages/TopBar';
 import { useLantern } from '@lantern/testkit/useLantern';
@@ -17,7 +17,7 @@ import { useLantern } from '@lantern/testkit/useLantern';
  */
 describe('top-bar search and query builder keys', () => {
   const t = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
   const browserErrors: string[] = [];
   const shot = (name: string) =>

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startOidcProvider, type TestOidcProvider } from '@lantern/testkit/fixtures/oidcProvider';
 import { TestIdpPage } from '@lantern/testkit/fixtures/TestIdpPage';
 import { freePort, removeDataDir, startLantern, type RunningLantern } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { LoginPage } from '@lantern/testkit/pages/LoginPage';
 import { TopBar } from '@lantern/testkit/pages/TopBar';
 
@@ -19,7 +19,7 @@ import { TopBar } from '@lantern/testkit/pages/TopBar';
 describe('single sign-on in the browser', () => {
   let idp: TestOidcProvider;
   let lantern: RunningLantern;
-  let browser: Browser;
+  let browser: BrowserLease;
   let configDir: string;
   const contexts: BrowserContext[] = [];
   const outsideRequests: string[] = [];
@@ -64,7 +64,7 @@ describe('single sign-on in the browser', () => {
 `,
     );
     lantern = await startLantern({ httpPort, env: { LANTERN_CONFIG: configFile, LANTERN_LOG_LEVEL: 'info' } });
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
   });
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { bigDemoTrace } from '../packages/server/src/demo/demoTraces';
-import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, signedInContext, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { TracePage } from '@lantern/testkit/pages/TracePage';
 import { sendOtlp } from '@lantern/testkit/tracingData';
 import { useLantern } from '@lantern/testkit/useLantern';
@@ -15,7 +15,7 @@ const SPANS = 1_200;
 
 describe('trace page on a big trace', () => {
   const t = useLantern();
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
   let traceId: string;
   const browserErrors: string[] = [];
@@ -32,7 +32,7 @@ describe('trace page on a big trace', () => {
       if (res.ok) break;
       await new Promise((r) => setTimeout(r, 300));
     }
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     page = await (
       await signedInContext(browser, t.lantern.baseUrl, { viewport: { width: 1440, height: 900 } })
     ).newPage();

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { removeDataDir, signIn, startLantern, type RunningLantern } from '@lantern/testkit/harness';
-import { launchBrowser, screenshot, signedInContext } from '@lantern/testkit/pages/browser';
+import { leaseBrowser, screenshot, signedInContext, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
 import { SpanCard } from '@lantern/testkit/pages/SpanCard';
 import { TracePage } from '@lantern/testkit/pages/TracePage';
@@ -14,7 +14,7 @@ import { sendTracingData, spansOf, type TracingData } from '@lantern/testkit/tra
  */
 describe('tracing screens', () => {
   let lantern: RunningLantern;
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
   let data: TracingData;
   const browserErrors: string[] = [];
@@ -26,7 +26,7 @@ describe('tracing screens', () => {
       http: { dsn: string };
     };
     data = await sendTracingData(lantern.baseUrl, project.http.dsn);
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     const context = await signedInContext(browser, lantern.baseUrl, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (err) => browserErrors.push(err.message));

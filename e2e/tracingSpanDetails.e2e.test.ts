@@ -1,10 +1,10 @@
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { SpansResponse } from '@lantern/shared';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
-import { screenshot, signedInPage } from '@lantern/testkit/pages/browser';
+import { screenshot, signedInPage, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { SpanCard } from '@lantern/testkit/pages/SpanCard';
 import { TracePage } from '@lantern/testkit/pages/TracePage';
 import { useLantern } from '@lantern/testkit/useLantern';
@@ -18,7 +18,7 @@ import { useLantern } from '@lantern/testkit/useLantern';
  */
 describe('span card details: multi-line values, log facts, span links', () => {
   const t = useLantern({ env: { LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' } });
-  let browser: Browser;
+  let browser: BrowserLease;
   let page: Page;
   const browserErrors: string[] = [];
   const stack = [

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { removeDataDir, signIn, startLantern, tempDataDir } from '@lantern/testkit/harness';
-import { signedInPage } from '@lantern/testkit/pages/browser';
+import { launchBrowser, openSignedIn } from '@lantern/testkit/pages/browser';
 import { SERVER_ENV } from './serverEnv';
 
 /**
@@ -63,7 +63,8 @@ async function measure(dataDir: string, webDist: string | undefined, sendDemo: b
     env: { ...SERVER_ENV, ...(webDist ? { LANTERN_WEB_DIST: webDist } : {}) },
   });
   const errors: string[] = [];
-  const { browser, page } = await signedInPage(lantern.baseUrl, errors);
+  const browser = await launchBrowser();
+  const page = await openSignedIn(browser, lantern.baseUrl, errors);
   try {
     if (sendDemo) {
       const cookie = await signIn(lantern.baseUrl);

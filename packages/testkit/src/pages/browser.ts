@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { DEFAULT_LOGIN, signIn } from '../harness';
 
-/** Headless Chromium as installed by the OS package; no downloaded browser builds. */
+/** Headless Chromium as installed by the OS package; no downloaded browser builds. Its caller closes it. */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.LANTERN_CHROMIUM ?? '/usr/bin/chromium',
@@ -18,6 +18,41 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The worker's one browser for the test files it runs, started on first use, ended with the worker. */
+let shared: Promise<Browser> | undefined;
+
+/** A test file's share of the worker's browser: what it opens through the lease, `close()` closes. */
+export interface BrowserLease {
+  newContext(opts?: BrowserContextOptions): Promise<BrowserContext>;
+  /** Closes the contexts opened through this lease; the browser stays for the worker's next file. */
+  close(): Promise<void>;
+}
+
+/**
+ * A lease on the worker's browser. The e2e project keeps one module cache per worker (vitest.config.ts),
+ * so its files share one Chromium (a launch is ~2 CPU-s) and each gets contexts of its own: one file's
+ * cookies, storage and pages are never seen by the next. A browser that crashed is started again.
+ */
+export async function leaseBrowser(): Promise<BrowserLease> {
+  shared ??= launchBrowser().then((b) => {
+    b.on('disconnected', () => (shared = undefined));
+    return b;
+  });
+  const browser = await shared;
+  const contexts = new Set<BrowserContext>();
+  return {
+    async newContext(opts) {
+      const context = await browser.newContext(opts);
+      contexts.add(context);
+      return context;
+    },
+    async close() {
+      await Promise.all([...contexts].map((c) => c.close()));
+      contexts.clear();
+    },
+  };
 }
 
 const SCREENSHOT_DIR = new URL('../../../../e2e/screenshots/', import.meta.url).pathname;
@@ -64,7 +99,7 @@ export async function storedSession(
 
 /** A browser context (1440x900 unless `opts` say otherwise) signed in as `login` from a stored session. */
 export async function signedInContext(
-  browser: Browser,
+  browser: Pick<Browser, 'newContext'>,
   baseUrl: string,
   opts: BrowserContextOptions = {},
   login = DEFAULT_LOGIN,
@@ -76,15 +111,21 @@ export async function signedInContext(
   });
 }
 
-/**
- * A browser with one 1440x900 page signed in as the default user (a stored session), landed on the
- * Overview; page errors are pushed to `errors`.
- */
-export async function signedInPage(baseUrl: string, errors: string[]): Promise<{ browser: Browser; page: Page }> {
-  const browser = await launchBrowser();
+/** A 1440x900 page of `browser` signed in as the default user (a stored session), landed on the Overview; page errors are pushed to `errors`. */
+export async function openSignedIn(
+  browser: Pick<Browser, 'newContext'>,
+  baseUrl: string,
+  errors: string[],
+): Promise<Page> {
   const page = await (await signedInContext(browser, baseUrl)).newPage();
   page.on('pageerror', (err) => errors.push(err.message));
   await page.goto(`${baseUrl}/`);
   await page.waitForURL(/\/overview\/\d+/);
-  return { browser, page };
+  return page;
+}
+
+/** `openSignedIn` on a lease of the worker's browser (test files). */
+export async function signedInPage(baseUrl: string, errors: string[]): Promise<{ browser: BrowserLease; page: Page }> {
+  const browser = await leaseBrowser();
+  return { browser, page: await openSignedIn(browser, baseUrl, errors) };
 }

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import type { TestLantern } from '../useLantern';
-import { launchBrowser, screenshot, signedInContext } from './browser';
+import { leaseBrowser, screenshot, signedInContext, type BrowserLease } from './browser';
 
 /**
  * A browser signed in to the file's server (a stored session, no page opened yet), opened before its tests (after `before`, e.g. sending
@@ -9,10 +9,14 @@ import { launchBrowser, screenshot, signedInContext } from './browser';
  * errors and saves a screenshot when a test fails; `errors()` lists the page's uncaught errors.
  */
 export function useSignedInPage(server: TestLantern, name: string, before?: () => Promise<void>) {
-  const s = { browser: undefined as Browser | undefined, page: undefined as unknown as Page, errors: [] as string[] };
+  const s = {
+    browser: undefined as BrowserLease | undefined,
+    page: undefined as unknown as Page,
+    errors: [] as string[],
+  };
   beforeAll(async () => {
     await before?.();
-    s.browser = await launchBrowser();
+    s.browser = await leaseBrowser();
     // A stored session, not the Login form: the tests open their own pages first.
     const context = await signedInContext(s.browser, server.lantern.baseUrl, {
       viewport: { width: 1440, height: 1000 },

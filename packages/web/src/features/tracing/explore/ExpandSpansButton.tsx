@@ -6,7 +6,7 @@ import { IconButton, Tooltip } from '@mui/material';
 export function ExpandSpansButton({ open, onToggle, testId }: { open: boolean; onToggle: () => void; testId: string }) {
   return (
     <Tooltip title={open ? 'Hide spans' : 'View spans'}>
-      <IconButton size="small" onClick={onToggle} data-testid={testId}>
+      <IconButton size="small" onClick={onToggle} aria-expanded={open} data-testid={testId}>
         {open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
       </IconButton>
     </Tooltip>
