@@ -42,7 +42,11 @@ export function completeBatches(segment: string): string {
   return whole.split(BATCH_END).join('');
 }
 
-export function openSpanMetricJournal(dir: string): SpanMetricJournal {
+/**
+ * Opens the journal in `dir`. `firstSegment`: the lowest number a new segment may take (a caller
+ * that records cuts elsewhere, as the datapoint fold's checkpoints do, keeps numbers rising).
+ */
+export function openSpanMetricJournal(dir: string, firstSegment = 0): SpanMetricJournal {
   mkdirSync(dir, { recursive: true });
   const found = readdirSync(dir)
     .map((f) => SEGMENT.exec(f))
@@ -50,7 +54,7 @@ export function openSpanMetricJournal(dir: string): SpanMetricJournal {
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
   const path = (n: number) => join(dir, `segment-${n}.tsv`);
-  let current = found.length > 0 ? found[found.length - 1] + 1 : 0;
+  let current = Math.max(firstSegment, found.length > 0 ? found[found.length - 1] + 1 : 0);
   // Segments written by this process and not yet dropped.
   const written = new Set<number>();
   return {
