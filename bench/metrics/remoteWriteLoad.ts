@@ -20,7 +20,10 @@ import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrit
  *
  *   node --import tsx bench/metrics/remoteWriteLoad.ts [--series 20000] [--samples 120] [--per-request 2000]
  *     [--senders 4] [--base-main path/to/main.js] [--prometheus /usr/bin/prometheus] [--skip-prometheus]
- *     [--skip-lantern]
+ *     [--skip-lantern] [--lantern-url http://127.0.0.1:PORT --lantern-pid PID]
+ *
+ * `--lantern-url` (with its `--lantern-pid`) sends to a server started by hand instead (e.g. under
+ * `node --cpu-prof`, to profile its threads), `--skip-lantern` implied for the others.
  */
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +35,8 @@ const { values: args } = parseArgs({
     prometheus: { type: 'string', default: '/usr/bin/prometheus' },
     'skip-prometheus': { type: 'boolean', default: false },
     'skip-lantern': { type: 'boolean', default: false },
+    'lantern-url': { type: 'string' },
+    'lantern-pid': { type: 'string' },
   },
 });
 const SERIES = Number(args.series);
@@ -121,6 +126,11 @@ async function measure(pid: number, bodies: Buffer[][], url: string, headers: Re
 }
 
 async function lantern(bodies: Buffer[][], serverMain?: string) {
+  if (args['lantern-url'] && !serverMain)
+    return measure(Number(args['lantern-pid']), bodies, `${args['lantern-url']}/api/v1/prometheus/write`, {
+      ...HEADERS,
+      authorization: `Bearer ${PROJECT1_TOKEN}`,
+    });
   const server = await startLantern(serverMain ? { serverMain } : {});
   try {
     return await measure(server.process.pid!, bodies, `${server.baseUrl}/api/v1/prometheus/write`, {

@@ -1,4 +1,4 @@
-import { datapointValues } from './datapointStaging';
+import { datapointValues, type DatapointLines } from './datapointStaging';
 
 /**
  * Datapoint lines (DATAPOINT_COLUMNS, TabSeparated, as metrics ingest stages them) folded in
@@ -69,19 +69,63 @@ export class DatapointFold {
       tabs[i] = p++;
     }
     const num = (i: number) => Number(text.slice(tabs[i] + 1, tabs[i + 1]));
-    const head = text.slice(start, tabs[4] + 1);
     const histText = text.slice(tabs[9] + 1, tabs[10]);
-    const tail = text.slice(tabs[10] + 1, end);
+    this.merge(
+      text.slice(start, tabs[4] + 1),
+      num(1),
+      num(4),
+      num(5),
+      num(6),
+      num(7),
+      num(8),
+      histText === EMPTY_HISTOGRAM ? null : histText,
+      text.slice(tabs[10] + 1, end),
+      tick,
+    );
+  }
+
+  /** Folds rows given as columns (the same rows as their text: DatapointLines), each marked with `tick`. */
+  addLines(lines: DatapointLines, tick: number): void {
+    const { heads, tails, times, values } = lines;
+    for (let i = 0; i < heads.length; i++) {
+      const v = 5 * i;
+      this.merge(
+        heads[i],
+        times[i],
+        values[v],
+        values[v + 1],
+        values[v + 2],
+        values[v + 3],
+        values[v + 4],
+        null,
+        tails[i],
+        tick,
+      );
+    }
+  }
+
+  private merge(
+    head: string,
+    time: number,
+    min: number,
+    max: number,
+    sum: number,
+    count: number,
+    gauge: number,
+    histText: string | null,
+    tail: string,
+    tick: number,
+  ): void {
     const row = this.rows.get(head);
     if (row === undefined) {
       this.rows.set(head, {
-        time: num(1),
-        min: num(4),
-        max: num(5),
-        sum: num(6),
-        count: num(7),
-        gauge: num(8),
-        hist: histText === EMPTY_HISTOGRAM ? null : addBuckets(new Map<number, number>(), histText),
+        time,
+        min,
+        max,
+        sum,
+        count,
+        gauge,
+        hist: histText === null ? null : addBuckets(new Map<number, number>(), histText),
         tail,
         tick,
       });
@@ -89,18 +133,17 @@ export class DatapointFold {
     }
     // Reads take min and max over rows that hold values (`minIf(min, count > 0)`: a histogram's
     // empty export carries 0s), so the fold does too.
-    const count = num(7);
     if (count > 0 && row.count === 0) {
-      row.min = num(4);
-      row.max = num(5);
+      row.min = min;
+      row.max = max;
     } else if (count > 0 || row.count === 0) {
-      row.min = Math.min(row.min, num(4));
-      row.max = Math.max(row.max, num(5));
+      row.min = Math.min(row.min, min);
+      row.max = Math.max(row.max, max);
     }
-    row.sum += num(6);
+    row.sum += sum;
     row.count += count;
-    row.gauge = num(8);
-    if (histText !== EMPTY_HISTOGRAM) row.hist = addBuckets(row.hist ?? new Map<number, number>(), histText);
+    row.gauge = gauge;
+    if (histText !== null) row.hist = addBuckets(row.hist ?? new Map<number, number>(), histText);
     row.tail = tail;
     row.tick = tick;
   }

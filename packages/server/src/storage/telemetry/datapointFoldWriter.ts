@@ -139,18 +139,30 @@ export function openDatapointFoldWriter(
     },
     async write(chunks) {
       try {
-        const texts = await Promise.all(
-          chunks.map(async (c) =>
-            c.file
-              ? readFile(c.file, 'utf8')
-              : Buffer.from(c.data!.buffer, c.data!.byteOffset, c.data!.length).toString(),
-          ),
-        );
-        const text = texts.length === 1 ? texts[0] : texts.join('');
+        // Chunks that carry their rows as columns (remote write) are folded without parsing their
+        // text back, and their bytes are journaled as they are.
+        const columns = chunks.every((c) => c.lines && c.data);
+        const texts = columns
+          ? []
+          : await Promise.all(
+              chunks.map(async (c) =>
+                c.file
+                  ? readFile(c.file, 'utf8')
+                  : Buffer.from(c.data!.buffer, c.data!.byteOffset, c.data!.length).toString(),
+              ),
+            );
+        const data: string | Uint8Array = columns
+          ? chunks.length === 1
+            ? chunks[0].data!
+            : Buffer.concat(chunks.map((c) => c.data!))
+          : texts.length === 1
+            ? texts[0]
+            : texts.join('');
         const size = await locked(async () => {
-          await journal.append(text);
-          fold.add(text, tick);
-          appended += text.length;
+          await journal.append(data);
+          if (columns) for (const c of chunks) fold.addLines(c.lines!, tick);
+          else fold.add(data as string, tick);
+          appended += data.length;
           return fold.size;
         });
         if (size >= maxRows || appended >= JOURNAL_MAX_BYTES) await flush();

@@ -27,8 +27,10 @@ export {
   datapointValues,
   stageDatapoints,
   unstageDatapoints,
+  type DatapointLines,
   type StagedDatapoints,
 } from './datapointStaging';
+export { tsv } from './tsvText';
 
 /**
  * `spanMetrics`: what writes the metrics from spans (`spanMetricsModel` of metricsFromSpans/, from

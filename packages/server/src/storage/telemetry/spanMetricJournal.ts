@@ -20,8 +20,8 @@ import { join } from 'node:path';
  * (`completeBatches`); a failed append also closes its segment, so no later batch follows a torn one.
  */
 export interface SpanMetricJournal {
-  /** Appends TabSeparated datapoint lines to the current segment; resolves once written. */
-  append(text: string): Promise<void>;
+  /** Appends TabSeparated datapoint lines (text or its UTF-8 bytes) to the current segment; resolves once written. */
+  append(text: string | Uint8Array): Promise<void>;
   /** Closes the current segment (appends go to a new one) and returns its number. */
   cut(): number;
   /** Removes the segments up to and including `cut` (their points are committed). */
@@ -62,7 +62,12 @@ export function openSpanMetricJournal(dir: string, firstSegment = 0): SpanMetric
       const n = current;
       written.add(n);
       try {
-        await appendFile(path(n), `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${BATCH_END}`);
+        if (typeof text === 'string')
+          await appendFile(path(n), `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${BATCH_END}`);
+        else {
+          const newline = text.length === 0 || text[text.length - 1] === 10 ? '' : '\n';
+          await appendFile(path(n), Buffer.concat([text, Buffer.from(newline + BATCH_END)]));
+        }
       } catch (err) {
         if (current === n) current++;
         throw err;
