@@ -105,7 +105,7 @@ describe('metrics under 3x overload', () => {
       rowsPerRequest: 500,
       maxInFlight: 256,
       kinds: ['metrics-proto'],
-      env: { LANTERN_INGEST_QUEUE_ROWS: '2000', LANTERN_METRICS_FOLD_MAX_ROWS: '20000' },
+      env: { LANTERN_INGEST_QUEUE_ROWS: '2000', LANTERN_METRICS_FOLD_MAX_ROWS: '1000' },
     });
     dataDir = result.dataDir;
     console.log(JSON.stringify({ ...result, lost: result.lost.length }));
