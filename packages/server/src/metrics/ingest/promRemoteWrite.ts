@@ -1,4 +1,4 @@
-import { stageDatapoints, tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
+import { tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
 import type { MetricInfo } from './datapointRows';
 import { FLAG_LE, FLAG_QUANTILE, type PromColumns } from './promWriteWire';
 import { normalizeUnit } from './units';
@@ -93,14 +93,14 @@ export interface PromSeries {
 export interface PromUndo {
   seq: number;
   entries: PromSeries[];
-  was: number[];
+  was: Float64Array;
 }
 const UNDO_FIELDS = 8;
 let undoSeq = 0;
 
 /** A request's undo record, to give `rows`. */
 export function promUndo(): PromUndo {
-  return { seq: ++undoSeq, entries: [], was: [] };
+  return { seq: ++undoSeq, entries: [], was: new Float64Array(0) };
 }
 
 /** Series entries held: two generations of at most half each; an entry not seen for a whole generation goes. */
@@ -126,9 +126,10 @@ export class PromWriteState {
    * again with `full`.
    */
   knows(cols: PromColumns): boolean {
-    for (let s = 0; s < cols.flags.length; s++)
-      if (cols.dictAt[s] === cols.dictAt[s + 1] && this.find(cols.ids[2 * s], cols.ids[2 * s + 1]) === undefined)
-        return false;
+    // Columns come from a structured clone (dictionary-mode properties): read them once.
+    const { flags, dictAt, ids } = cols;
+    for (let s = 0; s < flags.length; s++)
+      if (dictAt[s] === dictAt[s + 1] && this.find(ids[2 * s], ids[2 * s + 1]) === undefined) return false;
     return true;
   }
 
@@ -139,24 +140,26 @@ export class PromWriteState {
       this.types.set(`${projectId}\u0000${m.family}`, m.type);
       if (m.help || m.unit) this.help.set(`${projectId}\u0000${m.family}`, { help: m.help, unit: m.unit });
     }
-    const n = cols.flags.length;
-    const plan: PromPlan = { series: new Array<PromSeries>(n), counters: [], metrics: [] };
-    for (let s = 0; s < n; s++) plan.series[s] = this.entry(cols, s, projectId);
+    const { flags: allFlags, ids, dict, dictAt } = cols;
+    const n = allFlags.length;
+    const series = new Array<PromSeries>(n);
+    const plan: PromPlan = { series, counters: [], metrics: [] };
+    for (let s = 0; s < n; s++) series[s] = this.entry(ids, dict, dictAt, s, projectId);
     // Families whose histogram buckets or summary quantiles are in this request: their untyped
     // `_sum` and `_count` are counters too.
     const families = new Set<string>();
     for (let s = 0; s < n; s++) {
-      const f = cols.flags[s];
+      const f = allFlags[s];
       if (f === 0) continue;
-      const name = plan.series[s].name;
+      const name = series[s].name;
       if (f & FLAG_LE && name.endsWith('_bucket')) families.add(name.slice(0, -'_bucket'.length));
       if (f & FLAG_QUANTILE) families.add(name);
     }
     const typing = new Map<string, number>();
     const instrumentOf = new Map<string, number>();
     for (let s = 0; s < n; s++) {
-      const e = plan.series[s];
-      const flags = cols.flags[s];
+      const e = series[s];
+      const flags = allFlags[s];
       const memo = flags === 0 ? e.name : `${e.name}\u0000${flags}`;
       let counter = typing.get(memo);
       if (counter === undefined) {
@@ -233,41 +236,48 @@ export class PromWriteState {
    */
   rows(cols: PromColumns, plan: PromPlan, undo: PromUndo): { chunks: StagedDatapoints[]; rows: number; bytes: number } {
     const lines: DatapointLines = { heads: [], tails: [], times: [], values: [] };
-    const text: string[] = [];
+    // The text goes straight into bytes: joining a request's pieces cost more than the rest of this loop.
+    const out = new ByteWriter(192 * cols.series.length + 1024);
     let minTime = Infinity;
-    for (let i = 0; i < cols.series.length; i++) {
-      const e = plan.series[cols.series[i]];
-      const v = cols.values[i];
-      const ms = cols.ms[i];
+    const { series: of, values, ms: times } = cols;
+    const entries = plan.series;
+    if (undo.was.length < UNDO_FIELDS * plan.counters.length)
+      undo.was = new Float64Array(UNDO_FIELDS * plan.counters.length);
+    const was = undo.was;
+    for (let i = 0; i < of.length; i++) {
+      const e = entries[of[i]];
+      const v = values[i];
+      const ms = times[i];
       const time = Math.floor(ms / 60_000) * 60;
       if (e.headTime !== time) {
         e.head = e.pre + time + e.post;
         e.headTime = time;
       }
+      let fields: string;
       if (e.typed === 1) {
         if (e.undoSeq !== undo.seq) {
           e.undoSeq = undo.seq;
+          const at = UNDO_FIELDS * undo.entries.length;
           undo.entries.push(e);
-          undo.was.push(
-            e.seen ? 1 : 0,
-            e.last,
-            e.lastMs,
-            e.startMs,
-            e.stepped ? 1 : 0,
-            e.stepStartMs,
-            e.stepMs,
-            e.stepValue,
-          );
+          was[at] = e.seen ? 1 : 0;
+          was[at + 1] = e.last;
+          was[at + 2] = e.lastMs;
+          was[at + 3] = e.startMs;
+          was[at + 4] = e.stepped ? 1 : 0;
+          was[at + 5] = e.stepStartMs;
+          was[at + 6] = e.stepMs;
+          was[at + 7] = e.stepValue;
         }
         const delta = this.step(e, v, ms);
         if (delta === null) continue;
-        text.push(e.head, `0\t0\t${delta}\t1\t0\t([],[])\t`, e.tail, '\n');
+        fields = `0\t0\t${delta}\t1\t0\t([],[])\t`;
         lines.values.push(0, 0, delta, 1, 0);
       } else {
         const t = String(v);
-        text.push(e.head, `${t}\t${t}\t${t}\t1\t${t}\t([],[])\t`, e.tail, '\n');
+        fields = `${t}\t${t}\t${t}\t1\t${t}\t([],[])\t`;
         lines.values.push(v, v, v, 1, v);
       }
+      out.line(e.head, fields, e.tail);
       lines.heads.push(e.head);
       lines.tails.push(e.tail);
       lines.times.push(time);
@@ -275,9 +285,8 @@ export class PromWriteState {
     }
     const rows = lines.heads.length;
     if (rows === 0) return { chunks: [], rows: 0, bytes: 0 };
-    const chunk = stageDatapoints(null, text.join(''), rows, undefined, minTime);
-    chunk.lines = lines;
-    return { chunks: [chunk], rows, bytes: chunk.bytes };
+    const data = out.bytes();
+    return { chunks: [{ rows, bytes: data.length, file: null, data, minTime, lines }], rows, bytes: data.length };
   }
 
   /**
@@ -318,12 +327,12 @@ export class PromWriteState {
   }
 
   /** The entry of the request's series `s`, made from its dict text when new. */
-  private entry(cols: PromColumns, s: number, projectId: number): PromSeries {
-    const hi = cols.ids[2 * s];
-    const lo = cols.ids[2 * s + 1];
+  private entry(ids: Uint32Array, dict: string, dictAt: Int32Array, s: number, projectId: number): PromSeries {
+    const hi = ids[2 * s];
+    const lo = ids[2 * s + 1];
     const found = this.find(hi, lo);
     if (found !== undefined) return found;
-    const info = cols.dict.slice(cols.dictAt[s], cols.dictAt[s + 1]);
+    const info = dict.slice(dictAt[s], dictAt[s + 1]);
     const a = info.indexOf('\u001f');
     const b = info.indexOf('\u001f', a + 1);
     const nameEnd = b + 1 + Number(info.slice(a + 1, b));
@@ -377,5 +386,31 @@ export class PromWriteState {
       if (name.endsWith('_bucket') && flags & FLAG_LE) return true;
     }
     return name.endsWith('_total');
+  }
+}
+
+/** UTF-8 lines into one growing buffer (`head fields tail \n`). */
+class ByteWriter {
+  private buf: Buffer;
+  private at = 0;
+  constructor(size: number) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  line(head: string, fields: string, tail: string): void {
+    // At most 3 bytes per UTF-16 unit.
+    const need = 3 * (head.length + fields.length + tail.length) + 1;
+    if (this.at + need > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.at + need));
+      this.buf.copy(bigger, 0, 0, this.at);
+      this.buf = bigger;
+    }
+    const buf = this.buf;
+    this.at += buf.write(head, this.at);
+    this.at += buf.write(fields, this.at);
+    this.at += buf.write(tail, this.at);
+    buf[this.at++] = 10;
+  }
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.at);
   }
 }
