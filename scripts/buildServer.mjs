@@ -18,6 +18,7 @@ const ENTRIES = {
   main: 'src/main.ts',
   prepareWorker: 'src/ingest/prepareWorker.ts',
   prepareMetrics: 'src/metrics/ingest/prepareMetrics.ts',
+  promWriteWire: 'src/metrics/ingest/promWriteWire.ts',
 };
 const KEEP = 3;
 

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
 import { benchOtlpBodies, benchTimes, inc, seriesAttrs } from './otlpBodies';
+import { cpuSeconds } from './procCpu';
 import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrite';
 
 /**
@@ -106,14 +107,6 @@ async function timeQueries(
   return { label, medianMs: round(at(0.5)), p95Ms: round(at(0.95)), maxMs: round(ms[ms.length - 1]) };
 }
 const round = (x: number) => Math.round(x * 10) / 10;
-/**
- * CPU seconds a process (all its threads) has used, from /proc: the server's cost per datapoint,
- * which a loaded machine changes far less than the rate (Lantern's engine runs in its process).
- */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
-}
 /** The 1-minute load average when a system's ingest ended (other work shares the machine). */
 const load = () => round(loadavg()[0]);
 

@@ -21,6 +21,7 @@ export const ENV_KEYS: Record<string, { path: string[]; type: 'string' | 'int' }
   LANTERN_INGEST_BATCH_ROWS: { path: ['ingest', 'batch_rows'], type: 'int' },
   LANTERN_INGEST_FLUSH_INTERVAL_MS: { path: ['ingest', 'flush_interval_ms'], type: 'int' },
   LANTERN_INGEST_QUEUE_ROWS: { path: ['ingest', 'queue_rows'], type: 'int' },
+  LANTERN_METRICS_FOLD_MAX_ROWS: { path: ['metrics', 'fold_max_rows'], type: 'int' },
   LANTERN_INGEST_QUEUE_BYTES: { path: ['ingest', 'queue_bytes'], type: 'int' },
   LANTERN_INGEST_MAX_QUEUE_WAIT_MS: { path: ['ingest', 'max_queue_wait_ms'], type: 'int' },
   LANTERN_INGEST_MAX_BODY_BYTES: { path: ['ingest', 'max_body_bytes'], type: 'int' },

@@ -228,6 +228,11 @@ export const ConfigSchema = z
         drop_attrs: z
           .array(z.string().min(1))
           .default(['telemetry.sdk.language', 'telemetry.sdk.name', 'telemetry.sdk.version']),
+        /**
+         * Rows (series x open minutes) the embedded store's datapoint fold holds in memory before
+         * it writes them all at once (docs/decisions/metrics-ingest-fold.md); ~0.4 KB a row.
+         */
+        fold_max_rows: z.number().int().min(1000).max(10_000_000).default(200_000),
       })
       .strict()
       .prefault({}),

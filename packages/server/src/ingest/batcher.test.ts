@@ -45,6 +45,36 @@ describe('Batcher', () => {
     await Promise.all(later);
   });
 
+  it('writes a batch of eagerRows as soon as the writer is free, a smaller one after the interval', async () => {
+    const { calls, write } = controlledWrite();
+    const b = new Batcher({
+      batchRows: 100,
+      eagerRows: 3,
+      flushIntervalMs: 60_000,
+      queueRows: 1000,
+      queueBytes: 1e6,
+      write,
+    });
+    const first = b.submit(rows(2), 1);
+    await tick();
+    const eager = b.submit(rows(3), 1);
+    calls[0].release();
+    await first;
+    await tick();
+    expect(calls.map((c) => c.rows)).toEqual([2, 3]);
+    const small = b.submit(rows(2), 1);
+    calls[1].release();
+    await eager;
+    await tick();
+    expect(calls).toHaveLength(2);
+    // The small one waits for the interval (or, here, the close).
+    const closing = b.close();
+    await tick();
+    expect(calls.map((c) => c.rows)).toEqual([2, 3, 2]);
+    calls[2].release();
+    await Promise.all([small, closing]);
+  });
+
   it('refuses with QueueFullError when the queue is full, and recovers when it drains', async () => {
     const { calls, write } = controlledWrite();
     const b = new Batcher({ batchRows: 4, flushIntervalMs: 1, queueRows: 6, queueBytes: 1e6, write });

@@ -24,6 +24,8 @@ export interface BatcherOptions<T> {
    * duplicate. Unset: rows and bytes are the only limits.
    */
   maxQueueWaitMs?: number;
+  /** Rows from which a batch is written as soon as the writer is free (default: an eighth of `batchRows`). */
+  eagerRows?: number;
   write(items: T[]): Promise<void>;
   onError?(err: unknown, rows: number): void;
 }
@@ -142,7 +144,7 @@ export class Batcher<T> {
     // A batch of an eighth of batchRows is large enough to be worth its own insert; smaller
     // ones wait out the flush interval. Either way the requests decoded in this turn of the
     // event loop join.
-    const eager = this.queuedRows >= this.opts.batchRows / 8;
+    const eager = this.queuedRows >= (this.opts.eagerRows ?? this.opts.batchRows / 8);
     const due = eager ? performance.now() : this.lastWriteStart + this.opts.flushIntervalMs;
     if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);

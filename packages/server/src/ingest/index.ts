@@ -18,6 +18,7 @@ export { cleanAttrKey } from './normalize';
 export { addAttrs, convertAnyValue } from './normalize/attrValue';
 export type { PartialSuccess } from './otlpResponse';
 export { parseJsonBody, type BodyFormat } from './requestBody';
-export { snappyBlockLength } from './compression/snappy';
+export { decodeSnappyBlock, snappyBlockLength } from './compression/snappy';
+export { fixKeyValues } from './otlp/decodeProto';
 // The project of a request by its DSN token (the Prometheus query API authenticates the same way).
 export { projectFromHeaders } from './ingestAuth';

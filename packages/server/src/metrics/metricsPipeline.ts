@@ -17,6 +17,9 @@ const CUM_TO_DELTA_SIZE = 200_000;
  */
 export const DATAPOINT_ROWS_FACTOR = 10;
 
+/** Prometheus's `max_samples_per_send` default: a batch of this many datapoints goes to the fold at once. */
+const FOLD_EAGER_ROWS = 500;
+
 /**
  * Builds metrics ingest: decode and mapping on the prepare pool shared with spans and logs, its
  * own group-commit queue (same limits as spans) over datapoint_minutes.
@@ -30,8 +33,16 @@ export function createMetricsPipeline(deps: {
   counters: () => IngestSignalStats;
 }) {
   const c = deps.config.ingest;
+  const fold = deps.telemetry.kind === 'chdb';
   const batcher: DatapointBatcher = new Batcher({
-    batchRows: c.batch_rows * DATAPOINT_ROWS_FACTOR,
+    // The embedded store's write is a journal append and an in-memory fold, not an insert
+    // (docs/decisions/metrics-ingest-fold.md): batches of `batch_rows`, and one of
+    // FOLD_EAGER_ROWS (a remote write request of Prometheus's default size) is written as soon as
+    // the writer is free instead of waiting for the flush interval: a sender waits for each
+    // answer, so the wait bounds its rate (four senders of 2,000 samples that each waited 200 ms
+    // for a lone request sent 35k samples/s at most).
+    batchRows: c.batch_rows * (fold ? 1 : DATAPOINT_ROWS_FACTOR),
+    ...(fold ? { eagerRows: Math.min(c.batch_rows / 8, FOLD_EAGER_ROWS) } : {}),
     flushIntervalMs: c.flush_interval_ms,
     queueRows: c.queue_rows * DATAPOINT_ROWS_FACTOR,
     queueBytes: c.queue_bytes,

@@ -4,8 +4,10 @@ import type { TraceRowCounts } from './storeCounts';
 export interface Acked {
   traceId: string;
   rows: number;
-  /** The rows are datapoints (a `metrics-proto` request), looked up in the metric tables. */
+  /** The rows are datapoints (a `metrics-proto` or `prom-write` request), looked up in the metric tables. */
   metrics?: boolean;
+  /** A `prom-write` request. */
+  prom?: boolean;
 }
 
 export interface Lost extends Acked {
@@ -20,14 +22,14 @@ export interface Lost extends Acked {
 /**
  * Every acknowledged request must have all its rows in both span tables and, with `derived`, its
  * rows counted in the metric derived from spans (the same commit as the spans); a metrics request
- * all its datapoints.
+ * all its datapoints, exactly once (none of them counted twice, e.g. by a journal inserted again).
  */
 export function findLost(acked: readonly Acked[], stored: TraceRowCounts, opts: { derived?: boolean } = {}): Lost[] {
   const lost: Lost[] = [];
   for (const a of acked) {
     if (a.metrics) {
       const datapoints = stored.datapoints.get(a.traceId) ?? 0;
-      if (datapoints < a.rows) lost.push({ ...a, index: 0, data: 0, datapoints });
+      if (datapoints !== a.rows) lost.push({ ...a, index: 0, data: 0, datapoints });
       continue;
     }
     const index = stored.index.get(a.traceId) ?? 0;

@@ -4,13 +4,14 @@ import { DEFAULT_METRICS_FROM_SPANS } from '../../../server/src/metricsFromSpans
 import { freePort, PROJECT1_TOKEN, startLantern, tempDataDir, type RunningLantern } from '../harness';
 import { findLost, type Acked, type Lost } from './ackCheck';
 import { DERIVED_ROWS_METRIC, storedTraceRowCounts } from './storeCounts';
-import { buildRequest, REQUEST_KINDS, rng, send } from './traffic';
+import { buildRequest, isMetricsKind, REQUEST_KINDS, rng, send, type RequestKind } from './traffic';
 
 /**
  * Durability under SIGKILL: in each trial the server (re)starts on the same data directory,
  * clients send on every ingest path, and the server is killed at a random moment. Afterwards every
  * request that was answered with success must have all its rows in storage (both span tables, or
- * every datapoint of an OTLP metrics request),
+ * every sample of an OTLP metrics or remote write request, exactly once: the datapoints are folded
+ * and journaled before the engine, docs/decisions/metrics-ingest-fold.md),
  * and counted in the metrics derived from spans: besides the built-in ones, the server runs with a
  * counter of rows per trace id (`metrics_from_spans`, written by the same views in the same
  * commit), so each acknowledged request's datapoints can be looked up too.
@@ -24,6 +25,8 @@ export interface DurabilityOptions {
    */
   killAfterMs: [number, number];
   rowsPerRequest: number;
+  /** Samples per metrics request (OTLP metrics and Prometheus remote write); default rowsPerRequest. */
+  samplesPerMetricsRequest?: number;
   seed: number;
   /** Reuse this directory (else a fresh temp one); the caller removes it. */
   dataDir?: string;
@@ -35,8 +38,10 @@ export interface DurabilityResult {
   trials: number;
   ackedRequests: number;
   ackedRows: number;
-  /** Of the acknowledged requests, the OTLP metrics ones. */
+  /** Of the acknowledged requests, the OTLP metrics and remote write ones. */
   ackedMetricsRequests: number;
+  /** Of those, the remote write ones. */
+  ackedPromRequests: number;
   /** Requests answered with something else than success (429/503/4xx) or cut by the kill. */
   notAcked: number;
   lost: Lost[];
@@ -53,6 +58,8 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
   const perTrace = { name: DERIVED_ROWS_METRIC, instrument: 'counter', value: '1', attrs: ['.trace_id'] };
   // JSON is YAML.
   writeFileSync(configFile, JSON.stringify({ metrics_from_spans: [...DEFAULT_METRICS_FROM_SPANS, perTrace] }));
+  // Every path of REQUEST_KINDS, and Prometheus remote write.
+  const kinds: RequestKind[] = [...REQUEST_KINDS, 'prom-write'];
   for (let trial = 0; trial < opts.trials; trial++) {
     const lantern: RunningLantern = await startLantern({
       dataDir,
@@ -63,15 +70,16 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     let stop = false;
     const client = async (c: number) => {
       for (let seq = 0; !stop; seq++) {
-        const kind = REQUEST_KINDS[(c + seq) % REQUEST_KINDS.length];
+        const kind = kinds[(c + seq) % kinds.length];
         const traceId =
           trial.toString(16).padStart(4, '0') +
           c.toString(16).padStart(4, '0') +
           (seq + 1).toString(16).padStart(24, '0');
-        const req = buildRequest(kind, traceId, opts.rowsPerRequest, PROJECT1_TOKEN);
+        const size = isMetricsKind(kind) ? (opts.samplesPerMetricsRequest ?? opts.rowsPerRequest) : opts.rowsPerRequest;
+        const req = buildRequest(kind, traceId, size, PROJECT1_TOKEN);
         const res = await send(lantern.baseUrl, req);
-        if (res.status === 200 || res.status === 202)
-          acked.push({ traceId, rows: req.rows, metrics: kind === 'metrics-proto' });
+        if (res.status === 200 || res.status === 202 || res.status === 204)
+          acked.push({ traceId, rows: req.rows, metrics: isMetricsKind(kind), prom: kind === 'prom-write' });
         else notAcked++;
         if (res.status === 0) return; // the server is gone
       }
@@ -95,6 +103,7 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     ackedRequests: acked.length,
     ackedRows: acked.reduce((n, a) => n + a.rows, 0),
     ackedMetricsRequests: acked.filter((a) => a.metrics).length,
+    ackedPromRequests: acked.filter((a) => a.prom).length,
     notAcked,
     lost: findLost(acked, stored, { derived: true }),
   };

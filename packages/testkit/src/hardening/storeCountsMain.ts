@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { param, sql } from '../../../server/src/storage/sql';
 import { DERIVED_ROWS_METRIC } from './storeCounts';
-import { METRICS_ROWS_METRIC, METRICS_TRACE_ATTR } from './traffic';
+import { METRICS_ROWS_METRIC, METRICS_TRACE_ATTR, PROM_ROWS_METRIC, PROM_TRACE_LABEL } from './traffic';
 import { openChdbStore } from '../../../server/src/storage/telemetry';
 
 // `node --import tsx packages/testkit/src/hardening/storeCountsMain.ts <dataDir>`: prints rows per trace id in
@@ -18,8 +18,8 @@ const store = openChdbStore({
 // As a restarted server would: what a killed one journaled and had not inserted goes in first. Only
 // an embedded store keeps that journal; the data a remote store wrote (the ClickHouse stand-in of
 // integration-ch, in the same directory) has none, and was not migrated for an embedded store.
-const journal = join(dataDir, 'ch', 'span-metrics-journal');
-if (existsSync(journal) && readdirSync(journal).length > 0) await store.migrate();
+const journals = ['span-metrics-journal', 'datapoint-journal'].map((j) => join(dataDir, 'ch', j));
+if (journals.some((j) => existsSync(j) && readdirSync(j).length > 0)) await store.migrate();
 const counts = async (table: 'index' | 'data') => {
   const q =
     table === 'index'
@@ -33,10 +33,13 @@ const derived = (
     sql`SELECT string_values[indexOf(string_keys, '.trace_id')] AS t, sum(sum) AS n FROM datapoint_minutes WHERE metric = ${param.string(DERIVED_ROWS_METRIC)} GROUP BY t`,
   )
 ).map((r) => [r.t, Number(r.n)]);
-// Datapoints stored per trace id of metrics requests: each is a series of its own with the value 1.
+// Datapoints stored per trace id of metrics requests (the value 1 each: their sum) and samples per
+// trace id of remote write requests (a gauge: their count). Trace ids differ between requests.
 const datapoints = (
   await store.query<{ t: string; n: number }>(
-    sql`SELECT string_values[indexOf(string_keys, ${param.string(METRICS_TRACE_ATTR)})] AS t, sum(sum) AS n FROM datapoint_minutes WHERE metric = ${param.string(METRICS_ROWS_METRIC)} GROUP BY t`,
+    sql`SELECT string_values[indexOf(string_keys, ${param.string(METRICS_TRACE_ATTR)})] AS t, sum(sum) AS n FROM datapoint_minutes WHERE metric = ${param.string(METRICS_ROWS_METRIC)} GROUP BY t
+      UNION ALL
+      SELECT string_values[indexOf(string_keys, ${param.string(PROM_TRACE_LABEL)})] AS t, toFloat64(sum(count)) AS n FROM datapoint_minutes WHERE metric = ${param.string(PROM_ROWS_METRIC)} GROUP BY t`,
   )
 ).map((r) => [r.t, Number(r.n)]);
 const result = { index: await counts('index'), data: await counts('data'), derived, datapoints };

@@ -2,6 +2,7 @@ import { mulberry32 } from '@lantern/shared';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { ExportLogsServiceRequest, ExportTraceServiceRequest } from '../../../server/src/ingest/otlp/protoRoot';
+import { encodeWriteRequest, snappyLiteral, type PromSeries } from '../../../../bench/metrics/remoteWrite';
 
 /**
  * Ingest traffic for the hardening checks (durability, overload): requests on every path, each
@@ -9,7 +10,14 @@ import { ExportLogsServiceRequest, ExportTraceServiceRequest } from '../../../se
  * number of rows each one must leave there.
  */
 export type RequestKind =
-  'traces-proto' | 'traces-json' | 'logs-proto' | 'logs-json-gzip' | 'zipkin' | 'vector' | 'metrics-proto';
+  | 'traces-proto'
+  | 'traces-json'
+  | 'logs-proto'
+  | 'logs-json-gzip'
+  | 'zipkin'
+  | 'vector'
+  | 'metrics-proto'
+  | 'prom-write';
 export const REQUEST_KINDS: RequestKind[] = [
   'traces-proto',
   'traces-json',
@@ -20,6 +28,18 @@ export const REQUEST_KINDS: RequestKind[] = [
   'metrics-proto',
 ];
 
+/** The kinds whose rows are datapoints (looked up in the metric tables). */
+export const isMetricsKind = (kind: RequestKind) => kind === 'metrics-proto' || kind === 'prom-write';
+
+/**
+ * The gauge that `prom-write` requests send (Prometheus remote write, no metadata: a gauge): one
+ * sample per row, the request's trace id as the label PROM_TRACE_LABEL, samples of one request
+ * spread over SERIES_PER_PROM_REQUEST series (so the fold has samples of one series and minute to
+ * fold), so the stored count per trace id is the number of samples stored.
+ */
+export const PROM_ROWS_METRIC = 'hardening_prom_samples';
+export const PROM_TRACE_LABEL = 'hardening_trace_id';
+const SERIES_PER_PROM_REQUEST = 5;
 /**
  * The delta counter that `metrics-proto` requests send: one datapoint of 1 per row, each its own
  * series, all carrying the request's trace id as the attribute METRICS_TRACE_ATTR, so the stored
@@ -164,6 +184,31 @@ export function buildRequest(kind: RequestKind, traceId: string, size: number, t
         body: Buffer.from(ExportMetricsServiceRequest.encode(msg).finish()),
       };
     }
+    case 'prom-write': {
+      const nowMs = Date.now();
+      const series: PromSeries[] = Array.from({ length: Math.min(size, SERIES_PER_PROM_REQUEST) }, (_, k) => ({
+        labels: [
+          ['__name__', PROM_ROWS_METRIC],
+          [PROM_TRACE_LABEL, traceId],
+          ['row', String(k)],
+        ],
+        samples: [],
+      }));
+      // Samples 1 ms apart, so a series' samples in a request are distinct and mostly in one minute.
+      for (let i = 0; i < size; i++)
+        series[i % series.length].samples.push({ value: 1, timestampMs: nowMs - size + i });
+      return {
+        ...base,
+        path: '/api/v1/prometheus/write',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-encoding': 'snappy',
+          'content-type': 'application/x-protobuf',
+          'x-prometheus-remote-write-version': '0.1.0',
+        },
+        body: snappyLiteral(encodeWriteRequest(series)),
+      };
+    }
     case 'vector': {
       const lines = spanIds.map((id, i) =>
         JSON.stringify({
@@ -241,7 +286,7 @@ export class RequestFactory {
       this.templates.set(kind, t);
     }
     // Protobuf bodies hold the trace id as bytes, except metrics (a string attribute).
-    const binary = t.headers['content-type'] === 'application/x-protobuf' && kind !== 'metrics-proto';
+    const binary = t.headers['content-type'] === 'application/x-protobuf' && !isMetricsKind(kind);
     const from = binary ? Buffer.from(SENTINEL, 'hex') : Buffer.from(SENTINEL);
     const to = binary ? Buffer.from(traceId, 'hex') : Buffer.from(traceId);
     const body = Buffer.from(t.body);

@@ -6,7 +6,12 @@ import type { Session } from 'chdb';
 import type { Config } from '../../config';
 import { spanMetricsModel } from '../../metricsFromSpans';
 import { compile, type SqlFragment } from '../../storage/sql';
-import { createDatapointRollups, openClickHouseStore, ROLLUP_STATE_TABLE } from '../../storage/telemetry';
+import {
+  createDatapointRollups,
+  foldJournalPending,
+  openClickHouseStore,
+  ROLLUP_STATE_TABLE,
+} from '../../storage/telemetry';
 import { MigrateStorageError, notEmptyMessage, type Progress, type TableCount } from './progress';
 
 /**
@@ -60,6 +65,12 @@ export async function copyTelemetry(opts: {
   )
     throw new MigrateStorageError(
       `${journal} holds metrics from spans not yet inserted (Lantern was not stopped cleanly): start Lantern once on this data_dir, stop it, and run migrate-storage again`,
+    );
+  // Metrics ingest's datapoints a killed Lantern journaled and had not written (datapointFoldWriter.ts).
+  const fold = join(chdbPath, 'datapoint-journal');
+  if (foldJournalPending(fold))
+    throw new MigrateStorageError(
+      `${fold} holds datapoints not yet inserted (Lantern was not stopped cleanly): start Lantern once on this data_dir, stop it, and run migrate-storage again`,
     );
   const target = createClient({
     url: targetUrl,

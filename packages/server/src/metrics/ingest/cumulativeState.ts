@@ -27,7 +27,7 @@ export class CumulativeState {
   constructor(
     private readonly capacity: number,
     /** Process start in unix ns: series that started later are known from their first point. */
-    private readonly startedAtNs: bigint,
+    readonly startedAtNs: bigint,
   ) {}
 
   get size(): number {

@@ -1,9 +1,8 @@
 import type { IngestSignalStats } from '@lantern/shared';
 import type { ProjectConfig } from '../../config';
-import { AppError } from '../../http/appError';
+import { AppError, type AppErrorType } from '../../http/appError';
 import {
   BatcherClosedError,
-  OtlpDecodeError,
   QueueFullError,
   type Batcher,
   type BodyFormat,
@@ -14,8 +13,9 @@ import { unstageDatapoints, type StagedDatapoints } from '../../storage/telemetr
 import type { MetricsCatalogWriter } from './catalog';
 import type { CumulativeState, StateJournal } from './cumulativeState';
 import type { MetricInfo } from './datapointRows';
-import { encodeRequest, finishPrepared, PREPARE_METRICS_JOB, type PendingRows } from './prepareMetrics';
-import { decodePromWrite, PromWriteMapper } from './promRemoteWrite';
+import { finishPrepared, PREPARE_METRICS_JOB } from './prepareMetrics';
+import { promUndo, PromWriteState } from './promRemoteWrite';
+import { PREPARE_PROM_JOB } from './promWriteWire';
 
 /**
  * The transport-independent part of metrics ingest (OTLP/HTTP, OTLP/gRPC and Prometheus remote
@@ -32,9 +32,8 @@ export type MetricsIngest = (
 ) => Promise<PartialSuccess | null>;
 
 /**
- * Prometheus remote write (promRemoteWrite.ts): the snappy body in, the same mapping and commit;
- * `rejected` counts the samples that could not be stored (the rest is stored). Its mapping keeps
- * per-series state of its own (metric types, counter restarts), so it runs here, not on the pool.
+ * Prometheus remote write (promRemoteWrite.ts): the snappy body in, decoded on the pool, the same
+ * state and commit; `rejected` counts the samples that could not be stored (the rest is stored).
  */
 export type PromWriteIngest = (project: ProjectConfig, body: Buffer) => Promise<PartialSuccess | null>;
 
@@ -60,7 +59,7 @@ export function createMetricsIngest(deps: {
   /** Attribute keys no series keeps (config `metrics.drop_attrs`). */
   dropAttrs: readonly string[];
 }): { otlp: MetricsIngest; prometheus: PromWriteIngest } {
-  const prom = new PromWriteMapper();
+  const prom = new PromWriteState(deps.state.startedAtNs);
   const queue = deps.batcher.stats;
   /**
    * Admission before any work: under overload, decoding requests only to refuse them at the
@@ -75,74 +74,103 @@ export function createMetricsIngest(deps: {
   return {
     async otlp(project, format, body) {
       admit();
-      let result;
-      try {
-        result = await deps.pool.runJob(PREPARE_METRICS_JOB, {
+      const result = await onPool(() =>
+        deps.pool.runJob(PREPARE_METRICS_JOB, {
           format,
           body,
           projectId: project.id,
           stagingDir: deps.stagingDir,
           dropAttrs: deps.dropAttrs,
-        });
-      } catch (err) {
-        if (!(err instanceof QueueFullError)) throw err;
-        deps.counters().throttledRequests++;
-        throw new AppError('rate_limited', 'queue_full', err.message, err.retryAfterSec);
-      }
-      if (!result.ok) {
-        deps.counters().rejectedRequests++;
-        throw new AppError(result.type, result.code, result.message);
-      }
-      return ingestPrepared(project, result);
+        }),
+      );
+      const steps = result.pending?.steps;
+      const keys = steps ? new Set(steps.map((s) => s.key)) : null;
+      const journal: StateJournal = new Map();
+      return ingestRows(
+        project,
+        {
+          lock: async () => (keys ? deps.state.lockSeries(keys) : null),
+          run: () => finishPrepared(result.staged, result.pending, deps.state, journal),
+          restore: () => deps.state.restore(journal),
+        },
+        result,
+      );
     },
     async prometheus(project, body) {
       admit();
-      let decoded;
-      try {
-        decoded = await decodePromWrite(body, deps.maxBodyBytes);
-      } catch (err) {
-        deps.counters().rejectedRequests++;
-        if (err instanceof OtlpDecodeError) throw new AppError('invalid_input', 'invalid_remote_write', err.message);
-        throw err;
-      }
-      const mapped = prom.map(decoded, project.id);
-      const prepared = encodeRequest(mapped.request, project.id, null, deps.dropAttrs);
-      return ingestPrepared(project, {
-        ...prepared,
-        rejected: prepared.rejected + mapped.rejected,
-        errors: [...mapped.errors, ...prepared.errors],
-      });
+      // Decoded on a worker into columns (promWriteWire.ts); typed, stepped and made rows here.
+      const decode = (full: boolean) =>
+        onPool(() =>
+          deps.pool.runJob(PREPARE_PROM_JOB, {
+            body,
+            projectId: project.id,
+            dropAttrs: deps.dropAttrs,
+            maxBytes: deps.maxBodyBytes,
+            full,
+          }),
+        );
+      let cols = await decode(false);
+      // A worker sends a series' text once; a series this state has dropped since needs it again.
+      if (!prom.knows(cols)) cols = await decode(true);
+      const plan = prom.plan(cols, project.id);
+      const undo = promUndo();
+      return ingestRows(
+        project,
+        {
+          lock: async () => (plan.counters.length > 0 ? prom.lock(plan) : null),
+          run: () => prom.rows(cols, plan, undo),
+          restore: () => prom.restore(undo),
+        },
+        { metrics: plan.metrics, rejected: cols.rejected, errors: cols.errors },
+      );
     },
   };
 
+  /** Runs a job on the pool: a full pool is a 429, a refused body a 4xx (counted). */
+  async function onPool<R extends { ok: true } | { ok: false; type: AppErrorType; code: string; message: string }>(
+    run: () => Promise<R>,
+  ): Promise<Extract<R, { ok: true }>> {
+    let result: R;
+    try {
+      result = await run();
+    } catch (err) {
+      if (!(err instanceof QueueFullError)) throw err;
+      deps.counters().throttledRequests++;
+      throw new AppError('rate_limited', 'queue_full', err.message, err.retryAfterSec);
+    }
+    if (!result.ok) {
+      deps.counters().rejectedRequests++;
+      throw new AppError(result.type, result.code, result.message);
+    }
+    return result as Extract<R, { ok: true }>;
+  }
+
   /**
-   * Runs the pending steps, commits the rows, then records the catalogue. The steps' series stay
-   * locked until the commit settles, and a refused or failed commit restores the state entries
-   * the steps replaced: the state only moves for rows that are stored (CumulativeState).
+   * Runs a request's cumulative-to-delta steps (`steps.run`), commits the rows, then records the
+   * catalogue. The steps' series stay locked (`steps.lock`) until the commit settles, and a
+   * refused or failed commit restores the state the steps replaced: the state only moves for rows
+   * that are stored (CumulativeState).
    */
-  async function ingestPrepared(
+  async function ingestRows(
     project: ProjectConfig,
-    prepared: {
-      staged: StagedDatapoints | null;
-      pending: PendingRows | null;
-      metrics: MetricInfo[];
-      rejected: number;
-      errors: string[];
+    steps: {
+      lock(): Promise<(() => void) | null>;
+      run(): { chunks: StagedDatapoints[]; rows: number; bytes: number };
+      restore(): void;
     },
+    prepared: { metrics: MetricInfo[]; rejected: number; errors: string[] },
   ): Promise<PartialSuccess | null> {
     const counters = deps.counters();
     const { rejected, errors } = prepared;
     counters.rejectedRows += rejected;
-    const steps = prepared.pending?.steps;
-    const unlock = steps ? await deps.state.lockSeries(new Set(steps.map((s) => s.key))) : null;
-    const journal: StateJournal = new Map();
+    const unlock = await steps.lock();
     let rows = 0;
     try {
-      const finished = finishPrepared(prepared.staged, prepared.pending, deps.state, journal);
+      const finished = steps.run();
       rows = finished.rows;
       await commit(deps.batcher, finished.chunks, rows, finished.bytes);
     } catch (err) {
-      deps.state.restore(journal);
+      steps.restore();
       if (err instanceof AppError && err.type === 'rate_limited') {
         counters.throttledRequests++;
         counters.throttledRows += rows;

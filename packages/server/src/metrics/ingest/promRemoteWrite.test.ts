@@ -1,118 +1,191 @@
+import protobuf from 'protobufjs';
 import { compressSync } from 'snappy';
 import { describe, expect, it } from 'vitest';
-import { encodeWriteRequest, type PromSeries } from '../../../../../bench/metrics/remoteWrite';
-import { OtlpDecodeError } from '../../ingest/otlp';
-import { decodePromWrite, PromWriteMapper, type PromWriteRequest } from './promRemoteWrite';
-import type { PbMetric } from './otlpMetricsProto';
+import { seriesHash } from './metricSeries';
+import { promUndo, PromWriteState } from './promRemoteWrite';
+import preparePromWrite from './promWriteWire';
+
+// prometheus.WriteRequest (remote write 1.0), to encode what the tests send.
+const root = protobuf.Root.fromJSON({
+  nested: {
+    WriteRequest: {
+      fields: {
+        timeseries: { rule: 'repeated', type: 'TimeSeries', id: 1 },
+        metadata: { rule: 'repeated', type: 'MetricMetadata', id: 3 },
+      },
+    },
+    TimeSeries: {
+      fields: {
+        labels: { rule: 'repeated', type: 'Label', id: 1 },
+        samples: { rule: 'repeated', type: 'Sample', id: 2 },
+        histograms: { rule: 'repeated', type: 'Histogram', id: 4 },
+      },
+    },
+    Label: { fields: { name: { type: 'string', id: 1 }, value: { type: 'string', id: 2 } } },
+    Sample: { fields: { value: { type: 'double', id: 1 }, timestamp: { type: 'int64', id: 2 } } },
+    Histogram: { fields: { timestamp: { type: 'int64', id: 15 } } },
+    MetricMetadata: {
+      fields: {
+        type: { type: 'int32', id: 1 },
+        metricFamilyName: { type: 'string', id: 2 },
+        help: { type: 'string', id: 4 },
+        unit: { type: 'string', id: 5 },
+      },
+    },
+  },
+});
+const WriteRequest = root.lookupType('WriteRequest');
+const encode = (req: object) => Buffer.from(WriteRequest.encode(WriteRequest.fromObject(req)).finish());
 
 const series = (labels: Record<string, string>, samples: [number, number][]) => ({
   labels: Object.entries(labels).map(([name, value]) => ({ name, value })),
   samples: samples.map(([value, timestamp]) => ({ value, timestamp })),
 });
-const metricsOf = (m: ReturnType<PromWriteMapper['map']>): PbMetric[] =>
-  m.request.resourceMetrics![0].scopeMetrics![0].metrics!;
-const byName = (m: ReturnType<PromWriteMapper['map']>, name: string) => metricsOf(m).find((x) => x.name === name)!;
 const T = 1_767_000_000_000;
 
-describe('Prometheus remote write mapping', () => {
-  it('decodes a snappy WriteRequest and refuses bodies that are not one', async () => {
-    const s: PromSeries = {
-      labels: [
-        ['__name__', 'up'],
-        ['job', 'api'],
-      ],
-      samples: [{ value: 1, timestampMs: T }],
+/** A server's remote write state: each request decoded as a worker does, then stepped and made rows. */
+function server() {
+  const prom = new PromWriteState(0n);
+  return (req: object, refused = false) => {
+    const decode = (full: boolean) => {
+      const body = compressSync(encode(req));
+      const cols = preparePromWrite({ body, projectId: 1, dropAttrs: [], maxBytes: 1 << 20, full });
+      if (!cols.ok) throw new Error(cols.message);
+      return cols;
     };
-    const req = await decodePromWrite(compressSync(Buffer.from(encodeWriteRequest([s]))), 1 << 20);
-    expect(req.timeseries?.[0].labels?.map((l) => l.name)).toEqual(['__name__', 'job']);
-    await expect(decodePromWrite(Buffer.from('not snappy at all'), 1 << 20)).rejects.toBeInstanceOf(OtlpDecodeError);
-    await expect(decodePromWrite(compressSync(Buffer.from([0xff, 0xff, 0xff])), 1 << 20)).rejects.toThrow(
-      /WriteRequest/,
-    );
-    await expect(decodePromWrite(compressSync(Buffer.alloc(100)), 10)).rejects.toThrow(/exceeds 10 bytes/);
+    let cols = decode(false);
+    // A worker sends a series' text once (here: one worker for every state of the file).
+    if (!prom.knows(cols)) cols = decode(true);
+    const plan = prom.plan(cols, 1);
+    const undo = promUndo();
+    const out = prom.rows(cols, plan, undo);
+    if (refused) prom.restore(undo);
+    const text = out.chunks.map((c) => Buffer.from(c.data!).toString()).join('');
+    const rows = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t'));
+    // The columns the fold takes are the same rows as the text.
+    const lines = out.chunks[0]?.lines;
+    if (lines)
+      expect(lines.heads.map((h, i) => h + lines.values.slice(5 * i, 5 * i + 5).join('\t'))).toEqual(
+        rows.map((r) => r.slice(0, 10).join('\t')),
+      );
+    return { cols, plan, rows };
+  };
+}
+/** [metric, instrument, sum, gauge] of each row. */
+const brief = (rows: string[][]) => rows.map((r) => [r[1], r[4], Number(r[7]), Number(r[9])]);
+
+describe('Prometheus remote write', () => {
+  it('refuses bodies that are not a snappy WriteRequest, or too large inflated', () => {
+    const refused = (body: Buffer, max = 1 << 20) => {
+      const r = preparePromWrite({ body, projectId: 1, dropAttrs: [], maxBytes: max });
+      return r.ok ? 'accepted' : `${r.code}: ${r.message}`;
+    };
+    expect(refused(Buffer.from('not snappy at all'))).toMatch(/invalid_remote_write: body is not snappy/);
+    expect(refused(compressSync(Buffer.from([0xff, 0xff, 0xff])))).toMatch(/WriteRequest/);
+    expect(refused(compressSync(Buffer.alloc(100)), 10)).toMatch(/exceeds 10 bytes/);
     // a block stating 4 GiB (5 bytes of length, then nothing): refused by its stated length, unread
-    await expect(decodePromWrite(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0]), 1 << 20)).rejects.toThrow(
-      /exceeds 1048576 bytes/,
-    );
+    expect(refused(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0]))).toMatch(/exceeds 1048576 bytes/);
   });
 
-  it('maps counters (typed or *_total) to cumulative sums and the rest to gauges, labels to attributes', () => {
-    const m = new PromWriteMapper().map(
-      {
-        metadata: [{ type: 1, metricFamilyName: 'jobs_done', help: 'Jobs done', unit: '' }],
-        timeseries: [
-          series({ __name__: 'http_requests_total', code: '200', job: 'api' }, [[10, T]]),
-          series({ __name__: 'jobs_done', job: 'api' }, [[3, T]]),
-          series({ __name__: 'temperature', room: 'a' }, [[21.5, T]]),
-        ],
-      },
-      1,
-    );
-    expect(byName(m, 'http_requests_total').sum).toMatchObject({ isMonotonic: true, aggregationTemporality: 2 });
-    expect(byName(m, 'http_requests_total').sum!.dataPoints![0]).toMatchObject({
-      asDouble: 10,
-      timeUnixNano: (BigInt(T) * 1_000_000n).toString(),
-      attributes: [
-        { key: 'code', value: { stringValue: '200' } },
-        { key: 'job', value: { stringValue: 'api' } },
+  it('stores counters (typed or *_total) as deltas and the rest as gauges, labels as the OTLP mapping would', () => {
+    const send = server();
+    const req = (k: number) => ({
+      metadata: k === 0 ? [{ type: 1, metricFamilyName: 'jobs_done', help: 'Jobs done', unit: 's' }] : [],
+      timeseries: [
+        series({ __name__: 'http_requests_total', job: 'api', code: '200' }, [[10 * (k + 1), T + k * 15_000]]),
+        series({ __name__: 'jobs_done', job: 'api' }, [[3 * (k + 1), T + k * 15_000]]),
+        series({ __name__: 'temperature', room: 'a' }, [[21.5 + k, T + k * 15_000]]),
       ],
     });
-    expect(byName(m, 'jobs_done')).toMatchObject({ description: 'Jobs done', sum: { isMonotonic: true } });
-    expect(byName(m, 'temperature').gauge!.dataPoints![0].asDouble).toBe(21.5);
-    expect(m.rejected).toBe(0);
+    const first = send(req(0));
+    expect(first.plan.metrics).toEqual([
+      { name: 'http_requests_total', description: '', unit: '', instrument: 'counter', attrKeys: ['code', 'job'] },
+      { name: 'jobs_done', description: 'Jobs done', unit: 'seconds', instrument: 'counter', attrKeys: ['job'] },
+      { name: 'temperature', description: '', unit: '', instrument: 'gauge', attrKeys: ['room'] },
+    ]);
+    // A counter's first sample is its baseline.
+    expect(brief(first.rows)).toEqual([['temperature', 'gauge', 21.5, 21.5]]);
+    const second = send(req(1));
+    expect(brief(second.rows)).toEqual([
+      ['http_requests_total', 'counter', 10, 0],
+      ['jobs_done', 'counter', 3, 0],
+      ['temperature', 'gauge', 22.5, 22.5],
+    ]);
+    const counter = second.rows[0];
+    expect(counter[3]).toBe(seriesHash(['code', 'job'], ['200', 'api']));
+    expect(counter.slice(11)).toEqual(["['code','job']", "['200','api']"]);
+    expect(Number(counter[2])).toBe(Math.floor((T + 15_000) / 60_000) * 60);
   });
 
-  it('keeps histogram and summary series as counters (buckets, _sum, _count) and gauges (quantiles)', () => {
-    const m = new PromWriteMapper().map(
-      {
-        timeseries: [
-          series({ __name__: 'latency_seconds_bucket', le: '0.1' }, [[4, T]]),
-          series({ __name__: 'latency_seconds_bucket', le: '+Inf' }, [[5, T]]),
-          series({ __name__: 'latency_seconds_sum' }, [[0.7, T]]),
-          series({ __name__: 'latency_seconds_count' }, [[5, T]]),
-          series({ __name__: 'rpc_seconds', quantile: '0.9' }, [[0.2, T]]),
-          series({ __name__: 'rpc_seconds_count' }, [[9, T]]),
-          series({ __name__: 'queue_count' }, [[7, T]]),
-        ],
-      },
-      1,
-    );
-    for (const n of ['latency_seconds_bucket', 'latency_seconds_sum', 'latency_seconds_count', 'rpc_seconds_count'])
-      expect(byName(m, n).sum, n).toBeTruthy();
-    expect(byName(m, 'rpc_seconds').gauge).toBeTruthy();
-    // An untyped *_count without buckets or quantiles beside it is a gauge.
-    expect(byName(m, 'queue_count').gauge).toBeTruthy();
+  it('asks the worker again for the text of a series it sent to a state that no longer holds it', () => {
+    const req = { timeseries: [series({ __name__: 'resent_total', job: 'a' }, [[1, T]])] };
+    const body = compressSync(encode(req));
+    const cols = preparePromWrite({ body, projectId: 1, dropAttrs: [], maxBytes: 1 << 20 });
+    const again = preparePromWrite({ body, projectId: 1, dropAttrs: [], maxBytes: 1 << 20 });
+    if (!cols.ok || !again.ok) throw new Error('refused');
+    expect(cols.dict).toContain('resent_total');
+    expect(again.dict).toBe('');
+    expect(new PromWriteState(0n).knows(again)).toBe(false);
+    const state = new PromWriteState(0n);
+    expect(state.knows(cols)).toBe(true);
+    state.plan(cols, 1);
+    expect(state.knows(again)).toBe(true);
   });
 
-  it('gives a counter a new start time when it restarts, so the restart counts from zero', () => {
-    const mapper = new PromWriteMapper();
-    const start = (v: number, t: number) =>
-      byName(mapper.map({ timeseries: [series({ __name__: 'c_total' }, [[v, t]])] }, 1), 'c_total').sum!.dataPoints![0]
-        .startTimeUnixNano;
-    expect(start(100, T)).toBe('0');
-    expect(start(150, T + 15_000)).toBe('0');
-    const restarted = start(5, T + 30_000);
-    expect(restarted).toBe(((BigInt(T + 30_000) - 1n) * 1_000_000n).toString());
-    expect(start(9, T + 45_000)).toBe(restarted);
+  it('types histogram and summary series as counters (buckets, _sum, _count) and gauges (quantiles)', () => {
+    const { plan } = server()({
+      timeseries: [
+        series({ __name__: 'latency_seconds_bucket', le: '0.1' }, [[4, T]]),
+        series({ __name__: 'latency_seconds_bucket', le: '+Inf' }, [[5, T]]),
+        series({ __name__: 'latency_seconds_sum' }, [[0.7, T]]),
+        series({ __name__: 'latency_seconds_count' }, [[5, T]]),
+        series({ __name__: 'rpc_seconds', quantile: '0.9' }, [[0.2, T]]),
+        series({ __name__: 'rpc_seconds_count' }, [[9, T]]),
+        series({ __name__: 'queue_count' }, [[7, T]]),
+      ],
+    });
+    expect(Object.fromEntries(plan.metrics.map((m) => [m.name, m.instrument]))).toEqual({
+      latency_seconds_bucket: 'counter',
+      latency_seconds_sum: 'counter',
+      latency_seconds_count: 'counter',
+      rpc_seconds: 'gauge',
+      rpc_seconds_count: 'counter',
+      // An untyped *_count without buckets or quantiles beside it is a gauge.
+      queue_count: 'gauge',
+    });
+  });
+
+  it('counts a counter restart from zero, and a refused request again in full', () => {
+    const send = server();
+    const sum = (v: number, k: number, refused = false) =>
+      brief(send({ timeseries: [series({ __name__: 'c_total' }, [[v, T + k * 15_000]])] }, refused).rows)[0]?.[2];
+    expect([sum(100, 0), sum(150, 1)]).toEqual([undefined, 50]);
+    // The restart's request is refused (its commit failed): its retry counts the same.
+    expect(sum(5, 2, true)).toBe(5);
+    expect([sum(5, 2), sum(9, 3)]).toEqual([5, 4]);
+    // An older sample than the last is dropped.
+    expect(sum(20, 1)).toBeUndefined();
   });
 
   it('drops staleness markers and refuses series without a name or with native histograms', () => {
     const stale = new DataView(new ArrayBuffer(8));
     stale.setUint32(0, 0x7ff00000);
     stale.setUint32(4, 2);
-    const req: PromWriteRequest = {
+    const { cols, rows } = server()({
       timeseries: [
         series({ __name__: 'g' }, [
           [stale.getFloat64(0), T],
           [2, T + 1000],
         ]),
         series({ job: 'no-name' }, [[1, T]]),
-        { labels: [{ name: '__name__', value: 'h' }], samples: [], histograms: [{}] },
+        { labels: [{ name: '__name__', value: 'h' }], samples: [], histograms: [{ timestamp: T }] },
       ],
-    };
-    const m = new PromWriteMapper().map(req, 1);
-    expect(byName(m, 'g').gauge!.dataPoints!.map((p) => p.asDouble)).toEqual([2]);
-    expect(m.rejected).toBe(2);
-    expect(m.errors.join('; ')).toMatch(/__name__.*native histograms|native histograms.*__name__/);
+    });
+    expect(brief(rows)).toEqual([['g', 'gauge', 2, 2]]);
+    expect(cols.rejected).toBe(2);
+    expect(cols.errors.join('; ')).toMatch(/__name__.*native histograms|native histograms.*__name__/);
   });
 });

@@ -1,12 +1,14 @@
-import protobuf from 'protobufjs';
-import { uncompress } from 'snappy';
-import { OtlpDecodeError, snappyBlockLength, type PbKeyValue } from '../../ingest';
-import type { PbMetric, PbMetricsRequest, PbNumberDataPoint } from './otlpMetricsProto';
+import { tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
+import type { MetricInfo } from './datapointRows';
+import { FLAG_LE, FLAG_QUANTILE, type PromColumns } from './promWriteWire';
+import { normalizeUnit } from './units';
 
 /**
  * Prometheus remote write 1.0 (`POST /api/v1/prometheus/write`, snappy-compressed
- * `prometheus.WriteRequest`), mapped onto OTLP metrics so that the OTLP path's mapping, cumulative
- * -> delta state, batching and durable commit do the rest:
+ * `prometheus.WriteRequest`), stored as the OTLP mapping would store the same series sent as OTLP
+ * metrics (same metric names, attributes, series hashes, instruments and cumulative-to-delta
+ * state). The body is decoded on a prepare worker into columns (promWriteWire.ts); this module
+ * holds what spans requests, on the main thread, and makes the rows:
  *
  * - a series typed `counter` by the request's metadata, or untyped and named `*_total`, is a
  *   monotonic cumulative sum (Lantern `counter`). Prometheus sends no start time: a counter's first
@@ -21,82 +23,9 @@ import type { PbMetric, PbMetricsRequest, PbNumberDataPoint } from './otlpMetric
  * - labels become attributes (`__name__` is the metric name); staleness markers (NaN) are dropped;
  *   native histograms (remote write field 4) are refused with a count.
  */
-const root = protobuf.Root.fromJSON({
-  nested: {
-    prometheus: {
-      nested: {
-        WriteRequest: {
-          fields: {
-            timeseries: { rule: 'repeated', type: 'TimeSeries', id: 1 },
-            metadata: { rule: 'repeated', type: 'MetricMetadata', id: 3 },
-          },
-        },
-        TimeSeries: {
-          fields: {
-            labels: { rule: 'repeated', type: 'Label', id: 1 },
-            samples: { rule: 'repeated', type: 'Sample', id: 2 },
-            histograms: { rule: 'repeated', type: 'Histogram', id: 4 },
-          },
-        },
-        Label: { fields: { name: { type: 'string', id: 1 }, value: { type: 'string', id: 2 } } },
-        Sample: { fields: { value: { type: 'double', id: 1 }, timestamp: { type: 'int64', id: 2 } } },
-        // Only counted (refused): native histograms are not mapped.
-        Histogram: { fields: { timestamp: { type: 'int64', id: 15 } } },
-        MetricMetadata: {
-          fields: {
-            type: { type: 'int32', id: 1 },
-            metricFamilyName: { type: 'string', id: 2 },
-            help: { type: 'string', id: 4 },
-            unit: { type: 'string', id: 5 },
-          },
-        },
-      },
-    },
-  },
-});
-const WriteRequest = root.lookupType('prometheus.WriteRequest');
-
-type PbLong = { toString(): string } | number;
-export interface PromWriteRequest {
-  timeseries?: {
-    labels?: { name?: string; value?: string }[];
-    samples?: { value?: number; timestamp?: PbLong }[];
-    histograms?: unknown[];
-  }[];
-  metadata?: { type?: number; metricFamilyName?: string; help?: string; unit?: string }[];
-}
-
 const TYPE_COUNTER = 1;
 const TYPE_HISTOGRAM = 3;
 const TYPE_SUMMARY = 5;
-
-/** Snappy block + protobuf; a body that is neither is a clear 400. */
-export async function decodePromWrite(body: Buffer, maxBytes: number): Promise<PromWriteRequest> {
-  const notSnappy = (err: unknown) =>
-    new OtlpDecodeError(
-      `body is not snappy-compressed (remote write sends Content-Encoding: snappy): ${(err as Error).message}`,
-    );
-  // The block states its length up front: one past the limit is refused before it is inflated
-  // (a 30 MB body of a 600 MB block was inflated in full first).
-  let stated: number;
-  try {
-    stated = snappyBlockLength(body);
-  } catch (err) {
-    throw notSnappy(err);
-  }
-  if (stated > maxBytes) throw new OtlpDecodeError(`remote write body exceeds ${maxBytes} bytes after decompression`);
-  let raw: Buffer; // exactly `stated` bytes: the decoder checks the block against its length
-  try {
-    raw = (await uncompress(body)) as Buffer;
-  } catch (err) {
-    throw notSnappy(err);
-  }
-  try {
-    return WriteRequest.decode(raw) as unknown as PromWriteRequest;
-  } catch (err) {
-    throw new OtlpDecodeError(`body is not a Prometheus remote write WriteRequest: ${(err as Error).message}`);
-  }
-}
 
 /** Bounded LRU of what remote write tells only now and then: metric types, and counter start times. */
 class Lru<V> {
@@ -117,96 +46,328 @@ class Lru<V> {
   }
 }
 
-export interface PromMapping {
-  request: PbMetricsRequest;
-  samples: number;
-  rejected: number;
-  errors: string[];
+/** A request's series resolved against the state: their entries, and the catalogue's view of its metrics. */
+export interface PromPlan {
+  /** Per series of the request (PromColumns' index). */
+  series: PromSeries[];
+  /** The counters among them (their state is locked while the request's commit is pending). */
+  counters: PromSeries[];
+  metrics: MetricInfo[];
 }
 
-/** Per-process state of the mapping (metadata seen, counter restarts); one per server. */
-export class PromWriteMapper {
+/**
+ * A series' entry on the main thread, found by its id (PromColumns.ids): its row text, typing,
+ * and its counter state, which is the OTLP path's (PromWriteMapper's restarts, then
+ * CumulativeState's step) kept as numbers on the entry.
+ */
+export interface PromSeries {
+  hi: number;
+  name: string;
+  hash: string;
+  tail: string;
+  /** The typing `post` was made for: 1 counter, 0 gauge, -1 none yet. */
+  typed: number;
+  /** `project \t metric \t` and `\t hash \t instrument \t`: a row's head is pre + minute + post. */
+  pre: string;
+  post: string;
+  /** The last head made, and its minute (the fold keys rows by head: one string a minute). */
+  head: string;
+  headTime: number;
+  /** Restarts: whether a sample was seen, the last one's value and time, the start given (ms; 0: none). */
+  seen: boolean;
+  last: number;
+  lastMs: number;
+  startMs: number;
+  /** The step: whether a point of start `stepStartMs` was taken, its time and value. */
+  stepped: boolean;
+  stepStartMs: number;
+  stepMs: number;
+  stepValue: number;
+  /** The pending request that stepped it, until its commit settles. */
+  lock: Promise<void> | null;
+  /** The last request (PromUndo.seq) that saved its state for a restore. */
+  undoSeq: number;
+}
+
+/** The state of the entries a request stepped, as it was before (PromWriteState.restore): UNDO_FIELDS numbers each. */
+export interface PromUndo {
+  seq: number;
+  entries: PromSeries[];
+  was: Float64Array;
+}
+const UNDO_FIELDS = 8;
+let undoSeq = 0;
+
+/** A request's undo record, to give `rows`. */
+export function promUndo(): PromUndo {
+  return { seq: ++undoSeq, entries: [], was: new Float64Array(0) };
+}
+
+/** Series entries held: two generations of at most half each; an entry not seen for a whole generation goes. */
+const SERIES_MAX = 1_000_000;
+
+/** Per-process state of remote write (metadata seen, series and their counters); one per server. */
+export class PromWriteState {
   private readonly types = new Lru<number>(100_000);
   private readonly help = new Lru<{ help: string; unit: string }>(100_000);
-  /**
-   * Per counter series: the last value, and the start time given to its points (0: since before we
-   * knew it). Not taken back when a request's commit fails (unlike the cumulative state, which is):
-   * it records samples seen, and the retry of the same samples gets the same start times.
-   */
-  private readonly counters = new Lru<{ last: number; lastMs: number; startNs: string }>(200_000);
+  private young = new Map<number, PromSeries>();
+  private old = new Map<number, PromSeries>();
+  /** A restarted counter's first point counts in full only if it started after this (CumulativeState's rule). */
+  private readonly startedAtMs: number;
 
-  map(req: PromWriteRequest, projectId: number): PromMapping {
-    for (const m of req.metadata ?? []) {
-      if (!m.metricFamilyName) continue;
-      this.types.set(`${projectId}\u0000${m.metricFamilyName}`, m.type ?? 0);
-      if (m.help || m.unit)
-        this.help.set(`${projectId}\u0000${m.metricFamilyName}`, { help: m.help ?? '', unit: m.unit ?? '' });
+  /** `startedAtNs`: the process start, as the cumulative state has it. */
+  constructor(startedAtNs: bigint) {
+    this.startedAtMs = Number((startedAtNs + 999_999n) / 1_000_000n);
+  }
+
+  /**
+   * Whether every series of the request is held or comes with its text: a worker sends a series'
+   * text only the first time; when this state dropped the entry since, the request is decoded
+   * again with `full`.
+   */
+  knows(cols: PromColumns): boolean {
+    // Columns come from a structured clone (dictionary-mode properties): read them once.
+    const { flags, dictAt, ids } = cols;
+    for (let s = 0; s < flags.length; s++)
+      if (dictAt[s] === dictAt[s + 1] && this.find(ids[2 * s], ids[2 * s + 1]) === undefined) return false;
+    return true;
+  }
+
+  /** Takes a request's metadata, finds (or adds) its series and types them (call `knows` first). */
+  plan(cols: PromColumns, projectId: number): PromPlan {
+    for (const m of cols.metadata) {
+      if (!m.family) continue;
+      this.types.set(`${projectId}\u0000${m.family}`, m.type);
+      if (m.help || m.unit) this.help.set(`${projectId}\u0000${m.family}`, { help: m.help, unit: m.unit });
     }
+    const { flags: allFlags, ids, dict, dictAt } = cols;
+    const n = allFlags.length;
+    const series = new Array<PromSeries>(n);
+    const plan: PromPlan = { series, counters: [], metrics: [] };
+    for (let s = 0; s < n; s++) series[s] = this.entry(ids, dict, dictAt, s, projectId);
     // Families whose histogram buckets or summary quantiles are in this request: their untyped
     // `_sum` and `_count` are counters too.
     const families = new Set<string>();
-    for (const ts of req.timeseries ?? []) {
-      const name = ts.labels?.find((l) => l.name === '__name__')?.value ?? '';
-      if (ts.labels?.some((l) => l.name === 'le') && name.endsWith('_bucket'))
-        families.add(name.slice(0, -'_bucket'.length));
-      if (ts.labels?.some((l) => l.name === 'quantile')) families.add(name);
+    for (let s = 0; s < n; s++) {
+      const f = allFlags[s];
+      if (f === 0) continue;
+      const name = series[s].name;
+      if (f & FLAG_LE && name.endsWith('_bucket')) families.add(name.slice(0, -'_bucket'.length));
+      if (f & FLAG_QUANTILE) families.add(name);
     }
-    const metrics = new Map<string, PbMetric>();
-    const out: PromMapping = {
-      request: { resourceMetrics: [{ resource: { attributes: [] }, scopeMetrics: [{ scope: {}, metrics: [] }] }] },
-      samples: 0,
-      rejected: 0,
-      errors: [],
-    };
-    const reject = (n: number, why: string) => {
-      out.rejected += n;
-      if (out.errors.length < 5) out.errors.push(why);
-    };
-    for (const ts of req.timeseries ?? []) {
-      const samples = ts.samples ?? [];
-      out.samples += samples.length + (ts.histograms?.length ?? 0);
-      if (ts.histograms?.length)
-        reject(ts.histograms.length, 'native histograms are not supported (send classic histograms)');
-      const name = ts.labels?.find((l) => l.name === '__name__')?.value ?? '';
-      if (!name) {
-        reject(samples.length, 'a series has no __name__ label');
-        continue;
+    const typing = new Map<string, number>();
+    const instrumentOf = new Map<string, number>();
+    for (let s = 0; s < n; s++) {
+      const e = series[s];
+      const flags = allFlags[s];
+      const memo = flags === 0 ? e.name : `${e.name}\u0000${flags}`;
+      let counter = typing.get(memo);
+      if (counter === undefined) {
+        counter = this.isCounter(projectId, e.name, flags, families) ? 1 : 0;
+        typing.set(memo, counter);
+        if (!instrumentOf.has(e.name)) instrumentOf.set(e.name, counter);
       }
-      const labels = (ts.labels ?? [])
-        .filter((l) => l.name && l.name !== '__name__')
-        .sort((a, b) => (a.name! < b.name! ? -1 : 1));
-      const attributes: PbKeyValue[] = labels.map((l) => ({ key: l.name!, value: { stringValue: l.value ?? '' } }));
-      const counter = this.isCounter(projectId, name, labels, families);
-      const seriesKey = `${projectId}\u0000${name}\u0000${labels.map((l) => `${l.name}=${l.value}`).join('\u0000')}`;
-      const points: PbNumberDataPoint[] = [];
-      for (const s of samples) {
-        const value = s.value ?? 0;
-        // Prometheus's staleness marker is a NaN (whose payload bits JS need not keep): a series
-        // ended, nothing to store. Other NaNs mean "no value" alike.
-        if (Number.isNaN(value)) continue;
-        if (!Number.isFinite(value)) {
-          reject(1, `metric "${name}": a sample is ${value}`);
-          continue;
-        }
-        const ms = Number(s.timestamp ?? 0);
-        const timeUnixNano = (BigInt(ms) * 1_000_000n).toString();
-        points.push({
-          attributes,
-          timeUnixNano,
-          asDouble: value,
-          startTimeUnixNano: counter ? this.counterStart(seriesKey, value, ms) : '0',
-        });
+      if (e.typed !== counter) {
+        e.typed = counter;
+        e.post = `\t${e.hash}\t${counter ? 'counter' : 'gauge'}\t`;
+        e.headTime = -1;
       }
-      if (points.length === 0) continue;
-      const metric = this.metric(metrics, projectId, name, counter);
-      (counter ? metric.sum!.dataPoints! : metric.gauge!.dataPoints!).push(...points);
+      if (counter) plan.counters.push(e);
     }
-    out.request.resourceMetrics![0].scopeMetrics![0].metrics = [...metrics.values()];
-    return out;
+    for (const [name, attrKeys] of cols.metricKeys) {
+      const meta =
+        this.help.get(`${projectId}\u0000${name}`) ??
+        this.help.get(`${projectId}\u0000${name.replace(/_(bucket|sum|count|total)$/, '')}`);
+      plan.metrics.push({
+        name,
+        description: meta?.help ?? '',
+        unit: normalizeUnit(meta?.unit ?? ''),
+        instrument: instrumentOf.get(name) ? 'counter' : 'gauge',
+        attrKeys,
+      });
+    }
+    return plan;
   }
 
-  private typeOf(projectId: number, family: string): number | undefined {
-    return this.types.get(`${projectId}\u0000${family}`);
+  /**
+   * Waits until no pending request holds any of the plan's counters, then holds them all; the
+   * returned function lets go (call it once the commit has settled and a failed one is restored).
+   * As CumulativeState.lockSeries: a request never steps a series against a point that is then
+   * taken back.
+   */
+  async lock(plan: PromPlan): Promise<() => void> {
+    for (;;) {
+      const held = new Set<Promise<void>>();
+      for (const e of plan.counters) if (e.lock) held.add(e.lock);
+      if (held.size === 0) break;
+      await Promise.all(held);
+    }
+    let unlock!: () => void;
+    const p = new Promise<void>((r) => (unlock = r));
+    for (const e of plan.counters) e.lock = p;
+    return () => {
+      for (const e of plan.counters) if (e.lock === p) e.lock = null;
+      unlock();
+    };
+  }
+
+  /** Puts back the state a request's steps replaced (its commit was refused or failed). */
+  restore(undo: PromUndo): void {
+    const w = undo.was;
+    for (let i = 0; i < undo.entries.length; i++) {
+      const e = undo.entries[i];
+      const at = i * UNDO_FIELDS;
+      e.seen = w[at] === 1;
+      e.last = w[at + 1];
+      e.lastMs = w[at + 2];
+      e.startMs = w[at + 3];
+      e.stepped = w[at + 4] === 1;
+      e.stepStartMs = w[at + 5];
+      e.stepMs = w[at + 6];
+      e.stepValue = w[at + 7];
+    }
+  }
+
+  /**
+   * With the plan's counters locked: a counter's sample becomes its delta (a series' first sample
+   * is its baseline, dropped; a value below the last one is a restart, counted from zero), a
+   * gauge's its value; the rows go into one chunk, as text and as columns for the fold. What the
+   * steps replace goes to `undo`.
+   */
+  rows(cols: PromColumns, plan: PromPlan, undo: PromUndo): { chunks: StagedDatapoints[]; rows: number; bytes: number } {
+    const lines: DatapointLines = { heads: [], tails: [], times: [], values: [] };
+    // The text goes straight into bytes: joining a request's pieces cost more than the rest of this loop.
+    const out = new ByteWriter(192 * cols.series.length + 1024);
+    let minTime = Infinity;
+    const { series: of, values, ms: times } = cols;
+    const entries = plan.series;
+    if (undo.was.length < UNDO_FIELDS * plan.counters.length)
+      undo.was = new Float64Array(UNDO_FIELDS * plan.counters.length);
+    const was = undo.was;
+    for (let i = 0; i < of.length; i++) {
+      const e = entries[of[i]];
+      const v = values[i];
+      const ms = times[i];
+      const time = Math.floor(ms / 60_000) * 60;
+      if (e.headTime !== time) {
+        e.head = e.pre + time + e.post;
+        e.headTime = time;
+      }
+      let fields: string;
+      if (e.typed === 1) {
+        if (e.undoSeq !== undo.seq) {
+          e.undoSeq = undo.seq;
+          const at = UNDO_FIELDS * undo.entries.length;
+          undo.entries.push(e);
+          was[at] = e.seen ? 1 : 0;
+          was[at + 1] = e.last;
+          was[at + 2] = e.lastMs;
+          was[at + 3] = e.startMs;
+          was[at + 4] = e.stepped ? 1 : 0;
+          was[at + 5] = e.stepStartMs;
+          was[at + 6] = e.stepMs;
+          was[at + 7] = e.stepValue;
+        }
+        const delta = this.step(e, v, ms);
+        if (delta === null) continue;
+        fields = `0\t0\t${delta}\t1\t0\t([],[])\t`;
+        lines.values.push(0, 0, delta, 1, 0);
+      } else {
+        const t = String(v);
+        fields = `${t}\t${t}\t${t}\t1\t${t}\t([],[])\t`;
+        lines.values.push(v, v, v, 1, v);
+      }
+      out.line(e.head, fields, e.tail);
+      lines.heads.push(e.head);
+      lines.tails.push(e.tail);
+      lines.times.push(time);
+      if (time < minTime) minTime = time;
+    }
+    const rows = lines.heads.length;
+    if (rows === 0) return { chunks: [], rows: 0, bytes: 0 };
+    const data = out.bytes();
+    return { chunks: [{ rows, bytes: data.length, file: null, data, minTime, lines }], rows, bytes: data.length };
+  }
+
+  /**
+   * A counter sample's delta, or null when it is dropped: first the restart rule (the start time
+   * PromWriteMapper gave the OTLP point: none until a value falls, then the restart's time), then
+   * CumulativeState.step's on (series, start): an older point is dropped, a start's first point
+   * is a baseline unless the start is after this process started, a delta below 0 is 0.
+   */
+  private step(e: PromSeries, v: number, ms: number): number | null {
+    let start = e.seen ? e.startMs : 0;
+    if (e.seen && ms > e.lastMs && v < e.last) start = ms - 1;
+    if (!e.seen || ms > e.lastMs) {
+      e.seen = true;
+      e.last = v;
+      e.lastMs = ms;
+      e.startMs = start;
+    }
+    const hasPrev = e.stepped && e.stepStartMs === start;
+    if (hasPrev && ms <= e.stepMs) return null;
+    const prev = e.stepValue;
+    e.stepped = true;
+    e.stepStartMs = start;
+    e.stepMs = ms;
+    e.stepValue = v;
+    if (!hasPrev) return start > 0 && start >= this.startedAtMs ? v : null;
+    return v > prev ? v - prev : 0;
+  }
+
+  /** The entry of id (hi, lo), kept young; undefined when not held. */
+  private find(hi: number, lo: number): PromSeries | undefined {
+    // 53 bits of the id as the key; an entry whose other bits differ is another series (replaced).
+    const key = (hi & 0x1fffff) * 4294967296 + lo;
+    const e = this.young.get(key);
+    if (e !== undefined && e.hi === hi) return e;
+    const aged = this.old.get(key);
+    if (aged !== undefined && aged.hi === hi) return this.keep(key, aged);
+    return undefined;
+  }
+
+  /** The entry of the request's series `s`, made from its dict text when new. */
+  private entry(ids: Uint32Array, dict: string, dictAt: Int32Array, s: number, projectId: number): PromSeries {
+    const hi = ids[2 * s];
+    const lo = ids[2 * s + 1];
+    const found = this.find(hi, lo);
+    if (found !== undefined) return found;
+    const info = dict.slice(dictAt[s], dictAt[s + 1]);
+    const a = info.indexOf('\u001f');
+    const b = info.indexOf('\u001f', a + 1);
+    const nameEnd = b + 1 + Number(info.slice(a + 1, b));
+    const name = info.slice(b + 1, nameEnd);
+    const e: PromSeries = {
+      hi,
+      name,
+      hash: info.slice(0, a),
+      tail: info.slice(nameEnd),
+      typed: -1,
+      pre: `${projectId}\t${tsv(name)}\t`,
+      post: '',
+      head: '',
+      headTime: -1,
+      seen: false,
+      last: 0,
+      lastMs: 0,
+      startMs: 0,
+      stepped: false,
+      stepStartMs: 0,
+      stepMs: 0,
+      stepValue: 0,
+      lock: null,
+      undoSeq: 0,
+    };
+    return this.keep((hi & 0x1fffff) * 4294967296 + lo, e);
+  }
+
+  private keep(key: number, e: PromSeries): PromSeries {
+    if (this.young.size >= SERIES_MAX / 2) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, e);
+    return e;
   }
 
   /**
@@ -214,53 +375,42 @@ export class PromWriteMapper {
    * or seen with its buckets / quantiles in the request); untyped `*_total`. Quantiles and the
    * rest are gauges.
    */
-  private isCounter(
-    projectId: number,
-    name: string,
-    labels: { name?: string }[],
-    families: ReadonlySet<string>,
-  ): boolean {
-    if (labels.some((l) => l.name === 'quantile')) return false;
-    const own = this.typeOf(projectId, name);
+  private isCounter(projectId: number, name: string, flags: number, families: ReadonlySet<string>): boolean {
+    if (flags & FLAG_QUANTILE) return false;
+    const own = this.types.get(`${projectId}\u0000${name}`);
     if (own !== undefined && own !== 0) return own === TYPE_COUNTER;
     const family = /^(.*)_(bucket|sum|count)$/.exec(name)?.[1];
     if (family !== undefined) {
-      const t = this.typeOf(projectId, family);
+      const t = this.types.get(`${projectId}\u0000${family}`);
       if (t === TYPE_HISTOGRAM || t === TYPE_SUMMARY || families.has(family)) return true;
-      if (name.endsWith('_bucket') && labels.some((l) => l.name === 'le')) return true;
+      if (name.endsWith('_bucket') && flags & FLAG_LE) return true;
     }
     return name.endsWith('_total');
   }
+}
 
-  /**
-   * The start time for a counter's point: "0" until a restart is seen (the first sample is then
-   * only a baseline), and the restarted series' own start after one, so that its first point after
-   * the restart counts in full.
-   */
-  private counterStart(key: string, value: number, ms: number): string {
-    const prev = this.counters.get(key);
-    let startNs = prev?.startNs ?? '0';
-    if (prev && ms > prev.lastMs && value < prev.last) startNs = ((BigInt(ms) - 1n) * 1_000_000n).toString();
-    if (!prev || ms > prev.lastMs) this.counters.set(key, { last: value, lastMs: ms, startNs });
-    return startNs;
+/** UTF-8 lines into one growing buffer (`head fields tail \n`). */
+class ByteWriter {
+  private buf: Buffer;
+  private at = 0;
+  constructor(size: number) {
+    this.buf = Buffer.allocUnsafe(size);
   }
-
-  private metric(metrics: Map<string, PbMetric>, projectId: number, name: string, counter: boolean): PbMetric {
-    let m = metrics.get(name);
-    if (!m) {
-      const meta =
-        this.help.get(`${projectId}\u0000${name}`) ??
-        this.help.get(`${projectId}\u0000${name.replace(/_(bucket|sum|count|total)$/, '')}`);
-      m = {
-        name,
-        description: meta?.help ?? '',
-        unit: meta?.unit ?? '',
-        ...(counter
-          ? { sum: { dataPoints: [], aggregationTemporality: 2, isMonotonic: true } }
-          : { gauge: { dataPoints: [] } }),
-      };
-      metrics.set(name, m);
+  line(head: string, fields: string, tail: string): void {
+    // At most 3 bytes per UTF-16 unit.
+    const need = 3 * (head.length + fields.length + tail.length) + 1;
+    if (this.at + need > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.at + need));
+      this.buf.copy(bigger, 0, 0, this.at);
+      this.buf = bigger;
     }
-    return m;
+    const buf = this.buf;
+    this.at += buf.write(head, this.at);
+    this.at += buf.write(fields, this.at);
+    this.at += buf.write(tail, this.at);
+    buf[this.at++] = 10;
+  }
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.at);
   }
 }

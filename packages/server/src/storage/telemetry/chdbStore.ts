@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, join as joinPath, resolve } from 'node:path';
+import { join as joinPath, resolve } from 'node:path';
 import { Session } from 'chdb';
 import type { SpanRow } from './spanRow';
 import type { SpanMetricsModel } from './spanMetricRows';
@@ -8,9 +8,10 @@ import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { createDatapointRollups, fileSource, ROLLUP_INTERVAL_MS } from './datapointRollups';
 import { completeBatches, openSpanMetricJournal } from './spanMetricJournal';
+import { FOLD_MAX_ROWS, FOLD_TICK_MS, openDatapointFoldWriter } from './datapointFoldWriter';
 import { DATAPOINT_TSV_COLUMNS, SPAN_METRICS_FLUSH_MS, withSpanMetrics, type SpanMetricSink } from './spanMetricWriter';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
-import { DATAPOINT_COLUMNS, DATAPOINT_FILE_SUFFIX, unstageDatapoints, type StagedDatapoints } from './datapointStaging';
+import { DATAPOINT_COLUMNS } from './datapointStaging';
 import {
   resetStagingDir,
   STAGED_SUFFIX,
@@ -33,6 +34,10 @@ export interface ChdbStoreOptions {
   rollupIntervalMs?: number;
   /** Test hook: called between a rollup window's inserts and its watermark record. */
   afterRollupInsert?: () => void;
+  /** Rows the datapoint fold holds before it writes them all (config `metrics.fold_max_rows`). */
+  foldMaxRows?: number;
+  /** How often the fold writes its closed rows (datapointFoldWriter.ts); 0: only before reads, when full and at close. */
+  foldTickMs?: number;
   /** How long metrics from spans wait in memory before their insert (spanMetricWriter.ts); 0: only before reads and at close. */
   spanMetricsFlushMs?: number;
 }
@@ -48,6 +53,9 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
       '--output_format_json_quote_64bit_integers=1',
       `--max_memory_usage=${opts.maxMemoryUsage}`,
       `--max_threads=${opts.maxThreads}`,
+      // datapoint_minutes keeps the tokens of its last inserts (migration 17) for the fold's
+      // checkpoints; without a token the engine would drop a block equal to a recent one.
+      '--insert_deduplicate=0',
     ],
   });
 
@@ -118,47 +126,28 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
     }
   };
 
-  // Datapoints the same way: the batch's files moved into a directory of its own, the small
-  // chunks written to one more file there, one INSERT ... SELECT FROM file() (and, only when the
-  // batch has rows older than the rollups' watermark, one per rollup from the same files).
-  // optimize_on_insert = 0: the rows of a (series, minute)
-  // are not folded in the inserted block, merges fold them as for rows of different inserts, and
+  // Datapoint lines (metrics ingest's, folded: below; metrics from spans') through a staging file
+  // read by INSERT ... SELECT FROM file() (JSONEachRow cost about five times the CPU per datapoint
+  // row, bench/ingest: ~39 against ~8 µs). optimize_on_insert = 0: rows of one (series, minute)
+  // in the block are not folded by the insert, merges fold them as rows of different inserts, and
   // queries aggregate either way; it takes about a fifth off the insert's CPU
-  // (bench/metrics/engineCost.ts).
-  const insertStagedDatapoints = async (chunks: readonly StagedDatapoints[]) => {
-    const batchDir = joinPath(stagingDir, `datapoints-${batches++}`);
-    try {
-      await mkdir(batchDir);
-      const inMemory = chunks.flatMap((c) => (c.data ? [c.data] : []));
-      await Promise.all([
-        ...chunks.flatMap(({ file }) => (file ? [rename(file, joinPath(batchDir, basename(file)))] : [])),
-        ...(inMemory.length > 0
-          ? [writeFile(joinPath(batchDir, `small${DATAPOINT_FILE_SUFFIX}`), Buffer.concat(inMemory))]
-          : []),
-      ]);
-      const files = joinPath(batchDir, `*${DATAPOINT_FILE_SUFFIX}`);
-      const times = chunks.map((c) => c.minTime ?? null);
-      await rollups.write(
-        () =>
-          run(sql`INSERT INTO datapoint_minutes (${join(
-            DATAPOINT_COLUMNS.map((c) => sql`${ident(c)}`),
-            ', ',
-          )})
-        SELECT * FROM file(${param.string(files)}, 'TSV')
-        SETTINGS use_structure_from_insertion_table_in_table_functions = 1, optimize_on_insert = 0`),
-        times.includes(null) ? null : Math.min(...(times as number[])),
-        () => fileSource(files, 'TSV', false),
-      );
-    } finally {
-      await Promise.all([rm(batchDir, { recursive: true, force: true }), unstageDatapoints(chunks)]);
-    }
-  };
-
-  // The metrics from spans: their lines through a staging file as well (JSONEachRow cost about five
-  // times the CPU per datapoint row, bench/ingest: ~39 against ~8 µs).
-  let spanMetricFiles = 0;
-  const insertTsv: SpanMetricSink['insertTsv'] = async (_table, columns, text, minTime) => {
-    const file = joinPath(stagingDir, `span-metrics-${process.pid}-${spanMetricFiles++}.tsv`);
+  // (bench/metrics/engineCost.ts). `token`: the insert's
+  // deduplication token (the datapoint fold's checkpoints, datapointFoldWriter.ts); every other
+  // insert runs with insert_deduplicate = 0, the session's default.
+  let lineFiles = 0;
+  const insertLines = async (
+    columns: readonly string[],
+    text: string,
+    minTime: number | null,
+    token: string | null,
+  ) => {
+    if (token !== null && !/^[0-9a-f-]{36}$/.test(token)) throw new Error(`not a deduplication token: ${token}`);
+    const dedup: SqlFragment = {
+      kind: 'fragment',
+      parts: [token === null ? '' : `, insert_deduplicate = 1, insert_deduplication_token = '${token}'`],
+      values: [],
+    };
+    const file = joinPath(stagingDir, `lines-${process.pid}-${lineFiles++}.tsv`);
     try {
       await writeFile(file, text);
       await rollups.write(
@@ -167,13 +156,30 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
             columns.map((c) => sql`${ident(c)}`),
             ', ',
           )}) SELECT * FROM file(${param.string(file)}, 'TSV')
-          SETTINGS use_structure_from_insertion_table_in_table_functions = 1, optimize_on_insert = 0`),
+          SETTINGS use_structure_from_insertion_table_in_table_functions = 1, optimize_on_insert = 0, max_insert_threads = 1${dedup}`),
         minTime,
         () => fileSource(file, 'TSV', columns.includes('annotations')),
       );
     } finally {
       await rm(file, { force: true });
     }
+  };
+  const insertTsv: SpanMetricSink['insertTsv'] = (_table, columns, text, minTime) =>
+    insertLines(columns, text, minTime, null);
+  // Metrics ingest's datapoints, folded per series and minute before the engine, journaled
+  // (datapointFoldWriter.ts; a remote ClickHouse inserts each batch as it comes).
+  const fold = openDatapointFoldWriter(
+    resolve(opts.path, 'datapoint-journal'),
+    {
+      insert: (text, minTime, token) =>
+        text === '' ? Promise.resolve() : insertLines(DATAPOINT_COLUMNS, text, minTime, token),
+    },
+    opts.foldMaxRows ?? FOLD_MAX_ROWS,
+  );
+  // A read of the datapoint tables first writes the rows held, and waits for a flush under way
+  // (whose rows have left the fold but may not be committed yet).
+  const flushBeforeRead = async (q: SqlFragment) => {
+    if (compile(q).text.includes('datapoint_')) await fold.flush();
   };
   // Their journal (spanMetricJournal.ts): outside the staging directory, which opening empties.
   const journal = openSpanMetricJournal(resolve(opts.path, 'span-metrics-journal'));
@@ -236,6 +242,8 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
         );
         await rollups.load();
         await replayJournal();
+        await fold.recover();
+        fold.start(opts.foldTickMs ?? FOLD_TICK_MS);
         rollups.start(opts.rollupIntervalMs ?? ROLLUP_INTERVAL_MS);
       },
       insertSpans: async (rows: readonly SpanRow[]) => {
@@ -243,22 +251,33 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
       },
       stagingDir,
       insertStagedSpans,
-      insertStagedDatapoints,
+      insertStagedDatapoints: (chunks) => fold.write(chunks),
       async insertRows(table, rows) {
         if (rows.length > 0) await insertJson(table, rows);
       },
       command: async (q: SqlFragment) => {
         await runText(q, 'TabSeparatedRaw');
       },
-      query: run,
-      queryText: (q: SqlFragment) => runText(q, 'TabSeparatedRaw'),
+      async query<T>(q: SqlFragment) {
+        await flushBeforeRead(q);
+        return run<T>(q);
+      },
+      async queryText(q: SqlFragment) {
+        await flushBeforeRead(q);
+        return runText(q, 'TabSeparatedRaw');
+      },
       rollupWatermark: () => rollups.watermark(),
       readRollups: (read) => rollups.read(read),
       rollUp: (now) => rollups.rollUp(now),
       rollUpAll: () => rollups.rollUpAll(),
       async close() {
-        await rollups.stop();
-        session.close();
+        fold.stop();
+        try {
+          await fold.flush();
+        } finally {
+          await rollups.stop();
+          session.close();
+        }
       },
     },
     insertTsv,

@@ -47,6 +47,20 @@ export interface StagedDatapoints {
    * rows up at once only when some are older than its rollups' watermark (datapointRollups.ts).
    */
   minTime?: number;
+  /**
+   * The same rows as columns, for the embedded store's fold to take without parsing the text back
+   * (remote write makes them on the main thread; absent: the fold parses the text).
+   */
+  lines?: DatapointLines;
+}
+
+/** Rows without histograms as columns: row i is `heads[i]`, five values from `values[5 * i]` (min, max, sum, count, gauge), `tails[i]`. */
+export interface DatapointLines {
+  heads: string[];
+  tails: string[];
+  /** Unix seconds, on a minute boundary. */
+  times: number[];
+  values: number[];
 }
 
 /** `project_id \t metric \t time \t attrs_hash \t instrument \t`: `time` in Unix seconds, `hash` a decimal UInt64. */

@@ -15,6 +15,7 @@ export { ERROR_ARRIVALS_TABLE } from './errorArrivals';
 export { SPAN_ARRIVALS_TABLE } from './spanArrivals';
 export { SPAN_SAMPLE_K, SPAN_SAMPLE_SCALE, SPAN_SAMPLE_TABLE } from './spanSample';
 export { createDatapointRollups } from './datapointRollups';
+export { foldJournalPending } from './datapointFoldWriter';
 export { ROLLUP_STATE_TABLE } from './metricsSchema';
 export { encodeSpans, type EncodedSpans, type SpanData } from './spanRowEncoding';
 export type { StagedSpans } from './spanStaging';
@@ -26,8 +27,10 @@ export {
   datapointValues,
   stageDatapoints,
   unstageDatapoints,
+  type DatapointLines,
   type StagedDatapoints,
 } from './datapointStaging';
+export { tsv } from './tsvText';
 
 /**
  * `spanMetrics`: what writes the metrics from spans (`spanMetricsModel` of metricsFromSpans/, from
@@ -43,6 +46,6 @@ export function openTelemetryStore(config: Config, spanMetrics: SpanMetricsModel
   return shareIdenticalReads(
     config.storage.ch.url
       ? openClickHouseStore({ url: config.storage.ch.url, cluster: config.storage.ch.cluster, ...common })
-      : openChdbStore({ path: join(config.data_dir, 'ch'), ...common }),
+      : openChdbStore({ path: join(config.data_dir, 'ch'), foldMaxRows: config.metrics.fold_max_rows, ...common }),
   );
 }

@@ -167,3 +167,19 @@ export const APPLICATION_ROLLUPS_MIGRATION: TelemetryMigration = {
           ),
         ],
 };
+
+/**
+ * Migration 19, embedded store only: `datapoint_minutes` keeps the deduplication tokens of its
+ * last 1,000 inserts' blocks, so the datapoint fold's checkpoint inserted again after a kill -9
+ * is dropped if it had committed (datapointFoldWriter.ts, docs/decisions/metrics-ingest-fold.md).
+ * Every other insert of the store runs with `insert_deduplicate = 0` (the session's default), as
+ * without the window. (18 is taken by a change made in parallel.)
+ */
+export const FOLD_DEDUP_MIGRATION: TelemetryMigration = {
+  version: 19,
+  name: 'datapoint_fold_dedup',
+  statements: ({ rollups }) =>
+    rollups !== 'application'
+      ? []
+      : [`ALTER TABLE datapoint_minutes MODIFY SETTING non_replicated_deduplication_window = 1000`],
+};

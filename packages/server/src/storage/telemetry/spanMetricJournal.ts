@@ -20,8 +20,8 @@ import { join } from 'node:path';
  * (`completeBatches`); a failed append also closes its segment, so no later batch follows a torn one.
  */
 export interface SpanMetricJournal {
-  /** Appends TabSeparated datapoint lines to the current segment; resolves once written. */
-  append(text: string): Promise<void>;
+  /** Appends TabSeparated datapoint lines (text or its UTF-8 bytes) to the current segment; resolves once written. */
+  append(text: string | Uint8Array): Promise<void>;
   /** Closes the current segment (appends go to a new one) and returns its number. */
   cut(): number;
   /** Removes the segments up to and including `cut` (their points are committed). */
@@ -42,7 +42,11 @@ export function completeBatches(segment: string): string {
   return whole.split(BATCH_END).join('');
 }
 
-export function openSpanMetricJournal(dir: string): SpanMetricJournal {
+/**
+ * Opens the journal in `dir`. `firstSegment`: the lowest number a new segment may take (a caller
+ * that records cuts elsewhere, as the datapoint fold's checkpoints do, keeps numbers rising).
+ */
+export function openSpanMetricJournal(dir: string, firstSegment = 0): SpanMetricJournal {
   mkdirSync(dir, { recursive: true });
   const found = readdirSync(dir)
     .map((f) => SEGMENT.exec(f))
@@ -50,7 +54,7 @@ export function openSpanMetricJournal(dir: string): SpanMetricJournal {
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
   const path = (n: number) => join(dir, `segment-${n}.tsv`);
-  let current = found.length > 0 ? found[found.length - 1] + 1 : 0;
+  let current = Math.max(firstSegment, found.length > 0 ? found[found.length - 1] + 1 : 0);
   // Segments written by this process and not yet dropped.
   const written = new Set<number>();
   return {
@@ -58,7 +62,12 @@ export function openSpanMetricJournal(dir: string): SpanMetricJournal {
       const n = current;
       written.add(n);
       try {
-        await appendFile(path(n), `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${BATCH_END}`);
+        if (typeof text === 'string')
+          await appendFile(path(n), `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${BATCH_END}`);
+        else {
+          const newline = text.length === 0 || text[text.length - 1] === 10 ? '' : '\n';
+          await appendFile(path(n), Buffer.concat([text, Buffer.from(newline + BATCH_END)]));
+        }
       } catch (err) {
         if (current === n) current++;
         throw err;

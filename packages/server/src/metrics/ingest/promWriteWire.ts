@@ -1,0 +1,404 @@
+import { createHash } from 'node:crypto';
+import { AppError, type AppErrorType } from '../../http/appError';
+import {
+  cleanAttrKey,
+  decodeSnappyBlock,
+  fixKeyValues,
+  OtlpDecodeError,
+  snappyBlockLength,
+  WIRE_FIXED64,
+  WIRE_LEN,
+  WIRE_VARINT,
+  WireError,
+  WireReader,
+  type PbKeyValue,
+  type PoolJob,
+} from '../../ingest';
+import { workerModule } from '../../paths';
+import { datapointTail } from '../../storage/telemetry';
+import { baseAttrs, seriesOf } from './metricSeries';
+
+/**
+ * Prometheus remote write's decode, on the ingest prepare pool's worker threads
+ * (docs/decisions/metrics-ingest-fold.md, "Remote write on the workers"): the snappy block is
+ * inflated and the `prometheus.WriteRequest` read straight from its bytes into compact columns,
+ * without protobuf objects or OTLP shapes. A series is known by its label fields' bytes: the
+ * first time a worker sees them it builds the series as the OTLP mapping would (its cleaned
+ * name, sorted attributes, hash and the attribute arrays' text), and every later request of
+ * the series is one Map lookup by those bytes. What depends on state across requests (a metric's
+ * type from metadata, a counter's last value and the cumulative-to-delta step) stays on the
+ * main thread (promRemoteWrite.ts), fed these columns.
+ */
+export interface PromPrepareTask {
+  body: Uint8Array;
+  projectId: number;
+  dropAttrs: readonly string[];
+  /** Largest body after decompression. */
+  maxBytes: number;
+  /** Every series' dict text, also of those this worker sent before (the main thread lacked one). */
+  full?: boolean;
+}
+
+/**
+ * One request's samples by column. A sample's `series` indexes the request's series: `ids` holds
+ * each one's identity (two uint32 of SHA-1 over project, metric and series hash, so the main thread
+ * finds its state by number, without strings), `flags` its labels' flags, and `dict` from
+ * `dictAt[s]` to `dictAt[s + 1]` its `hash \x1f <length of name> \x1f name tail` (tail: the
+ * attribute arrays' text, no newline) when this worker has not sent it before (else empty): the
+ * main thread keeps its entries, and asks again with `full` when it lacks one.
+ */
+export interface PromColumns {
+  ids: Uint32Array;
+  /** FLAG_LE: an `le` label; FLAG_QUANTILE: a `quantile` label. */
+  flags: Uint8Array;
+  dict: string;
+  dictAt: Int32Array;
+  /** Per sample: its series, value, time (Unix ms). */
+  series: Int32Array;
+  values: Float64Array;
+  ms: Float64Array;
+  /** Per metric name of the request, its attribute keys (for the catalogue). */
+  metricKeys: [string, string[]][];
+  metadata: PromMetadata[];
+  /** Samples in the request (storable or not). */
+  samples: number;
+  rejected: number;
+  errors: string[];
+}
+
+export interface PromMetadata {
+  type: number;
+  family: string;
+  help: string;
+  unit: string;
+}
+
+export type PromPrepareResult =
+  ({ ok: true } & PromColumns) | { ok: false; type: AppErrorType; code: string; message: string };
+
+export const FLAG_LE = 1;
+export const FLAG_QUANTILE = 2;
+
+/** Unix ms bounds of a sample's time: those of the OTLP mapping (normalizeMetrics.ts). */
+const MIN_MS = 1e12;
+const MAX_MS = Date.UTC(2106, 0, 1);
+
+interface KnownSeries {
+  /** '' when the series has no `__name__`. */
+  name: string;
+  /** Its part of PromColumns.dict. */
+  info: string;
+  /** Whether this worker sent `info` to the main thread in a request that decoded whole. */
+  sent: boolean;
+  hi: number;
+  lo: number;
+  flags: number;
+  keys: string[];
+}
+
+/** Series by their label fields' bytes, per project and drop list (one per worker; bounded). */
+const KNOWN_MAX = 200_000;
+const known = new Map<string, Map<string, KnownSeries>>();
+let knownSize = 0;
+
+export default function preparePromWrite(task: PromPrepareTask): PromPrepareResult {
+  const body = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
+  try {
+    const cols = decodePromColumns(inflate(body, task.maxBytes), task.projectId, task.dropAttrs, task.full ?? false);
+    return { ok: true, ...cols };
+  } catch (err) {
+    if (err instanceof OtlpDecodeError)
+      return { ok: false, type: 'invalid_input', code: 'invalid_remote_write', message: err.message };
+    if (err instanceof AppError) return { ok: false, type: err.type, code: err.code, message: err.message };
+    throw err;
+  }
+}
+
+/** The job for `PreparePool.runJob`. */
+export const PREPARE_PROM_JOB: PoolJob<PromPrepareTask, PromPrepareResult> = {
+  filename: workerModule('metrics/ingest/promWriteWire.ts'),
+  run: preparePromWrite,
+};
+
+/** Snappy block; a body that is not one is a clear 400, one larger than `maxBytes` inflated is refused unread. */
+export function inflate(body: Buffer, maxBytes: number): Buffer {
+  const notSnappy = (err: unknown) =>
+    new OtlpDecodeError(
+      `body is not snappy-compressed (remote write sends Content-Encoding: snappy): ${(err as Error).message}`,
+    );
+  let stated: number;
+  try {
+    stated = snappyBlockLength(body);
+  } catch (err) {
+    throw notSnappy(err);
+  }
+  if (stated > maxBytes) throw new OtlpDecodeError(`remote write body exceeds ${maxBytes} bytes after decompression`);
+  try {
+    return decodeSnappyBlock(body, maxBytes);
+  } catch (err) {
+    throw notSnappy(err);
+  }
+}
+
+/** Reads a WriteRequest (remote write 1.0) into columns; malformed bytes are an OtlpDecodeError. */
+export function decodePromColumns(
+  raw: Buffer,
+  projectId: number,
+  dropAttrs: readonly string[],
+  full = false,
+): PromColumns {
+  try {
+    return readWriteRequest(new WireReader(raw), raw.length, projectId, dropAttrs, full);
+  } catch (err) {
+    if (err instanceof WireError)
+      throw new OtlpDecodeError(`body is not a Prometheus remote write WriteRequest: ${err.message}`);
+    throw err;
+  }
+}
+
+function readWriteRequest(
+  r: WireReader,
+  end: number,
+  projectId: number,
+  dropAttrs: readonly string[],
+  full: boolean,
+): PromColumns {
+  const scope = `${projectId}\u0001${dropAttrs.join('\u0003')}`;
+  let inScope = known.get(scope);
+  if (!inScope) known.set(scope, (inScope = new Map<string, KnownSeries>()));
+  const drop = dropAttrs.length > 0 ? new Set(dropAttrs) : undefined;
+  // Sized for the usual request (one sample a series); grown when a request holds more.
+  let cap = 2048;
+  let series = new Int32Array(cap);
+  let values = new Float64Array(cap);
+  let ms = new Float64Array(cap);
+  const out: PromColumns = {
+    ids: new Uint32Array(0),
+    flags: new Uint8Array(0),
+    dict: '',
+    dictAt: new Int32Array(0),
+    series,
+    values,
+    ms,
+    metricKeys: [],
+    metadata: [],
+    samples: 0,
+    rejected: 0,
+    errors: [],
+  };
+  const flags: number[] = [];
+  const ids: number[] = [];
+  const infos: string[] = [];
+  // Series whose info this request sends for the first time: marked sent once it decoded whole.
+  const sending: KnownSeries[] = [];
+  const keysByMetric = new Map<string, Set<string>>();
+  // The metric and keys last added (series of one metric often share their key array).
+  let lastKeys: string[] | null = null;
+  let lastName = '';
+  let n = 0;
+  const reject = (k: number, why: string) => {
+    out.rejected += k;
+    if (out.errors.length < 5) out.errors.push(why);
+  };
+  const buf = r.buf as unknown as Buffer & { latin1Slice(start: number, end: number): string };
+  while (r.pos < end) {
+    const tag = r.uint32(end);
+    const field = tag >>> 3;
+    if (field === 3 && (tag & 7) === WIRE_LEN) {
+      out.metadata.push(readMetadata(r, r.lengthEnd(end)));
+      continue;
+    }
+    if (field !== 1 || (tag & 7) !== WIRE_LEN) {
+      r.skip(tag & 7, end);
+      continue;
+    }
+    // A TimeSeries: its labels first (their bytes are its key), then samples and histograms.
+    const tsEnd = r.lengthEnd(end);
+    let labelKey = '';
+    let first = -1;
+    let last = -1;
+    const samplesAt: number[] = [];
+    let histograms = 0;
+    while (r.pos < tsEnd) {
+      const start = r.pos;
+      const t = r.uint32(tsEnd);
+      const f = t >>> 3;
+      if ((t & 7) !== WIRE_LEN || f < 1 || f > 4 || f === 3) {
+        r.skip(t & 7, tsEnd);
+        continue;
+      }
+      const fEnd = r.lengthEnd(tsEnd);
+      if (f === 1) {
+        if (last !== start && first >= 0) {
+          // Labels not next to each other: the key is made of their fields one by one.
+          labelKey += buf.latin1Slice(first, last);
+          first = start;
+        } else if (first < 0) first = start;
+        last = fEnd;
+      } else if (f === 2) samplesAt.push(r.pos, fEnd);
+      else histograms++;
+      r.pos = fEnd;
+    }
+    if (first >= 0) labelKey += buf.latin1Slice(first, last);
+    let s = inScope.get(labelKey);
+    if (s === undefined) {
+      s = newSeries(projectId, labelFields(Buffer.from(labelKey, 'latin1')), drop);
+      if (knownSize++ >= KNOWN_MAX) {
+        known.clear();
+        known.set(scope, (inScope = new Map<string, KnownSeries>()));
+        knownSize = 1;
+      }
+      inScope.set(labelKey, s);
+    }
+    const count = samplesAt.length / 2;
+    out.samples += count + histograms;
+    if (histograms > 0) reject(histograms, 'native histograms are not supported (send classic histograms)');
+    if (s.name === '') {
+      if (count > 0) reject(count, 'a series has no __name__ label');
+      r.pos = tsEnd;
+      continue;
+    }
+    const index = flags.length;
+    let stored = 0;
+    for (let i = 0; i < samplesAt.length; i += 2) {
+      r.pos = samplesAt[i];
+      const sEnd = samplesAt[i + 1];
+      let value = 0;
+      let time = 0;
+      while (r.pos < sEnd) {
+        const t = r.uint32(sEnd);
+        if (t === ((1 << 3) | WIRE_FIXED64)) value = r.double(sEnd);
+        else if (t === ((2 << 3) | WIRE_VARINT)) time = Number(r.int64(sEnd));
+        else r.skip(t & 7, sEnd);
+      }
+      // Prometheus's staleness marker is a NaN: a series ended, nothing to store; other NaNs alike.
+      if (Number.isNaN(value)) continue;
+      if (!Number.isFinite(value)) {
+        reject(1, `metric "${s.name}": a sample is ${value}`);
+        continue;
+      }
+      if (time === 0) {
+        reject(1, `metric "${s.name}": datapoint without a time`);
+        continue;
+      }
+      if (!(time >= MIN_MS && time < MAX_MS)) {
+        reject(1, `metric "${s.name}": datapoint time outside 2001-09-09 to 2106-01-01`);
+        continue;
+      }
+      if (n === cap) {
+        cap *= 2;
+        series = grow(series, new Int32Array(cap));
+        values = grow(values, new Float64Array(cap));
+        ms = grow(ms, new Float64Array(cap));
+      }
+      series[n] = index;
+      values[n] = value;
+      ms[n] = time;
+      n++;
+      stored++;
+    }
+    r.pos = tsEnd;
+    if (stored === 0) continue;
+    ids.push(s.hi, s.lo);
+    if (s.sent && !full) infos.push('');
+    else {
+      infos.push(s.info);
+      if (!s.sent) sending.push(s);
+    }
+    flags.push(s.flags);
+    if (s.keys !== lastKeys || s.name !== lastName) {
+      let set = keysByMetric.get(s.name);
+      if (!set) keysByMetric.set(s.name, (set = new Set()));
+      for (const k of s.keys) set.add(k);
+      lastKeys = s.keys;
+      lastName = s.name;
+    }
+  }
+  out.series = series.subarray(0, n);
+  out.values = values.subarray(0, n);
+  out.ms = ms.subarray(0, n);
+  out.flags = Uint8Array.from(flags);
+  out.ids = Uint32Array.from(ids);
+  out.dict = infos.join('');
+  out.dictAt = new Int32Array(infos.length + 1);
+  for (let i = 0, at = 0; i < infos.length; i++) out.dictAt[i + 1] = at += infos[i].length;
+  for (const [name, keys] of keysByMetric) out.metricKeys.push([name, [...keys].sort()]);
+  for (const s of sending) s.sent = true;
+  return out;
+}
+
+function grow<T extends Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+/** The Label messages of a series' label fields (its key's bytes). */
+function labelFields(bytes: Buffer): [string, string][] {
+  const lr = new WireReader(bytes);
+  const end = bytes.length;
+  const labels: [string, string][] = [];
+  while (lr.pos < end) {
+    lr.uint32(end); // the tag of field 1 (Label)
+    const lEnd = lr.lengthEnd(end);
+    let name = '';
+    let value = '';
+    while (lr.pos < lEnd) {
+      const t = lr.uint32(lEnd);
+      if (t === ((1 << 3) | WIRE_LEN)) name = lr.string(lEnd);
+      else if (t === ((2 << 3) | WIRE_LEN)) value = lr.string(lEnd);
+      else lr.skip(t & 7, lEnd);
+    }
+    labels.push([name, value]);
+  }
+  return labels;
+}
+
+/** A series' identity as the OTLP mapping gives it: labels as string attributes, `__name__` the metric. */
+function newSeries(projectId: number, labels: [string, string][], drop: ReadonlySet<string> | undefined): KnownSeries {
+  let name: string | null = null;
+  let flags = 0;
+  const attrs: PbKeyValue[] = [];
+  for (const [k, v] of labels) {
+    if (k === '__name__') name ??= v;
+    else if (k) {
+      attrs.push({ key: k, value: { stringValue: v } });
+      if (k === 'le') flags |= FLAG_LE;
+      if (k === 'quantile') flags |= FLAG_QUANTILE;
+    }
+  }
+  attrs.sort((a, b) => (a.key! < b.key! ? -1 : 1));
+  const { keys, vals, hash } = seriesOf(baseAttrs({}, drop), fixKeyValues(attrs));
+  const metric = name ? cleanAttrKey(name) : '';
+  const [hi, lo] = seriesId(`${projectId}\u0000${metric}\u0000${hash}`);
+  return {
+    name: metric,
+    info: `${hash}\u001f${metric.length}\u001f${metric}${datapointTail(keys, vals).slice(0, -1)}`,
+    sent: false,
+    hi,
+    lo,
+    flags,
+    keys,
+  };
+}
+
+function readMetadata(r: WireReader, end: number): PromMetadata {
+  const m: PromMetadata = { type: 0, family: '', help: '', unit: '' };
+  while (r.pos < end) {
+    const t = r.uint32(end);
+    if (t === ((1 << 3) | WIRE_VARINT)) m.type = r.uint32(end) | 0;
+    else if (t === ((2 << 3) | WIRE_LEN)) m.family = r.string(end);
+    else if (t === ((4 << 3) | WIRE_LEN)) m.help = r.string(end);
+    else if (t === ((5 << 3) | WIRE_LEN)) m.unit = r.string(end);
+    else r.skip(t & 7, end);
+  }
+  return m;
+}
+
+/**
+ * A series' id: the first 8 bytes of SHA-1 over its project, metric and hash, as two uint32s (as
+ * unlikely to collide as the series hash itself, also 8 bytes of SHA-1). Once per series and worker.
+ */
+function seriesId(text: string): [number, number] {
+  const d = createHash('sha1').update(text).digest();
+  return [d.readUInt32BE(0), d.readUInt32BE(4)];
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { param, sql } from '../sql';
+import { openChdbStore } from './chdbStore';
+import { datapointHead, datapointTail, datapointValues, stageDatapoints } from './datapointStaging';
+import type { TelemetryStore } from './telemetryStore';
+
+/**
+ * Metrics ingest's datapoints folded per series and minute before the engine (datapointFold.ts,
+ * datapointFoldWriter.ts): one row per (series, minute) whatever the number of samples, as the
+ * reads fold them; a closed minute written by the tick; checkpoints inserted again at a start
+ * counted once, the lines of a checkpoint never inserted and of later segments counted. The kill
+ * -9 itself: ingest/durability.int.test.ts.
+ */
+const path = mkdtempSync(join(tmpdir(), 'lantern-datapoint-fold-'));
+afterAll(() => rmSync(path, { recursive: true, force: true }));
+const journal = join(path, 'datapoint-journal');
+const files = () => readdirSync(journal).sort();
+
+const open = (foldTickMs = 0) =>
+  openChdbStore({
+    path,
+    ttl: { spansDays: 30, metricsDays: 90 },
+    maxMemoryUsage: 2 * 1024 ** 3,
+    maxThreads: 2,
+    foldTickMs,
+  });
+
+const MINUTE = Math.floor(Date.now() / 60_000) * 60;
+const line = (
+  metric: string,
+  v: { min: number; max: number; sum: number; count: number; gauge: number; h?: [number[], number[]] },
+  time = MINUTE,
+  instrument = 'gauge',
+) =>
+  datapointHead(41, metric, time, '7', instrument) +
+  datapointValues(v.min, v.max, v.sum, v.count, v.gauge, v.h ?? [[], []]) +
+  datapointTail(['host'], ['a']);
+const gauge = (metric: string, g: number, time = MINUTE) =>
+  line(metric, { min: g, max: g, sum: g, count: 1, gauge: g }, time);
+const write = (s: TelemetryStore, ...lines: string[]) =>
+  s.insertStagedDatapoints([stageDatapoints(null, lines.join(''), lines.length)]);
+
+const rows = async (s: TelemetryStore, metric: string) =>
+  s.query<{ min: number; max: number; sum: number; count: string; gauge: number; histogram: [number[], string[]] }>(
+    sql`SELECT min, max, sum, count, gauge, histogram FROM datapoint_minutes WHERE project_id = 41 AND metric = ${param.string(metric)} ORDER BY time`,
+  );
+const total = async (s: TelemetryStore, metric: string) =>
+  (await rows(s, metric)).reduce((n, r) => n + Number(r.count), 0);
+
+describe('datapoint fold', () => {
+  it('writes one row per series and minute, folded as the reads fold them', async () => {
+    const s = open();
+    await s.migrate();
+    try {
+      await write(s, gauge('g', 40), gauge('g', 38));
+      await write(s, gauge('g', 42));
+      // A histogram's empty export (no values, 0s) before and after two with values.
+      const hist = (count: number, min: number, max: number, h: [number[], number[]]) =>
+        line('h', { min, max, sum: count * 10, count, gauge: 0, h }, MINUTE, 'histogram');
+      await write(
+        s,
+        hist(0, 0, 0, [[], []]),
+        hist(3, 5, 20, [
+          [7.5, 17.5],
+          [2, 1],
+        ]),
+      );
+      await write(s, hist(2, 4, 9, [[7.5], [2]]), hist(0, 0, 0, [[], []]));
+      expect(await rows(s, 'g')).toEqual([{ min: 38, max: 42, sum: 120, count: '3', gauge: 42, histogram: [[], []] }]);
+      expect(await rows(s, 'h')).toEqual([
+        {
+          min: 4,
+          max: 20,
+          sum: 50,
+          count: '5',
+          gauge: 0,
+          histogram: [
+            [7.5, 17.5],
+            ['4', '1'],
+          ],
+        },
+      ]);
+      // A sample for a minute already written: another row, added up by reads.
+      await write(s, gauge('g', 44));
+      expect(await total(s, 'g')).toBe(4);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('writes a closed minute on its own once no sample touched it for a tick, and keeps the open one', async () => {
+    const s = open(50);
+    await s.migrate();
+    try {
+      await write(s, gauge('tick', 1, MINUTE - 600), gauge('tick', 2, MINUTE));
+      // Only the tick writes now (no read): a checkpoint whose written part is the closed minute.
+      const deadline = Date.now() + 20_000;
+      while (!files().some((f) => f.startsWith('checkpoint-')) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      const checkpoint = readFileSync(
+        join(
+          journal,
+          files().find((f) => f.startsWith('checkpoint-'))!,
+        ),
+        'utf8',
+      );
+      const [written, kept] = checkpoint.split('#kept\n');
+      expect(written).toBe(gauge('tick', 1, MINUTE - 600));
+      expect(kept).toBe(gauge('tick', 2, MINUTE));
+      expect(await total(s, 'tick')).toBe(2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('counts once a checkpoint inserted again at a start, and a checkpoint never inserted and later segments at a start', async () => {
+    let s = open();
+    await s.migrate();
+    await write(s, gauge('dedup', 1), gauge('dedup', 2));
+    expect(await total(s, 'dedup')).toBe(2);
+    await s.close();
+    // The last checkpoint stays until the next one: a start inserts it again, which the table drops.
+    expect(files().filter((f) => f.startsWith('checkpoint-'))).toHaveLength(1);
+    s = open();
+    await s.migrate();
+    expect(await total(s, 'dedup')).toBe(2);
+    await s.close();
+
+    // What a kill between a checkpoint's rename and its insert leaves: the checkpoint (written
+    // rows, kept rows), a segment it covers (removed unread) and a later one, whose last batch is torn.
+    const cut = 1000;
+    writeFileSync(
+      join(journal, `checkpoint-${cut}-${randomUUID()}.tsv`),
+      `${gauge('left', 1)}#kept\n${gauge('left', 2)}`,
+    );
+    writeFileSync(join(journal, `segment-${cut}.tsv`), `${gauge('left', 100)}#batch-end\n`);
+    writeFileSync(join(journal, `segment-${cut + 1}.tsv`), `${gauge('left', 3)}#batch-end\n${gauge('left', 4)}`);
+    s = open();
+    await s.migrate();
+    // 1 (written), 2 (kept) and 3 (the later segment's whole batch); not 100 (covered by the
+    // checkpoint) nor 4 (torn).
+    expect(await total(s, 'left')).toBe(3);
+    expect((await rows(s, 'left')).map((r) => r.max).sort()).toEqual([1, 3]);
+    // Only the new checkpoint is left, above the cut.
+    expect(files()).toEqual([expect.stringMatching(/^checkpoint-(\d+)-/)]);
+    expect(Number(/^checkpoint-(\d+)-/.exec(files()[0])![1])).toBeGreaterThan(cut);
+    await s.close();
+    s = open();
+    await s.migrate();
+    expect(await total(s, 'left')).toBe(3);
+    await s.close();
+  });
+});
