@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupsResponse, SpansResponse, TimeseriesResponse } from '@lantern/shared';
+import { GroupsResponse, PercentilesResponse, SpansResponse, TimeseriesResponse } from '@lantern/shared';
 import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
 
 /**
@@ -7,11 +7,15 @@ import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
  * (`span_attr_groups_15m`, rollup.ts) over whole quarter hours and the spans of the edge minutes;
  * the same query over a range shifted by a second (not whole minutes), or with a second filter
  * that keeps every span, reads the spans. Both must answer the same (percentiles: t-digests of
- * merged states, within 10%).
+ * merged states, within 10%). Without a filter (''), the time series of quarter-hour buckets reads
+ * the groups' quarter hours (the attribute rollup's environment rows), the percentiles chart of
+ * hour buckets the hour rollup, and a span list by duration reads the spans above the group
+ * rollups' floor (rollup.ts).
  */
 const { base, get } = tracingTestServer();
 
 const QUARTER = 15 * 60_000;
+const DAY = 86_400_000;
 const near = (actual: number, expected: number, tolerance = 0.1) =>
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.abs(expected) * tolerance);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -25,6 +29,8 @@ const FILTERS = [
   'where deployment.environment not exists',
 ];
 const QUERY = `${DEFAULT_QUERY} | .error_count | max(.duration) | min(.duration)`;
+/** The query with a filter, or without one (''). */
+const withFilter = (query: string, filter: string) => (filter ? `${query} | ${filter}` : query);
 const EXACT = ['.count_per_min', '.error_rate', '.error_count', 'max(.duration)', 'min(.duration)', '.system'];
 
 describe('the attribute rollup answers filtered queries as the spans do', () => {
@@ -63,13 +69,13 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
   it('timeseries of quarter-hour buckets', async () => {
     // 24 h: 15-minute buckets, whole quarter hours once aligned (no edges).
     const range = { time_gte: iso(base - 12 * 3600_000), time_lt: iso(base + 12 * 3600_000) };
-    for (const filter of FILTERS) {
+    for (const filter of ['', ...FILTERS]) {
       const rollup = TimeseriesResponse.parse(
-        (await get('timeseries', { ...range, query: `${QUERY} | ${filter}` })).body,
+        (await get('timeseries', { ...range, query: withFilter(QUERY, filter) })).body,
       );
       // A second filter that every span passes reads the spans.
       const raw = TimeseriesResponse.parse(
-        (await get('timeseries', { ...range, query: `${QUERY} | ${filter} | where .duration >= 0` })).body,
+        (await get('timeseries', { ...range, query: `${withFilter(QUERY, filter)} | where .duration >= 0` })).body,
       );
       expect(rollup.time).toEqual(raw.time);
       expect(rollup.groups.map((g) => g['.group_id']).sort(), filter).toEqual(
@@ -78,13 +84,15 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
       const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
       for (const g of rollup.groups) {
         const r = byId.get(g['.group_id'])!;
-        for (const k of ['.count_per_min', '.error_count', 'max(.duration)', 'min(.duration)', 'display.name'])
+        for (const k of ['.count_per_min', '.error_rate', '.error_count', 'max(.duration)', 'min(.duration)'])
           expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
-        (g['p99(.duration)'] as (number | null)[]).forEach((v, i) => {
-          const w = (r['p99(.duration)'] as (number | null)[])[i];
-          if (w === null) expect(v).toBeNull();
-          else near(v!, w);
-        });
+        for (const k of ['display.name', '.system']) expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
+        for (const k of ['p50(.duration)', 'p90(.duration)', 'p99(.duration)'])
+          (g[k] as (number | null)[]).forEach((v, i) => {
+            const w = (r[k] as (number | null)[])[i];
+            if (w === null) expect(v).toBeNull();
+            else near(v!, w);
+          });
       }
     }
   });
@@ -92,17 +100,45 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
   it('span lists: the total from the rollup, the longest spans above its duration floor', async () => {
     const quarter = Math.floor(base / QUARTER) * QUARTER;
     const range = { time_gte: iso(quarter - 3600_000 - 7 * 60_000), time_lt: iso(quarter + QUARTER + 60_000) };
-    for (const filter of FILTERS)
+    for (const filter of ['', ...FILTERS])
       for (const page of ['1', '2', '3']) {
         const params = { ...range, sort_by: '.duration', sort_desc: 'true', limit: '3', page };
         const rollup = SpansResponse.parse((await get('spans', { ...params, query: filter })).body);
         // A second filter that every span passes reads the spans.
         const raw = SpansResponse.parse(
-          (await get('spans', { ...params, query: `${filter} | where .duration >= 0` })).body,
+          (await get('spans', { ...params, query: withFilter('where .duration >= 0', filter) })).body,
         );
         expect([filter, page, rollup.count]).toEqual([filter, page, raw.count]);
         expect([filter, page, rollup.spans.map((s) => s.id)]).toEqual([filter, page, raw.spans.map((s) => s.id)]);
         if (!filter.includes('elsewhere')) expect(rollup.spans.length).toBe(3);
       }
+  });
+
+  it.each([
+    // Whole minutes, not whole hours; the fixtures in the whole hours.
+    ['from the hour rows', base - 6 * DAY - 37 * 60_000],
+    // The fixtures in the minutes after the last whole hour (or before the first, when the next minute is whole).
+    ['from the edge minutes', (base + 60_000) % 3600_000 ? base + 60_000 - 7 * DAY : base],
+  ])('percentiles of hour buckets (7 days) %s', async (_label, gte) => {
+    const range = { time_gte: iso(gte), time_lt: iso(gte + 7 * DAY) };
+    for (const system of ['all', 'spans:all', 'http:all']) {
+      const rollup = PercentilesResponse.parse((await get('percentiles', { ...range, 'system[]': system })).body);
+      const raw = PercentilesResponse.parse(
+        (await get('percentiles', { ...range, 'system[]': system, query: 'where .duration >= 0' })).body,
+      );
+      expect(rollup.time).toHaveLength(168);
+      expect(
+        rollup.count!.reduce((a, b) => a + b, 0),
+        system,
+      ).toBeGreaterThan(0);
+      for (const k of ['time', 'count', 'rate', 'errorCount', 'errorRate', 'max'] as const)
+        expect([system, k, rollup[k]]).toEqual([system, k, raw[k]]);
+      for (const k of ['p50', 'p90', 'p99'] as const)
+        rollup[k]!.forEach((v, i) => {
+          const w = raw[k]![i];
+          if (w === null) expect(v).toBeNull();
+          else near(v!, w);
+        });
+    }
   });
 });
