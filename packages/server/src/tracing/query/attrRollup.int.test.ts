@@ -66,10 +66,14 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
     }
   });
 
-  it('timeseries of quarter-hour buckets', async () => {
+  it.each([
     // 24 h: 15-minute buckets, whole quarter hours once aligned (no edges).
-    const range = { time_gte: iso(base - 12 * 3600_000), time_lt: iso(base + 12 * 3600_000) };
-    for (const filter of ['', ...FILTERS]) {
+    ['quarter-hour buckets', 12 * 3600_000, ['', ...FILTERS]],
+    // 1 h: minute buckets, from the minute rows without a filter (the kept groups').
+    ['minute buckets', 30 * 60_000, ['']],
+  ])('timeseries of %s', async (_label, half, filters) => {
+    const range = { time_gte: iso(base - half), time_lt: iso(base + half) };
+    for (const filter of filters) {
       const rollup = TimeseriesResponse.parse(
         (await get('timeseries', { ...range, query: withFilter(QUERY, filter) })).body,
       );

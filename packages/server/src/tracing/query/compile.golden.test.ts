@@ -166,7 +166,7 @@ describe('query compiler golden output', () => {
           render('ts', ranked(day, filtered)!),
         `# the same with a system: the groups from the attribute rollup, the series from the spans\n` +
           render('ts', ranked({ ...day, systems: ['http:all'] }, filtered)!),
-        `# without a filter (1 h, minute buckets): the groups from the minute rollup, the series from the spans\n` +
+        `# without a filter (1 h, minute buckets): the groups and their series from the minute rollup\n` +
           render(
             'ts',
             ranked(

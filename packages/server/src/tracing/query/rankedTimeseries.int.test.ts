@@ -64,7 +64,7 @@ describe('a time series ranked first by its counts', () => {
     ],
     ['the quarter-hour rows, ranked from them (24 h)', scope([]), DEFAULT_QUERY],
     [
-      'the spans, ranked from the minute rollup (1 h)',
+      'the minute rows, ranked from them (1 h)',
       scope(['spans:all'], 1),
       `group by .group_id | .count | p95(.duration)`,
     ],
