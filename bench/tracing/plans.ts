@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { sql, type SqlFragment } from '../../packages/server/src/storage/sql';
 import {
   groupsSql,
+  groupsStatsSql,
   percentilesSql,
   spansSql,
   systemsSql,
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
 });
 const dir = args['data-dir'];
 if (!dir) throw new Error('--data-dir is required (a directory bench/tracing/run.ts loaded)');
+const OVERVIEW_QUERY = 'group by .system | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | max(.duration)';
 const RANGES: Record<string, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
 const endMs = (JSON.parse(readFileSync(`${dir}/bench-tracing.json`, 'utf8')) as { endMs: number }).endMs;
 const store = openBenchStore(dir);
@@ -44,7 +46,20 @@ try {
     // The first page as the service reads it: the duration floor from a rollup first, when it has one.
     const floor = spans.durationFloor && (await store.query<{ floor: string }>(spans.durationFloor))[0]?.floor;
     const page = floor !== undefined && floor !== null ? spans.pageFrom(BigInt(floor)) : spans.page;
+    // The Overview's `.system overview`: the groups by system and the sparklines of its first 15 rows
+    // (groupsStatsSql, the systems with the most spans first, as the page's first order).
+    const bySystem = (await store.query<{ system: string; count: string }>(systemsSql(scope, '').sql))
+      .sort((a, b) => Number(b.count) - Number(a.count))
+      .slice(0, 15);
+    const sparklines = groupsStatsSql(
+      scope,
+      OVERVIEW_QUERY,
+      ['.count_per_min', '.error_rate', 'p50(.duration)', 'p90(.duration)', 'p99(.duration)'],
+      bySystem.map((r) => `where .system = ${JSON.stringify(r.system)}`),
+    ).sql;
     const calls: [string, SqlFragment | null, SqlFragment | null][] = [
+      ['groups by system (Overview)', groupsSql(scope, OVERVIEW_QUERY, { limit: 1000 }).sql, null],
+      ['their sparklines (Overview, 15 rows)', sparklines, null],
       ['timeseries (default query, as served)', ts.ranked ?? ts.sql, null],
       ['percentiles', percentilesSql(scope, '', true).sql, null],
       ['groups (default query)', groupsSql(scope, DEFAULT_QUERY, { limit: 100 }).sql, null],
