@@ -8,6 +8,7 @@ import {
 import { ERROR_ARRIVALS_MIGRATION } from './errorArrivals';
 import { SPAN_ARRIVALS_MIGRATION } from './spanArrivals';
 import { SPAN_SAMPLE_MIGRATION } from './spanSample';
+import { SPAN_SYSTEMS_MIGRATION } from './spanSystemRollup';
 import {
   SERVICE_GRAPH_HOURS_MIGRATION,
   SERVICE_GRAPH_MIGRATION,
@@ -303,4 +304,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   SERVICE_GRAPH_HOURS_MIGRATION,
   SPAN_ARRIVALS_MIGRATION,
   SPAN_SAMPLE_MIGRATION,
+  SPAN_SYSTEMS_MIGRATION,
 ];

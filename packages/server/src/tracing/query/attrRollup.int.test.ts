@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GroupsResponse, PercentilesResponse, SpansResponse, TimeseriesResponse } from '@lantern/shared';
+import { createTestTracer } from '@lantern/testkit/otlpClients';
 import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
 
 /**
@@ -10,9 +11,13 @@ import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
  * merged states, within 10%). Without a filter (''), the time series of quarter-hour buckets reads
  * the groups' quarter hours (the attribute rollup's environment rows), the percentiles chart of
  * hour buckets the hour rollup, and a span list by duration reads the spans above the group
- * rollups' floor (rollup.ts).
+ * rollups' floor (rollup.ts). The percentiles chart of 5-minute buckets (24 h) and the sparklines
+ * by system read the per-system 5-minute rows (span_systems_5m), rolled up every second here.
  */
-const { base, get } = tracingTestServer();
+const { base, get, otlp, output } = tracingTestServer({
+  LANTERN_SPAN_ROLLUPS_INTERVAL_SECONDS: '1',
+  LANTERN_LOG_LEVEL: 'debug',
+});
 
 const QUARTER = 15 * 60_000;
 const DAY = 86_400_000;
@@ -144,5 +149,109 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
           else near(v!, w);
         });
     }
+  });
+
+  describe('the per-system 5-minute rows', () => {
+    const FIVE = 5 * 60_000;
+    /**
+     * Waits until the job (every second here) has rolled the fixtures' window up and then found
+     * nothing more to do: every window in the job's lookback holds its minute rows' count, so the
+     * answers below come from the 5-minute rows (a run logs what it wrote, at debug when nothing).
+     * `late`: first a run that rewrote windows reached by late spans.
+     */
+    const rolled = (late = false) =>
+      expect
+        .poll(
+          () => {
+            const lines = output().split('\n');
+            const wrote = lines.findLastIndex((l) => {
+              const m = /"to":"([^"]+)","late":(\d+).*span systems: windows rolled up/.exec(l);
+              return !!m && Date.parse(m[1]) > base && (!late || Number(m[2]) > 0);
+            });
+            return wrote >= 0 && lines.slice(wrote).some((l) => l.includes('span systems: nothing to roll up'));
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(true);
+    // 24 h: the fixtures' minute in a whole window (edges of 3 and 2 minutes), or in an edge minute.
+    const edge = base % FIVE ? base : base + 60_000 - DAY;
+    const RANGES: [string, number][] = [
+      ['in a whole window', base - 12 * 3600_000 - 2 * 60_000],
+      ['in an edge minute', edge],
+    ];
+    const rangeOf = (gte: number) => ({ time_gte: iso(gte), time_lt: iso(gte + DAY) });
+
+    const percentiles = async (gte: number) => {
+      for (const system of ['all', 'spans:all', 'http:all']) {
+        const range = rangeOf(gte);
+        const rollup = PercentilesResponse.parse((await get('percentiles', { ...range, 'system[]': system })).body);
+        // A filter that every span passes reads the spans.
+        const raw = PercentilesResponse.parse(
+          (await get('percentiles', { ...range, 'system[]': system, query: 'where .duration >= 0' })).body,
+        );
+        expect(rollup.time!.length).toBeGreaterThanOrEqual(288);
+        expect(rollup.count!.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+        for (const k of ['time', 'count', 'rate', 'errorCount', 'errorRate', 'max'] as const)
+          expect([system, k, rollup[k]]).toEqual([system, k, raw[k]]);
+        for (const k of ['p50', 'p90', 'p99'] as const)
+          rollup[k]!.forEach((v, i) => {
+            const w = raw[k]![i];
+            if (w === null) expect(v).toBeNull();
+            else near(v!, w);
+          });
+      }
+    };
+
+    const COLUMNS = ['.count_per_min', '.error_rate', 'p50(.duration)', 'p90(.duration)', 'p99(.duration)'];
+    const OVERVIEW = 'group by .system | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | max(.duration)';
+    const sparklines = async (gte: number) => {
+      const stats = async (query: string) =>
+        GroupsResponse.parse(
+          (await get('groups', { ...rangeOf(gte), query, stats_column: COLUMNS, stats_rows: '15', limit: '1000' }))
+            .body,
+        ).stats!;
+      const rollup = await stats(OVERVIEW);
+      const raw = await stats(`${OVERVIEW} | where .duration >= 0`);
+      expect(Object.keys(rollup).length).toBeGreaterThan(1);
+      expect(Object.keys(rollup).sort()).toEqual(Object.keys(raw).sort());
+      for (const [id, g] of Object.entries(rollup)) {
+        const r = raw[id];
+        for (const k of Object.keys(g).filter((x) => !x.startsWith('p'))) expect([id, k, g[k]]).toEqual([id, k, r[k]]);
+        for (const k of COLUMNS.slice(2))
+          g[k].forEach((v, j) => {
+            const w = r[k][j];
+            if (w === null) expect(v).toBeNull();
+            else near(v as number, w as number);
+          });
+      }
+    };
+
+    it.each(RANGES)(
+      'answer the percentiles chart of 5-minute buckets (24 h) as the spans do, the fixtures %s',
+      async (_label, gte) => {
+        await rolled();
+        await percentiles(gte);
+      },
+    );
+
+    it.each(RANGES)('answer the sparklines by system (24 h) as the spans do, the fixtures %s', async (_label, gte) => {
+      await rolled();
+      await sparklines(gte);
+    });
+
+    it('answer as the spans do after a span came late into a rolled-up window, which the job rolls up again', async () => {
+      await rolled();
+      const at = RANGES[0][1];
+      const total = async () =>
+        PercentilesResponse.parse((await get('percentiles', rangeOf(at))).body).count!.reduce((a, b) => a + b, 0);
+      const before = await total();
+      const t = createTestTracer('http-proto', { ...otlp(), serviceName: 'api' });
+      t.tracer.startSpan('GET /late', { startTime: base + 1000 }).end(base + 9000);
+      await t.shutdown();
+      await expect.poll(total, { timeout: 20_000 }).toBe(before + 1);
+      await rolled(true);
+      await percentiles(at);
+      await sparklines(at);
+    });
   });
 });

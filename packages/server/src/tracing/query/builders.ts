@@ -1,7 +1,15 @@
 import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { QUARTER_HOUR, rollupDurationFloor, rollupFilter, rollupSpanCount } from './attrRollup';
-import { periodOf, rollupGroupsDurationFloor, rollupPercentilesSql, rollupSelect, rollupSystemsSql } from './rollup';
+import {
+  periodOf,
+  rollupGroupsDurationFloor,
+  rollupPercentilesSql,
+  rollupSelect,
+  rollupSystemStatsSql,
+  rollupSystemsSql,
+  systemOfGroupQuery,
+} from './rollup';
 import { compileQuery, QUANTILE_LEVELS, type CompiledColumn, type CompiledQuery } from './compile';
 import { attrExpr, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL } from './compileExpr';
 import { IS_ERROR_SQL, IS_SPAN_SQL } from './eventTypes';
@@ -255,7 +263,13 @@ export function groupsStatsSql(
     ', ',
   );
   const text = sql`SELECT multiIf(${index}, ${param.uint32(groupQueries.length)}) AS g, toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, ${select} ${FROM} WHERE ${whereSql(scope, q)} AND (${join(conds, ' OR ')}) GROUP BY g, t ORDER BY g ASC, t ASC LIMIT ${param.uint32(10_000 * Math.max(groupQueries.length, 1))}`;
-  return { q, bucketMs, cols, errors, sql: groupQueries.length ? text : null };
+  // One group per system (the Overview's sparklines): the per-system 5-minute rows (rollup.ts).
+  const systems = groupQueries.map(systemOfGroupQuery);
+  const rollup =
+    errors.length === 0 && systems.every((x): x is string => x !== null)
+      ? rollupSystemStatsSql(q, scope, cols, systems, bucketMs, bucketExpr(bucketMs))
+      : null;
+  return { q, bucketMs, cols, errors, sql: groupQueries.length ? (rollup ?? text) : null };
 }
 
 /** Span list: a page of (trace id, span id) and the total count of the same filter. */

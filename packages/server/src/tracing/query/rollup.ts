@@ -136,8 +136,9 @@ function rollupFrom(scope: RangeScope, period: RollupPeriod = 'hour'): SqlFragme
 
 /**
  * The percentiles chart without filters from the group rollups, when its buckets are whole quarter
- * hours and the range whole minutes (else null): the rows of each bucket's period add up to the
- * bucket (`bucket`: the bucket start of `s.time`). The same counts, errors and maxima as the
+ * hours, or whole 5 minutes (the per-system rows, systemRollupFrom), and the range whole minutes
+ * (else null): the rows of each bucket's period add up to the bucket (`bucket`: the bucket start
+ * of `s.time`). The same counts, errors and maxima as the
  * spans; percentiles from merged t-digest states.
  */
 export function rollupPercentilesSql(
@@ -148,11 +149,14 @@ export function rollupPercentilesSql(
   withDurations: boolean,
 ): SqlFragment | null {
   const period = periodOf(bucketMs);
-  if (!wholeMinutes(scope) || q.where.length || period === 'minute') return null;
+  if (!wholeMinutes(scope) || q.where.length) return null;
+  const from =
+    period !== 'minute' ? rollupFrom(scope, period) : bucketMs % FIVE_MINUTES === 0 ? systemRollupFrom(scope) : null;
+  if (!from) return null;
   const durations = withDurations
     ? sql`, ${ROLLUP_ERROR_COUNT_SQL} AS errorCount, quantilesTDigestMergeIf(0.5, 0.9, 0.99)(s.duration, ${IS_SPAN_SQL}) AS q, maxOrNullIf(s.max_duration, ${IS_SPAN_SQL}) AS max`
     : sql``;
-  return sql`SELECT toUnixTimestamp(${bucket}) AS t, sum(s.count) AS count${durations} FROM ${rollupFrom(scope, period)} GROUP BY t ORDER BY t ASC LIMIT 10000`;
+  return sql`SELECT toUnixTimestamp(${bucket}) AS t, sum(s.count) AS count${durations} FROM ${from} GROUP BY t ORDER BY t ASC LIMIT 10000`;
 }
 
 /**
@@ -164,4 +168,98 @@ export function rollupPercentilesSql(
 export function rollupGroupsDurationFloor(q: CompiledQuery, scope: RangeScope, rank: number): SqlFragment | null {
   if (!wholeMinutes(scope) || q.where.length) return null;
   return sql`SELECT s.max_duration AS floor FROM ${rollupFrom(scope)} ORDER BY floor DESC LIMIT 1 OFFSET ${param.uint32(rank - 1)}`;
+}
+
+const FIVE_MINUTES = 300_000;
+const SYSTEM_ROW_COLUMNS = sql`project_id, type, system, time, count, error_count, min_duration, max_duration, duration`;
+
+/**
+ * Per (system, 5 minutes) of `where` (conditions on `s`): the minute rows' count (`c`, `src` 0),
+ * and each run's count of the window's rolled-up rows (`src` 1), for the comparisons below.
+ */
+const windowCounts = (where: SqlFragment) =>
+  sql`SELECT s.system AS system, toStartOfFiveMinutes(s.time) AS t, sum(s.count) AS c, 0 AS src, toUInt64(0) AS run FROM span_groups_1m AS s WHERE ${where} GROUP BY system, t UNION ALL SELECT s.system AS system, s.time AS t, sum(s.count) AS c, 1 AS src, s.run AS run FROM span_systems_5m AS s WHERE ${where} GROUP BY system, t, run`;
+/** A window's latest run holds the same count as its minute rows. */
+const CURRENT = sql`sumIf(c, src = 0) = argMaxIf(c, run, src = 1)`;
+
+/**
+ * The 5-minute windows in [from, to) (of any project and system) whose latest rolled-up rows do
+ * not hold their minute rows' count: not rolled up, or reached by spans since (systemRollupJob.ts).
+ */
+export function staleSystemWindowsSql(from: Date, to: Date): SqlFragment {
+  const where = sql`s.time >= ${param.time(from)} AND s.time < ${param.time(to)}`;
+  return sql`SELECT DISTINCT toUnixTimestamp(t) AS t FROM (${windowCounts(where)}) GROUP BY system, t HAVING NOT ${CURRENT} ORDER BY t LIMIT 10000`;
+}
+
+/**
+ * The rollup rows of the range per system and 5 minutes: a whole window's `span_systems_5m` rows
+ * of its latest run (telemetry migration 20) where their count is the count of its minute rows
+ * (`span_groups_1m`), its minute rows elsewhere: windows not rolled up yet, ones spans reached
+ * since, and the minutes before the first and after the last whole window. So counts, errors and
+ * extremes are the minute rows' (the spans'); percentiles merge t-digest states. Null when the
+ * scope selects groups (the 5-minute rows have none) or holds no whole window.
+ */
+function systemRollupFrom(scope: RangeScope): SqlFragment | null {
+  if (groupConds(scope).length) return null;
+  const scoped = (a: number, b: number) => {
+    const conds = [
+      sql`project_id = ${param.uint32(scope.projectId)}`,
+      sql`s.time >= ${param.time(new Date(a))} AND s.time < ${param.time(new Date(b))}`,
+    ];
+    const sys = systemClause(scope.systems);
+    if (sys) conds.push(sys);
+    return join(conds, ' AND ');
+  };
+  const gte = scope.gte.getTime();
+  const lt = scope.lt.getTime();
+  const a = Math.ceil(gte / FIVE_MINUTES) * FIVE_MINUTES;
+  const b = Math.floor(lt / FIVE_MINUTES) * FIVE_MINUTES;
+  if (b <= a) return null;
+  const current = sql`(SELECT system, t, maxIf(run, src = 1) AS latest FROM (${windowCounts(scoped(a, b))}) GROUP BY system, t HAVING ${CURRENT})`;
+  return sql`(SELECT ${SYSTEM_ROW_COLUMNS} FROM span_systems_5m AS s WHERE ${scoped(a, b)} AND (s.system, s.time, s.run) GLOBAL IN ${current} UNION ALL SELECT ${SYSTEM_ROW_COLUMNS} FROM span_groups_1m AS s WHERE ${scoped(gte, lt)} AND (s.system, toStartOfFiveMinutes(s.time)) GLOBAL NOT IN (SELECT system, t FROM ${current})) AS s`;
+}
+
+/** The system of a group query that is `where .system = "<name>"` alone, else null. */
+export function systemOfGroupQuery(text: string): string | null {
+  const m = /^\s*where\s+\.system\s*=\s*"([^"\\]*)"\s*$/.exec(text);
+  return m ? m[1] : null;
+}
+
+/**
+ * The Overview's sparklines by system (groupsStatsSql with each group query `where .system = X`)
+ * from the per-system rows (systemRollupFrom), when the query has no filter, the buckets are whole
+ * 5 minutes and every column is one the rollups keep; else null.
+ */
+export function rollupSystemStatsSql(
+  q: CompiledQuery,
+  scope: RangeScope,
+  cols: readonly { name_: Name; key: string }[],
+  systems: readonly string[],
+  bucketMs: number,
+  bucket: SqlFragment,
+): SqlFragment | null {
+  if (!wholeMinutes(scope) || q.where.length || q.having.length || bucketMs % FIVE_MINUTES !== 0) return null;
+  const from = systemRollupFrom(scope);
+  if (!from || systems.length === 0) return null;
+  const pcols = cols.filter((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func] && c.name_.attr === '.duration');
+  const quantiles = pcols.length
+    ? join(
+        pcols.map((c) => QUANTILE_LEVELS[c.name_.func!]!),
+        ', ',
+      )
+    : null;
+  const select: SqlFragment[] = [];
+  for (const c of cols) {
+    const e = rollupExpr(c.name_, bucketMs / 60_000, quantiles, pcols.indexOf(c) + 1);
+    if (!e) return null;
+    select.push(sql`${e} AS ${ident(c.key)}`);
+  }
+  const index = join(
+    systems.map((name, i) => sql`s.system = ${param.string(name)}, ${param.uint32(i)}`),
+    ', ',
+  );
+  return sql`SELECT multiIf(${index}, ${param.uint32(systems.length)}) AS g, toUnixTimestamp(${bucket}) AS t, ${join(select, ', ')} FROM ${from} WHERE s.system IN (${join(
+    systems.map((name) => sql`${param.string(name)}`),
+    ', ',
+  )}) GROUP BY g, t ORDER BY g ASC, t ASC LIMIT ${param.uint32(10_000 * systems.length)}`;
 }
