@@ -36,7 +36,7 @@ import { spanMetricsModel } from '../metricsFromSpans';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
 import { METADATA_MIGRATIONS } from './metadataMigrations';
 import { openTelemetryStore, type StagedSpans, type TelemetryStore } from '../storage/telemetry';
-import { createServiceGraphJob, registerTracingRoutes } from '../tracing';
+import { createServiceGraphJob, createSystemRollupJob, registerTracingRoutes } from '../tracing';
 import { resolveSecretKey } from './secretKey';
 import { SERVER_ROOT } from '../paths';
 
@@ -243,6 +243,13 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     everyMs: config.service_graph.interval_seconds * 1000,
     run: (now: Date) => serviceGraph.run(now),
   };
+  // The spans' per-system 5-minute rows, rolled up by one node at a time (docs/architecture.md, "Tracing query engine").
+  const systemRollup = createSystemRollupJob({ telemetry, log });
+  const systemRollupJob = {
+    name: 'span-systems',
+    everyMs: config.span_rollups.interval_seconds * 1000,
+    run: (now: Date) => systemRollup.run(now),
+  };
   const alerting = createAlerting({
     config,
     db,
@@ -252,7 +259,7 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     now: opts.now,
     errorScanLagMs: opts.errorScanLagMs,
     metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery),
-    leaderJobs: [serviceGraphJob],
+    leaderJobs: [serviceGraphJob, systemRollupJob],
   });
   await alerting.seedProjects();
   registerDemoRoutes(http, { projects });

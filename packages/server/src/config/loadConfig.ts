@@ -37,6 +37,7 @@ export const ENV_KEYS: Record<string, { path: string[]; type: 'string' | 'int' }
   LANTERN_PROMETHEUS_TIMEOUT_SECONDS: { path: ['prometheus', 'timeout_seconds'], type: 'int' },
   LANTERN_SERVICE_GRAPH_WAIT_SECONDS: { path: ['service_graph', 'wait_seconds'], type: 'int' },
   LANTERN_SERVICE_GRAPH_INTERVAL_SECONDS: { path: ['service_graph', 'interval_seconds'], type: 'int' },
+  LANTERN_SPAN_ROLLUPS_INTERVAL_SECONDS: { path: ['span_rollups', 'interval_seconds'], type: 'int' },
   LANTERN_TAIL_MAX_STREAMS: { path: ['tail', 'max_streams'], type: 'int' },
   LANTERN_TAIL_MAX_STREAMS_PER_USER: { path: ['tail', 'max_streams_per_user'], type: 'int' },
   LANTERN_TAIL_MAX_ROWS_PER_SECOND: { path: ['tail', 'max_rows_per_second'], type: 'int' },

@@ -267,6 +267,14 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** The spans' per-system 5-minute rows (storage/telemetry/spanSystemRollup.ts). */
+    span_rollups: z
+      .object({
+        /** How often the node holding the evaluator lease rolls the closed windows up. */
+        interval_seconds: z.number().int().min(1).max(3600).default(60),
+      })
+      .strict()
+      .prefault({}),
     /** The service graph (tracing/serviceGraph/): per-minute calls between services, built from the spans. */
     service_graph: z
       .object({

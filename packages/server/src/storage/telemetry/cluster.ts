@@ -26,6 +26,7 @@ const TABLES = [
   'error_arrivals',
   'span_arrivals',
   'spans_sample',
+  'span_systems_5m',
   'service_graph_minutes',
   'service_graph_runs',
   'service_graph_hours',

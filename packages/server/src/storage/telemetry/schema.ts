@@ -9,6 +9,7 @@ import {
 import { ERROR_ARRIVALS_MIGRATION } from './errorArrivals';
 import { SPAN_ARRIVALS_MIGRATION } from './spanArrivals';
 import { SPAN_SAMPLE_MIGRATION } from './spanSample';
+import { SPAN_SYSTEMS_MIGRATION } from './spanSystemRollup';
 import {
   SERVICE_GRAPH_HOURS_MIGRATION,
   SERVICE_GRAPH_MIGRATION,
@@ -305,4 +306,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   SPAN_ARRIVALS_MIGRATION,
   SPAN_SAMPLE_MIGRATION,
   FOLD_DEDUP_MIGRATION,
+  SPAN_SYSTEMS_MIGRATION,
 ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GroupsResponse, SpansResponse, TimeseriesResponse } from '@lantern/shared';
+import { GroupsResponse, PercentilesResponse, SpansResponse, TimeseriesResponse } from '@lantern/shared';
+import { createTestTracer } from '@lantern/testkit/otlpClients';
 import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
 
 /**
@@ -7,11 +8,19 @@ import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
  * (`span_attr_groups_15m`, rollup.ts) over whole quarter hours and the spans of the edge minutes;
  * the same query over a range shifted by a second (not whole minutes), or with a second filter
  * that keeps every span, reads the spans. Both must answer the same (percentiles: t-digests of
- * merged states, within 10%).
+ * merged states, within 10%). Without a filter (''), the time series of quarter-hour buckets reads
+ * the groups' quarter hours (the attribute rollup's environment rows), the percentiles chart of
+ * hour buckets the hour rollup, and a span list by duration reads the spans above the group
+ * rollups' floor (rollup.ts). The percentiles chart of 5-minute buckets (24 h) and the sparklines
+ * by system read the per-system 5-minute rows (span_systems_5m), rolled up every second here.
  */
-const { base, get } = tracingTestServer();
+const { base, get, otlp, output } = tracingTestServer({
+  LANTERN_SPAN_ROLLUPS_INTERVAL_SECONDS: '1',
+  LANTERN_LOG_LEVEL: 'debug',
+});
 
 const QUARTER = 15 * 60_000;
+const DAY = 86_400_000;
 const near = (actual: number, expected: number, tolerance = 0.1) =>
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.abs(expected) * tolerance);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -25,6 +34,8 @@ const FILTERS = [
   'where deployment.environment not exists',
 ];
 const QUERY = `${DEFAULT_QUERY} | .error_count | max(.duration) | min(.duration)`;
+/** The query with a filter, or without one (''). */
+const withFilter = (query: string, filter: string) => (filter ? `${query} | ${filter}` : query);
 const EXACT = ['.count_per_min', '.error_rate', '.error_count', 'max(.duration)', 'min(.duration)', '.system'];
 
 describe('the attribute rollup answers filtered queries as the spans do', () => {
@@ -60,16 +71,20 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
     }
   });
 
-  it('timeseries of quarter-hour buckets', async () => {
+  it.each([
     // 24 h: 15-minute buckets, whole quarter hours once aligned (no edges).
-    const range = { time_gte: iso(base - 12 * 3600_000), time_lt: iso(base + 12 * 3600_000) };
-    for (const filter of FILTERS) {
+    ['quarter-hour buckets', 12 * 3600_000, ['', ...FILTERS]],
+    // 1 h: minute buckets, from the minute rows without a filter (the kept groups').
+    ['minute buckets', 30 * 60_000, ['']],
+  ])('timeseries of %s', async (_label, half, filters) => {
+    const range = { time_gte: iso(base - half), time_lt: iso(base + half) };
+    for (const filter of filters) {
       const rollup = TimeseriesResponse.parse(
-        (await get('timeseries', { ...range, query: `${QUERY} | ${filter}` })).body,
+        (await get('timeseries', { ...range, query: withFilter(QUERY, filter) })).body,
       );
       // A second filter that every span passes reads the spans.
       const raw = TimeseriesResponse.parse(
-        (await get('timeseries', { ...range, query: `${QUERY} | ${filter} | where .duration >= 0` })).body,
+        (await get('timeseries', { ...range, query: `${withFilter(QUERY, filter)} | where .duration >= 0` })).body,
       );
       expect(rollup.time).toEqual(raw.time);
       expect(rollup.groups.map((g) => g['.group_id']).sort(), filter).toEqual(
@@ -78,13 +93,15 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
       const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
       for (const g of rollup.groups) {
         const r = byId.get(g['.group_id'])!;
-        for (const k of ['.count_per_min', '.error_count', 'max(.duration)', 'min(.duration)', 'display.name'])
+        for (const k of ['.count_per_min', '.error_rate', '.error_count', 'max(.duration)', 'min(.duration)'])
           expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
-        (g['p99(.duration)'] as (number | null)[]).forEach((v, i) => {
-          const w = (r['p99(.duration)'] as (number | null)[])[i];
-          if (w === null) expect(v).toBeNull();
-          else near(v!, w);
-        });
+        for (const k of ['display.name', '.system']) expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
+        for (const k of ['p50(.duration)', 'p90(.duration)', 'p99(.duration)'])
+          (g[k] as (number | null)[]).forEach((v, i) => {
+            const w = (r[k] as (number | null)[])[i];
+            if (w === null) expect(v).toBeNull();
+            else near(v!, w);
+          });
       }
     }
   });
@@ -92,17 +109,149 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
   it('span lists: the total from the rollup, the longest spans above its duration floor', async () => {
     const quarter = Math.floor(base / QUARTER) * QUARTER;
     const range = { time_gte: iso(quarter - 3600_000 - 7 * 60_000), time_lt: iso(quarter + QUARTER + 60_000) };
-    for (const filter of FILTERS)
+    for (const filter of ['', ...FILTERS])
       for (const page of ['1', '2', '3']) {
         const params = { ...range, sort_by: '.duration', sort_desc: 'true', limit: '3', page };
         const rollup = SpansResponse.parse((await get('spans', { ...params, query: filter })).body);
         // A second filter that every span passes reads the spans.
         const raw = SpansResponse.parse(
-          (await get('spans', { ...params, query: `${filter} | where .duration >= 0` })).body,
+          (await get('spans', { ...params, query: withFilter('where .duration >= 0', filter) })).body,
         );
         expect([filter, page, rollup.count]).toEqual([filter, page, raw.count]);
         expect([filter, page, rollup.spans.map((s) => s.id)]).toEqual([filter, page, raw.spans.map((s) => s.id)]);
         if (!filter.includes('elsewhere')) expect(rollup.spans.length).toBe(3);
       }
+  });
+
+  it.each([
+    // Whole minutes, not whole hours; the fixtures in the whole hours.
+    ['from the hour rows', base - 6 * DAY - 37 * 60_000],
+    // The fixtures in the minutes after the last whole hour (or before the first, when the next minute is whole).
+    ['from the edge minutes', (base + 60_000) % 3600_000 ? base + 60_000 - 7 * DAY : base],
+  ])('percentiles of hour buckets (7 days) %s', async (_label, gte) => {
+    const range = { time_gte: iso(gte), time_lt: iso(gte + 7 * DAY) };
+    for (const system of ['all', 'spans:all', 'http:all']) {
+      const rollup = PercentilesResponse.parse((await get('percentiles', { ...range, 'system[]': system })).body);
+      const raw = PercentilesResponse.parse(
+        (await get('percentiles', { ...range, 'system[]': system, query: 'where .duration >= 0' })).body,
+      );
+      expect(rollup.time).toHaveLength(168);
+      expect(
+        rollup.count!.reduce((a, b) => a + b, 0),
+        system,
+      ).toBeGreaterThan(0);
+      for (const k of ['time', 'count', 'rate', 'errorCount', 'errorRate', 'max'] as const)
+        expect([system, k, rollup[k]]).toEqual([system, k, raw[k]]);
+      for (const k of ['p50', 'p90', 'p99'] as const)
+        rollup[k]!.forEach((v, i) => {
+          const w = raw[k]![i];
+          if (w === null) expect(v).toBeNull();
+          else near(v!, w);
+        });
+    }
+  });
+
+  describe('the per-system 5-minute rows', () => {
+    const FIVE = 5 * 60_000;
+    /**
+     * Waits until the job (every second here) has rolled the fixtures' window up and then found
+     * nothing more to do: every window in the job's lookback holds its minute rows' count, so the
+     * answers below come from the 5-minute rows (a run logs what it wrote, at debug when nothing).
+     * `late`: first a run that rewrote windows reached by late spans.
+     */
+    const rolled = (late = false) =>
+      expect
+        .poll(
+          () => {
+            const lines = output().split('\n');
+            const wrote = lines.findLastIndex((l) => {
+              const m = /"to":"([^"]+)","late":(\d+).*span systems: windows rolled up/.exec(l);
+              return !!m && Date.parse(m[1]) > base && (!late || Number(m[2]) > 0);
+            });
+            return wrote >= 0 && lines.slice(wrote).some((l) => l.includes('span systems: nothing to roll up'));
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(true);
+    // 24 h: the fixtures' minute in a whole window (edges of 3 and 2 minutes), or in an edge minute.
+    const edge = base % FIVE ? base : base + 60_000 - DAY;
+    const RANGES: [string, number][] = [
+      ['in a whole window', base - 12 * 3600_000 - 2 * 60_000],
+      ['in an edge minute', edge],
+    ];
+    const rangeOf = (gte: number) => ({ time_gte: iso(gte), time_lt: iso(gte + DAY) });
+
+    const percentiles = async (gte: number) => {
+      for (const system of ['all', 'spans:all', 'http:all']) {
+        const range = rangeOf(gte);
+        const rollup = PercentilesResponse.parse((await get('percentiles', { ...range, 'system[]': system })).body);
+        // A filter that every span passes reads the spans.
+        const raw = PercentilesResponse.parse(
+          (await get('percentiles', { ...range, 'system[]': system, query: 'where .duration >= 0' })).body,
+        );
+        expect(rollup.time!.length).toBeGreaterThanOrEqual(288);
+        expect(rollup.count!.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+        for (const k of ['time', 'count', 'rate', 'errorCount', 'errorRate', 'max'] as const)
+          expect([system, k, rollup[k]]).toEqual([system, k, raw[k]]);
+        for (const k of ['p50', 'p90', 'p99'] as const)
+          rollup[k]!.forEach((v, i) => {
+            const w = raw[k]![i];
+            if (w === null) expect(v).toBeNull();
+            else near(v!, w);
+          });
+      }
+    };
+
+    const COLUMNS = ['.count_per_min', '.error_rate', 'p50(.duration)', 'p90(.duration)', 'p99(.duration)'];
+    const OVERVIEW = 'group by .system | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | max(.duration)';
+    const sparklines = async (gte: number) => {
+      const stats = async (query: string) =>
+        GroupsResponse.parse(
+          (await get('groups', { ...rangeOf(gte), query, stats_column: COLUMNS, stats_rows: '15', limit: '1000' }))
+            .body,
+        ).stats!;
+      const rollup = await stats(OVERVIEW);
+      const raw = await stats(`${OVERVIEW} | where .duration >= 0`);
+      expect(Object.keys(rollup).length).toBeGreaterThan(1);
+      expect(Object.keys(rollup).sort()).toEqual(Object.keys(raw).sort());
+      for (const [id, g] of Object.entries(rollup)) {
+        const r = raw[id];
+        for (const k of Object.keys(g).filter((x) => !x.startsWith('p'))) expect([id, k, g[k]]).toEqual([id, k, r[k]]);
+        for (const k of COLUMNS.slice(2))
+          g[k].forEach((v, j) => {
+            const w = r[k][j];
+            if (w === null) expect(v).toBeNull();
+            else near(v as number, w as number);
+          });
+      }
+    };
+
+    it.each(RANGES)(
+      'answer the percentiles chart of 5-minute buckets (24 h) as the spans do, the fixtures %s',
+      async (_label, gte) => {
+        await rolled();
+        await percentiles(gte);
+      },
+    );
+
+    it.each(RANGES)('answer the sparklines by system (24 h) as the spans do, the fixtures %s', async (_label, gte) => {
+      await rolled();
+      await sparklines(gte);
+    });
+
+    it('answer as the spans do after a span came late into a rolled-up window, which the job rolls up again', async () => {
+      await rolled();
+      const at = RANGES[0][1];
+      const total = async () =>
+        PercentilesResponse.parse((await get('percentiles', rangeOf(at))).body).count!.reduce((a, b) => a + b, 0);
+      const before = await total();
+      const t = createTestTracer('http-proto', { ...otlp(), serviceName: 'api' });
+      t.tracer.startSpan('GET /late', { startTime: base + 1000 }).end(base + 9000);
+      await t.shutdown();
+      await expect.poll(total, { timeout: 20_000 }).toBe(before + 1);
+      await rolled(true);
+      await percentiles(at);
+      await sparklines(at);
+    });
   });
 });

@@ -1,7 +1,15 @@
 import { BUILTIN_FIELDS, isAggregate, isBuiltin, parsePart, type Name, type Order } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { QUARTER_HOUR, rollupDurationFloor, rollupFilter, rollupSpanCount } from './attrRollup';
-import { rollupSelect, rollupSystemsSql } from './rollup';
+import {
+  periodOf,
+  rollupGroupsDurationFloor,
+  rollupPercentilesSql,
+  rollupSelect,
+  rollupSystemStatsSql,
+  rollupSystemsSql,
+  systemOfGroupQuery,
+} from './rollup';
 import { compileQuery, QUANTILE_LEVELS, type CompiledColumn, type CompiledQuery } from './compile';
 import { attrExpr, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL } from './compileExpr';
 import { IS_ERROR_SQL, IS_SPAN_SQL } from './eventTypes';
@@ -115,12 +123,16 @@ export function timeseriesSql(scope: RangeScope, query: string) {
   if (q.columns.length === 0) return { q, cols, bucketMs, scope: aligned, sql: null, ranked: null };
   const having = q.having.length ? sql` HAVING ${join(q.having, ' AND ')}` : sql``;
   const bucket = sql`toUnixTimestamp(${bucketExpr(bucketMs)}) AS t`;
-  // Rollups only for whole-hour buckets: minute rows merge t-digest states, which costs more than
-  // reading raw spans when groups see about a span a minute (measured in bench/tracing). A filter
-  // on one rollup attribute reads quarter-hour rows of that attribute's value instead.
+  // Rollup rows for buckets of whole quarter hours (hour or quarter-hour rows, rollup.ts). Minute
+  // rows only for the groups that can be kept (topGroups): every group's minute rows merge a
+  // t-digest state per group and minute, which costs more than reading raw spans when groups see
+  // about a span a minute (measured in bench/tracing), where the kept groups' are at most 100 x 60
+  // states an hour (~60 ms at 100M spans a day against ~320 ms for their spans). A filter on one
+  // rollup attribute reads quarter-hour rows of that attribute's value instead.
   const filter = q.where.length && bucketMs % QUARTER_HOUR === 0 ? rollupFilter(query, q, 'full', o, aligned) : null;
+  const groups = topGroups(query, q, cols, aligned, o, bucketMs);
   const fromRollup = (cs: OutputColumn[], sc: RangeScope) =>
-    bucketMs % 3_600_000 === 0 || filter ? rollupSelect(q, cs, sc, o.minutes, bucketMs, filter) : null;
+    periodOf(bucketMs) !== 'minute' || groups ? rollupSelect(q, cs, sc, o.minutes, bucketMs, filter) : null;
   const rollupRows = fromRollup(cols, aligned) !== null;
   const groupBy = join([...cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), sql`t`], ', ');
   const tail = sql` GROUP BY ${groupBy}${having} ORDER BY t ASC LIMIT 100000`;
@@ -130,7 +142,6 @@ export function timeseriesSql(scope: RangeScope, query: string) {
       ? sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail}`
       : sql`SELECT ${selectList(cols)}, ${bucket} ${FROM} WHERE ${whereSql(sc, q)}${tail}`;
   };
-  const groups = topGroups(query, q, cols, aligned, o, bucketMs);
   return {
     q,
     cols,
@@ -192,7 +203,8 @@ export function percentilesSql(scope: RangeScope, query: string, withDurations: 
     ? sql`, sumIf(s.count, ${IS_ERROR_SQL}) AS errorCount, quantilesTDigestIf(0.5, 0.9, 0.99)(s.duration, ${IS_SPAN_SQL}) AS q, maxOrNullIf(s.duration, ${IS_SPAN_SQL}) AS max`
     : sql``;
   const text = sql`SELECT toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, sum(s.count) AS count${durations} ${FROM} WHERE ${whereSql(scope, q)} GROUP BY t ORDER BY t ASC LIMIT 10000`;
-  return { q, bucketMs, sql: text };
+  const rollup = rollupPercentilesSql(q, scope, bucketMs, bucketExpr(bucketMs), withDurations);
+  return { q, bucketMs, sql: rollup ?? text };
 }
 
 /** The aggregate columns of a group-stats request, each aliased `c<i>`; what is wrong with the others. */
@@ -251,7 +263,13 @@ export function groupsStatsSql(
     ', ',
   );
   const text = sql`SELECT multiIf(${index}, ${param.uint32(groupQueries.length)}) AS g, toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, ${select} ${FROM} WHERE ${whereSql(scope, q)} AND (${join(conds, ' OR ')}) GROUP BY g, t ORDER BY g ASC, t ASC LIMIT ${param.uint32(10_000 * Math.max(groupQueries.length, 1))}`;
-  return { q, bucketMs, cols, errors, sql: groupQueries.length ? text : null };
+  // One group per system (the Overview's sparklines): the per-system 5-minute rows (rollup.ts).
+  const systems = groupQueries.map(systemOfGroupQuery);
+  const rollup =
+    errors.length === 0 && systems.every((x): x is string => x !== null)
+      ? rollupSystemStatsSql(q, scope, cols, systems, bucketMs, bucketExpr(bucketMs))
+      : null;
+  return { q, bucketMs, cols, errors, sql: groupQueries.length ? (rollup ?? text) : null };
 }
 
 /** Span list: a page of (trace id, span id) and the total count of the same filter. */
@@ -284,7 +302,8 @@ export function spansSql(
     sql`SELECT toString(s.trace_id) AS trace_uuid, s.id AS id, s.display_name AS group_name ${FROM}${prewhere} WHERE ${where} ORDER BY ${sortExpr} ${dir}, s.id ASC LIMIT ${param.uint32(opts.limit)} OFFSET ${param.uint32(offset)}`;
   const count = sql`SELECT count() AS count ${FROM} WHERE ${where}`;
   // A filter on one rollup attribute: the total from the rollup, and the longest spans among those
-  // at or above the rollup's floor (rollup.ts); the rest reads every matching span.
+  // at or above the rollup's floor (attrRollup.ts); without filters, the longest among those at or
+  // above the group rollups' floor (rollup.ts); the rest reads every matching span.
   const filter = rollupFilter(query, q, 'filters', o, scope);
   const byDuration = isBuiltin(sortName.attr) && sortName.attr === '.duration' && order.desc;
   return {
@@ -293,7 +312,11 @@ export function spansSql(
     page: pageSql(sql``),
     count: (filter && rollupSpanCount(scope, q.where, filter)) ?? count,
     /** The `rank`-th longest duration's floor, when the rollup can tell it. */
-    durationFloor: filter && byDuration ? rollupDurationFloor(scope, filter, offset + opts.limit) : null,
+    durationFloor: !byDuration
+      ? null
+      : filter
+        ? rollupDurationFloor(scope, filter, offset + opts.limit)
+        : rollupGroupsDurationFloor(q, scope, offset + opts.limit),
     /** The page, reading only spans at least `floor` long first. */
     pageFrom: (floor: bigint) => pageSql(sql` PREWHERE s.duration >= ${param.int64(floor)}`),
   };

@@ -116,7 +116,7 @@ describe('query compiler golden output', () => {
         ),
     );
     out.push(
-      `# timeseries with 15-minute buckets reads the spans\n` +
+      `# timeseries with 15-minute buckets from the quarter-hour rows (the attribute rollup's environment rows)\n` +
         render(
           'ts',
           timeseriesSql(
@@ -166,7 +166,7 @@ describe('query compiler golden output', () => {
           render('ts', ranked(day, filtered)!),
         `# the same with a system: the groups from the attribute rollup, the series from the spans\n` +
           render('ts', ranked({ ...day, systems: ['http:all'] }, filtered)!),
-        `# without a filter (1 h, minute buckets): the groups from the minute rollup, the series from the spans\n` +
+        `# without a filter (1 h, minute buckets): the groups and their series from the minute rollup\n` +
           render(
             'ts',
             ranked(
@@ -229,6 +229,25 @@ describe('query compiler golden output', () => {
         render(
           'pct',
           percentilesSql({ ...scope, groupId: 42n }, 'where service.name = "api" | group by host.name', true).sql,
+        ),
+    );
+    out.push(
+      `# percentiles over 7 days (hour buckets) from the group rollups, the edge minutes from the minute rows\n` +
+        render(
+          'pct',
+          percentilesSql(
+            { ...scope, gte: new Date('2026-01-01T09:37:00Z'), lt: new Date('2026-01-08T09:37:00Z') },
+            '',
+            true,
+          ).sql,
+        ),
+    );
+    out.push(
+      `# spans without filters by duration: the duration floor from the group rollups\n` +
+        render(
+          'floor',
+          spansSql({ ...scope, lt: new Date('2026-01-02T10:00:00Z') }, '', { page: 2, limit: 10, eventsOnly: false })
+            .durationFloor!,
         ),
     );
     out.push(

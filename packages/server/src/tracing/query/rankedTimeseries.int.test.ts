@@ -62,9 +62,9 @@ describe('a time series ranked first by its counts', () => {
       scope(['http:all']),
       `${DEFAULT_QUERY} | where deployment.environment != "staging"`,
     ],
-    ['the spans, ranked from the minute rollup (24 h)', scope([]), DEFAULT_QUERY],
+    ['the quarter-hour rows, ranked from them (24 h)', scope([]), DEFAULT_QUERY],
     [
-      'the spans, ranked from the minute rollup (1 h)',
+      'the minute rows, ranked from them (1 h)',
       scope(['spans:all'], 1),
       `group by .group_id | .count | p95(.duration)`,
     ],

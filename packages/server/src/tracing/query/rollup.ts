@@ -1,6 +1,6 @@
 import type { Name } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
-import { attrRollupFrom, type RollupFilter } from './attrRollup';
+import { attrRollupFrom, QUARTER_HOUR, type RollupFilter } from './attrRollup';
 import { QUANTILE_LEVELS, type CompiledColumn, type CompiledQuery } from './compile';
 import { IS_SPAN_SQL, ROLLUP_ERROR_COUNT_SQL } from './eventTypes';
 import { groupConds, systemClause, type RangeScope } from './scope';
@@ -47,7 +47,8 @@ function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIn
 }
 
 /**
- * `bucketMs`: time series buckets; hourly rows are only used when buckets are whole hours.
+ * `bucketMs`: time series buckets; hourly rows are only used when buckets are whole hours, quarter-hour
+ * rows when they are whole quarter hours.
  * `filter`: the query's filters over the attribute rollup (rollupFilter), if they allow it.
  */
 export function rollupSelect(
@@ -59,9 +60,7 @@ export function rollupSelect(
   filter?: RollupFilter | null,
 ): { select: SqlFragment[]; from: SqlFragment } | null {
   if (!wholeMinutes(scope) || q.having.length || (q.where.length && !filter)) return null;
-  const from = q.where.length
-    ? attrRollupFrom(scope, q.where, filter!)
-    : rollupFrom(scope, bucketMs === undefined || bucketMs % HOUR === 0);
+  const from = q.where.length ? attrRollupFrom(scope, q.where, filter!) : rollupFrom(scope, periodOf(bucketMs));
   if (!from) return null;
   const pcols = cols.filter((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func] && c.name_.attr === '.duration');
   const quantiles = pcols.length
@@ -91,11 +90,29 @@ export function rollupSystemsSql(q: CompiledQuery, scope: RangeScope): SqlFragme
   return sql`SELECT s.system AS system, sum(s.count) AS count, ${ROLLUP_ERROR_COUNT_SQL} AS errorCount, uniqExact(s.group_id) AS groupCount FROM ${rollupFrom(scope)} GROUP BY s.system ORDER BY system ASC LIMIT 1000`;
 }
 
+/** Rollup rows of one period: whole hours, whole quarter hours, or minutes only. */
+export type RollupPeriod = 'hour' | 'quarter' | 'minute';
+
+/** The coarsest rollup rows a series of `bucketMs` buckets can add up (groups: no buckets, hours). */
+export const periodOf = (bucketMs?: number): RollupPeriod =>
+  bucketMs === undefined || bucketMs % HOUR === 0 ? 'hour' : bucketMs % QUARTER_HOUR === 0 ? 'quarter' : 'minute';
+
 /**
- * The rollup rows of the range: whole hours from `span_groups_1h`, the minutes before the first
- * and after the last whole hour from `span_groups_1m` (their states merge alike).
+ * The quarter-hour group rows: the attribute rollup's rows of one attribute (telemetry migration
+ * 10). Every span has one row per attribute there (its value, or ''), so the rows of one
+ * attribute, summed over its values, are the groups' quarter hours: the same counts, errors,
+ * minimum and maximum as the spans, and t-digest states of the same spans. The environment has
+ * the fewest values (at 100M spans a day: 47,481 rows over 24 h, against 647,765 minute rows).
  */
-function rollupFrom(scope: RangeScope, hours = true): SqlFragment {
+const QUARTER_ROWS_ATTR = 'deployment.environment';
+const GROUP_ROW_COLUMNS = sql`project_id, type, system, group_id, time, count, error_count, min_duration, max_duration, duration, display_name`;
+
+/**
+ * The rollup rows of the range: whole hours from `span_groups_1h` (or whole quarter hours, see
+ * QUARTER_ROWS_ATTR), the minutes before the first and after the last from `span_groups_1m`
+ * (their states merge alike).
+ */
+function rollupFrom(scope: RangeScope, period: RollupPeriod = 'hour'): SqlFragment {
   const scoped = (range: SqlFragment) => {
     const conds = [sql`project_id = ${param.uint32(scope.projectId)}`, range];
     const sys = systemClause(scope.systems);
@@ -107,9 +124,142 @@ function rollupFrom(scope: RangeScope, hours = true): SqlFragment {
     sql`(s.time >= ${param.time(new Date(a))} AND s.time < ${param.time(new Date(b))})`;
   const gte = scope.gte.getTime();
   const lt = scope.lt.getTime();
-  const h0 = Math.ceil(gte / HOUR) * HOUR;
-  const h1 = Math.floor(lt / HOUR) * HOUR;
-  if (!hours || h1 - h0 < 2 * HOUR) return sql`span_groups_1m AS s WHERE ${scoped(between(gte, lt))}`;
+  const step = period === 'hour' ? HOUR : QUARTER_HOUR;
+  const h0 = Math.ceil(gte / step) * step;
+  const h1 = Math.floor(lt / step) * step;
+  if (period === 'minute' || h1 - h0 < 2 * step) return sql`span_groups_1m AS s WHERE ${scoped(between(gte, lt))}`;
   const edges = sql`(${between(gte, h0)} OR ${between(h1, lt)})`;
-  return sql`(SELECT * FROM span_groups_1h AS s WHERE ${scoped(between(h0, h1))} UNION ALL SELECT * FROM span_groups_1m AS s WHERE ${scoped(edges)}) AS s`;
+  if (period === 'hour')
+    return sql`(SELECT * FROM span_groups_1h AS s WHERE ${scoped(between(h0, h1))} UNION ALL SELECT * FROM span_groups_1m AS s WHERE ${scoped(edges)}) AS s`;
+  return sql`(SELECT ${GROUP_ROW_COLUMNS} FROM span_attr_groups_15m AS s WHERE ${scoped(between(h0, h1))} AND s.attr_key = ${param.string(QUARTER_ROWS_ATTR)} UNION ALL SELECT ${GROUP_ROW_COLUMNS} FROM span_groups_1m AS s WHERE ${scoped(edges)}) AS s`;
+}
+
+/**
+ * The percentiles chart without filters from the group rollups, when its buckets are whole quarter
+ * hours, or whole 5 minutes (the per-system rows, systemRollupFrom), and the range whole minutes
+ * (else null): the rows of each bucket's period add up to the bucket (`bucket`: the bucket start
+ * of `s.time`). The same counts, errors and maxima as the
+ * spans; percentiles from merged t-digest states.
+ */
+export function rollupPercentilesSql(
+  q: CompiledQuery,
+  scope: RangeScope,
+  bucketMs: number,
+  bucket: SqlFragment,
+  withDurations: boolean,
+): SqlFragment | null {
+  const period = periodOf(bucketMs);
+  if (!wholeMinutes(scope) || q.where.length) return null;
+  const from =
+    period !== 'minute' ? rollupFrom(scope, period) : bucketMs % FIVE_MINUTES === 0 ? systemRollupFrom(scope) : null;
+  if (!from) return null;
+  const durations = withDurations
+    ? sql`, ${ROLLUP_ERROR_COUNT_SQL} AS errorCount, quantilesTDigestMergeIf(0.5, 0.9, 0.99)(s.duration, ${IS_SPAN_SQL}) AS q, maxOrNullIf(s.max_duration, ${IS_SPAN_SQL}) AS max`
+    : sql``;
+  return sql`SELECT toUnixTimestamp(${bucket}) AS t, sum(s.count) AS count${durations} FROM ${from} GROUP BY t ORDER BY t ASC LIMIT 10000`;
+}
+
+/**
+ * A span list without filters sorted by duration: the `rank`-th largest of the group rollup rows'
+ * longest durations over the range (whole minutes; else null; no row when there are fewer rows).
+ * Each row holds other spans than the others and its longest is one of them, so at least `rank`
+ * spans of the range last that long or longer (attrRollup.ts rollupDurationFloor, for a filter).
+ */
+export function rollupGroupsDurationFloor(q: CompiledQuery, scope: RangeScope, rank: number): SqlFragment | null {
+  if (!wholeMinutes(scope) || q.where.length) return null;
+  return sql`SELECT s.max_duration AS floor FROM ${rollupFrom(scope)} ORDER BY floor DESC LIMIT 1 OFFSET ${param.uint32(rank - 1)}`;
+}
+
+const FIVE_MINUTES = 300_000;
+const SYSTEM_ROW_COLUMNS = sql`project_id, type, system, time, count, error_count, min_duration, max_duration, duration`;
+
+/**
+ * Per (system, 5 minutes) of `where` (conditions on `s`): the minute rows' count (`c`, `src` 0),
+ * and each run's count of the window's rolled-up rows (`src` 1), for the comparisons below.
+ */
+const windowCounts = (where: SqlFragment) =>
+  sql`SELECT s.system AS system, toStartOfFiveMinutes(s.time) AS t, sum(s.count) AS c, 0 AS src, toUInt64(0) AS run FROM span_groups_1m AS s WHERE ${where} GROUP BY system, t UNION ALL SELECT s.system AS system, s.time AS t, sum(s.count) AS c, 1 AS src, s.run AS run FROM span_systems_5m AS s WHERE ${where} GROUP BY system, t, run`;
+/** A window's latest run holds the same count as its minute rows. */
+const CURRENT = sql`sumIf(c, src = 0) = argMaxIf(c, run, src = 1)`;
+
+/**
+ * The 5-minute windows in [from, to) (of any project and system) whose latest rolled-up rows do
+ * not hold their minute rows' count: not rolled up, or reached by spans since (systemRollupJob.ts).
+ */
+export function staleSystemWindowsSql(from: Date, to: Date): SqlFragment {
+  const where = sql`s.time >= ${param.time(from)} AND s.time < ${param.time(to)}`;
+  return sql`SELECT DISTINCT toUnixTimestamp(t) AS t FROM (${windowCounts(where)}) GROUP BY system, t HAVING NOT ${CURRENT} ORDER BY t LIMIT 10000`;
+}
+
+/**
+ * The rollup rows of the range per system and 5 minutes: a whole window's `span_systems_5m` rows
+ * of its latest run (telemetry migration 20) where their count is the count of its minute rows
+ * (`span_groups_1m`), its minute rows elsewhere: windows not rolled up yet, ones spans reached
+ * since, and the minutes before the first and after the last whole window. So counts, errors and
+ * extremes are the minute rows' (the spans'); percentiles merge t-digest states. Null when the
+ * scope selects groups (the 5-minute rows have none) or holds no whole window.
+ */
+function systemRollupFrom(scope: RangeScope): SqlFragment | null {
+  if (groupConds(scope).length) return null;
+  const scoped = (a: number, b: number) => {
+    const conds = [
+      sql`project_id = ${param.uint32(scope.projectId)}`,
+      sql`s.time >= ${param.time(new Date(a))} AND s.time < ${param.time(new Date(b))}`,
+    ];
+    const sys = systemClause(scope.systems);
+    if (sys) conds.push(sys);
+    return join(conds, ' AND ');
+  };
+  const gte = scope.gte.getTime();
+  const lt = scope.lt.getTime();
+  const a = Math.ceil(gte / FIVE_MINUTES) * FIVE_MINUTES;
+  const b = Math.floor(lt / FIVE_MINUTES) * FIVE_MINUTES;
+  if (b <= a) return null;
+  const current = sql`(SELECT system, t, maxIf(run, src = 1) AS latest FROM (${windowCounts(scoped(a, b))}) GROUP BY system, t HAVING ${CURRENT})`;
+  return sql`(SELECT ${SYSTEM_ROW_COLUMNS} FROM span_systems_5m AS s WHERE ${scoped(a, b)} AND (s.system, s.time, s.run) GLOBAL IN ${current} UNION ALL SELECT ${SYSTEM_ROW_COLUMNS} FROM span_groups_1m AS s WHERE ${scoped(gte, lt)} AND (s.system, toStartOfFiveMinutes(s.time)) GLOBAL NOT IN (SELECT system, t FROM ${current})) AS s`;
+}
+
+/** The system of a group query that is `where .system = "<name>"` alone, else null. */
+export function systemOfGroupQuery(text: string): string | null {
+  const m = /^\s*where\s+\.system\s*=\s*"([^"\\]*)"\s*$/.exec(text);
+  return m ? m[1] : null;
+}
+
+/**
+ * The Overview's sparklines by system (groupsStatsSql with each group query `where .system = X`)
+ * from the per-system rows (systemRollupFrom), when the query has no filter, the buckets are whole
+ * 5 minutes and every column is one the rollups keep; else null.
+ */
+export function rollupSystemStatsSql(
+  q: CompiledQuery,
+  scope: RangeScope,
+  cols: readonly { name_: Name; key: string }[],
+  systems: readonly string[],
+  bucketMs: number,
+  bucket: SqlFragment,
+): SqlFragment | null {
+  if (!wholeMinutes(scope) || q.where.length || q.having.length || bucketMs % FIVE_MINUTES !== 0) return null;
+  const from = systemRollupFrom(scope);
+  if (!from || systems.length === 0) return null;
+  const pcols = cols.filter((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func] && c.name_.attr === '.duration');
+  const quantiles = pcols.length
+    ? join(
+        pcols.map((c) => QUANTILE_LEVELS[c.name_.func!]!),
+        ', ',
+      )
+    : null;
+  const select: SqlFragment[] = [];
+  for (const c of cols) {
+    const e = rollupExpr(c.name_, bucketMs / 60_000, quantiles, pcols.indexOf(c) + 1);
+    if (!e) return null;
+    select.push(sql`${e} AS ${ident(c.key)}`);
+  }
+  const index = join(
+    systems.map((name, i) => sql`s.system = ${param.string(name)}, ${param.uint32(i)}`),
+    ', ',
+  );
+  return sql`SELECT multiIf(${index}, ${param.uint32(systems.length)}) AS g, toUnixTimestamp(${bucket}) AS t, ${join(select, ', ')} FROM ${from} WHERE s.system IN (${join(
+    systems.map((name) => sql`${param.string(name)}`),
+    ', ',
+  )}) GROUP BY g, t ORDER BY g ASC, t ASC LIMIT ${param.uint32(10_000 * systems.length)}`;
 }

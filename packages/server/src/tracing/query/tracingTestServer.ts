@@ -11,13 +11,13 @@ export const DEFAULT_QUERY = 'group by .group_id | .count_per_min | .error_rate 
  * tracing fixtures sent over real OTLP, 20 minutes ago, and helpers that call the API signed in.
  * Registers its own beforeAll/afterAll; call it once at the top of a test file.
  */
-export function tracingTestServer() {
+export function tracingTestServer(env: Record<string, string> = {}) {
   const base = Math.floor((Date.now() - 20 * 60_000) / 60_000) * 60_000;
   const range = {
     time_gte: new Date(base - 30 * 60_000).toISOString(),
     time_lt: new Date(base + 30 * 60_000).toISOString(),
   };
-  const server = useLantern();
+  const server = useLantern({ env });
   let fx: Awaited<ReturnType<typeof sendTracingFixtures>>;
   beforeAll(async () => {
     fx = await sendTracingFixtures(
@@ -43,6 +43,8 @@ export function tracingTestServer() {
       dsn: server.dsn,
     }),
     cookie: () => server.cookie,
+    /** The server's output so far. */
+    output: () => server.lantern.output(),
     fixtures: () => fx,
     /** GET /api/v1/tracing/{project}/{path} over `range` plus `params`. */
     get: async (path: string, params: Record<string, string | string[]> = {}, project = 1) => {

@@ -692,6 +692,32 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS spans_sample_mv ON CLUSTER lantern TO spa
 
 INSERT INTO spans_sample SELECT * FROM spans_index WHERE cityHash64(trace_id) % 1000000 < 20000;
 
+CREATE TABLE IF NOT EXISTS span_systems_5m_local ON CLUSTER lantern (
+        project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
+        type LowCardinality(String) CODEC(ZSTD(1)),
+        system LowCardinality(String) CODEC(ZSTD(1)),
+        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
+        count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        error_count SimpleAggregateFunction(sum, Float64) CODEC(ZSTD(1)),
+        min_duration SimpleAggregateFunction(min, Int64) CODEC(ZSTD(1)),
+        max_duration SimpleAggregateFunction(max, Int64) CODEC(ZSTD(1)),
+        duration AggregateFunction(quantilesTDigest(0.5), Float64) CODEC(ZSTD(3)),
+        run UInt64 CODEC(ZSTD(1))
+      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/span_systems_5m_local', '{replica}')
+      PARTITION BY toDate(time)
+      ORDER BY (project_id, time, type, system)
+      TTL toDate(time) + INTERVAL 30 DAY DELETE
+      SETTINGS ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS span_systems_5m ON CLUSTER lantern AS span_systems_5m_local ENGINE = Distributed(lantern, currentDatabase(), span_systems_5m_local, rand());
+
+INSERT INTO span_systems_5m SELECT project_id, type, system, t AS time,
+    sum(c) AS count, sum(e) AS error_count, min(mi) AS min_duration, max(ma) AS max_duration,
+    quantilesTDigestMergeState(0.5)(d) AS duration, toUInt64(0) AS run
+  FROM (SELECT project_id, type, system, toStartOfFiveMinutes(time) AS t, count AS c, error_count AS e,
+      min_duration AS mi, max_duration AS ma, duration AS d FROM span_groups_1m WHERE time < toStartOfFiveMinutes(now() - INTERVAL 15 MINUTE))
+  GROUP BY project_id, type, system, t;
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
@@ -711,6 +737,8 @@ ALTER TABLE service_graph_hours_local ON CLUSTER lantern MODIFY TTL toDate(time)
 ALTER TABLE service_graph_hour_runs_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_sample_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+
+ALTER TABLE span_systems_5m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 
