@@ -185,13 +185,17 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     await shot('03-timeseries-expanded');
 
     // Another row replaces it; its toggle closes it.
-    const secondToggle = rows.nth(1).getByTestId('timeseries-group-expand');
+    // Rows by their group: a refetch on a loaded machine can reorder them between two clicks.
+    const rowOf = async (n: number) =>
+      page.locator(
+        `[data-testid="timeseries-group-row"][data-group-id="${await rows.nth(n).getAttribute('data-group-id')}"]`,
+      );
+    const first = await rowOf(0);
+    const secondToggle = (await rowOf(1)).getByTestId('timeseries-group-expand');
     await secondToggle.click();
     await expect.poll(() => secondToggle.getAttribute('aria-expanded')).toBe('true');
     await expect.poll(() => spans.count()).toBe(1);
-    await expect
-      .poll(() => rows.first().getByTestId('timeseries-group-expand').getAttribute('aria-expanded'))
-      .toBe('false');
+    await expect.poll(() => first.getByTestId('timeseries-group-expand').getAttribute('aria-expanded')).toBe('false');
     await secondToggle.click();
     await expect.poll(() => spans.count()).toBe(0);
     // Ticking a checkbox picks plotted groups and does not expand the row.

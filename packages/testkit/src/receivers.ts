@@ -52,7 +52,12 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
     requests,
     answer: (path, ...statuses) => answers.set(path, statuses),
     on: (path) => requests.filter((r) => r.path === path),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Keep-alive connections would hold close() until they time out.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -49,8 +49,12 @@ export async function leaseBrowser(): Promise<BrowserLease> {
       return context;
     },
     async close() {
-      await Promise.all([...contexts].map((c) => c.close()));
+      const closed = Promise.all([...contexts].map((c) => c.close())).then(() => true);
       contexts.clear();
+      // A context whose page does not let go within 10 s (a renderer stuck on a loaded machine) takes
+      // the browser with it, as closing the browser always did; the next file starts another.
+      const timer = new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000).unref());
+      if (!(await Promise.race([closed, timer]))) await browser.close();
     },
   };
 }
