@@ -46,6 +46,20 @@ function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIn
   return null;
 }
 
+/** The duration percentile columns a rollup's t-digest states answer, and their levels for one quantiles call. */
+function durationQuantiles<C extends { name_: Name }>(
+  cols: readonly C[],
+): { pcols: C[]; quantiles: SqlFragment | null } {
+  const pcols = cols.filter((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func] && c.name_.attr === '.duration');
+  const quantiles = pcols.length
+    ? join(
+        pcols.map((c) => QUANTILE_LEVELS[c.name_.func!]!),
+        ', ',
+      )
+    : null;
+  return { pcols, quantiles };
+}
+
 /**
  * `bucketMs`: time series buckets; hourly rows are only used when buckets are whole hours, quarter-hour
  * rows when they are whole quarter hours.
@@ -62,13 +76,7 @@ export function rollupSelect(
   if (!wholeMinutes(scope) || q.having.length || (q.where.length && !filter)) return null;
   const from = q.where.length ? attrRollupFrom(scope, q.where, filter!) : rollupFrom(scope, periodOf(bucketMs));
   if (!from) return null;
-  const pcols = cols.filter((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func] && c.name_.attr === '.duration');
-  const quantiles = pcols.length
-    ? join(
-        pcols.map((c) => QUANTILE_LEVELS[c.name_.func!]!),
-        ', ',
-      )
-    : null;
+  const { pcols, quantiles } = durationQuantiles(cols);
   const select: SqlFragment[] = [];
   for (const c of cols) {
     let e: SqlFragment | null;
@@ -241,13 +249,7 @@ export function rollupSystemStatsSql(
   if (!wholeMinutes(scope) || q.where.length || q.having.length || bucketMs % FIVE_MINUTES !== 0) return null;
   const from = systemRollupFrom(scope);
   if (!from || systems.length === 0) return null;
-  const pcols = cols.filter((c) => c.name_.func && QUANTILE_LEVELS[c.name_.func] && c.name_.attr === '.duration');
-  const quantiles = pcols.length
-    ? join(
-        pcols.map((c) => QUANTILE_LEVELS[c.name_.func!]!),
-        ', ',
-      )
-    : null;
+  const { pcols, quantiles } = durationQuantiles(cols);
   const select: SqlFragment[] = [];
   for (const c of cols) {
     const e = rollupExpr(c.name_, bucketMs / 60_000, quantiles, pcols.indexOf(c) + 1);
