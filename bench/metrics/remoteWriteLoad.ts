@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { freePort, PROJECT1_TOKEN, removeDataDir, startLantern } from '@lantern/testkit/harness';
+import { PROJECT1_TOKEN, removeDataDir, startLantern } from '@lantern/testkit/harness';
 import { watchRss } from '@lantern/testkit/hardening/procRss';
 import { cpuSeconds } from './procCpu';
+import { startRemoteWritePrometheus } from './prometheusServer';
 import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrite';
 
 /**
@@ -144,36 +142,11 @@ async function lantern(bodies: Buffer[][], serverMain?: string) {
 }
 
 async function prometheus(bodies: Buffer[][]) {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-prom-'));
-  const port = await freePort();
-  writeFileSync(join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 1h\n');
-  const prom: ChildProcess = spawn(
-    args.prometheus,
-    [
-      `--config.file=${join(dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--web.enable-remote-write-receiver',
-      '--log.level=warn',
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const base = `http://127.0.0.1:${port}`;
+  const prom = await startRemoteWritePrometheus(args.prometheus);
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/-/ready`)).status === 200) break;
-      } catch {
-        /* not up yet */
-      }
-      if (i > 100) throw new Error('prometheus did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return await measure(prom.pid!, bodies, `${base}/api/v1/write`, HEADERS);
+    return await measure(prom.pid, bodies, `${prom.base}/api/v1/write`, HEADERS);
   } finally {
-    prom.kill('SIGTERM');
-    await new Promise((r) => prom.once('exit', r));
-    rmSync(dir, { recursive: true, force: true });
+    await prom.stop();
   }
 }
 

@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { freePort, PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
+import { PROJECT1_TOKEN, removeDataDir, signIn, startLantern } from '@lantern/testkit/harness';
 import { benchOtlpBodies, benchTimes, inc, seriesAttrs } from './otlpBodies';
 import { cpuSeconds } from './procCpu';
+import { startRemoteWritePrometheus } from './prometheusServer';
 import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrite';
 
 /**
@@ -197,36 +195,14 @@ async function benchLanternRemoteWrite() {
 async function benchPrometheus() {
   console.log(`encoding ${SERIES} series x ${times.length} samples as remote write...`);
   const bodies = promBodies();
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-prom-'));
-  const port = await freePort();
-  writeFileSync(join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 1h\n');
-  const prom: ChildProcess = spawn(
-    args.prometheus,
-    [
-      `--config.file=${join(dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--web.enable-remote-write-receiver',
-      '--log.level=warn',
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const base = `http://127.0.0.1:${port}`;
+  const prom = await startRemoteWritePrometheus(args.prometheus);
+  const base = prom.base;
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/-/ready`)).status === 200) break;
-      } catch {
-        /* not up yet */
-      }
-      if (i > 100) throw new Error('prometheus did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
     console.log(
       `sending ${SERIES * times.length} samples in ${bodies.length} remote-write requests (in time order)...`,
     );
     // One client: remote write needs samples of a series in time order.
-    const cpu0 = cpuSeconds(prom.pid!);
+    const cpu0 = cpuSeconds(prom.pid);
     const secs = await (async () => {
       const t0 = performance.now();
       for (const b of bodies) {
@@ -277,14 +253,12 @@ async function benchPrometheus() {
       samples,
       seconds: round(secs),
       samplesPerSec: Math.round(samples / secs),
-      serverCpuUsPerPoint: round(((cpuSeconds(prom.pid!) - cpu0) * 1e6) / samples),
+      serverCpuUsPerPoint: round(((cpuSeconds(prom.pid) - cpu0) * 1e6) / samples),
       loadAvg: load(),
       queries,
     };
   } finally {
-    prom.kill('SIGTERM');
-    await new Promise((r) => prom.once('exit', r));
-    rmSync(dir, { recursive: true, force: true });
+    await prom.stop();
   }
 }
 
