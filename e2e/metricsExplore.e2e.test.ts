@@ -287,7 +287,8 @@ describe('metrics explore', () => {
     // Back in explore, the next one goes to the existing dashboard, picked first.
     await page.goto(url);
     await explore.dialog.getByTestId('explore-add-to-dashboard').click();
-    await expect(add.getByRole('combobox').innerText()).resolves.toBe('From explore');
+    // The list of dashboards loads after the dialog opens: the first one is picked once it is there.
+    await expect.poll(() => add.getByRole('combobox').innerText()).toBe('From explore');
     await add.getByTestId('add-to-dashboard-panel-name').fill('Requests again');
     await add.getByTestId('add-to-dashboard-submit').click();
     await page.locator('[data-testid="grid-panel"][data-panel-name="Requests again"]').waitFor();

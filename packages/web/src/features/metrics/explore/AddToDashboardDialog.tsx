@@ -37,7 +37,8 @@ export function AddToDashboardDialog(props: {
   const picked = target || (dashboards[0]?.id ?? NEW);
   const [newName, setNewName] = useState('');
   const [name, setName] = useState(props.metrics.map((m) => m.name).join(', '));
-  const ready = name.trim() !== '' && (picked !== NEW || newName.trim() !== '') && !add.isPending;
+  // Until the list is there, "New dashboard…" only stands in for the first dashboard: not a choice yet.
+  const ready = list.isSuccess && name.trim() !== '' && (picked !== NEW || newName.trim() !== '') && !add.isPending;
   const submit = () =>
     add.mutate(
       {
@@ -85,6 +86,11 @@ export function AddToDashboardDialog(props: {
             onChange={(e) => setName(e.target.value)}
             slotProps={{ htmlInput: { 'data-testid': 'add-to-dashboard-panel-name', maxLength: 500 } }}
           />
+          {list.error && (
+            <Alert severity="error" data-testid="add-to-dashboard-list-error">
+              {list.error.message}
+            </Alert>
+          )}
           {add.error && (
             <Alert severity="error" data-testid="add-to-dashboard-error">
               {add.error.message}
