@@ -1,6 +1,7 @@
 import type { Instrument, Metric } from '@lantern/shared';
 import { join, param, sql, type SqlFragment } from '../storage/sql';
 import type { TelemetryStore } from '../storage/telemetry';
+import { classicConditions, classicHistogramRows, familyOfBucket, LE } from './query/classicHistogram';
 import { compileWhere, datapointRows, type WhereClause } from './query/compileSeries';
 import type { DatapointTable } from './query/timeRange';
 
@@ -16,9 +17,36 @@ interface CatalogRow {
   m_attr_keys: string[];
   m_created_at: string;
   m_updated_at: string;
+  /** Not a row of the catalogue: a classic histogram read from its `_bucket` row (withClassicHistograms). */
+  classic?: true;
 }
 
 const INSTRUMENTS = new Set(['gauge', 'additive', 'counter', 'histogram', 'summary']);
+
+/**
+ * The catalogue's rows with, for each `<family>_bucket` counter that has an `le` attribute and no
+ * metric of the family's own name, the classic histogram `<family>` read from it
+ * (query/classicHistogram.ts): its attributes without `le`, its description and unit.
+ */
+function withClassicHistograms(rows: readonly CatalogRow[]): CatalogRow[] {
+  const names = new Set(rows.map((r) => r.name));
+  const out = [...rows];
+  for (const r of rows) {
+    const family = familyOfBucket(r.name);
+    if (family === null || names.has(family) || !isBucketCounter(r)) continue;
+    names.add(family);
+    out.push({
+      ...r,
+      name: family,
+      m_instrument: 'histogram',
+      m_attr_keys: r.m_attr_keys.filter((k) => k !== LE),
+      classic: true,
+    });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+const isBucketCounter = (r: CatalogRow) => r.m_instrument === 'counter' && r.m_attr_keys.includes(LE);
 
 function toMetric(projectId: number, r: CatalogRow, fromSpans: ReadonlySet<string>): Metric {
   return {
@@ -32,6 +60,7 @@ function toMetric(projectId: number, r: CatalogRow, fromSpans: ReadonlySet<strin
     createdAt: chTime(r.m_created_at),
     updatedAt: chTime(r.m_updated_at),
     ...(fromSpans.has(r.name) ? { fromSpans: true as const } : {}),
+    ...(r.classic ? { fromBuckets: true as const } : {}),
   };
 }
 
@@ -76,12 +105,21 @@ export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: re
     /** Metrics seen in the last 24 hours (reference: the catalogue rows updated within a day). */
     async list(projectId: number, opts: { instrument?: string; attrKeys?: string[] } = {}): Promise<Metric[]> {
       const having: SqlFragment[] = [sql`max(updated_at) >= now() - INTERVAL 1 DAY`];
-      if (opts.instrument) having.push(sql`m_instrument = ${param.string(opts.instrument)}`);
+      // A classic histogram comes from its `_bucket` counter: kept here, picked by instrument below.
+      if (opts.instrument)
+        having.push(
+          opts.instrument === 'histogram'
+            ? sql`(m_instrument = 'histogram' OR (m_instrument = 'counter' AND endsWith(name, '_bucket')))`
+            : sql`m_instrument = ${param.string(opts.instrument)}`,
+        );
       if (opts.attrKeys?.length) having.push(sql`hasAll(m_attr_keys, ${param.strings(opts.attrKeys)})`);
       const rows = await store.query<CatalogRow>(
         sql`${catalogSelect} WHERE project_id = ${param.uint32(projectId)} GROUP BY name HAVING ${join(having, ' AND ')} ORDER BY name LIMIT 10000`,
       );
-      return rows.map((r) => toMetric(projectId, r, fromSpans));
+      return withClassicHistograms(rows)
+        .filter((r) => !opts.instrument || r.m_instrument === opts.instrument)
+        .filter((r) => !r.classic || !opts.attrKeys?.includes(LE))
+        .map((r) => toMetric(projectId, r, fromSpans));
     },
 
     /**
@@ -101,11 +139,14 @@ export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: re
       const unique = [...new Set(names)].sort();
       const missing = unique.filter((n) => !fresh(n));
       if (missing.length > 0) {
+        // With each name's `_bucket` series: a name the catalogue lacks may be a classic histogram.
+        const asked = [...missing, ...missing.map((n) => `${n}_bucket`)];
         const rows = await store.query<CatalogRow>(
-          sql`${catalogSelect} WHERE project_id = ${param.uint32(projectId)} AND has(${param.strings(missing)}, name) GROUP BY name ORDER BY name`,
+          sql`${catalogSelect} WHERE project_id = ${param.uint32(projectId)} AND has(${param.strings(asked)}, name) GROUP BY name ORDER BY name`,
         );
         if (described.size > DESCRIBED_MAX) described.clear();
-        for (const r of rows) described.set(key(r.name), { at: now, metric: toMetric(projectId, r, fromSpans) });
+        for (const r of withClassicHistograms(rows))
+          described.set(key(r.name), { at: now, metric: toMetric(projectId, r, fromSpans) });
       }
       return unique.flatMap((n) => {
         const m = fresh(n);
@@ -126,18 +167,40 @@ export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: re
       ];
       if (opts.attrKeys.length) conds.push(sql`hasAll(string_keys, ${param.strings(opts.attrKeys)})`);
       if (opts.search) conds.push(sql`positionCaseInsensitiveUTF8(metric, ${param.string(opts.search)}) != 0`);
-      if (opts.instrument) conds.push(sql`instrument = ${param.string(opts.instrument)}`);
+      // A classic histogram's data are its `_bucket` counter's: kept here, picked by instrument below.
+      if (opts.instrument)
+        conds.push(
+          opts.instrument === 'histogram'
+            ? sql`(instrument = 'histogram' OR endsWith(metric, '_bucket'))`
+            : sql`instrument = ${param.string(opts.instrument)}`,
+        );
       const LIMIT = 1000;
-      const rows = await queryRows<{ name: string; num: string | number }>(
-        rangeTable(b),
-        conds,
-        b.lt,
-        (from) =>
-          sql`SELECT metric AS name, uniqCombined64(attrs_hash) AS num FROM ${from} GROUP BY metric ORDER BY metric LIMIT ${param.uint32(LIMIT + 1)}`,
-      );
+      const count = (conds: SqlFragment[], series: SqlFragment) =>
+        queryRows<{ name: string; num: string | number }>(
+          rangeTable(b),
+          conds,
+          b.lt,
+          (from) =>
+            sql`SELECT metric AS name, uniqCombined64(${series}) AS num FROM ${from} GROUP BY metric ORDER BY metric LIMIT ${param.uint32(LIMIT + 1)}`,
+        );
+      const rows = await count(conds, sql`attrs_hash`);
       const hasMore = rows.length > LIMIT;
       const counts = new Map(rows.slice(0, LIMIT).map((r) => [r.name, Number(r.num)]));
-      const described = await this.describe(projectId, [...counts.keys()]);
+      const families = [...counts.keys()].flatMap((n) => familyOfBucket(n) ?? []);
+      const described = (await this.describe(projectId, [...counts.keys(), ...families])).filter(
+        (m) =>
+          (!opts.instrument || m.instrument === opts.instrument) &&
+          (!m.fromBuckets || (!opts.attrKeys.includes(LE) && m.name.toLowerCase().includes(opts.search.toLowerCase()))),
+      );
+      // A classic histogram's series are its buckets' without `le`.
+      const classic = described.filter((m) => m.fromBuckets).map((m) => `${m.name}_bucket`);
+      if (classic.length > 0) {
+        const perFamily = await count(
+          [...conds, sql`has(${param.strings(classic)}, metric)`],
+          sql`arrayFilter((v, k) -> k != ${param.string(LE)}, string_values, string_keys)`,
+        );
+        for (const r of perFamily) counts.set(familyOfBucket(r.name)!, Number(r.num));
+      }
       return { metrics: described.map((m) => ({ ...m, numTimeseries: counts.get(m.name) ?? 0 })), hasMore };
     },
 
@@ -156,9 +219,13 @@ export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: re
         sql`time >= ${param.secondsUp(b.gte)}`,
         sql`time < ${param.secondsUp(b.lt)}`,
       ];
-      const uniq = [...new Set(metrics)];
+      const { names: uniq, classic } = await this.storedNames(projectId, metrics);
       if (uniq.length) conds.push(sql`has(${param.strings(uniq)}, metric)`);
-      const filter = search ? sql` WHERE positionCaseInsensitiveUTF8(key, ${param.string(search)}) != 0` : sql``;
+      const keep: SqlFragment[] = [];
+      if (search) keep.push(sql`positionCaseInsensitiveUTF8(key, ${param.string(search)}) != 0`);
+      // A classic histogram's series have no `le`: its buckets' do.
+      if (classic) keep.push(sql`key != ${param.string(LE)}`);
+      const filter = keep.length ? sql` WHERE ${join(keep, ' AND ')}` : sql``;
       const having = uniq.length ? sql` HAVING count = ${param.uint32(uniq.length)}` : sql``;
       const rows = await queryRows<{ key: string; count: string | number }>(
         rangeTable(b),
@@ -185,7 +252,8 @@ export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: re
         sql`time < ${param.secondsUp(b.lt)}`,
         sql`has(string_keys, ${param.string(key)})`,
       ];
-      if (metrics.length) conds.push(sql`has(${param.strings([...new Set(metrics)])}, metric)`);
+      if (metrics.length)
+        conds.push(sql`has(${param.strings((await this.storedNames(projectId, metrics)).names)}, metric)`);
       if (search)
         conds.push(
           sql`positionCaseInsensitiveUTF8(string_values[indexOf(string_keys, ${param.string(key)})], ${param.string(search)}) != 0`,
@@ -201,6 +269,20 @@ export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: re
       return rows.map((r) => ({ value: r.value, count: Number(r.count) }));
     },
 
+    /**
+     * The stored metrics behind `metrics`: a classic histogram's `_bucket` series in its place
+     * (`classic`: there was one).
+     */
+    async storedNames(projectId: number, metrics: readonly string[]): Promise<{ names: string[]; classic: boolean }> {
+      const uniq = [...new Set(metrics)];
+      if (uniq.length === 0) return { names: [], classic: false };
+      const families = new Set((await this.describe(projectId, uniq)).filter((m) => m.fromBuckets).map((m) => m.name));
+      return {
+        names: [...new Set(uniq.map((n) => (families.has(n) ? `${n}_bucket` : n)))],
+        classic: families.size > 0,
+      };
+    },
+
     /** Per bucket, the histogram's summed bucket map (heatmap). */
     async histogramBuckets(
       projectId: number,
@@ -208,20 +290,29 @@ export function createMetricsStore(store: TelemetryStore, opts: { fromSpans?: re
       grid: { gte: Date; lt: Date; bucketMin: number; table: DatapointTable },
       where: WhereClause[],
     ): Promise<{ t: number; values: number[]; counts: number[] }[]> {
-      const conds: SqlFragment[] = [
-        sql`project_id = ${param.uint32(projectId)}`,
-        sql`metric = ${param.string(metric)}`,
-        sql`time >= ${param.secondsUp(grid.gte)}`,
-        sql`time < ${param.secondsUp(grid.lt)}`,
-        ...where.map(compileWhere),
-      ];
-      const rows = await queryRows<{ t: string | number; h: [number[], (string | number)[]] }>(
-        grid.table,
-        conds,
-        grid.lt,
-        (from) =>
-          sql`SELECT toUnixTimestamp(toStartOfInterval(time, toIntervalMinute(${param.uint32(grid.bucketMin)}))) AS t, sumMap(histogram) AS h FROM ${from} GROUP BY t ORDER BY t LIMIT 10000`,
-      );
+      const attrs = where.map(compileWhere);
+      const select = (from: SqlFragment) =>
+        sql`SELECT toUnixTimestamp(toStartOfInterval(time, toIntervalMinute(${param.uint32(grid.bucketMin)}))) AS t, sumMap(histogram) AS h FROM ${from} GROUP BY t ORDER BY t LIMIT 10000`;
+      type Row = { t: string | number; h: [number[], (string | number)[]] };
+      const [described] = await this.describe(projectId, [metric]);
+      const rows = described?.fromBuckets
+        ? // The attribute conditions hold for the joined series (without `le`).
+          await queryRows<Row>(grid.table, classicConditions(projectId, metric, grid.gte, grid.lt), grid.lt, (from) => {
+            const joined = classicHistogramRows(from, projectId, metric);
+            return select(attrs.length ? sql`(SELECT * FROM ${joined} WHERE ${join(attrs, ' AND ')})` : joined);
+          })
+        : await queryRows<Row>(
+            grid.table,
+            [
+              sql`project_id = ${param.uint32(projectId)}`,
+              sql`metric = ${param.string(metric)}`,
+              sql`time >= ${param.secondsUp(grid.gte)}`,
+              sql`time < ${param.secondsUp(grid.lt)}`,
+              ...attrs,
+            ],
+            grid.lt,
+            select,
+          );
       return rows.map((r) => ({ t: Number(r.t), values: r.h[0], counts: r.h[1].map(Number) }));
     },
   };

@@ -1,5 +1,6 @@
 import {
   metricAliasProblem,
+  type Metric,
   parseMetricsQuery,
   type GaugeResponse,
   type MetricColumn,
@@ -46,16 +47,24 @@ export function validateMetricParams(metrics: string[], aliases: string[]): void
   if (problem?.kind === 'duplicate') throw bad('metric aliases must be unique');
 }
 
+/** A query's metric as the catalogue describes it; `deleted` when it does not. */
+function metricRef(name: string, alias: string, m: Metric | undefined): MetricRef {
+  return {
+    name,
+    alias,
+    instrument: m?.instrument ?? 'deleted',
+    unit: m?.unit ?? '',
+    ...(m?.fromBuckets ? { fromBuckets: true as const } : {}),
+  };
+}
+
 export function createMetricsQueryService(deps: { store: MetricsStore; telemetry: TelemetryStore }) {
   async function run(projectId: number, input: MetricsQueryInput, mode: Mode) {
     validateMetricParams(input.metrics, input.aliases);
     const described = new Map((await deps.store.describe(projectId, input.metrics)).map((m) => [m.name, m]));
-    const refs: MetricRef[] = input.metrics.map((name, i) => ({
-      name,
-      alias: input.aliases[i].replace(/^\$/, ''),
-      instrument: described.get(name)?.instrument ?? 'deleted',
-      unit: described.get(name)?.unit ?? '',
-    }));
+    const refs = input.metrics.map((name, i) =>
+      metricRef(name, input.aliases[i].replace(/^\$/, ''), described.get(name)),
+    );
     const parsed = parseMetricsQuery(input.query);
     const plan = planQuery(parsed, refs, mode, input.search ?? '');
     const reads = await Promise.all(plan.queries.map((q) => runSeries(projectId, q, input.grid)));
@@ -95,12 +104,7 @@ export function createMetricsQueryService(deps: { store: MetricsStore; telemetry
       ).map((m) => [m.name, m]),
     );
     if (errors.size === 0 && input.metrics.every((m) => described.has(m.name))) {
-      const refs: MetricRef[] = input.metrics.map((m) => ({
-        name: m.name,
-        alias: m.alias,
-        instrument: described.get(m.name)!.instrument,
-        unit: described.get(m.name)!.unit,
-      }));
+      const refs = input.metrics.map((m) => metricRef(m.name, m.alias, described.get(m.name)));
       for (const [part, error] of planQuery(parsed, refs, mode).partErrors) errors.set(part, error);
     }
     return partInfo(parsed, errors)

@@ -49,6 +49,12 @@ export const Metric = z.object({
    * for metrics sent as metrics.
    */
   fromSpans: z.literal(true).optional(),
+  /**
+   * A classic Prometheus histogram (issue 41): not stored under this name but read from the
+   * counters remote write stores for it, `<name>_bucket` (per `le`), `<name>_sum`, `<name>_count`,
+   * joined per minute into one histogram (percentiles, heatmap). Absent for stored metrics.
+   */
+  fromBuckets: z.literal(true).optional(),
 });
 export type Metric = z.infer<typeof Metric>;
 

@@ -16,10 +16,9 @@ import { normalizeUnit } from './units';
  *   in full from zero, as Prometheus's `increase()` does;
  * - the series of classic histograms and summaries (`*_bucket` with `le`, `*_sum`, `*_count`) are
  *   counters under their own names with their labels (so `rate(x_sum) / rate(x_count)` and per-`le`
- *   rates work); summary quantiles (`quantile` label) and everything else are gauges. Prometheus
- *   spreads one histogram's series over several requests, so they cannot be joined into one
- *   Lantern histogram without holding acknowledged samples back, which the durability contract
- *   forbids;
+ *   rates work); summary quantiles (`quantile` label) and everything else are gauges. A classic
+ *   histogram is read as one Lantern histogram by joining these series at read time
+ *   (metrics/query/classicHistogram.ts): Prometheus spreads its series over several requests;
  * - labels become attributes (`__name__` is the metric name); staleness markers (NaN) are dropped;
  *   native histograms (remote write field 4) are refused with a count.
  */

@@ -127,6 +127,91 @@ describe('PromQL range queries answer as Prometheus does over the same samples',
   });
 });
 
+describe("Lantern's own queries read a remote-written classic histogram as one histogram (issue 41)", () => {
+  const family = 'demo_latency_seconds';
+  const bounds = [0.05, 0.1, 0.25, 0.5, 1, Infinity];
+  const lantern = async (path: string, params: Record<string, string>) => {
+    const q = new URLSearchParams({
+      time_gte: new Date(start).toISOString(),
+      time_lt: new Date(end).toISOString(),
+      ...params,
+    });
+    const res = await fetch(`${server.lantern.baseUrl}/api/v1/metrics/1${path}?${q}`, {
+      headers: { cookie: server.cookie },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return res.json();
+  };
+  /** The bucket `(lower, upper]` a value is in (`+Inf`'s upper bound is the highest finite one, as `histogram_quantile` answers there). */
+  const bucketOf = (v: number) => bounds.findIndex((b, i) => v <= (b === Infinity ? bounds[i - 1] : b));
+
+  it('is listed as a histogram without `le`, its percentiles fall in the bucket of histogram_quantile, its average is _sum / _count', async () => {
+    const listed = (await lantern('', {})) as {
+      metrics: { name: string; instrument: string; attrKeys: string[]; fromBuckets?: true }[];
+    };
+    expect(listed.metrics.find((m) => m.name === family)).toMatchObject({
+      instrument: 'histogram',
+      attrKeys: ['instance', 'job'],
+      fromBuckets: true,
+    });
+    // The buckets' counters stay as they were sent.
+    expect(listed.metrics.find((m) => m.name === `${family}_bucket`)).toMatchObject({ instrument: 'counter' });
+
+    const table = (await lantern('/table', {
+      metric: family,
+      alias: 'h',
+      query: 'p50($h) as p50 | p90($h) as p90 | p99($h) as p99 | avg($h) as avg | group by job',
+    })) as { items: Record<string, unknown>[] };
+    expect(table.items.map((r) => r.job).sort()).toEqual(['api', 'web']);
+    const time = String((start + 60 * 60_000) / 1000);
+    for (const row of table.items) {
+      for (const [col, q] of [
+        ['p50', 0.5],
+        ['p90', 0.9],
+        ['p99', 0.99],
+      ] as const) {
+        const want = await promGet(prom.url, '/api/v1/query', {
+          query: `histogram_quantile(${q}, sum by (le) (rate(${family}_bucket{job="${String(row.job)}"}[5m])))`,
+          time,
+        });
+        const expected = Number((want.body.data!.result as { value: [number, string] }[])[0].value[1]);
+        expect(
+          bucketOf(row[col] as number),
+          `${String(row.job)} ${col}: Lantern ${String(row[col])}, Prometheus ${expected}`,
+        ).toBe(bucketOf(expected));
+      }
+      const avg = await promGet(prom.url, '/api/v1/query', {
+        query: `sum(rate(${family}_sum{job="${String(row.job)}"}[5m])) / sum(rate(${family}_count{job="${String(row.job)}"}[5m]))`,
+        time,
+      });
+      const expected = Number((avg.body.data!.result as { value: [number, string] }[])[0].value[1]);
+      expect(row.avg as number).toBeCloseTo(expected, 9);
+    }
+  });
+
+  it('draws its heatmap from the buckets, and its series and attribute values are those without `le`', async () => {
+    const heatmap = (await lantern('/heatmap', { metric: family, query: 'where job = api' })) as {
+      heatmap: { xAxis: string[]; data: [number, number, number][] };
+    };
+    const { xAxis, data } = heatmap.heatmap;
+    const perColumn = new Map<number, number>();
+    for (const [x, , c] of data) perColumn.set(x, (perColumn.get(x) ?? 0) + c);
+    // Per minute the api job's two instances observe (3+5+8+4+2+1) x (1 + 2) = 69 values: a column
+    // holds them for each of its minutes in the range (the first and last may be cut by the range).
+    const bucketMinutes = (Date.parse(xAxis[1]) - Date.parse(xAxis[0])) / 60_000;
+    const columns = [...perColumn].sort(([a], [b]) => a - b).map(([, c]) => c);
+    expect(columns).toHaveLength(xAxis.length);
+    expect(new Set(columns.slice(1, -1))).toEqual(new Set([69 * bucketMinutes]));
+    for (const c of [columns[0], columns[columns.length - 1]]) expect([69, 69 * bucketMinutes]).toContain(c);
+    const keys = (await lantern('/attr-keys', { metric: family })) as { items: { value: string }[] };
+    expect(keys.items.map((k) => k.value).sort()).toEqual(['instance', 'job']);
+    const stats = (await lantern('/stats', { search_input: 'latency' })) as {
+      metrics: { name: string; numTimeseries: number }[];
+    };
+    expect(stats.metrics.find((m) => m.name === family)?.numTimeseries).toBe(4);
+  });
+});
+
 describe('promtool against Lantern answers what it answers against Prometheus', () => {
   const run = promisify(execFile);
   // promtool 2.42 sends the URL's user info as Basic auth: the token is the password.

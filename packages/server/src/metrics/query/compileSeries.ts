@@ -1,5 +1,6 @@
 import type { MetricFilter, Instrument } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
+import { classicConditions, classicHistogramRows } from './classicHistogram';
 import type { DatapointTable, TimeGrid } from './timeRange';
 
 /**
@@ -36,6 +37,8 @@ export interface SeriesQuery {
   uniqAttrs: string[];
   /** Keep only series with an attribute value containing this text (table search). */
   search: string;
+  /** A classic Prometheus histogram: `metric` is read from its `_bucket`, `_sum` and `_count` series (classicHistogram.ts). */
+  fromBuckets?: true;
 }
 
 export function attrCol(key: string): SqlFragment {
@@ -232,7 +235,12 @@ export function compileSeriesQuery(
   const range = rangeConditions(projectId, q.metric, grid.gte, lt);
   const conds = attrConditions(q);
   let from: SqlFragment;
-  if (seriesCols.length === 0 && conds.length === 0) {
+  if (q.fromBuckets) {
+    // The attribute conditions hold for the joined series (without `le`), not for each bucket's.
+    const rows = datapointRows(grid.table, classicConditions(projectId, q.metric, grid.gte, lt), lt, watermark);
+    const where = conds.length ? sql` WHERE ${join(conds, ' AND ')}` : sql``;
+    from = sql`(SELECT ${join([sql`*`, ...seriesCols], ', ')} FROM ${classicHistogramRows(rows, projectId, q.metric)}${where})`;
+  } else if (seriesCols.length === 0 && conds.length === 0) {
     // Neither filters nor groups by attributes: the datapoints alone.
     from = datapointRows(grid.table, range, lt, watermark);
   } else if (grid.table === 'datapoint_minutes') {

@@ -25,6 +25,8 @@ export interface MetricRef {
   alias: string;
   instrument: Instrument;
   unit: string;
+  /** A classic Prometheus histogram joined from its `_bucket` series (Metric.fromBuckets). */
+  fromBuckets?: true;
 }
 
 export type TableFunc = 'min' | 'max' | 'sum' | 'avg' | 'last';
@@ -149,6 +151,7 @@ export function planQuery(parsed: ParsedMetricsQuery, metrics: readonly MetricRe
           grouping: leafGrouping(part.grouping, groupings, series.alias),
           uniqAttrs,
           search,
+          ...(m.fromBuckets ? { fromBuckets: true as const } : {}),
         };
         const key = JSON.stringify(q);
         let idx = queryIndex.get(key);
