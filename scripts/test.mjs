@@ -80,15 +80,16 @@ await Promise.all([
 ]);
 
 // The static checks in two lanes, niced: they use the CPU the tests leave idle and give it back when a test
-// needs it (a test's timing matters; a check's does not). Type checks | Prettier, the layer rules, ESLint.
+// needs it (a test's timing matters; a check's does not). Types and ESLint | Prettier, the layer rules.
 const NICE = 10;
 const checks = Promise.all([
-  // Three programs, each file type-checked once: the Node code (tsconfig.json: shared, server, bench), the web
-  // app, the browser tests with their kit (e2e/tsconfig.json); six programs checked shared five times.
-  lane(
-    ['.', 'packages/web', 'e2e'].map((p) => [`tsc -p ${p}`, bin('tsc'), ['-p', p]]),
-    { nice: NICE },
-  ),
+  // `npm run typecheck` and `npm run lint` in one process (scripts/lint.mjs --typecheck): the three programs
+  // (tsconfig.json: shared, server, bench; the web app; the browser tests with their kit) are type-checked,
+  // then ESLint's type-aware rules read the same programs, so the checker's work is done once for both.
+  // Without `import-x/no-cycle`: the layers step checks the same cycles over the whole graph.
+  lane([['types and ESLint', process.execPath, ['scripts/lint.mjs', '--typecheck', '--cycles-checked-by-layers']]], {
+    nice: NICE,
+  }),
   lane(
     [
       // One format for the repo (.prettierrc.json): `npm run format` fixes what this refuses.
@@ -99,9 +100,6 @@ const checks = Promise.all([
         bin('depcruise'),
         ['packages', 'bench', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'],
       ],
-      // ESLint (eslint.config.js): any error or warning fails with the rule's name; `npm run lint` is the same
-      // check, with `import-x/no-cycle`, which the layers step above has just checked over the whole graph.
-      ['eslint', process.execPath, ['scripts/lint.mjs', '--cycles-checked-by-layers']],
     ],
     { nice: NICE },
   ),
