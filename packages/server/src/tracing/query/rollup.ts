@@ -143,11 +143,23 @@ function rollupFrom(scope: RangeScope, period: RollupPeriod = 'hour'): SqlFragme
 }
 
 /**
- * The percentiles chart without filters from the group rollups, when its buckets are whole quarter
- * hours, or whole 5 minutes (the per-system rows, systemRollupFrom), and the range whole minutes
- * (else null): the rows of each bucket's period add up to the bucket (`bucket`: the bucket start
- * of `s.time`). The same counts, errors and maxima as the
- * spans; percentiles from merged t-digest states.
+ * The rows of buckets shorter than a quarter hour: the per-system rows (systemRollupFrom) for
+ * whole 5 minutes (24 h), else the minute rows (1-3 minutes: ranges up to 15 h). At 1 h the
+ * minute rows are ~1/150 of the spans at 100M spans a day and ~1/25 at 10M, and their states
+ * merged took 40 and 28 ms against 209 and 43 for the spans' (docs/benchmarks.md). Null for whole
+ * 5 minutes without whole windows or with groups in the scope (their spans are read).
+ */
+function minutesOrSystemRows(scope: RangeScope, bucketMs: number): SqlFragment | null {
+  if (bucketMs % FIVE_MINUTES === 0) return systemRollupFrom(scope);
+  return sql`(SELECT ${SYSTEM_ROW_COLUMNS} FROM ${rollupFrom(scope, 'minute')}) AS s`;
+}
+
+/**
+ * The percentiles chart without filters from the group rollups, when the range is whole minutes
+ * (else null): whole hours or quarter hours from their rows, shorter buckets from
+ * minutesOrSystemRows. The rows of each bucket's period add up to the bucket (`bucket`: the
+ * bucket start of `s.time`). The same counts, errors and maxima as the spans; percentiles from
+ * merged t-digest states.
  */
 export function rollupPercentilesSql(
   q: CompiledQuery,
@@ -158,8 +170,7 @@ export function rollupPercentilesSql(
 ): SqlFragment | null {
   const period = periodOf(bucketMs);
   if (!wholeMinutes(scope) || q.where.length) return null;
-  const from =
-    period !== 'minute' ? rollupFrom(scope, period) : bucketMs % FIVE_MINUTES === 0 ? systemRollupFrom(scope) : null;
+  const from = period !== 'minute' ? rollupFrom(scope, period) : minutesOrSystemRows(scope, bucketMs);
   if (!from) return null;
   const durations = withDurations
     ? sql`, ${ROLLUP_ERROR_COUNT_SQL} AS errorCount, quantilesTDigestMergeIf(0.5, 0.9, 0.99)(s.duration, ${IS_SPAN_SQL}) AS q, maxOrNullIf(s.max_duration, ${IS_SPAN_SQL}) AS max`
@@ -250,8 +261,8 @@ export function systemOfGroupQuery(text: string): string | null {
 
 /**
  * The Overview's sparklines by system (groupsStatsSql with each group query `where .system = X`)
- * from the per-system rows (systemRollupFrom), when the query has no filter, the buckets are whole
- * 5 minutes and every column is one the rollups keep; else null.
+ * from the per-system rows or the minute rows (minutesOrSystemRows), when the query has no filter
+ * and every column is one the rollups keep; else null.
  */
 export function rollupSystemStatsSql(
   q: CompiledQuery,
@@ -261,8 +272,8 @@ export function rollupSystemStatsSql(
   bucketMs: number,
   bucket: SqlFragment,
 ): SqlFragment | null {
-  if (!wholeMinutes(scope) || q.where.length || q.having.length || bucketMs % FIVE_MINUTES !== 0) return null;
-  const from = systemRollupFrom(scope);
+  if (!wholeMinutes(scope) || q.where.length || q.having.length || bucketMs % 60_000 !== 0) return null;
+  const from = minutesOrSystemRows(scope, bucketMs);
   if (!from || systems.length === 0) return null;
   const { pcols, quantiles } = durationQuantiles(cols);
   const select: SqlFragment[] = [];
