@@ -10,10 +10,10 @@ import type { TelemetryMigration } from './migration';
  * Written by the application once per closed window (tracing/query/systemRollupJob.ts, on the node
  * holding the evaluator lease), not by a view on inserts: nothing more on the insert path. A window
  * written again (spans came after it was rolled up) gets rows under a newer `run`; readers
- * (tracing/query/rollup.ts) take a window's rows of its latest run only where their count equals
- * the minute rows' count of the same window and system, and the minute rows everywhere else: a
- * window not yet rolled up, or one spans reached since, reads the minutes, so counts stay the
- * minute rows' (the spans').
+ * (tracing/query/rollup.ts) take a window's rows of its latest run only in hours where the latest
+ * rows of every window add up to the hour rollup's count (per type and system), and the minute
+ * rows everywhere else: an hour with a window not yet rolled up, or one spans reached since, reads
+ * the minutes, so counts stay the minute rows' (the spans').
  */
 export const SPAN_SYSTEMS_TABLE = 'span_systems_5m';
 

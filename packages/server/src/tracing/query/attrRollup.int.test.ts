@@ -12,7 +12,8 @@ import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
  * the groups' quarter hours (the attribute rollup's environment rows), the percentiles chart of
  * hour buckets the hour rollup, and a span list by duration reads the spans above the group
  * rollups' floor (rollup.ts). The percentiles chart of 5-minute buckets (24 h) and the sparklines
- * by system read the per-system 5-minute rows (span_systems_5m), rolled up every second here.
+ * by system read the per-system 5-minute rows (span_systems_5m), rolled up every second here; of
+ * minute buckets (1 h), the minute rows.
  */
 const { base, get, otlp, output } = tracingTestServer({
   LANTERN_SPAN_ROLLUPS_INTERVAL_SECONDS: '1',
@@ -179,17 +180,18 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
       ['in a whole window', base - 12 * 3600_000 - 2 * 60_000],
       ['in an edge minute', edge],
     ];
-    const rangeOf = (gte: number) => ({ time_gte: iso(gte), time_lt: iso(gte + DAY) });
+    const rangeOf = (gte: number, ms = DAY) => ({ time_gte: iso(gte), time_lt: iso(gte + ms) });
 
-    const percentiles = async (gte: number) => {
+    /** Over 24 h (5-minute buckets), or 1 h (`ms`; minute buckets, from the minute rows). */
+    const percentiles = async (gte: number, ms = DAY) => {
       for (const system of ['all', 'spans:all', 'http:all']) {
-        const range = rangeOf(gte);
+        const range = rangeOf(gte, ms);
         const rollup = PercentilesResponse.parse((await get('percentiles', { ...range, 'system[]': system })).body);
         // A filter that every span passes reads the spans.
         const raw = PercentilesResponse.parse(
           (await get('percentiles', { ...range, 'system[]': system, query: 'where .duration >= 0' })).body,
         );
-        expect(rollup.time!.length).toBeGreaterThanOrEqual(288);
+        expect(rollup.time!.length).toBeGreaterThanOrEqual(ms === DAY ? 288 : 60);
         expect(rollup.count!.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
         for (const k of ['time', 'count', 'rate', 'errorCount', 'errorRate', 'max'] as const)
           expect([system, k, rollup[k]]).toEqual([system, k, raw[k]]);
@@ -204,10 +206,10 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
 
     const COLUMNS = ['.count_per_min', '.error_rate', 'p50(.duration)', 'p90(.duration)', 'p99(.duration)'];
     const OVERVIEW = 'group by .system | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | max(.duration)';
-    const sparklines = async (gte: number) => {
+    const sparklines = async (gte: number, ms = DAY) => {
       const stats = async (query: string) =>
         GroupsResponse.parse(
-          (await get('groups', { ...rangeOf(gte), query, stats_column: COLUMNS, stats_rows: '15', limit: '1000' }))
+          (await get('groups', { ...rangeOf(gte, ms), query, stats_column: COLUMNS, stats_rows: '15', limit: '1000' }))
             .body,
         ).stats!;
       const rollup = await stats(OVERVIEW);
@@ -237,6 +239,12 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
     it.each(RANGES)('answer the sparklines by system (24 h) as the spans do, the fixtures %s', async (_label, gte) => {
       await rolled();
       await sparklines(gte);
+    });
+
+    it('answer the percentiles chart and the sparklines by system of minute buckets (1 h) as the spans do', async () => {
+      // The minute rows, whole minutes around the fixtures.
+      await percentiles(base - 30 * 60_000, 3600_000);
+      await sparklines(base - 30 * 60_000, 3600_000);
     });
 
     it('answer as the spans do after a span came late into a rolled-up window, which the job rolls up again', async () => {

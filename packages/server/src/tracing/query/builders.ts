@@ -10,7 +10,7 @@ import {
   rollupSystemsSql,
   systemOfGroupQuery,
 } from './rollup';
-import { compileQuery, QUANTILE_LEVELS, type CompiledColumn, type CompiledQuery } from './compile';
+import { compileQuery, QUANTILE_LEVELS, shareQuantiles, type CompiledColumn, type CompiledQuery } from './compile';
 import { attrExpr, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL } from './compileExpr';
 import { IS_ERROR_SQL, IS_SPAN_SQL } from './eventTypes';
 import { whereSql, type RangeScope } from './scope';
@@ -222,6 +222,8 @@ function statsColumns(columns: readonly string[], o: { minutes: number }) {
       errors.push(`column ${JSON.stringify(text)}: ${(e as Error).message}`);
     }
   });
+  // The sparklines' {p50,p90,p99}(.duration): one digest per row, not one per column.
+  shareQuantiles(cols, o);
   const select = join(
     cols.map((c) => sql`${c.expr} AS ${ident(c.key)}`),
     ', ',

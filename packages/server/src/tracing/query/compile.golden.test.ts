@@ -261,13 +261,13 @@ describe('query compiler golden output', () => {
         ),
     );
     out.push(
-      `# group-stats of a groups answer's first rows, one query\n` +
+      `# group-stats of a groups answer's first rows, one query (one digest for both percentiles)\n` +
         render(
           'gss',
           groupsStatsSql(
             scope,
             'group by service.name | .count_per_min | where .status_code = "error"',
-            ['.count_per_min', 'p50(.duration)'],
+            ['.count_per_min', 'p50(.duration)', 'p99(.duration)'],
             ['where service.name = "api"', 'where service.name = "db"'],
           ).sql!,
         ),

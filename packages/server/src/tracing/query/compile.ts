@@ -207,8 +207,8 @@ export const QUANTILE_LEVELS: Partial<Record<string, SqlFragment>> = {
  * Several percentiles of one attribute (`{p50,p90,p99}(.duration)`) share one digest:
  * `quantilesTDigest(0.5, 0.9, 0.99)(x)[i]`; the engine computes the identical aggregate once.
  */
-function shareQuantiles(columns: CompiledColumn[], o: CompileOptions): void {
-  const byAttr = new Map<string, CompiledColumn[]>();
+export function shareQuantiles<C extends { name_: Name; expr: SqlFragment }>(columns: C[], o: CompileOptions): void {
+  const byAttr = new Map<string, C[]>();
   for (const c of columns)
     if (c.name_.func && QUANTILE_LEVELS[c.name_.func])
       byAttr.set(c.name_.attr, [...(byAttr.get(c.name_.attr) ?? []), c]);

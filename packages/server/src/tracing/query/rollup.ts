@@ -143,11 +143,23 @@ function rollupFrom(scope: RangeScope, period: RollupPeriod = 'hour'): SqlFragme
 }
 
 /**
- * The percentiles chart without filters from the group rollups, when its buckets are whole quarter
- * hours, or whole 5 minutes (the per-system rows, systemRollupFrom), and the range whole minutes
- * (else null): the rows of each bucket's period add up to the bucket (`bucket`: the bucket start
- * of `s.time`). The same counts, errors and maxima as the
- * spans; percentiles from merged t-digest states.
+ * The rows of buckets shorter than a quarter hour: the per-system rows (systemRollupFrom) for
+ * whole 5 minutes (24 h), else the minute rows (1-3 minutes: ranges up to 15 h). At 1 h the
+ * minute rows are ~1/150 of the spans at 100M spans a day and ~1/25 at 10M, and their states
+ * merged took 40 and 28 ms against 209 and 43 for the spans' (docs/benchmarks.md). Null for whole
+ * 5 minutes without whole windows or with groups in the scope (their spans are read).
+ */
+function minutesOrSystemRows(scope: RangeScope, bucketMs: number): SqlFragment | null {
+  if (bucketMs % FIVE_MINUTES === 0) return systemRollupFrom(scope);
+  return sql`(SELECT ${SYSTEM_ROW_COLUMNS} FROM ${rollupFrom(scope, 'minute')}) AS s`;
+}
+
+/**
+ * The percentiles chart without filters from the group rollups, when the range is whole minutes
+ * (else null): whole hours or quarter hours from their rows, shorter buckets from
+ * minutesOrSystemRows. The rows of each bucket's period add up to the bucket (`bucket`: the
+ * bucket start of `s.time`). The same counts, errors and maxima as the spans; percentiles from
+ * merged t-digest states.
  */
 export function rollupPercentilesSql(
   q: CompiledQuery,
@@ -158,8 +170,7 @@ export function rollupPercentilesSql(
 ): SqlFragment | null {
   const period = periodOf(bucketMs);
   if (!wholeMinutes(scope) || q.where.length) return null;
-  const from =
-    period !== 'minute' ? rollupFrom(scope, period) : bucketMs % FIVE_MINUTES === 0 ? systemRollupFrom(scope) : null;
+  const from = period !== 'minute' ? rollupFrom(scope, period) : minutesOrSystemRows(scope, bucketMs);
   if (!from) return null;
   const durations = withDurations
     ? sql`, ${ROLLUP_ERROR_COUNT_SQL} AS errorCount, quantilesTDigestMergeIf(0.5, 0.9, 0.99)(s.duration, ${IS_SPAN_SQL}) AS q, maxOrNullIf(s.max_duration, ${IS_SPAN_SQL}) AS max`
@@ -200,12 +211,21 @@ export function staleSystemWindowsSql(from: Date, to: Date): SqlFragment {
 }
 
 /**
- * The rollup rows of the range per system and 5 minutes: a whole window's `span_systems_5m` rows
- * of its latest run (telemetry migration 20) where their count is the count of its minute rows
- * (`span_groups_1m`), its minute rows elsewhere: windows not rolled up yet, ones spans reached
- * since, and the minutes before the first and after the last whole window. So counts, errors and
- * extremes are the minute rows' (the spans'); percentiles merge t-digest states. Null when the
- * scope selects groups (the 5-minute rows have none) or holds no whole window.
+ * The rollup rows of the range per system and 5 minutes: in each hour whose windows all hold their
+ * minute rows' count, the `span_systems_5m` rows of each whole window's latest run (telemetry
+ * migration 20); the minute rows (`span_groups_1m`) everywhere else: hours with a window not
+ * rolled up yet or one spans reached since, and the minutes before the first and after the last
+ * whole window. So counts, errors and extremes are the minute rows' (the spans'); percentiles
+ * merge t-digest states. Null when the scope selects groups (the 5-minute rows have none) or holds
+ * no whole window.
+ *
+ * An hour is checked whole, against the hour rollup (`span_groups_1h`, fed by the same inserts as
+ * the minute rows): per type and system, the latest runs' counts of its windows add up to the
+ * hour row's count. A window's rows hold its minute rows' count when it was rolled up, and minute
+ * rows only gain spans, so no window holds more than its minute rows now: the sums are equal only
+ * when every window holds its minute rows' count. That reads ~50 times fewer rows than the
+ * minute rows' counts per window, and leaves the minute rows' states unread but in the hours
+ * not covered (their time alone, in PREWHERE).
  */
 function systemRollupFrom(scope: RangeScope): SqlFragment | null {
   if (groupConds(scope).length) return null;
@@ -223,8 +243,14 @@ function systemRollupFrom(scope: RangeScope): SqlFragment | null {
   const a = Math.ceil(gte / FIVE_MINUTES) * FIVE_MINUTES;
   const b = Math.floor(lt / FIVE_MINUTES) * FIVE_MINUTES;
   if (b <= a) return null;
-  const current = sql`(SELECT system, t, maxIf(run, src = 1) AS latest FROM (${windowCounts(scoped(a, b))}) GROUP BY system, t HAVING ${CURRENT})`;
-  return sql`(SELECT ${SYSTEM_ROW_COLUMNS} FROM span_systems_5m AS s WHERE ${scoped(a, b)} AND (s.system, s.time, s.run) GLOBAL IN ${current} UNION ALL SELECT ${SYSTEM_ROW_COLUMNS} FROM span_groups_1m AS s WHERE ${scoped(gte, lt)} AND (s.system, toStartOfFiveMinutes(s.time)) GLOBAL NOT IN (SELECT system, t FROM ${current})) AS s`;
+  const h0 = Math.floor(a / HOUR) * HOUR;
+  const h1 = Math.ceil(b / HOUR) * HOUR;
+  const hours = scoped(h0, h1);
+  // Each window's latest run: one row per (type, system) a run (each INSERT of the job has its run).
+  const latest = sql`(s.system, s.time, s.run) GLOBAL IN (SELECT s.system, s.time, max(s.run) FROM span_systems_5m AS s WHERE ${hours} GROUP BY s.system, s.time)`;
+  const covered = sql`(SELECT h FROM (SELECT h, sumIf(c, src = 0) = sumIf(c, src = 1) AS held FROM (SELECT s.type AS type, s.system AS system, toStartOfHour(s.time) AS h, sum(s.count) AS c, 0 AS src FROM span_groups_1h AS s WHERE ${hours} GROUP BY type, system, h UNION ALL SELECT s.type AS type, s.system AS system, toStartOfHour(s.time) AS h, sum(s.count) AS c, 1 AS src FROM span_systems_5m AS s WHERE ${hours} AND ${latest} GROUP BY type, system, h) GROUP BY type, system, h) GROUP BY h HAVING min(held) = 1)`;
+  const rolled = sql`s.time >= ${param.time(new Date(a))} AND s.time < ${param.time(new Date(b))} AND toStartOfHour(s.time) GLOBAL IN ${covered}`;
+  return sql`(SELECT ${SYSTEM_ROW_COLUMNS} FROM span_systems_5m AS s WHERE ${scoped(a, b)} AND ${rolled} AND ${latest} UNION ALL SELECT ${SYSTEM_ROW_COLUMNS} FROM span_groups_1m AS s PREWHERE NOT (${rolled}) WHERE ${scoped(gte, lt)}) AS s`;
 }
 
 /** The system of a group query that is `where .system = "<name>"` alone, else null. */
@@ -235,8 +261,8 @@ export function systemOfGroupQuery(text: string): string | null {
 
 /**
  * The Overview's sparklines by system (groupsStatsSql with each group query `where .system = X`)
- * from the per-system rows (systemRollupFrom), when the query has no filter, the buckets are whole
- * 5 minutes and every column is one the rollups keep; else null.
+ * from the per-system rows or the minute rows (minutesOrSystemRows), when the query has no filter
+ * and every column is one the rollups keep; else null.
  */
 export function rollupSystemStatsSql(
   q: CompiledQuery,
@@ -246,8 +272,8 @@ export function rollupSystemStatsSql(
   bucketMs: number,
   bucket: SqlFragment,
 ): SqlFragment | null {
-  if (!wholeMinutes(scope) || q.where.length || q.having.length || bucketMs % FIVE_MINUTES !== 0) return null;
-  const from = systemRollupFrom(scope);
+  if (!wholeMinutes(scope) || q.where.length || q.having.length || bucketMs % 60_000 !== 0) return null;
+  const from = minutesOrSystemRows(scope, bucketMs);
   if (!from || systems.length === 0) return null;
   const { pcols, quantiles } = durationQuantiles(cols);
   const select: SqlFragment[] = [];

@@ -13,10 +13,10 @@ const MAX_LATE_WINDOWS = 72;
 /**
  * Rolls the closed 5-minute windows of the minute rows up into `span_systems_5m`
  * (storage/telemetry/spanSystemRollup.ts) on the node that holds the evaluator lease (alerting
- * runs it as one of its leader jobs). Each run writes, under a new run number, [next, the current
- * 5 minutes less the lag) in one INSERT (`next`: the window after the newest rolled up, read again
- * on a node's first run), then the windows of the last LATE_LOOKBACK_MS whose latest rows no longer
- * hold their minute rows' count (late spans) again, one INSERT each. Readers take a window's latest
+ * runs it as one of its leader jobs). Each run writes [next, the current 5 minutes less the lag) in
+ * one INSERT (`next`: the window after the newest rolled up, read again on a node's first run),
+ * then the windows of the last LATE_LOOKBACK_MS whose latest rows no longer hold their minute
+ * rows' count (late spans) again, one INSERT each; each INSERT under a new run number. Readers take a window's latest
  * run, and its minute rows until that holds their count (rollup.ts), so a run cut short, or two
  * nodes during a lease change, count nothing twice.
  */
@@ -45,12 +45,14 @@ export function createSystemRollupJob(opts: { telemetry: TelemetryStore; log: Lo
       }
       // Nothing stored yet: read again on the next run.
       if (next === null) return null;
+      // A run number per INSERT: a window written twice in one run (spans came between the two) has
+      // one latest run, whose rows readers add up per hour (rollup.ts).
       const clock = BigInt(now.getTime());
-      const run = (lastRun = clock > lastRun ? clock : lastRun + 1n);
+      const nextRun = () => (lastRun = clock > lastRun ? clock : lastRun + 1n);
       const from = new Date(next);
       const to = new Date(Math.max(next, Math.min(end, next + MAX_RUN_MS)));
       if (to > from) {
-        await opts.telemetry.command(spanSystemsInsert(from, to, run));
+        await opts.telemetry.command(spanSystemsInsert(from, to, nextRun()));
         next = to.getTime();
       }
       const stale = await opts.telemetry.query<{ t: number }>(
@@ -58,7 +60,7 @@ export function createSystemRollupJob(opts: { telemetry: TelemetryStore; log: Lo
       );
       const late = stale.slice(0, MAX_LATE_WINDOWS).map((r) => Number(r.t) * 1000);
       for (const w of late)
-        await opts.telemetry.command(spanSystemsInsert(new Date(w), new Date(w + FIVE_MINUTES), run));
+        await opts.telemetry.command(spanSystemsInsert(new Date(w), new Date(w + FIVE_MINUTES), nextRun()));
       if (to <= from && late.length === 0) {
         opts.log.debug('span systems: nothing to roll up');
         return null;
