@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import {
   API_ROUTES,
   apiRoutes,
+  MAX_BODY_DEPTH,
   MAX_DASHBOARDS,
   MAX_SAVED_VIEWS,
   PROMETHEUS_PREFIX,
@@ -1149,6 +1150,16 @@ describe('bad input to every route', () => {
       const r = await send(c);
       if (r.status !== 400 || (r.json as { code?: string } | undefined)?.code !== 'invalid_text')
         failures.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
+    }
+    // JSON nested deeper than MAX_BODY_DEPTH is refused before it is parsed; as deep as that is parsed.
+    const nestedBody = (depth: number) => `{"x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    for (const [depth, status, code] of [
+      [MAX_BODY_DEPTH + 1, 400, 'json_too_deep'],
+      [MAX_BODY_DEPTH, 200, undefined],
+    ] as const) {
+      const r = await send({ name: '', method: 'PUT', path: dash, headers: json({}).headers, body: nestedBody(depth) });
+      if (r.status !== status || (r.json as { code?: string } | undefined)?.code !== code)
+        failures.push(`JSON body nested ${depth} deep: ${r.status} ${r.text.slice(0, 200)}`);
     }
     // [what, the dashboard's name, a line of its one grid item, the refusal's message]
     const yaml: [string, string, string, RegExp][] = [
