@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -77,30 +78,51 @@ interface Case {
   allow?: number[];
 }
 
+/**
+ * Node's HTTP client on kept-alive sockets rather than fetch: the same request line (the URL parsed
+ * as fetch parses it) and headers, at a third of the client's CPU over the sweep's ~10,000 requests.
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+afterAll(() => agent.destroy());
+
 async function send(c: Case): Promise<Answer> {
   const qs = c.query === undefined ? '' : typeof c.query === 'string' ? c.query : c.query.toString();
-  const res = await fetch(`${base}${c.path}${qs ? `?${qs}` : ''}`, {
-    method: c.method,
-    headers: { ...(c.anonymous ? {} : { cookie }), ...c.headers },
-    body: c.body,
-    redirect: 'manual',
+  const url = new URL(`${base}${c.path}${qs ? `?${qs}` : ''}`);
+  const headers: Record<string, string> = { accept: '*/*', ...(c.anonymous ? {} : { cookie }), ...c.headers };
+  if (c.body !== undefined) headers['content-length'] = String(Buffer.byteLength(c.body));
+  else if (c.method !== 'GET' && c.method !== 'HEAD') headers['content-length'] = '0';
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(
+      { agent, host: url.hostname, port: url.port, method: c.method, path: url.pathname + url.search, headers },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        // An accepted live tail (issue 38) is an event stream that stays open: its opening answer is
+        // the answer; the stream is closed here (the server lets go of it).
+        if (status >= 200 && status < 300 && res.headers['content-type']?.startsWith('text/event-stream')) {
+          res.destroy();
+          resolve({ status, text: '', json: undefined });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status, text, json });
+        });
+      },
+    );
     // A request that hangs is a failure of its own, not a stuck run.
-    signal: AbortSignal.timeout(20_000),
+    req.setTimeout(20_000, () => req.destroy(new Error('no answer within 20 s')));
+    req.on('error', reject);
+    req.end(c.body);
   });
-  // An accepted live tail (issue 38) is an event stream that stays open: its opening answer is the
-  // answer; the stream is closed here (the server lets go of it).
-  if (res.ok && res.headers.get('content-type')?.startsWith('text/event-stream')) {
-    await res.body?.cancel();
-    return { status: res.status, text: '', json: undefined };
-  }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, text, json };
 }
 
 const isErrorBody = (v: unknown): boolean =>
