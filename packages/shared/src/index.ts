@@ -13,6 +13,7 @@ export * from './api/ingest';
 export * from './api/metrics';
 export * from './api/dashboards';
 export * from './api/textLimits';
+export * from './api/jsonDepth';
 export * from './metricsQuery';
 export * from './api/alerting';
 export * from './random';

@@ -123,6 +123,13 @@ grid:
 
   it('refuses invalid YAML with the parser message', () => {
     expect(() => parseDashboardYaml('schema: v1\n  bad: [')).toThrow(/^invalid YAML: /);
+    // The first line of the library's pretty message: where, and a colon where it shows the line (the web app reads it).
+    expect(() => parseDashboardYaml('name: a\nname: b')).toThrow(
+      /^invalid YAML: Map keys must be unique at line 2, column 1:$/,
+    );
+    expect(() => parseDashboardYaml('name: x\n---\nname: [')).toThrow(
+      /; document 2: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 3, column 8:$/,
+    );
   });
 
   it('refuses an alias bomb and a size no number can hold, as YAML errors (not a crash)', () => {

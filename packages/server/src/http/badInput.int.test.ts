@@ -1,9 +1,11 @@
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import {
   API_ROUTES,
   apiRoutes,
+  MAX_BODY_DEPTH,
   MAX_DASHBOARDS,
   MAX_SAVED_VIEWS,
   PROMETHEUS_PREFIX,
@@ -76,30 +78,51 @@ interface Case {
   allow?: number[];
 }
 
+/**
+ * Node's HTTP client on kept-alive sockets rather than fetch: the same request line (the URL parsed
+ * as fetch parses it) and headers, at a third of the client's CPU over the sweep's ~10,000 requests.
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+afterAll(() => agent.destroy());
+
 async function send(c: Case): Promise<Answer> {
   const qs = c.query === undefined ? '' : typeof c.query === 'string' ? c.query : c.query.toString();
-  const res = await fetch(`${base}${c.path}${qs ? `?${qs}` : ''}`, {
-    method: c.method,
-    headers: { ...(c.anonymous ? {} : { cookie }), ...c.headers },
-    body: c.body,
-    redirect: 'manual',
+  const url = new URL(`${base}${c.path}${qs ? `?${qs}` : ''}`);
+  const headers: Record<string, string> = { accept: '*/*', ...(c.anonymous ? {} : { cookie }), ...c.headers };
+  if (c.body !== undefined) headers['content-length'] = String(Buffer.byteLength(c.body));
+  else if (c.method !== 'GET' && c.method !== 'HEAD') headers['content-length'] = '0';
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(
+      { agent, host: url.hostname, port: url.port, method: c.method, path: url.pathname + url.search, headers },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        // An accepted live tail (issue 38) is an event stream that stays open: its opening answer is
+        // the answer; the stream is closed here (the server lets go of it).
+        if (status >= 200 && status < 300 && res.headers['content-type']?.startsWith('text/event-stream')) {
+          res.destroy();
+          resolve({ status, text: '', json: undefined });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status, text, json });
+        });
+      },
+    );
     // A request that hangs is a failure of its own, not a stuck run.
-    signal: AbortSignal.timeout(20_000),
+    req.setTimeout(20_000, () => req.destroy(new Error('no answer within 20 s')));
+    req.on('error', reject);
+    req.end(c.body);
   });
-  // An accepted live tail (issue 38) is an event stream that stays open: its opening answer is the
-  // answer; the stream is closed here (the server lets go of it).
-  if (res.ok && res.headers.get('content-type')?.startsWith('text/event-stream')) {
-    await res.body?.cancel();
-    return { status: res.status, text: '', json: undefined };
-  }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, text, json };
 }
 
 const isErrorBody = (v: unknown): boolean =>
@@ -1149,6 +1172,16 @@ describe('bad input to every route', () => {
       const r = await send(c);
       if (r.status !== 400 || (r.json as { code?: string } | undefined)?.code !== 'invalid_text')
         failures.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
+    }
+    // JSON nested deeper than MAX_BODY_DEPTH is refused before it is parsed; as deep as that is parsed.
+    const nestedBody = (depth: number) => `{"x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    for (const [depth, status, code] of [
+      [MAX_BODY_DEPTH + 1, 400, 'json_too_deep'],
+      [MAX_BODY_DEPTH, 200, undefined],
+    ] as const) {
+      const r = await send({ name: '', method: 'PUT', path: dash, headers: json({}).headers, body: nestedBody(depth) });
+      if (r.status !== status || (r.json as { code?: string } | undefined)?.code !== code)
+        failures.push(`JSON body nested ${depth} deep: ${r.status} ${r.text.slice(0, 200)}`);
     }
     // [what, the dashboard's name, a line of its one grid item, the refusal's message]
     const yaml: [string, string, string, RegExp][] = [

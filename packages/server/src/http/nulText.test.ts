@@ -11,6 +11,17 @@ describe('nulPath', () => {
     const circular: Record<string, unknown> = { a: 'x' };
     circular.self = { back: circular };
     expect(nulPath(circular, '')).toBeNull();
+    circular.z = 'n\u0000';
+    expect(nulPath(circular, 'body')).toBe('body.z');
+  });
+
+  it('walks a value whose parts are shared once per part (2^40 paths through 40 objects)', () => {
+    let shared: Record<string, unknown> = { leaf: 'x' };
+    for (let i = 0; i < 40; i++) shared = { a: shared, b: shared };
+    expect(nulPath(shared, '')).toBeNull();
+    let withNul: Record<string, unknown> = { leaf: 'x\u0000' };
+    for (let i = 0; i < 40; i++) withNul = { a: withNul, b: withNul };
+    expect(nulPath(withNul, '')).toBe(`${'b.'.repeat(40)}leaf`);
   });
 
   it('walks a value nested 400k deep in linear time and memory', () => {

@@ -1,7 +1,7 @@
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { promisify } from 'node:util';
+import { jsonNestingDepth, MAX_BODY_DEPTH } from '@lantern/shared';
 import { AppError } from '../http/appError';
-import { jsonNestingDepth } from './normalize/jsonDepth';
 import { InflatedTooLarge } from './compression/limit';
 import { decodeSnappyBlock, decodeSnappyFramed, isFramedSnappy } from './compression/snappy';
 import { decodeZstd } from './compression/zstd';
@@ -117,8 +117,8 @@ export function bodyFormat(contentType: string | undefined): BodyFormat {
 /** JSON.parse with a clear 400 instead of a SyntaxError, and a depth cap against stack abuse. */
 export function parseJsonBody(buf: Buffer): unknown {
   const text = buf.toString('utf8');
-  if (jsonNestingDepth(text) > 64)
-    throw new AppError('invalid_input', 'json_too_deep', 'JSON body is nested deeper than 64 levels');
+  if (jsonNestingDepth(text) > MAX_BODY_DEPTH)
+    throw new AppError('invalid_input', 'json_too_deep', `JSON body is nested deeper than ${MAX_BODY_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -1,7 +1,7 @@
+import { jsonNestingDepth } from '@lantern/shared';
 import type { AttrMap, AttrValue } from '../spanRow';
 import { ALIAS_CANONICAL_KEYS, normalizeAliases } from './attrAliases';
 import { cleanAttrKey } from './attrKey';
-import { jsonNestingDepth } from './jsonDepth';
 import { MAX_PARAM_DEPTH } from './attrLimits';
 
 /**
