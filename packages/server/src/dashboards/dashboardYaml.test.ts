@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMetricsQuery } from '@lantern/shared';
-import { dashboardToYaml, parseDashboardYaml } from './dashboardYaml';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dashboardToYaml, parseDashboardYaml, yamlNestingDepth } from './dashboardYaml';
 import { loadTemplates, applicableTemplate } from './templates';
 import { specFields } from './dashboards.service';
 
@@ -130,6 +131,29 @@ grid:
     expect(() => parseDashboardYaml('name: x\n---\nname: [')).toThrow(
       /; document 2: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 3, column 8:$/,
     );
+  });
+
+  it('refuses YAML nested deeper than 64 levels before parsing it; every template nests far less', () => {
+    for (const deep of [
+      '['.repeat(100_000),
+      '{a: '.repeat(65),
+      '- '.repeat(65) + 'x',
+      'a:\n  - - [[' + '['.repeat(62),
+    ]) {
+      // This message, not the parser's: refused before the parser ran.
+      expect(() => parseDashboardYaml(deep)).toThrow(/^invalid YAML: nested deeper than 64 levels$/);
+    }
+    expect(yamlNestingDepth('- - ' + '['.repeat(62) + ']'.repeat(62))).toBe(64);
+    // Brackets in quoted scalars and comments do not nest.
+    expect(
+      yamlNestingDepth(`name: "${'['.repeat(100)}"\nx: '${'{'.repeat(100)}' # ${'['.repeat(100)}\ny: [a, {b: c}]`),
+    ).toBe(2);
+    const templates = readdirSync(new URL('./templates/', import.meta.url)).filter(
+      (f) => f.endsWith('.yml') || f.endsWith('.yaml'),
+    );
+    expect(templates.length).toBeGreaterThan(0);
+    for (const f of templates)
+      expect(yamlNestingDepth(readFileSync(new URL(`./templates/${f}`, import.meta.url), 'utf8')), f).toBeLessThan(12);
   });
 
   it('refuses an alias bomb and a size no number can hold, as YAML errors (not a crash)', () => {
