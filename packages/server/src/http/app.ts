@@ -1,8 +1,15 @@
 import { STATUS_CODES } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import { apiRoutes, jsonNestingDepth, MAX_BODY_DEPTH } from '@lantern/shared';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Logger } from 'pino';
 import { AppError } from './appError';
 import { installErrorHandler } from './errorHandler';
@@ -56,8 +63,26 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
   socket.destroy(err);
 }
 
+const requireModule = createRequire(import.meta.url);
+type Factory = (...args: unknown[]) => unknown;
+let validator: Factory | undefined;
+let serializer: Factory | undefined;
+/**
+ * Fastify's schema compilers (ajv, fast-json-stringify), loaded when a route first has a schema to
+ * compile. Routes read their input through their contracts' zod schemas (routes.ts) and answer with
+ * JSON.stringify unless registered with `serialize`; Fastify otherwise loads both at every start,
+ * ~350 ms of CPU (docs/benchmarks.md "Session 28").
+ */
+const LAZY_SCHEMA_COMPILERS = {
+  buildValidator: (...args: unknown[]) =>
+    (validator ??= (requireModule('@fastify/ajv-compiler') as () => Factory)())(...args),
+  buildSerializer: (...args: unknown[]) =>
+    (serializer ??= (requireModule('@fastify/fast-json-stringify-compiler') as () => Factory)())(...args),
+} as unknown as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
 export async function createHttpApp(log: Logger, opts: HttpAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    schemaController: { compilersFactory: LAZY_SCHEMA_COMPILERS },
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it the app is typed with pino's Logger, which FastifyInstance (the type every route takes) does not accept
     loggerInstance: log as FastifyBaseLogger,
     // Per-request lines would dominate the log under ingest load; errors are still logged.

@@ -53,7 +53,10 @@ export function createPreparePool(opts: PreparePoolOptions): PreparePool {
   }
   const pool = new Piscina<PrepareTask, PrepareResult>({
     filename: workerModule('ingest/prepareWorker.ts'),
-    minThreads: opts.threads,
+    // One thread at start, the others as requests come while every thread is busy: a process that
+    // ingests little (most test servers, a quiet deployment) does not load the prepare modules on
+    // every core (~0.7 s of CPU a thread, docs/benchmarks.md "Session 28").
+    minThreads: 1,
     maxThreads: opts.threads,
     idleTimeout: Infinity,
     // A request's decoded objects and rows live until it is encoded: with V8's default young
