@@ -141,9 +141,7 @@ async function loadOnce(page: Page, url: string, content: string): Promise<Load>
       await new Promise((r) => setTimeout(r, 50));
       if (inflight > 0 || Date.now() - lastChange < QUIET_MS) continue;
       // The content check may have been installed after the document was replaced: again, cheaply.
-      const at = await page.evaluate<number | undefined>(
-        `(window.__content ??= () => ${content}, window.__drawnAt)`,
-      );
+      const at = await page.evaluate<number | undefined>(`(window.__content ??= () => ${content}, window.__drawnAt)`);
       if (at !== undefined) break;
     }
     return await page.evaluate<Load>(`(() => {
@@ -229,14 +227,17 @@ async function main(dir: string) {
           const gte = new Date(endMs - SECONDS[range] * 1000).toISOString().replace(/[-:]|\.\d+Z$/g, '');
           const url = `${lantern.baseUrl}${p.path}&time_gte=${gte}&time_dur=${SECONDS[range]}`;
           const load = await loadOnce(page, url, p.content);
-          if (round > 0) (loads.get(`${name} ${range}`) ?? loads.set(`${name} ${range}`, []).get(`${name} ${range}`)!).push(load);
+          if (round > 0)
+            (loads.get(`${name} ${range}`) ?? loads.set(`${name} ${range}`, []).get(`${name} ${range}`)!).push(load);
         }
     console.log(`${spans} spans, store ending ${new Date(endMs).toISOString()}; median of ${RUNS} loads (all, ms):`);
     for (const [key, ls] of loads) {
       const sorted = [...ls].sort((a, b) => a.drawn - b.drawn);
       const mid = sorted[Math.floor(sorted.length / 2)];
       console.log(
-        `${key.padEnd(16)} drawn ${median(ls.map((l) => l.drawn)).toFixed(0).padStart(6)} ms ` +
+        `${key.padEnd(16)} drawn ${median(ls.map((l) => l.drawn))
+          .toFixed(0)
+          .padStart(6)} ms ` +
           `(${ls.map((l) => l.drawn.toFixed(0)).join(', ')}); content ${median(ls.map((l) => l.content)).toFixed(0)}, ` +
           `last answer ${median(ls.map((l) => l.lastAnswer)).toFixed(0)}`,
       );
