@@ -31,7 +31,7 @@ import { SERVER_ENV } from './serverEnv';
  *   cp -r /work/scratch/tracing100m /tmp/copy   # the server migrates and rolls up in it: a copy
  *   npm run build -w @lantern/web
  *   node --import tsx bench/web/tracingPages.ts --data-dir /tmp/copy [--ranges 1h,24h,7d] [--runs 5]
- *     [--pages overview,groups,spans,timeseries] [--web-dist DIR]
+ *     [--pages overview,groups,spans,timeseries] [--web-dist DIR] [--server MAIN.js] [--replay]
  */
 const { values: args } = parseArgs({
   options: {
@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     pages: { type: 'string', default: 'overview,groups,spans,timeseries' },
     runs: { type: 'string', default: '5' },
     'web-dist': { type: 'string' },
+    /** The server's main module: another version's bundle (`node scripts/buildServer.mjs` in a `git archive`). */
+    server: { type: 'string' },
     /** Then each distinct API call of each page's median load, alone, `--runs` times (p50 over HTTP). */
     replay: { type: 'boolean', default: false },
   },
@@ -209,6 +211,7 @@ async function main(dir: string) {
   const lantern = await startLantern({
     dataDir: dir,
     env: { ...SERVER_ENV, ...(args['web-dist'] ? { LANTERN_WEB_DIST: args['web-dist'] } : {}) },
+    ...(args.server ? { serverMain: args.server } : {}),
   });
   const browser = await launchBrowser();
   try {
