@@ -118,6 +118,43 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
     await page.waitForURL(() => systemsInAddress() === 'all');
   });
 
+  it("the Groups tab's first page draws its sparklines from the groups answer, no call a row; a column plotted later asks per row", async () => {
+    explainFailures();
+    const stats: string[] = [];
+    const groups: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (r.url().includes('/group-stats')) stats.push(r.url());
+      if (r.url().includes('/groups?')) groups.push(r.url());
+    };
+    await page.goto('about:blank');
+    page.on('request', onRequest);
+    try {
+      await page.goto(`${t.lantern.baseUrl}/spans/1?system=all`);
+      const rows = page.getByTestId('group-row');
+      await rows.first().locator('[data-testid="sparkline"][data-drawn="true"]').waitFor();
+      await page.waitForLoadState('networkidle');
+      // The default query's first aggregate, the column plotted by default, comes with the groups.
+      expect(groups.length).toBeGreaterThan(0);
+      const asked = new URL(groups.at(-1)!).searchParams;
+      expect([asked.getAll('stats_column'), asked.get('stats_rows')]).toEqual([['.count_per_min'], '15']);
+      expect(stats).toEqual([]);
+      const all = await rows.all();
+      expect(all.length).toBeGreaterThan(1);
+      for (const row of all) expect(await row.locator('[data-testid="sparkline"][data-drawn="true"]').count()).toBe(1);
+      // Another column plotted: each row asks for its series, the groups are not asked again.
+      const before = groups.length;
+      await page.getByTestId('plotted-columns').click();
+      await page.getByRole('option', { name: 'p50(.duration)' }).click();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => stats.length).toBeGreaterThan(0);
+      await page.waitForLoadState('networkidle');
+      expect(groups.length).toBe(before);
+      await expect.poll(() => rows.first().locator('[data-testid="sparkline"][data-drawn="true"]').count()).toBe(2);
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
   it("the span list adds the columns the group-by and aggregations name, with each span's value", async () => {
     explainFailures();
     const query = 'group by host.name | p50(.duration) | avg(db.statement) | max(.status_code)';

@@ -206,14 +206,14 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
 
     const COLUMNS = ['.count_per_min', '.error_rate', 'p50(.duration)', 'p90(.duration)', 'p99(.duration)'];
     const OVERVIEW = 'group by .system | .count_per_min | .error_rate | {p50,p90,p99}(.duration) | max(.duration)';
-    const sparklines = async (gte: number, ms = DAY) => {
+    const sparklines = async (gte: number, ms = DAY, query = OVERVIEW) => {
       const stats = async (query: string) =>
         GroupsResponse.parse(
           (await get('groups', { ...rangeOf(gte, ms), query, stats_column: COLUMNS, stats_rows: '15', limit: '1000' }))
             .body,
         ).stats!;
-      const rollup = await stats(OVERVIEW);
-      const raw = await stats(`${OVERVIEW} | where .duration >= 0`);
+      const rollup = await stats(query);
+      const raw = await stats(`${query} | where .duration >= 0`);
       expect(Object.keys(rollup).length).toBeGreaterThan(1);
       expect(Object.keys(rollup).sort()).toEqual(Object.keys(raw).sort());
       for (const [id, g] of Object.entries(rollup)) {
@@ -245,6 +245,13 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
       // The minute rows, whole minutes around the fixtures.
       await percentiles(base - 30 * 60_000, 3600_000);
       await sparklines(base - 30 * 60_000, 3600_000);
+    });
+
+    it("answer Explore's sparklines by group (1 h, 24 h, 7 d: minute, quarter-hour and hour rows) as the spans do", async () => {
+      // The group rows (span_groups_1m, span_attr_groups_15m, span_groups_1h), not the job's.
+      await sparklines(base - 30 * 60_000, 3600_000, DEFAULT_QUERY);
+      await sparklines(RANGES[0][1], DAY, DEFAULT_QUERY);
+      await sparklines(base - 3 * DAY - 12 * 3600_000, 7 * DAY, DEFAULT_QUERY);
     });
 
     it('answer as the spans do after a span came late into a rolled-up window, which the job rolls up again', async () => {

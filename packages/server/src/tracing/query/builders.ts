@@ -9,6 +9,8 @@ import {
   rollupSystemStatsSql,
   rollupSystemsSql,
   systemOfGroupQuery,
+  groupIdOfGroupQuery,
+  rollupGroupStatsSql,
 } from './rollup';
 import { compileQuery, QUANTILE_LEVELS, shareQuantiles, type CompiledColumn, type CompiledQuery } from './compile';
 import { attrExpr, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL } from './compileExpr';
@@ -265,12 +267,18 @@ export function groupsStatsSql(
     ', ',
   );
   const text = sql`SELECT multiIf(${index}, ${param.uint32(groupQueries.length)}) AS g, toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, ${select} ${FROM} WHERE ${whereSql(scope, q)} AND (${join(conds, ' OR ')}) GROUP BY g, t ORDER BY g ASC, t ASC LIMIT ${param.uint32(10_000 * Math.max(groupQueries.length, 1))}`;
-  // One group per system (the Overview's sparklines): the per-system 5-minute rows (rollup.ts).
+  // One group per system (the Overview's sparklines): the per-system 5-minute rows; one per group
+  // id (Explore's): the group rollup rows (rollup.ts).
   const systems = groupQueries.map(systemOfGroupQuery);
+  const groupIds = groupQueries.map(groupIdOfGroupQuery);
   const rollup =
-    errors.length === 0 && systems.every((x): x is string => x !== null)
-      ? rollupSystemStatsSql(q, scope, cols, systems, bucketMs, bucketExpr(bucketMs))
-      : null;
+    errors.length > 0
+      ? null
+      : systems.every((x): x is string => x !== null)
+        ? rollupSystemStatsSql(q, scope, cols, systems, bucketMs, bucketExpr(bucketMs))
+        : groupIds.every((x): x is bigint => x !== null)
+          ? rollupGroupStatsSql(q, scope, cols, groupIds, bucketMs, bucketExpr(bucketMs))
+          : null;
   return { q, bucketMs, cols, errors, sql: groupQueries.length ? (rollup ?? text) : null };
 }
 

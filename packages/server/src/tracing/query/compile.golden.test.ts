@@ -273,6 +273,18 @@ describe('query compiler golden output', () => {
         ),
     );
     out.push(
+      `# group-stats of Explore's first rows by group id, no filter: the groups' minute rows, only theirs\n` +
+        render(
+          'gss',
+          groupsStatsSql(
+            scope,
+            'group by .group_id | .count_per_min | .error_rate | p50(.duration)',
+            ['.count_per_min', 'p50(.duration)'],
+            ['where .group_id = 5', 'where .group_id = 18446744073709551615'],
+          ).sql!,
+        ),
+    );
+    out.push(
       `# attr-values drops its own filter\n` +
         render('vals', attrValuesSql(scope, 'where service.name = "a" and host.name = "h"', 'service.name', "o'k").sql),
     );

@@ -259,6 +259,18 @@ export function systemOfGroupQuery(text: string): string | null {
   return m ? m[1] : null;
 }
 
+/** The columns of a group-stats request over rollup rows of `bucketMs` buckets; null when one has no rollup form. */
+function statsSelect(cols: readonly { name_: Name; key: string }[], bucketMs: number): SqlFragment[] | null {
+  const { pcols, quantiles } = durationQuantiles(cols);
+  const select: SqlFragment[] = [];
+  for (const c of cols) {
+    const e = rollupExpr(c.name_, bucketMs / 60_000, quantiles, pcols.indexOf(c) + 1);
+    if (!e) return null;
+    select.push(sql`${e} AS ${ident(c.key)}`);
+  }
+  return select;
+}
+
 /**
  * The Overview's sparklines by system (groupsStatsSql with each group query `where .system = X`)
  * from the per-system rows or the minute rows (minutesOrSystemRows), when the query has no filter
@@ -275,13 +287,8 @@ export function rollupSystemStatsSql(
   if (!wholeMinutes(scope) || q.where.length || q.having.length || bucketMs % 60_000 !== 0) return null;
   const from = minutesOrSystemRows(scope, bucketMs);
   if (!from || systems.length === 0) return null;
-  const { pcols, quantiles } = durationQuantiles(cols);
-  const select: SqlFragment[] = [];
-  for (const c of cols) {
-    const e = rollupExpr(c.name_, bucketMs / 60_000, quantiles, pcols.indexOf(c) + 1);
-    if (!e) return null;
-    select.push(sql`${e} AS ${ident(c.key)}`);
-  }
+  const select = statsSelect(cols, bucketMs);
+  if (!select) return null;
   const index = join(
     systems.map((name, i) => sql`s.system = ${param.string(name)}, ${param.uint32(i)}`),
     ', ',
@@ -290,4 +297,41 @@ export function rollupSystemStatsSql(
     systems.map((name) => sql`${param.string(name)}`),
     ', ',
   )}) GROUP BY g, t ORDER BY g ASC, t ASC LIMIT ${param.uint32(10_000 * systems.length)}`;
+}
+
+/** The group id of a group query that is `where .group_id = <id>` alone, else null. */
+export function groupIdOfGroupQuery(text: string): bigint | null {
+  const m = /^\s*where\s+\.group_id\s*=\s*"?(\d{1,20})"?\s*$/.exec(text);
+  return m && BigInt(m[1]) < 2n ** 64n ? BigInt(m[1]) : null;
+}
+
+/**
+ * Explore's sparklines by group (groupsStatsSql with each group query `where .group_id = N`, the
+ * series a groups answer carries) from the group rollup rows of the buckets' period (rollupFrom:
+ * hours, quarter hours or minutes), only those groups' rows, when the query has no filter and every
+ * column is one the rollups keep; else null. The same counts, errors and maxima as the spans;
+ * percentiles from merged t-digest states.
+ */
+export function rollupGroupStatsSql(
+  q: CompiledQuery,
+  scope: RangeScope,
+  cols: readonly { name_: Name; key: string }[],
+  groupIds: readonly bigint[],
+  bucketMs: number,
+  bucket: SqlFragment,
+): SqlFragment | null {
+  if (!wholeMinutes(scope) || q.where.length || q.having.length || bucketMs % 60_000 !== 0) return null;
+  if (groupIds.length === 0 || scope.groupId !== undefined || scope.groupsIn) return null;
+  const select = statsSelect(cols, bucketMs);
+  if (!select) return null;
+  const ids = join(
+    groupIds.map((id) => sql`${param.uint64(id)}`),
+    ', ',
+  );
+  const from = rollupFrom({ ...scope, groupsIn: ids }, periodOf(bucketMs));
+  const index = join(
+    groupIds.map((id, i) => sql`s.group_id = ${param.uint64(id)}, ${param.uint32(i)}`),
+    ', ',
+  );
+  return sql`SELECT multiIf(${index}, ${param.uint32(groupIds.length)}) AS g, toUnixTimestamp(${bucket}) AS t, ${join(select, ', ')} FROM (SELECT ${GROUP_ROW_COLUMNS} FROM ${from}) AS s GROUP BY g, t ORDER BY g ASC, t ASC LIMIT ${param.uint32(10_000 * groupIds.length)}`;
 }

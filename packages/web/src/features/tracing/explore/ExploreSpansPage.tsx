@@ -1,6 +1,6 @@
 import { Box, Stack, Tab, Tabs, Typography } from '@mui/material';
 import type { QueryPart } from '@lantern/shared';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { DateRangePicker } from '../../../components/date/DateRangePicker';
 import { useDateRange } from '../../../components/date/useDateRange';
@@ -14,6 +14,8 @@ import { SystemGroupPicker, SystemPicker } from '../system/SystemPicker';
 import { KIND_ALL, kindOf } from '../system/systemItems';
 import { useGroups, useSystems } from '../tracingApi';
 import { GroupsCard } from './GroupsTab';
+import { firstAggregateOf } from './groupColumns';
+import { GROUPS_PER_PAGE } from './GroupsTable';
 import { SavedViews } from './SavedViews';
 import { SpansTab } from './SpansTab';
 import { TimeseriesTab } from './TimeseriesTab';
@@ -170,7 +172,15 @@ function GroupsTabView({
   state: ExploreState;
   onQueryInfo: (p: QueryPart[] | undefined) => void;
 }) {
-  const { data, isFetching, error } = useGroups(projectId, { ...range, limit: 1000 });
+  // The first page's sparklines of the column plotted by default come with the groups (as on the
+  // Overview): one call instead of one more a row after it. Not the plotted columns of the address:
+  // plotting another column asks per row (GroupsTable), without asking for the groups again.
+  const carried = useMemo(() => firstAggregateOf(range.query ?? ''), [range.query]);
+  const { data, isFetching, error } = useGroups(projectId, {
+    ...range,
+    limit: 1000,
+    ...(carried.length ? { stats_column: carried, stats_rows: GROUPS_PER_PAGE } : {}),
+  });
   useEffect(() => onQueryInfo(data?.query.parts), [data, onQueryInfo]);
   const order = {
     column: state.sortBy ?? data?.order.column ?? '.count_per_min',

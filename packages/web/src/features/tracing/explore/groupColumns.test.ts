@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupSpans, headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
+import { firstAggregateOf, groupSpans, headerLabel, plainColumns, plottableColumns, sortGroups } from './groupColumns';
 
 const col = (name: string, isNum: boolean, isGroup = false) => ({ name, unit: '', isNum, isGroup });
 
@@ -14,6 +14,15 @@ describe('group columns', () => {
   it('splits plottable and plain columns', () => {
     expect(plottableColumns(cols).map((c) => c.name)).toEqual(['.count_per_min', 'p50(.duration)']);
     expect(plainColumns(cols).map((c) => c.name)).toEqual(['service.name']);
+  });
+  it("names a query's first aggregate, the column plotted by default", () => {
+    expect(firstAggregateOf('group by .group_id | .count_per_min | .error_rate | p50(.duration)')).toEqual([
+      '.count_per_min',
+    ]);
+    expect(firstAggregateOf('group by service.name | service.name | p90(span.duration) | .count')).toEqual([
+      'p90(.duration)',
+    ]);
+    expect(firstAggregateOf('where .status_code = "error"')).toEqual([]);
   });
   it('shortens headers', () => {
     expect(

@@ -1,4 +1,4 @@
-import { type ColumnInfo, type GroupRow, toText } from '@lantern/shared';
+import { BUILTIN_FIELDS, type ColumnInfo, type GroupRow, parseQuery, toText } from '@lantern/shared';
 import { defaultGroupQuery, joinQuery, whereQuery } from '../query/defaultQueries';
 
 /**
@@ -9,6 +9,20 @@ import { defaultGroupQuery, joinQuery, whereQuery } from '../query/defaultQuerie
  */
 export function plottableColumns(columns: ColumnInfo[]): ColumnInfo[] {
   return columns.filter((c) => c.isNum && !c.isGroup);
+}
+
+/**
+ * The column a query's groups plot when none is chosen, as far as the query tells before its
+ * answer: its first aggregate (`.count_per_min` for the default query). The answer's first
+ * plottable column (GroupsCard) is what is drawn; this one is only asked ahead, with the groups.
+ */
+export function firstAggregateOf(query: string): string[] {
+  for (const part of parseQuery(query)) {
+    if (part.ast?.kind !== 'select') continue;
+    const first = part.ast.columns.find((c) => c.name.func !== null || BUILTIN_FIELDS[c.name.attr]?.aggregate);
+    if (first) return [first.name.text];
+  }
+  return [];
 }
 
 export function plainColumns(columns: ColumnInfo[]): ColumnInfo[] {
