@@ -29,7 +29,6 @@ import {
   createMetricsStore,
   registerMetricsRoutes,
   createPrometheusApi,
-  PREPARE_METRICS_JOB,
   registerPrometheusRoutes,
 } from '../metrics';
 import { createProjectsService, registerProjectRoutes } from '../projects';
@@ -158,8 +157,6 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     // Bodies waiting to be decoded: up to one largest body's worth, and 16 requests per thread.
     maxBytes: config.ingest.max_body_bytes,
     maxRequests: config.ingest.workers * 16,
-    // Metrics requests come right after a start as often as spans (an SDK exports both at once).
-    preload: [PREPARE_METRICS_JOB.filename],
   });
   opened.pool = preparePool;
   // Dashboard templates are installed when their metrics first appear (bound once dashboards exist).

@@ -41,12 +41,6 @@ export interface PreparePoolOptions {
   maxBytes: number;
   /** Most requests in the pool (running and waiting). */
   maxRequests: number;
-  /**
-   * Modules of other jobs (PoolJob filenames) each thread loads as it starts, so that a thread's
-   * first job of that kind does not wait for them (a request right after a start, or on a thread
-   * started for a burst).
-   */
-  preload?: string[];
 }
 
 export function createPreparePool(opts: PreparePoolOptions): PreparePool {
@@ -59,15 +53,9 @@ export function createPreparePool(opts: PreparePoolOptions): PreparePool {
   }
   const pool = new Piscina<PrepareTask, PrepareResult>({
     filename: workerModule('ingest/prepareWorker.ts'),
-    // One thread at start, the others as requests come while every thread is busy: a process that
-    // ingests little (most test servers, a quiet deployment) does not load the prepare modules on
-    // every core (~0.7 s of CPU a thread, docs/benchmarks.md "Session 28"). A task given before the
-    // first thread is up goes to it (Piscina counts its first threads ready at once).
-    minThreads: 1,
+    minThreads: opts.threads,
     maxThreads: opts.threads,
     idleTimeout: Infinity,
-    // Read by prepareWorker.ts.
-    workerData: { preload: opts.preload ?? [] },
     // A request's decoded objects and rows live until it is encoded: with V8's default young
     // generation (16 MB semi-spaces) most of them survive a scavenge and are copied, promoted and
     // marked later. 64 MB semi-spaces let them die young (bench/ingest: about a quarter less

@@ -2,7 +2,6 @@
 // query compiler and evaluator, and the /api/v1/metrics endpoints. Reads and writes telemetry only
 // through TelemetryStore; the query language itself (parser, diagnostics) lives in packages/shared.
 export { createMetricsPipeline } from './metricsPipeline';
-export { PREPARE_METRICS_JOB } from './ingest/prepareMetrics';
 export { createMetricsStore, type MetricsStore } from './metrics.store';
 export { createMetricsQueryService, type MetricsQueryService } from './metricsQuery.service';
 export { registerMetricsRoutes } from './metrics.routes';

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { TelemetryStore } from '../storage/telemetry';
 import { Batcher, type PreparePool } from '../ingest';
 import { createCatalogWriter, createMetricsIngest, CumulativeState, type DatapointBatcher } from './ingest';
+import { PREPARE_METRICS_JOB } from './ingest/prepareMetrics';
 
 /** Cumulative -> delta state entries kept (reference `metrics.cum_to_delta_size`). */
 const CUM_TO_DELTA_SIZE = 200_000;
@@ -63,5 +64,18 @@ export function createMetricsPipeline(deps: {
     maxBodyBytes: c.max_body_bytes,
     dropAttrs: deps.config.metrics.drop_attrs,
   });
+  // Each worker loads the metrics job's modules on its first metrics task (seconds under tsx on
+  // a busy machine): an empty task per thread now, so the first requests after a start do not
+  // wait for that (the durability check sends them right away and kills the server soon after).
+  for (let i = 0; i < c.workers; i++)
+    void deps.pool
+      .runJob(PREPARE_METRICS_JOB, {
+        format: 'protobuf',
+        body: new Uint8Array(0),
+        projectId: 0,
+        stagingDir: null,
+        dropAttrs: [],
+      })
+      .catch((err: unknown) => deps.log.error({ err }, 'metrics prepare worker warm-up failed'));
   return { ingest, batcher };
 }
