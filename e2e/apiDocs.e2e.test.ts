@@ -39,7 +39,7 @@ describe('the API reference', () => {
   });
 
   it('shows the operations from the OpenAPI document without any outside request', async () => {
-    onTestFailed(() => screenshot(page, 'api-docs-failed'));
+    onTestFailed(() => screenshot(page, 'api-docs-failed', { always: true }));
     await page.goto(`${t.lantern.baseUrl}${systemRoutes.apiDocs.path}`);
     // Every tag is listed, closed; a click opens a tag's operations.
     const tag = (name: string) => page.locator('.opblock-tag', { hasText: name }).first();

@@ -39,7 +39,7 @@ describe('dashboard grid', () => {
       console.error(
         `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
       );
-      await screenshot(page, 'dash-grid-failure').catch(() => undefined);
+      await screenshot(page, 'dash-grid-failure', { always: true }).catch(() => undefined);
     });
 
   it('a panel with a bad query shows its error', async () => {

@@ -356,7 +356,7 @@ describe('dashboard table', () => {
     await expect
       .poll(() => form.getByTestId('gauge-preview').evaluate((el) => getComputedStyle(el).borderBottomColor))
       .toBe('rgb(211, 47, 47)');
-    await page.screenshot({ path: '/tmp/dash-04-gauge-colour-form.png' });
+    await screenshot(page, 'dash-04-gauge-colour-form');
     await form.getByTestId('form-save').click();
     await form.waitFor({ state: 'detached' });
     await expect.poll(border, { timeout: 10_000 }).toBe('rgb(211, 47, 47)');

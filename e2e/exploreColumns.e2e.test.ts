@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import type { SpansResponse, SystemsResponse } from '@lantern/shared';
 import { describe, expect, it } from 'vitest';
 import { demoTraces } from '../packages/server/src/demo/demoTraces';
+import { screenshot } from '@lantern/testkit/pages/browser';
 import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
 import { useSignedInPage } from '@lantern/testkit/pages/session';
 import { sendOtlp } from '@lantern/testkit/tracingData';
@@ -22,8 +23,7 @@ describe('explore spans: title, systems by type, query columns, timeseries expan
       await new Promise((r) => setTimeout(r, 300));
   });
   let page: Page;
-  const shot = (name: string) =>
-    page.screenshot({ path: `/tmp/explore-columns-${name}.png`, fullPage: true, animations: 'disabled' });
+  const shot = (name: string) => screenshot(page, `explore-columns-${name}`);
   const api = async <T>(path: string): Promise<T> => {
     const res = await fetch(`${t.lantern.baseUrl}/api/v1/tracing/1/${path}`, { headers: { cookie: t.cookie } });
     if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);

@@ -92,7 +92,7 @@ describe('metrics explore', () => {
     await help.waitFor();
     const link = help.getByTestId('metrics-playground-link');
     await expect(link.getAttribute('href')).resolves.toBe('/metrics/1');
-    await page.screenshot({ path: '/tmp/expl-help-playground.png', fullPage: true, animations: 'disabled' });
+    await screenshot(page, 'expl-help-playground');
     await link.click();
     await page.waitForURL(/\/metrics\/1$/);
     // Project 1 has no metrics yet either: its own card does not link to itself.
@@ -362,7 +362,7 @@ describe('metrics explore', () => {
     await expect(page.getByTestId('metrics-count').innerText()).resolves.toBe('1 metric');
     await asked;
     await page.waitForFunction(() => new URL(location.href).searchParams.get('search') === 'orders');
-    await page.screenshot({ path: '/tmp/expl-search.png', fullPage: true, animations: 'disabled' });
+    await screenshot(page, 'expl-search');
 
     // The address keeps the search: a reload shows the same field and row.
     await page.reload();
@@ -379,7 +379,7 @@ describe('metrics explore', () => {
     });
     await page.reload();
     await expect.poll(() => page.getByTestId('metrics-count').innerText()).toBe('more than 5 metrics');
-    await page.screenshot({ path: '/tmp/expl-more-than.png', fullPage: true, animations: 'disabled' });
+    await screenshot(page, 'expl-more-than');
     await page.unroute('**/api/v1/metrics/1/stats?**');
   });
 
@@ -417,7 +417,7 @@ describe('metrics explore', () => {
     await expect(where.innerText()).resolves.toContain('Enter a number');
     await expect(where.getByTestId('where-add').isDisabled()).resolves.toBe(true);
     await where.getByTestId('where-value').fill('500');
-    await page.screenshot({ path: '/tmp/expl-where-dialog.png', fullPage: true, animations: 'disabled' });
+    await screenshot(page, 'expl-where-dialog');
     await where.getByTestId('where-add').click();
     await where.waitFor({ state: 'detached' });
 
@@ -432,7 +432,7 @@ describe('metrics explore', () => {
     );
     await expect(explore.chart.getByTestId('legend-name').innerText()).resolves.toContain('503');
     await expect(explore.dialog.getByTestId('query-part-error').count()).resolves.toBe(0);
-    await page.screenshot({ path: '/tmp/expl-where-result.png', fullPage: true, animations: 'disabled' });
+    await screenshot(page, 'expl-where-result');
     await explore.dialog.getByTestId('explore-metric-close').click();
     await explore.dialog.waitFor({ state: 'detached' });
   });

@@ -66,7 +66,7 @@ const explainFailures = (name: string) =>
     console.error(
       `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${browserErrors.join('\n')}`,
     );
-    await screenshot(page, `metrics-defaults-failure-${name}`).catch(() => undefined);
+    await screenshot(page, `metrics-defaults-failure-${name}`, { always: true }).catch(() => undefined);
   });
 
 beforeAll(async () => {

@@ -337,7 +337,7 @@ describe('monitors', () => {
       .toMatch(/\t1\.5s\t1\.5s\t/);
     await form.getByTestId('monitor-name-input').fill('Slow export');
     await form.getByTestId('monitor-max').fill('1000');
-    await page.screenshot({ path: '/tmp/mon-unit-observed.png', fullPage: true });
+    await screenshot(page, 'mon-unit-observed');
     await form.getByTestId('monitor-save').click();
     await page.getByTestId('monitor-table').waitFor();
     const saved = await savedMonitor('Slow export');
@@ -363,7 +363,7 @@ describe('monitors', () => {
       .toEqual(['host-12', 'host-11', 'host-10', 'host-09', 'host-08', 'host-07', 'host-06', 'host-05', 'host-04']);
     await expect(legend.getByTestId('legend-row').first().innerText()).resolves.toMatch(/\t112$/);
     await expect(legend.getByTestId('legend-sort-max').getAttribute('aria-sort')).resolves.toBe('descending');
-    await page.screenshot({ path: '/tmp/leg-max.png', fullPage: true });
+    await screenshot(page, 'leg-max');
 
     // avg, largest first: host-01 idles highest.
     await legend.getByTestId('legend-sort-avg').getByRole('button').click();
@@ -372,7 +372,7 @@ describe('monitors', () => {
       .toEqual(['host-01', 'host-02', 'host-03', 'host-04', 'host-05', 'host-06', 'host-07', 'host-08', 'host-09']);
     await expect(legend.getByTestId('legend-sort-avg').getAttribute('aria-sort')).resolves.toBe('descending');
     await expect(legend.getByTestId('legend-sort-max').getAttribute('aria-sort')).resolves.toBe(null);
-    await page.screenshot({ path: '/tmp/leg-avg.png', fullPage: true });
+    await screenshot(page, 'leg-avg');
     // Again: smallest first.
     await legend.getByTestId('legend-sort-avg').getByRole('button').click();
     await expect.poll(async () => (await hosts())[0]).toBe('host-12');
@@ -401,7 +401,7 @@ describe('monitors', () => {
     await expect.poll(() => chips.allInnerTexts()).toEqual(['max($depth)']);
     await form.getByTestId('monitor-chart').waitFor();
     await expect(form.getByTestId('monitor-column').inputValue()).resolves.toBe('max($depth)');
-    await page.screenshot({ path: '/tmp/mon-remove-metric.png', fullPage: true });
+    await screenshot(page, 'mon-remove-metric');
   });
 
   it('on a laptop screen (1280 and 1100 px wide) no label in the metric monitor form breaks over two lines', async () => {
@@ -477,7 +477,7 @@ describe('monitors', () => {
       await expect
         .poll(() => form.getByTestId('monitor-save-note').innerText())
         .toBe("Waiting for the query's columns; save again in a moment.");
-      await page.screenshot({ path: '/tmp/mon-save-waits.png', fullPage: true });
+      await screenshot(page, 'mon-save-waits');
       release();
       await form.getByTestId('monitor-chart').waitFor();
       await form.getByTestId('monitor-save-note').waitFor({ state: 'detached' });
@@ -490,7 +490,7 @@ describe('monitors', () => {
         '15 hours',
       ]);
       await page.getByRole('option', { name: '5 hours', exact: true }).click();
-      await page.screenshot({ path: '/tmp/mon-hours.png', fullPage: true });
+      await screenshot(page, 'mon-hours');
       await form.getByTestId('monitor-save').click();
       await page.getByTestId('monitor-table').waitFor();
       const saved = await savedMonitor('Queue stuck for hours');
@@ -522,7 +522,7 @@ describe('monitors', () => {
       await expect
         .poll(() => form.getByTestId('monitor-save-note').innerText())
         .toBe("The query's columns are unknown: The metrics engine is busy");
-      await page.screenshot({ path: '/tmp/mon-save-error.png', fullPage: true });
+      await screenshot(page, 'mon-save-error');
       expect((await monitorsSaved()).map((m) => m.name)).toEqual(['Email queue backlog']);
     } finally {
       await page.unroute('**/api/v1/metrics/1/timeseries**');
@@ -544,7 +544,7 @@ describe('monitors', () => {
       await page.goto(`${server.lantern.baseUrl}/alerting/2/monitors/${monitor.id}/error`);
       await page.getByTestId('not-found').waitFor();
       await expect(page.getByText(/access denied/i).count()).resolves.toBe(0);
-      await page.screenshot({ path: '/tmp/mon-not-found.png', fullPage: true });
+      await screenshot(page, 'mon-not-found');
     } finally {
       await monitorApi('DELETE', `/${monitor.id}`);
     }
@@ -563,7 +563,7 @@ describe('monitors', () => {
     await expect.poll(() => rows.count()).toBe(20);
     await expect(form.getByRole('button', { name: 'Add a matcher' }).isDisabled()).resolves.toBe(true);
     await expect(form.getByTestId('matchers-limit').innerText()).resolves.toBe('At most 20 matchers are allowed.');
-    await page.screenshot({ path: '/tmp/mon-matchers-limit.png', fullPage: true });
+    await screenshot(page, 'mon-matchers-limit');
     await form.getByTestId('monitor-name-input').fill('Twenty conditions');
     await form.getByTestId('monitor-save').click();
     await page.getByTestId('monitor-table').waitFor();

@@ -150,6 +150,18 @@ describe('navigation', () => {
     await expect.poll(() => page.title()).toBe('Page not found · Lantern');
   });
 
+  it('a user who asked for less motion gets no transitions; one who did not gets them', async () => {
+    explainFailures();
+    await page.goto(`${t.lantern.baseUrl}/alerting/${PROJECT.id}/monitors`);
+    const button = page.getByTestId('create-monitor');
+    const transition = () => button.evaluate((el) => getComputedStyle(el).transitionDuration);
+    // The test browser asks for reduced motion (testkit's leaseBrowser).
+    await expect(transition()).resolves.toMatch(/^0s(, 0s)*$/);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect(transition()).resolves.not.toMatch(/^0s(, 0s)*$/);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+  });
+
   it('the calendar menu sets "Last N hours" and a From / To range, and the address keeps each', async () => {
     explainFailures();
     const address = () => new URL(page.url()).searchParams;

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import type { SystemsResponse } from '@lantern/shared';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createTestLogger, createTestTracer } from '@lantern/testkit/otlpClients';
-import { signedInPage, type BrowserLease } from '@lantern/testkit/pages/browser';
+import { screenshot, signedInPage, type BrowserLease } from '@lantern/testkit/pages/browser';
 import { ExplorePage } from '@lantern/testkit/pages/ExplorePage';
 import { TopBar } from '@lantern/testkit/pages/TopBar';
 import { useLantern } from '@lantern/testkit/useLantern';
@@ -20,8 +20,7 @@ describe('top-bar search and query builder keys', () => {
   let browser: BrowserLease;
   let page: Page;
   const browserErrors: string[] = [];
-  const shot = (name: string) =>
-    page.screenshot({ path: `/tmp/search-builder-${name}.png`, fullPage: true, animations: 'disabled' });
+  const shot = (name: string) => screenshot(page, `search-builder-${name}`);
 
   beforeAll(async () => {
     const opts = { httpUrl: t.lantern.baseUrl, grpcUrl: `http://127.0.0.1:${t.lantern.grpcPort}`, dsn: t.dsn };

@@ -86,7 +86,7 @@ describe('single sign-on in the browser', () => {
     });
     current = page;
     onTestFailed(async () => {
-      if (current) await screenshot(current, 'sso-failure');
+      if (current) await screenshot(current, 'sso-failure', { always: true });
     });
     return page;
   }

@@ -44,7 +44,9 @@ export async function leaseBrowser(): Promise<BrowserLease> {
   const contexts = new Set<BrowserContext>();
   return {
     async newContext(opts) {
-      const context = await browser.newContext(opts);
+      // Reduced motion (the app then draws no transitions, ripples or pulsing skeletons: each repaints
+      // every frame while it runs, ~15-25 % of a dashboard file's CPU); a test may ask for motion.
+      const context = await browser.newContext({ reducedMotion: 'reduce', ...opts });
       contexts.add(context);
       return context;
     },
@@ -61,8 +63,18 @@ export async function leaseBrowser(): Promise<BrowserLease> {
 
 const SCREENSHOT_DIR = new URL('../../../../e2e/screenshots/', import.meta.url).pathname;
 
-/** Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) for a human to look at. */
-export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+/**
+ * Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) for a human to look at, when
+ * LANTERN_SCREENSHOTS is set (`LANTERN_SCREENSHOTS=1 npx vitest run --project e2e <file>`): a
+ * full-page capture costs Chromium ~0.3 CPU-s, and the suite's ~220 of them were a minute of every run
+ * that no assertion read. A failing test's screenshot (`always`) is taken regardless.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  opts: { fullPage?: boolean; always?: boolean } = {},
+): Promise<void> {
+  if (!process.env.LANTERN_SCREENSHOTS && !opts.always) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({
     path: join(SCREENSHOT_DIR, `${name}.png`),

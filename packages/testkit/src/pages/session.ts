@@ -34,7 +34,7 @@ export function useSignedInPage(server: TestLantern, name: string, before?: () =
         console.error(
           `--- Lantern output ---\n${server.lantern.output().slice(-4000)}\n--- browser errors ---\n${s.errors.join('\n')}`,
         );
-        await screenshot(s.page, `${name}-failure`).catch(() => undefined);
+        await screenshot(s.page, `${name}-failure`, { always: true }).catch(() => undefined);
       }),
   };
 }

@@ -12,6 +12,20 @@ export const theme = createTheme({
   typography: { fontFamily: 'Roboto, "Segoe UI", Helvetica, Arial, sans-serif' },
   components: {
     MuiButton: { defaultProps: { disableElevation: true } },
+    // A user who asked the system for less motion gets none: no ripples, fades, slides or pulsing
+    // skeletons and progress bars (each also repaints the page every frame while it runs).
+    MuiCssBaseline: {
+      styleOverrides: {
+        '@media (prefers-reduced-motion: reduce)': {
+          '*, *::before, *::after': {
+            animationDuration: '0s !important',
+            animationIterationCount: '1 !important',
+            transitionDuration: '0s !important',
+            scrollBehavior: 'auto !important',
+          },
+        },
+      },
+    },
     // Tab labels carry names such as 'OTLP/gRPC' and 'Traces & Logs' whose case matters.
     MuiTab: { styleOverrides: { root: { textTransform: 'none' } } },
   },
