@@ -66,6 +66,7 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
       httpPort,
       grpcPort,
       env: { LANTERN_CONFIG: configFile, LANTERN_INGEST_FLUSH_INTERVAL_MS: '50' },
+      ingestWorkers: 'default',
     });
     let stop = false;
     const client = async (c: number) => {

@@ -212,7 +212,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
   const started = Date.now();
   const r = rng(opts.seed);
   const seeds = corpus();
-  const lantern: RunningLantern = await startLantern();
+  const lantern: RunningLantern = await startLantern({ ingestWorkers: 'default' });
   const statuses: Record<string, number> = {};
   const grpcCodes: Record<string, number> = {};
   const failures: FuzzFailure[] = [];

@@ -44,7 +44,7 @@ export interface OverloadResult {
 }
 
 export async function runOverload(opts: OverloadOptions): Promise<OverloadResult> {
-  const lantern: RunningLantern = await startLantern({ env: opts.env ?? {} });
+  const lantern: RunningLantern = await startLantern({ env: opts.env ?? {}, ingestWorkers: 'default' });
   const rss = watchRss(lantern.process.pid!);
   const acked: Acked[] = [];
   let seq = 0;
