@@ -148,9 +148,13 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
   // stand-in, whose engine keeps its data where the embedded one would (<dataDir>/ch), so that
   // readers of a stopped server's data and restarts on the same data dir work alike.
   const standIn = telemetry === 'clickhouse' ? await startClickHouseStandIn(join(dataDir, 'ch')) : undefined;
+  // Stack traces in a server's output name the bundle's lines; LANTERN_SOURCE_MAPS=1 maps them to the
+  // sources (`--enable-source-maps`, as `npm start` runs), at ~0.3 CPU-s a start for reading the maps.
   const child = spawn(
     process.execPath,
-    main.endsWith('.ts') ? ['--import', 'tsx', main] : ['--enable-source-maps', main],
+    main.endsWith('.ts')
+      ? ['--import', 'tsx', main]
+      : [...(process.env.LANTERN_SOURCE_MAPS ? ['--enable-source-maps'] : []), main],
     {
       cwd: ROOT,
       env: {
