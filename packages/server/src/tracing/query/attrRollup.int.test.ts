@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GroupsResponse, PercentilesResponse, SpansResponse, TimeseriesResponse } from '@lantern/shared';
 import { createTestTracer } from '@lantern/testkit/otlpClients';
-import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
+import { DEFAULT_QUERY, jobRolledUp, tracingTestServer } from './tracingTestServer';
 
 /**
  * A filter on service, host or environment alone reads the attribute rollup
@@ -154,26 +154,8 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
 
   describe('the per-system 5-minute rows', () => {
     const FIVE = 5 * 60_000;
-    /**
-     * Waits until the job (every second here) has rolled the fixtures' window up and then found
-     * nothing more to do: every window in the job's lookback holds its minute rows' count, so the
-     * answers below come from the 5-minute rows (a run logs what it wrote, at debug when nothing).
-     * `late`: first a run that rewrote windows reached by late spans.
-     */
-    const rolled = (late = false) =>
-      expect
-        .poll(
-          () => {
-            const lines = output().split('\n');
-            const wrote = lines.findLastIndex((l) => {
-              const m = /"to":"([^"]+)","late":(\d+).*span systems: windows rolled up/.exec(l);
-              return !!m && Date.parse(m[1]) > base && (!late || Number(m[2]) > 0);
-            });
-            return wrote >= 0 && lines.slice(wrote).some((l) => l.includes('span systems: nothing to roll up'));
-          },
-          { timeout: 20_000 },
-        )
-        .toBe(true);
+    /** The job (every second here) has rolled the fixtures' window up: the answers below come from its rows. */
+    const rolled = (late = false) => jobRolledUp(output, base, 'span systems', late);
     // 24 h: the fixtures' minute in a whole window (edges of 3 and 2 minutes), or in an edge minute.
     const edge = base % FIVE ? base : base + 60_000 - DAY;
     const RANGES: [string, number][] = [
