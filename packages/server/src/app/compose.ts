@@ -38,6 +38,7 @@ import { METADATA_MIGRATIONS } from './metadataMigrations';
 import { openTelemetryStore, type StagedSpans, type TelemetryStore } from '../storage/telemetry';
 import {
   createDurationRollupJob,
+  createGroupQuartersJob,
   createServiceGraphJob,
   createSystemRollupJob,
   registerTracingRoutes,
@@ -262,6 +263,13 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     everyMs: config.span_rollups.interval_seconds * 1000,
     run: (now: Date) => durationRollup.run(now),
   };
+  // The groups' quarter hours with their percentiles (the 24 h time series), the same way.
+  const groupQuarters = createGroupQuartersJob({ telemetry, log });
+  const groupQuartersJob = {
+    name: 'span-group-quarters',
+    everyMs: config.span_rollups.interval_seconds * 1000,
+    run: (now: Date) => groupQuarters.run(now),
+  };
   const alerting = createAlerting({
     config,
     db,
@@ -271,7 +279,7 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     now: opts.now,
     errorScanLagMs: opts.errorScanLagMs,
     metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery),
-    leaderJobs: [serviceGraphJob, systemRollupJob, durationRollupJob],
+    leaderJobs: [serviceGraphJob, systemRollupJob, durationRollupJob, groupQuartersJob],
   });
   await alerting.seedProjects();
   registerDemoRoutes(http, { projects });

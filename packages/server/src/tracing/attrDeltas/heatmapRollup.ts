@@ -2,6 +2,7 @@ import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
 import { SPAN_DURATIONS_TABLE, type TelemetryStore } from '../../storage/telemetry';
 import type { CompiledQuery } from '../query/compile';
 import { groupConds, systemClause, type RangeScope } from '../query/scope';
+import { coveredHoursSql, latestRunSql } from '../query/windowRows';
 
 /**
  * The duration heatmap from the rows per duration bin and 5 minutes (`span_durations_5m`,
@@ -51,14 +52,10 @@ const scoped = (scope: RangeScope, range: SqlFragment) => {
   return join(conds, ' AND ');
 };
 
-/** Each window's latest run among the rows in `where`. */
-const latest = (where: SqlFragment) =>
-  sql`(s.time, s.run) GLOBAL IN (SELECT s.time, max(s.run) FROM ${ident(SPAN_DURATIONS_TABLE)} AS s WHERE ${where} GROUP BY s.time)`;
-
 /** The hours in [h0, h1) whose windows' latest rows hold the hour rollup's count, per type and system. */
-function coveredHoursSql(scope: RangeScope, h0: number, h1: number): SqlFragment {
-  const hours = scoped(scope, rangesSql([[h0, h1]]));
-  return sql`SELECT toUnixTimestamp(h) AS h FROM (SELECT h, sumIf(c, src = 0) = sumIf(c, src = 1) AS held FROM (SELECT s.type AS type, s.system AS system, toStartOfHour(s.time) AS h, sum(s.count) AS c, 0 AS src FROM span_groups_1h AS s WHERE ${hours} GROUP BY type, system, h UNION ALL SELECT s.type AS type, s.system AS system, toStartOfHour(s.time) AS h, sum(s.weight) AS c, 1 AS src FROM ${ident(SPAN_DURATIONS_TABLE)} AS s WHERE ${hours} AND ${latest(rangesSql([[h0, h1]]))} GROUP BY type, system, h) GROUP BY type, system, h) GROUP BY h HAVING min(held) = 1 ORDER BY h`;
+function coveredHoursOf(scope: RangeScope, h0: number, h1: number): SqlFragment {
+  const range = rangesSql([[h0, h1]]);
+  return sql`SELECT toUnixTimestamp(h) AS h FROM (${coveredHoursSql(SPAN_DURATIONS_TABLE, 'weight', scoped(scope, range), range)}) ORDER BY h`;
 }
 
 /**
@@ -78,7 +75,7 @@ export async function heatmapRollupRanges(
   if (b <= a) return null;
   const h0 = Math.floor(a / HOUR) * HOUR;
   const h1 = Math.ceil(b / HOUR) * HOUR;
-  const rows = await store.query<{ h: unknown }>(coveredHoursSql(scope, h0, h1));
+  const rows = await store.query<{ h: unknown }>(coveredHoursOf(scope, h0, h1));
   const ranges: Range[] = [];
   for (const r of rows) {
     const h = Number(r.h) * 1000;
@@ -100,5 +97,5 @@ export function heatmapRollupSql(
   isSpan: SqlFragment,
 ) {
   const where = rangesSql(ranges);
-  return sql`SELECT toUnixTimestamp(${bucket}) AS t, s.bin AS b, sum(s.count) AS n FROM ${ident(SPAN_DURATIONS_TABLE)} AS s WHERE ${scoped(scope, where)} AND ${isSpan} AND ${latest(where)} GROUP BY t, b`;
+  return sql`SELECT toUnixTimestamp(${bucket}) AS t, s.bin AS b, sum(s.count) AS n FROM ${ident(SPAN_DURATIONS_TABLE)} AS s WHERE ${scoped(scope, where)} AND ${isSpan} AND ${latestRunSql(SPAN_DURATIONS_TABLE, where)} GROUP BY t, b`;
 }

@@ -1,9 +1,13 @@
 import type { Logger } from 'pino';
 import { ident, param, sql, type SqlFragment } from '../../storage/sql';
+import { QUARTER_LEVELS } from './groupQuarters';
+import { QUARTER_ROWS_ATTR } from './rollup';
 import {
   SPAN_DURATIONS_TABLE,
+  SPAN_GROUP_QUARTERS_TABLE,
   SPAN_SYSTEMS_LAG_MS,
   spanDurationsInsert,
+  spanGroupQuartersInsert,
   spanSystemsInsert,
   type TelemetryStore,
 } from '../../storage/telemetry';
@@ -23,6 +27,8 @@ interface WindowRollup {
   table: string;
   /** The column of its rows that adds up to the minute rows' `count` (the spans' summed `count`). */
   held: string;
+  /** Its windows: 5 minutes, a quarter hour. */
+  windowMs: number;
   /** The INSERT of the windows in [from, to) under `run`. */
   insert: (from: Date, to: Date, run: bigint) => SqlFragment;
   /** Span time one INSERT rolls up at most (a run writes up to MAX_RUN_MS, in INSERTs of this). */
@@ -35,19 +41,19 @@ interface WindowRollup {
 }
 
 /**
- * The 5-minute windows in [from, to) (of any project and system) whose latest rolled-up rows in
+ * The windows (`windowMs`) in [from, to) (of any project and system) whose latest rolled-up rows in
  * `table` do not hold their minute rows' count (`span_groups_1m`): not rolled up, or reached by
  * spans since. Per (system, window): the minute rows' count (`src` 0) against the sum of `held`
  * of each run's rows (`src` 1), the latest run's.
  */
-export function staleWindowsSql(table: string, held: string, from: Date, to: Date): SqlFragment {
+export function staleWindowsSql(table: string, held: string, windowMs: number, from: Date, to: Date): SqlFragment {
   const where = sql`s.time >= ${param.time(from)} AND s.time < ${param.time(to)}`;
-  const counts = sql`SELECT s.system AS system, toStartOfFiveMinutes(s.time) AS t, sum(s.count) AS c, 0 AS src, toUInt64(0) AS run FROM span_groups_1m AS s WHERE ${where} GROUP BY system, t UNION ALL SELECT s.system AS system, s.time AS t, sum(s.${ident(held)}) AS c, 1 AS src, s.run AS run FROM ${ident(table)} AS s WHERE ${where} GROUP BY system, t, run`;
+  const counts = sql`SELECT s.system AS system, toStartOfInterval(s.time, toIntervalMinute(${param.uint32(windowMs / 60_000)})) AS t, sum(s.count) AS c, 0 AS src, toUInt64(0) AS run FROM span_groups_1m AS s WHERE ${where} GROUP BY system, t UNION ALL SELECT s.system AS system, s.time AS t, sum(s.${ident(held)}) AS c, 1 AS src, s.run AS run FROM ${ident(table)} AS s WHERE ${where} GROUP BY system, t, run`;
   return sql`SELECT DISTINCT toUnixTimestamp(t) AS t FROM (${counts}) GROUP BY system, t HAVING NOT (sumIf(c, src = 0) = argMaxIf(c, run, src = 1)) ORDER BY t LIMIT 10000`;
 }
 
 /**
- * Rolls the closed 5-minute windows (up to SPAN_SYSTEMS_LAG_MS ago) up into a table of
+ * Rolls the closed windows (up to SPAN_SYSTEMS_LAG_MS ago) up into a table of
  * `WindowRollup` rows, on the node that holds the evaluator lease (alerting runs it as one of its
  * leader jobs). Each run writes [next, the current 5 minutes less the lag) in INSERTs of at most
  * `chunkMs` (`next`: the window after the newest rolled up, read again on a node's first run; at
@@ -63,7 +69,8 @@ export function createWindowRollupJob(opts: { telemetry: TelemetryStore; log: Lo
   let lastRun = 0n;
   return {
     async run(now: Date): Promise<{ from: Date; to: Date; late: number } | null> {
-      const end = Math.floor((now.getTime() - SPAN_SYSTEMS_LAG_MS) / FIVE_MINUTES) * FIVE_MINUTES;
+      const W = rollup.windowMs;
+      const end = Math.floor((now.getTime() - SPAN_SYSTEMS_LAG_MS) / W) * W;
       if (next === null) {
         const [r] = await telemetry.query<{
           last: number;
@@ -78,8 +85,8 @@ export function createWindowRollupJob(opts: { telemetry: TelemetryStore; log: Lo
             FROM ${ident(rollup.table)}`,
         );
         lastRun = BigInt(r.run);
-        if (Number(r.rolled) > 0) next = Number(r.last) * 1000 + FIVE_MINUTES;
-        else if (Number(r.minutes) > 0) next = Math.floor((Number(r.first) * 1000) / FIVE_MINUTES) * FIVE_MINUTES;
+        if (Number(r.rolled) > 0) next = Number(r.last) * 1000 + W;
+        else if (Number(r.minutes) > 0) next = Math.floor((Number(r.first) * 1000) / W) * W;
       }
       // Nothing stored yet: read again on the next run.
       if (next === null) return null;
@@ -97,10 +104,10 @@ export function createWindowRollupJob(opts: { telemetry: TelemetryStore; log: Lo
       }
       const to = new Date(next);
       const stale = await telemetry.query<{ t: number }>(
-        staleWindowsSql(rollup.table, rollup.held, new Date(Math.max(0, next - LATE_LOOKBACK_MS)), new Date(next)),
+        staleWindowsSql(rollup.table, rollup.held, W, new Date(Math.max(0, next - LATE_LOOKBACK_MS)), new Date(next)),
       );
       const late = stale.slice(0, MAX_LATE_WINDOWS).map((r) => Number(r.t) * 1000);
-      for (const w of late) await telemetry.command(rollup.insert(new Date(w), new Date(w + FIVE_MINUTES), nextRun()));
+      for (const w of late) await telemetry.command(rollup.insert(new Date(w), new Date(w + W), nextRun()));
       if (to <= from && late.length === 0) {
         log.debug(`${rollup.label}: nothing to roll up`);
         return null;
@@ -125,6 +132,7 @@ export const createSystemRollupJob = (opts: { telemetry: TelemetryStore; log: Lo
       label: 'span systems',
       table: 'span_systems_5m',
       held: 'count',
+      windowMs: FIVE_MINUTES,
       insert: spanSystemsInsert,
       chunkMs: MAX_RUN_MS,
     },
@@ -142,8 +150,27 @@ export const createDurationRollupJob = (opts: { telemetry: TelemetryStore; log: 
       label: 'span durations',
       table: SPAN_DURATIONS_TABLE,
       held: 'weight',
+      windowMs: FIVE_MINUTES,
       insert: spanDurationsInsert,
       chunkMs: HOUR,
       budgetMs: 5_000,
+    },
+  });
+
+/**
+ * The groups' quarter hours with their percentiles (`span_group_quarters`,
+ * storage/telemetry/spanGroupQuarters.ts): the fold of the attribute rollup's rows of one
+ * attribute (groupQuarters.ts), a day in one INSERT.
+ */
+export const createGroupQuartersJob = (opts: { telemetry: TelemetryStore; log: Logger }) =>
+  createWindowRollupJob({
+    ...opts,
+    rollup: {
+      label: 'span group quarters',
+      table: SPAN_GROUP_QUARTERS_TABLE,
+      held: 'count',
+      windowMs: 15 * 60_000,
+      insert: (from, to, run) => spanGroupQuartersInsert(from, to, run, QUARTER_ROWS_ATTR, QUARTER_LEVELS),
+      chunkMs: MAX_RUN_MS,
     },
   });
