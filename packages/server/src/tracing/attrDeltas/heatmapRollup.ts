@@ -10,13 +10,13 @@ import { coveredHoursSql, latestRunSql } from '../query/windowRows';
  * spans' counts, and the spans elsewhere (attrDeltasSql.ts durationHeatmapSql).
  *
  * Which rows: a window's latest run, in the hours whose windows' latest rows add up, per type and
- * system, to the hour rollup's count (`span_groups_1h`, fed by the same inserts as the spans). A
- * window's rows hold its spans' count when it was rolled up, and spans only come, so no window
- * holds more than its spans now: the sums are equal only when every window of the hour is
- * current (the check of the per-system rows, rollup.ts). Only whole windows inside the range are
- * read from the rows; the spans of the rest (the partial windows at the edges, the hours not
- * covered: not rolled up yet, or reached by spans since) are read by their time ranges, which the
- * spans' partitions and key select.
+ * system, to the hour rollup's count (`span_groups_1h`, fed by the same inserts as the spans), and
+ * in the other hours, the windows whose latest rows hold their minute rows' count. A window's rows
+ * hold its spans' count when it was rolled up, and spans only come, so no window holds more than
+ * its spans now: the sums are equal only when every window of the hour is current (the check of
+ * the per-system rows, rollup.ts). Only whole windows inside the range are read from the rows; the
+ * spans of the rest (the partial windows at the edges, windows not rolled up yet or reached by
+ * spans since) are read by their time ranges, which the spans' partitions and key select.
  */
 
 const FIVE_MINUTES = 300_000;
@@ -59,9 +59,32 @@ function coveredHoursOf(scope: RangeScope, h0: number, h1: number): SqlFragment 
 }
 
 /**
- * The time ranges of the scope the rows answer (whole windows in covered hours, sorted and
- * merged), or null when the heatmap cannot read them: a filter (the rows keep no attributes), a
- * group in the scope, buckets that are not whole 5 minutes, or no covered window.
+ * The windows of `ranges` (whole windows, in hours not covered) whose latest rows hold their minute
+ * rows' count (`span_groups_1m`, the same inserts as the spans), per type and system: in the hour
+ * the job has not finished (a live range's last), the windows it has rolled up.
+ */
+function heldWindowsSql(scope: RangeScope, ranges: readonly Range[]): SqlFragment {
+  const where = scoped(scope, rangesSql(ranges));
+  return sql`SELECT toUnixTimestamp(t) AS t FROM (SELECT t, sumIf(c, src = 0) = sumIf(c, src = 1) AS held FROM (SELECT s.type AS type, s.system AS system, toStartOfFiveMinutes(s.time) AS t, sum(s.count) AS c, 0 AS src FROM span_groups_1m AS s WHERE ${where} GROUP BY type, system, t UNION ALL SELECT s.type AS type, s.system AS system, s.time AS t, sum(s.weight) AS c, 1 AS src FROM ${ident(SPAN_DURATIONS_TABLE)} AS s WHERE ${where} AND ${latestRunSql(SPAN_DURATIONS_TABLE, rangesSql(ranges))} GROUP BY type, system, t) GROUP BY type, system, t) GROUP BY t HAVING min(held) = 1 ORDER BY t`;
+}
+
+/** Sorted ranges with those that touch merged. */
+function merged(ranges: Range[]): Range[] {
+  const out: Range[] = [];
+  for (const [from, to] of [...ranges].sort((x, y) => x[0] - y[0])) {
+    const last = out.at(-1);
+    if (last && last[1] >= from) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}
+
+/**
+ * The time ranges of the scope the rows answer (sorted and merged), or null when the heatmap
+ * cannot read them: a filter (the rows keep no attributes), a group in the scope, buckets that are
+ * not whole 5 minutes, or no window held. The whole windows of covered hours, then, in the other
+ * hours, the windows whose rows hold their minute rows' count (a second query, only when some hour
+ * of the range is not covered: a live range's last hours, or hours without spans).
  */
 export async function heatmapRollupRanges(
   store: TelemetryStore,
@@ -75,17 +98,21 @@ export async function heatmapRollupRanges(
   if (b <= a) return null;
   const h0 = Math.floor(a / HOUR) * HOUR;
   const h1 = Math.ceil(b / HOUR) * HOUR;
-  const rows = await store.query<{ h: unknown }>(coveredHoursOf(scope, h0, h1));
-  const ranges: Range[] = [];
-  for (const r of rows) {
-    const h = Number(r.h) * 1000;
-    const from = Math.max(h, a);
-    const to = Math.min(h + HOUR, b);
-    if (to <= from) continue;
-    const last = ranges.at(-1);
-    if (last && last[1] === from) last[1] = to;
-    else ranges.push([from, to]);
-  }
+  const covered = new Set(
+    (await store.query<{ h: unknown }>(coveredHoursOf(scope, h0, h1))).map((r) => Number(r.h) * 1000),
+  );
+  const inRange = (from: number, to: number): Range[] =>
+    Math.min(to, b) > Math.max(from, a) ? [[Math.max(from, a), Math.min(to, b)]] : [];
+  const hours: Range[] = [];
+  const others: Range[] = [];
+  for (let h = h0; h < h1; h += HOUR) (covered.has(h) ? hours : others).push(...inRange(h, h + HOUR));
+  const windows: Range[] = [];
+  if (others.length)
+    for (const r of await store.query<{ t: unknown }>(heldWindowsSql(scope, merged(others)))) {
+      const t = Number(r.t) * 1000;
+      windows.push(...inRange(t, t + FIVE_MINUTES));
+    }
+  const ranges = merged([...hours, ...windows]);
   return ranges.length ? ranges : null;
 }
 
