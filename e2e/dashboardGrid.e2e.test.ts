@@ -126,28 +126,43 @@ describe('dashboard grid', () => {
     const heat = await grid.box('Latency heatmap');
     const broken = await grid.box('Broken panel');
     // The full-width heatmap narrows to about half the grid and gets a few rows shorter...
+    // The layout's save is awaited from before the gesture: its answer can come before the gesture returns.
+    const layoutSaved = () =>
+      page.waitForResponse((r) => r.url().endsWith(`/dashboards/${dashId}/grid`) && r.request().method() === 'PUT');
+    const resizeSaved = layoutSaved();
     await grid.resizePanel('Latency heatmap', -heat.width / 2, -60);
-    await page.waitForResponse((r) => r.url().endsWith(`/dashboards/${dashId}/grid`) && r.request().method() === 'PUT');
+    await resizeSaved;
     const resized = await grid.box('Latency heatmap');
     expect(resized.width).toBeLessThan(heat.width * 0.6);
     expect(resized.height).toBeLessThan(heat.height - 40);
     // ...and the broken panel is dragged by its title into the free space on its right.
+    const dragSaved = layoutSaved();
     await grid.dragPanel('Broken panel', resized.x + resized.width + 40 - broken.x, resized.y - broken.y);
-    await page.waitForResponse((r) => r.url().endsWith(`/dashboards/${dashId}/grid`) && r.request().method() === 'PUT');
+    await dragSaved;
     const moved = await grid.box('Broken panel');
     // It left the first column for the right half (the panels around it re-pack upward).
     expect(moved.x).toBeGreaterThan(600);
     expect(moved.x).not.toBe(broken.x);
     const names = ['Broken panel', 'Latency heatmap', 'Requests by host', 'Requests by route'];
-    const layout: Record<string, unknown> = {};
-    for (const n of names) layout[n] = await grid.box(n);
+    const readLayout = async () => {
+      const boxes: Record<string, unknown> = {};
+      for (const n of names) boxes[n] = await grid.box(n);
+      return boxes;
+    };
+    // Read once the grid has settled (the re-pack after the drop): two reads in a row alike.
+    let layout = await readLayout();
+    await expect
+      .poll(async () => {
+        const last = JSON.stringify(layout);
+        layout = await readLayout();
+        return JSON.stringify(layout) === last;
+      })
+      .toBe(true);
     await screenshot(page, 'dash-grid-03-layout');
 
     await page.reload();
     await grid.panel('Latency heatmap').locator('[data-testid="echart"][data-ready] canvas').first().waitFor();
-    const after: Record<string, unknown> = {};
-    for (const n of names) after[n] = await grid.box(n);
-    expect(after).toEqual(layout);
+    expect(await readLayout()).toEqual(layout);
   });
 
   it('panel menu: view with its own range, copy as YAML, monitor with the prefill', async () => {
