@@ -57,6 +57,7 @@ const TELEMETRY_TESTS = [
   'packages/server/src/tracing/query/tracingQuery.int.test.ts',
   'packages/server/src/tracing/query/tracingApi.int.test.ts',
   'packages/server/src/tracing/query/attrRollup.int.test.ts',
+  'packages/server/src/tracing/attrDeltas/heatmapRollup.int.test.ts',
   'packages/server/src/tracing/serviceGraph/serviceGraph.int.test.ts',
   // PromQL against a real Prometheus: the source's SQL (GLOBAL IN, the hourly rollup by views) on a server.
   'packages/server/src/metrics/promql/promqlCompliance.int.test.ts',

@@ -9,6 +9,9 @@ import {
   systemsSql,
   timeseriesSql,
 } from '../../packages/server/src/tracing/query/builders';
+import { durationHeatmapSql, heatmapBucketMs } from '../../packages/server/src/tracing/attrDeltas/attrDeltasSql';
+import { heatmapRollupRanges } from '../../packages/server/src/tracing/attrDeltas/heatmapRollup';
+import { compileQuery } from '../../packages/server/src/tracing/query/compile';
 import { openBenchStore } from './benchStore';
 import { DEFAULT_QUERY } from './filteredCases';
 
@@ -18,7 +21,8 @@ import { DEFAULT_QUERY } from './filteredCases';
  * all systems and the default query, timed in-process (`--runs` each) and with the granules its
  * reads select (`EXPLAIN indexes = 1`): a call that reads every granule of `spans_index` scans
  * every span of the range instead of a rollup. A first page by duration is timed with the query of
- * its duration floor before it, as the service runs them.
+ * its duration floor before it, and the duration heatmap with the query of the hours its rows cover,
+ * as the service runs them.
  *
  *   node --import tsx bench/tracing/plans.ts --data-dir /path/to/tracing-data [--ranges 1h,24h] [--runs 3]
  *
@@ -57,7 +61,11 @@ try {
       ['.count_per_min', '.error_rate', 'p50(.duration)', 'p90(.duration)', 'p99(.duration)'],
       bySystem.map((r) => `where .system = ${JSON.stringify(r.system)}`),
     ).sql;
-    const calls: [string, SqlFragment | null, SqlFragment | null][] = [
+    // The duration heatmap (Explore timeseries, What changed): the rows' covered hours first, as the service asks.
+    const noFilter = compileQuery(DEFAULT_QUERY, 'filters', { minutes: 1 });
+    const coveredHours = () => heatmapRollupRanges(store, scope, noFilter, heatmapBucketMs(scope));
+    const heatmap = durationHeatmapSql(scope, noFilter, await coveredHours()).sql;
+    const calls: [string, SqlFragment | null, SqlFragment | (() => Promise<unknown>) | null][] = [
       ['groups by system (Overview)', groupsSql(scope, OVERVIEW_QUERY, { limit: 1000 }).sql, null],
       ['their sparklines (Overview, 15 rows)', sparklines, null],
       ['timeseries (default query, as served)', ts.ranked ?? ts.sql, null],
@@ -66,13 +74,15 @@ try {
       ['systems', systemsSql(scope, '').sql, null],
       ['spans (first page by duration)', page, spans.durationFloor],
       ['spans (count)', spans.count, null],
+      ['duration heatmap (Explore timeseries)', heatmap, coveredHours],
     ];
     for (const [name, q, first] of calls) {
       if (!q) continue;
       const ms: number[] = [];
       for (let i = 0; i < Number(args.runs); i++) {
         const t = performance.now();
-        if (first) await store.query(first);
+        if (typeof first === 'function') await first();
+        else if (first) await store.query(first);
         await store.query(q);
         ms.push(Math.round(performance.now() - t));
       }

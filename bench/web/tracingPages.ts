@@ -204,10 +204,13 @@ async function main(dir: string) {
     spans: number;
   };
   // Migrations first, in-process (a new rollup can take minutes over a big store; the server gives
-  // itself 60 s to start).
-  const store = openBenchStore(dir);
-  await store.migrate();
-  await store.close();
+  // itself 60 s to start); not for another version's server (`--server`), which would refuse a
+  // store with migrations it does not know.
+  if (!args.server) {
+    const store = openBenchStore(dir);
+    await store.migrate();
+    await store.close();
+  }
   const lantern = await startLantern({
     dataDir: dir,
     env: { ...SERVER_ENV, ...(args['web-dist'] ? { LANTERN_WEB_DIST: args['web-dist'] } : {}) },

@@ -36,7 +36,13 @@ import { spanMetricsModel } from '../metricsFromSpans';
 import { migrateMetadataDb, openMetadataDb, type MetadataDb } from '../storage/metadata';
 import { METADATA_MIGRATIONS } from './metadataMigrations';
 import { openTelemetryStore, type StagedSpans, type TelemetryStore } from '../storage/telemetry';
-import { createServiceGraphJob, createSystemRollupJob, registerTracingRoutes } from '../tracing';
+import {
+  createDurationRollupJob,
+  createGroupQuartersJob,
+  createServiceGraphJob,
+  createSystemRollupJob,
+  registerTracingRoutes,
+} from '../tracing';
 import { resolveSecretKey } from './secretKey';
 import { SERVER_ROOT } from '../paths';
 
@@ -250,6 +256,20 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     everyMs: config.span_rollups.interval_seconds * 1000,
     run: (now: Date) => systemRollup.run(now),
   };
+  // The spans' counts per duration bin and 5 minutes (Explore's duration heatmap), the same way.
+  const durationRollup = createDurationRollupJob({ telemetry, log });
+  const durationRollupJob = {
+    name: 'span-durations',
+    everyMs: config.span_rollups.interval_seconds * 1000,
+    run: (now: Date) => durationRollup.run(now),
+  };
+  // The groups' quarter hours with their percentiles (the 24 h time series), the same way.
+  const groupQuarters = createGroupQuartersJob({ telemetry, log });
+  const groupQuartersJob = {
+    name: 'span-group-quarters',
+    everyMs: config.span_rollups.interval_seconds * 1000,
+    run: (now: Date) => groupQuarters.run(now),
+  };
   const alerting = createAlerting({
     config,
     db,
@@ -259,7 +279,7 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     now: opts.now,
     errorScanLagMs: opts.errorScanLagMs,
     metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery),
-    leaderJobs: [serviceGraphJob, systemRollupJob],
+    leaderJobs: [serviceGraphJob, systemRollupJob, durationRollupJob, groupQuartersJob],
   });
   await alerting.seedProjects();
   registerDemoRoutes(http, { projects });

@@ -27,6 +27,8 @@ const TABLES = [
   'span_arrivals',
   'spans_sample',
   'span_systems_5m',
+  'span_durations_5m',
+  'span_group_quarters',
   'service_graph_minutes',
   'service_graph_runs',
   'service_graph_hours',

@@ -9,6 +9,7 @@ import {
 import { ERROR_ARRIVALS_MIGRATION } from './errorArrivals';
 import { SPAN_ARRIVALS_MIGRATION } from './spanArrivals';
 import { SPAN_SAMPLE_MIGRATION } from './spanSample';
+import { SPAN_DURATIONS_MIGRATION } from './spanDurationRollup';
 import { SPAN_SYSTEMS_MIGRATION } from './spanSystemRollup';
 import {
   SERVICE_GRAPH_HOURS_MIGRATION,
@@ -307,4 +308,5 @@ export const TELEMETRY_MIGRATIONS: TelemetryMigration[] = [
   SPAN_SAMPLE_MIGRATION,
   FOLD_DEDUP_MIGRATION,
   SPAN_SYSTEMS_MIGRATION,
+  SPAN_DURATIONS_MIGRATION,
 ];

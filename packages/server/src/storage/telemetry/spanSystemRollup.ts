@@ -7,7 +7,7 @@ import type { TelemetryMigration } from './migration';
  * errors, min/max duration, the merged t-digest state). The 24 h percentiles chart and the
  * Overview's 24 h sparklines by system read them instead of every span.
  *
- * Written by the application once per closed window (tracing/query/systemRollupJob.ts, on the node
+ * Written by the application once per closed window (tracing/query/windowRollupJob.ts, on the node
  * holding the evaluator lease), not by a view on inserts: nothing more on the insert path. A window
  * written again (spans came after it was rolled up) gets rows under a newer `run`; readers
  * (tracing/query/rollup.ts) take a window's rows of its latest run only in hours where the latest

@@ -9,9 +9,11 @@ import {
   durationBinStart,
   durationHeatmapSql,
   FEW_VALUES,
+  heatmapBucketMs,
   SAMPLE_SCALE,
   type DeltaSource,
 } from './attrDeltasSql';
+import { heatmapRollupRanges } from './heatmapRollup';
 
 /**
  * "What changed" (issue 38): the attribute values whose share differs most between the selection
@@ -132,7 +134,8 @@ export function createAttrDeltasService(
     },
 
     async durationHeatmap(scope: RangeScope, q: CompiledQuery): Promise<DurationHeatmapResponse> {
-      const built = durationHeatmapSql(scope, q);
+      const rolled = await heatmapRollupRanges(store, scope, q, heatmapBucketMs(scope));
+      const built = durationHeatmapSql(scope, q, rolled);
       const rows = await store.query<{ t: unknown; b: unknown; n: unknown }>(built.sql);
       if (rows.length === 0) return { heatmap: { xAxis: [], yAxis: [], data: [] } };
       const step = built.bucketMs;

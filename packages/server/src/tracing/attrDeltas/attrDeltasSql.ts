@@ -1,10 +1,11 @@
 import { PROMOTED_ATTRS } from '@lantern/shared';
 import { ident, join, param, sql, type SqlFragment } from '../../storage/sql';
-import { SPAN_SAMPLE_SCALE } from '../../storage/telemetry';
+import { durationBin, SPAN_SAMPLE_SCALE } from '../../storage/telemetry';
 import { groupingPeriodMs } from '../query/builders';
 import type { CompiledQuery } from '../query/compile';
 import { IS_SPAN_SQL } from '../query/eventTypes';
 import { whereSql, type RangeScope } from '../query/scope';
+import { complement, heatmapRollupSql, rangesSql, type Range } from './heatmapRollup';
 
 /**
  * SQL of "What changed" (issue 38) over `spans_index AS s` (or its trace sample `spans_sample`, the
@@ -119,18 +120,30 @@ export function deltaRowsSql(
     GROUP BY k`;
 }
 
+/** The duration heatmap's buckets: at most 60 over the range. */
+export const heatmapBucketMs = (scope: RangeScope) => groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 60);
+
+const BIN = durationBin('s.duration');
+
 /**
  * The duration heatmap: spans per time bucket and duration bin. Bins are 1, 2, 5 x 10^n ns: bin
- * `3n`, `3n + 1`, `3n + 2` start at 1, 2, 5 x 10^n (durationBinStart).
+ * `3n`, `3n + 1`, `3n + 2` start at 1, 2, 5 x 10^n (durationBinStart, storage's durationBin).
+ * `rolled`: time ranges whose counts come from the rows per duration bin (heatmapRollup.ts), the
+ * spans answering the rest of the range.
  */
-export function durationHeatmapSql(scope: RangeScope, q: CompiledQuery) {
-  const bucketMs = groupingPeriodMs(scope.lt.getTime() - scope.gte.getTime(), 60);
-  const d = sql`greatest(s.duration, 1)`;
-  const e = sql`floor(log10(${d}))`;
-  const bin = sql`toInt32(${e} * 3 + multiIf(${d} >= 5 * exp10(${e}), 2, ${d} >= 2 * exp10(${e}), 1, 0))`;
-  const text = sql`SELECT toUnixTimestamp(toStartOfInterval(s.time, toIntervalMinute(${param.uint32(bucketMs / 60_000)}))) AS t,
-      ${bin} AS b, count() AS n ${FROM} WHERE ${whereSql(scope, q)} AND ${IS_SPAN_SQL} GROUP BY t, b ORDER BY t, b LIMIT 100000`;
-  return { bucketMs, sql: text };
+export function durationHeatmapSql(scope: RangeScope, q: CompiledQuery, rolled: readonly Range[] | null = null) {
+  const bucketMs = heatmapBucketMs(scope);
+  const bucket = sql`toStartOfInterval(s.time, toIntervalMinute(${param.uint32(bucketMs / 60_000)}))`;
+  const spans = (ranges: SqlFragment | null) =>
+    sql`SELECT toUnixTimestamp(${bucket}) AS t, ${BIN} AS b, count() AS n ${FROM} WHERE ${whereSql(scope, q)}${ranges ? sql` AND ${ranges}` : sql``} AND ${IS_SPAN_SQL} GROUP BY t, b`;
+  const tail = sql` ORDER BY t, b LIMIT 100000`;
+  if (!rolled?.length) return { bucketMs, sql: sql`${spans(null)}${tail}` };
+  const rest = complement(scope.gte.getTime(), scope.lt.getTime(), rolled);
+  const parts = [
+    heatmapRollupSql(scope, rolled, bucket, IS_SPAN_SQL),
+    ...(rest.length ? [spans(rangesSql(rest))] : []),
+  ];
+  return { bucketMs, sql: sql`SELECT t, b, sum(n) AS n FROM (${join(parts, ' UNION ALL ')}) GROUP BY t, b${tail}` };
 }
 
 /** Where duration bin `b` starts, in ns: 1, 2, 5 x 10^floor(b / 3). */

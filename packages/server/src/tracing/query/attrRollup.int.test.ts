@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GroupsResponse, PercentilesResponse, SpansResponse, TimeseriesResponse } from '@lantern/shared';
 import { createTestTracer } from '@lantern/testkit/otlpClients';
-import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
+import { DEFAULT_QUERY, jobRanSince, jobRolledUp, tracingTestServer } from './tracingTestServer';
 
 /**
  * A filter on service, host or environment alone reads the attribute rollup
@@ -13,7 +13,8 @@ import { DEFAULT_QUERY, tracingTestServer } from './tracingTestServer';
  * hour buckets the hour rollup, and a span list by duration reads the spans above the group
  * rollups' floor (rollup.ts). The percentiles chart of 5-minute buckets (24 h) and the sparklines
  * by system read the per-system 5-minute rows (span_systems_5m), rolled up every second here; of
- * minute buckets (1 h), the minute rows.
+ * minute buckets (1 h), the minute rows. The filter-free time series of quarter-hour buckets reads
+ * the groups' quarter hours with their percentiles (span_group_quarters) once rolled up.
  */
 const { base, get, otlp, output } = tracingTestServer({
   LANTERN_SPAN_ROLLUPS_INTERVAL_SECONDS: '1',
@@ -38,6 +39,37 @@ const QUERY = `${DEFAULT_QUERY} | .error_count | max(.duration) | min(.duration)
 /** The query with a filter, or without one (''). */
 const withFilter = (query: string, filter: string) => (filter ? `${query} | ${filter}` : query);
 const EXACT = ['.count_per_min', '.error_rate', '.error_count', 'max(.duration)', 'min(.duration)', '.system'];
+
+/** The time series over base +- `half` with each filter as served and from the spans (a filter every span passes). */
+async function timeseries(half: number, filters: readonly string[]) {
+  const range = { time_gte: iso(base - half), time_lt: iso(base + half) };
+  for (const filter of filters) {
+    const rollup = TimeseriesResponse.parse(
+      (await get('timeseries', { ...range, query: withFilter(QUERY, filter) })).body,
+    );
+    // A second filter that every span passes reads the spans.
+    const raw = TimeseriesResponse.parse(
+      (await get('timeseries', { ...range, query: `${withFilter(QUERY, filter)} | where .duration >= 0` })).body,
+    );
+    expect(rollup.time).toEqual(raw.time);
+    expect(rollup.groups.map((g) => g['.group_id']).sort(), filter).toEqual(
+      raw.groups.map((g) => g['.group_id']).sort(),
+    );
+    const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
+    for (const g of rollup.groups) {
+      const r = byId.get(g['.group_id'])!;
+      for (const k of ['.count_per_min', '.error_rate', '.error_count', 'max(.duration)', 'min(.duration)'])
+        expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
+      for (const k of ['display.name', '.system']) expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
+      for (const k of ['p50(.duration)', 'p90(.duration)', 'p99(.duration)'])
+        (g[k] as (number | null)[]).forEach((v, i) => {
+          const w = (r[k] as (number | null)[])[i];
+          if (w === null) expect(v).toBeNull();
+          else near(v!, w);
+        });
+    }
+  }
+}
 
 describe('the attribute rollup answers filtered queries as the spans do', () => {
   const quarter = Math.floor(base / QUARTER) * QUARTER;
@@ -78,33 +110,7 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
     // 1 h: minute buckets, from the minute rows without a filter (the kept groups').
     ['minute buckets', 30 * 60_000, ['']],
   ])('timeseries of %s', async (_label, half, filters) => {
-    const range = { time_gte: iso(base - half), time_lt: iso(base + half) };
-    for (const filter of filters) {
-      const rollup = TimeseriesResponse.parse(
-        (await get('timeseries', { ...range, query: withFilter(QUERY, filter) })).body,
-      );
-      // A second filter that every span passes reads the spans.
-      const raw = TimeseriesResponse.parse(
-        (await get('timeseries', { ...range, query: `${withFilter(QUERY, filter)} | where .duration >= 0` })).body,
-      );
-      expect(rollup.time).toEqual(raw.time);
-      expect(rollup.groups.map((g) => g['.group_id']).sort(), filter).toEqual(
-        raw.groups.map((g) => g['.group_id']).sort(),
-      );
-      const byId = new Map(raw.groups.map((g) => [g['.group_id'], g]));
-      for (const g of rollup.groups) {
-        const r = byId.get(g['.group_id'])!;
-        for (const k of ['.count_per_min', '.error_rate', '.error_count', 'max(.duration)', 'min(.duration)'])
-          expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
-        for (const k of ['display.name', '.system']) expect([filter, k, g[k]]).toEqual([filter, k, r[k]]);
-        for (const k of ['p50(.duration)', 'p90(.duration)', 'p99(.duration)'])
-          (g[k] as (number | null)[]).forEach((v, i) => {
-            const w = (r[k] as (number | null)[])[i];
-            if (w === null) expect(v).toBeNull();
-            else near(v!, w);
-          });
-      }
-    }
+    await timeseries(half, filters);
   });
 
   it('span lists: the total from the rollup, the longest spans above its duration floor', async () => {
@@ -154,26 +160,8 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
 
   describe('the per-system 5-minute rows', () => {
     const FIVE = 5 * 60_000;
-    /**
-     * Waits until the job (every second here) has rolled the fixtures' window up and then found
-     * nothing more to do: every window in the job's lookback holds its minute rows' count, so the
-     * answers below come from the 5-minute rows (a run logs what it wrote, at debug when nothing).
-     * `late`: first a run that rewrote windows reached by late spans.
-     */
-    const rolled = (late = false) =>
-      expect
-        .poll(
-          () => {
-            const lines = output().split('\n');
-            const wrote = lines.findLastIndex((l) => {
-              const m = /"to":"([^"]+)","late":(\d+).*span systems: windows rolled up/.exec(l);
-              return !!m && Date.parse(m[1]) > base && (!late || Number(m[2]) > 0);
-            });
-            return wrote >= 0 && lines.slice(wrote).some((l) => l.includes('span systems: nothing to roll up'));
-          },
-          { timeout: 20_000 },
-        )
-        .toBe(true);
+    /** The job (every second here) has rolled the fixtures' window up: the answers below come from its rows. */
+    const rolled = (late = false) => jobRolledUp(output, base, 'span systems', late);
     // 24 h: the fixtures' minute in a whole window (edges of 3 and 2 minutes), or in an edge minute.
     const edge = base % FIVE ? base : base + 60_000 - DAY;
     const RANGES: [string, number][] = [
@@ -254,6 +242,16 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
       await sparklines(base - 3 * DAY - 12 * 3600_000, 7 * DAY, DEFAULT_QUERY);
     });
 
+    it("the groups' quarter hours with their percentiles (span_group_quarters) answer the 24 h time series as the spans do", async () => {
+      // The fixtures' quarter closes up to half an hour after them: spans two hours before it, in a closed one.
+      const t = createTestTracer('http-proto', { ...otlp(), serviceName: 'api' });
+      for (let i = 0; i < 5; i++)
+        t.tracer.startSpan('GET /early', { startTime: base - 7_200_000 }).end(base - 7_200_000 + i * 1e3);
+      await t.shutdown();
+      await jobRanSince(output, output().length, 'span group quarters');
+      await timeseries(12 * 3600_000, ['']);
+    });
+
     it('answer as the spans do after a span came late into a rolled-up window, which the job rolls up again', async () => {
       await rolled();
       const at = RANGES[0][1];
@@ -267,6 +265,7 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
       await rolled(true);
       await percentiles(at);
       await sparklines(at);
+      await timeseries(12 * 3600_000, ['']);
     });
   });
 });

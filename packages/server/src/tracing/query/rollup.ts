@@ -15,7 +15,12 @@ import { groupConds, systemClause, type RangeScope } from './scope';
  * instead (attrRollup.ts).
  */
 
-function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIndex: number): SqlFragment | null {
+export function rollupExpr(
+  n: Name,
+  minutes: number,
+  quantiles: SqlFragment | null,
+  qIndex: number,
+): SqlFragment | null {
   const m = () => param.float64(minutes);
   if (n.func === null) {
     switch (n.attr) {
@@ -112,7 +117,7 @@ export const periodOf = (bucketMs?: number): RollupPeriod =>
  * minimum and maximum as the spans, and t-digest states of the same spans. The environment has
  * the fewest values (at 100M spans a day: 47,481 rows over 24 h, against 647,765 minute rows).
  */
-const QUARTER_ROWS_ATTR = 'deployment.environment';
+export const QUARTER_ROWS_ATTR = 'deployment.environment';
 const GROUP_ROW_COLUMNS = sql`project_id, type, system, group_id, time, count, error_count, min_duration, max_duration, duration, display_name`;
 
 /**
@@ -191,24 +196,6 @@ export function rollupGroupsDurationFloor(q: CompiledQuery, scope: RangeScope, r
 
 const FIVE_MINUTES = 300_000;
 const SYSTEM_ROW_COLUMNS = sql`project_id, type, system, time, count, error_count, min_duration, max_duration, duration`;
-
-/**
- * Per (system, 5 minutes) of `where` (conditions on `s`): the minute rows' count (`c`, `src` 0),
- * and each run's count of the window's rolled-up rows (`src` 1), for the comparisons below.
- */
-const windowCounts = (where: SqlFragment) =>
-  sql`SELECT s.system AS system, toStartOfFiveMinutes(s.time) AS t, sum(s.count) AS c, 0 AS src, toUInt64(0) AS run FROM span_groups_1m AS s WHERE ${where} GROUP BY system, t UNION ALL SELECT s.system AS system, s.time AS t, sum(s.count) AS c, 1 AS src, s.run AS run FROM span_systems_5m AS s WHERE ${where} GROUP BY system, t, run`;
-/** A window's latest run holds the same count as its minute rows. */
-const CURRENT = sql`sumIf(c, src = 0) = argMaxIf(c, run, src = 1)`;
-
-/**
- * The 5-minute windows in [from, to) (of any project and system) whose latest rolled-up rows do
- * not hold their minute rows' count: not rolled up, or reached by spans since (systemRollupJob.ts).
- */
-export function staleSystemWindowsSql(from: Date, to: Date): SqlFragment {
-  const where = sql`s.time >= ${param.time(from)} AND s.time < ${param.time(to)}`;
-  return sql`SELECT DISTINCT toUnixTimestamp(t) AS t FROM (${windowCounts(where)}) GROUP BY system, t HAVING NOT ${CURRENT} ORDER BY t LIMIT 10000`;
-}
 
 /**
  * The rollup rows of the range per system and 5 minutes: in each hour whose windows all hold their

@@ -1,4 +1,4 @@
-import { beforeAll } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { PROJECT2_TOKEN } from '@lantern/testkit/harness';
 import { useLantern } from '@lantern/testkit/useLantern';
 import { sendTracingFixtures } from './tracingFixtures';
@@ -67,3 +67,44 @@ export function tracingTestServer(env: Record<string, string> = {}) {
     },
   };
 }
+
+/**
+ * Waits until a window rollup job (windowRollupJob.ts, `label` as it logs: "span systems", "span
+ * durations"; every second in the tests) has rolled the window of `base` up and then found nothing
+ * more to do: every window in its lookback holds its minute rows' count, so the answers that follow
+ * come from its rows (a run logs what it wrote at info, at debug when nothing: the server needs
+ * `LANTERN_LOG_LEVEL: 'debug'`). `late`: first a run that rewrote windows reached by late spans.
+ */
+export const jobRolledUp = (output: () => string, base: number, label: string, late = false) =>
+  expect
+    .poll(
+      () => {
+        const lines = output().split('\n');
+        const wrote = lines.findLastIndex((l) => {
+          const m = /"to":"([^"]+)","late":(\d+).*: windows rolled up/.exec(l);
+          return (
+            !!m && l.includes(`${label}: windows rolled up`) && Date.parse(m[1]) > base && (!late || Number(m[2]) > 0)
+          );
+        });
+        return wrote >= 0 && lines.slice(wrote).some((l) => l.includes(`${label}: nothing to roll up`));
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+
+/**
+ * Waits until the job `label` has written after `mark` (a length of the server's output) and then
+ * found nothing more to do: a run that began after the spans acknowledged before `mark` rolled
+ * their windows up, new or late.
+ */
+export const jobRanSince = (output: () => string, mark: number, label: string) =>
+  expect
+    .poll(
+      () => {
+        const rest = output().slice(mark);
+        const wrote = rest.indexOf(`${label}: windows rolled up`);
+        return wrote >= 0 && rest.slice(wrote).includes(`${label}: nothing to roll up`);
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
