@@ -1,33 +1,24 @@
 /**
- * The window rollups of telemetry migration 21 (issue 42) on a store of bench/tracing/run.ts:
- * `migrate()` applies the migration (two CREATE TABLEs); then the jobs
- * (tracing/query/windowRollupJob.ts: the rows per duration bin, `span_durations_5m`, and the
- * groups' quarter hours with their percentiles, `span_group_quarters`) run until they have rolled
- * every closed window up, each run timed (the backfill a server's leader does after the upgrade, a
- * run a minute, off the insert path). Then, paired, alternating, `--runs` each:
- * - Explore's duration heatmap (24 h and 7 d, all systems, no filter) as served (the rows, the
- *   spans of the rest) and from the spans alone, both answers compared bucket by bucket;
- * - with `--base <checkout>` (e.g. `git worktree add /tmp/base <commit>`), the 24 h time series of
- *   the default query (ranked, as served) built by this checkout and by the base's builders: the
- *   counts, error rates, groups and times compared, and the largest percentile difference shown.
+ * The window rollup of telemetry migration 21 (issue 42) on a store of bench/tracing/run.ts:
+ * `migrate()` applies the migration (a CREATE TABLE); then the job (tracing/query/windowRollupJob.ts:
+ * the rows per duration bin, `span_durations_5m`) runs until it has rolled every closed window up,
+ * each run timed (the backfill a server's leader does after the upgrade, a run a minute, off the
+ * insert path). Then, paired, alternating, `--runs` each, Explore's duration heatmap (24 h and 7 d,
+ * all systems, no filter) as served (the rows, the spans of the rest) and from the spans alone, both
+ * answers compared bucket by bucket.
  *
- *   node --import tsx bench/tracing/windowRollups.ts --data-dir /path/to/copy [--runs 5] [--ranges 24h,7d] [--base DIR]
+ *   node --import tsx bench/tracing/windowRollups.ts --data-dir /path/to/copy [--runs 5] [--ranges 24h,7d]
  *
  * Writes into the store (use a copy); no server may be running on the directory.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ident, sql } from '../../packages/server/src/storage/sql';
 import { durationHeatmapSql, heatmapBucketMs } from '../../packages/server/src/tracing/attrDeltas/attrDeltasSql';
 import { heatmapRollupRanges } from '../../packages/server/src/tracing/attrDeltas/heatmapRollup';
 import { compileQuery } from '../../packages/server/src/tracing/query/compile';
-import * as here from '../../packages/server/src/tracing/query/builders';
-import {
-  createDurationRollupJob,
-  createGroupQuartersJob,
-} from '../../packages/server/src/tracing/query/windowRollupJob';
+import { createDurationRollupJob } from '../../packages/server/src/tracing/query/windowRollupJob';
 import { openBenchStore } from './benchStore';
 import { DEFAULT_QUERY } from './filteredCases';
 
@@ -37,7 +28,6 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '5' },
     ranges: { type: 'string', default: '24h,7d' },
     'skip-job': { type: 'boolean', default: false },
-    base: { type: 'string' },
   },
 });
 const dir = args['data-dir'];
@@ -50,10 +40,7 @@ try {
   await store.migrate();
   console.log(`migrations: ${Math.round(performance.now() - m0)} ms`);
   if (!args['skip-job'])
-    for (const [name, create, table] of [
-      ['span durations', createDurationRollupJob, 'span_durations_5m'],
-      ['span group quarters', createGroupQuartersJob, 'span_group_quarters'],
-    ] as const) {
+    for (const [name, create, table] of [['span durations', createDurationRollupJob, 'span_durations_5m']] as const) {
       const job = create({ telemetry: store, log: pino({ level: 'warn' }) });
       const t0 = performance.now();
       for (let run = 1; ; run++) {
@@ -97,40 +84,6 @@ try {
       );
     console.log(`${range.padEnd(4)} answers ${same ? 'equal' : 'DIFFER'}`);
   }
-  if (args.base) await timeseriesAb(args.base);
 } finally {
   await store.close();
-}
-
-/** The 24 h time series (default query, ranked as served) by this checkout's builders and the base's. */
-async function timeseriesAb(baseDir: string) {
-  const base = (await import(resolve(baseDir, 'packages/server/src/tracing/query/builders.ts'))) as typeof here;
-  const lt = new Date(Math.floor(endMs / 60_000) * 60_000);
-  const scope = { projectId: 1, gte: new Date(lt.getTime() - RANGES['24h']), lt, systems: ['all'] };
-  const built = { this: here.timeseriesSql(scope, DEFAULT_QUERY), base: base.timeseriesSql(scope, DEFAULT_QUERY) };
-  const ms: Record<string, number[]> = { base: [], this: [] };
-  const rows: Record<string, Record<string, unknown>[]> = {};
-  for (let i = 0; i < Number(args.runs); i++)
-    for (const name of ['base', 'this'] as const) {
-      const b = built[name];
-      const t = performance.now();
-      rows[name] = await store.query<Record<string, unknown>>(b.ranked ?? b.sql!);
-      ms[name].push(Math.round(performance.now() - t));
-    }
-  const key = (r: Record<string, unknown>) => `${String(r.g0)} ${String(r.t)}`;
-  const exact = (rs: Record<string, unknown>[]) =>
-    JSON.stringify(rs.map((r) => [key(r), r.c0, r.c1, r.h0, r.h1]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1)));
-  const byKey = new Map(rows.base.map((r) => [key(r), r]));
-  let worst = 0;
-  for (const r of rows.this)
-    for (const c of ['c2', 'c3', 'c4']) {
-      const w = Number(byKey.get(key(r))?.[c]);
-      const v = Number(r[c]);
-      if (Number.isFinite(w) && w !== 0) worst = Math.max(worst, Math.abs(v - w) / Math.abs(w));
-    }
-  for (const name of ['base', 'this'])
-    console.log(`24h  timeseries (ranked), ${name.padEnd(5)} ${ms[name].sort((a, b) => a - b).join(' / ')} ms`);
-  console.log(
-    `24h  timeseries: ${rows.this.length} rows; counts, error rates, groups ${exact(rows.this) === exact(rows.base) ? 'equal' : 'DIFFER'}; percentiles within ${(worst * 100).toFixed(2)} %`,
-  );
 }

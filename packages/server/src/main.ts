@@ -105,8 +105,10 @@ async function main(): Promise<void> {
     failed(err);
     // Storage and worker threads are open: a bare exit could hang on them (or die by a signal).
     // Closed quietly: workers still warming up log their termination, which says nothing more.
+    // Bounded: the exit must be prompt even if a part does not close (a whole-suite run once saw a
+    // failed start still running after 60 s). Only the HTTP listener was up, for a moment, before.
     lantern.log.level = 'silent';
-    await lantern.close().catch(() => undefined);
+    await Promise.race([lantern.close().catch(() => undefined), new Promise((r) => setTimeout(r, 10_000).unref())]);
     process.exit(1);
   }
   const { httpPort, grpcPort } = ports;

@@ -38,7 +38,6 @@ import { METADATA_MIGRATIONS } from './metadataMigrations';
 import { openTelemetryStore, type StagedSpans, type TelemetryStore } from '../storage/telemetry';
 import {
   createDurationRollupJob,
-  createGroupQuartersJob,
   createServiceGraphJob,
   createSystemRollupJob,
   registerTracingRoutes,
@@ -263,13 +262,6 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     everyMs: config.span_rollups.interval_seconds * 1000,
     run: (now: Date) => durationRollup.run(now),
   };
-  // The groups' quarter hours with their percentiles (the 24 h time series), the same way.
-  const groupQuarters = createGroupQuartersJob({ telemetry, log });
-  const groupQuartersJob = {
-    name: 'span-group-quarters',
-    everyMs: config.span_rollups.interval_seconds * 1000,
-    run: (now: Date) => groupQuarters.run(now),
-  };
   const alerting = createAlerting({
     config,
     db,
@@ -279,7 +271,7 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
     now: opts.now,
     errorScanLagMs: opts.errorScanLagMs,
     metrics: opts.metrics !== undefined ? opts.metrics : createMetricQueryRunner(metricsQuery),
-    leaderJobs: [serviceGraphJob, systemRollupJob, durationRollupJob, groupQuartersJob],
+    leaderJobs: [serviceGraphJob, systemRollupJob, durationRollupJob],
   });
   await alerting.seedProjects();
   registerDemoRoutes(http, { projects });

@@ -6,4 +6,4 @@ export { registerTracingRoutes } from './tracing.routes';
 export { tracingMigration } from './tracing.migration';
 export { buildTraceTree, selfTime, nsToRfc3339, type TraceRow } from './traceTree';
 export { createServiceGraphJob, type ServiceGraphJob } from './serviceGraph/serviceGraphJob';
-export { createDurationRollupJob, createGroupQuartersJob, createSystemRollupJob } from './query/windowRollupJob';
+export { createDurationRollupJob, createSystemRollupJob } from './query/windowRollupJob';

@@ -28,7 +28,6 @@ const TABLES = [
   'spans_sample',
   'span_systems_5m',
   'span_durations_5m',
-  'span_group_quarters',
   'service_graph_minutes',
   'service_graph_runs',
   'service_graph_hours',

@@ -16,7 +16,6 @@ export { SPAN_ARRIVALS_TABLE } from './spanArrivals';
 export { SPAN_SAMPLE_K, SPAN_SAMPLE_SCALE, SPAN_SAMPLE_TABLE } from './spanSample';
 export { SPAN_SYSTEMS_LAG_MS, spanSystemsInsert } from './spanSystemRollup';
 export { durationBin, SPAN_DURATIONS_TABLE, spanDurationsInsert } from './spanDurationRollup';
-export { SPAN_GROUP_QUARTERS_TABLE, spanGroupQuartersInsert } from './spanGroupQuarters';
 export { createDatapointRollups } from './datapointRollups';
 export { foldJournalPending } from './datapointFoldWriter';
 export { ROLLUP_STATE_TABLE } from './metricsSchema';

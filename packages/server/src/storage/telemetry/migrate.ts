@@ -38,7 +38,6 @@ const retentionStatements = (ttl: Ttl): string[] => [
     'spans_sample',
     'span_systems_5m',
     'span_durations_5m',
-    'span_group_quarters',
   ].map((table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`),
   ...['datapoint_minutes', 'datapoint_15m', 'datapoint_hours'].map(
     (table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`,

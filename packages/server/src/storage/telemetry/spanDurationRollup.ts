@@ -1,6 +1,5 @@
 import { param, sql, type SqlFragment } from '../sql';
 import type { TelemetryMigration } from './migration';
-import { spanGroupQuartersDdl } from './spanGroupQuarters';
 
 const constant = (text: string): SqlFragment => ({ kind: 'fragment', parts: [text], values: [] });
 
@@ -40,11 +39,10 @@ export function spanDurationsInsert(from: Date, to: Date, run: bigint): SqlFragm
 
 export const SPAN_DURATIONS_MIGRATION: TelemetryMigration = {
   version: 21,
-  name: 'span_durations_5m_and_group_quarters',
+  name: 'span_durations_5m',
   // Plain MergeTrees: the rows of every run stay (readers take a window's latest), and leave with
   // the retention. No backfill here: the jobs roll the stored spans up window by window after the
   // start (a day of 100M spans is a scan of every span), and readers read the spans until then.
-  // Also the groups' quarter hours with their percentiles (spanGroupQuarters.ts).
   statements: ({ spansDays }) => [
     `CREATE TABLE IF NOT EXISTS ${SPAN_DURATIONS_TABLE} (
         project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
@@ -60,6 +58,5 @@ export const SPAN_DURATIONS_MIGRATION: TelemetryMigration = {
       ORDER BY (project_id, time, type, system, bin)
       TTL toDate(time) + INTERVAL ${spansDays} DAY DELETE
       SETTINGS ttl_only_drop_parts = 1`,
-    spanGroupQuartersDdl(spansDays),
   ],
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GroupsResponse, PercentilesResponse, SpansResponse, TimeseriesResponse } from '@lantern/shared';
 import { createTestTracer } from '@lantern/testkit/otlpClients';
-import { DEFAULT_QUERY, jobRanSince, jobRolledUp, tracingTestServer } from './tracingTestServer';
+import { DEFAULT_QUERY, jobRolledUp, tracingTestServer } from './tracingTestServer';
 
 /**
  * A filter on service, host or environment alone reads the attribute rollup
@@ -13,8 +13,7 @@ import { DEFAULT_QUERY, jobRanSince, jobRolledUp, tracingTestServer } from './tr
  * hour buckets the hour rollup, and a span list by duration reads the spans above the group
  * rollups' floor (rollup.ts). The percentiles chart of 5-minute buckets (24 h) and the sparklines
  * by system read the per-system 5-minute rows (span_systems_5m), rolled up every second here; of
- * minute buckets (1 h), the minute rows. The filter-free time series of quarter-hour buckets reads
- * the groups' quarter hours with their percentiles (span_group_quarters) once rolled up.
+ * minute buckets (1 h), the minute rows.
  */
 const { base, get, otlp, output } = tracingTestServer({
   LANTERN_SPAN_ROLLUPS_INTERVAL_SECONDS: '1',
@@ -242,16 +241,6 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
       await sparklines(base - 3 * DAY - 12 * 3600_000, 7 * DAY, DEFAULT_QUERY);
     });
 
-    it("the groups' quarter hours with their percentiles (span_group_quarters) answer the 24 h time series as the spans do", async () => {
-      // The fixtures' quarter closes up to half an hour after them: spans two hours before it, in a closed one.
-      const t = createTestTracer('http-proto', { ...otlp(), serviceName: 'api' });
-      for (let i = 0; i < 5; i++)
-        t.tracer.startSpan('GET /early', { startTime: base - 7_200_000 }).end(base - 7_200_000 + i * 1e3);
-      await t.shutdown();
-      await jobRanSince(output, output().length, 'span group quarters');
-      await timeseries(12 * 3600_000, ['']);
-    });
-
     it('answer as the spans do after a span came late into a rolled-up window, which the job rolls up again', async () => {
       await rolled();
       const at = RANGES[0][1];
@@ -265,7 +254,6 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
       await rolled(true);
       await percentiles(at);
       await sparklines(at);
-      await timeseries(12 * 3600_000, ['']);
     });
   });
 });

@@ -15,7 +15,6 @@ import {
 import { compileQuery, QUANTILE_LEVELS, shareQuantiles, type CompiledColumn, type CompiledQuery } from './compile';
 import { attrExpr, hasAttrExpr, nameExpr, ROW_ATTR_KEYS_SQL } from './compileExpr';
 import { IS_ERROR_SQL, IS_SPAN_SQL } from './eventTypes';
-import { groupQuartersSelect } from './groupQuarters';
 import { whereSql, type RangeScope } from './scope';
 
 /**
@@ -140,10 +139,7 @@ export function timeseriesSql(scope: RangeScope, query: string) {
   const groupBy = join([...cols.filter((c) => c.isGroup).map((c) => sql`${ident(c.key)}`), sql`t`], ', ');
   const tail = sql` GROUP BY ${groupBy}${having} ORDER BY t ASC LIMIT 100000`;
   const text = (sc: RangeScope) => {
-    // Without a filter, quarter-hour buckets read the groups' quarters with their percentiles (groupQuarters.ts).
-    const quarters =
-      periodOf(bucketMs) === 'quarter' && rollupRows ? groupQuartersSelect(q, cols, sc, o.minutes) : null;
-    const rollup = quarters ?? (rollupRows ? fromRollup(cols, sc) : null);
+    const rollup = rollupRows ? fromRollup(cols, sc) : null;
     return rollup
       ? sql`SELECT ${join(rollup.select, ', ')}, ${bucket} FROM ${rollup.from}${tail}`
       : sql`SELECT ${selectList(cols)}, ${bucket} ${FROM} WHERE ${whereSql(sc, q)}${tail}`;

@@ -15,12 +15,7 @@ import { groupConds, systemClause, type RangeScope } from './scope';
  * instead (attrRollup.ts).
  */
 
-export function rollupExpr(
-  n: Name,
-  minutes: number,
-  quantiles: SqlFragment | null,
-  qIndex: number,
-): SqlFragment | null {
+function rollupExpr(n: Name, minutes: number, quantiles: SqlFragment | null, qIndex: number): SqlFragment | null {
   const m = () => param.float64(minutes);
   if (n.func === null) {
     switch (n.attr) {
@@ -117,7 +112,7 @@ export const periodOf = (bucketMs?: number): RollupPeriod =>
  * minimum and maximum as the spans, and t-digest states of the same spans. The environment has
  * the fewest values (at 100M spans a day: 47,481 rows over 24 h, against 647,765 minute rows).
  */
-export const QUARTER_ROWS_ATTR = 'deployment.environment';
+const QUARTER_ROWS_ATTR = 'deployment.environment';
 const GROUP_ROW_COLUMNS = sql`project_id, type, system, group_id, time, count, error_count, min_duration, max_duration, duration, display_name`;
 
 /**

@@ -92,19 +92,3 @@ export const jobRolledUp = (output: () => string, base: number, label: string, l
     )
     .toBe(true);
 
-/**
- * Waits until the job `label` has written after `mark` (a length of the server's output) and then
- * found nothing more to do: a run that began after the spans acknowledged before `mark` rolled
- * their windows up, new or late.
- */
-export const jobRanSince = (output: () => string, mark: number, label: string) =>
-  expect
-    .poll(
-      () => {
-        const rest = output().slice(mark);
-        const wrote = rest.indexOf(`${label}: windows rolled up`);
-        return wrote >= 0 && rest.slice(wrote).includes(`${label}: nothing to roll up`);
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);

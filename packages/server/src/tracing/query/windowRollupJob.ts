@@ -1,13 +1,9 @@
 import type { Logger } from 'pino';
 import { ident, param, sql, type SqlFragment } from '../../storage/sql';
-import { QUARTER_LEVELS } from './groupQuarters';
-import { QUARTER_ROWS_ATTR } from './rollup';
 import {
   SPAN_DURATIONS_TABLE,
-  SPAN_GROUP_QUARTERS_TABLE,
   SPAN_SYSTEMS_LAG_MS,
   spanDurationsInsert,
-  spanGroupQuartersInsert,
   spanSystemsInsert,
   type TelemetryStore,
 } from '../../storage/telemetry';
@@ -27,7 +23,7 @@ interface WindowRollup {
   table: string;
   /** The column of its rows that adds up to the minute rows' `count` (the spans' summed `count`). */
   held: string;
-  /** Its windows: 5 minutes, a quarter hour. */
+  /** Its windows' length (5 minutes for both rollups today). */
   windowMs: number;
   /** The INSERT of the windows in [from, to) under `run`. */
   insert: (from: Date, to: Date, run: bigint) => SqlFragment;
@@ -154,23 +150,5 @@ export const createDurationRollupJob = (opts: { telemetry: TelemetryStore; log: 
       insert: spanDurationsInsert,
       chunkMs: HOUR,
       budgetMs: 5_000,
-    },
-  });
-
-/**
- * The groups' quarter hours with their percentiles (`span_group_quarters`,
- * storage/telemetry/spanGroupQuarters.ts): the fold of the attribute rollup's rows of one
- * attribute (groupQuarters.ts), a day in one INSERT.
- */
-export const createGroupQuartersJob = (opts: { telemetry: TelemetryStore; log: Logger }) =>
-  createWindowRollupJob({
-    ...opts,
-    rollup: {
-      label: 'span group quarters',
-      table: SPAN_GROUP_QUARTERS_TABLE,
-      held: 'count',
-      windowMs: 15 * 60_000,
-      insert: (from, to, run) => spanGroupQuartersInsert(from, to, run, QUARTER_ROWS_ATTR, QUARTER_LEVELS),
-      chunkMs: MAX_RUN_MS,
     },
   });

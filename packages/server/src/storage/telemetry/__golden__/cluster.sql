@@ -735,27 +735,6 @@ CREATE TABLE IF NOT EXISTS span_durations_5m_local ON CLUSTER lantern (
 
 CREATE TABLE IF NOT EXISTS span_durations_5m ON CLUSTER lantern AS span_durations_5m_local ENGINE = Distributed(lantern, currentDatabase(), span_durations_5m_local, rand());
 
-CREATE TABLE IF NOT EXISTS span_group_quarters_local ON CLUSTER lantern (
-        project_id UInt32 CODEC(DoubleDelta, ZSTD(1)),
-        type LowCardinality(String) CODEC(ZSTD(1)),
-        system LowCardinality(String) CODEC(ZSTD(1)),
-        group_id UInt64 CODEC(Delta, ZSTD(1)),
-        time DateTime('UTC') CODEC(Delta, ZSTD(1)),
-        count Float64 CODEC(ZSTD(1)),
-        error_count Float64 CODEC(ZSTD(1)),
-        min_duration Int64 CODEC(ZSTD(1)),
-        max_duration Int64 CODEC(ZSTD(1)),
-        q Array(Float64) CODEC(ZSTD(1)),
-        display_name String CODEC(ZSTD(3)),
-        run UInt64 CODEC(ZSTD(1))
-      ) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/span_group_quarters_local', '{replica}')
-      PARTITION BY toDate(time)
-      ORDER BY (project_id, time, type, system, group_id)
-      TTL toDate(time) + INTERVAL 30 DAY DELETE
-      SETTINGS ttl_only_drop_parts = 1;
-
-CREATE TABLE IF NOT EXISTS span_group_quarters ON CLUSTER lantern AS span_group_quarters_local ENGINE = Distributed(lantern, currentDatabase(), span_group_quarters_local, rand());
-
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
@@ -779,8 +758,6 @@ ALTER TABLE spans_sample_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTE
 ALTER TABLE span_systems_5m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE span_durations_5m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
-
-ALTER TABLE span_group_quarters_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
 ALTER TABLE datapoint_minutes_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 90 DAY DELETE;
 
