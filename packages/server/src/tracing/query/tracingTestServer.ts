@@ -91,4 +91,3 @@ export const jobRolledUp = (output: () => string, base: number, label: string, l
       { timeout: 20_000 },
     )
     .toBe(true);
-
