@@ -4,9 +4,10 @@
  * system time over all its threads (/proc/<pid>/stat) 1.5 s after "Lantern is serving", when the
  * start's background work is done. With `--other <main.js>` (another version's bundle, e.g. from
  * `git worktree add` of the base and `node scripts/buildServer.mjs` there) the two alternate, so
- * both see the same load; the medians are compared.
+ * both see the same load; the medians are compared. `--telemetry clickhouse` starts them on the remote
+ * store (through the test kit's ClickHouse stand-in, as in the `integration-ch` project).
  *
- *   npx tsx bench/server/start.ts [--rounds 5] [--other /path/to/dist/<hash>/main.js]
+ *   npx tsx bench/server/start.ts [--rounds 5] [--other /path/to/dist/<hash>/main.js] [--telemetry clickhouse]
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -14,9 +15,14 @@ import { parseArgs } from 'node:util';
 import { removeDataDir, serverBundle, startLantern } from '@lantern/testkit/harness';
 
 const { values: args } = parseArgs({
-  options: { rounds: { type: 'string', default: '5' }, other: { type: 'string' } },
+  options: {
+    rounds: { type: 'string', default: '5' },
+    other: { type: 'string' },
+    telemetry: { type: 'string', default: 'embedded' },
+  },
 });
 const ROUNDS = Number(args.rounds);
+const TELEMETRY = args.telemetry === 'clickhouse' ? 'clickhouse' : 'embedded';
 /** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
 const HZ = 100;
 
@@ -29,7 +35,7 @@ function cpuSeconds(pid: number): number {
 
 async function oneStart(main: string): Promise<number> {
   // As under Vitest: one prepare thread (startLantern's default in a test).
-  const server = await startLantern({ serverMain: main, ingestWorkers: 1 });
+  const server = await startLantern({ serverMain: main, ingestWorkers: 1, telemetry: TELEMETRY });
   try {
     await new Promise((r) => setTimeout(r, 1500));
     return cpuSeconds(server.process.pid ?? 0);
