@@ -3,7 +3,6 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 import { composeLantern } from './app/compose';
 import { freshSchema } from './storage/telemetry';
-import { formatReport, migrateStorage, MigrateStorageError } from './app/migrateStorage';
 import { startupBanner, startupErrorMessage } from './app/startupBanner';
 import { routeGrpcLogs } from './ingest';
 
@@ -57,6 +56,8 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'migrate-storage') {
+    // Loaded for this command only: with it the PostgreSQL and ClickHouse clients a server does not use.
+    const { formatReport, migrateStorage, MigrateStorageError } = await import('./app/migrateStorage');
     try {
       const report = await migrateStorage({
         config,

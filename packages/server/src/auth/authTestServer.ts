@@ -33,6 +33,9 @@ export async function startAuthServer(
       LANTERN_SITE_URL: `http://127.0.0.1:${port}`,
       LANTERN_GRPC_ADDR: '127.0.0.1:0',
       LANTERN_LOG_LEVEL: 'info',
+      // One prepare thread, as the test kit's servers have: each thread of a server run from the
+      // sources loads the prepare modules through tsx (~0.8 CPU-s a thread at every start).
+      LANTERN_INGEST_WORKERS: '1',
     },
   });
   opts.configure?.(config);

@@ -853,6 +853,9 @@ beforeAll(async () => {
       LANTERN_HTTP_ADDR: '127.0.0.1:0',
       LANTERN_GRPC_ADDR: '127.0.0.1:0',
       LANTERN_LOG_LEVEL: 'silent',
+      // One prepare thread, as the test kit's servers have: each thread of a server run from the
+      // sources loads the prepare modules through tsx (~0.8 CPU-s a thread at every start).
+      LANTERN_INGEST_WORKERS: '1',
       LANTERN_INGEST_FLUSH_INTERVAL_MS: '20',
     },
   });

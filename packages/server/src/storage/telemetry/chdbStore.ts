@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join as joinPath, resolve } from 'node:path';
-import { Session } from 'chdb';
+import type * as Chdb from 'chdb';
 import type { SpanRow } from './spanRow';
 import type { SpanMetricsModel } from './spanMetricRows';
 import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
@@ -48,6 +49,8 @@ export interface ChdbStoreOptions {
  */
 export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
   mkdirSync(opts.path, { recursive: true });
+  // Loaded by the embedded store only (~0.4 CPU-s: the engine's library), not by a server on ClickHouse.
+  const { Session } = createRequire(import.meta.url)('chdb') as typeof Chdb;
   const session = new Session(opts.path, {
     connectionArgs: [
       '--output_format_json_quote_64bit_integers=1',
