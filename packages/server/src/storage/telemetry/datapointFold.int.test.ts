@@ -97,22 +97,23 @@ describe('datapoint fold', () => {
     await s.migrate();
     try {
       await write(s, gauge('tick', 1, MINUTE - 600), gauge('tick', 2, MINUTE));
-      // Only the tick writes now (no read): a checkpoint whose written part is the closed minute.
-      // The first checkpoint that writes something (on a loaded machine a tick may come while the
-      // closed minute was still touched within the last one, and checkpoint nothing written).
+      // Only the tick writes now (no read): a checkpoint holding only the closed minute (the open
+      // one stays in its segment). On a loaded machine a tick may come while the closed minute was
+      // still touched within the last one.
       const deadline = Date.now() + 20_000;
       const checkpointText = () => {
         const f = files().find((name) => name.startsWith('checkpoint-'));
         return f ? readFileSync(join(journal, f), 'utf8') : '';
       };
       let checkpoint = checkpointText();
-      while (!checkpoint.split('#kept\n')[0] && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 20));
+      while (!checkpoint && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 5));
         checkpoint = checkpointText();
       }
-      const [written, kept] = checkpoint.split('#kept\n');
-      expect(written).toBe(gauge('tick', 1, MINUTE - 600));
-      expect(kept).toBe(gauge('tick', 2, MINUTE));
+      expect(checkpoint).toBe(gauge('tick', 1, MINUTE - 600));
+      // The open minute's segment is kept, and the checkpoint with it (its key covers the segment's closed-minute line).
+      const segments = files().filter((f) => f.startsWith('segment-'));
+      expect(segments.map((f) => readFileSync(join(journal, f), 'utf8')).join('')).toContain(gauge('tick', 2, MINUTE));
       expect(await total(s, 'tick')).toBe(2);
     } finally {
       await s.close();
@@ -125,35 +126,52 @@ describe('datapoint fold', () => {
     await write(s, gauge('dedup', 1), gauge('dedup', 2));
     expect(await total(s, 'dedup')).toBe(2);
     await s.close();
-    // The last checkpoint stays until the next one: a start inserts it again, which the table drops.
-    expect(files().filter((f) => f.startsWith('checkpoint-'))).toHaveLength(1);
-    s = open();
-    await s.migrate();
-    expect(await total(s, 'dedup')).toBe(2);
-    await s.close();
+    // A clean stop wrote every row: nothing is left to insert.
+    expect(files().filter((f) => f.startsWith('checkpoint-') || f.startsWith('segment-'))).toEqual([]);
 
-    // What a kill between a checkpoint's rename and its insert leaves: the checkpoint (written
-    // rows, kept rows), a segment it covers (removed unread) and a later one, whose last batch is torn.
+    // What a kill after a checkpoint's rename leaves (insert committed or not): the checkpoint
+    // (the rows it writes) and the segments with the lines of the rows kept. Segment `cut` holds a
+    // line of a written key (in the checkpoint's row) and one of a kept row; the next segment a
+    // later line of the written key (a new row) and a torn batch.
     const cut = 1000;
-    writeFileSync(
-      join(journal, `checkpoint-${cut}-${randomUUID()}.tsv`),
-      `${gauge('left', 1)}#kept\n${gauge('left', 2)}`,
-    );
-    writeFileSync(join(journal, `segment-${cut}.tsv`), `${gauge('left', 100)}#batch-end\n`);
+    const token = randomUUID();
+    const written = gauge('left', 1);
+    writeFileSync(join(journal, `checkpoint-${cut}-${token}.tsv`), written);
+    writeFileSync(join(journal, `segment-${cut}.tsv`), `${written}${gauge('left', 2, MINUTE + 60)}#batch-end\n`);
     writeFileSync(join(journal, `segment-${cut + 1}.tsv`), `${gauge('left', 3)}#batch-end\n${gauge('left', 4)}`);
     s = open();
     await s.migrate();
-    // 1 (written), 2 (kept) and 3 (the later segment's whole batch); not 100 (covered by the
-    // checkpoint) nor 4 (torn).
+    // 1 (the checkpoint's), 2 (kept) and 3 (the later segment's whole batch); not 1 again (its
+    // key is written up to the cut) nor 4 (torn).
     expect(await total(s, 'left')).toBe(3);
-    expect((await rows(s, 'left')).map((r) => r.max).sort()).toEqual([1, 3]);
-    // Only the new checkpoint is left, above the cut.
-    expect(files()).toEqual([expect.stringMatching(/^checkpoint-(\d+)-/)]);
-    expect(Number(/^checkpoint-(\d+)-/.exec(files()[0])![1])).toBeGreaterThan(cut);
+    expect((await rows(s, 'left')).map((r) => r.max).sort()).toEqual([1, 2, 3]);
+    expect(files()).toEqual([]);
     await s.close();
+    // The same checkpoint again (a kill after its insert committed): dropped by its token.
+    writeFileSync(join(journal, `checkpoint-${cut + 5}-${token}.tsv`), written);
     s = open();
     await s.migrate();
     expect(await total(s, 'left')).toBe(3);
     await s.close();
+  });
+
+  it('reads a checkpoint of the earlier format (written and kept rows) at a start', async () => {
+    // It covers every line of the segments up to its cut: segment `cut` is not read.
+    const cut = 2000;
+    writeFileSync(
+      join(journal, `checkpoint-${cut}-${randomUUID()}.tsv`),
+      `${gauge('legacy', 1)}#kept\n${gauge('legacy', 2)}`,
+    );
+    writeFileSync(join(journal, `segment-${cut}.tsv`), `${gauge('legacy', 100)}#batch-end\n`);
+    writeFileSync(join(journal, `segment-${cut + 1}.tsv`), `${gauge('legacy', 3)}#batch-end\n`);
+    const s = open();
+    await s.migrate();
+    try {
+      expect(await total(s, 'legacy')).toBe(3);
+      expect((await rows(s, 'legacy')).map((r) => r.max).sort()).toEqual([1, 3]);
+      expect(files()).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 });
