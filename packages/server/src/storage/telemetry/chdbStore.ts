@@ -182,6 +182,10 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
       insert: (text, minTime, token) =>
         text === '' ? Promise.resolve() : insertLines(DATAPOINT_COLUMNS, text, minTime, token),
       insertFile: (file, minTime, token) => insertLinesFile(DATAPOINT_COLUMNS, file, minTime, token),
+      watermark: () => {
+        const w = rollups.watermark();
+        return w === null ? null : w.getTime() / 1000;
+      },
     },
     opts.foldMaxRows ?? FOLD_MAX_ROWS,
   );

@@ -11,7 +11,8 @@ import { completeBatches, openSpanMetricJournal } from './spanMetricJournal';
  * a batch's lines are appended to a journal (the segments of spanMetricJournal.ts) and folded in
  * memory per series and minute (DatapointFold); the batch is acknowledged once appended. A row goes
  * to `datapoint_minutes` once its minute has closed (its end plus FOLD_LAG_S past) and no line
- * touched it for a whole tick, before any read of the datapoint tables (the store's `query`
+ * touched it for a whole tick (a row older than the rollups' watermark: also once no line that old
+ * came during the last tick, so a backfill's late rows go together), before any read of the datapoint tables (the store's `query`
  * flushes every row first), at close, and every row at once when the fold holds `maxRows` rows or
  * the segments kept hold JOURNAL_MAX_BYTES (or MAX_CHECKPOINTS checkpoints are kept).
  * A sample for a minute already written makes another row of that minute, which the table's
@@ -61,6 +62,11 @@ export interface FoldSink {
   insert(text: string, minTime: number | null, token: string): Promise<void>;
   /** The same for the lines of a file (read, not removed). */
   insertFile(file: string, minTime: number | null, token: string): Promise<void>;
+  /**
+   * The rollups' watermark (Unix seconds; null: none): an insert of rows older than it also
+   * inserts them into the rollups, so the tick holds such rows while more of them come.
+   */
+  watermark?(): number | null;
 }
 
 interface Checkpoint {
@@ -103,6 +109,8 @@ export function openDatapointFoldWriter(
 
   const fold = new DatapointFold();
   let tick = 0;
+  // The last tick during which lines older than the rollups' watermark came (a backfill).
+  let lateTick = -2;
   // Committed checkpoints whose keys may still cover lines of the kept segments.
   let kept: Checkpoint[] = [];
   // A checkpoint renamed into place whose insert failed: inserted again (same token) before the next one.
@@ -208,6 +216,8 @@ export function openDatapointFoldWriter(
           : texts.length === 1
             ? texts[0]
             : texts.join('');
+        const watermark = sink.watermark?.() ?? null;
+        if (watermark !== null && chunks.some((c) => c.minTime !== undefined && c.minTime < watermark)) lateTick = tick;
         const size = await locked(async () => {
           const seg = journal.segment;
           await journal.append(data);
@@ -268,10 +278,14 @@ export function openDatapointFoldWriter(
       timer = setInterval(() => {
         const t = ++tick;
         const closedBefore = Math.floor(now() / 1000) - 60 - FOLD_LAG_S;
+        // Rows older than the watermark wait while more such lines come (a backfill): written
+        // together, each series has one row per rollup bucket instead of one per minute, until
+        // they stop or the fold is full.
+        const watermark = lateTick >= t - 1 ? (sink.watermark?.() ?? null) : null;
         // Rows of closed minutes that no line touched during the whole last tick.
-        serial((time, rowTick) => time <= closedBefore && rowTick < t - 1).catch((err: unknown) =>
-          console.error(`datapoint fold: ${(err as Error).message}`),
-        );
+        serial(
+          (time, rowTick) => time <= closedBefore && rowTick < t - 1 && (watermark === null || time >= watermark),
+        ).catch((err: unknown) => console.error(`datapoint fold: ${(err as Error).message}`));
       }, tickMs);
       timer.unref();
     },
