@@ -55,6 +55,7 @@ const journal: SpanMetricJournal = {
     journalBytes += text.length;
     return Promise.resolve();
   },
+  segment: 0,
   cut: () => 0,
   drop: () => Promise.resolve(),
   leftovers: () => [],

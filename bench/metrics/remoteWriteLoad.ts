@@ -2,6 +2,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { PROJECT1_TOKEN, removeDataDir, startLantern } from '@lantern/testkit/harness';
 import { watchRss } from '@lantern/testkit/hardening/procRss';
+import { readThreadCpu } from '../ingest/procStatus';
 import { cpuSeconds } from './procCpu';
 import { startRemoteWritePrometheus } from './prometheusServer';
 import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrite';
@@ -18,7 +19,7 @@ import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrit
  *
  *   node --import tsx bench/metrics/remoteWriteLoad.ts [--series 20000] [--samples 120] [--per-request 2000]
  *     [--senders 4] [--base-main path/to/main.js] [--prometheus /usr/bin/prometheus] [--skip-prometheus]
- *     [--skip-lantern] [--lantern-url http://127.0.0.1:PORT --lantern-pid PID]
+ *     [--skip-lantern] [--lantern-url http://127.0.0.1:PORT --lantern-pid PID] [--threads]
  *
  * `--lantern-url` (with its `--lantern-pid`) sends to a server started by hand instead (e.g. under
  * `node --cpu-prof`, to profile its threads), `--skip-lantern` implied for the others.
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     'skip-lantern': { type: 'boolean', default: false },
     'lantern-url': { type: 'string' },
     'lantern-pid': { type: 'string' },
+    threads: { type: 'boolean', default: false },
   },
 });
 const SERIES = Number(args.series);
@@ -107,11 +109,40 @@ const HEADERS = {
   'x-prometheus-remote-write-version': '0.1.0',
 };
 
-async function measure(pid: number, bodies: Buffer[][], url: string, headers: Record<string, string>) {
+/**
+ * `--threads`: a Node server's CPU µs per sample by thread group, from /proc/<pid>/task. The Node
+ * threads are all named `node`: the main thread is the process's own id; those started after the
+ * engine's first thread are the prepare pool's workers (the pool starts after the store opens; a
+ * few engine threads named `node` fall there too, with next to no CPU); the earlier ones are V8's
+ * and libuv's helpers (GC marking and scavenges, file I/O). Every other name is chDB's.
+ */
+function threadGroups(pid: number, before: Map<string, number>, after: Map<string, number>, samples: number) {
+  const tidOf = (key: string) => Number(key.slice(key.lastIndexOf('#') + 1));
+  const firstEngine = Math.min(...[...after.keys()].filter((k) => !k.startsWith('node#')).map(tidOf));
+  const groups: Record<string, number> = { main: 0, workers: 0, nodeHelpers: 0, chdb: 0 };
+  for (const [key, s] of after) {
+    const used = s - (before.get(key) ?? 0);
+    if (used <= 0) continue;
+    const tid = tidOf(key);
+    const group = !key.startsWith('node#')
+      ? 'chdb'
+      : tid === pid
+        ? 'main'
+        : tid > firstEngine
+          ? 'workers'
+          : 'nodeHelpers';
+    groups[group] += used;
+  }
+  return Object.fromEntries(Object.entries(groups).map(([k, s]) => [k, round((s * 1e6) / samples)]));
+}
+
+async function measure(pid: number, bodies: Buffer[][], url: string, headers: Record<string, string>, node = true) {
   const rss = watchRss(pid);
   const cpu0 = cpuSeconds(pid);
+  const threads0 = args.threads && node ? readThreadCpu(pid) : null;
   const { seconds, retried } = await sendAll(bodies, url, headers);
   const samples = SERIES * SAMPLES;
+  const threads = threads0 ? { threadUsPerSample: threadGroups(pid, threads0, readThreadCpu(pid), samples) } : {};
   return {
     samples,
     seconds: round(seconds),
@@ -120,6 +151,7 @@ async function measure(pid: number, bodies: Buffer[][], url: string, headers: Re
     peakRssMB: Math.round(rss.stop() / 2 ** 20),
     retried429: retried,
     loadAvg: round(loadavg()[0]),
+    ...threads,
   };
 }
 
@@ -144,7 +176,7 @@ async function lantern(bodies: Buffer[][], serverMain?: string) {
 async function prometheus(bodies: Buffer[][]) {
   const prom = await startRemoteWritePrometheus(args.prometheus);
   try {
-    return await measure(prom.pid, bodies, `${prom.base}/api/v1/write`, HEADERS);
+    return await measure(prom.pid, bodies, `${prom.base}/api/v1/write`, HEADERS, false);
   } finally {
     await prom.stop();
   }

@@ -1,6 +1,7 @@
 import { tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
 import type { MetricInfo } from './datapointRows';
 import { FLAG_LE, FLAG_QUANTILE, type PromColumns } from './promWriteWire';
+import { ByteWriter } from './byteWriter';
 import { normalizeUnit } from './units';
 
 /**
@@ -127,12 +128,19 @@ export class PromWriteState {
   knows(cols: PromColumns): boolean {
     // Columns come from a structured clone (dictionary-mode properties): read them once.
     const { flags, dictAt, ids } = cols;
-    for (let s = 0; s < flags.length; s++)
-      if (dictAt[s] === dictAt[s + 1] && this.find(ids[2 * s], ids[2 * s + 1]) === undefined) return false;
+    const entries = new Array<PromSeries | undefined>(flags.length);
+    for (let s = 0; s < flags.length; s++) {
+      const e = this.find(ids[2 * s], ids[2 * s + 1]);
+      if (e === undefined && dictAt[s] === dictAt[s + 1]) return false;
+      entries[s] = e;
+    }
+    // For `plan` of the same columns, next (one lookup a series).
+    this.found = { cols, entries };
     return true;
   }
+  private found: { cols: PromColumns; entries: (PromSeries | undefined)[] } | null = null;
 
-  /** Takes a request's metadata, finds (or adds) its series and types them (call `knows` first). */
+  /** Takes a request's metadata, finds (or adds) its series and types them (call `knows` first, just before). */
   plan(cols: PromColumns, projectId: number): PromPlan {
     for (const m of cols.metadata) {
       if (!m.family) continue;
@@ -143,7 +151,9 @@ export class PromWriteState {
     const n = allFlags.length;
     const series = new Array<PromSeries>(n);
     const plan: PromPlan = { series, counters: [], metrics: [] };
-    for (let s = 0; s < n; s++) series[s] = this.entry(ids, dict, dictAt, s, projectId);
+    const found = this.found?.cols === cols ? this.found.entries : null;
+    this.found = null;
+    for (let s = 0; s < n; s++) series[s] = found?.[s] ?? this.entry(ids, dict, dictAt, s, projectId);
     // Families whose histogram buckets or summary quantiles are in this request: their untyped
     // `_sum` and `_count` are counters too.
     const families = new Set<string>();
@@ -385,31 +395,5 @@ export class PromWriteState {
       if (name.endsWith('_bucket') && flags & FLAG_LE) return true;
     }
     return name.endsWith('_total');
-  }
-}
-
-/** UTF-8 lines into one growing buffer (`head fields tail \n`). */
-class ByteWriter {
-  private buf: Buffer;
-  private at = 0;
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
-  line(head: string, fields: string, tail: string): void {
-    // At most 3 bytes per UTF-16 unit.
-    const need = 3 * (head.length + fields.length + tail.length) + 1;
-    if (this.at + need > this.buf.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.at + need));
-      this.buf.copy(bigger, 0, 0, this.at);
-      this.buf = bigger;
-    }
-    const buf = this.buf;
-    this.at += buf.write(head, this.at);
-    this.at += buf.write(fields, this.at);
-    this.at += buf.write(tail, this.at);
-    buf[this.at++] = 10;
-  }
-  bytes(): Buffer {
-    return this.buf.subarray(0, this.at);
   }
 }

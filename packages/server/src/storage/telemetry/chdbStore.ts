@@ -138,9 +138,9 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
   // deduplication token (the datapoint fold's checkpoints, datapointFoldWriter.ts); every other
   // insert runs with insert_deduplicate = 0, the session's default.
   let lineFiles = 0;
-  const insertLines = async (
+  const insertLinesFile = async (
     columns: readonly string[],
-    text: string,
+    file: string,
     minTime: number | null,
     token: string | null,
   ) => {
@@ -150,19 +150,27 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
       parts: [token === null ? '' : `, insert_deduplicate = 1, insert_deduplication_token = '${token}'`],
       values: [],
     };
+    await rollups.write(
+      () =>
+        run(sql`INSERT INTO datapoint_minutes (${join(
+          columns.map((c) => sql`${ident(c)}`),
+          ', ',
+        )}) SELECT * FROM file(${param.string(file)}, 'TSV')
+          SETTINGS use_structure_from_insertion_table_in_table_functions = 1, optimize_on_insert = 0, max_insert_threads = 1${dedup}`),
+      minTime,
+      () => fileSource(file, 'TSV', columns.includes('annotations')),
+    );
+  };
+  const insertLines = async (
+    columns: readonly string[],
+    text: string,
+    minTime: number | null,
+    token: string | null,
+  ) => {
     const file = joinPath(stagingDir, `lines-${process.pid}-${lineFiles++}.tsv`);
     try {
       await writeFile(file, text);
-      await rollups.write(
-        () =>
-          run(sql`INSERT INTO datapoint_minutes (${join(
-            columns.map((c) => sql`${ident(c)}`),
-            ', ',
-          )}) SELECT * FROM file(${param.string(file)}, 'TSV')
-          SETTINGS use_structure_from_insertion_table_in_table_functions = 1, optimize_on_insert = 0, max_insert_threads = 1${dedup}`),
-        minTime,
-        () => fileSource(file, 'TSV', columns.includes('annotations')),
-      );
+      await insertLinesFile(columns, file, minTime, token);
     } finally {
       await rm(file, { force: true });
     }
@@ -176,6 +184,11 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
     {
       insert: (text, minTime, token) =>
         text === '' ? Promise.resolve() : insertLines(DATAPOINT_COLUMNS, text, minTime, token),
+      insertFile: (file, minTime, token) => insertLinesFile(DATAPOINT_COLUMNS, file, minTime, token),
+      watermark: () => {
+        const w = rollups.watermark();
+        return w === null ? null : w.getTime() / 1000;
+      },
     },
     opts.foldMaxRows ?? FOLD_MAX_ROWS,
   );

@@ -19,6 +19,8 @@ const path = mkdtempSync(join(tmpdir(), 'lantern-datapoint-fold-'));
 afterAll(() => rmSync(path, { recursive: true, force: true }));
 const journal = join(path, 'datapoint-journal');
 const files = () => readdirSync(journal).sort();
+/** A checkpoint renamed into place (not its temporary file while written). */
+const isCheckpoint = (name: string) => /^checkpoint-\d+-[0-9a-f-]{36}\.tsv$/.test(name);
 
 const open = (foldTickMs = 0) =>
   openChdbStore({
@@ -43,6 +45,9 @@ const gauge = (metric: string, g: number, time = MINUTE) =>
   line(metric, { min: g, max: g, sum: g, count: 1, gauge: g }, time);
 const write = (s: TelemetryStore, ...lines: string[]) =>
   s.insertStagedDatapoints([stageDatapoints(null, lines.join(''), lines.length)]);
+/** A chunk that tells its earliest row's time (as ingest's do). */
+const writeAt = (s: TelemetryStore, minTime: number, line: string) =>
+  s.insertStagedDatapoints([stageDatapoints(null, line, 1, undefined, minTime)]);
 
 const rows = async (s: TelemetryStore, metric: string) =>
   s.query<{ min: number; max: number; sum: number; count: string; gauge: number; histogram: [number[], string[]] }>(
@@ -50,6 +55,13 @@ const rows = async (s: TelemetryStore, metric: string) =>
   );
 const total = async (s: TelemetryStore, metric: string) =>
   (await rows(s, metric)).reduce((n, r) => n + Number(r.count), 0);
+/** Per minute: samples, least min and greatest max (rows of one minute may be merged by then or not). */
+const minutes = async (s: TelemetryStore, metric: string) =>
+  (
+    await s.query<{ count: string; min: number; max: number }>(
+      sql`SELECT sum(count) AS count, min(min) AS min, max(max) AS max FROM datapoint_minutes WHERE project_id = 41 AND metric = ${param.string(metric)} GROUP BY time ORDER BY time`,
+    )
+  ).map((r) => [Number(r.count), r.min, r.max]);
 
 describe('datapoint fold', () => {
   it('writes one row per series and minute, folded as the reads fold them', async () => {
@@ -97,23 +109,56 @@ describe('datapoint fold', () => {
     await s.migrate();
     try {
       await write(s, gauge('tick', 1, MINUTE - 600), gauge('tick', 2, MINUTE));
-      // Only the tick writes now (no read): a checkpoint whose written part is the closed minute.
-      // The first checkpoint that writes something (on a loaded machine a tick may come while the
-      // closed minute was still touched within the last one, and checkpoint nothing written).
+      // Only the tick writes now (no read): a checkpoint holding only the closed minute (the open
+      // one stays in its segment). On a loaded machine a tick may come while the closed minute was
+      // still touched within the last one.
       const deadline = Date.now() + 20_000;
       const checkpointText = () => {
-        const f = files().find((name) => name.startsWith('checkpoint-'));
+        const f = files().find(isCheckpoint);
         return f ? readFileSync(join(journal, f), 'utf8') : '';
       };
       let checkpoint = checkpointText();
-      while (!checkpoint.split('#kept\n')[0] && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 20));
+      while (!checkpoint && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 5));
         checkpoint = checkpointText();
       }
-      const [written, kept] = checkpoint.split('#kept\n');
-      expect(written).toBe(gauge('tick', 1, MINUTE - 600));
-      expect(kept).toBe(gauge('tick', 2, MINUTE));
+      expect(checkpoint).toBe(gauge('tick', 1, MINUTE - 600));
+      // The open minute's segment is kept, and the checkpoint with it (its key covers the segment's closed-minute line).
+      const segments = files().filter((f) => f.startsWith('segment-'));
+      expect(segments.map((f) => readFileSync(join(journal, f), 'utf8')).join('')).toContain(gauge('tick', 2, MINUTE));
       expect(await total(s, 'tick')).toBe(2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('holds closed rows older than the rollups watermark while more such lines come, then writes them together', async () => {
+    const s = open(300);
+    await s.migrate();
+    try {
+      // An hour ago: older than the watermark (15 minutes behind). Minute A once, then minute B
+      // every 10 ms for 1.5 s (five ticks): A is closed and untouched, but a backfill is under way.
+      const a = gauge('late', 1, MINUTE - 3600);
+      await writeAt(s, MINUTE - 3600, a);
+      const until = Date.now() + 1500;
+      let n = 0;
+      while (Date.now() < until) {
+        await writeAt(s, MINUTE - 3540, gauge('late', 2, MINUTE - 3540));
+        n++;
+        expect(files().filter((f) => f.startsWith('checkpoint-'))).toEqual([]);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      // Then the tick writes both (no read before: the first checkpoint holds them).
+      const deadline = Date.now() + 20_000;
+      let written = '';
+      while (!written && Date.now() < deadline) {
+        const f = files().find(isCheckpoint);
+        written = f ? readFileSync(join(journal, f), 'utf8') : '';
+        if (!written) await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(written).toContain(a);
+      expect(written).toContain(`\t${MINUTE - 3540}\t`);
+      expect(await total(s, 'late')).toBe(n + 1);
     } finally {
       await s.close();
     }
@@ -125,35 +170,53 @@ describe('datapoint fold', () => {
     await write(s, gauge('dedup', 1), gauge('dedup', 2));
     expect(await total(s, 'dedup')).toBe(2);
     await s.close();
-    // The last checkpoint stays until the next one: a start inserts it again, which the table drops.
-    expect(files().filter((f) => f.startsWith('checkpoint-'))).toHaveLength(1);
-    s = open();
-    await s.migrate();
-    expect(await total(s, 'dedup')).toBe(2);
-    await s.close();
+    // A clean stop wrote every row: nothing is left to insert.
+    expect(files().filter((f) => f.startsWith('checkpoint-') || f.startsWith('segment-'))).toEqual([]);
 
-    // What a kill between a checkpoint's rename and its insert leaves: the checkpoint (written
-    // rows, kept rows), a segment it covers (removed unread) and a later one, whose last batch is torn.
+    // What a kill after a checkpoint's rename leaves (insert committed or not): the checkpoint
+    // (the rows it writes) and the segments with the lines of the rows kept. Segment `cut` holds a
+    // line of a written key (in the checkpoint's row) and one of a kept row; the next segment a
+    // later line of the written key (a new row) and a torn batch.
     const cut = 1000;
-    writeFileSync(
-      join(journal, `checkpoint-${cut}-${randomUUID()}.tsv`),
-      `${gauge('left', 1)}#kept\n${gauge('left', 2)}`,
-    );
-    writeFileSync(join(journal, `segment-${cut}.tsv`), `${gauge('left', 100)}#batch-end\n`);
+    const token = randomUUID();
+    const written = gauge('left', 1);
+    writeFileSync(join(journal, `checkpoint-${cut}-${token}.tsv`), written);
+    writeFileSync(join(journal, `segment-${cut}.tsv`), `${written}${gauge('left', 2, MINUTE + 60)}#batch-end\n`);
     writeFileSync(join(journal, `segment-${cut + 1}.tsv`), `${gauge('left', 3)}#batch-end\n${gauge('left', 4)}`);
     s = open();
     await s.migrate();
-    // 1 (written), 2 (kept) and 3 (the later segment's whole batch); not 100 (covered by the
-    // checkpoint) nor 4 (torn).
-    expect(await total(s, 'left')).toBe(3);
-    expect((await rows(s, 'left')).map((r) => r.max).sort()).toEqual([1, 3]);
-    // Only the new checkpoint is left, above the cut.
-    expect(files()).toEqual([expect.stringMatching(/^checkpoint-(\d+)-/)]);
-    expect(Number(/^checkpoint-(\d+)-/.exec(files()[0])![1])).toBeGreaterThan(cut);
+    // 1 (the checkpoint's), 2 (kept) and 3 (the later segment's whole batch); not 1 again (its
+    // key is written up to the cut) nor 4 (torn).
+    expect(await minutes(s, 'left')).toEqual([
+      [2, 1, 3],
+      [1, 2, 2],
+    ]);
+    expect(files()).toEqual([]);
     await s.close();
+    // The same checkpoint again (a kill after its insert committed): dropped by its token.
+    writeFileSync(join(journal, `checkpoint-${cut + 5}-${token}.tsv`), written);
     s = open();
     await s.migrate();
     expect(await total(s, 'left')).toBe(3);
     await s.close();
+  });
+
+  it('reads a checkpoint of the earlier format (written and kept rows) at a start', async () => {
+    // It covers every line of the segments up to its cut: segment `cut` is not read.
+    const cut = 2000;
+    writeFileSync(
+      join(journal, `checkpoint-${cut}-${randomUUID()}.tsv`),
+      `${gauge('legacy', 1)}#kept\n${gauge('legacy', 2)}`,
+    );
+    writeFileSync(join(journal, `segment-${cut}.tsv`), `${gauge('legacy', 100)}#batch-end\n`);
+    writeFileSync(join(journal, `segment-${cut + 1}.tsv`), `${gauge('legacy', 3)}#batch-end\n`);
+    const s = open();
+    await s.migrate();
+    try {
+      expect(await minutes(s, 'legacy')).toEqual([[3, 1, 3]]);
+      expect(files()).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -25,6 +25,8 @@ interface FoldRow {
   tail: string;
   /** The tick (DatapointFold.add's) of the row's last line. */
   tick: number;
+  /** The journal segment of its first line (all its lines are in that segment or later ones). */
+  seg: number;
 }
 
 /** Tabs in a line before its tail: 5 after the head's fields, 6 after the values. */
@@ -43,23 +45,32 @@ export class DatapointFold {
     return this.rows.size;
   }
 
-  /** Folds the lines of `text`, each marked with `tick`; returns how many lines it held. */
-  add(text: string, tick: number): number {
+  /**
+   * Folds the lines of `text` (of journal segment `seg`), each marked with `tick`, but those
+   * whose head `skip` tells (already written); returns how many lines it folded.
+   */
+  add(text: string, tick: number, seg: number, skip?: (head: string) => boolean): number {
     let start = 0;
     let lines = 0;
     while (start < text.length) {
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
       if (end > start && text.charCodeAt(start) !== HASH) {
-        this.addLine(text, start, end, tick);
-        lines++;
+        if (this.addLine(text, start, end, tick, seg, skip)) lines++;
       }
       start = end + 1;
     }
     return lines;
   }
 
-  private addLine(text: string, start: number, end: number, tick: number): void {
+  private addLine(
+    text: string,
+    start: number,
+    end: number,
+    tick: number,
+    seg: number,
+    skip: ((head: string) => boolean) | undefined,
+  ): boolean {
     const tabs = this.tabs;
     let p = start;
     for (let i = 0; i < TABS; i++) {
@@ -68,10 +79,12 @@ export class DatapointFold {
         throw new MalformedDatapointLine(`datapoint line with ${i} fields: ${text.slice(start, end)}`);
       tabs[i] = p++;
     }
+    const head = text.slice(start, tabs[4] + 1);
+    if (skip?.(head)) return false;
     const num = (i: number) => Number(text.slice(tabs[i] + 1, tabs[i + 1]));
     const histText = text.slice(tabs[9] + 1, tabs[10]);
     this.merge(
-      text.slice(start, tabs[4] + 1),
+      head,
       num(1),
       num(4),
       num(5),
@@ -81,11 +94,13 @@ export class DatapointFold {
       histText === EMPTY_HISTOGRAM ? null : histText,
       text.slice(tabs[10] + 1, end),
       tick,
+      seg,
     );
+    return true;
   }
 
-  /** Folds rows given as columns (the same rows as their text: DatapointLines), each marked with `tick`. */
-  addLines(lines: DatapointLines, tick: number): void {
+  /** Folds rows given as columns (the same rows as their text: DatapointLines) of segment `seg`, each marked with `tick`. */
+  addLines(lines: DatapointLines, tick: number, seg: number): void {
     const { heads, tails, times, values } = lines;
     for (let i = 0; i < heads.length; i++) {
       const v = 5 * i;
@@ -100,6 +115,7 @@ export class DatapointFold {
         null,
         tails[i],
         tick,
+        seg,
       );
     }
   }
@@ -115,6 +131,7 @@ export class DatapointFold {
     histText: string | null,
     tail: string,
     tick: number,
+    seg: number,
   ): void {
     const row = this.rows.get(head);
     if (row === undefined) {
@@ -128,6 +145,7 @@ export class DatapointFold {
         hist: histText === null ? null : addBuckets(new Map<number, number>(), histText),
         tail,
         tick,
+        seg,
       });
       return;
     }
@@ -150,27 +168,31 @@ export class DatapointFold {
 
   /**
    * Removes the rows `pick` chooses and returns them as lines, with the earliest one's time (Unix
-   * seconds; Infinity when none).
+   * seconds; Infinity when none) and the earliest segment of the rows taken and of those kept
+   * (Infinity when none).
    */
-  take(pick: (time: number, tick: number) => boolean): { text: string; rows: number; minTime: number } {
-    let text = '';
-    let rows = 0;
+  take(pick: (time: number, tick: number) => boolean): {
+    text: string;
+    rows: number;
+    minTime: number;
+    takenMinSeg: number;
+    keptMinSeg: number;
+  } {
+    const lines: string[] = [];
     let minTime = Infinity;
+    let takenMinSeg = Infinity;
+    let keptMinSeg = Infinity;
     for (const [head, row] of this.rows) {
-      if (!pick(row.time, row.tick)) continue;
-      text += line(head, row);
-      rows++;
+      if (!pick(row.time, row.tick)) {
+        if (row.seg < keptMinSeg) keptMinSeg = row.seg;
+        continue;
+      }
+      lines.push(line(head, row));
       if (row.time < minTime) minTime = row.time;
+      if (row.seg < takenMinSeg) takenMinSeg = row.seg;
       this.rows.delete(head);
     }
-    return { text, rows, minTime };
-  }
-
-  /** Every row held, as lines (the rows stay). */
-  lines(): string {
-    let text = '';
-    for (const [head, row] of this.rows) text += line(head, row);
-    return text;
+    return { text: lines.join(''), rows: lines.length, minTime, takenMinSeg, keptMinSeg };
   }
 }
 

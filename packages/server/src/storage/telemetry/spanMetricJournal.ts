@@ -22,6 +22,8 @@ import { join } from 'node:path';
 export interface SpanMetricJournal {
   /** Appends TabSeparated datapoint lines (text or its UTF-8 bytes) to the current segment; resolves once written. */
   append(text: string | Uint8Array): Promise<void>;
+  /** The segment the next append goes to. */
+  readonly segment: number;
   /** Closes the current segment (appends go to a new one) and returns its number. */
   cut(): number;
   /** Removes the segments up to and including `cut` (their points are committed). */
@@ -72,6 +74,9 @@ export function openSpanMetricJournal(dir: string, firstSegment = 0): SpanMetric
         if (current === n) current++;
         throw err;
       }
+    },
+    get segment() {
+      return current;
     },
     cut: () => current++,
     async drop(cut) {
