@@ -255,5 +255,17 @@ describe('the attribute rollup answers filtered queries as the spans do', () => 
       await percentiles(at);
       await sparklines(at);
     });
+
+    it('answer as the spans do over a window the job has not rolled up yet (the current one): its hour from the minute rows', async () => {
+      await rolled();
+      const now = Date.now();
+      const t = createTestTracer('http-proto', { ...otlp(), serviceName: 'api' });
+      t.tracer.startSpan('GET /now', { startTime: now - 2000 }).end(now - 1000);
+      await t.shutdown();
+      // 24 h ending with the current window, whole: the job rolls a window up only once it has closed.
+      const gte = Math.ceil(now / FIVE) * FIVE - DAY;
+      await percentiles(gte);
+      await sparklines(gte);
+    });
   });
 });

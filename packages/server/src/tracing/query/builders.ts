@@ -7,6 +7,7 @@ import {
   rollupPercentilesSql,
   rollupSelect,
   rollupSystemStatsSql,
+  systemHoursSql,
   rollupSystemsSql,
   systemOfGroupQuery,
   groupIdOfGroupQuery,
@@ -206,7 +207,9 @@ export function percentilesSql(scope: RangeScope, query: string, withDurations: 
     : sql``;
   const text = sql`SELECT toUnixTimestamp(${bucketExpr(bucketMs)}) AS t, sum(s.count) AS count${durations} ${FROM} WHERE ${whereSql(scope, q)} GROUP BY t ORDER BY t ASC LIMIT 10000`;
   const rollup = rollupPercentilesSql(q, scope, bucketMs, bucketExpr(bucketMs), withDurations);
-  return { q, bucketMs, sql: rollup ?? text };
+  // Buckets shorter than a quarter hour read minutesOrSystemRows (rollup.ts).
+  const systemHours = rollup && periodOf(bucketMs) === 'minute' ? systemHoursSql(scope, bucketMs) : null;
+  return { q, bucketMs, sql: rollup ?? text, systemHours };
 }
 
 /** The aggregate columns of a group-stats request, each aliased `c<i>`; what is wrong with the others. */
@@ -271,15 +274,23 @@ export function groupsStatsSql(
   // id (Explore's): the group rollup rows (rollup.ts).
   const systems = groupQueries.map(systemOfGroupQuery);
   const groupIds = groupQueries.map(groupIdOfGroupQuery);
+  const bySystem = systems.every((x): x is string => x !== null);
   const rollup =
     errors.length > 0
       ? null
-      : systems.every((x): x is string => x !== null)
+      : bySystem
         ? rollupSystemStatsSql(q, scope, cols, systems, bucketMs, bucketExpr(bucketMs))
         : groupIds.every((x): x is bigint => x !== null)
           ? rollupGroupStatsSql(q, scope, cols, groupIds, bucketMs, bucketExpr(bucketMs))
           : null;
-  return { q, bucketMs, cols, errors, sql: groupQueries.length ? (rollup ?? text) : null };
+  return {
+    q,
+    bucketMs,
+    cols,
+    errors,
+    sql: groupQueries.length ? (rollup ?? text) : null,
+    systemHours: groupQueries.length && rollup && bySystem ? systemHoursSql(scope, bucketMs) : null,
+  };
 }
 
 /** Span list: a page of (trace id, span id) and the total count of the same filter. */

@@ -34,6 +34,11 @@ export interface RangeScope {
   groupId?: bigint;
   /** Only the groups this SQL selects (their `group_id`): the series a time series can keep (builders.ts topGroups). */
   groupsIn?: SqlFragment;
+  /**
+   * The hours (unix seconds) whose `span_systems_5m` windows all hold their minute rows' count, asked
+   * before the query (rollup.ts systemHoursSql); without it the rollup SQL checks the hours itself.
+   */
+  systemHours?: readonly number[];
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   TimeseriesResponse,
 } from '@lantern/shared';
 import { attrKeyKindOfFunc, BUILTIN_FIELDS, toText, UINT64_FIELDS } from '@lantern/shared';
+import type { SqlFragment } from '../../storage/sql';
 import type { TelemetryStore } from '../../storage/telemetry';
 import { sortCoreFirst } from '../savedViews.store';
 import {
@@ -83,6 +84,19 @@ function builtinKeys(kind: AttrKeyKind, withColumns: boolean, forFunc: boolean):
  */
 export function createQueryService(store: TelemetryStore, opts: { rankFirst?: boolean } = {}) {
   const minutes = (s: RangeScope) => (s.lt.getTime() - s.gte.getTime()) / 60_000;
+  /**
+   * Builds the SQL over `scope`; when it reads the per-system rows with their hour check inline,
+   * asks those hours first and builds it again with them (rollup.ts systemHoursSql: cheaper).
+   */
+  const withSystemHours = async <T extends { systemHours: SqlFragment | null }>(
+    scope: RangeScope,
+    build: (s: RangeScope) => T,
+  ): Promise<T> => {
+    const built = build(scope);
+    if (!built.systemHours) return built;
+    const rows = await store.query<{ h: unknown }>(built.systemHours);
+    return build({ ...scope, systemHours: rows.map((r) => num(r.h)) });
+  };
 
   return {
     async systems(scope: RangeScope, query: string): Promise<SystemsResponse> {
@@ -140,11 +154,14 @@ export function createQueryService(store: TelemetryStore, opts: { rankFirst?: bo
       const answer: GroupsResponse = { groups, columns, query: { parts: built.q.parts }, hasMore, order: built.order };
       if (!opts.stats) return { errors: [], answer };
       const first = groups.slice(0, opts.stats.rows);
-      const stats = groupsStatsSql(
-        scope,
-        query,
-        opts.stats.columns,
-        first.map((g) => g._query),
+      const statsColumns = opts.stats.columns;
+      const stats = await withSystemHours(scope, (s) =>
+        groupsStatsSql(
+          s,
+          query,
+          statsColumns,
+          first.map((g) => g._query),
+        ),
       );
       if (stats.errors.length) return { errors: stats.errors, answer };
       answer.stats = {};
@@ -188,7 +205,7 @@ export function createQueryService(store: TelemetryStore, opts: { rankFirst?: bo
 
     async percentiles(scope: RangeScope, query: string): Promise<PercentilesResponse> {
       const withDurations = !allEventSystems(scope.systems);
-      const built = percentilesSql(scope, query, withDurations);
+      const built = await withSystemHours(scope, (s) => percentilesSql(s, query, withDurations));
       const rows = await store.query<Row>(built.sql);
       if (rows.length === 0) return {};
       const grid = bucketGrid(scope.gte, scope.lt, built.bucketMs);
