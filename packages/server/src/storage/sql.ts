@@ -55,6 +55,9 @@ export function sql(parts: TemplateStringsArray, ...values: SqlValue[]): SqlFrag
 }
 
 /** Joins fragments with a separator of our own (e.g. ' AND ', ', '). */
+/** Fixed SQL text of our own (table names, DDL, generated expressions): never user input. */
+export const constant = (text: string): SqlFragment => ({ kind: 'fragment', parts: [text], values: [] });
+
 export function join(fragments: readonly SqlFragment[], separator: string): SqlFragment {
   if (fragments.length === 0) return sql``;
   const parts: string[] = [''];

@@ -1,4 +1,4 @@
-import { ident, param, sql, type SqlFragment } from '../sql';
+import { ident, param, sql, type SqlFragment, constant } from '../sql';
 import { ROLLUP_STATE_TABLE, rollupColumns } from './metricsSchema';
 
 /**
@@ -40,8 +40,6 @@ const PERIODS: Record<RollupTable, string> = {
   datapoint_hours: 'toStartOfHour',
 };
 export const ROLLUP_TABLES = Object.keys(PERIODS) as RollupTable[];
-
-const constant = (text: string): SqlFragment => ({ kind: 'fragment', parts: [text], values: [] });
 
 /** The columns of a datapoint line as a file() structure (annotations: the span metrics' lines). */
 export const DATAPOINT_STRUCTURE =

@@ -1,7 +1,5 @@
-import { param, sql, type SqlFragment } from '../sql';
+import { param, sql, type SqlFragment, constant } from '../sql';
 import type { TelemetryMigration } from './migration';
-
-const constant = (text: string): SqlFragment => ({ kind: 'fragment', parts: [text], values: [] });
 
 /**
  * Rows of `spans_index` per duration bin and 5 minutes (telemetry migration 21, issue 42): one row

@@ -1,4 +1,4 @@
-import { param, sql, type SqlFragment } from '../sql';
+import { param, sql, type SqlFragment, constant } from '../sql';
 import type { TelemetryMigration } from './migration';
 
 /**
@@ -19,8 +19,6 @@ export const SPAN_SYSTEMS_TABLE = 'span_systems_5m';
 
 /** How far behind the windows stay: spans arrive when they end, after batching (datapointRollups.ts). */
 export const SPAN_SYSTEMS_LAG_MS = 15 * 60_000;
-
-const constant = (text: string): SqlFragment => ({ kind: 'fragment', parts: [text], values: [] });
 
 /** The minute rows (`where` over span_groups_1m) folded into 5-minute rows, in the table's column order. */
 const foldSelect = (where: string, run: string) => `SELECT project_id, type, system, t AS time,
