@@ -14,6 +14,7 @@ export interface ClickHouseStandIn {
 }
 
 const SERVER = new URL('./server.ts', import.meta.url).pathname;
+const STOP_GRACE_MS = 20_000;
 
 /**
  * `dataDir`: where its engine keeps its data (kept after stop); a temp directory removed at stop
@@ -46,7 +47,16 @@ export async function startClickHouseStandIn(dataDir?: string, port = 0): Promis
     url: `http://127.0.0.1:${listening}`,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      // Its SIGTERM handler runs only between engine calls: one that never returns would hold the caller
+      // forever (a durability run once hung here until its 600 s timeout, printing nothing).
+      const killTimer = setTimeout(() => {
+        process.stderr.write(
+          `ClickHouse stand-in did not stop in ${STOP_GRACE_MS} ms; killed. Its output:\n${out.slice(-4000)}\n`,
+        );
+        child.kill('SIGKILL');
+      }, STOP_GRACE_MS);
       await exited;
+      clearTimeout(killTimer);
       if (!dataDir) rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -86,18 +86,25 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
       }
     };
     const clients = Array.from({ length: opts.clients }, (_, c) => client(c));
+    const within = <T>(what: string, ms: number, p: Promise<T>) =>
+      deadline(`trial ${trial}: ${what}`, ms, p, () => {
+        stop = true;
+        lantern.process.kill('SIGKILL');
+        return lantern.output();
+      });
     const ackedBefore = acked.length;
     for (const deadline = Date.now() + 60_000; acked.length === ackedBefore && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 10));
     }
     const [lo, hi] = opts.killAfterMs;
     await new Promise((r) => setTimeout(r, lo + random() * (hi - lo)));
-    await lantern.kill();
+    await within('the kill and the store stopping', 60_000, lantern.kill());
     stop = true;
-    await Promise.all(clients);
+    // Each request is bounded by send's own 30 s timeout.
+    await within('the clients after the kill', 60_000, Promise.all(clients));
     opts.onTrial?.(trial, acked.length);
   }
-  const stored = await storedTraceRowCounts(dataDir);
+  const stored = await deadline('reading the stored rows', 180_000, storedTraceRowCounts(dataDir), () => '');
   return {
     dataDir,
     trials: opts.trials,
@@ -108,4 +115,27 @@ export async function runDurability(opts: DurabilityOptions): Promise<Durability
     notAcked,
     lost: findLost(acked, stored, { derived: true }),
   };
+}
+
+/**
+ * `p`, or an error naming the step, with the server's last output, once `ms` pass: a step that never
+ * ends fails the run with what it was doing instead of holding it until the test's timeout.
+ */
+async function deadline<T>(what: string, ms: number, p: Promise<T>, onTimeout: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const output = onTimeout();
+      reject(
+        new Error(
+          `durability: ${what} took over ${ms} ms${output ? `; the server's last output:\n${output.slice(-4000)}` : ''}`,
+        ),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([p, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
