@@ -60,9 +60,14 @@ function rollupSelect(table: RollupTable, source: SqlFragment, where: SqlFragmen
 }
 
 /** `INSERT INTO <rollup> SELECT <its rollup of the rows of source> WHERE <where>`. `source` has the minutes' columns. */
-export function rollupInsert(table: RollupTable, source: SqlFragment, where: SqlFragment): SqlFragment {
+export function rollupInsert(
+  table: RollupTable,
+  source: SqlFragment,
+  where: SqlFragment,
+  settings?: 'engine_file_empty_if_not_exists = 1',
+): SqlFragment {
   return sql`INSERT INTO ${ident(table)} ${rollupSelect(table, source, where)}
-    SETTINGS prefer_column_name_to_alias = 1`;
+    SETTINGS prefer_column_name_to_alias = 1${constant(settings ? `, ${settings}` : '')}`;
 }
 
 /**
@@ -74,12 +79,13 @@ export function rollupInsert(table: RollupTable, source: SqlFragment, where: Sql
  * was what a late write cost the engine, twice before.
  */
 export function lateRollupInserts(source: SqlFragment, where: SqlFragment, stage: string): SqlFragment[] {
-  const staged = sql`file(${param.string(stage)}, 'Native')`;
+  // With its structure: a select of no rows leaves the file empty (or not made), read as no rows.
+  const staged = sql`file(${param.string(stage)}, 'Native', ${param.string(ANNOTATED_STRUCTURE)})`;
   return [
     sql`INSERT INTO FUNCTION ${staged} ${rollupSelect('datapoint_15m', source, where)}
       SETTINGS prefer_column_name_to_alias = 1, engine_file_truncate_on_insert = 1`,
-    sql`INSERT INTO datapoint_15m SELECT * FROM ${staged}`,
-    rollupInsert('datapoint_hours', staged, sql`1`),
+    sql`INSERT INTO datapoint_15m SELECT * FROM ${staged} SETTINGS engine_file_empty_if_not_exists = 1`,
+    rollupInsert('datapoint_hours', staged, sql`1`, 'engine_file_empty_if_not_exists = 1'),
   ];
 }
 
