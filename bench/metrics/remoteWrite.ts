@@ -10,6 +10,19 @@ export interface PromSeries {
   samples: { value: number; timestampMs: number }[];
 }
 
+/** Series `i` of remoteWriteLoad.ts's counters (200 instances), its sample `k` (1-based value growth) at `ms`. */
+export function loadSeries(i: number, k: number, ms: number): PromSeries {
+  return {
+    labels: [
+      ['__name__', 'bench_rw_requests_total'],
+      ['instance', `host-${i % 200}:9100`],
+      ['job', 'bench'],
+      ['series', String(i)],
+    ],
+    samples: [{ value: (k + 1) * ((i % 7) + 1), timestampMs: ms }],
+  };
+}
+
 export function encodeWriteRequest(series: readonly PromSeries[]): Uint8Array {
   const w = protobuf.Writer.create();
   for (const s of series) {

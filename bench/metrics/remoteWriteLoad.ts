@@ -5,7 +5,7 @@ import { watchRss } from '@lantern/testkit/hardening/procRss';
 import { readThreadCpu } from '../ingest/procStatus';
 import { cpuSeconds } from './procCpu';
 import { startRemoteWritePrometheus } from './prometheusServer';
-import { encodeWriteRequest, snappyLiteral, type PromSeries } from './remoteWrite';
+import { encodeWriteRequest, loadSeries, snappyLiteral, type PromSeries } from './remoteWrite';
 
 /**
  * `bench/metrics/remoteWriteLoad.ts` (issue 39, part 1): the same Prometheus remote-write load sent
@@ -57,15 +57,7 @@ function senderBodies(): Buffer[][] {
     let inBatch = 0;
     for (let k = 0; k < SAMPLES; k++) {
       for (const i of mine) {
-        batch.push({
-          labels: [
-            ['__name__', 'bench_rw_requests_total'],
-            ['instance', `host-${i % 200}:9100`],
-            ['job', 'bench'],
-            ['series', String(i)],
-          ],
-          samples: [{ value: (k + 1) * ((i % 7) + 1), timestampMs: start + k * STEP_MS }],
-        });
+        batch.push(loadSeries(i, k, start + k * STEP_MS));
         if (++inBatch === PER_REQUEST) {
           bodies.push(snappyLiteral(encodeWriteRequest(batch)));
           batch = [];

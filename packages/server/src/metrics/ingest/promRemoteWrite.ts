@@ -65,13 +65,17 @@ export interface PromSeries {
   name: string;
   hash: string;
   tail: string;
+  /** `pre` and `tail` as UTF-8: the journal's text copies them instead of encoding them per sample. */
+  preBytes: Uint8Array;
+  tailBytes: Uint8Array;
   /** The typing `post` was made for: 1 counter, 0 gauge, -1 none yet. */
   typed: number;
   /** `project \t metric \t` and `\t hash \t instrument \t`: a row's head is pre + minute + post. */
   pre: string;
   post: string;
-  /** The last head made, and its minute (the fold keys rows by head: one string a minute). */
+  /** The last head made, its part after `pre` (ASCII), and its minute (the fold keys rows by head: one string a minute). */
   head: string;
+  headRest: string;
   headTime: number;
   /** Restarts: whether a sample was seen, the last one's value and time, the start given (ms; 0: none). */
   seen: boolean;
@@ -259,7 +263,8 @@ export class PromWriteState {
       const ms = times[i];
       const time = Math.floor(ms / 60_000) * 60;
       if (e.headTime !== time) {
-        e.head = e.pre + time + e.post;
+        e.headRest = time + e.post;
+        e.head = e.pre + e.headRest;
         e.headTime = time;
       }
       let fields: string;
@@ -286,7 +291,7 @@ export class PromWriteState {
         fields = `${t}\t${t}\t${t}\t1\t${t}\t([],[])\t`;
         lines.values.push(v, v, v, 1, v);
       }
-      out.line(e.head, fields, e.tail);
+      out.line(e.preBytes, e.headRest, fields, e.tailBytes);
       lines.heads.push(e.head);
       lines.tails.push(e.tail);
       lines.times.push(time);
@@ -346,15 +351,20 @@ export class PromWriteState {
     const b = info.indexOf('\u001f', a + 1);
     const nameEnd = b + 1 + Number(info.slice(a + 1, b));
     const name = info.slice(b + 1, nameEnd);
+    const tail = info.slice(nameEnd);
+    const pre = `${projectId}\t${tsv(name)}\t`;
     const e: PromSeries = {
       hi,
       name,
       hash: info.slice(0, a),
-      tail: info.slice(nameEnd),
+      tail,
+      preBytes: Buffer.from(pre),
+      tailBytes: Buffer.from(tail),
       typed: -1,
-      pre: `${projectId}\t${tsv(name)}\t`,
+      pre,
       post: '',
       head: '',
+      headRest: '',
       headTime: -1,
       seen: false,
       last: 0,

@@ -91,7 +91,10 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
   let batches = 0;
   // The 15-minute and hourly rollups, kept by the application (datapointRollups.ts): every
   // datapoint write goes through rollups.write, which also rolls up rows older than the watermark.
-  const rollups = createDatapointRollups(run, { afterWindowInsert: opts.afterRollupInsert });
+  const rollups = createDatapointRollups(run, {
+    afterWindowInsert: opts.afterRollupInsert,
+    lateStage: joinPath(stagingDir, `late-rollup-${process.pid}.native`),
+  });
   const insertFiles = async (table: 'spans_data' | 'spans_index', columns: readonly string[], files: string) => {
     await run(sql`INSERT INTO ${ident(table)} (${join(
       columns.map((c) => sql`${ident(c)}`),

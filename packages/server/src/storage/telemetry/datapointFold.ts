@@ -197,12 +197,14 @@ export class DatapointFold {
 }
 
 function line(head: string, r: FoldRow): string {
+  // Without buckets (remote write, sums, gauges): no arrays built for the empty histogram.
+  if (r.hist === null)
+    return `${head}${r.min}\t${r.max}\t${r.sum}\t${r.count}\t${r.gauge}\t${EMPTY_HISTOGRAM}\t${r.tail}\n`;
   const hist: [number[], number[]] = [[], []];
-  if (r.hist)
-    for (const [v, c] of r.hist) {
-      hist[0].push(v);
-      hist[1].push(c);
-    }
+  for (const [v, c] of r.hist) {
+    hist[0].push(v);
+    hist[1].push(c);
+  }
   return `${head}${datapointValues(r.min, r.max, r.sum, r.count, r.gauge, hist)}${r.tail}\n`;
 }
 

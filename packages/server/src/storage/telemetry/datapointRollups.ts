@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { ident, param, sql, type SqlFragment, constant } from '../sql';
 import { ROLLUP_STATE_TABLE, rollupColumns } from './metricsSchema';
 
@@ -11,8 +12,9 @@ import { ROLLUP_STATE_TABLE, rollupColumns } from './metricsSchema';
  * with time >= W only in the minutes. `rollUp` (every ROLLUP_INTERVAL_MS) rolls [W, W') up, with
  * W' the current minute less ROLLUP_LAG_MINUTES, in windows within one hour (so within one day's
  * partition), and records W'. A write whose rows are older than W also puts those rows into both
- * rollups (`writeDatapoints`): only such late batches pay for the extra inserts. Writes and the job
- * go through one lock, so a row can never land between a window's rollup and its watermark.
+ * rollups (`write`, from one more read of its file: lateRollupInserts): only such late batches pay
+ * for the extra inserts. Writes and the job go through one lock, so a row can never land between
+ * a window's rollup and its watermark.
  *
  * Crash safety: the window is recorded as pending before its inserts. A pending window found at
  * start (or a window that failed) means the rollups may hold part of it: the watermark goes back
@@ -48,14 +50,43 @@ export const DATAPOINT_STRUCTURE =
   'string_keys Array(String), string_values Array(String)';
 export const ANNOTATED_STRUCTURE = `${DATAPOINT_STRUCTURE}, annotations String`;
 
-/** `INSERT INTO <rollup> SELECT <its rollup of the rows of source> WHERE <where>`. `source` has the minutes' columns. */
-export function rollupInsert(table: RollupTable, source: SqlFragment, where: SqlFragment): SqlFragment {
+/** `SELECT <the rollup of table's period of the rows of source> WHERE <where>`, without its settings. `source` has the minutes' columns. */
+function rollupSelect(table: RollupTable, source: SqlFragment, where: SqlFragment): SqlFragment {
   const period = PERIODS[table];
   // The gauge of a bucket: its last minute's (the views' anyLast took the last row read).
-  return sql`INSERT INTO ${ident(table)} SELECT ${constant(rollupColumns(period, true, 'argMax(gauge, time)'))}
+  return sql`SELECT ${constant(rollupColumns(period, true, 'argMax(gauge, time)'))}
     FROM ${source} WHERE ${where}
-    GROUP BY project_id, metric, ${constant(period)}(time), attrs_hash
-    SETTINGS prefer_column_name_to_alias = 1`;
+    GROUP BY project_id, metric, ${constant(period)}(time), attrs_hash`;
+}
+
+/** `INSERT INTO <rollup> SELECT <its rollup of the rows of source> WHERE <where>`. `source` has the minutes' columns. */
+export function rollupInsert(
+  table: RollupTable,
+  source: SqlFragment,
+  where: SqlFragment,
+  settings?: 'engine_file_empty_if_not_exists = 1',
+): SqlFragment {
+  return sql`INSERT INTO ${ident(table)} ${rollupSelect(table, source, where)}
+    SETTINGS prefer_column_name_to_alias = 1${constant(settings ? `, ${settings}` : '')}`;
+}
+
+/**
+ * Late rows into both rollups from one read of `source` (docs/decisions/datapoint-rollups.md, "Late
+ * rows"): their 15-minute rollup goes into `stage` (Native: read back without parsing), then into
+ * `datapoint_15m`, and the hourly rollup is that of the staged 15-minute rows (a quarter hour lies
+ * in one hour, and every aggregate of the rollups, argMax(gauge, time) included, gives the same over
+ * the quarter hours' results as over their minutes). Reading a batch's TSV and grouping its rows
+ * was what a late write cost the engine, twice before.
+ */
+export function lateRollupInserts(source: SqlFragment, where: SqlFragment, stage: string): SqlFragment[] {
+  // With its structure: a select of no rows leaves the file empty (or not made), read as no rows.
+  const staged = sql`file(${param.string(stage)}, 'Native', ${param.string(ANNOTATED_STRUCTURE)})`;
+  return [
+    sql`INSERT INTO FUNCTION ${staged} ${rollupSelect('datapoint_15m', source, where)}
+      SETTINGS prefer_column_name_to_alias = 1, engine_file_truncate_on_insert = 1`,
+    sql`INSERT INTO datapoint_15m SELECT * FROM ${staged} SETTINGS engine_file_empty_if_not_exists = 1`,
+    rollupInsert('datapoint_hours', staged, sql`1`, 'engine_file_empty_if_not_exists = 1'),
+  ];
 }
 
 /** A file (or glob) of datapoint lines as a source for rollupInsert. */
@@ -89,11 +120,13 @@ export interface DatapointRollups {
 
 /**
  * `afterWindowInsert`: a test hook, called between a window's rollup inserts and its watermark
- * record (a throw there is a crash at that point).
+ * record (a throw there is a crash at that point). `lateStage`: the file a late write stages its
+ * rows' 15-minute rollup in (lateRollupInserts; removed after; writes are one at a time), needed
+ * by `write`.
  */
 export function createDatapointRollups(
   run: (q: SqlFragment) => Promise<unknown[]>,
-  hooks: { afterWindowInsert?: () => void } = {},
+  hooks: { afterWindowInsert?: () => void; lateStage?: string } = {},
 ): DatapointRollups {
   let watermark: number | null = null;
   let pending = false;
@@ -191,8 +224,13 @@ export function createDatapointRollups(
         await insert();
         const w = watermark;
         if (w === null || (minTime !== null && minTime * 1000 >= w)) return;
-        for (const t of ROLLUP_TABLES)
-          await run(rollupInsert(t, source(), sql`time < ${param.secondsUp(new Date(w))}`));
+        const stage = hooks.lateStage;
+        if (stage === undefined) throw new Error('datapoint rollups: a late write needs a stage file');
+        try {
+          for (const q of lateRollupInserts(source(), sql`time < ${param.secondsUp(new Date(w))}`, stage)) await run(q);
+        } finally {
+          await rm(stage, { force: true });
+        }
       }),
     async read(read) {
       for (let attempt = 1; ; attempt++) {

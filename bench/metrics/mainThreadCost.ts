@@ -1,0 +1,77 @@
+import { parseArgs } from 'node:util';
+import { PromWriteState, promUndo } from '../../packages/server/src/metrics/ingest/promRemoteWrite';
+import preparePromWrite, { type PromColumns } from '../../packages/server/src/metrics/ingest/promWriteWire';
+import { DatapointFold } from '../../packages/server/src/storage/telemetry/datapointFold';
+import { encodeWriteRequest, loadSeries, snappyLiteral, type PromSeries } from './remoteWrite';
+
+/**
+ * What remote write costs the server's main thread per sample, stage by stage, one thread, on
+ * `remoteWriteLoad.ts`'s series (counters, one sample a series and request, requests of 2,000):
+ * the requests are decoded first (the workers' part, not timed), then timed by process CPU:
+ * `rows` (PromWriteState's knows + plan + rows: typing, counter steps, the journal's text and the
+ * fold's columns), `fold` (DatapointFold.addLines), `take` (the written rows' text, every row
+ * taken at once) and `encode` (that text as UTF-8, as the checkpoint file is written).
+ *
+ *   node --import tsx bench/metrics/mainThreadCost.ts [--series 20000] [--samples 24] [--passes 4]
+ */
+const { values: args } = parseArgs({
+  options: {
+    series: { type: 'string', default: '20000' },
+    samples: { type: 'string', default: '24' },
+    passes: { type: 'string', default: '4' },
+  },
+});
+const SERIES = Number(args.series);
+const SAMPLES = Number(args.samples);
+const PER_REQUEST = 2000;
+
+const start = Math.floor(Date.now() / 60_000) * 60_000 - SAMPLES * 15_000;
+const requests: PromColumns[] = [];
+let batch: PromSeries[] = [];
+const send = () => {
+  const body = snappyLiteral(encodeWriteRequest(batch));
+  const out = preparePromWrite({ body, projectId: 1, dropAttrs: [], maxBytes: 64 << 20, full: true });
+  if (!out.ok) throw new Error(out.message);
+  // As the main thread gets them: a structured clone of the worker's answer.
+  requests.push(structuredClone(out));
+  batch = [];
+};
+for (let k = 0; k < SAMPLES; k++)
+  for (let i = 0; i < SERIES; i++) {
+    batch.push(loadSeries(i, k, start + k * 15_000));
+    if (batch.length === PER_REQUEST) send();
+  }
+if (batch.length > 0) send();
+
+const cpu = () => {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+};
+for (let pass = 1; pass <= Number(args.passes); pass++) {
+  // A fresh state each pass: a counter's first sample is its baseline (no row), as in a new server.
+  const state = new PromWriteState(BigInt(Date.now() - 3_600_000) * 1_000_000n);
+  const t0 = cpu();
+  const outs = requests.map((cols) => {
+    state.knows(cols);
+    const plan = state.plan(cols, 1);
+    return state.rows(cols, plan, promUndo());
+  });
+  const t1 = cpu();
+  const fold = new DatapointFold();
+  let samples = 0;
+  for (const out of outs)
+    for (const chunk of out.chunks) {
+      fold.addLines(chunk.lines!, 0, 0);
+      samples += chunk.rows;
+    }
+  const t2 = cpu();
+  const taken = fold.take(() => true);
+  const t3 = cpu();
+  const bytes = Buffer.from(taken.text).length;
+  const t4 = cpu();
+  const per = (us: number) => (us / samples).toFixed(3);
+  console.log(
+    `pass ${pass}: µs a sample: rows ${per(t1 - t0)}, fold ${per(t2 - t1)}, take ${per(t3 - t2)}, encode ${per(t4 - t3)} ` +
+      `(${samples} samples into ${taken.rows} rows, ${bytes} B of written rows)`,
+  );
+}
