@@ -34,7 +34,14 @@ const { values: args } = parseArgs({
     codecs: { type: 'boolean', default: false },
   },
 });
-const SPAN_TABLES = ['spans_index', 'spans_data', 'span_groups_1m', 'span_groups_1h', 'span_attr_groups_15m'];
+const SPAN_TABLES = [
+  'spans_index',
+  'spans_data',
+  'span_groups_1m',
+  'span_groups_1h',
+  'span_attr_groups_15m',
+  'spans_sample',
+];
 const spans = Number(args.spans);
 const dir = args.dir ?? `/tmp/b17-bytes-${args.set ?? 'x'}-${process.pid}`;
 if (args.set && existsSync(join(dir, 'metadata'))) throw new Error(`${dir} holds a store already`);
@@ -78,6 +85,12 @@ const raw = (text: string): SqlFragment => ({ kind: 'fragment', parts: [text], v
 type ColumnRow = { table: string; name: string; type: string; codec: string; c: string; u: string };
 
 async function report(s: TelemetryStore) {
+  // A changed TTL rewrites the stored parts in the background (migration 22's recompression): done first.
+  for (;;) {
+    const [{ n }] = await s.query<{ n: string }>(sql`SELECT count() AS n FROM system.mutations WHERE NOT is_done`);
+    if (n === '0') break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
   for (const t of SPAN_TABLES) await s.query(sql`OPTIMIZE TABLE ${ident(t)} FINAL`);
   const [{ n }] = await s.query<{ n: string }>(sql`SELECT count() AS n FROM spans_index`);
   const per = (b: string | number) => (Number(b) / Number(n)).toFixed(2);
@@ -122,7 +135,7 @@ const CANDIDATES: Record<string, Record<string, string[]>> = {
     service_name: ['LC:LZ4', 'LC:ZSTD(1)'],
     deployment_environment: ['LZ4', 'ZSTD(3)', 'LC:ZSTD(1)'],
     attr_keys: ['LZ4', 'ZSTD(1)', 'ZSTD(3)', 'LZ4HC(9)'],
-    attr_values: ['LZ4', 'ZSTD(1)', 'ZSTD(3)', 'ZSTD(6)', 'LZ4HC(9)'],
+    attr_values: ['LZ4', 'ZSTD(1)', 'ZSTD(3)', 'ZSTD(6)', 'ZSTD(9)', 'ZSTD(15)', 'LZ4HC(9)'],
     name: ['LZ4', 'ZSTD(3)'],
     display_name: ['LZ4', 'ZSTD(3)'],
     status_code: ['LZ4', 'ZSTD(1)', 'ZSTD(3)'],
@@ -138,14 +151,17 @@ const CANDIDATES: Record<string, Record<string, string[]>> = {
     log_message: ['LZ4', 'ZSTD(1)', 'ZSTD(3)'],
   },
   spans_data: {
-    data: ['ZSTD(1)', 'ZSTD(3)', 'ZSTD(6)', 'ZSTD(9)'],
+    data: ['ZSTD(1)', 'ZSTD(3)', 'ZSTD(6)', 'ZSTD(9)', 'ZSTD(12)', 'ZSTD(15)', 'ZSTD(19)'],
     id: ['T64, ZSTD(1)', 'ZSTD(1)', 'LZ4'],
     parent_id: ['ZSTD(1)', 'ZSTD(3)'],
     time: ['Delta, ZSTD(1)', 'Delta, ZSTD(3)', 'DoubleDelta, ZSTD(1)', 'T64, ZSTD(1)'],
     trace_id: ['ZSTD(1)', 'ZSTD(3)'],
   },
-  span_attr_groups_15m: { duration: ['ZSTD(1)', 'ZSTD(3)', 'ZSTD(6)'], max_duration: ['ZSTD(1)', 'T64, ZSTD(1)'] },
-  span_groups_1m: { duration: ['ZSTD(1)', 'ZSTD(3)', 'ZSTD(6)'] },
+  span_attr_groups_15m: {
+    duration: ['ZSTD(1)', 'ZSTD(3)', 'ZSTD(6)', 'ZSTD(9)', 'ZSTD(15)'],
+    max_duration: ['ZSTD(1)', 'T64, ZSTD(1)'],
+  },
+  span_groups_1m: { duration: ['ZSTD(1)', 'ZSTD(3)', 'ZSTD(6)', 'ZSTD(9)', 'ZSTD(15)'] },
 };
 
 async function tryCodecs(s: TelemetryStore, n: number) {

@@ -1,7 +1,7 @@
 import { sql } from '../sql';
 import { clusterStatements } from './cluster';
 import type { MigrationContext } from './migration';
-import { TELEMETRY_MIGRATIONS } from './schema';
+import { SPANS_DATA_RECOMPRESS, TELEMETRY_MIGRATIONS } from './schema';
 import { spanMetricViewStatements } from './spanMetricViews';
 
 /** Runs DDL and reads applied versions; each store supplies its own connection. */
@@ -38,7 +38,11 @@ const retentionStatements = (ttl: Ttl): string[] => [
     'spans_sample',
     'span_systems_5m',
     'span_durations_5m',
-  ].map((table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE`),
+  ].map(
+    (table) =>
+      `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.spansDays} DAY DELETE` +
+      (table === 'spans_data' ? `, ${SPANS_DATA_RECOMPRESS}` : ''),
+  ),
   ...['datapoint_minutes', 'datapoint_15m', 'datapoint_hours'].map(
     (table) => `ALTER TABLE ${table} MODIFY TTL toDate(time) + INTERVAL ${ttl.metricsDays} DAY DELETE`,
   ),

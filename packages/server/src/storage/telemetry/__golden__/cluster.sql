@@ -735,9 +735,13 @@ CREATE TABLE IF NOT EXISTS span_durations_5m_local ON CLUSTER lantern (
 
 CREATE TABLE IF NOT EXISTS span_durations_5m ON CLUSTER lantern AS span_durations_5m_local ENGINE = Distributed(lantern, currentDatabase(), span_durations_5m_local, rand());
 
+ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY COLUMN data String CODEC(Default);
+
+ALTER TABLE spans_data ON CLUSTER lantern MODIFY COLUMN data String;
+
 ALTER TABLE spans_index_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
-ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
+ALTER TABLE spans_data_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE, time RECOMPRESS CODEC(ZSTD(1)), time + INTERVAL 1 HOUR RECOMPRESS CODEC(ZSTD(9));
 
 ALTER TABLE span_groups_1m_local ON CLUSTER lantern MODIFY TTL toDate(time) + INTERVAL 30 DAY DELETE;
 
