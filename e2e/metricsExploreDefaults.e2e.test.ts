@@ -118,6 +118,9 @@ describe('metrics defaults and empty states', () => {
     await explore.open('batch.sync.duration');
     await expect.poll(() => explore.dialog.getByTestId('query-part').allInnerTexts()).toEqual(['avg($duration)']);
     await expect.poll(() => explore.chart.getByTestId('legend-table').innerText()).toMatch(/avg\(\$duration\)\s+12\d/);
+    // The address follows the screen after a 100 ms debounce (useAddressState): a loaded machine drew the
+    // legend before the metric reached the URL once, and the narrowed page opened without it.
+    await page.waitForURL((u) => u.searchParams.get('metric') === 'batch.sync.duration');
     const url = new URL(page.url());
     url.searchParams.set('time_dur', '3600');
     url.searchParams.delete('time_gte');
