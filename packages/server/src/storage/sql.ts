@@ -54,10 +54,10 @@ export function sql(parts: TemplateStringsArray, ...values: SqlValue[]): SqlFrag
   return { kind: 'fragment', parts: [...parts], values };
 }
 
-/** Joins fragments with a separator of our own (e.g. ' AND ', ', '). */
 /** Fixed SQL text of our own (table names, DDL, generated expressions): never user input. */
 export const constant = (text: string): SqlFragment => ({ kind: 'fragment', parts: [text], values: [] });
 
+/** Joins fragments with a separator of our own (e.g. ' AND ', ', '). */
 export function join(fragments: readonly SqlFragment[], separator: string): SqlFragment {
   if (fragments.length === 0) return sql``;
   const parts: string[] = [''];

@@ -2,6 +2,7 @@ import { tsv, type DatapointLines, type StagedDatapoints } from '../../storage/t
 import type { MetricInfo } from './datapointRows';
 import { FLAG_LE, FLAG_QUANTILE, type PromColumns } from './promWriteWire';
 import { ByteWriter } from './byteWriter';
+import { Lru } from './lru';
 import { normalizeUnit } from './units';
 
 /**
@@ -26,25 +27,6 @@ import { normalizeUnit } from './units';
 const TYPE_COUNTER = 1;
 const TYPE_HISTOGRAM = 3;
 const TYPE_SUMMARY = 5;
-
-/** Bounded LRU of what remote write tells only now and then: metric types, and counter start times. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly capacity: number) {}
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, v: V): void {
-    this.map.delete(key);
-    this.map.set(key, v);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
-  }
-}
 
 /** A request's series resolved against the state: their entries, and the catalogue's view of its metrics. */
 export interface PromPlan {

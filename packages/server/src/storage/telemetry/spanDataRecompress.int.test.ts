@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '@lantern/testkit/clickhouse/fixture';
-import type { SqlFragment } from '../sql';
+import { constant as raw } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { openClickHouseStore } from './clickhouseStore';
 import type { SpanRow } from './spanRow';
@@ -19,7 +19,6 @@ import { testSpanRow } from './testSpanRow';
 const NOW_NS = BigInt(Date.now()) * 1_000_000n;
 const HOUR_NS = 3600n * 1_000_000_000n;
 const limits = { ttl: { spansDays: 30, metricsDays: 90 }, maxMemoryUsage: 2 * 1024 ** 3, maxThreads: 2 };
-const raw = (text: string): SqlFragment => ({ kind: 'fragment', parts: [text], values: [] });
 
 /** Spans of six traces, 1.2 ms apart from `startNs`, with text that JSON escapes in their data. */
 const rows = (from: number, n: number, startNs: bigint): SpanRow[] =>

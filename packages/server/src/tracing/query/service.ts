@@ -13,6 +13,7 @@ import type {
   TimeseriesResponse,
 } from '@lantern/shared';
 import { attrKeyKindOfFunc, BUILTIN_FIELDS, toText, UINT64_FIELDS } from '@lantern/shared';
+import { builtinKeys } from './builtinKeys';
 import type { SqlFragment } from '../../storage/sql';
 import type { TelemetryStore } from '../../storage/telemetry';
 import { sortCoreFirst } from '../savedViews.store';
@@ -45,37 +46,6 @@ export interface AttrKeysOptions {
   kind?: AttrKeyKind;
   withColumns?: boolean;
   func?: string;
-}
-
-const TEXT_BUILTINS = ['.system', '.kind', '.name', '.event_name', '.status_code', '.status_message'];
-const GROUP_BUILTINS = [
-  '.system',
-  '.group_id',
-  '.type',
-  '.name',
-  '.event_name',
-  '.display_name',
-  '.kind',
-  '.status_code',
-  '.status_message',
-];
-const fields = Object.entries(BUILTIN_FIELDS);
-const ALL_BUILTINS = fields.map(([k]) => k);
-const PER_ROW_BUILTINS = fields.filter(([, f]) => !f.aggregate).map(([k]) => k);
-/** The numeric span fields of the reference's table (§1.4); `.is_event` is a flag, not a number. */
-const NUMERIC_BUILTINS = fields.filter(([k, f]) => f.numeric && !f.aggregate && k !== '.is_event').map(([k]) => k);
-const NUMERIC_AGG_BUILTINS = fields.filter(([, f]) => f.numeric && f.aggregate).map(([k]) => k);
-
-/** The span fields offered for a request: a function's argument is never an aggregate. */
-function builtinKeys(kind: AttrKeyKind, withColumns: boolean, forFunc: boolean): string[] {
-  switch (kind) {
-    case 'text':
-      return withColumns ? ALL_BUILTINS : TEXT_BUILTINS;
-    case 'number':
-      return withColumns && !forFunc ? [...NUMERIC_BUILTINS, ...NUMERIC_AGG_BUILTINS] : NUMERIC_BUILTINS;
-    case 'group':
-      return withColumns || forFunc ? PER_ROW_BUILTINS : GROUP_BUILTINS;
-  }
 }
 
 /**
