@@ -100,6 +100,13 @@ interface KnownSeries {
 const KNOWN_MAX = 200_000;
 const known = new Map<string, Map<string, KnownSeries>>();
 let knownSize = 0;
+/**
+ * One key array per metric and key list, shared by its series (bounded with `known`): a request's
+ * catalogue keys are then collected once per run of series with the same array, not per series.
+ */
+const keyArrays = new Map<string, string[]>();
+/** Where a series' samples start and end in the body: reused by every series and request. */
+let samplesAt = new Int32Array(64);
 
 export default function preparePromWrite(task: PromPrepareTask): PromPrepareResult {
   const body = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
@@ -186,8 +193,11 @@ function readWriteRequest(
     rejected: 0,
     errors: [],
   };
-  const flags: number[] = [];
-  const ids: number[] = [];
+  // Per series of the request with a stored sample; grown with the samples' columns.
+  let seriesCap = 1024;
+  let flags = new Uint8Array(seriesCap);
+  let ids = new Uint32Array(2 * seriesCap);
+  let nSeries = 0;
   const infos: string[] = [];
   // Series whose info this request sends for the first time: marked sent once it decoded whole.
   const sending: KnownSeries[] = [];
@@ -217,7 +227,7 @@ function readWriteRequest(
     let labelKey = '';
     let first = -1;
     let last = -1;
-    const samplesAt: number[] = [];
+    let nAt = 0;
     let histograms = 0;
     while (r.pos < tsEnd) {
       const start = r.pos;
@@ -235,8 +245,11 @@ function readWriteRequest(
           first = start;
         } else if (first < 0) first = start;
         last = fEnd;
-      } else if (f === 2) samplesAt.push(r.pos, fEnd);
-      else histograms++;
+      } else if (f === 2) {
+        if (nAt === samplesAt.length) samplesAt = grow(samplesAt, new Int32Array(2 * nAt));
+        samplesAt[nAt++] = r.pos;
+        samplesAt[nAt++] = fEnd;
+      } else histograms++;
       r.pos = fEnd;
     }
     if (first >= 0) labelKey += buf.latin1Slice(first, last);
@@ -245,12 +258,13 @@ function readWriteRequest(
       s = newSeries(projectId, labelFields(Buffer.from(labelKey, 'latin1')), drop);
       if (knownSize++ >= KNOWN_MAX) {
         known.clear();
+        keyArrays.clear();
         known.set(scope, (inScope = new Map<string, KnownSeries>()));
         knownSize = 1;
       }
       inScope.set(labelKey, s);
     }
-    const count = samplesAt.length / 2;
+    const count = nAt / 2;
     out.samples += count + histograms;
     if (histograms > 0) reject(histograms, 'native histograms are not supported (send classic histograms)');
     if (s.name === '') {
@@ -258,9 +272,9 @@ function readWriteRequest(
       r.pos = tsEnd;
       continue;
     }
-    const index = flags.length;
+    const index = nSeries;
     let stored = 0;
-    for (let i = 0; i < samplesAt.length; i += 2) {
+    for (let i = 0; i < nAt; i += 2) {
       r.pos = samplesAt[i];
       const sEnd = samplesAt[i + 1];
       let value = 0;
@@ -299,13 +313,19 @@ function readWriteRequest(
     }
     r.pos = tsEnd;
     if (stored === 0) continue;
-    ids.push(s.hi, s.lo);
+    if (nSeries === seriesCap) {
+      seriesCap *= 2;
+      flags = grow(flags, new Uint8Array(seriesCap));
+      ids = grow(ids, new Uint32Array(2 * seriesCap));
+    }
+    ids[2 * nSeries] = s.hi;
+    ids[2 * nSeries + 1] = s.lo;
+    flags[nSeries++] = s.flags;
     if (s.sent && !full) infos.push('');
     else {
       infos.push(s.info);
       if (!s.sent) sending.push(s);
     }
-    flags.push(s.flags);
     if (s.keys !== lastKeys || s.name !== lastName) {
       let set = keysByMetric.get(s.name);
       if (!set) keysByMetric.set(s.name, (set = new Set()));
@@ -317,8 +337,8 @@ function readWriteRequest(
   out.series = series.subarray(0, n);
   out.values = values.subarray(0, n);
   out.ms = ms.subarray(0, n);
-  out.flags = Uint8Array.from(flags);
-  out.ids = Uint32Array.from(ids);
+  out.flags = flags.subarray(0, nSeries);
+  out.ids = ids.subarray(0, 2 * nSeries);
   out.dict = infos.join('');
   out.dictAt = new Int32Array(infos.length + 1);
   for (let i = 0, at = 0; i < infos.length; i++) out.dictAt[i + 1] = at += infos[i].length;
@@ -327,7 +347,7 @@ function readWriteRequest(
   return out;
 }
 
-function grow<T extends Int32Array | Float64Array>(from: T, to: T): T {
+function grow<T extends Int32Array | Float64Array | Uint32Array | Uint8Array>(from: T, to: T): T {
   to.set(from);
   return to;
 }
@@ -370,6 +390,9 @@ function newSeries(projectId: number, labels: [string, string][], drop: Readonly
   const { keys, vals, hash } = seriesOf(baseAttrs({}, drop), fixKeyValues(attrs));
   const metric = name ? cleanAttrKey(name) : '';
   const [hi, lo] = seriesId(`${projectId}\u0000${metric}\u0000${hash}`);
+  const keysKey = `${metric}\u0000${keys.join('\u0000')}`;
+  let shared = keyArrays.get(keysKey);
+  if (!shared) keyArrays.set(keysKey, (shared = keys));
   return {
     name: metric,
     info: `${hash}\u001f${metric.length}\u001f${metric}${datapointTail(keys, vals).slice(0, -1)}`,
@@ -377,7 +400,7 @@ function newSeries(projectId: number, labels: [string, string][], drop: Readonly
     hi,
     lo,
     flags,
-    keys,
+    keys: shared,
   };
 }
 
