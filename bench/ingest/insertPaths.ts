@@ -28,7 +28,7 @@ import { buildRequestPool } from './requestPool';
  *   With `--merges` (views mode) merges run, and each figure includes waiting for them to settle:
  *   the view tables' parts are merged too (one part per insert and view, against one per job).
  *
- *   node --import tsx bench/ingest/insertPaths.ts --mode formats|views [--merges] [--rounds 4] [--batches 8]
+ *   node --import tsx bench/ingest/insertPaths.ts --mode formats|views [--merges] [--tables both|index|data] [--rounds 4] [--batches 8]
  */
 const { values: args } = parseArgs({
   options: {
@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '4' },
     batches: { type: 'string', default: '8' },
     merges: { type: 'boolean', default: false },
+    tables: { type: 'string', default: 'both' },
   },
 });
 if (!['formats', 'views'].includes(args.mode)) throw new Error('--mode is formats or views');
@@ -90,11 +91,15 @@ const timed = async (f: () => Promise<void>, warm = true, then = async () => {})
   return (cpu() - t0) / (batches * ROWS);
 };
 /** Inserts `<table>.<ext>` of both tables. */
-const insert = (ext: string, format: string) => async () => {
-  for (const [table, columns] of [
+const TABLES = (
+  [
     ['spans_data', SPANS_DATA_COLUMNS],
     ['spans_index', SPANS_INDEX_COLUMNS],
-  ] as const)
+  ] as const
+).filter(([t]) => args.tables === 'both' || t === `spans_${args.tables}`);
+if (TABLES.length === 0) throw new Error('--tables is both, data or index');
+const insert = (ext: string, format: string) => async () => {
+  for (const [table, columns] of TABLES)
     await q(
       `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM file('${dir}/${table.slice(6)}${ext.startsWith('-') ? '' : '.'}${ext}', '${format}')
         SETTINGS use_structure_from_insertion_table_in_table_functions = 1`,
@@ -107,10 +112,7 @@ try {
   if (!args.merges || args.mode === 'formats') await q('SYSTEM STOP MERGES');
   if (args.mode === 'formats') {
     for (const v of VIEWS) await q(`DROP VIEW ${v}`);
-    for (const [table, columns] of [
-      ['spans_data', SPANS_DATA_COLUMNS],
-      ['spans_index', SPANS_INDEX_COLUMNS],
-    ] as const) {
+    for (const [table, columns] of TABLES) {
       const types = new Map(
         (await q<{ name: string; type: string }>(`SELECT name, type FROM system.columns WHERE table = '${table}'`)).map(
           (c) => [c.name, c.type],
@@ -131,7 +133,9 @@ try {
       for (const format of Object.keys(out))
         out[format].push(await timed(insert(format === 'TSV' ? 'tsv' : format, format === 'TSV' ? 'TSV' : format)));
     for (const [format, xs] of Object.entries(out))
-      console.log(`${format.padEnd(10)} ${fmt(xs)} µs a row (both tables, no views, merges stopped)`);
+      console.log(
+        `${format.padEnd(10)} ${fmt(xs)} µs a row (${args.tables === 'both' ? 'both tables' : `spans_${args.tables}`}, no views, merges stopped)`,
+      );
   } else {
     const views = await q<{ name: string; create: string; select: string }>(
       `SELECT name, create_table_query AS create, as_select AS select FROM system.tables

@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
 import { AppError, type AppErrorType } from '../../http/appError';
 import {
-  cleanAttrKey,
   decodeSnappyBlock,
-  fixKeyValues,
   OtlpDecodeError,
   snappyBlockLength,
   WIRE_FIXED64,
@@ -11,12 +8,10 @@ import {
   WIRE_VARINT,
   WireError,
   WireReader,
-  type PbKeyValue,
   type PoolJob,
 } from '../../ingest';
 import { workerModule } from '../../paths';
-import { datapointTail } from '../../storage/telemetry';
-import { baseAttrs, seriesOf } from './metricSeries';
+import { addSeries, FLAG_LE, FLAG_QUANTILE, knownScope, type KnownSeries } from './promKnownSeries';
 
 /**
  * Prometheus remote write's decode, on the ingest prepare pool's worker threads
@@ -76,35 +71,12 @@ export interface PromMetadata {
 export type PromPrepareResult =
   ({ ok: true } & PromColumns) | { ok: false; type: AppErrorType; code: string; message: string };
 
-export const FLAG_LE = 1;
-export const FLAG_QUANTILE = 2;
+export { FLAG_LE, FLAG_QUANTILE };
 
 /** Unix ms bounds of a sample's time: those of the OTLP mapping (normalizeMetrics.ts). */
 const MIN_MS = 1e12;
 const MAX_MS = Date.UTC(2106, 0, 1);
 
-interface KnownSeries {
-  /** '' when the series has no `__name__`. */
-  name: string;
-  /** Its part of PromColumns.dict. */
-  info: string;
-  /** Whether this worker sent `info` to the main thread in a request that decoded whole. */
-  sent: boolean;
-  hi: number;
-  lo: number;
-  flags: number;
-  keys: string[];
-}
-
-/** Series by their label fields' bytes, per project and drop list (one per worker; bounded). */
-const KNOWN_MAX = 200_000;
-const known = new Map<string, Map<string, KnownSeries>>();
-let knownSize = 0;
-/**
- * One key array per metric and key list, shared by its series (bounded with `known`): a request's
- * catalogue keys are then collected once per run of series with the same array, not per series.
- */
-const keyArrays = new Map<string, string[]>();
 /** Where a series' samples start and end in the body: reused by every series and request. */
 let samplesAt = new Int32Array(64);
 
@@ -170,10 +142,7 @@ function readWriteRequest(
   dropAttrs: readonly string[],
   full: boolean,
 ): PromColumns {
-  const scope = `${projectId}\u0001${dropAttrs.join('\u0003')}`;
-  let inScope = known.get(scope);
-  if (!inScope) known.set(scope, (inScope = new Map<string, KnownSeries>()));
-  const drop = dropAttrs.length > 0 ? new Set(dropAttrs) : undefined;
+  const scope = knownScope(projectId, dropAttrs);
   // Sized for the usual request (one sample a series); grown when a request holds more.
   let cap = 2048;
   let series = new Int32Array(cap);
@@ -253,17 +222,7 @@ function readWriteRequest(
       r.pos = fEnd;
     }
     if (first >= 0) labelKey += buf.latin1Slice(first, last);
-    let s = inScope.get(labelKey);
-    if (s === undefined) {
-      s = newSeries(projectId, labelFields(Buffer.from(labelKey, 'latin1')), drop);
-      if (knownSize++ >= KNOWN_MAX) {
-        known.clear();
-        keyArrays.clear();
-        known.set(scope, (inScope = new Map<string, KnownSeries>()));
-        knownSize = 1;
-      }
-      inScope.set(labelKey, s);
-    }
+    const s = scope.series.get(labelKey) ?? addSeries(scope, labelKey);
     const count = nAt / 2;
     out.samples += count + histograms;
     if (histograms > 0) reject(histograms, 'native histograms are not supported (send classic histograms)');
@@ -352,58 +311,6 @@ function grow<T extends Int32Array | Float64Array | Uint32Array | Uint8Array>(fr
   return to;
 }
 
-/** The Label messages of a series' label fields (its key's bytes). */
-function labelFields(bytes: Buffer): [string, string][] {
-  const lr = new WireReader(bytes);
-  const end = bytes.length;
-  const labels: [string, string][] = [];
-  while (lr.pos < end) {
-    lr.uint32(end); // the tag of field 1 (Label)
-    const lEnd = lr.lengthEnd(end);
-    let name = '';
-    let value = '';
-    while (lr.pos < lEnd) {
-      const t = lr.uint32(lEnd);
-      if (t === ((1 << 3) | WIRE_LEN)) name = lr.string(lEnd);
-      else if (t === ((2 << 3) | WIRE_LEN)) value = lr.string(lEnd);
-      else lr.skip(t & 7, lEnd);
-    }
-    labels.push([name, value]);
-  }
-  return labels;
-}
-
-/** A series' identity as the OTLP mapping gives it: labels as string attributes, `__name__` the metric. */
-function newSeries(projectId: number, labels: [string, string][], drop: ReadonlySet<string> | undefined): KnownSeries {
-  let name: string | null = null;
-  let flags = 0;
-  const attrs: PbKeyValue[] = [];
-  for (const [k, v] of labels) {
-    if (k === '__name__') name ??= v;
-    else if (k) {
-      attrs.push({ key: k, value: { stringValue: v } });
-      if (k === 'le') flags |= FLAG_LE;
-      if (k === 'quantile') flags |= FLAG_QUANTILE;
-    }
-  }
-  attrs.sort((a, b) => (a.key! < b.key! ? -1 : 1));
-  const { keys, vals, hash } = seriesOf(baseAttrs({}, drop), fixKeyValues(attrs));
-  const metric = name ? cleanAttrKey(name) : '';
-  const [hi, lo] = seriesId(`${projectId}\u0000${metric}\u0000${hash}`);
-  const keysKey = `${metric}\u0000${keys.join('\u0000')}`;
-  let shared = keyArrays.get(keysKey);
-  if (!shared) keyArrays.set(keysKey, (shared = keys));
-  return {
-    name: metric,
-    info: `${hash}\u001f${metric.length}\u001f${metric}${datapointTail(keys, vals).slice(0, -1)}`,
-    sent: false,
-    hi,
-    lo,
-    flags,
-    keys: shared,
-  };
-}
-
 function readMetadata(r: WireReader, end: number): PromMetadata {
   const m: PromMetadata = { type: 0, family: '', help: '', unit: '' };
   while (r.pos < end) {
@@ -415,13 +322,4 @@ function readMetadata(r: WireReader, end: number): PromMetadata {
     else r.skip(t & 7, end);
   }
   return m;
-}
-
-/**
- * A series' id: the first 8 bytes of SHA-1 over its project, metric and hash, as two uint32s (as
- * unlikely to collide as the series hash itself, also 8 bytes of SHA-1). Once per series and worker.
- */
-function seriesId(text: string): [number, number] {
-  const d = createHash('sha1').update(text).digest();
-  return [d.readUInt32BE(0), d.readUInt32BE(4)];
 }
