@@ -67,7 +67,7 @@ for (let pass = 1; pass <= Number(args.passes); pass++) {
   const t2 = cpu();
   const taken = fold.take(() => true);
   const t3 = cpu();
-  const bytes = Buffer.from(taken.text).length;
+  const bytes = taken.data.length;
   const t4 = cpu();
   const per = (us: number) => (us / samples).toFixed(3);
   console.log(

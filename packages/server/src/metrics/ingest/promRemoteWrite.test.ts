@@ -68,9 +68,9 @@ function server() {
     // The columns the fold takes are the same rows as the text.
     const lines = out.chunks[0]?.lines;
     if (lines)
-      expect(lines.heads.map((h, i) => h + lines.values.slice(5 * i, 5 * i + 5).join('\t'))).toEqual(
-        rows.map((r) => r.slice(0, 10).join('\t')),
-      );
+      expect(
+        lines.series.map((f, i) => f.pre + lines.times[i] + f.post + lines.values.slice(5 * i, 5 * i + 5).join('\t')),
+      ).toEqual(rows.map((r) => r.slice(0, 10).join('\t')));
     return { cols, plan, rows };
   };
 }

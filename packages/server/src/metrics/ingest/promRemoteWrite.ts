@@ -1,7 +1,6 @@
-import { tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
+import { ByteWriter, FoldSeries, tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
 import type { MetricInfo } from './datapointRows';
 import { FLAG_LE, FLAG_QUANTILE, type PromColumns } from './promWriteWire';
-import { ByteWriter } from './byteWriter';
 import { Lru } from './lru';
 import { normalizeUnit } from './units';
 
@@ -55,10 +54,11 @@ export interface PromSeries {
   /** `project \t metric \t` and `\t hash \t instrument \t`: a row's head is pre + minute + post. */
   pre: string;
   post: string;
-  /** The last head made, its part after `pre` (ASCII), and its minute (the fold keys rows by head: one string a minute). */
-  head: string;
+  /** The last head's part after `pre` (ASCII: minute and `post`) and its minute. */
   headRest: string;
   headTime: number;
+  /** The fold's series of this typing (its rows are found through it, without a key string). */
+  fold: FoldSeries | null;
   /** Restarts: whether a sample was seen, the last one's value and time, the start given (ms; 0: none). */
   seen: boolean;
   last: number;
@@ -166,6 +166,7 @@ export class PromWriteState {
         e.typed = counter;
         e.post = `\t${e.hash}\t${counter ? 'counter' : 'gauge'}\t`;
         e.headTime = -1;
+        e.fold = new FoldSeries(e.pre, e.post, e.tail, e.preBytes, e.tailBytes);
       }
       if (counter) plan.counters.push(e);
     }
@@ -230,7 +231,7 @@ export class PromWriteState {
    * steps replace goes to `undo`.
    */
   rows(cols: PromColumns, plan: PromPlan, undo: PromUndo): { chunks: StagedDatapoints[]; rows: number; bytes: number } {
-    const lines: DatapointLines = { heads: [], tails: [], times: [], values: [] };
+    const lines: DatapointLines = { series: [], times: [], values: [] };
     // The text goes straight into bytes: joining a request's pieces cost more than the rest of this loop.
     const out = new ByteWriter(192 * cols.series.length + 1024);
     let minTime = Infinity;
@@ -246,7 +247,6 @@ export class PromWriteState {
       const time = Math.floor(ms / 60_000) * 60;
       if (e.headTime !== time) {
         e.headRest = time + e.post;
-        e.head = e.pre + e.headRest;
         e.headTime = time;
       }
       let fields: string;
@@ -274,14 +274,13 @@ export class PromWriteState {
         lines.values.push(v, v, v, 1, v);
       }
       out.line(e.preBytes, e.headRest, fields, e.tailBytes);
-      lines.heads.push(e.head);
-      lines.tails.push(e.tail);
+      lines.series.push(e.fold!);
       lines.times.push(time);
       if (time < minTime) minTime = time;
     }
-    const rows = lines.heads.length;
+    const rows = lines.series.length;
     if (rows === 0) return { chunks: [], rows: 0, bytes: 0 };
-    const data = out.bytes();
+    const data = out.data();
     return { chunks: [{ rows, bytes: data.length, file: null, data, minTime, lines }], rows, bytes: data.length };
   }
 
@@ -345,9 +344,9 @@ export class PromWriteState {
       typed: -1,
       pre,
       post: '',
-      head: '',
       headRest: '',
       headTime: -1,
+      fold: null,
       seen: false,
       last: 0,
       lastMs: 0,

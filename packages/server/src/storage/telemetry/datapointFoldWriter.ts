@@ -166,11 +166,11 @@ export function openDatapointFoldWriter(
       keptMinSeg: out.keptMinSeg,
     };
     try {
-      await writeFile(`${c.file}.tmp`, out.text);
+      await writeFile(`${c.file}.tmp`, out.data);
       await rename(`${c.file}.tmp`, c.file);
     } catch (err) {
       // No checkpoint: the rows wait with the later ones (their segments stay) for the next one.
-      await locked(() => fold.add(out.text, tick, out.takenMinSeg));
+      await locked(() => fold.add(out.data.toString(), tick, out.takenMinSeg));
       throw err;
     }
     await durable?.();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FoldSeries } from './datapointFold';
 import { quoted, tsv } from './tsvText';
 
 /**
@@ -54,10 +55,12 @@ export interface StagedDatapoints {
   lines?: DatapointLines;
 }
 
-/** Rows without histograms as columns: row i is `heads[i]`, five values from `values[5 * i]` (min, max, sum, count, gauge), `tails[i]`. */
+/**
+ * Rows without histograms as columns: row i is series[i]'s head at `times[i]`, five values from
+ * `values[5 * i]` (min, max, sum, count, gauge) and the series' tail.
+ */
 export interface DatapointLines {
-  heads: string[];
-  tails: string[];
+  series: FoldSeries[];
   /** Unix seconds, on a minute boundary. */
   times: number[];
   values: number[];
