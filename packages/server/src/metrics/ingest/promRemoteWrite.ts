@@ -1,6 +1,7 @@
-import { ByteWriter, FoldSeries, tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
+import { FoldSeries, tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
 import type { MetricInfo } from './datapointRows';
 import { FLAG_LE, FLAG_QUANTILE, type PromColumns } from './promWriteWire';
+import { IdTable } from './idTable';
 import { Lru } from './lru';
 import { normalizeUnit } from './units';
 
@@ -42,21 +43,14 @@ export interface PromPlan {
  * CumulativeState's step) kept as numbers on the entry.
  */
 export interface PromSeries {
-  hi: number;
   name: string;
   hash: string;
   tail: string;
-  /** `pre` and `tail` as UTF-8: the journal's text copies them instead of encoding them per sample. */
-  preBytes: Uint8Array;
-  tailBytes: Uint8Array;
   /** The typing `post` was made for: 1 counter, 0 gauge, -1 none yet. */
   typed: number;
   /** `project \t metric \t` and `\t hash \t instrument \t`: a row's head is pre + minute + post. */
   pre: string;
   post: string;
-  /** The last head's part after `pre` (ASCII: minute and `post`) and its minute. */
-  headRest: string;
-  headTime: number;
   /** The fold's series of this typing (its rows are found through it, without a key string). */
   fold: FoldSeries | null;
   /** Restarts: whether a sample was seen, the last one's value and time, the start given (ms; 0: none). */
@@ -82,6 +76,8 @@ export interface PromUndo {
   was: Float64Array;
 }
 const UNDO_FIELDS = 8;
+/** About the bytes of a row as text (what the batcher's `queue_bytes` counts). */
+const ROW_TEXT_BYTES = 160;
 let undoSeq = 0;
 
 /** A request's undo record, to give `rows`. */
@@ -96,8 +92,8 @@ const SERIES_MAX = 1_000_000;
 export class PromWriteState {
   private readonly types = new Lru<number>(100_000);
   private readonly help = new Lru<{ help: string; unit: string }>(100_000);
-  private young = new Map<number, PromSeries>();
-  private old = new Map<number, PromSeries>();
+  private young = new IdTable<PromSeries>();
+  private old = new IdTable<PromSeries>();
   /** A restarted counter's first point counts in full only if it started after this (CumulativeState's rule). */
   private readonly startedAtMs: number;
 
@@ -165,8 +161,7 @@ export class PromWriteState {
       if (e.typed !== counter) {
         e.typed = counter;
         e.post = `\t${e.hash}\t${counter ? 'counter' : 'gauge'}\t`;
-        e.headTime = -1;
-        e.fold = new FoldSeries(e.pre, e.post, e.tail, e.preBytes, e.tailBytes);
+        e.fold = new FoldSeries(e.pre, e.post, e.tail);
       }
       if (counter) plan.counters.push(e);
     }
@@ -227,15 +222,19 @@ export class PromWriteState {
   /**
    * With the plan's counters locked: a counter's sample becomes its delta (a series' first sample
    * is its baseline, dropped; a value below the last one is a restart, counted from zero), a
-   * gauge's its value; the rows go into one chunk, as text and as columns for the fold. What the
+   * gauge's its value; the rows go into one chunk as columns (the fold journals them as records; a remote store inserts their text). What the
    * steps replace goes to `undo`.
    */
   rows(cols: PromColumns, plan: PromPlan, undo: PromUndo): { chunks: StagedDatapoints[]; rows: number; bytes: number } {
-    const lines: DatapointLines = { series: [], times: [], values: [] };
-    // The text goes straight into bytes: joining a request's pieces cost more than the rest of this loop.
-    const out = new ByteWriter(192 * cols.series.length + 1024);
-    let minTime = Infinity;
     const { series: of, values, ms: times } = cols;
+    const lines: DatapointLines = {
+      series: [],
+      times: new Float64Array(of.length),
+      values: new Float64Array(5 * of.length),
+    };
+    const rowTimes = lines.times as Float64Array;
+    const rowValues = lines.values as Float64Array;
+    let minTime = Infinity;
     const entries = plan.series;
     if (undo.was.length < UNDO_FIELDS * plan.counters.length)
       undo.was = new Float64Array(UNDO_FIELDS * plan.counters.length);
@@ -245,11 +244,6 @@ export class PromWriteState {
       const v = values[i];
       const ms = times[i];
       const time = Math.floor(ms / 60_000) * 60;
-      if (e.headTime !== time) {
-        e.headRest = time + e.post;
-        e.headTime = time;
-      }
-      let fields: string;
       if (e.typed === 1) {
         if (e.undoSeq !== undo.seq) {
           e.undoSeq = undo.seq;
@@ -266,22 +260,26 @@ export class PromWriteState {
         }
         const delta = this.step(e, v, ms);
         if (delta === null) continue;
-        fields = `0\t0\t${delta}\t1\t0\t([],[])\t`;
-        lines.values.push(0, 0, delta, 1, 0);
+        const at = 5 * lines.series.length;
+        rowValues[at + 2] = delta;
+        rowValues[at + 3] = 1;
       } else {
-        const t = String(v);
-        fields = `${t}\t${t}\t${t}\t1\t${t}\t([],[])\t`;
-        lines.values.push(v, v, v, 1, v);
+        const at = 5 * lines.series.length;
+        rowValues[at] = v;
+        rowValues[at + 1] = v;
+        rowValues[at + 2] = v;
+        rowValues[at + 3] = 1;
+        rowValues[at + 4] = v;
       }
-      out.line(e.preBytes, e.headRest, fields, e.tailBytes);
+      rowTimes[lines.series.length] = time;
       lines.series.push(e.fold!);
-      lines.times.push(time);
       if (time < minTime) minTime = time;
     }
     const rows = lines.series.length;
     if (rows === 0) return { chunks: [], rows: 0, bytes: 0 };
-    const data = out.data();
-    return { chunks: [{ rows, bytes: data.length, file: null, data, minTime, lines }], rows, bytes: data.length };
+    // The queue's bytes as the rows' text would take (about): the journal holds them as records.
+    const bytes = ROW_TEXT_BYTES * rows;
+    return { chunks: [{ rows, bytes, file: null, data: null, minTime, lines }], rows, bytes };
   }
 
   /**
@@ -312,13 +310,10 @@ export class PromWriteState {
 
   /** The entry of id (hi, lo), kept young; undefined when not held. */
   private find(hi: number, lo: number): PromSeries | undefined {
-    // 53 bits of the id as the key; an entry whose other bits differ is another series (replaced).
-    const key = (hi & 0x1fffff) * 4294967296 + lo;
-    const e = this.young.get(key);
-    if (e !== undefined && e.hi === hi) return e;
-    const aged = this.old.get(key);
-    if (aged !== undefined && aged.hi === hi) return this.keep(key, aged);
-    return undefined;
+    const e = this.young.get(hi, lo);
+    if (e !== undefined) return e;
+    const aged = this.old.get(hi, lo);
+    return aged === undefined ? undefined : this.keep(hi, lo, aged);
   }
 
   /** The entry of the request's series `s`, made from its dict text when new. */
@@ -335,17 +330,12 @@ export class PromWriteState {
     const tail = info.slice(nameEnd);
     const pre = `${projectId}\t${tsv(name)}\t`;
     const e: PromSeries = {
-      hi,
       name,
       hash: info.slice(0, a),
       tail,
-      preBytes: Buffer.from(pre),
-      tailBytes: Buffer.from(tail),
       typed: -1,
       pre,
       post: '',
-      headRest: '',
-      headTime: -1,
       fold: null,
       seen: false,
       last: 0,
@@ -358,15 +348,15 @@ export class PromWriteState {
       lock: null,
       undoSeq: 0,
     };
-    return this.keep((hi & 0x1fffff) * 4294967296 + lo, e);
+    return this.keep(hi, lo, e);
   }
 
-  private keep(key: number, e: PromSeries): PromSeries {
+  private keep(hi: number, lo: number, e: PromSeries): PromSeries {
     if (this.young.size >= SERIES_MAX / 2) {
       this.old = this.young;
-      this.young = new Map();
+      this.young = new IdTable();
     }
-    this.young.set(key, e);
+    this.young.set(hi, lo, e);
     return e;
   }
 

@@ -1,9 +1,8 @@
 /**
- * Datapoint lines into one growing buffer: a series' UTF-8 parts as bytes (kept per series), the
- * ASCII parts (numbers, tabs, brackets, hashes, instruments) written a byte per character.
- * Copying the series' bytes and writing the ASCII parts as Latin-1 (without Buffer#write's
- * argument handling) instead of encoding strings per line: docs/benchmarks.md, "Remote write,
- * fourth round" (the journal's text) and "fifth round" (the fold's written rows).
+ * Datapoint lines into one growing buffer (the fold's written rows, DatapointFold.take): a series'
+ * UTF-8 parts as bytes (kept per series), the ASCII parts (numbers, tabs, brackets, hashes,
+ * instruments) written as Latin-1 (without Buffer#write's argument handling) instead of encoding
+ * strings per line (docs/benchmarks.md, "Remote write, fourth round" and "fifth round").
  */
 export class ByteWriter {
   private buf: Buffer;

@@ -40,6 +40,9 @@ interface FoldRow {
  * once per series by who gives rows as columns (and kept: its rows are found through it).
  */
 export class FoldSeries {
+  /** Its number in the journal's records (datapointRecords.ts), and the segment it was last defined in there. */
+  readonly id = nextSeriesId++ >>> 0;
+  journalSeg = -1;
   readonly preBytes: Uint8Array;
   readonly tailBytes: Uint8Array;
   /** Its open rows (while the fold holds it; else empty). */
@@ -62,6 +65,8 @@ export class FoldSeries {
     this.tailBytes = tailBytes ?? Buffer.from(tail);
   }
 }
+
+let nextSeriesId = 0;
 
 /** Tabs in a line before its tail: 5 after the head's fields, 6 after the values. */
 const TABS = 11;
@@ -220,25 +225,25 @@ export class DatapointFold {
     let takenMinSeg = Infinity;
     let keptMinSeg = Infinity;
     for (const [key, series] of this.series) {
-      let kept: FoldRow[] | null = null;
+      // The rows kept move to the front of the series' own array (no array a series and take).
       const all = series.rows;
+      let k = 0;
       for (let i = 0; i < all.length; i++) {
         const row = all[i];
         if (!pick(row.time, row.tick)) {
           if (row.seg < keptMinSeg) keptMinSeg = row.seg;
-          if (kept !== null) kept.push(row);
+          all[k++] = row;
           continue;
         }
-        if (kept === null) kept = all.slice(0, i);
         write(out, series, row);
         rows++;
         if (row.time < minTime) minTime = row.time;
         if (row.seg < takenMinSeg) takenMinSeg = row.seg;
       }
-      if (kept === null) continue;
-      this.rowCount -= all.length - kept.length;
-      series.rows = kept;
-      if (kept.length === 0) {
+      if (k === all.length) continue;
+      this.rowCount -= all.length - k;
+      all.length = k;
+      if (k === 0) {
         series.key = null;
         this.series.delete(key);
       }
@@ -249,21 +254,24 @@ export class DatapointFold {
 
 /** A row's line: the series' bytes and the ASCII parts as they are. */
 function write(out: ByteWriter, s: FoldSeries, r: FoldRow): void {
-  out.bytes(s.preBytes);
-  out.latin1(`${r.time}${s.post}`);
   // Without buckets (remote write, sums, gauges): no arrays built for the empty histogram.
-  if (r.hist === null) out.latin1(`${r.min}\t${r.max}\t${r.sum}\t${r.count}\t${r.gauge}\t${EMPTY_HISTOGRAM}\t`);
+  const values =
+    r.hist === null ? `${r.min}\t${r.max}\t${r.sum}\t${r.count}\t${r.gauge}\t${EMPTY_HISTOGRAM}\t` : withBuckets(r);
+  if (r.tail === s.tail) out.line(s.preBytes, `${r.time}${s.post}`, values, s.tailBytes);
   else {
-    const hist: [number[], number[]] = [[], []];
-    for (const [v, c] of r.hist) {
-      hist[0].push(v);
-      hist[1].push(c);
-    }
-    out.latin1(datapointValues(r.min, r.max, r.sum, r.count, r.gauge, hist));
+    out.bytes(s.preBytes);
+    out.latin1(`${r.time}${s.post}${values}`);
+    out.utf8(`${r.tail}\n`);
   }
-  if (r.tail === s.tail) out.bytes(s.tailBytes);
-  else out.utf8(r.tail);
-  out.latin1('\n');
+}
+
+function withBuckets(r: FoldRow): string {
+  const hist: [number[], number[]] = [[], []];
+  for (const [v, c] of r.hist!) {
+    hist[0].push(v);
+    hist[1].push(c);
+  }
+  return datapointValues(r.min, r.max, r.sum, r.count, r.gauge, hist);
 }
 
 /** Adds the buckets of a histogram field, `([v1,v2],[c1,c2])`, to `into`. */
