@@ -92,6 +92,11 @@ const SERIES_MAX = 1_000_000;
 export class PromWriteState {
   private readonly types = new Lru<number>(100_000);
   private readonly help = new Lru<{ help: string; unit: string }>(100_000);
+  /**
+   * One string per metric name, shared by its series' entries: `plan` looks each series' name up,
+   * and the entries' own copies were a cache miss a sample (docs/benchmarks.md, "Remote write, fifth round").
+   */
+  private readonly names = new Lru<string>(100_000);
   private young = new IdTable<PromSeries>();
   private old = new IdTable<PromSeries>();
   /** A restarted counter's first point counts in full only if it started after this (CumulativeState's rule). */
@@ -326,7 +331,9 @@ export class PromWriteState {
     const a = info.indexOf('\u001f');
     const b = info.indexOf('\u001f', a + 1);
     const nameEnd = b + 1 + Number(info.slice(a + 1, b));
-    const name = info.slice(b + 1, nameEnd);
+    const sliced = info.slice(b + 1, nameEnd);
+    const name = this.names.get(sliced) ?? sliced;
+    if (name === sliced) this.names.set(name, name);
     const tail = info.slice(nameEnd);
     const pre = `${projectId}\t${tsv(name)}\t`;
     const e: PromSeries = {

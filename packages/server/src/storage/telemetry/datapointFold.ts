@@ -47,6 +47,8 @@ export class FoldSeries {
   readonly tailBytes: Uint8Array;
   /** Its open rows (while the fold holds it; else empty). */
   rows: FoldRow[] = [];
+  /** The row the last sample went to (one of `rows`, or null): most samples go to it, found without the array. */
+  last: FoldRow | null = null;
   /** `pre` + `post` while the fold holds it; null otherwise. */
   key: string | null = null;
 
@@ -146,10 +148,12 @@ export class DatapointFold {
 
   /** The row of `series` and minute `time`, new (empty) when none. */
   private row(series: FoldSeries, time: number, tick: number, seg: number): FoldRow {
+    const last = series.last;
+    if (last !== null && last.time === time) return last;
     if (series.key === null) this.hold(series);
     const rows = series.rows;
     // A series has few open minutes (one or two live; a held backfill's late ones), the newest last.
-    for (let i = rows.length - 1; i >= 0; i--) if (rows[i].time === time) return rows[i];
+    for (let i = rows.length - 1; i >= 0; i--) if (rows[i].time === time) return (series.last = rows[i]);
     // min and max as the first line's (merge: a row without a count takes the least and greatest).
     const row: FoldRow = {
       time,
@@ -164,6 +168,7 @@ export class DatapointFold {
       seg,
     };
     rows.push(row);
+    series.last = row;
     this.rowCount++;
     return row;
   }
@@ -175,6 +180,7 @@ export class DatapointFold {
     if (other !== undefined) {
       series.rows = other.rows;
       other.rows = [];
+      other.last = null;
       other.key = null;
     }
     series.key = key;
@@ -243,6 +249,7 @@ export class DatapointFold {
       if (k === all.length) continue;
       this.rowCount -= all.length - k;
       all.length = k;
+      series.last = null;
       if (k === 0) {
         series.key = null;
         this.series.delete(key);
