@@ -53,16 +53,12 @@ export interface PromSeries {
   post: string;
   /** The fold's series of this typing (its rows are found through it, without a key string). */
   fold: FoldSeries | null;
-  /** Restarts: whether a sample was seen, the last one's value and time, the start given (ms; 0: none). */
-  seen: boolean;
-  last: number;
-  lastMs: number;
-  startMs: number;
-  /** The step: whether a point of start `stepStartMs` was taken, its time and value. */
-  stepped: boolean;
-  stepStartMs: number;
-  stepMs: number;
-  stepValue: number;
+  /**
+   * The counter state, UNDO_FIELDS numbers (SEEN ... STEP_VALUE): in one typed array, as numbers
+   * that are not small integers would each be a heap object of their own (a cache miss a field
+   * and sample: docs/benchmarks.md, "Remote write, fifth round").
+   */
+  counter: Float64Array;
   /** The pending request that stepped it, until its commit settles. */
   lock: Promise<void> | null;
   /** The last request (PromUndo.seq) that saved its state for a restore. */
@@ -76,6 +72,16 @@ export interface PromUndo {
   was: Float64Array;
 }
 const UNDO_FIELDS = 8;
+/** Restarts: whether a sample was seen (1), the last one's value and time, the start given (ms; 0: none). */
+const SEEN = 0;
+const LAST = 1;
+const LAST_MS = 2;
+const START_MS = 3;
+/** The step: whether a point of start STEP_START_MS was taken (1), its time and value. */
+const STEPPED = 4;
+const STEP_START_MS = 5;
+const STEP_MS = 6;
+const STEP_VALUE = 7;
 /** About the bytes of a row as text (what the batcher's `queue_bytes` counts). */
 const ROW_TEXT_BYTES = 160;
 let undoSeq = 0;
@@ -213,14 +219,7 @@ export class PromWriteState {
     for (let i = 0; i < undo.entries.length; i++) {
       const e = undo.entries[i];
       const at = i * UNDO_FIELDS;
-      e.seen = w[at] === 1;
-      e.last = w[at + 1];
-      e.lastMs = w[at + 2];
-      e.startMs = w[at + 3];
-      e.stepped = w[at + 4] === 1;
-      e.stepStartMs = w[at + 5];
-      e.stepMs = w[at + 6];
-      e.stepValue = w[at + 7];
+      for (let k = 0; k < UNDO_FIELDS; k++) e.counter[k] = w[at + k];
     }
   }
 
@@ -254,14 +253,8 @@ export class PromWriteState {
           e.undoSeq = undo.seq;
           const at = UNDO_FIELDS * undo.entries.length;
           undo.entries.push(e);
-          was[at] = e.seen ? 1 : 0;
-          was[at + 1] = e.last;
-          was[at + 2] = e.lastMs;
-          was[at + 3] = e.startMs;
-          was[at + 4] = e.stepped ? 1 : 0;
-          was[at + 5] = e.stepStartMs;
-          was[at + 6] = e.stepMs;
-          was[at + 7] = e.stepValue;
+          const c = e.counter;
+          for (let k = 0; k < UNDO_FIELDS; k++) was[at + k] = c[k];
         }
         const delta = this.step(e, v, ms);
         if (delta === null) continue;
@@ -294,21 +287,23 @@ export class PromWriteState {
    * is a baseline unless the start is after this process started, a delta below 0 is 0.
    */
   private step(e: PromSeries, v: number, ms: number): number | null {
-    let start = e.seen ? e.startMs : 0;
-    if (e.seen && ms > e.lastMs && v < e.last) start = ms - 1;
-    if (!e.seen || ms > e.lastMs) {
-      e.seen = true;
-      e.last = v;
-      e.lastMs = ms;
-      e.startMs = start;
+    const c = e.counter;
+    const seen = c[SEEN] === 1;
+    let start = seen ? c[START_MS] : 0;
+    if (seen && ms > c[LAST_MS] && v < c[LAST]) start = ms - 1;
+    if (!seen || ms > c[LAST_MS]) {
+      c[SEEN] = 1;
+      c[LAST] = v;
+      c[LAST_MS] = ms;
+      c[START_MS] = start;
     }
-    const hasPrev = e.stepped && e.stepStartMs === start;
-    if (hasPrev && ms <= e.stepMs) return null;
-    const prev = e.stepValue;
-    e.stepped = true;
-    e.stepStartMs = start;
-    e.stepMs = ms;
-    e.stepValue = v;
+    const hasPrev = c[STEPPED] === 1 && c[STEP_START_MS] === start;
+    if (hasPrev && ms <= c[STEP_MS]) return null;
+    const prev = c[STEP_VALUE];
+    c[STEPPED] = 1;
+    c[STEP_START_MS] = start;
+    c[STEP_MS] = ms;
+    c[STEP_VALUE] = v;
     if (!hasPrev) return start > 0 && start >= this.startedAtMs ? v : null;
     return v > prev ? v - prev : 0;
   }
@@ -344,14 +339,7 @@ export class PromWriteState {
       pre,
       post: '',
       fold: null,
-      seen: false,
-      last: 0,
-      lastMs: 0,
-      startMs: 0,
-      stepped: false,
-      stepStartMs: 0,
-      stepMs: 0,
-      stepValue: 0,
+      counter: new Float64Array(UNDO_FIELDS),
       lock: null,
       undoSeq: 0,
     };

@@ -57,6 +57,20 @@ describe('DatapointFold', () => {
     expect(taken(fold)).toEqual([text('c_total', M, 16).slice(0, -1)]);
   });
 
+  it('finds a row of an earlier minute for a sample out of time order, also after a take', () => {
+    const fold = new DatapointFold();
+    const a = series('a_total');
+    fold.addLines(columns([a, a, a, a], [M + 60, M, M + 120, M + 60], [1, 2, 4, 8]), 0, 0);
+    expect(fold.size).toBe(3);
+    fold.take((time) => time === M + 120);
+    fold.addLines(columns([a, a, a], [M, M + 120, M + 60], [16, 32, 64]), 1, 1);
+    expect(taken(fold).sort()).toEqual(
+      [text('a_total', M, 18, 2), text('a_total', M + 60, 73, 3), text('a_total', M + 120, 32)].map((l) =>
+        l.slice(0, -1),
+      ),
+    );
+  });
+
   it('takes only the rows picked and keeps the others with their earliest segment', () => {
     const fold = new DatapointFold();
     const a = series('a_total');

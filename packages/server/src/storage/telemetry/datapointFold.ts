@@ -49,6 +49,8 @@ export class FoldSeries {
   rows: FoldRow[] = [];
   /** The row the last sample went to (one of `rows`, or null): most samples go to it, found without the array. */
   last: FoldRow | null = null;
+  /** The latest minute of its rows (-Infinity: none): a sample past it starts a row without a search (samples come in time order). */
+  newest = -Infinity;
   /** `pre` + `post` while the fold holds it; null otherwise. */
   key: string | null = null;
 
@@ -153,7 +155,9 @@ export class DatapointFold {
     if (series.key === null) this.hold(series);
     const rows = series.rows;
     // A series has few open minutes (one or two live; a held backfill's late ones), the newest last.
-    for (let i = rows.length - 1; i >= 0; i--) if (rows[i].time === time) return (series.last = rows[i]);
+    if (time <= series.newest) {
+      for (let i = rows.length - 1; i >= 0; i--) if (rows[i].time === time) return (series.last = rows[i]);
+    } else series.newest = time;
     // min and max as the first line's (merge: a row without a count takes the least and greatest).
     const row: FoldRow = {
       time,
@@ -179,8 +183,10 @@ export class DatapointFold {
     const other = this.series.get(key);
     if (other !== undefined) {
       series.rows = other.rows;
+      series.newest = other.newest;
       other.rows = [];
       other.last = null;
+      other.newest = -Infinity;
       other.key = null;
     }
     series.key = key;
@@ -250,6 +256,8 @@ export class DatapointFold {
       this.rowCount -= all.length - k;
       all.length = k;
       series.last = null;
+      series.newest = -Infinity;
+      for (let i = 0; i < k; i++) if (all[i].time > series.newest) series.newest = all[i].time;
       if (k === 0) {
         series.key = null;
         this.series.delete(key);
