@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { FoldSeries } from './datapointFold';
-import { encodeRecords } from './datapointRecords';
+import { encodeRecords, segmentLines } from './datapointRecords';
 import { datapointHead, datapointTail, datapointValues, stageDatapoints } from './datapointStaging';
 import type { TelemetryStore } from './telemetryStore';
 
@@ -244,6 +244,32 @@ describe('datapoint fold', () => {
       expect(files()).toEqual([]);
     } finally {
       await s.close();
+    }
+  });
+
+  it('defines a series again in the segments of a store opened again in the same process', async () => {
+    // The series objects are remote write's (they outlive a store); segment numbers start over.
+    const again = new FoldSeries('41\tagain\t', '\t7\tgauge\t', datapointTail(['host'], ['a']).slice(0, -1));
+    const chunk = (g: number) => ({
+      rows: 1,
+      bytes: 100,
+      file: null,
+      data: null,
+      lines: { series: [again], times: [MINUTE], values: [g, g, g, 1, g] },
+    });
+    for (const g of [1, 2]) {
+      const s = open();
+      await s.migrate();
+      try {
+        await s.insertStagedDatapoints([chunk(g)]);
+        // What a start after a kill would read now: the record with its series' text.
+        const segments = files().filter((f) => f.startsWith('segment-'));
+        expect(segments.map((f) => segmentLines(readFileSync(join(journal, f)))).join('')).toBe(
+          line('again', { min: g, max: g, sum: g, count: 1, gauge: g }),
+        );
+      } finally {
+        await s.close();
+      }
     }
   });
 

@@ -4,7 +4,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatapointFold } from './datapointFold';
 import { unstageDatapoints, type StagedDatapoints } from './datapointStaging';
-import { encodeRecords, linesText, segmentLines } from './datapointRecords';
+import { encodeRecords, linesText, recordSegment, segmentLines } from './datapointRecords';
 import { openSpanMetricJournal } from './spanMetricJournal';
 
 /**
@@ -109,6 +109,9 @@ export function openDatapointFoldWriter(
   const journal = openSpanMetricJournal(dir, found.length > 0 ? found[found.length - 1].cut + 1 : 0);
 
   const fold = new DatapointFold();
+  // The current segment's number for the records (datapointRecords.ts: unique in the process).
+  let recordsOf = -1;
+  let records = 0;
   let tick = 0;
   // The last tick during which lines older than the rollups' watermark came (a backfill).
   let lateTick = -2;
@@ -217,10 +220,14 @@ export function openDatapointFoldWriter(
         if (watermark !== null && chunks.some((c) => c.minTime !== undefined && c.minTime < watermark)) lateTick = tick;
         const size = await locked(async () => {
           const seg = journal.segment;
+          if (recordsOf !== seg) {
+            recordsOf = seg;
+            records = recordSegment();
+          }
           const data = columns
             ? encodeRecords(
                 chunks.map((c) => c.lines!),
-                seg,
+                records,
               )
             : text;
           await journal.append(data);

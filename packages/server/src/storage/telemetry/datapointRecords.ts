@@ -19,7 +19,18 @@ const EMPTY_HISTOGRAM = '([],[])';
 
 type SeriesText = Pick<FoldSeries, 'pre' | 'post' | 'tail'>;
 
-/** The batch of records for `lines`, to append to segment `seg` (its series defined there once). */
+let segments = 0;
+
+/**
+ * A number for a segment that no other segment of this process has (FoldSeries.journalSeg): a
+ * series object may outlive a journal (a store closed and opened again, whose segment numbers
+ * start over), and one of its segments must still define it.
+ */
+export function recordSegment(): number {
+  return ++segments;
+}
+
+/** The batch of records for `lines`, to append to the segment numbered `seg` by `recordSegment` (its series defined there once). */
 export function encodeRecords(lines: readonly DatapointLines[], seg: number): Buffer {
   const defs: FoldSeries[] = [];
   let defBytes = 0;
