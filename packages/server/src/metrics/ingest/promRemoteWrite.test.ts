@@ -1,6 +1,7 @@
 import protobuf from 'protobufjs';
 import { compressSync } from 'snappy';
 import { describe, expect, it } from 'vitest';
+import { linesText } from '../../storage/telemetry';
 import { seriesHash } from './metricSeries';
 import { promUndo, PromWriteState } from './promRemoteWrite';
 import preparePromWrite from './promWriteWire';
@@ -60,17 +61,12 @@ function server() {
     const undo = promUndo();
     const out = prom.rows(cols, plan, undo);
     if (refused) prom.restore(undo);
-    const text = out.chunks.map((c) => Buffer.from(c.data!).toString()).join('');
+    // The rows' text, as a store that inserts text and a start replaying the journal make it.
+    const text = out.chunks.map((c) => linesText(c.lines!)).join('');
     const rows = text
       .split('\n')
       .filter(Boolean)
       .map((l) => l.split('\t'));
-    // The columns the fold takes are the same rows as the text.
-    const lines = out.chunks[0]?.lines;
-    if (lines)
-      expect(lines.heads.map((h, i) => h + lines.values.slice(5 * i, 5 * i + 5).join('\t'))).toEqual(
-        rows.map((r) => r.slice(0, 10).join('\t')),
-      );
     return { cols, plan, rows };
   };
 }

@@ -1,7 +1,7 @@
-import { tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
+import { FoldSeries, tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
 import type { MetricInfo } from './datapointRows';
 import { FLAG_LE, FLAG_QUANTILE, type PromColumns } from './promWriteWire';
-import { ByteWriter } from './byteWriter';
+import { IdTable } from './idTable';
 import { Lru } from './lru';
 import { normalizeUnit } from './units';
 
@@ -43,32 +43,22 @@ export interface PromPlan {
  * CumulativeState's step) kept as numbers on the entry.
  */
 export interface PromSeries {
-  hi: number;
   name: string;
   hash: string;
   tail: string;
-  /** `pre` and `tail` as UTF-8: the journal's text copies them instead of encoding them per sample. */
-  preBytes: Uint8Array;
-  tailBytes: Uint8Array;
   /** The typing `post` was made for: 1 counter, 0 gauge, -1 none yet. */
   typed: number;
   /** `project \t metric \t` and `\t hash \t instrument \t`: a row's head is pre + minute + post. */
   pre: string;
   post: string;
-  /** The last head made, its part after `pre` (ASCII), and its minute (the fold keys rows by head: one string a minute). */
-  head: string;
-  headRest: string;
-  headTime: number;
-  /** Restarts: whether a sample was seen, the last one's value and time, the start given (ms; 0: none). */
-  seen: boolean;
-  last: number;
-  lastMs: number;
-  startMs: number;
-  /** The step: whether a point of start `stepStartMs` was taken, its time and value. */
-  stepped: boolean;
-  stepStartMs: number;
-  stepMs: number;
-  stepValue: number;
+  /** The fold's series of this typing (its rows are found through it, without a key string). */
+  fold: FoldSeries | null;
+  /**
+   * The counter state, UNDO_FIELDS numbers (SEEN ... STEP_VALUE): in one typed array, as numbers
+   * that are not small integers would each be a heap object of their own (a cache miss a field
+   * and sample: docs/benchmarks.md, "Remote write, fifth round").
+   */
+  counter: Float64Array;
   /** The pending request that stepped it, until its commit settles. */
   lock: Promise<void> | null;
   /** The last request (PromUndo.seq) that saved its state for a restore. */
@@ -82,6 +72,18 @@ export interface PromUndo {
   was: Float64Array;
 }
 const UNDO_FIELDS = 8;
+/** Restarts: whether a sample was seen (1), the last one's value and time, the start given (ms; 0: none). */
+const SEEN = 0;
+const LAST = 1;
+const LAST_MS = 2;
+const START_MS = 3;
+/** The step: whether a point of start STEP_START_MS was taken (1), its time and value. */
+const STEPPED = 4;
+const STEP_START_MS = 5;
+const STEP_MS = 6;
+const STEP_VALUE = 7;
+/** About the bytes of a row as text (what the batcher's `queue_bytes` counts). */
+const ROW_TEXT_BYTES = 160;
 let undoSeq = 0;
 
 /** A request's undo record, to give `rows`. */
@@ -96,8 +98,13 @@ const SERIES_MAX = 1_000_000;
 export class PromWriteState {
   private readonly types = new Lru<number>(100_000);
   private readonly help = new Lru<{ help: string; unit: string }>(100_000);
-  private young = new Map<number, PromSeries>();
-  private old = new Map<number, PromSeries>();
+  /**
+   * One string per metric name, shared by its series' entries: `plan` looks each series' name up,
+   * and the entries' own copies were a cache miss a sample (docs/benchmarks.md, "Remote write, fifth round").
+   */
+  private readonly names = new Lru<string>(100_000);
+  private young = new IdTable<PromSeries>();
+  private old = new IdTable<PromSeries>();
   /** A restarted counter's first point counts in full only if it started after this (CumulativeState's rule). */
   private readonly startedAtMs: number;
 
@@ -165,7 +172,7 @@ export class PromWriteState {
       if (e.typed !== counter) {
         e.typed = counter;
         e.post = `\t${e.hash}\t${counter ? 'counter' : 'gauge'}\t`;
-        e.headTime = -1;
+        e.fold = new FoldSeries(e.pre, e.post, e.tail);
       }
       if (counter) plan.counters.push(e);
     }
@@ -212,29 +219,26 @@ export class PromWriteState {
     for (let i = 0; i < undo.entries.length; i++) {
       const e = undo.entries[i];
       const at = i * UNDO_FIELDS;
-      e.seen = w[at] === 1;
-      e.last = w[at + 1];
-      e.lastMs = w[at + 2];
-      e.startMs = w[at + 3];
-      e.stepped = w[at + 4] === 1;
-      e.stepStartMs = w[at + 5];
-      e.stepMs = w[at + 6];
-      e.stepValue = w[at + 7];
+      for (let k = 0; k < UNDO_FIELDS; k++) e.counter[k] = w[at + k];
     }
   }
 
   /**
    * With the plan's counters locked: a counter's sample becomes its delta (a series' first sample
    * is its baseline, dropped; a value below the last one is a restart, counted from zero), a
-   * gauge's its value; the rows go into one chunk, as text and as columns for the fold. What the
+   * gauge's its value; the rows go into one chunk as columns (the fold journals them as records; a remote store inserts their text). What the
    * steps replace goes to `undo`.
    */
   rows(cols: PromColumns, plan: PromPlan, undo: PromUndo): { chunks: StagedDatapoints[]; rows: number; bytes: number } {
-    const lines: DatapointLines = { heads: [], tails: [], times: [], values: [] };
-    // The text goes straight into bytes: joining a request's pieces cost more than the rest of this loop.
-    const out = new ByteWriter(192 * cols.series.length + 1024);
-    let minTime = Infinity;
     const { series: of, values, ms: times } = cols;
+    const lines: DatapointLines = {
+      series: [],
+      times: new Float64Array(of.length),
+      values: new Float64Array(5 * of.length),
+    };
+    const rowTimes = lines.times as Float64Array;
+    const rowValues = lines.values as Float64Array;
+    let minTime = Infinity;
     const entries = plan.series;
     if (undo.was.length < UNDO_FIELDS * plan.counters.length)
       undo.was = new Float64Array(UNDO_FIELDS * plan.counters.length);
@@ -244,45 +248,36 @@ export class PromWriteState {
       const v = values[i];
       const ms = times[i];
       const time = Math.floor(ms / 60_000) * 60;
-      if (e.headTime !== time) {
-        e.headRest = time + e.post;
-        e.head = e.pre + e.headRest;
-        e.headTime = time;
-      }
-      let fields: string;
       if (e.typed === 1) {
         if (e.undoSeq !== undo.seq) {
           e.undoSeq = undo.seq;
           const at = UNDO_FIELDS * undo.entries.length;
           undo.entries.push(e);
-          was[at] = e.seen ? 1 : 0;
-          was[at + 1] = e.last;
-          was[at + 2] = e.lastMs;
-          was[at + 3] = e.startMs;
-          was[at + 4] = e.stepped ? 1 : 0;
-          was[at + 5] = e.stepStartMs;
-          was[at + 6] = e.stepMs;
-          was[at + 7] = e.stepValue;
+          const c = e.counter;
+          for (let k = 0; k < UNDO_FIELDS; k++) was[at + k] = c[k];
         }
         const delta = this.step(e, v, ms);
         if (delta === null) continue;
-        fields = `0\t0\t${delta}\t1\t0\t([],[])\t`;
-        lines.values.push(0, 0, delta, 1, 0);
+        const at = 5 * lines.series.length;
+        rowValues[at + 2] = delta;
+        rowValues[at + 3] = 1;
       } else {
-        const t = String(v);
-        fields = `${t}\t${t}\t${t}\t1\t${t}\t([],[])\t`;
-        lines.values.push(v, v, v, 1, v);
+        const at = 5 * lines.series.length;
+        rowValues[at] = v;
+        rowValues[at + 1] = v;
+        rowValues[at + 2] = v;
+        rowValues[at + 3] = 1;
+        rowValues[at + 4] = v;
       }
-      out.line(e.preBytes, e.headRest, fields, e.tailBytes);
-      lines.heads.push(e.head);
-      lines.tails.push(e.tail);
-      lines.times.push(time);
+      rowTimes[lines.series.length] = time;
+      lines.series.push(e.fold!);
       if (time < minTime) minTime = time;
     }
-    const rows = lines.heads.length;
+    const rows = lines.series.length;
     if (rows === 0) return { chunks: [], rows: 0, bytes: 0 };
-    const data = out.bytes();
-    return { chunks: [{ rows, bytes: data.length, file: null, data, minTime, lines }], rows, bytes: data.length };
+    // The queue's bytes as the rows' text would take (about): the journal holds them as records.
+    const bytes = ROW_TEXT_BYTES * rows;
+    return { chunks: [{ rows, bytes, file: null, data: null, minTime, lines }], rows, bytes };
   }
 
   /**
@@ -292,34 +287,33 @@ export class PromWriteState {
    * is a baseline unless the start is after this process started, a delta below 0 is 0.
    */
   private step(e: PromSeries, v: number, ms: number): number | null {
-    let start = e.seen ? e.startMs : 0;
-    if (e.seen && ms > e.lastMs && v < e.last) start = ms - 1;
-    if (!e.seen || ms > e.lastMs) {
-      e.seen = true;
-      e.last = v;
-      e.lastMs = ms;
-      e.startMs = start;
+    const c = e.counter;
+    const seen = c[SEEN] === 1;
+    let start = seen ? c[START_MS] : 0;
+    if (seen && ms > c[LAST_MS] && v < c[LAST]) start = ms - 1;
+    if (!seen || ms > c[LAST_MS]) {
+      c[SEEN] = 1;
+      c[LAST] = v;
+      c[LAST_MS] = ms;
+      c[START_MS] = start;
     }
-    const hasPrev = e.stepped && e.stepStartMs === start;
-    if (hasPrev && ms <= e.stepMs) return null;
-    const prev = e.stepValue;
-    e.stepped = true;
-    e.stepStartMs = start;
-    e.stepMs = ms;
-    e.stepValue = v;
+    const hasPrev = c[STEPPED] === 1 && c[STEP_START_MS] === start;
+    if (hasPrev && ms <= c[STEP_MS]) return null;
+    const prev = c[STEP_VALUE];
+    c[STEPPED] = 1;
+    c[STEP_START_MS] = start;
+    c[STEP_MS] = ms;
+    c[STEP_VALUE] = v;
     if (!hasPrev) return start > 0 && start >= this.startedAtMs ? v : null;
     return v > prev ? v - prev : 0;
   }
 
   /** The entry of id (hi, lo), kept young; undefined when not held. */
   private find(hi: number, lo: number): PromSeries | undefined {
-    // 53 bits of the id as the key; an entry whose other bits differ is another series (replaced).
-    const key = (hi & 0x1fffff) * 4294967296 + lo;
-    const e = this.young.get(key);
-    if (e !== undefined && e.hi === hi) return e;
-    const aged = this.old.get(key);
-    if (aged !== undefined && aged.hi === hi) return this.keep(key, aged);
-    return undefined;
+    const e = this.young.get(hi, lo);
+    if (e !== undefined) return e;
+    const aged = this.old.get(hi, lo);
+    return aged === undefined ? undefined : this.keep(hi, lo, aged);
   }
 
   /** The entry of the request's series `s`, made from its dict text when new. */
@@ -332,42 +326,32 @@ export class PromWriteState {
     const a = info.indexOf('\u001f');
     const b = info.indexOf('\u001f', a + 1);
     const nameEnd = b + 1 + Number(info.slice(a + 1, b));
-    const name = info.slice(b + 1, nameEnd);
+    const sliced = info.slice(b + 1, nameEnd);
+    const name = this.names.get(sliced) ?? sliced;
+    if (name === sliced) this.names.set(name, name);
     const tail = info.slice(nameEnd);
     const pre = `${projectId}\t${tsv(name)}\t`;
     const e: PromSeries = {
-      hi,
       name,
       hash: info.slice(0, a),
       tail,
-      preBytes: Buffer.from(pre),
-      tailBytes: Buffer.from(tail),
       typed: -1,
       pre,
       post: '',
-      head: '',
-      headRest: '',
-      headTime: -1,
-      seen: false,
-      last: 0,
-      lastMs: 0,
-      startMs: 0,
-      stepped: false,
-      stepStartMs: 0,
-      stepMs: 0,
-      stepValue: 0,
+      fold: null,
+      counter: new Float64Array(UNDO_FIELDS),
       lock: null,
       undoSeq: 0,
     };
-    return this.keep((hi & 0x1fffff) * 4294967296 + lo, e);
+    return this.keep(hi, lo, e);
   }
 
-  private keep(key: number, e: PromSeries): PromSeries {
+  private keep(hi: number, lo: number, e: PromSeries): PromSeries {
     if (this.young.size >= SERIES_MAX / 2) {
       this.old = this.young;
-      this.young = new Map();
+      this.young = new IdTable();
     }
-    this.young.set(key, e);
+    this.young.set(hi, lo, e);
     return e;
   }
 

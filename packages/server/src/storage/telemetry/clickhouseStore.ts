@@ -10,6 +10,7 @@ import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
 import { withSpanMetrics, type SpanMetricSink } from './spanMetricWriter';
 import { encodeSpans, SPANS_DATA_COLUMNS, SPANS_INDEX_COLUMNS } from './spanRowEncoding';
 import { DATAPOINT_COLUMNS, unstageDatapoints, type StagedDatapoints } from './datapointStaging';
+import { linesText } from './datapointRecords';
 import { stagedFile, stageSpans, unstageSpans, type StagedSpans, type StagedTable } from './spanStaging';
 import { StoreQueryError, StoreUnavailableError, type TelemetryStore } from './telemetryStore';
 
@@ -95,7 +96,11 @@ export function openClickHouseStore(opts: {
 
   const insertStagedDatapoints = async (chunks: readonly StagedDatapoints[]) => {
     try {
-      const body = await Promise.all(chunks.map(({ file, data }) => (file ? readFile(file) : Promise.resolve(data!))));
+      const body = await Promise.all(
+        chunks.map(({ file, data, lines }) =>
+          file ? readFile(file) : Promise.resolve(data ?? Buffer.from(linesText(lines!))),
+        ),
+      );
       await insertRaw('datapoint_minutes', DATAPOINT_COLUMNS, body);
     } finally {
       await unstageDatapoints(chunks);

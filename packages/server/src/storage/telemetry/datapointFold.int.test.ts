@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
+import { FoldSeries } from './datapointFold';
+import { encodeRecords, segmentLines } from './datapointRecords';
 import { datapointHead, datapointTail, datapointValues, stageDatapoints } from './datapointStaging';
 import type { TelemetryStore } from './telemetryStore';
 
@@ -199,6 +201,76 @@ describe('datapoint fold', () => {
     await s.migrate();
     expect(await total(s, 'left')).toBe(3);
     await s.close();
+  });
+
+  it('replays remote write records left in segments at a start, as the text lines they stand for', async () => {
+    // Remote write's rows are journaled as records (datapointRecords.ts), its series defined once a
+    // segment: a kill leaves them as the text case above (a checkpoint of a key, kept rows, a later
+    // segment and a torn batch), here with a text batch of the same series between records.
+    const rw = new FoldSeries('41\trw\t', '\t7\tgauge\t', datapointTail(['host'], ['a']).slice(0, -1));
+    const records = (...points: [number, number][]) =>
+      encodeRecords(
+        [
+          {
+            series: points.map(() => rw),
+            times: points.map(([t]) => t),
+            values: points.flatMap(([, g]) => [g, g, g, 1, g]),
+          },
+        ],
+        // One segment per call: every batch defines its series.
+        Math.random(),
+      );
+    const cut = 3000;
+    const rwGauge = (g: number, time = MINUTE) => line('rw', { min: g, max: g, sum: g, count: 1, gauge: g }, time);
+    writeFileSync(join(journal, `checkpoint-${cut}-${randomUUID()}.tsv`), rwGauge(1));
+    const end = Buffer.from('#batch-end\n');
+    writeFileSync(
+      join(journal, `segment-${cut}.tsv`),
+      Buffer.concat([records([MINUTE, 1], [MINUTE + 60, 2]), end, Buffer.from(rwGauge(5, MINUTE + 60)), end]),
+    );
+    const torn = records([MINUTE + 120, 100]);
+    writeFileSync(
+      join(journal, `segment-${cut + 1}.tsv`),
+      Buffer.concat([records([MINUTE, 3]), end, torn.subarray(0, torn.length - 4)]),
+    );
+    const s = open();
+    await s.migrate();
+    try {
+      // 1 (the checkpoint's), 2 and 5 (kept, one row), 3 (the later segment); not 1 again, nor 100 (torn).
+      expect(await minutes(s, 'rw')).toEqual([
+        [2, 1, 3],
+        [2, 2, 5],
+      ]);
+      expect(files()).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('defines a series again in the segments of a store opened again in the same process', async () => {
+    // The series objects are remote write's (they outlive a store); segment numbers start over.
+    const again = new FoldSeries('41\tagain\t', '\t7\tgauge\t', datapointTail(['host'], ['a']).slice(0, -1));
+    const chunk = (g: number) => ({
+      rows: 1,
+      bytes: 100,
+      file: null,
+      data: null,
+      lines: { series: [again], times: [MINUTE], values: [g, g, g, 1, g] },
+    });
+    for (const g of [1, 2]) {
+      const s = open();
+      await s.migrate();
+      try {
+        await s.insertStagedDatapoints([chunk(g)]);
+        // What a start after a kill would read now: the record with its series' text.
+        const segments = files().filter((f) => f.startsWith('segment-'));
+        expect(segments.map((f) => segmentLines(readFileSync(join(journal, f)))).join('')).toBe(
+          line('again', { min: g, max: g, sum: g, count: 1, gauge: g }),
+        );
+      } finally {
+        await s.close();
+      }
+    }
   });
 
   it('reads a checkpoint of the earlier format (written and kept rows) at a start', async () => {

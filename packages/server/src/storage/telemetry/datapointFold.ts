@@ -1,3 +1,4 @@
+import { ByteWriter } from './byteWriter';
 import { datapointValues, type DatapointLines } from './datapointStaging';
 
 /**
@@ -9,9 +10,14 @@ import { datapointValues, type DatapointLines } from './datapointStaging';
  * buckets add by their value (sumMap). A Prometheus target scraped every 15 s sends four samples a
  * series and minute, an OTel SDK exporting every 10 s six: the engine gets one row for them.
  *
- * A line is `head` (its first five fields and their tabs, also its key), six values and `tail`
- * (the attribute arrays and the newline); lines that start with '#' (the journal's marks) are
- * skipped.
+ * Rows are held by their series (FoldSeries: the key without the minute), each with its open
+ * minutes: remote write gives its rows as columns with their series object (DatapointLines), so a
+ * sample finds its row without a string key (docs/benchmarks.md, "Remote write, fifth round"). Text
+ * lines (`head`: the first five fields and their tabs, six values, `tail`: the attribute arrays, then
+ * the newline; lines that start with '#', the journal's marks, are skipped) find their series by
+ * the head without its minute. One series object per key at a time: a series given as columns
+ * takes over the rows of another object of its key, so a key never has two rows of a minute here
+ * (a checkpoint writing one of them would make a start skip the other's lines).
  */
 interface FoldRow {
   time: number;
@@ -29,6 +35,43 @@ interface FoldRow {
   seg: number;
 }
 
+/**
+ * A series as the fold keys it: a row's head is `pre` + its minute (Unix seconds) + `post`. Made
+ * once per series by who gives rows as columns (and kept: its rows are found through it).
+ */
+export class FoldSeries {
+  /** Its number in the journal's records (datapointRecords.ts), and the segment it was last defined in there. */
+  readonly id = nextSeriesId++ >>> 0;
+  journalSeg = -1;
+  readonly preBytes: Uint8Array;
+  readonly tailBytes: Uint8Array;
+  /** Its open rows (while the fold holds it; else empty). */
+  rows: FoldRow[] = [];
+  /** The row the last sample went to (one of `rows`, or null): most samples go to it, found without the array. */
+  last: FoldRow | null = null;
+  /** The latest minute of its rows (-Infinity: none): a sample past it starts a row without a search (samples come in time order). */
+  newest = -Infinity;
+  /** `pre` + `post` while the fold holds it; null otherwise. */
+  key: string | null = null;
+
+  /**
+   * `pre`: `project \t metric \t`; `post`: `\t attrs_hash \t instrument \t` (ASCII); `tail`:
+   * `string_keys \t string_values` (without the newline). The bytes: `pre` and `tail` as UTF-8, when the caller has them.
+   */
+  constructor(
+    readonly pre: string,
+    readonly post: string,
+    readonly tail: string,
+    preBytes?: Uint8Array,
+    tailBytes?: Uint8Array,
+  ) {
+    this.preBytes = preBytes ?? Buffer.from(pre);
+    this.tailBytes = tailBytes ?? Buffer.from(tail);
+  }
+}
+
+let nextSeriesId = 0;
+
 /** Tabs in a line before its tail: 5 after the head's fields, 6 after the values. */
 const TABS = 11;
 const EMPTY_HISTOGRAM = '([],[])';
@@ -37,12 +80,14 @@ const HASH = 35; // '#'
 export class MalformedDatapointLine extends Error {}
 
 export class DatapointFold {
-  private rows = new Map<string, FoldRow>();
+  /** The series holding rows, by key. */
+  private series = new Map<string, FoldSeries>();
+  private rowCount = 0;
   private readonly tabs = new Int32Array(TABS);
 
   /** Rows held (series x minutes). */
   get size(): number {
-    return this.rows.size;
+    return this.rowCount;
   }
 
   /**
@@ -79,76 +124,85 @@ export class DatapointFold {
         throw new MalformedDatapointLine(`datapoint line with ${i} fields: ${text.slice(start, end)}`);
       tabs[i] = p++;
     }
-    const head = text.slice(start, tabs[4] + 1);
-    if (skip?.(head)) return false;
+    if (skip?.(text.slice(start, tabs[4] + 1))) return false;
     const num = (i: number) => Number(text.slice(tabs[i] + 1, tabs[i + 1]));
+    const pre = text.slice(start, tabs[1] + 1);
+    const post = text.slice(tabs[2], tabs[4] + 1);
+    const tail = text.slice(tabs[10] + 1, end);
+    const series = this.series.get(pre + post) ?? new FoldSeries(pre, post, tail);
     const histText = text.slice(tabs[9] + 1, tabs[10]);
-    this.merge(
-      head,
-      num(1),
-      num(4),
-      num(5),
-      num(6),
-      num(7),
-      num(8),
-      histText === EMPTY_HISTOGRAM ? null : histText,
-      text.slice(tabs[10] + 1, end),
-      tick,
-      seg,
-    );
+    const row = this.row(series, num(1), tick, seg);
+    this.merge(row, num(4), num(5), num(6), num(7), num(8), tail, tick);
+    if (histText !== EMPTY_HISTOGRAM) row.hist = addBuckets(row.hist ?? new Map<number, number>(), histText);
     return true;
   }
 
   /** Folds rows given as columns (the same rows as their text: DatapointLines) of segment `seg`, each marked with `tick`. */
   addLines(lines: DatapointLines, tick: number, seg: number): void {
-    const { heads, tails, times, values } = lines;
-    for (let i = 0; i < heads.length; i++) {
+    const { series, times, values } = lines;
+    for (let i = 0; i < series.length; i++) {
+      const s = series[i];
       const v = 5 * i;
-      this.merge(
-        heads[i],
-        times[i],
-        values[v],
-        values[v + 1],
-        values[v + 2],
-        values[v + 3],
-        values[v + 4],
-        null,
-        tails[i],
-        tick,
-        seg,
-      );
+      const row = this.row(s, times[i], tick, seg);
+      this.merge(row, values[v], values[v + 1], values[v + 2], values[v + 3], values[v + 4], s.tail, tick);
     }
   }
 
+  /** The row of `series` and minute `time`, new (empty) when none. */
+  private row(series: FoldSeries, time: number, tick: number, seg: number): FoldRow {
+    const last = series.last;
+    if (last !== null && last.time === time) return last;
+    if (series.key === null) this.hold(series);
+    const rows = series.rows;
+    // A series has few open minutes (one or two live; a held backfill's late ones), the newest last.
+    if (time <= series.newest) {
+      for (let i = rows.length - 1; i >= 0; i--) if (rows[i].time === time) return (series.last = rows[i]);
+    } else series.newest = time;
+    // min and max as the first line's (merge: a row without a count takes the least and greatest).
+    const row: FoldRow = {
+      time,
+      min: Infinity,
+      max: -Infinity,
+      sum: 0,
+      count: 0,
+      gauge: 0,
+      hist: null,
+      tail: '',
+      tick,
+      seg,
+    };
+    rows.push(row);
+    series.last = row;
+    this.rowCount++;
+    return row;
+  }
+
+  /** Holds `series` (it has no rows), taking over the rows of another object of its key. */
+  private hold(series: FoldSeries): void {
+    const key = series.pre + series.post;
+    const other = this.series.get(key);
+    if (other !== undefined) {
+      series.rows = other.rows;
+      series.newest = other.newest;
+      other.rows = [];
+      other.last = null;
+      other.newest = -Infinity;
+      other.key = null;
+    }
+    series.key = key;
+    this.series.set(key, series);
+  }
+
   private merge(
-    head: string,
-    time: number,
+    row: FoldRow,
     min: number,
     max: number,
     sum: number,
     count: number,
     gauge: number,
-    histText: string | null,
     tail: string,
     tick: number,
-    seg: number,
   ): void {
-    const row = this.rows.get(head);
-    if (row === undefined) {
-      this.rows.set(head, {
-        time,
-        min,
-        max,
-        sum,
-        count,
-        gauge,
-        hist: histText === null ? null : addBuckets(new Map<number, number>(), histText),
-        tail,
-        tick,
-        seg,
-      });
-      return;
-    }
     // Reads take min and max over rows that hold values (`minIf(min, count > 0)`: a histogram's
     // empty export carries 0s), so the fold does too.
     if (count > 0 && row.count === 0) {
@@ -161,51 +215,78 @@ export class DatapointFold {
     row.sum += sum;
     row.count += count;
     row.gauge = gauge;
-    if (histText !== null) row.hist = addBuckets(row.hist ?? new Map<number, number>(), histText);
     row.tail = tail;
     row.tick = tick;
   }
 
   /**
-   * Removes the rows `pick` chooses and returns them as lines, with the earliest one's time (Unix
-   * seconds; Infinity when none) and the earliest segment of the rows taken and of those kept
-   * (Infinity when none).
+   * Removes the rows `pick` chooses and returns them as lines (UTF-8), with the earliest one's
+   * time (Unix seconds; Infinity when none) and the earliest segment of the rows taken and of
+   * those kept (Infinity when none).
    */
   take(pick: (time: number, tick: number) => boolean): {
-    text: string;
+    data: Buffer;
     rows: number;
     minTime: number;
     takenMinSeg: number;
     keptMinSeg: number;
   } {
-    const lines: string[] = [];
+    const out = new ByteWriter(160 * Math.min(this.rowCount, 100_000) + 1024);
+    let rows = 0;
     let minTime = Infinity;
     let takenMinSeg = Infinity;
     let keptMinSeg = Infinity;
-    for (const [head, row] of this.rows) {
-      if (!pick(row.time, row.tick)) {
-        if (row.seg < keptMinSeg) keptMinSeg = row.seg;
-        continue;
+    for (const [key, series] of this.series) {
+      // The rows kept move to the front of the series' own array (no array a series and take).
+      const all = series.rows;
+      let k = 0;
+      for (let i = 0; i < all.length; i++) {
+        const row = all[i];
+        if (!pick(row.time, row.tick)) {
+          if (row.seg < keptMinSeg) keptMinSeg = row.seg;
+          all[k++] = row;
+          continue;
+        }
+        write(out, series, row);
+        rows++;
+        if (row.time < minTime) minTime = row.time;
+        if (row.seg < takenMinSeg) takenMinSeg = row.seg;
       }
-      lines.push(line(head, row));
-      if (row.time < minTime) minTime = row.time;
-      if (row.seg < takenMinSeg) takenMinSeg = row.seg;
-      this.rows.delete(head);
+      if (k === all.length) continue;
+      this.rowCount -= all.length - k;
+      all.length = k;
+      series.last = null;
+      series.newest = -Infinity;
+      for (let i = 0; i < k; i++) if (all[i].time > series.newest) series.newest = all[i].time;
+      if (k === 0) {
+        series.key = null;
+        this.series.delete(key);
+      }
     }
-    return { text: lines.join(''), rows: lines.length, minTime, takenMinSeg, keptMinSeg };
+    return { data: out.data(), rows, minTime, takenMinSeg, keptMinSeg };
   }
 }
 
-function line(head: string, r: FoldRow): string {
+/** A row's line: the series' bytes and the ASCII parts as they are. */
+function write(out: ByteWriter, s: FoldSeries, r: FoldRow): void {
   // Without buckets (remote write, sums, gauges): no arrays built for the empty histogram.
-  if (r.hist === null)
-    return `${head}${r.min}\t${r.max}\t${r.sum}\t${r.count}\t${r.gauge}\t${EMPTY_HISTOGRAM}\t${r.tail}\n`;
+  const values =
+    r.hist === null ? `${r.min}\t${r.max}\t${r.sum}\t${r.count}\t${r.gauge}\t${EMPTY_HISTOGRAM}\t` : withBuckets(r);
+  if (r.tail === s.tail) out.line(s.preBytes, `${r.time}${s.post}`, values, s.tailBytes);
+  else {
+    out.bytes(s.preBytes);
+    out.latin1(`${r.time}${s.post}${values}`);
+    out.utf8(`${r.tail}\n`);
+  }
+}
+
+function withBuckets(r: FoldRow): string {
   const hist: [number[], number[]] = [[], []];
-  for (const [v, c] of r.hist) {
+  for (const [v, c] of r.hist!) {
     hist[0].push(v);
     hist[1].push(c);
   }
-  return `${head}${datapointValues(r.min, r.max, r.sum, r.count, r.gauge, hist)}${r.tail}\n`;
+  return datapointValues(r.min, r.max, r.sum, r.count, r.gauge, hist);
 }
 
 /** Adds the buckets of a histogram field, `([v1,v2],[c1,c2])`, to `into`. */

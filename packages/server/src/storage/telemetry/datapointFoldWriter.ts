@@ -4,7 +4,8 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatapointFold } from './datapointFold';
 import { unstageDatapoints, type StagedDatapoints } from './datapointStaging';
-import { completeBatches, openSpanMetricJournal } from './spanMetricJournal';
+import { encodeRecords, linesText, recordSegment, segmentLines } from './datapointRecords';
+import { openSpanMetricJournal } from './spanMetricJournal';
 
 /**
  * The embedded store's way in for metrics ingest's datapoint lines (docs/decisions/metrics-ingest-fold.md):
@@ -108,6 +109,9 @@ export function openDatapointFoldWriter(
   const journal = openSpanMetricJournal(dir, found.length > 0 ? found[found.length - 1].cut + 1 : 0);
 
   const fold = new DatapointFold();
+  // The current segment's number for the records (datapointRecords.ts: unique in the process).
+  let recordsOf = -1;
+  let records = 0;
   let tick = 0;
   // The last tick during which lines older than the rollups' watermark came (a backfill).
   let lateTick = -2;
@@ -166,11 +170,11 @@ export function openDatapointFoldWriter(
       keptMinSeg: out.keptMinSeg,
     };
     try {
-      await writeFile(`${c.file}.tmp`, out.text);
+      await writeFile(`${c.file}.tmp`, out.data);
       await rename(`${c.file}.tmp`, c.file);
     } catch (err) {
       // No checkpoint: the rows wait with the later ones (their segments stay) for the next one.
-      await locked(() => fold.add(out.text, tick, out.takenMinSeg));
+      await locked(() => fold.add(out.data.toString(), tick, out.takenMinSeg));
       throw err;
     }
     await durable?.();
@@ -197,32 +201,38 @@ export function openDatapointFoldWriter(
     },
     async write(chunks) {
       try {
-        // Chunks that carry their rows as columns (remote write) are folded without parsing their
-        // text back, and their bytes are journaled as they are.
-        const columns = chunks.every((c) => c.lines && c.data);
+        // Chunks that carry their rows as columns (remote write) are folded without parsing text,
+        // and journaled as records (datapointRecords.ts); others as their text.
+        const columns = chunks.every((c) => c.lines);
         const texts = columns
           ? []
           : await Promise.all(
               chunks.map(async (c) =>
                 c.file
                   ? readFile(c.file, 'utf8')
-                  : Buffer.from(c.data!.buffer, c.data!.byteOffset, c.data!.length).toString(),
+                  : c.lines
+                    ? linesText(c.lines)
+                    : Buffer.from(c.data!.buffer, c.data!.byteOffset, c.data!.length).toString(),
               ),
             );
-        const data: string | Uint8Array = columns
-          ? chunks.length === 1
-            ? chunks[0].data!
-            : Buffer.concat(chunks.map((c) => c.data!))
-          : texts.length === 1
-            ? texts[0]
-            : texts.join('');
+        const text = texts.length === 1 ? texts[0] : texts.join('');
         const watermark = sink.watermark?.() ?? null;
         if (watermark !== null && chunks.some((c) => c.minTime !== undefined && c.minTime < watermark)) lateTick = tick;
         const size = await locked(async () => {
           const seg = journal.segment;
+          if (recordsOf !== seg) {
+            recordsOf = seg;
+            records = recordSegment();
+          }
+          const data = columns
+            ? encodeRecords(
+                chunks.map((c) => c.lines!),
+                records,
+              )
+            : text;
           await journal.append(data);
           if (columns) for (const c of chunks) fold.addLines(c.lines!, tick, seg);
-          else fold.add(data as string, tick, seg);
+          else fold.add(text, tick, seg);
           segmentBytes.set(seg, (segmentBytes.get(seg) ?? 0) + data.length);
           keptBytes += data.length;
           return fold.size;
@@ -262,7 +272,7 @@ export function openDatapointFoldWriter(
       for (const file of leftovers) {
         const n = Number(SEGMENT_NUMBER.exec(file)![1]);
         if (n <= coveredTo) continue;
-        fold.add(completeBatches(await readFile(file, 'utf8')), tick, n, (head) => (written.get(head) ?? -1) >= n);
+        fold.add(segmentLines(await readFile(file)), tick, n, (head) => (written.get(head) ?? -1) >= n);
       }
       // Removed once what they held is committed (above) or in the new checkpoint: the segments
       // first, since a checkpoint's keys say which of their lines are written.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FoldSeries } from './datapointFold';
 import { quoted, tsv } from './tsvText';
 
 /**
@@ -40,7 +41,7 @@ export interface StagedDatapoints {
   bytes: number;
   /** A large chunk: its file (`<dir>/<uuid>` + DATAPOINT_FILE_SUFFIX). */
   file: string | null;
-  /** A small chunk: the TSV bytes themselves. */
+  /** A small chunk: the TSV bytes themselves (null with `lines`: the rows are those). */
   data: Uint8Array | null;
   /**
    * The earliest row's time (Unix seconds; absent: unknown): the embedded store rolls a batch's
@@ -48,19 +49,22 @@ export interface StagedDatapoints {
    */
   minTime?: number;
   /**
-   * The same rows as columns, for the embedded store's fold to take without parsing the text back
-   * (remote write makes them on the main thread; absent: the fold parses the text).
+   * The rows as columns (remote write makes them on the main thread), for the embedded store's
+   * fold to take and journal as records; a store that inserts text makes it from them
+   * (datapointRecords.ts, `linesText`). Absent: the rows are the text.
    */
   lines?: DatapointLines;
 }
 
-/** Rows without histograms as columns: row i is `heads[i]`, five values from `values[5 * i]` (min, max, sum, count, gauge), `tails[i]`. */
+/**
+ * Rows without histograms as columns: row i is series[i]'s head at `times[i]`, five values from
+ * `values[5 * i]` (min, max, sum, count, gauge) and the series' tail.
+ */
 export interface DatapointLines {
-  heads: string[];
-  tails: string[];
-  /** Unix seconds, on a minute boundary. */
-  times: number[];
-  values: number[];
+  series: FoldSeries[];
+  /** Unix seconds, on a minute boundary (at least `series.length`; typed arrays: no garbage a sample). */
+  times: ArrayLike<number>;
+  values: ArrayLike<number>;
 }
 
 /** `project_id \t metric \t time \t attrs_hash \t instrument \t`: `time` in Unix seconds, `hash` a decimal UInt64. */

@@ -33,6 +33,8 @@ export {
   type StagedDatapoints,
 } from './datapointStaging';
 export { tsv } from './tsvText';
+export { FoldSeries } from './datapointFold';
+export { linesText } from './datapointRecords';
 
 /**
  * `spanMetrics`: what writes the metrics from spans (`spanMetricsModel` of metricsFromSpans/, from
