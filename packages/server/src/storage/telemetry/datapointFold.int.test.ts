@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
-import { FoldSeries } from './datapointFold';
+import { FoldSeries } from './foldSeries';
 import { encodeRecords, segmentLines } from './datapointRecords';
 import { datapointHead, datapointTail, datapointValues, stageDatapoints } from './datapointStaging';
 import type { TelemetryStore } from './telemetryStore';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DatapointFold, FoldSeries } from './datapointFold';
+import { DatapointFold } from './datapointFold';
+import { FoldSeries } from './foldSeries';
 import { datapointHead, datapointTail, datapointValues } from './datapointStaging';
 
 /**

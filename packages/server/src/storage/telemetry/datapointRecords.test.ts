@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FoldSeries } from './datapointFold';
+import { FoldSeries } from './foldSeries';
 import { encodeRecords, linesText, segmentLines } from './datapointRecords';
 
 /**

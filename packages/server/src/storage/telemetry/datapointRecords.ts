@@ -1,5 +1,5 @@
 import type { DatapointLines } from './datapointStaging';
-import type { FoldSeries } from './datapointFold';
+import type { FoldSeries } from './foldSeries';
 
 /**
  * Rows given as columns (remote write) in the fold's journal as records instead of TabSeparated

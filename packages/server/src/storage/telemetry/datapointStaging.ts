@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FoldSeries } from './datapointFold';
+import type { FoldSeries } from './foldSeries';
 import { quoted, tsv } from './tsvText';
 
 /**

@@ -33,7 +33,7 @@ export {
   type StagedDatapoints,
 } from './datapointStaging';
 export { tsv } from './tsvText';
-export { FoldSeries } from './datapointFold';
+export { FoldSeries } from './foldSeries';
 export { linesText } from './datapointRecords';
 
 /**
