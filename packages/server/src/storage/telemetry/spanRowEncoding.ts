@@ -1,7 +1,7 @@
 import { PROMOTED_ATTRS } from '@lantern/shared';
 import type { AttrMap, SpanRow } from './spanRow';
 import { traceIdToUuid } from '../sql';
-import { encodeAttrs } from './spanAttrEncoding';
+import { encodeAttrs, flat } from './spanAttrEncoding';
 import { jsonNumber, jsonText, tsv, tsvJson } from './tsvText';
 
 /**
@@ -91,7 +91,7 @@ export function encodeSpans(rows: readonly SpanRow[]): EncodedSpans {
     // Work both lines share is done once per row: rows of one trace mostly come together.
     if (r.traceId !== traceId) {
       traceId = r.traceId;
-      uuid = traceIdToUuid(traceId);
+      uuid = flat(traceIdToUuid(traceId));
     }
     const ids = `${uuid}\t${r.id}\t${r.parentId}`;
     const groupId = groupIdText(r.groupId);
