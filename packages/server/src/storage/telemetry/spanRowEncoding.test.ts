@@ -129,4 +129,55 @@ describe('encodeSpans', () => {
       });
     }
   });
+
+  it("writes each row's own names and kinds when rows of one group id differ in them", () => {
+    // Rows of one group mostly share these, and the encoder keeps their encoded parts per group id.
+    const base = span(0);
+    const variants: Partial<SpanRow>[] = [
+      {},
+      { name: 'other' },
+      { displayName: 'shown' },
+      { groupName: 'group <num>' },
+      { eventName: 'log' },
+      { type: 'log' },
+      { system: 'log:error' },
+      { kind: 'client' },
+      { projectId: 9 },
+      { standalone: true },
+      { name: 'tab\tand "quote"' },
+      {},
+    ];
+    // Each after a row without it, so that each field alone is what differs.
+    const rows = variants.flatMap((v, i) => [base, { ...base, id: BigInt(i + 2), ...v }]);
+    const { index, data } = encodeSpans(rows);
+    const indexLines = index.toString().split('\n');
+    const dataLines = data.toString().split('\n');
+    const col = (name: string) => SPANS_INDEX_COLUMNS.indexOf(name);
+    rows.forEach((r, i) => {
+      const f = indexLines[i].split('\t');
+      expect([f[col('project_id')], f[col('system')], f[col('type')], f[col('kind')]]).toEqual([
+        String(r.projectId),
+        r.system,
+        r.type,
+        r.kind,
+      ]);
+      expect([f[col('name')], f[col('event_name')], f[col('display_name')], f[col('standalone')]]).toEqual([
+        r.name.replace('\t', '\\t'),
+        r.eventName,
+        r.groupName ?? r.displayName,
+        r.standalone ? '1' : '0',
+      ]);
+      const json = JSON.parse(dataLines[i].split('\t')[SPANS_DATA_COLUMNS.indexOf('data')].replaceAll('\\\\', '\\'));
+      expect(json).toMatchObject({
+        standalone: r.standalone,
+        type: r.type,
+        system: r.system,
+        groupId: '42',
+        kind: r.kind,
+        name: r.name,
+        eventName: r.eventName,
+        displayName: r.displayName,
+      });
+    });
+  });
 });
