@@ -105,8 +105,8 @@ export function encodeSpans(rows: readonly SpanRow[]): EncodedSpans {
         `${Math.min(255, r.eventLogCount)}\t[${a.keys}]\t[${a.values}]\t${a.columns}\n`,
     );
     data.write(
-      `${r.projectId}\t${ids}\t${time}\t${r.eventName !== '' ? 1 : 0}\t${h.data}` +
-        `${jsonNumber(durationNs)},"statusCode":${jsonText(r.statusCode)},` +
+      `${r.projectId}\t${ids}\t${time}\t${r.eventName !== '' ? 1 : 0}\t${h.data}${jsonText(r.displayName)},` +
+        `"durationNs":${jsonNumber(durationNs)},"statusCode":${jsonText(r.statusCode)},` +
         `"statusMessage":${jsonText(r.statusMessage)},"attrs":{${a.json}},"links":${linksJson(r)}}\n`,
     );
   }
@@ -122,14 +122,16 @@ export function encodeSpans(rows: readonly SpanRow[]): EncodedSpans {
  * The parts of a row's lines made of what its group's rows mostly share (project, system, group,
  * type, kind, names), kept per group id and taken when a row has the very same fields (checked
  * field by field, so a row that differs, or a group id shared by chance, gets its own):
- * `project\tsystem\tgroup\t` and `type\tkind\tname\tevent_name\tdisplay_name\t` of spans_index,
- * and spans_data.data's JSON up to `"durationNs":`, written field by field in SpanData's order
- * (what JSON.stringify of one would give), its backslashes doubled for TSV. Flat strings: a line
- * takes each as one piece (see `flat`).
+ * `project\tsystem\tgroup\t` and `type\tkind\tname\tevent_name\tdisplay_name\t` of spans_index
+ * (display_name: the group's name), and spans_data.data's JSON up to `"displayName":` (the row's
+ * own, which often differs within a group), written field by field in SpanData's order (what
+ * JSON.stringify of one would give), its backslashes doubled for TSV. Flat strings: a line takes
+ * each as one piece (see `flat`).
  */
 interface GroupHeads {
-  of: Pick<SpanRow, 'projectId' | 'standalone' | 'system' | 'type' | 'kind' | 'name' | 'eventName' | 'displayName'> & {
-    groupName: string | undefined;
+  of: Pick<SpanRow, 'projectId' | 'standalone' | 'system' | 'type' | 'kind' | 'name' | 'eventName'> & {
+    /** spans_index.display_name: groupName ?? displayName. */
+    shown: string;
   };
   index1: string;
   index2: string;
@@ -143,8 +145,7 @@ function headsOf(r: SpanRow): GroupHeads {
     const o = h.of;
     if (
       o.name === r.name &&
-      o.displayName === r.displayName &&
-      o.groupName === r.groupName &&
+      o.shown === (r.groupName ?? r.displayName) &&
       o.eventName === r.eventName &&
       o.system === r.system &&
       o.type === r.type &&
@@ -164,8 +165,7 @@ function headsOf(r: SpanRow): GroupHeads {
       kind: r.kind,
       name: r.name,
       eventName: r.eventName,
-      displayName: r.displayName,
-      groupName: r.groupName,
+      shown: r.groupName ?? r.displayName,
     },
     index1: flat(`${r.projectId}\t${tsv(r.system)}\t${groupId}\t`),
     index2: flat(
@@ -174,7 +174,7 @@ function headsOf(r: SpanRow): GroupHeads {
     data: flat(
       `{"standalone":${r.standalone ? 'true' : 'false'},"type":${jsonText(r.type)},"system":${jsonText(r.system)},` +
         `"groupId":"${groupId}","kind":${jsonText(r.kind)},"name":${jsonText(r.name)},` +
-        `"eventName":${jsonText(r.eventName)},"displayName":${jsonText(r.displayName)},"durationNs":`,
+        `"eventName":${jsonText(r.eventName)},"displayName":`,
     ),
   };
   if (heads.size >= 20_000) heads.clear();
