@@ -39,8 +39,10 @@ const { values: args } = parseArgs({
     'span-metrics-ab': { type: 'string', default: '0' },
     /** Rounds of embedded chDB / remote ClickHouse store through the test stand-in (ab.ts). */
     'remote-ab': { type: 'string', default: '0' },
-    /** The server's main module for every A/B variant (another version's checkout, e.g. a git worktree). */
+    /** The server's main module (another version's checkout or bundle, e.g. a git worktree's), A/B variants included. */
     'server-main': { type: 'string' },
+    /** The server's HTTP port (gRPC: the next one); default: any free ports. */
+    port: { type: 'string' },
     /** Rounds of one node / two nodes over one ClickHouse test stand-in, clients spread over the nodes (nodesAb.ts). */
     'nodes-ab': { type: 'string', default: '0' },
   },
@@ -197,7 +199,12 @@ async function main(): Promise<void> {
         `${process.env.NODE_OPTIONS ?? ''} --import=${join(ROOT, 'bench/ingest/cpuProfilePreload.mjs')}`.trim();
       env.LANTERN_BENCH_PROF_DIR = profDir;
     }
-    const lantern = await startLantern({ env });
+    const port = args.port === undefined ? undefined : num('port');
+    const lantern = await startLantern({
+      env,
+      serverMain: args['server-main'],
+      ...(port === undefined ? {} : { httpPort: port, grpcPort: port + 1 }),
+    });
     const pid = lantern.process.pid!;
     let measured;
     let stages: StageRates | null = null;

@@ -15,7 +15,7 @@ export function storable(p: Produced): Produced {
     if (!rowFits(r)) {
       bad++;
       if (!r.eventName || r.standalone) (dropped ??= new Set()).add(`${r.traceId}/${r.id}`);
-    } else wellFormRow(r);
+    } else wellFormRow(r, p.attrsWellFormed === true);
   }
   if (bad === 0) return p;
   const orphan = (r: SpanRow) => !r.standalone && r.eventName !== '' && dropped?.has(`${r.traceId}/${r.parentId}`);
@@ -42,21 +42,22 @@ const wf = (s: string): string =>
   (s as unknown as WellFormed).isWellFormed() ? s : (s as unknown as WellFormed).toWellFormed();
 
 /**
- * Lone UTF-16 surrogates (from JSON `"\ud800"` or invalid UTF-8 in protobuf strings) cannot be
- * stored either; they become U+FFFD, in every string of the row, keys included.
+ * Lone UTF-16 surrogates (from JSON `"\ud800"`) cannot be stored either; they become U+FFFD, in
+ * every string of the row, keys included. The attribute maps are skipped when the producer
+ * vouches for them (Produced.attrsWellFormed: walking them was most of this step's cost); the
+ * row's own strings, some made by normalisation, are checked always.
  */
-function wellFormRow(r: SpanRow): void {
+function wellFormRow(r: SpanRow, attrsWellFormed: boolean): void {
   r.name = wf(r.name);
   r.eventName = wf(r.eventName);
   r.displayName = wf(r.displayName);
   r.statusMessage = wf(r.statusMessage);
   r.system = wf(r.system);
   r.type = wf(r.type);
+  for (const e of r.events) e.name = wf(e.name);
+  if (attrsWellFormed) return;
   r.attrs = wellFormMap(r.attrs);
-  for (const e of r.events) {
-    e.name = wf(e.name);
-    e.attrs = wellFormMap(e.attrs);
-  }
+  for (const e of r.events) e.attrs = wellFormMap(e.attrs);
   for (const l of r.links) l.attrs = wellFormMap(l.attrs);
 }
 

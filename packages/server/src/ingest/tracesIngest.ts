@@ -11,5 +11,6 @@ export function produceOtlpTraces(body: Buffer, format: BodyFormat, project: Pro
     rows: normalizeTraces(request, project),
     rejected: request.rejected ?? 0,
     rejectedMessage: request.rejectedMessage ?? '',
+    attrsWellFormed: format === 'protobuf',
   };
 }

@@ -36,27 +36,84 @@ interface KeyForms {
   column: number;
   /** Whether it goes to attr_keys / attr_values (display.name and `_` keys do not). */
   listed: boolean;
-  /** `'key'` for attr_keys. */
+  /** `'key'` for attr_keys, and `,'key'` after the first. */
   quoted: string;
+  commaQuoted: string;
   /** `"key":` for the data JSON, TSV-escaped. */
   json: string;
+  /** Its string values' forms (see ValueForms); null once the key shows too many values. */
+  values: Map<string, ValueForms> | null;
 }
+
+/**
+ * A string value's forms under one key, kept for keys with few values (`http.method`,
+ * `db.system`): a row then adds one piece per form instead of building each from the value,
+ * and its lines are made of fewer pieces for the writer to join (spanRowEncoding.ts).
+ */
+interface ValueForms {
+  /** `"key":"value"` and `,"key":"value"`, TSV-escaped. */
+  json: string;
+  commaJson: string;
+  /** `'value'` and `,'value'` for attr_values; '' when the key is not listed. */
+  list: string;
+  commaList: string;
+  /** The promoted column's field. */
+  column: string;
+}
+
+/** Values kept per key: past this the key's values are taken as too many to keep (ids, statements). */
+const VALUES_PER_KEY = 64;
+/** Longer values are not looked up (hashing them would cost what it saves). */
+const VALUE_MAX_CHARS = 48;
+/** Values kept over all keys (about 200 B each) before the forms are dropped and made anew. */
+const VALUES_MAX = 20_000;
+let valueCount = 0;
 
 const keyForms = new Map<string, KeyForms>();
 function formsOf(key: string): KeyForms {
   let f = keyForms.get(key);
   if (f === undefined) {
-    if (keyForms.size >= 10_000) keyForms.clear();
+    if (keyForms.size >= 10_000) {
+      keyForms.clear();
+      valueCount = 0;
+    }
     const column = COLUMN_ATTRS.get(key);
+    const q = quoted(key);
     f = {
       column: column ?? -1,
       listed: key !== 'display.name' && key.charCodeAt(0) !== 95 /* _ */,
-      quoted: quoted(key),
-      json: `${tsvJson(JSON.stringify(key))}:`,
+      quoted: flat(q),
+      commaQuoted: flat(',' + q),
+      json: flat(`${tsvJson(JSON.stringify(key))}:`),
+      values: new Map(),
     };
     keyForms.set(key, f);
   }
   return f;
+}
+
+function valueForms(f: KeyForms, v: string): ValueForms {
+  const plain = !ANY_SPECIAL.test(v);
+  const json = f.json + (plain ? `"${v}"` : tsvJson(JSON.stringify(v)));
+  const list = f.column < 0 && f.listed ? (plain ? `'${v}'` : quoted(v)) : '';
+  return {
+    json: flat(json),
+    commaJson: flat(',' + json),
+    list: flat(list),
+    commaList: flat(',' + list),
+    column: f.column >= 0 ? (plain ? v : tsv(v)) : '',
+  };
+}
+
+/**
+ * `s` flattened once (a regular expression reads a flat string), for a string that goes into many
+ * lines: each line's write joins its pieces into one flat string first (`Buffer#write`), and that
+ * costs by the piece, so a string made of many pieces costs in every line that takes it.
+ */
+const ANYTHING = /^/;
+export function flat(s: string): string {
+  ANYTHING.test(s);
+  return s;
 }
 
 /** Attributes being encoded: the parts so far, and the promoted columns' fields in `columns`. */
@@ -79,8 +136,23 @@ class AttrParts {
 
   /** One attribute into each form. */
   add(f: KeyForms, v: AttrValue): void {
-    let jv: string;
     if (typeof v === 'string') {
+      const known = f.values;
+      if (known !== null && v.length <= VALUE_MAX_CHARS) {
+        let vf = known.get(v);
+        if (vf === undefined) {
+          vf = valueForms(f, v);
+          if (known.size >= VALUES_PER_KEY) f.values = null;
+          else if (++valueCount <= VALUES_MAX) known.set(v, vf);
+          else {
+            keyForms.clear();
+            valueCount = 0;
+          }
+        }
+        this.addForms(f, vf);
+        return;
+      }
+      let jv: string;
       if (!ANY_SPECIAL.test(v)) {
         // The common case: nothing to escape in either form.
         jv = `"${v}"`;
@@ -95,6 +167,16 @@ class AttrParts {
           this.anyColumn = true;
         } else if (f.listed) this.list(f, quoted(v));
       }
+      this.json += this.json === '' ? f.json + jv : ',' + f.json + jv;
+      return;
+    }
+    let jv: string;
+    if (typeof v === 'number') {
+      // One text for both forms: a finite number's JSON is its String(), which for an integer is
+      // also its toFixed(0) (stringifyAttr).
+      const text = String(v);
+      jv = Number.isFinite(v) ? text : 'null';
+      if (f.column < 0 && f.listed) this.list(f, Number.isInteger(v) ? `'${text}'` : quoted(stringifyAttr(v)));
     } else {
       jv = jsonValue(v);
       // A promoted attribute that is not a string has no column and is not listed either.
@@ -103,12 +185,28 @@ class AttrParts {
     this.json += this.json === '' ? f.json + jv : ',' + f.json + jv;
   }
 
+  private addForms(f: KeyForms, vf: ValueForms): void {
+    if (f.column >= 0) {
+      this.columns[f.column] = vf.column;
+      this.anyColumn = true;
+    } else if (f.listed) {
+      if (this.keys === '') {
+        this.keys = f.quoted;
+        this.values = vf.list;
+      } else {
+        this.keys += f.commaQuoted;
+        this.values += vf.commaList;
+      }
+    }
+    this.json += this.json === '' ? vf.json : vf.commaJson;
+  }
+
   private list(f: KeyForms, value: string): void {
     if (this.keys === '') {
       this.keys = f.quoted;
       this.values = value;
     } else {
-      this.keys += ',' + f.quoted;
+      this.keys += f.commaQuoted;
       this.values += ',' + value;
     }
   }
@@ -150,7 +248,13 @@ function prefixOf(shared: AttrMap): SharedPrefix {
   p.columns.forEach((text, column) => {
     if (text !== '') columns.push([column, text]);
   });
-  lastPrefix = { of: shared, keys, values, parts: { keys: p.keys, values: p.values, json: p.json }, columns };
+  lastPrefix = {
+    of: shared,
+    keys,
+    values,
+    parts: { keys: flat(p.keys), values: flat(p.values), json: flat(p.json) },
+    columns,
+  };
   return lastPrefix;
 }
 
@@ -179,8 +283,9 @@ export function encodeAttrs(attrs: AttrMap, shared: AttrMap | undefined): Encode
   }
   if (prefix === null) return { keys: a.keys, values: a.values, columns: a.columnsText(), json: a.json };
   if (inPrefix) return encodeAllAttrs(attrs);
-  for (const [column, text] of prefix.columns) {
-    a.columns[column] = text;
+  const pc = prefix.columns;
+  for (let i = 0; i < pc.length; i++) {
+    a.columns[pc[i][0]] = pc[i][1];
     a.anyColumn = true;
   }
   const p = prefix.parts;

@@ -88,4 +88,96 @@ describe('encodeSpans', () => {
       expect(b.data.toString()).toBe(a.data.toString());
     }
   });
+
+  it('writes every value of a key alike, whether its forms are kept (few values) or not (many)', () => {
+    // Values with every escape, under a key with few values, a key past the kept values' limit, a
+    // promoted column and keys that are not listed; numbers of every kind; encoded twice (the kept
+    // forms made, then taken).
+    const odd = ['plain', 'tab\there', "it's", 'say "hi"', 'back\\slash', 'new\nline', '', 'é 😀', 'x'.repeat(60)];
+    const numbers = [0, -0, 7, -12, 1.5, 2 ** 53 + 2, 1e21, 1e-7, NaN, Infinity];
+    const rows = Array.from({ length: 300 }, (_, i) =>
+      span(i, {
+        few: odd[i % odd.length],
+        many: `${odd[i % odd.length]}-${i}`,
+        'service.name': odd[(i * 7) % odd.length],
+        _hidden: odd[i % 3],
+        'display.name': odd[(i + 1) % odd.length],
+        num: numbers[i % numbers.length],
+        flag: i % 2 === 0,
+      }),
+    );
+    const unTsv = (f: string) =>
+      f.replace(/\\(.)/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r', '0': '\0' })[c] ?? c);
+    const listItems = (f: string) => [...f.slice(1, -1).matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((m) => unTsv(m[1]));
+    const keysAt = SPANS_INDEX_COLUMNS.indexOf('attr_keys');
+    const serviceAt = SPANS_INDEX_COLUMNS.indexOf('service_name');
+    const dataAt = SPANS_DATA_COLUMNS.indexOf('data');
+    for (let pass = 0; pass < 2; pass++) {
+      const { index, data } = encodeSpans(rows);
+      const indexLines = index.toString().split('\n');
+      const dataLines = data.toString().split('\n');
+      rows.forEach((r, i) => {
+        const a = r.attrs;
+        const fields = indexLines[i].split('\t');
+        expect(unTsv(fields[serviceAt])).toBe(a['service.name']);
+        expect(listItems(fields[keysAt])).toEqual(['http.status_code', 'few', 'many', 'num', 'flag']);
+        const n = a.num as number;
+        const numText = Number.isInteger(n) ? n.toFixed(0) : String(n);
+        expect(listItems(fields[keysAt + 1])).toEqual(['200', a.few, a.many, numText, String(a.flag)]);
+        const json = JSON.parse(unTsv(dataLines[i].split('\t')[dataAt])) as { attrs: unknown };
+        expect(json.attrs).toEqual(JSON.parse(JSON.stringify(a)));
+      });
+    }
+  });
+
+  it("writes each row's own names and kinds when rows of one group id differ in them", () => {
+    // Rows of one group mostly share these, and the encoder keeps their encoded parts per group id.
+    const base = span(0);
+    const variants: Partial<SpanRow>[] = [
+      {},
+      { name: 'other' },
+      { displayName: 'shown' },
+      { groupName: 'group <num>' },
+      { eventName: 'log' },
+      { type: 'log' },
+      { system: 'log:error' },
+      { kind: 'client' },
+      { projectId: 9 },
+      { standalone: true },
+      { name: 'tab\tand "quote"' },
+      {},
+    ];
+    // Each after a row without it, so that each field alone is what differs.
+    const rows = variants.flatMap((v, i) => [base, { ...base, id: BigInt(i + 2), ...v }]);
+    const { index, data } = encodeSpans(rows);
+    const indexLines = index.toString().split('\n');
+    const dataLines = data.toString().split('\n');
+    const col = (name: string) => SPANS_INDEX_COLUMNS.indexOf(name);
+    rows.forEach((r, i) => {
+      const f = indexLines[i].split('\t');
+      expect([f[col('project_id')], f[col('system')], f[col('type')], f[col('kind')]]).toEqual([
+        String(r.projectId),
+        r.system,
+        r.type,
+        r.kind,
+      ]);
+      expect([f[col('name')], f[col('event_name')], f[col('display_name')], f[col('standalone')]]).toEqual([
+        r.name.replace('\t', '\\t'),
+        r.eventName,
+        r.groupName ?? r.displayName,
+        r.standalone ? '1' : '0',
+      ]);
+      const json = JSON.parse(dataLines[i].split('\t')[SPANS_DATA_COLUMNS.indexOf('data')].replaceAll('\\\\', '\\'));
+      expect(json).toMatchObject({
+        standalone: r.standalone,
+        type: r.type,
+        system: r.system,
+        groupId: '42',
+        kind: r.kind,
+        name: r.name,
+        eventName: r.eventName,
+        displayName: r.displayName,
+      });
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { PROMOTED_ATTRS } from '@lantern/shared';
 import type { AttrMap, SpanRow } from './spanRow';
 import { traceIdToUuid } from '../sql';
-import { encodeAttrs } from './spanAttrEncoding';
+import { encodeAttrs, flat } from './spanAttrEncoding';
 import { jsonNumber, jsonText, tsv, tsvJson } from './tsvText';
 
 /**
@@ -91,27 +91,21 @@ export function encodeSpans(rows: readonly SpanRow[]): EncodedSpans {
     // Work both lines share is done once per row: rows of one trace mostly come together.
     if (r.traceId !== traceId) {
       traceId = r.traceId;
-      uuid = traceIdToUuid(traceId);
+      uuid = flat(traceIdToUuid(traceId));
     }
     const ids = `${uuid}\t${r.id}\t${r.parentId}`;
-    const groupId = groupIdText(r.groupId);
     const time = decimalSeconds(r.timeNs);
     const durationNs = Math.max(0, Math.round(r.durationNs));
+    const h = headsOf(r);
     const a = encodeAttrs(r.attrs, r.sharedAttrs);
     index.write(
-      `${r.projectId}\t${tsv(r.system)}\t${groupId}\t${time.slice(0, -3)}\t${ids}\t` +
-        `${tsv(r.type)}\t${r.kind}\t${tsv(r.name)}\t${tsv(r.eventName)}\t${tsv(r.groupName ?? r.displayName)}\t` +
+      `${h.index1}${time.slice(0, -3)}\t${ids}\t${h.index2}` +
         `${durationNs}\t1\t${r.statusCode}\t${tsv(r.statusMessage)}\t${r.standalone ? 1 : 0}\t` +
         `${Math.min(255, r.linkCount)}\t${Math.min(255, r.eventCount)}\t${Math.min(255, r.eventErrorCount)}\t` +
         `${Math.min(255, r.eventLogCount)}\t[${a.keys}]\t[${a.values}]\t${a.columns}\n`,
     );
-    // spans_data.data is the JSON of a SpanData, written field by field in SpanData's order (what
-    // JSON.stringify of one would give), its backslashes doubled for TSV.
     data.write(
-      `${r.projectId}\t${ids}\t${time}\t${r.eventName !== '' ? 1 : 0}\t` +
-        `{"standalone":${r.standalone ? 'true' : 'false'},"type":${jsonText(r.type)},"system":${jsonText(r.system)},` +
-        `"groupId":"${groupId}","kind":${jsonText(r.kind)},"name":${jsonText(r.name)},` +
-        `"eventName":${jsonText(r.eventName)},"displayName":${jsonText(r.displayName)},` +
+      `${r.projectId}\t${ids}\t${time}\t${r.eventName !== '' ? 1 : 0}\t${h.data}${jsonText(r.displayName)},` +
         `"durationNs":${jsonNumber(durationNs)},"statusCode":${jsonText(r.statusCode)},` +
         `"statusMessage":${jsonText(r.statusMessage)},"attrs":{${a.json}},"links":${linksJson(r)}}\n`,
     );
@@ -122,6 +116,70 @@ export function encodeSpans(rows: readonly SpanRow[]): EncodedSpans {
     dataBytesPerRow = Math.min(65_536, Math.ceil((out.data.length / rows.length) * 1.1) + 16);
   }
   return out;
+}
+
+/**
+ * The parts of a row's lines made of what its group's rows mostly share (project, system, group,
+ * type, kind, names), kept per group id and taken when a row has the very same fields (checked
+ * field by field, so a row that differs, or a group id shared by chance, gets its own):
+ * `project\tsystem\tgroup\t` and `type\tkind\tname\tevent_name\tdisplay_name\t` of spans_index
+ * (display_name: the group's name), and spans_data.data's JSON up to `"displayName":` (the row's
+ * own, which often differs within a group), written field by field in SpanData's order (what
+ * JSON.stringify of one would give), its backslashes doubled for TSV. Flat strings: a line takes
+ * each as one piece (see `flat`).
+ */
+interface GroupHeads {
+  of: Pick<SpanRow, 'projectId' | 'standalone' | 'system' | 'type' | 'kind' | 'name' | 'eventName'> & {
+    /** spans_index.display_name: groupName ?? displayName. */
+    shown: string;
+  };
+  index1: string;
+  index2: string;
+  data: string;
+}
+
+const heads = new Map<bigint, GroupHeads>();
+function headsOf(r: SpanRow): GroupHeads {
+  const h = heads.get(r.groupId);
+  if (h !== undefined) {
+    const o = h.of;
+    if (
+      o.name === r.name &&
+      o.shown === (r.groupName ?? r.displayName) &&
+      o.eventName === r.eventName &&
+      o.system === r.system &&
+      o.type === r.type &&
+      o.kind === r.kind &&
+      o.projectId === r.projectId &&
+      o.standalone === r.standalone
+    )
+      return h;
+  }
+  const groupId = r.groupId.toString();
+  const made: GroupHeads = {
+    of: {
+      projectId: r.projectId,
+      standalone: r.standalone,
+      system: r.system,
+      type: r.type,
+      kind: r.kind,
+      name: r.name,
+      eventName: r.eventName,
+      shown: r.groupName ?? r.displayName,
+    },
+    index1: flat(`${r.projectId}\t${tsv(r.system)}\t${groupId}\t`),
+    index2: flat(
+      `${tsv(r.type)}\t${r.kind}\t${tsv(r.name)}\t${tsv(r.eventName)}\t${tsv(r.groupName ?? r.displayName)}\t`,
+    ),
+    data: flat(
+      `{"standalone":${r.standalone ? 'true' : 'false'},"type":${jsonText(r.type)},"system":${jsonText(r.system)},` +
+        `"groupId":"${groupId}","kind":${jsonText(r.kind)},"name":${jsonText(r.name)},` +
+        `"eventName":${jsonText(r.eventName)},"displayName":`,
+    ),
+  };
+  if (heads.size >= 20_000) heads.clear();
+  heads.set(r.groupId, made);
+  return made;
 }
 
 /** Bytes per encoded row of the last large request, with room (a start: about 1.3 kB per row each). */
@@ -168,18 +226,6 @@ function linksJson(r: SpanRow): string {
   return tsvJson(
     JSON.stringify(r.links.map((l) => ({ traceId: l.traceId, spanId: l.spanId.toString(), attrs: l.attrs }))),
   );
-}
-
-/** A 64-bit group id's decimal text, memoised: most rows of a request fall into few groups. */
-const groupTexts = new Map<bigint, string>();
-function groupIdText(id: bigint): string {
-  let t = groupTexts.get(id);
-  if (t === undefined) {
-    if (groupTexts.size >= 20_000) groupTexts.clear();
-    t = id.toString();
-    groupTexts.set(id, t);
-  }
-  return t;
 }
 
 /** `1700000000123456789n` -> `1700000000.123456789` (one BigInt conversion); the engine parses it exactly. */
