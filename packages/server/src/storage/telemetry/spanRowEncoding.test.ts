@@ -123,7 +123,7 @@ describe('encodeSpans', () => {
         expect(listItems(fields[keysAt])).toEqual(['http.status_code', 'few', 'many', 'num', 'flag']);
         const n = a.num as number;
         const numText = Number.isInteger(n) ? n.toFixed(0) : String(n);
-        expect(listItems(fields[keysAt + 1])).toEqual(['200', a.few, a.many, numText, String(a.flag)]);
+        expect(listItems(fields[keysAt + 1])).toEqual(['200', a.few, a.many, numText, a.flag ? 'true' : 'false']);
         const json = JSON.parse(unTsv(dataLines[i].split('\t')[dataAt])) as { attrs: unknown };
         expect(json.attrs).toEqual(JSON.parse(JSON.stringify(a)));
       });
