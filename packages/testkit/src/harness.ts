@@ -8,6 +8,9 @@ import { testDbUrl } from './postgres';
 
 export { freePort };
 
+/** How long a stopped server may take to exit before it is killed and the stop fails. */
+const STOP_DEADLINE_MS = 60_000;
+
 /**
  * Starts the real Lantern server as a child process on free ports with its own data directory,
  * exactly as `npm start` runs it (the bundle of the current sources). Used by the integration, durability and browser tests.
@@ -60,6 +63,8 @@ export interface StartOptions {
    * hardening checks (durability, overload, fuzz) ask for the default (`'default'`), which benches get.
    */
   ingestWorkers?: number | 'default';
+  /** How long `stop` waits for the server to exit before it kills it and fails (default 60 s). */
+  stopDeadlineMs?: number;
 }
 
 /**
@@ -202,8 +207,19 @@ export async function startLantern(opts: StartOptions = {}): Promise<RunningLant
 
   const waitExit = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    // A server that does not exit after SIGTERM is a failure to report with its output (its log
+    // names the shutdown step it waits on), not a hook that times out saying nothing.
+    const deadline = opts.stopDeadlineMs ?? STOP_DEADLINE_MS;
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill('SIGKILL');
+    }, deadline);
     await exited;
+    clearTimeout(timer);
     await standIn?.stop();
+    if (hung)
+      throw new Error(`Lantern did not exit ${deadline / 1000} s after ${signal} (killed):\n${out.slice(-4000)}`);
   };
   return {
     baseUrl,

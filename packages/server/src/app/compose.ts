@@ -45,6 +45,9 @@ import {
 import { resolveSecretKey } from './secretKey';
 import { SERVER_ROOT } from '../paths';
 
+/** How long a shutdown step runs before the log names it (compose's close). */
+const CLOSE_STEP_WARN_MS = 10_000;
+
 /** Wires every area together: the one place that knows all of them. */
 export interface Lantern {
   http: FastifyInstance;
@@ -300,19 +303,30 @@ async function compose(config: Config, opts: ComposeOptions, opened: Opened): Pr
       return { httpPort, grpcPort };
     },
     async close() {
-      await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
-      await http.close();
-      await alerting.close();
+      // Each step in order; one still running after a while is named in the log, so a shutdown
+      // that hangs says where (a whole-suite run once waited over 120 s for a server to exit).
+      const step = async (name: string, f: () => Promise<unknown> | void) => {
+        const slow = setTimeout(() => log.warn({ step: name }, 'shutting down: still waiting'), CLOSE_STEP_WARN_MS);
+        slow.unref();
+        try {
+          await f();
+        } finally {
+          clearTimeout(slow);
+        }
+      };
+      await step('grpc', () => new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve())));
+      await step('http', () => http.close());
+      await step('alerting', () => alerting.close());
       ingest.close();
-      await templates.close();
-      await batcher.close();
-      await metrics.batcher.close();
+      await step('templates', () => templates.close());
+      await step('span batches', () => batcher.close());
+      await step('metric batches', () => metrics.batcher.close());
       // The store before the prepare workers: it still writes at close (the metrics from spans
       // waiting in memory, spanMetricWriter.ts), and a chDB query issued after the workers were
       // terminated never returned (the server hung at SIGTERM, session 13).
-      await telemetry.close();
-      await preparePool.close();
-      await db.destroy();
+      await step('telemetry store', () => telemetry.close());
+      await step('prepare workers', () => preparePool.close());
+      await step('database', () => db.destroy());
     },
   };
 }
