@@ -5,9 +5,11 @@
  */
 export class ByteWriter {
   private buf: Buffer;
+  private view: DataView;
   private at = 0;
   constructor(size: number) {
     this.buf = Buffer.allocUnsafe(size);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   }
 
   bytes(bytes: Uint8Array): void {
@@ -22,7 +24,7 @@ export class ByteWriter {
    * The histogram and the arrays follow (the caller's).
    */
   row(
-    bin: Buffer,
+    bin: Uint8Array,
     post: number,
     tail: number,
     time: number,
@@ -34,40 +36,49 @@ export class ByteWriter {
   ): void {
     this.room(tail + 44);
     const buf = this.buf;
+    const view = this.view;
     let at = this.at;
-    bin.copy(buf, at, 0, post);
-    at = buf.writeUInt32LE(time, at + post);
-    at += bin.copy(buf, at, post, tail);
-    at = buf.writeDoubleLE(min, at);
-    at = buf.writeDoubleLE(max, at);
-    at = buf.writeDoubleLE(sum, at);
-    at = buf.writeUInt32LE(count % 4294967296, at);
-    at = buf.writeUInt32LE(Math.floor(count / 4294967296), at);
-    at = buf.writeDoubleLE(gauge, at);
-    this.at = at;
+    // Byte loops: a series' parts are tens of bytes, and Buffer#copy makes a view of each part.
+    for (let i = 0; i < post; i++) buf[at++] = bin[i];
+    view.setUint32(at, time, true);
+    at += 4;
+    for (let i = post; i < tail; i++) buf[at++] = bin[i];
+    view.setFloat64(at, min, true);
+    view.setFloat64(at + 8, max, true);
+    view.setFloat64(at + 16, sum, true);
+    view.setUint32(at + 24, count % 4294967296, true);
+    view.setUint32(at + 28, Math.floor(count / 4294967296), true);
+    view.setFloat64(at + 32, gauge, true);
+    this.at = at + 40;
   }
 
   /** `from`'s bytes from `start` to its end. */
-  rest(from: Buffer, start: number): void {
+  rest(from: Uint8Array, start: number): void {
     this.room(from.length - start);
-    this.at += from.copy(this.buf, this.at, start);
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = start; i < from.length; i++) buf[at++] = from[i];
+    this.at = at;
   }
 
   f64(n: number): void {
     this.room(8);
-    this.at = this.buf.writeDoubleLE(n, this.at);
+    this.view.setFloat64(this.at, n, true);
+    this.at += 8;
   }
 
   /** A whole number below 2^64 (as a double: exact below 2^53). */
   u64(n: number): void {
     this.room(8);
-    this.at = this.buf.writeUInt32LE(n % 4294967296, this.at);
-    this.at = this.buf.writeUInt32LE(Math.floor(n / 4294967296), this.at);
+    this.view.setUint32(this.at, n % 4294967296, true);
+    this.view.setUint32(this.at + 4, Math.floor(n / 4294967296), true);
+    this.at += 8;
   }
 
   u16(n: number): void {
     this.room(2);
-    this.at = this.buf.writeUInt16LE(n, this.at);
+    this.buf[this.at++] = n & 0xff;
+    this.buf[this.at++] = n >>> 8;
   }
 
   /** LEB128 (RowBinary's lengths). */
@@ -90,5 +101,6 @@ export class ByteWriter {
     const bigger = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.at + need));
     this.buf.copy(bigger, 0, 0, this.at);
     this.buf = bigger;
+    this.view = new DataView(bigger.buffer, bigger.byteOffset, bigger.length);
   }
 }

@@ -37,32 +37,96 @@ export function writeRowBinary(out: ByteWriter, s: FoldSeries, r: FoldRow): void
 function seriesBinary(s: FoldSeries): void {
   const pre = s.pre;
   const tab = pre.indexOf('\t');
-  const post = s.post.split('\t');
-  if (tab < 0 || !pre.endsWith('\t') || post.length !== 4 || !/^\d+$/.test(post[1]))
-    throw new MalformedRowBinary(`series ${JSON.stringify(pre + s.post)}`);
-  const parts: Buffer[] = [];
-  const u32 = Buffer.allocUnsafe(4);
-  u32.writeUInt32LE(Number(pre.slice(0, tab)) >>> 0);
-  parts.push(u32, stringBytes(untsv(pre.slice(tab + 1, -1))));
-  const head = parts.reduce((n, p) => n + p.length, 0);
-  const hash = Buffer.allocUnsafe(8);
-  hash.writeBigUInt64LE(BigInt(post[1]));
-  parts.push(hash, stringBytes(untsv(post[2])));
-  const tailAt = parts.reduce((n, p) => n + p.length, 0);
-  parts.push(tailBinary(s.tail));
-  s.bin = Buffer.concat(parts);
-  s.binPost = head;
-  s.binTail = tailAt;
+  const post = s.post;
+  const hashEnd = post.indexOf('\t', 1);
+  const instrumentEnd = post.indexOf('\t', hashEnd + 1);
+  const hash = post.slice(1, hashEnd);
+  if (
+    tab < 0 ||
+    pre.length === tab + 1 ||
+    !pre.endsWith('\t') ||
+    instrumentEnd !== post.length - 1 ||
+    !/^\d{1,20}$/.test(hash)
+  )
+    throw new MalformedRowBinary(`series ${JSON.stringify(pre + post)}`);
+  const out = new Scratch();
+  out.u32(Number(pre.slice(0, tab)) >>> 0);
+  out.string(untsv(pre.slice(tab + 1, -1)));
+  const binPost = out.at;
+  out.u64(BigInt(hash));
+  out.string(untsv(post.slice(hashEnd + 1, instrumentEnd)));
+  const binTail = out.at;
+  tailInto(out, s.tail);
+  s.bin = out.take();
+  s.binPost = binPost;
+  s.binTail = binTail;
 }
 
 /** `string_keys \t string_values` (array literals of quoted strings) as two RowBinary arrays. */
-function tailBinary(tail: string): Buffer {
+function tailBinary(tail: string): Uint8Array {
+  const out = new Scratch();
+  tailInto(out, tail);
+  return out.take();
+}
+
+function tailInto(out: Scratch, tail: string): void {
   const keys: string[] = [];
   const tab = readArray(tail, 0, keys);
   if (tail.charCodeAt(tab) !== 9) throw new MalformedRowBinary(`tail ${JSON.stringify(tail)}`);
   const values: string[] = [];
   if (readArray(tail, tab + 1, values) !== tail.length) throw new MalformedRowBinary(`tail ${JSON.stringify(tail)}`);
-  return Buffer.concat([arrayBytes(keys), arrayBytes(values)]);
+  out.strings(keys);
+  out.strings(values);
+}
+
+/** A series' parts written into one shared buffer, then copied out (one small allocation a series). */
+class Scratch {
+  private static buf = Buffer.allocUnsafe(4096);
+  at = 0;
+
+  u32(n: number): void {
+    this.room(4);
+    this.at = Scratch.buf.writeUInt32LE(n, this.at);
+  }
+
+  u64(n: bigint): void {
+    this.room(8);
+    this.at = Scratch.buf.writeBigUInt64LE(n, this.at);
+  }
+
+  varint(n: number): void {
+    this.room(10);
+    const buf = Scratch.buf;
+    while (n >= 0x80) {
+      buf[this.at++] = (n & 0x7f) | 0x80;
+      n = Math.floor(n / 128);
+    }
+    buf[this.at++] = n;
+  }
+
+  string(text: string): void {
+    const n = Buffer.byteLength(text);
+    this.varint(n);
+    this.room(n);
+    this.at += Scratch.buf.write(text, this.at, 'utf8');
+  }
+
+  strings(items: readonly string[]): void {
+    this.varint(items.length);
+    for (const item of items) this.string(item);
+  }
+
+  /** A copy of what was written (from the buffer pool when small). */
+  take(): Uint8Array {
+    return Buffer.from(Scratch.buf.subarray(0, this.at));
+  }
+
+  private room(need: number): void {
+    if (this.at + need <= Scratch.buf.length) return;
+    const bigger = Buffer.allocUnsafe(2 * (this.at + need));
+    Scratch.buf.copy(bigger, 0, 0, this.at);
+    Scratch.buf = bigger;
+  }
 }
 
 const UNESCAPE: Record<string, string> = { t: '\t', n: '\n', r: '\r', '0': '\0', b: '\b', f: '\f' };
@@ -100,25 +164,6 @@ function readArray(text: string, at: number, into: string[]): number {
     if (next === ']') return at;
     if (next !== ',') throw bad();
   }
-}
-
-function varintBytes(n: number): number[] {
-  const out: number[] = [];
-  while (n >= 0x80) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
-}
-
-function stringBytes(s: string): Buffer {
-  const utf8 = Buffer.from(s);
-  return Buffer.concat([Buffer.from(varintBytes(utf8.length)), utf8]);
-}
-
-function arrayBytes(items: readonly string[]): Buffer {
-  return Buffer.concat([Buffer.from(varintBytes(items.length)), ...items.map(stringBytes)]);
 }
 
 /** RowBinary rows (as writeRowBinary writes them) as their TabSeparated lines (DATAPOINT_COLUMNS). */
