@@ -21,8 +21,9 @@ import { openSpanMetricJournal } from './spanMetricJournal';
  * merges and every read fold.
  *
  * A write is a checkpoint holding only the rows it writes: the journal is cut and the rows
- * written (W) go into `checkpoint-<cut>-<uuid>.rowbinary` (RowBinary, datapointRowBinary.ts; written to a temporary name and renamed, so
- * it is there whole or not at all), which is then inserted with the uuid as its
+ * written (W) go into `checkpoint-<cut>-<uuid>.rowbinary` (RowBinary, datapointRowBinary.ts;
+ * written to a temporary name and renamed, so it is there whole or not at all), which is then
+ * inserted with the uuid as its
  * `insert_deduplication_token` (datapoint_minutes keeps the tokens of its last inserts:
  * migration 19). The rows kept are not written again: their lines stay in the segments. So a line
  * of segment s is in a written row exactly when a checkpoint of cut >= s wrote its row's key
