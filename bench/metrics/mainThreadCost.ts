@@ -11,7 +11,7 @@ import { encodeWriteRequest, loadSeries, snappyLiteral, type PromSeries } from '
  * the requests are decoded first (the workers' part, not timed), then timed by process CPU:
  * `rows` (PromWriteState's knows + plan + rows: typing, counter steps, the fold's columns),
  * `journal` (the records the fold's journal appends, a segment a second: 100 requests at 200k samples/s),
- * `fold` (DatapointFold.addLines) and `take` (the written rows' text as the checkpoint file's
+ * `fold` (DatapointFold.addLines) and `take` (the written rows as the checkpoint file's RowBinary
  * bytes, every row taken at once).
  *
  *   node --import tsx bench/metrics/mainThreadCost.ts [--series 20000] [--samples 24] [--passes 4]

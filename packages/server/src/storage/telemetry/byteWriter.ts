@@ -1,29 +1,15 @@
 /**
- * Datapoint lines into one growing buffer (the fold's written rows, DatapointFold.take): a series'
- * UTF-8 parts as bytes (kept per series), the ASCII parts (numbers, tabs, brackets, hashes,
- * instruments) written as Latin-1 (without Buffer#write's argument handling) instead of encoding
- * strings per line (docs/benchmarks.md, "Remote write, fourth round" and "fifth round").
+ * Datapoint rows into one growing buffer (the fold's written rows, DatapointFold.take, as RowBinary:
+ * datapointRowBinary.ts): a series' parts as bytes (kept per series), the time and values as
+ * numbers (docs/benchmarks.md, "Remote write, fourth round" to "sixth round").
  */
 export class ByteWriter {
   private buf: Buffer;
+  private view: DataView;
   private at = 0;
   constructor(size: number) {
     this.buf = Buffer.allocUnsafe(size);
-  }
-
-  /** `head rest fields tail \n`. */
-  line(head: Uint8Array, rest: string, fields: string, tail: Uint8Array): void {
-    this.room(head.length + rest.length + fields.length + tail.length + 1);
-    const buf = this.buf as Latin1Buffer;
-    let at = this.at;
-    buf.set(head, at);
-    at += head.length;
-    at += buf.latin1Write(rest, at);
-    at += buf.latin1Write(fields, at);
-    buf.set(tail, at);
-    at += tail.length;
-    buf[at++] = 10;
-    this.at = at;
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   }
 
   bytes(bytes: Uint8Array): void {
@@ -32,16 +18,77 @@ export class ByteWriter {
     this.at += bytes.length;
   }
 
-  /** Text of one byte per character (ASCII). */
-  latin1(text: string): void {
-    this.room(text.length);
-    this.at += (this.buf as Latin1Buffer).latin1Write(text, this.at);
+  /**
+   * A RowBinary row's series parts and numbers (datapointRowBinary.ts): `bin` up to `post`, the
+   * time (u32), `bin` from `post` to `tail`, then min, max, sum (f64), count (u64) and gauge (f64).
+   * The histogram and the arrays follow (the caller's).
+   */
+  row(
+    bin: Uint8Array,
+    post: number,
+    tail: number,
+    time: number,
+    min: number,
+    max: number,
+    sum: number,
+    count: number,
+    gauge: number,
+  ): void {
+    this.room(tail + 44);
+    const buf = this.buf;
+    const view = this.view;
+    let at = this.at;
+    // Byte loops: a series' parts are tens of bytes, and Buffer#copy makes a view of each part.
+    for (let i = 0; i < post; i++) buf[at++] = bin[i];
+    view.setUint32(at, time, true);
+    at += 4;
+    for (let i = post; i < tail; i++) buf[at++] = bin[i];
+    view.setFloat64(at, min, true);
+    view.setFloat64(at + 8, max, true);
+    view.setFloat64(at + 16, sum, true);
+    view.setUint32(at + 24, count % 4294967296, true);
+    view.setUint32(at + 28, Math.floor(count / 4294967296), true);
+    view.setFloat64(at + 32, gauge, true);
+    this.at = at + 40;
   }
 
-  /** Any text, as UTF-8. */
-  utf8(text: string): void {
-    this.room(Buffer.byteLength(text));
-    this.at += this.buf.write(text, this.at, 'utf8');
+  /** `from`'s bytes from `start` to its end. */
+  rest(from: Uint8Array, start: number): void {
+    this.room(from.length - start);
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = start; i < from.length; i++) buf[at++] = from[i];
+    this.at = at;
+  }
+
+  f64(n: number): void {
+    this.room(8);
+    this.view.setFloat64(this.at, n, true);
+    this.at += 8;
+  }
+
+  /** A whole number below 2^64 (as a double: exact below 2^53). */
+  u64(n: number): void {
+    this.room(8);
+    this.view.setUint32(this.at, n % 4294967296, true);
+    this.view.setUint32(this.at + 4, Math.floor(n / 4294967296), true);
+    this.at += 8;
+  }
+
+  u16(n: number): void {
+    this.room(2);
+    this.buf[this.at++] = n & 0xff;
+    this.buf[this.at++] = n >>> 8;
+  }
+
+  /** LEB128 (RowBinary's lengths). */
+  varint(n: number): void {
+    this.room(10);
+    while (n >= 0x80) {
+      this.buf[this.at++] = (n & 0x7f) | 0x80;
+      n = Math.floor(n / 128);
+    }
+    this.buf[this.at++] = n;
   }
 
   /** What was written (a view of the writer's buffer). */
@@ -54,7 +101,6 @@ export class ByteWriter {
     const bigger = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.at + need));
     this.buf.copy(bigger, 0, 0, this.at);
     this.buf = bigger;
+    this.view = new DataView(bigger.buffer, bigger.byteOffset, bigger.length);
   }
 }
-
-type Latin1Buffer = Buffer & { latin1Write(text: string, offset: number): number };

@@ -7,7 +7,13 @@ import type { SpanRow } from './spanRow';
 import type { SpanMetricsModel } from './spanMetricRows';
 import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
-import { createDatapointRollups, fileSource, ROLLUP_INTERVAL_MS } from './datapointRollups';
+import {
+  ANNOTATED_STRUCTURE,
+  createDatapointRollups,
+  DATAPOINT_STRUCTURE,
+  fileSource,
+  ROLLUP_INTERVAL_MS,
+} from './datapointRollups';
 import { completeBatches, openSpanMetricJournal } from './spanMetricJournal';
 import { FOLD_MAX_ROWS, FOLD_TICK_MS, openDatapointFoldWriter } from './datapointFoldWriter';
 import { DATAPOINT_TSV_COLUMNS, SPAN_METRICS_FLUSH_MS, withSpanMetrics, type SpanMetricSink } from './spanMetricWriter';
@@ -153,15 +159,22 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
       parts: [token === null ? '' : `, insert_deduplicate = 1, insert_deduplication_token = '${token}'`],
       values: [],
     };
+    // The fold's checkpoints are RowBinary (datapointRowBinary.ts), other lines TSV.
+    const format = file.endsWith('.rowbinary') ? 'RowBinary' : 'TSV';
+    const annotated = columns.includes('annotations');
+    const source =
+      format === 'TSV'
+        ? sql`file(${param.string(file)}, 'TSV')`
+        : sql`file(${param.string(file)}, 'RowBinary', ${param.string(annotated ? ANNOTATED_STRUCTURE : DATAPOINT_STRUCTURE)})`;
     await rollups.write(
       () =>
         run(sql`INSERT INTO datapoint_minutes (${join(
           columns.map((c) => sql`${ident(c)}`),
           ', ',
-        )}) SELECT * FROM file(${param.string(file)}, 'TSV')
+        )}) SELECT * FROM ${source}
           SETTINGS use_structure_from_insertion_table_in_table_functions = 1, optimize_on_insert = 0, max_insert_threads = 1${dedup}`),
       minTime,
-      () => fileSource(file, 'TSV', columns.includes('annotations')),
+      () => fileSource(file, format, annotated),
     );
   };
   const insertLines = async (

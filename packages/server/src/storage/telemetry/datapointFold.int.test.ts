@@ -6,7 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { param, sql } from '../sql';
 import { openChdbStore } from './chdbStore';
 import { FoldSeries } from './foldSeries';
+import { DatapointFold } from './datapointFold';
 import { encodeRecords, segmentLines } from './datapointRecords';
+import { rowBinaryLines } from './datapointRowBinary';
 import { datapointHead, datapointTail, datapointValues, stageDatapoints } from './datapointStaging';
 import type { TelemetryStore } from './telemetryStore';
 
@@ -22,7 +24,9 @@ afterAll(() => rmSync(path, { recursive: true, force: true }));
 const journal = join(path, 'datapoint-journal');
 const files = () => readdirSync(journal).sort();
 /** A checkpoint renamed into place (not its temporary file while written). */
-const isCheckpoint = (name: string) => /^checkpoint-\d+-[0-9a-f-]{36}\.tsv$/.test(name);
+const isCheckpoint = (name: string) => /^checkpoint-\d+-[0-9a-f-]{36}\.rowbinary$/.test(name);
+/** A checkpoint's rows (RowBinary) as text lines. */
+const checkpointLines = (name: string) => rowBinaryLines(readFileSync(join(journal, name)));
 
 const open = (foldTickMs = 0) =>
   openChdbStore({
@@ -117,7 +121,7 @@ describe('datapoint fold', () => {
       const deadline = Date.now() + 20_000;
       const checkpointText = () => {
         const f = files().find(isCheckpoint);
-        return f ? readFileSync(join(journal, f), 'utf8') : '';
+        return f ? checkpointLines(f) : '';
       };
       let checkpoint = checkpointText();
       while (!checkpoint && Date.now() < deadline) {
@@ -156,7 +160,7 @@ describe('datapoint fold', () => {
       let written = '';
       while (!written && Date.now() < deadline) {
         const f = files().find(isCheckpoint);
-        written = f ? readFileSync(join(journal, f), 'utf8') : '';
+        written = f ? checkpointLines(f) : '';
         if (!written) await new Promise((r) => setTimeout(r, 5));
       }
       expect(written).toContain(a);
@@ -201,6 +205,64 @@ describe('datapoint fold', () => {
     await s.migrate();
     expect(await total(s, 'left')).toBe(3);
     await s.close();
+  });
+
+  it('reads RowBinary checkpoints at a start: inserted with their token, their keys written up to their cut', async () => {
+    // Escapes in the metric and the attributes, the largest hash, a histogram: the engine reads
+    // from the RowBinary what the text says.
+    const metric = "rb\tbin'ü";
+    const tail = datapointTail(["k'1", 'ü'], ['a\\b', 'ç\nd']);
+    const rb = (v: number, time = MINUTE, h: [number[], number[]] = [[], []]) =>
+      datapointHead(41, metric, time, '18446744073709551615', 'histogram') + datapointValues(v, v, v, 1, v, h) + tail;
+    const first = rb(1, MINUTE, [
+      [0.5, 2.5],
+      [1, 3],
+    ]);
+    const fold = new DatapointFold();
+    fold.add(first, 0, 0);
+    const bin = fold.take(() => true).data;
+    expect(rowBinaryLines(bin)).toBe(first);
+    const cut = 4000;
+    const token = randomUUID();
+    writeFileSync(join(journal, `checkpoint-${cut}-${token}.rowbinary`), bin);
+    writeFileSync(join(journal, `segment-${cut}.tsv`), `${first}${rb(2, MINUTE + 60)}#batch-end\n`);
+    let s = open();
+    await s.migrate();
+    try {
+      expect(await minutes(s, metric)).toEqual([
+        [1, 1, 1],
+        [1, 2, 2],
+      ]);
+      expect(
+        await s.query(
+          sql`SELECT toString(attrs_hash) AS hash, string_keys, string_values, histogram FROM datapoint_minutes WHERE project_id = 41 AND metric = ${param.string(metric)} AND time = toDateTime(${param.uint32(MINUTE)})`,
+        ),
+      ).toEqual([
+        {
+          hash: '18446744073709551615',
+          string_keys: ["k'1", 'ü'],
+          string_values: ['a\\b', 'ç\nd'],
+          histogram: [
+            [0.5, 2.5],
+            ['1', '3'],
+          ],
+        },
+      ]);
+      expect(files()).toEqual([]);
+    } finally {
+      await s.close();
+    }
+    // The same checkpoint again with a segment of its key's line (a kill after its insert
+    // committed, before its segments were removed): dropped by its token, the line not counted.
+    writeFileSync(join(journal, `checkpoint-${cut + 5}-${token}.rowbinary`), bin);
+    writeFileSync(join(journal, `segment-${cut + 5}.tsv`), `${first}#batch-end\n`);
+    s = open();
+    await s.migrate();
+    try {
+      expect(await total(s, metric)).toBe(2);
+    } finally {
+      await s.close();
+    }
   });
 
   it('replays remote write records left in segments at a start, as the text lines they stand for', async () => {

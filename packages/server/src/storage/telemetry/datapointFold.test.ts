@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DatapointFold } from './datapointFold';
 import { FoldSeries } from './foldSeries';
+import { rowBinaryLines } from './datapointRowBinary';
 import { datapointHead, datapointTail, datapointValues } from './datapointStaging';
 
 /**
@@ -21,7 +22,8 @@ const columns = (of: FoldSeries[], times: number[], sums: number[]) => ({
   times,
   values: sums.flatMap((s) => [0, 0, s, 1, 0]),
 });
-const taken = (fold: DatapointFold, pick = () => true) => fold.take(pick).data.toString().split('\n').filter(Boolean);
+const taken = (fold: DatapointFold, pick = () => true) =>
+  rowBinaryLines(fold.take(pick).data).split('\n').filter(Boolean);
 
 describe('DatapointFold', () => {
   it('folds columns per series object and minute, and writes them as the text path does', () => {

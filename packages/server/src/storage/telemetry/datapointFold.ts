@@ -1,5 +1,6 @@
 import { ByteWriter } from './byteWriter';
-import { datapointValues, type DatapointLines } from './datapointStaging';
+import type { DatapointLines } from './datapointStaging';
+import { writeRowBinary } from './datapointRowBinary';
 import { FoldSeries, type FoldRow } from './foldSeries';
 
 /**
@@ -169,7 +170,7 @@ export class DatapointFold {
   }
 
   /**
-   * Removes the rows `pick` chooses and returns them as lines (UTF-8), with the earliest one's
+   * Removes the rows `pick` chooses and returns them as RowBinary (datapointRowBinary.ts), with the earliest one's
    * time (Unix seconds; Infinity when none) and the earliest segment of the rows taken and of
    * those kept (Infinity when none).
    */
@@ -180,7 +181,7 @@ export class DatapointFold {
     takenMinSeg: number;
     keptMinSeg: number;
   } {
-    const out = new ByteWriter(160 * Math.min(this.rowCount, 100_000) + 1024);
+    const out = new ByteWriter(128 * Math.min(this.rowCount, 100_000) + 1024);
     let rows = 0;
     let minTime = Infinity;
     let takenMinSeg = Infinity;
@@ -196,7 +197,7 @@ export class DatapointFold {
           all[k++] = row;
           continue;
         }
-        write(out, series, row);
+        writeRowBinary(out, series, row);
         rows++;
         if (row.time < minTime) minTime = row.time;
         if (row.seg < takenMinSeg) takenMinSeg = row.seg;
@@ -214,28 +215,6 @@ export class DatapointFold {
     }
     return { data: out.data(), rows, minTime, takenMinSeg, keptMinSeg };
   }
-}
-
-/** A row's line: the series' bytes and the ASCII parts as they are. */
-function write(out: ByteWriter, s: FoldSeries, r: FoldRow): void {
-  // Without buckets (remote write, sums, gauges): no arrays built for the empty histogram.
-  const values =
-    r.hist === null ? `${r.min}\t${r.max}\t${r.sum}\t${r.count}\t${r.gauge}\t${EMPTY_HISTOGRAM}\t` : withBuckets(r);
-  if (r.tail === s.tail) out.line(s.preBytes, `${r.time}${s.post}`, values, s.tailBytes);
-  else {
-    out.bytes(s.preBytes);
-    out.latin1(`${r.time}${s.post}${values}`);
-    out.utf8(`${r.tail}\n`);
-  }
-}
-
-function withBuckets(r: FoldRow): string {
-  const hist: [number[], number[]] = [[], []];
-  for (const [v, c] of r.hist!) {
-    hist[0].push(v);
-    hist[1].push(c);
-  }
-  return datapointValues(r.min, r.max, r.sum, r.count, r.gauge, hist);
 }
 
 /** Adds the buckets of a histogram field, `([v1,v2],[c1,c2])`, to `into`. */

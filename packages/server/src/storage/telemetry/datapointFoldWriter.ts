@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DatapointFold } from './datapointFold';
 import { unstageDatapoints, type StagedDatapoints } from './datapointStaging';
 import { encodeRecords, linesText, recordSegment, segmentLines } from './datapointRecords';
+import { rowBinaryLines } from './datapointRowBinary';
 import { openSpanMetricJournal } from './spanMetricJournal';
 
 /**
@@ -20,8 +21,9 @@ import { openSpanMetricJournal } from './spanMetricJournal';
  * merges and every read fold.
  *
  * A write is a checkpoint holding only the rows it writes: the journal is cut and the rows
- * written (W) go into `checkpoint-<cut>-<uuid>.tsv` (written to a temporary name and renamed, so
- * it is there whole or not at all), which is then inserted with the uuid as its
+ * written (W) go into `checkpoint-<cut>-<uuid>.rowbinary` (RowBinary, datapointRowBinary.ts;
+ * written to a temporary name and renamed, so it is there whole or not at all), which is then
+ * inserted with the uuid as its
  * `insert_deduplication_token` (datapoint_minutes keeps the tokens of its last inserts:
  * migration 19). The rows kept are not written again: their lines stay in the segments. So a line
  * of segment s is in a written row exactly when a checkpoint of cut >= s wrote its row's key
@@ -44,7 +46,8 @@ const JOURNAL_MAX_BYTES = 256 * 1024 * 1024;
 /** Checkpoints kept (their keys tell which lines of the kept segments are written) past which every row is written. */
 const MAX_CHECKPOINTS = 100;
 
-const CHECKPOINT = /^checkpoint-(\d+)-([0-9a-f-]{36})\.tsv$/;
+/** A checkpoint's file: its rows as RowBinary (`.rowbinary`, since session 32) or as text (`.tsv`, an earlier process's). */
+const CHECKPOINT = /^checkpoint-(\d+)-([0-9a-f-]{36})\.(tsv|rowbinary)$/;
 /**
  * Between the written rows and the kept ones of a checkpoint made before checkpoints held only
  * the written rows (it covers every line of the segments up to its cut); read at a start.
@@ -61,7 +64,7 @@ export function foldJournalPending(dir: string): boolean {
 export interface FoldSink {
   /** Inserts lines into datapoint_minutes as one insert with `token` as its deduplication token; resolves once committed. */
   insert(text: string, minTime: number | null, token: string): Promise<void>;
-  /** The same for the lines of a file (read, not removed). */
+  /** The same for the rows of a file (read, not removed): RowBinary when its name ends in `.rowbinary`, else TSV. */
   insertFile(file: string, minTime: number | null, token: string): Promise<void>;
   /**
    * The rollups' watermark (Unix seconds; null: none): an insert of rows older than it also
@@ -165,7 +168,7 @@ export function openDatapointFoldWriter(
     const c: Checkpoint = {
       cut,
       token,
-      file: join(dir, `checkpoint-${cut}-${token}.tsv`),
+      file: join(dir, `checkpoint-${cut}-${token}.rowbinary`),
       minTime: out.minTime,
       keptMinSeg: out.keptMinSeg,
     };
@@ -174,7 +177,7 @@ export function openDatapointFoldWriter(
       await rename(`${c.file}.tmp`, c.file);
     } catch (err) {
       // No checkpoint: the rows wait with the later ones (their segments stay) for the next one.
-      await locked(() => fold.add(out.data.toString(), tick, out.takenMinSeg));
+      await locked(() => fold.add(rowBinaryLines(out.data), tick, out.takenMinSeg));
       throw err;
     }
     await durable?.();
@@ -250,8 +253,8 @@ export function openDatapointFoldWriter(
       const written = new Map<string, number>();
       let coveredTo = -1;
       for (const c of found) {
-        const text = await readFile(c.file, 'utf8');
-        const at = text.indexOf(KEPT);
+        const text = c.file.endsWith('.tsv') ? await readFile(c.file, 'utf8') : rowBinaryLines(await readFile(c.file));
+        const at = c.file.endsWith('.tsv') ? text.indexOf(KEPT) : -1;
         if (at < 0) await sink.insertFile(c.file, null, c.token);
         else {
           await sink.insert(text.slice(0, at), null, c.token);

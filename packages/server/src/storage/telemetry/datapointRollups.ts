@@ -89,8 +89,8 @@ export function lateRollupInserts(source: SqlFragment, where: SqlFragment, stage
   ];
 }
 
-/** A file (or glob) of datapoint lines as a source for rollupInsert. */
-export function fileSource(path: string, format: 'TSV' | 'JSONEachRow', annotated: boolean): SqlFragment {
+/** A file (or glob) of datapoint rows (TSV, RowBinary or JSONEachRow) as a source for rollupInsert. */
+export function fileSource(path: string, format: 'TSV' | 'RowBinary' | 'JSONEachRow', annotated: boolean): SqlFragment {
   const file = sql`file(${param.string(path)}, ${param.string(format)}, ${param.string(annotated ? ANNOTATED_STRUCTURE : DATAPOINT_STRUCTURE)})`;
   return annotated ? file : sql`(SELECT *, '' AS annotations FROM ${file})`;
 }

@@ -31,6 +31,10 @@ export class FoldSeries {
   last: FoldRow | null = null;
   /** The latest minute of its rows (-Infinity: none): a sample past it starts a row without a search (samples come in time order). */
   newest = -Infinity;
+  /** Its RowBinary parts (datapointRowBinary.ts; made at its first written row): the hash's at `binPost`, the arrays' at `binTail`. */
+  bin: Uint8Array | null = null;
+  binPost = 0;
+  binTail = 0;
   /** `pre` + `post` while the fold holds it; null otherwise. */
   key: string | null = null;
 
