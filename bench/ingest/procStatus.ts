@@ -68,6 +68,52 @@ export function threadCpuUsed(before: Map<string, number>, after: Map<string, nu
   return [...byName].sort((a, b) => b[1] - a[1]);
 }
 
+/** The server's CPU by role, µs per span: see `threadRoles`. */
+export interface ThreadRoles {
+  /** The process's CPU (every thread, those that ended during the run included). */
+  process: number;
+  main: number;
+  /** The `workers` busiest `node` threads other than the main thread: the prepare workers. */
+  workers: number;
+  /** Other `node` threads (libuv's pool, V8's helpers, engine threads that never took a name). */
+  otherNode: number;
+  /** Threads the engine named (ThreadPool, MergeMutate, QueryPipelineEx...). */
+  engine: number;
+  /** The process's CPU that no thread alive at the end holds (threads that ended: the engine's pool shrinks). */
+  ended: number;
+}
+
+/**
+ * `threadCpuUsed`'s threads summed by role. An engine thread is named by the task it runs last, so
+ * its name at the end says little (the same work shows as ThreadPool in one run and
+ * QueryPipelineEx or Segmentator in another) and a thread that ended is in no thread's figure:
+ * compare builds by these sums, not by one thread name.
+ */
+export function threadRoles(
+  threads: readonly [string, number][],
+  pid: number,
+  workers: number,
+  processSeconds: number,
+  spans: number,
+): ThreadRoles {
+  const us = (s: number) => (s * 1e6) / spans;
+  const node = threads.filter(([name]) => name.startsWith('node#'));
+  const main = node.find(([name]) => name === `node#${pid}`)?.[1] ?? 0;
+  const others = node.filter(([name]) => name !== `node#${pid}`).map(([, s]) => s);
+  const busiest = others.slice(0, workers).reduce((n, s) => n + s, 0);
+  const otherNode = others.slice(workers).reduce((n, s) => n + s, 0);
+  const engine = threads.filter(([name]) => !name.startsWith('node#')).reduce((n, [, s]) => n + s, 0);
+  const all = threads.reduce((n, [, s]) => n + s, 0);
+  return {
+    process: us(processSeconds),
+    main: us(main),
+    workers: us(busiest),
+    otherNode: us(otherNode),
+    engine: us(engine),
+    ended: us(Math.max(0, processSeconds - all)),
+  };
+}
+
 /** Samples memory every `everyMs` so a peak is kept even if the process exits before we read it. */
 export function watchMemory(pid: number, everyMs = 250): { stop(): { peakRssKb: number; hwmKb: number } } {
   let peakRssKb = 0;

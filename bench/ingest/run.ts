@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { PROJECT1_TOKEN, removeDataDir, startLantern, type RunningLantern } from '@lantern/testkit/harness';
 import { loadConfig } from '../../packages/server/src/config';
 import { runLoad } from './loadClients';
-import { readCpuSeconds, readMachineCpu, readThreadCpu, threadCpuUsed, watchMemory } from './procStatus';
+import { readCpuSeconds, readMachineCpu, readThreadCpu, threadCpuUsed, threadRoles, watchMemory } from './procStatus';
 import { summariseProfile } from './profileSummary';
 import { buildRequestPool, writePoolFile } from './requestPool';
 import type { StageRates } from './stageRates';
@@ -112,9 +112,10 @@ async function measureLoad(lantern: RunningLantern, bodies: Buffer[]) {
     const client = process.cpuUsage(clientCpu0);
     const machine = readMachineCpu();
     const threads = threadCpuUsed(threads0, readThreadCpu(pid));
+    const serverCpu = (readCpuSeconds(pid) ?? 0) - serverCpu0;
     const cpu = {
       loadSeconds: wall,
-      serverCores: ((readCpuSeconds(pid) ?? 0) - serverCpu0) / wall,
+      serverCores: serverCpu / wall,
       clientCores: (client.user + client.system) / 1e6 / wall,
       machineBusyCores: (machine.busy - machine0.busy) / wall,
       idleCores: (machine.idle - machine0.idle) / wall,
@@ -123,6 +124,7 @@ async function measureLoad(lantern: RunningLantern, bodies: Buffer[]) {
       threadsUsPerSpan: threads
         .filter(([, s]) => s > 0.01 * wall)
         .map(([name, s]) => [name, (s * 1e6) / load.acknowledgedSpans] as [string, number]),
+      rolesUsPerSpan: threadRoles(threads, pid, ingestConfig.workers, serverCpu, load.acknowledgedSpans),
     };
     return { load, cpu, serverMemory: memory.stop() };
   } finally {

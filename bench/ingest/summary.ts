@@ -2,6 +2,7 @@ import type { Config } from '../../packages/server/src/config';
 import type { LoadResult } from './loadClients';
 import type { ProfileSummary } from './profileSummary';
 import type { StageRates } from './stageRates';
+import type { ThreadRoles } from './procStatus';
 
 /** Everything one run measured (also what `--json` writes), and its printed form. */
 export interface IngestBenchResult {
@@ -19,7 +20,13 @@ export interface IngestBenchResult {
   };
   pool: { bytesPerRequest: number; spanAttrs: number; totalAttrs: number; eventsPerSpan: number };
   load: LoadResult;
-  cpu: { loadSeconds: number; serverCores: number; clientCores: number; threadsUsPerSpan?: [string, number][] };
+  cpu: {
+    loadSeconds: number;
+    serverCores: number;
+    clientCores: number;
+    threadsUsPerSpan?: [string, number][];
+    rolesUsPerSpan?: ThreadRoles;
+  };
   serverMemory: { peakRssKb: number; hwmKb: number };
   stages: StageRates | null;
   profile: (ProfileSummary & { file: string }) | null;
@@ -66,6 +73,14 @@ export function formatSummary(r: IngestBenchResult): string {
     lines.push(
       `server threads  CPU µs per acknowledged span, total ${total.toFixed(1)}: ` +
         threads.map(([name, us]) => `${name} ${us.toFixed(1)}`).join(', '),
+    );
+  }
+  const roles = r.cpu.rolesUsPerSpan;
+  if (roles) {
+    const f = (n: number) => n.toFixed(1);
+    lines.push(
+      `server by role  CPU µs per acknowledged span, process ${f(roles.process)}: workers ${f(roles.workers)}, ` +
+        `main ${f(roles.main)}, engine ${f(roles.engine)}, other node threads ${f(roles.otherNode)}, ended threads ${f(roles.ended)}`,
     );
   }
   if (stages) {
