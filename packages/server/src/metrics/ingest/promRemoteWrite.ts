@@ -1,6 +1,7 @@
 import { FoldSeries, tsv, type DatapointLines, type StagedDatapoints } from '../../storage/telemetry';
 import type { MetricInfo } from './datapointRows';
-import { FLAG_LE, FLAG_QUANTILE, type PromColumns } from './promWriteWire';
+import { FLAG_LE, FLAG_QUANTILE } from './promKnownSeries';
+import type { PromColumns } from './promWriteWire';
 import { IdTable } from './idTable';
 import { Lru } from './lru';
 import { normalizeUnit } from './units';

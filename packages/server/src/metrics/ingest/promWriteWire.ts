@@ -11,7 +11,7 @@ import {
   type PoolJob,
 } from '../../ingest';
 import { workerModule } from '../../paths';
-import { addSeries, FLAG_LE, FLAG_QUANTILE, knownScope, type KnownSeries } from './promKnownSeries';
+import { addSeries, knownScope, type KnownSeries } from './promKnownSeries';
 
 /**
  * Prometheus remote write's decode, on the ingest prepare pool's worker threads
@@ -44,7 +44,7 @@ export interface PromPrepareTask {
  */
 export interface PromColumns {
   ids: Uint32Array;
-  /** FLAG_LE: an `le` label; FLAG_QUANTILE: a `quantile` label. */
+  /** FLAG_LE: an `le` label; FLAG_QUANTILE: a `quantile` label (promKnownSeries.ts). */
   flags: Uint8Array;
   dict: string;
   dictAt: Int32Array;
@@ -70,8 +70,6 @@ export interface PromMetadata {
 
 export type PromPrepareResult =
   ({ ok: true } & PromColumns) | { ok: false; type: AppErrorType; code: string; message: string };
-
-export { FLAG_LE, FLAG_QUANTILE };
 
 /** Unix ms bounds of a sample's time: those of the OTLP mapping (normalizeMetrics.ts). */
 const MIN_MS = 1e12;

@@ -75,6 +75,33 @@ export class ByteWriter {
     this.at += 8;
   }
 
+  u32(n: number): void {
+    this.room(4);
+    this.view.setUint32(this.at, n, true);
+    this.at += 4;
+  }
+
+  /** A whole number of up to 64 bits given as a bigint (a series hash). */
+  bigU64(n: bigint): void {
+    this.room(8);
+    this.view.setBigUint64(this.at, n, true);
+    this.at += 8;
+  }
+
+  /** RowBinary's String: its UTF-8 length (LEB128), then the bytes. */
+  string(text: string): void {
+    const n = Buffer.byteLength(text);
+    this.varint(n);
+    this.room(n);
+    this.at += this.buf.write(text, this.at, 'utf8');
+  }
+
+  /** RowBinary's Array(String). */
+  strings(items: readonly string[]): void {
+    this.varint(items.length);
+    for (const item of items) this.string(item);
+  }
+
   u16(n: number): void {
     this.room(2);
     this.buf[this.at++] = n & 0xff;
@@ -91,9 +118,19 @@ export class ByteWriter {
     this.buf[this.at++] = n;
   }
 
+  /** Bytes written so far. */
+  get length(): number {
+    return this.at;
+  }
+
   /** What was written (a view of the writer's buffer). */
   data(): Buffer {
     return this.buf.subarray(0, this.at);
+  }
+
+  /** Starts again at the front of the same buffer (a scratch writer reused). */
+  reset(): void {
+    this.at = 0;
   }
 
   private room(need: number): void {

@@ -1,4 +1,4 @@
-import type { ByteWriter } from './byteWriter';
+import { ByteWriter } from './byteWriter';
 import { datapointHead, datapointTail, datapointValues } from './datapointStaging';
 import type { FoldRow, FoldSeries } from './foldSeries';
 
@@ -33,6 +33,12 @@ export function writeRowBinary(out: ByteWriter, s: FoldSeries, r: FoldRow): void
   else out.bytes(tail);
 }
 
+/**
+ * A series' parts are written here, then copied out (one small allocation a series; a copy of a
+ * few tens of bytes from the buffer pool).
+ */
+const scratch = new ByteWriter(4096);
+
 /** Makes and keeps `s`'s parts: project and metric, then (at binPost) hash and instrument, then (at binTail) the arrays. */
 function seriesBinary(s: FoldSeries): void {
   const pre = s.pre;
@@ -49,27 +55,27 @@ function seriesBinary(s: FoldSeries): void {
     !/^\d{1,20}$/.test(hash)
   )
     throw new MalformedRowBinary(`series ${JSON.stringify(pre + post)}`);
-  const out = new Scratch();
-  out.u32(Number(pre.slice(0, tab)) >>> 0);
-  out.string(untsv(pre.slice(tab + 1, -1)));
-  const binPost = out.at;
-  out.u64(BigInt(hash));
-  out.string(untsv(post.slice(hashEnd + 1, instrumentEnd)));
-  const binTail = out.at;
-  tailInto(out, s.tail);
-  s.bin = out.take();
+  scratch.reset();
+  scratch.u32(Number(pre.slice(0, tab)) >>> 0);
+  scratch.string(untsv(pre.slice(tab + 1, -1)));
+  const binPost = scratch.length;
+  scratch.bigU64(BigInt(hash));
+  scratch.string(untsv(post.slice(hashEnd + 1, instrumentEnd)));
+  const binTail = scratch.length;
+  tailInto(scratch, s.tail);
+  s.bin = Buffer.from(scratch.data());
   s.binPost = binPost;
   s.binTail = binTail;
 }
 
 /** `string_keys \t string_values` (array literals of quoted strings) as two RowBinary arrays. */
 function tailBinary(tail: string): Uint8Array {
-  const out = new Scratch();
-  tailInto(out, tail);
-  return out.take();
+  scratch.reset();
+  tailInto(scratch, tail);
+  return Buffer.from(scratch.data());
 }
 
-function tailInto(out: Scratch, tail: string): void {
+function tailInto(out: ByteWriter, tail: string): void {
   const keys: string[] = [];
   const tab = readArray(tail, 0, keys);
   if (tail.charCodeAt(tab) !== 9) throw new MalformedRowBinary(`tail ${JSON.stringify(tail)}`);
@@ -77,56 +83,6 @@ function tailInto(out: Scratch, tail: string): void {
   if (readArray(tail, tab + 1, values) !== tail.length) throw new MalformedRowBinary(`tail ${JSON.stringify(tail)}`);
   out.strings(keys);
   out.strings(values);
-}
-
-/** A series' parts written into one shared buffer, then copied out (one small allocation a series). */
-class Scratch {
-  private static buf = Buffer.allocUnsafe(4096);
-  at = 0;
-
-  u32(n: number): void {
-    this.room(4);
-    this.at = Scratch.buf.writeUInt32LE(n, this.at);
-  }
-
-  u64(n: bigint): void {
-    this.room(8);
-    this.at = Scratch.buf.writeBigUInt64LE(n, this.at);
-  }
-
-  varint(n: number): void {
-    this.room(10);
-    const buf = Scratch.buf;
-    while (n >= 0x80) {
-      buf[this.at++] = (n & 0x7f) | 0x80;
-      n = Math.floor(n / 128);
-    }
-    buf[this.at++] = n;
-  }
-
-  string(text: string): void {
-    const n = Buffer.byteLength(text);
-    this.varint(n);
-    this.room(n);
-    this.at += Scratch.buf.write(text, this.at, 'utf8');
-  }
-
-  strings(items: readonly string[]): void {
-    this.varint(items.length);
-    for (const item of items) this.string(item);
-  }
-
-  /** A copy of what was written (from the buffer pool when small). */
-  take(): Uint8Array {
-    return Buffer.from(Scratch.buf.subarray(0, this.at));
-  }
-
-  private room(need: number): void {
-    if (this.at + need <= Scratch.buf.length) return;
-    const bigger = Buffer.allocUnsafe(2 * (this.at + need));
-    Scratch.buf.copy(bigger, 0, 0, this.at);
-    Scratch.buf = bigger;
-  }
 }
 
 const UNESCAPE: Record<string, string> = { t: '\t', n: '\n', r: '\r', '0': '\0', b: '\b', f: '\f' };
