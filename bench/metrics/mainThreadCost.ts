@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { PromWriteState, promUndo } from '../../packages/server/src/metrics/ingest/promRemoteWrite';
-import preparePromWrite, { type PromColumns } from '../../packages/server/src/metrics/ingest/promWriteWire';
+import { preparePromWrite, type PromColumns } from '../../packages/server/src/metrics/ingest/promWriteWire';
 import { DatapointFold } from '../../packages/server/src/storage/telemetry/datapointFold';
 import { encodeRecords } from '../../packages/server/src/storage/telemetry/datapointRecords';
 import { encodeWriteRequest, loadSeries, snappyLiteral, type PromSeries } from './remoteWrite';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import preparePromWrite from '../../packages/server/src/metrics/ingest/promWriteWire';
+import { preparePromWrite } from '../../packages/server/src/metrics/ingest/promWriteWire';
 import { encodeWriteRequest, loadSeries, snappyLiteral, type PromSeries } from './remoteWrite';
 
 /**

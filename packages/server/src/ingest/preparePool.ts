@@ -9,7 +9,10 @@ import { prepare, type PrepareResult, type PrepareTask } from './prepare';
  * while the engine inserts. With `threads: 0` it runs inline on the event loop.
  */
 export interface PreparePool {
-  /** Rejects with QueueFullError when the pool's own queue is full. */
+  /**
+   * Rejects with QueueFullError when the pool's own queue is full. A task's body that owns its
+   * whole memory is moved to the thread, not copied (`movable`): the caller must not read it after.
+   */
   run(task: PrepareTask): Promise<PrepareResult>;
   /** Another module's job on the same threads and limits (metrics ingest, see PoolJob). */
   runJob<T extends { body: Uint8Array }, R>(job: PoolJob<T, R>, task: T): Promise<R>;
@@ -70,9 +73,26 @@ export function createPreparePool(opts: PreparePoolOptions): PreparePool {
   });
   return boundedPool(
     opts,
-    (task, filename) => pool.run(task as PrepareTask, filename ? { filename } : {}),
+    (task, filename) =>
+      pool.run(task as PrepareTask, { ...(filename ? { filename } : {}), transferList: movable(task.body) }),
     () => pool.destroy(),
   );
+}
+
+/**
+ * The memory of a body that is all of its ArrayBuffer (a request body read whole, a decompressed
+ * one), to move to the thread instead of copying it: a 226 kB remote write body cost the event loop
+ * 90-240 µs cloned and 3 µs moved. A slice of shared memory (Node's buffer pool, a larger buffer)
+ * is copied as before.
+ */
+export function movable(body: Uint8Array): ArrayBuffer[] | undefined {
+  const memory = body.buffer;
+  return memory instanceof ArrayBuffer &&
+    body.byteOffset === 0 &&
+    body.byteLength === memory.byteLength &&
+    body.byteLength > 0
+    ? [memory]
+    : undefined;
 }
 
 /**

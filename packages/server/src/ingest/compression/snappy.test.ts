@@ -63,6 +63,45 @@ describe('snappy: framed or block', () => {
     expect(() => decodeSnappyFramed(f, 1 << 20)).toThrow(InflatedTooLarge);
   });
 
+  it('decodes blocks as the snappy package wrote them: random, repeated and run-length data of many sizes', () => {
+    let seed = 7;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+    const inputs: Buffer[] = [Buffer.alloc(0), Buffer.from('a'), Buffer.alloc(100_000, 'ab'), text];
+    for (const size of [1, 15, 16, 17, 60, 61, 255, 256, 65_535, 65_536, 65_537, 300_000]) {
+      inputs.push(Buffer.from(Array.from({ length: size }, () => Math.floor(rand() * 256))));
+      // short runs and near repeats: overlapping copies (offset < length) and every copy kind
+      inputs.push(
+        Buffer.from(
+          Array.from({ length: size }, (_, i) => (rand() < 0.1 ? 65 + Math.floor(rand() * 4) : 97 + (i % 3))),
+        ),
+      );
+    }
+    for (const input of inputs) expect(decodeSnappyBlock(compressSync(input), 1 << 20).equals(input)).toBe(true);
+  });
+
+  it('refuses every cut and damaged block with an error, never more bytes than it states', () => {
+    const block = compressSync(
+      Buffer.concat([text.subarray(0, 3000), Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7919) % 251))]),
+    );
+    for (let end = 1; end < block.length; end += 7)
+      expect(() => decodeSnappyBlock(block.subarray(0, end), 1 << 20)).toThrow(/snappy/);
+    let threw = 0;
+    for (let at = 3; at < block.length; at += 5) {
+      const bad = Buffer.from(block);
+      bad[at] ^= 0x5a;
+      try {
+        expect(decodeSnappyBlock(bad, 1 << 20).length).toBe(3300);
+      } catch (err) {
+        expect((err as Error).message).toMatch(/snappy/);
+        threw++;
+      }
+    }
+    expect(threw).toBeGreaterThan(0);
+    // a copy before any output, and one reaching back past the start
+    expect(() => decodeSnappyBlock(Buffer.from([4, 0x01, 0x00]), 100)).toThrow(/offset 0 at 0/);
+    expect(() => decodeSnappyBlock(Buffer.from([8, 0x00, 0x61, 0x01, 0x02]), 100)).toThrow(/offset 2 at 1/);
+  });
+
   it('refuses corrupt framed streams and blocks', async () => {
     const f = await framed(text);
     const badCrc = Buffer.from(f);

@@ -99,19 +99,20 @@ export function createMetricsIngest(deps: {
     async prometheus(project, body) {
       admit();
       // Decoded on a worker into columns (promWriteWire.ts); typed, stepped and made rows here.
-      const decode = (full: boolean) =>
+      // The body is moved to the worker (PreparePool.run), which hands it back with the columns.
+      const decode = (from: Uint8Array, full: boolean) =>
         onPool(() =>
           deps.pool.runJob(PREPARE_PROM_JOB, {
-            body,
+            body: from,
             projectId: project.id,
             dropAttrs: deps.dropAttrs,
             maxBytes: deps.maxBodyBytes,
             full,
           }),
         );
-      let cols = await decode(false);
+      let cols = await decode(body, false);
       // A worker sends a series' text once; a series this state has dropped since needs it again.
-      if (!prom.knows(cols)) cols = await decode(true);
+      if (!prom.knows(cols)) cols = await decode(cols.body ?? body, true);
       const plan = prom.plan(cols, project.id);
       const undo = promUndo();
       return ingestRows(

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { linesText } from '../../storage/telemetry';
 import { seriesHash } from './metricSeries';
 import { promUndo, PromWriteState } from './promRemoteWrite';
-import preparePromWrite from './promWriteWire';
+import { createPreparePool } from '../../ingest/preparePool';
+import { PREPARE_PROM_JOB, preparePromWrite } from './promWriteWire';
 
 // prometheus.WriteRequest (remote write 1.0), to encode what the tests send.
 const root = protobuf.Root.fromJSON({
@@ -183,5 +184,38 @@ describe('Prometheus remote write', () => {
     expect(brief(rows)).toEqual([['g', 'gauge', 2, 2]]);
     expect(cols.rejected).toBe(2);
     expect(cols.errors.join('; ')).toMatch(/__name__.*native histograms|native histograms.*__name__/);
+  });
+
+  it('moves a body to a worker and back with its columns, so a second decode with every series text can read it', async () => {
+    const pool = createPreparePool({ threads: 1, maxBytes: 1 << 20, maxRequests: 4 });
+    try {
+      const raw = compressSync(encode({ timeseries: [series({ __name__: 'moved_total', job: 'a' }, [[1, T]])] }));
+      const body = new Uint8Array(raw.length);
+      body.set(raw);
+      const first = await pool.runJob(PREPARE_PROM_JOB, { body, projectId: 7, dropAttrs: [], maxBytes: 1 << 20 });
+      if (!first.ok) throw new Error(first.message);
+      expect(body.byteLength).toBe(0); // moved, not copied
+      expect(Buffer.from(first.body!).equals(raw)).toBe(true);
+      expect(first.dict).toContain('moved_total');
+      // The worker sent the series' text once; asked again with `full` it sends it again.
+      const again = await pool.runJob(PREPARE_PROM_JOB, {
+        body: first.body!,
+        projectId: 7,
+        dropAttrs: [],
+        maxBytes: 1 << 20,
+      });
+      expect(again.ok && again.dict).toBe('');
+      const full = await pool.runJob(PREPARE_PROM_JOB, {
+        body: again.ok ? again.body! : body,
+        projectId: 7,
+        dropAttrs: [],
+        maxBytes: 1 << 20,
+        full: true,
+      });
+      expect(full.ok && full.dict).toBe(first.dict);
+      expect(full.ok && [...full.values]).toEqual([1]);
+    } finally {
+      await pool.close();
+    }
   });
 });

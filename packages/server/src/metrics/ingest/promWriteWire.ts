@@ -10,6 +10,7 @@ import {
   WireReader,
   type PoolJob,
 } from '../../ingest';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { workerModule } from '../../paths';
 import { addSeries, knownScope, type KnownSeries } from './promKnownSeries';
 
@@ -69,7 +70,11 @@ export interface PromMetadata {
 }
 
 export type PromPrepareResult =
-  ({ ok: true } & PromColumns) | { ok: false; type: AppErrorType; code: string; message: string };
+  | ({
+      ok: true;
+      /** The body, handed back by a worker it was moved to (for a decode with `full`). */ body?: Uint8Array;
+    } & PromColumns)
+  | { ok: false; type: AppErrorType; code: string; message: string };
 
 /** Unix ms bounds of a sample's time: those of the OTLP mapping (normalizeMetrics.ts). */
 const MIN_MS = 1e12;
@@ -78,7 +83,7 @@ const MAX_MS = Date.UTC(2106, 0, 1);
 /** Where a series' samples start and end in the body: reused by every series and request. */
 let samplesAt = new Int32Array(64);
 
-export default function preparePromWrite(task: PromPrepareTask): PromPrepareResult {
+export function preparePromWrite(task: PromPrepareTask): PromPrepareResult {
   const body = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
   try {
     const cols = decodePromColumns(inflate(body, task.maxBytes), task.projectId, task.dropAttrs, task.full ?? false);
@@ -89,6 +94,26 @@ export default function preparePromWrite(task: PromPrepareTask): PromPrepareResu
     if (err instanceof AppError) return { ok: false, type: err.type, code: err.code, message: err.message };
     throw err;
   }
+}
+
+/**
+ * The job on a worker: its columns moved back to the main thread, not cloned, with the body, which
+ * the pool moved here (preparePool.ts `movable`) and a decode with `full` needs again.
+ */
+export default function preparePromWriteMoved(task: PromPrepareTask) {
+  const result = preparePromWrite(task);
+  if (!result.ok) return result;
+  const value: PromPrepareResult = { ...result, body: task.body };
+  const columns = [result.ids, result.flags, result.dictAt, result.series, result.values, result.ms];
+  const memory = new Set([task.body, ...columns].map((c) => c.buffer).filter((b) => b instanceof ArrayBuffer));
+  return move({
+    get [transferableSymbol]() {
+      return [...memory];
+    },
+    get [valueSymbol]() {
+      return value;
+    },
+  });
 }
 
 /** The job for `PreparePool.runJob`. */
