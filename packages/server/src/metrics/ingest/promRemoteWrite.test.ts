@@ -218,4 +218,40 @@ describe('Prometheus remote write', () => {
       await pool.close();
     }
   });
+
+  it('knows a series whose labels come apart (between its samples) as the same series', () => {
+    const ts = (m: object) => Buffer.from(root.lookupType('TimeSeries').encode(m).finish());
+    const [name, job] = [
+      { name: '__name__', value: 'apart_total' },
+      { name: 'job', value: 'a' },
+    ];
+    // Fields of one message in any order: labels, a sample, a label (concatenated parts merge).
+    const apart = Buffer.concat([
+      ts({ labels: [name] }),
+      ts({ samples: [{ value: 1, timestamp: T }] }),
+      ts({ labels: [job] }),
+    ]);
+    const request = Buffer.concat([
+      Buffer.from([0x0a]),
+      Buffer.from(protobuf.Writer.create().uint32(apart.length).finish()),
+      apart,
+    ]);
+    const decode = (body: Buffer) => {
+      const cols = preparePromWrite({
+        body: compressSync(body),
+        projectId: 9,
+        dropAttrs: [],
+        maxBytes: 1 << 20,
+        full: true,
+      });
+      if (!cols.ok) throw new Error(cols.message);
+      return { ids: [...cols.ids], dict: cols.dict, values: [...cols.values] };
+    };
+    const split = decode(request);
+    const together = decode(encode({ timeseries: [series({ __name__: 'apart_total', job: 'a' }, [[2, T]])] }));
+    expect(split.values).toEqual([1]);
+    expect(split.ids).toEqual(together.ids);
+    expect(split.dict).toBe(together.dict);
+    expect(split.dict).toContain('apart_total');
+  });
 });

@@ -12,7 +12,7 @@ import {
 } from '../../ingest';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { workerModule } from '../../paths';
-import { addSeries, knownScope, type KnownSeries } from './promKnownSeries';
+import { addSeries, knownScope, labelHash, type KnownSeries } from './promKnownSeries';
 
 /**
  * Prometheus remote write's decode, on the ingest prepare pool's worker threads
@@ -202,7 +202,7 @@ function readWriteRequest(
     out.rejected += k;
     if (out.errors.length < 5) out.errors.push(why);
   };
-  const buf = r.buf as unknown as Buffer & { latin1Slice(start: number, end: number): string };
+  const buf = r.buf as Buffer;
   while (r.pos < end) {
     const tag = r.uint32(end);
     const field = tag >>> 3;
@@ -216,7 +216,7 @@ function readWriteRequest(
     }
     // A TimeSeries: its labels first (their bytes are its key), then samples and histograms.
     const tsEnd = r.lengthEnd(end);
-    let labelKey = '';
+    let pieces = 0;
     let first = -1;
     let last = -1;
     let nAt = 0;
@@ -233,7 +233,7 @@ function readWriteRequest(
       if (f === 1) {
         if (last !== start && first >= 0) {
           // Labels not next to each other: the key is made of their fields one by one.
-          labelKey += buf.latin1Slice(first, last);
+          pieces = keyPiece(buf, first, last, pieces);
           first = start;
         } else if (first < 0) first = start;
         last = fEnd;
@@ -244,8 +244,15 @@ function readWriteRequest(
       } else histograms++;
       r.pos = fEnd;
     }
-    if (first >= 0) labelKey += buf.latin1Slice(first, last);
-    const s = scope.series.get(labelKey) ?? addSeries(scope, labelKey);
+    let keyBytes = buf;
+    if (pieces > 0) {
+      pieces = first >= 0 ? keyPiece(buf, first, last, pieces) : pieces;
+      keyBytes = scratchKey;
+      first = 0;
+      last = pieces;
+    } else if (first < 0) first = last = 0;
+    const hash = labelHash(keyBytes, first, last);
+    const s = scope.series.get(keyBytes, first, last, hash) ?? addSeries(scope, keyBytes, first, last, hash);
     const count = nAt / 2;
     out.samples += count + histograms;
     if (histograms > 0) reject(histograms, 'native histograms are not supported (send classic histograms)');
@@ -327,6 +334,19 @@ function readWriteRequest(
   for (const [name, keys] of keysByMetric) out.metricKeys.push([name, [...keys].sort()]);
   for (const s of sending) s.sent = true;
   return out;
+}
+
+/** A series' label fields when they are not next to each other, put together (rare). */
+let scratchKey = Buffer.alloc(1024);
+
+/** Appends `buf[start, end)` to `scratchKey` at `at`; returns the new end. */
+function keyPiece(buf: Buffer, start: number, end: number, at: number): number {
+  if (at + end - start > scratchKey.length) {
+    const bigger = Buffer.alloc(2 * (at + end - start));
+    scratchKey.copy(bigger, 0, 0, at);
+    scratchKey = bigger;
+  }
+  return at + buf.copy(scratchKey, at, start, end);
 }
 
 function grow<T extends Int32Array | Float64Array | Uint32Array | Uint8Array>(from: T, to: T): T {
