@@ -254,4 +254,31 @@ describe('Prometheus remote write', () => {
     expect(split.dict).toBe(together.dict);
     expect(split.dict).toContain('apart_total');
   });
+
+  it('reads sample times as the int64 they are: refuses none, negative, far and cut ones', () => {
+    const decode = (body: Buffer) =>
+      preparePromWrite({ body: compressSync(body), projectId: 9, dropAttrs: [], maxBytes: 1 << 20 });
+    const at = (...times: number[]) =>
+      decode(
+        encode({
+          timeseries: [
+            series(
+              { __name__: 'g' },
+              times.map((t) => [1, t]),
+            ),
+          ],
+        }),
+      );
+    const ok = at(T, 0, -1, 2 ** 53 + 2, Date.UTC(2106, 0, 1));
+    if (!ok.ok) throw new Error(ok.message);
+    expect([...ok.ms]).toEqual([T]);
+    expect(ok.rejected).toBe(4);
+    expect(ok.errors.join('; ')).toMatch(/without a time.*outside 2001-09-09 to 2106-01-01/);
+    // A body cut inside a timestamp's varint is not a WriteRequest.
+    const whole = encode({ timeseries: [series({ __name__: 'g' }, [[1, T]])] });
+    const cut = Buffer.from(whole);
+    cut[cut.length - 1] |= 0x80; // the varint's last byte says more follow, and none do
+    const refused = decode(cut);
+    expect(refused.ok ? '' : refused.message).toMatch(/not a Prometheus remote write WriteRequest/);
+  });
 });

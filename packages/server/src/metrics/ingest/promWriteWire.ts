@@ -12,7 +12,7 @@ import {
 } from '../../ingest';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { workerModule } from '../../paths';
-import { addSeries, knownScope, labelHash, type KnownSeries } from './promKnownSeries';
+import { addSeries, knownScope, labelHash, type LabelTable } from './promKnownSeries';
 
 /**
  * Prometheus remote write's decode, on the ingest prepare pool's worker threads
@@ -191,12 +191,12 @@ function readWriteRequest(
   let ids = new Uint32Array(2 * seriesCap);
   let nSeries = 0;
   const infos: string[] = [];
-  // Series whose info this request sends for the first time: marked sent once it decoded whole.
-  const sending: KnownSeries[] = [];
+  // Entries whose info this request sends for the first time: marked sent once it decoded whole.
+  const sending: number[] = [];
+  let sendingTo: LabelTable | null = null;
   const keysByMetric = new Map<string, Set<string>>();
-  // The metric and keys last added (series of one metric often share their key array).
-  let lastKeys: string[] | null = null;
-  let lastName = '';
+  // The metric and key list last added (series of one metric often share their key array).
+  let lastKeys = -1;
   let n = 0;
   const reject = (k: number, why: string) => {
     out.rejected += k;
@@ -252,11 +252,14 @@ function readWriteRequest(
       last = pieces;
     } else if (first < 0) first = last = 0;
     const hash = labelHash(keyBytes, first, last);
-    const s = scope.series.get(keyBytes, first, last, hash) ?? addSeries(scope, keyBytes, first, last, hash);
+    let e = scope.series.find(keyBytes, first, last, hash);
+    if (e < 0) e = addSeries(scope, keyBytes, first, last, hash);
+    // addSeries may have started the scopes again: the table is read after it.
+    const known: LabelTable = scope.series;
     const count = nAt / 2;
     out.samples += count + histograms;
     if (histograms > 0) reject(histograms, 'native histograms are not supported (send classic histograms)');
-    if (s.name === '') {
+    if (known.named[e] === 0) {
       if (count > 0) reject(count, 'a series has no __name__ label');
       r.pos = tsEnd;
       continue;
@@ -271,21 +274,21 @@ function readWriteRequest(
       while (r.pos < sEnd) {
         const t = r.uint32(sEnd);
         if (t === ((1 << 3) | WIRE_FIXED64)) value = r.double(sEnd);
-        else if (t === ((2 << 3) | WIRE_VARINT)) time = Number(r.int64(sEnd));
+        else if (t === ((2 << 3) | WIRE_VARINT)) time = timestampMs(r, sEnd);
         else r.skip(t & 7, sEnd);
       }
       // Prometheus's staleness marker is a NaN: a series ended, nothing to store; other NaNs alike.
       if (Number.isNaN(value)) continue;
       if (!Number.isFinite(value)) {
-        reject(1, `metric "${s.name}": a sample is ${value}`);
+        reject(1, `metric "${known.series[e].name}": a sample is ${value}`);
         continue;
       }
       if (time === 0) {
-        reject(1, `metric "${s.name}": datapoint without a time`);
+        reject(1, `metric "${known.series[e].name}": datapoint without a time`);
         continue;
       }
       if (!(time >= MIN_MS && time < MAX_MS)) {
-        reject(1, `metric "${s.name}": datapoint time outside 2001-09-09 to 2106-01-01`);
+        reject(1, `metric "${known.series[e].name}": datapoint time outside 2001-09-09 to 2106-01-01`);
         continue;
       }
       if (n === cap) {
@@ -307,20 +310,25 @@ function readWriteRequest(
       flags = grow(flags, new Uint8Array(seriesCap));
       ids = grow(ids, new Uint32Array(2 * seriesCap));
     }
-    ids[2 * nSeries] = s.hi;
-    ids[2 * nSeries + 1] = s.lo;
-    flags[nSeries++] = s.flags;
-    if (s.sent && !full) infos.push('');
+    ids[2 * nSeries] = known.hi[e];
+    ids[2 * nSeries + 1] = known.lo[e];
+    flags[nSeries++] = known.flags[e];
+    if (known.sent[e] === 1 && !full) infos.push('');
     else {
-      infos.push(s.info);
-      if (!s.sent) sending.push(s);
+      infos.push(known.series[e].info);
+      if (known.sent[e] === 0) {
+        // Entries of a table the scopes dropped meanwhile are not marked (that table is gone).
+        if (sendingTo !== known) sending.length = 0;
+        sendingTo = known;
+        sending.push(e);
+      }
     }
-    if (s.keys !== lastKeys || s.name !== lastName) {
+    if (known.keysNumber[e] !== lastKeys) {
+      const s = known.series[e];
       let set = keysByMetric.get(s.name);
       if (!set) keysByMetric.set(s.name, (set = new Set()));
       for (const k of s.keys) set.add(k);
-      lastKeys = s.keys;
-      lastName = s.name;
+      lastKeys = known.keysNumber[e];
     }
   }
   out.series = series.subarray(0, n);
@@ -332,8 +340,32 @@ function readWriteRequest(
   out.dictAt = new Int32Array(infos.length + 1);
   for (let i = 0, at = 0; i < infos.length; i++) out.dictAt[i + 1] = at += infos[i].length;
   for (const [name, keys] of keysByMetric) out.metricKeys.push([name, [...keys].sort()]);
-  for (const s of sending) s.sent = true;
+  for (const e of sending) sendingTo!.sent[e] = 1;
   return out;
+}
+
+/**
+ * A Sample's timestamp (an int64 varint, Unix ms) as a number, without WireReader.int64's
+ * number-or-bigint (a fifth of the decode's own time in bench/metrics/workerCost.ts under
+ * --cpu-prof): exact below 2^53; a negative one (ten bytes) comes out at 2^63 or more, outside
+ * every time a sample may have, as a large one does.
+ */
+function timestampMs(r: WireReader, end: number): number {
+  const buf = r.buf;
+  let pos = r.pos;
+  let value = 0;
+  let scale = 1;
+  for (let i = 0; i < 10; i++) {
+    if (pos >= end) throw new WireError(`index out of range: ${pos} + 1 > ${end}`);
+    const b = buf[pos++];
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      r.pos = pos;
+      return value;
+    }
+    scale *= 128;
+  }
+  throw new WireError('invalid varint encoding');
 }
 
 /** A series' label fields when they are not next to each other, put together (rare). */
