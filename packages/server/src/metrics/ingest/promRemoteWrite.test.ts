@@ -46,8 +46,8 @@ const series = (labels: Record<string, string>, samples: [number, number][]) => 
 const T = 1_767_000_000_000;
 
 /** A server's remote write state: each request decoded as a worker does, then stepped and made rows. */
-function server() {
-  const prom = new PromWriteState(0n);
+function server(seriesMax?: number) {
+  const prom = new PromWriteState(0n, seriesMax);
   return (req: object, refused = false) => {
     const decode = (full: boolean) => {
       const body = compressSync(encode(req));
@@ -165,6 +165,19 @@ describe('Prometheus remote write', () => {
     expect([sum(5, 2), sum(9, 3)]).toEqual([5, 4]);
     // An older sample than the last is dropped.
     expect(sum(20, 1)).toBeUndefined();
+  });
+
+  it("keeps a counter's state when its entry moves between generations, and restores it there", () => {
+    const send = server(4); // two entries a generation
+    const sum = (name: string, v: number, k: number, refused = false) =>
+      brief(send({ timeseries: [series({ __name__: name }, [[v, T + k * 15_000]])] }, refused).rows)[0]?.[2];
+    expect([sum('a_total', 100, 0), sum('b_total', 10, 0)]).toEqual([undefined, undefined]);
+    // c starts a generation: a and b age; a's next sample finds it (moved young) with its state.
+    expect([sum('c_total', 1, 0), sum('a_total', 130, 1)]).toEqual([undefined, 30]);
+    // d starts another: b goes, a ages again and moves again, refused there and restored there.
+    expect([sum('d_total', 5, 0), sum('a_total', 150, 2, true), sum('a_total', 150, 2)]).toEqual([undefined, 20, 20]);
+    // b's state went with its generation: its next sample is a first one again (a baseline).
+    expect([sum('b_total', 20, 1), sum('b_total', 25, 2)]).toEqual([undefined, 5]);
   });
 
   it('drops staleness markers and refuses series without a name or with native histograms', () => {

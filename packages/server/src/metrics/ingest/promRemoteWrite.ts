@@ -55,11 +55,14 @@ export interface PromSeries {
   /** The fold's series of this typing (its rows are found through it, without a key string). */
   fold: FoldSeries | null;
   /**
-   * The counter state, UNDO_FIELDS numbers (SEEN ... STEP_VALUE): in one typed array, as numbers
-   * that are not small integers would each be a heap object of their own (a cache miss a field
-   * and sample: docs/benchmarks.md, "Remote write, fifth round").
+   * The counter state, UNDO_FIELDS numbers (SEEN ... STEP_VALUE) at `at` in `slab.v`: the entries of
+   * a generation share one array, slots given as they are first kept, so a request's series (a
+   * sender lists them in about that order) read it in memory order. A typed array an entry was a
+   * cache miss a sample on its first read (~75 % of `rows`: docs/benchmarks.md, "Remote write,
+   * seventh round"); numbers as fields before that, a heap object each (fifth round).
    */
-  counter: Float64Array;
+  slab: CounterSlab;
+  at: number;
   /** The pending request that stepped it, until its commit settles. */
   lock: Promise<void> | null;
   /** The last request (PromUndo.seq) that saved its state for a restore. */
@@ -83,6 +86,26 @@ const STEPPED = 4;
 const STEP_START_MS = 5;
 const STEP_MS = 6;
 const STEP_VALUE = 7;
+/** The counter state of a generation's entries (PromSeries.slab): UNDO_FIELDS numbers a slot. */
+class CounterSlab {
+  v = new Float64Array(UNDO_FIELDS * 1024);
+  private used = 0;
+
+  /** A new slot's offset in `v` (its numbers 0). */
+  add(): number {
+    const at = UNDO_FIELDS * this.used++;
+    if (at + UNDO_FIELDS > this.v.length) {
+      const v = new Float64Array(2 * this.v.length);
+      v.set(this.v);
+      this.v = v;
+    }
+    return at;
+  }
+}
+/** The slab of entries not yet kept: one slot of zeros (`keep` gives each a slot of its own). */
+const UNKEPT = new CounterSlab();
+UNKEPT.add();
+
 /** About the bytes of a row as text (what the batcher's `queue_bytes` counts). */
 const ROW_TEXT_BYTES = 160;
 let undoSeq = 0;
@@ -106,11 +129,16 @@ export class PromWriteState {
   private readonly names = new Lru<string>(100_000);
   private young = new IdTable<PromSeries>();
   private old = new IdTable<PromSeries>();
+  /** The counter state of the young generation's entries. */
+  private slab = new CounterSlab();
   /** A restarted counter's first point counts in full only if it started after this (CumulativeState's rule). */
   private readonly startedAtMs: number;
 
-  /** `startedAtNs`: the process start, as the cumulative state has it. */
-  constructor(startedAtNs: bigint) {
+  /** `startedAtNs`: the process start, as the cumulative state has it; `seriesMax`: entries held (tests: a few). */
+  constructor(
+    startedAtNs: bigint,
+    private readonly seriesMax = SERIES_MAX,
+  ) {
     this.startedAtMs = Number((startedAtNs + 999_999n) / 1_000_000n);
   }
 
@@ -220,7 +248,8 @@ export class PromWriteState {
     for (let i = 0; i < undo.entries.length; i++) {
       const e = undo.entries[i];
       const at = i * UNDO_FIELDS;
-      for (let k = 0; k < UNDO_FIELDS; k++) e.counter[k] = w[at + k];
+      const c = e.slab.v;
+      for (let k = 0; k < UNDO_FIELDS; k++) c[e.at + k] = w[at + k];
     }
   }
 
@@ -254,8 +283,8 @@ export class PromWriteState {
           e.undoSeq = undo.seq;
           const at = UNDO_FIELDS * undo.entries.length;
           undo.entries.push(e);
-          const c = e.counter;
-          for (let k = 0; k < UNDO_FIELDS; k++) was[at + k] = c[k];
+          const c = e.slab.v;
+          for (let k = 0; k < UNDO_FIELDS; k++) was[at + k] = c[e.at + k];
         }
         const delta = this.step(e, v, ms);
         if (delta === null) continue;
@@ -288,23 +317,24 @@ export class PromWriteState {
    * is a baseline unless the start is after this process started, a delta below 0 is 0.
    */
   private step(e: PromSeries, v: number, ms: number): number | null {
-    const c = e.counter;
-    const seen = c[SEEN] === 1;
-    let start = seen ? c[START_MS] : 0;
-    if (seen && ms > c[LAST_MS] && v < c[LAST]) start = ms - 1;
-    if (!seen || ms > c[LAST_MS]) {
-      c[SEEN] = 1;
-      c[LAST] = v;
-      c[LAST_MS] = ms;
-      c[START_MS] = start;
+    const c = e.slab.v;
+    const at = e.at;
+    const seen = c[at + SEEN] === 1;
+    let start = seen ? c[at + START_MS] : 0;
+    if (seen && ms > c[at + LAST_MS] && v < c[at + LAST]) start = ms - 1;
+    if (!seen || ms > c[at + LAST_MS]) {
+      c[at + SEEN] = 1;
+      c[at + LAST] = v;
+      c[at + LAST_MS] = ms;
+      c[at + START_MS] = start;
     }
-    const hasPrev = c[STEPPED] === 1 && c[STEP_START_MS] === start;
-    if (hasPrev && ms <= c[STEP_MS]) return null;
-    const prev = c[STEP_VALUE];
-    c[STEPPED] = 1;
-    c[STEP_START_MS] = start;
-    c[STEP_MS] = ms;
-    c[STEP_VALUE] = v;
+    const hasPrev = c[at + STEPPED] === 1 && c[at + STEP_START_MS] === start;
+    if (hasPrev && ms <= c[at + STEP_MS]) return null;
+    const prev = c[at + STEP_VALUE];
+    c[at + STEPPED] = 1;
+    c[at + STEP_START_MS] = start;
+    c[at + STEP_MS] = ms;
+    c[at + STEP_VALUE] = v;
     if (!hasPrev) return start > 0 && start >= this.startedAtMs ? v : null;
     return v > prev ? v - prev : 0;
   }
@@ -340,17 +370,32 @@ export class PromWriteState {
       pre,
       post: '',
       fold: null,
-      counter: new Float64Array(UNDO_FIELDS),
+      slab: UNKEPT,
+      at: 0,
       lock: null,
       undoSeq: 0,
     };
     return this.keep(hi, lo, e);
   }
 
+  /**
+   * Keeps `e` young: a new entry, or one of the old generation, gets a slot in the young slab with
+   * its state (a pending request that stepped it reads and restores it there: `rows` and `restore`
+   * find the slot through the entry, and nothing awaits between a plan's keep and its reads).
+   */
   private keep(hi: number, lo: number, e: PromSeries): PromSeries {
-    if (this.young.size >= SERIES_MAX / 2) {
+    if (this.young.size >= this.seriesMax / 2) {
       this.old = this.young;
       this.young = new IdTable();
+      this.slab = new CounterSlab();
+    }
+    if (e.slab !== this.slab) {
+      const at = this.slab.add();
+      const from = e.slab.v;
+      const to = this.slab.v;
+      for (let k = 0; k < UNDO_FIELDS; k++) to[at + k] = from[e.at + k];
+      e.slab = this.slab;
+      e.at = at;
     }
     this.young.set(hi, lo, e);
     return e;
