@@ -140,15 +140,15 @@ export class LabelTable {
     const length = end - start;
     if (e === this.hashes.length) {
       const n = 2 * e;
-      this.hashes = grown(this.hashes, new Uint32Array(n));
-      this.keyAt = grown(this.keyAt, new Int32Array(n));
-      this.keyLength = grown(this.keyLength, new Int32Array(n));
-      this.hi = grown(this.hi, new Uint32Array(n));
-      this.lo = grown(this.lo, new Uint32Array(n));
-      this.flags = grown(this.flags, new Uint8Array(n));
-      this.named = grown(this.named, new Uint8Array(n));
-      this.sent = grown(this.sent, new Uint8Array(n));
-      this.keysNumber = grown(this.keysNumber, new Int32Array(n));
+      this.hashes = grow(this.hashes, new Uint32Array(n));
+      this.keyAt = grow(this.keyAt, new Int32Array(n));
+      this.keyLength = grow(this.keyLength, new Int32Array(n));
+      this.hi = grow(this.hi, new Uint32Array(n));
+      this.lo = grow(this.lo, new Uint32Array(n));
+      this.flags = grow(this.flags, new Uint8Array(n));
+      this.named = grow(this.named, new Uint8Array(n));
+      this.sent = grow(this.sent, new Uint8Array(n));
+      this.keysNumber = grow(this.keysNumber, new Int32Array(n));
     }
     if (this.used + length > this.keyBytes.length) {
       const keyBytes = Buffer.allocUnsafeSlow(Math.max(2 * this.keyBytes.length, this.used + length));
@@ -181,7 +181,8 @@ export class LabelTable {
   }
 }
 
-function grown<T extends Int32Array | Uint32Array | Uint8Array>(from: T, to: T): T {
+/** `to` (a larger typed array) holding `from`'s values first. */
+export function grow<T extends Int32Array | Uint32Array | Uint8Array | Float64Array>(from: T, to: T): T {
   to.set(from);
   return to;
 }

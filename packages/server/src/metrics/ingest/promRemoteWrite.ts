@@ -3,6 +3,7 @@ import type { MetricInfo } from './datapointRows';
 import { FLAG_LE, FLAG_QUANTILE } from './promKnownSeries';
 import type { PromColumns } from './promWriteWire';
 import { IdTable } from './idTable';
+import { CounterSlab, stepCounter, UNDO_FIELDS, UNKEPT } from './promCounterState';
 import { Lru } from './lru';
 import { normalizeUnit } from './units';
 
@@ -55,7 +56,7 @@ export interface PromSeries {
   /** The fold's series of this typing (its rows are found through it, without a key string). */
   fold: FoldSeries | null;
   /**
-   * The counter state, UNDO_FIELDS numbers (SEEN ... STEP_VALUE) at `at` in `slab.v`: the entries of
+   * The counter state, UNDO_FIELDS numbers (promCounterState.ts) at `at` in `slab.v`: the entries of
    * a generation share one array, slots given as they are first kept, so a request's series (a
    * sender lists them in about that order) read it in memory order. A typed array an entry was a
    * cache miss a sample on its first read (~75 % of `rows`: docs/benchmarks.md, "Remote write,
@@ -75,37 +76,6 @@ export interface PromUndo {
   entries: PromSeries[];
   was: Float64Array;
 }
-const UNDO_FIELDS = 8;
-/** Restarts: whether a sample was seen (1), the last one's value and time, the start given (ms; 0: none). */
-const SEEN = 0;
-const LAST = 1;
-const LAST_MS = 2;
-const START_MS = 3;
-/** The step: whether a point of start STEP_START_MS was taken (1), its time and value. */
-const STEPPED = 4;
-const STEP_START_MS = 5;
-const STEP_MS = 6;
-const STEP_VALUE = 7;
-/** The counter state of a generation's entries (PromSeries.slab): UNDO_FIELDS numbers a slot. */
-class CounterSlab {
-  v = new Float64Array(UNDO_FIELDS * 1024);
-  private used = 0;
-
-  /** A new slot's offset in `v` (its numbers 0). */
-  add(): number {
-    const at = UNDO_FIELDS * this.used++;
-    if (at + UNDO_FIELDS > this.v.length) {
-      const v = new Float64Array(2 * this.v.length);
-      v.set(this.v);
-      this.v = v;
-    }
-    return at;
-  }
-}
-/** The slab of entries not yet kept: one slot of zeros (`keep` gives each a slot of its own). */
-const UNKEPT = new CounterSlab();
-UNKEPT.add();
-
 /** About the bytes of a row as text (what the batcher's `queue_bytes` counts). */
 const ROW_TEXT_BYTES = 160;
 let undoSeq = 0;
@@ -286,7 +256,7 @@ export class PromWriteState {
           const c = e.slab.v;
           for (let k = 0; k < UNDO_FIELDS; k++) was[at + k] = c[e.at + k];
         }
-        const delta = this.step(e, v, ms);
+        const delta = stepCounter(e.slab.v, e.at, v, ms, this.startedAtMs);
         if (delta === null) continue;
         const at = 5 * lines.series.length;
         rowValues[at + 2] = delta;
@@ -308,35 +278,6 @@ export class PromWriteState {
     // The queue's bytes as the rows' text would take (about): the journal holds them as records.
     const bytes = ROW_TEXT_BYTES * rows;
     return { chunks: [{ rows, bytes, file: null, data: null, minTime, lines }], rows, bytes };
-  }
-
-  /**
-   * A counter sample's delta, or null when it is dropped: first the restart rule (the start time
-   * PromWriteMapper gave the OTLP point: none until a value falls, then the restart's time), then
-   * CumulativeState.step's on (series, start): an older point is dropped, a start's first point
-   * is a baseline unless the start is after this process started, a delta below 0 is 0.
-   */
-  private step(e: PromSeries, v: number, ms: number): number | null {
-    const c = e.slab.v;
-    const at = e.at;
-    const seen = c[at + SEEN] === 1;
-    let start = seen ? c[at + START_MS] : 0;
-    if (seen && ms > c[at + LAST_MS] && v < c[at + LAST]) start = ms - 1;
-    if (!seen || ms > c[at + LAST_MS]) {
-      c[at + SEEN] = 1;
-      c[at + LAST] = v;
-      c[at + LAST_MS] = ms;
-      c[at + START_MS] = start;
-    }
-    const hasPrev = c[at + STEPPED] === 1 && c[at + STEP_START_MS] === start;
-    if (hasPrev && ms <= c[at + STEP_MS]) return null;
-    const prev = c[at + STEP_VALUE];
-    c[at + STEPPED] = 1;
-    c[at + STEP_START_MS] = start;
-    c[at + STEP_MS] = ms;
-    c[at + STEP_VALUE] = v;
-    if (!hasPrev) return start > 0 && start >= this.startedAtMs ? v : null;
-    return v > prev ? v - prev : 0;
   }
 
   /** The entry of id (hi, lo), kept young; undefined when not held. */

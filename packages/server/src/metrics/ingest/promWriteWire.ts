@@ -12,7 +12,7 @@ import {
 } from '../../ingest';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { workerModule } from '../../paths';
-import { addSeries, knownScope, labelHash, type LabelTable } from './promKnownSeries';
+import { addSeries, grow, knownScope, labelHash, type LabelTable } from './promKnownSeries';
 
 /**
  * Prometheus remote write's decode, on the ingest prepare pool's worker threads
@@ -379,11 +379,6 @@ function keyPiece(buf: Buffer, start: number, end: number, at: number): number {
     scratchKey = bigger;
   }
   return at + buf.copy(scratchKey, at, start, end);
-}
-
-function grow<T extends Int32Array | Float64Array | Uint32Array | Uint8Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }
 
 function readMetadata(r: WireReader, end: number): PromMetadata {
