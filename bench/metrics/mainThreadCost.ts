@@ -3,7 +3,7 @@ import { PromWriteState, promUndo } from '../../packages/server/src/metrics/inge
 import { preparePromWrite, type PromColumns } from '../../packages/server/src/metrics/ingest/promWriteWire';
 import { DatapointFold } from '../../packages/server/src/storage/telemetry/datapointFold';
 import { encodeRecords } from '../../packages/server/src/storage/telemetry/datapointRecords';
-import { encodeWriteRequest, loadSeries, snappyLiteral, type PromSeries } from './remoteWrite';
+import { loadBodies } from './remoteWrite';
 
 /**
  * What remote write costs the server's main thread per sample, stage by stage, one thread, on
@@ -27,23 +27,12 @@ const SERIES = Number(args.series);
 const SAMPLES = Number(args.samples);
 const PER_REQUEST = 2000;
 
-const start = Math.floor(Date.now() / 60_000) * 60_000 - SAMPLES * 15_000;
-const requests: PromColumns[] = [];
-let batch: PromSeries[] = [];
-const send = () => {
-  const body = snappyLiteral(encodeWriteRequest(batch));
+// Decoded as a worker does; the main thread gets them moved (here: copied once, before timing).
+const requests: PromColumns[] = loadBodies(SERIES, SAMPLES, PER_REQUEST).map((body) => {
   const out = preparePromWrite({ body, projectId: 1, dropAttrs: [], maxBytes: 64 << 20, full: true });
   if (!out.ok) throw new Error(out.message);
-  // As the main thread gets them: a structured clone of the worker's answer.
-  requests.push(structuredClone(out));
-  batch = [];
-};
-for (let k = 0; k < SAMPLES; k++)
-  for (let i = 0; i < SERIES; i++) {
-    batch.push(loadSeries(i, k, start + k * 15_000));
-    if (batch.length === PER_REQUEST) send();
-  }
-if (batch.length > 0) send();
+  return structuredClone(out);
+});
 
 const cpu = () => {
   const c = process.cpuUsage();

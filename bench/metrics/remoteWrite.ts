@@ -66,3 +66,24 @@ export function snappyLiteral(input: Uint8Array): Buffer {
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * The bodies of `series` counter series x `samples` samples 15 s apart (ending at the last minute),
+ * time-major, `perRequest` samples a body: what one sender of `remoteWriteLoad.ts` sends, for the
+ * benches that time a stage alone (workerCost.ts, mainThreadCost.ts).
+ */
+export function loadBodies(series: number, samples: number, perRequest: number): Buffer[] {
+  const start = Math.floor(Date.now() / 60_000) * 60_000 - samples * 15_000;
+  const bodies: Buffer[] = [];
+  let batch: PromSeries[] = [];
+  for (let k = 0; k < samples; k++)
+    for (let i = 0; i < series; i++) {
+      batch.push(loadSeries(i, k, start + k * 15_000));
+      if (batch.length === perRequest) {
+        bodies.push(snappyLiteral(encodeWriteRequest(batch)));
+        batch = [];
+      }
+    }
+  if (batch.length > 0) bodies.push(snappyLiteral(encodeWriteRequest(batch)));
+  return bodies;
+}

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { preparePromWrite } from '../../packages/server/src/metrics/ingest/promWriteWire';
-import { encodeWriteRequest, loadSeries, snappyLiteral, type PromSeries } from './remoteWrite';
+import { loadBodies } from './remoteWrite';
 
 /**
  * What remote write costs a prepare worker per sample, one thread, on `remoteWriteLoad.ts`'s series
@@ -23,17 +23,7 @@ const SERIES = Number(args.series);
 const SAMPLES = Number(args.samples);
 const PER_REQUEST = 2000;
 
-const start = Math.floor(Date.now() / 60_000) * 60_000 - SAMPLES * 15_000;
-const bodies: Buffer[] = [];
-let batch: PromSeries[] = [];
-for (let k = 0; k < SAMPLES; k++)
-  for (let i = 0; i < SERIES; i++) {
-    batch.push(loadSeries(i, k, start + k * 15_000));
-    if (batch.length === PER_REQUEST || (k === SAMPLES - 1 && i === SERIES - 1)) {
-      bodies.push(snappyLiteral(encodeWriteRequest(batch)));
-      batch = [];
-    }
-  }
+const bodies = loadBodies(SERIES, SAMPLES, PER_REQUEST);
 const cpu = () => {
   const c = process.cpuUsage();
   return c.user + c.system;

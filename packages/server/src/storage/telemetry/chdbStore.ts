@@ -7,13 +7,7 @@ import type { SpanRow } from './spanRow';
 import type { SpanMetricsModel } from './spanMetricRows';
 import { compile, ident, join, sql, param, type SqlFragment } from '../sql';
 import { applyMigrations, VIEW_NAMES_SQL } from './migrate';
-import {
-  ANNOTATED_STRUCTURE,
-  createDatapointRollups,
-  DATAPOINT_STRUCTURE,
-  fileSource,
-  ROLLUP_INTERVAL_MS,
-} from './datapointRollups';
+import { createDatapointRollups, dataFile, fileSource, ROLLUP_INTERVAL_MS } from './datapointRollups';
 import { completeBatches, openSpanMetricJournal } from './spanMetricJournal';
 import { FOLD_MAX_ROWS, FOLD_TICK_MS, openDatapointFoldWriter } from './datapointFoldWriter';
 import { DATAPOINT_TSV_COLUMNS, SPAN_METRICS_FLUSH_MS, withSpanMetrics, type SpanMetricSink } from './spanMetricWriter';
@@ -162,10 +156,7 @@ export function openChdbStore(opts: ChdbStoreOptions): TelemetryStore {
     // The fold's checkpoints are RowBinary (datapointRowBinary.ts), other lines TSV.
     const format = file.endsWith('.rowbinary') ? 'RowBinary' : 'TSV';
     const annotated = columns.includes('annotations');
-    const source =
-      format === 'TSV'
-        ? sql`file(${param.string(file)}, 'TSV')`
-        : sql`file(${param.string(file)}, 'RowBinary', ${param.string(annotated ? ANNOTATED_STRUCTURE : DATAPOINT_STRUCTURE)})`;
+    const source = format === 'TSV' ? sql`file(${param.string(file)}, 'TSV')` : dataFile(file, format, annotated);
     await rollups.write(
       () =>
         run(sql`INSERT INTO datapoint_minutes (${join(

@@ -1,5 +1,5 @@
 import { ByteWriter } from './byteWriter';
-import type { DatapointLines } from './datapointStaging';
+import { EMPTY_HISTOGRAM, type DatapointLines } from './datapointStaging';
 import { writeRowBinary } from './datapointRowBinary';
 import { FoldSeries, type FoldRow } from './foldSeries';
 
@@ -24,7 +24,6 @@ import { FoldSeries, type FoldRow } from './foldSeries';
 
 /** Tabs in a line before its tail: 5 after the head's fields, 6 after the values. */
 const TABS = 11;
-const EMPTY_HISTOGRAM = '([],[])';
 const HASH = 35; // '#'
 
 export class MalformedDatapointLine extends Error {}

@@ -1,5 +1,6 @@
-import type { DatapointLines } from './datapointStaging';
+import { EMPTY_HISTOGRAM, type DatapointLines } from './datapointStaging';
 import type { FoldSeries } from './foldSeries';
+import { BATCH_END } from './spanMetricJournal';
 
 /**
  * Rows given as columns (remote write) in the fold's journal as records instead of TabSeparated
@@ -13,9 +14,7 @@ import type { FoldSeries } from './foldSeries';
  * the text format (every batch before this one) replay as before.
  */
 const RECORDS = '#records ';
-const BATCH_END = '#batch-end\n';
 const ROW_BYTES = 48;
-const EMPTY_HISTOGRAM = '([],[])';
 
 type SeriesText = Pick<FoldSeries, 'pre' | 'post' | 'tail'>;
 

@@ -89,9 +89,16 @@ export function lateRollupInserts(source: SqlFragment, where: SqlFragment, stage
   ];
 }
 
+type DataFileFormat = 'TSV' | 'RowBinary' | 'JSONEachRow';
+
+/** A file (or glob) of datapoint rows read with the datapoint structure (with annotations or without). */
+export function dataFile(path: string, format: DataFileFormat, annotated: boolean): SqlFragment {
+  return sql`file(${param.string(path)}, ${param.string(format)}, ${param.string(annotated ? ANNOTATED_STRUCTURE : DATAPOINT_STRUCTURE)})`;
+}
+
 /** A file (or glob) of datapoint rows (TSV, RowBinary or JSONEachRow) as a source for rollupInsert. */
-export function fileSource(path: string, format: 'TSV' | 'RowBinary' | 'JSONEachRow', annotated: boolean): SqlFragment {
-  const file = sql`file(${param.string(path)}, ${param.string(format)}, ${param.string(annotated ? ANNOTATED_STRUCTURE : DATAPOINT_STRUCTURE)})`;
+export function fileSource(path: string, format: DataFileFormat, annotated: boolean): SqlFragment {
+  const file = dataFile(path, format, annotated);
   return annotated ? file : sql`(SELECT *, '' AS annotations FROM ${file})`;
 }
 

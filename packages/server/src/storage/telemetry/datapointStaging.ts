@@ -83,6 +83,9 @@ export function datapointTail(keys: readonly string[], values: readonly string[]
   return `[${keys.map(quoted).join(',')}]\t[${values.map(quoted).join(',')}]\n`;
 }
 
+/** A datapoint line's histogram field when it has no buckets. */
+export const EMPTY_HISTOGRAM = '([],[])';
+
 /** `min \t max \t sum \t count \t gauge \t histogram \t`; numbers finite, count a whole number. */
 export function datapointValues(
   min: number,

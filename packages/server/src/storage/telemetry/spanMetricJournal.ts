@@ -34,7 +34,7 @@ export interface SpanMetricJournal {
 
 const SEGMENT = /^segment-(\d+)\.tsv$/;
 /** Ends every batch's lines (no datapoint line starts with '#'). */
-const BATCH_END = '#batch-end\n';
+export const BATCH_END = '#batch-end\n';
 
 /** The datapoint lines of a segment's batches that were appended whole, without their marks. */
 export function completeBatches(segment: string): string {
