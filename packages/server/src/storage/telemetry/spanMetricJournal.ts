@@ -36,6 +36,9 @@ const SEGMENT = /^segment-(\d+)\.tsv$/;
 /** Ends every batch's lines (no datapoint line starts with '#'). */
 export const BATCH_END = '#batch-end\n';
 
+const MARK = Buffer.from(BATCH_END);
+const LINE_AND_MARK = Buffer.from(`\n${BATCH_END}`);
+
 /** The datapoint lines of a segment's batches that were appended whole, without their marks. */
 export function completeBatches(segment: string): string {
   const at = segment.lastIndexOf(`\n${BATCH_END}`);
@@ -78,8 +81,7 @@ export function openSpanMetricJournal(dir: string, firstSegment = 0): SpanMetric
         }
         const handle = await file.handle;
         const data = typeof text === 'string' ? Buffer.from(text) : text;
-        const newline = data.length === 0 || data[data.length - 1] === 10 ? '' : '\n';
-        const end = Buffer.from(newline + BATCH_END);
+        const end = data.length === 0 || data[data.length - 1] === 10 ? MARK : LINE_AND_MARK;
         const { bytesWritten } = await handle.writev([data, end]);
         if (bytesWritten !== data.length + end.length)
           throw new Error(`journal append wrote ${bytesWritten} of ${data.length + end.length} bytes`);
